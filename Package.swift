@@ -1,0 +1,52 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Every target: Swift 6 language mode (complete concurrency checking) and internal imports by
+// default, so a C type can never leak into a public signature (design.md §3).
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "hlscheck",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "hlscheck", targets: ["hlscheck"]),
+        .library(name: "HLSPlaylist", targets: ["HLSPlaylist"]),
+        .library(name: "HLSCheck", targets: ["HLSCheck"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CFFmpeg",
+            pkgConfig: "libavformat libavcodec libavutil",
+            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev"])]
+        ),
+        .systemLibrary(
+            name: "CLibXML2",
+            pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"])]
+        ),
+        .target(name: "HLSPlaylist", swiftSettings: strict),
+        .target(name: "MediaFormats", swiftSettings: strict),
+        .target(name: "MediaInspection", dependencies: ["CFFmpeg", "MediaFormats"], swiftSettings: strict),
+        .target(name: "HLSCheck", dependencies: ["HLSPlaylist", "MediaInspection"], swiftSettings: strict),
+        .target(name: "HLSReporting", dependencies: ["HLSCheck", "CLibXML2"], swiftSettings: strict),
+        .executableTarget(
+            name: "hlscheck",
+            dependencies: [
+                "HLSCheck", "HLSReporting",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(name: "HLSPlaylistTests", dependencies: ["HLSPlaylist"], swiftSettings: strict),
+        .testTarget(name: "MediaFormatsTests", dependencies: ["MediaFormats"], swiftSettings: strict),
+        .testTarget(name: "MediaInspectionTests", dependencies: ["MediaInspection", "MediaFormats"], swiftSettings: strict),
+        .testTarget(name: "HLSCheckTests", dependencies: ["HLSCheck", "HLSPlaylist"], swiftSettings: strict),
+        .testTarget(name: "HLSReportingTests", dependencies: ["HLSReporting", "HLSCheck"], swiftSettings: strict),
+        .testTarget(name: "hlscheckTests", dependencies: ["hlscheck"], swiftSettings: strict),
+    ]
+)

@@ -1,0 +1,2 @@
+internal import CFFmpeg
+func _probe() -> Int32 { hls_averror_eof() }
