@@ -42,11 +42,13 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // Shared by the test targets only: temporary folders, the package root, the corpus.
+        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strict),
         .testTarget(name: "HLSPlaylistTests", dependencies: ["HLSPlaylist"], swiftSettings: strict),
         .testTarget(name: "MediaFormatsTests", dependencies: ["MediaFormats"], swiftSettings: strict),
         .testTarget(name: "MediaInspectionTests", dependencies: ["MediaInspection", "MediaFormats"], swiftSettings: strict),
-        .testTarget(name: "HLSCheckTests", dependencies: ["HLSCheck", "HLSPlaylist"], swiftSettings: strict),
+        .testTarget(name: "HLSCheckTests", dependencies: ["HLSCheck", "HLSPlaylist", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "HLSReportingTests", dependencies: ["HLSReporting", "HLSCheck"], swiftSettings: strict),
-        .testTarget(name: "hlscheckTests", dependencies: ["hlscheck"], swiftSettings: strict),
+        .testTarget(name: "hlscheckTests", dependencies: ["hlscheck", "TestSupport"], swiftSettings: strict),
     ]
 )

@@ -1,0 +1,40 @@
+/// The knobs of one check run. Defaults are the `audio-only-64k` contract (design.md §4).
+public struct CheckConfiguration: Sendable, Hashable {
+    /// The audio-only budget in bit/s (Apple's historic cellular rule: 64 kbit/s).
+    public var audioOnlyBudget: Int
+    /// How far a measured value may exceed the declared one before a bandwidth rule fires.
+    public var bandwidthTolerance: Double
+    /// Read no segment: only the playlists are checked.
+    public var playlistOnly: Bool
+    /// Per-rule severity overrides; `nil` as a value switches a rule off.
+    public var severityOverrides: [String: Severity?]
+
+    public init(
+        audioOnlyBudget: Int = 64_000, bandwidthTolerance: Double = 0.10, playlistOnly: Bool = false,
+        severityOverrides: [String: Severity?] = [:]
+    ) {
+        self.audioOnlyBudget = audioOnlyBudget
+        self.bandwidthTolerance = bandwidthTolerance
+        self.playlistOnly = playlistOnly
+        self.severityOverrides = severityOverrides
+    }
+
+    /// The severity a rule reports at, or nil when it is switched off.
+    func severity(for rule: RuleDescription) -> Severity? {
+        if let override = severityOverrides[rule.id] { return override }
+        return rule.defaultSeverity
+    }
+}
+
+extension Int {
+    /// "64 kbit/s", "1.2 Mbit/s": bit rates as a reader wants them.
+    public var formattedBitrate: String {
+        if self >= 1_000_000 {
+            let tenths = (self + 50_000) / 100_000
+            return "\(tenths / 10).\(tenths % 10) Mbit/s"
+        }
+        if self >= 10_000 { return "\((self + 500) / 1000) kbit/s" }
+        let tenths = (self + 50) / 100
+        return "\(tenths / 10).\(tenths % 10) kbit/s"
+    }
+}

@@ -1,0 +1,74 @@
+public import HLSPlaylist
+
+/// Why a check could not run at all (exit code 2). Content problems are diagnostics, not errors.
+public struct CheckError: Error, Sendable, CustomStringConvertible {
+    public var description: String
+
+    public init(_ description: String) {
+        self.description = description
+    }
+}
+
+/// The result of checking one input: what every reporter renders.
+public struct CheckReport: Sendable {
+    public var input: String
+    public var diagnostics: [Diagnostic]
+    public var variants: [VariantSummary]
+
+    public init(input: String, diagnostics: [Diagnostic], variants: [VariantSummary]) {
+        self.input = input
+        self.diagnostics = diagnostics
+        self.variants = variants
+    }
+
+    public func count(_ severity: Severity) -> Int {
+        diagnostics.reduce(0) { $0 + ($1.severity == severity ? 1 : 0) }
+    }
+}
+
+/// The engine: load → analyse → run every rule → apply configured severities.
+public struct Checker: Sendable {
+    public var configuration: CheckConfiguration
+    public var rules: [any Rule]
+    private let loader: PlaylistLoader
+
+    public init(
+        configuration: CheckConfiguration = CheckConfiguration(),
+        source: any PlaylistSource = LocalFileSource(),
+        rules: [any Rule] = RuleCatalogue.all
+    ) {
+        self.configuration = configuration
+        self.rules = rules
+        self.loader = PlaylistLoader(source: source)
+    }
+
+    public func check(_ uri: String) async throws(CheckError) -> CheckReport {
+        let loaded: LoadedStream
+        do {
+            loaded = try await loader.load(uri)
+        } catch {
+            throw CheckError("\(uri): cannot read the playlist: \(error)")
+        }
+        let analysis = StreamAnalysis(loaded: loaded)
+        return CheckReport(
+            input: uri, diagnostics: diagnose(analysis),
+            variants: analysis.variants.map(VariantSummary.init))
+    }
+
+    /// Runs every enabled rule over an analysed stream, in deterministic order.
+    public func diagnose(_ analysis: StreamAnalysis) -> [Diagnostic] {
+        var diagnostics: [Diagnostic] = []
+        for rule in rules {
+            let description = type(of: rule).description
+            guard let severity = configuration.severity(for: description) else { continue }
+            if description.needsMedia && configuration.playlistOnly { continue }
+            for finding in rule.check(analysis, configuration: configuration) {
+                diagnostics.append(
+                    Diagnostic(
+                        rule: description.id, severity: severity, message: finding.message,
+                        location: finding.location))
+            }
+        }
+        return diagnostics.sorted(by: Diagnostic.reportOrder)
+    }
+}

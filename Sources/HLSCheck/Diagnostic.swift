@@ -1,0 +1,43 @@
+public import HLSPlaylist
+
+/// How serious a finding is. Ordered: `note < warning < error`.
+public enum Severity: String, Sendable, Hashable, Codable, CaseIterable, Comparable {
+    case note, warning, error
+
+    private var rank: Int {
+        switch self {
+        case .note: 0
+        case .warning: 1
+        case .error: 2
+        }
+    }
+
+    public static func < (lhs: Severity, rhs: Severity) -> Bool { lhs.rank < rhs.rank }
+}
+
+/// One finding, as every reporter sees it: a flat value with a stable rule id.
+public struct Diagnostic: Sendable, Hashable, Codable {
+    public var rule: String
+    public var severity: Severity
+    public var message: String
+    public var location: SourceLocation?
+
+    public init(rule: String, severity: Severity, message: String, location: SourceLocation?) {
+        self.rule = rule
+        self.severity = severity
+        self.message = message
+        self.location = location
+    }
+}
+
+extension Diagnostic {
+    /// Deterministic report order: by file, line, column, then rule id and message.
+    static func reportOrder(_ a: Diagnostic, _ b: Diagnostic) -> Bool {
+        let la = a.location, lb = b.location
+        if (la?.uri ?? "") != (lb?.uri ?? "") { return (la?.uri ?? "") < (lb?.uri ?? "") }
+        if (la?.line ?? 0) != (lb?.line ?? 0) { return (la?.line ?? 0) < (lb?.line ?? 0) }
+        if (la?.column ?? 0) != (lb?.column ?? 0) { return (la?.column ?? 0) < (lb?.column ?? 0) }
+        if a.rule != b.rule { return a.rule < b.rule }
+        return a.message < b.message
+    }
+}

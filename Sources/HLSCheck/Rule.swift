@@ -1,0 +1,62 @@
+public import HLSPlaylist
+
+/// What a rule reports: a message and where. The engine attaches the rule id and the severity,
+/// which is configuration, not code inside the rule.
+public struct Finding: Sendable, Hashable {
+    public var message: String
+    public var location: SourceLocation?
+
+    public init(_ message: String, at location: SourceLocation?) {
+        self.message = message
+        self.location = location
+    }
+}
+
+/// A tiny stream that must (or must not) trigger a rule. The files are written to a temporary
+/// folder and checked for real by the rule's example test; `master.m3u8` is the entry point.
+public struct RuleExample: Sendable {
+    public var name: String
+    public var files: [String: String]
+    public var entry: String
+
+    public init(_ name: String, files: [String: String], entry: String = "master.m3u8") {
+        self.name = name
+        self.files = files
+        self.entry = entry
+    }
+}
+
+/// Everything a user needs to know about a rule; the examples double as its tests.
+public struct RuleDescription: Sendable {
+    public var id: String
+    public var name: String
+    public var defaultSeverity: Severity
+    /// One line: what the rule enforces.
+    public var summary: String
+    /// Why, with the spec section.
+    public var rationale: String
+    /// Whether the rule needs measured segments (it stays silent with `--playlist-only`).
+    public var needsMedia: Bool
+    public var triggering: [RuleExample]
+    public var nonTriggering: [RuleExample]
+
+    public init(
+        id: String, name: String, defaultSeverity: Severity, summary: String, rationale: String,
+        needsMedia: Bool = false, triggering: [RuleExample] = [], nonTriggering: [RuleExample] = []
+    ) {
+        self.id = id
+        self.name = name
+        self.defaultSeverity = defaultSeverity
+        self.summary = summary
+        self.rationale = rationale
+        self.needsMedia = needsMedia
+        self.triggering = triggering
+        self.nonTriggering = nonTriggering
+    }
+}
+
+/// A rule is a pure function of the analysed stream: it never does I/O.
+public protocol Rule: Sendable {
+    static var description: RuleDescription { get }
+    func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding]
+}

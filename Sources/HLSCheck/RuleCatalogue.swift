@@ -1,0 +1,21 @@
+/// Every rule hlscheck knows, in the order `hlscheck rules` lists them.
+public enum RuleCatalogue {
+    public static let all: [any Rule] = [
+        PlaylistSyntaxRule(),
+        PlaylistLenientRule(),
+        VersionTooLowRule(),
+        PlaylistUnreadableRule(),
+        TargetDurationExceededRule(),
+        MediaGroupMissingRule(),
+        MediaGroupInvalidRule(),
+        CodecsMissingRule(),
+        AudioOnlyVariantMissingRule(),
+        AudioOnlyOverBudgetRule(),
+    ]
+
+    public static var descriptions: [RuleDescription] { all.map { type(of: $0).description } }
+
+    public static func description(of id: String) -> RuleDescription? {
+        descriptions.first { $0.id == id }
+    }
+}

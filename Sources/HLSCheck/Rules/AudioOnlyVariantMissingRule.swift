@@ -1,0 +1,39 @@
+public import HLSPlaylist
+
+/// A stream with video must offer an audio-only variant within the budget.
+public struct AudioOnlyVariantMissingRule: Rule {
+    public init() {}
+
+    public static let description = RuleDescription(
+        id: "audio-only-variant-missing", name: "No audio-only variant within budget", defaultSeverity: .error,
+        summary: "No variant is audio-only with BANDWIDTH within the audio-only budget (default 64 kbit/s).",
+        rationale: "App Store Review Guideline 9.4 (historic) and Apple QA1767: apps streaming video over cellular must offer an audio-only variant of at most 64 kbit/s.",
+        triggering: [
+            RuleExample("video variants only", files: Examples.stream(Examples.videoVariant)),
+            RuleExample("audio-only variant at 96 kbit/s", files: Examples.stream(
+                Examples.videoVariant, Examples.audioVariant(bandwidth: 96000))),
+        ],
+        nonTriggering: [
+            RuleExample("audio-only variant at 48 kbit/s", files: Examples.stream(
+                Examples.videoVariant, Examples.audioVariant(bandwidth: 48000))),
+            RuleExample("audio stream without video", files: Examples.stream(Examples.audioVariant(bandwidth: 128000))),
+        ]
+    )
+
+    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+        guard stream.multivariant != nil else { return [] }
+        let audioOnly = stream.variants.filter(\.isAudioOnly)
+        // The rule is about video streams: a pure audio stream has nothing to fall back from.
+        guard audioOnly.count < stream.variants.count else { return [] }
+        let budget = configuration.audioOnlyBudget
+        if audioOnly.contains(where: { ($0.declaredBandwidth ?? Int.max) <= budget }) { return [] }
+        let message: String
+        if audioOnly.isEmpty {
+            message = "no audio-only variant: add one of at most \(budget.formattedBitrate) for cellular fallback"
+        } else {
+            let list = audioOnly.map { "\($0.uri) (\(($0.declaredBandwidth ?? 0).formattedBitrate))" }
+            message = "no audio-only variant within \(budget.formattedBitrate): \(list.joined(separator: ", ")) exceed it"
+        }
+        return [Finding(message, at: stream.root.location(line: 1))]
+    }
+}

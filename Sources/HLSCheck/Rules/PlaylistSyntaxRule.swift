@@ -1,0 +1,86 @@
+public import HLSPlaylist
+
+/// Grammar and structure errors the parser found in any playlist of the stream.
+public struct PlaylistSyntaxRule: Rule {
+    public init() {}
+
+    public static let description = RuleDescription(
+        id: "playlist-syntax", name: "Playlist syntax", defaultSeverity: .error,
+        summary: "A line, tag or attribute breaks the RFC 8216 grammar.",
+        rationale: "RFC 8216 §4 defines the playlist grammar; players reject or misread playlists that break it.",
+        triggering: [
+            RuleExample("missing BANDWIDTH", files: [
+                "master.m3u8": "#EXTM3U\n#EXT-X-STREAM-INF:CODECS=\"mp4a.40.2\"\naudio.m3u8\n",
+                "audio.m3u8": Examples.media(),
+            ]),
+            RuleExample("media playlist without #EXTM3U", files: [
+                "master.m3u8": "#EXTM3U\n" + Examples.audioVariant(),
+                "audio.m3u8": String(Examples.media().dropFirst("#EXTM3U\n".count)),
+            ]),
+        ],
+        nonTriggering: [RuleExample("valid stream", files: Examples.stream(Examples.audioVariant()))]
+    )
+
+    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+        stream.playlists.flatMap { playlist in
+            playlist.problems
+                .filter { $0.severity == .error && $0.kind != .versionTooLow }
+                .map { Finding($0.message, at: $0.location) }
+        }
+    }
+}
+
+/// Things the parser accepted but that bend the specification.
+public struct PlaylistLenientRule: Rule {
+    public init() {}
+
+    public static let description = RuleDescription(
+        id: "playlist-lenient", name: "Playlist bends the spec", defaultSeverity: .warning,
+        summary: "The playlist bends RFC 8216 in a way most players tolerate.",
+        rationale: "Tolerated deviations (unknown attribute values, odd whitespace, SHOULDs) still trip strict players.",
+        triggering: [
+            RuleExample("EXTINF without its trailing comma", files: [
+                "master.m3u8": "#EXTM3U\n" + Examples.audioVariant(),
+                "audio.m3u8": "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:6\n#EXTINF:6\nseg0.ts\n#EXT-X-ENDLIST\n",
+            ])
+        ],
+        nonTriggering: [RuleExample("valid stream", files: Examples.stream(Examples.audioVariant()))]
+    )
+
+    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+        stream.playlists.flatMap { playlist in
+            playlist.problems
+                .filter { $0.severity == .warning && $0.kind != .versionTooLow }
+                .map { Finding($0.message, at: $0.location) }
+        }
+    }
+}
+
+/// EXT-X-VERSION lower than what the features used require (RFC 8216 §7).
+public struct VersionTooLowRule: Rule {
+    public init() {}
+
+    public static let description = RuleDescription(
+        id: "version-too-low", name: "EXT-X-VERSION too low", defaultSeverity: .error,
+        summary: "EXT-X-VERSION is lower than the features the playlist uses require.",
+        rationale: "RFC 8216 §7: a playlist MUST indicate the version of the features it uses, or older clients misparse it.",
+        triggering: [
+            RuleExample("EXT-X-BYTERANGE in a version 3 playlist", files: [
+                "master.m3u8": "#EXTM3U\n" + Examples.audioVariant(),
+                "audio.m3u8": "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:6\n#EXTINF:6.0,\n#EXT-X-BYTERANGE:1000@0\nseg0.ts\n#EXT-X-ENDLIST\n",
+            ])
+        ],
+        nonTriggering: [
+            RuleExample("EXT-X-BYTERANGE in a version 4 playlist", files: [
+                "master.m3u8": "#EXTM3U\n" + Examples.audioVariant(),
+                "audio.m3u8": "#EXTM3U\n#EXT-X-VERSION:4\n#EXT-X-TARGETDURATION:6\n#EXTINF:6.0,\n#EXT-X-BYTERANGE:1000@0\nseg0.ts\n#EXT-X-ENDLIST\n",
+            ])
+        ]
+    )
+
+    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+        stream.playlists.flatMap { playlist in
+            playlist.problems.filter { $0.kind == .versionTooLow }.map { Finding($0.message, at: $0.location) }
+        }
+    }
+}

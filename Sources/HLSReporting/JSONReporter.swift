@@ -1,0 +1,60 @@
+public import HLSCheck
+import Foundation
+
+/// The machine-readable report of design.md §4, documented in docs/json-report.md.
+/// Keys may be added, never renamed.
+public struct JSONReporter: Sendable {
+    public init() {}
+
+    struct Document: Encodable {
+        struct Tool: Encodable {
+            var name = "hlscheck"
+            var version = HLSCheckVersion.current
+        }
+        struct Summary: Encodable {
+            var errors: Int
+            var warnings: Int
+            var notes: Int
+        }
+        struct Location: Encodable {
+            var uri: String
+            var line: Int
+            var column: Int?
+        }
+        struct Entry: Encodable {
+            var rule: String
+            var severity: String
+            var message: String
+            var location: Location?
+        }
+        var tool = Tool()
+        var inputs: [String]
+        var summary: Summary
+        var diagnostics: [Entry]
+        var variants: [VariantSummary]
+    }
+
+    public func render(_ reports: [CheckReport]) -> String {
+        let diagnostics = reports.flatMap(\.diagnostics)
+        let document = Document(
+            inputs: reports.map(\.input),
+            summary: .init(
+                errors: diagnostics.filter { $0.severity == .error }.count,
+                warnings: diagnostics.filter { $0.severity == .warning }.count,
+                notes: diagnostics.filter { $0.severity == .note }.count),
+            diagnostics: diagnostics.map { diagnostic in
+                Document.Entry(
+                    rule: diagnostic.rule, severity: diagnostic.severity.rawValue, message: diagnostic.message,
+                    location: diagnostic.location.map {
+                        Document.Location(uri: $0.uri, line: $0.line, column: $0.column > 0 ? $0.column : nil)
+                    })
+            },
+            variants: reports.flatMap(\.variants))
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        // Encoding plain structs of strings and numbers cannot fail; an empty object is the
+        // defensive answer rather than a trap.
+        guard let data = try? encoder.encode(document) else { return "{}\n" }
+        return String(decoding: data, as: UTF8.self) + "\n"
+    }
+}

@@ -1,0 +1,82 @@
+public import HLSCheck
+
+/// Compiler-style lines (`path:line:col: error: message [rule-id]`), then the variant table
+/// and a one-line summary: what a person reads in a terminal or a CI log.
+public struct TextReporter: Sendable {
+    public init() {}
+
+    public func render(_ reports: [CheckReport]) -> String {
+        var out = ""
+        for report in reports {
+            for diagnostic in report.diagnostics {
+                out += line(for: diagnostic) + "\n"
+            }
+            if !report.variants.isEmpty {
+                if !report.diagnostics.isEmpty { out += "\n" }
+                out += "Variants of \(report.input)\n"
+                out += variantTable(report.variants)
+            }
+            out += "\n"
+        }
+        out += summaryLine(reports) + "\n"
+        return out
+    }
+
+    func line(for diagnostic: Diagnostic) -> String {
+        let place = diagnostic.location.map { "\($0.description): " } ?? ""
+        return "\(place)\(diagnostic.severity.rawValue): \(diagnostic.message) [\(diagnostic.rule)]"
+    }
+
+    func variantTable(_ variants: [VariantSummary]) -> String {
+        let header = ["URI", "BANDWIDTH", "AVERAGE", "CODECS", "RESOLUTION", "AUDIO-ONLY", "SEGMENTS", "DURATION"]
+        let rows = variants.map { variant -> [String] in
+            [
+                variant.uri,
+                variant.declaredBandwidth?.formattedBitrate ?? "-",
+                variant.declaredAverageBandwidth?.formattedBitrate ?? "-",
+                variant.codecs.declared ?? "-",
+                variant.resolution ?? "-",
+                variant.audioOnly ? "yes" : "no",
+                variant.segmentCount.map(String.init) ?? "unreadable",
+                variant.duration.map { formatSeconds($0) } ?? "-",
+            ]
+        }
+        return Table(header: header, rows: rows).render(indent: "  ")
+    }
+
+    func summaryLine(_ reports: [CheckReport]) -> String {
+        let errors = reports.reduce(0) { $0 + $1.count(.error) }
+        let warnings = reports.reduce(0) { $0 + $1.count(.warning) }
+        let notes = reports.reduce(0) { $0 + $1.count(.note) }
+        let inputs = reports.count == 1 ? "1 stream" : "\(reports.count) streams"
+        return "\(inputs) checked: \(plural(errors, "error")), \(plural(warnings, "warning")), \(plural(notes, "note"))"
+    }
+}
+
+func plural(_ count: Int, _ noun: String) -> String {
+    "\(count) \(noun)\(count == 1 ? "" : "s")"
+}
+
+func formatSeconds(_ seconds: Double) -> String {
+    let tenths = Int((seconds * 10).rounded())
+    return "\(tenths / 10).\(tenths % 10) s"
+}
+
+/// A plain left-aligned text table.
+struct Table {
+    var header: [String]
+    var rows: [[String]]
+
+    func render(indent: String) -> String {
+        let all = [header] + rows
+        let widths = header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
+        return all.map { row in
+            var line = indent
+            for (column, cell) in row.enumerated() {
+                let isLast = column == row.count - 1
+                line += isLast ? cell : cell + String(repeating: " ", count: widths[column] - cell.count + 2)
+            }
+            return line
+        }.joined(separator: "\n") + "\n"
+    }
+}

@@ -1,0 +1,100 @@
+import HLSCheck
+import TestSupport
+import Testing
+
+/// One case per rule example: the triggering ones must produce the rule, the others must not.
+struct RuleExampleCase: Sendable, CustomTestStringConvertible {
+    var rule: String
+    var example: RuleExample
+    var shouldTrigger: Bool
+
+    var testDescription: String { "\(rule) \(shouldTrigger ? "fires on" : "stays silent on") \(example.name)" }
+
+    static let all: [RuleExampleCase] = RuleCatalogue.descriptions.flatMap { rule in
+        rule.triggering.map { RuleExampleCase(rule: rule.id, example: $0, shouldTrigger: true) }
+            + rule.nonTriggering.map { RuleExampleCase(rule: rule.id, example: $0, shouldTrigger: false) }
+    }
+}
+
+@Test(arguments: RuleExampleCase.all)
+func ruleExample(_ testCase: RuleExampleCase) async throws {
+    let stream = try TemporaryFolder(testCase.example.files)
+    let report = try await Checker(configuration: CheckConfiguration(playlistOnly: true)).check(
+        stream.path(testCase.example.entry))
+    let fired = report.diagnostics.filter { $0.rule == testCase.rule }
+    if testCase.shouldTrigger {
+        #expect(!fired.isEmpty, "expected \(testCase.rule); got \(report.diagnostics)")
+        for diagnostic in fired {
+            #expect(diagnostic.location?.line ?? 0 > 0, "\(diagnostic) has no line")
+        }
+    } else {
+        #expect(fired.isEmpty, "unexpected: \(fired)")
+    }
+}
+
+@Test func everyRuleHasExamplesOfBothKinds() {
+    for rule in RuleCatalogue.descriptions where !rule.needsMedia {
+        #expect(!rule.triggering.isEmpty, "\(rule.id) has no triggering example")
+        #expect(!rule.nonTriggering.isEmpty, "\(rule.id) has no non-triggering example")
+    }
+}
+
+@Test func ruleIdentifiersAreUniqueAndKebabCase() {
+    let ids = RuleCatalogue.descriptions.map(\.id)
+    #expect(Set(ids).count == ids.count)
+    for id in ids {
+        #expect(id.allSatisfy { $0.isLowercase || $0 == "-" }, "\(id) is not kebab-case")
+    }
+}
+
+@Test func severityOverrideChangesAndSilencesRules() async throws {
+    let stream = try TemporaryFolder(AudioOnlyVariantMissingRule.description.triggering[0].files)
+    var configuration = CheckConfiguration(playlistOnly: true)
+    configuration.severityOverrides["audio-only-variant-missing"] = .warning
+    let downgraded = try await Checker(configuration: configuration).check(stream.path("master.m3u8"))
+    #expect(downgraded.diagnostics.first { $0.rule == "audio-only-variant-missing" }?.severity == .warning)
+
+    configuration.severityOverrides["audio-only-variant-missing"] = .some(nil)
+    let silenced = try await Checker(configuration: configuration).check(stream.path("master.m3u8"))
+    #expect(!silenced.diagnostics.contains { $0.rule == "audio-only-variant-missing" })
+}
+
+@Test func budgetIsConfigurable() async throws {
+    let stream = try TemporaryFolder(AudioOnlyOverBudgetRule.description.triggering[0].files)
+    let strict = try await Checker(configuration: CheckConfiguration(playlistOnly: true)).check(stream.path("master.m3u8"))
+    #expect(strict.diagnostics.contains { $0.rule == "audio-only-over-budget" && $0.message.contains("96000") })
+    let relaxed = try await Checker(configuration: CheckConfiguration(audioOnlyBudget: 128_000, playlistOnly: true))
+        .check(stream.path("master.m3u8"))
+    #expect(!relaxed.diagnostics.contains { $0.rule.hasPrefix("audio-only") })
+}
+
+@Test func unreadableRootIsAnOperationalError() async throws {
+    let stream = try TemporaryFolder([:])
+    await #expect(throws: CheckError.self) {
+        try await Checker().check(stream.path("missing.m3u8"))
+    }
+}
+
+@Test func unreadableVariantIsLocatedAtItsReferringLine() async throws {
+    let stream = try TemporaryFolder([
+        "master.m3u8": "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=48000,CODECS=\"mp4a.40.2\"\naudio/missing.m3u8\n"
+    ])
+    let report = try await Checker(configuration: CheckConfiguration(playlistOnly: true)).check(stream.path("master.m3u8"))
+    let diagnostic = try #require(report.diagnostics.first { $0.rule == "playlist-unreadable" })
+    #expect(diagnostic.location?.uri == stream.path("master.m3u8"))
+    #expect([2, 3].contains(diagnostic.location?.line ?? 0))
+    #expect(diagnostic.message.contains("audio/missing.m3u8"))
+}
+
+@Test(arguments: [
+    ("mp4a.40.2", CodecKind.audio), ("ac-3", .audio), ("ec-3", .audio), ("avc1.64001f", .video),
+    ("hvc1.2.4.L123.B0", .video), ("wvtt", .text), ("xyz1", .unknown),
+])
+func classifiesCodecStrings(_ codec: String, _ kind: CodecKind) {
+    #expect(CodecKind(codec: codec) == kind)
+}
+
+@Test(arguments: [(64_000, "64 kbit/s"), (1_234_567, "1.2 Mbit/s"), (9_450, "9.5 kbit/s")])
+func formatsBitrates(_ bits: Int, _ text: String) {
+    #expect(bits.formattedBitrate == text)
+}

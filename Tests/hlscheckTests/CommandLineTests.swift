@@ -1,0 +1,82 @@
+import Foundation
+import TestSupport
+import Testing
+
+@Suite struct CommandLineTests {
+    @Test func compliantSamplePassesInPlaylistOnlyMode() throws {
+        let result = try HLSCheckBinary.run(["Samples/compliant/master.m3u8", "--playlist-only"])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(try matchesGolden(result.stdout, "compliant-playlist-only.txt"), "\(result.stdout)")
+    }
+
+    @Test func missingAudioOnlyVariantFailsWithExitCode1() throws {
+        let result = try HLSCheckBinary.run(["Samples/no-audio-only/master.m3u8", "--playlist-only"])
+        #expect(result.status == 1)
+        #expect(result.stdout.contains(
+            "Samples/no-audio-only/master.m3u8:1: error: no audio-only variant"))
+        #expect(try matchesGolden(result.stdout, "no-audio-only-playlist-only.txt"), "\(result.stdout)")
+    }
+
+    @Test func jsonReportHasTheDocumentedShape() throws {
+        let result = try HLSCheckBinary.run(["Samples/no-audio-only/master.m3u8", "--playlist-only", "--format", "json"])
+        #expect(result.status == 1)
+        #expect(try matchesGolden(result.stdout, "no-audio-only-playlist-only.json"), "\(result.stdout)")
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let summary = try #require(object["summary"] as? [String: Int])
+        #expect(summary["errors"] == 1)
+        let diagnostics = try #require(object["diagnostics"] as? [[String: Any]])
+        #expect(diagnostics.first?["rule"] as? String == "audio-only-variant-missing")
+        let variants = try #require(object["variants"] as? [[String: Any]])
+        #expect(variants.count == 2)
+        #expect(variants.first?["declaredBandwidth"] as? Int == 254427)
+    }
+
+    @Test func budgetOptionChangesTheVerdict() throws {
+        let result = try HLSCheckBinary.run(["Samples/compliant/master.m3u8", "--playlist-only", "--budget-kbps", "32"])
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("over the 32 kbit/s budget [audio-only-over-budget]"))
+    }
+
+    @Test func failOnWarningCountsWarnings() throws {
+        let stream = try TemporaryFolder([
+            "master.m3u8": "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=48000\naudio.m3u8\n",
+            "audio.m3u8": "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\na.ts\n#EXT-X-ENDLIST\n",
+        ])
+        let lenient = try HLSCheckBinary.run([stream.path("master.m3u8"), "--playlist-only"])
+        #expect(lenient.status == 0, "\(lenient.stdout)")
+        #expect(lenient.stdout.contains("[codecs-missing]"))
+        let strict = try HLSCheckBinary.run([stream.path("master.m3u8"), "--playlist-only", "--fail-on", "warning"])
+        #expect(strict.status == 1)
+    }
+
+    @Test func unreadablePlaylistExitsWith2AndSaysWhy() throws {
+        let result = try HLSCheckBinary.run(["no/such/master.m3u8"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("no/such/master.m3u8"))
+        #expect(result.stdout.isEmpty)
+    }
+
+    @Test func usageErrorExitsWith64() throws {
+        let result = try HLSCheckBinary.run(["Samples/compliant/master.m3u8", "--format", "yaml"])
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("yaml"))
+    }
+
+    @Test func rulesCommandListsTheCatalogue() throws {
+        let result = try HLSCheckBinary.run(["rules"])
+        #expect(result.status == 0)
+        for id in ["playlist-syntax", "playlist-unreadable", "target-duration-exceeded",
+                   "audio-only-variant-missing", "audio-only-over-budget"] {
+            #expect(result.stdout.contains(id))
+        }
+    }
+
+    @Test func helpMentionsExitCodesAndOptions() throws {
+        let result = try HLSCheckBinary.run(["check", "--help"])
+        #expect(result.status == 0)
+        for option in ["--format", "--budget-kbps", "--fail-on", "--playlist-only"] {
+            #expect(result.stdout.contains(option))
+        }
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+import TestSupport
+
+/// Runs the real `hlscheck` binary that `swift test` built, from the package root.
+struct CommandResult {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+}
+
+enum HLSCheckBinary {
+    /// The test bundle sits next to the products of the same build.
+    static var executable: URL {
+        let bundleFolder = URL(fileURLWithPath: Bundle.main.bundlePath)
+        let besideBundle = bundleFolder.appendingPathComponent("hlscheck")
+        if FileManager.default.isExecutableFile(atPath: besideBundle.path) { return besideBundle }
+        return PackageRoot.url.appendingPathComponent(".build/debug/hlscheck")
+    }
+
+    static func run(_ arguments: [String], in folder: URL = PackageRoot.url) throws -> CommandResult {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.currentDirectoryURL = folder
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        // Read both pipes before waiting, so a large report cannot fill a pipe and deadlock.
+        let stdoutData = out.fileHandleForReading.readDataToEndOfFile()
+        let stderrData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return CommandResult(
+            status: process.terminationStatus,
+            stdout: String(decoding: stdoutData, as: UTF8.self),
+            stderr: String(decoding: stderrData, as: UTF8.self))
+    }
+}
+
+/// Compares with a golden file under Tests/hlscheckTests/Golden; `HLSCHECK_UPDATE_GOLDEN=1`
+/// rewrites the golden file instead (review the diff before committing it).
+func matchesGolden(_ actual: String, _ name: String) throws -> Bool {
+    let url = PackageRoot.url.appendingPathComponent("Tests/hlscheckTests/Golden/\(name)")
+    if ProcessInfo.processInfo.environment["HLSCHECK_UPDATE_GOLDEN"] == "1" {
+        try Data(actual.utf8).write(to: url)
+        return true
+    }
+    let expected = try String(contentsOf: url, encoding: .utf8)
+    return expected == actual
+}
