@@ -1,0 +1,74 @@
+/// Appends big-endian integers and byte runs; the mirror of `ByteReader`.
+public struct ByteWriter: Sendable {
+    public private(set) var bytes: [UInt8]
+
+    public init(capacity: Int = 0) {
+        bytes = []
+        bytes.reserveCapacity(max(0, capacity))
+    }
+
+    public var count: Int { bytes.count }
+
+    public mutating func writeUInt8(_ value: UInt8) {
+        bytes.append(value)
+    }
+
+    public mutating func writeUInt16(_ value: UInt16) {
+        writeInteger(UInt64(value), byteCount: 2)
+    }
+
+    /// Writes the low 24 bits of `value`.
+    public mutating func writeUInt24(_ value: UInt32) {
+        writeInteger(UInt64(value), byteCount: 3)
+    }
+
+    public mutating func writeUInt32(_ value: UInt32) {
+        writeInteger(UInt64(value), byteCount: 4)
+    }
+
+    public mutating func writeUInt64(_ value: UInt64) {
+        writeInteger(value, byteCount: 8)
+    }
+
+    /// Writes a 28-bit synchsafe integer (ID3v2.4 §6.2). Values above 0x0FFF_FFFF (256 MiB)
+    /// cannot be represented; only the low 28 bits are written, so callers must cap sizes first.
+    public mutating func writeSynchsafeUInt28(_ value: UInt32) {
+        bytes.append(contentsOf: Self.synchsafeBytes(value))
+    }
+
+    public mutating func writeBytes<Bytes: Sequence>(_ other: Bytes) where Bytes.Element == UInt8 {
+        bytes.append(contentsOf: other)
+    }
+
+    /// Writes `string`'s UTF-8 bytes followed by a NUL.
+    public mutating func writeNullTerminatedUTF8(_ string: String) {
+        bytes.append(contentsOf: string.utf8)
+        bytes.append(0)
+    }
+
+    /// Overwrites four bytes at `index` with `value` (for sizes known only after the body).
+    public mutating func patchUInt32(_ value: UInt32, at index: Int) {
+        precondition(index >= 0 && index + 4 <= bytes.count, "patchUInt32 outside written bytes")
+        for shift in 0..<4 {
+            bytes[index + shift] = UInt8(truncatingIfNeeded: value >> (24 - 8 * shift))
+        }
+    }
+
+    public mutating func patchSynchsafeUInt28(_ value: UInt32, at index: Int) {
+        precondition(index >= 0 && index + 4 <= bytes.count, "patchSynchsafeUInt28 outside written bytes")
+        bytes.replaceSubrange(index..<(index + 4), with: Self.synchsafeBytes(value))
+    }
+
+    static func synchsafeBytes(_ value: UInt32) -> [UInt8] {
+        [
+            UInt8((value >> 21) & 0x7F), UInt8((value >> 14) & 0x7F),
+            UInt8((value >> 7) & 0x7F), UInt8(value & 0x7F),
+        ]
+    }
+
+    private mutating func writeInteger(_ value: UInt64, byteCount: Int) {
+        for shift in stride(from: (byteCount - 1) * 8, through: 0, by: -8) {
+            bytes.append(UInt8(truncatingIfNeeded: value >> UInt64(shift)))
+        }
+    }
+}

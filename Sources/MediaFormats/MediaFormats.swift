@@ -1,1 +1,0 @@
-// MediaFormats module.
