@@ -29,14 +29,29 @@ public struct PlaylistProblem: Sendable, Hashable {
         case error, warning
     }
 
+    /// What sort of rule a problem breaks, so that the rules layer can map each to its own rule id.
+    public enum Kind: String, Sendable, Hashable, Codable {
+        /// A line, tag or attribute that breaks the grammar of RFC 8216 §4 (or a typed value).
+        case syntax
+        /// A structural rule that needs only this file: a missing or repeated tag, a tag of the
+        /// wrong playlist kind, a URI line without its tag, …
+        case structure
+        /// EXT-X-VERSION is lower than a feature used in the file requires (RFC 8216 §7).
+        case versionTooLow
+        /// An EXT-X-DEFINE variable problem (rfc8216bis §4.3).
+        case variable
+    }
+
     public var severity: Severity
     public var message: String
     public var location: SourceLocation
+    public var kind: Kind
 
-    public init(_ severity: Severity, _ message: String, at location: SourceLocation) {
+    public init(_ severity: Severity, _ message: String, at location: SourceLocation, kind: Kind = .syntax) {
         self.severity = severity
         self.message = message
         self.location = location
+        self.kind = kind
     }
 }
 
@@ -70,11 +85,29 @@ public struct Attribute: Sendable, Hashable {
     public var rawValue: String
     /// 1-based column of the attribute name on its line.
     public var column: Int
+    /// The typed value, when the parser knows the attribute's type and the value is well formed.
+    /// Quoted strings and hexadecimal sequences are stored after variable substitution.
+    public var value: AttributeValue?
 
-    public init(name: String, rawValue: String, column: Int) {
+    public init(name: String, rawValue: String, column: Int, value: AttributeValue? = nil) {
         self.name = name
         self.rawValue = rawValue
         self.column = column
+        self.value = value
+    }
+
+    /// The text of the value: a quoted string without its quotes (after substitution), otherwise
+    /// the raw text.
+    public var stringValue: String {
+        switch value {
+        case .quotedString(let s)?: return s
+        case .enumeratedString(let s)?: return s
+        default:
+            if rawValue.count >= 2, rawValue.hasPrefix("\""), rawValue.hasSuffix("\"") {
+                return String(rawValue.dropFirst().dropLast())
+            }
+            return rawValue
+        }
     }
 }
 
@@ -91,6 +124,34 @@ public struct AttributeList: Sendable, Hashable {
     }
 
     public func contains(_ name: String) -> Bool { self[name] != nil }
+
+    /// A quoted-string or enumerated-string attribute's text (quotes removed).
+    public func string(_ name: String) -> String? { self[name]?.stringValue }
+
+    /// A decimal-integer attribute, nil when absent or malformed.
+    public func decimalInteger(_ name: String) -> UInt64? {
+        if case .decimalInteger(let v)? = self[name]?.value { return v }
+        return nil
+    }
+
+    /// A decimal-floating-point (or signed, or integer) attribute, nil when absent or malformed.
+    public func decimalFloatingPoint(_ name: String) -> Double? {
+        switch self[name]?.value {
+        case .decimalFloatingPoint(let v)?, .signedDecimalFloatingPoint(let v)?: return v
+        case .decimalInteger(let v)?: return Double(v)
+        default: return nil
+        }
+    }
+
+    public func resolution(_ name: String) -> Resolution? {
+        if case .decimalResolution(let r)? = self[name]?.value { return r }
+        return nil
+    }
+
+    public func hexadecimalSequence(_ name: String) -> [UInt8]? {
+        if case .hexadecimalSequence(let v)? = self[name]?.value { return v }
+        return nil
+    }
 }
 
 /// Any `#EXT…` tag line, as written. Kept for every tag, known or not, so that vendor tags
@@ -461,6 +522,12 @@ public struct Playlist: Sendable, Hashable {
     /// Every `#EXT` tag in file order, known or not.
     public var tags: [Tag]
     public var problems: [PlaylistProblem]
+    /// The variables in force after parsing (EXT-X-DEFINE NAME/VALUE, IMPORT and QUERYPARAM), so
+    /// that a loader can pass a multivariant playlist's variables to its media playlists.
+    public var variables: [String: String] = [:]
+
+    public var errors: [PlaylistProblem] { problems.filter { $0.severity == .error } }
+    public var warnings: [PlaylistProblem] { problems.filter { $0.severity == .warning } }
 
     public init(uri: String, content: PlaylistContent, tags: [Tag], problems: [PlaylistProblem]) {
         self.uri = uri

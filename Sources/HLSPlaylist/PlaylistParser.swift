@@ -1,0 +1,1035 @@
+// The tolerant playlist parser (RFC 8216 §4, draft-pantos-hls-rfc8216bis).
+//
+// One pass over the lines, linear in the size of the input. Every content problem becomes a
+// PlaylistProblem with a line and a column; the parser never throws and never stops early.
+
+public enum PlaylistParser {
+    /// Parses one playlist file.
+    /// - Parameters:
+    ///   - importedVariables: the variables of the multivariant playlist, for `EXT-X-DEFINE:IMPORT`.
+    ///   - queryParameters: the query parameters of the playlist's URI, for `EXT-X-DEFINE:QUERYPARAM`.
+    public static func parse(
+        _ bytes: [UInt8], uri: String,
+        importedVariables: [String: String] = [:], queryParameters: [String: String] = [:]
+    ) -> Playlist {
+        var parser = ParserState(uri: uri, importedVariables: importedVariables, queryParameters: queryParameters)
+        parser.run(bytes)
+        return parser.finish()
+    }
+
+    public static func parse(
+        _ text: String, uri: String,
+        importedVariables: [String: String] = [:], queryParameters: [String: String] = [:]
+    ) -> Playlist {
+        parse(Array(text.utf8), uri: uri, importedVariables: importedVariables, queryParameters: queryParameters)
+    }
+}
+
+// MARK: - Tag tables
+
+/// Tags that only a multivariant playlist may contain (RFC 8216 §4.3.4).
+let multivariantTags: Set<String> = [
+    "#EXT-X-STREAM-INF", "#EXT-X-I-FRAME-STREAM-INF", "#EXT-X-MEDIA", "#EXT-X-SESSION-DATA",
+    "#EXT-X-SESSION-KEY", "#EXT-X-CONTENT-STEERING",
+]
+
+/// Tags that only a media playlist may contain (RFC 8216 §4.3.2, §4.3.3, rfc8216bis §4.4.3–4).
+let mediaTags: Set<String> = [
+    "#EXTINF", "#EXT-X-TARGETDURATION", "#EXT-X-MEDIA-SEQUENCE", "#EXT-X-DISCONTINUITY-SEQUENCE",
+    "#EXT-X-PLAYLIST-TYPE", "#EXT-X-ENDLIST", "#EXT-X-I-FRAMES-ONLY", "#EXT-X-BYTERANGE",
+    "#EXT-X-DISCONTINUITY", "#EXT-X-KEY", "#EXT-X-MAP", "#EXT-X-PROGRAM-DATE-TIME", "#EXT-X-DATERANGE",
+    "#EXT-X-GAP", "#EXT-X-BITRATE", "#EXT-X-PART", "#EXT-X-PART-INF", "#EXT-X-SERVER-CONTROL",
+    "#EXT-X-PRELOAD-HINT", "#EXT-X-RENDITION-REPORT", "#EXT-X-SKIP",
+]
+
+/// Tags that MUST NOT appear more than once in a playlist.
+let singletonTags: Set<String> = [
+    "#EXT-X-VERSION", "#EXT-X-TARGETDURATION", "#EXT-X-MEDIA-SEQUENCE", "#EXT-X-DISCONTINUITY-SEQUENCE",
+    "#EXT-X-PLAYLIST-TYPE", "#EXT-X-I-FRAMES-ONLY", "#EXT-X-INDEPENDENT-SEGMENTS", "#EXT-X-START",
+    "#EXT-X-PART-INF", "#EXT-X-SERVER-CONTROL", "#EXT-X-SKIP", "#EXT-X-CONTENT-STEERING", "#EXT-X-ENDLIST",
+]
+
+private let yesNo: AttributeType = .enumeratedString(["YES", "NO"])
+
+private let keySchema: [String: AttributeType] = [
+    "METHOD": .openEnumeratedString(["NONE", "AES-128", "SAMPLE-AES", "SAMPLE-AES-CTR"]),
+    "URI": .quotedString, "IV": .hexadecimalSequence, "KEYFORMAT": .quotedString,
+    "KEYFORMATVERSIONS": .quotedString,
+]
+
+private let schemas: [String: [String: AttributeType]] = [
+    "#EXT-X-STREAM-INF": [
+        "BANDWIDTH": .decimalInteger, "AVERAGE-BANDWIDTH": .decimalInteger, "SCORE": .decimalFloatingPoint,
+        "CODECS": .quotedString, "SUPPLEMENTAL-CODECS": .quotedString, "RESOLUTION": .decimalResolution,
+        "FRAME-RATE": .decimalFloatingPoint, "HDCP-LEVEL": .openEnumeratedString(["TYPE-0", "TYPE-1", "NONE"]),
+        "ALLOWED-CPC": .quotedString, "VIDEO-RANGE": .openEnumeratedString(["SDR", "HLG", "PQ"]),
+        "REQ-VIDEO-LAYOUT": .quotedString, "STABLE-VARIANT-ID": .quotedString, "AUDIO": .quotedString,
+        "VIDEO": .quotedString, "SUBTITLES": .quotedString, "CLOSED-CAPTIONS": .quotedStringOrNone,
+        "PATHWAY-ID": .quotedString, "PROGRAM-ID": .decimalInteger,
+    ],
+    "#EXT-X-I-FRAME-STREAM-INF": [
+        "URI": .quotedString, "BANDWIDTH": .decimalInteger, "AVERAGE-BANDWIDTH": .decimalInteger,
+        "SCORE": .decimalFloatingPoint, "CODECS": .quotedString, "SUPPLEMENTAL-CODECS": .quotedString,
+        "RESOLUTION": .decimalResolution, "HDCP-LEVEL": .openEnumeratedString(["TYPE-0", "TYPE-1", "NONE"]),
+        "ALLOWED-CPC": .quotedString, "VIDEO-RANGE": .openEnumeratedString(["SDR", "HLG", "PQ"]),
+        "REQ-VIDEO-LAYOUT": .quotedString, "STABLE-VARIANT-ID": .quotedString, "VIDEO": .quotedString,
+        "PATHWAY-ID": .quotedString, "PROGRAM-ID": .decimalInteger,
+    ],
+    "#EXT-X-MEDIA": [
+        "TYPE": .enumeratedString(MediaType.allCases.map(\.rawValue)), "URI": .quotedString,
+        "GROUP-ID": .quotedString, "LANGUAGE": .quotedString, "ASSOC-LANGUAGE": .quotedString,
+        "NAME": .quotedString, "STABLE-RENDITION-ID": .quotedString, "DEFAULT": yesNo, "AUTOSELECT": yesNo,
+        "FORCED": yesNo, "INSTREAM-ID": .quotedString, "BIT-DEPTH": .decimalInteger,
+        "SAMPLE-RATE": .decimalInteger, "CHARACTERISTICS": .quotedString, "CHANNELS": .quotedString,
+    ],
+    "#EXT-X-SESSION-DATA": [
+        "DATA-ID": .quotedString, "VALUE": .quotedString, "URI": .quotedString,
+        "FORMAT": .openEnumeratedString(["JSON", "RAW"]), "LANGUAGE": .quotedString,
+    ],
+    "#EXT-X-SESSION-KEY": keySchema,
+    "#EXT-X-KEY": keySchema,
+    "#EXT-X-CONTENT-STEERING": ["SERVER-URI": .quotedString, "PATHWAY-ID": .quotedString],
+    "#EXT-X-START": ["TIME-OFFSET": .signedDecimalFloatingPoint, "PRECISE": yesNo],
+    "#EXT-X-DEFINE": ["NAME": .quotedString, "VALUE": .quotedString, "IMPORT": .quotedString, "QUERYPARAM": .quotedString],
+    "#EXT-X-MAP": ["URI": .quotedString, "BYTERANGE": .quotedString],
+    "#EXT-X-DATERANGE": [
+        "ID": .quotedString, "CLASS": .quotedString, "START-DATE": .quotedString, "CUE": .quotedString,
+        "END-DATE": .quotedString, "DURATION": .decimalFloatingPoint, "PLANNED-DURATION": .decimalFloatingPoint,
+        "SCTE35-CMD": .hexadecimalSequence, "SCTE35-OUT": .hexadecimalSequence, "SCTE35-IN": .hexadecimalSequence,
+        "END-ON-NEXT": .enumeratedString(["YES"]),
+    ],
+    "#EXT-X-PART": [
+        "URI": .quotedString, "DURATION": .decimalFloatingPoint, "INDEPENDENT": yesNo,
+        "BYTERANGE": .quotedString, "GAP": yesNo,
+    ],
+    "#EXT-X-PART-INF": ["PART-TARGET": .decimalFloatingPoint],
+    "#EXT-X-SERVER-CONTROL": [
+        "CAN-SKIP-UNTIL": .decimalFloatingPoint, "CAN-SKIP-DATERANGES": yesNo, "HOLD-BACK": .decimalFloatingPoint,
+        "PART-HOLD-BACK": .decimalFloatingPoint, "CAN-BLOCK-RELOAD": yesNo,
+    ],
+    "#EXT-X-PRELOAD-HINT": [
+        "TYPE": .openEnumeratedString(["PART", "MAP"]), "URI": .quotedString,
+        "BYTERANGE-START": .decimalInteger, "BYTERANGE-LENGTH": .decimalInteger,
+    ],
+    "#EXT-X-RENDITION-REPORT": ["URI": .quotedString, "LAST-MSN": .decimalInteger, "LAST-PART": .decimalInteger],
+    "#EXT-X-SKIP": ["SKIPPED-SEGMENTS": .decimalInteger, "RECENTLY-REMOVED-DATERANGES": .quotedString],
+]
+
+// MARK: - Parser state
+
+/// One line of the file, with the 1-based column of its first non-blank character.
+struct SourceLine {
+    var number: Int
+    var text: Substring
+    var column: Int
+}
+
+struct ParserState {
+    let uri: String
+    let importedVariables: [String: String]
+    let queryParameters: [String: String]
+
+    var sink: ProblemSink
+    var tags: [Tag] = []
+    var master = MultivariantPlaylist()
+    var media = MediaPlaylist()
+    var variables: [String: String] = [:]
+
+    var sawHeader = false
+    var sawContent = false
+    var firstMultivariantTag: (name: String, line: Int)?
+    var firstMediaTag: (name: String, line: Int)?
+    var multivariantTagCount = 0
+    var mediaTagCount = 0
+    var singletonLines: [String: Int] = [:]
+
+    /// Features that need a minimum EXT-X-VERSION (RFC 8216 §7), first use of each.
+    var versionRequirements: [(version: Int, feature: String, line: Int, column: Int)] = []
+    var versionFeaturesSeen: Set<String> = []
+    var firstMapUse: (line: Int, column: Int)?
+
+    // Media playlist state
+    var pendingExtinf: (line: Int, duration: Double, title: String?)?
+    var pendingByteRange: (length: Int, offset: Int?, line: Int, column: Int)?
+    var pendingDiscontinuity = false
+    var pendingGap = false
+    var pendingProgramDateTime: String?
+    var pendingParts: [PartialSegment] = []
+    var currentKey: EncryptionKey?
+    var currentMap: MediaInitializationSection?
+    var currentBitrate: Int?
+    var rangeEnds: [String: Int] = [:]
+    var partRangeEnds: [String: Int] = [:]
+    var previousSegmentURI: String?
+    var previousSegmentHadRange = false
+    var firstPartLine: Int?
+    var sawDiscontinuity = false
+
+    // Multivariant state
+    var pendingStreamInf: (line: Int, attributes: AttributeList)?
+
+    init(uri: String, importedVariables: [String: String], queryParameters: [String: String]) {
+        self.uri = uri
+        self.importedVariables = importedVariables
+        self.queryParameters = queryParameters
+        self.sink = ProblemSink(uri: uri)
+    }
+
+    // MARK: Lines
+
+    mutating func run(_ bytes: [UInt8]) {
+        var start = 0
+        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { start = 3 }
+        var lineNumber = 0
+        while start < bytes.count || (lineNumber == 0 && start == bytes.count) {
+            lineNumber += 1
+            var end = start
+            while end < bytes.count, bytes[end] != 0x0A { end += 1 }
+            var contentEnd = end
+            if contentEnd > start, bytes[contentEnd - 1] == 0x0D { contentEnd -= 1 }
+            let slice = bytes[start..<contentEnd]
+            let text: String
+            if let valid = String(validating: slice, as: UTF8.self) {
+                text = valid
+            } else {
+                sink.error("line is not valid UTF-8 (RFC 8216 §4.1)", line: lineNumber, column: 0)
+                text = String(decoding: slice, as: UTF8.self)
+            }
+            handle(line: text, number: lineNumber)
+            start = end + 1
+            if end >= bytes.count { break }
+        }
+    }
+
+    mutating func handle(line raw: String, number: Int) {
+        var text = Substring(raw)
+        while let last = text.last, last == " " || last == "\t" || last == "\r" { text = text.dropLast() }
+        var leading = 0
+        while let first = text.first, first == " " || first == "\t" {
+            text = text.dropFirst()
+            leading += 1
+        }
+        if text.isEmpty { return }
+        let line = SourceLine(number: number, text: text, column: leading + 1)
+        if leading > 0 {
+            sink.warning("unexpected whitespace at the start of the line", line: number, column: 1)
+        }
+
+        if !sawContent {
+            sawContent = true
+            if text == "#EXTM3U" {
+                sawHeader = true
+                if number > 1 {
+                    sink.warning("#EXTM3U should be the very first line (RFC 8216 §4.3.1.1)", line: number, column: line.column)
+                }
+                tags.append(Tag(name: "#EXTM3U", value: nil, line: number))
+                return
+            }
+            sink.error("the playlist must start with #EXTM3U (RFC 8216 §4.3.1.1), found \"\(text.prefix(40))\"",
+                       line: number, column: line.column, kind: .structure)
+        }
+
+        if text.hasPrefix("#EXT") {
+            handleTag(line)
+        } else if text.hasPrefix("#") {
+            return // comment
+        } else {
+            handleURILine(line)
+        }
+    }
+
+    // MARK: Tags
+
+    mutating func handleTag(_ line: SourceLine) {
+        let text = line.text
+        let name: Substring
+        let value: Substring?
+        if let colon = text.firstIndex(of: ":") {
+            name = text[..<colon]
+            value = text[text.index(after: colon)...]
+        } else {
+            name = text
+            value = nil
+        }
+        let tagName = String(name)
+        tags.append(Tag(name: tagName, value: value.map(String.init), line: line.number))
+        let valueColumn = line.column + name.unicodeScalars.count + 1
+
+        if multivariantTags.contains(tagName) {
+            multivariantTagCount += 1
+            if firstMultivariantTag == nil { firstMultivariantTag = (tagName, line.number) }
+        } else if mediaTags.contains(tagName) {
+            mediaTagCount += 1
+            if firstMediaTag == nil { firstMediaTag = (tagName, line.number) }
+        }
+        if singletonTags.contains(tagName) {
+            if let first = singletonLines[tagName] {
+                sink.error("\(bare(tagName)) must not appear more than once (first at line \(first))",
+                           line: line.number, column: line.column, kind: .structure)
+            } else {
+                singletonLines[tagName] = line.number
+            }
+        }
+
+        switch tagName {
+        case "#EXTM3U":
+            if sawHeader {
+                sink.error("#EXTM3U appears more than once", line: line.number, column: line.column, kind: .structure)
+            } else {
+                sink.error("#EXTM3U must be the first line (RFC 8216 §4.3.1.1)", line: line.number, column: line.column, kind: .structure)
+            }
+            sawHeader = true
+        case "#EXT-X-VERSION":
+            guard let v = requiredInteger(tagName, value, line, valueColumn) else { return }
+            if master.version == nil {
+                master.version = v
+                master.versionLine = line.number
+                media.version = v
+                media.versionLine = line.number
+            }
+        case "#EXT-X-INDEPENDENT-SEGMENTS":
+            noValue(tagName, value, line, valueColumn)
+            master.independentSegments = true
+            media.independentSegments = true
+        case "#EXT-X-START":
+            let attrs = attributeList(tagName, value, line, valueColumn)
+            require(["TIME-OFFSET"], in: attrs, tag: tagName, line: line)
+            let start = StartPoint(line: line.number, timeOffset: attrs.decimalFloatingPoint("TIME-OFFSET"),
+                                   precise: attrs.string("PRECISE") == "YES")
+            if master.start == nil { master.start = start; media.start = start }
+        case "#EXT-X-DEFINE":
+            handleDefine(tagName, value, line, valueColumn)
+
+        // Media segment tags
+        case "#EXTINF":
+            handleExtinf(value, line, valueColumn)
+        case "#EXT-X-BYTERANGE":
+            requireVersion(4, "EXT-X-BYTERANGE", line.number, line.column)
+            guard let value, !value.isEmpty else {
+                sink.error("EXT-X-BYTERANGE needs a value <length>[@<offset>]", line: line.number, column: line.column)
+                return
+            }
+            if let range = parseByteRange(value, tag: tagName, line: line.number, column: valueColumn) {
+                pendingByteRange = (range.length, range.offset, line.number, valueColumn)
+            }
+        case "#EXT-X-DISCONTINUITY":
+            noValue(tagName, value, line, valueColumn)
+            pendingDiscontinuity = true
+            sawDiscontinuity = true
+        case "#EXT-X-KEY":
+            let attrs = attributeList(tagName, value, line, valueColumn)
+            let key = encryptionKey(tagName, attrs, line)
+            currentKey = (key?.isEncrypting ?? false) ? key : nil
+        case "#EXT-X-MAP":
+            let attrs = attributeList(tagName, value, line, valueColumn)
+            require(["URI"], in: attrs, tag: tagName, line: line)
+            if firstMapUse == nil { firstMapUse = (line.number, line.column) }
+            var range: ByteRange?
+            if let attr = attrs["BYTERANGE"], let parsed = parseByteRange(Substring(attr.stringValue), tag: tagName + " BYTERANGE", line: line.number, column: attr.column) {
+                range = ByteRange(length: parsed.length, offset: parsed.offset ?? 0)
+            }
+            currentMap = MediaInitializationSection(line: line.number, uri: attrs.string("URI") ?? "", byteRange: range)
+        case "#EXT-X-PROGRAM-DATE-TIME":
+            guard let value, !value.isEmpty else {
+                sink.error("EXT-X-PROGRAM-DATE-TIME needs a date-time value", line: line.number, column: line.column)
+                return
+            }
+            if !looksLikeDateTime(value) {
+                sink.warning("EXT-X-PROGRAM-DATE-TIME: expected an ISO 8601 date-time, found \"\(value)\"", line: line.number, column: valueColumn)
+            }
+            pendingProgramDateTime = String(value)
+        case "#EXT-X-DATERANGE":
+            let attrs = attributeList(tagName, value, line, valueColumn)
+            require(["ID"], in: attrs, tag: tagName, line: line)
+            if !attrs.contains("START-DATE") {
+                sink.warning("EXT-X-DATERANGE has no START-DATE attribute", line: line.number, column: line.column, kind: .structure)
+            }
+            if attrs.contains("END-ON-NEXT"), !attrs.contains("CLASS") {
+                sink.error("EXT-X-DATERANGE with END-ON-NEXT must have a CLASS attribute", line: line.number, column: attrs["END-ON-NEXT"]?.column ?? line.column, kind: .structure)
+            }
+            media.dateRanges.append(DateRange(line: line.number, id: attrs.string("ID"), attributes: attrs))
+        case "#EXT-X-GAP":
+            noValue(tagName, value, line, valueColumn)
+            pendingGap = true
+        case "#EXT-X-BITRATE":
+            currentBitrate = requiredInteger(tagName, value, line, valueColumn)
+        case "#EXT-X-PART":
+            handlePart(tagName, value, line, valueColumn)
+        case "#EXT-X-PART-INF":
+            let attrs = attributeList(tagName, value, line, valueColumn)
+            require(["PART-TARGET"], in: attrs, tag: tagName, line: line)
+            media.partTarget = attrs.decimalFloatingPoint("PART-TARGET")
+        case "#EXT-X-SERVER-CONTROL":
+            media.serverControl = attributeList(tagName, value, line, valueColumn)
+        case "#EXT-X-PRELOAD-HINT":
+            let attrs = attributeList(tagName, value, line, valueColumn)
+            require(["TYPE", "URI"], in: attrs, tag: tagName, line: line)
+            media.preloadHints.append(attrs)
+        case "#EXT-X-RENDITION-REPORT":
+            let attrs = attributeList(tagName, value, line, valueColumn)
+            require(["URI"], in: attrs, tag: tagName, line: line)
+            media.renditionReports.append(attrs)
+        case "#EXT-X-SKIP":
+            requireVersion(9, "EXT-X-SKIP", line.number, line.column)
+            let attrs = attributeList(tagName, value, line, valueColumn)
+            require(["SKIPPED-SEGMENTS"], in: attrs, tag: tagName, line: line)
+            media.skippedSegments = attrs.decimalInteger("SKIPPED-SEGMENTS").flatMap { Int(exactly: $0) }
+
+        // Media playlist tags
+        case "#EXT-X-TARGETDURATION":
+            if let v = requiredInteger(tagName, value, line, valueColumn) {
+                media.targetDuration = v
+                media.targetDurationLine = line.number
+            }
+        case "#EXT-X-MEDIA-SEQUENCE":
+            if !media.segments.isEmpty {
+                sink.error("EXT-X-MEDIA-SEQUENCE must appear before the first media segment", line: line.number, column: line.column, kind: .structure)
+            }
+            if let v = requiredInteger(tagName, value, line, valueColumn) { media.mediaSequence = v }
+        case "#EXT-X-DISCONTINUITY-SEQUENCE":
+            if !media.segments.isEmpty || sawDiscontinuity {
+                sink.error("EXT-X-DISCONTINUITY-SEQUENCE must appear before the first media segment and any EXT-X-DISCONTINUITY", line: line.number, column: line.column, kind: .structure)
+            }
+            if let v = requiredInteger(tagName, value, line, valueColumn) { media.discontinuitySequence = v }
+        case "#EXT-X-PLAYLIST-TYPE":
+            let text = value.map { String($0).trimmingSpaces } ?? ""
+            if let type = PlaylistType(rawValue: text) {
+                media.playlistType = type
+            } else {
+                sink.error("EXT-X-PLAYLIST-TYPE: expected EVENT or VOD, found \"\(text)\"", line: line.number, column: value == nil ? line.column : valueColumn)
+            }
+        case "#EXT-X-ENDLIST":
+            noValue(tagName, value, line, valueColumn)
+            media.endList = true
+        case "#EXT-X-I-FRAMES-ONLY":
+            noValue(tagName, value, line, valueColumn)
+            requireVersion(4, "EXT-X-I-FRAMES-ONLY", line.number, line.column)
+            media.iFramesOnly = true
+
+        // Multivariant playlist tags
+        case "#EXT-X-STREAM-INF":
+            let attrs = attributeList(tagName, value, line, valueColumn)
+            require(["BANDWIDTH"], in: attrs, tag: tagName, line: line)
+            if let pending = pendingStreamInf {
+                sink.error("EXT-X-STREAM-INF is not followed by a URI line", line: pending.line, column: 1, kind: .structure)
+            }
+            pendingStreamInf = (line.number, attrs)
+        case "#EXT-X-I-FRAME-STREAM-INF":
+            let attrs = attributeList(tagName, value, line, valueColumn)
+            require(["URI", "BANDWIDTH"], in: attrs, tag: tagName, line: line)
+            var variant = IFrameVariantStream(uri: attrs.string("URI") ?? "", line: line.number, attributes: attrs)
+            variant.bandwidth = int(attrs, "BANDWIDTH")
+            variant.averageBandwidth = int(attrs, "AVERAGE-BANDWIDTH")
+            variant.codecs = attrs.string("CODECS").map(splitCodecs)
+            variant.resolution = attrs.resolution("RESOLUTION")
+            variant.videoGroup = attrs.string("VIDEO")
+            master.iFrameVariants.append(variant)
+        case "#EXT-X-MEDIA":
+            handleMedia(tagName, value, line, valueColumn)
+        case "#EXT-X-SESSION-DATA":
+            let attrs = attributeList(tagName, value, line, valueColumn)
+            require(["DATA-ID"], in: attrs, tag: tagName, line: line)
+            if attrs.contains("VALUE") == attrs.contains("URI") {
+                sink.error("EXT-X-SESSION-DATA must have either a VALUE or a URI attribute, not both or neither", line: line.number, column: line.column, kind: .structure)
+            }
+            var data = SessionData(line: line.number)
+            data.dataID = attrs.string("DATA-ID")
+            data.value = attrs.string("VALUE")
+            data.uri = attrs.string("URI")
+            data.language = attrs.string("LANGUAGE")
+            master.sessionData.append(data)
+        case "#EXT-X-SESSION-KEY":
+            let attrs = attributeList(tagName, value, line, valueColumn)
+            if let key = encryptionKey(tagName, attrs, line) {
+                if !key.isEncrypting {
+                    sink.error("EXT-X-SESSION-KEY must not have METHOD=NONE", line: line.number, column: attrs["METHOD"]?.column ?? line.column, kind: .structure)
+                }
+                master.sessionKeys.append(key)
+            }
+        case "#EXT-X-CONTENT-STEERING":
+            let attrs = attributeList(tagName, value, line, valueColumn)
+            require(["SERVER-URI"], in: attrs, tag: tagName, line: line)
+            var steering = ContentSteering(line: line.number)
+            steering.serverURI = attrs.string("SERVER-URI")
+            steering.pathwayID = attrs.string("PATHWAY-ID")
+            master.contentSteering = steering
+        default:
+            // Unknown and vendor tags (#EXT-X-CUE-OUT, #EXT-X-SCTE35, …) are kept in `tags`.
+            break
+        }
+    }
+
+    func bare(_ tagName: String) -> String { tagName.hasPrefix("#") ? String(tagName.dropFirst()) : tagName }
+
+    mutating func noValue(_ tagName: String, _ value: Substring?, _ line: SourceLine, _ column: Int) {
+        if let value, !value.isEmpty {
+            sink.warning("\(bare(tagName)) takes no value, found \"\(value)\"", line: line.number, column: column)
+        }
+    }
+
+    mutating func requiredInteger(_ tagName: String, _ value: Substring?, _ line: SourceLine, _ column: Int) -> Int? {
+        guard let value, !value.trimmingSpaces.isEmpty else {
+            sink.error("\(bare(tagName)) needs a decimal-integer value", line: line.number, column: line.column)
+            return nil
+        }
+        let text = value.trimmingSpaces
+        if AttributeValueParser.isDigits(text) {
+            if let v = AttributeValueParser.decimalInteger(text), let i = Int(exactly: v) { return i }
+            sink.error("\(bare(tagName)): \(text) is too large", line: line.number, column: column)
+            return nil
+        }
+        sink.error("\(bare(tagName)): expected a decimal integer, found \"\(text)\"", line: line.number, column: column)
+        return nil
+    }
+
+    mutating func require(_ names: [String], in attrs: AttributeList, tag: String, line: SourceLine) {
+        for name in names where !attrs.contains(name) {
+            sink.error("\(bare(tag)) is missing the required \(name) attribute", line: line.number, column: line.column, kind: .structure)
+        }
+    }
+
+    mutating func requireVersion(_ version: Int, _ feature: String, _ line: Int, _ column: Int) {
+        guard !versionFeaturesSeen.contains(feature) else { return }
+        versionFeaturesSeen.insert(feature)
+        versionRequirements.append((version, feature, line, column))
+    }
+
+    func int(_ attrs: AttributeList, _ name: String) -> Int? {
+        attrs.decimalInteger(name).flatMap { Int(exactly: $0) }
+    }
+
+    func splitCodecs(_ text: String) -> [String] {
+        text.split(separator: ",").map { String($0).trimmingSpaces }.filter { !$0.isEmpty }
+    }
+
+    // MARK: Attribute lists
+
+    mutating func attributeList(_ tagName: String, _ value: Substring?, _ line: SourceLine, _ column: Int) -> AttributeList {
+        guard let value, !value.isEmpty else {
+            sink.error("\(bare(tagName)) needs an attribute list", line: line.number, column: line.column)
+            return AttributeList()
+        }
+        var attributes = AttributeListLexer.lex(value, line: line.number, column: column, tagName: bare(tagName), sink: &sink)
+        let schema = schemas[tagName] ?? [:]
+        for index in attributes.indices {
+            let name = attributes[index].name
+            guard let type = schema[name] else {
+                // Unknown or client (X-…) attribute: keep the text, infer a quoted string.
+                let raw = attributes[index].rawValue
+                if raw.hasPrefix("\""), raw.hasSuffix("\""), raw.count >= 2 {
+                    attributes[index].value = .quotedString(substitute(String(raw.dropFirst().dropLast()), line.number, attributes[index].column))
+                }
+                continue
+            }
+            attributes[index].value = typedValue(attributes[index], type, tag: bare(tagName), line: line.number)
+        }
+        return AttributeList(attributes)
+    }
+
+    mutating func typedValue(_ attribute: Attribute, _ type: AttributeType, tag: String, line: Int) -> AttributeValue? {
+        let raw = attribute.rawValue
+        let isQuoted = raw.count >= 2 && raw.hasPrefix("\"") && raw.hasSuffix("\"")
+        let inner = isQuoted ? String(raw.dropFirst().dropLast()) : raw
+        let column = attribute.column
+        func fail(_ expected: String) {
+            sink.error("attribute \(attribute.name): expected \(expected), found \(raw.hasPrefix("\"") ? raw : "\"\(raw)\"")", line: line, column: column)
+        }
+        if raw.isEmpty { return nil } // already reported by the lexer
+        switch type {
+        case .quotedString:
+            guard isQuoted else {
+                fail("a quoted string")
+                return .quotedString(substitute(raw, line, column))
+            }
+            return .quotedString(substitute(inner, line, column))
+        case .quotedStringOrNone:
+            if raw == "NONE" { return .enumeratedString("NONE") }
+            guard isQuoted else {
+                fail("a quoted string or NONE")
+                return .quotedString(raw)
+            }
+            return .quotedString(substitute(inner, line, column))
+        case .enumeratedString(let allowed), .openEnumeratedString(let allowed):
+            if isQuoted {
+                fail("an enumerated string without quotes")
+            } else if !AttributeValueParser.isEnumeratedString(raw) {
+                fail("an enumerated string")
+                return nil
+            }
+            if !allowed.isEmpty, !allowed.contains(inner) {
+                let message = "attribute \(attribute.name): expected one of \(allowed.joined(separator: ", ")), found \"\(inner)\""
+                if case .enumeratedString = type {
+                    sink.error(message, line: line, column: column)
+                } else {
+                    sink.warning(message, line: line, column: column)
+                }
+            }
+            return .enumeratedString(inner)
+        case .decimalInteger:
+            if isQuoted { fail("a decimal integer without quotes") }
+            if AttributeValueParser.isDigits(inner) {
+                if let v = AttributeValueParser.decimalInteger(inner) { return .decimalInteger(v) }
+                sink.error("attribute \(attribute.name): \(inner) is too large for a decimal-integer (at most 2^64-1)", line: line, column: column)
+                return nil
+            }
+            if !isQuoted { fail("a decimal integer") }
+            return nil
+        case .decimalFloatingPoint:
+            if isQuoted { fail("a decimal number without quotes") }
+            if let v = AttributeValueParser.decimalFloatingPoint(inner) { return .decimalFloatingPoint(v) }
+            if !isQuoted { fail(inner.hasPrefix("-") ? "a non-negative decimal number" : "a decimal number") }
+            return nil
+        case .signedDecimalFloatingPoint:
+            if isQuoted { fail("a decimal number without quotes") }
+            if let v = AttributeValueParser.signedDecimalFloatingPoint(inner) { return .signedDecimalFloatingPoint(v) }
+            if !isQuoted { fail("a signed decimal number") }
+            return nil
+        case .hexadecimalSequence:
+            if isQuoted { fail("a hexadecimal sequence (0x…) without quotes") }
+            let text = substitute(inner, line, column)
+            if let v = AttributeValueParser.hexadecimalSequence(text) { return .hexadecimalSequence(v) }
+            if !isQuoted { fail("a hexadecimal sequence 0x…") }
+            return nil
+        case .decimalResolution:
+            if isQuoted { fail("WIDTHxHEIGHT without quotes") }
+            if let r = AttributeValueParser.resolution(inner) { return .decimalResolution(r) }
+            if !isQuoted { fail("WIDTHxHEIGHT") }
+            return nil
+        }
+    }
+
+    // MARK: Variables (rfc8216bis §4.3)
+
+    mutating func substitute(_ text: String, _ line: Int, _ column: Int) -> String {
+        guard text.contains("{$") else { return text }
+        var result = ""
+        var rest = Substring(text)
+        while let open = rest.firstIndex(of: "{") {
+            result += rest[..<open]
+            let afterBrace = rest[rest.index(after: open)...]
+            guard afterBrace.first == "$" else {
+                result += "{"
+                rest = afterBrace
+                continue
+            }
+            let afterOpen = afterBrace.dropFirst()
+            guard let close = afterOpen.firstIndex(of: "}") else {
+                result += rest[open...]
+                rest = rest[rest.endIndex...]
+                break
+            }
+            let name = String(afterOpen[..<close])
+            if isVariableName(name) {
+                if let value = variables[name] {
+                    result += value
+                } else {
+                    sink.error("variable {$\(name)} is not defined by an EXT-X-DEFINE above this line (rfc8216bis §4.3)", line: line, column: column, kind: .variable)
+                    result += rest[open...close]
+                }
+            } else {
+                result += rest[open...close]
+            }
+            rest = afterOpen[afterOpen.index(after: close)...]
+        }
+        result += rest
+        return result
+    }
+
+    func isVariableName(_ name: String) -> Bool {
+        !name.isEmpty && name.unicodeScalars.allSatisfy {
+            ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "-" || $0 == "_"
+        }
+    }
+
+    mutating func handleDefine(_ tagName: String, _ value: Substring?, _ line: SourceLine, _ column: Int) {
+        requireVersion(8, "EXT-X-DEFINE (variable substitution)", line.number, line.column)
+        let attrs = attributeList(tagName, value, line, column)
+        let forms = ["NAME", "IMPORT", "QUERYPARAM"].filter { attrs.contains($0) }
+        guard forms.count == 1, let form = forms.first, let attr = attrs[form] else {
+            sink.error("EXT-X-DEFINE must have exactly one of NAME, IMPORT or QUERYPARAM", line: line.number, column: line.column, kind: .variable)
+            return
+        }
+        let name = attr.stringValue
+        if !isVariableName(name) {
+            sink.error("EXT-X-DEFINE: variable name \"\(name)\" may contain only a-z, A-Z, 0-9, '-' and '_'", line: line.number, column: attr.column, kind: .variable)
+        }
+        if variables[name] != nil {
+            sink.error("EXT-X-DEFINE: variable \(name) is defined more than once", line: line.number, column: attr.column, kind: .variable)
+        }
+        let kind: VariableDefinition.Kind
+        switch form {
+        case "NAME":
+            guard let v = attrs.string("VALUE") else {
+                sink.error("EXT-X-DEFINE is missing the required VALUE attribute", line: line.number, column: line.column, kind: .variable)
+                return
+            }
+            variables[name] = v
+            kind = .value(v)
+        case "IMPORT":
+            if multivariantTagCount > 0 {
+                sink.error("EXT-X-DEFINE:IMPORT must not appear in a multivariant playlist", line: line.number, column: attr.column, kind: .variable)
+            }
+            if let v = importedVariables[name] {
+                variables[name] = v
+            } else {
+                sink.error("EXT-X-DEFINE: IMPORT of \(name), which the multivariant playlist does not define", line: line.number, column: attr.column, kind: .variable)
+                variables[name] = ""
+            }
+            kind = .imported
+        default:
+            if let v = queryParameters[name] {
+                variables[name] = v
+            } else {
+                sink.error("EXT-X-DEFINE: QUERYPARAM \(name) is not a query parameter of the playlist URI", line: line.number, column: attr.column, kind: .variable)
+                variables[name] = ""
+            }
+            kind = .queryParameter
+        }
+        let definition = VariableDefinition(line: line.number, name: name, kind: kind)
+        master.definitions.append(definition)
+        media.definitions.append(definition)
+    }
+
+    // MARK: Media segments
+
+    mutating func handleExtinf(_ value: Substring?, _ line: SourceLine, _ column: Int) {
+        if let pending = pendingExtinf {
+            sink.error("EXTINF is not followed by a URI line", line: pending.line, column: 1, kind: .structure)
+            pendingExtinf = nil
+        }
+        guard let value, !value.isEmpty else {
+            sink.error("EXTINF needs a duration: #EXTINF:<duration>,[<title>]", line: line.number, column: line.column)
+            pendingExtinf = (line.number, 0, nil)
+            return
+        }
+        let durationText: Substring
+        var title: String?
+        if let comma = value.firstIndex(of: ",") {
+            durationText = value[..<comma]
+            let t = value[value.index(after: comma)...]
+            title = t.isEmpty ? nil : String(t)
+        } else {
+            durationText = value
+            sink.warning("EXTINF: a comma must follow the duration (#EXTINF:<duration>,[<title>])", line: line.number, column: column + value.unicodeScalars.count)
+        }
+        let trimmed = durationText.trimmingSpaces
+        var duration = 0.0
+        if AttributeValueParser.isDigits(trimmed) {
+            duration = Double(trimmed) ?? 0
+        } else if let d = AttributeValueParser.decimalFloatingPoint(trimmed) {
+            duration = d
+            requireVersion(3, "a decimal-floating-point EXTINF duration", line.number, column)
+        } else if let d = AttributeValueParser.signedDecimalFloatingPoint(trimmed) {
+            sink.error("EXTINF: the duration must not be negative, found \(trimmed)", line: line.number, column: column)
+            duration = d
+        } else {
+            sink.error("EXTINF: expected a duration in seconds, found \"\(trimmed)\"", line: line.number, column: column)
+        }
+        pendingExtinf = (line.number, duration, title)
+    }
+
+    mutating func parseByteRange(_ text: Substring, tag: String, line: Int, column: Int) -> (length: Int, offset: Int?)? {
+        let trimmed = text.trimmingSpaces
+        let parts = trimmed.split(separator: "@", maxSplits: 1, omittingEmptySubsequences: false)
+        func number(_ s: Substring) -> Int? {
+            AttributeValueParser.decimalInteger(s).flatMap { Int(exactly: $0) }
+        }
+        guard let lengthText = parts.first, let length = number(lengthText) else {
+            sink.error("\(bare(tag)): expected <length>[@<offset>], found \"\(trimmed)\"", line: line, column: column)
+            return nil
+        }
+        var offset: Int?
+        if parts.count == 2 {
+            guard let o = number(parts[1]) else {
+                sink.error("\(bare(tag)): expected <length>[@<offset>], found \"\(trimmed)\"", line: line, column: column)
+                return nil
+            }
+            offset = o
+        }
+        if let offset, offset.addingReportingOverflow(length).overflow {
+            sink.error("\(bare(tag)): range end is too large", line: line, column: column)
+            return nil
+        }
+        return (length, offset)
+    }
+
+    mutating func handlePart(_ tagName: String, _ value: Substring?, _ line: SourceLine, _ column: Int) {
+        let attrs = attributeList(tagName, value, line, column)
+        require(["URI", "DURATION"], in: attrs, tag: tagName, line: line)
+        if firstPartLine == nil { firstPartLine = line.number }
+        let uri = attrs.string("URI") ?? ""
+        var range: ByteRange?
+        if let attr = attrs["BYTERANGE"],
+           let parsed = parseByteRange(Substring(attr.stringValue), tag: "EXT-X-PART BYTERANGE", line: line.number, column: attr.column) {
+            let offset = parsed.offset ?? partRangeEnds[uri] ?? 0
+            range = ByteRange(length: parsed.length, offset: offset)
+            partRangeEnds[uri] = offset + parsed.length
+        }
+        pendingParts.append(PartialSegment(
+            line: line.number, uri: uri, duration: attrs.decimalFloatingPoint("DURATION") ?? 0,
+            independent: attrs.string("INDEPENDENT") == "YES", byteRange: range, gap: attrs.string("GAP") == "YES"))
+    }
+
+    mutating func encryptionKey(_ tagName: String, _ attrs: AttributeList, _ line: SourceLine) -> EncryptionKey? {
+        guard let method = attrs.string("METHOD") else {
+            require(["METHOD"], in: attrs, tag: tagName, line: line)
+            return nil
+        }
+        var key = EncryptionKey(line: line.number, method: method)
+        key.uri = attrs.string("URI")
+        key.iv = attrs.hexadecimalSequence("IV")
+        key.keyFormat = attrs.string("KEYFORMAT")
+        key.keyFormatVersions = attrs.string("KEYFORMATVERSIONS")
+        if method == "NONE" {
+            for attr in attrs.attributes where attr.name != "METHOD" {
+                sink.error("\(bare(tagName)) with METHOD=NONE must not have other attributes, found \(attr.name)", line: line.number, column: attr.column, kind: .structure)
+            }
+        } else if key.uri == nil {
+            require(["URI"], in: attrs, tag: tagName, line: line)
+        }
+        if let ivAttr = attrs["IV"] {
+            requireVersion(2, "the IV attribute", line.number, ivAttr.column)
+            if let iv = key.iv, iv.count != 16 {
+                sink.error("attribute IV: expected a 128-bit value (32 hexadecimal digits), found \(iv.count * 8) bits", line: line.number, column: ivAttr.column)
+            }
+        }
+        for name in ["KEYFORMAT", "KEYFORMATVERSIONS"] {
+            if let attr = attrs[name] { requireVersion(5, "the \(name) attribute", line.number, attr.column) }
+        }
+        return key
+    }
+
+    // MARK: URI lines
+
+    mutating func handleURILine(_ line: SourceLine) {
+        let uri = substitute(String(line.text), line.number, line.column)
+        if let pending = pendingStreamInf {
+            pendingStreamInf = nil
+            master.variants.append(makeVariant(uri: uri, line: pending.line, uriLine: line.number, attributes: pending.attributes))
+            return
+        }
+        if pendingExtinf == nil {
+            if multivariantTagCount > 0, mediaTagCount == 0 {
+                sink.error("URI line is not preceded by #EXT-X-STREAM-INF", line: line.number, column: line.column, kind: .structure)
+                return
+            }
+            sink.error("URI line \"\(line.text.prefix(60))\" is not preceded by #EXTINF", line: line.number, column: line.column, kind: .structure)
+        }
+        let extinf = pendingExtinf
+        pendingExtinf = nil
+        var segment = MediaSegment(uri: uri, uriLine: line.number, duration: extinf?.duration ?? 0, mediaSequence: 0)
+        segment.extinfLine = extinf?.line
+        segment.title = extinf?.title
+        segment.discontinuity = pendingDiscontinuity
+        segment.gap = pendingGap
+        segment.programDateTime = pendingProgramDateTime
+        segment.key = currentKey
+        segment.map = currentMap
+        segment.bitrate = currentBitrate
+        segment.parts = pendingParts
+        if let range = pendingByteRange {
+            let offset: Int
+            if let explicit = range.offset {
+                offset = explicit
+            } else {
+                // RFC 8216 §4.3.2.2: without an offset, the previous media segment MUST be a
+                // sub-range of the same resource; the range continues right after it.
+                if !(previousSegmentHadRange && previousSegmentURI == uri) {
+                    sink.error("EXT-X-BYTERANGE has no offset, but the previous media segment is not a sub-range of \(uri) (RFC 8216 §4.3.2.2)",
+                               line: range.line, column: range.column, kind: .structure)
+                }
+                offset = rangeEnds[uri] ?? 0
+            }
+            segment.byteRange = ByteRange(length: range.length, offset: offset)
+            rangeEnds[uri] = offset + range.length
+        }
+        previousSegmentURI = uri
+        previousSegmentHadRange = pendingByteRange != nil
+        pendingByteRange = nil
+        pendingDiscontinuity = false
+        pendingGap = false
+        pendingProgramDateTime = nil
+        pendingParts = []
+        media.segments.append(segment)
+    }
+
+    mutating func makeVariant(uri: String, line: Int, uriLine: Int, attributes attrs: AttributeList) -> VariantStream {
+        var v = VariantStream(uri: uri, line: line, uriLine: uriLine, attributes: attrs)
+        v.bandwidth = int(attrs, "BANDWIDTH")
+        v.averageBandwidth = int(attrs, "AVERAGE-BANDWIDTH")
+        v.codecs = attrs.string("CODECS").map(splitCodecs)
+        v.resolution = attrs.resolution("RESOLUTION")
+        v.frameRate = attrs.decimalFloatingPoint("FRAME-RATE")
+        v.hdcpLevel = attrs.string("HDCP-LEVEL")
+        v.videoRange = attrs.string("VIDEO-RANGE")
+        v.audioGroup = attrs.string("AUDIO")
+        v.videoGroup = attrs.string("VIDEO")
+        v.subtitlesGroup = attrs.string("SUBTITLES")
+        if case .enumeratedString("NONE")? = attrs["CLOSED-CAPTIONS"]?.value {
+            v.closedCaptionsNone = true
+        } else {
+            v.closedCaptionsGroup = attrs.string("CLOSED-CAPTIONS")
+        }
+        v.pathwayID = attrs.string("PATHWAY-ID")
+        v.stableVariantID = attrs.string("STABLE-VARIANT-ID")
+        return v
+    }
+
+    mutating func handleMedia(_ tagName: String, _ value: Substring?, _ line: SourceLine, _ column: Int) {
+        let attrs = attributeList(tagName, value, line, column)
+        require(["TYPE", "GROUP-ID", "NAME"], in: attrs, tag: tagName, line: line)
+        var r = Rendition(line: line.number, attributes: attrs)
+        r.type = attrs.string("TYPE").flatMap(MediaType.init(rawValue:))
+        r.groupID = attrs.string("GROUP-ID")
+        r.name = attrs.string("NAME")
+        r.uri = attrs.string("URI")
+        r.language = attrs.string("LANGUAGE")
+        r.assocLanguage = attrs.string("ASSOC-LANGUAGE")
+        r.isDefault = attrs.string("DEFAULT") == "YES"
+        r.autoselect = attrs.string("AUTOSELECT") == "YES"
+        r.forced = attrs.string("FORCED") == "YES"
+        r.instreamID = attrs.string("INSTREAM-ID")
+        r.characteristics = attrs.string("CHARACTERISTICS")
+        r.channels = attrs.string("CHANNELS")
+        if r.type == .closedCaptions {
+            require(["INSTREAM-ID"], in: attrs, tag: tagName, line: line)
+            if let uriAttr = attrs["URI"] {
+                sink.error("EXT-X-MEDIA with TYPE=CLOSED-CAPTIONS must not have a URI attribute", line: line.number, column: uriAttr.column, kind: .structure)
+            }
+            if let id = r.instreamID, id.hasPrefix("SERVICE") {
+                requireVersion(7, "INSTREAM-ID SERVICEn", line.number, attrs["INSTREAM-ID"]?.column ?? line.column)
+            }
+        } else if let attr = attrs["INSTREAM-ID"] {
+            sink.error("EXT-X-MEDIA: INSTREAM-ID is allowed only with TYPE=CLOSED-CAPTIONS", line: line.number, column: attr.column, kind: .structure)
+        }
+        if let attr = attrs["FORCED"], r.type != .subtitles {
+            sink.error("EXT-X-MEDIA: FORCED is allowed only with TYPE=SUBTITLES", line: line.number, column: attr.column, kind: .structure)
+        }
+        if r.type == .subtitles, r.uri == nil {
+            sink.error("EXT-X-MEDIA with TYPE=SUBTITLES is missing the required URI attribute", line: line.number, column: line.column, kind: .structure)
+        }
+        if r.isDefault, let attr = attrs["AUTOSELECT"], !r.autoselect {
+            sink.error("EXT-X-MEDIA: AUTOSELECT must be YES when DEFAULT=YES", line: line.number, column: attr.column, kind: .structure)
+        }
+        master.renditions.append(r)
+    }
+
+    // MARK: End of file
+
+    mutating func finish() -> Playlist {
+        if !sawContent {
+            sink.error("the playlist is empty; it must start with #EXTM3U (RFC 8216 §4.3.1.1)", line: 1, column: 0, kind: .structure)
+        }
+        let isMultivariant = multivariantTagCount > mediaTagCount
+        if let m = firstMultivariantTag, let d = firstMediaTag {
+            let (offending, other) = isMultivariant ? (d, m) : (m, d)
+            sink.error("\(bare(offending.name)) cannot appear in a \(isMultivariant ? "multivariant" : "media") playlist (it mixes \(bare(other.name)) at line \(other.line) with \(bare(offending.name)))",
+                       line: offending.line, column: 1, kind: .structure)
+        }
+        let declaredVersion = media.version ?? 1
+        var requirements = versionRequirements
+        if let map = firstMapUse, !isMultivariant {
+            if media.iFramesOnly {
+                requirements.append((5, "EXT-X-MAP in an I-frames-only playlist", map.line, map.column))
+            } else {
+                requirements.append((6, "EXT-X-MAP in a playlist without EXT-X-I-FRAMES-ONLY", map.line, map.column))
+            }
+        }
+        for r in requirements where r.version > declaredVersion {
+            let found = media.version.map { "it declares \($0)" } ?? "EXT-X-VERSION is absent, meaning 1"
+            sink.error("\(r.feature) requires EXT-X-VERSION \(r.version) or higher (\(found)) (RFC 8216 §7)",
+                       line: r.line, column: r.column, kind: .versionTooLow)
+        }
+        if declaredVersion >= 6 {
+            for tag in tags where tag.name == "#EXT-X-STREAM-INF" || tag.name == "#EXT-X-I-FRAME-STREAM-INF" {
+                if tag.value?.contains("PROGRAM-ID=") == true {
+                    sink.warning("the PROGRAM-ID attribute was removed in protocol version 6 (RFC 8216 §7)", line: tag.line, column: 0, kind: .versionTooLow)
+                }
+            }
+        }
+
+        let content: PlaylistContent
+        if isMultivariant {
+            if let pending = pendingStreamInf {
+                sink.error("EXT-X-STREAM-INF is not followed by a URI line", line: pending.line, column: 1, kind: .structure)
+            }
+            checkGroups()
+            content = .multivariant(master)
+        } else {
+            if let pending = pendingExtinf {
+                sink.error("EXTINF is not followed by a URI line", line: pending.line, column: 1, kind: .structure)
+            }
+            if media.targetDuration == nil {
+                sink.error("a media playlist must contain EXT-X-TARGETDURATION (RFC 8216 §4.3.3.1)", line: 1, column: 0, kind: .structure)
+            }
+            if let partLine = firstPartLine, media.partTarget == nil {
+                sink.error("EXT-X-PART requires an EXT-X-PART-INF tag in the playlist", line: partLine, column: 1, kind: .structure)
+            }
+            media.trailingParts = pendingParts
+            let first = media.mediaSequence.addingReportingOverflow(media.skippedSegments ?? 0)
+            let base = first.overflow ? media.mediaSequence : first.partialValue
+            for index in media.segments.indices {
+                let seq = base.addingReportingOverflow(index)
+                media.segments[index].mediaSequence = seq.overflow ? Int.max : seq.partialValue
+            }
+            content = .media(media)
+        }
+        var playlist = Playlist(uri: uri, content: content, tags: tags, problems: sink.problems)
+        playlist.variables = variables
+        return playlist
+    }
+
+    /// RFC 8216 §4.3.4.2: AUDIO, VIDEO, SUBTITLES and CLOSED-CAPTIONS MUST name a group of
+    /// EXT-X-MEDIA tags of that type; §4.3.4.1.1: names unique and one DEFAULT per group.
+    mutating func checkGroups() {
+        let groups = Set(master.renditions.compactMap { r in r.type.flatMap { t in r.groupID.map { "\(t.rawValue)/\($0)" } } })
+        for v in master.variants {
+            for (name, type) in [("AUDIO", MediaType.audio), ("VIDEO", .video), ("SUBTITLES", .subtitles), ("CLOSED-CAPTIONS", .closedCaptions)] {
+                guard let attr = v.attributes[name], let group = v.attributes.string(name), group != "NONE" || type != .closedCaptions else { continue }
+                if case .enumeratedString = attr.value { continue }
+                if !groups.contains("\(type.rawValue)/\(group)") {
+                    sink.error("EXT-X-STREAM-INF: \(name)=\"\(group)\" names no EXT-X-MEDIA group of TYPE=\(type.rawValue)",
+                               line: v.line, column: attr.column, kind: .structure)
+                }
+            }
+        }
+        var names: [String: Int] = [:]
+        var defaults: Set<String> = []
+        for r in master.renditions {
+            guard let type = r.type, let group = r.groupID else { continue }
+            let key = "\(type.rawValue)/\(group)"
+            if let name = r.name {
+                if let first = names["\(key)/\(name)"] {
+                    sink.error("EXT-X-MEDIA: NAME \"\(name)\" is used twice in group \"\(group)\" (first at line \(first))",
+                               line: r.line, column: r.attributes["NAME"]?.column ?? 1, kind: .structure)
+                } else {
+                    names["\(key)/\(name)"] = r.line
+                }
+            }
+            if r.isDefault {
+                if defaults.contains(key) {
+                    sink.error("EXT-X-MEDIA: group \"\(group)\" has more than one rendition with DEFAULT=YES",
+                               line: r.line, column: r.attributes["DEFAULT"]?.column ?? 1, kind: .structure)
+                }
+                defaults.insert(key)
+            }
+        }
+    }
+
+    func looksLikeDateTime(_ text: Substring) -> Bool {
+        let u = Array(text.utf8)
+        guard u.count >= 10 else { return false }
+        func digit(_ i: Int) -> Bool { u[i] >= 48 && u[i] <= 57 }
+        return digit(0) && digit(1) && digit(2) && digit(3) && u[4] == 45 && digit(5) && digit(6) && u[7] == 45 && digit(8) && digit(9)
+    }
+}
+
+extension StringProtocol {
+    /// The text without leading and trailing spaces and tabs.
+    var trimmingSpaces: String {
+        var s = Substring(self)
+        while let f = s.first, f == " " || f == "\t" { s = s.dropFirst() }
+        while let l = s.last, l == " " || l == "\t" { s = s.dropLast() }
+        return String(s)
+    }
+}
