@@ -1,0 +1,73 @@
+/// The fixed and variable header of an ADTS frame (ISO/IEC 13818-7 §6.2.1 / ISO/IEC 14496-3
+/// §1.A.2.2): 7 bytes, or 9 with CRC.
+public struct ADTSHeader: Sendable, Hashable {
+    /// 4 for MPEG-4 (ID = 0), 2 for MPEG-2 (ID = 1).
+    public var mpegVersion: Int
+    /// The 2-bit profile field; the MPEG-4 audio object type is `profile + 1` (1 = AAC LC).
+    public var profile: UInt8
+    public var samplingFrequencyIndex: UInt8
+    /// nil for the reserved indexes 13–15.
+    public var sampleRate: Int?
+    /// 0 means the channel layout is in the bitstream (a PCE); 1–7 per ISO/IEC 14496-3 table 1.19.
+    public var channelConfiguration: UInt8
+    /// Whole frame, header included.
+    public var frameLength: Int
+    public var hasCRC: Bool
+    /// Raw data blocks in the frame (1–4); 1024 samples each.
+    public var rawDataBlockCount: Int
+
+    public var headerLength: Int { hasCRC ? 9 : 7 }
+    public var audioObjectType: Int { Int(profile) + 1 }
+
+    static let sampleRates = [96000, 88200, 64000, 48000, 44100, 32000, 24000, 22050, 16000, 12000, 11025, 8000, 7350]
+
+    /// Parses the header at the start of `bytes`; nil without a sync word, with layer ≠ 0, or
+    /// with a frame length shorter than the header itself.
+    public init?(_ bytes: ArraySlice<UInt8>) {
+        guard bytes.count >= 7, bytes[bytes.startIndex] == 0xFF else { return nil }
+        let b = Array(bytes.prefix(7))
+        guard b[0] == 0xFF, b[1] & 0xF6 == 0xF0 else { return nil }   // syncword 0xFFF, layer 00
+        mpegVersion = b[1] & 0x08 == 0 ? 4 : 2
+        hasCRC = b[1] & 0x01 == 0
+        profile = b[2] >> 6
+        samplingFrequencyIndex = (b[2] >> 2) & 0x0F
+        let index = Int(samplingFrequencyIndex)
+        sampleRate = index < Self.sampleRates.count ? Self.sampleRates[index] : nil
+        channelConfiguration = (b[2] & 0x01) << 2 | b[3] >> 6
+        frameLength = Int(b[3] & 0x03) << 11 | Int(b[4]) << 3 | Int(b[5] >> 5)
+        rawDataBlockCount = Int(b[6] & 0x03) + 1
+        guard frameLength >= (hasCRC ? 9 : 7) else { return nil }
+    }
+}
+
+/// Frame sizes of AC-3 (ATSC A/52 §5.4.1, table 5.18) and E-AC-3 (A/52 Annex E §E.1.2.2)
+/// sync frames, so packed audio can be walked frame by frame.
+enum DolbyAudioFrame {
+    private static let bitRatesKbps = [32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320, 384, 448, 512, 576, 640]
+
+    /// Byte length of the sync frame at the start of `bytes`, or nil if there is none.
+    static func frameLength(_ bytes: ArraySlice<UInt8>) -> Int? {
+        guard bytes.count >= 6 else { return nil }
+        let s = bytes.startIndex
+        guard bytes[s] == 0x0B, bytes[s + 1] == 0x77 else { return nil }
+        let bsid = bytes[s + 5] >> 3
+        if bsid > 10 && bsid <= 16 {
+            // E-AC-3: frmsiz (11 bits) = words per frame − 1.
+            let words = (Int(bytes[s + 2] & 0x07) << 8 | Int(bytes[s + 3])) + 1
+            return words * 2
+        }
+        guard bsid <= 10 else { return nil }
+        let fscod = bytes[s + 4] >> 6
+        let frmsizecod = Int(bytes[s + 4] & 0x3F)
+        guard frmsizecod / 2 < bitRatesKbps.count else { return nil }
+        let kbps = bitRatesKbps[frmsizecod / 2]
+        let words: Int
+        switch fscod {
+        case 0: words = kbps * 2                                     // 48 kHz
+        case 1: words = kbps * 1000 * 1536 / 44100 / 16 + (frmsizecod & 1)   // 44.1 kHz
+        case 2: words = kbps * 3                                     // 32 kHz
+        default: return nil
+        }
+        return words * 2
+    }
+}

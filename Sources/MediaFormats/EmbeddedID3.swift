@@ -1,0 +1,235 @@
+/// The container a segment's bytes are in, as far as finding ID3 goes.
+public enum ContainerKind: String, Sendable, Hashable, Codable {
+    case mpegTS, packedAudio, fragmentedMP4, unknown
+}
+
+/// One ID3 tag found inside a segment.
+public struct FoundID3Tag: Sendable, Hashable {
+    /// Byte offset in the segment: of the tag itself (packed audio), of the TS packet that
+    /// starts its PES packet (MPEG-TS), or of the `emsg` box (fMP4).
+    public var offset: Int
+    /// 90 kHz time: the PRIV transportStreamTimestamp (packed audio), the PES PTS (MPEG-TS),
+    /// or the emsg v1 presentation_time (fMP4).
+    public var pts90k: Int64?
+    /// nil when the tag could not be read; `error` then says why.
+    public var tag: ID3Tag?
+    public var error: String?
+
+    public init(offset: Int, pts90k: Int64? = nil, tag: ID3Tag? = nil, error: String? = nil) {
+        self.offset = offset
+        self.pts90k = pts90k
+        self.tag = tag
+        self.error = error
+    }
+}
+
+/// Finds ID3 tags the way each HLS container carries them (design.md §6).
+public enum EmbeddedID3 {
+    /// Upper bound for one reassembled PES packet; larger ones are reported, not buffered.
+    public static let maximumPESSize = 16 << 20
+
+    public static func sniffContainer(_ bytes: ArraySlice<UInt8>) -> ContainerKind {
+        let s = bytes.startIndex
+        if bytes.count >= 3, bytes[s] == 0x49, bytes[s + 1] == 0x44, bytes[s + 2] == 0x33 { return .packedAudio }
+        if bytes.count >= TransportStreamPacket.size, bytes[s] == TransportStreamPacket.syncByte,
+           bytes.count < 2 * TransportStreamPacket.size || bytes[s + TransportStreamPacket.size] == TransportStreamPacket.syncByte {
+            return .mpegTS
+        }
+        if bytes.count >= 8 {
+            let type = String(decoding: bytes[(s + 4)..<(s + 8)], as: UTF8.self)
+            if ["ftyp", "styp", "moof", "moov", "emsg", "sidx", "prft", "free", "mdat"].contains(type) { return .fragmentedMP4 }
+        }
+        if ADTSHeader(bytes) != nil || DolbyAudioFrame.frameLength(bytes) != nil { return .packedAudio }
+        // MPEG audio frame sync (11 bits) with a valid layer.
+        if bytes.count >= 4, bytes[s] == 0xFF, bytes[s + 1] & 0xE0 == 0xE0, bytes[s + 1] & 0x06 != 0 { return .packedAudio }
+        return .unknown
+    }
+
+    /// Every ID3 tag in the segment. `.unknown` sniffs the container first; bytes that match no
+    /// container give no tags.
+    public static func tags(in bytes: [UInt8], container: ContainerKind) -> [FoundID3Tag] {
+        switch container {
+        case .packedAudio: return packedAudioTags(bytes[...])
+        case .mpegTS: return transportStreamTags(bytes[...])
+        case .fragmentedMP4: return fragmentedMP4Tags(bytes[...])
+        case .unknown:
+            let sniffed = sniffContainer(bytes[...])
+            return sniffed == .unknown ? [] : tags(in: bytes, container: sniffed)
+        }
+    }
+
+    // MARK: Packed audio (HLS spec RFC 8216 §3.4; Apple "Timed Metadata" for the PRIV frame)
+
+    /// Walks ADTS and AC-3/E-AC-3 frames, reading every ID3 tag between them. Where no frame can
+    /// be recognised (MP3, damage) it scans byte by byte, then accepting only well-formed ID3 headers.
+    static func packedAudioTags(_ bytes: ArraySlice<UInt8>) -> [FoundID3Tag] {
+        var found: [FoundID3Tag] = []
+        var index = bytes.startIndex
+        var inSync = true   // true at the start and after a recognised frame or tag
+        while index < bytes.endIndex {
+            let rest = bytes[index...]
+            if rest.count >= 3, rest[index] == 0x49, rest[index + 1] == 0x44, rest[index + 2] == 0x33 {
+                let offset = index - bytes.startIndex
+                if let header = try? ID3Tag.Header.parse(rest) {
+                    do {
+                        let (tag, count) = try ID3Tag.parse(rest)
+                        found.append(FoundID3Tag(offset: offset, pts90k: tag.transportStreamTimestamp?.pts90k, tag: tag))
+                        index += count
+                    } catch {
+                        found.append(FoundID3Tag(offset: offset, error: error.description))
+                        index += min(header.tagByteCount, rest.count)
+                    }
+                    inSync = true
+                    continue
+                } else if inSync {
+                    found.append(FoundID3Tag(offset: offset, error: ID3Error.notAnID3Tag.description))
+                }
+            }
+            if let header = ADTSHeader(rest), header.frameLength <= rest.count {
+                index += header.frameLength
+                inSync = true
+            } else if let length = DolbyAudioFrame.frameLength(rest), length > 0, length <= rest.count {
+                index += length
+                inSync = true
+            } else {
+                index += 1
+                inSync = false
+            }
+        }
+        return found
+    }
+
+    // MARK: MPEG-TS (ISO/IEC 13818-1; timed ID3 per Apple "Timed Metadata for HTTP Live Streaming")
+
+    static func transportStreamTags(_ bytes: ArraySlice<UInt8>) -> [FoundID3Tag] {
+        var pmtPIDs: Set<UInt16> = []
+        var id3PIDs: Set<UInt16> = []
+        var sections: [UInt16: [UInt8]] = [:]
+        var pending: [UInt16: (offset: Int, bytes: [UInt8])] = [:]
+        var found: [FoundID3Tag] = []
+
+        func handleSection(_ section: [UInt8], pid: UInt16) {
+            if pid == 0, let pat = ProgramAssociationSection(section[...]) {
+                pmtPIDs = Set(pat.programs.values)
+            } else if pmtPIDs.contains(pid), let pmt = ProgramMapSection(section[...]) {
+                for stream in pmt.streams where stream.carriesTimedID3 { id3PIDs.insert(stream.pid) }
+            }
+        }
+        func completeSectionIfReady(pid: UInt16) {
+            guard let buffer = sections[pid], buffer.count >= 3 else { return }
+            if buffer[0] == 0xFF { sections[pid] = nil; return }   // stuffing
+            let length = 3 + (Int(buffer[1] & 0x0F) << 8 | Int(buffer[2]))
+            guard buffer.count >= length else { return }
+            handleSection(Array(buffer.prefix(length)), pid: pid)
+            sections[pid] = nil
+        }
+        func flush(pid: UInt16) {
+            guard let (offset, data) = pending.removeValue(forKey: pid) else { return }
+            found.append(contentsOf: tagsInPES(data, offset: offset))
+        }
+
+        for offset in TransportStream.packetOffsets(in: bytes) {
+            guard let packet = TransportStreamPacket(bytes[(bytes.startIndex + offset)...]),
+                  !packet.transportError, packet.scramblingControl == 0, packet.hasPayload else { continue }
+            let pid = packet.pid
+            if pid == 0 || pmtPIDs.contains(pid) {
+                var payload = packet.payload
+                if packet.payloadUnitStart {
+                    guard let pointer = payload.first, Int(pointer) < payload.count else { continue }
+                    let tail = payload.dropFirst()
+                    if sections[pid] != nil {
+                        sections[pid]?.append(contentsOf: tail.prefix(Int(pointer)))
+                        completeSectionIfReady(pid: pid)
+                    }
+                    sections[pid] = []
+                    payload = tail.dropFirst(Int(pointer))
+                }
+                guard sections[pid] != nil else { continue }
+                sections[pid]?.append(contentsOf: payload)
+                if (sections[pid]?.count ?? 0) > 4096 { sections[pid] = nil; continue }   // §2.4.4: sections ≤ 1024 (4096 private)
+                completeSectionIfReady(pid: pid)
+            } else if id3PIDs.contains(pid) {
+                if packet.payloadUnitStart {
+                    flush(pid: pid)
+                    pending[pid] = (offset, Array(packet.payload))
+                } else if pending[pid] != nil {
+                    pending[pid]?.bytes.append(contentsOf: packet.payload)
+                } else {
+                    continue
+                }
+                guard let current = pending[pid] else { continue }
+                if current.bytes.count > maximumPESSize {
+                    pending[pid] = nil
+                    found.append(FoundID3Tag(offset: current.offset, error: "timed-ID3 PES packet is larger than \(maximumPESSize >> 20) MiB; not read"))
+                } else if current.bytes.count >= 6 {
+                    let declared = Int(current.bytes[4]) << 8 | Int(current.bytes[5])
+                    if declared != 0, current.bytes.count >= 6 + declared { flush(pid: pid) }
+                }
+            }
+        }
+        for pid in pending.keys.sorted() { flush(pid: pid) }
+        return found.sorted { $0.offset < $1.offset }
+    }
+
+    /// A PES packet's payload may hold one or several complete ID3 tags back to back.
+    private static func tagsInPES(_ data: [UInt8], offset: Int) -> [FoundID3Tag] {
+        guard let pes = PESPacket(data[...]) else {
+            return [FoundID3Tag(offset: offset, error: "timed-ID3 PES packet has a malformed header")]
+        }
+        if pes.packetLength != 0, data.count < 6 + pes.packetLength {
+            return [FoundID3Tag(offset: offset, pts90k: pes.pts90k,
+                                error: "timed-ID3 PES packet declares \(pes.packetLength) bytes but the segment ends after \(data.count - 6)")]
+        }
+        var payload = pes.payload
+        var tags: [FoundID3Tag] = []
+        repeat {
+            do {
+                let (tag, count) = try ID3Tag.parse(payload)
+                tags.append(FoundID3Tag(offset: offset, pts90k: pes.pts90k, tag: tag))
+                payload = payload.dropFirst(count)
+            } catch {
+                tags.append(FoundID3Tag(offset: offset, pts90k: pes.pts90k, error: error.description))
+                break
+            }
+        } while payload.count >= 3 && payload.starts(with: [0x49, 0x44, 0x33])
+        return tags
+    }
+
+    // MARK: fMP4 (ISO/IEC 14496-12 §4.2 boxes; ISO/IEC 23009-1 §5.10.3.3 emsg)
+
+    static func fragmentedMP4Tags(_ bytes: ArraySlice<UInt8>) -> [FoundID3Tag] {
+        var found: [FoundID3Tag] = []
+        var index = bytes.startIndex
+        while bytes.endIndex - index >= 8 {
+            var reader = ByteReader(bytes[index...])
+            guard let size32 = reader.readUInt32(), let type = reader.readBytes(4) else { break }
+            var size = UInt64(size32)
+            if size32 == 1 {
+                guard let large = reader.readUInt64() else { break }
+                size = large
+            } else if size32 == 0 {
+                size = UInt64(bytes.endIndex - index)   // box extends to the end of the file
+            }
+            let headerLength = reader.offset
+            guard size >= UInt64(headerLength), size <= UInt64(bytes.endIndex - index) else { break }
+            let box = bytes[index..<(index + Int(size))]
+            if type.elementsEqual("emsg".utf8) {
+                let offset = index - bytes.startIndex
+                if let message = EventMessageBox(payload: box.dropFirst(headerLength)) {
+                    if message.carriesID3 {
+                        do {
+                            let (tag, _) = try ID3Tag.parse(message.messageData[...])
+                            found.append(FoundID3Tag(offset: offset, pts90k: message.presentationTime90k, tag: tag))
+                        } catch {
+                            found.append(FoundID3Tag(offset: offset, pts90k: message.presentationTime90k, error: error.description))
+                        }
+                    }
+                } else {
+                    found.append(FoundID3Tag(offset: offset, error: "emsg box is truncated or has an unknown version"))
+                }
+            }
+            index += Int(size)
+        }
+        return found
+    }
+}

@@ -1,0 +1,201 @@
+/// One 188-byte MPEG-2 transport stream packet (ISO/IEC 13818-1 §2.4.3.2, table 2-2, and the
+/// adaptation field of §2.4.3.4, table 2-6).
+public struct TransportStreamPacket: Sendable, Hashable {
+    public static let size = 188
+    public static let syncByte: UInt8 = 0x47
+    public static let nullPID: UInt16 = 0x1FFF
+
+    public var transportError: Bool
+    public var payloadUnitStart: Bool
+    public var pid: UInt16
+    /// transport_scrambling_control; non-zero means the payload is encrypted.
+    public var scramblingControl: UInt8
+    public var hasAdaptationField: Bool
+    public var hasPayload: Bool
+    public var continuityCounter: UInt8
+    /// discontinuity_indicator from the adaptation field.
+    public var discontinuity: Bool
+    /// The payload bytes (empty when there is none), as a slice of the input.
+    public var payload: ArraySlice<UInt8>
+
+    /// Parses a packet at the start of `bytes`; nil without the sync byte, with fewer than 188
+    /// bytes, or with an adaptation field longer than the packet.
+    public init?(_ bytes: ArraySlice<UInt8>) {
+        guard bytes.count >= Self.size, bytes[bytes.startIndex] == Self.syncByte else { return nil }
+        let s = bytes.startIndex
+        let b1 = bytes[s + 1], b2 = bytes[s + 2], b3 = bytes[s + 3]
+        transportError = b1 & 0x80 != 0
+        payloadUnitStart = b1 & 0x40 != 0
+        pid = UInt16(b1 & 0x1F) << 8 | UInt16(b2)
+        scramblingControl = b3 >> 6
+        hasAdaptationField = b3 & 0x20 != 0
+        hasPayload = b3 & 0x10 != 0
+        continuityCounter = b3 & 0x0F
+        discontinuity = false
+        var payloadStart = s + 4
+        let end = s + Self.size
+        if hasAdaptationField {
+            let length = Int(bytes[s + 4])
+            guard 5 + length <= Self.size else { return nil }
+            if length > 0 { discontinuity = bytes[s + 5] & 0x80 != 0 }
+            payloadStart = s + 5 + length
+        }
+        payload = hasPayload ? bytes[payloadStart..<end] : bytes[end..<end]
+    }
+}
+
+/// A continuity_counter gap on one PID (ISO/IEC 13818-1 §2.4.3.3).
+public struct ContinuityError: Sendable, Hashable {
+    public var pid: UInt16
+    /// Index of the offending packet (0-based, counting 188-byte packets).
+    public var packetIndex: Int
+    public var expected: UInt8
+    public var found: UInt8
+}
+
+public enum TransportStream {
+    /// Byte offsets of the packets in `ts`: packets are 188 bytes apart, and after lost sync the
+    /// next 0x47 followed by another 0x47 188 bytes later is taken as the resynchronisation point.
+    public static func packetOffsets(in ts: ArraySlice<UInt8>) -> [Int] {
+        var offsets: [Int] = []
+        offsets.reserveCapacity(ts.count / TransportStreamPacket.size)
+        var index = ts.startIndex
+        while index + TransportStreamPacket.size <= ts.endIndex {
+            if ts[index] == TransportStreamPacket.syncByte {
+                offsets.append(index - ts.startIndex)
+                index += TransportStreamPacket.size
+                continue
+            }
+            // Lost sync: look for two sync bytes one packet apart (or one in the last packet).
+            var next = index + 1
+            while next + TransportStreamPacket.size <= ts.endIndex {
+                if ts[next] == TransportStreamPacket.syncByte,
+                   next + TransportStreamPacket.size >= ts.endIndex
+                    || ts[next + TransportStreamPacket.size] == TransportStreamPacket.syncByte { break }
+                next += 1
+            }
+            index = next
+        }
+        return offsets
+    }
+
+    /// continuity_counter errors (§2.4.3.3): the counter must advance by one (mod 16) for each
+    /// packet with payload on a PID, stay the same for packets without payload, and may repeat
+    /// once for a duplicate packet. A set discontinuity_indicator resets the expectation.
+    /// The null PID is not checked.
+    public static func continuityErrors(in ts: [UInt8]) -> [ContinuityError] {
+        var last: [UInt16: (counter: UInt8, duplicates: Int)] = [:]
+        var errors: [ContinuityError] = []
+        for (packetIndex, offset) in packetOffsets(in: ts[...]).enumerated() {
+            guard let packet = TransportStreamPacket(ts[offset...]), packet.pid != TransportStreamPacket.nullPID else { continue }
+            guard let previous = last[packet.pid], !packet.discontinuity else {
+                last[packet.pid] = (packet.continuityCounter, 0)
+                continue
+            }
+            let expected = packet.hasPayload ? (previous.counter + 1) & 0x0F : previous.counter
+            if packet.continuityCounter == expected {
+                last[packet.pid] = (packet.continuityCounter, 0)
+            } else if packet.hasPayload, packet.continuityCounter == previous.counter, previous.duplicates == 0 {
+                last[packet.pid] = (packet.continuityCounter, 1)   // one duplicate packet is allowed
+            } else {
+                errors.append(ContinuityError(pid: packet.pid, packetIndex: packetIndex,
+                                              expected: expected, found: packet.continuityCounter))
+                last[packet.pid] = (packet.continuityCounter, 0)
+            }
+        }
+        return errors
+    }
+
+    /// Splits a PES packet into transport packets on `pid`, starting at `continuityCounter` and
+    /// leaving it at the value for the next packet. The last packet is filled with adaptation
+    /// field stuffing (§2.4.3.5), the standard way to end a PES without padding the payload.
+    public static func packetize(pes: [UInt8], pid: UInt16, continuityCounter: inout UInt8) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity((pes.count / 184 + 1) * TransportStreamPacket.size)
+        var index = 0
+        repeat {
+            let chunk = min(184, pes.count - index)
+            out.append(TransportStreamPacket.syncByte)
+            out.append((index == 0 ? 0x40 : 0) | UInt8((pid >> 8) & 0x1F))
+            out.append(UInt8(pid & 0xFF))
+            let stuffing = 184 - chunk
+            out.append((stuffing > 0 ? 0x30 : 0x10) | (continuityCounter & 0x0F))
+            if stuffing > 0 {
+                out.append(UInt8(stuffing - 1))   // adaptation_field_length
+                if stuffing > 1 {
+                    out.append(0x00)                // no flags
+                    out.append(contentsOf: repeatElement(0xFF, count: stuffing - 2))
+                }
+            }
+            out.append(contentsOf: pes[index..<(index + chunk)])
+            index += chunk
+            continuityCounter = (continuityCounter + 1) & 0x0F
+        } while index < pes.count
+        return out
+    }
+
+    /// A PES packet of private_stream_1 (stream_id 0xBD) carrying one timed-ID3 tag with a PTS,
+    /// as Apple's "Timed Metadata for HTTP Live Streaming" prescribes, split into TS packets.
+    /// PES_packet_length is 0 (unbounded) when the tag is too large for the 16-bit field.
+    public static func timedID3Packets(tag: [UInt8], pts90k: Int64, pid: UInt16, continuityCounter: inout UInt8) -> [UInt8] {
+        packetize(pes: PESPacket.build(streamID: 0xBD, pts90k: pts90k, payload: tag),
+                  pid: pid, continuityCounter: &continuityCounter)
+    }
+}
+
+/// A PES packet header (ISO/IEC 13818-1 §2.4.3.6, table 2-21).
+public struct PESPacket: Sendable, Hashable {
+    public var streamID: UInt8
+    /// 0 means unbounded (allowed for video, and used by muxers for large timed-ID3 tags).
+    public var packetLength: Int
+    public var pts90k: Int64?
+    public var payload: ArraySlice<UInt8>
+
+    /// Parses a reassembled PES packet; nil without the start code prefix or with a header
+    /// longer than the data. A bounded packet's payload stops at PES_packet_length.
+    public init?(_ bytes: ArraySlice<UInt8>) {
+        var reader = ByteReader(bytes)
+        guard reader.readUInt24() == 0x000001, let streamID = reader.readUInt8(),
+              let length = reader.readUInt16() else { return nil }
+        self.streamID = streamID
+        packetLength = Int(length)
+        let end = length == 0 ? bytes.endIndex : min(bytes.endIndex, bytes.startIndex + 6 + Int(length))
+        // Streams without the optional header (table 2-21 condition): program_stream_map,
+        // padding, private_stream_2, ECM, EMM, program_stream_directory, DSMCC, H.222.1 type E.
+        if [0xBC, 0xBE, 0xBF, 0xF0, 0xF1, 0xFF, 0xF2, 0xF8].contains(streamID) {
+            pts90k = nil
+            payload = bytes[reader.position..<max(reader.position, end)]
+            return
+        }
+        guard reader.readUInt8() != nil, let flags = reader.readUInt8(),
+              let headerLength = reader.readUInt8(), let header = reader.readBytes(Int(headerLength))
+        else { return nil }
+        if flags & 0x80 != 0, header.count >= 5 {
+            let p = Array(header.prefix(5))
+            let high = Int64(p[0] >> 1) & 0x07
+            pts90k = high << 30 | Int64(p[1]) << 22 | Int64(p[2] >> 1) << 15 | Int64(p[3]) << 7 | Int64(p[4] >> 1)
+        } else {
+            pts90k = nil
+        }
+        payload = bytes[reader.position..<max(reader.position, end)]
+    }
+
+    /// A PES packet with a PTS-only header and data_alignment_indicator set.
+    public static func build(streamID: UInt8, pts90k: Int64, payload: [UInt8]) -> [UInt8] {
+        var writer = ByteWriter(capacity: payload.count + 14)
+        writer.writeUInt24(0x000001)
+        writer.writeUInt8(streamID)
+        let length = 3 + 5 + payload.count
+        writer.writeUInt16(length <= 0xFFFF ? UInt16(length) : 0)
+        writer.writeUInt8(0x84)   // '10', not scrambled, data_alignment_indicator
+        writer.writeUInt8(0x80)   // PTS only
+        writer.writeUInt8(5)
+        let pts = UInt64(pts90k) & 0x1_FFFF_FFFF
+        // '0010' PTS[32..30] marker, PTS[29..15] marker, PTS[14..0] marker (§2.4.3.7).
+        writer.writeUInt8(0x21 | UInt8((pts >> 29) & 0x0E))
+        writer.writeUInt16(UInt16((pts >> 14) & 0xFFFE) | 1)
+        writer.writeUInt16(UInt16((pts << 1) & 0xFFFE) | 1)
+        writer.writeBytes(payload)
+        return writer.bytes
+    }
+}
