@@ -1,0 +1,71 @@
+/// Picks the demuxer for a segment: from the URI's extension when it is a known one, else from
+/// the first bytes. Forcing the format matters for speed (design.md §7).
+enum ContainerSniffer {
+    /// The container to demux as, and a problem when the bytes do not start the way that
+    /// container must (a TS sync byte, an audio frame sync after the ID3 tags).
+    static func container(uri: String, bytes: [UInt8], hasInitSection: Bool) -> (SegmentContainer, problem: String?) {
+        if hasInitSection { return (.fragmentedMP4, nil) }
+        let sniffed = container(sniffing: bytes)
+        guard sniffed == .unknown, let byExtension = container(extension: pathExtension(of: uri)) else {
+            // Bytes that clearly say what they are win over the extension.
+            return (sniffed, nil)
+        }
+        guard !bytes.isEmpty, byExtension != .fragmentedMP4 else { return (byExtension, nil) }
+        let expected = byExtension == .mpegTS ? "a 0x47 sync byte every 188 bytes" : "an audio frame sync word after its ID3 tags"
+        return (byExtension, "does not start like \(byExtension.rawValue) (expected \(expected))")
+    }
+
+    static func container(extension ext: String) -> SegmentContainer? {
+        switch ext {
+        case "ts", "tsv", "tsa", "m2ts", "mts": return .mpegTS
+        case "aac", "adts": return .adts
+        case "mp3", "mpga": return .mp3
+        case "ac3": return .ac3
+        case "ec3", "eac3": return .eac3
+        case "mp4", "m4s", "m4a", "m4v", "mov", "cmfa", "cmfv", "cmft", "cmfm", "fmp4": return .fragmentedMP4
+        default: return nil
+        }
+    }
+
+    static func pathExtension(of uri: String) -> String {
+        var path = Substring(uri)
+        if let cut = path.firstIndex(where: { $0 == "?" || $0 == "#" }) { path = path[..<cut] }
+        guard let slash = path.lastIndex(of: "/") else { return ext(path) }
+        return ext(path[path.index(after: slash)...])
+    }
+
+    private static func ext(_ name: Substring) -> String {
+        guard let dot = name.lastIndex(of: ".") else { return "" }
+        return name[name.index(after: dot)...].lowercased()
+    }
+
+    /// Cheap sniff of the first bytes: TS sync bytes, ISO BMFF box types, or (after any ID3v2
+    /// tags) ADTS / MPEG audio / AC-3 sync words.
+    static func container(sniffing bytes: [UInt8]) -> SegmentContainer {
+        if bytes.count >= 189, bytes[0] == 0x47, bytes[188] == 0x47 { return .mpegTS }
+        if bytes.count >= 8 {
+            let box = String(decoding: bytes[4..<8], as: UTF8.self)
+            if ["ftyp", "styp", "moof", "moov", "sidx", "emsg", "prft"].contains(box) { return .fragmentedMP4 }
+        }
+        var offset = 0
+        // Skip leading ID3v2 tags (ID3v2.4 §3.1: 10-byte header, synchsafe size, optional footer).
+        while offset + 10 <= bytes.count, bytes[offset] == 0x49, bytes[offset + 1] == 0x44, bytes[offset + 2] == 0x33 {
+            let size = bytes[offset + 6..<offset + 10].reduce(0) { $0 << 7 | Int($1 & 0x7F) }
+            let footer = bytes[offset + 5] & 0x10 != 0 ? 10 : 0
+            offset += 10 + size + footer
+        }
+        guard offset + 6 <= bytes.count else {
+            return bytes.count >= 188 && bytes[0] == 0x47 ? .mpegTS : .unknown
+        }
+        let b0 = bytes[offset], b1 = bytes[offset + 1]
+        if b0 == 0x47, offset == 0 { return .mpegTS }
+        if b0 == 0xFF, b1 & 0xF6 == 0xF0 { return .adts }
+        if b0 == 0xFF, b1 & 0xE0 == 0xE0 { return .mp3 }
+        if b0 == 0x0B, b1 == 0x77 {
+            // bsid (A/52 §5.4.2.1 / Annex E): > 10 means E-AC-3.
+            let bsid = bytes[offset + 5] >> 3
+            return bsid > 10 ? .eac3 : .ac3
+        }
+        return .unknown
+    }
+}

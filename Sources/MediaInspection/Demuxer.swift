@@ -1,0 +1,251 @@
+internal import CFFmpeg
+
+/// What libavformat tells about a segment: tracks, durations from packet timestamps, problems.
+struct DemuxResult: Sendable {
+    var tracks: [TrackFacts] = []
+    var duration: Double?
+    var firstPTS: Double?
+    var problem: String?
+}
+
+/// Owns one `AVFormatContext` opened over a ``MemoryInput``; closes it in `deinit`.
+/// Lives inside one synchronous call, so its pointers never cross a task boundary.
+final class Demuxer {
+    private let input: MemoryInput
+    private var format: UnsafeMutablePointer<AVFormatContext>?
+
+    init(bytes: [UInt8], container: SegmentContainer) throws(LibAVError) {
+        input = try MemoryInput(bytes: bytes)
+        guard let context = avformat_alloc_context() else {
+            throw LibAV.nullResult("avformat_alloc_context")
+        }
+        context.pointee.pb = input.context
+        context.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
+        // Forcing the demuxer skips probing, which behind a 20 KiB ID3 tag costs ~1 ms
+        // (design.md §7). `.unknown` falls back to libav's own probing.
+        let inputFormat = container == .unknown ? nil : av_find_input_format(container.rawValue)
+        var opened: UnsafeMutablePointer<AVFormatContext>? = context
+        // On failure avformat_open_input frees the context and sets it to NULL.
+        let result = avformat_open_input(&opened, nil, inputFormat, nil)
+        format = opened
+        try LibAV.check("avformat_open_input", result)
+    }
+
+    deinit {
+        avformat_close_input(&format)
+    }
+
+    func findStreamInfo() throws(LibAVError) {
+        try LibAV.check("avformat_find_stream_info", avformat_find_stream_info(format, nil))
+    }
+
+    /// Reads every packet, then describes the streams. A read error ends the scan and becomes
+    /// the problem; what was read before it still counts.
+    func scan() -> DemuxResult {
+        var result = DemuxResult()
+        guard let format else { return result }
+        var stats: [Int: PacketStats] = [:]
+        guard let packet = av_packet_alloc() else {
+            result.problem = LibAV.nullResult("av_packet_alloc").description
+            return result
+        }
+        var packetPointer: UnsafeMutablePointer<AVPacket>? = packet
+        defer { av_packet_free(&packetPointer) }
+
+        while true {
+            let status = av_read_frame(format, packet)
+            if status == hls_averror_eof() { break }
+            do {
+                try LibAV.check("av_read_frame", status)
+            } catch {
+                result.problem = error.description
+                break
+            }
+            stats[Int(packet.pointee.stream_index), default: PacketStats()].add(packet.pointee)
+            av_packet_unref(packet)
+        }
+
+        let streamCount = Int(format.pointee.nb_streams)
+        for index in 0..<streamCount {
+            guard let stream = format.pointee.streams[index] else { continue }
+            let track = describe(stream: stream, stats: stats[index] ?? PacketStats())
+            result.tracks.append(track)
+            guard track.kind == .audio || track.kind == .video else { continue }
+            if let duration = track.duration, duration > (result.duration ?? -1) {
+                result.duration = duration
+            }
+            if let first = stats[index]?.firstPTS(timeBase: stream.pointee.time_base) {
+                result.firstPTS = min(result.firstPTS ?? first, first)
+            }
+        }
+        if result.problem == nil, !result.tracks.contains(where: { ($0.kind == .audio || $0.kind == .video) && $0.packetCount > 0 }) {
+            result.problem = "no audio or video packets found"
+        }
+        return result
+    }
+
+    private func describe(stream: UnsafeMutablePointer<AVStream>, stats: PacketStats) -> TrackFacts {
+        guard let parameters = stream.pointee.codecpar?.pointee else {
+            return TrackFacts(kind: .other, codecName: "none", packetCount: stats.count)
+        }
+        let codecName = LibAV.string(avcodec_get_name(parameters.codec_id)) ?? "unknown"
+        var track = TrackFacts(kind: .other, codecName: codecName, packetCount: stats.count)
+        let extradata: [UInt8] = parameters.extradata.map {
+            Array(UnsafeBufferPointer(start: $0, count: Int(max(0, parameters.extradata_size))))
+        } ?? []
+
+        switch parameters.codec_type {
+        case AVMEDIA_TYPE_AUDIO:
+            track.kind = .audio
+            track.channels = positive(parameters.ch_layout.nb_channels)
+            track.sampleRate = positive(parameters.sample_rate)
+            let adts = CodecStringBuilder.adts(stats.firstPacketPrefix[...])
+            switch parameters.codec_id {
+            case AV_CODEC_ID_AAC:
+                let objectType = aacObjectType(profile: parameters.profile)
+                    ?? CodecStringBuilder.audioObjectType(audioSpecificConfig: extradata)
+                    ?? adts?.objectType
+                track.codecString = objectType.map(CodecStringBuilder.mp4a(objectType:))
+                track.channels = track.channels ?? adts?.channels
+                track.sampleRate = track.sampleRate ?? adts?.sampleRate
+            case AV_CODEC_ID_MP3: track.codecString = CodecStringBuilder.mp4a(objectType: 34)
+            case AV_CODEC_ID_AC3: track.codecString = "ac-3"
+            case AV_CODEC_ID_EAC3: track.codecString = "ec-3"
+            case AV_CODEC_ID_OPUS: track.codecString = "Opus"
+            case AV_CODEC_ID_FLAC: track.codecString = "fLaC"
+            default: break
+            }
+        case AVMEDIA_TYPE_VIDEO:
+            track.kind = .video
+            track.width = positive(parameters.width)
+            track.height = positive(parameters.height)
+            switch parameters.codec_id {
+            case AV_CODEC_ID_H264:
+                track.codecString = CodecStringBuilder.avc1(extradata: extradata)
+                    ?? CodecStringBuilder.avc1(annexB: stats.firstKeyframe[...])
+            case AV_CODEC_ID_HEVC:
+                let entry = fourCC(parameters.codec_tag) == "hev1" ? "hev1" : "hvc1"
+                track.codecString = CodecStringBuilder.hevc(sampleEntry: entry, extradata: extradata)
+                    ?? CodecStringBuilder.hevc(sampleEntry: entry, annexB: stats.firstKeyframe[...])
+            default: break
+            }
+        case AVMEDIA_TYPE_DATA where parameters.codec_id == AV_CODEC_ID_TIMED_ID3:
+            track.kind = .timedMetadata
+        default:
+            break
+        }
+        // An embedded cover (MP3/ADTS leading ID3 APIC) shows up as a one-frame "video" stream;
+        // it must not make an audio-only segment look like video.
+        if stream.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC != 0 {
+            track.kind = .attachedPicture
+        }
+        track.duration = stats.duration(timeBase: stream.pointee.time_base, frameDuration: frameDuration(of: track, codec: parameters.codec_id))
+        return track
+    }
+
+    /// Seconds per packet for audio codecs with a constant frame size, used when the demuxer
+    /// gave no timestamps (raw ADTS without stream info).
+    private func frameDuration(of track: TrackFacts, codec: AVCodecID) -> Double? {
+        guard track.kind == .audio, let sampleRate = track.sampleRate else { return nil }
+        let samples: Int
+        switch codec {
+        case AV_CODEC_ID_AAC: samples = track.codecString == "mp4a.40.5" || track.codecString == "mp4a.40.29" ? 2048 : 1024
+        case AV_CODEC_ID_AC3, AV_CODEC_ID_EAC3: samples = 1536
+        case AV_CODEC_ID_MP3: samples = sampleRate >= 32000 ? 1152 : 576
+        default: return nil
+        }
+        return Double(samples) / Double(sampleRate)
+    }
+
+    private func aacObjectType(profile: Int32) -> Int? {
+        switch profile {
+        case FF_PROFILE_AAC_LOW: return 2
+        case FF_PROFILE_AAC_HE: return 5
+        case FF_PROFILE_AAC_HE_V2: return 29
+        default: return nil
+        }
+    }
+
+    private func positive(_ value: Int32) -> Int? { value > 0 ? Int(value) : nil }
+
+    private func fourCC(_ tag: UInt32) -> String {
+        let bytes = (0..<4).map { UInt8(truncatingIfNeeded: tag >> (8 * $0)) }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}
+
+/// Per-stream packet timestamps, in the stream's time base.
+private struct PacketStats {
+    var count = 0
+    var minPTS: Int64?
+    var maxPTS: Int64?
+    var maxEnd: Int64?
+    /// Packet index (0-based) of the first and of the last packet that carried a timestamp.
+    var firstStampedIndex: Int?
+    var lastStampedIndex: Int?
+    var firstStamp: Int64?
+    var lastStamp: Int64?
+    /// First bytes of the first packet (an ADTS header for AAC in TS / packed audio).
+    var firstPacketPrefix: [UInt8] = []
+    /// Start of the first keyframe (SPS/PPS for H.264/HEVC in TS when extradata is empty).
+    var firstKeyframe: [UInt8] = []
+
+    mutating func add(_ packet: AVPacket) {
+        if count == 0, let data = packet.data {
+            firstPacketPrefix = Array(UnsafeBufferPointer(start: data, count: min(16, Int(max(0, packet.size)))))
+        }
+        if firstKeyframe.isEmpty, packet.flags & AV_PKT_FLAG_KEY != 0, let data = packet.data {
+            firstKeyframe = Array(UnsafeBufferPointer(start: data, count: min(4096, Int(max(0, packet.size)))))
+        }
+        defer { count += 1 }
+        let timestamp = packet.pts != hls_av_nopts_value() ? packet.pts : packet.dts
+        guard timestamp != hls_av_nopts_value() else { return }
+        minPTS = min(minPTS ?? timestamp, timestamp)
+        maxPTS = max(maxPTS ?? timestamp, timestamp)
+        let end = timestamp + max(0, packet.duration)
+        maxEnd = max(maxEnd ?? end, end)
+        if firstStampedIndex == nil {
+            firstStampedIndex = count
+            firstStamp = timestamp
+        }
+        lastStampedIndex = count
+        lastStamp = timestamp
+    }
+
+    func firstPTS(timeBase: AVRational) -> Double? {
+        minPTS.map { seconds($0, timeBase) }
+    }
+
+    /// max(pts + duration) − min(pts), in seconds.
+    ///
+    /// Without `avformat_find_stream_info` the demuxers leave gaps: TS audio carries a PTS only
+    /// on the first frame of each PES packet and no packet durations; raw ADTS has no
+    /// timestamps at all. The packets after the last timestamp are then counted at the average
+    /// packet spacing, and a stream without timestamps falls back to `frameDuration` (seconds
+    /// per packet, known for constant-frame-size audio codecs).
+    func duration(timeBase: AVRational, frameDuration: Double?) -> Double? {
+        guard let minPTS, let maxPTS, let maxEnd else {
+            guard count > 0, let frameDuration else { return nil }
+            return Double(count) * frameDuration
+        }
+        guard maxEnd == maxPTS else { return seconds(maxEnd - minPTS, timeBase) }
+        // No durations: extrapolate from the spacing of the stamped packets.
+        var end = Double(maxPTS - minPTS)
+        let trailing = Double(count - (lastStampedIndex ?? count - 1))
+        if let first = firstStampedIndex, let last = lastStampedIndex, let firstStamp, let lastStamp, last > first {
+            end += trailing * Double(lastStamp - firstStamp) / Double(last - first)
+        } else if let frameDuration {
+            return seconds(maxPTS - minPTS, timeBase) + trailing * frameDuration
+        }
+        return end * rate(timeBase)
+    }
+
+    private func rate(_ timeBase: AVRational) -> Double {
+        guard timeBase.den != 0 else { return 0 }
+        return Double(timeBase.num) / Double(timeBase.den)
+    }
+
+    private func seconds(_ value: Int64, _ timeBase: AVRational) -> Double {
+        Double(value) * rate(timeBase)
+    }
+}

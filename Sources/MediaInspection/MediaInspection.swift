@@ -1,2 +1,0 @@
-internal import CFFmpeg
-func _probe() -> Int32 { hls_averror_eof() }

@@ -1,0 +1,176 @@
+/// The container a segment was demuxed as (chosen from the URI extension, else sniffed).
+public enum SegmentContainer: String, Sendable, Hashable, Codable, CaseIterable {
+    case mpegTS = "mpegts"
+    /// Packed audio (RFC 8216 §3.4): ADTS AAC, MP3, AC-3, E-AC-3.
+    case adts = "aac"
+    case mp3
+    case ac3
+    case eac3
+    /// ISO BMFF / CMAF (fMP4, .m4s, .mp4, .m4a, .cmf*).
+    case fragmentedMP4 = "mov"
+    case unknown
+
+    /// Packed audio is the only kind that must start with the timestamp ID3 tag.
+    public var isPackedAudio: Bool {
+        switch self {
+        case .adts, .mp3, .ac3, .eac3: return true
+        case .mpegTS, .fragmentedMP4, .unknown: return false
+        }
+    }
+}
+
+/// What one media segment contains, as measured by demuxing it.
+public struct SegmentFacts: Sendable, Hashable, Codable {
+    public var uri: String
+    /// Bytes of the segment itself (without the EXT-X-MAP init section).
+    public var byteCount: Int
+    public var container: SegmentContainer
+    public var tracks: [TrackFacts]
+    /// Seconds covered by the longest audio or video track, from packet timestamps:
+    /// max(pts + duration) − min(pts). Container estimates are wrong for TS and init+fragment.
+    public var duration: Double?
+    /// Earliest audio/video presentation timestamp, in seconds.
+    public var firstPTS: Double?
+    /// Every ID3 tag found in the segment (leading/packed, TS timed-metadata PES, …).
+    public var id3: [ID3TagFacts]
+    /// APIC pictures found in those tags (the image bytes are not kept; see `extractArtwork`).
+    public var artwork: [ArtworkFacts]
+    /// For packed audio: the PTS (90 kHz) from the leading tag's
+    /// `com.apple.streaming.transportStreamTimestamp` PRIV frame (RFC 8216 §3.4), nil when absent.
+    public var transportStreamTimestamp: Int64?
+    /// Why the segment could not be demuxed (fully), nil when it was fine.
+    public var problem: String?
+
+    public init(
+        uri: String, byteCount: Int, container: SegmentContainer, tracks: [TrackFacts] = [],
+        duration: Double? = nil, firstPTS: Double? = nil, id3: [ID3TagFacts] = [],
+        artwork: [ArtworkFacts] = [], transportStreamTimestamp: Int64? = nil, problem: String? = nil
+    ) {
+        self.uri = uri
+        self.byteCount = byteCount
+        self.container = container
+        self.tracks = tracks
+        self.duration = duration
+        self.firstPTS = firstPTS
+        self.id3 = id3
+        self.artwork = artwork
+        self.transportStreamTimestamp = transportStreamTimestamp
+        self.problem = problem
+    }
+
+    /// RFC 8216 §3.4: a packed-audio segment MUST start with an ID3 tag carrying the PRIV
+    /// transport stream timestamp.
+    public var startsWithTimestampTag: Bool {
+        guard let first = id3.first, first.offset == 0 else { return false }
+        return first.transportStreamTimestamp != nil
+    }
+
+    /// The RFC 6381 codec strings of all tracks that have one, in track order.
+    public var codecStrings: [String] { tracks.compactMap(\.codecString) }
+}
+
+public enum TrackKind: String, Sendable, Hashable, Codable {
+    case audio, video, timedMetadata
+    /// A cover image libavformat exposes as a one-frame video stream (ID3 APIC of packed audio).
+    case attachedPicture
+    case other
+}
+
+public struct TrackFacts: Sendable, Hashable, Codable {
+    public var kind: TrackKind
+    /// libavcodec's codec name ("aac", "h264", "timed_id3", …).
+    public var codecName: String
+    /// RFC 6381 codec string as used in CODECS (e.g. "mp4a.40.2", "avc1.64000d"), nil when
+    /// not determinable.
+    public var codecString: String?
+    public var channels: Int?
+    public var sampleRate: Int?
+    public var width: Int?
+    public var height: Int?
+    public var packetCount: Int
+    /// Seconds from this track's packet timestamps, nil without timestamps.
+    public var duration: Double?
+
+    public init(
+        kind: TrackKind, codecName: String, codecString: String? = nil, channels: Int? = nil,
+        sampleRate: Int? = nil, width: Int? = nil, height: Int? = nil, packetCount: Int = 0,
+        duration: Double? = nil
+    ) {
+        self.kind = kind
+        self.codecName = codecName
+        self.codecString = codecString
+        self.channels = channels
+        self.sampleRate = sampleRate
+        self.width = width
+        self.height = height
+        self.packetCount = packetCount
+        self.duration = duration
+    }
+}
+
+/// One ID3v2 tag found in a segment, summarised (frame IDs and small text values, no images).
+public struct ID3TagFacts: Sendable, Hashable, Codable {
+    /// Byte offset in the segment where the tag (or the PES carrying it) starts.
+    public var offset: Int
+    /// 90 kHz PTS of the PES packet carrying the tag (MPEG-TS timed metadata), if any.
+    public var pts90k: Int64?
+    public var majorVersion: Int?
+    public var frames: [ID3FrameFacts]
+    /// The PRIV `com.apple.streaming.transportStreamTimestamp` value (33-bit 90 kHz PTS).
+    public var transportStreamTimestamp: Int64?
+    /// Why the tag could not be read, nil when it was fine.
+    public var problem: String?
+
+    public init(
+        offset: Int, pts90k: Int64? = nil, majorVersion: Int? = nil, frames: [ID3FrameFacts] = [],
+        transportStreamTimestamp: Int64? = nil, problem: String? = nil
+    ) {
+        self.offset = offset
+        self.pts90k = pts90k
+        self.majorVersion = majorVersion
+        self.frames = frames
+        self.transportStreamTimestamp = transportStreamTimestamp
+        self.problem = problem
+    }
+}
+
+/// One ID3 frame, kept small: its ID, a short human-readable value and its body size.
+public struct ID3FrameFacts: Sendable, Hashable, Codable {
+    public var id: String
+    /// Text value, PRIV owner, APIC MIME type — whatever identifies the frame; at most 256 chars.
+    public var summary: String
+    public var byteCount: Int
+
+    public init(id: String, summary: String, byteCount: Int) {
+        self.id = id
+        self.summary = summary
+        self.byteCount = byteCount
+    }
+}
+
+/// An APIC picture, measured but not kept.
+public struct ArtworkFacts: Sendable, Hashable, Codable {
+    public var mimeType: String
+    /// ID3 picture type (3 = front cover).
+    public var pictureType: Int
+    public var byteCount: Int
+    /// SHA-256 of the image bytes, lowercase hex: the same poster in every segment has one hash.
+    public var contentHash: String
+    public var width: Int?
+    public var height: Int?
+    /// Why the image did not decode, nil when it did.
+    public var decodeProblem: String?
+
+    public init(
+        mimeType: String, pictureType: Int, byteCount: Int, contentHash: String,
+        width: Int? = nil, height: Int? = nil, decodeProblem: String? = nil
+    ) {
+        self.mimeType = mimeType
+        self.pictureType = pictureType
+        self.byteCount = byteCount
+        self.contentHash = contentHash
+        self.width = width
+        self.height = height
+        self.decodeProblem = decodeProblem
+    }
+}

@@ -1,0 +1,172 @@
+public import MediaFormats
+
+/// Inspects media segments: libavformat for tracks and timing, MediaFormats for ID3 (which
+/// libavformat 5.1 reads only partly, design.md §6). Sendable; every libav object it creates
+/// lives inside one synchronous call, so inspections can run concurrently.
+public struct SegmentInspector: Sendable {
+    public let source: any SegmentByteSource
+
+    public init(source: any SegmentByteSource) {
+        self.source = source
+    }
+
+    /// Facts about one segment. Throws only when its bytes cannot be read; a segment that does
+    /// not demux yields facts whose `problem` says why.
+    public func inspect(_ request: SegmentRequest) async throws -> SegmentFacts {
+        let segment = try await source.read(request.uri, range: request.range)
+        let initBytes = try await readInitSection(request)
+        return Self.inspect(uri: request.uri, segment: segment, initSection: initBytes, wantsStreamInfo: request.wantsStreamInfo)
+    }
+
+    /// Inspects `requests` with at most `maxConcurrent` in flight and returns the outcomes in
+    /// input order. Only the segments in flight are held in memory; results are small values.
+    public func inspectAll(_ requests: [SegmentRequest], maxConcurrent: Int = 2) async -> [Result<SegmentFacts, any Error>] {
+        let limit = max(1, maxConcurrent)
+        var results = [Result<SegmentFacts, any Error>?](repeating: nil, count: requests.count)
+        await withTaskGroup(of: (Int, Result<SegmentFacts, any Error>).self) { group in
+            var next = 0
+            func startNext() {
+                guard next < requests.count else { return }
+                let index = next, request = requests[index]
+                next += 1
+                group.addTask {
+                    do { return (index, .success(try await inspect(request))) }
+                    catch { return (index, .failure(error)) }
+                }
+            }
+            for _ in 0..<limit { startNext() }
+            while let (index, result) = await group.next() {
+                results[index] = result
+                startNext()
+            }
+        }
+        return results.map { $0 ?? .failure(SegmentReadError(uri: "", reason: "not inspected")) }
+    }
+
+    /// The APIC pictures of a segment, with their image bytes (for `hlscheck artwork --extract`).
+    public func extractArtwork(_ request: SegmentRequest) async throws -> [AttachedPicture] {
+        let segment = try await source.read(request.uri, range: request.range)
+        let (container, _) = ContainerSniffer.container(uri: request.uri, bytes: segment, hasInitSection: request.initSection != nil)
+        return EmbeddedID3.tags(in: segment, container: container.id3Container)
+            .flatMap { $0.tag?.frames ?? [] }
+            .compactMap { frame in
+                if case .attachedPicture(let picture) = frame { return picture }
+                return nil
+            }
+    }
+
+    private func readInitSection(_ request: SegmentRequest) async throws -> [UInt8]? {
+        guard let initSection = request.initSection else { return nil }
+        return try await source.read(initSection.uri, range: initSection.range)
+    }
+
+    /// The synchronous core: bytes in, facts out. Never throws; content problems become `problem`.
+    static func inspect(uri: String, segment: [UInt8], initSection: [UInt8]?, wantsStreamInfo: Bool) -> SegmentFacts {
+        LibAV.silenceLogging()
+        let (container, layoutProblem) = ContainerSniffer.container(uri: uri, bytes: segment, hasInitSection: initSection != nil)
+        var facts = SegmentFacts(uri: uri, byteCount: segment.count, container: container)
+
+        let demux = demux(segment: segment, initSection: initSection, container: container, wantsStreamInfo: wantsStreamInfo)
+        facts.tracks = demux.tracks
+        facts.duration = demux.duration
+        facts.firstPTS = demux.firstPTS
+        var problems = [layoutProblem, demux.problem]
+        if container == .mpegTS, segment.count % 188 != 0 {
+            // A cut transfer: TS segments consist of whole 188-byte packets (ISO/IEC 13818-1 §2.4.3.2).
+            problems.append("ends in a partial transport stream packet (\(segment.count % 188) of 188 bytes)")
+        }
+        let stated = problems.compactMap { $0 }
+        facts.problem = stated.isEmpty ? nil : stated.joined(separator: "; ")
+
+        let found = EmbeddedID3.tags(in: segment, container: container.id3Container)
+        facts.id3 = found.map(ID3TagFacts.init(found:))
+        facts.artwork = found.flatMap { $0.tag?.frames ?? [] }.compactMap { frame in
+            guard case .attachedPicture(let picture) = frame else { return nil }
+            return ArtworkFacts(picture)
+        }
+        if container.isPackedAudio, let first = facts.id3.first, first.offset == 0 {
+            facts.transportStreamTimestamp = first.transportStreamTimestamp
+        }
+        return facts
+    }
+
+    private static func demux(segment: [UInt8], initSection: [UInt8]?, container: SegmentContainer, wantsStreamInfo: Bool) -> DemuxResult {
+        guard !segment.isEmpty else { return DemuxResult(problem: "segment is empty") }
+        do {
+            let demuxer = try Demuxer(bytes: (initSection ?? []) + segment, container: container)
+            // A failing stream-info pass (e.g. encrypted payload) still leaves packets to count.
+            var streamInfoProblem: String?
+            if wantsStreamInfo {
+                do { try demuxer.findStreamInfo() } catch { streamInfoProblem = error.description }
+            }
+            var result = demuxer.scan()
+            if let streamInfoProblem, result.tracks.allSatisfy({ $0.packetCount == 0 }) || result.problem != nil {
+                result.problem = [streamInfoProblem, result.problem].compactMap { $0 }.joined(separator: "; ")
+            }
+            return result
+        } catch {
+            return DemuxResult(problem: error.description)
+        }
+    }
+}
+
+extension SegmentContainer {
+    var id3Container: ContainerKind {
+        switch self {
+        case .mpegTS: return .mpegTS
+        case .adts, .mp3, .ac3, .eac3: return .packedAudio
+        case .fragmentedMP4: return .fragmentedMP4
+        case .unknown: return .unknown
+        }
+    }
+}
+
+extension ID3TagFacts {
+    init(found: FoundID3Tag) {
+        self.init(offset: found.offset, pts90k: found.pts90k, problem: found.error)
+        guard let tag = found.tag else { return }
+        majorVersion = Int(tag.majorVersion)
+        frames = tag.frames.map(ID3FrameFacts.init(frame:))
+        transportStreamTimestamp = tag.transportStreamTimestamp?.pts90k
+    }
+}
+
+extension ID3FrameFacts {
+    init(frame: ID3Frame) {
+        let summary: String, count: Int
+        switch frame {
+        case .attachedPicture(let picture):
+            summary = picture.mimeType
+            count = picture.data.count
+        case .privateData(let owner, let data):
+            summary = owner
+            count = data.count
+        case .userText(let description, let value):
+            summary = "\(description)=\(value)"
+            count = summary.utf8.count
+        case .text(_, let value):
+            summary = value
+            count = value.utf8.count
+        case .unknown(_, _, let body):
+            summary = ""
+            count = body.count
+        }
+        self.init(id: frame.id, summary: String(summary.prefix(256)), byteCount: count)
+    }
+}
+
+extension ArtworkFacts {
+    init(_ picture: AttachedPicture) {
+        self.init(
+            mimeType: picture.mimeType, pictureType: Int(picture.pictureType),
+            byteCount: picture.data.count, contentHash: SHA256.hexDigest(picture.data)
+        )
+        switch ArtworkDecoder.decode(picture.data, mimeType: picture.mimeType) {
+        case .success(let size):
+            width = size.width
+            height = size.height
+        case .failure(let failure):
+            decodeProblem = failure.description
+        }
+    }
+}

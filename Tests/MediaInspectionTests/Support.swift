@@ -1,0 +1,38 @@
+import Foundation
+@testable import MediaInspection
+
+/// Paths to the committed fixtures and to the optional shared corpus.
+enum Fixtures {
+    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
+
+    static func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+
+    static func bytes(_ name: String) throws -> [UInt8] { [UInt8](try Data(contentsOf: directory.appendingPathComponent(name))) }
+
+    /// `../shared/corpus` next to the package root, or `HLSCHECK_CORPUS`; nil when absent.
+    static let corpus: URL? = {
+        let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let candidates = [
+            ProcessInfo.processInfo.environment["HLSCHECK_CORPUS"].map { URL(fileURLWithPath: $0) },
+            packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus"),
+            // The package may be built through a symlinked copy elsewhere.
+            URL(fileURLWithPath: "/work/shared/corpus"),
+        ].compactMap { $0 }
+        return candidates.first { FileManager.default.fileExists(atPath: $0.appendingPathComponent("index.json").path) }
+    }()
+
+    static func inspect(_ name: String, streamInfo: Bool = false) async throws -> SegmentFacts {
+        try await SegmentInspector(source: LocalSegmentSource()).inspect(SegmentRequest(uri: path(name), wantsStreamInfo: streamInfo))
+    }
+}
+
+/// Serves bytes from memory, for damaged variants of the fixtures.
+struct MemorySource: SegmentByteSource {
+    var files: [String: [UInt8]]
+
+    func read(_ uri: String, range: SegmentByteRange?) async throws -> [UInt8] {
+        guard let bytes = files[uri] else { throw SegmentReadError(uri: uri, reason: "no such file") }
+        guard let range else { return bytes }
+        return Array(bytes[range.offset..<(range.offset + range.length)])
+    }
+}
