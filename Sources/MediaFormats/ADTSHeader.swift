@@ -71,3 +71,43 @@ enum DolbyAudioFrame {
         return words * 2
     }
 }
+
+/// Frame sizes of MPEG-1/2/2.5 audio Layer I–III frames (ISO/IEC 11172-3 §2.4.2.3,
+/// ISO/IEC 13818-3 §2.4.2.3), so packed MP3 can be walked frame by frame.
+enum MPEGAudioFrame {
+    private static let mpeg1Kbps: [[Int]] = [
+        [32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448],   // Layer I
+        [32, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320, 384],      // Layer II
+        [32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320],       // Layer III
+    ]
+    private static let mpeg2Kbps: [[Int]] = [
+        [32, 48, 56, 64, 80, 96, 112, 128, 144, 160, 176, 192, 224, 256],      // Layer I
+        [8, 16, 24, 32, 40, 48, 56, 64, 80, 96, 112, 128, 144, 160],           // Layers II and III
+    ]
+
+    /// Byte length of the frame at the start of `bytes`; nil without a valid header or for
+    /// free-format frames (bitrate index 0), whose length is not in the header.
+    static func frameLength(_ bytes: ArraySlice<UInt8>) -> Int? {
+        guard bytes.count >= 4 else { return nil }
+        let s = bytes.startIndex
+        let b1 = bytes[s + 1], b2 = bytes[s + 2]
+        guard bytes[s] == 0xFF, b1 & 0xE0 == 0xE0 else { return nil }
+        let version = (b1 >> 3) & 0x03   // 0: MPEG-2.5, 2: MPEG-2, 3: MPEG-1
+        let layerBits = (b1 >> 1) & 0x03  // 1: III, 2: II, 3: I
+        let bitrateIndex = Int(b2 >> 4)
+        let rateIndex = Int((b2 >> 2) & 0x03)
+        let padding = Int((b2 >> 1) & 0x01)
+        guard version != 1, layerBits != 0, (1...14).contains(bitrateIndex), rateIndex != 3 else { return nil }
+        let layer = 4 - Int(layerBits)   // 1, 2 or 3
+        let kbps = version == 3
+            ? mpeg1Kbps[layer - 1][bitrateIndex - 1]
+            : mpeg2Kbps[layer == 1 ? 0 : 1][bitrateIndex - 1]
+        let sampleRate = [44100, 48000, 32000][rateIndex] >> (version == 3 ? 0 : version == 2 ? 1 : 2)
+        let bitsPerSecond = kbps * 1000
+        switch layer {
+        case 1: return (12 * bitsPerSecond / sampleRate + padding) * 4
+        case 2: return 144 * bitsPerSecond / sampleRate + padding
+        default: return (version == 3 ? 144 : 72) * bitsPerSecond / sampleRate + padding
+        }
+    }
+}

@@ -41,7 +41,7 @@ public enum EmbeddedID3 {
         }
         if ADTSHeader(bytes) != nil || DolbyAudioFrame.frameLength(bytes) != nil { return .packedAudio }
         // MPEG audio frame sync (11 bits) with a valid layer.
-        if bytes.count >= 4, bytes[s] == 0xFF, bytes[s + 1] & 0xE0 == 0xE0, bytes[s + 1] & 0x06 != 0 { return .packedAudio }
+        if MPEGAudioFrame.frameLength(bytes) != nil { return .packedAudio }
         return .unknown
     }
 
@@ -60,8 +60,9 @@ public enum EmbeddedID3 {
 
     // MARK: Packed audio (HLS spec RFC 8216 §3.4; Apple "Timed Metadata" for the PRIV frame)
 
-    /// Walks ADTS and AC-3/E-AC-3 frames, reading every ID3 tag between them. Where no frame can
-    /// be recognised (MP3, damage) it scans byte by byte, then accepting only well-formed ID3 headers.
+    /// Walks ADTS, AC-3/E-AC-3 and MPEG audio frames, reading every ID3 tag between them. Where no
+    /// frame can be recognised (free-format MP3, damage) it scans byte by byte, then accepting only
+    /// well-formed ID3v2.2–2.4 headers.
     static func packedAudioTags(_ bytes: ArraySlice<UInt8>) -> [FoundID3Tag] {
         var found: [FoundID3Tag] = []
         var index = bytes.startIndex
@@ -70,7 +71,8 @@ public enum EmbeddedID3 {
             let rest = bytes[index...]
             if rest.count >= 3, rest[index] == 0x49, rest[index + 1] == 0x44, rest[index + 2] == 0x33 {
                 let offset = index - bytes.startIndex
-                if let header = try? ID3Tag.Header.parse(rest) {
+                // Out of sync (e.g. inside MP3 data) only a plausible version counts as a tag.
+                if let header = try? ID3Tag.Header.parse(rest), inSync || (2...4).contains(header.majorVersion) {
                     do {
                         let (tag, count) = try ID3Tag.parse(rest)
                         found.append(FoundID3Tag(offset: offset, pts90k: tag.transportStreamTimestamp?.pts90k, tag: tag))
@@ -88,7 +90,8 @@ public enum EmbeddedID3 {
             if let header = ADTSHeader(rest), header.frameLength <= rest.count {
                 index += header.frameLength
                 inSync = true
-            } else if let length = DolbyAudioFrame.frameLength(rest), length > 0, length <= rest.count {
+            } else if let length = DolbyAudioFrame.frameLength(rest) ?? MPEGAudioFrame.frameLength(rest),
+                      length > 0, length <= rest.count {
                 index += length
                 inSync = true
             } else {

@@ -160,3 +160,23 @@ struct ContainerTests {
         #expect(EmbeddedID3.tags(in: hugeBox, container: .fragmentedMP4).isEmpty)
     }
 }
+
+@Suite("Packed MP3")
+struct PackedMP3Tests {
+    @Test("walks MPEG-1 Layer III frames and finds a later tag")
+    func extractsFromPackedMP3() throws {
+        // MPEG-1 Layer III, 128 kbit/s, 44.1 kHz, no padding: 417 bytes.
+        let header: [UInt8] = [0xFF, 0xFB, 0x90, 0x00]
+        #expect(MPEGAudioFrame.frameLength(header[...]) == 417)
+        // MPEG-2 Layer III, 64 kbit/s, 22.05 kHz, padded: 72 × 64000 / 22050 + 1 = 209.
+        #expect(MPEGAudioFrame.frameLength([0xFF, 0xF3, 0x82, 0x00][...]) == 209)
+        let frame = header + [UInt8](repeating: 0x49, count: 413)   // 'I'-filled payload
+        let lead = ID3Tag(majorVersion: 3, frames: [TransportStreamTimestamp.makeFrame(pts90k: 10)]).serialized()
+        let later = ID3Tag(frames: [TransportStreamTimestamp.makeFrame(pts90k: 20)]).serialized()
+        let bytes = lead + frame + later + frame
+        #expect(EmbeddedID3.sniffContainer(frame[...]) == .packedAudio)
+        let found = EmbeddedID3.tags(in: bytes, container: .packedAudio)
+        #expect(found.map(\.offset) == [0, lead.count + frame.count])
+        #expect(found.map(\.pts90k) == [10, 20])
+    }
+}
