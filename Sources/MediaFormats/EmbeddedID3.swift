@@ -171,7 +171,8 @@ public enum EmbeddedID3 {
             }
         }
         for pid in pending.keys.sorted() { flush(pid: pid) }
-        return found.sorted { $0.offset < $1.offset }
+        // Stable order by offset: tags from one PES share its offset and keep their order.
+        return found.enumerated().sorted { ($0.element.offset, $0.offset) < ($1.element.offset, $1.offset) }.map(\.element)
     }
 
     /// A PES packet's payload may hold one or several complete ID3 tags back to back.
