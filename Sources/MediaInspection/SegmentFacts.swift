@@ -29,7 +29,8 @@ public struct SegmentFacts: Sendable, Hashable, Codable {
     /// Seconds covered by the longest audio or video track, from packet timestamps:
     /// max(pts + duration) − min(pts). Container estimates are wrong for TS and init+fragment.
     public var duration: Double?
-    /// Earliest audio/video presentation timestamp, in seconds.
+    /// Earliest audio/video presentation timestamp, in seconds. For packed audio, the PRIV
+    /// transport stream timestamp (nil without it), since the raw stream has no timestamps.
     public var firstPTS: Double?
     /// Every ID3 tag found in the segment (leading/packed, TS timed-metadata PES, …).
     public var id3: [ID3TagFacts]

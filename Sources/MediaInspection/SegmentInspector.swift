@@ -84,8 +84,13 @@ public struct SegmentInspector: Sendable {
             guard case .attachedPicture(let picture) = frame else { return nil }
             return ArtworkFacts(picture)
         }
-        if container.isPackedAudio, let first = facts.id3.first, first.offset == 0 {
-            facts.transportStreamTimestamp = first.transportStreamTimestamp
+        if container.isPackedAudio {
+            if let first = facts.id3.first, first.offset == 0 {
+                facts.transportStreamTimestamp = first.transportStreamTimestamp
+            }
+            // Raw audio has no timestamps of its own: libav counts from 0. The segment's real
+            // start is the PRIV timestamp (RFC 8216 §3.4), or unknown without it.
+            facts.firstPTS = facts.transportStreamTimestamp.map { Double($0) / 90000 }
         }
         return facts
     }

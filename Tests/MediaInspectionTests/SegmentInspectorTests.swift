@@ -79,12 +79,21 @@ struct SegmentInspectorTests {
         #expect(facts.startsWithTimestampTag)
         #expect(facts.transportStreamTimestamp == 90000)
         #expect(facts.id3.first?.frames.map(\.id) == ["PRIV"])
+        #expect(facts.firstPTS == 1.0, "the PRIV timestamp, not libav's made-up 0")
+    }
+
+    @Test func transportStreamReportsItsFirstPTS() async throws {
+        // ffmpeg's mpegts muxer starts at 1.4 s (its default muxdelay + preload).
+        let facts = try await Fixtures.inspect("audio-aac.ts")
+        let first = try #require(facts.firstPTS)
+        #expect(abs(first - 1.4) < 0.001)
     }
 
     @Test func packedAudioWithoutID3LacksTheTimestampTag() async throws {
         let facts = try await Fixtures.inspect("audio.ac3")
         #expect(!facts.startsWithTimestampTag)
         #expect(facts.transportStreamTimestamp == nil)
+        #expect(facts.firstPTS == nil)
     }
 
     @Test func posterIsMeasuredButNotKept() async throws {
