@@ -534,24 +534,29 @@ struct ParserState {
         func fail(_ expected: String) {
             sink.error("attribute \(attribute.name): expected \(expected), found \(raw.hasPrefix("\"") ? raw : "\"\(raw)\"")", line: line, column: column)
         }
+        // A value that is well formed but quoted when it must not be (or the reverse) bends the
+        // grammar without making it ambiguous: a warning, and the value is still used.
+        func bend(_ expected: String) {
+            sink.warning("attribute \(attribute.name): expected \(expected), found \(raw.hasPrefix("\"") ? raw : "\"\(raw)\"")", line: line, column: column)
+        }
         if raw.isEmpty { return nil } // already reported by the lexer
         switch type {
         case .quotedString:
             guard isQuoted else {
-                fail("a quoted string")
+                bend("a quoted string")
                 return .quotedString(substitute(raw, line, column))
             }
             return .quotedString(substitute(inner, line, column))
         case .quotedStringOrNone:
             if raw == "NONE" { return .enumeratedString("NONE") }
             guard isQuoted else {
-                fail("a quoted string or NONE")
+                bend("a quoted string or NONE")
                 return .quotedString(raw)
             }
             return .quotedString(substitute(inner, line, column))
         case .enumeratedString(let allowed), .openEnumeratedString(let allowed):
             if isQuoted {
-                fail("an enumerated string without quotes")
+                bend("an enumerated string without quotes")
             } else if !AttributeValueParser.isEnumeratedString(raw) {
                 fail("an enumerated string")
                 return nil
@@ -566,34 +571,34 @@ struct ParserState {
             }
             return .enumeratedString(inner)
         case .decimalInteger:
-            if isQuoted { fail("a decimal integer without quotes") }
+            if isQuoted { bend("a decimal integer without quotes") }
             if AttributeValueParser.isDigits(inner) {
                 if let v = AttributeValueParser.decimalInteger(inner) { return .decimalInteger(v) }
                 sink.error("attribute \(attribute.name): \(inner) is too large for a decimal-integer (at most 2^64-1)", line: line, column: column)
                 return nil
             }
-            if !isQuoted { fail("a decimal integer") }
+            fail("a decimal integer")
             return nil
         case .decimalFloatingPoint:
-            if isQuoted { fail("a decimal number without quotes") }
+            if isQuoted { bend("a decimal number without quotes") }
             if let v = AttributeValueParser.decimalFloatingPoint(inner) { return .decimalFloatingPoint(v) }
-            if !isQuoted { fail(inner.hasPrefix("-") ? "a non-negative decimal number" : "a decimal number") }
+            fail(inner.hasPrefix("-") ? "a non-negative decimal number" : "a decimal number")
             return nil
         case .signedDecimalFloatingPoint:
-            if isQuoted { fail("a decimal number without quotes") }
+            if isQuoted { bend("a decimal number without quotes") }
             if let v = AttributeValueParser.signedDecimalFloatingPoint(inner) { return .signedDecimalFloatingPoint(v) }
-            if !isQuoted { fail("a signed decimal number") }
+            fail("a signed decimal number")
             return nil
         case .hexadecimalSequence:
-            if isQuoted { fail("a hexadecimal sequence (0x…) without quotes") }
+            if isQuoted { bend("a hexadecimal sequence (0x…) without quotes") }
             let text = substitute(inner, line, column)
             if let v = AttributeValueParser.hexadecimalSequence(text) { return .hexadecimalSequence(v) }
-            if !isQuoted { fail("a hexadecimal sequence 0x…") }
+            fail("a hexadecimal sequence 0x…")
             return nil
         case .decimalResolution:
-            if isQuoted { fail("WIDTHxHEIGHT without quotes") }
+            if isQuoted { bend("WIDTHxHEIGHT without quotes") }
             if let r = AttributeValueParser.resolution(inner) { return .decimalResolution(r) }
-            if !isQuoted { fail("WIDTHxHEIGHT") }
+            fail("WIDTHxHEIGHT")
             return nil
         }
     }
@@ -671,6 +676,9 @@ struct ParserState {
             }
             if let v = importedVariables[name] {
                 variables[name] = v
+            } else if importedVariables.isEmpty {
+                sink.warning("EXT-X-DEFINE: IMPORT of \(name) cannot be resolved: the playlist was parsed without its multivariant playlist", line: line.number, column: attr.column, kind: .variable)
+                variables[name] = ""
             } else {
                 sink.error("EXT-X-DEFINE: IMPORT of \(name), which the multivariant playlist does not define", line: line.number, column: attr.column, kind: .variable)
                 variables[name] = ""
@@ -679,6 +687,9 @@ struct ParserState {
         default:
             if let v = queryParameters[name] {
                 variables[name] = v
+            } else if queryParameters.isEmpty {
+                sink.warning("EXT-X-DEFINE: QUERYPARAM \(name) cannot be resolved: the playlist URI has no query parameters", line: line.number, column: attr.column, kind: .variable)
+                variables[name] = ""
             } else {
                 sink.error("EXT-X-DEFINE: QUERYPARAM \(name) is not a query parameter of the playlist URI", line: line.number, column: attr.column, kind: .variable)
                 variables[name] = ""

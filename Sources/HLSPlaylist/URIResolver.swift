@@ -1,0 +1,155 @@
+// Reference resolution, RFC 3986 §5.2, for URLs and for local file paths.
+//
+// A local path stays a path: "streams/master.m3u8" + "audio/index.m3u8" gives
+// "streams/audio/index.m3u8", never a file:// URL, so locations read the way the user typed them.
+
+public enum URIResolver {
+    /// Resolves `reference` (a URI line or URI attribute) against the URI of the playlist that
+    /// contains it (RFC 3986 §5.2.2).
+    public static func resolve(_ reference: String, against base: String) -> String {
+        let r = URIComponents(reference)
+        if r.scheme != nil {
+            var t = r
+            t.path = removeDotSegments(r.path)
+            return t.recomposed
+        }
+        let b = URIComponents(base)
+        var t = URIComponents()
+        t.scheme = b.scheme
+        t.fragment = r.fragment
+        if r.authority != nil {
+            t.authority = r.authority
+            t.path = removeDotSegments(r.path)
+            t.query = r.query
+        } else {
+            t.authority = b.authority
+            if r.path.isEmpty {
+                t.path = b.path
+                t.query = r.query ?? b.query
+            } else {
+                if r.path.hasPrefix("/") {
+                    t.path = removeDotSegments(r.path)
+                } else {
+                    let merged = merge(basePath: b.path, hasAuthority: b.authority != nil, reference: r.path)
+                    // A relative local path ("../x.m3u8" against "master.m3u8") keeps its
+                    // leading "..": it is relative to the working directory, not a URL root.
+                    let isRelativeLocal = b.scheme == nil && b.authority == nil && !merged.hasPrefix("/")
+                    t.path = isRelativeLocal ? normalizeRelativePath(merged) : removeDotSegments(merged)
+                }
+                t.query = r.query
+            }
+        }
+        return t.recomposed
+    }
+
+    /// RFC 3986 §5.2.3.
+    static func merge(basePath: String, hasAuthority: Bool, reference: String) -> String {
+        if hasAuthority, basePath.isEmpty { return "/" + reference }
+        guard let slash = basePath.lastIndex(of: "/") else { return reference }
+        return String(basePath[...slash]) + reference
+    }
+
+    /// RFC 3986 §5.2.4, written over segments: the output is the same as the spec's loop.
+    static func removeDotSegments(_ path: String) -> String {
+        guard path.contains(".") else { return path }
+        let absolute = path.hasPrefix("/")
+        var segments = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        if absolute { segments.removeFirst() }
+        var output: [String] = []
+        var trailingSlash = false
+        for (index, segment) in segments.enumerated() {
+            let isLast = index == segments.count - 1
+            switch segment {
+            case ".":
+                trailingSlash = isLast
+            case "..":
+                if !output.isEmpty { output.removeLast() }
+                trailingSlash = isLast
+            default:
+                output.append(segment)
+                trailingSlash = false
+            }
+        }
+        var result = (absolute ? "/" : "") + output.joined(separator: "/")
+        if trailingSlash, !result.hasSuffix("/") { result += "/" }
+        return result
+    }
+
+    /// Like `removeDotSegments`, but keeps leading ".." of a relative path.
+    static func normalizeRelativePath(_ path: String) -> String {
+        let segments = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        var output: [String] = []
+        for (index, segment) in segments.enumerated() {
+            let isLast = index == segments.count - 1
+            switch segment {
+            case ".":
+                if isLast { output.append("") }
+            case "..":
+                if let last = output.last, last != ".." {
+                    output.removeLast()
+                    if isLast { output.append("") }
+                } else {
+                    output.append("..")
+                }
+            default:
+                output.append(segment)
+            }
+        }
+        return output.joined(separator: "/")
+    }
+}
+
+/// The five components of a URI reference (RFC 3986 §3, appendix B).
+struct URIComponents {
+    var scheme: String?
+    var authority: String?
+    var path = ""
+    var query: String?
+    var fragment: String?
+
+    init() {}
+
+    init(_ text: String) {
+        var rest = Substring(text)
+        if let hash = rest.firstIndex(of: "#") {
+            fragment = String(rest[rest.index(after: hash)...])
+            rest = rest[..<hash]
+        }
+        if let q = rest.firstIndex(of: "?") {
+            query = String(rest[rest.index(after: q)...])
+            rest = rest[..<q]
+        }
+        if let colon = rest.firstIndex(of: ":") {
+            let candidate = rest[..<colon]
+            if let first = candidate.unicodeScalars.first, ("a"..."z").contains(first) || ("A"..."Z").contains(first),
+               candidate.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "+" || $0 == "-" || $0 == "." }),
+               // A Windows drive letter ("C:\…") is a path, not a scheme.
+               candidate.count > 1 {
+                scheme = String(candidate)
+                rest = rest[rest.index(after: colon)...]
+            }
+        }
+        if rest.hasPrefix("//") {
+            let afterSlashes = rest.dropFirst(2)
+            if let slash = afterSlashes.firstIndex(of: "/") {
+                authority = String(afterSlashes[..<slash])
+                rest = afterSlashes[slash...]
+            } else {
+                authority = String(afterSlashes)
+                rest = afterSlashes[afterSlashes.endIndex...]
+            }
+        }
+        path = String(rest)
+    }
+
+    /// RFC 3986 §5.3.
+    var recomposed: String {
+        var result = ""
+        if let scheme { result += scheme + ":" }
+        if let authority { result += "//" + authority }
+        result += path
+        if let query { result += "?" + query }
+        if let fragment { result += "#" + fragment }
+        return result
+    }
+}
