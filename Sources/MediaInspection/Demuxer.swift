@@ -123,6 +123,12 @@ final class Demuxer {
             case AV_CODEC_ID_H264:
                 track.codecString = CodecStringBuilder.avc1(extradata: extradata)
                     ?? CodecStringBuilder.avc1(annexB: stats.firstKeyframe[...])
+                if track.width == nil || track.height == nil,
+                   let sps = H264SequenceParameterSet(extradataOrAnnexB: extradata)
+                    ?? H264SequenceParameterSet(extradataOrAnnexB: stats.firstKeyframe) {
+                    track.width = sps.width
+                    track.height = sps.height
+                }
             case AV_CODEC_ID_HEVC:
                 let entry = fourCC(parameters.codec_tag) == "hev1" ? "hev1" : "hvc1"
                 track.codecString = CodecStringBuilder.hevc(sampleEntry: entry, extradata: extradata)

@@ -36,8 +36,9 @@ struct SegmentInspectorTests {
         #expect(abs(duration - expected.duration) < 0.005, "duration \(duration), expected \(expected.duration)")
     }
 
-    @Test func videoResolutionComesFromStreamInfo() async throws {
-        let facts = try await Fixtures.inspect("video-h264-aac.ts", streamInfo: true)
+    @Test(arguments: [false, true])
+    func videoResolutionWithAndWithoutStreamInfo(_ streamInfo: Bool) async throws {
+        let facts = try await Fixtures.inspect("video-h264-aac.ts", streamInfo: streamInfo)
         let video = try #require(facts.tracks.first { $0.kind == .video })
         #expect(video.width == 128)
         #expect(video.height == 72)
