@@ -37,7 +37,7 @@ let package = Package(
         .executableTarget(
             name: "hlscheck",
             dependencies: [
-                "HLSCheck", "HLSReporting",
+                "HLSCheck", "HLSReporting", "HLSPlaylist", "MediaInspection",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
@@ -46,9 +46,12 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strict),
         .testTarget(name: "HLSPlaylistTests", dependencies: ["HLSPlaylist"], swiftSettings: strict),
         .testTarget(name: "MediaFormatsTests", dependencies: ["MediaFormats"], swiftSettings: strict),
-        .testTarget(name: "MediaInspectionTests", dependencies: ["MediaInspection", "MediaFormats"], swiftSettings: strict),
-        .testTarget(name: "HLSCheckTests", dependencies: ["HLSCheck", "HLSPlaylist", "TestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "MediaInspectionTests", dependencies: ["MediaInspection", "MediaFormats", "TestSupport"],
+            exclude: ["Fixtures"], swiftSettings: strict),
+        .testTarget(name: "HLSCheckTests", dependencies: ["HLSCheck", "HLSPlaylist", "MediaFormats", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "HLSReportingTests", dependencies: ["HLSReporting", "HLSCheck"], swiftSettings: strict),
-        .testTarget(name: "hlscheckTests", dependencies: ["hlscheck", "TestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "hlscheckTests", dependencies: ["hlscheck", "TestSupport"], exclude: ["Golden"], swiftSettings: strict),
     ]
 )

@@ -12,37 +12,62 @@ public enum BitrateWindow {
         }
     }
 
-    /// The largest Σbits / Σseconds over contiguous runs lasting 0.5–1.5 × the target duration;
-    /// a segment longer than 1.5 × TD stands alone; the whole playlist when it is shorter than
-    /// 0.5 × TD. Nil for an empty playlist or one without duration.
-    public static func peak(_ segments: [Segment], targetDuration: Int) -> Int? {
+    /// A run of contiguous segments that qualifies for the peak.
+    struct Run {
+        var bits: Double
+        var seconds: Double
+        var count: Int
+    }
+
+    /// Every qualifying run: contiguous segments lasting 0.5–1.5 × the target duration, a single
+    /// segment longer than 1.5 × TD on its own; the whole playlist when none qualifies (it is
+    /// shorter than 0.5 × TD). Empty when the playlist has no duration.
+    static func runs(_ segments: [Segment], targetDuration: Int) -> [Run] {
         let low = 0.5 * Double(targetDuration), high = 1.5 * Double(targetDuration)
-        var best: Double?
-        // Two pointers would be O(n) but the window is at most a few segments long in practice;
-        // the inner loop stops as soon as the run is longer than 1.5 × TD.
+        var runs: [Run] = []
         for start in segments.indices {
-            var bits = 0.0, seconds = 0.0
-            for index in start..<segments.count {
-                bits += Double(segments[index].bytes) * 8
-                seconds += segments[index].duration
-                let alone = index == start && seconds > high
-                if seconds > 0, (seconds >= low && seconds <= high) || alone {
-                    best = max(best ?? 0, bits / seconds)
+            var run = Run(bits: 0, seconds: 0, count: 0)
+            // Stops as soon as the run outgrows the window: a few segments per start in practice.
+            for segment in segments[start...] {
+                run.bits += Double(segment.bytes) * 8
+                run.seconds += segment.duration
+                run.count += 1
+                if run.seconds > 0, (run.seconds >= low && run.seconds <= high) || (run.count == 1 && run.seconds > high) {
+                    runs.append(run)
                 }
-                if seconds > high { break }
+                if run.seconds > high { break }
             }
         }
-        return (best ?? averageRate(segments)).map { Int($0.rounded(.up)) }
+        if runs.isEmpty {
+            let whole = Run(
+                bits: Double(segments.reduce(0) { $0 + $1.bytes }) * 8,
+                seconds: segments.reduce(0) { $0 + $1.duration }, count: segments.count)
+            if whole.seconds > 0 { runs.append(whole) }
+        }
+        return runs
+    }
+
+    /// The largest Σbits / Σseconds over the qualifying runs; nil without duration.
+    public static func peak(_ segments: [Segment], targetDuration: Int) -> Int? {
+        runs(segments, targetDuration: targetDuration).map { $0.bits / $0.seconds }.max()
+            .map { Int($0.rounded(.up)) }
     }
 
     /// Total bits over total seconds; nil when the playlist has no duration.
     public static func average(_ segments: [Segment]) -> Int? {
-        averageRate(segments).map { Int($0.rounded(.up)) }
-    }
-
-    private static func averageRate(_ segments: [Segment]) -> Double? {
         let seconds = segments.reduce(0) { $0 + $1.duration }
         guard seconds > 0 else { return nil }
-        return Double(segments.reduce(0) { $0 + $1.bytes }) * 8 / seconds
+        return Int((Double(segments.reduce(0) { $0 + $1.bytes }) * 8 / seconds).rounded(.up))
+    }
+
+    /// The largest number of bytes that can be added to *every* segment while the peak stays
+    /// within `budget` bit/s: the poster size that fits. Nil when even 0 bytes do not fit.
+    public static func largestAdditionWithin(_ budget: Int, _ segments: [Segment], targetDuration: Int) -> Int? {
+        // For every qualifying run of n segments: (bits + 8·b·n) / seconds ≤ budget, so
+        // b ≤ (budget·seconds − bits) / (8·n). The answer is the minimum over runs.
+        let allowed = runs(segments, targetDuration: targetDuration)
+            .map { (Double(budget) * $0.seconds - $0.bits) / (8 * Double($0.count)) }.min()
+        guard let allowed, allowed >= 0 else { return nil }
+        return Int(allowed.rounded(.down))
     }
 }

@@ -8,11 +8,18 @@ public struct CheckConfiguration: Sendable, Hashable {
     public var playlistOnly: Bool
     /// Per-rule severity overrides; `nil` as a value switches a rule off.
     public var severityOverrides: [String: Severity?]
+    /// How many segments are inspected at once (default: both cores of a CI runner).
+    public var maxConcurrentSegments: Int
+    /// How far EXTINF may differ from the measured duration, in seconds.
+    public var durationTolerance: Double
 
     public init(
         audioOnlyBudget: Int = 64_000, bandwidthTolerance: Double = 0.10, playlistOnly: Bool = false,
-        severityOverrides: [String: Severity?] = [:]
+        severityOverrides: [String: Severity?] = [:], maxConcurrentSegments: Int = 2,
+        durationTolerance: Double = 0.5
     ) {
+        self.maxConcurrentSegments = maxConcurrentSegments
+        self.durationTolerance = durationTolerance
         self.audioOnlyBudget = audioOnlyBudget
         self.bandwidthTolerance = bandwidthTolerance
         self.playlistOnly = playlistOnly

@@ -1,4 +1,5 @@
 public import HLSPlaylist
+public import MediaInspection
 
 /// Why a check could not run at all (exit code 2). Content problems are diagnostics, not errors.
 public struct CheckError: Error, Sendable, CustomStringConvertible {
@@ -31,15 +32,18 @@ public struct Checker: Sendable {
     public var configuration: CheckConfiguration
     public var rules: [any Rule]
     private let loader: PlaylistLoader
+    private let inspector: SegmentInspector
 
     public init(
         configuration: CheckConfiguration = CheckConfiguration(),
         source: any PlaylistSource = LocalFileSource(),
+        segmentSource: any SegmentByteSource = LocalSegmentSource(),
         rules: [any Rule] = RuleCatalogue.all
     ) {
         self.configuration = configuration
         self.rules = rules
         self.loader = PlaylistLoader(source: source)
+        self.inspector = SegmentInspector(source: segmentSource)
     }
 
     public func check(_ uri: String) async throws(CheckError) -> CheckReport {
@@ -49,10 +53,23 @@ public struct Checker: Sendable {
         } catch {
             throw CheckError("\(uri): cannot read the playlist: \(error)")
         }
-        let analysis = StreamAnalysis(loaded: loaded)
+        let analysis = StreamAnalysis(loaded: loaded, measurements: await measure(loaded))
         return CheckReport(
             input: uri, diagnostics: diagnose(analysis),
             variants: analysis.variants.map(VariantSummary.init))
+    }
+
+    /// Inspects the segments of every variant and rendition playlist, one playlist at a time,
+    /// its segments concurrently on both cores. Nothing with `--playlist-only`.
+    func measure(_ loaded: LoadedStream) async -> [String: PlaylistMeasurement] {
+        guard !configuration.playlistOnly else { return [:] }
+        let measurer = MediaMeasurer(
+            inspector: inspector, budget: configuration.audioOnlyBudget, maxConcurrent: configuration.maxConcurrentSegments)
+        var measurements: [String: PlaylistMeasurement] = [:]
+        for (uri, playlist) in StreamAnalysis.playlistsToMeasure(loaded).sorted(by: { $0.key < $1.key }) {
+            measurements[uri] = await measurer.measure(playlist, at: uri)
+        }
+        return measurements
     }
 
     /// Runs every enabled rule over an analysed stream, in deterministic order.

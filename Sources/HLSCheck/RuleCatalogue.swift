@@ -11,6 +11,18 @@ public enum RuleCatalogue {
         CodecsMissingRule(),
         AudioOnlyVariantMissingRule(),
         AudioOnlyOverBudgetRule(),
+        ArtworkOverBudgetRule(),
+        ArtworkMissingRule(),
+        ArtworkInconsistentRule(),
+        ArtworkInvalidRule(),
+        BandwidthBelowPeakRule(),
+        AverageBandwidthMismatchRule(),
+        CodecsMismatchRule(),
+        AudioOnlyContainsVideoRule(),
+        ResolutionMismatchRule(),
+        ExtinfDurationMismatchRule(),
+        PackedAudioTimestampMissingRule(),
+        SegmentUnreadableRule(),
     ]
 
     public static var descriptions: [RuleDescription] { all.map { type(of: $0).description } }

@@ -1,10 +1,22 @@
-public import HLSPlaylist
+import HLSPlaylist
 
 /// One row of the variant table, and one entry of the JSON report's `variants` (design.md §4).
 public struct VariantSummary: Sendable, Hashable, Codable {
     public struct Codecs: Sendable, Hashable, Codable {
         public var declared: String?
         public var detected: [String]
+    }
+
+    /// The poster as found in the variant's segments.
+    public struct Artwork: Sendable, Hashable, Codable {
+        public var segmentsWithArtwork: Int
+        /// Largest image, in bytes.
+        public var maxBytes: Int
+        public var mimeType: String
+        public var width: Int?
+        public var height: Int?
+        /// How much of the measured peak the poster accounts for, in bit/s.
+        public var peakShare: Int?
     }
 
     /// The URI as written in the multivariant playlist.
@@ -14,12 +26,16 @@ public struct VariantSummary: Sendable, Hashable, Codable {
     public var audioOnly: Bool
     public var declaredBandwidth: Int?
     public var declaredAverageBandwidth: Int?
+    public var measuredPeakBitrate: Int?
+    public var measuredAverageBitrate: Int?
     public var resolution: String?
     public var codecs: Codecs
     /// Number of segments in the media playlist, nil when it could not be read.
     public var segmentCount: Int?
     /// Sum of EXTINF durations in seconds.
     public var duration: Double?
+    /// Nil when no segment carries a poster (or segments were not read).
+    public var artwork: Artwork?
 
     public init(_ variant: VariantAnalysis) {
         uri = variant.uri
@@ -27,9 +43,23 @@ public struct VariantSummary: Sendable, Hashable, Codable {
         audioOnly = variant.isAudioOnly
         declaredBandwidth = variant.declaredBandwidth
         declaredAverageBandwidth = variant.declaredAverageBandwidth
+        measuredPeakBitrate = variant.measuredPeakBitrate
+        measuredAverageBitrate = variant.measuredAverageBitrate
         resolution = variant.stream?.resolution?.description
-        codecs = Codecs(declared: variant.stream?.codecs?.joined(separator: ","), detected: [])
+        codecs = Codecs(declared: variant.stream?.codecs?.joined(separator: ","), detected: variant.detectedCodecs)
         segmentCount = variant.playlist?.segments.count
         duration = variant.playlist?.totalDuration
+        if let measurement = variant.measurement {
+            let pictures = measurement.records.compactMap(\.artwork)
+            if let largest = pictures.max(by: { $0.byteCount < $1.byteCount }) {
+                var share: Int?
+                if let peak = measurement.peakBitrate, let audio = measurement.peakBitrateWithoutArtwork {
+                    share = peak - audio
+                }
+                artwork = Artwork(
+                    segmentsWithArtwork: pictures.count, maxBytes: largest.byteCount, mimeType: largest.mimeType,
+                    width: largest.width, height: largest.height, peakShare: share)
+            }
+        }
     }
 }

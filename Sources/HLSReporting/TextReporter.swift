@@ -28,20 +28,38 @@ public struct TextReporter: Sendable {
     }
 
     func variantTable(_ variants: [VariantSummary]) -> String {
-        let header = ["URI", "BANDWIDTH", "AVERAGE", "CODECS", "RESOLUTION", "AUDIO-ONLY", "SEGMENTS", "DURATION"]
+        let header = ["URI", "AUDIO-ONLY", "PEAK declared/measured", "AVERAGE declared/measured", "CODECS",
+                      "RESOLUTION", "SEGMENTS", "POSTER"]
         let rows = variants.map { variant -> [String] in
             [
                 variant.uri,
-                variant.declaredBandwidth?.formattedBitrate ?? "-",
-                variant.declaredAverageBandwidth?.formattedBitrate ?? "-",
+                variant.audioOnly ? "yes" : "no",
+                pair(variant.declaredBandwidth, variant.measuredPeakBitrate),
+                pair(variant.declaredAverageBandwidth, variant.measuredAverageBitrate),
                 variant.codecs.declared ?? "-",
                 variant.resolution ?? "-",
-                variant.audioOnly ? "yes" : "no",
-                variant.segmentCount.map(String.init) ?? "unreadable",
-                variant.duration.map { formatSeconds($0) } ?? "-",
+                variant.segmentCount.map { "\($0) (\(formatSeconds(variant.duration ?? 0)))" } ?? "unreadable",
+                poster(variant),
             ]
         }
         return Table(header: header, rows: rows).render(indent: "  ")
+    }
+
+    private func pair(_ declared: Int?, _ measured: Int?) -> String {
+        let left = declared?.formattedBitrate ?? "-"
+        guard let measured else { return left }
+        return "\(left) / \(measured.formattedBitrate)"
+    }
+
+    private func poster(_ variant: VariantSummary) -> String {
+        guard let artwork = variant.artwork else {
+            return variant.audioOnly && variant.measuredPeakBitrate != nil ? "none" : "-"
+        }
+        var text = "\(artwork.maxBytes) B"
+        if let width = artwork.width, let height = artwork.height { text += " \(width)x\(height)" }
+        text += " in \(artwork.segmentsWithArtwork)/\(variant.segmentCount ?? 0)"
+        if let share = artwork.peakShare { text += " (+\(share.formattedBitrate))" }
+        return text
     }
 
     func summaryLine(_ reports: [CheckReport]) -> String {

@@ -42,3 +42,21 @@ import Testing
         #expect(BitrateWindow.average([S(bytes: 100, duration: 0)]) == nil)
     }
 }
+
+@Suite struct PosterBudgetArithmeticTests {
+    typealias S = BitrateWindow.Segment
+
+    @Test func largestPosterThatFitsIsComputedPerSegment() {
+        // 6 s segments of 30 000 B = 40 kbit/s. Budget 64 kbit/s leaves 24 kbit/s × 6 s / 8 =
+        // 18 000 B per segment.
+        let segments = [S(bytes: 30_000, duration: 6), S(bytes: 30_000, duration: 6)]
+        #expect(BitrateWindow.largestAdditionWithin(64_000, segments, targetDuration: 6) == 18_000)
+        // Adding exactly that many bytes lands on the budget, one more goes over.
+        let full = segments.map { S(bytes: $0.bytes + 18_000, duration: $0.duration) }
+        #expect(BitrateWindow.peak(full, targetDuration: 6) == 64_000)
+    }
+
+    @Test func nothingFitsWhenTheAudioAloneIsOverBudget() {
+        #expect(BitrateWindow.largestAdditionWithin(64_000, [S(bytes: 60_000, duration: 6)], targetDuration: 6) == nil)
+    }
+}

@@ -9,6 +9,14 @@ import Testing
         #expect(try matchesGolden(result.stdout, "compliant-playlist-only.txt"), "\(result.stdout)")
     }
 
+    @Test func compliantSampleMeasuresCleanWithAPosterWarning() throws {
+        let text = try HLSCheckBinary.run(["Samples/compliant/master.m3u8"])
+        #expect(text.status == 0, "\(text.stdout)\(text.stderr)")
+        #expect(try matchesGolden(text.stdout, "compliant.txt"), "\(text.stdout)")
+        let json = try HLSCheckBinary.run(["Samples/compliant/master.m3u8", "--format", "json"])
+        #expect(try matchesGolden(json.stdout, "compliant.json"), "\(json.stdout)")
+    }
+
     @Test func missingAudioOnlyVariantFailsWithExitCode1() throws {
         let result = try HLSCheckBinary.run(["Samples/no-audio-only/master.m3u8", "--playlist-only"])
         #expect(result.status == 1)

@@ -1,4 +1,4 @@
-public import HLSPlaylist
+import HLSPlaylist
 
 /// An audio-only variant whose declared BANDWIDTH exceeds the budget.
 public struct AudioOnlyOverBudgetRule: Rule {
@@ -18,11 +18,21 @@ public struct AudioOnlyOverBudgetRule: Rule {
 
     public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         let budget = configuration.audioOnlyBudget
-        return stream.variants.filter(\.isAudioOnly).compactMap { variant in
-            guard let declared = variant.declaredBandwidth, declared > budget else { return nil }
-            return Finding(
-                "audio-only variant \(variant.uri) declares BANDWIDTH=\(declared) (\(declared.formattedBitrate)), over the \(budget.formattedBitrate) budget",
-                at: variant.location)
+        return stream.variants.filter(\.isAudioOnly).flatMap { variant -> [Finding] in
+            var findings: [Finding] = []
+            if let declared = variant.declaredBandwidth, declared > budget {
+                findings.append(Finding(
+                    "audio-only variant \(variant.uri) declares BANDWIDTH=\(declared) (\(declared.formattedBitrate)), over the \(budget.formattedBitrate) budget",
+                    at: variant.location))
+            }
+            // The measured peak without the poster: when only the poster pushes the variant over
+            // the budget, artwork-over-budget says so with the size that fits.
+            if let measurement = variant.measurement, let audio = measurement.peakBitrateWithoutArtwork, audio > budget {
+                findings.append(Finding(
+                    "audio-only variant \(variant.uri) peaks at \(audio.formattedBitrate) measured (without any poster), over the \(budget.formattedBitrate) budget: lower the audio bit rate",
+                    at: variant.location))
+            }
+            return findings
         }
     }
 }

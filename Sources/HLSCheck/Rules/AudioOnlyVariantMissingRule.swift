@@ -1,4 +1,4 @@
-public import HLSPlaylist
+import HLSPlaylist
 
 /// A stream with video must offer an audio-only variant within the budget.
 public struct AudioOnlyVariantMissingRule: Rule {

@@ -1,4 +1,4 @@
-public import HLSPlaylist
+import HLSPlaylist
 
 /// EXT-X-STREAM-INF without CODECS: players must download segments to learn what they hold.
 public struct CodecsMissingRule: Rule {

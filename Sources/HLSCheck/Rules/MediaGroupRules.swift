@@ -1,4 +1,4 @@
-public import HLSPlaylist
+import HLSPlaylist
 
 /// AUDIO / VIDEO / SUBTITLES / CLOSED-CAPTIONS group references that match no EXT-X-MEDIA.
 public struct MediaGroupMissingRule: Rule {

@@ -1,4 +1,4 @@
-public import HLSPlaylist
+import HLSPlaylist
 
 /// Grammar and structure errors the parser found in any playlist of the stream.
 public struct PlaylistSyntaxRule: Rule {

@@ -1,4 +1,4 @@
-public import HLSPlaylist
+import HLSPlaylist
 
 /// A media playlist the multivariant playlist references that cannot be read.
 public struct PlaylistUnreadableRule: Rule {

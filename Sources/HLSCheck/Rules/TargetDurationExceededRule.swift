@@ -1,4 +1,4 @@
-public import HLSPlaylist
+import HLSPlaylist
 
 /// An EXTINF that, rounded to the nearest integer, exceeds EXT-X-TARGETDURATION.
 public struct TargetDurationExceededRule: Rule {

@@ -1,0 +1,121 @@
+import HLSPlaylist
+
+/// The measured audio-only playlists: the variants that are audio-only, each with its measurement.
+private func audioOnlyMeasurements(_ stream: StreamAnalysis) -> [(VariantAnalysis, PlaylistMeasurement)] {
+    stream.variants.filter(\.isAudioOnly).compactMap { variant in
+        variant.measurement.map { (variant, $0) }
+    }
+}
+
+/// The poster is what pushes an audio-only variant over the budget.
+public struct ArtworkOverBudgetRule: Rule {
+    public init() {}
+
+    public static let description = RuleDescription(
+        id: "artwork-over-budget", name: "Poster blows the budget", defaultSeverity: .error,
+        summary: "With its poster, an audio-only variant's measured peak exceeds the budget.",
+        rationale: "The APIC image is repeated in every segment, so it counts against the 64 kbit/s audio-only budget (Apple QA1767): a 20 KiB JPEG in 6 s segments adds about 27 kbit/s.",
+        needsMedia: true)
+
+    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+        let budget = configuration.audioOnlyBudget
+        return audioOnlyMeasurements(stream).compactMap { variant, measurement in
+            guard let peak = measurement.peakBitrate, peak > budget,
+                  let audio = measurement.peakBitrateWithoutArtwork, audio <= budget,
+                  let largest = measurement.records.compactMap(\.artwork).max(by: { $0.byteCount < $1.byteCount })
+            else { return nil }
+            let fits = measurement.maxArtworkBytesWithinBudget.map {
+                "a poster of at most \($0) bytes fits in every segment"
+            } ?? "no poster fits"
+            return Finding(
+                "the \(largest.byteCount)-byte poster raises \(variant.uri) to a \(peak.formattedBitrate) peak against the \(budget.formattedBitrate) budget (\(audio.formattedBitrate) without it): \(fits)",
+                at: variant.location)
+        }
+    }
+}
+
+/// An audio-only variant without a still image: the viewer sees a black screen.
+public struct ArtworkMissingRule: Rule {
+    public init() {}
+
+    public static let description = RuleDescription(
+        id: "artwork-missing", name: "Audio-only variant without poster", defaultSeverity: .warning,
+        summary: "An audio-only variant carries no still image (ID3 APIC) in its segments.",
+        rationale: "Apple's HLS authoring guidance recommends a still image in the audio-only variant so players show something while they sit on it.",
+        needsMedia: true)
+
+    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+        audioOnlyMeasurements(stream).compactMap { variant, measurement in
+            let inspected = measurement.inspectedRecords
+            guard !inspected.isEmpty, !inspected.contains(where: { $0.artwork != nil }) else { return nil }
+            let room = measurement.maxArtworkBytesWithinBudget.map { "; up to \($0) bytes would fit the budget" } ?? ""
+            return Finding(
+                "audio-only variant \(variant.uri) carries no poster (ID3 APIC) in any of its \(inspected.count) segments\(room): a still image in every segment shows while players sit on this variant",
+                at: variant.location)
+        }
+    }
+}
+
+/// The poster is missing from some segments or changes between them.
+public struct ArtworkInconsistentRule: Rule {
+    public init() {}
+
+    public static let description = RuleDescription(
+        id: "artwork-inconsistent", name: "Poster inconsistent", defaultSeverity: .warning,
+        summary: "The still image is absent from some segments of an audio-only variant, or differs between segments.",
+        rationale: "A player joining at any segment shows that segment's image: an image in only some segments leaves a black screen after a seek or a switch.",
+        needsMedia: true)
+
+    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+        stream.variants.compactMap { variant -> Finding? in
+            guard let measurement = variant.measurement else { return nil }
+            let inspected = measurement.inspectedRecords
+            let withArtwork = inspected.filter { $0.artwork != nil }
+            guard !withArtwork.isEmpty else { return nil }
+            let playlist = measurement.playlistURI
+            if let missing = inspected.first(where: { $0.artwork == nil }) {
+                let count = inspected.count - withArtwork.count
+                return Finding(
+                    "\(count) of \(inspected.count) segments carry no poster, the first being \(missing.uri)",
+                    at: SourceLocation(uri: playlist, line: missing.line))
+            }
+            let first = withArtwork[0]
+            if let different = withArtwork.first(where: { $0.artwork?.contentHash != first.artwork?.contentHash }) {
+                return Finding(
+                    "the poster in \(different.uri) differs from the one in \(first.uri)",
+                    at: SourceLocation(uri: playlist, line: different.line))
+            }
+            return nil
+        }
+    }
+}
+
+/// APIC present but not a decodable JPEG or PNG, or declared with the wrong MIME type.
+public struct ArtworkInvalidRule: Rule {
+    public init() {}
+
+    public static let description = RuleDescription(
+        id: "artwork-invalid", name: "Poster not a valid image", defaultSeverity: .error,
+        summary: "An APIC frame holds no decodable JPEG/PNG, or declares the wrong MIME type.",
+        rationale: "Players show only JPEG or PNG still images; anything else costs budget and shows nothing (ID3v2.4 §4.14 APIC).",
+        needsMedia: true)
+
+    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+        var findings: [Finding] = []
+        var reported: Set<String> = []
+        for measurement in stream.measurements.values.sorted(by: { $0.playlistURI < $1.playlistURI }) {
+            for record in measurement.records {
+                guard let artwork = record.artwork, !reported.contains(artwork.contentHash) else { continue }
+                let location = SourceLocation(uri: measurement.playlistURI, line: record.line)
+                if let problem = artwork.decodeProblem {
+                    reported.insert(artwork.contentHash)
+                    findings.append(Finding("the poster in \(record.uri) (\(artwork.mimeType), \(artwork.byteCount) bytes) does not decode: \(problem)", at: location))
+                } else if !["image/jpeg", "image/jpg", "image/png"].contains(artwork.mimeType.lowercased()) {
+                    reported.insert(artwork.contentHash)
+                    findings.append(Finding("the poster in \(record.uri) declares MIME type \"\(artwork.mimeType)\": use image/jpeg or image/png", at: location))
+                }
+            }
+        }
+        return findings
+    }
+}

@@ -1,0 +1,85 @@
+import ArgumentParser
+import Foundation
+import HLSCheck
+import MediaInspection
+
+/// `hlscheck inspect SEGMENT…`: what one segment contains, as libavformat and our ID3 reader see it.
+struct InspectCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "inspect",
+        abstract: "Print what media segments contain: tracks, codecs, duration, ID3 tags, posters."
+    )
+
+    @Argument(help: "Segment files (.ts, .aac, .mp3, .ac3, .ec3, .m4s, .mp4).")
+    var segments: [String]
+
+    @Option(name: .customLong("init"), help: "The EXT-X-MAP initialization section for fMP4 fragments.")
+    var initSection: String?
+
+    @Option(help: "Output format.")
+    var format: InspectFormat = .text
+
+    enum InspectFormat: String, ExpressibleByArgument, CaseIterable, Sendable {
+        case text, json
+    }
+
+    func run() async throws {
+        let inspector = SegmentInspector(source: LocalSegmentSource())
+        var all: [SegmentFacts] = []
+        var failed = false
+        for segment in segments {
+            do {
+                let facts = try await inspector.inspect(
+                    SegmentRequest(
+                        uri: segment, initSection: initSection.map { SegmentRequest.InitSection(uri: $0) },
+                        wantsStreamInfo: true))
+                all.append(facts)
+                failed = failed || facts.problem != nil
+            } catch {
+                printError("hlscheck: \(error)")
+                throw ExitCode(2)
+            }
+        }
+        switch format {
+        case .json:
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            print(String(decoding: try encoder.encode(all), as: UTF8.self))
+        case .text:
+            for facts in all { print(describe(facts)) }
+        }
+        if failed { throw ExitCode(1) }
+    }
+
+    func describe(_ facts: SegmentFacts) -> String {
+        var lines = ["\(facts.uri): \(facts.container.rawValue), \(facts.byteCount) bytes"
+            + (facts.duration.map { ", \(String(format: "%.3f", $0)) s" } ?? "")
+            + (facts.firstPTS.map { ", first PTS \(String(format: "%.3f", $0)) s" } ?? "")]
+        if let problem = facts.problem { lines.append("  problem: \(problem)") }
+        for track in facts.tracks {
+            var parts = ["  \(track.kind.rawValue)", track.codecString ?? track.codecName]
+            if let width = track.width, let height = track.height, width > 0 { parts.append("\(width)x\(height)") }
+            if let channels = track.channels { parts.append("\(channels) ch") }
+            if let rate = track.sampleRate { parts.append("\(rate) Hz") }
+            parts.append("\(track.packetCount) packets")
+            lines.append(parts.joined(separator: ", "))
+        }
+        for tag in facts.id3 {
+            var head = "  ID3 at byte \(tag.offset)"
+            if let version = tag.majorVersion { head += ", v2.\(version)" }
+            if let pts = tag.pts90k { head += ", PTS \(pts)" }
+            if let problem = tag.problem { head += ": \(problem)" }
+            lines.append(head)
+            for frame in tag.frames {
+                lines.append("    \(frame.id) \(frame.summary) (\(frame.byteCount) bytes)")
+            }
+        }
+        for artwork in facts.artwork {
+            var line = "  poster \(artwork.mimeType), \(artwork.byteCount) bytes"
+            if let width = artwork.width, let height = artwork.height { line += ", \(width)x\(height)" }
+            if let problem = artwork.decodeProblem { line += ", does not decode: \(problem)" }
+            lines.append(line + ", sha256 \(artwork.contentHash.prefix(16))…")
+        }
+        return lines.joined(separator: "\n")
+    }
+}
