@@ -158,7 +158,7 @@ struct ParserState {
     var currentKey: EncryptionKey?
     var currentMap: MediaInitializationSection?
     var currentBitrate: Int?
-    var rangeEnds: [String: Int] = [:]
+    var previousSegmentRangeEnd: Int?
     var partRangeEnds: [String: Int] = [:]
     var previousSegmentURI: String?
     var previousSegmentHadRange = false
@@ -514,7 +514,11 @@ struct ParserState {
         for index in attributes.indices {
             let name = attributes[index].name
             guard let type = schema[name] else {
-                // Unknown or client (X-…) attribute: keep the text, infer a quoted string.
+                // Unknown or client (X-…) attribute: keep the text, infer a quoted string. Clients
+                // ignore it (RFC 8216 §4.2), but it is often a typo of a defined name.
+                if !schema.isEmpty, !name.hasPrefix("X-") {
+                    sink.warning("\(bare(tagName)): unknown attribute \(name) (clients ignore it; is it misspelt?)", line: line.number, column: attributes[index].column)
+                }
                 let raw = attributes[index].rawValue
                 if raw.hasPrefix("\""), raw.hasSuffix("\""), raw.count >= 2 {
                     attributes[index].value = .quotedString(substitute(String(raw.dropFirst().dropLast()), line.number, attributes[index].column))
@@ -750,7 +754,9 @@ struct ParserState {
             return nil
         }
         var offset: Int?
-        if parts.count == 2 {
+        if parts.count == 2, parts[1].isEmpty {
+            sink.error("\(bare(tag)): the offset after '@' is missing, found \"\(trimmed)\"", line: line, column: column)
+        } else if parts.count == 2 {
             guard let o = number(parts[1]) else {
                 sink.error("\(bare(tag)): expected <length>[@<offset>], found \"\(trimmed)\"", line: line, column: column)
                 return nil
@@ -849,13 +855,17 @@ struct ParserState {
                     sink.error("EXT-X-BYTERANGE has no offset, but the previous media segment is not a sub-range of \(uri) (RFC 8216 §4.3.2.2)",
                                line: range.line, column: range.column, kind: .structure)
                 }
-                offset = rangeEnds[uri] ?? 0
+                // "the sub-range begins at the next byte following the sub-range of the previous
+                // Media Segment" (§4.3.2.2), also when that segment broke the rule above.
+                offset = previousSegmentRangeEnd ?? 0
             }
             segment.byteRange = ByteRange(length: range.length, offset: offset)
-            rangeEnds[uri] = offset + range.length
+            let end = offset.addingReportingOverflow(range.length)
+            previousSegmentRangeEnd = end.overflow ? nil : end.partialValue
         }
         previousSegmentURI = uri
         previousSegmentHadRange = pendingByteRange != nil
+        if pendingByteRange == nil { previousSegmentRangeEnd = nil }
         pendingByteRange = nil
         pendingDiscontinuity = false
         pendingGap = false

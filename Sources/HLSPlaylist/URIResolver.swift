@@ -123,8 +123,8 @@ struct URIComponents {
             let candidate = rest[..<colon]
             if let first = candidate.unicodeScalars.first, ("a"..."z").contains(first) || ("A"..."Z").contains(first),
                candidate.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "+" || $0 == "-" || $0 == "." }),
-               // A Windows drive letter ("C:\…") is a path, not a scheme.
-               candidate.count > 1 {
+               // A Windows drive letter ("C:\…", "C:/…") is a path, not a scheme.
+               candidate.count > 1 || !(rest[rest.index(after: colon)...].first.map { $0 == "/" || $0 == "\\" } ?? false) {
                 scheme = String(candidate)
                 rest = rest[rest.index(after: colon)...]
             }
