@@ -103,7 +103,8 @@ public struct LoadFailure: Sendable, Hashable {
 public struct LoadedStream: Sendable {
     public var rootURI: String
     public var root: Playlist
-    /// Key: resolved URI. When the root is itself a media playlist, it is here under `rootURI`.
+    /// The playlists the root references, keyed by resolved URI. Empty when the root is itself a
+    /// media playlist (it is only in `root`, so nothing is reported twice).
     public var mediaPlaylists: [String: Playlist]
     public var failures: [LoadFailure]
 
@@ -130,7 +131,7 @@ public struct LoadedStream: Sendable {
     /// Every playlist's problems, root first, then media playlists in URI order.
     public var allProblems: [PlaylistProblem] {
         var result = root.problems
-        for key in mediaPlaylists.keys.sorted() where key != rootURI {
+        for key in mediaPlaylists.keys.sorted() {
             result += mediaPlaylists[key]?.problems ?? []
         }
         return result
@@ -163,7 +164,7 @@ public struct PlaylistLoader: Sendable {
         }
         let root = PlaylistParser.parse(bytes, uri: uri, queryParameters: Self.queryParameters(of: uri))
         guard let master = root.multivariant else {
-            return LoadedStream(rootURI: uri, root: root, mediaPlaylists: [uri: root], failures: [])
+            return LoadedStream(rootURI: uri, root: root, mediaPlaylists: [:], failures: [])
         }
 
         // Each resolved URI once, remembered with its first reference.

@@ -74,10 +74,11 @@ struct PlaylistLoaderTests {
         #expect(stream.failures.first?.reason.contains("larger than") == true)
     }
 
-    @Test func mediaRootIsItsOwnMediaPlaylist() async throws {
+    @Test func mediaRootIsOnlyTheRoot() async throws {
         let root = try makeTree(["index.m3u8": Self.media])
         defer { try? FileManager.default.removeItem(atPath: root) }
         let stream = try await PlaylistLoader(source: LocalFileSource()).load(root + "/index.m3u8")
-        #expect(stream.mediaPlaylists[root + "/index.m3u8"]?.media?.segments.count == 1)
+        #expect(stream.root.media?.segments.count == 1)
+        #expect(stream.mediaPlaylists.isEmpty && stream.failures.isEmpty)
     }
 }

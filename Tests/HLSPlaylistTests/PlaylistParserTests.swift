@@ -408,3 +408,31 @@ struct VariableTests {
         #expect(problem(p, line: 3, "IMPORT of x")?.severity == .error)
     }
 }
+
+@Suite("Parser: hostile input")
+struct HostileInputTests {
+    /// Every truncation and a deterministic set of byte corruptions of a playlist that uses most
+    /// tags: the parser must return (no trap, no hang) and locate every problem on a real line.
+    @Test func corruptedPlaylistsNeverCrash() {
+        let seed = Array((MultivariantParsingTests.master + "\n#EXT-X-BYTERANGE:10@5\n#EXTINF:1.5,t\n{$v}a.ts\n#EXT-X-PART:DURATION=1,URI=\"p\",BYTERANGE=\"5\"\n").utf8)
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next() -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int(truncatingIfNeeded: state >> 33)
+        }
+        let specials: [UInt8] = [0x22, 0x2C, 0x3D, 0x3A, 0x40, 0x0A, 0x0D, 0x00, 0xFF, 0x2D, 0x78, 0x7B, 0x24, 0x7D, 0x39]
+        var inputs: [[UInt8]] = stride(from: 0, to: seed.count, by: 7).map { Array(seed[..<$0]) }
+        for _ in 0..<300 {
+            var bytes = seed
+            for _ in 0..<(1 + next() % 4) {
+                bytes[next() % bytes.count] = specials[next() % specials.count]
+            }
+            inputs.append(bytes)
+        }
+        for bytes in inputs {
+            let p = PlaylistParser.parse(bytes, uri: "fuzz")
+            let lines = bytes.filter { $0 == 0x0A }.count + 1
+            #expect(p.problems.allSatisfy { $0.location.line >= 1 && $0.location.line <= lines })
+        }
+    }
+}
