@@ -164,6 +164,8 @@ struct ParserState {
     var previousSegmentHadRange = false
     var firstPartLine: Int?
     var sawDiscontinuity = false
+    var commalessExtinfCount = 0
+    var commalessExtinfProblemIndex: Int?
 
     // Multivariant state
     var pendingStreamInf: (line: Int, attributes: AttributeList)?
@@ -725,7 +727,12 @@ struct ParserState {
             title = t.isEmpty ? nil : String(t)
         } else {
             durationText = value
-            sink.warning("EXTINF: a comma must follow the duration (#EXTINF:<duration>,[<title>])", line: line.number, column: column + value.unicodeScalars.count)
+            // Reported once per file (a generated playlist repeats it on every segment).
+            if commalessExtinfCount == 0 {
+                commalessExtinfProblemIndex = sink.problems.count
+                sink.warning("EXTINF: a comma must follow the duration (#EXTINF:<duration>,[<title>])", line: line.number, column: column + value.unicodeScalars.count)
+            }
+            commalessExtinfCount += 1
         }
         let trimmed = durationText.trimmingSpaces
         var duration = 0.0
@@ -946,6 +953,9 @@ struct ParserState {
             let (offending, other) = isMultivariant ? (d, m) : (m, d)
             sink.error("\(bare(offending.name)) cannot appear in a \(isMultivariant ? "multivariant" : "media") playlist (it mixes \(bare(other.name)) at line \(other.line) with \(bare(offending.name)))",
                        line: offending.line, column: 1, kind: .structure)
+        }
+        if commalessExtinfCount > 1, let index = commalessExtinfProblemIndex {
+            sink.problems[index].message += "; \(commalessExtinfCount - 1) more EXTINF tags lack it"
         }
         let declaredVersion = media.version ?? 1
         var requirements = versionRequirements

@@ -436,3 +436,14 @@ struct HostileInputTests {
         }
     }
 }
+
+@Suite("Parser: repeated problems")
+struct RepeatedProblemTests {
+    @Test func commalessExtinfIsReportedOnce() throws {
+        let p = parse("#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10\na.ts\n#EXTINF:10\nb.ts\n#EXTINF:10\nc.ts\n")
+        let found = try #require(p.problems.first)
+        #expect(p.problems.count == 1)
+        #expect(found.location.line == 3 && found.message.contains("2 more EXTINF tags"))
+        #expect(p.media?.segments.count == 3)
+    }
+}
