@@ -15,11 +15,15 @@ public struct CheckReport: Sendable {
     public var input: String
     public var diagnostics: [Diagnostic]
     public var variants: [VariantSummary]
+    /// The rules that ran (enabled, and not skipped for `--playlist-only`), in catalogue order:
+    /// what a JUnit report lists as test cases.
+    public var checkedRules: [RuleDescription]
 
-    public init(input: String, diagnostics: [Diagnostic], variants: [VariantSummary]) {
+    public init(input: String, diagnostics: [Diagnostic], variants: [VariantSummary], checkedRules: [RuleDescription]) {
         self.input = input
         self.diagnostics = diagnostics
         self.variants = variants
+        self.checkedRules = checkedRules
     }
 
     public func count(_ severity: Severity) -> Int {
@@ -56,7 +60,16 @@ public struct Checker: Sendable {
         let analysis = StreamAnalysis(loaded: loaded, measurements: await measure(loaded))
         return CheckReport(
             input: uri, diagnostics: diagnose(analysis),
-            variants: analysis.variants.map(VariantSummary.init))
+            variants: analysis.variants.map(VariantSummary.init), checkedRules: checkedRules)
+    }
+
+    /// The rules this configuration runs.
+    var checkedRules: [RuleDescription] {
+        rules.map { type(of: $0).description }.filter(runs)
+    }
+
+    private func runs(_ rule: RuleDescription) -> Bool {
+        configuration.severity(for: rule) != nil && !(rule.needsMedia && configuration.playlistOnly)
     }
 
     /// Inspects the segments of every variant and rendition playlist, one playlist at a time,
@@ -77,8 +90,7 @@ public struct Checker: Sendable {
         var diagnostics: [Diagnostic] = []
         for rule in rules {
             let description = type(of: rule).description
-            guard let severity = configuration.severity(for: description) else { continue }
-            if description.needsMedia && configuration.playlistOnly { continue }
+            guard let severity = configuration.severity(for: description), runs(description) else { continue }
             for finding in rule.check(analysis, configuration: configuration) {
                 diagnostics.append(
                     Diagnostic(

@@ -23,6 +23,8 @@ public struct VariantSummary: Sendable, Hashable, Codable {
     public var uri: String
     /// The media playlist the URI resolves to.
     public var playlist: String
+    /// The line of the EXT-X-STREAM-INF in the input (1 for a media playlist given directly).
+    public var line: Int
     public var audioOnly: Bool
     public var declaredBandwidth: Int?
     public var declaredAverageBandwidth: Int?
@@ -40,6 +42,7 @@ public struct VariantSummary: Sendable, Hashable, Codable {
     public init(_ variant: VariantAnalysis) {
         uri = variant.uri
         playlist = variant.playlistURI
+        line = variant.location.line
         audioOnly = variant.isAudioOnly
         declaredBandwidth = variant.declaredBandwidth
         declaredAverageBandwidth = variant.declaredAverageBandwidth
