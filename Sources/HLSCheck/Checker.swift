@@ -54,8 +54,10 @@ public struct Checker: Sendable {
         let loaded: LoadedStream
         do {
             loaded = try await loader.load(uri)
+        } catch let error as PlaylistReadError {
+            throw CheckError("cannot read the playlist \(error)")
         } catch {
-            throw CheckError("\(uri): cannot read the playlist: \(error)")
+            throw CheckError("cannot read the playlist \(uri): \(error)")
         }
         let analysis = StreamAnalysis(loaded: loaded, measurements: await measure(loaded))
         return CheckReport(

@@ -6,7 +6,6 @@ public enum RuleCatalogue {
         VersionTooLowRule(),
         PlaylistUnreadableRule(),
         TargetDurationExceededRule(),
-        MediaGroupMissingRule(),
         MediaGroupInvalidRule(),
         CodecsMissingRule(),
         AudioOnlyVariantMissingRule(),

@@ -40,6 +40,9 @@ public struct PlaylistProblem: Sendable, Hashable {
         case versionTooLow
         /// An EXT-X-DEFINE variable problem (rfc8216bis §4.3).
         case variable
+        /// A rendition-group rule: references to undefined groups, duplicate NAMEs, several
+        /// DEFAULT=YES members, DEFAULT=YES with AUTOSELECT=NO (RFC 8216 §4.3.4.1, §4.3.4.1.1, §4.3.4.2).
+        case renditionGroup
     }
 
     public var severity: Severity

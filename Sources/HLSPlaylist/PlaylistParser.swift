@@ -937,7 +937,7 @@ struct ParserState {
             sink.error("EXT-X-MEDIA with TYPE=SUBTITLES is missing the required URI attribute", line: line.number, column: line.column, kind: .structure)
         }
         if r.isDefault, let attr = attrs["AUTOSELECT"], !r.autoselect {
-            sink.error("EXT-X-MEDIA: AUTOSELECT must be YES when DEFAULT=YES", line: line.number, column: attr.column, kind: .structure)
+            sink.error("EXT-X-MEDIA: AUTOSELECT must be YES when DEFAULT=YES", line: line.number, column: attr.column, kind: .renditionGroup)
         }
         master.renditions.append(r)
     }
@@ -1020,7 +1020,7 @@ struct ParserState {
                 if case .enumeratedString = attr.value { continue }
                 if !groups.contains("\(type.rawValue)/\(group)") {
                     sink.error("EXT-X-STREAM-INF: \(name)=\"\(group)\" names no EXT-X-MEDIA group of TYPE=\(type.rawValue)",
-                               line: v.line, column: attr.column, kind: .structure)
+                               line: v.line, column: attr.column, kind: .renditionGroup)
                 }
             }
         }
@@ -1032,7 +1032,7 @@ struct ParserState {
             if let name = r.name {
                 if let first = names["\(key)/\(name)"] {
                     sink.error("EXT-X-MEDIA: NAME \"\(name)\" is used twice in group \"\(group)\" (first at line \(first))",
-                               line: r.line, column: r.attributes["NAME"]?.column ?? 1, kind: .structure)
+                               line: r.line, column: r.attributes["NAME"]?.column ?? 1, kind: .renditionGroup)
                 } else {
                     names["\(key)/\(name)"] = r.line
                 }
@@ -1040,7 +1040,7 @@ struct ParserState {
             if r.isDefault {
                 if defaults.contains(key) {
                     sink.error("EXT-X-MEDIA: group \"\(group)\" has more than one rendition with DEFAULT=YES",
-                               line: r.line, column: r.attributes["DEFAULT"]?.column ?? 1, kind: .structure)
+                               line: r.line, column: r.attributes["DEFAULT"]?.column ?? 1, kind: .renditionGroup)
                 }
                 defaults.insert(key)
             }

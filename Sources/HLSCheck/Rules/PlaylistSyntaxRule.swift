@@ -1,5 +1,17 @@
 import HLSPlaylist
 
+extension PlaylistProblem.Kind {
+    /// Parser problems that have a rule of their own rather than playlist-syntax/-lenient.
+    static let ownRules: Set<PlaylistProblem.Kind> = [.versionTooLow, .renditionGroup]
+}
+
+extension StreamAnalysis {
+    /// The problems the parser found in every playlist of the stream, as findings.
+    func parserFindings(_ include: (PlaylistProblem) -> Bool) -> [Finding] {
+        playlists.flatMap(\.problems).filter(include).map { Finding($0.message, at: $0.location) }
+    }
+}
+
 /// Grammar and structure errors the parser found in any playlist of the stream.
 public struct PlaylistSyntaxRule: Rule {
     public init() {}
@@ -22,11 +34,7 @@ public struct PlaylistSyntaxRule: Rule {
     )
 
     public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
-        stream.playlists.flatMap { playlist in
-            playlist.problems
-                .filter { $0.severity == .error && $0.kind != .versionTooLow }
-                .map { Finding($0.message, at: $0.location) }
-        }
+        stream.parserFindings { $0.severity == .error && !PlaylistProblem.Kind.ownRules.contains($0.kind) }
     }
 }
 
@@ -48,11 +56,7 @@ public struct PlaylistLenientRule: Rule {
     )
 
     public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
-        stream.playlists.flatMap { playlist in
-            playlist.problems
-                .filter { $0.severity == .warning && $0.kind != .versionTooLow }
-                .map { Finding($0.message, at: $0.location) }
-        }
+        stream.parserFindings { $0.severity == .warning && !PlaylistProblem.Kind.ownRules.contains($0.kind) }
     }
 }
 
@@ -79,8 +83,6 @@ public struct VersionTooLowRule: Rule {
     )
 
     public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
-        stream.playlists.flatMap { playlist in
-            playlist.problems.filter { $0.kind == .versionTooLow }.map { Finding($0.message, at: $0.location) }
-        }
+        stream.parserFindings { $0.kind == .versionTooLow }
     }
 }

@@ -12,14 +12,27 @@ public struct PlaylistUnreadableRule: Rule {
             RuleExample("variant playlist missing", files: [
                 "master.m3u8": "#EXTM3U\n" + Examples.audioVariant() + Examples.videoVariant,
                 "video.m3u8": Examples.media(),
-            ])
+            ]),
+            RuleExample("variant is a multivariant playlist", files: [
+                "master.m3u8": "#EXTM3U\n" + Examples.audioVariant() + Examples.videoVariant,
+                "audio.m3u8": Examples.media(),
+                "video.m3u8": "#EXTM3U\n" + Examples.audioVariant(),
+            ]),
         ],
         nonTriggering: [RuleExample("all playlists present", files: Examples.stream(Examples.audioVariant()))]
     )
 
     public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
-        stream.loaded.failures.map { failure in
+        let unreadable = stream.loaded.failures.map { failure in
             Finding("cannot read \(failure.uri): \(failure.reason)", at: failure.referencedFrom)
         }
+        // A variant that points at another multivariant playlist has no segments to play.
+        let notMedia = stream.variants.compactMap { variant -> Finding? in
+            guard variant.stream != nil, stream.loaded.mediaPlaylists[variant.playlistURI]?.multivariant != nil else {
+                return nil
+            }
+            return Finding("\(variant.uri) is a multivariant playlist, not a media playlist", at: variant.location)
+        }
+        return unreadable + notMedia
     }
 }
