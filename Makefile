@@ -24,10 +24,14 @@ deps:
 build: deps
 	$(SWIFT) build -c release --product hlscheck
 
-# The main job: check the bundled compliant sample, then the one that lacks an audio-only variant
-# (that second report is expected to fail, so its exit code does not stop make).
+# The main job: check the bundled samples (MPEG-TS, packed audio, fMP4), then the one that lacks
+# an audio-only variant (that last report is expected to fail, so its exit code does not stop make).
 run: build
 	$(BIN) Samples/compliant/master.m3u8
+	@echo
+	$(BIN) Samples/packed-audio/master.m3u8
+	@echo
+	$(BIN) Samples/fmp4/master.m3u8
 	@echo
 	-$(BIN) Samples/no-audio-only/master.m3u8
 

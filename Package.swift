@@ -44,6 +44,9 @@ let package = Package(
         ),
         // Shared by the test targets only: temporary folders, the package root, the corpus.
         .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strict),
+        // Used by Samples/generate.sh only; not installed.
+        .executableTarget(
+            name: "hlscheck-sample-tool", dependencies: ["HLSPlaylist", "MediaFormats"], swiftSettings: strict),
         .testTarget(name: "HLSPlaylistTests", dependencies: ["HLSPlaylist"], swiftSettings: strict),
         .testTarget(name: "MediaFormatsTests", dependencies: ["MediaFormats"], swiftSettings: strict),
         .testTarget(

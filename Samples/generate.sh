@@ -6,6 +6,10 @@
 #   compliant/       master + two H.264/AAC variants + an audio-only AAC variant <= 64 kbit/s (TS),
 #                    BANDWIDTH / AVERAGE-BANDWIDTH / CODECS computed from the written segments.
 #   no-audio-only/   a master offering only the two video variants (no audio-only variant).
+#   packed-audio/    the two video variants + an audio-only variant of packed ADTS AAC whose
+#                    segments carry the RFC 8216 §3.4 PRIV timestamp, written by hlscheck's own
+#                    ID3 writer (hlscheck-sample-tool): the ffmpeg CLI cannot.
+#   fmp4/            an fMP4 (CMAF-style) H.264/AAC variant + an audio-only fMP4 AAC variant.
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -22,8 +26,10 @@ hls_out() { # $1 = folder
        -hls_segment_filename "$1/seg%d.ts" "$1/index.m3u8"
 }
 
-rm -rf compliant no-audio-only
-mkdir -p compliant/v0 compliant/v1 compliant/audio no-audio-only
+rm -rf compliant no-audio-only packed-audio fmp4
+mkdir -p compliant/v0 compliant/v1 compliant/audio no-audio-only packed-audio/audio fmp4/v0 fmp4/audio
+(cd .. && swift build --product hlscheck-sample-tool >/dev/null)
+tool="$(cd .. && swift build --show-bin-path)/hlscheck-sample-tool"
 
 video_variant() { # folder size kbit/s
   local dir=$1 size=$2 rate=$3
@@ -38,6 +44,26 @@ video_variant v1 426x240 300
 # The audio-only variant: AAC-LC at 32 kbit/s leaves room under 64 kbit/s for TS overhead and a poster.
 # Cut 20 ms short so the encoder's priming does not leave a 23 ms runt segment at the end.
 ffmpeg "${common[@]}" "${audio_in[@]}" -t $((seconds - 1)).98 -c:a aac -b:a 32k -ac 2 "${exact[@]}" $(hls_out compliant/audio)
+
+# Packed audio: ADTS segments cut by the segment muxer, then given their PRIV timestamps
+# (starting at 10 s, as Apple's segmenter does) by our own ID3 writer.
+ffmpeg "${common[@]}" "${audio_in[@]}" -t $((seconds - 1)).98 -c:a aac -b:a 32k -ac 2 "${exact[@]}" \
+  -f segment -segment_time "$segment" -segment_format adts \
+  -segment_list packed-audio/audio/index.m3u8 -segment_list_type m3u8 packed-audio/audio/seg%d.aac
+sed -i -e '/#EXT-X-ALLOW-CACHE/d' -e 's/#EXT-X-MEDIA-SEQUENCE:0/#EXT-X-MEDIA-SEQUENCE:0\n#EXT-X-PLAYLIST-TYPE:VOD/' \
+  packed-audio/audio/index.m3u8
+"$tool" timestamp-packed-audio packed-audio/audio/index.m3u8 900000
+
+# fMP4: an H.264/AAC variant and an audio-only AAC variant, each with its EXT-X-MAP init section.
+fmp4_out() { # $1 = folder
+  echo -f hls -hls_time "$segment" -hls_playlist_type vod -hls_flags independent_segments \
+       -hls_segment_type fmp4 -hls_fmp4_init_filename init.mp4 -hls_segment_filename "$1/seg%d.m4s" "$1/index.m3u8"
+}
+ffmpeg "${common[@]}" -f lavfi -i "testsrc2=size=256x144:rate=25:duration=${seconds}" "${audio_in[@]}" \
+  -c:v libx264 -threads 1 -profile:v baseline -level 3.0 -pix_fmt yuv420p \
+  -g 50 -keyint_min 50 -sc_threshold 0 -b:v 100k -maxrate 100k -bufsize 200k \
+  -c:a aac -b:a 32k -ac 2 "${exact[@]}" $(fmp4_out fmp4/v0)
+ffmpeg "${common[@]}" "${audio_in[@]}" -t $((seconds - 1)).98 -c:a aac -b:a 32k -ac 2 "${exact[@]}" $(fmp4_out fmp4/audio)
 
 # Declared values from what was written: peak over the RFC 8216 §4.1 window, average, codecs.
 python3 - <<'PY'
@@ -68,20 +94,30 @@ def rates(folder):
     if peak == 0: peak = total_bits / total_dur
     return int(peak + 0.999), int(total_bits / total_dur + 0.999)
 
-def avc_codec(folder):
-    data = open(os.path.join(folder, "seg0.ts"), "rb").read()
+def avc_codec(folder, first="seg0.ts"):
+    data = open(os.path.join(folder, first), "rb").read()
     i = data.find(b"\x00\x00\x01\x67")
-    return "avc1.%02x%02x%02x" % (data[i + 4], data[i + 5], data[i + 6])
+    if i >= 0:
+        return "avc1.%02x%02x%02x" % (data[i + 4], data[i + 5], data[i + 6])
+    i = data.find(b"avcC")  # fMP4: profile, compatibility, level follow the avcC version byte
+    return "avc1.%02x%02x%02x" % (data[i + 5], data[i + 6], data[i + 7])
+
+def audio_only(folder):
+    peak, avg = rates(folder)
+    return f'#EXT-X-STREAM-INF:BANDWIDTH={peak},AVERAGE-BANDWIDTH={avg},CODECS="mp4a.40.2"\naudio/index.m3u8\n'
 
 variants = []
 for folder, res in (("compliant/v0", "256x144"), ("compliant/v1", "426x240")):
     peak, avg = rates(folder)
     variants.append(f'#EXT-X-STREAM-INF:BANDWIDTH={peak},AVERAGE-BANDWIDTH={avg},CODECS="{avc_codec(folder)},mp4a.40.2",RESOLUTION={res},FRAME-RATE=25.000\n{folder.split("/", 1)[1]}/index.m3u8\n')
-peak, avg = rates("compliant/audio")
-audio = f'#EXT-X-STREAM-INF:BANDWIDTH={peak},AVERAGE-BANDWIDTH={avg},CODECS="mp4a.40.2"\naudio/index.m3u8\n'
-
 head = "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-INDEPENDENT-SEGMENTS\n"
-open("compliant/master.m3u8", "w").write(head + "".join(variants) + audio)
-open("no-audio-only/master.m3u8", "w").write(head + "".join(v.replace("\nv", "\n../compliant/v") for v in variants))
+from_compliant = "".join(v.replace("\nv", "\n../compliant/v") for v in variants)
+open("compliant/master.m3u8", "w").write(head + "".join(variants) + audio_only("compliant/audio"))
+open("no-audio-only/master.m3u8", "w").write(head + from_compliant)
+open("packed-audio/master.m3u8", "w").write(head + from_compliant + audio_only("packed-audio/audio"))
+
+peak, avg = rates("fmp4/v0")
+fmp4_video = f'#EXT-X-STREAM-INF:BANDWIDTH={peak},AVERAGE-BANDWIDTH={avg},CODECS="{avc_codec("fmp4/v0", "init.mp4")},mp4a.40.2",RESOLUTION=256x144,FRAME-RATE=25.000\nv0/index.m3u8\n'
+open("fmp4/master.m3u8", "w").write("#EXTM3U\n#EXT-X-VERSION:7\n#EXT-X-INDEPENDENT-SEGMENTS\n" + fmp4_video + audio_only("fmp4/audio"))
 PY
 echo "Samples regenerated: $(du -sh . | cut -f1) in $(pwd)"

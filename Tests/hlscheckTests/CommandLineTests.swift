@@ -17,6 +17,50 @@ import Testing
         #expect(try matchesGolden(json.stdout, "compliant.json"), "\(json.stdout)")
     }
 
+    @Test(arguments: ["Samples/packed-audio/master.m3u8", "Samples/fmp4/master.m3u8"])
+    func packedAudioAndFragmentedSamplesPassWithOnlyThePosterWarning(_ sample: String) throws {
+        let result = try HLSCheckBinary.run([sample, "--format", "json"])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let rules = (object["diagnostics"] as? [[String: Any]])?.compactMap { $0["rule"] as? String }
+        #expect(rules == ["artwork-missing"])
+        let variants = try #require(object["variants"] as? [[String: Any]])
+        let audio = try #require(variants.first { $0["audioOnly"] as? Bool == true })
+        #expect((audio["measuredPeakBitrate"] as? Int ?? .max) <= 64_000)
+    }
+
+    @Test func inspectPrintsTracksAndTheTimestampTag() throws {
+        let result = try HLSCheckBinary.run(["inspect", "Samples/packed-audio/audio/seg0.aac"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("audio, mp4a.40.2, 2 ch, 44100 Hz"))
+        #expect(result.stdout.contains("PRIV com.apple.streaming.transportStreamTimestamp"))
+        #expect(result.stdout.contains("ID3 at byte 0, v2.4, PTS 900000"))
+    }
+
+    @Test func inspectFlagsASegmentThatDoesNotDemux() throws {
+        let folder = try TemporaryFolder(["broken.ts": String(repeating: "x", count: 1000)])
+        let result = try HLSCheckBinary.run(["inspect", folder.path("broken.ts")])
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("problem:"))
+    }
+
+    @Test func artworkExtractWritesTheEmbeddedImageByteForByte() throws {
+        let folder = try TemporaryFolder()
+        let fixtures = PackageRoot.url.appendingPathComponent("Tests/MediaInspectionTests/Fixtures")
+        let result = try HLSCheckBinary.run(
+            ["artwork", fixtures.appendingPathComponent("audio-apic.mp3").path, "--extract", folder.path("poster.jpg")])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        let written = try Data(contentsOf: folder.url.appendingPathComponent("poster.jpg"))
+        #expect(written == (try Data(contentsOf: fixtures.appendingPathComponent("poster.jpg"))))
+        #expect(result.stdout.contains("image/jpeg"))
+    }
+
+    @Test func artworkReportsAStreamWithoutPoster() throws {
+        let result = try HLSCheckBinary.run(["artwork", "Samples/compliant/master.m3u8"])
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("Samples/compliant/audio/index.m3u8: no poster in its segments"))
+    }
+
     @Test func missingAudioOnlyVariantFailsWithExitCode1() throws {
         let result = try HLSCheckBinary.run(["Samples/no-audio-only/master.m3u8", "--playlist-only"])
         #expect(result.status == 1)
