@@ -7,7 +7,7 @@ DEB_PACKAGES := libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libx
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN := .build/release/hlscheck
 
-.PHONY: all deps build run test samples install uninstall clean
+.PHONY: all deps build run test bench samples install uninstall clean
 
 all: build
 
@@ -37,6 +37,11 @@ run: build
 
 test: deps
 	$(SWIFT) test
+
+# Speed: hlscheck against ffprobe per segment, side by side (docs/benchmarks.md).
+bench: build
+	@command -v hyperfine >/dev/null || { $(SUDO) apt-get install -y -qq hyperfine >/dev/null; }
+	bash Tests/Benchmarks/bench.sh
 
 samples: deps
 	bash Samples/generate.sh

@@ -17,6 +17,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
     ],
     targets: [
         .systemLibrary(
@@ -32,7 +33,9 @@ let package = Package(
         .target(name: "HLSPlaylist", swiftSettings: strict),
         .target(name: "MediaFormats", swiftSettings: strict),
         .target(name: "MediaInspection", dependencies: ["CFFmpeg", "MediaFormats"], swiftSettings: strict),
-        .target(name: "HLSCheck", dependencies: ["HLSPlaylist", "MediaInspection"], swiftSettings: strict),
+        .target(
+            name: "HLSCheck", dependencies: ["HLSPlaylist", "MediaInspection", .product(name: "Yams", package: "Yams")],
+            swiftSettings: strict),
         .target(name: "HLSReporting", dependencies: ["HLSCheck", "CLibXML2"], swiftSettings: strict),
         .executableTarget(
             name: "hlscheck",

@@ -12,12 +12,18 @@ public struct CheckConfiguration: Sendable, Hashable {
     public var maxConcurrentSegments: Int
     /// How far EXTINF may differ from the measured duration, in seconds.
     public var durationTolerance: Double
+    /// The profile whose severities apply where `severityOverrides` says nothing.
+    public var profile: Profile
+    /// The peak at or under which a variant serves cellular networks (Apple: 192 kbit/s).
+    public var cellularBudget: Int
 
     public init(
         audioOnlyBudget: Int = 64_000, bandwidthTolerance: Double = 0.10, playlistOnly: Bool = false,
         severityOverrides: [String: Severity?] = [:], maxConcurrentSegments: Int = 2,
-        durationTolerance: Double = 0.5
+        durationTolerance: Double = 0.5, profile: Profile = .audioOnly64k, cellularBudget: Int = 192_000
     ) {
+        self.profile = profile
+        self.cellularBudget = cellularBudget
         self.maxConcurrentSegments = maxConcurrentSegments
         self.durationTolerance = durationTolerance
         self.audioOnlyBudget = audioOnlyBudget
@@ -27,8 +33,9 @@ public struct CheckConfiguration: Sendable, Hashable {
     }
 
     /// The severity a rule reports at, or nil when it is switched off.
-    func severity(for rule: RuleDescription) -> Severity? {
+    public func severity(for rule: RuleDescription) -> Severity? {
         if let override = severityOverrides[rule.id] { return override }
+        if let profiled = profile.severity(for: rule.id) { return profiled }
         return rule.defaultSeverity
     }
 }

@@ -26,8 +26,16 @@ public struct CheckReport: Sendable {
         self.checkedRules = checkedRules
     }
 
+    /// Findings at `severity` that count (suppressed ones do not).
     public func count(_ severity: Severity) -> Int {
-        diagnostics.reduce(0) { $0 + ($1.severity == severity ? 1 : 0) }
+        diagnostics.reduce(0) { $0 + ($1.severity == severity && !$1.suppressed ? 1 : 0) }
+    }
+
+    public var suppressedCount: Int { diagnostics.reduce(0) { $0 + ($1.suppressed ? 1 : 0) } }
+
+    /// Whether a finding at or above `threshold` counts against the stream (exit code 1).
+    public func fails(at threshold: Severity) -> Bool {
+        diagnostics.contains { !$0.suppressed && $0.severity >= threshold }
     }
 }
 
@@ -89,6 +97,7 @@ public struct Checker: Sendable {
 
     /// Runs every enabled rule over an analysed stream, in deterministic order.
     public func diagnose(_ analysis: StreamAnalysis) -> [Diagnostic] {
+        let suppressions = Suppressions(analysis.playlists)
         var diagnostics: [Diagnostic] = []
         for rule in rules {
             let description = type(of: rule).description
@@ -97,7 +106,8 @@ public struct Checker: Sendable {
                 diagnostics.append(
                     Diagnostic(
                         rule: description.id, severity: severity, message: finding.message,
-                        location: finding.location))
+                        location: finding.location,
+                        suppressed: suppressions.excuses(description.id, at: finding.location)))
             }
         }
         return diagnostics.sorted(by: Diagnostic.reportOrder)

@@ -21,12 +21,15 @@ public struct Diagnostic: Sendable, Hashable, Codable {
     public var severity: Severity
     public var message: String
     public var location: SourceLocation?
+    /// Excused by a `# hlscheck-disable-next-line RULE` comment: reported, never counted.
+    public var suppressed: Bool
 
-    public init(rule: String, severity: Severity, message: String, location: SourceLocation?) {
+    public init(rule: String, severity: Severity, message: String, location: SourceLocation?, suppressed: Bool = false) {
         self.rule = rule
         self.severity = severity
         self.message = message
         self.location = location
+        self.suppressed = suppressed
     }
 }
 

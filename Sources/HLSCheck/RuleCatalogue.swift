@@ -22,6 +22,10 @@ public enum RuleCatalogue {
         ExtinfDurationMismatchRule(),
         PackedAudioTimestampMissingRule(),
         SegmentUnreadableRule(),
+        CellularVariantMissingRule(),
+        AverageBandwidthMissingRule(),
+        ResolutionMissingRule(),
+        AudioOnlyVariantPresentRule(),
     ]
 
     public static var descriptions: [RuleDescription] { all.map { type(of: $0).description } }

@@ -517,6 +517,19 @@ public enum PlaylistContent: Sendable, Hashable {
     case media(MediaPlaylist)
 }
 
+/// A comment line: `#` not followed by `EXT` (RFC 8216 §4.1). Kept for in-file directives such
+/// as `# hlscheck-disable-next-line RULE`.
+public struct Comment: Sendable, Hashable {
+    public var line: Int
+    /// The whole line, `#` included.
+    public var text: String
+
+    public init(line: Int, text: String) {
+        self.line = line
+        self.text = text
+    }
+}
+
 /// One parsed playlist file: its model, every tag as written, and the problems found.
 public struct Playlist: Sendable, Hashable {
     /// The URI the playlist was read from (a path or URL string), used in every location.
@@ -525,6 +538,8 @@ public struct Playlist: Sendable, Hashable {
     /// Every `#EXT` tag in file order, known or not.
     public var tags: [Tag]
     public var problems: [PlaylistProblem]
+    /// Comment lines in file order.
+    public var comments: [Comment] = []
     /// The variables in force after parsing (EXT-X-DEFINE NAME/VALUE, IMPORT and QUERYPARAM), so
     /// that a loader can pass a multivariant playlist's variables to its media playlists.
     public var variables: [String: String] = [:]

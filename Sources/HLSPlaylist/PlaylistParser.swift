@@ -131,6 +131,7 @@ struct ParserState {
 
     var sink: ProblemSink
     var tags: [Tag] = []
+    var comments: [Comment] = []
     var master = MultivariantPlaylist()
     var media = MediaPlaylist()
     var variables: [String: String] = [:]
@@ -234,7 +235,7 @@ struct ParserState {
         if text.hasPrefix("#EXT") {
             handleTag(line)
         } else if text.hasPrefix("#") {
-            return // comment
+            comments.append(Comment(line: number, text: String(text)))
         } else {
             handleURILine(line)
         }
@@ -1006,6 +1007,7 @@ struct ParserState {
             content = .media(media)
         }
         var playlist = Playlist(uri: uri, content: content, tags: tags, problems: sink.problems)
+        playlist.comments = comments
         playlist.variables = variables
         return playlist
     }

@@ -15,6 +15,7 @@ public struct JSONReporter: Sendable {
             var errors: Int
             var warnings: Int
             var notes: Int
+            var suppressed: Int
         }
         struct Location: Encodable {
             var uri: String
@@ -26,6 +27,8 @@ public struct JSONReporter: Sendable {
             var severity: String
             var message: String
             var location: Location?
+            /// Present (true) only for findings a `# hlscheck-disable-next-line` comment excuses.
+            var suppressed: Bool?
         }
         var tool = Tool()
         var inputs: [String]
@@ -39,15 +42,17 @@ public struct JSONReporter: Sendable {
         let document = Document(
             inputs: reports.map(\.input),
             summary: .init(
-                errors: diagnostics.filter { $0.severity == .error }.count,
-                warnings: diagnostics.filter { $0.severity == .warning }.count,
-                notes: diagnostics.filter { $0.severity == .note }.count),
+                errors: reports.reduce(0) { $0 + $1.count(.error) },
+                warnings: reports.reduce(0) { $0 + $1.count(.warning) },
+                notes: reports.reduce(0) { $0 + $1.count(.note) },
+                suppressed: reports.reduce(0) { $0 + $1.suppressedCount }),
             diagnostics: diagnostics.map { diagnostic in
                 Document.Entry(
                     rule: diagnostic.rule, severity: diagnostic.severity.rawValue, message: diagnostic.message,
                     location: diagnostic.location.map {
                         Document.Location(uri: $0.uri, line: $0.line, column: $0.column > 0 ? $0.column : nil)
-                    })
+                    },
+                    suppressed: diagnostic.suppressed ? true : nil)
             },
             variants: reports.flatMap(\.variants))
         let encoder = JSONEncoder()

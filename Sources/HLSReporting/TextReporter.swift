@@ -3,16 +3,21 @@ public import HLSCheck
 /// Compiler-style lines (`path:line:col: error: message [rule-id]`), then the variant table
 /// and a one-line summary: what a person reads in a terminal or a CI log.
 public struct TextReporter: Sendable {
-    public init() {}
+    /// ANSI colours for a terminal; never in files or pipes.
+    public var color: Bool
+
+    public init(color: Bool = false) {
+        self.color = color
+    }
 
     public func render(_ reports: [CheckReport]) -> String {
         var out = ""
         for report in reports {
-            for diagnostic in report.diagnostics {
+            for diagnostic in report.diagnostics where !diagnostic.suppressed {
                 out += line(for: diagnostic) + "\n"
             }
             if !report.variants.isEmpty {
-                if !report.diagnostics.isEmpty { out += "\n" }
+                if report.diagnostics.contains(where: { !$0.suppressed }) { out += "\n" }
                 out += "Variants of \(report.input)\n"
                 out += variantTable(report.variants)
             }
@@ -23,8 +28,17 @@ public struct TextReporter: Sendable {
     }
 
     func line(for diagnostic: Diagnostic) -> String {
-        let place = diagnostic.location.map { "\($0.description): " } ?? ""
-        return "\(place)\(diagnostic.severity.rawValue): \(diagnostic.message) [\(diagnostic.rule)]"
+        let place = diagnostic.location.map { paint("\($0.description):", "1") + " " } ?? ""
+        let code = switch diagnostic.severity {
+        case .error: "1;31"
+        case .warning: "1;33"
+        case .note: "1;36"
+        }
+        return "\(place)\(paint(diagnostic.severity.rawValue + ":", code)) \(diagnostic.message) [\(diagnostic.rule)]"
+    }
+
+    private func paint(_ text: String, _ code: String) -> String {
+        color ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
     }
 
     func variantTable(_ variants: [VariantSummary]) -> String {
@@ -66,8 +80,10 @@ public struct TextReporter: Sendable {
         let errors = reports.reduce(0) { $0 + $1.count(.error) }
         let warnings = reports.reduce(0) { $0 + $1.count(.warning) }
         let notes = reports.reduce(0) { $0 + $1.count(.note) }
+        let suppressed = reports.reduce(0) { $0 + $1.suppressedCount }
         let inputs = reports.count == 1 ? "1 stream" : "\(reports.count) streams"
         return "\(inputs) checked: \(plural(errors, "error")), \(plural(warnings, "warning")), \(plural(notes, "note"))"
+            + (suppressed > 0 ? " (\(suppressed) suppressed)" : "")
     }
 }
 

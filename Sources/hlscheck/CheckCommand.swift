@@ -8,59 +8,189 @@ enum ReportFormat: String, ExpressibleByArgument, CaseIterable, Sendable {
 }
 
 enum FailLevel: String, ExpressibleByArgument, CaseIterable, Sendable {
-    case error, warning
+    case error, warning, never
 
-    var threshold: Severity {
+    /// The lowest severity that fails, nil for `never`.
+    var threshold: Severity? {
         switch self {
         case .error: .error
         case .warning: .warning
+        case .never: nil
         }
     }
 }
 
-/// `hlscheck check PLAYLIST`: load, check, report, exit code for CI.
+enum ColorMode: String, ExpressibleByArgument, CaseIterable, Sendable {
+    case auto, always, never
+}
+
+
+/// `--output FORMAT=PATH`.
+struct OutputTarget: ExpressibleByArgument, Sendable {
+    var format: ReportFormat
+    var path: String
+
+    init?(argument: String) {
+        guard let equals = argument.firstIndex(of: "="),
+              let format = ReportFormat(rawValue: String(argument[..<equals])),
+              argument.index(after: equals) < argument.endIndex
+        else { return nil }
+        self.format = format
+        self.path = String(argument[argument.index(after: equals)...])
+    }
+}
+
+/// `hlscheck check PATH…`: discover, load, check, report, exit code for CI.
 struct CheckCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
-        abstract: "Check a multivariant or media playlist and everything it references."
+        abstract: "Check multivariant or media playlists, or every stream in folders.",
+        discussion: """
+            A folder is searched for multivariant playlists (playlists no other playlist there \
+            references). Settings come from the nearest .hlscheck.yml above each input (or --config); \
+            command-line flags win over it. A comment line "# hlscheck-disable-next-line RULE" in a \
+            playlist excuses RULE on the next line.
+            """
     )
 
-    @Argument(help: "The multivariant (master) or media playlist to check.")
-    var playlist: String
+    @Argument(help: "Playlists (.m3u8) or folders of streams.")
+    var paths: [String]
 
-    @Option(help: "Report format.")
-    var format: ReportFormat = .text
+    @Option(name: .long, help: "Report format; repeat for several (each needs its own --output but one).")
+    var format: [ReportFormat] = []
 
-    @Option(name: .customLong("budget-kbps"), help: "Audio-only budget in kbit/s, poster included.")
-    var budgetKbps: Int = 64
+    @Option(name: [.short, .long], help: "Write a format to a file instead of standard output, e.g. json=report.json.")
+    var output: [OutputTarget] = []
 
-    @Option(name: .customLong("fail-on"), help: "Lowest severity that makes the exit code 1.")
-    var failOn: FailLevel = .error
+    @Option(help: "Colour in text output.")
+    var color: ColorMode = .auto
+
+    @Option(help: "Default severities and parameters.")
+    var profile: Profile?
+
+    @Option(help: "Configuration file (instead of the nearest .hlscheck.yml).")
+    var config: String?
+
+    @Option(name: .customLong("budget-kbps"), help: "Audio-only budget in kbit/s, poster included (default 64).")
+    var budgetKbps: Int?
+
+    @Option(name: .customLong("fail-on"), help: "Lowest severity that makes the exit code 1 (default error).")
+    var failOn: FailLevel?
 
     @Flag(name: .customLong("playlist-only"), help: "Check the playlists alone; read no segment.")
     var playlistOnly = false
 
+    @Option(help: "Check only the K-th of N deterministic slices of the inputs (K from 1), e.g. 2/4.")
+    var shard: String?
+
+    /// The formats to render, in order: `--format` values, plus formats named only by `--output`.
+    var formats: [ReportFormat] {
+        var all = format
+        for target in output where !all.contains(target.format) { all.append(target.format) }
+        return all.isEmpty ? [.text] : all
+    }
+
     func validate() throws {
-        guard budgetKbps > 0, budgetKbps <= 1_000_000 else {
+        if let budgetKbps, !(1...1_000_000).contains(budgetKbps) {
             throw ValidationError("--budget-kbps must be between 1 and 1000000, got \(budgetKbps)")
+        }
+        let toStandardOutput = formats.filter { format in !output.contains { $0.format == format } }
+        if toStandardOutput.count > 1 {
+            throw ValidationError(
+                "only one format can go to standard output; give the others a file with --output FORMAT=PATH (\(toStandardOutput.map(\.rawValue).joined(separator: ", ")))")
+        }
+        if shard != nil, parsedShard == nil {
+            throw ValidationError("--shard takes K/N with 1 ≤ K ≤ N, e.g. 2/4; got \(shard ?? "")")
         }
     }
 
+    var parsedShard: (index: Int, count: Int)? {
+        guard let shard else { return nil }
+        let parts = shard.split(separator: "/")
+        guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]), n >= 1, (1...n).contains(k) else { return nil }
+        return (k, n)
+    }
+
     func run() async throws {
-        let configuration = CheckConfiguration(audioOnlyBudget: budgetKbps * 1000, playlistOnly: playlistOnly)
-        let report: CheckReport
+        var couldNotRun = false
+        var reports: [CheckReport] = []
+        var failed = false
         do {
-            report = try await Checker(configuration: configuration).check(playlist)
-        } catch {
+            let explicit = try config.map { path throws(CheckError) in try ConfigurationFile.load(path) }
+            var inputs: [(String, ConfigurationFile?)] = []
+            for path in paths {
+                let file = try explicit ?? ConfigurationFile.discover(from: Self.folder(of: path))
+                let ignore = IgnorePatterns(base: file?.folder ?? ".", patterns: file?.ignore ?? [])
+                inputs += try StreamDiscovery.inputs([path], ignore: ignore.matches).map { ($0, file) }
+            }
+            if let (index, count) = parsedShard {
+                let kept = Set(StreamDiscovery.shard(inputs.map(\.0), index: index, count: count))
+                inputs = inputs.filter { kept.contains($0.0) }
+            }
+            if inputs.isEmpty && parsedShard == nil {
+                printError("hlscheck: no playlist found in \(paths.joined(separator: ", "))")
+                throw ExitCode(2)
+            }
+            for (input, file) in inputs {
+                do {
+                    let report = try await Checker(configuration: configuration(file)).check(input)
+                    reports.append(report)
+                    if let threshold = (failOn ?? file?.failOn.flatMap(FailLevel.init) ?? .error).threshold,
+                       report.fails(at: threshold) {
+                        failed = true
+                    }
+                } catch {
+                    printError("hlscheck: \(error.description)")
+                    couldNotRun = true
+                }
+            }
+        } catch let error as CheckError {
             printError("hlscheck: \(error.description)")
             throw ExitCode(2)
         }
-        switch format {
-        case .text: print(TextReporter().render([report]), terminator: "")
-        case .json: print(JSONReporter().render([report]), terminator: "")
-        }
-        if report.diagnostics.contains(where: { $0.severity >= failOn.threshold }) {
-            throw ExitCode(1)
+        try write(reports)
+        if couldNotRun { throw ExitCode(2) }
+        if failed { throw ExitCode(1) }
+    }
+
+    /// Profile, then the configuration file, then command-line flags.
+    func configuration(_ file: ConfigurationFile?) -> CheckConfiguration {
+        var configuration = CheckConfiguration()
+        (profile ?? file?.profile ?? .audioOnly64k).configure(&configuration)
+        file?.apply(to: &configuration)
+        if let budgetKbps { configuration.audioOnlyBudget = budgetKbps * 1000 }
+        configuration.playlistOnly = playlistOnly
+        return configuration
+    }
+
+    static func folder(of path: String) -> String {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue { return path }
+        let parent = (path as NSString).deletingLastPathComponent
+        return parent.isEmpty ? "." : parent
+    }
+
+    func write(_ reports: [CheckReport]) throws {
+        for format in formats {
+            let target = output.first { $0.format == format }?.path
+            let text: String
+            switch format {
+            case .text:
+                let colored = target == nil && (color == .always || (color == .auto && isatty(STDOUT_FILENO) == 1))
+                text = TextReporter(color: colored).render(reports)
+            case .json:
+                text = JSONReporter().render(reports)
+            }
+            if let target {
+                do {
+                    try AtomicFile.write(Array(text.utf8), to: target)
+                } catch {
+                    printError("hlscheck: cannot write the \(format.rawValue) report to \(target): \(error)")
+                    throw ExitCode(2)
+                }
+            } else {
+                print(text, terminator: "")
+            }
         }
     }
 }

@@ -1,24 +1,30 @@
 import ArgumentParser
 import HLSCheck
 
-/// `hlscheck rules`: the rule catalogue with ids and default severities.
+/// `hlscheck rules`: the rule catalogue with ids and the severities of a profile.
 struct RulesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "rules",
-        abstract: "List every rule with its id, default severity and what it enforces."
+        abstract: "List every rule with its id, its severity in a profile and what it enforces."
     )
+
+    @Option(help: "Show severities as this profile sets them.")
+    var profile: Profile = .audioOnly64k
 
     @Flag(name: .long, help: "Also print each rule's rationale, with its spec section.")
     var verbose = false
 
     func run() {
+        var configuration = CheckConfiguration()
+        profile.configure(&configuration)
         let rules = RuleCatalogue.descriptions
         let width = rules.map(\.id.count).max() ?? 0
         for rule in rules {
             let id = rule.id + String(repeating: " ", count: width - rule.id.count)
-            let severity = rule.defaultSeverity.rawValue + String(repeating: " ", count: 7 - rule.defaultSeverity.rawValue.count)
+            let level = configuration.severity(for: rule)?.rawValue ?? "off"
+            let severity = level + String(repeating: " ", count: 7 - level.count)
             print("\(id)  \(severity)  \(rule.summary)")
-            if verbose { print(String(repeating: " ", count: width + 12) + rule.rationale) }
+            if verbose { print(String(repeating: " ", count: width + 11) + rule.rationale) }
         }
     }
 }

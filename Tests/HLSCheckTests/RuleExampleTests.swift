@@ -19,8 +19,10 @@ struct RuleExampleCase: Sendable, CustomTestStringConvertible {
 @Test(arguments: RuleExampleCase.all)
 func ruleExample(_ testCase: RuleExampleCase) async throws {
     let stream = try TemporaryFolder(testCase.example.files)
-    let report = try await Checker(configuration: CheckConfiguration(playlistOnly: true)).check(
-        stream.path(testCase.example.entry))
+    // Examples test the rule itself, whatever the default profile does with it.
+    var configuration = CheckConfiguration(playlistOnly: true)
+    configuration.severityOverrides[testCase.rule] = RuleCatalogue.description(of: testCase.rule)?.defaultSeverity
+    let report = try await Checker(configuration: configuration).check(stream.path(testCase.example.entry))
     let fired = report.diagnostics.filter { $0.rule == testCase.rule }
     if testCase.shouldTrigger {
         #expect(!fired.isEmpty, "expected \(testCase.rule); got \(report.diagnostics)")

@@ -115,6 +115,47 @@ import Testing
         #expect(result.stderr.contains("yaml"))
     }
 
+    @Test func checksEveryStreamOfAFolderInOneRunAndWritesSeveralFormats() throws {
+        let folder = try TemporaryFolder()
+        let result = try HLSCheckBinary.run([
+            "Samples", "--playlist-only", "--format", "text", "--output", "json=\(folder.path("report.json"))",
+        ])
+        #expect(result.status == 1, "no-audio-only fails the run")
+        #expect(result.stdout.contains("4 streams checked: 1 error"))
+        let json = try Data(contentsOf: folder.url.appendingPathComponent("report.json"))
+        let object = try #require(try JSONSerialization.jsonObject(with: json) as? [String: Any])
+        #expect(object["inputs"] as? [String] == [
+            "Samples/compliant/master.m3u8", "Samples/fmp4/master.m3u8",
+            "Samples/no-audio-only/master.m3u8", "Samples/packed-audio/master.m3u8",
+        ])
+    }
+
+    @Test func failOnNeverAlwaysExitsZeroWhenTheCheckRan() throws {
+        let result = try HLSCheckBinary.run(["Samples/no-audio-only/master.m3u8", "--playlist-only", "--fail-on", "never"])
+        #expect(result.status == 0)
+    }
+
+    @Test func configurationFileBesideTheStreamChangesTheVerdict() throws {
+        let folder = try TemporaryFolder([
+            ".hlscheck.yml": "rules:\n  audio-only-variant-missing: warning\n",
+            "master.m3u8": "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=800000,CODECS=\"avc1.4d401f,mp4a.40.2\",RESOLUTION=640x360\nv.m3u8\n",
+            "v.m3u8": "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\ns.ts\n#EXT-X-ENDLIST\n",
+        ])
+        let relaxed = try HLSCheckBinary.run([folder.path("master.m3u8"), "--playlist-only"])
+        #expect(relaxed.status == 0, "\(relaxed.stdout)")
+        #expect(relaxed.stdout.contains("warning: no audio-only variant"))
+        let broken = try TemporaryFolder([".hlscheck.yml": "budget: 12\n", "master.m3u8": "#EXTM3U\n"])
+        let refused = try HLSCheckBinary.run([broken.path("master.m3u8")])
+        #expect(refused.status == 2)
+        #expect(refused.stderr.contains(".hlscheck.yml:1:1: unknown setting \"budget\""))
+    }
+
+    @Test(arguments: [["--shard", "3/2"], ["--format", "json", "--format", "text"], ["--output", "yaml=x"]])
+    func rejectsContradictoryOptionsAsUsageErrors(_ options: [String]) throws {
+        let result = try HLSCheckBinary.run(["Samples/compliant/master.m3u8"] + options)
+        #expect(result.status == 64, "\(result.stderr)")
+    }
+
     @Test func rulesCommandListsTheCatalogue() throws {
         let result = try HLSCheckBinary.run(["rules"])
         #expect(result.status == 0)

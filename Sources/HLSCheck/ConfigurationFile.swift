@@ -1,0 +1,134 @@
+import Foundation
+import Yams
+
+/// `.hlscheck.yml` (or `.yaml`, `.json`): the settings of a stream repository, found from the
+/// checked playlist's folder upwards, like a linter's configuration (docs/configuration.md).
+///
+///     profile: apple-ios
+///     budget-kbps: 64
+///     bandwidth-tolerance: 0.1
+///     duration-tolerance: 0.5
+///     fail-on: warning
+///     rules:
+///       artwork-missing: off
+///       codecs-missing: error
+///     ignore:
+///       - "legacy/**"
+public struct ConfigurationFile: Sendable, Hashable {
+    public static let names = [".hlscheck.yml", ".hlscheck.yaml", ".hlscheck.json"]
+
+    /// The file this came from.
+    public var path: String
+    public var profile: Profile?
+    public var budgetKbps: Int?
+    public var bandwidthTolerance: Double?
+    public var durationTolerance: Double?
+    /// `error`, `warning` or `never`.
+    public var failOn: String?
+    /// Rule id → severity; nil switches the rule off.
+    public var rules: [String: Severity?] = [:]
+    /// Glob patterns, relative to the file's folder, of playlists folder discovery skips.
+    public var ignore: [String] = []
+
+    /// The folder the file is in: ignore patterns are relative to it.
+    public var folder: String { (path as NSString).deletingLastPathComponent }
+
+    /// The nearest configuration file in `folder` or a folder above it, nil when there is none.
+    public static func discover(from folder: String) throws(CheckError) -> ConfigurationFile? {
+        var current = URL(fileURLWithPath: folder).standardizedFileURL
+        while true {
+            for name in names {
+                let candidate = current.appendingPathComponent(name).path
+                if FileManager.default.fileExists(atPath: candidate) { return try load(candidate) }
+            }
+            let parent = current.deletingLastPathComponent()
+            if parent.path == current.path { return nil }
+            current = parent
+        }
+    }
+
+    public static func load(_ path: String) throws(CheckError) -> ConfigurationFile {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw CheckError("\(path): cannot read the configuration file")
+        }
+        let node: Node?
+        do {
+            node = try Yams.compose(yaml: String(decoding: data, as: UTF8.self))
+        } catch let error as YamlError {
+            throw CheckError("\(path): not valid YAML or JSON: \(error)")
+        } catch {
+            throw CheckError("\(path): not valid YAML or JSON: \(error)")
+        }
+        var file = ConfigurationFile(path: path)
+        guard let node else { return file }  // an empty file configures nothing
+        guard let mapping = node.mapping else { throw file.problem(node, "expected a mapping of settings") }
+        for (keyNode, value) in mapping {
+            let key = keyNode.string ?? ""
+            switch key {
+            case "profile":
+                guard let name = value.string, let profile = Profile(rawValue: name) else {
+                    throw file.problem(value, "profile must be one of \(Profile.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                file.profile = profile
+            case "budget-kbps":
+                guard let kbps = value.int, kbps > 0 else { throw file.problem(value, "budget-kbps must be a positive whole number") }
+                file.budgetKbps = kbps
+            case "bandwidth-tolerance":
+                guard let fraction = value.float, fraction >= 0, fraction < 10 else {
+                    throw file.problem(value, "bandwidth-tolerance must be a fraction such as 0.1 (10 %)")
+                }
+                file.bandwidthTolerance = fraction
+            case "duration-tolerance":
+                guard let seconds = value.float, seconds >= 0 else {
+                    throw file.problem(value, "duration-tolerance must be a number of seconds such as 0.5")
+                }
+                file.durationTolerance = seconds
+            case "fail-on":
+                guard let level = value.string, ["error", "warning", "never"].contains(level) else {
+                    throw file.problem(value, "fail-on must be error, warning or never")
+                }
+                file.failOn = level
+            case "rules":
+                guard let rules = value.mapping else { throw file.problem(value, "rules must map rule ids to error, warning, note or off") }
+                let known = Set(RuleCatalogue.descriptions.map(\.id))
+                for (ruleNode, severityNode) in rules {
+                    let rule = ruleNode.string ?? ""
+                    guard known.contains(rule) else {
+                        throw file.problem(ruleNode, "unknown rule \"\(rule)\" (hlscheck rules lists them)")
+                    }
+                    // YAML reads a bare `off` as the boolean false.
+                    let text = severityNode.string ?? ""
+                    if text == "off" || severityNode.bool == false {
+                        file.rules[rule] = .some(nil)
+                    } else if let severity = Severity(rawValue: text) {
+                        file.rules[rule] = severity
+                    } else {
+                        throw file.problem(severityNode, "the severity of \(rule) must be error, warning, note or off")
+                    }
+                }
+            case "ignore":
+                guard let patterns = value.sequence?.map({ $0.string }), !patterns.contains(nil) else {
+                    throw file.problem(value, "ignore must be a list of glob patterns")
+                }
+                file.ignore = patterns.compactMap { $0 }
+            default:
+                throw file.problem(keyNode, "unknown setting \"\(key)\" (known: profile, budget-kbps, bandwidth-tolerance, duration-tolerance, fail-on, rules, ignore)")
+            }
+        }
+        return file
+    }
+
+    private func problem(_ node: Node, _ message: String) -> CheckError {
+        let place = node.mark.map { "\(path):\($0.line):\($0.column)" } ?? path
+        return CheckError("\(place): \(message)")
+    }
+
+    /// Applies the file's parameters and rule severities over a configuration — after the
+    /// profile has configured it, before command-line flags do.
+    public func apply(to configuration: inout CheckConfiguration) {
+        if let budgetKbps { configuration.audioOnlyBudget = budgetKbps * 1000 }
+        if let bandwidthTolerance { configuration.bandwidthTolerance = bandwidthTolerance }
+        if let durationTolerance { configuration.durationTolerance = durationTolerance }
+        configuration.severityOverrides.merge(rules) { _, file in file }
+    }
+}

@@ -1,0 +1,61 @@
+/// A profile is default severities and parameters over the one rule catalogue (docs/profiles.md
+/// has each table with the source of every number).
+public enum Profile: String, Sendable, Hashable, CaseIterable, Codable {
+    /// The rule this project exists for: an audio-only variant of at most 64 kbit/s, poster included.
+    case audioOnly64k = "audio-only-64k"
+    /// Apple's HLS Authoring Specification for Apple Devices, as it applies to iOS.
+    case appleIOS = "apple-ios"
+    /// The same for tvOS, where audio-only variants are not allowed in the multivariant playlist.
+    case appleTVOS = "apple-tvos"
+    /// Only what RFC 8216 says MUST or SHOULD.
+    case rfc8216
+
+    /// The severity this profile gives a rule: `.some(nil)` switches it off, nil keeps the
+    /// catalogue default.
+    public func severity(for rule: String) -> Severity?? {
+        switch self {
+        case .audioOnly64k:
+            if Self.appleOnlyRules.contains(rule) { return .some(nil) }
+        case .appleIOS:
+            switch rule {
+            case "audio-only-variant-present": return .some(nil)
+            case "audio-only-variant-missing": return .warning
+            case "codecs-missing", "extinf-duration-mismatch": return .error
+            default: break
+            }
+        case .appleTVOS:
+            switch rule {
+            case "audio-only-variant-present", "codecs-missing", "extinf-duration-mismatch": return .error
+            case "audio-only-variant-missing", "audio-only-over-budget", "artwork-over-budget", "artwork-missing",
+                "artwork-inconsistent":
+                return .some(nil)
+            default: break
+            }
+        case .rfc8216:
+            if Self.appleOnlyRules.contains(rule) || Self.audioOnlyRules.contains(rule) { return .some(nil) }
+            switch rule {
+            case "resolution-missing": return .warning
+            case "resolution-mismatch": return .warning
+            default: break
+            }
+        }
+        return nil
+    }
+
+    /// Parameters the profile sets before a config file or a flag changes them.
+    public func configure(_ configuration: inout CheckConfiguration) {
+        configuration.profile = self
+        // RFC 8216 §4.3.4.2: the peak segment bit rate MUST NOT exceed BANDWIDTH — no tolerance.
+        configuration.bandwidthTolerance = self == .rfc8216 ? 0 : 0.10
+    }
+
+    /// Rules only Apple's authoring specification asks for.
+    static let appleOnlyRules: Set<String> = [
+        "cellular-variant-missing", "average-bandwidth-missing", "resolution-missing", "audio-only-variant-present",
+    ]
+    /// Rules of the audio-only budget and poster, which no RFC asks for.
+    static let audioOnlyRules: Set<String> = [
+        "audio-only-variant-missing", "audio-only-over-budget", "artwork-over-budget", "artwork-missing",
+        "artwork-inconsistent", "artwork-invalid",
+    ]
+}

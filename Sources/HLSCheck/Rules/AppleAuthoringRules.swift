@@ -1,0 +1,85 @@
+import HLSPlaylist
+
+// Rules of Apple's HLS Authoring Specification for Apple Devices that RFC 8216 does not ask for.
+// They are off in the default profile and on in apple-ios / apple-tvos (docs/profiles.md).
+
+/// No variant light enough for cellular networks.
+public struct CellularVariantMissingRule: Rule {
+    public init() {}
+
+    public static let description = RuleDescription(
+        id: "cellular-variant-missing", name: "No cellular variant", defaultSeverity: .error,
+        summary: "No variant declares a BANDWIDTH within the cellular budget (Apple: 192 kbit/s).",
+        rationale: "Apple HLS Authoring Specification: a stream for cellular networks must offer a variant whose peak is at most 192 kbit/s.",
+        triggering: [RuleExample("only an 800 kbit/s variant", files: Examples.stream(Examples.videoVariant))],
+        nonTriggering: [RuleExample("a 48 kbit/s variant", files: Examples.stream(Examples.videoVariant, Examples.audioVariant()))])
+
+    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+        guard stream.multivariant != nil, !stream.variants.isEmpty else { return [] }
+        if stream.variants.contains(where: { ($0.declaredBandwidth ?? .max) <= configuration.cellularBudget }) { return [] }
+        return [Finding(
+            "no variant is within \(configuration.cellularBudget.formattedBitrate) for cellular networks: add one",
+            at: stream.root.location(line: 1))]
+    }
+}
+
+/// EXT-X-STREAM-INF without AVERAGE-BANDWIDTH.
+public struct AverageBandwidthMissingRule: Rule {
+    public init() {}
+
+    public static let description = RuleDescription(
+        id: "average-bandwidth-missing", name: "AVERAGE-BANDWIDTH missing", defaultSeverity: .error,
+        summary: "An EXT-X-STREAM-INF has no AVERAGE-BANDWIDTH attribute.",
+        rationale: "Apple HLS Authoring Specification: every variant must declare AVERAGE-BANDWIDTH; players use it to estimate sustained throughput.",
+        triggering: [RuleExample("variant without AVERAGE-BANDWIDTH", files: Examples.stream(Examples.audioVariant()))],
+        nonTriggering: [RuleExample("variant with AVERAGE-BANDWIDTH", files: Examples.stream(
+            "#EXT-X-STREAM-INF:BANDWIDTH=48000,AVERAGE-BANDWIDTH=45000,CODECS=\"mp4a.40.2\"\naudio.m3u8\n"))])
+
+    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+        stream.variants.compactMap { variant in
+            guard let declared = variant.stream, declared.averageBandwidth == nil else { return nil }
+            return Finding("variant \(variant.uri) has no AVERAGE-BANDWIDTH attribute", at: variant.location)
+        }
+    }
+}
+
+/// A video variant without RESOLUTION.
+public struct ResolutionMissingRule: Rule {
+    public init() {}
+
+    public static let description = RuleDescription(
+        id: "resolution-missing", name: "RESOLUTION missing", defaultSeverity: .error,
+        summary: "A variant with video has no RESOLUTION attribute.",
+        rationale: "RFC 8216 §4.3.4.2: RESOLUTION SHOULD be included for variants with video; Apple's authoring specification requires it.",
+        triggering: [RuleExample("video variant without RESOLUTION", files: Examples.stream(
+            "#EXT-X-STREAM-INF:BANDWIDTH=800000,CODECS=\"avc1.4d401f,mp4a.40.2\"\nvideo.m3u8\n"))],
+        nonTriggering: [RuleExample("video variant with RESOLUTION", files: Examples.stream(Examples.videoVariant))])
+
+    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+        stream.variants.compactMap { variant in
+            guard let declared = variant.stream, declared.resolution == nil else { return nil }
+            let declaresVideo = declared.codecs?.contains { CodecKind(codec: $0) == .video } ?? false
+            guard declaresVideo || variant.measurement?.containsVideo == true else { return nil }
+            return Finding("video variant \(variant.uri) has no RESOLUTION attribute", at: variant.location)
+        }
+    }
+}
+
+/// An audio-only variant in the multivariant playlist where the platform forbids it.
+public struct AudioOnlyVariantPresentRule: Rule {
+    public init() {}
+
+    public static let description = RuleDescription(
+        id: "audio-only-variant-present", name: "Audio-only variant not allowed", defaultSeverity: .error,
+        summary: "The multivariant playlist lists an audio-only variant (not allowed on tvOS).",
+        rationale: "Apple HLS Authoring Specification (tvOS): audio-only variants must not be listed in the multivariant playlist of a video stream; offer audio through EXT-X-MEDIA renditions instead.",
+        triggering: [RuleExample("audio-only variant listed", files: Examples.stream(Examples.videoVariant, Examples.audioVariant()))],
+        nonTriggering: [RuleExample("video variants only", files: Examples.stream(Examples.videoVariant))])
+
+    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+        guard stream.multivariant != nil else { return [] }
+        return stream.variants.filter(\.isAudioOnly).map { variant in
+            Finding("audio-only variant \(variant.uri) must not be listed in the multivariant playlist", at: variant.location)
+        }
+    }
+}

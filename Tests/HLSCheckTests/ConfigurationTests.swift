@@ -1,0 +1,148 @@
+import Foundation
+import HLSCheck
+import TestSupport
+import Testing
+
+@Suite struct ConfigurationFileTests {
+    @Test func isFoundFromThePlaylistFolderUpwards() throws {
+        let tree = try TemporaryFolder([
+            ".hlscheck.yml": "profile: apple-ios\nbudget-kbps: 48\nrules:\n  artwork-missing: off\n  codecs-missing: note\n",
+            "streams/show/master.m3u8": "#EXTM3U\n",
+        ])
+        let file = try #require(try ConfigurationFile.discover(from: tree.path("streams/show")))
+        #expect(file.path.hasSuffix("/.hlscheck.yml"))
+        #expect(file.profile == .appleIOS)
+        var configuration = CheckConfiguration()
+        file.apply(to: &configuration)
+        #expect(configuration.audioOnlyBudget == 48_000)
+        let artwork = try #require(RuleCatalogue.description(of: "artwork-missing"))
+        let codecs = try #require(RuleCatalogue.description(of: "codecs-missing"))
+        #expect(configuration.severity(for: artwork) == nil)
+        #expect(configuration.severity(for: codecs) == .note)
+    }
+
+    @Test func readsJSONToo() throws {
+        let tree = try TemporaryFolder([".hlscheck.json": #"{"budget-kbps": 96, "ignore": ["old/**"]}"#])
+        let file = try #require(try ConfigurationFile.discover(from: tree.url.path))
+        #expect(file.budgetKbps == 96)
+        #expect(file.ignore == ["old/**"])
+    }
+
+    @Test(arguments: [
+        ("budget: 64\n", ":1:1: unknown setting \"budget\""),
+        ("rules:\n  no-such-rule: error\n", ":2:3: unknown rule \"no-such-rule\""),
+        ("rules:\n  artwork-missing: loud\n", ":2:20: the severity of artwork-missing must be"),
+        ("profile: android\n", ":1:10: profile must be one of audio-only-64k"),
+        ("budget-kbps: [\n", "not valid YAML"),
+    ])
+    func rejectsMistakesNamingFileLineAndColumn(_ yaml: String, _ expected: String) throws {
+        let tree = try TemporaryFolder([".hlscheck.yml": yaml])
+        #expect {
+            _ = try ConfigurationFile.load(tree.path(".hlscheck.yml"))
+        } throws: { error in
+            "\(error)".contains(tree.path(".hlscheck.yml")) && "\(error)".contains(expected)
+        }
+    }
+}
+
+@Suite struct SuppressionTests {
+    static let master = """
+        #EXTM3U
+        # hlscheck-disable-next-line codecs-missing
+        #EXT-X-STREAM-INF:BANDWIDTH=48000
+        a.m3u8
+        #EXT-X-STREAM-INF:BANDWIDTH=48000
+        b.m3u8
+
+        """
+
+    @Test func excusesTheNamedRuleOnTheNextLineOnly() async throws {
+        let media = "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\ns.ts\n#EXT-X-ENDLIST\n"
+        let stream = try TemporaryFolder(["master.m3u8": Self.master, "a.m3u8": media, "b.m3u8": media])
+        let report = try await Checker(configuration: CheckConfiguration(playlistOnly: true)).check(stream.path("master.m3u8"))
+        let codecs = report.diagnostics.filter { $0.rule == "codecs-missing" }
+        #expect(codecs.count == 2)
+        #expect(codecs.first { $0.location?.line == 3 }?.suppressed == true)
+        #expect(codecs.first { $0.location?.line == 5 }?.suppressed == false)
+        // Counted: only the one that is not excused.
+        #expect(report.count(.warning) == 1)
+        #expect(report.suppressedCount == 1)
+    }
+}
+
+@Suite struct ProfileTests {
+    static func severity(_ rule: String, in profile: Profile) throws -> Severity? {
+        var configuration = CheckConfiguration()
+        profile.configure(&configuration)
+        return configuration.severity(for: try #require(RuleCatalogue.description(of: rule)))
+    }
+
+    @Test func defaultProfileIsAboutTheAudioOnlyBudget() throws {
+        #expect(try Self.severity("audio-only-variant-missing", in: .audioOnly64k) == .error)
+        #expect(try Self.severity("artwork-over-budget", in: .audioOnly64k) == .error)
+        #expect(try Self.severity("cellular-variant-missing", in: .audioOnly64k) == nil)
+    }
+
+    @Test func appleTVOSForbidsWhatTheDefaultRequires() throws {
+        #expect(try Self.severity("audio-only-variant-present", in: .appleTVOS) == .error)
+        #expect(try Self.severity("audio-only-variant-missing", in: .appleTVOS) == nil)
+    }
+
+    @Test func appleIOSAsksForAverageBandwidthAndACellularVariant() throws {
+        #expect(try Self.severity("average-bandwidth-missing", in: .appleIOS) == .error)
+        #expect(try Self.severity("cellular-variant-missing", in: .appleIOS) == .error)
+        #expect(try Self.severity("codecs-missing", in: .appleIOS) == .error)
+    }
+
+    @Test func rfc8216HasNoToleranceAndNoAppleRules() throws {
+        var configuration = CheckConfiguration()
+        Profile.rfc8216.configure(&configuration)
+        #expect(configuration.bandwidthTolerance == 0)
+        #expect(try Self.severity("audio-only-variant-missing", in: .rfc8216) == nil)
+        #expect(try Self.severity("average-bandwidth-missing", in: .rfc8216) == nil)
+        #expect(try Self.severity("target-duration-exceeded", in: .rfc8216) == .error)
+    }
+
+    @Test func tvOSProfileFlagsTheSampleAudioOnlyVariant() async throws {
+        var configuration = CheckConfiguration(playlistOnly: true)
+        Profile.appleTVOS.configure(&configuration)
+        let report = try await Checker(configuration: configuration)
+            .check(PackageRoot.url.appendingPathComponent("Samples/compliant/master.m3u8").path)
+        #expect(report.diagnostics.map(\.rule).contains("audio-only-variant-present"))
+        #expect(!report.diagnostics.map(\.rule).contains("audio-only-variant-missing"))
+    }
+}
+
+@Suite struct StreamDiscoveryTests {
+    static let master = "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=48000,CODECS=\"mp4a.40.2\"\naudio/index.m3u8\n"
+    static let media = "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\ns.ts\n#EXT-X-ENDLIST\n"
+
+    @Test func findsMastersNotTheMediaPlaylistsTheyReference() throws {
+        let tree = try TemporaryFolder([
+            "b/master.m3u8": Self.master, "b/audio/index.m3u8": Self.media,
+            "a/show.m3u8": Self.master, "a/audio/index.m3u8": Self.media,
+            "lone/index.m3u8": Self.media,
+            ".git/ignored.m3u8": Self.master,
+        ])
+        let found = try StreamDiscovery.inputs([tree.url.path])
+        #expect(found == ["a/show.m3u8", "b/master.m3u8", "lone/index.m3u8"].map { tree.url.path + "/" + $0 })
+    }
+
+    @Test func honoursIgnorePatterns() throws {
+        let tree = try TemporaryFolder(["old/x/master.m3u8": Self.master, "new/master.m3u8": Self.master])
+        let ignore = IgnorePatterns(base: tree.url.path, patterns: ["old/**"])
+        #expect(try StreamDiscovery.inputs([tree.url.path], ignore: ignore.matches) == [tree.path("new/master.m3u8")])
+    }
+
+    @Test func shardsPartitionTheInputsDeterministically() {
+        let inputs = (1...10).map { "s\($0).m3u8" }
+        let shards = (1...3).map { StreamDiscovery.shard(inputs, index: $0, count: 3) }
+        #expect(shards.flatMap { $0 }.sorted() == inputs.sorted())
+        #expect(Set(shards[0]).isDisjoint(with: shards[1]))
+        #expect(shards[0] == StreamDiscovery.shard(inputs, index: 1, count: 3))
+    }
+
+    @Test func aMissingPathIsAnOperationalError() {
+        #expect(throws: CheckError.self) { try StreamDiscovery.inputs(["/no/such/folder"]) }
+    }
+}
