@@ -1,0 +1,231 @@
+internal import MediaFormats
+
+/// A transport stream segment split into its 188-byte packets (ISO/IEC 13818-1 §2.4.3.2), with
+/// the lookups the poster writer needs. Construction refuses what cannot be rewritten safely.
+struct ParsedTransportStream {
+    let bytes: [UInt8]
+    let packets: [TransportStreamPacket]
+    let usedPIDs: Set<UInt16>
+
+    init(_ bytes: [UInt8]) throws(PackagingError) {
+        let size = TransportStreamPacket.size
+        guard !bytes.isEmpty, bytes.count % size == 0 else {
+            throw PackagingError(.misalignedTransportStream, "the segment is \(bytes.count) bytes, not a whole number of 188-byte transport stream packets: it is truncated or not MPEG-TS")
+        }
+        var packets: [TransportStreamPacket] = []
+        packets.reserveCapacity(bytes.count / size)
+        var pids: Set<UInt16> = []
+        for offset in stride(from: 0, to: bytes.count, by: size) {
+            guard let packet = TransportStreamPacket(bytes[offset..<(offset + size)]) else {
+                throw PackagingError(.misalignedTransportStream, "packet \(offset / size) (byte \(offset)) does not start with the sync byte 0x47 or has an impossible adaptation field: the segment is damaged or not MPEG-TS")
+            }
+            if packet.scramblingControl != 0 {
+                throw PackagingError(.encrypted, "packet \(offset / size) on PID 0x\(hex(packet.pid)) is scrambled (transport_scrambling_control \(packet.scramblingControl)): encrypted segments cannot be rewritten; embed the poster before encryption")
+            }
+            if packet.transportError {
+                throw PackagingError(.misalignedTransportStream, "packet \(offset / size) on PID 0x\(hex(packet.pid)) has transport_error_indicator set: the segment is damaged")
+            }
+            pids.insert(packet.pid)
+            packets.append(packet)
+        }
+        self.bytes = bytes
+        self.packets = packets
+        self.usedPIDs = pids
+    }
+
+    var packetCount: Int { packets.count }
+
+    func packet(_ index: Int) -> ArraySlice<UInt8> {
+        bytes[(index * TransportStreamPacket.size)..<((index + 1) * TransportStreamPacket.size)]
+    }
+
+    // MARK: Sections (§2.4.4)
+
+    /// One complete PSI section and the packets that carry it.
+    struct SectionOccurrence {
+        var packetIndices: [Int]
+        var section: [UInt8]
+    }
+
+    func sectionOccurrences(pid: UInt16) -> [SectionOccurrence] {
+        var found: [SectionOccurrence] = []
+        var current: (indices: [Int], data: [UInt8])? = nil
+        for (index, packet) in packets.enumerated() where packet.pid == pid && packet.hasPayload {
+            if packet.payloadUnitStart {
+                guard let pointer = packet.payload.first, 1 + Int(pointer) < packet.payload.count else { current = nil; continue }
+                current = ([index], Array(packet.payload.dropFirst(1 + Int(pointer))))
+            } else if current != nil {
+                current?.indices.append(index)
+                current?.data.append(contentsOf: packet.payload)
+            }
+            guard let candidate = current, candidate.data.count >= 3 else { continue }
+            if candidate.data[0] == 0xFF { current = nil; continue }   // only stuffing follows
+            let length = 3 + (Int(candidate.data[1] & 0x0F) << 8 | Int(candidate.data[2]))
+            if candidate.data.count >= length {
+                found.append(SectionOccurrence(packetIndices: candidate.indices, section: Array(candidate.data.prefix(length))))
+                current = nil
+            } else if candidate.data.count > 4096 {
+                current = nil
+            }
+        }
+        return found
+    }
+
+    /// The packets of `occurrence` with `section` in place of the old one: same headers,
+    /// adaptation fields and continuity counters; the payload after the section is 0xFF
+    /// stuffing (§2.4.4.2). Refuses when the new section does not fit in the old packets.
+    func rewritingSection(_ occurrence: SectionOccurrence, with section: [UInt8]) throws(PackagingError) -> [(Int, ArraySlice<UInt8>)] {
+        let first = packets[occurrence.packetIndices[0]]
+        let pointer = Int(first.payload[first.payload.startIndex])
+        let carried = occurrence.packetIndices.map { packets[$0].payload }
+        let capacity = carried.reduce(0) { $0 + $1.count }
+        // Bytes after the old section must be stuffing; another section there would be lost.
+        let used = 1 + pointer + occurrence.section.count
+        let trailing = carried.flatMap { $0 }.dropFirst(used)
+        guard trailing.allSatisfy({ $0 == 0xFF }) else {
+            throw PackagingError(.layoutNotSupported, "the PMT shares its packet with another section; this layout is not supported — re-mux the segment")
+        }
+        var payload = Array(first.payload.prefix(1 + pointer)) + section
+        guard payload.count <= capacity else {
+            throw PackagingError(.layoutNotSupported, "the PMT grows to \(section.count) bytes with the timed-ID3 stream and no longer fits in its \(occurrence.packetIndices.count) packet(s); re-mux the segment with the metadata stream declared (e.g. ffmpeg -map 0 -map 1 -c copy with a timed_id3 data stream)")
+        }
+        payload += repeatElement(0xFF, count: capacity - payload.count)
+        var result: [(Int, ArraySlice<UInt8>)] = []
+        var consumed = 0
+        for (index, original) in zip(occurrence.packetIndices, carried) {
+            let packetBytes = packet(index)
+            let headerCount = TransportStreamPacket.size - original.count
+            let rewritten = Array(packetBytes.prefix(headerCount)) + payload[consumed..<(consumed + original.count)]
+            consumed += original.count
+            result.append((index, rewritten[...]))
+        }
+        return result
+    }
+
+    // MARK: Program (PAT §2.4.4.3, PMT §2.4.4.8)
+
+    struct AudioProgram {
+        var programNumber: UInt16
+        var pmtPID: UInt16
+        var pmt: ProgramMapSection
+        var audioPID: UInt16
+    }
+
+    /// Stream types of audio HLS carries in TS (table 2-34; ATSC A/52 for AC-3 0x81, E-AC-3 0x87).
+    static let audioStreamTypes: Set<UInt8> = [0x03, 0x04, 0x0F, 0x11, 0x81, 0x87]
+    /// Apple's SAMPLE-AES stream types ("MPEG-2 Stream Encryption Format for HTTP Live Streaming"):
+    /// H.264 0xDB, AAC 0xCF, AC-3 0xC1, E-AC-3 0xC2.
+    static let sampleAESStreamTypes: Set<UInt8> = [0xDB, 0xCF, 0xC1, 0xC2]
+
+    /// The first program (lowest number) with an audio stream.
+    func audioProgram() throws(PackagingError) -> AudioProgram {
+        guard let patSection = sectionOccurrences(pid: 0).first?.section,
+              let pat = ProgramAssociationSection(patSection[...]) else {
+            throw PackagingError(.missingProgramTables, "no readable PAT (PID 0) in the segment: every HLS TS segment must start with PAT and PMT (RFC 8216 §3.2); it is damaged, encrypted as a whole, or not MPEG-TS")
+        }
+        guard !pat.programs.isEmpty else {
+            throw PackagingError(.missingProgramTables, "the PAT lists no program")
+        }
+        var sawPMT = false
+        for (number, pmtPID) in pat.programs.sorted(by: { $0.key < $1.key }) {
+            guard let section = sectionOccurrences(pid: pmtPID).first?.section,
+                  let pmt = ProgramMapSection(section[...]) else { continue }
+            sawPMT = true
+            if let encrypted = pmt.streams.first(where: { Self.sampleAESStreamTypes.contains($0.streamType) }) {
+                throw PackagingError(.encrypted, "stream 0x\(hex(encrypted.pid)) has SAMPLE-AES stream_type 0x\(String(encrypted.streamType, radix: 16)): encrypted segments cannot be rewritten; embed the poster before encryption")
+            }
+            if let audio = pmt.streams.first(where: { Self.isAudio($0) }) {
+                return AudioProgram(programNumber: number, pmtPID: pmtPID, pmt: pmt, audioPID: audio.pid)
+            }
+        }
+        guard sawPMT else {
+            throw PackagingError(.missingProgramTables, "no readable PMT for the program(s) the PAT lists (PID \(pat.programs.values.sorted().map { "0x" + hex($0) }.joined(separator: ", "))): the segment is damaged or cut")
+        }
+        throw PackagingError(.missingAudio, "the PMT declares no audio stream (AAC, MP3, AC-3, E-AC-3): a poster belongs in audio segments")
+    }
+
+    static func isAudio(_ stream: ElementaryStreamInfo) -> Bool {
+        if audioStreamTypes.contains(stream.streamType) { return true }
+        // DVB PES private data: AC-3 (0x6A) or E-AC-3 (0x7A) descriptor (ETSI EN 300 468 Annex D).
+        return stream.streamType == 0x06 && Descriptor.list(stream.descriptors).contains { $0.tag == 0x6A || $0.tag == 0x7A }
+    }
+
+    /// The lowest PID above `floor` that no packet or table uses (0x0010–0x1FFE are free for
+    /// elementary streams, §2.4.3.3 table 2-3; ATSC/DVB reserve the range below 0x0020 too).
+    func unusedPID(after floor: UInt16) throws(PackagingError) -> UInt16 {
+        let start = max(0x0020, Int(floor) + 1)
+        for candidate in Array(start...0x1FFE) + Array(0x0020..<max(0x0020, min(start, 0x1FFE))) {
+            if !usedPIDs.contains(UInt16(candidate)) { return UInt16(candidate) }
+        }
+        throw PackagingError(.pidConflict, "no free PID left for the timed-ID3 stream")
+    }
+
+    /// PTS of the first PES packet that starts on `pid`.
+    func firstPTS(pid: UInt16) -> Int64? {
+        for packet in packets where packet.pid == pid && packet.payloadUnitStart {
+            return PESPacket(packet.payload)?.pts90k
+        }
+        return nil
+    }
+
+    static func missingPTS(audioPID: UInt16) -> PackagingError {
+        PackagingError(.missingAudio, "the audio stream (PID 0x\(hex(audioPID))) has no PES packet with a PTS in this segment, so the poster cannot be timed; the segment is cut or damaged")
+    }
+
+    // MARK: PES (§2.4.3.6)
+
+    func pesUnits(pid: UInt16) -> [PESUnit] {
+        var units: [PESUnit] = []
+        for (index, packet) in packets.enumerated() where packet.pid == pid {
+            if packet.payloadUnitStart || units.isEmpty {
+                units.append(PESUnit(packetIndices: [index], data: Array(packet.payload), hasStart: packet.payloadUnitStart))
+            } else {
+                units[units.count - 1].packetIndices.append(index)
+                units[units.count - 1].data.append(contentsOf: packet.payload)
+            }
+        }
+        return units
+    }
+}
+
+/// The packets of one PES packet on the timed-ID3 PID, and what replaces them.
+struct PESUnit {
+    var packetIndices: [Int]
+    var data: [UInt8]
+    /// false for a PES packet that began in the previous segment (kept as is).
+    var hasStart: Bool
+    /// nil: keep the original packets; []: drop them; else the new packets.
+    var replacement: [UInt8]? = nil
+
+    /// Sets the APIC of the tags in this PES: the first APIC-carrying tag of the segment gets
+    /// `poster`, every other loses its APIC. Tags without APIC and unreadable PES are kept.
+    mutating func applyPicture(_ poster: Poster?, placed: inout Bool, pid: UInt16, fallbackPTS: Int64?) throws(PackagingError) {
+        guard hasStart, let pes = PESPacket(data[...]) else { return }
+        var payload = pes.payload
+        var tags: [(bytes: ArraySlice<UInt8>, tag: ID3Tag)] = []
+        while payload.count >= 10, payload.starts(with: [0x49, 0x44, 0x33]) {
+            guard let (tag, count) = try? ID3Tag.parse(payload) else { return }   // unreadable: keep as is
+            tags.append((payload.prefix(count), tag))
+            payload = payload.dropFirst(count)
+        }
+        guard tags.contains(where: { ID3TagEditor.containsPicture($0.tag) }) else { return }
+        var newPayload: [UInt8] = []
+        for (bytes, tag) in tags {
+            guard ID3TagEditor.containsPicture(tag) else { newPayload += bytes; continue }
+            let picture = placed ? nil : poster?.frame
+            if poster != nil { placed = true }
+            if let edited = try ID3TagEditor.apply(.init(picture: picture, appendPictureIfAbsent: false), to: bytes) {
+                newPayload += edited
+            }
+        }
+        newPayload += payload   // anything after the tags stays
+        guard !newPayload.isEmpty else {
+            replacement = []
+            return
+        }
+        guard let pts = pes.pts90k ?? fallbackPTS else { throw ParsedTransportStream.missingPTS(audioPID: pid) }
+        var counter: UInt8 = 0
+        replacement = TransportStream.packetize(pes: PESPacket.build(streamID: pes.streamID, pts90k: pts, payload: newPayload),
+                                                pid: pid, continuityCounter: &counter)
+    }
+}

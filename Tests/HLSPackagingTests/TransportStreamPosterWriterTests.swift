@@ -1,0 +1,219 @@
+import Testing
+import MediaFormats
+import MediaInspection
+import HLSPackaging
+
+@Suite struct TransportStreamPosterWriterTests {
+    static let audioPID: UInt16 = 0x0100
+
+    @Test func embedsThePosterInEverySegmentOfAVariantWithoutTouchingAudio() async throws {
+        let originals = try TestMedia.variantSegments()
+        let poster = try TestMedia.jpegPoster()
+        var writer = TransportStreamPosterWriter()
+        let rewritten = try originals.map { segment throws(PackagingError) in try writer.rewrite(segment, poster: poster) }
+        let id3PID = try #require(writer.metadataPID)
+        #expect(id3PID == 0x0101)   // next free PID after the audio stream
+
+        for (original, output) in zip(originals, rewritten) {
+            let pmtPID = try #require(TS.pmtPID(original))
+            // Every audio, PAT and SDT packet byte-identical and in order.
+            #expect(TS.packets(output, excluding: [pmtPID, id3PID]) == TS.packets(original, excluding: [pmtPID]))
+            #expect(TS.packets(output).count(where: { $0.pid == pmtPID }) == TS.packets(original).count(where: { $0.pid == pmtPID }))
+
+            // PMT: valid CRC, the ID3 stream with metadata_descriptor, the pointer in program_info.
+            let section = try #require(TS.firstSection(output, pid: pmtPID))
+            #expect(CRC32MPEG2.checksum(section) == 0)
+            let pmt = try #require(ProgramMapSection(section[...]))
+            let id3Stream = try #require(pmt.streams.first { $0.pid == id3PID })
+            #expect(id3Stream.streamType == 0x15)
+            #expect(id3Stream.descriptors == TimedID3Descriptors.metadata)
+            #expect(pmt.programInfo.starts(with: [0x25]))
+            #expect(pmt.programInfo == TimedID3Descriptors.metadataPointer(programNumber: pmt.programNumber))
+            #expect(pmt.streams.first?.pid == Self.audioPID)
+
+            // The ID3 PES follows the first PMT and carries the JPEG unchanged, timed at the first audio PTS.
+            let packets = TS.packets(output)
+            let firstPMT = try #require(packets.firstIndex { $0.pid == pmtPID })
+            #expect(packets[firstPMT + 1].pid == id3PID)
+            #expect(packets[firstPMT + 1].payloadUnitStart)
+            let found = EmbeddedID3.tags(in: output, container: .mpegTS)
+            #expect(found.count == 1)
+            let tag = try #require(found.first?.tag)
+            #expect(tag.majorVersion == 4)
+            #expect(tag.frames == [poster.frame])
+            #expect(tag.attachedPicture?.data == (try TestMedia.fixture("poster.jpg")))
+            #expect(tag.attachedPicture?.mimeType == "image/jpeg")
+            #expect(tag.attachedPicture?.pictureType == 3)
+            #expect(found.first?.pts90k == TS.firstPTS(original, pid: Self.audioPID))
+        }
+
+        // A player reading the variant sees no continuity gap on any PID, the new one included.
+        #expect(TransportStream.continuityErrors(in: originals.flatMap { $0 }).isEmpty)
+        #expect(TransportStream.continuityErrors(in: rewritten.flatMap { $0 }) == [])
+    }
+
+    @Test func libavformatStillDemuxesTheSameAudioPlusATimedMetadataTrack() async throws {
+        let original = try TestMedia.variantSegments()[1]
+        var writer = TransportStreamPosterWriter()
+        let output = try writer.rewrite(original, poster: try TestMedia.pngPoster())
+        let before = try await TestMedia.inspect(original, name: "seg1.ts")
+        let after = try await TestMedia.inspect(output, name: "seg1.ts")
+        #expect(after.problem == nil)
+        let audioBefore = try #require(before.tracks.first { $0.kind == .audio })
+        let audioAfter = try #require(after.tracks.first { $0.kind == .audio })
+        #expect(audioAfter == audioBefore)
+        #expect(after.firstPTS == before.firstPTS)
+        let metadata = try #require(after.tracks.first { $0.kind == .timedMetadata })
+        #expect(metadata.codecName == "timed_id3")
+        #expect(metadata.packetCount == 1)
+        #expect(after.artwork.count == 1)
+        #expect(after.tracks.filter { $0.kind == .audio }.count == 1)
+    }
+
+    @Test func embeddingTwiceGivesTheSameBytesAsOnceApartFromContinuingCounters() throws {
+        let original = try TestMedia.variantSegments()[0]
+        let poster = try TestMedia.jpegPoster()
+        var once = TransportStreamPosterWriter()
+        let first = try once.rewrite(original, poster: poster)
+        var twice = TransportStreamPosterWriter()
+        let second = try twice.rewrite(try twice.rewrite(original, poster: poster), poster: poster)
+        let pid = try #require(once.metadataPID)
+        #expect(second.count == first.count)
+        #expect(TS.maskingContinuity(second, pid: pid) == TS.maskingContinuity(first, pid: pid))
+        #expect(first != second)   // the counters did continue
+        // Same segment twice: only the timed-ID3 PID is continuous across the two outputs.
+        #expect(TransportStream.continuityErrors(in: first + second).filter { $0.pid == pid }.isEmpty)
+    }
+
+    @Test func replacingThePosterSwapsTheImageInPlace() throws {
+        let original = try TestMedia.variantSegments()[2]
+        var writer = TransportStreamPosterWriter()
+        let withJPEG = try writer.rewrite(original, poster: try TestMedia.jpegPoster())
+        let withPNG = try writer.rewrite(withJPEG, poster: try TestMedia.pngPoster())
+        #expect(TestMedia.pictures(in: withPNG, container: .mpegTS).map(\.data) == [try TestMedia.fixture("poster.png")])
+        #expect(TestMedia.pictures(in: withPNG, container: .mpegTS).map(\.mimeType) == ["image/png"])
+        let pid = try #require(writer.metadataPID)
+        #expect(TransportStream.continuityErrors(in: withJPEG + withPNG).filter { $0.pid == pid }.isEmpty)
+    }
+
+    @Test func removingThePosterRestoresTheOriginalSegment() throws {
+        let original = try TestMedia.variantSegments()[0]
+        var writer = TransportStreamPosterWriter()
+        let embedded = try writer.rewrite(original, poster: try TestMedia.jpegPoster())
+        var remover = TransportStreamPosterWriter()
+        let removed = try remover.rewrite(embedded, poster: nil)
+        #expect(EmbeddedID3.tags(in: removed, container: .mpegTS).isEmpty)
+        #expect(TS.pmt(removed)?.streams.contains { $0.streamType == 0x15 } == false)
+        #expect(removed == original)
+        // Removing from a segment that never had a poster changes nothing.
+        #expect(try remover.rewrite(original, poster: nil) == original)
+    }
+
+    @Test func keepsOtherTimedMetadataFramesAndTheirStream() throws {
+        // A segment whose timed-ID3 stream already carries TXXX and an old APIC in one tag.
+        let original = try TestMedia.variantSegments()[0]
+        var writer = TransportStreamPosterWriter()
+        let embedded = try writer.rewrite(original, poster: try TestMedia.pngPoster())
+        let pid = try #require(writer.metadataPID)
+        let text = ID3Frame.userText(description: "chapter", value: "Intro")
+        var counter: UInt8 = 0
+        let mixedPES = TransportStream.timedID3Packets(
+            tag: ID3Tag(frames: [text, try TestMedia.pngPoster().frame]).serialized(),
+            pts90k: 1234, pid: pid, continuityCounter: &counter)
+        var mixed: [UInt8] = []
+        var insertedPES = false
+        for (packet, raw) in zip(TS.packets(embedded), TS.rawPackets(embedded)) {
+            if packet.pid == pid {
+                if !insertedPES { mixed += mixedPES; insertedPES = true }
+            } else {
+                mixed += raw
+            }
+        }
+
+        var other = TransportStreamPosterWriter()
+        let replaced = try other.rewrite(mixed, poster: try TestMedia.jpegPoster())
+        let tags = EmbeddedID3.tags(in: replaced, container: .mpegTS)
+        #expect(tags.map(\.tag?.frames) == [[text, try TestMedia.jpegPoster().frame]])
+        #expect(tags.first?.pts90k == 1234)   // the existing PES keeps its own time
+
+        let removed = try other.rewrite(replaced, poster: nil)
+        #expect(EmbeddedID3.tags(in: removed, container: .mpegTS).map(\.tag?.frames) == [[text]])
+        #expect(TS.pmt(removed)?.streams.contains { $0.pid == pid && $0.streamType == 0x15 } == true)
+        #expect(TransportStream.continuityErrors(in: replaced + removed).filter { $0.pid == pid }.isEmpty)
+    }
+
+    @Test func tagsOver64KiBUseAnUnboundedPESPacket() async throws {
+        // A JPEG with 100 KB of trailing bytes after its EOI marker: decoders ignore them.
+        let big = try Poster(image: try TestMedia.fixture("poster.jpg") + [UInt8](repeating: 0x5A, count: 100_000))
+        let original = try TestMedia.variantSegments()[0]
+        var writer = TransportStreamPosterWriter()
+        let output = try writer.rewrite(original, poster: big)
+        let pid = try #require(writer.metadataPID)
+        let start = try #require(TS.packets(output).first { $0.pid == pid && $0.payloadUnitStart })
+        let pes = try #require(PESPacket(start.payload))
+        #expect(pes.packetLength == 0)   // ISO/IEC 13818-1 §2.4.3.7: 0 = unbounded
+        #expect(TestMedia.pictures(in: output, container: .mpegTS).map(\.data) == [big.data])
+        #expect(TransportStream.continuityErrors(in: output).isEmpty)
+        let facts = try await TestMedia.inspect(output, name: "big.ts")
+        #expect(facts.tracks.contains { $0.kind == .audio })
+        #expect(facts.problem == nil)
+    }
+
+    // MARK: Refusals
+
+    @Test func rejectsSegmentsThatAreNotWholePackets() throws {
+        var writer = TransportStreamPosterWriter()
+        let cut = Array(try TestMedia.variantSegments()[0].dropLast(100))
+        let error = try #require(throws: PackagingError.self) { try writer.rewrite(cut, poster: try TestMedia.jpegPoster()) }
+        #expect(error.kind == .misalignedTransportStream)
+        #expect(error.description.contains("188"))
+    }
+
+    @Test func rejectsScrambledPackets() throws {
+        var segment = try TestMedia.variantSegments()[0]
+        let audioPacket = try #require(TS.packets(segment).lastIndex { $0.pid == Self.audioPID })
+        segment[audioPacket * 188 + 3] |= 0x80   // transport_scrambling_control '10'
+        var writer = TransportStreamPosterWriter()
+        let error = try #require(throws: PackagingError.self) { try writer.rewrite(segment, poster: try TestMedia.jpegPoster()) }
+        #expect(error.kind == .encrypted)
+        #expect(error.description.contains("encrypt"))
+    }
+
+    @Test func rejectsSampleAESStreams() throws {
+        var counter: UInt8 = 0, pmtCounter: UInt8 = 0
+        let pat = TransportStream.sectionPackets(ProgramAssociationSection.serialized(programs: [(1, 0x1000)]), pid: 0, continuityCounter: &counter)
+        let pmt = TransportStream.sectionPackets(
+            ProgramMapSection(pcrPID: 0x100, streams: [ElementaryStreamInfo(streamType: 0xCF, pid: 0x100)]).serialized(),
+            pid: 0x1000, continuityCounter: &pmtCounter)
+        var writer = TransportStreamPosterWriter()
+        let error = try #require(throws: PackagingError.self) { try writer.rewrite(pat + pmt, poster: try TestMedia.jpegPoster()) }
+        #expect(error.kind == .encrypted)
+        #expect(error.description.contains("SAMPLE-AES"))
+    }
+
+    @Test func rejectsStreamsWithoutAudio() throws {
+        var counter: UInt8 = 0, pmtCounter: UInt8 = 0
+        let pat = TransportStream.sectionPackets(ProgramAssociationSection.serialized(programs: [(1, 0x1000)]), pid: 0, continuityCounter: &counter)
+        let pmt = TransportStream.sectionPackets(
+            ProgramMapSection(pcrPID: 0x100, streams: [ElementaryStreamInfo(streamType: 0x1B, pid: 0x100)]).serialized(),
+            pid: 0x1000, continuityCounter: &pmtCounter)
+        var writer = TransportStreamPosterWriter()
+        let error = try #require(throws: PackagingError.self) { try writer.rewrite(pat + pmt, poster: try TestMedia.jpegPoster()) }
+        #expect(error.kind == .missingAudio)
+    }
+
+    @Test func rejectsGarbageAndStreamsWithoutProgramTables() throws {
+        var writer = TransportStreamPosterWriter()
+        // Audio packets only: the PAT and PMT were cut away.
+        let segment = try TestMedia.variantSegments()[0]
+        let audioOnly = zip(TS.packets(segment), TS.rawPackets(segment)).filter { $0.0.pid == Self.audioPID }.flatMap(\.1)
+        let missing = try #require(throws: PackagingError.self) { try writer.rewrite(audioOnly, poster: try TestMedia.jpegPoster()) }
+        #expect(missing.kind == .missingProgramTables)
+        #expect(missing.description.contains("PAT"))
+        // Deterministic noise that happens to be a multiple of 188 bytes.
+        var state: UInt32 = 12345
+        let noise = (0..<(188 * 4)).map { _ -> UInt8 in state = state &* 1_103_515_245 &+ 12345; return UInt8(state >> 24) }
+        #expect(throws: PackagingError.self) { try writer.rewrite(noise, poster: try TestMedia.jpegPoster()) }
+        #expect(throws: PackagingError.self) { try writer.rewrite([], poster: try TestMedia.jpegPoster()) }
+    }
+}
