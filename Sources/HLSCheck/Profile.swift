@@ -32,12 +32,9 @@ public enum Profile: String, Sendable, Hashable, CaseIterable, Codable {
             default: break
             }
         case .rfc8216:
+            // RFC 8216 §4.3.4.2: RESOLUTION SHOULD be present for video.
+            if rule == "resolution-missing" { return .warning }
             if Self.appleOnlyRules.contains(rule) || Self.audioOnlyRules.contains(rule) { return .some(nil) }
-            switch rule {
-            case "resolution-missing": return .warning
-            case "resolution-mismatch": return .warning
-            default: break
-            }
         }
         return nil
     }

@@ -101,6 +101,7 @@ import Testing
         #expect(try Self.severity("audio-only-variant-missing", in: .rfc8216) == nil)
         #expect(try Self.severity("average-bandwidth-missing", in: .rfc8216) == nil)
         #expect(try Self.severity("target-duration-exceeded", in: .rfc8216) == .error)
+        #expect(try Self.severity("resolution-missing", in: .rfc8216) == .warning)
     }
 
     @Test func tvOSProfileFlagsTheSampleAudioOnlyVariant() async throws {
