@@ -1,0 +1,56 @@
+public import HLSCheck
+
+/// GitHub Actions workflow commands, one per finding, which the runner turns into annotations on
+/// the pull request: `::error file=PATH,line=N,col=C,title=hlscheck RULE::MESSAGE`.
+public struct GitHubActionsReporter: Sendable {
+    public init() {}
+
+    public func render(_ reports: [CheckReport]) -> String {
+        reports.flatMap(\.diagnostics).map(command).map { $0 + "\n" }.joined()
+    }
+
+    func command(_ diagnostic: Diagnostic) -> String {
+        let name = switch diagnostic.severity {
+        case .error: "error"
+        case .warning: "warning"
+        case .note: "notice"
+        }
+        var properties: [String] = []
+        if let location = diagnostic.location {
+            properties.append("file=\(Self.escapeProperty(location.uri))")
+            if location.line > 0 {
+                properties.append("line=\(location.line)")
+                if location.column > 0 { properties.append("col=\(location.column)") }
+            }
+        }
+        properties.append("title=\(Self.escapeProperty("hlscheck \(diagnostic.rule)"))")
+        return "::\(name) \(properties.joined(separator: ","))::\(Self.escapeData(diagnostic.message))"
+    }
+
+    /// The message after `::`; GitHub's runner decodes `%25`, `%0D` and `%0A`.
+    static func escapeData(_ text: String) -> String {
+        var out = ""
+        for character in text.unicodeScalars {
+            switch character {
+            case "%": out += "%25"
+            case "\r": out += "%0D"
+            case "\n": out += "%0A"
+            default: out.unicodeScalars.append(character)
+            }
+        }
+        return out
+    }
+
+    /// A property value, where `:` and `,` would also end the value early.
+    static func escapeProperty(_ text: String) -> String {
+        var out = ""
+        for character in escapeData(text).unicodeScalars {
+            switch character {
+            case ":": out += "%3A"
+            case ",": out += "%2C"
+            default: out.unicodeScalars.append(character)
+            }
+        }
+        return out
+    }
+}

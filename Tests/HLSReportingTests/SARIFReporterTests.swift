@@ -1,0 +1,129 @@
+import Foundation
+import HLSCheck
+import HLSReporting
+import Testing
+import TestSupport
+
+/// Python's `jsonschema`, the draft-07 validator these machines have; tests that need it are
+/// skipped where it (or the schemas folder) is missing.
+enum PythonJSONSchema {
+    static let isAvailable: Bool = {
+        guard PackageRoot.schemas != nil else { return false }
+        return (try? run(["-c", "import jsonschema"]).status) == 0
+    }()
+
+    /// The schema violations of `json`, one per line; empty when valid.
+    static func violations(of json: String, against schema: URL) throws -> String {
+        let folder = try TemporaryFolder(["report.sarif": json])
+        let script = """
+            import json, sys, jsonschema
+            schema = json.load(open(sys.argv[1], encoding="utf-8"))
+            document = json.load(open(sys.argv[2], encoding="utf-8"))
+            validator = jsonschema.Draft7Validator(schema, format_checker=jsonschema.FormatChecker())
+            errors = sorted(validator.iter_errors(document), key=lambda e: list(e.absolute_path))
+            for error in errors:
+                print("/".join(map(str, error.absolute_path)) + ": " + error.message)
+            sys.exit(1 if errors else 0)
+            """
+        let result = try run(["-c", script, schema.path, folder.path("report.sarif")])
+        return result.status == 0 ? "" : result.output.isEmpty ? "python3 exited with \(result.status)" : result.output
+    }
+
+    private static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3"] + arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+    }
+}
+
+@Suite struct SARIFReporterTests {
+    let reporter = SARIFReporter()
+
+    @Test(arguments: ["no-audio-only", "compliant"])
+    func sampleMatchesGolden(_ sample: String) async throws {
+        let sarif = reporter.render([try await ReportFixtures.sample(sample)])
+        #expect(try ReportFixtures.matchesGolden(sarif, "\(sample).sarif.json"), "\(sarif)")
+    }
+
+    @Test(.enabled(if: PythonJSONSchema.isAvailable, "needs ../shared/schemas and python3 with jsonschema"))
+    func validatesAgainstSARIF210Schema() async throws {
+        let schema = try #require(PackageRoot.schemas).appendingPathComponent("sarif-schema-2.1.0.json")
+        let awkward = try await ReportFixtures.awkwardStream()
+        let reports = [
+            try await ReportFixtures.sample("no-audio-only"), try await ReportFixtures.sample("compliant"), awkward.report,
+        ]
+        for sarif in [reporter.render(reports), reporter.render([])] {
+            let violations = try PythonJSONSchema.violations(of: sarif, against: schema)
+            #expect(violations.isEmpty, "\(violations)\n\(sarif)")
+        }
+    }
+
+    @Test func listsEveryRuleWithItsDefaultLevel() throws {
+        let driver = try #require(try run([])["tool"] as? [String: Any])["driver"] as? [String: Any]
+        #expect(driver?["name"] as? String == "hlscheck")
+        #expect(driver?["version"] as? String == HLSCheckVersion.current)
+        let rules = try #require(driver?["rules"] as? [[String: Any]])
+        let catalogue = RuleCatalogue.descriptions
+        #expect(rules.map { $0["id"] as? String } == catalogue.map(\.id))
+        for (rule, description) in zip(rules, catalogue) {
+            #expect((rule["shortDescription"] as? [String: Any])?["text"] as? String == description.summary)
+            #expect((rule["fullDescription"] as? [String: Any])?["text"] as? String == description.rationale)
+            #expect((rule["defaultConfiguration"] as? [String: Any])?["level"] as? String
+                == description.defaultSeverity.rawValue)
+        }
+        #expect(rules.first { $0["id"] as? String == "audio-only-over-budget" }?["name"] as? String == "AudioOnlyOverBudget")
+    }
+
+    @Test func resultsPointAtTheirRuleAndLocation() async throws {
+        let awkward = try await ReportFixtures.awkwardStream()
+        let run = try run([awkward.report])
+        let rules = try #require((run["tool"] as? [String: Any])?["driver"] as? [String: Any])["rules"] as? [[String: Any]]
+        let results = try #require(run["results"] as? [[String: Any]])
+        #expect(results.count == awkward.report.diagnostics.count)
+        for (result, diagnostic) in zip(results, awkward.report.diagnostics) {
+            #expect(result["ruleId"] as? String == diagnostic.rule)
+            let index = try #require(result["ruleIndex"] as? Int)
+            #expect(rules?[index]["id"] as? String == diagnostic.rule)
+            #expect(result["level"] as? String == diagnostic.severity.rawValue)
+            #expect((result["message"] as? [String: Any])?["text"] as? String == diagnostic.message)
+
+            let location = try #require(diagnostic.location)
+            let physical = try #require(
+                ((result["locations"] as? [[String: Any]])?.first)?["physicalLocation"] as? [String: Any])
+            let uri = try #require((physical["artifactLocation"] as? [String: Any])?["uri"] as? String)
+            // A URI reference: the path with , : % " < > and the newline percent-encoded.
+            #expect(uri.removingPercentEncoding == location.uri)
+            #expect(!uri.contains("\n") && !uri.contains("\"") && !uri.contains("<"))
+            let region = physical["region"] as? [String: Any]
+            #expect(region?["startLine"] as? Int == location.line)
+            #expect(region?["startColumn"] as? Int == (location.column > 0 ? location.column : nil))
+        }
+    }
+
+    @Test func aResultWithoutLocationOrKnownRuleStillRenders() async throws {
+        var report = try await ReportFixtures.sample("no-audio-only")
+        report.diagnostics[0].location = nil
+        report.diagnostics[0].rule = "rule-from-elsewhere"
+        let result = try #require((try run([report])["results"] as? [[String: Any]])?.first)
+        #expect(result["ruleId"] as? String == "rule-from-elsewhere")
+        #expect(result["ruleIndex"] == nil)
+        #expect(result["locations"] == nil)
+    }
+
+    private func run(_ reports: [CheckReport]) throws -> [String: Any] {
+        let sarif = reporter.render(reports)
+        let log = try #require(try JSONSerialization.jsonObject(with: Data(sarif.utf8)) as? [String: Any])
+        #expect(log["version"] as? String == "2.1.0")
+        #expect((log["$schema"] as? String)?.hasSuffix("sarif-schema-2.1.0.json") == true)
+        let runs = try #require(log["runs"] as? [[String: Any]])
+        #expect(runs.count == 1)
+        return try #require(runs.first)
+    }
+}
