@@ -70,6 +70,38 @@ import HLSPackaging
         #expect(after.tracks.filter { $0.kind == .audio }.count == 1)
     }
 
+    /// ffmpeg CLI output with a PAT/PMT every 0.1 s (PMT packets with adaptation fields), and a
+    /// muxed H.264 + AAC stream: every PMT is rewritten, video and audio stay byte-identical.
+    @Test(arguments: ["audio-aac.ts", "video-h264-aac.ts"])
+    func rewritesEveryPMTOfMuxedAndTableHeavyStreams(_ fixture: String) async throws {
+        let original = try TestMedia.fixture(fixture)
+        var writer = TransportStreamPosterWriter()
+        let output = try writer.rewrite(original, poster: try TestMedia.jpegPoster())
+        let pid = try #require(writer.metadataPID)
+        let pmtPID = try #require(TS.pmtPID(original))
+        #expect(TS.packets(output, excluding: [pmtPID, pid]) == TS.packets(original, excluding: [pmtPID]))
+        let pmtPackets = zip(TS.packets(output), TS.rawPackets(output)).filter { $0.0.pid == pmtPID }
+        let originalPMTPackets = zip(TS.packets(original), TS.rawPackets(original)).filter { $0.0.pid == pmtPID }.map(\.1)
+        #expect(pmtPackets.count == originalPMTPackets.count)
+        for ((packet, raw), originalRaw) in zip(pmtPackets, originalPMTPackets) {
+            let pointer = Int(packet.payload[packet.payload.startIndex])
+            let section = packet.payload.dropFirst(1 + pointer)
+            let pmt = try #require(ProgramMapSection(section))
+            #expect(pmt.streams.last == ElementaryStreamInfo(streamType: 0x15, pid: pid, descriptors: TimedID3Descriptors.metadata))
+            // Header, counter and adaptation field kept: the bytes before the section are the same.
+            let headerLength = 188 - packet.payload.count + 1 + pointer
+            #expect(raw.prefix(headerLength).elementsEqual(originalRaw.prefix(headerLength)))
+        }
+        #expect(TransportStream.continuityErrors(in: output) == TransportStream.continuityErrors(in: original))
+        let audioPID = try #require(TS.pmt(original)?.streams.first { $0.streamType == 0x0F }?.pid)
+        #expect(EmbeddedID3.tags(in: output, container: .mpegTS).map(\.pts90k) == [TS.firstPTS(original, pid: audioPID)])
+
+        let before = try await TestMedia.inspect(original, name: fixture)
+        let after = try await TestMedia.inspect(output, name: fixture)
+        #expect(after.tracks.filter { $0.kind != .timedMetadata } == before.tracks)
+        #expect(after.tracks.count { $0.kind == .timedMetadata } == 1)
+    }
+
     @Test func embeddingTwiceGivesTheSameBytesAsOnceApartFromContinuingCounters() throws {
         let original = try TestMedia.variantSegments()[0]
         let poster = try TestMedia.jpegPoster()
