@@ -37,10 +37,17 @@ let package = Package(
             name: "HLSCheck", dependencies: ["HLSPlaylist", "MediaInspection", .product(name: "Yams", package: "Yams")],
             swiftSettings: strict),
         .target(name: "HLSReporting", dependencies: ["HLSCheck", "CLibXML2"], swiftSettings: strict),
+        // Atomic exchange of two paths (renameat2), which Glibc's Swift module does not export.
+        .target(name: "CSystem"),
+        .target(name: "HLSPackaging", dependencies: ["MediaFormats"], swiftSettings: strict),
+        .target(
+            name: "HLSEmbedding",
+            dependencies: ["HLSCheck", "HLSPackaging", "HLSPlaylist", "MediaFormats", "MediaInspection", "CSystem"],
+            swiftSettings: strict),
         .executableTarget(
             name: "hlscheck",
             dependencies: [
-                "HLSCheck", "HLSReporting", "HLSPlaylist", "MediaInspection",
+                "HLSCheck", "HLSReporting", "HLSPlaylist", "MediaInspection", "HLSEmbedding", "HLSPackaging",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
@@ -56,6 +63,12 @@ let package = Package(
             name: "MediaInspectionTests", dependencies: ["MediaInspection", "MediaFormats", "TestSupport"],
             exclude: ["Fixtures"], swiftSettings: strict),
         .testTarget(name: "HLSCheckTests", dependencies: ["HLSCheck", "HLSPlaylist", "MediaFormats", "TestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "HLSPackagingTests", dependencies: ["HLSPackaging", "MediaFormats", "MediaInspection", "TestSupport"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "HLSEmbeddingTests",
+            dependencies: ["HLSEmbedding", "HLSCheck", "HLSPackaging", "MediaFormats", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "HLSReportingTests", dependencies: ["HLSReporting", "HLSCheck"], swiftSettings: strict),
         .testTarget(
             name: "hlscheckTests", dependencies: ["hlscheck", "TestSupport"], exclude: ["Golden"], swiftSettings: strict),

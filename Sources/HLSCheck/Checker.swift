@@ -59,6 +59,15 @@ public struct Checker: Sendable {
     }
 
     public func check(_ uri: String) async throws(CheckError) -> CheckReport {
+        let analysis = try await analyse(uri)
+        return CheckReport(
+            input: uri, diagnostics: diagnose(analysis),
+            variants: analysis.variants.map(VariantSummary.init), checkedRules: checkedRules)
+    }
+
+    /// Loads the stream and measures its segments (unless `playlistOnly`): what rules and the
+    /// packager work from.
+    public func analyse(_ uri: String) async throws(CheckError) -> StreamAnalysis {
         let loaded: LoadedStream
         do {
             loaded = try await loader.load(uri)
@@ -67,10 +76,7 @@ public struct Checker: Sendable {
         } catch {
             throw CheckError("cannot read the playlist \(uri): \(error)")
         }
-        let analysis = StreamAnalysis(loaded: loaded, measurements: await measure(loaded))
-        return CheckReport(
-            input: uri, diagnostics: diagnose(analysis),
-            variants: analysis.variants.map(VariantSummary.init), checkedRules: checkedRules)
+        return StreamAnalysis(loaded: loaded, measurements: await measure(loaded))
     }
 
     /// The rules this configuration runs.

@@ -1,0 +1,70 @@
+public import HLSCheck
+public import HLSPackaging
+
+/// What `hlscheck embed` was asked to do.
+public struct EmbedRequest: Sendable {
+    public enum Destination: Sendable, Hashable {
+        /// Write a complete copy of the stream into this folder.
+        case folder(String)
+        /// Replace the input; the swap is atomic (the old stream or the new one, never a mix).
+        case inPlace
+    }
+
+    /// The multivariant or media playlist.
+    public var input: String
+    /// The poster to embed; nil removes the poster instead.
+    public var poster: Poster?
+    /// How messages name the image (its file name).
+    public var posterName: String
+    public var destination: Destination
+    /// Only these variants/renditions (URIs as written or resolved); empty: every audio-only
+    /// variant and every audio rendition.
+    public var variants: [String]
+    /// Write even when the result exceeds the budget.
+    public var force: Bool
+    /// Re-encode the image smaller until the result fits the budget.
+    public var fit: Bool
+    public var configuration: CheckConfiguration
+
+    public init(
+        input: String, poster: Poster?, posterName: String, destination: Destination, variants: [String] = [],
+        force: Bool = false, fit: Bool = false, configuration: CheckConfiguration = CheckConfiguration()
+    ) {
+        self.input = input
+        self.poster = poster
+        self.posterName = posterName
+        self.destination = destination
+        self.variants = variants
+        self.force = force
+        self.fit = fit
+        self.configuration = configuration
+    }
+}
+
+/// Why nothing was written. Every description names the file and what to do.
+public struct EmbedError: Error, Sendable, CustomStringConvertible {
+    public var description: String
+
+    public init(_ description: String) {
+        self.description = description
+    }
+}
+
+/// What was written, and the check of the result.
+public struct EmbedOutcome: Sendable {
+    public struct Target: Sendable, Hashable {
+        public var uri: String
+        public var segments: Int
+        public var peakBefore: Int?
+        public var peakAfter: Int?
+        public var averageAfter: Int?
+    }
+
+    /// The playlist to give players: the written copy of the input.
+    public var output: String
+    public var targets: [Target]
+    /// Set when `--fit` re-encoded the image: what it chose.
+    public var fittedImage: String?
+    /// The checker's report on the written stream.
+    public var verification: CheckReport
+}

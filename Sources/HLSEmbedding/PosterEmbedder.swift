@@ -1,0 +1,227 @@
+import Foundation
+public import HLSCheck
+public import HLSPackaging
+import HLSPlaylist
+import MediaFormats
+import MediaInspection
+
+/// `hlscheck embed`: puts the poster into every segment of the audio-only variants and audio
+/// renditions, recomputes their BANDWIDTH / AVERAGE-BANDWIDTH, writes the stream, re-checks it.
+///
+/// Budget first: everything is rewritten in memory, one segment at a time, and measured before a
+/// single byte is written; then the files are written (a copy, or an atomic in-place swap).
+public struct PosterEmbedder: Sendable {
+    public var request: EmbedRequest
+
+    public init(_ request: EmbedRequest) {
+        self.request = request
+    }
+
+    public func run() async throws(EmbedError) -> EmbedOutcome {
+        let analysis: StreamAnalysis
+        do {
+            analysis = try await Checker(configuration: request.configuration).analyse(request.input)
+        } catch {
+            throw EmbedError(error.description)
+        }
+        let targets = try selectTargets(analysis)
+        try preflight(targets, analysis)
+
+        var poster = request.poster
+        var fitted: String?
+        var plan = try rewritePlan(targets, analysis, poster: poster)
+        if let excess = plan.overBudget(analysis, budget: request.configuration.audioOnlyBudget), let image = poster,
+           !request.force {
+            let fitting = maximumImageBytes(excess, plan, image: image)
+            guard request.fit else {
+                throw EmbedError(budgetMessage(excess, image: image, fitting: fitting) + ": use a smaller image, --fit to re-encode it, or --force")
+            }
+            guard let fitting, let smaller = try reencode(image, maxBytes: fitting) else {
+                throw EmbedError(budgetMessage(excess, image: image, fitting: fitting) + ", and no re-encoding of the image fits")
+            }
+            poster = smaller.poster
+            fitted = smaller.description
+            plan = try rewritePlan(targets, analysis, poster: poster)
+            if let still = plan.overBudget(analysis, budget: request.configuration.audioOnlyBudget) {
+                throw EmbedError(budgetMessage(still, image: smaller.poster, fitting: nil) + " even re-encoded (\(smaller.description))")
+            }
+        }
+
+        let layout = try StreamLayout(analysis)
+        let master = try masterBytes(analysis, plan)
+        let finalPoster = poster
+        let output = try StreamWriter(layout: layout, destination: request.destination).write(master: master) { put in
+            // The second pass: the writers are deterministic, so these are the measured bytes.
+            for target in plan.targets {
+                var session = SegmentSession()
+                for (segment, record) in zip(target.segments, target.measurement.records) {
+                    let path = URIResolver.resolve(segment.uri, against: target.playlistURI)
+                    try put(path, try session.rewrite(path, segment: segment, record: record, poster: finalPoster))
+                }
+            }
+        }
+
+        let verification: CheckReport
+        do {
+            verification = try await Checker(configuration: request.configuration).check(output)
+        } catch {
+            throw EmbedError("wrote \(output) but cannot re-check it: \(error.description)")
+        }
+        return EmbedOutcome(
+            output: output,
+            targets: plan.targets.map { target in
+                EmbedOutcome.Target(
+                    uri: target.uri, segments: target.newSizes.count, peakBefore: target.measurement.peakBitrate,
+                    peakAfter: target.newPeak, averageAfter: target.newAverage)
+            },
+            fittedImage: fitted, verification: verification)
+    }
+
+    // MARK: - Targets
+
+    /// Every audio-only variant and every audio rendition, or those `--variant` names.
+    func selectTargets(_ analysis: StreamAnalysis) throws(EmbedError) -> [PlannedTarget] {
+        var candidates: [PlannedTarget] = []
+        var seen = Set<String>()
+        func add(_ uri: String, _ playlistURI: String, _ playlist: MediaPlaylist?, audioOnlyVariant: Bool) {
+            guard let playlist, seen.insert(playlistURI).inserted else { return }
+            candidates.append(PlannedTarget(uri: uri, playlistURI: playlistURI, playlist: playlist, audioOnlyVariant: audioOnlyVariant))
+        }
+        for variant in analysis.variants {
+            if variant.isAudioOnly { add(variant.uri, variant.playlistURI, variant.playlist, audioOnlyVariant: true) }
+            for rendition in variant.audioRenditions {
+                if let uri = rendition.playlistURI {
+                    add(rendition.rendition.uri ?? uri, uri, rendition.playlist, audioOnlyVariant: false)
+                }
+            }
+        }
+        guard !request.variants.isEmpty else {
+            guard !candidates.isEmpty else {
+                throw EmbedError("\(request.input): no audio-only variant or audio rendition to put a poster in")
+            }
+            return candidates
+        }
+        return try request.variants.map { (name: String) throws(EmbedError) -> PlannedTarget in
+            guard let match = candidates.first(where: { $0.uri == name || $0.playlistURI == name }) else {
+                let known = candidates.map(\.uri).joined(separator: ", ")
+                throw EmbedError("--variant \(name) is not an audio-only variant or audio rendition of \(request.input) (these are: \(known.isEmpty ? "none" : known))")
+            }
+            return match
+        }
+    }
+
+    /// Refuses what cannot be rewritten, before anything is written.
+    func preflight(_ targets: [PlannedTarget], _ analysis: StreamAnalysis) throws(EmbedError) {
+        for target in targets {
+            guard let measurement = analysis.measurements[target.playlistURI] else {
+                throw EmbedError("\(target.playlistURI): its segments were not read")
+            }
+            for (segment, record) in zip(target.segments, measurement.records) {
+                let place = "\(target.playlistURI):\(record.line)"
+                if record.encrypted {
+                    throw EmbedError("\(place): segment \(segment.uri) is encrypted (METHOD=\(segment.key?.method ?? "?")): hlscheck cannot rewrite encrypted media")
+                }
+                if segment.byteRange != nil {
+                    throw EmbedError("\(place): segment \(segment.uri) is a byte range (EXT-X-BYTERANGE): rewriting it would move every range after it; split the file into segments first")
+                }
+                if let problem = record.problem {
+                    throw EmbedError("\(place): segment \(segment.uri) cannot be read: \(problem)")
+                }
+                guard let container = record.container, container != .unknown else {
+                    throw EmbedError("\(place): segment \(segment.uri) is in no container hlscheck can rewrite (MPEG-TS, ADTS, MP3, AC-3, E-AC-3, fMP4)")
+                }
+            }
+        }
+    }
+
+    // MARK: - Rewriting
+
+    /// Rewrites every target segment in memory, one at a time, keeping only the new sizes.
+    func rewritePlan(_ targets: [PlannedTarget], _ analysis: StreamAnalysis, poster: Poster?) throws(EmbedError) -> RewritePlan {
+        var plan = RewritePlan()
+        for var target in targets {
+            guard let measurement = analysis.measurements[target.playlistURI] else { continue }
+            target.measurement = measurement
+            var session = SegmentSession()
+            for (segment, record) in zip(target.segments, measurement.records) {
+                let path = URIResolver.resolve(segment.uri, against: target.playlistURI)
+                target.newSizes.append(try session.rewrite(path, segment: segment, record: record, poster: poster).count)
+            }
+            let windows = zip(target.segments, target.newSizes).map {
+                BitrateWindow.Segment(bytes: $1, duration: $0.duration)
+            }
+            let targetDuration = target.playlist.targetDuration ?? 1
+            target.newPeak = BitrateWindow.peak(windows, targetDuration: targetDuration)
+            target.newAverage = BitrateWindow.average(windows)
+            plan.targets.append(target)
+        }
+        return plan
+    }
+
+    // MARK: - Budget
+
+    func maximumImageBytes(_ excess: RewritePlan.Excess, _ plan: RewritePlan, image: Poster) -> Int? {
+        // Bytes each segment gains per image byte (container overhead: TS packet headers, PES, ID3).
+        guard let target = plan.targets.first(where: { $0.playlistURI == excess.playlistURI }) else { return nil }
+        let gains = zip(target.newSizes, target.measurement.records).map { Double($0 - ($1.bytes - $1.artworkOverhead)) }
+        let ratio = max(1, (gains.max() ?? 0) / Double(max(1, image.data.count)))
+        let base = zip(target.segments, target.measurement.records).map {
+            BitrateWindow.Segment(bytes: $1.bytes - $1.artworkOverhead, duration: $0.duration)
+        }
+        let room = BitrateWindow.largestAdditionWithin(
+            request.configuration.audioOnlyBudget - excess.otherBits, base,
+            targetDuration: target.playlist.targetDuration ?? 1)
+        return room.map { Int(Double($0) / ratio) }
+    }
+
+    func budgetMessage(_ excess: RewritePlan.Excess, image: Poster, fitting: Int?) -> String {
+        let budget = request.configuration.audioOnlyBudget
+        var message = "\(request.posterName) is \(kilobytes(image.data.count)); \(excess.uri) would peak at \(excess.peak.formattedBitrate) against a \(budget.formattedBitrate) budget"
+        if let fitting { message += "; at most \(kilobytes(fitting)) fits" } else { message += "; no poster fits" }
+        return message
+    }
+
+    func reencode(_ image: Poster, maxBytes: Int) throws(EmbedError) -> (poster: Poster, description: String)? {
+        let fitted: FittedImage?
+        do {
+            fitted = try ImageFitter.fit(image.data, mimeType: image.mimeType, maxBytes: maxBytes)
+        } catch {
+            throw EmbedError("\(request.posterName) cannot be re-encoded: \(error)")
+        }
+        guard let fitted else { return nil }
+        do {
+            return (try Poster(image: fitted.data, description: image.description), fitted.description)
+        } catch {
+            throw EmbedError("the re-encoded \(request.posterName) is not usable: \(error.description)")
+        }
+    }
+
+    // MARK: - Playlists
+
+    /// The multivariant playlist with BANDWIDTH / AVERAGE-BANDWIDTH recomputed for every variant
+    /// the rewrite touched; every other byte unchanged. Nil for a media playlist input.
+    func masterBytes(_ analysis: StreamAnalysis, _ plan: RewritePlan) throws(EmbedError) -> [UInt8]? {
+        guard analysis.multivariant != nil else { return nil }
+        let original: [UInt8]
+        do {
+            original = try [UInt8](Data(contentsOf: URL(fileURLWithPath: analysis.loaded.rootURI)))
+        } catch {
+            throw EmbedError("\(analysis.loaded.rootURI): cannot read it again: \(error.localizedDescription)")
+        }
+        var editor = PlaylistEditor(bytes: original)
+        for variant in analysis.variants {
+            guard let stream = variant.stream, let (peak, average) = plan.declaredValues(for: variant) else { continue }
+            do {
+                try editor.setAttribute("BANDWIDTH", to: peak, onTagAtLine: stream.line)
+                try editor.setAttribute("AVERAGE-BANDWIDTH", to: average, onTagAtLine: stream.line)
+            } catch {
+                throw EmbedError("\(analysis.loaded.rootURI):\(stream.line): cannot update BANDWIDTH: \(error)")
+            }
+        }
+        return editor.bytes
+    }
+}
+
+func kilobytes(_ bytes: Int) -> String {
+    bytes < 1000 ? "\(bytes) bytes" : "\(bytes / 1000).\((bytes % 1000) / 100) KB"
+}

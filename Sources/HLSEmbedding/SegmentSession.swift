@@ -1,0 +1,58 @@
+import Foundation
+import HLSCheck
+import HLSPackaging
+import HLSPlaylist
+import MediaFormats
+import MediaInspection
+
+/// Rewrites the segments of one media playlist in order: the TS writer keeps the timed-ID3
+/// continuity counters running across them; packed audio without a timestamp gets the one that
+/// follows from the segments before it.
+struct SegmentSession {
+    private var transportStream = TransportStreamPosterWriter()
+    private var nextTimestamp: Int64?
+    private var initSections: [String: [UInt8]] = [:]
+
+    mutating func rewrite(_ path: String, segment: MediaSegment, record: SegmentRecord, poster: Poster?) throws(EmbedError) -> [UInt8] {
+        let bytes = try read(path)
+        do {
+            switch record.container {
+            case .mpegTS:
+                return try transportStream.rewrite(bytes, poster: poster)
+            case .adts, .mp3, .ac3, .eac3:
+                let timestamp = Self.leadingTimestamp(bytes) ?? nextTimestamp ?? 0
+                nextTimestamp = timestamp + Int64((segment.duration * 90_000).rounded())
+                return try PackedAudioPosterWriter.rewrite(bytes, poster: poster, timestampIfMissing: timestamp)
+            case .fragmentedMP4:
+                var initSection: [UInt8]?
+                if let map = segment.map {
+                    let initPath = URIResolver.resolve(map.uri, against: path)
+                    if initSections[initPath] == nil { initSections[initPath] = try read(initPath) }
+                    initSection = initSections[initPath]
+                }
+                return try FragmentedMP4PosterWriter.rewrite(bytes, initSection: initSection, poster: poster)
+            case .unknown, nil:
+                throw EmbedError("\(path): not a container hlscheck can rewrite")
+            }
+        } catch let error as PackagingError {
+            throw EmbedError("\(path): \(error.description)")
+        } catch let error as EmbedError {
+            throw error
+        } catch {
+            throw EmbedError("\(path): \(error)")
+        }
+    }
+
+    private func read(_ path: String) throws(EmbedError) -> [UInt8] {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw EmbedError("\(path): cannot read the segment")
+        }
+        return [UInt8](data)
+    }
+
+    /// The RFC 8216 §3.4 timestamp of a packed-audio segment that has one.
+    static func leadingTimestamp(_ bytes: [UInt8]) -> Int64? {
+        guard let tag = try? ID3Tag.parse(bytes[...]).tag else { return nil }
+        return TransportStreamTimestamp(tag: tag)?.pts90k
+    }
+}

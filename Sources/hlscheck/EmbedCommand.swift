@@ -1,0 +1,112 @@
+import ArgumentParser
+import Foundation
+import HLSCheck
+import HLSEmbedding
+import HLSPackaging
+import HLSReporting
+import MediaInspection
+
+/// `hlscheck embed --image poster.jpg PLAYLIST --output DIR | --in-place`.
+struct EmbedCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "embed",
+        abstract: "Put a poster (ID3 APIC) into every audio-only segment, within the budget.",
+        discussion: """
+            Targets every audio-only variant and audio rendition (or those named with --variant): \
+            MPEG-TS gains a timed-ID3 stream, packed audio an APIC in its leading ID3 tag, fMP4 an \
+            emsg box. BANDWIDTH and AVERAGE-BANDWIDTH of the touched variants are recomputed; every \
+            other byte of every playlist stays. Embedding again replaces the poster; --remove takes \
+            it out. Nothing is written when the result would exceed the budget (unless --force), \
+            and the written stream is checked again: the exit code is check's.
+            """
+    )
+
+    @Option(help: "The poster: a JPEG or PNG file.")
+    var image: String?
+
+    @Argument(help: "The multivariant or media playlist.")
+    var playlist: String
+
+    @Option(help: "Write a complete copy of the stream into this folder.")
+    var output: String?
+
+    @Flag(name: .customLong("in-place"), help: "Rewrite the stream where it is (one atomic swap).")
+    var inPlace = false
+
+    @Option(name: .customLong("variant"), help: "Only this audio-only variant or audio rendition (URI); repeatable.")
+    var variants: [String] = []
+
+    @Option(help: "The APIC description text.")
+    var description = ""
+
+    @Flag(help: "Take the poster out instead.")
+    var remove = false
+
+    @Flag(help: "Write even when the result exceeds the budget.")
+    var force = false
+
+    @Flag(help: "Re-encode the image (JPEG quality, then size) to the largest version that fits the budget.")
+    var fit = false
+
+    @Option(name: .customLong("budget-kbps"), help: "Audio-only budget in kbit/s, poster included (default 64).")
+    var budgetKbps: Int = 64
+
+    func validate() throws {
+        guard (output != nil) != inPlace else {
+            throw ValidationError(output == nil
+                ? "say where to write: --output DIR for a copy, or --in-place to rewrite the stream"
+                : "--output and --in-place exclude each other: choose one")
+        }
+        guard remove != (image != nil) else {
+            throw ValidationError(remove ? "--remove takes no --image" : "give the poster with --image FILE (or --remove)")
+        }
+        if fit && remove { throw ValidationError("--fit needs an --image") }
+        guard (1...1_000_000).contains(budgetKbps) else { throw ValidationError("--budget-kbps must be between 1 and 1000000") }
+    }
+
+    func run() async throws {
+        var poster: Poster?
+        if let image {
+            poster = try loadPoster(image)
+        }
+        let request = EmbedRequest(
+            input: playlist, poster: poster, posterName: image.map { ($0 as NSString).lastPathComponent } ?? "",
+            destination: output.map { .folder($0) } ?? .inPlace, variants: variants, force: force, fit: fit,
+            configuration: CheckConfiguration(audioOnlyBudget: budgetKbps * 1000))
+        let outcome: EmbedOutcome
+        do {
+            outcome = try await PosterEmbedder(request).run()
+        } catch {
+            printError("hlscheck: \(error.description)")
+            throw ExitCode(2)
+        }
+        if let fitted = outcome.fittedImage { print("re-encoded \(image ?? "the image"): \(fitted)") }
+        for target in outcome.targets {
+            let before = target.peakBefore?.formattedBitrate ?? "?"
+            let after = target.peakAfter?.formattedBitrate ?? "?"
+            print("\(remove ? "removed the poster from" : "embedded the poster in") \(target.segments) segments of \(target.uri): peak \(before) → \(after)")
+        }
+        print("wrote \(outcome.output)\n")
+        print(TextReporter().render([outcome.verification]), terminator: "")
+        if outcome.verification.fails(at: .error) { throw ExitCode(1) }
+    }
+
+    /// Reads and checks the image before anything else happens.
+    func loadPoster(_ path: String) throws -> Poster {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            printError("hlscheck: \(path): cannot read the image")
+            throw ExitCode(2)
+        }
+        do {
+            let poster = try Poster(image: [UInt8](data), description: description)
+            if case .failure(let failure) = ArtworkDecoder.decode(poster.data, mimeType: poster.mimeType) {
+                printError("hlscheck: \(path): does not decode as \(poster.mimeType): \(failure.description)")
+                throw ExitCode(2)
+            }
+            return poster
+        } catch let error as PackagingError {
+            printError("hlscheck: \(path): \(error.description)")
+            throw ExitCode(2)
+        }
+    }
+}
