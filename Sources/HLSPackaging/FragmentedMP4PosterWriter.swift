@@ -3,8 +3,8 @@ internal import MediaFormats
 /// Embeds the poster into fMP4/CMAF media segments as an `emsg` box (ISO/IEC 23009-1 §5.10.3.3)
 /// of version 1 with scheme_id_uri `https://aomedia.org/emsg/ID3`, whose message_data is one
 /// complete ID3v2.4 tag (AOM "Carriage of ID3 Timed Metadata in the Common Media Application
-/// Format" §3). The box goes before the first `moof`, after `styp`, `sidx` and `prft`, as
-/// ISO/IEC 23000-19 (CMAF) §7.4.5 places event messages at the start of a chunk.
+/// Format"). The box goes before the first `moof`, after `styp`, `sidx` and `prft`: CMAF
+/// (ISO/IEC 23000-19) and DASH carry event messages ahead of the movie fragment they belong to.
 ///
 /// Every top-level box other than `emsg` keeps its bytes, with one exception: a `sidx` whose
 /// references end on box boundaries gets its first_offset/referenced_size adjusted

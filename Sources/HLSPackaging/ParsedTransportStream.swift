@@ -20,10 +20,10 @@ struct ParsedTransportStream {
                 throw PackagingError(.misalignedTransportStream, "packet \(offset / size) (byte \(offset)) does not start with the sync byte 0x47 or has an impossible adaptation field: the segment is damaged or not MPEG-TS")
             }
             if packet.scramblingControl != 0 {
-                throw PackagingError(.encrypted, "packet \(offset / size) on PID 0x\(hex(packet.pid)) is scrambled (transport_scrambling_control \(packet.scramblingControl)): encrypted segments cannot be rewritten; embed the poster before encryption")
+                throw PackagingError(.encrypted, "packet \(offset / size) on PID 0x\(hexPID(packet.pid)) is scrambled (transport_scrambling_control \(packet.scramblingControl)): encrypted segments cannot be rewritten; embed the poster before encryption")
             }
             if packet.transportError {
-                throw PackagingError(.misalignedTransportStream, "packet \(offset / size) on PID 0x\(hex(packet.pid)) has transport_error_indicator set: the segment is damaged")
+                throw PackagingError(.misalignedTransportStream, "packet \(offset / size) on PID 0x\(hexPID(packet.pid)) has transport_error_indicator set: the segment is damaged")
             }
             pids.insert(packet.pid)
             packets.append(packet)
@@ -132,14 +132,14 @@ struct ParsedTransportStream {
                   let pmt = ProgramMapSection(section[...]) else { continue }
             sawPMT = true
             if let encrypted = pmt.streams.first(where: { Self.sampleAESStreamTypes.contains($0.streamType) }) {
-                throw PackagingError(.encrypted, "stream 0x\(hex(encrypted.pid)) has SAMPLE-AES stream_type 0x\(String(encrypted.streamType, radix: 16)): encrypted segments cannot be rewritten; embed the poster before encryption")
+                throw PackagingError(.encrypted, "stream 0x\(hexPID(encrypted.pid)) has SAMPLE-AES stream_type 0x\(String(encrypted.streamType, radix: 16)): encrypted segments cannot be rewritten; embed the poster before encryption")
             }
             if let audio = pmt.streams.first(where: { Self.isAudio($0) }) {
                 return AudioProgram(programNumber: number, pmtPID: pmtPID, pmt: pmt, audioPID: audio.pid)
             }
         }
         guard sawPMT else {
-            throw PackagingError(.missingProgramTables, "no readable PMT for the program(s) the PAT lists (PID \(pat.programs.values.sorted().map { "0x" + hex($0) }.joined(separator: ", "))): the segment is damaged or cut")
+            throw PackagingError(.missingProgramTables, "no readable PMT for the program(s) the PAT lists (PID \(pat.programs.values.sorted().map { "0x" + hexPID($0) }.joined(separator: ", "))): the segment is damaged or cut")
         }
         throw PackagingError(.missingAudio, "the PMT declares no audio stream (AAC, MP3, AC-3, E-AC-3): a poster belongs in audio segments")
     }
@@ -153,9 +153,10 @@ struct ParsedTransportStream {
     /// The lowest PID above `floor` that no packet or table uses (0x0010–0x1FFE are free for
     /// elementary streams, §2.4.3.3 table 2-3; ATSC/DVB reserve the range below 0x0020 too).
     func unusedPID(after floor: UInt16) throws(PackagingError) -> UInt16 {
-        let start = max(0x0020, Int(floor) + 1)
-        for candidate in Array(start...0x1FFE) + Array(0x0020..<max(0x0020, min(start, 0x1FFE))) {
-            if !usedPIDs.contains(UInt16(candidate)) { return UInt16(candidate) }
+        let lowest = 0x0020, highest = 0x1FFE
+        let start = min(max(lowest, Int(floor) + 1), highest)
+        for candidate in Array(start...highest) + Array(lowest..<start) where !usedPIDs.contains(UInt16(candidate)) {
+            return UInt16(candidate)
         }
         throw PackagingError(.pidConflict, "no free PID left for the timed-ID3 stream")
     }
@@ -169,7 +170,7 @@ struct ParsedTransportStream {
     }
 
     static func missingPTS(audioPID: UInt16) -> PackagingError {
-        PackagingError(.missingAudio, "the audio stream (PID 0x\(hex(audioPID))) has no PES packet with a PTS in this segment, so the poster cannot be timed; the segment is cut or damaged")
+        PackagingError(.missingAudio, "the audio stream (PID 0x\(hexPID(audioPID))) has no PES packet with a PTS in this segment, so the poster cannot be timed; the segment is cut or damaged")
     }
 
     // MARK: PES (§2.4.3.6)

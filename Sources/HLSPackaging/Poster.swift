@@ -61,7 +61,8 @@ public struct Poster: Sendable, Hashable {
         let head = String(decoding: bytes.prefix(256), as: UTF8.self).lowercased()
         if head.contains("<svg") { return "an SVG image" }
         if head.hasPrefix("<") || head.hasPrefix("\u{FEFF}<") { return "an XML/HTML document" }
-        let hex = bytes.prefix(8).map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined(separator: " ")
+        let digits = Array("0123456789ABCDEF")
+        let hex = bytes.prefix(8).map { String([digits[Int($0 >> 4)], digits[Int($0 & 0x0F)]]) }.joined(separator: " ")
         return "of an unknown format (starts with \(hex))"
     }
 }

@@ -35,7 +35,7 @@ public struct TransportStreamPosterWriter: Sendable {
             return segment   // nothing to remove
         } else if let chosen = metadataPID {
             guard !stream.usedPIDs.contains(chosen) else {
-                throw PackagingError(.pidConflict, "PID 0x\(hex(chosen)) carries timed ID3 in the earlier segments of this variant but is used by another stream in this one; the variant's segments do not share one program layout — re-mux them consistently")
+                throw PackagingError(.pidConflict, "PID 0x\(hexPID(chosen)) carries timed ID3 in the earlier segments of this variant but is used by another stream in this one; the variant's segments do not share one program layout — re-mux them consistently")
             }
             pid = chosen
         } else {
@@ -43,7 +43,7 @@ public struct TransportStreamPosterWriter: Sendable {
         }
         metadataPID = pid
         if pid == program.pmt.pcrPID {
-            throw PackagingError(.layoutNotSupported, "the timed-ID3 PID 0x\(hex(pid)) is also the PCR PID; rewriting its packets would move clock references — re-mux the stream with a separate metadata PID")
+            throw PackagingError(.layoutNotSupported, "the timed-ID3 PID 0x\(hexPID(pid)) is also the PCR PID; rewriting its packets would move clock references — re-mux the stream with a separate metadata PID")
         }
 
         // Rewrite the ID3 PES packets already on the PID.
@@ -74,7 +74,7 @@ public struct TransportStreamPosterWriter: Sendable {
         if let pmtEdit {
             for occurrence in stream.sectionOccurrences(pid: program.pmtPID) {
                 guard let pmt = ProgramMapSection(occurrence.section[...]), pmt.programNumber == program.programNumber else {
-                    throw PackagingError(.missingProgramTables, "a PMT on PID 0x\(hex(program.pmtPID)) cannot be read (bad CRC or length); the segment is damaged")
+                    throw PackagingError(.missingProgramTables, "a PMT on PID 0x\(hexPID(program.pmtPID)) cannot be read (bad CRC or length); the segment is damaged")
                 }
                 for (index, packet) in try stream.rewritingSection(occurrence, with: pmtEdit(pmt).serialized()) {
                     rewrittenPackets[index] = packet
@@ -169,7 +169,8 @@ struct Descriptor {
     }
 }
 
-func hex(_ value: UInt16) -> String {
+/// A PID as four upper-case hex digits, the way analysers print them (0x0101).
+func hexPID(_ value: UInt16) -> String {
     let digits = String(value, radix: 16, uppercase: true)
     return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
 }
