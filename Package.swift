@@ -69,7 +69,9 @@ let package = Package(
         .testTarget(
             name: "HLSEmbeddingTests",
             dependencies: ["HLSEmbedding", "HLSCheck", "HLSPackaging", "MediaFormats", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "HLSReportingTests", dependencies: ["HLSReporting", "HLSCheck"], swiftSettings: strict),
+        .testTarget(
+            name: "HLSReportingTests", dependencies: ["HLSReporting", "HLSCheck", "TestSupport", "CLibXML2"],
+            exclude: ["Golden"], swiftSettings: strict),
         .testTarget(
             name: "hlscheckTests", dependencies: ["hlscheck", "TestSupport"], exclude: ["Golden"], swiftSettings: strict),
     ]

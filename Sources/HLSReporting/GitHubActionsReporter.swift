@@ -6,7 +6,8 @@ public struct GitHubActionsReporter: Sendable {
     public init() {}
 
     public func render(_ reports: [CheckReport]) -> String {
-        reports.flatMap(\.diagnostics).map(command).map { $0 + "\n" }.joined()
+        // An excused finding is not an annotation on the pull request.
+        reports.flatMap(\.diagnostics).filter { !$0.suppressed }.map(command).map { $0 + "\n" }.joined()
     }
 
     func command(_ diagnostic: Diagnostic) -> String {

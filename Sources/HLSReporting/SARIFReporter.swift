@@ -58,7 +58,7 @@ public struct SARIFReporter: Sendable {
         var level: String
         var message: Text
         var locations: [Location]?
-        /// Hook for in-source or baseline suppressions (SARIF §3.27.23); nothing sets it yet.
+        /// In-source suppressions (SARIF §3.27.23): a `# hlscheck-disable-next-line` comment.
         var suppressions: [Suppression]?
     }
     struct Suppression: Encodable {
@@ -91,7 +91,9 @@ public struct SARIFReporter: Sendable {
                     Result(
                         ruleId: diagnostic.rule, ruleIndex: ruleIndex[diagnostic.rule], level: diagnostic.severity.rawValue,
                         message: Text(text: diagnostic.message),
-                        locations: diagnostic.location.map { [Self.location(uri: $0.uri, line: $0.line, column: $0.column)] })
+                        locations: diagnostic.location.map { [Self.location(uri: $0.uri, line: $0.line, column: $0.column)] },
+                        suppressions: diagnostic.suppressed
+                            ? [Suppression(kind: "inSource", justification: "# hlscheck-disable-next-line")] : nil)
                 })
         ])
         let encoder = JSONEncoder()

@@ -4,7 +4,7 @@ import HLSCheck
 import HLSReporting
 
 enum ReportFormat: String, ExpressibleByArgument, CaseIterable, Sendable {
-    case text, json
+    case text, json, junit, github, sarif
 }
 
 enum FailLevel: String, ExpressibleByArgument, CaseIterable, Sendable {
@@ -180,6 +180,20 @@ struct CheckCommand: AsyncParsableCommand {
                 text = TextReporter(color: colored).render(reports)
             case .json:
                 text = JSONReporter().render(reports)
+            case .junit:
+                do {
+                    text = try JUnitReporter(
+                        timestamp: JUnitReporter.timestamp(for: Date()),
+                        hostname: ProcessInfo.processInfo.hostName
+                    ).render(reports)
+                } catch {
+                    printError("hlscheck: cannot write the JUnit report: \(error)")
+                    throw ExitCode(2)
+                }
+            case .github:
+                text = GitHubActionsReporter().render(reports)
+            case .sarif:
+                text = SARIFReporter().render(reports)
             }
             if let target {
                 do {

@@ -49,3 +49,16 @@ public enum PackageRoot {
         return FileManager.default.fileExists(atPath: folder.path) ? folder : nil
     }
 }
+
+/// Every file under a folder with its bytes, by path relative to the folder.
+public func snapshot(_ folder: String) throws -> [String: Data] {
+    var files: [String: Data] = [:]
+    for path in try FileManager.default.subpathsOfDirectory(atPath: folder) {
+        var isDirectory: ObjCBool = false
+        let full = (folder as NSString).appendingPathComponent(path)
+        if FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory), !isDirectory.boolValue {
+            files[path] = try Data(contentsOf: URL(fileURLWithPath: full))
+        }
+    }
+    return files
+}

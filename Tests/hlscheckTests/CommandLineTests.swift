@@ -130,6 +130,21 @@ import Testing
         ])
     }
 
+    @Test func writesJUnitSARIFAndGitHubReportsForCI() throws {
+        let folder = try TemporaryFolder()
+        let result = try HLSCheckBinary.run([
+            "Samples/no-audio-only/master.m3u8", "--playlist-only", "--format", "github",
+            "--output", "junit=\(folder.path("r.xml"))", "--output", "sarif=\(folder.path("r.sarif"))",
+        ])
+        #expect(result.status == 1)
+        #expect(result.stdout.hasPrefix("::error file=Samples/no-audio-only/master.m3u8,line=1,"))
+        let junit = try String(contentsOfFile: folder.path("r.xml"), encoding: .utf8)
+        #expect(junit.contains("<testsuite ") && junit.contains("<failure"))
+        let sarif = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: folder.url.appendingPathComponent("r.sarif"))) as? [String: Any])
+        #expect(sarif["version"] as? String == "2.1.0")
+    }
+
     @Test func failOnNeverAlwaysExitsZeroWhenTheCheckRan() throws {
         let result = try HLSCheckBinary.run(["Samples/no-audio-only/master.m3u8", "--playlist-only", "--fail-on", "never"])
         #expect(result.status == 0)

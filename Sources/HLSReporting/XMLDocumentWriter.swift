@@ -1,0 +1,95 @@
+import CLibXML2
+
+/// A libxml2 call that failed while writing a report.
+public struct XMLWriterError: Error, Sendable, CustomStringConvertible {
+    /// The libxml2 function that reported the failure.
+    public var function: String
+
+    public var description: String { "libxml2 \(function) failed while writing the XML report" }
+}
+
+/// One libxml2 `xmlTextWriter` writing into one memory buffer; the sole owner of both, freed in
+/// `deinit`. libxml2 does the escaping, so no markup is ever assembled from strings here.
+final class XMLDocumentWriter {
+    private let buffer: xmlBufferPtr
+    private var writer: xmlTextWriterPtr?
+
+    init() throws(XMLWriterError) {
+        xmlInitParser()
+        guard let buffer = xmlBufferCreate() else { throw XMLWriterError(function: "xmlBufferCreate") }
+        guard let writer = xmlNewTextWriterMemory(buffer, 0) else {
+            xmlBufferFree(buffer)
+            throw XMLWriterError(function: "xmlNewTextWriterMemory")
+        }
+        self.buffer = buffer
+        self.writer = writer
+        try check(xmlTextWriterSetIndent(writer, 1), "xmlTextWriterSetIndent")
+        try check(xmlTextWriterSetIndentString(writer, Self.xmlString("  ")), "xmlTextWriterSetIndentString")
+        try check(xmlTextWriterStartDocument(writer, "1.0", "UTF-8", nil), "xmlTextWriterStartDocument")
+    }
+
+    deinit {
+        if let writer { xmlFreeTextWriter(writer) }
+        xmlBufferFree(buffer)
+    }
+
+    func startElement(_ name: String) throws(XMLWriterError) {
+        try check(xmlTextWriterStartElement(writer, Self.xmlString(name)), "xmlTextWriterStartElement")
+    }
+
+    func attribute(_ name: String, _ value: String) throws(XMLWriterError) {
+        try check(
+            xmlTextWriterWriteAttribute(writer, Self.xmlString(name), Self.xmlString(value)),
+            "xmlTextWriterWriteAttribute")
+    }
+
+    func text(_ content: String) throws(XMLWriterError) {
+        try check(xmlTextWriterWriteString(writer, Self.xmlString(content)), "xmlTextWriterWriteString")
+    }
+
+    /// Closes the current element; an element without content is written as `<name/>`.
+    func endElement() throws(XMLWriterError) {
+        try check(xmlTextWriterEndElement(writer), "xmlTextWriterEndElement")
+    }
+
+    /// An element holding only text.
+    func element(_ name: String, attributes: KeyValuePairs<String, String> = [:], text content: String? = nil)
+        throws(XMLWriterError)
+    {
+        try startElement(name)
+        for (key, value) in attributes { try attribute(key, value) }
+        if let content { try text(content) }
+        try endElement()
+    }
+
+    /// Closes every open element and the document; returns the UTF-8 text.
+    func finish() throws(XMLWriterError) -> String {
+        try check(xmlTextWriterEndDocument(writer), "xmlTextWriterEndDocument")
+        try check(xmlTextWriterFlush(writer), "xmlTextWriterFlush")
+        guard let content = xmlBufferContent(buffer) else { throw XMLWriterError(function: "xmlBufferContent") }
+        let bytes = UnsafeBufferPointer(start: content, count: Int(xmlBufferLength(buffer)))
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    private func check(_ result: Int32, _ function: String) throws(XMLWriterError) {
+        if result < 0 { throw XMLWriterError(function: function) }
+    }
+
+    /// NUL-terminated UTF-8 for libxml2, with every character XML 1.0 forbids (§2.2 `Char`:
+    /// most C0 controls, surrogates, U+FFFE/U+FFFF) replaced by U+FFFD — libxml2's writer
+    /// escapes markup but passes such characters through, which would make the report unparsable.
+    static func xmlString(_ string: String) -> [xmlChar] {
+        var scalars = String.UnicodeScalarView()
+        for scalar in string.unicodeScalars {
+            scalars.append(isXMLCharacter(scalar) ? scalar : "\u{FFFD}")
+        }
+        return Array(String(scalars).utf8) + [0]
+    }
+
+    private static func isXMLCharacter(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x9, 0xA, 0xD, 0x20...0xD7FF, 0xE000...0xFFFD, 0x10000...0x10FFFF: true
+        default: false
+        }
+    }
+}

@@ -1,0 +1,165 @@
+import Foundation
+import HLSCheck
+import HLSEmbedding
+import HLSPackaging
+import MediaFormats
+import TestSupport
+import Testing
+
+/// A private copy of a bundled sample, so a test can write next to it or over it.
+func sampleCopy(_ name: String) throws -> (folder: TemporaryFolder, master: String) {
+    let folder = try TemporaryFolder()
+    let source = PackageRoot.url.appendingPathComponent("Samples")
+    // packed-audio references ../compliant: copy both, as they sit in Samples/.
+    for sample in Set([name, "compliant"]) {
+        try FileManager.default.copyItem(at: source.appendingPathComponent(sample), to: folder.url.appendingPathComponent(sample))
+    }
+    return (folder, folder.path("\(name)/master.m3u8"))
+}
+
+func fixture(_ name: String) throws -> [UInt8] {
+    [UInt8](try Data(contentsOf: PackageRoot.url.appendingPathComponent("Tests/MediaInspectionTests/Fixtures/\(name)")))
+}
+
+func pictures(in path: String, container: ContainerKind) throws -> [AttachedPicture] {
+    let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+    return EmbeddedID3.tags(in: bytes, container: container).flatMap { $0.tag?.frames ?? [] }.compactMap {
+        if case .attachedPicture(let picture) = $0 { return picture }
+        return nil
+    }
+}
+
+@Suite struct EmbedTests {
+    static let samples: [(String, String, ContainerKind)] = [
+        ("compliant", "audio/seg%d.ts", .mpegTS),
+        ("packed-audio", "audio/seg%d.aac", .packedAudio),
+        ("fmp4", "audio/seg%d.m4s", .fragmentedMP4),
+    ]
+
+    @Test(arguments: samples)
+    func embedsThePosterInEverySegmentAndTheResultChecksClean(_ sample: String, _ pattern: String, _ container: ContainerKind) async throws {
+        let (folder, master) = try sampleCopy(sample)
+        let image = try fixture("poster.jpg")
+        let output = folder.path("out")
+        let outcome = try await PosterEmbedder(EmbedRequest(
+            input: master, poster: try Poster(image: image), posterName: "poster.jpg", destination: .folder(output))).run()
+        #expect(outcome.verification.diagnostics.isEmpty, "\(outcome.verification.diagnostics)")
+        let audio = try #require(outcome.verification.variants.first { $0.audioOnly })
+        #expect(audio.artwork?.segmentsWithArtwork == 3)
+        #expect(audio.declaredBandwidth == audio.measuredPeakBitrate)
+        let written = URL(fileURLWithPath: outcome.output).deletingLastPathComponent().path
+        for index in 0..<3 {
+            let segment = (written as NSString).appendingPathComponent(String(format: pattern, index))
+            #expect(try pictures(in: segment, container: container).map(\.data) == [image], "segment \(index)")
+        }
+    }
+
+    @Test func playlistsChangeOnlyInTheRecomputedAttributes() async throws {
+        let (folder, master) = try sampleCopy("compliant")
+        let outcome = try await PosterEmbedder(EmbedRequest(
+            input: master, poster: try Poster(image: fixture("poster.jpg")), posterName: "poster.jpg",
+            destination: .folder(folder.path("out")))).run()
+        let before = try String(contentsOfFile: master, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+        let after = try String(contentsOfFile: outcome.output, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(before.count == after.count)
+        let changed = zip(before, after).enumerated().filter { $0.element.0 != $0.element.1 }.map(\.offset)
+        #expect(changed == [7], "only the audio variant's EXT-X-STREAM-INF (line 8) changes")
+        let peak = try #require(outcome.targets.first?.peakAfter)
+        #expect(after[7].contains("BANDWIDTH=\(peak),"))
+        #expect(after[7].hasSuffix(",CODECS=\"mp4a.40.2\""))
+        // Media playlists and untouched segments are the same bytes (hard links).
+        let out = folder.path("out")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: out + "/audio/index.m3u8")) == Data(contentsOf: URL(fileURLWithPath: folder.path("compliant/audio/index.m3u8"))))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: out + "/v0/seg1.ts")) == Data(contentsOf: URL(fileURLWithPath: folder.path("compliant/v0/seg1.ts"))))
+    }
+
+    @Test(arguments: ["compliant", "packed-audio", "fmp4"])
+    func embeddingAgainChangesNothingAndRemovingRestoresTheOriginal(_ sample: String) async throws {
+        let (folder, master) = try sampleCopy(sample)
+        let poster = try Poster(image: fixture("poster.jpg"))
+        let once = try await PosterEmbedder(EmbedRequest(input: master, poster: poster, posterName: "p", destination: .folder(folder.path("once")))).run()
+        let twice = try await PosterEmbedder(EmbedRequest(input: once.output, poster: poster, posterName: "p", destination: .folder(folder.path("twice")))).run()
+        #expect(try snapshot(folder.path("once")) == snapshot(folder.path("twice")))
+        let removed = try await PosterEmbedder(EmbedRequest(input: twice.output, poster: nil, posterName: "", destination: .folder(folder.path("removed")))).run()
+        #expect(removed.verification.variants.allSatisfy { $0.artwork == nil })
+        let original = try snapshot(folder.path(sample == "packed-audio" ? "." : sample))
+        let restored = try snapshot(folder.path("removed")).filter { !$0.key.hasSuffix("master.m3u8") }
+        #expect(!restored.isEmpty)
+        for (path, bytes) in restored {
+            #expect(original[path] == bytes, "\(path) differs after --remove")
+        }
+    }
+
+    @Test func refusesAPosterThatBlowsTheBudgetWithTheNumbersAndWritesNothing() async throws {
+        let (folder, master) = try sampleCopy("compliant")
+        let image = try fixture("poster-large.jpg")
+        let output = folder.path("out")
+        do {
+            _ = try await PosterEmbedder(EmbedRequest(
+                input: master, poster: try Poster(image: image), posterName: "poster-large.jpg", destination: .folder(output),
+                configuration: CheckConfiguration(audioOnlyBudget: 48_000))).run()
+            Issue.record("expected a refusal")
+        } catch let error as EmbedError {
+            #expect(error.description.contains("poster-large.jpg is "))
+            #expect(error.description.contains("audio/index.m3u8 would peak at "))
+            #expect(error.description.contains("against a 48 kbit/s budget; at most "))
+        }
+        #expect(!FileManager.default.fileExists(atPath: output))
+    }
+
+    @Test func fitReencodesTheImageToTheLargestSizeWithinTheBudget() async throws {
+        let (folder, master) = try sampleCopy("compliant")
+        let outcome = try await PosterEmbedder(EmbedRequest(
+            input: master, poster: try Poster(image: fixture("poster-large.jpg")), posterName: "poster-large.jpg",
+            destination: .folder(folder.path("out")), fit: true, configuration: CheckConfiguration(audioOnlyBudget: 48_000))).run()
+        let fitted = try #require(outcome.fittedImage)
+        #expect(fitted.contains("JPEG"))
+        let audio = try #require(outcome.verification.variants.first { $0.audioOnly })
+        #expect((audio.measuredPeakBitrate ?? .max) <= 48_000)
+        #expect(audio.artwork?.mimeType == "image/jpeg")
+        #expect(outcome.verification.diagnostics.filter { $0.severity == .error }.isEmpty)
+    }
+
+    @Test func inPlaceRewritesTheStreamAndLeavesNoStagingBehind() async throws {
+        let (folder, master) = try sampleCopy("compliant")
+        let image = try fixture("poster.png")
+        let outcome = try await PosterEmbedder(EmbedRequest(
+            input: master, poster: try Poster(image: image), posterName: "poster.png", destination: .inPlace)).run()
+        #expect(outcome.output.hasSuffix("compliant/master.m3u8"))
+        #expect(try pictures(in: folder.path("compliant/audio/seg0.ts"), container: .mpegTS).first?.mimeType == "image/png")
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.url.path).filter { $0.contains("hlscheck") }
+        #expect(leftovers.isEmpty, "\(leftovers)")
+    }
+
+    @Test func refusesEncryptedSegmentsBeforeWritingAnything() async throws {
+        let (folder, master) = try sampleCopy("compliant")
+        let media = folder.path("compliant/audio/index.m3u8")
+        let text = try String(contentsOfFile: media, encoding: .utf8)
+            .replacingOccurrences(of: "#EXTINF", with: "#EXT-X-KEY:METHOD=AES-128,URI=\"key.bin\"\n#EXTINF", options: [], range: nil)
+        try Data(text.utf8).write(to: URL(fileURLWithPath: media))
+        try Data(repeating: 7, count: 16).write(to: URL(fileURLWithPath: folder.path("compliant/audio/key.bin")))
+        await #expect {
+            _ = try await PosterEmbedder(EmbedRequest(
+                input: master, poster: try Poster(image: fixture("poster.jpg")), posterName: "p",
+                destination: .folder(folder.path("out")))).run()
+        } throws: { error in
+            "\(error)".contains("encrypted (METHOD=AES-128)") && "\(error)".contains("index.m3u8:")
+        }
+        #expect(!FileManager.default.fileExists(atPath: folder.path("out")))
+    }
+
+    @Test func namesTheCandidatesWhenVariantMatchesNothing() async throws {
+        let copy = try sampleCopy("compliant")
+        await #expect {
+            _ = try await PosterEmbedder(EmbedRequest(
+                input: copy.master, poster: try Poster(image: fixture("poster.jpg")), posterName: "p",
+                destination: .folder(copy.folder.path("out")), variants: ["v0/index.m3u8"])).run()
+        } throws: { error in
+            "\(error)".contains("--variant v0/index.m3u8 is not an audio-only variant") && "\(error)".contains("audio/index.m3u8")
+        }
+    }
+
+    @Test func refusesAFileThatIsNoImage() {
+        #expect(throws: PackagingError.self) { try Poster(image: Array("GIF89a not supported".utf8)) }
+    }
+}

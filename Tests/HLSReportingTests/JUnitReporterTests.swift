@@ -1,0 +1,164 @@
+import Foundation
+import HLSCheck
+import HLSReporting
+import Testing
+import TestSupport
+
+@Suite struct JUnitReporterTests {
+    let reporter = JUnitReporter(timestamp: ReportFixtures.timestamp, hostname: ReportFixtures.hostname)
+
+    @Test(arguments: ["no-audio-only", "compliant"])
+    func sampleMatchesGolden(_ sample: String) async throws {
+        let xml = try reporter.render([try await ReportFixtures.sample(sample)])
+        #expect(try ReportFixtures.matchesGolden(xml, "\(sample).junit.xml"), "\(xml)")
+    }
+
+    @Test(.enabled(if: PackageRoot.schemas != nil, "needs ../shared/schemas"))
+    func validatesAgainstAntJUnitSchema() async throws {
+        let schemas = try #require(PackageRoot.schemas)
+        let awkward = try await ReportFixtures.awkwardStream()
+        let reports = [
+            try await ReportFixtures.sample("no-audio-only"), try await ReportFixtures.sample("compliant"), awkward.report,
+        ]
+        let xml = try reporter.render(reports)
+        let violations = try LibXML2.violations(of: xml, against: schemas.appendingPathComponent("JUnit.xsd"))
+        #expect(violations.isEmpty, "\(violations.joined(separator: "\n"))\n\(xml)")
+    }
+
+    @Test(.enabled(if: PackageRoot.schemas != nil, "needs ../shared/schemas"))
+    func emptyRunValidates() throws {
+        let schemas = try #require(PackageRoot.schemas)
+        let xml = try reporter.render([])
+        #expect(try LibXML2.violations(of: xml, against: schemas.appendingPathComponent("JUnit.xsd")).isEmpty)
+    }
+
+    @Test(.enabled(if: PackageRoot.schemas != nil, "needs ../shared/schemas"))
+    func schemaCheckRejectsWhatAntRejects() throws {
+        // Proves the validation above is not vacuous: a suite without its required attributes,
+        // properties and output elements, and a test case with two failures.
+        let schema = try #require(PackageRoot.schemas).appendingPathComponent("JUnit.xsd")
+        let invalid = """
+            <testsuites><testsuite name="x"><testcase name="a" classname="b" time="0">\
+            <failure type="t"/><failure type="t"/></testcase></testsuite></testsuites>
+            """
+        #expect(!(try LibXML2.violations(of: invalid, against: schema)).isEmpty)
+    }
+
+    @Test func failsOnlyTheRuleThatFoundAnError() async throws {
+        let report = try await ReportFixtures.sample("no-audio-only")
+        let suite = try #require(try LibXML2.parse(try reporter.render([report])).first("testsuite"))
+        let cases = suite.all("testcase")
+
+        #expect(suite.attributes["name"] == "Samples/no-audio-only/master.m3u8")
+        #expect(suite.attributes["timestamp"] == ReportFixtures.timestamp)
+        #expect(suite.attributes["hostname"] == ReportFixtures.hostname)
+        // One case per checked rule for the stream, and one per rule and variant.
+        #expect(report.variants.count == 2)
+        #expect(cases.count == report.checkedRules.count * 3)
+        #expect(suite.attributes["tests"] == String(cases.count))
+        #expect(suite.attributes["failures"] == "1")
+        #expect(suite.attributes["errors"] == "0")
+
+        let failing = cases.filter { $0.first("failure") != nil }
+        #expect(failing.map { $0.attributes["name"] } == ["audio-only-variant-missing"])
+        let failure = try #require(failing.first?.first("failure"))
+        #expect(failure.attributes["type"] == "audio-only-variant-missing")
+        #expect(failure.attributes["message"] == "no audio-only variant: add one of at most 64 kbit/s for cellular fallback")
+        #expect(failure.text == "Samples/no-audio-only/master.m3u8:1: no audio-only variant: add one of at most 64 kbit/s for cellular fallback")
+        #expect(cases.contains { $0.attributes["name"] == "audio-only-variant-missing: ../compliant/v1/index.m3u8" })
+    }
+
+    @Test func compliantStreamHasNoFailures() async throws {
+        let report = try await ReportFixtures.sample("compliant")
+        let suite = try #require(try LibXML2.parse(try reporter.render([report])).first("testsuite"))
+        #expect(suite.attributes["tests"] == String(report.checkedRules.count * 4))
+        #expect(suite.attributes["failures"] == "0")
+        #expect(suite.all("testcase").allSatisfy { $0.children.isEmpty })
+    }
+
+    @Test func findingsInAVariantPlaylistFailThatVariantsCase() async throws {
+        let awkward = try await ReportFixtures.awkwardStream()
+        let suite = try #require(try LibXML2.parse(try reporter.render([awkward.report])).first("testsuite"))
+        let exceeded = try #require(
+            suite.all("testcase").first { $0.attributes["name"] == "target-duration-exceeded: video/index.m3u8" })
+        #expect(exceeded.first("failure")?.attributes["type"] == "target-duration-exceeded")
+        let stream = try #require(suite.all("testcase").first { $0.attributes["name"] == "target-duration-exceeded" })
+        #expect(stream.children.isEmpty)
+    }
+
+    @Test func warningsAndNotesNeverFail() async throws {
+        let awkward = try await ReportFixtures.awkwardStream()
+        let diagnostics = awkward.report.diagnostics
+        #expect(Set(diagnostics.map(\.severity)) == [.error, .warning, .note], "\(diagnostics)")
+        let suite = try #require(try LibXML2.parse(try reporter.render([awkward.report])).first("testsuite"))
+        let cases = suite.all("testcase")
+
+        let failedRules = Set(cases.compactMap { $0.first("failure")?.attributes["type"] })
+        #expect(failedRules == Set(diagnostics.filter { $0.severity == .error }.map(\.rule)))
+        #expect(suite.attributes["failures"] == String(cases.filter { $0.first("failure") != nil }.count))
+        let output = try #require(suite.first("system-out")).text
+        for diagnostic in diagnostics where diagnostic.severity != .error {
+            let place = try #require(diagnostic.location)
+            #expect(output.contains("\(place): \(diagnostic.severity.rawValue): \(diagnostic.message) [\(diagnostic.rule)]"))
+        }
+    }
+
+    @Test func escapedTextReadsBackUnchanged() async throws {
+        let awkward = try await ReportFixtures.awkwardStream()
+        let suite = try #require(try LibXML2.parse(try reporter.render([awkward.report])).first("testsuite"))
+        // The input path holds , : % & < > " ' and a newline.
+        #expect(suite.attributes["name"] == awkward.input)
+        #expect(suite.all("testcase").allSatisfy { $0.attributes["classname"] == awkward.input })
+        let failureTexts = suite.all("testcase").compactMap { $0.first("failure")?.text }.joined(separator: "\n")
+        for diagnostic in awkward.report.diagnostics where diagnostic.severity == .error {
+            let place = try #require(diagnostic.location)
+            #expect(failureTexts.contains("\(place): \(diagnostic.message)"), "\(failureTexts)")
+        }
+        let unreadable = try #require(awkward.report.diagnostics.first { $0.rule == "playlist-unreadable" })
+        #expect(unreadable.message.contains(#"a&b<c>%,:"q".m3u8"#))
+        let messages = suite.all("testcase").compactMap { $0.first("failure")?.attributes["message"] }
+        #expect(messages.contains(unreadable.message))
+    }
+
+    @Test func charactersXMLCannotHoldBecomeReplacementCharacters() async throws {
+        var report = try await ReportFixtures.sample("no-audio-only")
+        report.diagnostics[0].message = "bell\u{7} nul\u{0} tab\t cr\r end"
+        let xml = try reporter.render([report])
+        let failure = try #require(try LibXML2.parse(xml).first("testsuite")?.all("testcase").compactMap { $0.first("failure") }.first)
+        #expect(failure.attributes["message"] == "bell\u{FFFD} nul\u{FFFD} tab\t cr\r end")
+    }
+
+    @Test func severalErrorsShareTheCasesOneFailure() async throws {
+        var report = try await ReportFixtures.sample("no-audio-only")
+        var second = report.diagnostics[0]
+        second.message = "a second finding"
+        report.diagnostics.append(second)
+        let suite = try #require(try LibXML2.parse(try reporter.render([report])).first("testsuite"))
+        #expect(suite.attributes["failures"] == "1")
+        let failure = try #require(suite.all("testcase").compactMap { $0.first("failure") }.first)
+        #expect(failure.attributes["message"]?.hasPrefix("2 errors, the first: no audio-only variant") == true)
+        #expect(failure.text.hasSuffix("\nSamples/no-audio-only/master.m3u8:1: a second finding"))
+    }
+
+    @Test func aFindingOfAnUnlistedRuleIsNotLost() async throws {
+        var report = try await ReportFixtures.sample("no-audio-only")
+        report.diagnostics[0].rule = "rule-from-elsewhere"
+        let suite = try #require(try LibXML2.parse(try reporter.render([report])).first("testsuite"))
+        let failing = suite.all("testcase").filter { $0.first("failure") != nil }
+        #expect(failing.map { $0.attributes["name"] } == ["rule-from-elsewhere"])
+    }
+
+    @Test func timestampHasNoZone() {
+        // 2026-11-21 10:00:00 UTC, as the schema's pattern wants it.
+        #expect(JUnitReporter.timestamp(for: Date(timeIntervalSince1970: 1_795_255_200)) == "2026-11-21T10:00:00")
+    }
+
+    @Test func eachSuiteHasAnIdAndAPackage() async throws {
+        let reports = [try await ReportFixtures.sample("no-audio-only"), try await ReportFixtures.sample("compliant")]
+        let suites = try LibXML2.parse(try reporter.render(reports)).all("testsuite")
+        #expect(suites.map { $0.attributes["id"] } == ["0", "1"])
+        #expect(suites.map { $0.attributes["package"] } == reports.map(\.input))
+        #expect(suites.allSatisfy { $0.first("properties")?.first("property")?.attributes["value"] == HLSCheckVersion.current })
+    }
+}
+
