@@ -10,6 +10,8 @@
 #include <libavutil/log.h>
 #include <libavutil/mem.h>
 #include <libavutil/imgutils.h>
+#include <libavutil/pixdesc.h>
+#include <libswscale/swscale.h>
 
 static inline int hls_averror(int posixError) { return AVERROR(posixError); }
 static inline int hls_averror_eof(void) { return AVERROR_EOF; }

@@ -35,3 +35,7 @@ $FF $SINE -ac 2 -c:a aac -b:a 48k $BX -f hls -hls_segment_type fmp4 -hls_time 4 
     -hls_fmp4_init_filename init.mp4 -hls_segment_filename 'fmp4.tmp/seg%d.m4s' fmp4.tmp/index.m3u8
 mv fmp4.tmp/init.mp4 fmp4-init.mp4 && mv fmp4.tmp/seg0.m4s fmp4-seg0.m4s && rm -rf fmp4.tmp
 ls -l
+# Posters for ImageFitter: a 640x360 JPEG of tens of KB to shrink, and a half-transparent
+# white RGBA PNG (composited over black it must come out mid-grey).
+$FF -f lavfi -i testsrc2=size=640x360:rate=1 -frames:v 1 $BX -q:v 2 poster-large.jpg
+$FF -f lavfi -i "color=c=white@0.5:size=32x24:rate=1,format=rgba" -frames:v 1 $BX poster-alpha.png
