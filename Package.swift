@@ -22,8 +22,8 @@ let package = Package(
     targets: [
         .systemLibrary(
             name: "CFFmpeg",
-            pkgConfig: "libavformat libavcodec libavutil",
-            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev"])]
+            pkgConfig: "libavformat libavcodec libavutil libswscale",
+            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev"])]
         ),
         .systemLibrary(
             name: "CLibXML2",
@@ -54,9 +54,6 @@ let package = Package(
         ),
         // Shared by the test targets only: temporary folders, the package root, the corpus.
         .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strict),
-        // Used by Samples/generate.sh only; not installed.
-        .executableTarget(
-            name: "hlscheck-sample-tool", dependencies: ["HLSPlaylist", "MediaFormats"], swiftSettings: strict),
         .testTarget(name: "HLSPlaylistTests", dependencies: ["HLSPlaylist"], swiftSettings: strict),
         .testTarget(name: "MediaFormatsTests", dependencies: ["MediaFormats"], swiftSettings: strict),
         .testTarget(

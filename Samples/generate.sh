@@ -6,10 +6,11 @@
 #   compliant/       master + two H.264/AAC variants + an audio-only AAC variant <= 64 kbit/s (TS),
 #                    BANDWIDTH / AVERAGE-BANDWIDTH / CODECS computed from the written segments.
 #   no-audio-only/   a master offering only the two video variants (no audio-only variant).
-#   packed-audio/    the two video variants + an audio-only variant of packed ADTS AAC whose
-#                    segments carry the RFC 8216 §3.4 PRIV timestamp, written by hlscheck's own
-#                    ID3 writer (hlscheck-sample-tool): the ffmpeg CLI cannot.
+#   packed-audio/    the two video variants + an audio-only variant of packed ADTS AAC.
 #   fmp4/            an fMP4 (CMAF-style) H.264/AAC variant + an audio-only fMP4 AAC variant.
+#   poster.jpg       the still image that `hlscheck embed` (dogfooding) then puts into every
+#                    audio-only segment of compliant/, packed-audio/ and fmp4/ — with the RFC 8216
+#                    §3.4 PRIV timestamps packed audio needs, which the ffmpeg CLI cannot write.
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -26,10 +27,10 @@ hls_out() { # $1 = folder
        -hls_segment_filename "$1/seg%d.ts" "$1/index.m3u8"
 }
 
-rm -rf compliant no-audio-only packed-audio fmp4
+rm -rf compliant no-audio-only packed-audio fmp4 poster.jpg
 mkdir -p compliant/v0 compliant/v1 compliant/audio no-audio-only packed-audio/audio fmp4/v0 fmp4/audio
-(cd .. && swift build --product hlscheck-sample-tool >/dev/null)
-tool="$(cd .. && swift build --show-bin-path)/hlscheck-sample-tool"
+(cd .. && swift build --product hlscheck >/dev/null)
+hlscheck="$(cd .. && swift build --show-bin-path)/hlscheck"
 
 video_variant() { # folder size kbit/s
   local dir=$1 size=$2 rate=$3
@@ -45,14 +46,12 @@ video_variant v1 426x240 300
 # Cut 20 ms short so the encoder's priming does not leave a 23 ms runt segment at the end.
 ffmpeg "${common[@]}" "${audio_in[@]}" -t $((seconds - 1)).98 -c:a aac -b:a 32k -ac 2 "${exact[@]}" $(hls_out compliant/audio)
 
-# Packed audio: ADTS segments cut by the segment muxer, then given their PRIV timestamps
-# (starting at 10 s, as Apple's segmenter does) by our own ID3 writer.
+# Packed audio: ADTS segments cut by the segment muxer (their PRIV timestamps come with the poster).
 ffmpeg "${common[@]}" "${audio_in[@]}" -t $((seconds - 1)).98 -c:a aac -b:a 32k -ac 2 "${exact[@]}" \
   -f segment -segment_time "$segment" -segment_format adts \
   -segment_list packed-audio/audio/index.m3u8 -segment_list_type m3u8 packed-audio/audio/seg%d.aac
 sed -i -e '/#EXT-X-ALLOW-CACHE/d' -e 's/#EXT-X-MEDIA-SEQUENCE:0/#EXT-X-MEDIA-SEQUENCE:0\n#EXT-X-PLAYLIST-TYPE:VOD/' \
   packed-audio/audio/index.m3u8
-"$tool" timestamp-packed-audio packed-audio/audio/index.m3u8 900000
 
 # fMP4: an H.264/AAC variant and an audio-only AAC variant, each with its EXT-X-MAP init section.
 fmp4_out() { # $1 = folder
@@ -120,4 +119,10 @@ peak, avg = rates("fmp4/v0")
 fmp4_video = f'#EXT-X-STREAM-INF:BANDWIDTH={peak},AVERAGE-BANDWIDTH={avg},CODECS="{avc_codec("fmp4/v0", "init.mp4")},mp4a.40.2",RESOLUTION=256x144,FRAME-RATE=25.000\nv0/index.m3u8\n'
 open("fmp4/master.m3u8", "w").write("#EXTM3U\n#EXT-X-VERSION:7\n#EXT-X-INDEPENDENT-SEGMENTS\n" + fmp4_video + audio_only("fmp4/audio"))
 PY
+# Dogfooding: hlscheck embeds the poster, recomputes the audio-only BANDWIDTH and re-checks.
+ffmpeg "${common[@]}" -f lavfi -i "testsrc2=size=320x180:rate=1" -frames:v 1 -q:v 6 "${exact[@]}" poster.jpg
+for sample in compliant packed-audio fmp4; do
+  "$hlscheck" embed --image poster.jpg --description "hlscheck sample" --in-place "$sample/master.m3u8" >/dev/null
+done
+
 echo "Samples regenerated: $(du -sh . | cut -f1) in $(pwd)"

@@ -47,7 +47,10 @@ public struct PosterEmbedder: Sendable {
             }
         }
 
-        let layout = try StreamLayout(analysis)
+        let changing = plan.targets.flatMap { target in
+            target.segments.map { URIResolver.resolve($0.uri, against: target.playlistURI) }
+        }
+        let layout = try StreamLayout(analysis, changing: changing)
         let master = try masterBytes(analysis, plan)
         let finalPoster = poster
         let output = try StreamWriter(layout: layout, destination: request.destination).write(master: master) { put in

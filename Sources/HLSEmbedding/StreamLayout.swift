@@ -7,12 +7,16 @@ import HLSPlaylist
 struct StreamLayout: Sendable {
     /// Absolute, standardized path of the common folder.
     var root: String
+    /// The smallest folder holding the input playlist and every file the rewrite changes: what
+    /// `--in-place` stages and swaps (files outside it, such as variants the input shares with
+    /// other streams through `../`, are not touched).
+    var changeRoot: String
     /// The input playlist, relative to `root`.
     var rootPlaylist: String
     /// Every file, relative to `root`, sorted.
     var files: [String]
 
-    init(_ analysis: StreamAnalysis) throws(EmbedError) {
+    init(_ analysis: StreamAnalysis, changing: [String]) throws(EmbedError) {
         let loaded = analysis.loaded
         var paths = [loaded.rootURI]
         for (uri, playlist) in loaded.mediaPlaylists {
@@ -31,15 +35,21 @@ struct StreamLayout: Sendable {
         for path in absolute where !FileManager.default.fileExists(atPath: path) {
             throw EmbedError("\(path): missing; embed writes complete streams only (hlscheck \(loaded.rootURI) shows what is missing)")
         }
-        let folders = absolute.map { ($0 as NSString).deletingLastPathComponent.split(separator: "/").map(String.init) }
+        root = Self.commonFolder(absolute)
+        changeRoot = Self.commonFolder(([loaded.rootURI] + changing).map { URL(fileURLWithPath: $0).standardizedFileURL.path })
+        let prefix = root == "/" ? "/" : root + "/"
+        files = absolute.map { String($0.dropFirst(prefix.count)) }.sorted()
+        rootPlaylist = String(URL(fileURLWithPath: loaded.rootURI).standardizedFileURL.path.dropFirst(prefix.count))
+    }
+
+    /// The nearest folder that holds all `paths` (absolute, standardized).
+    static func commonFolder<Paths: Collection<String>>(_ paths: Paths) -> String {
+        let folders = paths.map { ($0 as NSString).deletingLastPathComponent.split(separator: "/").map(String.init) }
         var common = folders.first ?? []
         for folder in folders.dropFirst() {
             common = Array(zip(common, folder).prefix { $0 == $1 }.map(\.0))
         }
-        root = "/" + common.joined(separator: "/")
-        let prefix = root == "/" ? "/" : root + "/"
-        files = absolute.map { String($0.dropFirst(prefix.count)) }.sorted()
-        rootPlaylist = String(URL(fileURLWithPath: loaded.rootURI).standardizedFileURL.path.dropFirst(prefix.count))
+        return "/" + common.joined(separator: "/")
     }
 
     func absolute(_ relative: String) -> String {

@@ -39,7 +39,7 @@ struct StreamWriter {
         }
         var changed = Set<String>()
         try produce { path, bytes in
-            let relative = try relativePath(path)
+            let relative = try relativePath(path, to: layout.root)
             changed.insert(relative)
             try put(bytes, at: (target as NSString).appendingPathComponent(relative))
         }
@@ -52,17 +52,18 @@ struct StreamWriter {
     }
 
     private func writeInPlace(master: [UInt8]?, produce: (Put) throws -> Void) throws -> String {
-        guard layout.root != "/" else { throw EmbedError("the stream's files have no common folder but /: use --output") }
-        let parent = (layout.root as NSString).deletingLastPathComponent
-        let name = (layout.root as NSString).lastPathComponent
+        let root = layout.changeRoot
+        guard root != "/" else { throw EmbedError("the stream's files have no common folder but /: use --output") }
+        let parent = (root as NSString).deletingLastPathComponent
+        let name = (root as NSString).lastPathComponent
         let staging = (parent as NSString).appendingPathComponent(".\(name).hlscheck-embed-\(UUID().uuidString.prefix(8))")
         defer { try? FileManager.default.removeItem(atPath: staging) }
         // Stage the whole folder — not only the stream's files — so that the exchange keeps
         // everything else in it too.
-        let everything = try FileManager.default.subpathsOfDirectory(atPath: layout.root)
+        let everything = try FileManager.default.subpathsOfDirectory(atPath: root)
         try FileManager.default.createDirectory(atPath: staging, withIntermediateDirectories: false)
         for relative in everything.sorted() {
-            let source = (layout.root as NSString).appendingPathComponent(relative)
+            let source = (root as NSString).appendingPathComponent(relative)
             let copy = (staging as NSString).appendingPathComponent(relative)
             var isDirectory: ObjCBool = false
             _ = FileManager.default.fileExists(atPath: source, isDirectory: &isDirectory)
@@ -73,20 +74,21 @@ struct StreamWriter {
             }
         }
         try produce { path, bytes in
-            try put(bytes, at: (staging as NSString).appendingPathComponent(try relativePath(path)))
+            try put(bytes, at: (staging as NSString).appendingPathComponent(try relativePath(path, to: root)))
         }
-        if let master { try put(master, at: (staging as NSString).appendingPathComponent(layout.rootPlaylist)) }
+        let input = layout.absolute(layout.rootPlaylist)
+        if let master { try put(master, at: (staging as NSString).appendingPathComponent(try relativePath(input, to: root))) }
         // The one atomic step; afterwards `staging` holds the old stream, removed by the defer.
-        guard hls_exchange_paths(layout.root, staging) == 0 else {
-            throw EmbedError("cannot swap \(staging) with \(layout.root): \(String(cString: strerror(errno))); nothing was changed — use --output")
+        guard hls_exchange_paths(root, staging) == 0 else {
+            throw EmbedError("cannot swap \(staging) with \(root): \(String(cString: strerror(errno))); nothing was changed — use --output")
         }
-        return layout.absolute(layout.rootPlaylist)
+        return input
     }
 
-    private func relativePath(_ path: String) throws -> String {
+    private func relativePath(_ path: String, to root: String) throws -> String {
         let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
-        guard absolute.hasPrefix(layout.root + "/") else { throw EmbedError("\(path) is outside \(layout.root)") }
-        return String(absolute.dropFirst(layout.root.count + 1))
+        guard absolute.hasPrefix(root + "/") else { throw EmbedError("\(path) is outside \(root)") }
+        return String(absolute.dropFirst(root.count + 1))
     }
 
     /// A new file in place of `path`, never a half-written one.

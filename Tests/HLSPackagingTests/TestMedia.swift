@@ -18,8 +18,11 @@ enum TestMedia {
         try bytes("Tests/MediaInspectionTests/Fixtures/\(name)")
     }
 
+    /// The sample's audio-only variant without a poster. Samples/generate.sh embeds one with
+    /// `hlscheck embed`; taking it out again gives the segments as the ffmpeg CLI wrote them.
     static func variantSegments() throws -> [[UInt8]] {
-        try (0..<3).map { try bytes("Samples/compliant/audio/seg\($0).ts") }
+        var stripper = TransportStreamPosterWriter()
+        return try (0..<3).map { try stripper.rewrite(bytes("Samples/compliant/audio/seg\($0).ts"), poster: nil) }
     }
 
     static func jpegPoster() throws -> Poster { try Poster(image: fixture("poster.jpg"), description: "poster") }

@@ -9,7 +9,7 @@ import Testing
         #expect(try matchesGolden(result.stdout, "compliant-playlist-only.txt"), "\(result.stdout)")
     }
 
-    @Test func compliantSampleMeasuresCleanWithAPosterWarning() throws {
+    @Test func compliantSampleMeasuresClean() throws {
         let text = try HLSCheckBinary.run(["Samples/compliant/master.m3u8"])
         #expect(text.status == 0, "\(text.stdout)\(text.stderr)")
         #expect(try matchesGolden(text.stdout, "compliant.txt"), "\(text.stdout)")
@@ -18,15 +18,16 @@ import Testing
     }
 
     @Test(arguments: ["Samples/packed-audio/master.m3u8", "Samples/fmp4/master.m3u8"])
-    func packedAudioAndFragmentedSamplesPassWithOnlyThePosterWarning(_ sample: String) throws {
+    func packedAudioAndFragmentedSamplesPassClean(_ sample: String) throws {
         let result = try HLSCheckBinary.run([sample, "--format", "json"])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         let rules = (object["diagnostics"] as? [[String: Any]])?.compactMap { $0["rule"] as? String }
-        #expect(rules == ["artwork-missing"])
+        #expect(rules == [])
         let variants = try #require(object["variants"] as? [[String: Any]])
         let audio = try #require(variants.first { $0["audioOnly"] as? Bool == true })
         #expect((audio["measuredPeakBitrate"] as? Int ?? .max) <= 64_000)
+        #expect((audio["artwork"] as? [String: Any])?["segmentsWithArtwork"] as? Int == 3)
     }
 
     @Test func inspectPrintsTracksAndTheTimestampTag() throws {
@@ -34,7 +35,8 @@ import Testing
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("audio, mp4a.40.2, 2 ch, 44100 Hz"))
         #expect(result.stdout.contains("PRIV com.apple.streaming.transportStreamTimestamp"))
-        #expect(result.stdout.contains("ID3 at byte 0, v2.4, PTS 900000"))
+        #expect(result.stdout.contains("ID3 at byte 0, v2.4, PTS 0"))
+        #expect(result.stdout.contains("APIC image/jpeg"))
     }
 
     @Test func inspectFlagsASegmentThatDoesNotDemux() throws {
@@ -55,10 +57,20 @@ import Testing
         #expect(result.stdout.contains("image/jpeg"))
     }
 
-    @Test func artworkReportsAStreamWithoutPoster() throws {
-        let result = try HLSCheckBinary.run(["artwork", "Samples/compliant/master.m3u8"])
+    @Test func artworkExtractsTheSamplePosterFromTheStream() throws {
+        let folder = try TemporaryFolder()
+        let result = try HLSCheckBinary.run(["artwork", "Samples/compliant/master.m3u8", "--extract", folder.path("p.jpg")])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("Samples/compliant/audio/index.m3u8 (Samples/compliant/audio/seg0.ts): image/jpeg"))
+        #expect(try Data(contentsOf: folder.url.appendingPathComponent("p.jpg"))
+            == Data(contentsOf: PackageRoot.url.appendingPathComponent("Samples/poster.jpg")))
+    }
+
+    @Test func artworkReportsASegmentWithoutPoster() throws {
+        let segment = PackageRoot.url.appendingPathComponent("Tests/MediaInspectionTests/Fixtures/video-h264-aac.ts").path
+        let result = try HLSCheckBinary.run(["artwork", segment])
         #expect(result.status == 1)
-        #expect(result.stdout.contains("Samples/compliant/audio/index.m3u8: no poster in its segments"))
+        #expect(result.stdout.contains("no poster found"))
     }
 
     @Test func missingAudioOnlyVariantFailsWithExitCode1() throws {
