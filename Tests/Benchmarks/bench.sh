@@ -30,12 +30,19 @@ segments=$(ls "$work"/audio/*.ts "$work"/video/*.ts | wc -l)
 echo "$segments segments, $(du -sh "$work" | cut -f1)"
 
 bin=.build/release/hlscheck
-hyperfine --warmup 1 --runs 5 --style basic --export-markdown "$work/results.md" \
+hyperfine --warmup 1 --runs 7 --style basic --export-json "$work/results.json" \
   -n "hlscheck (all segments, in-process libavformat)" "$bin $work/master.m3u8 --fail-on warning || true" \
   -n "hlscheck --playlist-only" "$bin $work/master.m3u8 --playlist-only || true" \
   -n "ffprobe -show_packets per segment" \
      "for f in $work/audio/*.ts $work/video/*.ts; do ffprobe -v error -show_entries packet=pts_time,size -of csv \$f >/dev/null; done"
 echo
-sed "s|$work|STREAM|g" "$work/results.md"
-echo
-echo "segments: $segments (divide a mean by it for ms/segment)"
+python3 - "$work/results.json" "$segments" <<'PY2'
+import json, sys
+results = json.load(open(sys.argv[1]))["results"]
+segments = int(sys.argv[2])
+baseline = results[-1]["median"]
+print("| command | median | per segment | ffprobe's time ÷ this |")
+print("|---|---:|---:|---:|")
+for r in results:
+    print(f"| {r['command']} | {r['median'] * 1000:.1f} ms | {r['median'] * 1000 / segments:.3f} ms | {baseline / r['median']:.1f}× |")
+PY2

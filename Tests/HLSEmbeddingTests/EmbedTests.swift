@@ -109,6 +109,15 @@ func pictures(in path: String, container: ContainerKind) throws -> [AttachedPict
         #expect(!FileManager.default.fileExists(atPath: output))
     }
 
+    @Test func forceWritesOverBudgetAndTheRecheckSaysSo() async throws {
+        let (folder, master) = try sampleCopy("compliant")
+        let outcome = try await PosterEmbedder(EmbedRequest(
+            input: master, poster: try Poster(image: fixture("poster-large.jpg")), posterName: "poster-large.jpg",
+            destination: .folder(folder.path("out")), force: true, configuration: CheckConfiguration(audioOnlyBudget: 48_000))).run()
+        #expect(outcome.verification.diagnostics.contains { $0.rule == "artwork-over-budget" })
+        #expect(outcome.verification.fails(at: .error))
+    }
+
     @Test func fitReencodesTheImageToTheLargestSizeWithinTheBudget() async throws {
         let (folder, master) = try sampleCopy("compliant")
         let outcome = try await PosterEmbedder(EmbedRequest(
