@@ -23,24 +23,29 @@ public struct SegmentInspector: Sendable {
     public func inspectAll(_ requests: [SegmentRequest], maxConcurrent: Int = 2) async -> [Result<SegmentFacts, any Error>] {
         let limit = max(1, maxConcurrent)
         var results = [Result<SegmentFacts, any Error>?](repeating: nil, count: requests.count)
+        // No nested function captures the group: a release build (Swift 6.3.1) miscompiled
+        // that shape and stopped after the first segment.
         await withTaskGroup(of: (Int, Result<SegmentFacts, any Error>).self) { group in
             var next = 0
-            func startNext() {
-                guard next < requests.count else { return }
+            while next < min(limit, requests.count) {
                 let index = next, request = requests[index]
+                group.addTask { await outcome(index, request) }
                 next += 1
-                group.addTask {
-                    do { return (index, .success(try await inspect(request))) }
-                    catch { return (index, .failure(error)) }
-                }
             }
-            for _ in 0..<limit { startNext() }
             while let (index, result) = await group.next() {
                 results[index] = result
-                startNext()
+                if next < requests.count {
+                    let index = next, request = requests[index]
+                    group.addTask { await outcome(index, request) }
+                    next += 1
+                }
             }
         }
         return results.map { $0 ?? .failure(SegmentReadError(uri: "", reason: "not inspected")) }
+    }
+
+    private func outcome(_ index: Int, _ request: SegmentRequest) async -> (Int, Result<SegmentFacts, any Error>) {
+        do { return (index, .success(try await inspect(request))) } catch { return (index, .failure(error)) }
     }
 
     /// The APIC pictures of a segment, with their image bytes (for `hlscheck artwork --extract`).

@@ -30,6 +30,8 @@ segments=$(ls "$work"/audio/*.ts "$work"/video/*.ts | wc -l)
 echo "$segments segments, $(du -sh "$work" | cut -f1)"
 
 bin=.build/release/hlscheck
+echo "What hlscheck finds in it (so the timing below is of a real check):"
+"$bin" "$work/master.m3u8" | sed "s|$work|STREAM|g" | tail -6 || true
 hyperfine --warmup 1 --runs 7 --style basic --export-json "$work/results.json" \
   -n "hlscheck (all segments, in-process libavformat)" "$bin $work/master.m3u8 --fail-on warning || true" \
   -n "hlscheck --playlist-only" "$bin $work/master.m3u8 --playlist-only || true" \
