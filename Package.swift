@@ -54,8 +54,8 @@ let package = Package(
         ),
         // Shared by the test targets only: temporary folders, the package root, the corpus.
         .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strict),
-        .testTarget(name: "HLSPlaylistTests", dependencies: ["HLSPlaylist"], swiftSettings: strict),
-        .testTarget(name: "MediaFormatsTests", dependencies: ["MediaFormats"], swiftSettings: strict),
+        .testTarget(name: "HLSPlaylistTests", dependencies: ["HLSPlaylist", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "MediaFormatsTests", dependencies: ["MediaFormats", "TestSupport"], swiftSettings: strict),
         .testTarget(
             name: "MediaInspectionTests", dependencies: ["MediaInspection", "MediaFormats", "TestSupport"],
             exclude: ["Fixtures"], swiftSettings: strict),

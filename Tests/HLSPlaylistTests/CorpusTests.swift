@@ -1,5 +1,6 @@
 import Foundation
 import HLSPlaylist
+import TestSupport
 import Testing
 
 /// The third-party corpus in `../shared/corpus` (a sibling of the package root). Absent on a
@@ -15,21 +16,7 @@ enum Corpus {
         var isInvalid: Bool { verdict.hasPrefix("INVALID") }
     }
 
-    static let directory: URL? = {
-        let fileManager = FileManager.default
-        if let env = ProcessInfo.processInfo.environment["HLSCHECK_CORPUS"], fileManager.fileExists(atPath: env + "/index.json") {
-            return URL(fileURLWithPath: env)
-        }
-        // Tests/HLSPlaylistTests/CorpusTests.swift → package root → ../shared/corpus. The
-        // symlink-resolved path covers a package that links to this test folder.
-        let file = URL(fileURLWithPath: #filePath)
-        for candidate in [file, file.resolvingSymlinksInPath()] {
-            let root = candidate.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            let corpus = root.deletingLastPathComponent().appendingPathComponent("shared/corpus")
-            if fileManager.fileExists(atPath: corpus.appendingPathComponent("index.json").path) { return corpus }
-        }
-        return nil
-    }()
+    static let directory: URL? = PackageRoot.corpus
 
     static let entries: [Entry] = {
         guard let directory, let data = try? Data(contentsOf: directory.appendingPathComponent("index.json")) else { return [] }

@@ -1,19 +1,12 @@
 import Foundation
 import Testing
 import MediaFormats
+import TestSupport
 
 /// The shared third-party corpus (../shared/corpus from the package root, or $HLSCHECK_CORPUS).
 /// It is absent on users' machines: tests then return without failing.
 enum Corpus {
-    static let directory: URL? = {
-        let packageRoot = URL(fileURLWithPath: #filePath).resolvingSymlinksInPath().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-        var candidates = [packageRoot.appendingPathComponent("../shared/corpus").standardizedFileURL]
-        if let env = ProcessInfo.processInfo.environment["HLSCHECK_CORPUS"] {
-            candidates.append(URL(fileURLWithPath: env))
-        }
-        return candidates.first { FileManager.default.fileExists(atPath: $0.appendingPathComponent("index.json").path) }
-    }()
+    static let directory: URL? = PackageRoot.corpus
 
     static func segment(_ path: String) -> [UInt8]? {
         guard let directory, let data = FileManager.default.contents(atPath: directory.appendingPathComponent(path).path) else {

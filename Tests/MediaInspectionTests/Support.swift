@@ -1,5 +1,6 @@
 import Foundation
 @testable import MediaInspection
+import TestSupport
 
 /// Paths to the committed fixtures and to the optional shared corpus.
 enum Fixtures {
@@ -10,16 +11,7 @@ enum Fixtures {
     static func bytes(_ name: String) throws -> [UInt8] { [UInt8](try Data(contentsOf: directory.appendingPathComponent(name))) }
 
     /// `../shared/corpus` next to the package root, or `HLSCHECK_CORPUS`; nil when absent.
-    static let corpus: URL? = {
-        let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let candidates = [
-            ProcessInfo.processInfo.environment["HLSCHECK_CORPUS"].map { URL(fileURLWithPath: $0) },
-            packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus"),
-            // The package may be built through a symlinked copy elsewhere.
-            URL(fileURLWithPath: "/work/shared/corpus"),
-        ].compactMap { $0 }
-        return candidates.first { FileManager.default.fileExists(atPath: $0.appendingPathComponent("index.json").path) }
-    }()
+    static let corpus: URL? = PackageRoot.corpus
 
     static func inspect(_ name: String, streamInfo: Bool = false) async throws -> SegmentFacts {
         try await SegmentInspector(source: LocalSegmentSource()).inspect(SegmentRequest(uri: path(name), wantsStreamInfo: streamInfo))
