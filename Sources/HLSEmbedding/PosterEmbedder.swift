@@ -1,6 +1,6 @@
 import Foundation
-public import HLSCheck
-public import HLSPackaging
+import HLSCheck
+import HLSPackaging
 import HLSPlaylist
 import MediaFormats
 import MediaInspection
@@ -25,11 +25,11 @@ public struct PosterEmbedder: Sendable {
             throw EmbedError(error.description)
         }
         let targets = try selectTargets(analysis)
-        try preflight(targets, analysis)
+        try preflight(targets)
 
         var poster = request.poster
         var fitted: String?
-        var plan = try rewritePlan(targets, analysis, poster: poster)
+        var plan = try rewritePlan(targets, poster: poster)
         if let excess = plan.overBudget(analysis, budget: request.configuration.audioOnlyBudget), let image = poster,
            !request.force {
             let fitting = maximumImageBytes(excess, plan, image: image)
@@ -41,7 +41,7 @@ public struct PosterEmbedder: Sendable {
             }
             poster = smaller.poster
             fitted = smaller.description
-            plan = try rewritePlan(targets, analysis, poster: poster)
+            plan = try rewritePlan(targets, poster: poster)
             if let still = plan.overBudget(analysis, budget: request.configuration.audioOnlyBudget) {
                 throw EmbedError(budgetMessage(still, image: smaller.poster, fitting: nil) + " even re-encoded (\(smaller.description))")
             }
@@ -86,15 +86,17 @@ public struct PosterEmbedder: Sendable {
     func selectTargets(_ analysis: StreamAnalysis) throws(EmbedError) -> [PlannedTarget] {
         var candidates: [PlannedTarget] = []
         var seen = Set<String>()
-        func add(_ uri: String, _ playlistURI: String, _ playlist: MediaPlaylist?, audioOnlyVariant: Bool) {
-            guard let playlist, seen.insert(playlistURI).inserted else { return }
-            candidates.append(PlannedTarget(uri: uri, playlistURI: playlistURI, playlist: playlist, audioOnlyVariant: audioOnlyVariant))
+        func add(_ uri: String, _ playlistURI: String, _ playlist: MediaPlaylist?) {
+            guard let playlist, let measurement = analysis.measurements[playlistURI], seen.insert(playlistURI).inserted
+            else { return }
+            candidates.append(PlannedTarget(
+                uri: uri, playlistURI: playlistURI, playlist: playlist, measurement: measurement))
         }
         for variant in analysis.variants {
-            if variant.isAudioOnly { add(variant.uri, variant.playlistURI, variant.playlist, audioOnlyVariant: true) }
+            if variant.isAudioOnly { add(variant.uri, variant.playlistURI, variant.playlist) }
             for rendition in variant.audioRenditions {
                 if let uri = rendition.playlistURI {
-                    add(rendition.rendition.uri ?? uri, uri, rendition.playlist, audioOnlyVariant: false)
+                    add(rendition.rendition.uri ?? uri, uri, rendition.playlist)
                 }
             }
         }
@@ -114,12 +116,9 @@ public struct PosterEmbedder: Sendable {
     }
 
     /// Refuses what cannot be rewritten, before anything is written.
-    func preflight(_ targets: [PlannedTarget], _ analysis: StreamAnalysis) throws(EmbedError) {
+    func preflight(_ targets: [PlannedTarget]) throws(EmbedError) {
         for target in targets {
-            guard let measurement = analysis.measurements[target.playlistURI] else {
-                throw EmbedError("\(target.playlistURI): its segments were not read")
-            }
-            for (segment, record) in zip(target.segments, measurement.records) {
+            for (segment, record) in zip(target.segments, target.measurement.records) {
                 let place = "\(target.playlistURI):\(record.line)"
                 if record.encrypted {
                     throw EmbedError("\(place): segment \(segment.uri) is encrypted (METHOD=\(segment.key?.method ?? "?")): hlscheck cannot rewrite encrypted media")
@@ -140,13 +139,11 @@ public struct PosterEmbedder: Sendable {
     // MARK: - Rewriting
 
     /// Rewrites every target segment in memory, one at a time, keeping only the new sizes.
-    func rewritePlan(_ targets: [PlannedTarget], _ analysis: StreamAnalysis, poster: Poster?) throws(EmbedError) -> RewritePlan {
+    func rewritePlan(_ targets: [PlannedTarget], poster: Poster?) throws(EmbedError) -> RewritePlan {
         var plan = RewritePlan()
         for var target in targets {
-            guard let measurement = analysis.measurements[target.playlistURI] else { continue }
-            target.measurement = measurement
             var session = SegmentSession()
-            for (segment, record) in zip(target.segments, measurement.records) {
+            for (segment, record) in zip(target.segments, target.measurement.records) {
                 let path = URIResolver.resolve(segment.uri, against: target.playlistURI)
                 target.newSizes.append(try session.rewrite(path, segment: segment, record: record, poster: poster).count)
             }

@@ -7,8 +7,8 @@ struct PlannedTarget: Sendable {
     var uri: String
     var playlistURI: String
     var playlist: MediaPlaylist
-    var audioOnlyVariant: Bool
-    var measurement = PlaylistMeasurement(playlistURI: "", playlist: MediaPlaylist(), records: [], budget: 0)
+    /// What its segments held before the rewrite.
+    var measurement: PlaylistMeasurement
     /// Sizes of the rewritten segments, in playlist order.
     var newSizes: [Int] = []
     var newPeak: Int?
