@@ -11,15 +11,24 @@ struct Suppressions {
 
     init(_ playlists: [Playlist]) {
         for playlist in playlists {
-            let commentLines = Set(playlist.comments.map(\.line))
-            for comment in playlist.comments {
+            // The line each directive excuses: the first line after it that is not a comment.
+            // Walking the comments from the last one backwards gives every comment that line in
+            // one step (a run of N directives is linear, not N²/2 look-ups).
+            let comments = playlist.comments.sorted { $0.line < $1.line }
+            var nextNonComment: [Int: Int] = [:]
+            var following = Int.max
+            var followingTarget = Int.max
+            for comment in comments.reversed() {
+                let target = comment.line + 1 == following ? followingTarget : comment.line + 1
+                nextNonComment[comment.line] = target
+                (following, followingTarget) = (comment.line, target)
+            }
+            for comment in comments {
                 var text = Substring(comment.text.dropFirst())
                 text = text.drop { $0 == " " || $0 == "\t" }
-                guard text.hasPrefix(Self.directive) else { continue }
+                guard text.hasPrefix(Self.directive), let target = nextNonComment[comment.line] else { continue }
                 let rules = text.dropFirst(Self.directive.count)
                     .split { $0 == "," || $0 == " " || $0 == "\t" }.map(String.init)
-                var target = comment.line + 1
-                while commentLines.contains(target) { target += 1 }
                 excused[playlist.uri, default: [:]][target, default: []].formUnion(rules)
             }
         }
