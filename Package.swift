@@ -34,7 +34,7 @@ let package = Package(
         .target(name: "MediaFormats", swiftSettings: strict),
         .target(name: "MediaInspection", dependencies: ["CFFmpeg", "MediaFormats"], swiftSettings: strict),
         .target(
-            name: "HLSCheck", dependencies: ["HLSPlaylist", "MediaInspection", .product(name: "Yams", package: "Yams")],
+            name: "HLSCheck", dependencies: ["HLSPlaylist", "MediaInspection", "MediaFormats", .product(name: "Yams", package: "Yams")],
             swiftSettings: strict),
         .target(name: "HLSReporting", dependencies: ["HLSCheck", "CLibXML2"], swiftSettings: strict),
         // Atomic exchange of two paths (renameat2), which Glibc's Swift module does not export.

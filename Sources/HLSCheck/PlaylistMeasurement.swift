@@ -1,3 +1,4 @@
+public import MediaFormats
 public import HLSPlaylist
 public import MediaInspection
 
@@ -26,6 +27,15 @@ public struct SegmentRecord: Sendable, Hashable {
     public var problem: String?
     /// Encrypted segments are counted (bytes) but not demuxed.
     public var encrypted: Bool
+    /// Timeline and integrity facts (docs/measurement.md, "Timelines"): the media sequence number,
+    /// whether EXT-X-DISCONTINUITY precedes the segment, its earliest timestamp in seconds, the
+    /// TS continuity counters, and how its video starts.
+    public var mediaSequence: Int = 0
+    public var discontinuity: Bool = false
+    public var firstPTS: Double?
+    public var continuity: TransportStreamContinuity?
+    public var videoStartsWithKeyframe: Bool?
+    public var keyframeHasParameterSets: Bool?
 }
 
 /// The measurement of one media playlist's segments (docs/measurement.md).
@@ -92,7 +102,8 @@ struct MediaMeasurer: Sendable {
         var record = SegmentRecord(
             uri: segment.uri, line: segment.extinfLine ?? segment.uriLine, extinf: segment.duration, bytes: 0,
             codecs: [], hasAudio: false, hasVideo: false, artworkOverhead: 0, startsWithTimestampTag: false,
-            encrypted: segment.key?.isEncrypting ?? false)
+            encrypted: segment.key?.isEncrypting ?? false, mediaSequence: segment.mediaSequence,
+            discontinuity: segment.discontinuity)
         switch outcome {
         case .failure(let error):
             record.problem = "\(error)"
@@ -115,6 +126,10 @@ struct MediaMeasurer: Sendable {
                 total + tag.frames.filter { $0.id == "APIC" }.reduce(0) { $0 + $1.byteCount }
             }
             record.startsWithTimestampTag = facts.startsWithTimestampTag
+            record.firstPTS = facts.firstPTS
+            record.continuity = facts.continuity
+            record.videoStartsWithKeyframe = facts.videoStartsWithKeyframe
+            record.keyframeHasParameterSets = facts.keyframeHasParameterSets
         }
         return record
     }

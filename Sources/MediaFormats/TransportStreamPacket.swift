@@ -45,7 +45,7 @@ public struct TransportStreamPacket: Sendable, Hashable {
 }
 
 /// A continuity_counter gap on one PID (ISO/IEC 13818-1 §2.4.3.3).
-public struct ContinuityError: Sendable, Hashable {
+public struct ContinuityError: Sendable, Hashable, Codable {
     public var pid: UInt16
     /// Index of the offending packet (0-based, counting 188-byte packets).
     public var packetIndex: Int
@@ -84,24 +84,9 @@ public enum TransportStream {
     /// once for a duplicate packet. A set discontinuity_indicator resets the expectation.
     /// The null PID is not checked.
     public static func continuityErrors(in ts: [UInt8]) -> [ContinuityError] {
-        var last: [UInt16: (counter: UInt8, duplicates: Int)] = [:]
         var errors: [ContinuityError] = []
-        for (packetIndex, offset) in packetOffsets(in: ts[...]).enumerated() {
-            guard let packet = TransportStreamPacket(ts[offset...]), packet.pid != TransportStreamPacket.nullPID else { continue }
-            guard let previous = last[packet.pid], !packet.discontinuity else {
-                last[packet.pid] = (packet.continuityCounter, 0)
-                continue
-            }
-            let expected = packet.hasPayload ? (previous.counter + 1) & 0x0F : previous.counter
-            if packet.continuityCounter == expected {
-                last[packet.pid] = (packet.continuityCounter, 0)
-            } else if packet.hasPayload, packet.continuityCounter == previous.counter, previous.duplicates == 0 {
-                last[packet.pid] = (packet.continuityCounter, 1)   // one duplicate packet is allowed
-            } else {
-                errors.append(ContinuityError(pid: packet.pid, packetIndex: packetIndex,
-                                              expected: expected, found: packet.continuityCounter))
-                last[packet.pid] = (packet.continuityCounter, 0)
-            }
+        forEachContinuityStep(in: ts) { _, _, error in
+            if let error { errors.append(error) }
         }
         return errors
     }

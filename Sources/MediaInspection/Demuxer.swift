@@ -6,6 +6,8 @@ struct DemuxResult: Sendable {
     var duration: Double?
     var firstPTS: Double?
     var problem: String?
+    var videoStartsWithKeyframe: Bool?
+    var keyframeHasParameterSets: Bool?
 }
 
 /// Owns one `AVFormatContext` opened over a ``MemoryInput``; closes it in `deinit`.
@@ -76,6 +78,11 @@ final class Demuxer {
             }
             if let first = stats[index]?.firstPTS(timeBase: stream.pointee.time_base) {
                 result.firstPTS = min(result.firstPTS ?? first, first)
+            }
+            if track.kind == .video, result.videoStartsWithKeyframe == nil, let videoStats = stats[index], videoStats.count > 0 {
+                result.videoStartsWithKeyframe = videoStats.firstPacketIsKeyframe
+                result.keyframeHasParameterSets = inBandParameterSets(
+                    codec: stream.pointee.codecpar?.pointee.codec_id, keyframe: videoStats.firstKeyframe)
             }
         }
         if result.problem == nil, !result.tracks.contains(where: { ($0.kind == .audio || $0.kind == .video) && $0.packetCount > 0 }) {
@@ -174,6 +181,31 @@ final class Demuxer {
 
     private func positive(_ value: Int32) -> Int? { value > 0 ? Int(value) : nil }
 
+    /// Whether an Annex B keyframe starts with the parameter sets a decoder needs (H.264: SPS and
+    /// PPS, ITU-T H.264 §7.4.1.2.3; HEVC: VPS, SPS and PPS). Nil when the codec is neither, or
+    /// when the parameter sets are out of band (length-prefixed samples from fMP4: no start code).
+    private func inBandParameterSets(codec: AVCodecID?, keyframe: [UInt8]) -> Bool? {
+        let required: Set<Int>
+        let nalType: (UInt8) -> Int
+        switch codec {
+        case AV_CODEC_ID_H264?: (required, nalType) = ([7, 8], { Int($0 & 0x1F) })
+        case AV_CODEC_ID_HEVC?: (required, nalType) = ([32, 33, 34], { Int($0 >> 1 & 0x3F) })
+        default: return nil
+        }
+        guard keyframe.starts(with: [0, 0, 1]) || keyframe.starts(with: [0, 0, 0, 1]) else { return nil }
+        var found: Set<Int> = []
+        var index = 0
+        while index + 3 < keyframe.count {
+            if keyframe[index] == 0, keyframe[index + 1] == 0, keyframe[index + 2] == 1 {
+                found.insert(nalType(keyframe[index + 3]))
+                index += 3
+            } else {
+                index += 1
+            }
+        }
+        return required.isSubset(of: found)
+    }
+
     private func fourCC(_ tag: UInt32) -> String {
         let bytes = (0..<4).map { UInt8(truncatingIfNeeded: tag >> (8 * $0)) }
         return String(decoding: bytes, as: UTF8.self)
@@ -195,8 +227,11 @@ private struct PacketStats {
     var firstPacketPrefix: [UInt8] = []
     /// Start of the first keyframe (SPS/PPS for H.264/HEVC in TS when extradata is empty).
     var firstKeyframe: [UInt8] = []
+    /// Whether the first packet of the stream is flagged as a keyframe.
+    var firstPacketIsKeyframe = false
 
     mutating func add(_ packet: AVPacket) {
+        if count == 0 { firstPacketIsKeyframe = packet.flags & AV_PKT_FLAG_KEY != 0 }
         if count == 0, let data = packet.data {
             firstPacketPrefix = Array(UnsafeBufferPointer(start: data, count: min(16, Int(max(0, packet.size)))))
         }

@@ -1,3 +1,5 @@
+public import MediaFormats
+
 /// The container a segment was demuxed as (chosen from the URI extension, else sniffed).
 public enum SegmentContainer: String, Sendable, Hashable, Codable, CaseIterable {
     case mpegTS = "mpegts"
@@ -41,6 +43,14 @@ public struct SegmentFacts: Sendable, Hashable, Codable {
     public var transportStreamTimestamp: Int64?
     /// Why the segment could not be demuxed (fully), nil when it was fine.
     public var problem: String?
+    /// MPEG-TS only: continuity_counter gaps inside the segment and each PID's edge counters.
+    public var continuity: TransportStreamContinuity?
+    /// Whether the first video packet is a keyframe (an IDR picture); nil without video.
+    public var videoStartsWithKeyframe: Bool?
+    /// H.264/HEVC carried in-band (MPEG-TS): whether the first keyframe is preceded by its
+    /// parameter sets (SPS and PPS; VPS too for HEVC) in the segment. Nil where they live in the
+    /// EXT-X-MAP init section (fMP4) or without such video.
+    public var keyframeHasParameterSets: Bool?
 
     public init(
         uri: String, byteCount: Int, container: SegmentContainer, tracks: [TrackFacts] = [],

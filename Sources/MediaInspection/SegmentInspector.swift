@@ -75,6 +75,9 @@ public struct SegmentInspector: Sendable {
         facts.tracks = demux.tracks
         facts.duration = demux.duration
         facts.firstPTS = demux.firstPTS
+        facts.videoStartsWithKeyframe = demux.videoStartsWithKeyframe
+        facts.keyframeHasParameterSets = demux.keyframeHasParameterSets
+        if container == .mpegTS { facts.continuity = TransportStream.continuity(in: segment) }
         var problems = [layoutProblem, demux.problem]
         if container == .mpegTS, segment.count % 188 != 0 {
             // A cut transfer: TS segments consist of whole 188-byte packets (ISO/IEC 13818-1 §2.4.3.2).

@@ -1,0 +1,211 @@
+import HLSPlaylist
+import MediaFormats
+
+// Timelines and stream integrity (docs/measurement.md, "Timelines"): what the segments'
+// timestamps, TS continuity counters and first video frames say about a stream that the
+// playlists alone cannot. Each rule reads only segments that were demuxed; an unreadable segment
+// is `segment-unreadable`'s business and never makes a neighbour look wrong.
+
+/// The measured playlists in URI order, each with its demuxed records in playlist order.
+private func demuxedRecords(_ stream: StreamAnalysis) -> [(PlaylistMeasurement, [SegmentRecord])] {
+    stream.measurements.values.sorted { $0.playlistURI < $1.playlistURI }.map { measurement in
+        (measurement, measurement.records.filter { $0.problem == nil && !$0.encrypted })
+    }
+}
+
+/// Consecutive pairs of demuxed records that follow each other in the playlist (media sequence
+/// numbers one apart): the joins a player crosses without being told of a discontinuity.
+private func joins(_ records: [SegmentRecord]) -> [(previous: SegmentRecord, next: SegmentRecord)] {
+    zip(records, records.dropFirst()).compactMap { previous, next in
+        next.mediaSequence == previous.mediaSequence + 1 && !next.discontinuity ? (previous, next) : nil
+    }
+}
+
+private func hex(_ pid: UInt16) -> String {
+    let digits = String(pid, radix: 16, uppercase: true)
+    return "0x" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+}
+
+/// MPEG-TS continuity counter gaps inside a segment or across the join of two segments.
+public struct ContinuityErrorRule: Rule {
+    public init() {}
+
+    public static let description = RuleDescription(
+        id: "continuity-error", name: "TS continuity counter gap", defaultSeverity: .warning,
+        summary: "An MPEG-TS continuity_counter skips inside a segment, or does not continue across the join with the previous segment.",
+        rationale: "ISO/IEC 13818-1 §2.4.3.3: the continuity_counter increments by one with each packet of a PID that carries payload; a gap means packets were lost or the segments were cut from different muxer runs, and demuxers drop the PES packet it interrupts. A join is only checked between segments that follow each other without EXT-X-DISCONTINUITY (RFC 8216 §4.3.2.3).",
+        needsMedia: true)
+
+    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+        demuxedRecords(stream).flatMap { measurement, records -> [Finding] in
+            var findings: [Finding] = []
+            for record in records {
+                guard let continuity = record.continuity, continuity.errorCount > 0, let first = continuity.errors.first else { continue }
+                let more = continuity.errorCount > 1 ? " (and \(continuity.errorCount - 1) more)" : ""
+                findings.append(Finding(
+                    "segment \(record.uri): continuity_counter gap on PID \(hex(first.pid)) at packet \(first.packetIndex): expected \(first.expected), found \(first.found)\(more); packets were lost",
+                    at: SourceLocation(uri: measurement.playlistURI, line: record.line)))
+            }
+            for (previous, next) in joins(records) {
+                guard let before = previous.continuity, let after = next.continuity else { continue }
+                let broken = after.edges.compactMap { edge -> String? in
+                    guard let end = before.edge(of: edge.pid), !edge.continues(end) else { return nil }
+                    return "PID \(hex(edge.pid)) ends at \(end.lastCounter), then starts at \(edge.firstCounter)"
+                }
+                guard !broken.isEmpty else { continue }
+                findings.append(Finding(
+                    "segment \(next.uri) does not continue the continuity counters of \(previous.uri) (\(broken.joined(separator: "; "))); if the segments come from different muxer runs, mark the join with EXT-X-DISCONTINUITY",
+                    at: SourceLocation(uri: measurement.playlistURI, line: next.line)))
+            }
+            return findings
+        }
+    }
+}
+
+/// A video segment that does not begin with a keyframe, or whose keyframe lacks its parameter sets.
+public struct SegmentStartsWithoutKeyframeRule: Rule {
+    public init() {}
+
+    public static let description = RuleDescription(
+        id: "segment-starts-without-keyframe", name: "Video segment does not start with a keyframe", defaultSeverity: .warning,
+        summary: "A video segment's first frame is not a keyframe (IDR), or an in-band H.264/HEVC keyframe has no SPS/PPS before it.",
+        rationale: "Apple's HLS Authoring Specification: every video segment starts with an IDR frame (with its parameter sets) so a player can start or switch variants there; with EXT-X-INDEPENDENT-SEGMENTS the playlist promises it (RFC 8216 §4.3.5.1: every segment decodes without information from other segments).",
+        needsMedia: true)
+
+    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+        demuxedRecords(stream).flatMap { measurement, records in
+            records.compactMap { record -> Finding? in
+                let location = SourceLocation(uri: measurement.playlistURI, line: record.line)
+                if record.videoStartsWithKeyframe == false {
+                    return Finding(
+                        "segment \(record.uri) does not start with a keyframe: a player that starts or switches here shows nothing until the next IDR frame; cut segments at keyframes",
+                        at: location)
+                }
+                if record.videoStartsWithKeyframe == true, record.keyframeHasParameterSets == false {
+                    return Finding(
+                        "segment \(record.uri) starts with a keyframe but carries no parameter sets (SPS/PPS) before it: it cannot be decoded on its own; repeat them before every keyframe (x264: --repeat-headers; ffmpeg: -bsf:v dump_extra)",
+                        at: location)
+                }
+                return nil
+            }
+        }
+    }
+}
+
+/// Timestamps that jump or restart between segments without EXT-X-DISCONTINUITY.
+public struct DiscontinuityMissingRule: Rule {
+    public init() {}
+
+    public static let description = RuleDescription(
+        id: "discontinuity-missing", name: "Timestamp jump without EXT-X-DISCONTINUITY", defaultSeverity: .error,
+        summary: "A segment's first timestamp is not where the previous segment ended (by more than the duration tolerance), and no EXT-X-DISCONTINUITY marks the join.",
+        rationale: "RFC 8216 §4.3.2.3: the EXT-X-DISCONTINUITY tag MUST be present if there is a change in the timestamp sequence. Without it a player schedules the segment at the wrong time: it stalls, skips or loses lip sync.",
+        needsMedia: true)
+
+    /// Timestamps are 33-bit 90 kHz values in TS and packed audio (ISO/IEC 13818-1 §2.4.3.7): a
+    /// stream may wrap once every 26.5 hours, which is no jump.
+    static let wrapPeriod = Double(1 << 33) / 90_000
+
+    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+        demuxedRecords(stream).flatMap { measurement, records in
+            joins(records).compactMap { previous, next -> Finding? in
+                guard let start = previous.firstPTS, let nextStart = next.firstPTS else { return nil }
+                let duration = previous.measuredDuration ?? previous.extinf
+                var jump = nextStart - (start + duration)
+                if next.container != .fragmentedMP4 {
+                    jump = jump.remainder(dividingBy: Self.wrapPeriod)
+                }
+                guard jump.isFinite, abs(jump) > configuration.durationTolerance else { return nil }
+                let direction = jump < 0 ? "back" : "forward"
+                return Finding(
+                    "segment \(next.uri) starts at \(seconds(nextStart)) s, but \(previous.uri) started at \(seconds(start)) s and lasts \(seconds(duration)) s: the timestamps jump \(direction) by \(seconds(abs(jump))) s without EXT-X-DISCONTINUITY before the segment",
+                    at: SourceLocation(uri: measurement.playlistURI, line: next.line))
+            }
+        }
+    }
+}
+
+/// Variants and renditions of one stream whose matching segments start at different times.
+public struct TimestampsMisalignedRule: Rule {
+    public init() {}
+
+    /// More than one frame apart: a video frame at 24 fps lasts 42 ms, an AAC frame 21–23 ms.
+    static let tolerance = 0.05
+
+    public static let description = RuleDescription(
+        id: "timestamps-misaligned", name: "Variants not aligned in time", defaultSeverity: .error,
+        summary: "The segments with the same media sequence number start more than one frame (50 ms) apart in different variants or renditions of the stream.",
+        rationale: "RFC 8216 §6.2.4: matching content in Variant Streams MUST have matching timestamps, so that a client can switch between them (and play renditions alongside) without a jump. Packed audio counts from its ID3 PRIV timestamp (§3.4).",
+        needsMedia: true)
+
+    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+        // Compare the segments of one media sequence number that every playlist has demuxed:
+        // the latest of the playlists' first ones (live windows start at different numbers).
+        let playlists = demuxedRecords(stream).filter { !$0.1.isEmpty }
+        guard playlists.count > 1,
+              let sequence = playlists.compactMap({ $0.1.first(where: { $0.firstPTS != nil })?.mediaSequence }).max()
+        else { return [] }
+        let starts: [(uri: String, record: SegmentRecord, start: Double)] = playlists.compactMap { measurement, records in
+            guard let record = records.first(where: { $0.mediaSequence == sequence }), let start = record.firstPTS else { return nil }
+            return (measurement.playlistURI, record, start)
+        }
+        guard starts.count > 1 else { return [] }
+        // The start most playlists agree on (the earliest such in a tie) is the reference.
+        let agreeing = starts.map { candidate in
+            (candidate.start, starts.filter { abs($0.start - candidate.start) <= Self.tolerance }.count)
+        }
+        guard let reference = agreeing.max(by: { ($0.1, -$0.0) < ($1.1, -$1.0) })?.0 else { return [] }
+        let others = starts.filter { abs($0.start - reference) <= Self.tolerance }.count
+        return starts.compactMap { uri, record, start in
+            let offset = start - reference
+            guard abs(offset) > Self.tolerance else { return nil }
+            return Finding(
+                "\(uri) starts segment \(record.uri) at \(seconds(start)) s, \(seconds(abs(offset))) s \(offset < 0 ? "before" : "after") the \(others) other playlist\(others == 1 ? "" : "s") of this stream (\(seconds(reference)) s): players switching to it jump in time",
+                at: SourceLocation(uri: uri, line: record.line))
+        }
+    }
+}
+
+/// Media playlists of one stream that declare different target durations.
+public struct TargetDurationInconsistentRule: Rule {
+    public init() {}
+
+    public static let description = RuleDescription(
+        id: "target-duration-inconsistent", name: "Target durations differ between variants", defaultSeverity: .error,
+        summary: "The media playlists of the variants and renditions of one stream declare different EXT-X-TARGETDURATION values.",
+        rationale: "RFC 8216 §6.2.4: each Media Playlist in each Variant Stream MUST have the same target duration; only SUBTITLES renditions and I-frame playlists of VOD streams are exempt.",
+        triggering: [
+            RuleExample("audio at 6 s, video at 10 s", files: [
+                "master.m3u8": "#EXTM3U\n" + Examples.videoVariant + Examples.audioVariant(),
+                "video.m3u8": Examples.media([10, 10], target: 10),
+                "audio.m3u8": Examples.media([6, 6], target: 6),
+            ])
+        ],
+        nonTriggering: [
+            RuleExample("every playlist at 6 s", files: Examples.stream(Examples.videoVariant, Examples.audioVariant())),
+        ])
+
+    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+        var declared: [(uri: String, target: Int, line: Int)] = []
+        var seen: Set<String> = []
+        func add(_ uri: String, _ playlist: MediaPlaylist?) {
+            guard let playlist, let target = playlist.targetDuration, seen.insert(uri).inserted else { return }
+            declared.append((uri, target, playlist.targetDurationLine ?? 1))
+        }
+        for variant in stream.variants {
+            add(variant.playlistURI, variant.playlist)
+            for rendition in variant.audioRenditions + variant.videoRenditions {
+                if let uri = rendition.playlistURI { add(uri, rendition.playlist) }
+            }
+        }
+        guard Set(declared.map(\.target)).count > 1 else { return [] }
+        // The value most playlists declare (the smaller in a tie) is the reference.
+        let counts = Dictionary(declared.map { ($0.target, 1) }, uniquingKeysWith: +)
+        guard let reference = counts.max(by: { ($0.value, -$0.key) < ($1.value, -$1.key) })?.key else { return [] }
+        return declared.filter { $0.target != reference }.map { uri, target, line in
+            Finding(
+                "\(uri) declares EXT-X-TARGETDURATION \(target) s, the other playlists of this stream \(reference) s: every variant and rendition must use the same target duration",
+                at: SourceLocation(uri: uri, line: line))
+        }
+    }
+}
