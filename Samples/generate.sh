@@ -10,7 +10,8 @@
 #   fmp4/            an fMP4 (CMAF-style) H.264/AAC variant + an audio-only fMP4 AAC variant.
 #   poster.jpg       the still image that `hlscheck embed` (dogfooding) then puts into every
 #                    audio-only segment of compliant/, packed-audio/ and fmp4/ — with the RFC 8216
-#                    §3.4 PRIV timestamps packed audio needs, which the ffmpeg CLI cannot write.
+#                    §3.4 PRIV timestamps packed audio needs (on the TS variants' timeline), which
+#                    the ffmpeg CLI cannot write.
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -50,8 +51,10 @@ ffmpeg "${common[@]}" "${audio_in[@]}" -t $((seconds - 1)).98 -c:a aac -b:a 32k 
 ffmpeg "${common[@]}" "${audio_in[@]}" -t $((seconds - 1)).98 -c:a aac -b:a 32k -ac 2 "${exact[@]}" \
   -f segment -segment_time "$segment" -segment_format adts \
   -segment_list packed-audio/audio/index.m3u8 -segment_list_type m3u8 packed-audio/audio/seg%d.aac
+# The segment muxer rounds the target duration up (6.014 s → 7); RFC 8216 §4.3.3.1 rounds to the
+# nearest integer (6), and §6.2.4 wants the same target duration in every variant of the stream.
 sed -i -e '/#EXT-X-ALLOW-CACHE/d' -e 's/#EXT-X-MEDIA-SEQUENCE:0/#EXT-X-MEDIA-SEQUENCE:0\n#EXT-X-PLAYLIST-TYPE:VOD/' \
-  packed-audio/audio/index.m3u8
+  -e "s/#EXT-X-TARGETDURATION:.*/#EXT-X-TARGETDURATION:$segment/" packed-audio/audio/index.m3u8
 
 # fMP4: an H.264/AAC variant and an audio-only AAC variant, each with its EXT-X-MAP init section.
 fmp4_out() { # $1 = folder

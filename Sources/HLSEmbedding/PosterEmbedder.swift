@@ -56,7 +56,7 @@ public struct PosterEmbedder: Sendable {
         let output = try StreamWriter(layout: layout, destination: request.destination).write(master: master) { put in
             // The second pass: the writers are deterministic, so these are the measured bytes.
             for target in plan.targets {
-                var session = SegmentSession()
+                var session = SegmentSession(timelineStart: target.timelineStart)
                 for (segment, record) in zip(target.segments, target.measurement.records) {
                     let path = URIResolver.resolve(segment.uri, against: target.playlistURI)
                     try put(path, try session.rewrite(path, segment: segment, record: record, poster: finalPoster))
@@ -89,8 +89,10 @@ public struct PosterEmbedder: Sendable {
         func add(_ uri: String, _ playlistURI: String, _ playlist: MediaPlaylist?) {
             guard let playlist, let measurement = analysis.measurements[playlistURI], seen.insert(playlistURI).inserted
             else { return }
-            candidates.append(PlannedTarget(
-                uri: uri, playlistURI: playlistURI, playlist: playlist, measurement: measurement))
+            var target = PlannedTarget(uri: uri, playlistURI: playlistURI, playlist: playlist, measurement: measurement)
+            target.timelineStart = SegmentSession.timelineStart(
+                analysis, sequence: playlist.segments.first?.mediaSequence ?? playlist.mediaSequence, excluding: playlistURI)
+            candidates.append(target)
         }
         for variant in analysis.variants {
             if variant.isAudioOnly { add(variant.uri, variant.playlistURI, variant.playlist) }
@@ -142,7 +144,7 @@ public struct PosterEmbedder: Sendable {
     func rewritePlan(_ targets: [PlannedTarget], poster: Poster?) throws(EmbedError) -> RewritePlan {
         var plan = RewritePlan()
         for var target in targets {
-            var session = SegmentSession()
+            var session = SegmentSession(timelineStart: target.timelineStart)
             for (segment, record) in zip(target.segments, target.measurement.records) {
                 let path = URIResolver.resolve(segment.uri, against: target.playlistURI)
                 target.newSizes.append(try session.rewrite(path, segment: segment, record: record, poster: poster).count)

@@ -13,6 +13,8 @@ struct PlannedTarget: Sendable {
     var newSizes: [Int] = []
     var newPeak: Int?
     var newAverage: Int?
+    /// Where packed audio without timestamps starts (90 kHz): the stream's other playlists' start.
+    var timelineStart: Int64?
 
     /// The segments that carry media (GAP segments have none), in the order measurements use.
     var segments: [MediaSegment] { playlist.segments.filter { !$0.gap } }

@@ -7,11 +7,30 @@ import MediaInspection
 
 /// Rewrites the segments of one media playlist in order: the TS writer keeps the timed-ID3
 /// continuity counters running across them; packed audio without a timestamp gets the one that
-/// follows from the segments before it.
+/// follows from the segments before it, starting where the stream's other playlists start.
 struct SegmentSession {
     private var transportStream = TransportStreamPosterWriter()
     private var nextTimestamp: Int64?
     private var initSections: [String: [UInt8]] = [:]
+
+    /// `timelineStart`: the 90 kHz timestamp the first segment gets when it has none of its own,
+    /// so that packed audio lines up with the other variants (RFC 8216 §6.2.4: matching content
+    /// has matching timestamps). Zero when the stream has nothing else to line up with.
+    init(timelineStart: Int64? = nil) {
+        nextTimestamp = timelineStart
+    }
+
+    /// Where the stream's other playlists start the segment with media sequence number
+    /// `sequence`, as a 90 kHz timestamp: the earliest first timestamp among the demuxed
+    /// segments of that number outside `playlistURI`. Packed audio without a PRIV tag has no
+    /// timestamp of its own and is left out.
+    static func timelineStart(_ analysis: StreamAnalysis, sequence: Int, excluding playlistURI: String) -> Int64? {
+        let starts = analysis.measurements.values.filter { $0.playlistURI != playlistURI }.compactMap { measurement in
+            measurement.records.first { $0.mediaSequence == sequence && $0.problem == nil && !$0.encrypted }?.firstPTS
+        }
+        guard let earliest = starts.min(), earliest.isFinite, earliest >= 0, earliest < Double(1 << 33) / 90_000 else { return nil }
+        return Int64((earliest * 90_000).rounded())
+    }
 
     mutating func rewrite(_ path: String, segment: MediaSegment, record: SegmentRecord, poster: Poster?) throws(EmbedError) -> [UInt8] {
         let bytes = try read(path)
