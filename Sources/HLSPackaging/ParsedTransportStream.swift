@@ -73,12 +73,13 @@ struct ParsedTransportStream {
 
     /// The packets of `occurrence` with `section` in place of the old one: same headers,
     /// adaptation fields and continuity counters; the payload after the section is 0xFF
-    /// stuffing (§2.4.4.2). Refuses when the new section does not fit in the old packets.
+    /// stuffing (§2.4.4.2). When the new section does not fit, the adaptation-field stuffing
+    /// of those packets is reclaimed first (GStreamer's mpegtsmux pads PSI packets that way,
+    /// §2.4.3.5); refuses only when it still does not fit.
     func rewritingSection(_ occurrence: SectionOccurrence, with section: [UInt8]) throws(PackagingError) -> [(Int, ArraySlice<UInt8>)] {
         let first = packets[occurrence.packetIndices[0]]
         let pointer = Int(first.payload[first.payload.startIndex])
         let carried = occurrence.packetIndices.map { packets[$0].payload }
-        let capacity = carried.reduce(0) { $0 + $1.count }
         // Bytes after the old section must be stuffing; another section there would be lost.
         let used = 1 + pointer + occurrence.section.count
         let trailing = carried.flatMap { $0 }.dropFirst(used)
@@ -86,20 +87,60 @@ struct ParsedTransportStream {
             throw PackagingError(.layoutNotSupported, "the PMT shares its packet with another section; this layout is not supported — re-mux the segment")
         }
         var payload = Array(first.payload.prefix(1 + pointer)) + section
+        var headers = occurrence.packetIndices.map { index in
+            Array(packet(index).prefix(TransportStreamPacket.size - packets[index].payload.count))
+        }
+        if payload.count > carried.reduce(0, { $0 + $1.count }) {
+            headers = headers.map { Self.withoutAdaptationStuffing($0) ?? $0 }
+        }
+        let capacities = headers.map { TransportStreamPacket.size - $0.count }
+        let capacity = capacities.reduce(0, +)
         guard payload.count <= capacity else {
             throw PackagingError(.layoutNotSupported, "the PMT grows to \(section.count) bytes with the timed-ID3 stream and no longer fits in its \(occurrence.packetIndices.count) packet(s); re-mux the segment with the metadata stream declared (e.g. ffmpeg -map 0 -map 1 -c copy with a timed_id3 data stream)")
         }
         payload += repeatElement(0xFF, count: capacity - payload.count)
         var result: [(Int, ArraySlice<UInt8>)] = []
         var consumed = 0
-        for (index, original) in zip(occurrence.packetIndices, carried) {
-            let packetBytes = packet(index)
-            let headerCount = TransportStreamPacket.size - original.count
-            let rewritten = Array(packetBytes.prefix(headerCount)) + payload[consumed..<(consumed + original.count)]
-            consumed += original.count
-            result.append((index, rewritten[...]))
+        for (index, (header, room)) in zip(occurrence.packetIndices, zip(headers, capacities)) {
+            result.append((index, (header + payload[consumed..<(consumed + room)])[...]))
+            consumed += room
         }
         return result
+    }
+
+    /// A packet header (4 bytes + adaptation field) without its adaptation-field stuffing bytes
+    /// (§2.4.3.5): the flags and optional fields stay; an adaptation field that carries nothing
+    /// at all goes, leaving a payload-only packet. Nil when there is nothing to reclaim or the
+    /// field does not parse.
+    static func withoutAdaptationStuffing(_ header: [UInt8]) -> [UInt8]? {
+        guard header.count >= 5, header[3] & 0x30 == 0x30 else { return nil }
+        let length = Int(header[4])
+        guard header.count == 5 + length else { return nil }
+        var base = Array(header.prefix(4))
+        guard length > 0 else {
+            base[3] = base[3] & 0xCF | 0x10
+            return base
+        }
+        let flags = header[5]
+        var optional = 0
+        if flags & 0x10 != 0 { optional += 6 }   // PCR
+        if flags & 0x08 != 0 { optional += 6 }   // OPCR
+        if flags & 0x04 != 0 { optional += 1 }   // splice_countdown
+        if flags & 0x02 != 0 {                   // transport_private_data
+            guard 6 + optional < header.count else { return nil }
+            optional += 1 + Int(header[6 + optional])
+        }
+        if flags & 0x01 != 0 {                   // adaptation_field_extension
+            guard 6 + optional < header.count else { return nil }
+            optional += 1 + Int(header[6 + optional])
+        }
+        let kept = 1 + optional
+        guard kept <= length, kept < length || flags == 0 else { return nil }
+        if flags == 0 {
+            base[3] = base[3] & 0xCF | 0x10
+            return base
+        }
+        return base + [UInt8(kept)] + header[5..<(5 + kept)]
     }
 
     // MARK: Program (PAT §2.4.4.3, PMT §2.4.4.8)

@@ -39,3 +39,14 @@ ls -l
 # white RGBA PNG (composited over black it must come out mid-grey).
 $FF -f lavfi -i testsrc2=size=640x360:rate=1 -frames:v 1 $BX -q:v 2 poster-large.jpg
 $FF -f lavfi -i "color=c=white@0.5:size=32x24:rate=1,format=rgba" -frames:v 1 $BX poster-alpha.png
+# MPEG-TS from another muxer: GStreamer's mpegtsmux (through hlssink2) pads its PAT/PMT packets
+# with adaptation-field stuffing instead of 0xFF section stuffing. Needs gst-launch-1.0 with
+# gstreamer1.0-plugins-bad and gstreamer1.0-libav; the second (1 s) audio-only segment, mono AAC.
+if command -v gst-launch-1.0 >/dev/null; then
+  rm -rf gst.tmp && mkdir gst.tmp
+  gst-launch-1.0 -q audiotestsrc num-buffers=130 samplesperbuffer=1024 ! audio/x-raw,rate=44100,channels=1 \
+    ! audioconvert ! avenc_aac bitrate=32000 ! aacparse ! queue ! hls.audio \
+    hlssink2 name=hls target-duration=2 send-keyframe-requests=false playlist-location=gst.tmp/index.m3u8 location=gst.tmp/seg%d.ts \
+      max-files=0 playlist-length=0
+  mv gst.tmp/seg1.ts gstreamer-audio.ts && rm -rf gst.tmp
+fi
