@@ -90,10 +90,13 @@ fuzz-smoke: fuzz-build fuzz-seeds
 	@rm -rf $(FUZZ_BUILD)/smoke && mkdir -p $(FUZZ_BUILD)/crashes $(FUZZ_BUILD)/logs $(addprefix $(FUZZ_BUILD)/smoke/,$(FUZZ_TARGETS))
 	@$(foreach t,$(FUZZ_TARGETS),$(call fuzz_run,$(t),-seed=1 -runs=$$(( $$(ls $(FUZZ_BUILD)/corpus/$(t) | wc -l) + $(call fuzz_smoke_runs,$(t)) )) $(FUZZ_BUILD)/smoke/$(t),smoke) &&) true
 
+# Playlist mutations work better when they know the tag and attribute names.
+fuzz_dict = $(if $(filter playlist attribute-list,$(1)),-dict=Fuzz/Dictionaries/m3u8.dict)
+
 # fuzz_run TARGET, FLAGS, LOG: one libFuzzer run (new inputs go to the first directory in
 # FLAGS, or else to the target's corpus); prints a summary line, or the end of the log and fails.
 fuzz_run = { printf '%-24s' "fuzz-$(1)"; \
-	$(FUZZ_BUILD)/release/fuzz-$(1) $(FUZZ_FLAGS) $(2) -artifact_prefix=$(FUZZ_BUILD)/crashes/$(1)- \
+	$(FUZZ_BUILD)/release/fuzz-$(1) $(FUZZ_FLAGS) $(call fuzz_dict,$(1)) $(2) -artifact_prefix=$(FUZZ_BUILD)/crashes/$(1)- \
 	    $(FUZZ_BUILD)/corpus/$(1) >$(FUZZ_BUILD)/logs/$(3)-$(1).log 2>&1 \
 	&& awk '/number_of_executed_units/ {n=$$2} /average_exec_per_sec/ {r=$$2} END {print n " inputs, " r " per second, no crash"}' $(FUZZ_BUILD)/logs/$(3)-$(1).log \
 	|| { echo FAILED; tail -n 40 $(FUZZ_BUILD)/logs/$(3)-$(1).log; echo "crash input: $(FUZZ_BUILD)/crashes/$(1)-*"; false; }; }
