@@ -90,8 +90,8 @@ fuzz-smoke: fuzz-build fuzz-seeds
 	@rm -rf $(FUZZ_BUILD)/smoke && mkdir -p $(FUZZ_BUILD)/crashes $(FUZZ_BUILD)/logs $(addprefix $(FUZZ_BUILD)/smoke/,$(FUZZ_TARGETS))
 	@$(foreach t,$(FUZZ_TARGETS),$(call fuzz_run,$(t),-seed=1 -runs=$$(( $$(ls $(FUZZ_BUILD)/corpus/$(t) | wc -l) + $(call fuzz_smoke_runs,$(t)) )) $(FUZZ_BUILD)/smoke/$(t),smoke) &&) true
 
-# Playlist mutations work better when they know the tag and attribute names.
-fuzz_dict = $(if $(filter playlist attribute-list,$(1)),-dict=Fuzz/Dictionaries/m3u8.dict)
+# Mutations get further when they know the format's names (tags, box types, frame ids).
+fuzz_dict = -dict=Fuzz/Dictionaries/$(if $(filter playlist attribute-list,$(1)),m3u8,media).dict
 
 # fuzz_run TARGET, FLAGS, LOG: one libFuzzer run (new inputs go to the first directory in
 # FLAGS, or else to the target's corpus); prints a summary line, or the end of the log and fails.
