@@ -7,7 +7,7 @@ DEB_PACKAGES := libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libx
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN := .build/release/hlscheck
 
-.PHONY: all deps build run test bench samples install uninstall clean
+.PHONY: all deps build run test bench samples install uninstall clean fuzz fuzz-build fuzz-seeds fuzz-smoke sanitize
 
 all: build
 
@@ -37,6 +37,7 @@ run: build
 
 test: deps
 	$(SWIFT) test
+	$(MAKE) fuzz-smoke
 
 # Speed: hlscheck against ffprobe per segment, side by side (docs/benchmarks.md).
 bench: build
@@ -54,4 +55,55 @@ uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/hlscheck
 
 clean:
-	rm -rf .build
+	rm -rf .build .build-fuzz .build-asan .build-tsan
+
+# Fuzzing (docs/security.md, "Fuzzing and sanitizers"). The targets are a package of their own,
+# Fuzz/, built with libFuzzer and AddressSanitizer into .build-fuzz; their corpora (seeded from
+# Samples/, the test fixtures and ../shared/corpus) and any crash inputs stay there, git-ignored.
+#   make fuzz                              every target for FUZZ_SECONDS (default 30) each
+#   make fuzz FUZZ_TARGETS=id3 FUZZ_SECONDS=600
+# A crash stops make and leaves the input in .build-fuzz/crashes/; replay it with
+#   .build-fuzz/release/fuzz-<target> .build-fuzz/crashes/<file>
+FUZZ_TARGETS ?= playlist attribute-list id3 transport-stream adts iso-box segment
+FUZZ_SECONDS ?= 30
+FUZZ_BUILD := $(CURDIR)/.build-fuzz
+HLSCHECK_CORPUS ?= ../shared/corpus
+# Inputs up to 64 KiB (seeds are cut there); 10 s for one input is a hang; 2 GiB is a leak.
+FUZZ_FLAGS = -max_len=65536 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1
+
+fuzz-build: deps
+	$(SWIFT) build --package-path Fuzz --scratch-path $(FUZZ_BUILD) -c release -Xswiftc -sanitize=fuzzer,address
+
+fuzz-seeds:
+	@bash Fuzz/seed.sh $(FUZZ_BUILD)/corpus $(HLSCHECK_CORPUS)
+
+fuzz: fuzz-build fuzz-seeds
+	@mkdir -p $(FUZZ_BUILD)/crashes $(FUZZ_BUILD)/logs
+	@$(foreach t,$(FUZZ_TARGETS),$(call fuzz_run,$(t),-max_total_time=$(FUZZ_SECONDS),fuzz) &&) true
+
+# The CI part of `make test`: every seed once, then a fixed number of mutations from a fixed
+# random seed, so a red build names an input that fails again on the next run. The inspector
+# runs libavformat on every input (~30 per second), so it gets fewer.
+FUZZ_SMOKE_RUNS ?= 2000
+fuzz_smoke_runs = $(if $(filter segment,$(1)),300,$(FUZZ_SMOKE_RUNS))
+fuzz-smoke: fuzz-build fuzz-seeds
+	@rm -rf $(FUZZ_BUILD)/smoke && mkdir -p $(FUZZ_BUILD)/crashes $(FUZZ_BUILD)/logs $(addprefix $(FUZZ_BUILD)/smoke/,$(FUZZ_TARGETS))
+	@$(foreach t,$(FUZZ_TARGETS),$(call fuzz_run,$(t),-seed=1 -runs=$$(( $$(ls $(FUZZ_BUILD)/corpus/$(t) | wc -l) + $(call fuzz_smoke_runs,$(t)) )) $(FUZZ_BUILD)/smoke/$(t),smoke) &&) true
+
+# Mutations get further when they know the format's names (tags, box types, frame ids).
+fuzz_dict = -dict=Fuzz/Dictionaries/$(if $(filter playlist attribute-list,$(1)),m3u8,media).dict
+
+# fuzz_run TARGET, FLAGS, LOG: one libFuzzer run (new inputs go to the first directory in
+# FLAGS, or else to the target's corpus); prints a summary line, or the end of the log and fails.
+fuzz_run = { printf '%-24s' "fuzz-$(1)"; \
+	$(FUZZ_BUILD)/release/fuzz-$(1) $(FUZZ_FLAGS) $(call fuzz_dict,$(1)) $(2) -artifact_prefix=$(FUZZ_BUILD)/crashes/$(1)- \
+	    $(FUZZ_BUILD)/corpus/$(1) >$(FUZZ_BUILD)/logs/$(3)-$(1).log 2>&1 \
+	&& awk '/number_of_executed_units/ {n=$$2} /average_exec_per_sec/ {r=$$2} END {print n " inputs, " r " per second, no crash"}' $(FUZZ_BUILD)/logs/$(3)-$(1).log \
+	|| { echo FAILED; tail -n 40 $(FUZZ_BUILD)/logs/$(3)-$(1).log; echo "crash input: $(FUZZ_BUILD)/crashes/$(1)-*"; false; }; }
+
+# The test suite under AddressSanitizer, then ThreadSanitizer (slow: not part of `make test`).
+# Fuzz/lsan.supp says why each leak report it hides is not ours; ThreadSanitizer needs none.
+sanitize: deps
+	LSAN_OPTIONS="suppressions=$(CURDIR)/Fuzz/lsan.supp:print_suppressions=0 $${LSAN_OPTIONS:-}" \
+	    $(SWIFT) test --sanitize=address --scratch-path .build-asan
+	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan

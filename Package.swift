@@ -14,6 +14,10 @@ let package = Package(
         .executable(name: "hlscheck", targets: ["hlscheck"]),
         .library(name: "HLSPlaylist", targets: ["HLSPlaylist"]),
         .library(name: "HLSCheck", targets: ["HLSCheck"]),
+        // For the fuzz targets in Fuzz/ (a separate package, so `swift build` never needs libFuzzer).
+        .library(name: "MediaFormats", targets: ["MediaFormats"]),
+        .library(name: "MediaInspection", targets: ["MediaInspection"]),
+        .library(name: "HLSPackaging", targets: ["HLSPackaging"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),

@@ -1,0 +1,1 @@
+// Header-only: LLVMFuzzerRunDriver comes from libclang_rt.fuzzer, linked by -sanitize=fuzzer.

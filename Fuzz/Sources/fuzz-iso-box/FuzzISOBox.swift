@@ -1,0 +1,29 @@
+import FuzzSupport
+import HLSPackaging
+import MediaFormats
+
+/// ISO BMFF boxes (ISO/IEC 14496-12 §4.2) and emsg (ISO/IEC 23009-1 §5.10.3.3), through the
+/// fMP4 poster writer, which walks moof/traf/trun to place its emsg box. The first two bytes
+/// split the input into an init section and a fragment.
+func fuzzISOBox(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    let bytes = fuzzInput(data, size)
+    _ = EventMessageBox(payload: bytes[...])
+    _ = EmbeddedID3.tags(in: bytes, container: .fragmentedMP4)
+    let poster = fuzzPoster()
+    _ = try? FragmentedMP4PosterWriter.rewrite(bytes, initSection: nil, poster: poster)
+    if bytes.count >= 2 {
+        let split = min(bytes.count, 2 + (Int(bytes[0]) << 8 | Int(bytes[1])))
+        let initSection = Array(bytes[2..<split]), fragment = Array(bytes[split...])
+        if let rewritten = try? FragmentedMP4PosterWriter.rewrite(fragment, initSection: initSection, poster: poster) {
+            _ = try? FragmentedMP4PosterWriter.rewrite(rewritten, initSection: initSection, poster: nil)
+        }
+    }
+    return 0
+}
+
+@main
+enum ISOBoxFuzzer {
+    static func main() {
+        runFuzzer { data, size in fuzzISOBox(data, size) }
+    }
+}
