@@ -215,14 +215,22 @@ struct ParserState {
     }
 
     mutating func handle(line raw: String, number: Int) {
-        var text = Substring(raw)
-        while let last = text.last, last == " " || last == "\t" || last == "\r" { text = text.dropLast() }
+        // Trimmed on UTF-8 code units: spaces, tabs and CR are ASCII, and Character-by-Character
+        // trimming costs grapheme breaking on every line.
+        let utf8 = raw.utf8
+        var start = utf8.startIndex, end = utf8.endIndex
         var leading = 0
-        while let first = text.first, first == " " || first == "\t" {
-            text = text.dropFirst()
+        while start < end, utf8[start] == 0x20 || utf8[start] == 0x09 {
+            start = utf8.index(after: start)
             leading += 1
         }
-        if text.isEmpty { return }
+        while start < end {
+            let before = utf8.index(before: end)
+            guard utf8[before] == 0x20 || utf8[before] == 0x09 || utf8[before] == 0x0D else { break }
+            end = before
+        }
+        if start == end { return }
+        let text = raw[start..<end]
         let line = SourceLine(number: number, text: text, column: leading + 1)
         if leading > 0 {
             sink.warning("unexpected whitespace at the start of the line", line: number, column: 1)
@@ -257,7 +265,7 @@ struct ParserState {
         let text = line.text
         let name: Substring
         let value: Substring?
-        if let colon = text.firstIndex(of: ":") {
+        if let colon = text.utf8.firstIndex(of: UInt8(ascii: ":")) {
             name = text[..<colon]
             value = text[text.index(after: colon)...]
         } else {
@@ -702,7 +710,10 @@ struct ParserState {
     // MARK: Variables (rfc8216bis §4.3)
 
     mutating func substitute(_ text: String, _ line: Int, _ column: Int) -> String {
-        guard text.contains("{$") else { return text }
+        // Fast path on bytes: most values hold no "{$" at all.
+        let utf8 = text.utf8
+        guard let brace = utf8.firstIndex(of: UInt8(ascii: "{")),
+              utf8[brace...].dropFirst().contains(UInt8(ascii: "$")) else { return text }
         var result = ""
         var rest = Substring(text)
         while let open = rest.firstIndex(of: "{") {
@@ -822,7 +833,7 @@ struct ParserState {
         }
         let durationText: Substring
         var title: String?
-        if let comma = value.firstIndex(of: ",") {
+        if let comma = value.utf8.firstIndex(of: UInt8(ascii: ",")) {
             durationText = value[..<comma]
             let t = value[value.index(after: comma)...]
             title = t.isEmpty ? nil : String(t)
@@ -1187,9 +1198,16 @@ struct ParserState {
 extension StringProtocol {
     /// The text without leading and trailing spaces and tabs.
     var trimmingSpaces: String {
-        var s = Substring(self)
-        while let f = s.first, f == " " || f == "\t" { s = s.dropFirst() }
-        while let l = s.last, l == " " || l == "\t" { s = s.dropLast() }
-        return String(s)
+        // On UTF-8 code units: spaces and tabs are ASCII.
+        let whole = Substring(self)
+        let utf8 = whole.utf8
+        var start = utf8.startIndex, end = utf8.endIndex
+        while start < end, utf8[start] == 0x20 || utf8[start] == 0x09 { start = utf8.index(after: start) }
+        while start < end {
+            let before = utf8.index(before: end)
+            guard utf8[before] == 0x20 || utf8[before] == 0x09 else { break }
+            end = before
+        }
+        return String(whole[start..<end])
     }
 }
