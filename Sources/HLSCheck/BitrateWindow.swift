@@ -1,5 +1,10 @@
 /// Peak and average bit rate of a run of segments, as docs/measurement.md defines them
 /// (RFC 8216 §4.3.4.2 "peak segment bit rate", windowed as in §4.1 of rfc8216bis).
+///
+/// Total on any input (docs/security.md, "Numbers from files"): a negative, infinite or NaN
+/// duration counts as 0, a negative byte count as 0, every result is clamped to
+/// `maximumBitrate`, and the work is at most `maximumRunLength` steps per segment, whatever the
+/// target duration.
 public enum BitrateWindow {
     public struct Segment: Sendable, Hashable {
         public var bytes: Int
@@ -10,7 +15,21 @@ public enum BitrateWindow {
             self.bytes = bytes
             self.duration = duration
         }
+
+        /// Bits and seconds as the window sums them: never negative, never infinite.
+        var bits: Double { Double(max(0, bytes)) * 8 }
+        var seconds: Double { duration.isFinite && duration > 0 ? duration : 0 }
     }
+
+    /// The largest bit rate a measurement reports, 2^53 − 1 bit/s: sums of a few of them still
+    /// fit an Int, and JSON readers hold it exactly. Only absurd input gets near it.
+    public static let maximumBitrate = 9_007_199_254_740_991
+
+    /// The longest run of contiguous segments a window considers. A real window (≤ 1.5 × the
+    /// target duration) holds a handful of segments; without this bound a huge target duration
+    /// or thousands of zero-length segments would make every start scan to the end of the
+    /// playlist (quadratic time).
+    public static let maximumRunLength = 256
 
     /// A run of contiguous segments that qualifies for the peak.
     struct Run {
@@ -19,45 +38,57 @@ public enum BitrateWindow {
         var count: Int
     }
 
-    /// Every qualifying run: contiguous segments lasting 0.5–1.5 × the target duration, a single
-    /// segment longer than 1.5 × TD on its own; the whole playlist when none qualifies (it is
-    /// shorter than 0.5 × TD). Empty when the playlist has no duration.
-    static func runs(_ segments: [Segment], targetDuration: Int) -> [Run] {
-        let low = 0.5 * Double(targetDuration), high = 1.5 * Double(targetDuration)
-        var runs: [Run] = []
+    /// Calls `body` with every qualifying run: contiguous segments lasting 0.5–1.5 × the target
+    /// duration, a single segment longer than 1.5 × TD on its own; the whole playlist when none
+    /// qualifies (it is shorter than 0.5 × TD). Nothing when the playlist has no duration.
+    static func forEachRun(_ segments: [Segment], targetDuration: Int, _ body: (Run) -> Void) {
+        let target = Double(max(0, targetDuration))
+        let low = 0.5 * target, high = 1.5 * target
+        var found = false
         for start in segments.indices {
             var run = Run(bits: 0, seconds: 0, count: 0)
             // Stops as soon as the run outgrows the window: a few segments per start in practice.
-            for segment in segments[start...] {
-                run.bits += Double(segment.bytes) * 8
-                run.seconds += segment.duration
+            for segment in segments[start...].prefix(maximumRunLength) {
+                run.bits += segment.bits
+                run.seconds += segment.seconds
                 run.count += 1
                 if run.seconds > 0, (run.seconds >= low && run.seconds <= high) || (run.count == 1 && run.seconds > high) {
-                    runs.append(run)
+                    found = true
+                    body(run)
                 }
                 if run.seconds > high { break }
             }
         }
-        if runs.isEmpty {
+        if !found {
             let whole = Run(
-                bits: Double(segments.reduce(0) { $0 + $1.bytes }) * 8,
-                seconds: segments.reduce(0) { $0 + $1.duration }, count: segments.count)
-            if whole.seconds > 0 { runs.append(whole) }
+                bits: segments.reduce(0) { $0 + $1.bits },
+                seconds: segments.reduce(0) { $0 + $1.seconds }, count: segments.count)
+            if whole.seconds > 0 { body(whole) }
         }
+    }
+
+    /// Every qualifying run (see `forEachRun`).
+    static func runs(_ segments: [Segment], targetDuration: Int) -> [Run] {
+        var runs: [Run] = []
+        forEachRun(segments, targetDuration: targetDuration) { runs.append($0) }
         return runs
     }
 
     /// The largest Σbits / Σseconds over the qualifying runs; nil without duration.
     public static func peak(_ segments: [Segment], targetDuration: Int) -> Int? {
-        runs(segments, targetDuration: targetDuration).map { $0.bits / $0.seconds }.max()
-            .map { Int($0.rounded(.up)) }
+        var peak: Double?
+        forEachRun(segments, targetDuration: targetDuration) { run in
+            let rate = run.bits / run.seconds
+            if peak.map({ rate > $0 }) ?? true { peak = rate }
+        }
+        return peak.map { clampedBitrate($0.rounded(.up)) }
     }
 
     /// Total bits over total seconds; nil when the playlist has no duration.
     public static func average(_ segments: [Segment]) -> Int? {
-        let seconds = segments.reduce(0) { $0 + $1.duration }
-        guard seconds > 0 else { return nil }
-        return Int((Double(segments.reduce(0) { $0 + $1.bytes }) * 8 / seconds).rounded(.up))
+        let seconds = segments.reduce(0) { $0 + $1.seconds }
+        guard seconds > 0, seconds.isFinite else { return nil }
+        return clampedBitrate((segments.reduce(0) { $0 + $1.bits } / seconds).rounded(.up))
     }
 
     /// The largest number of bytes that can be added to *every* segment while the peak stays
@@ -65,9 +96,20 @@ public enum BitrateWindow {
     public static func largestAdditionWithin(_ budget: Int, _ segments: [Segment], targetDuration: Int) -> Int? {
         // For every qualifying run of n segments: (bits + 8·b·n) / seconds ≤ budget, so
         // b ≤ (budget·seconds − bits) / (8·n). The answer is the minimum over runs.
-        let allowed = runs(segments, targetDuration: targetDuration)
-            .map { (Double(budget) * $0.seconds - $0.bits) / (8 * Double($0.count)) }.min()
-        guard let allowed, allowed >= 0 else { return nil }
-        return Int(allowed.rounded(.down))
+        var allowed: Double?
+        forEachRun(segments, targetDuration: targetDuration) { run in
+            let bytes = (Double(budget) * run.seconds - run.bits) / (8 * Double(run.count))
+            if allowed.map({ bytes < $0 }) ?? true { allowed = bytes }
+        }
+        guard let allowed, allowed.isFinite, allowed >= 0 else { return nil }
+        return Int(min(allowed.rounded(.down), Double(maximumBitrate)))
+    }
+
+    /// A bit rate as an Int: NaN as 0, anything too large (or infinite) as `maximumBitrate`.
+    static func clampedBitrate(_ value: Double) -> Int {
+        guard !value.isNaN else { return 0 }
+        if value >= Double(maximumBitrate) { return maximumBitrate }
+        if value <= 0 { return 0 }
+        return Int(value)
     }
 }

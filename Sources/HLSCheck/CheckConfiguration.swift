@@ -42,13 +42,18 @@ public struct CheckConfiguration: Sendable, Hashable {
 
 extension Int {
     /// "64 kbit/s", "1.2 Mbit/s": bit rates as a reader wants them.
+    /// Total on every Int (Int.max and negative values included): rounds on the magnitude, so
+    /// no addition can overflow.
     public var formattedBitrate: String {
-        if self >= 1_000_000 {
-            let tenths = (self + 50_000) / 100_000
-            return "\(tenths / 10).\(tenths % 10) Mbit/s"
+        let sign = self < 0 ? "-" : ""
+        let value = magnitude
+        func rounded(_ unit: UInt) -> UInt { value / unit + (value % unit >= unit / 2 ? 1 : 0) }
+        if value >= 1_000_000 {
+            let tenths = rounded(100_000)
+            return "\(sign)\(tenths / 10).\(tenths % 10) Mbit/s"
         }
-        if self >= 10_000 { return "\((self + 500) / 1000) kbit/s" }
-        let tenths = (self + 50) / 100
-        return "\(tenths / 10).\(tenths % 10) kbit/s"
+        if value >= 10_000 { return "\(sign)\(rounded(1000)) kbit/s" }
+        let tenths = rounded(100)
+        return "\(sign)\(tenths / 10).\(tenths % 10) kbit/s"
     }
 }

@@ -52,7 +52,7 @@ public struct PlaylistMeasurement: Sendable, Hashable {
     public init(playlistURI: String, playlist: MediaPlaylist, records: [SegmentRecord], budget: Int) {
         self.playlistURI = playlistURI
         self.records = records
-        let target = playlist.targetDuration ?? Int(records.map(\.extinf).max()?.rounded(.up) ?? 1)
+        let target = playlist.targetDuration ?? Self.fallbackTargetDuration(records.map(\.extinf))
         let withArtwork = records.map { BitrateWindow.Segment(bytes: $0.bytes, duration: $0.extinf) }
         let without = records.map {
             BitrateWindow.Segment(bytes: $0.bytes - $0.artworkOverhead, duration: $0.extinf)
@@ -61,6 +61,13 @@ public struct PlaylistMeasurement: Sendable, Hashable {
         averageBitrate = BitrateWindow.average(withArtwork)
         peakBitrateWithoutArtwork = BitrateWindow.peak(without, targetDuration: target)
         maxArtworkBytesWithinBudget = BitrateWindow.largestAdditionWithin(budget, without, targetDuration: target)
+    }
+
+    /// Without EXT-X-TARGETDURATION, the longest EXTINF rounded up; 1 when there is none. Never
+    /// traps: a non-finite or huge EXTINF (which the parser already refused) is ignored.
+    static func fallbackTargetDuration(_ durations: [Double]) -> Int {
+        let usable = durations.filter { $0.isFinite && $0 > 0 && $0 <= Double(ValueLimits.maximumTargetDuration) }
+        return usable.max().map { Int($0.rounded(.up)) } ?? 1
     }
 
     /// RFC 6381 strings seen in the segments, sorted.

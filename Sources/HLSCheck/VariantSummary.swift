@@ -51,13 +51,16 @@ public struct VariantSummary: Sendable, Hashable, Codable {
         resolution = variant.stream?.resolution?.description
         codecs = Codecs(declared: variant.stream?.codecs?.joined(separator: ","), detected: variant.detectedCodecs)
         segmentCount = variant.playlist?.segments.count
-        duration = variant.playlist?.totalDuration
+        // A sum of EXTINFs the parser accepted is finite; the check keeps JSON from ever seeing
+        // anything else (JSONEncoder refuses non-finite numbers).
+        duration = variant.playlist.map(\.totalDuration).flatMap { $0.isFinite ? $0 : nil }
         if let measurement = variant.measurement {
             let pictures = measurement.records.compactMap(\.artwork)
             if let largest = pictures.max(by: { $0.byteCount < $1.byteCount }) {
                 var share: Int?
                 if let peak = measurement.peakBitrate, let audio = measurement.peakBitrateWithoutArtwork {
-                    share = peak - audio
+                    let difference = peak.subtractingReportingOverflow(audio)
+                    share = difference.overflow ? nil : difference.partialValue
                 }
                 artwork = Artwork(
                     segmentsWithArtwork: pictures.count, maxBytes: largest.byteCount, mimeType: largest.mimeType,

@@ -20,16 +20,89 @@ enum AttributeType: Sendable {
 }
 
 /// Collects problems with locations, shared by the lexer and the tag parser.
+///
+/// Bounded: a line keeps at most `ValueLimits.maximumProblemsPerLine` problems and a file at most
+/// `ValueLimits.maximumProblemsPerFile`; what is left out is counted and summed up by `close()`.
+/// A 2 MB line of commas therefore costs a few problems, not two million.
 struct ProblemSink {
     let uri: String
     var problems: [PlaylistProblem] = []
 
-    mutating func error(_ message: String, line: Int, column: Int, kind: PlaylistProblem.Kind = .syntax) {
-        problems.append(PlaylistProblem(.error, message, at: SourceLocation(uri: uri, line: line, column: column), kind: kind))
+    /// The line the last problem was on, and how many problems that line has.
+    private var currentLine = 0
+    private var currentLineCount = 0
+    /// Problems left out on lines over the per-line limit, one entry per line.
+    private var lineOverflow: [(line: Int, count: Int, anyError: Bool)] = []
+    /// Problems left out over the per-file limit.
+    private var fileOverflow: (line: Int, count: Int, anyError: Bool)?
+
+    init(uri: String) {
+        self.uri = uri
     }
 
-    mutating func warning(_ message: String, line: Int, column: Int, kind: PlaylistProblem.Kind = .syntax) {
-        problems.append(PlaylistProblem(.warning, message, at: SourceLocation(uri: uri, line: line, column: column), kind: kind))
+    /// Returns whether the problem was kept (false when over a limit).
+    @discardableResult
+    mutating func error(_ message: @autoclosure () -> String, line: Int, column: Int, kind: PlaylistProblem.Kind = .syntax) -> Bool {
+        add(.error, message, line: line, column: column, kind: kind)
+    }
+
+    @discardableResult
+    mutating func warning(_ message: @autoclosure () -> String, line: Int, column: Int, kind: PlaylistProblem.Kind = .syntax) -> Bool {
+        add(.warning, message, line: line, column: column, kind: kind)
+    }
+
+    /// The message is built only when the problem is kept.
+    private mutating func add(
+        _ severity: PlaylistProblem.Severity, _ message: () -> String, line: Int, column: Int, kind: PlaylistProblem.Kind
+    ) -> Bool {
+        let isError = severity == .error
+        if line != currentLine {
+            currentLine = line
+            currentLineCount = 0
+        }
+        currentLineCount += 1
+        if currentLineCount > ValueLimits.maximumProblemsPerLine {
+            if let last = lineOverflow.last, last.line == line {
+                lineOverflow[lineOverflow.count - 1].count += 1
+                lineOverflow[lineOverflow.count - 1].anyError = last.anyError || isError
+            } else {
+                lineOverflow.append((line, 1, isError))
+            }
+            return false
+        }
+        if problems.count >= ValueLimits.maximumProblemsPerFile {
+            if let overflow = fileOverflow {
+                fileOverflow = (overflow.line, overflow.count + 1, overflow.anyError || isError)
+            } else {
+                fileOverflow = (line, 1, isError)
+            }
+            return false
+        }
+        problems.append(PlaylistProblem(severity, message(), at: SourceLocation(uri: uri, line: line, column: column), kind: kind))
+        return true
+    }
+
+    /// Appends one problem per line that went over its limit, and one for the file.
+    mutating func close() {
+        for overflow in lineOverflow {
+            guard problems.count < ValueLimits.maximumProblemsPerFile else {
+                let file = fileOverflow ?? (overflow.line, 0, false)
+                fileOverflow = (min(file.line, overflow.line), file.count + overflow.count, file.anyError || overflow.anyError)
+                continue
+            }
+            problems.append(PlaylistProblem(
+                overflow.anyError ? .error : .warning,
+                "\(overflow.count) more problems on this line are not shown (hlscheck reports at most \(ValueLimits.maximumProblemsPerLine) per line)",
+                at: SourceLocation(uri: uri, line: overflow.line, column: 0)))
+        }
+        if let overflow = fileOverflow {
+            problems.append(PlaylistProblem(
+                overflow.anyError ? .error : .warning,
+                "\(overflow.count) more problems from this line on are not shown (hlscheck reports at most \(ValueLimits.maximumProblemsPerFile) per file)",
+                at: SourceLocation(uri: uri, line: overflow.line, column: 0)))
+        }
+        lineOverflow = []
+        fileOverflow = nil
     }
 }
 
@@ -37,18 +110,35 @@ enum AttributeListLexer {
     /// Splits `text` (the part of a tag line after the colon, starting at 1-based `column`) into
     /// attributes. Duplicate names are reported; the first occurrence wins for typed access.
     static func lex(_ text: Substring, line: Int, column startColumn: Int, tagName: String, sink: inout ProblemSink) -> [Attribute] {
-        let scalars = Array(text.unicodeScalars)
+        // One forward pass over the UTF-8 bytes: every delimiter of the grammar is ASCII, so a
+        // slice between two delimiters is valid UTF-8 again. Linear in the length of the line.
+        let bytes = Array(text.utf8)
+        let n = bytes.count
+        // Columns count Unicode scalars. For ASCII (nearly every playlist) the byte index is the
+        // scalar index; otherwise a prefix table maps one to the other.
+        var scalarIndex: [Int32] = []
+        if bytes.contains(where: { $0 >= 0x80 }) {
+            scalarIndex.reserveCapacity(n + 1)
+            var count: Int32 = 0
+            for byte in bytes {
+                scalarIndex.append(count)
+                if byte & 0xC0 != 0x80 { count += 1 }
+            }
+            scalarIndex.append(count)
+        }
         var attributes: [Attribute] = []
         var seen: Set<String> = []
         var i = 0
-        let n = scalars.count
 
-        func isSpace(_ s: Unicode.Scalar) -> Bool { s == " " || s == "\t" }
-        func column(_ index: Int) -> Int { startColumn + index }
+        let space = UInt8(ascii: " "), tab = UInt8(ascii: "\t"), comma = UInt8(ascii: ","),
+            equals = UInt8(ascii: "="), quote = UInt8(ascii: "\"")
+        func isSpace(_ b: UInt8) -> Bool { b == space || b == tab }
+        func column(_ index: Int) -> Int { startColumn + (scalarIndex.isEmpty ? index : Int(scalarIndex[index])) }
+        func string(_ range: Range<Int>) -> String { String(decoding: bytes[range], as: UTF8.self) }
         func append(_ name: String, _ raw: String, _ nameStart: Int) {
             if name.isEmpty { return }
             if seen.contains(name) {
-                sink.error("\(tagName): attribute \(name) appears more than once", line: line, column: column(nameStart))
+                sink.error("\(tagName): attribute \(excerpt(name)) appears more than once", line: line, column: column(nameStart))
                 return
             }
             seen.insert(name)
@@ -57,81 +147,80 @@ enum AttributeListLexer {
 
         while i < n {
             // Leading whitespace before a name: tolerated with a warning.
-            if isSpace(scalars[i]) {
+            if isSpace(bytes[i]) {
                 let start = i
-                while i < n, isSpace(scalars[i]) { i += 1 }
+                while i < n, isSpace(bytes[i]) { i += 1 }
                 sink.warning("\(tagName): unexpected whitespace in attribute list", line: line, column: column(start))
                 continue
             }
-            if scalars[i] == "," {
+            if bytes[i] == comma {
                 sink.warning("\(tagName): empty attribute (extra comma)", line: line, column: column(i))
                 i += 1
                 continue
             }
             let nameStart = i
-            while i < n, scalars[i] != "=", scalars[i] != ",", !isSpace(scalars[i]) { i += 1 }
-            let name = String(String.UnicodeScalarView(scalars[nameStart..<i]))
+            while i < n, bytes[i] != equals, bytes[i] != comma, !isSpace(bytes[i]) { i += 1 }
+            let nameRange = nameStart..<i
             // Whitespace between name and '='.
             var j = i
-            while j < n, isSpace(scalars[j]) { j += 1 }
-            if j < n, scalars[j] == "=", j > i {
-                sink.warning("\(tagName): unexpected whitespace before '=' of attribute \(name)", line: line, column: column(i))
+            while j < n, isSpace(bytes[j]) { j += 1 }
+            if j < n, bytes[j] == equals, j > i {
+                sink.warning("\(tagName): unexpected whitespace before '=' of attribute \(excerpt(string(nameRange)))", line: line, column: column(i))
                 i = j
             }
-            guard i < n, scalars[i] == "=" else {
-                sink.error("\(tagName): attribute \"\(name)\" has no value (expected NAME=VALUE)", line: line, column: column(nameStart))
-                while i < n, scalars[i] != "," { i += 1 }
+            guard i < n, bytes[i] == equals else {
+                sink.error("\(tagName): attribute \"\(excerpt(string(nameRange)))\" has no value (expected NAME=VALUE)", line: line, column: column(nameStart))
+                while i < n, bytes[i] != comma { i += 1 }
                 if i < n { i += 1 }
                 continue
             }
+            let name = string(nameRange)
             if name.isEmpty {
                 sink.error("\(tagName): attribute value without a name", line: line, column: column(nameStart))
-            } else if !name.unicodeScalars.allSatisfy({ ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "-" }) {
-                sink.warning("\(tagName): attribute name \"\(name)\" should contain only A-Z, 0-9 and '-'", line: line, column: column(nameStart))
+            } else if !bytes[nameRange].allSatisfy({ (65...90).contains($0) || (48...57).contains($0) || $0 == 45 }) {
+                sink.warning("\(tagName): attribute name \"\(excerpt(name))\" should contain only A-Z, 0-9 and '-'", line: line, column: column(nameStart))
             }
             i += 1 // '='
             var k = i
-            while k < n, isSpace(scalars[k]) { k += 1 }
+            while k < n, isSpace(bytes[k]) { k += 1 }
             if k > i {
-                sink.warning("\(tagName): unexpected whitespace after '=' of attribute \(name)", line: line, column: column(i))
+                sink.warning("\(tagName): unexpected whitespace after '=' of attribute \(excerpt(name))", line: line, column: column(i))
                 i = k
             }
             let valueStart = i
-            if i < n, scalars[i] == "\"" {
+            if i < n, bytes[i] == quote {
                 i += 1
-                while i < n, scalars[i] != "\"" { i += 1 }
+                while i < n, bytes[i] != quote { i += 1 }
                 if i >= n {
-                    sink.error("\(tagName): attribute \(name): quoted string is not terminated", line: line, column: column(valueStart))
+                    sink.error("\(tagName): attribute \(excerpt(name)): quoted string is not terminated", line: line, column: column(valueStart))
                 } else {
                     i += 1 // closing quote
                 }
                 let valueEnd = i
                 // Anything between the closing quote and the next comma is junk.
                 var m = i
-                while m < n, isSpace(scalars[m]) { m += 1 }
-                if m < n, scalars[m] != "," {
-                    sink.error("\(tagName): attribute \(name): unexpected characters after the quoted string", line: line, column: column(m))
-                    while m < n, scalars[m] != "," { m += 1 }
+                while m < n, isSpace(bytes[m]) { m += 1 }
+                if m < n, bytes[m] != comma {
+                    sink.error("\(tagName): attribute \(excerpt(name)): unexpected characters after the quoted string", line: line, column: column(m))
+                    while m < n, bytes[m] != comma { m += 1 }
                 } else if m > i {
-                    sink.warning("\(tagName): unexpected whitespace after attribute \(name)", line: line, column: column(i))
+                    sink.warning("\(tagName): unexpected whitespace after attribute \(excerpt(name))", line: line, column: column(i))
                 }
                 i = m
-                let raw = String(String.UnicodeScalarView(scalars[valueStart..<valueEnd]))
-                append(name, raw, nameStart)
+                append(name, string(valueStart..<valueEnd), nameStart)
             } else {
-                while i < n, scalars[i] != "," { i += 1 }
+                while i < n, bytes[i] != comma { i += 1 }
                 var valueEnd = i
-                while valueEnd > valueStart, isSpace(scalars[valueEnd - 1]) { valueEnd -= 1 }
+                while valueEnd > valueStart, isSpace(bytes[valueEnd - 1]) { valueEnd -= 1 }
                 if valueEnd < i {
-                    sink.warning("\(tagName): unexpected whitespace after attribute \(name)", line: line, column: column(valueEnd))
+                    sink.warning("\(tagName): unexpected whitespace after attribute \(excerpt(name))", line: line, column: column(valueEnd))
                 }
-                let raw = String(String.UnicodeScalarView(scalars[valueStart..<valueEnd]))
-                if raw.isEmpty {
-                    sink.error("\(tagName): attribute \(name) has an empty value", line: line, column: column(nameStart))
+                if valueEnd == valueStart {
+                    sink.error("\(tagName): attribute \(excerpt(name)) has an empty value", line: line, column: column(nameStart))
                 }
-                append(name, raw, nameStart)
+                append(name, string(valueStart..<valueEnd), nameStart)
             }
-            if i < n, scalars[i] == "," {
+            if i < n, bytes[i] == comma {
                 i += 1
                 if i == n {
                     sink.warning("\(tagName): trailing comma after the last attribute", line: line, column: column(i - 1))
@@ -170,6 +259,21 @@ enum AttributeValueParser {
         if parts.count == 2, !parts[1].isEmpty, !isDigits(parts[1]) { return nil }
         guard let d = Double(String(text)), d.isFinite else { return nil }
         return d
+    }
+
+    /// Written as a decimal-floating-point (digits, optional fraction) but too large for a
+    /// finite Double: out of range rather than malformed.
+    static func isOverlongDecimal<S: StringProtocol>(_ text: S) -> Bool {
+        let parts = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        guard let intPart = parts.first, isDigits(intPart) else { return false }
+        if parts.count == 2, !parts[1].isEmpty, !isDigits(parts[1]) { return false }
+        return decimalFloatingPoint(text) == nil
+    }
+
+    /// Written as WIDTHxHEIGHT but a side does not fit an Int: out of range rather than malformed.
+    static func isOverlongResolution<S: StringProtocol>(_ text: S) -> Bool {
+        let parts = text.split(separator: "x", maxSplits: 1, omittingEmptySubsequences: false)
+        return parts.count == 2 && isDigits(parts[0]) && isDigits(parts[1]) && resolution(text) == nil
     }
 
     static func signedDecimalFloatingPoint<S: StringProtocol>(_ text: S) -> Double? {

@@ -117,6 +117,9 @@ private let schemas: [String: [String: AttributeType]] = [
 
 // MARK: - Parser state
 
+/// A tag name without its `#`, as messages print it.
+func bare(_ tagName: String) -> String { tagName.hasPrefix("#") ? String(tagName.dropFirst()) : tagName }
+
 /// One line of the file, with the 1-based column of its first non-blank character.
 struct SourceLine {
     var number: Int
@@ -167,6 +170,11 @@ struct ParserState {
     var sawDiscontinuity = false
     var commalessExtinfCount = 0
     var commalessExtinfProblemIndex: Int?
+    /// An EXT-X-TARGETDURATION was present, even if its value was rejected.
+    var sawTargetDuration = false
+    /// Bytes that variable substitution may still add (ValueLimits.substitutionAllowance).
+    var substitutionBudget = ValueLimits.substitutionAllowance
+    var substitutionBudgetReported = false
 
     // Multivariant state
     var pendingStreamInf: (line: Int, attributes: AttributeList)?
@@ -181,6 +189,8 @@ struct ParserState {
     // MARK: Lines
 
     mutating func run(_ bytes: [UInt8]) {
+        let (scaled, overflow) = bytes.count.multipliedReportingOverflow(by: 4)
+        substitutionBudget = overflow ? .max : scaled.addingReportingOverflow(ValueLimits.substitutionAllowance).partialValue
         var start = 0
         if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { start = 3 }
         var lineNumber = 0
@@ -205,14 +215,22 @@ struct ParserState {
     }
 
     mutating func handle(line raw: String, number: Int) {
-        var text = Substring(raw)
-        while let last = text.last, last == " " || last == "\t" || last == "\r" { text = text.dropLast() }
+        // Trimmed on UTF-8 code units: spaces, tabs and CR are ASCII, and Character-by-Character
+        // trimming costs grapheme breaking on every line.
+        let utf8 = raw.utf8
+        var start = utf8.startIndex, end = utf8.endIndex
         var leading = 0
-        while let first = text.first, first == " " || first == "\t" {
-            text = text.dropFirst()
+        while start < end, utf8[start] == 0x20 || utf8[start] == 0x09 {
+            start = utf8.index(after: start)
             leading += 1
         }
-        if text.isEmpty { return }
+        while start < end {
+            let before = utf8.index(before: end)
+            guard utf8[before] == 0x20 || utf8[before] == 0x09 || utf8[before] == 0x0D else { break }
+            end = before
+        }
+        if start == end { return }
+        let text = raw[start..<end]
         let line = SourceLine(number: number, text: text, column: leading + 1)
         if leading > 0 {
             sink.warning("unexpected whitespace at the start of the line", line: number, column: 1)
@@ -247,7 +265,7 @@ struct ParserState {
         let text = line.text
         let name: Substring
         let value: Substring?
-        if let colon = text.firstIndex(of: ":") {
+        if let colon = text.utf8.firstIndex(of: UInt8(ascii: ":")) {
             name = text[..<colon]
             value = text[text.index(after: colon)...]
         } else {
@@ -338,7 +356,7 @@ struct ParserState {
                 return
             }
             if !looksLikeDateTime(value) {
-                sink.warning("EXT-X-PROGRAM-DATE-TIME: expected an ISO 8601 date-time, found \"\(value)\"", line: line.number, column: valueColumn)
+                sink.warning("EXT-X-PROGRAM-DATE-TIME: expected an ISO 8601 date-time, found \"\(excerpt(value))\"", line: line.number, column: valueColumn)
             }
             pendingProgramDateTime = String(value)
         case "#EXT-X-DATERANGE":
@@ -355,7 +373,7 @@ struct ParserState {
             noValue(tagName, value, line, valueColumn)
             pendingGap = true
         case "#EXT-X-BITRATE":
-            currentBitrate = requiredInteger(tagName, value, line, valueColumn)
+            currentBitrate = requiredInteger(tagName, value, line, valueColumn, maximum: ValueLimits.maximumBitrateTag, unit: " kbit/s")
         case "#EXT-X-PART":
             handlePart(tagName, value, line, valueColumn)
         case "#EXT-X-PART-INF":
@@ -380,7 +398,8 @@ struct ParserState {
 
         // Media playlist tags
         case "#EXT-X-TARGETDURATION":
-            if let v = requiredInteger(tagName, value, line, valueColumn) {
+            sawTargetDuration = true
+            if let v = requiredInteger(tagName, value, line, valueColumn, maximum: ValueLimits.maximumTargetDuration, unit: " seconds") {
                 media.targetDuration = v
                 media.targetDurationLine = line.number
             }
@@ -388,18 +407,18 @@ struct ParserState {
             if !media.segments.isEmpty {
                 sink.error("EXT-X-MEDIA-SEQUENCE must appear before the first media segment", line: line.number, column: line.column, kind: .structure)
             }
-            if let v = requiredInteger(tagName, value, line, valueColumn) { media.mediaSequence = v }
+            if let v = requiredInteger(tagName, value, line, valueColumn, maximum: ValueLimits.maximumInteger) { media.mediaSequence = v }
         case "#EXT-X-DISCONTINUITY-SEQUENCE":
             if !media.segments.isEmpty || sawDiscontinuity {
                 sink.error("EXT-X-DISCONTINUITY-SEQUENCE must appear before the first media segment and any EXT-X-DISCONTINUITY", line: line.number, column: line.column, kind: .structure)
             }
-            if let v = requiredInteger(tagName, value, line, valueColumn) { media.discontinuitySequence = v }
+            if let v = requiredInteger(tagName, value, line, valueColumn, maximum: ValueLimits.maximumInteger) { media.discontinuitySequence = v }
         case "#EXT-X-PLAYLIST-TYPE":
             let text = value.map { String($0).trimmingSpaces } ?? ""
             if let type = PlaylistType(rawValue: text) {
                 media.playlistType = type
             } else {
-                sink.error("EXT-X-PLAYLIST-TYPE: expected EVENT or VOD, found \"\(text)\"", line: line.number, column: value == nil ? line.column : valueColumn)
+                sink.error("EXT-X-PLAYLIST-TYPE: expected EVENT or VOD, found \"\(excerpt(text))\"", line: line.number, column: value == nil ? line.column : valueColumn)
             }
         case "#EXT-X-ENDLIST":
             noValue(tagName, value, line, valueColumn)
@@ -462,26 +481,32 @@ struct ParserState {
         }
     }
 
-    func bare(_ tagName: String) -> String { tagName.hasPrefix("#") ? String(tagName.dropFirst()) : tagName }
 
     mutating func noValue(_ tagName: String, _ value: Substring?, _ line: SourceLine, _ column: Int) {
         if let value, !value.isEmpty {
-            sink.warning("\(bare(tagName)) takes no value, found \"\(value)\"", line: line.number, column: column)
+            sink.warning("\(bare(tagName)) takes no value, found \"\(excerpt(value))\"", line: line.number, column: column)
         }
     }
 
-    mutating func requiredInteger(_ tagName: String, _ value: Substring?, _ line: SourceLine, _ column: Int) -> Int? {
+    mutating func requiredInteger(
+        _ tagName: String, _ value: Substring?, _ line: SourceLine, _ column: Int, maximum: Int = .max, unit: String = ""
+    ) -> Int? {
         guard let value, !value.trimmingSpaces.isEmpty else {
             sink.error("\(bare(tagName)) needs a decimal-integer value", line: line.number, column: line.column)
             return nil
         }
         let text = value.trimmingSpaces
         if AttributeValueParser.isDigits(text) {
-            if let v = AttributeValueParser.decimalInteger(text), let i = Int(exactly: v) { return i }
-            sink.error("\(bare(tagName)): \(text) is too large", line: line.number, column: column)
+            if let v = AttributeValueParser.decimalInteger(text), let i = Int(exactly: v), i <= maximum { return i }
+            if maximum < .max {
+                sink.error("\(bare(tagName)): \(excerpt(text)) is out of range (hlscheck accepts 0 to \(maximum)\(unit)); the value is ignored",
+                           line: line.number, column: column)
+            } else {
+                sink.error("\(bare(tagName)): \(excerpt(text)) is too large", line: line.number, column: column)
+            }
             return nil
         }
-        sink.error("\(bare(tagName)): expected a decimal integer, found \"\(text)\"", line: line.number, column: column)
+        sink.error("\(bare(tagName)): expected a decimal integer, found \"\(excerpt(text))\"", line: line.number, column: column)
         return nil
     }
 
@@ -520,7 +545,7 @@ struct ParserState {
                 // Unknown or client (X-…) attribute: keep the text, infer a quoted string. Clients
                 // ignore it (RFC 8216 §4.2), but it is often a typo of a defined name.
                 if !schema.isEmpty, !name.hasPrefix("X-") {
-                    sink.warning("\(bare(tagName)): unknown attribute \(name) (clients ignore it; is it misspelt?)", line: line.number, column: attributes[index].column)
+                    sink.warning("\(bare(tagName)): unknown attribute \(excerpt(name)) (clients ignore it; is it misspelt?)", line: line.number, column: attributes[index].column)
                 }
                 let raw = attributes[index].rawValue
                 if raw.hasPrefix("\""), raw.hasSuffix("\""), raw.count >= 2 {
@@ -538,13 +563,14 @@ struct ParserState {
         let isQuoted = raw.count >= 2 && raw.hasPrefix("\"") && raw.hasSuffix("\"")
         let inner = isQuoted ? String(raw.dropFirst().dropLast()) : raw
         let column = attribute.column
+        let shown = raw.hasPrefix("\"") ? excerpt(raw) : "\"\(excerpt(raw))\""
         func fail(_ expected: String) {
-            sink.error("attribute \(attribute.name): expected \(expected), found \(raw.hasPrefix("\"") ? raw : "\"\(raw)\"")", line: line, column: column)
+            sink.error("attribute \(attribute.name): expected \(expected), found \(shown)", line: line, column: column)
         }
         // A value that is well formed but quoted when it must not be (or the reverse) bends the
         // grammar without making it ambiguous: a warning, and the value is still used.
         func bend(_ expected: String) {
-            sink.warning("attribute \(attribute.name): expected \(expected), found \(raw.hasPrefix("\"") ? raw : "\"\(raw)\"")", line: line, column: column)
+            sink.warning("attribute \(attribute.name): expected \(expected), found \(shown)", line: line, column: column)
         }
         if raw.isEmpty { return nil } // already reported by the lexer
         switch type {
@@ -569,7 +595,7 @@ struct ParserState {
                 return nil
             }
             if !allowed.isEmpty, !allowed.contains(inner) {
-                let message = "attribute \(attribute.name): expected one of \(allowed.joined(separator: ", ")), found \"\(inner)\""
+                let message = "attribute \(attribute.name): expected one of \(allowed.joined(separator: ", ")), found \"\(excerpt(inner))\""
                 if case .enumeratedString = type {
                     sink.error(message, line: line, column: column)
                 } else {
@@ -580,20 +606,41 @@ struct ParserState {
         case .decimalInteger:
             if isQuoted { bend("a decimal integer without quotes") }
             if AttributeValueParser.isDigits(inner) {
-                if let v = AttributeValueParser.decimalInteger(inner) { return .decimalInteger(v) }
-                sink.error("attribute \(attribute.name): \(inner) is too large for a decimal-integer (at most 2^64-1)", line: line, column: column)
+                if let v = AttributeValueParser.decimalInteger(inner) {
+                    let limit = integerLimit(attribute.name)
+                    guard v <= limit.maximum else {
+                        outOfRange(attribute, excerpt(inner), accepted: "0 to \(limit.maximum)\(limit.unit)", line: line)
+                        return nil
+                    }
+                    return .decimalInteger(v)
+                }
+                sink.error("attribute \(attribute.name): \(excerpt(inner)) is too large for a decimal-integer (at most 2^64-1)", line: line, column: column)
                 return nil
             }
             fail("a decimal integer")
             return nil
         case .decimalFloatingPoint:
             if isQuoted { bend("a decimal number without quotes") }
-            if let v = AttributeValueParser.decimalFloatingPoint(inner) { return .decimalFloatingPoint(v) }
+            if let v = AttributeValueParser.decimalFloatingPoint(inner) {
+                guard let v = acceptedFloatingPoint(v, attribute, excerpt(inner), line: line) else { return nil }
+                return .decimalFloatingPoint(v)
+            }
+            if AttributeValueParser.isOverlongDecimal(inner) {
+                outOfRange(attribute, excerpt(inner), accepted: floatingPointLimit(attribute.name).text, line: line)
+                return nil
+            }
             fail(inner.hasPrefix("-") ? "a non-negative decimal number" : "a decimal number")
             return nil
         case .signedDecimalFloatingPoint:
             if isQuoted { bend("a decimal number without quotes") }
-            if let v = AttributeValueParser.signedDecimalFloatingPoint(inner) { return .signedDecimalFloatingPoint(v) }
+            if let v = AttributeValueParser.signedDecimalFloatingPoint(inner) {
+                guard let v = acceptedFloatingPoint(v, attribute, excerpt(inner), line: line) else { return nil }
+                return .signedDecimalFloatingPoint(v)
+            }
+            if AttributeValueParser.isOverlongDecimal(inner.hasPrefix("-") ? String(inner.dropFirst()) : inner) {
+                outOfRange(attribute, excerpt(inner), accepted: floatingPointLimit(attribute.name).text, line: line)
+                return nil
+            }
             fail("a signed decimal number")
             return nil
         case .hexadecimalSequence:
@@ -604,16 +651,69 @@ struct ParserState {
             return nil
         case .decimalResolution:
             if isQuoted { bend("WIDTHxHEIGHT without quotes") }
-            if let r = AttributeValueParser.resolution(inner) { return .decimalResolution(r) }
+            if let r = AttributeValueParser.resolution(inner) {
+                let side = ValueLimits.maximumResolutionSide
+                guard (1...side).contains(r.width), (1...side).contains(r.height) else {
+                    outOfRange(attribute, excerpt(inner), accepted: "1 to \(side) pixels on each side", line: line)
+                    return nil
+                }
+                return .decimalResolution(r)
+            }
+            if AttributeValueParser.isOverlongResolution(inner) {
+                outOfRange(attribute, excerpt(inner), accepted: "1 to \(ValueLimits.maximumResolutionSide) pixels on each side", line: line)
+                return nil
+            }
             fail("WIDTHxHEIGHT")
             return nil
         }
     }
 
+    // MARK: Ranges (docs/security.md, "Numbers from files")
+
+    /// Reports a well-formed value hlscheck does not accept; the caller then treats it as absent.
+    mutating func outOfRange(_ attribute: Attribute, _ shown: String, accepted: String, line: Int) {
+        sink.error("attribute \(attribute.name): \(shown) is out of range (hlscheck accepts \(accepted)); the value is ignored",
+                   line: line, column: attribute.column)
+    }
+
+    func integerLimit(_ name: String) -> (maximum: UInt64, unit: String) {
+        switch name {
+        case "BANDWIDTH", "AVERAGE-BANDWIDTH": (ValueLimits.maximumBandwidth, " bit/s")
+        case "SKIPPED-SEGMENTS", "LAST-MSN", "LAST-PART", "BYTERANGE-START", "BYTERANGE-LENGTH", "SAMPLE-RATE", "BIT-DEPTH":
+            (UInt64(ValueLimits.maximumInteger), "")
+        default: (UInt64.max, "")
+        }
+    }
+
+    func floatingPointLimit(_ name: String) -> (range: ClosedRange<Double>, isDuration: Bool, text: String) {
+        switch name {
+        case "DURATION", "PART-TARGET", "HOLD-BACK", "PART-HOLD-BACK", "CAN-SKIP-UNTIL", "PLANNED-DURATION":
+            (0...ValueLimits.maximumDuration, true, ValueLimits.durationRangeText)
+        case "FRAME-RATE":
+            (0...ValueLimits.maximumFrameRate, false, "0 to \(Int(ValueLimits.maximumFrameRate)) frames per second")
+        default:
+            (-ValueLimits.maximumMagnitude...ValueLimits.maximumMagnitude, false, "-1000000000 to 1000000000")
+        }
+    }
+
+    /// The value when it lies in the attribute's accepted range, else nil (and a problem).
+    mutating func acceptedFloatingPoint(_ value: Double, _ attribute: Attribute, _ shown: String, line: Int) -> Double? {
+        let limit = floatingPointLimit(attribute.name)
+        let accepted = limit.isDuration ? ValueLimits.isAcceptableDuration(value) : limit.range.contains(value)
+        guard value.isFinite, accepted else {
+            outOfRange(attribute, shown, accepted: limit.text, line: line)
+            return nil
+        }
+        return value
+    }
+
     // MARK: Variables (rfc8216bis §4.3)
 
     mutating func substitute(_ text: String, _ line: Int, _ column: Int) -> String {
-        guard text.contains("{$") else { return text }
+        // Fast path on bytes: most values hold no "{$" at all.
+        let utf8 = text.utf8
+        guard let brace = utf8.firstIndex(of: UInt8(ascii: "{")),
+              utf8[brace...].dropFirst().contains(UInt8(ascii: "$")) else { return text }
         var result = ""
         var rest = Substring(text)
         while let open = rest.firstIndex(of: "{") {
@@ -633,6 +733,17 @@ struct ParserState {
             let name = String(afterOpen[..<close])
             if isVariableName(name) {
                 if let value = variables[name] {
+                    guard substitutionBudget >= value.utf8.count else {
+                        if !substitutionBudgetReported {
+                            substitutionBudgetReported = true
+                            sink.error("variable substitution stops here: it would make the playlist more than \(ValueLimits.substitutionAllowance) bytes plus four times its size larger (EXT-X-DEFINE values that expand into each other); later references are left as written",
+                                       line: line, column: column, kind: .variable)
+                        }
+                        result += rest[open...close]
+                        rest = afterOpen[afterOpen.index(after: close)...]
+                        continue
+                    }
+                    substitutionBudget -= value.utf8.count
                     result += value
                 } else {
                     sink.error("variable {$\(name)} is not defined by an EXT-X-DEFINE above this line (rfc8216bis §4.3)", line: line, column: column, kind: .variable)
@@ -722,7 +833,7 @@ struct ParserState {
         }
         let durationText: Substring
         var title: String?
-        if let comma = value.firstIndex(of: ",") {
+        if let comma = value.utf8.firstIndex(of: UInt8(ascii: ",")) {
             durationText = value[..<comma]
             let t = value[value.index(after: comma)...]
             title = t.isEmpty ? nil : String(t)
@@ -730,23 +841,34 @@ struct ParserState {
             durationText = value
             // Reported once per file (a generated playlist repeats it on every segment).
             if commalessExtinfCount == 0 {
-                commalessExtinfProblemIndex = sink.problems.count
-                sink.warning("EXTINF: a comma must follow the duration (#EXTINF:<duration>,[<title>])", line: line.number, column: column + value.unicodeScalars.count)
+                let index = sink.problems.count
+                if sink.warning("EXTINF: a comma must follow the duration (#EXTINF:<duration>,[<title>])", line: line.number, column: column + value.unicodeScalars.count) {
+                    commalessExtinfProblemIndex = index
+                }
             }
             commalessExtinfCount += 1
         }
         let trimmed = durationText.trimmingSpaces
         var duration = 0.0
+        // An out-of-range duration is reported and then ignored (0, "unknown"), so that no bit
+        // rate, window or message downstream ever sees it (docs/security.md).
+        func outOfRange(_ text: String) {
+            sink.error("EXTINF: the duration \(excerpt(text)) is out of range (hlscheck accepts \(ValueLimits.durationRangeText)); it is ignored",
+                       line: line.number, column: column)
+        }
         if AttributeValueParser.isDigits(trimmed) {
-            duration = Double(trimmed) ?? 0
+            let d = Double(trimmed) ?? .infinity
+            if d.isFinite, ValueLimits.isAcceptableDuration(d) { duration = d } else { outOfRange(trimmed) }
         } else if let d = AttributeValueParser.decimalFloatingPoint(trimmed) {
-            duration = d
+            if ValueLimits.isAcceptableDuration(d) { duration = d } else { outOfRange(trimmed) }
             requireVersion(3, "a decimal-floating-point EXTINF duration", line.number, column)
-        } else if let d = AttributeValueParser.signedDecimalFloatingPoint(trimmed) {
-            sink.error("EXTINF: the duration must not be negative, found \(trimmed)", line: line.number, column: column)
-            duration = d
+        } else if AttributeValueParser.isOverlongDecimal(trimmed) {
+            outOfRange(trimmed)
+        } else if AttributeValueParser.signedDecimalFloatingPoint(trimmed) != nil
+                    || AttributeValueParser.isOverlongDecimal(trimmed.dropFirst()) && trimmed.hasPrefix("-") {
+            sink.error("EXTINF: the duration must not be negative, found \(excerpt(trimmed)); it is ignored", line: line.number, column: column)
         } else {
-            sink.error("EXTINF: expected a duration in seconds, found \"\(trimmed)\"", line: line.number, column: column)
+            sink.error("EXTINF: expected a duration in seconds, found \"\(excerpt(trimmed))\"", line: line.number, column: column)
         }
         pendingExtinf = (line.number, duration, title)
     }
@@ -758,21 +880,23 @@ struct ParserState {
             AttributeValueParser.decimalInteger(s).flatMap { Int(exactly: $0) }
         }
         guard let lengthText = parts.first, let length = number(lengthText) else {
-            sink.error("\(bare(tag)): expected <length>[@<offset>], found \"\(trimmed)\"", line: line, column: column)
+            sink.error("\(bare(tag)): expected <length>[@<offset>], found \"\(excerpt(trimmed))\"", line: line, column: column)
             return nil
         }
         var offset: Int?
         if parts.count == 2, parts[1].isEmpty {
-            sink.error("\(bare(tag)): the offset after '@' is missing, found \"\(trimmed)\"", line: line, column: column)
+            sink.error("\(bare(tag)): the offset after '@' is missing, found \"\(excerpt(trimmed))\"", line: line, column: column)
         } else if parts.count == 2 {
             guard let o = number(parts[1]) else {
-                sink.error("\(bare(tag)): expected <length>[@<offset>], found \"\(trimmed)\"", line: line, column: column)
+                sink.error("\(bare(tag)): expected <length>[@<offset>], found \"\(excerpt(trimmed))\"", line: line, column: column)
                 return nil
             }
             offset = o
         }
-        if let offset, offset.addingReportingOverflow(length).overflow {
-            sink.error("\(bare(tag)): range end is too large", line: line, column: column)
+        let end = (offset ?? 0).addingReportingOverflow(length)
+        if end.overflow || end.partialValue > ValueLimits.maximumInteger {
+            sink.error("\(bare(tag)): the range \(excerpt(trimmed)) ends beyond byte \(ValueLimits.maximumInteger), the largest hlscheck accepts; it is ignored",
+                       line: line, column: column)
             return nil
         }
         return (length, offset)
@@ -787,8 +911,15 @@ struct ParserState {
         if let attr = attrs["BYTERANGE"],
            let parsed = parseByteRange(Substring(attr.stringValue), tag: "EXT-X-PART BYTERANGE", line: line.number, column: attr.column) {
             let offset = parsed.offset ?? partRangeEnds[uri] ?? 0
-            range = ByteRange(length: parsed.length, offset: offset)
-            partRangeEnds[uri] = offset + parsed.length
+            let end = offset.addingReportingOverflow(parsed.length)
+            if end.overflow || end.partialValue > ValueLimits.maximumInteger {
+                sink.error("EXT-X-PART BYTERANGE: continuing the previous part, this range ends beyond byte \(ValueLimits.maximumInteger), the largest hlscheck accepts; it is ignored",
+                           line: line.number, column: attr.column)
+                partRangeEnds[uri] = nil
+            } else {
+                range = ByteRange(length: parsed.length, offset: offset)
+                partRangeEnds[uri] = end.partialValue
+            }
         }
         pendingParts.append(PartialSegment(
             line: line.number, uri: uri, duration: attrs.decimalFloatingPoint("DURATION") ?? 0,
@@ -867,9 +998,15 @@ struct ParserState {
                 // Media Segment" (§4.3.2.2), also when that segment broke the rule above.
                 offset = previousSegmentRangeEnd ?? 0
             }
-            segment.byteRange = ByteRange(length: range.length, offset: offset)
             let end = offset.addingReportingOverflow(range.length)
-            previousSegmentRangeEnd = end.overflow ? nil : end.partialValue
+            if end.overflow || end.partialValue > ValueLimits.maximumInteger {
+                sink.error("EXT-X-BYTERANGE: continuing the previous segment, this range ends beyond byte \(ValueLimits.maximumInteger), the largest hlscheck accepts; it is ignored",
+                           line: range.line, column: range.column)
+                previousSegmentRangeEnd = nil
+            } else {
+                segment.byteRange = ByteRange(length: range.length, offset: offset)
+                previousSegmentRangeEnd = end.partialValue
+            }
         }
         previousSegmentURI = uri
         previousSegmentHadRange = pendingByteRange != nil
@@ -955,7 +1092,7 @@ struct ParserState {
             sink.error("\(bare(offending.name)) cannot appear in a \(isMultivariant ? "multivariant" : "media") playlist (it mixes \(bare(other.name)) at line \(other.line) with \(bare(offending.name)))",
                        line: offending.line, column: 1, kind: .structure)
         }
-        if commalessExtinfCount > 1, let index = commalessExtinfProblemIndex {
+        if commalessExtinfCount > 1, let index = commalessExtinfProblemIndex, sink.problems.indices.contains(index) {
             sink.problems[index].message += "; \(commalessExtinfCount - 1) more EXTINF tags lack it"
         }
         let declaredVersion = media.version ?? 1
@@ -991,7 +1128,7 @@ struct ParserState {
             if let pending = pendingExtinf {
                 sink.error("EXTINF is not followed by a URI line", line: pending.line, column: 1, kind: .structure)
             }
-            if media.targetDuration == nil {
+            if media.targetDuration == nil, !sawTargetDuration {
                 sink.error("a media playlist must contain EXT-X-TARGETDURATION (RFC 8216 §4.3.3.1)", line: 1, column: 0, kind: .structure)
             }
             if let partLine = firstPartLine, media.partTarget == nil {
@@ -1006,6 +1143,7 @@ struct ParserState {
             }
             content = .media(media)
         }
+        sink.close()
         var playlist = Playlist(uri: uri, content: content, tags: tags, problems: sink.problems)
         playlist.comments = comments
         playlist.variables = variables
@@ -1060,9 +1198,16 @@ struct ParserState {
 extension StringProtocol {
     /// The text without leading and trailing spaces and tabs.
     var trimmingSpaces: String {
-        var s = Substring(self)
-        while let f = s.first, f == " " || f == "\t" { s = s.dropFirst() }
-        while let l = s.last, l == " " || l == "\t" { s = s.dropLast() }
-        return String(s)
+        // On UTF-8 code units: spaces and tabs are ASCII.
+        let whole = Substring(self)
+        let utf8 = whole.utf8
+        var start = utf8.startIndex, end = utf8.endIndex
+        while start < end, utf8[start] == 0x20 || utf8[start] == 0x09 { start = utf8.index(after: start) }
+        while start < end {
+            let before = utf8.index(before: end)
+            guard utf8[before] == 0x20 || utf8[before] == 0x09 else { break }
+            end = before
+        }
+        return String(whole[start..<end])
     }
 }

@@ -54,12 +54,25 @@ public struct JSONReporter: Sendable {
                     },
                     suppressed: diagnostic.suppressed ? true : nil)
             },
-            variants: reports.flatMap(\.variants))
+            variants: reports.flatMap(\.variants).map(Self.finite))
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        // Encoding plain structs of strings and numbers cannot fail; an empty object is the
-        // defensive answer rather than a trap.
-        guard let data = try? encoder.encode(document) else { return "{}\n" }
+        if let data = try? encoder.encode(document) {
+            return String(decoding: data, as: UTF8.self) + "\n"
+        }
+        // JSONEncoder refuses only non-finite Doubles, and `finite` removed those; should a
+        // future field bring one back, the report keeps its shape and its diagnostics, without
+        // the variant table, rather than shrinking to `{}`.
+        var reduced = document
+        reduced.variants = []
+        guard let data = try? encoder.encode(reduced) else { return "{\"diagnostics\": [], \"variants\": []}\n" }
         return String(decoding: data, as: UTF8.self) + "\n"
+    }
+
+    /// The summary without non-finite numbers, which JSON cannot write.
+    static func finite(_ variant: VariantSummary) -> VariantSummary {
+        var variant = variant
+        if let duration = variant.duration, !duration.isFinite { variant.duration = nil }
+        return variant
     }
 }

@@ -91,9 +91,13 @@ func plural(_ count: Int, _ noun: String) -> String {
     "\(count) \(noun)\(count == 1 ? "" : "s")"
 }
 
+/// "12.0 s". Total on any Double: one sign for negative values, and a value that is not finite
+/// or too large for tenths in an Int prints as Swift writes it.
 func formatSeconds(_ seconds: Double) -> String {
-    let tenths = Int((seconds * 10).rounded())
-    return "\(tenths / 10).\(tenths % 10) s"
+    guard seconds.isFinite, seconds.magnitude < 1e15 else { return "\(seconds) s" }
+    let tenths = Int((seconds.magnitude * 10).rounded())
+    let sign = seconds < 0 && tenths > 0 ? "-" : ""
+    return "\(sign)\(tenths / 10).\(tenths % 10) s"
 }
 
 /// A plain left-aligned text table.
@@ -108,7 +112,7 @@ struct Table {
             var line = indent
             for (column, cell) in row.enumerated() {
                 let isLast = column == row.count - 1
-                line += isLast ? cell : cell + String(repeating: " ", count: widths[column] - cell.count + 2)
+                line += isLast ? cell : cell + String(repeating: " ", count: max(0, widths[column] - cell.count) + 2)
             }
             return line
         }.joined(separator: "\n") + "\n"

@@ -37,7 +37,7 @@ public struct AverageBandwidthMismatchRule: Rule {
         stream.variants.compactMap { variant in
             guard let declared = variant.declaredAverageBandwidth, declared > 0,
                   let measured = variant.measuredAverageBitrate,
-                  abs(Double(measured - declared)) > Double(declared) * configuration.bandwidthTolerance
+                  abs(Double(measured) - Double(declared)) > Double(declared) * configuration.bandwidthTolerance
             else { return nil }
             let column = variant.stream?.attributes["AVERAGE-BANDWIDTH"]?.column ?? 0
             return Finding(
@@ -49,5 +49,7 @@ public struct AverageBandwidthMismatchRule: Rule {
 
 func percent(_ value: Int, of base: Int) -> String {
     guard base > 0 else { return "∞" }
-    return "\(Int((Double(value - base) / Double(base) * 100).rounded())) %"
+    // In Doubles, and clamped: two Ints from a file must not overflow a subtraction here.
+    let ratio = ((Double(value) - Double(base)) / Double(base) * 100).rounded()
+    return "\(Int(exactly: ratio) ?? (ratio > 0 ? Int.max : Int.min)) %"
 }

@@ -1,0 +1,63 @@
+import HLSCheck
+import Testing
+
+/// Defence in depth (docs/security.md, "Numbers from files"): the parser refuses absurd numbers,
+/// and the arithmetic after it is total anyway — no Double or Int makes it trap.
+@Suite("Arithmetic on any number")
+struct ArithmeticRobustnessTests {
+    typealias S = BitrateWindow.Segment
+
+    static let durations: [Double] = [0, -6, 1e-300, .leastNonzeroMagnitude, 6, 1e17, 4e23, .greatestFiniteMagnitude, .infinity, -.infinity, .nan]
+    static let sizes: [Int] = [0, -1, 1, 48_000, .max, .min]
+    static let targets: [Int] = [0, -1, 6, 1_000_000, .max, .min]
+
+    @Test("every bit-rate function returns a value in range", arguments: durations, sizes)
+    func bitrateWindowIsTotal(duration: Double, bytes: Int) {
+        let segments = [S(bytes: bytes, duration: duration), S(bytes: 48_000, duration: 6), S(bytes: bytes, duration: duration)]
+        for target in Self.targets {
+            if let peak = BitrateWindow.peak(segments, targetDuration: target) {
+                #expect((0...BitrateWindow.maximumBitrate).contains(peak))
+            }
+            if let bytes = BitrateWindow.largestAdditionWithin(64_000, segments, targetDuration: target) {
+                #expect(bytes >= 0)
+            }
+        }
+        if let average = BitrateWindow.average(segments) {
+            #expect((0...BitrateWindow.maximumBitrate).contains(average))
+        }
+    }
+
+    @Test func aSegmentOfNoTimeAtAllPeaksAtTheClamp() {
+        #expect(BitrateWindow.peak([S(bytes: 1_000, duration: 1e-300)], targetDuration: 6) == BitrateWindow.maximumBitrate)
+        #expect(BitrateWindow.average([S(bytes: .max, duration: 1e-300)]) == BitrateWindow.maximumBitrate)
+        // A negative or non-finite duration counts as none: no bit rate rather than a made-up one.
+        #expect(BitrateWindow.peak([S(bytes: 1_000, duration: -6)], targetDuration: 6) == nil)
+        #expect(BitrateWindow.average([S(bytes: 1_000, duration: .nan)]) == nil)
+    }
+
+    /// A target duration far beyond the segments used to make every window start scan to the end
+    /// of the playlist: 100 000 segments meant 5·10^9 steps. Now a run holds at most
+    /// `maximumRunLength` segments; no run qualifies, so the peak is the whole playlist's rate.
+    @Test func hugeTargetDurationFallsBackToTheWholePlaylist() {
+        let segments = Array(repeating: S(bytes: 1_000, duration: 0.5), count: 100_000)
+        let peak = BitrateWindow.peak(segments, targetDuration: 1_000_000)
+        #expect(peak == 16_000)
+        #expect(peak == BitrateWindow.average(segments))
+        #expect(BitrateWindow.largestAdditionWithin(64_000, segments, targetDuration: 1_000_000) == 3_000)
+    }
+
+    @Test func zeroLengthSegmentsHaveNoBitrate() {
+        let segments = Array(repeating: S(bytes: 1_000, duration: 0), count: 100_000)
+        #expect(BitrateWindow.peak(segments, targetDuration: 6) == nil)
+        #expect(BitrateWindow.average(segments) == nil)
+    }
+
+    @Test("bit rates format on every Int", arguments: [
+        (0, "0.0 kbit/s"), (49, "0.0 kbit/s"), (50, "0.1 kbit/s"), (9_999, "10.0 kbit/s"), (64_000, "64 kbit/s"),
+        (1_250_000, "1.3 Mbit/s"), (-1_500, "-1.5 kbit/s"), (Int.max, "9223372036854.8 Mbit/s"),
+        (Int.min, "-9223372036854.8 Mbit/s"),
+    ])
+    func formatsBitrate(_ value: Int, _ expected: String) {
+        #expect(value.formattedBitrate == expected)
+    }
+}
