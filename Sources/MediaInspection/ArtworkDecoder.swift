@@ -38,10 +38,17 @@ public enum ArtworkDecoder {
         }
     }
 
-    public static func decode(_ bytes: [UInt8], mimeType: String) -> Result<PixelSize, ArtworkDecodeFailure> {
+    /// Decodes the image to prove it shows, after its header's pixel count is checked against
+    /// `maximumPixels`: a decoder allocates width × height whatever the file's size.
+    public static func decode(
+        _ bytes: [UInt8], mimeType: String, maximumPixels: Int = ImageHeader.defaultMaximumPixels
+    ) -> Result<PixelSize, ArtworkDecodeFailure> {
         guard !bytes.isEmpty else { return .failure(ArtworkDecodeFailure("image is empty")) }
         guard let kind = imageKind(bytes, mimeType: mimeType) else {
             return .failure(ArtworkDecodeFailure("unsupported image type \"\(mimeType)\" (expected JPEG or PNG)"))
+        }
+        if let refusal = ImageHeader.refusal(bytes, maximumPixels: maximumPixels) {
+            return .failure(ArtworkDecodeFailure("\(kind.rawValue.uppercased()): \(refusal)"))
         }
         LibAV.silenceLogging()
         do {

@@ -5,9 +5,12 @@ public import MediaFormats
 /// lives inside one synchronous call, so inspections can run concurrently.
 public struct SegmentInspector: Sendable {
     public let source: any SegmentByteSource
+    /// Posters declaring more pixels than this are not decoded (their facts say why).
+    public var maximumImagePixels: Int
 
-    public init(source: any SegmentByteSource) {
+    public init(source: any SegmentByteSource, maximumImagePixels: Int = ImageHeader.defaultMaximumPixels) {
         self.source = source
+        self.maximumImagePixels = maximumImagePixels
     }
 
     /// Facts about one segment. Throws only when its bytes cannot be read; a segment that does
@@ -15,7 +18,9 @@ public struct SegmentInspector: Sendable {
     public func inspect(_ request: SegmentRequest) async throws -> SegmentFacts {
         let segment = try await source.read(request.uri, range: request.range)
         let initBytes = try await readInitSection(request)
-        return Self.inspect(uri: request.uri, segment: segment, initSection: initBytes, wantsStreamInfo: request.wantsStreamInfo)
+        return Self.inspect(
+            uri: request.uri, segment: segment, initSection: initBytes, wantsStreamInfo: request.wantsStreamInfo,
+            maximumImagePixels: maximumImagePixels)
     }
 
     /// Inspects `requests` with at most `maxConcurrent` in flight and returns the outcomes in
@@ -66,12 +71,18 @@ public struct SegmentInspector: Sendable {
     }
 
     /// The synchronous core: bytes in, facts out. Never throws; content problems become `problem`.
-    static func inspect(uri: String, segment: [UInt8], initSection: [UInt8]?, wantsStreamInfo: Bool) -> SegmentFacts {
+    static func inspect(
+        uri: String, segment: [UInt8], initSection: [UInt8]?, wantsStreamInfo: Bool,
+        maximumImagePixels: Int = ImageHeader.defaultMaximumPixels
+    ) -> SegmentFacts {
         LibAV.silenceLogging()
         let (container, layoutProblem) = ContainerSniffer.container(uri: uri, bytes: segment, hasInitSection: initSection != nil)
         var facts = SegmentFacts(uri: uri, byteCount: segment.count, container: container)
 
-        let demux = demux(segment: segment, initSection: initSection, container: container, wantsStreamInfo: wantsStreamInfo)
+        // A lone fMP4 fragment would only make libav fail with "invalid data": say what is missing.
+        let demux = layoutProblem == ContainerSniffer.needsInitSection
+            ? DemuxResult()
+            : demux(segment: segment, initSection: initSection, container: container, wantsStreamInfo: wantsStreamInfo)
         facts.tracks = demux.tracks
         facts.duration = demux.duration
         facts.firstPTS = demux.firstPTS
@@ -87,7 +98,7 @@ public struct SegmentInspector: Sendable {
         facts.id3 = found.map(ID3TagFacts.init(found:))
         facts.artwork = found.flatMap { $0.tag?.frames ?? [] }.compactMap { frame in
             guard case .attachedPicture(let picture) = frame else { return nil }
-            return ArtworkFacts(picture)
+            return ArtworkFacts(picture, maximumPixels: maximumImagePixels)
         }
         if container.isPackedAudio {
             if let first = facts.id3.first, first.offset == 0 {
@@ -103,7 +114,7 @@ public struct SegmentInspector: Sendable {
     private static func demux(segment: [UInt8], initSection: [UInt8]?, container: SegmentContainer, wantsStreamInfo: Bool) -> DemuxResult {
         guard !segment.isEmpty else { return DemuxResult(problem: "segment is empty") }
         do {
-            let demuxer = try Demuxer(bytes: (initSection ?? []) + segment, container: container)
+            let demuxer = try Demuxer(bytes: initSection.map { $0 + segment } ?? segment, container: container)
             // A failing stream-info pass (e.g. encrypted payload) still leaves packets to count.
             var streamInfoProblem: String?
             if wantsStreamInfo {
@@ -166,12 +177,12 @@ extension ID3FrameFacts {
 }
 
 extension ArtworkFacts {
-    init(_ picture: AttachedPicture) {
+    init(_ picture: AttachedPicture, maximumPixels: Int) {
         self.init(
             mimeType: picture.mimeType, pictureType: Int(picture.pictureType),
             byteCount: picture.data.count, contentHash: SHA256.hexDigest(picture.data)
         )
-        switch ArtworkDecoder.decode(picture.data, mimeType: picture.mimeType) {
+        switch ArtworkDecoder.decode(picture.data, mimeType: picture.mimeType, maximumPixels: maximumPixels) {
         case .success(let size):
             width = size.width
             height = size.height

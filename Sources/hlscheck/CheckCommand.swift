@@ -83,6 +83,9 @@ struct CheckCommand: AsyncParsableCommand {
     @Option(help: "Check only the K-th of N deterministic slices of the inputs (K from 1), e.g. 2/4.")
     var shard: String?
 
+    @OptionGroup(title: "Limits and file access")
+    var limitOptions: LimitOptions
+
     /// The formats to render, in order: `--format` values, plus formats named only by `--output`.
     var formats: [ReportFormat] {
         var all = format
@@ -112,6 +115,7 @@ struct CheckCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        limitOptions.startWatchdog(command: "check")
         var couldNotRun = false
         var reports: [CheckReport] = []
         var failed = false
@@ -128,7 +132,7 @@ struct CheckCommand: AsyncParsableCommand {
                 inputs = inputs.filter { kept.contains($0.0) }
             }
             if inputs.isEmpty && parsedShard == nil {
-                printError("hlscheck: no playlist found in \(paths.joined(separator: ", "))")
+                printError("hlscheck: no playlist found in \(TerminalText.escaped(paths.joined(separator: ", ")))")
                 throw ExitCode(2)
             }
             for (input, file) in inputs {
@@ -140,12 +144,12 @@ struct CheckCommand: AsyncParsableCommand {
                         failed = true
                     }
                 } catch {
-                    printError("hlscheck: \(error.description)")
+                    printError("hlscheck: \(TerminalText.escaped(error.description))")
                     couldNotRun = true
                 }
             }
         } catch let error as CheckError {
-            printError("hlscheck: \(error.description)")
+            printError("hlscheck: \(TerminalText.escaped(error.description))")
             throw ExitCode(2)
         }
         try write(reports)
@@ -160,6 +164,7 @@ struct CheckCommand: AsyncParsableCommand {
         file?.apply(to: &configuration)
         if let budgetKbps { configuration.audioOnlyBudget = budgetKbps * 1000 }
         configuration.playlistOnly = playlistOnly
+        limitOptions.apply(to: &configuration)
         return configuration
     }
 
@@ -187,7 +192,7 @@ struct CheckCommand: AsyncParsableCommand {
                         hostname: ProcessInfo.processInfo.hostName
                     ).render(reports)
                 } catch {
-                    printError("hlscheck: cannot write the JUnit report: \(error)")
+                    printError("hlscheck: cannot write the JUnit report: \(TerminalText.escaped(String(describing: error)))")
                     throw ExitCode(2)
                 }
             case .github:
@@ -199,7 +204,7 @@ struct CheckCommand: AsyncParsableCommand {
                 do {
                     try AtomicFile.write(Array(text.utf8), to: target)
                 } catch {
-                    printError("hlscheck: cannot write the \(format.rawValue) report to \(target): \(error)")
+                    printError("hlscheck: cannot write the \(format.rawValue) report: \(error.description)")
                     throw ExitCode(2)
                 }
             } else {
