@@ -4,12 +4,17 @@ public enum TerminalText {
     /// C0 and C1 controls and DEL become `\xNN`; Unicode bidirectional overrides and isolates
     /// (which can make text read in another order than it is) become `\u{NNNN}`. A backslash
     /// stays a backslash: the output is for reading, not for parsing back.
-    public static func escaped(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: needsEscape) else { return text }
+    /// `keepingLineBreaks` leaves CR and LF for a format that encodes them itself (GitHub's
+    /// workflow commands turn them into `%0D` / `%0A`).
+    public static func escaped(_ text: String, keepingLineBreaks: Bool = false) -> String {
+        let escapes = { (scalar: Unicode.Scalar) in
+            needsEscape(scalar) && !(keepingLineBreaks && (scalar == "\n" || scalar == "\r"))
+        }
+        guard text.unicodeScalars.contains(where: escapes) else { return text }
         var result = ""
         result.unicodeScalars.reserveCapacity(text.unicodeScalars.count)
         for scalar in text.unicodeScalars {
-            guard needsEscape(scalar) else {
+            guard escapes(scalar) else {
                 result.unicodeScalars.append(scalar)
                 continue
             }

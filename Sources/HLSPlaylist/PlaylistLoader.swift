@@ -92,6 +92,18 @@ public struct StreamRoot: Sendable, Hashable {
         self.init(folder: slash == local.startIndex ? "/" : folder)
     }
 
+    /// The deepest folder holding every one of `playlists` (local paths), by real path; nil when
+    /// one of them is not local or does not exist.
+    public static func commonFolder(of playlists: [String]) -> String? {
+        var common: [Substring]?
+        for playlist in playlists {
+            guard let root = StreamRoot(ofPlaylist: playlist) else { return nil }
+            let parts = root.path.split(separator: "/")
+            common = common.map { Array(zip($0, parts).prefix { $0 == $1 }.map(\.0)) } ?? parts
+        }
+        return common.map { "/" + $0.joined(separator: "/") }
+    }
+
     /// Whether the local file `uri` names lies inside the root, after resolving symlinks and
     /// `..`. A path that does not exist is judged by its deepest existing folder. Remote URIs are
     /// not local files and are not judged here (true).

@@ -51,7 +51,7 @@ public struct TextReporter: Sendable {
                 variant.audioOnly ? "yes" : "no",
                 pair(variant.declaredBandwidth, variant.measuredPeakBitrate),
                 pair(variant.declaredAverageBandwidth, variant.measuredAverageBitrate),
-                variant.codecs.declared.map(TerminalText.escaped) ?? "-",
+                variant.codecs.declared.map { TerminalText.escaped($0) } ?? "-",
                 variant.resolution ?? "-",
                 variant.segmentCount.map { "\($0) (\(formatSeconds(variant.duration ?? 0)))" } ?? "unreadable",
                 poster(variant),

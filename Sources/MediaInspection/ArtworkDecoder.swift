@@ -48,7 +48,7 @@ public enum ArtworkDecoder {
             return .failure(ArtworkDecodeFailure("unsupported image type \"\(mimeType)\" (expected JPEG or PNG)"))
         }
         if let refusal = ImageHeader.refusal(bytes, maximumPixels: maximumPixels) {
-            return .failure(ArtworkDecodeFailure("\(kind.rawValue.uppercased()): \(refusal)"))
+            return .failure(ArtworkDecodeFailure("\(kind.rawValue.uppercased()) \(refusal)"))
         }
         LibAV.silenceLogging()
         do {

@@ -60,7 +60,7 @@ public enum ImageFitter {
             throw ImageFitFailure("unsupported image type \"\(mimeType)\" (expected JPEG or PNG)")
         }
         if let refusal = ImageHeader.refusal(image, maximumPixels: maximumPixels) {
-            throw ImageFitFailure("\(kind.rawValue.uppercased()): \(refusal)")
+            throw ImageFitFailure("\(kind.rawValue.uppercased()) \(refusal)")
         }
         let reencoder: ImageReencoder
         do {

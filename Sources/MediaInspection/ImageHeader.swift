@@ -14,10 +14,10 @@ public enum ImageHeader {
 
     /// nil when the image may be decoded; otherwise why not, naming the option that raises the limit.
     public static func refusal(_ bytes: [UInt8], maximumPixels: Int, limitHint: String = "--max-image-pixels") -> String? {
-        guard let size = size(bytes) else { return "no JPEG or PNG header with the picture size was found" }
+        guard let size = size(bytes) else { return "does not decode: no header with the picture size (PNG IHDR, JPEG SOF) was found" }
         let (pixels, overflow) = size.width.multipliedReportingOverflow(by: size.height)
         guard overflow || pixels > maximumPixels else { return nil }
-        return "the image declares \(size.width)x\(size.height) pixels, over the limit of \(maximumPixels) pixels; not decoded (raise the limit with \(limitHint))"
+        return "declares \(size.width)x\(size.height) pixels, over the limit of \(maximumPixels) pixels; not decoded (raise the limit with \(limitHint))"
     }
 
     private static func pngSize(_ bytes: [UInt8]) -> PixelSize? {
@@ -26,28 +26,25 @@ public enum ImageHeader {
         return PixelSize(width: bigEndian(bytes, 16, 4), height: bigEndian(bytes, 20, 4))
     }
 
+    /// The largest frame any SOFn marker in the file declares. The whole file is scanned, not
+    /// only up to the first frame header: a decoder skips junk between markers and re-sizes its
+    /// frame at every SOFn, so a small first header proves nothing. In entropy-coded data 0xFF is
+    /// always followed by 0x00 or a restart marker (T.81 §B.1.1.5), so a match is a real marker;
+    /// an EXIF thumbnail's header counts too, which only errs on the side of refusing.
     private static func jpegSize(_ bytes: [UInt8]) -> PixelSize? {
+        var largest: PixelSize?
         var index = 2
-        while index + 1 < bytes.count {
-            guard bytes[index] == 0xFF else { return nil }
+        while index + 8 < bytes.count {
+            defer { index += 1 }
+            guard bytes[index] == 0xFF else { continue }
             let marker = bytes[index + 1]
-            if marker == 0xFF { index += 1; continue }  // fill byte
-            index += 2
-            // Markers without a length: TEM, RSTn, SOI, EOI.
-            if marker == 0x01 || (0xD0...0xD9).contains(marker) { continue }
-            guard index + 1 < bytes.count else { return nil }
-            let length = bigEndian(bytes, index, 2)
-            guard length >= 2 else { return nil }
             let isFrameHeader = (0xC0...0xCF).contains(marker) && marker != 0xC4 && marker != 0xC8 && marker != 0xCC
-            if isFrameHeader {
-                // Length (2), precision (1), lines (2), samples per line (2).
-                guard index + 7 <= bytes.count else { return nil }
-                return PixelSize(width: bigEndian(bytes, index + 5, 2), height: bigEndian(bytes, index + 3, 2))
-            }
-            if marker == 0xDA { return nil }  // scan data before any frame header
-            index += length
+            guard isFrameHeader else { continue }
+            // Marker (2), length (2), precision (1), lines (2), samples per line (2).
+            let size = PixelSize(width: bigEndian(bytes, index + 7, 2), height: bigEndian(bytes, index + 5, 2))
+            if largest.map({ size.width * size.height > $0.width * $0.height }) ?? true { largest = size }
         }
-        return nil
+        return largest
     }
 
     private static func bigEndian(_ bytes: [UInt8], _ offset: Int, _ count: Int) -> Int {

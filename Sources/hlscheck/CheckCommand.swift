@@ -121,11 +121,12 @@ struct CheckCommand: AsyncParsableCommand {
         var failed = false
         do {
             let explicit = try config.map { path throws(CheckError) in try ConfigurationFile.load(path) }
-            var inputs: [(String, ConfigurationFile?)] = []
+            // Each input with its configuration, and the folder it was found in (its default root).
+            var inputs: [(String, ConfigurationFile?, String?)] = []
             for path in paths {
                 let file = try explicit ?? ConfigurationFile.discover(from: Self.folder(of: path))
                 let ignore = IgnorePatterns(base: file?.folder ?? ".", patterns: file?.ignore ?? [])
-                inputs += try StreamDiscovery.inputs([path], ignore: ignore.matches).map { ($0, file) }
+                inputs += try StreamDiscovery.inputs([path], ignore: ignore.matches).map { ($0, file, Self.isFolder(path) ? path : nil) }
             }
             if let (index, count) = parsedShard {
                 let kept = Set(StreamDiscovery.shard(inputs.map(\.0), index: index, count: count))
@@ -135,9 +136,12 @@ struct CheckCommand: AsyncParsableCommand {
                 printError("hlscheck: no playlist found in \(TerminalText.escaped(paths.joined(separator: ", ")))")
                 throw ExitCode(2)
             }
-            for (input, file) in inputs {
+            for (input, file, folder) in inputs {
                 do {
-                    let report = try await Checker(configuration: configuration(file)).check(input)
+                    var configuration = configuration(file)
+                    // A folder given on the command line is the root of the streams found in it.
+                    if configuration.confinement.root == nil { configuration.confinement.root = folder }
+                    let report = try await Checker(configuration: configuration).check(input)
                     reports.append(report)
                     if let threshold = (failOn ?? file?.failOn.flatMap(FailLevel.init) ?? .error).threshold,
                        report.fails(at: threshold) {
@@ -166,6 +170,11 @@ struct CheckCommand: AsyncParsableCommand {
         configuration.playlistOnly = playlistOnly
         limitOptions.apply(to: &configuration)
         return configuration
+    }
+
+    static func isFolder(_ path: String) -> Bool {
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
     }
 
     static func folder(of path: String) -> String {

@@ -97,6 +97,6 @@ struct InspectCommand: AsyncParsableCommand {
             lines.append(line + ", sha256 \(artwork.contentHash.prefix(16))…")
         }
         // Names and ID3 text come from files: escaped so they cannot drive the terminal.
-        return lines.map(TerminalText.escaped).joined(separator: "\n")
+        return lines.map { TerminalText.escaped($0) }.joined(separator: "\n")
     }
 }
