@@ -52,7 +52,7 @@ public enum ArtworkDecoder {
         }
         LibAV.silenceLogging()
         do {
-            let decoder = try ImageDecoder(codec: kind == .jpeg ? AV_CODEC_ID_MJPEG : AV_CODEC_ID_PNG)
+            let decoder = try ImageDecoder(codec: kind == .jpeg ? AV_CODEC_ID_MJPEG : AV_CODEC_ID_PNG, maximumPixels: maximumPixels)
             return .success(try decoder.decode(bytes))
         } catch {
             return .failure(ArtworkDecodeFailure("\(kind.rawValue.uppercased()) does not decode: \(error.description)"))
@@ -66,13 +66,15 @@ private final class ImageDecoder {
     private var packet: UnsafeMutablePointer<AVPacket>?
     private var frame: UnsafeMutablePointer<AVFrame>?
 
-    init(codec id: AVCodecID) throws(LibAVError) {
+    init(codec id: AVCodecID, maximumPixels: Int) throws(LibAVError) {
         guard let codec = avcodec_find_decoder(id) else { throw LibAV.nullResult("avcodec_find_decoder") }
         context = avcodec_alloc_context3(codec)
         packet = av_packet_alloc()
         frame = av_frame_alloc()
         guard let context, packet != nil, frame != nil else { throw LibAV.nullResult("avcodec_alloc_context3") }
         context.pointee.thread_count = 1
+        // The header was checked already; this also holds for whatever the decoder finds later.
+        context.pointee.max_pixels = Int64(maximumPixels)
         // Strict: a truncated or damaged image must fail, not decode into grey blocks.
         context.pointee.err_recognition |= AV_EF_EXPLODE
         try LibAV.check("avcodec_open2", avcodec_open2(context, codec, nil))

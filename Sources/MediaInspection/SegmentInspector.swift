@@ -82,7 +82,9 @@ public struct SegmentInspector: Sendable {
         // A lone fMP4 fragment would only make libav fail with "invalid data": say what is missing.
         let demux = layoutProblem == ContainerSniffer.needsInitSection
             ? DemuxResult()
-            : demux(segment: segment, initSection: initSection, container: container, wantsStreamInfo: wantsStreamInfo)
+            : demux(
+                segment: segment, initSection: initSection, container: container, wantsStreamInfo: wantsStreamInfo,
+                maximumImagePixels: maximumImagePixels)
         facts.tracks = demux.tracks
         facts.duration = demux.duration
         facts.firstPTS = demux.firstPTS
@@ -111,14 +113,16 @@ public struct SegmentInspector: Sendable {
         return facts
     }
 
-    private static func demux(segment: [UInt8], initSection: [UInt8]?, container: SegmentContainer, wantsStreamInfo: Bool) -> DemuxResult {
+    private static func demux(
+        segment: [UInt8], initSection: [UInt8]?, container: SegmentContainer, wantsStreamInfo: Bool, maximumImagePixels: Int
+    ) -> DemuxResult {
         guard !segment.isEmpty else { return DemuxResult(problem: "segment is empty") }
         do {
             let demuxer = try Demuxer(bytes: initSection.map { $0 + segment } ?? segment, container: container)
             // A failing stream-info pass (e.g. encrypted payload) still leaves packets to count.
             var streamInfoProblem: String?
             if wantsStreamInfo {
-                do { try demuxer.findStreamInfo() } catch { streamInfoProblem = error.description }
+                do { try demuxer.findStreamInfo(maximumPixels: maximumImagePixels) } catch { streamInfoProblem = error.description }
             }
             var result = demuxer.scan()
             if let streamInfoProblem, result.tracks.allSatisfy({ $0.packetCount == 0 }) || result.problem != nil {
