@@ -67,7 +67,7 @@ let package = Package(
             name: "HLSEmbeddingTests",
             dependencies: ["HLSEmbedding", "HLSCheck", "HLSPackaging", "MediaFormats", "TestSupport"], swiftSettings: strict),
         .testTarget(
-            name: "HLSReportingTests", dependencies: ["HLSReporting", "HLSCheck", "TestSupport", "CLibXML2"],
+            name: "HLSReportingTests", dependencies: ["HLSReporting", "HLSCheck", "HLSPlaylist", "MediaInspection", "TestSupport", "CLibXML2"],
             exclude: ["Golden"], swiftSettings: strict),
         .testTarget(
             name: "hlscheckTests", dependencies: ["hlscheck", "TestSupport"], exclude: ["Golden"], swiftSettings: strict),
