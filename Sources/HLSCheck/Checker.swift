@@ -101,7 +101,7 @@ public struct Checker: Sendable {
             source: RefusingSegmentSource(
                 base: segmentSource, refused: loaded.outsideRootURIs,
                 reason: "lies outside the stream's root; not read (see uri-outside-root)"),
-            maximumImagePixels: configuration.limits.imagePixels)
+            maximumImagePixels: configuration.limits.imagePixels, maximumID3Bytes: configuration.limits.id3Bytes)
         let measurer = MediaMeasurer(
             inspector: inspector, budget: configuration.audioOnlyBudget, maxConcurrent: configuration.maxConcurrentSegments)
         var measurements: [String: PlaylistMeasurement] = [:]

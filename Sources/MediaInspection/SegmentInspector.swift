@@ -7,10 +7,16 @@ public struct SegmentInspector: Sendable {
     public let source: any SegmentByteSource
     /// Posters declaring more pixels than this are not decoded (their facts say why).
     public var maximumImagePixels: Int
+    /// ID3 tags larger than this are reported, not parsed.
+    public var maximumID3Bytes: Int
 
-    public init(source: any SegmentByteSource, maximumImagePixels: Int = ImageHeader.defaultMaximumPixels) {
+    public init(
+        source: any SegmentByteSource, maximumImagePixels: Int = ImageHeader.defaultMaximumPixels,
+        maximumID3Bytes: Int = EmbeddedID3.maximumPESSize
+    ) {
         self.source = source
         self.maximumImagePixels = maximumImagePixels
+        self.maximumID3Bytes = maximumID3Bytes
     }
 
     /// Facts about one segment. Throws only when its bytes cannot be read; a segment that does
@@ -20,7 +26,7 @@ public struct SegmentInspector: Sendable {
         let initBytes = try await readInitSection(request)
         return Self.inspect(
             uri: request.uri, segment: segment, initSection: initBytes, wantsStreamInfo: request.wantsStreamInfo,
-            maximumImagePixels: maximumImagePixels)
+            maximumImagePixels: maximumImagePixels, maximumID3Bytes: maximumID3Bytes)
     }
 
     /// Inspects `requests` with at most `maxConcurrent` in flight and returns the outcomes in
@@ -57,7 +63,7 @@ public struct SegmentInspector: Sendable {
     public func extractArtwork(_ request: SegmentRequest) async throws -> [AttachedPicture] {
         let segment = try await source.read(request.uri, range: request.range)
         let (container, _) = ContainerSniffer.container(uri: request.uri, bytes: segment, hasInitSection: request.initSection != nil)
-        return EmbeddedID3.tags(in: segment, container: container.id3Container)
+        return EmbeddedID3.tags(in: segment, container: container.id3Container, maximumTagBytes: maximumID3Bytes)
             .flatMap { $0.tag?.frames ?? [] }
             .compactMap { frame in
                 if case .attachedPicture(let picture) = frame { return picture }
@@ -73,7 +79,7 @@ public struct SegmentInspector: Sendable {
     /// The synchronous core: bytes in, facts out. Never throws; content problems become `problem`.
     static func inspect(
         uri: String, segment: [UInt8], initSection: [UInt8]?, wantsStreamInfo: Bool,
-        maximumImagePixels: Int = ImageHeader.defaultMaximumPixels
+        maximumImagePixels: Int = ImageHeader.defaultMaximumPixels, maximumID3Bytes: Int = EmbeddedID3.maximumPESSize
     ) -> SegmentFacts {
         LibAV.silenceLogging()
         let (container, layoutProblem) = ContainerSniffer.container(uri: uri, bytes: segment, hasInitSection: initSection != nil)
@@ -96,7 +102,7 @@ public struct SegmentInspector: Sendable {
         let stated = problems.compactMap { $0 }
         facts.problem = stated.isEmpty ? nil : stated.joined(separator: "; ")
 
-        let found = EmbeddedID3.tags(in: segment, container: container.id3Container)
+        let found = EmbeddedID3.tags(in: segment, container: container.id3Container, maximumTagBytes: maximumID3Bytes)
         facts.id3 = found.map(ID3TagFacts.init(found:))
         facts.artwork = found.flatMap { $0.tag?.frames ?? [] }.compactMap { frame in
             guard case .attachedPicture(let picture) = frame else { return nil }

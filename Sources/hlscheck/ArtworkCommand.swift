@@ -26,7 +26,8 @@ struct ArtworkCommand: AsyncParsableCommand {
         limitOptions.startWatchdog(command: "artwork")
         let limits = limitOptions.limits
         let inspector = SegmentInspector(
-            source: LocalSegmentSource(maximumByteCount: limits.segmentBytes), maximumImagePixels: limits.imagePixels)
+            source: LocalSegmentSource(maximumByteCount: limits.segmentBytes), maximumImagePixels: limits.imagePixels,
+            maximumID3Bytes: limits.id3Bytes)
         var found: [(origin: String, picture: Picture)] = []
         do {
             if input.lowercased().hasSuffix(".m3u8") || input.lowercased().hasSuffix(".m3u") {

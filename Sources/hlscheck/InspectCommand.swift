@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HLSCheck
+import MediaFormats
 import MediaInspection
 
 /// `hlscheck inspect SEGMENT…`: what one segment contains, as libavformat and our ID3 reader see it.
@@ -25,9 +26,13 @@ struct InspectCommand: AsyncParsableCommand {
     @Option(name: .customLong("max-image-pixels"), help: "Largest poster decoded, in pixels (default 40000000).")
     var maxImagePixels: Int = ImageHeader.defaultMaximumPixels
 
+    @Option(name: .customLong("max-id3-bytes"), help: "Largest ID3 tag read, in bytes (default 16777216).")
+    var maxID3Bytes: Int = EmbeddedID3.maximumPESSize
+
     func validate() throws {
         if maxSegmentBytes < 1 { throw ValidationError("--max-segment-bytes must be at least 1") }
         if maxImagePixels < 1 { throw ValidationError("--max-image-pixels must be at least 1") }
+        if maxID3Bytes < 1 { throw ValidationError("--max-id3-bytes must be at least 1") }
     }
 
     enum InspectFormat: String, ExpressibleByArgument, CaseIterable, Sendable {
@@ -37,7 +42,8 @@ struct InspectCommand: AsyncParsableCommand {
     func run() async throws {
         // Regular files only (a FIFO is refused, never waited on), within the byte limit.
         let inspector = SegmentInspector(
-            source: LocalSegmentSource(maximumByteCount: maxSegmentBytes), maximumImagePixels: maxImagePixels)
+            source: LocalSegmentSource(maximumByteCount: maxSegmentBytes), maximumImagePixels: maxImagePixels,
+            maximumID3Bytes: maxID3Bytes)
         var all: [SegmentFacts] = []
         var failed = false
         for segment in segments {

@@ -102,6 +102,17 @@ struct ImageBombTests {
         #expect(facts.tracks.contains { $0.kind == .audio })
     }
 
+    @Test func anID3TagOverTheLimitIsReportedNotParsed() async throws {
+        let segment = Self.apicTag(try Fixtures.bytes("poster.jpg"), mimeType: "image/jpeg") + (try Fixtures.bytes("audio.aac"))
+        let inspector = SegmentInspector(source: MemorySource(files: ["a.aac": segment]), maximumID3Bytes: 100)
+        let facts = try await inspector.inspect(SegmentRequest(uri: "a.aac"))
+        #expect(facts.artwork.isEmpty)
+        let problem = try #require(facts.id3.first?.problem)
+        #expect(problem.contains("is over the limit of 100 bytes; not read (raise it with --max-id3-bytes)"), "\(problem)")
+        let relaxed = try await SegmentInspector(source: MemorySource(files: ["a.aac": segment])).inspect(SegmentRequest(uri: "a.aac"))
+        #expect(relaxed.artwork.count == 1)
+    }
+
     @Test func segmentSourceNamesTheByteLimitAndRefusesFolders() async throws {
         let folder = try TemporaryFolder(["seg.ts": String(repeating: "x", count: 5000), "dir.ts/.keep": ""])
         let source = LocalSegmentSource(maximumByteCount: 4096)
