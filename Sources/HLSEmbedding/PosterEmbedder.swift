@@ -190,7 +190,9 @@ public struct PosterEmbedder: Sendable {
     func reencode(_ image: Poster, maxBytes: Int) throws(EmbedError) -> (poster: Poster, description: String)? {
         let fitted: FittedImage?
         do {
-            fitted = try ImageFitter.fit(image.data, mimeType: image.mimeType, maxBytes: maxBytes)
+            fitted = try ImageFitter.fit(
+                image.data, mimeType: image.mimeType, maxBytes: maxBytes,
+                maximumPixels: request.configuration.limits.imagePixels)
         } catch {
             throw EmbedError("\(request.posterName) cannot be re-encoded: \(error)")
         }
