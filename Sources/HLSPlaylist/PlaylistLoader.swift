@@ -296,7 +296,8 @@ public struct PlaylistLoader: Sendable {
     /// Throws `PlaylistReadError` only when the root itself cannot be read (or is over a limit).
     public func load(_ uri: String) async throws -> LoadedStream {
         let streamRoot = streamRoot(for: uri)
-        if let streamRoot, !streamRoot.contains(uri) {
+        // The input is the user's own choice: it is judged only against a root they chose too.
+        if let streamRoot, confinement.root != nil, !streamRoot.contains(uri) {
             throw PlaylistReadError(
                 uri: uri, reason: "lies outside the root \(streamRoot.path) given with --root; pass --allow-outside-root to read it")
         }
