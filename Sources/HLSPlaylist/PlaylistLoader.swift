@@ -329,7 +329,7 @@ public struct PlaylistLoader: Sendable {
         // every spelling of one file (the root included) is read once.
         var outside: [OutsideRootReference] = []
         var failures: [LoadFailure] = []
-        var aliases: [String: String] = [:]  // resolved URI -> the resolved URI that is read
+        var aliases: [(uri: String, from: SourceLocation, first: String)] = []  // names of a file read under another
         var toRead: [(uri: String, from: SourceLocation)] = []
         var readerOf: [String: String] = [:]  // canonical name -> resolved URI read
         if let rootName = await source.canonicalName(uri) { readerOf[rootName] = uri }
@@ -342,7 +342,7 @@ public struct PlaylistLoader: Sendable {
                 continue
             }
             if let name, let first = readerOf[name] {
-                aliases[reference.uri] = first
+                aliases.append((reference.uri, reference.from, first))
                 continue
             }
             if toRead.count + 1 >= limits.playlists {
@@ -383,13 +383,13 @@ public struct PlaylistLoader: Sendable {
                 }
             }
         }
-        for (alias, first) in aliases {
-            if first == uri {
-                playlists[alias] = root
-            } else if let playlist = playlists[first] {
-                playlists[alias] = playlist
-            } else if let failure = failures.first(where: { $0.uri == first }) {
-                failures.append(LoadFailure(uri: alias, referencedFrom: failure.referencedFrom, reason: failure.reason))
+        for alias in aliases {
+            if alias.first == uri {
+                playlists[alias.uri] = root
+            } else if let playlist = playlists[alias.first] {
+                playlists[alias.uri] = playlist
+            } else if let failure = failures.first(where: { $0.uri == alias.first }) {
+                failures.append(LoadFailure(uri: alias.uri, referencedFrom: alias.from, reason: failure.reason))
             }
         }
         if let streamRoot {
