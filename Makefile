@@ -29,11 +29,11 @@ build: deps
 run: build
 	$(BIN) Samples/compliant/master.m3u8
 	@echo
-	$(BIN) Samples/packed-audio/master.m3u8
+	$(BIN) Samples/packed-audio/master.m3u8 --root Samples
 	@echo
 	$(BIN) Samples/fmp4/master.m3u8
 	@echo
-	-$(BIN) Samples/no-audio-only/master.m3u8
+	-$(BIN) Samples/no-audio-only/master.m3u8 --root Samples
 
 test: deps
 	$(SWIFT) test

@@ -34,7 +34,7 @@ let package = Package(
             pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"])]
         ),
-        .target(name: "HLSPlaylist", swiftSettings: strict),
+        .target(name: "HLSPlaylist", dependencies: ["MediaFormats"], swiftSettings: strict),
         .target(name: "MediaFormats", swiftSettings: strict),
         .target(name: "MediaInspection", dependencies: ["CFFmpeg", "MediaFormats"], swiftSettings: strict),
         .target(
@@ -71,7 +71,7 @@ let package = Package(
             name: "HLSEmbeddingTests",
             dependencies: ["HLSEmbedding", "HLSCheck", "HLSPackaging", "MediaFormats", "TestSupport"], swiftSettings: strict),
         .testTarget(
-            name: "HLSReportingTests", dependencies: ["HLSReporting", "HLSCheck", "TestSupport", "CLibXML2"],
+            name: "HLSReportingTests", dependencies: ["HLSReporting", "HLSCheck", "HLSPlaylist", "MediaInspection", "TestSupport", "CLibXML2"],
             exclude: ["Golden"], swiftSettings: strict),
         .testTarget(
             name: "hlscheckTests", dependencies: ["hlscheck", "TestSupport"], exclude: ["Golden"], swiftSettings: strict),

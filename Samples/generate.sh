@@ -125,7 +125,7 @@ PY
 # Dogfooding: hlscheck embeds the poster, recomputes the audio-only BANDWIDTH and re-checks.
 ffmpeg "${common[@]}" -f lavfi -i "testsrc2=size=320x180:rate=1" -frames:v 1 -q:v 6 "${exact[@]}" poster.jpg
 for sample in compliant packed-audio fmp4; do
-  "$hlscheck" embed --image poster.jpg --description "hlscheck sample" --in-place "$sample/master.m3u8" >/dev/null
+  "$hlscheck" embed --image poster.jpg --description "hlscheck sample" --in-place --root . "$sample/master.m3u8" >/dev/null
 done
 
 echo "Samples regenerated: $(du -sh . | cut -f1) in $(pwd)"

@@ -1,3 +1,5 @@
+public import HLSPlaylist
+
 /// The knobs of one check run. Defaults are the `audio-only-64k` contract (design.md §4).
 public struct CheckConfiguration: Sendable, Hashable {
     /// The audio-only budget in bit/s (Apple's historic cellular rule: 64 kbit/s).
@@ -16,6 +18,11 @@ public struct CheckConfiguration: Sendable, Hashable {
     public var profile: Profile
     /// The peak at or under which a variant serves cellular networks (Apple: 192 kbit/s).
     public var cellularBudget: Int
+    /// What one run may read and hold (docs/security.md).
+    public var limits = Limits()
+    /// The folder a local stream is confined to (`--root`; nil: the input playlist's folder), and
+    /// whether files outside it may be read (`--allow-outside-root`).
+    public var confinement = Confinement()
 
     public init(
         audioOnlyBudget: Int = 64_000, bandwidthTolerance: Double = 0.10, playlistOnly: Bool = false,

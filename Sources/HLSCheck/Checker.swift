@@ -44,18 +44,22 @@ public struct Checker: Sendable {
     public var configuration: CheckConfiguration
     public var rules: [any Rule]
     private let loader: PlaylistLoader
-    private let inspector: SegmentInspector
+    private let segmentSource: any SegmentByteSource
 
+    /// `source` and `segmentSource` default to local files within `configuration.limits`.
     public init(
         configuration: CheckConfiguration = CheckConfiguration(),
-        source: any PlaylistSource = LocalFileSource(),
-        segmentSource: any SegmentByteSource = LocalSegmentSource(),
+        source: (any PlaylistSource)? = nil,
+        segmentSource: (any SegmentByteSource)? = nil,
         rules: [any Rule] = RuleCatalogue.all
     ) {
         self.configuration = configuration
         self.rules = rules
-        self.loader = PlaylistLoader(source: source)
-        self.inspector = SegmentInspector(source: segmentSource)
+        let limits = configuration.limits
+        self.loader = PlaylistLoader(
+            source: source ?? LocalFileSource(maximumSize: limits.playlistBytes), limits: limits.loader,
+            confinement: configuration.confinement)
+        self.segmentSource = segmentSource ?? LocalSegmentSource(maximumByteCount: limits.segmentBytes)
     }
 
     public func check(_ uri: String) async throws(CheckError) -> CheckReport {
@@ -74,7 +78,7 @@ public struct Checker: Sendable {
         } catch let error as PlaylistReadError {
             throw CheckError("cannot read the playlist \(error)")
         } catch {
-            throw CheckError("cannot read the playlist \(uri): \(error)")
+            throw CheckError("cannot read the playlist \(uri)")
         }
         return StreamAnalysis(loaded: loaded, measurements: await measure(loaded))
     }
@@ -92,6 +96,12 @@ public struct Checker: Sendable {
     /// its segments concurrently on both cores. Nothing with `--playlist-only`.
     func measure(_ loaded: LoadedStream) async -> [String: PlaylistMeasurement] {
         guard !configuration.playlistOnly else { return [:] }
+        // Segments outside the stream's root are never opened (uri-outside-root reports them).
+        let inspector = SegmentInspector(
+            source: RefusingSegmentSource(
+                base: segmentSource, refused: loaded.outsideRootURIs,
+                reason: "lies outside the stream's root; not read (see uri-outside-root)"),
+            maximumImagePixels: configuration.limits.imagePixels, maximumID3Bytes: configuration.limits.id3Bytes)
         let measurer = MediaMeasurer(
             inspector: inspector, budget: configuration.audioOnlyBudget, maxConcurrent: configuration.maxConcurrentSegments)
         var measurements: [String: PlaylistMeasurement] = [:]

@@ -113,7 +113,8 @@ struct MediaMeasurer: Sendable {
             discontinuity: segment.discontinuity)
         switch outcome {
         case .failure(let error):
-            record.problem = "\(error)"
+            // The record is located at its segment already: the reason alone, not the URI again.
+            record.problem = (error as? SegmentReadError)?.reason ?? "cannot be read"
         case .success(let facts):
             record.bytes = facts.byteCount
             record.container = facts.container

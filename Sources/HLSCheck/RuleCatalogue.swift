@@ -5,6 +5,7 @@ public enum RuleCatalogue {
         PlaylistLenientRule(),
         VersionTooLowRule(),
         PlaylistUnreadableRule(),
+        URIOutsideRootRule(),
         TargetDurationExceededRule(),
         MediaGroupInvalidRule(),
         CodecsMissingRule(),

@@ -84,7 +84,7 @@ public struct StreamAnalysis: Sendable {
 
     /// Every playlist that was read, root first, then media playlists in URI order.
     public var playlists: [Playlist] {
-        [loaded.root] + loaded.mediaPlaylists.keys.sorted().compactMap { loaded.mediaPlaylists[$0] }
+        loaded.uniquePlaylists
     }
 
     /// The media playlists whose segments the checker measures: variants and their renditions.

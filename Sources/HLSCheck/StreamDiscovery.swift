@@ -1,5 +1,6 @@
 import Foundation
 import HLSPlaylist
+internal import MediaFormats
 
 /// Finds the streams to check in the paths a user gives: a playlist is checked as given; a folder
 /// is searched for multivariant ("master") playlists — playlists that no other playlist in the
@@ -11,7 +12,7 @@ public enum StreamDiscovery {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
                 if path.contains("://") { result.append(path); continue }
-                throw CheckError("\(path): no such file or folder")
+                throw CheckError("\(TerminalText.escaped(path)): no such file or folder")
             }
             result += isDirectory.boolValue ? try masters(in: path, ignore: ignore) : [path]
         }
@@ -20,25 +21,34 @@ public enum StreamDiscovery {
         return result.filter { seen.insert(URL(fileURLWithPath: $0).standardizedFileURL.path).inserted }
     }
 
-    /// The playlists under `folder` that no other playlist there references, sorted.
+    /// The playlists under `folder` that no other playlist there references, sorted. Only
+    /// regular files count (a FIFO named `live.m3u8` is skipped, never opened for reading);
+    /// symbolic links to folders are not followed, so a link loop cannot make the walk endless.
     public static func masters(in folder: String, ignore: (String) -> Bool) throws(CheckError) -> [String] {
         let root = URL(fileURLWithPath: folder)
         guard let walker = FileManager.default.enumerator(
-            at: root, includingPropertiesForKeys: [.isRegularFileKey], options: [.skipsHiddenFiles])
-        else { throw CheckError("\(folder): cannot list the folder") }
+            at: root, includingPropertiesForKeys: [.isRegularFileKey, .isSymbolicLinkKey, .isDirectoryKey],
+            options: [.skipsHiddenFiles])
+        else { throw CheckError("\(TerminalText.escaped(folder)): cannot list the folder") }
         var playlists: [String] = []
         for case let url as URL in walker {
+            let values = try? url.resourceValues(forKeys: [.isSymbolicLinkKey, .isDirectoryKey])
+            if values?.isSymbolicLink == true, values?.isDirectory == true || isFolder(url.path) {
+                walker.skipDescendants()
+                continue
+            }
             let ext = url.pathExtension.lowercased()
             guard ext == "m3u8" || ext == "m3u" else { continue }
             // Keep the user's spelling of the folder so report paths read like their input.
             let relative = String(url.path.dropFirst(root.standardizedFileURL.path.count).drop { $0 == "/" })
             let path = (folder as NSString).appendingPathComponent(relative)
-            if !ignore(path) { playlists.append(path) }
+            if !ignore(path) && isRegularFile(path) { playlists.append(path) }
         }
         var referenced = Set<String>()
         for path in playlists {
-            guard let bytes = FileManager.default.contents(atPath: path) else { continue }
-            let playlist = PlaylistParser.parse([UInt8](bytes), uri: path)
+            guard let bytes = try? RegularFile(path: path).readAll(maximumBytes: maximumPlaylistSize, limitHint: "--max-playlist-bytes")
+            else { continue }
+            let playlist = PlaylistParser.parse(bytes, uri: path)
             guard let master = playlist.multivariant else { continue }
             let uris = master.variants.map(\.uri) + master.iFrameVariants.map(\.uri) + master.renditions.compactMap(\.uri)
             for uri in uris {
@@ -46,6 +56,17 @@ public enum StreamDiscovery {
             }
         }
         return playlists.filter { !referenced.contains(standard($0)) }.sorted()
+    }
+
+    /// A regular file, or a symlink to one (stat follows the link).
+    static func isRegularFile(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+    }
+
+    static func isFolder(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
     }
 
     private static func standard(_ path: String) -> String {

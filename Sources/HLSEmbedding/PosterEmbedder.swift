@@ -66,7 +66,13 @@ public struct PosterEmbedder: Sendable {
 
         let verification: CheckReport
         do {
-            verification = try await Checker(configuration: request.configuration).check(output)
+            // The output's master may point back at the input's untouched variants: confine the
+            // re-check to the folder holding both, unless the user chose a root.
+            var configuration = request.configuration
+            if configuration.confinement.root == nil {
+                configuration.confinement.root = StreamRoot.commonFolder(of: [request.input, output])
+            }
+            verification = try await Checker(configuration: configuration).check(output)
         } catch {
             throw EmbedError("wrote \(output) but cannot re-check it: \(error.description)")
         }
@@ -186,7 +192,9 @@ public struct PosterEmbedder: Sendable {
     func reencode(_ image: Poster, maxBytes: Int) throws(EmbedError) -> (poster: Poster, description: String)? {
         let fitted: FittedImage?
         do {
-            fitted = try ImageFitter.fit(image.data, mimeType: image.mimeType, maxBytes: maxBytes)
+            fitted = try ImageFitter.fit(
+                image.data, mimeType: image.mimeType, maxBytes: maxBytes,
+                maximumPixels: request.configuration.limits.imagePixels)
         } catch {
             throw EmbedError("\(request.posterName) cannot be re-encoded: \(error)")
         }

@@ -1,16 +1,18 @@
 // Loading a stream: the root playlist and every media playlist it references, each read once.
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+internal import MediaFormats
 
 /// Where playlist bytes come from. `uri` is already resolved (a path or a URL string).
 public protocol PlaylistSource: Sendable {
     func read(_ uri: String) async throws -> [UInt8]
+    /// A name that is the same for every spelling of one playlist (for a local file: its real
+    /// path, symlinks and `..` resolved), nil when it cannot be known without reading. The loader
+    /// reads each canonical name once, and confines local streams to their root with it.
+    func canonicalName(_ uri: String) async -> String?
+}
+
+extension PlaylistSource {
+    public func canonicalName(_ uri: String) async -> String? { nil }
 }
 
 /// A playlist could not be read: the URI and the operating system's reason.
@@ -29,7 +31,8 @@ public struct PlaylistReadError: Error, Sendable, Hashable, CustomStringConverti
 /// Playlists larger than this are refused (a playlist of a 10-hour stream is a few MiB).
 public let maximumPlaylistSize = 16 * 1024 * 1024
 
-/// Reads local files. Relative paths are relative to the working directory.
+/// Reads local files — regular files only: a FIFO, a device or a folder is refused before a byte
+/// is read, so nothing can block the checker. Relative paths are relative to the working directory.
 public struct LocalFileSource: PlaylistSource {
     public var maximumSize: Int
 
@@ -42,48 +45,153 @@ public struct LocalFileSource: PlaylistSource {
     }
 
     public func read(_ uri: String) async throws -> [UInt8] {
-        try Self.readFile(uri, maximumSize: maximumSize)
+        try Self.readFile(LocalPath.path(of: uri) ?? uri, maximumSize: maximumSize)
     }
 
-    static func readFile(_ path: String, maximumSize: Int) throws -> [UInt8] {
-        let fd = open(path, O_RDONLY)
-        guard fd >= 0 else { throw PlaylistReadError(uri: path, reason: Self.reason(errno)) }
-        defer { close(fd) }
-        var info = stat()
-        if fstat(fd, &info) == 0 {
-            if (info.st_mode & S_IFMT) == S_IFDIR {
-                throw PlaylistReadError(uri: path, reason: "Is a directory")
-            }
-            if Int(info.st_size) > maximumSize {
-                throw PlaylistReadError(uri: path, reason: "playlist is \(info.st_size) bytes, larger than the \(maximumSize / 1_048_576) MiB limit")
-            }
-        }
-        var result: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { posixRead(fd, $0.baseAddress, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw PlaylistReadError(uri: path, reason: Self.reason(errno))
-            }
-            if n == 0 { break }
-            result.append(contentsOf: chunk[0..<n])
-            if result.count > maximumSize {
-                throw PlaylistReadError(uri: path, reason: "playlist is larger than the \(maximumSize / 1_048_576) MiB limit")
-            }
-        }
-        return result
+    public func canonicalName(_ uri: String) async -> String? {
+        LocalPath.path(of: uri).flatMap(RegularFile.realPath)
     }
 
-    static func reason(_ code: Int32) -> String {
-        guard let text = strerror(code) else { return "error \(code)" }
-        return String(cString: text)
+    static func readFile(_ path: String, maximumSize: Int) throws(PlaylistReadError) -> [UInt8] {
+        do {
+            return try RegularFile(path: path).readAll(maximumBytes: maximumSize, limitHint: "--max-playlist-bytes")
+        } catch {
+            throw PlaylistReadError(uri: path, reason: error.reason)
+        }
     }
 }
 
-/// `read(2)`, named apart from `PlaylistSource.read`.
-private func posixRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
-    read(fd, buffer, count)
+/// The local path a URI names: the path itself, or a `file://` URL's path; nil for other schemes.
+public enum LocalPath {
+    public static func path(of uri: String) -> String? {
+        if uri.hasPrefix("file://") { return String(uri.dropFirst("file://".count)) }
+        // Any other string is opened as a path by the local sources, so it is judged as one
+        // ("evil:../../x" is a relative path to them); only network URLs are not local.
+        let scheme = URIComponents(uri).scheme?.lowercased()
+        return scheme == "http" || scheme == "https" ? nil : uri
+    }
+}
+
+/// The folder a local stream lives in. Nothing outside it is read unless the user allows it:
+/// a playlist that names `../../etc/passwd` must not make the checker print that file.
+public struct StreamRoot: Sendable, Hashable {
+    /// The folder's real path (symlinks resolved), without a trailing slash.
+    public var path: String
+
+    /// nil when `folder` does not exist.
+    public init?(folder: String) {
+        guard let real = RegularFile.realPath(folder.isEmpty ? "." : folder) else { return nil }
+        path = real
+    }
+
+    /// The root of a stream entered at `playlist`: the playlist's folder.
+    public init?(ofPlaylist playlist: String) {
+        guard let local = LocalPath.path(of: playlist) else { return nil }
+        let slash = local.lastIndex(of: "/")
+        let folder = slash.map { String(local[..<$0]) } ?? "."
+        self.init(folder: slash == local.startIndex ? "/" : folder)
+    }
+
+    /// The deepest folder holding every one of `playlists` (local paths), by real path; nil when
+    /// one of them is not local or does not exist.
+    public static func commonFolder(of playlists: [String]) -> String? {
+        var common: [Substring]?
+        for playlist in playlists {
+            guard let root = StreamRoot(ofPlaylist: playlist) else { return nil }
+            let parts = root.path.split(separator: "/")
+            common = common.map { Array(zip($0, parts).prefix { $0 == $1 }.map(\.0)) } ?? parts
+        }
+        return common.map { "/" + $0.joined(separator: "/") }
+    }
+
+    /// Whether the local file `uri` names lies inside the root, after resolving symlinks and
+    /// `..`. A path that does not exist is judged by its deepest existing folder. Remote URIs are
+    /// not local files and are not judged here (true).
+    public func contains(_ uri: String) -> Bool {
+        guard let local = LocalPath.path(of: uri) else { return true }
+        return contains(canonicalPath: Self.canonical(local))
+    }
+
+    public func contains(canonicalPath real: String) -> Bool {
+        path == "/" || real == path || real.hasPrefix(path + "/")
+    }
+
+    /// The real path of `path`, or for a missing file the real path of its deepest existing
+    /// ancestor with the rest appended (`..` in the rest applied lexically).
+    static func canonical(_ path: String) -> String {
+        if let real = RegularFile.realPath(path) { return real }
+        var parts = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        var rest: [String] = []
+        while !parts.isEmpty {
+            rest.insert(parts.removeLast(), at: 0)
+            let prefix = parts.joined(separator: "/")
+            let base = prefix.isEmpty ? (path.hasPrefix("/") ? "/" : ".") : prefix
+            if let real = RegularFile.realPath(base) {
+                var output = real == "/" ? [] : real.split(separator: "/").map(String.init)
+                for component in rest {
+                    switch component {
+                    case "", ".": continue
+                    case "..": if !output.isEmpty { output.removeLast() }
+                    default: output.append(component)
+                    }
+                }
+                return "/" + output.joined(separator: "/")
+            }
+        }
+        return path
+    }
+}
+
+/// The limits the loader enforces; each message names the option that raises it.
+public struct LoaderLimits: Sendable, Hashable {
+    /// Bytes of one playlist (`--max-playlist-bytes`).
+    public var playlistBytes: Int
+    /// Lines of one playlist (`--max-playlist-lines`).
+    public var playlistLines: Int
+    /// Playlists of one stream, the root included (`--max-playlists`).
+    public var playlists: Int
+    /// Media segments of one media playlist (`--max-segments`).
+    public var segmentsPerPlaylist: Int
+
+    public init(
+        playlistBytes: Int = maximumPlaylistSize, playlistLines: Int = 1_000_000, playlists: Int = 1_000,
+        segmentsPerPlaylist: Int = 100_000
+    ) {
+        self.playlistBytes = playlistBytes
+        self.playlistLines = playlistLines
+        self.playlists = playlists
+        self.segmentsPerPlaylist = segmentsPerPlaylist
+    }
+}
+
+/// How the loader treats local files outside the stream's root.
+public struct Confinement: Sendable, Hashable {
+    /// The folder to stay in; nil: the folder of the root playlist.
+    public var root: String?
+    /// Read outside the root all the same (`--allow-outside-root`).
+    public var allowOutside: Bool
+
+    public init(root: String? = nil, allowOutside: Bool = false) {
+        self.root = root
+        self.allowOutside = allowOutside
+    }
+}
+
+/// A URI that names a local file outside the stream's root: not read, located where it is written.
+public struct OutsideRootReference: Sendable, Hashable {
+    /// The URI as written in the playlist.
+    public var uri: String
+    /// The URI resolved against its playlist (what would have been opened).
+    public var resolvedURI: String
+    public var location: SourceLocation
+    public var root: String
+
+    public init(uri: String, resolvedURI: String, location: SourceLocation, root: String) {
+        self.uri = uri
+        self.resolvedURI = resolvedURI
+        self.location = location
+        self.root = root
+    }
 }
 
 /// A referenced playlist that could not be loaded, located at the line that references it.
@@ -104,15 +212,22 @@ public struct LoadedStream: Sendable {
     public var rootURI: String
     public var root: Playlist
     /// The playlists the root references, keyed by resolved URI. Empty when the root is itself a
-    /// media playlist (it is only in `root`, so nothing is reported twice).
+    /// media playlist (it is only in `root`, so nothing is reported twice). Two URIs that name
+    /// the same file share one value, read once; see `uniquePlaylists`.
     public var mediaPlaylists: [String: Playlist]
     public var failures: [LoadFailure]
+    /// Local files named by a playlist or segment URI that lie outside the stream's root: not read.
+    public var outsideRoot: [OutsideRootReference]
 
-    public init(rootURI: String, root: Playlist, mediaPlaylists: [String: Playlist], failures: [LoadFailure]) {
+    public init(
+        rootURI: String, root: Playlist, mediaPlaylists: [String: Playlist], failures: [LoadFailure],
+        outsideRoot: [OutsideRootReference] = []
+    ) {
         self.rootURI = rootURI
         self.root = root
         self.mediaPlaylists = mediaPlaylists
         self.failures = failures
+        self.outsideRoot = outsideRoot
     }
 
     public func resolve(_ reference: String) -> String { URIResolver.resolve(reference, against: rootURI) }
@@ -128,51 +243,79 @@ public struct LoadedStream: Sendable {
     /// The failure of a variant's playlist, if it could not be loaded.
     public func failure(for uri: String) -> LoadFailure? { failures.first { $0.uri == uri } }
 
-    /// Every playlist's problems, root first, then media playlists in URI order.
-    public var allProblems: [PlaylistProblem] {
-        var result = root.problems
+    /// Resolved URIs (playlists and segments) that were refused for lying outside the root.
+    public var outsideRootURIs: Set<String> { Set(outsideRoot.map(\.resolvedURI)) }
+
+    /// Every playlist that was read, each once however many names it has: root first, then
+    /// media playlists in URI order.
+    public var uniquePlaylists: [Playlist] {
+        var seen: Set<String> = [root.uri]
+        var result = [root]
         for key in mediaPlaylists.keys.sorted() {
-            result += mediaPlaylists[key]?.problems ?? []
+            if let playlist = mediaPlaylists[key], seen.insert(playlist.uri).inserted { result.append(playlist) }
         }
         return result
     }
+
+    /// Every playlist's problems, root first, then media playlists in URI order.
+    public var allProblems: [PlaylistProblem] { uniquePlaylists.flatMap(\.problems) }
 }
 
 /// Walks a multivariant playlist to every media playlist it references (variants, EXT-X-MEDIA
-/// renditions with a URI, I-frame playlists), each loaded once, concurrently.
+/// renditions with a URI, I-frame playlists), concurrently. Each file is read once whatever its
+/// name (`a/../x.m3u8`, a symlink, the root itself); a local stream reads nothing outside its
+/// root; the limits bound what one stream can cost.
 public struct PlaylistLoader: Sendable {
     public var source: any PlaylistSource
-    public var maximumSize: Int
+    public var limits: LoaderLimits
+    public var confinement: Confinement
 
-    public init(source: any PlaylistSource, maximumSize: Int = maximumPlaylistSize) {
-        self.source = source
-        self.maximumSize = maximumSize
+    public var maximumSize: Int {
+        get { limits.playlistBytes }
+        set { limits.playlistBytes = newValue }
     }
 
-    /// Throws `PlaylistReadError` only when the root itself cannot be read.
+    public init(source: any PlaylistSource, maximumSize: Int = maximumPlaylistSize) {
+        self.init(source: source, limits: LoaderLimits(playlistBytes: maximumSize))
+    }
+
+    public init(source: any PlaylistSource, limits: LoaderLimits, confinement: Confinement = Confinement()) {
+        self.source = source
+        self.limits = limits
+        self.confinement = confinement
+    }
+
+    /// The root a local stream entered at `uri` is confined to; nil when not confined (remote,
+    /// allowed outside, or the folder does not exist).
+    public func streamRoot(for uri: String) -> StreamRoot? {
+        guard !confinement.allowOutside, LocalPath.path(of: uri) != nil else { return nil }
+        if let folder = confinement.root { return StreamRoot(folder: folder) }
+        return StreamRoot(ofPlaylist: uri)
+    }
+
+    /// Throws `PlaylistReadError` only when the root itself cannot be read (or is over a limit).
     public func load(_ uri: String) async throws -> LoadedStream {
-        let bytes: [UInt8]
-        do {
-            bytes = try await source.read(uri)
-        } catch let error as PlaylistReadError {
-            throw error
-        } catch {
-            throw PlaylistReadError(uri: uri, reason: String(describing: error))
+        let streamRoot = streamRoot(for: uri)
+        // The input is the user's own choice: it is judged only against a root they chose too.
+        if let streamRoot, confinement.root != nil, !streamRoot.contains(uri) {
+            throw PlaylistReadError(
+                uri: uri, reason: "lies outside the root \(streamRoot.path) given with --root; pass --allow-outside-root to read it")
         }
-        if bytes.count > maximumSize {
-            throw PlaylistReadError(uri: uri, reason: "playlist is larger than the \(maximumSize / 1_048_576) MiB limit")
+        let root = try parse(try await read(uri), uri: uri, imported: [:])
+        if let media = root.media, media.segments.count > limits.segmentsPerPlaylist {
+            throw PlaylistReadError(uri: uri, reason: tooManySegments(media.segments.count))
         }
-        let root = PlaylistParser.parse(bytes, uri: uri, queryParameters: Self.queryParameters(of: uri))
         guard let master = root.multivariant else {
-            return LoadedStream(rootURI: uri, root: root, mediaPlaylists: [:], failures: [])
+            let outside = streamRoot.map { outsideSegments(of: root, at: uri, root: $0) } ?? []
+            return LoadedStream(rootURI: uri, root: root, mediaPlaylists: [:], failures: [], outsideRoot: outside)
         }
 
         // Each resolved URI once, remembered with its first reference.
-        var references: [(uri: String, from: SourceLocation)] = []
+        var references: [(uri: String, written: String, from: SourceLocation)] = []
         var seen: Set<String> = []
         func add(_ reference: String, _ location: SourceLocation) {
             let resolved = URIResolver.resolve(reference, against: uri)
-            if seen.insert(resolved).inserted { references.append((resolved, location)) }
+            if seen.insert(resolved).inserted { references.append((resolved, reference, location)) }
         }
         for v in master.variants { add(v.uri, root.location(line: v.uriLine, column: 1)) }
         for r in master.renditions {
@@ -182,31 +325,56 @@ public struct PlaylistLoader: Sendable {
             add(v.uri, root.location(line: v.line, column: v.attributes["URI"]?.column ?? 0))
         }
 
-        let source = self.source
-        let limit = maximumSize
+        // Confinement and identity before any read: a URI outside the root is a finding, and
+        // every spelling of one file (the root included) is read once.
+        var outside: [OutsideRootReference] = []
+        var failures: [LoadFailure] = []
+        var aliases: [(uri: String, from: SourceLocation, first: String)] = []  // names of a file read under another
+        var toRead: [(uri: String, from: SourceLocation)] = []
+        var readerOf: [String: String] = [:]  // canonical name -> resolved URI read
+        if let rootName = await source.canonicalName(uri) { readerOf[rootName] = uri }
+        for reference in references {
+            let name = await source.canonicalName(reference.uri)
+            if let streamRoot, LocalPath.path(of: reference.uri) != nil,
+               !streamRoot.contains(canonicalPath: name ?? StreamRoot.canonical(LocalPath.path(of: reference.uri) ?? reference.uri)) {
+                outside.append(OutsideRootReference(
+                    uri: reference.written, resolvedURI: reference.uri, location: reference.from, root: streamRoot.path))
+                continue
+            }
+            if let name, let first = readerOf[name] {
+                aliases.append((reference.uri, reference.from, first))
+                continue
+            }
+            if toRead.count + 1 >= limits.playlists {
+                failures.append(LoadFailure(
+                    uri: reference.uri, referencedFrom: reference.from,
+                    reason: "not read: the stream names more than \(limits.playlists) playlists (raise the limit with --max-playlists)"))
+                continue
+            }
+            if let name { readerOf[name] = reference.uri }
+            toRead.append((reference.uri, reference.from))
+        }
+
         let imported = root.variables
         var playlists: [String: Playlist] = [:]
-        var failures: [LoadFailure] = []
         await withTaskGroup(of: (Int, Result<Playlist, PlaylistReadError>).self) { group in
-            for (index, reference) in references.enumerated() {
+            for (index, reference) in toRead.enumerated() {
                 group.addTask {
                     do {
-                        let bytes = try await source.read(reference.uri)
-                        guard bytes.count <= limit else {
-                            return (index, .failure(PlaylistReadError(uri: reference.uri, reason: "playlist is larger than the \(limit / 1_048_576) MiB limit")))
+                        let playlist = try self.parse(try await self.read(reference.uri), uri: reference.uri, imported: imported)
+                        if let media = playlist.media, media.segments.count > self.limits.segmentsPerPlaylist {
+                            return (index, .failure(PlaylistReadError(uri: reference.uri, reason: self.tooManySegments(media.segments.count))))
                         }
-                        return (index, .success(PlaylistParser.parse(
-                            bytes, uri: reference.uri, importedVariables: imported,
-                            queryParameters: Self.queryParameters(of: reference.uri))))
+                        return (index, .success(playlist))
                     } catch let error as PlaylistReadError {
                         return (index, .failure(error))
                     } catch {
-                        return (index, .failure(PlaylistReadError(uri: reference.uri, reason: String(describing: error))))
+                        return (index, .failure(PlaylistReadError(uri: reference.uri, reason: "cannot be read")))
                     }
                 }
             }
             for await (index, result) in group {
-                let reference = references[index]
+                let reference = toRead[index]
                 switch result {
                 case .success(let playlist):
                     playlists[reference.uri] = playlist
@@ -215,8 +383,82 @@ public struct PlaylistLoader: Sendable {
                 }
             }
         }
+        for alias in aliases {
+            if alias.first == uri {
+                playlists[alias.uri] = root
+            } else if let playlist = playlists[alias.first] {
+                playlists[alias.uri] = playlist
+            } else if let failure = failures.first(where: { $0.uri == alias.first }) {
+                failures.append(LoadFailure(uri: alias.uri, referencedFrom: alias.from, reason: failure.reason))
+            }
+        }
+        if let streamRoot {
+            var checked: Set<String> = []
+            for key in playlists.keys.sorted() {
+                guard let playlist = playlists[key], checked.insert(playlist.uri).inserted, playlist.uri != uri else { continue }
+                outside += outsideSegments(of: playlist, at: playlist.uri, root: streamRoot)
+            }
+        }
         failures.sort { ($0.referencedFrom.line, $0.referencedFrom.column) < ($1.referencedFrom.line, $1.referencedFrom.column) }
-        return LoadedStream(rootURI: uri, root: root, mediaPlaylists: playlists, failures: failures)
+        outside.sort { ($0.location.uri, $0.location.line, $0.location.column) < ($1.location.uri, $1.location.line, $1.location.column) }
+        return LoadedStream(rootURI: uri, root: root, mediaPlaylists: playlists, failures: failures, outsideRoot: outside)
+    }
+
+    private func read(_ uri: String) async throws(PlaylistReadError) -> [UInt8] {
+        let bytes: [UInt8]
+        do {
+            bytes = try await source.read(uri)
+        } catch let error as PlaylistReadError {
+            throw error
+        } catch {
+            throw PlaylistReadError(uri: uri, reason: "cannot be read")
+        }
+        if bytes.count > limits.playlistBytes {
+            throw PlaylistReadError(uri: uri, reason: RegularFile.tooLarge(bytes.count, limits.playlistBytes, "--max-playlist-bytes"))
+        }
+        return bytes
+    }
+
+    private func parse(_ bytes: [UInt8], uri: String, imported: [String: String]) throws(PlaylistReadError) -> Playlist {
+        var lines = 1
+        for byte in bytes where byte == 0x0A {
+            lines += 1
+            if lines > limits.playlistLines {
+                throw PlaylistReadError(
+                    uri: uri, reason: "has more than \(limits.playlistLines) lines (raise the limit with --max-playlist-lines)")
+            }
+        }
+        return PlaylistParser.parse(bytes, uri: uri, importedVariables: imported, queryParameters: Self.queryParameters(of: uri))
+    }
+
+    private func tooManySegments(_ count: Int) -> String {
+        "has \(count) segments, more than the limit of \(limits.segmentsPerPlaylist) (raise it with --max-segments)"
+    }
+
+    /// Segment and EXT-X-MAP URIs of a media playlist whose local files lie outside the root.
+    private func outsideSegments(of playlist: Playlist, at uri: String, root: StreamRoot) -> [OutsideRootReference] {
+        guard let media = playlist.media else { return [] }
+        var result: [OutsideRootReference] = []
+        var judged: [String: Bool] = [:]
+        func judge(_ written: String, _ line: Int) {
+            let resolved = URIResolver.resolve(written, against: uri)
+            let inside: Bool
+            if let known = judged[resolved] {
+                inside = known
+            } else {
+                inside = root.contains(resolved)
+                judged[resolved] = inside
+                if !inside {
+                    result.append(OutsideRootReference(
+                        uri: written, resolvedURI: resolved, location: playlist.location(line: line), root: root.path))
+                }
+            }
+        }
+        for segment in media.segments where !segment.gap {
+            judge(segment.uri, segment.uriLine)
+            if let map = segment.map { judge(map.uri, map.line) }
+        }
+        return result
     }
 
     /// The query parameters of a URI, for EXT-X-DEFINE:QUERYPARAM (rfc8216bis §4.4.2.3).

@@ -10,6 +10,8 @@ public struct GitHubActionsReporter: Sendable {
         reports.flatMap(\.diagnostics).filter { !$0.suppressed }.map(command).map { $0 + "\n" }.joined()
     }
 
+    /// Text from playlists goes through `TerminalText.escaped` first: the log view renders
+    /// escape sequences. Line breaks are left to `escapeData`.
     func command(_ diagnostic: Diagnostic) -> String {
         let name = switch diagnostic.severity {
         case .error: "error"
@@ -18,14 +20,14 @@ public struct GitHubActionsReporter: Sendable {
         }
         var properties: [String] = []
         if let location = diagnostic.location {
-            properties.append("file=\(Self.escapeProperty(location.uri))")
+            properties.append("file=\(Self.escapeProperty(TerminalText.escaped(location.uri, keepingLineBreaks: true)))")
             if location.line > 0 {
                 properties.append("line=\(location.line)")
                 if location.column > 0 { properties.append("col=\(location.column)") }
             }
         }
         properties.append("title=\(Self.escapeProperty("hlscheck \(diagnostic.rule)"))")
-        return "::\(name) \(properties.joined(separator: ","))::\(Self.escapeData(diagnostic.message))"
+        return "::\(name) \(properties.joined(separator: ","))::\(Self.escapeData(TerminalText.escaped(diagnostic.message, keepingLineBreaks: true)))"
     }
 
     /// The message after `::`; GitHub's runner decodes `%25`, `%0D` and `%0A`.

@@ -18,7 +18,7 @@ public struct TextReporter: Sendable {
             }
             if !report.variants.isEmpty {
                 if report.diagnostics.contains(where: { !$0.suppressed }) { out += "\n" }
-                out += "Variants of \(report.input)\n"
+                out += "Variants of \(TerminalText.escaped(report.input))\n"
                 out += variantTable(report.variants)
             }
             out += "\n"
@@ -28,13 +28,14 @@ public struct TextReporter: Sendable {
     }
 
     func line(for diagnostic: Diagnostic) -> String {
-        let place = diagnostic.location.map { paint("\($0.description):", "1") + " " } ?? ""
+        // Text from playlists is escaped: a control character must not drive the terminal.
+        let place = diagnostic.location.map { paint("\(TerminalText.escaped($0.description)):", "1") + " " } ?? ""
         let code = switch diagnostic.severity {
         case .error: "1;31"
         case .warning: "1;33"
         case .note: "1;36"
         }
-        return "\(place)\(paint(diagnostic.severity.rawValue + ":", code)) \(diagnostic.message) [\(diagnostic.rule)]"
+        return "\(place)\(paint(diagnostic.severity.rawValue + ":", code)) \(TerminalText.escaped(diagnostic.message)) [\(diagnostic.rule)]"
     }
 
     private func paint(_ text: String, _ code: String) -> String {
@@ -46,11 +47,11 @@ public struct TextReporter: Sendable {
                       "RESOLUTION", "SEGMENTS", "POSTER"]
         let rows = variants.map { variant -> [String] in
             [
-                variant.uri,
+                TerminalText.escaped(variant.uri),
                 variant.audioOnly ? "yes" : "no",
                 pair(variant.declaredBandwidth, variant.measuredPeakBitrate),
                 pair(variant.declaredAverageBandwidth, variant.measuredAverageBitrate),
-                variant.codecs.declared ?? "-",
+                variant.codecs.declared.map { TerminalText.escaped($0) } ?? "-",
                 variant.resolution ?? "-",
                 variant.segmentCount.map { "\($0) (\(formatSeconds(variant.duration ?? 0)))" } ?? "unreadable",
                 poster(variant),

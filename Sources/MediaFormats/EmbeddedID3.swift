@@ -47,15 +47,20 @@ public enum EmbeddedID3 {
 
     /// Every ID3 tag in the segment. `.unknown` sniffs the container first; bytes that match no
     /// container give no tags.
-    public static func tags(in bytes: [UInt8], container: ContainerKind) -> [FoundID3Tag] {
+    /// A tag larger than `maximumTagBytes` is reported, not parsed (`--max-id3-bytes`).
+    public static func tags(in bytes: [UInt8], container: ContainerKind, maximumTagBytes: Int = maximumPESSize) -> [FoundID3Tag] {
         switch container {
-        case .packedAudio: return packedAudioTags(bytes[...])
-        case .mpegTS: return transportStreamTags(bytes[...])
-        case .fragmentedMP4: return fragmentedMP4Tags(bytes[...])
+        case .packedAudio: return packedAudioTags(bytes[...], maximumTagBytes: maximumTagBytes)
+        case .mpegTS: return transportStreamTags(bytes[...], maximumTagBytes: maximumTagBytes)
+        case .fragmentedMP4: return fragmentedMP4Tags(bytes[...], maximumTagBytes: maximumTagBytes)
         case .unknown:
             let sniffed = sniffContainer(bytes[...])
-            return sniffed == .unknown ? [] : tags(in: bytes, container: sniffed)
+            return sniffed == .unknown ? [] : tags(in: bytes, container: sniffed, maximumTagBytes: maximumTagBytes)
         }
+    }
+
+    static func overLimit(_ count: Int, _ limit: Int) -> String {
+        "ID3 tag of \(count) bytes is over the limit of \(limit) bytes; not read (raise it with --max-id3-bytes)"
     }
 
     // MARK: Packed audio (HLS spec RFC 8216 §3.4; Apple "Timed Metadata" for the PRIV frame)
@@ -63,7 +68,7 @@ public enum EmbeddedID3 {
     /// Walks ADTS, AC-3/E-AC-3 and MPEG audio frames, reading every ID3 tag between them. Where no
     /// frame can be recognised (free-format MP3, damage) it scans byte by byte, then accepting only
     /// well-formed ID3v2.2–2.4 headers.
-    static func packedAudioTags(_ bytes: ArraySlice<UInt8>) -> [FoundID3Tag] {
+    static func packedAudioTags(_ bytes: ArraySlice<UInt8>, maximumTagBytes: Int = maximumPESSize) -> [FoundID3Tag] {
         var found: [FoundID3Tag] = []
         var index = bytes.startIndex
         var inSync = true   // true at the start and after a recognised frame or tag
@@ -73,6 +78,12 @@ public enum EmbeddedID3 {
                 let offset = index - bytes.startIndex
                 // Out of sync (e.g. inside MP3 data) only a plausible version counts as a tag.
                 if let header = try? ID3Tag.Header.parse(rest), inSync || (2...4).contains(header.majorVersion) {
+                    if header.tagByteCount > maximumTagBytes {
+                        found.append(FoundID3Tag(offset: offset, error: overLimit(header.tagByteCount, maximumTagBytes)))
+                        index += min(header.tagByteCount, rest.count)
+                        inSync = true
+                        continue
+                    }
                     do {
                         let (tag, count) = try ID3Tag.parse(rest)
                         found.append(FoundID3Tag(offset: offset, pts90k: tag.transportStreamTimestamp?.pts90k, tag: tag))
@@ -104,7 +115,7 @@ public enum EmbeddedID3 {
 
     // MARK: MPEG-TS (ISO/IEC 13818-1; timed ID3 per Apple "Timed Metadata for HTTP Live Streaming")
 
-    static func transportStreamTags(_ bytes: ArraySlice<UInt8>) -> [FoundID3Tag] {
+    static func transportStreamTags(_ bytes: ArraySlice<UInt8>, maximumTagBytes: Int = maximumPESSize) -> [FoundID3Tag] {
         var pmtPIDs: Set<UInt16> = []
         var id3PIDs: Set<UInt16> = []
         var sections: [UInt16: [UInt8]] = [:]
@@ -161,9 +172,11 @@ public enum EmbeddedID3 {
                     continue
                 }
                 guard let current = pending[pid] else { continue }
-                if current.bytes.count > maximumPESSize {
+                if current.bytes.count > maximumTagBytes {
                     pending[pid] = nil
-                    found.append(FoundID3Tag(offset: current.offset, error: "timed-ID3 PES packet is larger than \(maximumPESSize >> 20) MiB; not read"))
+                    found.append(FoundID3Tag(
+                        offset: current.offset,
+                        error: "timed-ID3 PES packet is over the limit of \(maximumTagBytes) bytes; not read (raise it with --max-id3-bytes)"))
                 } else if current.bytes.count >= 6 {
                     let declared = Int(current.bytes[4]) << 8 | Int(current.bytes[5])
                     if declared != 0, current.bytes.count >= 6 + declared { flush(pid: pid) }
@@ -201,7 +214,7 @@ public enum EmbeddedID3 {
 
     // MARK: fMP4 (ISO/IEC 14496-12 §4.2 boxes; ISO/IEC 23009-1 §5.10.3.3 emsg)
 
-    static func fragmentedMP4Tags(_ bytes: ArraySlice<UInt8>) -> [FoundID3Tag] {
+    static func fragmentedMP4Tags(_ bytes: ArraySlice<UInt8>, maximumTagBytes: Int = maximumPESSize) -> [FoundID3Tag] {
         var found: [FoundID3Tag] = []
         var index = bytes.startIndex
         while bytes.endIndex - index >= 8 {
@@ -220,7 +233,11 @@ public enum EmbeddedID3 {
             if type.elementsEqual("emsg".utf8) {
                 let offset = index - bytes.startIndex
                 if let message = EventMessageBox(payload: box.dropFirst(headerLength)) {
-                    if message.carriesID3 {
+                    if message.carriesID3, message.messageData.count > maximumTagBytes {
+                        found.append(FoundID3Tag(
+                            offset: offset, pts90k: message.presentationTime90k,
+                            error: overLimit(message.messageData.count, maximumTagBytes)))
+                    } else if message.carriesID3 {
                         do {
                             let (tag, _) = try ID3Tag.parse(message.messageData[...])
                             found.append(FoundID3Tag(offset: offset, pts90k: message.presentationTime90k, tag: tag))

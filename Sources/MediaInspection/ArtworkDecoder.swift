@@ -38,14 +38,21 @@ public enum ArtworkDecoder {
         }
     }
 
-    public static func decode(_ bytes: [UInt8], mimeType: String) -> Result<PixelSize, ArtworkDecodeFailure> {
+    /// Decodes the image to prove it shows, after its header's pixel count is checked against
+    /// `maximumPixels`: a decoder allocates width × height whatever the file's size.
+    public static func decode(
+        _ bytes: [UInt8], mimeType: String, maximumPixels: Int = ImageHeader.defaultMaximumPixels
+    ) -> Result<PixelSize, ArtworkDecodeFailure> {
         guard !bytes.isEmpty else { return .failure(ArtworkDecodeFailure("image is empty")) }
         guard let kind = imageKind(bytes, mimeType: mimeType) else {
             return .failure(ArtworkDecodeFailure("unsupported image type \"\(mimeType)\" (expected JPEG or PNG)"))
         }
+        if let refusal = ImageHeader.refusal(bytes, maximumPixels: maximumPixels) {
+            return .failure(ArtworkDecodeFailure("\(kind.rawValue.uppercased()) \(refusal)"))
+        }
         LibAV.silenceLogging()
         do {
-            let decoder = try ImageDecoder(codec: kind == .jpeg ? AV_CODEC_ID_MJPEG : AV_CODEC_ID_PNG)
+            let decoder = try ImageDecoder(codec: kind == .jpeg ? AV_CODEC_ID_MJPEG : AV_CODEC_ID_PNG, maximumPixels: maximumPixels)
             return .success(try decoder.decode(bytes))
         } catch {
             return .failure(ArtworkDecodeFailure("\(kind.rawValue.uppercased()) does not decode: \(error.description)"))
@@ -59,13 +66,15 @@ private final class ImageDecoder {
     private var packet: UnsafeMutablePointer<AVPacket>?
     private var frame: UnsafeMutablePointer<AVFrame>?
 
-    init(codec id: AVCodecID) throws(LibAVError) {
+    init(codec id: AVCodecID, maximumPixels: Int) throws(LibAVError) {
         guard let codec = avcodec_find_decoder(id) else { throw LibAV.nullResult("avcodec_find_decoder") }
         context = avcodec_alloc_context3(codec)
         packet = av_packet_alloc()
         frame = av_frame_alloc()
         guard let context, packet != nil, frame != nil else { throw LibAV.nullResult("avcodec_alloc_context3") }
         context.pointee.thread_count = 1
+        // The header was checked already; this also holds for whatever the decoder finds later.
+        context.pointee.max_pixels = Int64(maximumPixels)
         // Strict: a truncated or damaged image must fail, not decode into grey blocks.
         context.pointee.err_recognition |= AV_EF_EXPLODE
         try LibAV.check("avcodec_open2", avcodec_open2(context, codec, nil))

@@ -6,6 +6,9 @@ enum ContainerSniffer {
     static func container(uri: String, bytes: [UInt8], hasInitSection: Bool) -> (SegmentContainer, problem: String?) {
         if hasInitSection { return (.fragmentedMP4, nil) }
         let sniffed = container(sniffing: bytes)
+        if sniffed == .fragmentedMP4, isFragmentWithoutMovieBox(bytes) {
+            return (sniffed, needsInitSection)
+        }
         guard sniffed == .unknown, let byExtension = container(extension: pathExtension(of: uri)) else {
             // Bytes that clearly say what they are win over the extension.
             return (sniffed, nil)
@@ -13,6 +16,24 @@ enum ContainerSniffer {
         guard !bytes.isEmpty, byExtension != .fragmentedMP4 else { return (byExtension, nil) }
         let expected = byExtension == .mpegTS ? "a 0x47 sync byte every 188 bytes" : "an audio frame sync word after its ID3 tags"
         return (byExtension, "does not start like \(byExtension.rawValue) (expected \(expected))")
+    }
+
+    /// The problem of an fMP4 media segment given alone: it cannot be demuxed without its init.
+    static let needsInitSection = "an fMP4 fragment cannot be read without its initialization section: the playlist needs EXT-X-MAP (with hlscheck inspect, pass it with --init)"
+
+    /// Whether the top-level boxes include a `moof` but no `moov`: a media fragment whose track
+    /// descriptions are in a separate initialization section (ISO/IEC 14496-12 §8.8).
+    static func isFragmentWithoutMovieBox(_ bytes: [UInt8]) -> Bool {
+        var offset = 0, sawFragment = false
+        while offset + 8 <= bytes.count {
+            let size = bytes[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
+            let type = String(decoding: bytes[offset + 4..<offset + 8], as: UTF8.self)
+            if type == "moov" { return false }
+            if type == "moof" { sawFragment = true }
+            guard size >= 8 else { break }  // 0 (to the end) or 1 (64-bit size): stop looking
+            offset += size
+        }
+        return sawFragment
     }
 
     static func container(extension ext: String) -> SegmentContainer? {

@@ -37,8 +37,20 @@ final class Demuxer {
         avformat_close_input(&format)
     }
 
-    func findStreamInfo() throws(LibAVError) {
-        try LibAV.check("avformat_find_stream_info", avformat_find_stream_info(format, nil))
+    /// `maximumPixels` bounds every decoder `avformat_find_stream_info` opens: it decodes an
+    /// attached picture (an ID3 APIC) to learn its size, and a 69-byte PNG declaring
+    /// 16000 × 16000 would otherwise cost 800 MB.
+    func findStreamInfo(maximumPixels: Int = ImageHeader.defaultMaximumPixels) throws(LibAVError) {
+        guard let format else { return }
+        var options = [OpaquePointer?](repeating: nil, count: Int(format.pointee.nb_streams))
+        defer { for index in options.indices { av_dict_free(&options[index]) } }
+        for index in options.indices {
+            av_dict_set(&options[index], "max_pixels", String(maximumPixels), 0)
+        }
+        let result = options.withUnsafeMutableBufferPointer { buffer in
+            avformat_find_stream_info(format, buffer.baseAddress)
+        }
+        try LibAV.check("avformat_find_stream_info", result)
     }
 
     /// Reads every packet, then describes the streams. A read error ends the scan and becomes

@@ -51,10 +51,16 @@ public enum ImageFitter {
     /// The largest re-encoding of `image` (JPEG or PNG input) that is at most `maxBytes`, or nil
     /// when even the smallest size at the lowest quality does not fit.
     /// Throws ``ImageFitFailure`` when the input does not decode.
-    public static func fit(_ image: [UInt8], mimeType: String, maxBytes: Int) throws -> FittedImage? {
+    /// Throws before decoding when the header declares more than `maximumPixels`.
+    public static func fit(
+        _ image: [UInt8], mimeType: String, maxBytes: Int, maximumPixels: Int = ImageHeader.defaultMaximumPixels
+    ) throws -> FittedImage? {
         guard !image.isEmpty else { throw ImageFitFailure("image is empty") }
         guard let kind = ArtworkDecoder.imageKind(image, mimeType: mimeType) else {
             throw ImageFitFailure("unsupported image type \"\(mimeType)\" (expected JPEG or PNG)")
+        }
+        if let refusal = ImageHeader.refusal(image, maximumPixels: maximumPixels) {
+            throw ImageFitFailure("\(kind.rawValue.uppercased()) \(refusal)")
         }
         let reencoder: ImageReencoder
         do {

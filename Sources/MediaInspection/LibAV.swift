@@ -8,7 +8,8 @@ struct LibAVError: Error, Sendable, Hashable, CustomStringConvertible {
     var code: Int32
     var message: String
 
-    var description: String { "\(function): \(message) (\(code))" }
+    /// libav's own text and the call that failed; the numeric code means nothing to a user.
+    var description: String { "\(function): \(message)" }
 }
 
 enum LibAV {

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+internal import MediaFormats
 
 /// A byte range inside a resource, as given by EXT-X-BYTERANGE / EXT-X-MAP BYTERANGE
 /// (RFC 8216 §4.3.2.2): `length` bytes starting at `offset`.
@@ -38,10 +34,12 @@ public struct SegmentReadError: Error, Sendable, Hashable, CustomStringConvertib
 }
 
 /// Reads segments from the local file system. `uri` is a path, or a `file://` URL.
-/// Honours byte ranges with positioned reads and refuses anything over `maximumByteCount`,
+/// Regular files only (a FIFO or a device is refused before a byte is read, so nothing blocks);
+/// honours byte ranges with positioned reads and refuses anything over `maximumByteCount`,
 /// so a bogus playlist cannot make the checker allocate gigabytes.
 public struct LocalSegmentSource: SegmentByteSource {
-    public static let defaultMaximumByteCount = 1 << 30
+    /// 256 MiB: a 6-second segment of 4K video at 40 Mbit/s is 30 MB.
+    public static let defaultMaximumByteCount = 256 << 20
 
     public var maximumByteCount: Int
 
@@ -55,48 +53,51 @@ public struct LocalSegmentSource: SegmentByteSource {
 
     func readSync(_ uri: String, range: SegmentByteRange?) throws(SegmentReadError) -> [UInt8] {
         let path = uri.hasPrefix("file://") ? String(uri.dropFirst("file://".count)) : uri
-        let descriptor = open(path, O_RDONLY)
-        guard descriptor >= 0 else { throw failure(uri, "cannot open: \(systemError())") }
-        defer { close(descriptor) }
-
-        var status = stat()
-        guard fstat(descriptor, &status) == 0 else { throw failure(uri, "cannot stat: \(systemError())") }
-        let fileSize = Int(status.st_size)
-
+        let file: RegularFile
+        do {
+            file = try RegularFile(path: path)
+        } catch {
+            throw failure(uri, error.reason)
+        }
+        let fileSize = file.size
         let offset = range?.offset ?? 0
         let length = range?.length ?? fileSize
         guard offset >= 0, length >= 0 else {
             throw failure(uri, "invalid byte range \(length)@\(offset)")
         }
         guard length <= maximumByteCount else {
-            throw failure(uri, "\(length) bytes exceed the limit of \(maximumByteCount) bytes")
+            throw failure(uri, "\(length) bytes, over the limit of \(maximumByteCount) bytes per segment (raise it with --max-segment-bytes)")
         }
         guard offset <= fileSize, length <= fileSize - offset else {
             throw failure(uri, "byte range \(length)@\(offset) lies beyond the end of the file (\(fileSize) bytes)")
         }
-
-        var bytes = [UInt8](repeating: 0, count: length)
-        var filled = 0
-        while filled < length {
-            let count = bytes.withUnsafeMutableBytes { buffer -> Int in
-                guard let base = buffer.baseAddress else { return 0 }
-                return pread(descriptor, base + filled, length - filled, off_t(offset + filled))
-            }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw failure(uri, "read failed: \(systemError())")
-            }
-            if count == 0 { throw failure(uri, "file shrank while reading") }
-            filled += count
+        do {
+            return try file.read(offset: offset, length: length)
+        } catch {
+            throw failure(uri, error.reason)
         }
-        return bytes
     }
 
     private func failure(_ uri: String, _ reason: String) -> SegmentReadError {
         SegmentReadError(uri: uri, reason: reason)
     }
+}
 
-    private func systemError() -> String {
-        String(cString: strerror(errno))
+/// Refuses the URIs in `refused` (local files outside the stream's root) without touching them,
+/// and reads every other one from `base`.
+public struct RefusingSegmentSource: SegmentByteSource {
+    public var base: any SegmentByteSource
+    public var refused: Set<String>
+    public var reason: String
+
+    public init(base: any SegmentByteSource, refused: Set<String>, reason: String) {
+        self.base = base
+        self.refused = refused
+        self.reason = reason
+    }
+
+    public func read(_ uri: String, range: SegmentByteRange?) async throws -> [UInt8] {
+        if refused.contains(uri) { throw SegmentReadError(uri: uri, reason: reason) }
+        return try await base.read(uri, range: range)
     }
 }

@@ -5,9 +5,18 @@ public import MediaFormats
 /// lives inside one synchronous call, so inspections can run concurrently.
 public struct SegmentInspector: Sendable {
     public let source: any SegmentByteSource
+    /// Posters declaring more pixels than this are not decoded (their facts say why).
+    public var maximumImagePixels: Int
+    /// ID3 tags larger than this are reported, not parsed.
+    public var maximumID3Bytes: Int
 
-    public init(source: any SegmentByteSource) {
+    public init(
+        source: any SegmentByteSource, maximumImagePixels: Int = ImageHeader.defaultMaximumPixels,
+        maximumID3Bytes: Int = EmbeddedID3.maximumPESSize
+    ) {
         self.source = source
+        self.maximumImagePixels = maximumImagePixels
+        self.maximumID3Bytes = maximumID3Bytes
     }
 
     /// Facts about one segment. Throws only when its bytes cannot be read; a segment that does
@@ -15,7 +24,9 @@ public struct SegmentInspector: Sendable {
     public func inspect(_ request: SegmentRequest) async throws -> SegmentFacts {
         let segment = try await source.read(request.uri, range: request.range)
         let initBytes = try await readInitSection(request)
-        return Self.inspect(uri: request.uri, segment: segment, initSection: initBytes, wantsStreamInfo: request.wantsStreamInfo)
+        return Self.inspect(
+            uri: request.uri, segment: segment, initSection: initBytes, wantsStreamInfo: request.wantsStreamInfo,
+            maximumImagePixels: maximumImagePixels, maximumID3Bytes: maximumID3Bytes)
     }
 
     /// Inspects `requests` with at most `maxConcurrent` in flight and returns the outcomes in
@@ -52,7 +63,7 @@ public struct SegmentInspector: Sendable {
     public func extractArtwork(_ request: SegmentRequest) async throws -> [AttachedPicture] {
         let segment = try await source.read(request.uri, range: request.range)
         let (container, _) = ContainerSniffer.container(uri: request.uri, bytes: segment, hasInitSection: request.initSection != nil)
-        return EmbeddedID3.tags(in: segment, container: container.id3Container)
+        return EmbeddedID3.tags(in: segment, container: container.id3Container, maximumTagBytes: maximumID3Bytes)
             .flatMap { $0.tag?.frames ?? [] }
             .compactMap { frame in
                 if case .attachedPicture(let picture) = frame { return picture }
@@ -66,12 +77,20 @@ public struct SegmentInspector: Sendable {
     }
 
     /// The synchronous core: bytes in, facts out. Never throws; content problems become `problem`.
-    static func inspect(uri: String, segment: [UInt8], initSection: [UInt8]?, wantsStreamInfo: Bool) -> SegmentFacts {
+    static func inspect(
+        uri: String, segment: [UInt8], initSection: [UInt8]?, wantsStreamInfo: Bool,
+        maximumImagePixels: Int = ImageHeader.defaultMaximumPixels, maximumID3Bytes: Int = EmbeddedID3.maximumPESSize
+    ) -> SegmentFacts {
         LibAV.silenceLogging()
         let (container, layoutProblem) = ContainerSniffer.container(uri: uri, bytes: segment, hasInitSection: initSection != nil)
         var facts = SegmentFacts(uri: uri, byteCount: segment.count, container: container)
 
-        let demux = demux(segment: segment, initSection: initSection, container: container, wantsStreamInfo: wantsStreamInfo)
+        // A lone fMP4 fragment would only make libav fail with "invalid data": say what is missing.
+        let demux = layoutProblem == ContainerSniffer.needsInitSection
+            ? DemuxResult()
+            : demux(
+                segment: segment, initSection: initSection, container: container, wantsStreamInfo: wantsStreamInfo,
+                maximumImagePixels: maximumImagePixels)
         facts.tracks = demux.tracks
         facts.duration = demux.duration
         facts.firstPTS = demux.firstPTS
@@ -86,11 +105,11 @@ public struct SegmentInspector: Sendable {
         let stated = problems.compactMap { $0 }
         facts.problem = stated.isEmpty ? nil : stated.joined(separator: "; ")
 
-        let found = EmbeddedID3.tags(in: segment, container: container.id3Container)
+        let found = EmbeddedID3.tags(in: segment, container: container.id3Container, maximumTagBytes: maximumID3Bytes)
         facts.id3 = found.map(ID3TagFacts.init(found:))
         facts.artwork = found.flatMap { $0.tag?.frames ?? [] }.compactMap { frame in
             guard case .attachedPicture(let picture) = frame else { return nil }
-            return ArtworkFacts(picture)
+            return ArtworkFacts(picture, maximumPixels: maximumImagePixels)
         }
         if container.isPackedAudio {
             if let first = facts.id3.first, first.offset == 0 {
@@ -103,14 +122,16 @@ public struct SegmentInspector: Sendable {
         return facts
     }
 
-    private static func demux(segment: [UInt8], initSection: [UInt8]?, container: SegmentContainer, wantsStreamInfo: Bool) -> DemuxResult {
+    private static func demux(
+        segment: [UInt8], initSection: [UInt8]?, container: SegmentContainer, wantsStreamInfo: Bool, maximumImagePixels: Int
+    ) -> DemuxResult {
         guard !segment.isEmpty else { return DemuxResult(problem: "segment is empty") }
         do {
-            let demuxer = try Demuxer(bytes: (initSection ?? []) + segment, container: container)
+            let demuxer = try Demuxer(bytes: initSection.map { $0 + segment } ?? segment, container: container)
             // A failing stream-info pass (e.g. encrypted payload) still leaves packets to count.
             var streamInfoProblem: String?
             if wantsStreamInfo {
-                do { try demuxer.findStreamInfo() } catch { streamInfoProblem = error.description }
+                do { try demuxer.findStreamInfo(maximumPixels: maximumImagePixels) } catch { streamInfoProblem = error.description }
             }
             var result = demuxer.scan()
             if let streamInfoProblem, result.tracks.allSatisfy({ $0.packetCount == 0 }) || result.problem != nil {
@@ -169,12 +190,12 @@ extension ID3FrameFacts {
 }
 
 extension ArtworkFacts {
-    init(_ picture: AttachedPicture) {
+    init(_ picture: AttachedPicture, maximumPixels: Int) {
         self.init(
             mimeType: picture.mimeType, pictureType: Int(picture.pictureType),
             byteCount: picture.data.count, contentHash: SHA256.hexDigest(picture.data)
         )
-        switch ArtworkDecoder.decode(picture.data, mimeType: picture.mimeType) {
+        switch ArtworkDecoder.decode(picture.data, mimeType: picture.mimeType, maximumPixels: maximumPixels) {
         case .success(let size):
             width = size.width
             height = size.height

@@ -16,11 +16,18 @@ struct ArtworkCommand: AsyncParsableCommand {
     @Argument(help: "A multivariant or media playlist (.m3u8), or one segment.")
     var input: String
 
-    @Option(help: "Write the image bytes to this file (replaced atomically).")
+    @Option(help: "Write the image bytes to this file (replaced atomically; only a regular file is replaced).")
     var extract: String?
 
+    @OptionGroup(title: "Limits and file access")
+    var limitOptions: LimitOptions
+
     func run() async throws {
-        let inspector = SegmentInspector(source: LocalSegmentSource())
+        limitOptions.startWatchdog(command: "artwork")
+        let limits = limitOptions.limits
+        let inspector = SegmentInspector(
+            source: LocalSegmentSource(maximumByteCount: limits.segmentBytes), maximumImagePixels: limits.imagePixels,
+            maximumID3Bytes: limits.id3Bytes)
         var found: [(origin: String, picture: Picture)] = []
         do {
             if input.lowercased().hasSuffix(".m3u8") || input.lowercased().hasSuffix(".m3u") {
@@ -28,34 +35,39 @@ struct ArtworkCommand: AsyncParsableCommand {
                     if let picture = try await firstPicture(inspector, segment) {
                         found.append(("\(playlistURI) (\(segment.uri))", picture))
                     } else {
-                        print("\(playlistURI): no poster in its segments")
+                        print("\(TerminalText.escaped(playlistURI)): no poster in its segments")
                     }
                 }
             } else if let picture = try await firstPicture(inspector, SegmentRequest(uri: input)) {
                 found.append((input, picture))
             }
         } catch let error as CheckError {
-            printError("hlscheck: \(error.description)")
+            printError("hlscheck: \(TerminalText.escaped(error.description))")
+            throw ExitCode(2)
+        } catch let error as SegmentReadError {
+            printError("hlscheck: \(TerminalText.escaped(error.description))")
             throw ExitCode(2)
         } catch {
-            printError("hlscheck: \(error)")
+            printError("hlscheck: \(TerminalText.escaped(input)): cannot be read")
             throw ExitCode(2)
         }
         for (origin, picture) in found {
-            print("\(origin): \(picture.mimeType), \(picture.data.count) bytes\(picture.dimensions)")
+            let line = "\(origin): \(picture.mimeType), \(picture.data.count) bytes\(picture.dimensions(maximumPixels: limits.imagePixels))"
+            print(TerminalText.escaped(line))
         }
         guard let first = found.first else {
-            print("\(input): no poster found")
+            print("\(TerminalText.escaped(input)): no poster found")
             throw ExitCode(1)
         }
         if let extract {
             do {
                 try AtomicFile.write(first.picture.data, to: extract)
             } catch {
-                printError("hlscheck: cannot write \(extract): \(error)")
+                printError("hlscheck: cannot write the poster: \(error.description)")
                 throw ExitCode(2)
             }
-            print("wrote \(extract) (\(first.picture.data.count) bytes, \(first.picture.mimeType)) from \(first.origin)")
+            print(TerminalText.escaped(
+                "wrote \(extract) (\(first.picture.data.count) bytes, \(first.picture.mimeType)) from \(first.origin)"))
         }
     }
 
@@ -63,11 +75,11 @@ struct ArtworkCommand: AsyncParsableCommand {
         var mimeType: String
         var data: [UInt8]
 
-        var dimensions: String {
-            guard case .success(let size) = ArtworkDecoder.decode(data, mimeType: mimeType) else {
-                return ", does not decode as an image"
+        func dimensions(maximumPixels: Int) -> String {
+            switch ArtworkDecoder.decode(data, mimeType: mimeType, maximumPixels: maximumPixels) {
+            case .success(let size): return ", \(size.width)x\(size.height)"
+            case .failure(let failure): return ", not shown: \(failure.description)"
             }
-            return ", \(size.width)x\(size.height)"
         }
     }
 
@@ -75,17 +87,26 @@ struct ArtworkCommand: AsyncParsableCommand {
     private func firstSegments() async throws -> [(String, SegmentRequest)] {
         let loaded: LoadedStream
         do {
-            loaded = try await PlaylistLoader(source: LocalFileSource()).load(input)
+            let limits = limitOptions.limits
+            loaded = try await PlaylistLoader(
+                source: LocalFileSource(maximumSize: limits.playlistBytes), limits: limits.loader,
+                confinement: limitOptions.confinement
+            ).load(input)
+        } catch let error as PlaylistReadError {
+            throw CheckError("cannot read the playlist \(error.description)")
         } catch {
-            throw CheckError("\(input): cannot read the playlist: \(error)")
+            throw CheckError("\(input): cannot read the playlist")
         }
         let analysis = StreamAnalysis(loaded: loaded)
         let audioOnly = Set(analysis.variants.filter(\.isAudioOnly).map(\.playlistURI))
         let playlists = StreamAnalysis.playlistsToMeasure(loaded).sorted {
             (audioOnly.contains($0.key) ? 0 : 1, $0.key) < (audioOnly.contains($1.key) ? 0 : 1, $1.key)
         }
+        // Segments outside the stream's root are not read (hlscheck check reports them).
+        let outside = loaded.outsideRootURIs
         return playlists.compactMap { uri, playlist in
-            guard let segment = playlist.segments.first else { return nil }
+            guard let segment = playlist.segments.first,
+                  !outside.contains(URIResolver.resolve(segment.uri, against: uri)) else { return nil }
             return (uri, SegmentRequest(
                 uri: URIResolver.resolve(segment.uri, against: uri),
                 range: segment.byteRange.map { SegmentByteRange(offset: $0.offset, length: $0.length) }))

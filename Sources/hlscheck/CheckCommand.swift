@@ -83,6 +83,9 @@ struct CheckCommand: AsyncParsableCommand {
     @Option(help: "Check only the K-th of N deterministic slices of the inputs (K from 1), e.g. 2/4.")
     var shard: String?
 
+    @OptionGroup(title: "Limits and file access")
+    var limitOptions: LimitOptions
+
     /// The formats to render, in order: `--format` values, plus formats named only by `--output`.
     var formats: [ReportFormat] {
         var all = format
@@ -112,40 +115,45 @@ struct CheckCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        limitOptions.startWatchdog(command: "check")
         var couldNotRun = false
         var reports: [CheckReport] = []
         var failed = false
         do {
             let explicit = try config.map { path throws(CheckError) in try ConfigurationFile.load(path) }
-            var inputs: [(String, ConfigurationFile?)] = []
+            // Each input with its configuration, and the folder it was found in (its default root).
+            var inputs: [(String, ConfigurationFile?, String?)] = []
             for path in paths {
                 let file = try explicit ?? ConfigurationFile.discover(from: Self.folder(of: path))
                 let ignore = IgnorePatterns(base: file?.folder ?? ".", patterns: file?.ignore ?? [])
-                inputs += try StreamDiscovery.inputs([path], ignore: ignore.matches).map { ($0, file) }
+                inputs += try StreamDiscovery.inputs([path], ignore: ignore.matches).map { ($0, file, Self.isFolder(path) ? path : nil) }
             }
             if let (index, count) = parsedShard {
                 let kept = Set(StreamDiscovery.shard(inputs.map(\.0), index: index, count: count))
                 inputs = inputs.filter { kept.contains($0.0) }
             }
             if inputs.isEmpty && parsedShard == nil {
-                printError("hlscheck: no playlist found in \(paths.joined(separator: ", "))")
+                printError("hlscheck: no playlist found in \(TerminalText.escaped(paths.joined(separator: ", ")))")
                 throw ExitCode(2)
             }
-            for (input, file) in inputs {
+            for (input, file, folder) in inputs {
                 do {
-                    let report = try await Checker(configuration: configuration(file)).check(input)
+                    var configuration = configuration(file)
+                    // A folder given on the command line is the root of the streams found in it.
+                    if configuration.confinement.root == nil { configuration.confinement.root = folder }
+                    let report = try await Checker(configuration: configuration).check(input)
                     reports.append(report)
                     if let threshold = (failOn ?? file?.failOn.flatMap(FailLevel.init) ?? .error).threshold,
                        report.fails(at: threshold) {
                         failed = true
                     }
                 } catch {
-                    printError("hlscheck: \(error.description)")
+                    printError("hlscheck: \(TerminalText.escaped(error.description))")
                     couldNotRun = true
                 }
             }
         } catch let error as CheckError {
-            printError("hlscheck: \(error.description)")
+            printError("hlscheck: \(TerminalText.escaped(error.description))")
             throw ExitCode(2)
         }
         try write(reports)
@@ -160,7 +168,13 @@ struct CheckCommand: AsyncParsableCommand {
         file?.apply(to: &configuration)
         if let budgetKbps { configuration.audioOnlyBudget = budgetKbps * 1000 }
         configuration.playlistOnly = playlistOnly
+        limitOptions.apply(to: &configuration)
         return configuration
+    }
+
+    static func isFolder(_ path: String) -> Bool {
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
     }
 
     static func folder(of path: String) -> String {
@@ -187,7 +201,7 @@ struct CheckCommand: AsyncParsableCommand {
                         hostname: ProcessInfo.processInfo.hostName
                     ).render(reports)
                 } catch {
-                    printError("hlscheck: cannot write the JUnit report: \(error)")
+                    printError("hlscheck: cannot write the JUnit report: \(TerminalText.escaped(String(describing: error)))")
                     throw ExitCode(2)
                 }
             case .github:
@@ -199,7 +213,7 @@ struct CheckCommand: AsyncParsableCommand {
                 do {
                     try AtomicFile.write(Array(text.utf8), to: target)
                 } catch {
-                    printError("hlscheck: cannot write the \(format.rawValue) report to \(target): \(error)")
+                    printError("hlscheck: cannot write the \(format.rawValue) report: \(error.description)")
                     throw ExitCode(2)
                 }
             } else {

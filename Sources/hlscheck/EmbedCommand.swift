@@ -4,6 +4,7 @@ import HLSCheck
 import HLSEmbedding
 import HLSPackaging
 import HLSReporting
+import MediaFormats
 import MediaInspection
 
 /// `hlscheck embed --image poster.jpg PLAYLIST --output DIR | --in-place`.
@@ -51,6 +52,9 @@ struct EmbedCommand: AsyncParsableCommand {
     @Option(name: .customLong("budget-kbps"), help: "Audio-only budget in kbit/s, poster included (default 64).")
     var budgetKbps: Int = 64
 
+    @OptionGroup(title: "Limits and file access")
+    var limitOptions: LimitOptions
+
     func validate() throws {
         guard (output != nil) != inPlace else {
             throw ValidationError(output == nil
@@ -65,6 +69,7 @@ struct EmbedCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        limitOptions.startWatchdog(command: "embed")
         var poster: Poster?
         if let image {
             poster = try loadPoster(image)
@@ -72,7 +77,7 @@ struct EmbedCommand: AsyncParsableCommand {
         let request = EmbedRequest(
             input: playlist, poster: poster, posterName: image.map { ($0 as NSString).lastPathComponent } ?? "",
             destination: output.map { .folder($0) } ?? .inPlace, variants: variants, force: force, fit: fit,
-            configuration: CheckConfiguration(audioOnlyBudget: budgetKbps * 1000))
+            configuration: configuration)
         let outcome: EmbedOutcome
         do {
             outcome = try await PosterEmbedder(request).run()
@@ -91,15 +96,26 @@ struct EmbedCommand: AsyncParsableCommand {
         if outcome.verification.fails(at: .error) { throw ExitCode(1) }
     }
 
+    var configuration: CheckConfiguration {
+        var configuration = CheckConfiguration(audioOnlyBudget: budgetKbps * 1000)
+        limitOptions.apply(to: &configuration)
+        return configuration
+    }
+
     /// Reads and checks the image before anything else happens.
     func loadPoster(_ path: String) throws -> Poster {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            printError("hlscheck: \(path): cannot read the image")
+        // A regular file only (a FIFO would block), of at most 64 MiB.
+        let data: [UInt8]
+        do {
+            data = try RegularFile(path: path).readAll(maximumBytes: 64 << 20, limitHint: "a smaller image")
+        } catch {
+            printError("hlscheck: \(TerminalText.escaped(error.description))")
             throw ExitCode(2)
         }
         do {
-            let poster = try Poster(image: [UInt8](data), description: description)
-            if case .failure(let failure) = ArtworkDecoder.decode(poster.data, mimeType: poster.mimeType) {
+            let poster = try Poster(image: data, description: description)
+            if case .failure(let failure) = ArtworkDecoder.decode(
+                poster.data, mimeType: poster.mimeType, maximumPixels: limitOptions.limits.imagePixels) {
                 printError("hlscheck: \(path): does not decode as \(poster.mimeType): \(failure.description)")
                 throw ExitCode(2)
             }

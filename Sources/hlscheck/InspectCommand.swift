@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HLSCheck
+import MediaFormats
 import MediaInspection
 
 /// `hlscheck inspect SEGMENT…`: what one segment contains, as libavformat and our ID3 reader see it.
@@ -19,12 +20,30 @@ struct InspectCommand: AsyncParsableCommand {
     @Option(help: "Output format.")
     var format: InspectFormat = .text
 
+    @Option(name: .customLong("max-segment-bytes"), help: "Largest segment read, in bytes (default 268435456).")
+    var maxSegmentBytes: Int = LocalSegmentSource.defaultMaximumByteCount
+
+    @Option(name: .customLong("max-image-pixels"), help: "Largest poster decoded, in pixels (default 40000000).")
+    var maxImagePixels: Int = ImageHeader.defaultMaximumPixels
+
+    @Option(name: .customLong("max-id3-bytes"), help: "Largest ID3 tag read, in bytes (default 16777216).")
+    var maxID3Bytes: Int = EmbeddedID3.maximumPESSize
+
+    func validate() throws {
+        if maxSegmentBytes < 1 { throw ValidationError("--max-segment-bytes must be at least 1") }
+        if maxImagePixels < 1 { throw ValidationError("--max-image-pixels must be at least 1") }
+        if maxID3Bytes < 1 { throw ValidationError("--max-id3-bytes must be at least 1") }
+    }
+
     enum InspectFormat: String, ExpressibleByArgument, CaseIterable, Sendable {
         case text, json
     }
 
     func run() async throws {
-        let inspector = SegmentInspector(source: LocalSegmentSource())
+        // Regular files only (a FIFO is refused, never waited on), within the byte limit.
+        let inspector = SegmentInspector(
+            source: LocalSegmentSource(maximumByteCount: maxSegmentBytes), maximumImagePixels: maxImagePixels,
+            maximumID3Bytes: maxID3Bytes)
         var all: [SegmentFacts] = []
         var failed = false
         for segment in segments {
@@ -35,8 +54,11 @@ struct InspectCommand: AsyncParsableCommand {
                         wantsStreamInfo: true))
                 all.append(facts)
                 failed = failed || facts.problem != nil
+            } catch let error as SegmentReadError {
+                printError("hlscheck: \(TerminalText.escaped(error.description))")
+                throw ExitCode(2)
             } catch {
-                printError("hlscheck: \(error)")
+                printError("hlscheck: \(TerminalText.escaped(segment)): cannot be read")
                 throw ExitCode(2)
             }
         }
@@ -80,6 +102,7 @@ struct InspectCommand: AsyncParsableCommand {
             if let problem = artwork.decodeProblem { line += ", does not decode: \(problem)" }
             lines.append(line + ", sha256 \(artwork.contentHash.prefix(16))…")
         }
-        return lines.joined(separator: "\n")
+        // Names and ID3 text come from files: escaped so they cannot drive the terminal.
+        return lines.map { TerminalText.escaped($0) }.joined(separator: "\n")
     }
 }

@@ -19,7 +19,7 @@ import Testing
 
     @Test(arguments: ["Samples/packed-audio/master.m3u8", "Samples/fmp4/master.m3u8"])
     func packedAudioAndFragmentedSamplesPassClean(_ sample: String) throws {
-        let result = try HLSCheckBinary.run([sample, "--format", "json"])
+        let result = try HLSCheckBinary.run([sample, "--format", "json", "--root", "Samples"])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         let rules = (object["diagnostics"] as? [[String: Any]])?.compactMap { $0["rule"] as? String }
@@ -75,7 +75,7 @@ import Testing
     }
 
     @Test func missingAudioOnlyVariantFailsWithExitCode1() throws {
-        let result = try HLSCheckBinary.run(["Samples/no-audio-only/master.m3u8", "--playlist-only"])
+        let result = try HLSCheckBinary.run(["Samples/no-audio-only/master.m3u8", "--playlist-only", "--root", "Samples"])
         #expect(result.status == 1)
         #expect(result.stdout.contains(
             "Samples/no-audio-only/master.m3u8:1: error: no audio-only variant"))
@@ -83,7 +83,7 @@ import Testing
     }
 
     @Test func jsonReportHasTheDocumentedShape() throws {
-        let result = try HLSCheckBinary.run(["Samples/no-audio-only/master.m3u8", "--playlist-only", "--format", "json"])
+        let result = try HLSCheckBinary.run(["Samples/no-audio-only/master.m3u8", "--playlist-only", "--format", "json", "--root", "Samples"])
         #expect(result.status == 1)
         #expect(try matchesGolden(result.stdout, "no-audio-only-playlist-only.json"), "\(result.stdout)")
         let object = try #require(
@@ -146,7 +146,7 @@ import Testing
     @Test func writesJUnitSARIFAndGitHubReportsForCI() throws {
         let folder = try TemporaryFolder()
         let result = try HLSCheckBinary.run([
-            "Samples/no-audio-only/master.m3u8", "--playlist-only", "--format", "github",
+            "Samples/no-audio-only/master.m3u8", "--playlist-only", "--root", "Samples", "--format", "github",
             "--output", "junit=\(folder.path("r.xml"))", "--output", "sarif=\(folder.path("r.sarif"))",
         ])
         #expect(result.status == 1)

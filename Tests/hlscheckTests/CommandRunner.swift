@@ -6,6 +6,9 @@ struct CommandResult {
     var status: Int32
     var stdout: String
     var stderr: String
+    /// Ended by a signal: the watchdog stopped a run past the test's time limit (a hang), or
+    /// it crashed. Either way the test fails with this named.
+    var killedBySignal = false
 }
 
 enum HLSCheckBinary {
@@ -17,7 +20,9 @@ enum HLSCheckBinary {
         return PackageRoot.url.appendingPathComponent(".build/debug/hlscheck")
     }
 
-    static func run(_ arguments: [String], in folder: URL = PackageRoot.url) throws -> CommandResult {
+    /// Runs the binary; a watchdog kills it after `timeout` seconds so that a regression that
+    /// hangs (a FIFO read, say) fails the test instead of stalling the suite.
+    static func run(_ arguments: [String], in folder: URL = PackageRoot.url, timeout: TimeInterval = 120) throws -> CommandResult {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -26,6 +31,9 @@ enum HLSCheckBinary {
         process.standardOutput = out
         process.standardError = err
         try process.run()
+        let watchdog = DispatchWorkItem { process.terminate() }
+        DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: watchdog)
+        defer { watchdog.cancel() }
         // Read both pipes before waiting, so a large report cannot fill a pipe and deadlock.
         let stdoutData = out.fileHandleForReading.readDataToEndOfFile()
         let stderrData = err.fileHandleForReading.readDataToEndOfFile()
@@ -33,7 +41,7 @@ enum HLSCheckBinary {
         return CommandResult(
             status: process.terminationStatus,
             stdout: String(decoding: stdoutData, as: UTF8.self),
-            stderr: String(decoding: stderrData, as: UTF8.self))
+            stderr: String(decoding: stderrData, as: UTF8.self), killedBySignal: process.terminationReason == .uncaughtSignal)
     }
 }
 

@@ -18,8 +18,11 @@ public struct SegmentUnreadableRule: Rule {
         needsMedia: true)
 
     public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
-        measuredRecords(stream).compactMap { measurement, record in
-            guard let problem = record.problem, !record.encrypted else { return nil }
+        let outside = stream.loaded.outsideRootURIs
+        return measuredRecords(stream).compactMap { measurement, record in
+            guard let problem = record.problem, !record.encrypted,
+                  !outside.contains(URIResolver.resolve(record.uri, against: measurement.playlistURI))
+            else { return nil }
             return Finding("segment \(record.uri): \(problem)", at: SourceLocation(uri: measurement.playlistURI, line: record.line))
         }
     }

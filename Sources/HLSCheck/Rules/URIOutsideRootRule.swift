@@ -1,0 +1,46 @@
+import HLSPlaylist
+
+/// A URI that names a local file outside the stream's folder. The file is never read, and the
+/// finding never quotes it: a playlist must not turn the checker into a way to print
+/// `/etc/passwd` into a CI log.
+public struct URIOutsideRootRule: Rule {
+    public init() {}
+
+    public static let description = RuleDescription(
+        id: "uri-outside-root", name: "URI outside the stream's root", defaultSeverity: .error,
+        summary: "A playlist, rendition, segment or EXT-X-MAP URI names a local file outside the stream's folder (after resolving `..` and symlinks).",
+        rationale: """
+            A stream is published as one folder: a URI that climbs out of it (`../../…`, an absolute \
+            path, a symlink pointing elsewhere) breaks once the folder is copied to a server, and \
+            lets a hostile playlist make the checker read files it was never meant to. Such files \
+            are not read; choose another root with --root DIR or allow it with --allow-outside-root.
+            """,
+        triggering: [
+            RuleExample("variant climbs out with ..", files: [
+                "stream/master.m3u8": "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=48000,CODECS=\"mp4a.40.2\"\n../secret.m3u8\n",
+                "secret.m3u8": Examples.media(),
+            ], entry: "stream/master.m3u8"),
+            RuleExample("absolute variant path", files: [
+                "master.m3u8": "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=48000,CODECS=\"mp4a.40.2\"\n/etc/hostname\n"
+            ]),
+            RuleExample("segment outside the folder", files: [
+                "stream/index.m3u8": "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\n../../seg0.ts\n#EXT-X-ENDLIST\n"
+            ], entry: "stream/index.m3u8"),
+        ],
+        nonTriggering: [
+            RuleExample("everything inside the folder", files: Examples.stream(Examples.audioVariant())),
+            RuleExample(".. that stays inside", files: [
+                "stream/master.m3u8": "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=48000,CODECS=\"mp4a.40.2\"\naudio/../audio.m3u8\n",
+                "stream/audio.m3u8": Examples.media(),
+            ], entry: "stream/master.m3u8"),
+        ]
+    )
+
+    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+        stream.loaded.outsideRoot.map { reference in
+            Finding(
+                "\(reference.uri) lies outside the stream's root \(reference.root); it was not read (choose the root with --root DIR, or pass --allow-outside-root)",
+                at: reference.location)
+        }
+    }
+}

@@ -1,0 +1,165 @@
+// Reading files that a playlist or a user names, safely: regular files only, opened so that a
+// FIFO, a device or a socket can neither block the checker nor feed it endless bytes.
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Why a file was not read: the path and a reason a user can act on.
+public struct RegularFileError: Error, Sendable, Hashable, CustomStringConvertible {
+    public var path: String
+    public var reason: String
+
+    public init(path: String, reason: String) {
+        self.path = path
+        self.reason = reason
+    }
+
+    public var description: String { "\(path): \(reason)" }
+}
+
+/// An open regular file. `open` refuses anything else *before* a byte is read; the descriptor
+/// is closed when the value dies.
+public final class RegularFile {
+    public let path: String
+    /// File size at open time.
+    public let size: Int
+    /// Device and inode: the same for every name of one file (hard links, symlinks, `..`).
+    public let identity: FileIdentity
+    private let descriptor: Int32
+
+    /// Opens `path` for reading without blocking (a FIFO with no writer would otherwise block in
+    /// `open`), checks with `fstat` on the open descriptor that it is a regular file, then
+    /// switches back to blocking reads. `followSymlinks: false` refuses a symlink as the last
+    /// component (O_NOFOLLOW).
+    public init(path: String, followSymlinks: Bool = true) throws(RegularFileError) {
+        self.path = path
+        var flags = O_RDONLY | O_NONBLOCK | O_CLOEXEC
+        if !followSymlinks { flags |= O_NOFOLLOW }
+        let fd = open(path, flags)
+        guard fd >= 0 else {
+            let code = errno
+            if code == ELOOP, !followSymlinks {
+                throw RegularFileError(path: path, reason: "is a symbolic link; not followed")
+            }
+            throw RegularFileError(path: path, reason: Self.reason(code))
+        }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
+            let code = errno
+            close(fd)
+            throw RegularFileError(path: path, reason: "cannot stat: \(Self.reason(code))")
+        }
+        let kind = info.st_mode & S_IFMT
+        guard kind == S_IFREG else {
+            close(fd)
+            throw RegularFileError(path: path, reason: "is \(Self.kindName(kind)), not a regular file; only regular files are read")
+        }
+        let current = fcntl(fd, F_GETFL)
+        if current >= 0 { _ = fcntl(fd, F_SETFL, current & ~O_NONBLOCK) }
+        descriptor = fd
+        size = Int(info.st_size)
+        identity = FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+    }
+
+    deinit {
+        close(descriptor)
+    }
+
+    /// The whole file, refusing more than `maximumBytes` (checked against the size before
+    /// reading and again while reading, as a file may grow). `limitHint` names the setting that
+    /// raises the limit, for the message.
+    public func readAll(maximumBytes: Int, limitHint: String) throws(RegularFileError) -> [UInt8] {
+        guard size <= maximumBytes else {
+            throw RegularFileError(path: path, reason: Self.tooLarge(size, maximumBytes, limitHint))
+        }
+        var result: [UInt8] = []
+        result.reserveCapacity(size)
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { posixRead(descriptor, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw RegularFileError(path: path, reason: "read failed: \(Self.reason(errno))")
+            }
+            if n == 0 { break }
+            result.append(contentsOf: chunk[0..<n])
+            if result.count > maximumBytes {
+                throw RegularFileError(path: path, reason: Self.tooLarge(result.count, maximumBytes, limitHint))
+            }
+        }
+        return result
+    }
+
+    /// `length` bytes at `offset`, with positioned reads; the caller has bounded `length`.
+    public func read(offset: Int, length: Int) throws(RegularFileError) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: length)
+        var filled = 0
+        while filled < length {
+            let count = bytes.withUnsafeMutableBytes { buffer -> Int in
+                guard let base = buffer.baseAddress else { return 0 }
+                return pread(descriptor, base + filled, length - filled, off_t(offset + filled))
+            }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw RegularFileError(path: path, reason: "read failed: \(Self.reason(errno))")
+            }
+            if count == 0 { throw RegularFileError(path: path, reason: "file shrank while reading") }
+            filled += count
+        }
+        return bytes
+    }
+
+    /// "12 345 678 bytes, over the limit of 16 777 216 bytes (raise it with --max-playlist-bytes)".
+    public static func tooLarge(_ size: Int, _ limit: Int, _ hint: String) -> String {
+        "\(size) bytes, over the limit of \(limit) bytes (raise it with \(hint))"
+    }
+
+    public static func reason(_ code: Int32) -> String {
+        guard let text = strerror(code) else { return "error \(code)" }
+        return String(cString: text)
+    }
+
+    static func kindName(_ kind: mode_t) -> String {
+        switch kind {
+        case S_IFDIR: return "a folder"
+        case S_IFIFO: return "a FIFO (named pipe)"
+        case S_IFCHR: return "a character device"
+        case S_IFBLK: return "a block device"
+        case S_IFSOCK: return "a socket"
+        case S_IFLNK: return "a symbolic link"
+        default: return "not a regular file"
+        }
+    }
+
+    /// What is at `path` without following a final symlink, or nil when nothing is there.
+    /// For refusing to write over something that is not a regular file.
+    public static func kindOfEntry(at path: String) -> String? {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return nil }
+        let kind = info.st_mode & S_IFMT
+        return kind == S_IFREG ? "a regular file" : kindName(kind)
+    }
+
+    /// The canonical absolute path (symlinks and `..` resolved), nil when `path` does not exist.
+    public static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+}
+
+/// Device and inode of an open file.
+public struct FileIdentity: Sendable, Hashable {
+    public var device: UInt64
+    public var inode: UInt64
+}
+
+/// `read(2)`, named apart from methods called `read`.
+private func posixRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+    read(fd, buffer, count)
+}

@@ -1,0 +1,91 @@
+import ArgumentParser
+import Foundation
+import HLSCheck
+import HLSPlaylist
+
+/// `--max-…`, `--timeout`, `--root`, `--allow-outside-root`: what one run may read and cost
+/// (docs/security.md). Shared by the commands that read streams.
+struct LimitOptions: ParsableArguments {
+    @Option(name: .customLong("max-playlist-bytes"), help: "Largest playlist read, in bytes (default 16777216).")
+    var maxPlaylistBytes: Int?
+
+    @Option(name: .customLong("max-playlist-lines"), help: "Most lines in one playlist (default 1000000).")
+    var maxPlaylistLines: Int?
+
+    @Option(name: .customLong("max-playlists"), help: "Most playlists read for one stream (default 1000).")
+    var maxPlaylists: Int?
+
+    @Option(name: .customLong("max-segments"), help: "Most segments in one media playlist (default 100000).")
+    var maxSegments: Int?
+
+    @Option(name: .customLong("max-segment-bytes"), help: "Largest segment read, in bytes (default 268435456).")
+    var maxSegmentBytes: Int?
+
+    @Option(name: .customLong("max-id3-bytes"), help: "Largest ID3 tag read from a segment, in bytes (default 16777216).")
+    var maxID3Bytes: Int?
+
+    @Option(name: .customLong("max-image-pixels"), help: "Largest poster decoded, in pixels (default 40000000).")
+    var maxImagePixels: Int?
+
+    @Option(help: "Stop the run after this many seconds with exit code 2 (default 3600; 0: no limit).")
+    var timeout: Int?
+
+    @Option(help: "Folder a local stream may read from (default: the folder of each input playlist).")
+    var root: String?
+
+    @Flag(name: .customLong("allow-outside-root"), help: "Read local files outside the stream's root.")
+    var allowOutsideRoot = false
+
+    func validate() throws {
+        let positive: [(String, Int?)] = [
+            ("--max-playlist-bytes", maxPlaylistBytes), ("--max-playlist-lines", maxPlaylistLines),
+            ("--max-playlists", maxPlaylists), ("--max-segments", maxSegments),
+            ("--max-segment-bytes", maxSegmentBytes), ("--max-id3-bytes", maxID3Bytes),
+            ("--max-image-pixels", maxImagePixels),
+        ]
+        for (name, value) in positive {
+            if let value, value < 1 { throw ValidationError("\(name) must be at least 1, got \(value)") }
+        }
+        if let timeout, timeout < 0 { throw ValidationError("--timeout must be 0 (no limit) or more seconds, got \(timeout)") }
+        if let root {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory), isDirectory.boolValue else {
+                throw ValidationError("--root \(TerminalText.escaped(root)) is not a folder")
+            }
+        }
+    }
+
+    /// The defaults with every given flag applied.
+    var limits: Limits {
+        var limits = Limits()
+        if let maxPlaylistBytes { limits.playlistBytes = maxPlaylistBytes }
+        if let maxPlaylistLines { limits.playlistLines = maxPlaylistLines }
+        if let maxPlaylists { limits.playlists = maxPlaylists }
+        if let maxSegments { limits.segmentsPerPlaylist = maxSegments }
+        if let maxSegmentBytes { limits.segmentBytes = maxSegmentBytes }
+        if let maxID3Bytes { limits.id3Bytes = maxID3Bytes }
+        if let maxImagePixels { limits.imagePixels = maxImagePixels }
+        if let timeout { limits.timeoutSeconds = timeout == 0 ? nil : timeout }
+        return limits
+    }
+
+    var confinement: Confinement { Confinement(root: root, allowOutside: allowOutsideRoot) }
+
+    func apply(to configuration: inout CheckConfiguration) {
+        configuration.limits = limits
+        configuration.confinement = confinement
+    }
+
+    /// Ends the process with exit code 2 once the run has taken `--timeout` seconds. A thread of
+    /// its own, not a task: a read that blocks every worker of the concurrency pool must not
+    /// block the watchdog too.
+    func startWatchdog(command: String) {
+        guard let seconds = limits.timeoutSeconds else { return }
+        let thread = Thread {
+            Thread.sleep(forTimeInterval: TimeInterval(seconds))
+            printError("hlscheck: \(command) stopped after \(seconds) s, the run time limit; nothing was reported (raise it with --timeout SECONDS, 0 for none)")
+            Foundation.exit(2)
+        }
+        thread.start()
+    }
+}
