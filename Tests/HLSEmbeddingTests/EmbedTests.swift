@@ -29,6 +29,15 @@ func pictures(in path: String, container: ContainerKind) throws -> [AttachedPict
     }
 }
 
+/// The segment files a media playlist refers to, resolved, in order.
+func segmentFiles(of playlist: String) throws -> [String] {
+    let base = (playlist as NSString).deletingLastPathComponent
+    return try String(contentsOfFile: playlist, encoding: .utf8).split(separator: "\n")
+        .map { $0.trimmingCharacters(in: .whitespaces) }
+        .filter { !$0.isEmpty && !$0.hasPrefix("#") }
+        .map { (base as NSString).appendingPathComponent($0) }
+}
+
 @Suite struct EmbedTests {
     static let samples: [(String, String, ContainerKind)] = [
         ("compliant", "audio/seg%d.ts", .mpegTS),
@@ -48,8 +57,13 @@ func pictures(in path: String, container: ContainerKind) throws -> [AttachedPict
         #expect(audio.artwork?.segmentsWithArtwork == 3)
         #expect(audio.declaredBandwidth == audio.measuredPeakBitrate)
         let written = URL(fileURLWithPath: outcome.output).deletingLastPathComponent().path
-        for index in 0..<3 {
-            let segment = (written as NSString).appendingPathComponent(String(format: pattern, index))
+        let segments = try segmentFiles(of: (written as NSString).appendingPathComponent("audio/index.m3u8"))
+        #expect(segments.count == 3)
+        for (index, segment) in segments.enumerated() {
+            // Rewritten segments get new names (seg0.ts → seg0.embed-<8 hex>.ts), see StreamWriter.
+            let original = String(format: pattern, index)
+            let name = (segment as NSString).lastPathComponent
+            #expect(name.hasPrefix(((original as NSString).lastPathComponent as NSString).deletingPathExtension + ".embed-"), "\(name)")
             #expect(try pictures(in: segment, container: container).map(\.data) == [image], "segment \(index)")
         }
     }
@@ -67,9 +81,16 @@ func pictures(in path: String, container: ContainerKind) throws -> [AttachedPict
         let peak = try #require(outcome.targets.first?.peakAfter)
         #expect(after[7].contains("BANDWIDTH=\(peak),"))
         #expect(after[7].hasSuffix(",CODECS=\"mp4a.40.2\""))
-        // Media playlists and untouched segments are the same bytes (hard links).
+        // In the audio playlist only the URI lines change (the segments' new names); untouched
+        // playlists and segments are the same bytes (hard links).
         let out = folder.path("out")
-        #expect(try Data(contentsOf: URL(fileURLWithPath: out + "/audio/index.m3u8")) == Data(contentsOf: URL(fileURLWithPath: folder.path("compliant/audio/index.m3u8"))))
+        let mediaBefore = try String(contentsOfFile: folder.path("compliant/audio/index.m3u8"), encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+        let mediaAfter = try String(contentsOfFile: out + "/audio/index.m3u8", encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(mediaBefore.count == mediaAfter.count)
+        for (old, new) in zip(mediaBefore, mediaAfter) where old != new {
+            #expect(old.hasSuffix(".ts") && new.hasPrefix(old.dropLast(3) + ".embed-") && new.count == old.count + 15, "\(old) → \(new)")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: out + "/v0/index.m3u8")) == Data(contentsOf: URL(fileURLWithPath: folder.path("compliant/v0/index.m3u8"))))
         #expect(try Data(contentsOf: URL(fileURLWithPath: out + "/v0/seg1.ts")) == Data(contentsOf: URL(fileURLWithPath: folder.path("compliant/v0/seg1.ts"))))
     }
 
@@ -131,15 +152,18 @@ func pictures(in path: String, container: ContainerKind) throws -> [AttachedPict
         #expect(outcome.verification.diagnostics.filter { $0.severity == .error }.isEmpty)
     }
 
-    @Test func inPlaceRewritesTheStreamAndLeavesNoStagingBehind() async throws {
+    @Test func inPlaceRewritesTheStreamAndLeavesNothingOfTheRunBehind() async throws {
         let (folder, master) = try sampleCopy("compliant")
         let image = try fixture("poster.png")
         let outcome = try await PosterEmbedder(EmbedRequest(
             input: master, poster: try Poster(image: image), posterName: "poster.png", destination: .inPlace)).run()
         #expect(outcome.output.hasSuffix("compliant/master.m3u8"))
-        #expect(try pictures(in: folder.path("compliant/audio/seg0.ts"), container: .mpegTS).first?.mimeType == "image/png")
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.url.path).filter { $0.contains("hlscheck") }
-        #expect(leftovers.isEmpty, "\(leftovers)")
+        let segments = try segmentFiles(of: folder.path("compliant/audio/index.m3u8"))
+        #expect(try pictures(in: segments[0], container: .mpegTS).first?.mimeType == "image/png")
+        // The old segments are gone; nothing of the run is left beside the stream or in it.
+        #expect(!FileManager.default.fileExists(atPath: folder.path("compliant/audio/seg0.ts")))
+        let everything = try FileManager.default.subpathsOfDirectory(atPath: folder.url.path)
+        #expect(everything.filter { $0.contains("hlscheck") }.isEmpty, "\(everything)")
     }
 
     @Test func refusesEncryptedSegmentsBeforeWritingAnything() async throws {
