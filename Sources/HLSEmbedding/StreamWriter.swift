@@ -83,6 +83,13 @@ struct StreamWriter {
                 }
             }
         }
+        // Playlists are replaced, never written through: refuse a link before creating anything.
+        for playlist in targetPlaylists.union([layout.rootPlaylist]).sorted() {
+            let (folder, name) = Tree.split(playlist)
+            if let existing = (try? tree.folder(folder, create: false))?.status(name), !Folder.isRegular(existing) {
+                throw EmbedError("\(tree.absolute(playlist)) is \(Folder.isLink(existing) ? "a symbolic link" : "not a regular file"); embed does not replace it — point the command at the real file, or use --output")
+            }
+        }
         let journal = EmbedJournal(
             run: run, pid: getpid(), playlists: layout.playlists.map(tree.absolute),
             replaced: replaced.sorted().map(tree.absolute),
@@ -175,7 +182,7 @@ struct StreamWriter {
     /// The `--output` folder, resolved (symbolic links included) and created; refused when it is,
     /// contains or lies inside a folder of the input stream.
     private func outputRoot(_ requested: String) throws(EmbedError) -> String {
-        var existing = URL(fileURLWithPath: requested).standardizedFileURL.path
+        var existing = Self.followingLinks(URL(fileURLWithPath: requested).standardizedFileURL.path)
         var missing: [String] = []
         while Self.resolved(existing) == nil, existing != "/" {
             missing.insert((existing as NSString).lastPathComponent, at: 0)
@@ -199,6 +206,29 @@ struct StreamWriter {
             folder = try folder.subfolder(name, create: true, followLinks: false)
         }
         return target
+    }
+
+    /// `path` with every symbolic link in it followed, also where it points at nothing yet (a
+    /// link to a folder to be created): realpath(3) for the part that exists.
+    static func followingLinks(_ path: String) -> String {
+        var pending = path.split(separator: "/").map(String.init)
+        var result = "/"
+        var hops = 0
+        while !pending.isEmpty {
+            let component = pending.removeFirst()
+            let candidate = (result as NSString).appendingPathComponent(component)
+            var info = stat()
+            if lstat(candidate, &info) == 0, info.st_mode & S_IFMT == S_IFLNK, hops < 40,
+               let target = try? FileManager.default.destinationOfSymbolicLink(atPath: candidate) {
+                hops += 1
+                let absolute = target.hasPrefix("/") ? target : (result as NSString).appendingPathComponent(target)
+                pending = absolute.split(separator: "/").map(String.init) + pending
+                result = "/"
+                continue
+            }
+            result = URL(fileURLWithPath: candidate).standardizedFileURL.path
+        }
+        return result
     }
 
     static func resolved(_ path: String) -> String? {

@@ -198,3 +198,163 @@ func segmentFiles(of playlist: String) throws -> [String] {
         #expect(throws: PackagingError.self) { try Poster(image: Array("GIF89a not supported".utf8)) }
     }
 }
+
+/// What `hlscheck embed` must leave alone, and where it must not write (docs/security.md).
+@Suite struct EmbedSafetyTests {
+    static func embed(_ input: String, _ destination: EmbedRequest.Destination, image: String = "poster.jpg") async throws -> EmbedOutcome {
+        try await PosterEmbedder(EmbedRequest(
+            input: input, poster: try Poster(image: fixture(image)), posterName: image, destination: destination)).run()
+    }
+
+    static func status(_ path: String) throws -> stat {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { throw EmbedError("\(path): \(String(cString: strerror(errno)))") }
+        return info
+    }
+
+    @Test func inPlaceKeepsModesOwnersLinksAndEveryOtherFile() async throws {
+        let (folder, master) = try sampleCopy("compliant")
+        let audio = folder.path("compliant/audio")
+        let manager = FileManager.default
+        try manager.setAttributes([.posixPermissions: 0o750], ofItemAtPath: audio)
+        try manager.setAttributes([.posixPermissions: 0o600], ofItemAtPath: audio + "/seg1.ts")
+        try manager.setAttributes([.posixPermissions: 0o640], ofItemAtPath: audio + "/index.m3u8")
+        let asRoot = getuid() == 0
+        if asRoot { #expect(chown(audio + "/seg2.ts", 1234, 2345) == 0) }
+        try Data("notes".utf8).write(to: URL(fileURLWithPath: audio + "/notes.txt"))
+        try manager.createSymbolicLink(atPath: audio + "/latest.ts", withDestinationPath: "seg2.ts")
+        try manager.createDirectory(atPath: audio + "/drafts", withIntermediateDirectories: false)
+        try Data("draft".utf8).write(to: URL(fileURLWithPath: audio + "/drafts/a.ts"))
+        let notesBefore = try Self.status(audio + "/notes.txt")
+
+        _ = try await Self.embed(master, .inPlace)
+
+        let segments = try segmentFiles(of: audio + "/index.m3u8")
+        #expect(segments.map { ($0 as NSString).lastPathComponent.hasPrefix("seg") && $0.contains(".embed-") } == [true, true, true])
+        #expect(try Self.status(audio).st_mode & 0o7777 == 0o750)
+        #expect(try Self.status(audio + "/index.m3u8").st_mode & 0o7777 == 0o640)
+        #expect(try Self.status(segments[0]).st_mode & 0o7777 == 0o644)
+        #expect(try Self.status(segments[1]).st_mode & 0o7777 == 0o600, "seg1 keeps its 600")
+        if asRoot {
+            let owner = try Self.status(segments[2])
+            #expect((owner.st_uid, owner.st_gid) == (1234, 2345), "seg2 keeps its owner")
+        }
+        // Everything else: the same inode, the same bytes, the link still a link.
+        let notesAfter = try Self.status(audio + "/notes.txt")
+        #expect((notesAfter.st_ino, notesAfter.st_mtim.tv_sec) == (notesBefore.st_ino, notesBefore.st_mtim.tv_sec))
+        #expect(try manager.destinationOfSymbolicLink(atPath: audio + "/latest.ts") == "seg2.ts")
+        #expect(try String(contentsOfFile: audio + "/drafts/a.ts", encoding: .utf8) == "draft")
+        #expect(!manager.fileExists(atPath: audio + "/seg1.ts"), "the old segments are removed")
+    }
+
+    @Test func inPlaceThroughLinkedFoldersKeepsTheLinks() async throws {
+        let folder = try TemporaryFolder()
+        let manager = FileManager.default
+        // The stream is reached through a link; its audio folder is itself a link elsewhere.
+        try manager.copyItem(atPath: PackageRoot.url.appendingPathComponent("Samples/compliant").path, toPath: folder.path("real"))
+        try manager.moveItem(atPath: folder.path("real/audio"), toPath: folder.path("audio-store"))
+        try manager.createSymbolicLink(atPath: folder.path("real/audio"), withDestinationPath: "../audio-store")
+        try manager.createSymbolicLink(atPath: folder.path("stream"), withDestinationPath: "real")
+
+        _ = try await Self.embed(folder.path("stream/master.m3u8"), .inPlace)
+
+        #expect(try manager.destinationOfSymbolicLink(atPath: folder.path("stream")) == "real")
+        #expect(try manager.destinationOfSymbolicLink(atPath: folder.path("real/audio")) == "../audio-store")
+        let segments = try segmentFiles(of: folder.path("audio-store/index.m3u8"))
+        #expect(try pictures(in: segments[0], container: .mpegTS).map(\.data) == [try fixture("poster.jpg")])
+        #expect(try manager.contentsOfDirectory(atPath: folder.path("audio-store")).count == 4)
+        #expect(try manager.contentsOfDirectory(atPath: folder.url.path).sorted() == ["audio-store", "real", "stream"])
+    }
+
+    @Test(arguments: [("compliant", "is the folder"), ("compliant/audio/out", "is inside the folder"), (".", "contains the folder")])
+    func refusesAnOutputThatIsInsideOrContainsTheInputEvenThroughALink(_ target: String, _ relation: String) async throws {
+        let (folder, master) = try sampleCopy("compliant")
+        try FileManager.default.createSymbolicLink(atPath: folder.path("alias"), withDestinationPath: folder.path(target))
+        let before = try snapshot(folder.path("compliant"))
+        await #expect {
+            _ = try await Self.embed(master, .folder(folder.path("alias")))
+        } throws: { error in
+            "\(error)".contains("--output \(folder.path("alias")) \(relation)") && "\(error)".contains("of the input stream")
+        }
+        #expect(try snapshot(folder.path("compliant")) == before)
+    }
+
+    @Test func refusesToWriteThroughALinkInsideTheOutputFolder() async throws {
+        let (folder, master) = try sampleCopy("compliant")
+        let before = try snapshot(folder.path("compliant"))
+        try FileManager.default.createDirectory(atPath: folder.path("out"), withIntermediateDirectories: false)
+        try FileManager.default.createSymbolicLink(atPath: folder.path("out/audio"), withDestinationPath: folder.path("compliant/audio"))
+        await #expect {
+            _ = try await Self.embed(master, .folder(folder.path("out")))
+        } throws: { error in
+            "\(error)".contains("out/audio is a symbolic link: embed does not write through links")
+        }
+        #expect(try snapshot(folder.path("compliant")) == before, "the input is untouched")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path("out")) == ["audio"], "and no journal or lock is left")
+    }
+
+    @Test func inPlaceRefusesToReplaceALinkedPlaylistBeforeWritingAnything() async throws {
+        let (folder, master) = try sampleCopy("compliant")
+        let audio = folder.path("compliant/audio")
+        try FileManager.default.moveItem(atPath: audio + "/index.m3u8", toPath: audio + "/real.m3u8")
+        try FileManager.default.createSymbolicLink(atPath: audio + "/index.m3u8", withDestinationPath: "real.m3u8")
+        let before = try snapshot(folder.path("compliant"))
+        await #expect {
+            _ = try await Self.embed(master, .inPlace)
+        } throws: { error in
+            "\(error)".contains("audio/index.m3u8 is a symbolic link; embed does not replace it")
+        }
+        #expect(try snapshot(folder.path("compliant")) == before, "nothing was written")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: audio + "/index.m3u8") == "real.m3u8")
+    }
+
+    @Test func aFailureBeforeThePlaylistsAreSwappedTakesBackTheNewSegments() async throws {
+        let (folder, master) = try sampleCopy("compliant")
+        // The name the third segment will get, taken by a file with other bytes.
+        let probe = try await Self.embed(master, .folder(folder.path("probe")))
+        let names = try segmentFiles(of: (probe.output as NSString).deletingLastPathComponent + "/audio/index.m3u8")
+        let taken = folder.path("compliant/audio/" + (names[2] as NSString).lastPathComponent)
+        try Data("someone else's".utf8).write(to: URL(fileURLWithPath: taken))
+        let before = try snapshot(folder.path("compliant"))
+        await #expect {
+            _ = try await Self.embed(master, .inPlace)
+        } throws: { error in
+            "\(error)".contains("\(taken) exists with other content; embed does not overwrite it")
+        }
+        #expect(try snapshot(folder.path("compliant")) == before, "the first two new segments were removed again, the other file kept")
+    }
+
+    @Test func theJournalOfAnInterruptedRunLeadsTheNextRunToRemoveItsLeftovers() async throws {
+        let (folder, master) = try sampleCopy("compliant")
+        let audio = folder.path("compliant/audio")
+        // What a run killed before swapping in its playlists leaves: a temporary file, a new
+        // segment no playlist references, and its journal.
+        let journal = """
+            {"run":"5eed","pid":1,"playlists":["\(folder.path("compliant/master.m3u8"))","\(audio)/index.m3u8"],\
+            "replaced":["\(audio)/seg0.ts"],"folders":["\(audio)"]}
+            """
+        try Data(journal.utf8).write(to: URL(fileURLWithPath: folder.path("compliant/.hlscheck-embed.journal")))
+        try Data("half".utf8).write(to: URL(fileURLWithPath: audio + "/.seg1.embed-0badf00d.ts.hlscheck-embed-5eed.tmp"))
+        try Data("orphan".utf8).write(to: URL(fileURLWithPath: audio + "/seg0.embed-0badf00d.ts"))
+        // Not the run's: another program's temporary file and a file named like ours but referenced by nobody else's run.
+        try Data("mine".utf8).write(to: URL(fileURLWithPath: audio + "/.seg1.ts.hlscheck-embed-other.tmp"))
+        let messages = Messages()
+        var request = EmbedRequest(input: master, poster: try Poster(image: fixture("poster.jpg")), posterName: "p", destination: .inPlace)
+        request.report = { messages.append($0) }
+        _ = try await PosterEmbedder(request).run()
+        #expect(messages.all == ["removed 2 leftovers of an interrupted run in \(folder.path("compliant"))"])
+        let names = try FileManager.default.contentsOfDirectory(atPath: audio).sorted()
+        #expect(!names.contains("seg0.embed-0badf00d.ts") && !names.contains(".seg1.embed-0badf00d.ts.hlscheck-embed-5eed.tmp"))
+        #expect(names.contains(".seg1.ts.hlscheck-embed-other.tmp"), "a file of another run stays")
+        #expect(!FileManager.default.fileExists(atPath: folder.path("compliant/.hlscheck-embed.journal")))
+    }
+}
+
+/// Collects the messages a run reports (a test-only box; every access holds the lock).
+final class Messages: @unchecked Sendable {
+    private let lock = NSLock()
+    private var messages: [String] = []
+
+    func append(_ message: String) { lock.withLock { messages.append(message) } }
+    var all: [String] { lock.withLock { messages } }
+}

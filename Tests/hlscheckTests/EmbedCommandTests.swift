@@ -164,6 +164,92 @@ import Testing
         }
     }
 
+    /// Starts `hlscheck embed`, which stops itself (SIGSTOP) at writing step `step`; returns once it has.
+    static func startStopped(_ arguments: [String], atStep step: Int) throws -> (Process, Pipe, Pipe) {
+        let process = Process()
+        process.executableURL = HLSCheckBinary.executable
+        process.arguments = ["embed"] + arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(["HLSCHECK_TEST_STOP_AT_STEP": String(step)]) { $1 }
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        // Wait for the state to become T (stopped) in /proc: a condition, not a duration.
+        while process.isRunning {
+            let stat = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/stat", encoding: .utf8)) ?? ""
+            if let close = stat.lastIndex(of: ")"), stat[stat.index(close, offsetBy: 2)...].hasPrefix("T") { break }
+            usleep(5_000)
+        }
+        return (process, out, err)
+    }
+
+    @Test func aSecondRunOnTheSameStreamRefusesAndNamesTheFirstWhichFinishes() throws {
+        let folder = try TemporaryFolder()
+        let stream = try Self.smallStream(.transportStream, in: folder)
+        let master = stream + "/master.m3u8"
+        let (first, firstOut, _) = try Self.startStopped(["--image", Self.poster, master, "--in-place"], atStep: 5)
+        #expect(first.isRunning, "the first run stopped in the middle of writing")
+        let lockHolder = try String(contentsOfFile: stream + "/.hlscheck-embed.lock", encoding: .utf8)
+        #expect(lockHolder.hasPrefix("pid \(first.processIdentifier) on "))
+
+        let second = try #require(try Self.embed(["--image", Self.otherPoster, master, "--in-place"]))
+        #expect(second.status == 2)
+        #expect(second.stderr.contains("another hlscheck embed (pid \(first.processIdentifier) on "), "\(second.stderr)")
+        #expect(second.stderr.contains("nothing was changed") && second.stderr.contains("--wait"))
+        // A copy into another folder is not held up: the lock belongs to the folder written in.
+        let copy = try #require(try Self.embed(["--image", Self.otherPoster, master, "--output", folder.path("copy")]))
+        #expect(copy.status == 0, "another folder: no conflict")
+
+        kill(first.processIdentifier, SIGCONT)
+        _ = firstOut.fileHandleForReading.readDataToEndOfFile()
+        first.waitUntilExit()
+        #expect(first.terminationStatus == 0)
+        // The first run's poster is what the stream holds; no lock file is left.
+        let audio = try String(contentsOfFile: stream + "/audio/index.m3u8", encoding: .utf8)
+        #expect(audio.contains(".embed-"))
+        let copied = try String(contentsOfFile: folder.path("copy/audio/index.m3u8"), encoding: .utf8)
+        #expect(copied != audio, "the copy carries the other poster")
+        #expect(!FileManager.default.fileExists(atPath: stream + "/.hlscheck-embed.lock"))
+    }
+
+    @Test func withWaitTheSecondRunWaitsForTheFirstAndBothResultsArriveInOrder() throws {
+        let folder = try TemporaryFolder()
+        let stream = try Self.smallStream(.packedAudio, in: folder)
+        let master = stream + "/master.m3u8"
+        let (first, firstOut, _) = try Self.startStopped(["--image", Self.poster, master, "--in-place"], atStep: 5)
+        let second = Process()
+        second.executableURL = HLSCheckBinary.executable
+        second.arguments = ["embed", "--image", Self.otherPoster, master, "--in-place", "--wait"]
+        let secondOut = Pipe(), secondErr = Pipe()
+        second.standardOutput = secondOut
+        second.standardError = secondErr
+        try second.run()
+        // Blocks until the second run says it waits (it writes nothing before that line).
+        var said = ""
+        while !said.contains("\n") {
+            let data = secondErr.fileHandleForReading.availableData
+            if data.isEmpty { break }
+            said += String(decoding: data, as: UTF8.self)
+        }
+        #expect(said.contains("waiting for \(stream)/.hlscheck-embed.lock, held by pid \(first.processIdentifier)"), "\(said)")
+
+        kill(first.processIdentifier, SIGCONT)
+        _ = firstOut.fileHandleForReading.readDataToEndOfFile()
+        first.waitUntilExit()
+        _ = secondOut.fileHandleForReading.readDataToEndOfFile()
+        _ = secondErr.fileHandleForReading.readDataToEndOfFile()
+        second.waitUntilExit()
+        #expect(first.terminationStatus == 0)
+        #expect(second.terminationStatus == 0)
+        // The second poster (PNG) is the one the stream holds: it ran after the first, on its result.
+        let segments = Self.referencedURIs(try Data(contentsOf: URL(fileURLWithPath: stream + "/audio/index.m3u8")))
+        let segment = try Data(contentsOf: URL(fileURLWithPath: stream + "/audio/" + segments[0]))
+        #expect(segment.range(of: Data("image/png".utf8)) != nil)
+        #expect(segment.range(of: Data("image/jpeg".utf8)) == nil)
+        let names = try FileManager.default.contentsOfDirectory(atPath: stream + "/audio")
+        #expect(names.count == 4, "the playlist and three segments, nothing of the first run: \(names)")
+    }
+
     @Test func refusesWithoutADestinationAndWithANonImage() throws {
         let (folder, stream) = try Self.copyOfCompliantSample()
         let noDestination = try HLSCheckBinary.run(["embed", "--image", Self.poster, stream + "/master.m3u8"])
