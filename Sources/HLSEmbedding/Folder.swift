@@ -46,20 +46,21 @@ final class Folder {
         return Folder(descriptor: descriptor, path: full)
     }
 
-    /// lstat of `name`, nil when it does not exist.
-    func status(_ name: String) -> stat? {
+    /// lstat of `name` (stat with `followLinks`), nil when it does not exist.
+    func status(_ name: String, followLinks: Bool = false) -> stat? {
         var info = stat()
-        return fstatat(descriptor, name, &info, AT_SYMLINK_NOFOLLOW) == 0 ? info : nil
+        return fstatat(descriptor, name, &info, followLinks ? 0 : AT_SYMLINK_NOFOLLOW) == 0 ? info : nil
     }
 
     static func isRegular(_ info: stat) -> Bool { info.st_mode & S_IFMT == S_IFREG }
     static func isLink(_ info: stat) -> Bool { info.st_mode & S_IFMT == S_IFLNK }
 
-    /// The bytes of the regular file `name`; nil when it does not exist. A link or a non-regular
-    /// file is refused.
-    func read(_ name: String) throws(EmbedError) -> [UInt8]? {
+    /// The bytes of the regular file `name`; nil when it does not exist. A non-regular file is
+    /// refused, and so is a link unless `followLinks` (reading the input through its links is
+    /// the user's layout; what embed is about to replace must be the file itself).
+    func read(_ name: String, followLinks: Bool = false) throws(EmbedError) -> [UInt8]? {
         let full = (path as NSString).appendingPathComponent(name)
-        let descriptor = openat(self.descriptor, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
+        let descriptor = openat(self.descriptor, name, O_RDONLY | O_CLOEXEC | O_NONBLOCK | (followLinks ? 0 : O_NOFOLLOW))
         guard descriptor >= 0 else {
             if errno == ENOENT { return nil }
             throw EmbedError("\(full): cannot read it: \(errno == ELOOP ? "it is a symbolic link" : lastError())")
@@ -160,9 +161,10 @@ final class Folder {
     func link(_ name: String, to source: Folder, _ sourceName: String, run: String, progress: WriteProgress) throws(EmbedError) {
         let temporary = TemporaryName.make(for: name, run: run)
         try progress.step()
-        if linkat(source.descriptor, sourceName, descriptor, temporary, 0) != 0 {
-            let bytes = try source.read(sourceName) ?? []
-            let copy = try self.temporary(for: name, run: run, bytes: bytes[...], like: source.status(sourceName), owner: false, progress: progress)
+        if linkat(source.descriptor, sourceName, descriptor, temporary, AT_SYMLINK_FOLLOW) != 0 {
+            let bytes = try source.read(sourceName, followLinks: true) ?? []
+            let copy = try self.temporary(
+                for: name, run: run, bytes: bytes[...], like: source.status(sourceName, followLinks: true), owner: false, progress: progress)
             try replace(name, with: copy, progress: progress)
             return
         }

@@ -107,14 +107,15 @@ struct StreamWriter {
                 let file = layout.relative(URIResolver.resolve(segment.uri, against: playlistURI))
                 let (folder, name) = Tree.split(file)
                 let sourceFolder = try source.folder(folder)
-                if try sourceFolder.read(name) == bytes {
+                if try sourceFolder.read(name, followLinks: true) == bytes {
                     if !inPlace { try tree.copy(file, from: source, run: run, progress: progress) }
                     return
                 }
                 let newName = SegmentName.renamed(name, bytes: bytes)
                 let target = try tree.folder(folder)
                 let temporary = try target.temporary(
-                    for: newName, run: run, bytes: bytes[...], like: sourceFolder.status(name), owner: inPlace, progress: progress)
+                    for: newName, run: run, bytes: bytes[...], like: sourceFolder.status(name, followLinks: true), owner: inPlace,
+                    progress: progress)
                 if try target.createExclusively(newName, with: temporary, progress: progress) {
                     created.append(Tree.join(folder, newName))
                 } else if try target.read(newName) != bytes {
@@ -138,7 +139,7 @@ struct StreamWriter {
                 var bytes: [UInt8]?
                 if playlist == layout.rootPlaylist, let master { bytes = master }
                 if let edits = newURIs[playlist] {
-                    bytes = PlaylistLines.replacing(edits, in: try source.read(playlist) ?? [])
+                    bytes = PlaylistLines.replacing(edits, in: try source.read(playlist, followLinks: true) ?? [])
                 }
                 guard let bytes else {
                     if !inPlace { try tree.copy(playlist, from: source, run: run, progress: progress) }
@@ -282,10 +283,10 @@ final class Tree {
         return opened
     }
 
-    func read(_ file: String) throws(EmbedError) -> [UInt8]? {
+    func read(_ file: String, followLinks: Bool = false) throws(EmbedError) -> [UInt8]? {
         let (folder, name) = Self.split(file)
         guard let parent = try? self.folder(folder, create: false) else { return nil }
-        return try parent.read(name)
+        return try parent.read(name, followLinks: followLinks)
     }
 
     /// `file` becomes the same bytes as in `source` (a hard link, or a copy), unless it already is.
@@ -297,9 +298,9 @@ final class Tree {
             guard Folder.isRegular(existing) else {
                 throw EmbedError("\(absolute(file)) exists and is not a regular file (a link or a folder); embed does not replace it — move it away")
             }
-            if let original = from.status(name) {
+            if let original = from.status(name, followLinks: true) {
                 if original.st_dev == existing.st_dev && original.st_ino == existing.st_ino { return }
-                if original.st_size == existing.st_size, try to.read(name) == from.read(name) { return }
+                if original.st_size == existing.st_size, try to.read(name) == from.read(name, followLinks: true) { return }
             }
         }
         try to.link(name, to: from, name, run: run, progress: progress)
@@ -314,7 +315,7 @@ final class Tree {
         if let existing, !Folder.isRegular(existing) {
             throw EmbedError("\(absolute(file)) is \(Folder.isLink(existing) ? "a symbolic link" : "not a regular file"); embed does not replace it — point the command at the real file, or use --output")
         }
-        let like = existing ?? (try? source.folder(folder))?.status(name)
+        let like = existing ?? (try? source.folder(folder))?.status(name, followLinks: true)
         let temporary = try parent.temporary(for: name, run: run, bytes: bytes[...], like: like, owner: owner || existing != nil, progress: progress)
         try parent.replace(name, with: temporary, progress: progress)
         parent.sync()

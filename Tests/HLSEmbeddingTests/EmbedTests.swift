@@ -358,3 +358,31 @@ final class Messages: @unchecked Sendable {
     func append(_ message: String) { lock.withLock { messages.append(message) } }
     var all: [String] { lock.withLock { messages } }
 }
+
+extension EmbedSafetyTests {
+    /// Segments that are links to files elsewhere: read through, never written through.
+    @Test(arguments: [false, true])
+    func segmentsThatAreLinksAreReadThroughAndLeftAlone(_ inPlace: Bool) async throws {
+        let (folder, master) = try sampleCopy("compliant")
+        let manager = FileManager.default
+        try manager.createDirectory(atPath: folder.path("store"), withIntermediateDirectories: false)
+        try manager.moveItem(atPath: folder.path("compliant/audio/seg1.ts"), toPath: folder.path("store/seg1.ts"))
+        try manager.setAttributes([.posixPermissions: 0o640], ofItemAtPath: folder.path("store/seg1.ts"))
+        try manager.createSymbolicLink(atPath: folder.path("compliant/audio/seg1.ts"), withDestinationPath: "../../store/seg1.ts")
+        let stored = try snapshot(folder.path("store"))
+
+        let outcome = try await Self.embed(master, inPlace ? .inPlace : .folder(folder.path("out")))
+
+        #expect(try snapshot(folder.path("store")) == stored, "the link's target is never written")
+        let written = (outcome.output as NSString).deletingLastPathComponent + "/audio"
+        let segments = try segmentFiles(of: written + "/index.m3u8")
+        let second = try Self.status(segments[1])
+        #expect(second.st_mode & S_IFMT == S_IFREG, "the rewritten segment is a file of its own")
+        #expect(try pictures(in: segments[1], container: .mpegTS).count == 1)
+        if inPlace {
+            #expect(second.st_mode & 0o7777 == 0o640, "with the mode of the file the link pointed at")
+            #expect(try manager.destinationOfSymbolicLink(atPath: folder.path("compliant/audio/seg1.ts")) == "../../store/seg1.ts",
+                    "the link itself stays")
+        }
+    }
+}
