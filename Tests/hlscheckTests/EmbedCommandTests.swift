@@ -212,6 +212,21 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: stream + "/.hlscheck-embed.lock"))
     }
 
+    @Test func aFileAnotherProgramSavesIntoTheStreamFolderDuringTheRunStays() throws {
+        let folder = try TemporaryFolder()
+        let stream = try Self.smallStream(.fragmentedMP4, in: folder)
+        let (run, out, _) = try Self.startStopped(["--image", Self.poster, stream + "/master.m3u8", "--in-place"], atStep: 12)
+        #expect(run.isRunning)
+        try Data("saved while embed ran".utf8).write(to: URL(fileURLWithPath: stream + "/audio/notes.txt"))
+        try Data("saved while embed ran".utf8).write(to: URL(fileURLWithPath: stream + "/cover.jpg"))
+        kill(run.processIdentifier, SIGCONT)
+        _ = out.fileHandleForReading.readDataToEndOfFile()
+        run.waitUntilExit()
+        #expect(run.terminationStatus == 0)
+        #expect(FileManager.default.contents(atPath: stream + "/audio/notes.txt") == Data("saved while embed ran".utf8))
+        #expect(FileManager.default.contents(atPath: stream + "/cover.jpg") == Data("saved while embed ran".utf8))
+    }
+
     @Test func withWaitTheSecondRunWaitsForTheFirstAndBothResultsArriveInOrder() throws {
         let folder = try TemporaryFolder()
         let stream = try Self.smallStream(.packedAudio, in: folder)
