@@ -128,7 +128,10 @@ struct StreamWriter {
 
             // The copy: every other file of the stream, as it is.
             if !inPlace {
-                let written = targetPlaylists.union([layout.rootPlaylist]).union(targetSegments.map(\.file))
+                // A segment a target shares with a playlist embed leaves alone is copied as well.
+                let sharedElsewhere = layout.segments.filter { !targetPlaylists.contains($0.playlist) }.map(\.file)
+                let written = targetPlaylists.union([layout.rootPlaylist])
+                    .union(Set(targetSegments.map(\.file)).subtracting(sharedElsewhere).subtracting(layout.otherFiles))
                 for file in layout.files where !written.contains(file) {
                     try tree.copy(file, from: source, run: run, progress: progress)
                 }

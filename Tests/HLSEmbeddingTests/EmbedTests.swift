@@ -386,3 +386,29 @@ extension EmbedSafetyTests {
         }
     }
 }
+
+extension EmbedSafetyTests {
+    /// A segment that a playlist embed leaves alone (not chosen with --variant) also lists stays,
+    /// in place and in the copy.
+    @Test(arguments: [false, true])
+    func segmentsSharedWithAPlaylistLeftAloneStay(_ inPlace: Bool) async throws {
+        let (folder, master) = try sampleCopy("compliant")
+        let audio = folder.path("compliant/audio")
+        try FileManager.default.copyItem(atPath: audio + "/index.m3u8", toPath: audio + "/same.m3u8")
+        let text = try String(contentsOfFile: master, encoding: .utf8) + "#EXT-X-STREAM-INF:BANDWIDTH=47133,CODECS=\"mp4a.40.2\"\naudio/same.m3u8\n"
+        try Data(text.utf8).write(to: URL(fileURLWithPath: master))
+        var request = EmbedRequest(
+            input: master, poster: try Poster(image: fixture("poster.png")), posterName: "poster.png",
+            destination: inPlace ? .inPlace : .folder(folder.path("out")), variants: ["audio/index.m3u8"])
+        request.force = true
+        let outcome = try await PosterEmbedder(request).run()
+        let written = (outcome.output as NSString).deletingLastPathComponent + "/audio"
+        let chosen = try segmentFiles(of: written + "/index.m3u8")
+        let other = try segmentFiles(of: written + "/same.m3u8")
+        #expect(chosen.allSatisfy { $0.contains(".embed-") })
+        #expect(other.map { ($0 as NSString).lastPathComponent } == ["seg0.ts", "seg1.ts", "seg2.ts"])
+        for segment in other {
+            #expect(try pictures(in: segment, container: .mpegTS).first?.mimeType == "image/jpeg", "the other playlist's segments keep their poster")
+        }
+    }
+}
