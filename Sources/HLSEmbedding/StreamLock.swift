@@ -66,10 +66,16 @@ final class StreamLock {
         close(descriptor)
     }
 
+    /// What the holder wrote into the file. It writes right after locking, so a file still empty
+    /// is read again for a moment before giving up.
     private static func holder(_ descriptor: Int32) -> String {
         var buffer = [UInt8](repeating: 0, count: 256)
-        let count = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
-        let text = count > 0 ? String(decoding: buffer[0..<count], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) : ""
-        return text.isEmpty ? "identity not yet written" : text
+        for _ in 0..<20 {
+            let count = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
+            let text = count > 0 ? String(decoding: buffer[0..<count], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) : ""
+            if !text.isEmpty { return text }
+            usleep(5_000)
+        }
+        return "which has not said who it is yet"
     }
 }
