@@ -68,6 +68,24 @@ struct StreamWriter {
         let targetPlaylists = Set(targets.map(layout.relative))
         let targetSegments = layout.segments.filter { targetPlaylists.contains($0.playlist) }
 
+        // In place, a media playlist in another folder (`../audio/index.m3u8`) may belong to
+        // another stream too: lock its folder as well, without waiting (two runs waiting for each
+        // other's folders would wait forever).
+        var sharedLocks: [StreamLock] = []
+        defer { sharedLocks.forEach { $0.release() } }
+        if inPlace {
+            var locked: Set<[UInt64]> = [Self.identity(held.folder)]
+            for playlist in targetPlaylists.sorted() {
+                let folder = try tree.folder((playlist as NSString).deletingLastPathComponent)
+                guard locked.insert(Self.identity(folder)).inserted else { continue }
+                do {
+                    sharedLocks.append(try StreamLock.acquire(in: folder, wait: false, report: report))
+                } catch {
+                    throw EmbedError("\(error.description.replacingOccurrences(of: " — run again when it has finished, or add --wait", with: "")) — \(tree.absolute(playlist)) belongs to this stream too; run again when that run has finished")
+                }
+            }
+        }
+
         // What the destination's playlists reference now: removed at the end unless still used.
         var replaced = Set(targetSegments.map(\.file))
         if !inPlace {
@@ -233,6 +251,12 @@ struct StreamWriter {
             result = URL(fileURLWithPath: candidate).standardizedFileURL.path
         }
         return result
+    }
+
+    static func identity(_ folder: Folder) -> [UInt64] {
+        var info = stat()
+        fstat(folder.descriptor, &info)
+        return [UInt64(info.st_dev), UInt64(info.st_ino)]
     }
 
     static func resolved(_ path: String) -> String? {

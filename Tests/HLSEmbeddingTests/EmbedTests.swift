@@ -412,3 +412,27 @@ extension EmbedSafetyTests {
         }
     }
 }
+
+extension EmbedSafetyTests {
+    /// Another run holding the folder of a media playlist this stream shares through `../`.
+    @Test func inPlaceRefusesWhenAnotherRunHoldsTheFolderOfASharedMediaPlaylist() async throws {
+        let (folder, _) = try sampleCopy("compliant")
+        let master = folder.path("other/master.m3u8")
+        try FileManager.default.createDirectory(atPath: folder.path("other"), withIntermediateDirectories: false)
+        try Data("#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=47133,CODECS=\"mp4a.40.2\"\n../compliant/audio/index.m3u8\n".utf8)
+            .write(to: URL(fileURLWithPath: master))
+        let lockPath = folder.path("compliant/audio/.hlscheck-embed.lock")
+        let descriptor = open(lockPath, O_RDWR | O_CREAT, 0o644)
+        #expect(flock(descriptor, LOCK_EX) == 0)
+        _ = "pid 1 on elsewhere, since then\n".withCString { write(descriptor, $0, strlen($0)) }
+        defer { close(descriptor) }
+        let before = try snapshot(folder.path("compliant"))
+        await #expect {
+            _ = try await Self.embed(master, .inPlace)
+        } throws: { error in
+            "\(error)".contains("another hlscheck embed (pid 1 on elsewhere, since then) is rewriting this stream")
+                && "\(error)".contains("compliant/audio/index.m3u8 belongs to this stream too")
+        }
+        #expect(try snapshot(folder.path("compliant")) == before)
+    }
+}
