@@ -436,3 +436,14 @@ extension EmbedSafetyTests {
         #expect(try snapshot(folder.path("compliant")) == before)
     }
 }
+
+extension EmbedSafetyTests {
+    /// A media playlist as the input: the copy holds its segments and its EXT-X-MAP.
+    @Test func aMediaPlaylistInputIsCopiedWhole() async throws {
+        let (folder, _) = try sampleCopy("fmp4")
+        let outcome = try await Self.embed(folder.path("fmp4/audio/index.m3u8"), .folder(folder.path("out")))
+        #expect(FileManager.default.contents(atPath: folder.path("out/init.mp4")) == FileManager.default.contents(atPath: folder.path("fmp4/audio/init.mp4")))
+        #expect(try segmentFiles(of: outcome.output).allSatisfy { FileManager.default.fileExists(atPath: $0) })
+        #expect(outcome.verification.diagnostics.filter { $0.severity == .error }.isEmpty, "\(outcome.verification.diagnostics)")
+    }
+}
