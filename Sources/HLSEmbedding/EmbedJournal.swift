@@ -31,7 +31,7 @@ struct EmbedJournal: Codable {
             throw EmbedError("\((folder.path as NSString).appendingPathComponent(Self.name)): cannot create it: \(lastError())")
         }
         defer { close(descriptor) }
-        let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+        let written = bytes.withUnsafeBytes { systemWrite(descriptor, $0.baseAddress, $0.count) }
         guard written == bytes.count, fsync(descriptor) == 0 else {
             throw EmbedError("\((folder.path as NSString).appendingPathComponent(Self.name)): cannot write it: \(lastError())")
         }

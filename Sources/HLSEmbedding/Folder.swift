@@ -19,7 +19,7 @@ final class Folder {
 
     /// Opens `path` (an absolute, resolved path: the links above it are the user's layout).
     static func open(_ path: String) throws(EmbedError) -> Folder {
-        let descriptor = Glibc.open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        let descriptor = systemOpenFolder(path)
         guard descriptor >= 0 else { throw EmbedError("\(path): cannot open the folder: \(lastError())") }
         return Folder(descriptor: descriptor, path: path)
     }
@@ -73,7 +73,7 @@ final class Folder {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65_536)
         while true {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            let count = chunk.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress, $0.count) }
             if count < 0, errno == EINTR { continue }
             guard count >= 0 else { throw EmbedError("\(full): cannot read it: \(lastError())") }
             if count == 0 { return bytes }
@@ -120,7 +120,7 @@ final class Folder {
             let end = min(offset + WriteProgress.chunk, bytes.endIndex)
             do { try progress.step() } catch { failure = error }
             if failure != nil { break }
-            let written = bytes[offset..<end].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+            let written = bytes[offset..<end].withUnsafeBytes { systemWrite(descriptor, $0.baseAddress, $0.count) }
             if written < 0, errno == EINTR { continue }
             guard written > 0 else { failure = EmbedError("\(full): cannot write: \(lastError())"); break }
             offset += written
@@ -216,3 +216,9 @@ final class WriteProgress {
 func lastError() -> String {
     String(cString: strerror(errno))
 }
+
+// The C calls whose names the types above reuse (Folder.open, Folder.read, EmbedJournal.write),
+// reached from file scope where the names are unambiguous, on Glibc and Darwin alike.
+func systemOpenFolder(_ path: String) -> Int32 { open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int { read(descriptor, buffer, count) }
+func systemWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int { write(descriptor, buffer, count) }
