@@ -41,7 +41,7 @@ let package = Package(
             name: "HLSCheck", dependencies: ["HLSPlaylist", "MediaInspection", "MediaFormats", .product(name: "Yams", package: "Yams")],
             swiftSettings: strict),
         .target(name: "HLSReporting", dependencies: ["HLSCheck", "CLibXML2"], swiftSettings: strict),
-        // Atomic exchange of two paths (renameat2), which Glibc's Swift module does not export.
+        // embed's rename-without-replacing (renameat2 RENAME_NOREPLACE, which Glibc's Swift module does not export) and flock.
         .target(name: "CSystem"),
         .target(name: "HLSPackaging", dependencies: ["MediaFormats"], swiftSettings: strict),
         .target(

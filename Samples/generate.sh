@@ -126,6 +126,13 @@ PY
 ffmpeg "${common[@]}" -f lavfi -i "testsrc2=size=320x180:rate=1" -frames:v 1 -q:v 6 "${exact[@]}" poster.jpg
 for sample in compliant packed-audio fmp4; do
   "$hlscheck" embed --image poster.jpg --description "hlscheck sample" --in-place --root . "$sample/master.m3u8" >/dev/null
+  # embed gives rewritten segments new names (seg0.embed-1a2b3c4d.ts, docs/embed.md); the samples
+  # keep their plain ones, which tests and docs quote.
+  for renamed in "$sample"/audio/*.embed-????????.*; do
+    plain="$(echo "$renamed" | sed -E 's/\.embed-[0-9a-f]{8}\././')"
+    mv "$renamed" "$plain"
+    sed -i -E "s/^$(basename "${plain%.*}")\.embed-[0-9a-f]{8}\./$(basename "${plain%.*}")./" "$sample/audio/index.m3u8"
+  done
 done
 
 echo "Samples regenerated: $(du -sh . | cut -f1) in $(pwd)"

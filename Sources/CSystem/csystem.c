@@ -3,22 +3,29 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 #if defined(__linux__)
 #include <sys/syscall.h>
-#ifndef RENAME_EXCHANGE
-#define RENAME_EXCHANGE (1 << 1)
+#ifndef RENAME_NOREPLACE
+#define RENAME_NOREPLACE (1 << 0)
 #endif
 #endif
 
-int hls_exchange_paths(const char *first, const char *second) {
+int hls_rename_noreplace(int from_dir, const char *from, int to_dir, const char *to) {
 #if defined(__linux__) && defined(SYS_renameat2)
-    return (int)syscall(SYS_renameat2, AT_FDCWD, first, AT_FDCWD, second, RENAME_EXCHANGE);
+    if (syscall(SYS_renameat2, from_dir, from, to_dir, to, RENAME_NOREPLACE) == 0) return 0;
+    if (errno != EINVAL && errno != ENOSYS) return -1;
 #elif defined(__APPLE__)
-    return renamex_np(first, second, RENAME_SWAP);
-#else
-    errno = ENOSYS;
-    return -1;
+    if (renameatx_np(from_dir, from, to_dir, to, RENAME_EXCL) == 0) return 0;
+    if (errno != ENOTSUP && errno != EINVAL) return -1;
 #endif
+    // The filesystem cannot rename without replacing: a hard link fails with EEXIST instead.
+    if (linkat(from_dir, from, to_dir, to, 0) != 0) return -1;
+    return unlinkat(from_dir, from, 0);
+}
+
+int hls_lock_exclusive(int fd, int wait) {
+    return flock(fd, LOCK_EX | (wait ? 0 : LOCK_NB));
 }

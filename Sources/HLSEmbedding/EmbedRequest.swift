@@ -6,7 +6,8 @@ public struct EmbedRequest: Sendable {
     public enum Destination: Sendable, Hashable {
         /// Write a complete copy of the stream into this folder.
         case folder(String)
-        /// Replace the input; the swap is atomic (the old stream or the new one, never a mix).
+        /// Rewrite the stream where it is: new segments under new names, the playlists swapped in
+        /// last (the old stream or the new one for every reader, never a mix).
         case inPlace
     }
 
@@ -25,6 +26,13 @@ public struct EmbedRequest: Sendable {
     /// Re-encode the image smaller until the result fits the budget.
     public var fit: Bool
     public var configuration: CheckConfiguration
+    /// When another `hlscheck embed` holds the stream's lock: wait for it (true) or refuse.
+    public var wait = false
+    /// Messages for the user while the run goes on (waiting for the lock, leftovers removed).
+    public var report: @Sendable (String) -> Void = { _ in }
+    /// Called before each step of writing (a chunk written, a rename, a removal) with the count
+    /// so far: the test suite stops or kills the process at chosen steps.
+    public var writeStepHook: (@Sendable (Int) -> Void)?
 
     public init(
         input: String, poster: Poster?, posterName: String, destination: Destination, variants: [String] = [],

@@ -18,6 +18,10 @@ public struct PosterEmbedder: Sendable {
     }
 
     public func run() async throws(EmbedError) -> EmbedOutcome {
+        // In place, nobody else may change the stream between our reading and our writing.
+        let lock = request.destination == .inPlace
+            ? try StreamWriter.lockInPlace(request.input, wait: request.wait, report: request.report) : nil
+        defer { lock?.release() }
         let analysis: StreamAnalysis
         do {
             analysis = try await Checker(configuration: request.configuration).analyse(request.input)
@@ -47,22 +51,23 @@ public struct PosterEmbedder: Sendable {
             }
         }
 
-        let changing = plan.targets.flatMap { target in
-            target.segments.map { URIResolver.resolve($0.uri, against: target.playlistURI) }
-        }
-        let layout = try StreamLayout(analysis, changing: changing)
+        let layout = try StreamLayout(analysis)
         let master = try masterBytes(analysis, plan)
         let finalPoster = poster
-        let output = try StreamWriter(layout: layout, destination: request.destination).write(master: master) { put in
+        let writer = StreamWriter(
+            layout: layout, destination: request.destination, wait: request.wait, report: request.report,
+            hook: request.writeStepHook)
+        let output = try writer.write(master: master, targets: plan.targets.map(\.playlistURI), lock: lock) { (put: StreamWriter.Put) throws(EmbedError) in
             // The second pass: the writers are deterministic, so these are the measured bytes.
             for target in plan.targets {
                 var session = SegmentSession(timelineStart: target.timelineStart)
                 for (segment, record) in zip(target.segments, target.measurement.records) {
                     let path = URIResolver.resolve(segment.uri, against: target.playlistURI)
-                    try put(path, try session.rewrite(path, segment: segment, record: record, poster: finalPoster))
+                    try put(target.playlistURI, segment, try session.rewrite(path, segment: segment, record: record, poster: finalPoster))
                 }
             }
         }
+        lock?.release()
 
         let verification: CheckReport
         do {

@@ -7,27 +7,43 @@ import HLSPlaylist
 struct StreamLayout: Sendable {
     /// Absolute, standardized path of the common folder.
     var root: String
-    /// The smallest folder holding the input playlist and every file the rewrite changes: what
-    /// `--in-place` stages and swaps (files outside it, such as variants the input shares with
-    /// other streams through `../`, are not touched).
-    var changeRoot: String
     /// The input playlist, relative to `root`.
     var rootPlaylist: String
     /// Every file, relative to `root`, sorted.
     var files: [String]
+    /// The playlists (the input and every media playlist), relative to `root`.
+    var playlists: [String]
+    /// What the playlists refer to, relative to `root`: each segment by its playlist and line,
+    /// and the initialization sections and keys (which embed never renames).
+    var segments: [SegmentReference]
+    var otherFiles: Set<String>
 
-    init(_ analysis: StreamAnalysis, changing: [String]) throws(EmbedError) {
+    struct SegmentReference: Hashable {
+        var playlist: String
+        var line: Int
+        var file: String
+    }
+
+    init(_ analysis: StreamAnalysis) throws(EmbedError) {
         let loaded = analysis.loaded
         var paths = [loaded.rootURI]
-        for (uri, playlist) in loaded.mediaPlaylists {
+        var segmentPaths: [(playlist: String, line: Int, file: String)] = []
+        var otherPaths: [String] = []
+        var mediaPlaylists = loaded.mediaPlaylists
+        // A media playlist given as the input is only in `root`.
+        if loaded.root.media != nil { mediaPlaylists[loaded.rootURI] = loaded.root }
+        for (uri, playlist) in mediaPlaylists {
             paths.append(uri)
             guard let media = playlist.media else { continue }
             for segment in media.segments where !segment.gap {
-                paths.append(URIResolver.resolve(segment.uri, against: uri))
-                if let map = segment.map { paths.append(URIResolver.resolve(map.uri, against: uri)) }
-                if let key = segment.key?.uri { paths.append(URIResolver.resolve(key, against: uri)) }
+                let file = URIResolver.resolve(segment.uri, against: uri)
+                paths.append(file)
+                segmentPaths.append((uri, segment.uriLine, file))
+                if let map = segment.map { otherPaths.append(URIResolver.resolve(map.uri, against: uri)) }
+                if let key = segment.key?.uri { otherPaths.append(URIResolver.resolve(key, against: uri)) }
             }
         }
+        paths += otherPaths
         if let remote = paths.first(where: { $0.contains("://") }) {
             throw EmbedError("\(remote): embed rewrites local streams only; download the stream first")
         }
@@ -36,10 +52,20 @@ struct StreamLayout: Sendable {
             throw EmbedError("\(path): missing; embed writes complete streams only (hlscheck \(loaded.rootURI) shows what is missing)")
         }
         root = Self.commonFolder(absolute)
-        changeRoot = Self.commonFolder(([loaded.rootURI] + changing).map { URL(fileURLWithPath: $0).standardizedFileURL.path })
         let prefix = root == "/" ? "/" : root + "/"
         files = absolute.map { String($0.dropFirst(prefix.count)) }.sorted()
-        rootPlaylist = String(URL(fileURLWithPath: loaded.rootURI).standardizedFileURL.path.dropFirst(prefix.count))
+        let relative = { (path: String) in String(URL(fileURLWithPath: path).standardizedFileURL.path.dropFirst(prefix.count)) }
+        let input = relative(loaded.rootURI)
+        rootPlaylist = input
+        playlists = [input] + mediaPlaylists.keys.sorted().map(relative).filter { $0 != input }
+        segments = segmentPaths.map { SegmentReference(playlist: relative($0.playlist), line: $0.line, file: relative($0.file)) }
+        otherFiles = Set(otherPaths.map(relative))
+    }
+
+    /// `path` (absolute or relative to the working folder) relative to `root`.
+    func relative(_ path: String) -> String {
+        let prefix = root == "/" ? "/" : root + "/"
+        return String(URL(fileURLWithPath: path).standardizedFileURL.path.dropFirst(prefix.count))
     }
 
     /// The nearest folder that holds all `paths` (absolute, standardized).

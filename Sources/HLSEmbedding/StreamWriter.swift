@@ -1,115 +1,384 @@
-import CSystem
 import Foundation
-import HLSCheck
+import HLSPlaylist
 
-/// Writes the rewritten stream without ever leaving a half-written one behind.
+/// Writes the rewritten stream so that every player, at every moment — and the folder after a
+/// crash or a kill at any point — sees the old stream or the new one, each whole.
 ///
-/// - `--output DIR`: every file is written to a temporary file in its folder and renamed into
-///   place; unchanged files are hard-linked (copied across filesystems); the playlist players
-///   open comes last.
-/// - `--in-place`: the whole folder is staged next to itself (hard links, new files where
-///   something changed) and then exchanged with the original in one atomic rename
-///   (renameat2 RENAME_EXCHANGE): a reader — or a crash — sees the old stream or the new one.
+/// One mechanism for `--output` and `--in-place` (docs/embed.md, "Nothing half-written"):
+/// 1. lock the destination (`.hlscheck-embed.lock`) and clean what an interrupted run left;
+/// 2. write a journal of what this run will create and replace;
+/// 3. write each rewritten segment under a new name (`seg0.embed-1a2b3c4d.ts`): a temporary file
+///    created with O_EXCL, flushed, given the old file's mode and owner, renamed into place only
+///    if nothing has that name — the old segments stay as they are;
+/// 4. replace each changed media playlist, then the input playlist last, each with one rename
+///    of a temporary file: the old playlist references only old segments, the new one only new;
+/// 5. remove the old segments no playlist references any more, then the journal and the lock.
+/// No folder is ever moved, created in place of another or written through a link; no existing
+/// file is ever opened for writing; files the rewrite does not change are not touched.
 struct StreamWriter {
     var layout: StreamLayout
     var destination: EmbedRequest.Destination
+    var wait: Bool
+    var report: @Sendable (String) -> Void
+    var hook: (@Sendable (Int) -> Void)?
 
-    typealias Put = (String, [UInt8]) throws -> Void
+    /// One rewritten segment: the playlist (resolved URI), the segment, its new bytes.
+    typealias Put = (String, MediaSegment, [UInt8]) throws(EmbedError) -> Void
 
-    /// Writes `master` (nil: unchanged) and what `produce` puts; returns the written input playlist.
-    func write(master: [UInt8]?, produce: (Put) throws -> Void) throws(EmbedError) -> String {
+    /// `--in-place`: locks the input playlist's folder before anything reads the stream, and
+    /// cleans what an interrupted run left.
+    static func lockInPlace(_ input: String, wait: Bool, report: @Sendable (String) -> Void) throws(EmbedError) -> StreamLock? {
+        guard !input.contains("://") else { return nil }   // refused later: embed rewrites local streams
+        let folder = try Folder.open((URL(fileURLWithPath: input).standardizedFileURL.path as NSString).deletingLastPathComponent)
+        let lock = try StreamLock.acquire(in: folder, wait: wait, report: report)
+        try cleanUp(folder, report: report)
+        return lock
+    }
+
+    private static func cleanUp(_ folder: Folder, report: @Sendable (String) -> Void) throws(EmbedError) {
+        let removed = try EmbedJournal.recover(in: folder)
+        if removed > 0 {
+            report("removed \(removed) leftover\(removed == 1 ? "" : "s") of an interrupted run in \(folder.path)")
+        }
+    }
+
+    /// Writes the stream: `master` (nil: unchanged) and the segments `produce` puts, in the
+    /// order the targets list them. Returns the written input playlist.
+    func write(master: [UInt8]?, targets: [String], lock: StreamLock?, produce: (Put) throws(EmbedError) -> Void) throws(EmbedError) -> String {
+        let inPlace = destination == .inPlace
+        let root: String
+        let held: StreamLock
+        switch destination {
+        case .inPlace:
+            guard let lock else { throw EmbedError("\(layout.root): the stream is not locked") }
+            root = layout.root
+            held = lock
+        case .folder(let folder):
+            root = try outputRoot(folder)
+            let opened = try Folder.open(root)
+            held = try StreamLock.acquire(in: opened, wait: wait, report: report)
+            try Self.cleanUp(opened, report: report)
+        }
+        defer { held.release() }
+
+        let progress = WriteProgress(hook: hook)
+        let run = String(UInt32.random(in: .min ... .max), radix: 16)
+        let tree = Tree(root: root, followLinks: inPlace, create: !inPlace)
+        let source = Tree(root: layout.root, followLinks: true, create: false)
+        let targetPlaylists = Set(targets.map(layout.relative))
+        let targetSegments = layout.segments.filter { targetPlaylists.contains($0.playlist) }
+
+        // In place, a media playlist in another folder (`../audio/index.m3u8`) may belong to
+        // another stream too: lock its folder as well, without waiting (two runs waiting for each
+        // other's folders would wait forever).
+        var sharedLocks: [StreamLock] = []
+        defer { sharedLocks.forEach { $0.release() } }
+        if inPlace {
+            var locked: Set<[UInt64]> = [Self.identity(held.folder)]
+            for playlist in targetPlaylists.sorted() {
+                let folder = try tree.folder((playlist as NSString).deletingLastPathComponent)
+                guard locked.insert(Self.identity(folder)).inserted else { continue }
+                do {
+                    sharedLocks.append(try StreamLock.acquire(in: folder, wait: false, report: report))
+                } catch {
+                    throw EmbedError("\(error.description.replacingOccurrences(of: " — run again when it has finished, or add --wait", with: "")) — \(tree.absolute(playlist)) belongs to this stream too; run again when that run has finished")
+                }
+            }
+        }
+
+        // What the destination's playlists reference now: removed at the end unless still used.
+        var replaced = Set(targetSegments.map(\.file))
+        if !inPlace {
+            // Those of a copy written before (say, with another poster), inside the folder only.
+            for playlist in targetPlaylists.sorted() {
+                guard let old = try tree.read(playlist) else { continue }
+                let base = (tree.absolute(playlist) as NSString).deletingLastPathComponent
+                for uri in PlaylistReferences.uris(in: old) where !uri.contains("://") && !uri.hasPrefix("/") {
+                    let path = EmbedJournal.standardized((base as NSString).appendingPathComponent(uri))
+                    if path.hasPrefix(root == "/" ? "/" : root + "/") {
+                        replaced.insert(String(path.dropFirst(root == "/" ? 1 : root.count + 1)))
+                    }
+                }
+            }
+        }
+        // Playlists are replaced, never written through: refuse a link before creating anything.
+        for playlist in targetPlaylists.union([layout.rootPlaylist]).sorted() {
+            let (folder, name) = Tree.split(playlist)
+            if let existing = (try? tree.folder(folder, create: false))?.status(name), !Folder.isRegular(existing) {
+                throw EmbedError("\(tree.absolute(playlist)) is \(Folder.isLink(existing) ? "a symbolic link" : "not a regular file"); embed does not replace it — point the command at the real file, or use --output")
+            }
+        }
+        let journal = EmbedJournal(
+            run: run, pid: getpid(), playlists: layout.playlists.map(tree.absolute),
+            replaced: replaced.sorted().map(tree.absolute),
+            folders: Set(layout.files.map { ($0 as NSString).deletingLastPathComponent }).sorted().map(tree.absolute))
+        try journal.write(in: held.folder, progress: progress)
+
+        var created: [String] = []
+        var committed = false
         do {
-            switch destination {
-            case .folder(let folder):
-                return try writeCopy(into: folder, master: master, produce: produce)
-            case .inPlace:
-                return try writeInPlace(master: master, produce: produce)
+            // 3. New segments under new names; unchanged ones stay (or are linked into the copy).
+            var newURIs: [String: [Int: String]] = [:]
+            var renamedFolders = Set<String>()
+            try produce { (playlistURI: String, segment: MediaSegment, bytes: [UInt8]) throws(EmbedError) in
+                let playlist = layout.relative(playlistURI)
+                let file = layout.relative(URIResolver.resolve(segment.uri, against: playlistURI))
+                let (folder, name) = Tree.split(file)
+                let sourceFolder = try source.folder(folder)
+                if try sourceFolder.read(name, followLinks: true) == bytes {
+                    if !inPlace { try tree.copy(file, from: source, run: run, progress: progress) }
+                    return
+                }
+                let newName = SegmentName.renamed(name, bytes: bytes)
+                let target = try tree.folder(folder)
+                let temporary = try target.temporary(
+                    for: newName, run: run, bytes: bytes[...], like: sourceFolder.status(name, followLinks: true), owner: inPlace,
+                    progress: progress)
+                if try target.createExclusively(newName, with: temporary, progress: progress) {
+                    created.append(Tree.join(folder, newName))
+                } else if try target.read(newName) != bytes {
+                    throw EmbedError("\((target.path as NSString).appendingPathComponent(newName)) exists with other content; embed does not overwrite it — move it away and run again")
+                }
+                renamedFolders.insert(folder)
+                newURIs[playlist, default: [:]][segment.uriLine] = SegmentName.renamed(segment.uri, bytes: bytes)
             }
-        } catch let error as EmbedError {
-            throw error
+            for folder in renamedFolders { try tree.folder(folder).sync() }
+
+            // The copy: every other file of the stream, as it is.
+            if !inPlace {
+                // A segment a target shares with a playlist embed leaves alone is copied as well.
+                let sharedElsewhere = layout.segments.filter { !targetPlaylists.contains($0.playlist) }.map(\.file)
+                let written = targetPlaylists.union([layout.rootPlaylist])
+                    .union(Set(targetSegments.map(\.file)).subtracting(sharedElsewhere).subtracting(layout.otherFiles))
+                for file in layout.files where !written.contains(file) {
+                    try tree.copy(file, from: source, run: run, progress: progress)
+                }
+            }
+
+            // 4. The playlists: the media playlists, then the input last.
+            for playlist in layout.playlists.reversed() where targetPlaylists.contains(playlist) || playlist == layout.rootPlaylist {
+                var bytes: [UInt8]?
+                if playlist == layout.rootPlaylist, let master { bytes = master }
+                if let edits = newURIs[playlist] {
+                    bytes = PlaylistLines.replacing(edits, in: try source.read(playlist, followLinks: true) ?? [])
+                }
+                guard let bytes else {
+                    if !inPlace { try tree.copy(playlist, from: source, run: run, progress: progress) }
+                    continue
+                }
+                if try tree.read(playlist) == bytes { continue }
+                committed = true
+                try tree.replace(playlist, with: bytes, like: source, owner: inPlace, run: run, progress: progress)
+            }
+
+            // 5. What no playlist references any more.
+            var referenced = Set(layout.playlists).union(layout.otherFiles)
+            for segment in layout.segments {
+                if let uri = newURIs[segment.playlist]?[segment.line] {
+                    referenced.insert(Tree.join((segment.file as NSString).deletingLastPathComponent, (uri as NSString).lastPathComponent))
+                } else {
+                    referenced.insert(segment.file)
+                }
+            }
+            for file in replaced.subtracting(referenced).sorted() {
+                let (folder, name) = Tree.split(file)
+                if let parent = try? tree.folder(folder, create: false) { try parent.removeFile(name, progress: progress) }
+            }
+            tree.syncAll()
+            try EmbedJournal.remove(in: held.folder, progress: progress)
         } catch {
-            throw EmbedError("\(error)")
+            guard !committed else {
+                throw EmbedError("\(error.description); the stream is whole (each playlist old or new) — run the command again to finish")
+            }
+            // Nothing references what this run created: take it back.
+            for file in created {
+                let (folder, name) = Tree.split(file)
+                _ = try? tree.folder(folder, create: false).removeFile(name, progress: WriteProgress(hook: nil))
+            }
+            try? EmbedJournal.remove(in: held.folder, progress: WriteProgress(hook: nil))
+            throw error
         }
+        return tree.absolute(layout.rootPlaylist)
     }
 
-    private func writeCopy(into folder: String, master: [UInt8]?, produce: (Put) throws -> Void) throws -> String {
-        let target = URL(fileURLWithPath: folder).standardizedFileURL.path
-        guard target != layout.root else {
-            throw EmbedError("--output \(folder) is the stream's own folder: use --in-place to rewrite it")
+    /// The `--output` folder, resolved (symbolic links included) and created; refused when it is,
+    /// contains or lies inside a folder of the input stream.
+    private func outputRoot(_ requested: String) throws(EmbedError) -> String {
+        var existing = Self.followingLinks(URL(fileURLWithPath: requested).standardizedFileURL.path)
+        var missing: [String] = []
+        while Self.resolved(existing) == nil, existing != "/" {
+            missing.insert((existing as NSString).lastPathComponent, at: 0)
+            existing = (existing as NSString).deletingLastPathComponent
         }
-        var changed = Set<String>()
-        try produce { path, bytes in
-            let relative = try relativePath(path, to: layout.root)
-            changed.insert(relative)
-            try put(bytes, at: (target as NSString).appendingPathComponent(relative))
-        }
-        for file in layout.files where !changed.contains(file) && file != layout.rootPlaylist {
-            try link(layout.absolute(file), to: (target as NSString).appendingPathComponent(file))
-        }
-        let output = (target as NSString).appendingPathComponent(layout.rootPlaylist)
-        if let master { try put(master, at: output) } else { try link(layout.absolute(layout.rootPlaylist), to: output) }
-        return output
-    }
-
-    private func writeInPlace(master: [UInt8]?, produce: (Put) throws -> Void) throws -> String {
-        let root = layout.changeRoot
-        guard root != "/" else { throw EmbedError("the stream's files have no common folder but /: use --output") }
-        let parent = (root as NSString).deletingLastPathComponent
-        let name = (root as NSString).lastPathComponent
-        let staging = (parent as NSString).appendingPathComponent(".\(name).hlscheck-embed-\(UUID().uuidString.prefix(8))")
-        defer { try? FileManager.default.removeItem(atPath: staging) }
-        // Stage the whole folder — not only the stream's files — so that the exchange keeps
-        // everything else in it too.
-        let everything = try FileManager.default.subpathsOfDirectory(atPath: root)
-        try FileManager.default.createDirectory(atPath: staging, withIntermediateDirectories: false)
-        for relative in everything.sorted() {
-            let source = (root as NSString).appendingPathComponent(relative)
-            let copy = (staging as NSString).appendingPathComponent(relative)
-            var isDirectory: ObjCBool = false
-            _ = FileManager.default.fileExists(atPath: source, isDirectory: &isDirectory)
-            if isDirectory.boolValue {
-                try FileManager.default.createDirectory(atPath: copy, withIntermediateDirectories: true)
-            } else {
-                try link(source, to: copy)
+        guard let base = Self.resolved(existing) else { throw EmbedError("--output \(requested): cannot resolve the folder") }
+        let target = missing.reduce(base) { ($0 as NSString).appendingPathComponent($1) }
+        let inputFolders = Set(layout.files.map { Self.resolved(layout.absoluteParent($0)) ?? layout.absoluteParent($0) })
+        for folder in inputFolders.sorted() {
+            let relation: String? =
+                target == folder ? "is the folder"
+                : target.hasPrefix(folder + "/") || folder == "/" ? "is inside the folder"
+                : folder.hasPrefix(target == "/" ? "/" : target + "/") ? "contains the folder"
+                : nil
+            if let relation {
+                throw EmbedError("--output \(requested) \(relation) \(folder) of the input stream (after following links): write the copy somewhere else, or use --in-place to rewrite the stream")
             }
         }
-        try produce { path, bytes in
-            try put(bytes, at: (staging as NSString).appendingPathComponent(try relativePath(path, to: root)))
+        var folder = try Folder.open(base)
+        for name in missing {
+            folder = try folder.subfolder(name, create: true, followLinks: false)
         }
-        let input = layout.absolute(layout.rootPlaylist)
-        if let master { try put(master, at: (staging as NSString).appendingPathComponent(try relativePath(input, to: root))) }
-        // The one atomic step; afterwards `staging` holds the old stream, removed by the defer.
-        guard hls_exchange_paths(root, staging) == 0 else {
-            throw EmbedError("cannot swap \(staging) with \(root): \(String(cString: strerror(errno))); nothing was changed — use --output")
-        }
-        return input
+        return target
     }
 
-    private func relativePath(_ path: String, to root: String) throws -> String {
-        let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
-        guard absolute.hasPrefix(root + "/") else { throw EmbedError("\(path) is outside \(root)") }
-        return String(absolute.dropFirst(root.count + 1))
+    /// `path` with every symbolic link in it followed, also where it points at nothing yet (a
+    /// link to a folder to be created): realpath(3) for the part that exists.
+    static func followingLinks(_ path: String) -> String {
+        var pending = path.split(separator: "/").map(String.init)
+        var result = "/"
+        var hops = 0
+        while !pending.isEmpty {
+            let component = pending.removeFirst()
+            let candidate = (result as NSString).appendingPathComponent(component)
+            var info = stat()
+            if lstat(candidate, &info) == 0, info.st_mode & S_IFMT == S_IFLNK, hops < 40,
+               let target = try? FileManager.default.destinationOfSymbolicLink(atPath: candidate) {
+                hops += 1
+                let absolute = target.hasPrefix("/") ? target : (result as NSString).appendingPathComponent(target)
+                pending = absolute.split(separator: "/").map(String.init) + pending
+                result = "/"
+                continue
+            }
+            result = URL(fileURLWithPath: candidate).standardizedFileURL.path
+        }
+        return result
     }
 
-    /// A new file in place of `path`, never a half-written one.
-    private func put(_ bytes: [UInt8], at path: String) throws {
-        try FileManager.default.createDirectory(
-            atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        try AtomicFile.write(bytes, to: path)
+    static func identity(_ folder: Folder) -> [UInt64] {
+        var info = stat()
+        fstat(folder.descriptor, &info)
+        return [UInt64(info.st_dev), UInt64(info.st_ino)]
     }
 
-    /// `to` becomes a hard link to `from` (a copy across filesystems), replacing it atomically.
-    private func link(_ from: String, to path: String) throws {
-        let folder = (path as NSString).deletingLastPathComponent
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let temporary = (folder as NSString).appendingPathComponent(".\((path as NSString).lastPathComponent).hlscheck-\(UUID().uuidString.prefix(8)).tmp")
-        if Foundation.link(from, temporary) != 0 {
-            try FileManager.default.copyItem(atPath: from, toPath: temporary)
+    static func resolved(_ path: String) -> String? {
+        guard let pointer = realpath(path, nil) else { return nil }
+        defer { free(pointer) }
+        return String(cString: pointer)
+    }
+}
+
+extension StreamLayout {
+    func absoluteParent(_ relative: String) -> String {
+        (absolute(relative) as NSString).deletingLastPathComponent
+    }
+}
+
+/// The folders of one stream tree, opened once each, relative to its root.
+final class Tree {
+    let root: String
+    private let followLinks: Bool
+    private let create: Bool
+    private var folders: [String: Folder] = [:]
+
+    init(root: String, followLinks: Bool, create: Bool) {
+        self.root = root
+        self.followLinks = followLinks
+        self.create = create
+    }
+
+    static func split(_ file: String) -> (folder: String, name: String) {
+        ((file as NSString).deletingLastPathComponent, (file as NSString).lastPathComponent)
+    }
+
+    static func join(_ folder: String, _ name: String) -> String {
+        folder.isEmpty ? name : (folder as NSString).appendingPathComponent(name)
+    }
+
+    func absolute(_ relative: String) -> String {
+        (root as NSString).appendingPathComponent(relative)
+    }
+
+    func folder(_ relative: String, create: Bool? = nil) throws(EmbedError) -> Folder {
+        if let known = folders[relative] { return known }
+        let opened: Folder
+        if relative.isEmpty {
+            opened = try Folder.open(root)
+        } else {
+            let (parent, name) = Self.split(relative)
+            opened = try folder(parent, create: create).subfolder(name, create: create ?? self.create, followLinks: followLinks)
         }
-        guard rename(temporary, path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            try? FileManager.default.removeItem(atPath: temporary)
-            throw EmbedError("cannot write \(path): \(reason)")
+        folders[relative] = opened
+        return opened
+    }
+
+    func read(_ file: String, followLinks: Bool = false) throws(EmbedError) -> [UInt8]? {
+        let (folder, name) = Self.split(file)
+        guard let parent = try? self.folder(folder, create: false) else { return nil }
+        return try parent.read(name, followLinks: followLinks)
+    }
+
+    /// `file` becomes the same bytes as in `source` (a hard link, or a copy), unless it already is.
+    func copy(_ file: String, from source: Tree, run: String, progress: WriteProgress) throws(EmbedError) {
+        let (folder, name) = Self.split(file)
+        let from = try source.folder(folder)
+        let to = try self.folder(folder)
+        if let existing = to.status(name) {
+            guard Folder.isRegular(existing) else {
+                throw EmbedError("\(absolute(file)) exists and is not a regular file (a link or a folder); embed does not replace it — move it away")
+            }
+            if let original = from.status(name, followLinks: true) {
+                if original.st_dev == existing.st_dev && original.st_ino == existing.st_ino { return }
+                if original.st_size == existing.st_size, try to.read(name) == from.read(name, followLinks: true) { return }
+            }
         }
+        try to.link(name, to: from, name, run: run, progress: progress)
+    }
+
+    /// Replaces `file` with `bytes` in one rename, keeping the mode (and with `owner`, the owner)
+    /// of the file it replaces — or, for a new file, of the source's.
+    func replace(_ file: String, with bytes: [UInt8], like source: Tree, owner: Bool, run: String, progress: WriteProgress) throws(EmbedError) {
+        let (folder, name) = Self.split(file)
+        let parent = try self.folder(folder)
+        let existing = parent.status(name)
+        if let existing, !Folder.isRegular(existing) {
+            throw EmbedError("\(absolute(file)) is \(Folder.isLink(existing) ? "a symbolic link" : "not a regular file"); embed does not replace it — point the command at the real file, or use --output")
+        }
+        let like = existing ?? (try? source.folder(folder))?.status(name, followLinks: true)
+        let temporary = try parent.temporary(for: name, run: run, bytes: bytes[...], like: like, owner: owner || existing != nil, progress: progress)
+        try parent.replace(name, with: temporary, progress: progress)
+        parent.sync()
+    }
+
+    func syncAll() {
+        for folder in folders.values { folder.sync() }
+    }
+}
+
+/// Line-level edits of a playlist: only the named lines change, every other byte stays.
+enum PlaylistLines {
+    /// `bytes` with the content of each 1-based line in `edits` replaced (its line ending kept).
+    static func replacing(_ edits: [Int: String], in bytes: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count + edits.count * 16)
+        var line = 1
+        var start = 0
+        while start <= bytes.count {
+            let end = bytes[start...].firstIndex(of: 0x0A) ?? bytes.count
+            var contentEnd = end
+            if contentEnd > start, bytes[contentEnd - 1] == 0x0D { contentEnd -= 1 }
+            if let replacement = edits[line] {
+                var contentStart = start
+                if line == 1, bytes.starts(with: [0xEF, 0xBB, 0xBF]) { contentStart += 3 }
+                out += bytes[start..<contentStart]
+                out += Array(replacement.utf8)
+                out += bytes[contentEnd..<end]
+            } else {
+                out += bytes[start..<end]
+            }
+            guard end < bytes.count else { break }
+            out.append(0x0A)
+            start = end + 1
+            line += 1
+        }
+        return out
     }
 }

@@ -27,8 +27,19 @@ public enum FragmentedMP4PosterWriter {
         var replacements: [Int: [UInt8]?] = [:]   // box index → new bytes (nil: drop)
         var placed = false
         for (index, box) in boxes.enumerated() where box.type == "emsg" {
-            guard var message = EventMessageBox(payload: fragment[box.payloadRange]), message.carriesID3,
-                  let tag = try? ID3Tag.parse(message.messageData).tag, ID3TagEditor.containsPicture(tag) else { continue }
+            guard var message = EventMessageBox(payload: fragment[box.payloadRange]), message.carriesID3 else { continue }
+            guard let tag = try? ID3Tag.parse(message.messageData).tag else {
+                // A damaged ID3 message: replaced by the poster (or dropped), never kept beside it.
+                if let poster, !placed {
+                    message.messageData = try ID3TagEditor.serializedTag([poster.frame])
+                    replacements[index] = message.serialized()
+                    placed = true
+                } else {
+                    replacements[index] = .some(nil)
+                }
+                continue
+            }
+            guard ID3TagEditor.containsPicture(tag) else { continue }
             let picture = placed ? nil : poster?.frame
             if poster != nil { placed = true }
             if let edited = try ID3TagEditor.apply(.init(picture: picture, appendPictureIfAbsent: false), to: message.messageData[...]) {

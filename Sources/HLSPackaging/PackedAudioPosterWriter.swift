@@ -6,7 +6,9 @@ internal import MediaFormats
 /// `com.apple.streaming.transportStreamTimestamp` carries the 33-bit 90 kHz timestamp of the
 /// first sample (RFC 8216 §3.4 MUST; Apple "Timed Metadata for HTTP Live Streaming"). The poster
 /// goes into that leading tag, because libavformat and other readers look only there
-/// (design.md §6). Other frames keep their bytes; the audio after the tag(s) is not touched.
+/// (design.md §6). Other frames keep their bytes; the audio after the tag(s) is not touched. A
+/// later tag that cannot be read is dropped; a damaged leading tag is refused (it holds the
+/// timestamp, and where the audio starts cannot be told).
 public enum PackedAudioPosterWriter {
     /// `segment` with the leading tag's APIC set to `poster` (nil removes it). When the segment
     /// has no timestamp PRIV, one is added with `timestampIfMissing` (90 kHz ticks, wrapped to
@@ -57,6 +59,8 @@ public enum PackedAudioPosterWriter {
                 edit = .init(picture: poster?.frame, appendPictureIfAbsent: true, prependedFrames: prepended)
             } else if let tag = tags[index], ID3TagEditor.containsPicture(tag) {
                 edit = .init(picture: nil, appendPictureIfAbsent: false)   // the poster lives in the first tag
+            } else if tags[index] == nil {
+                continue   // a damaged tag (its size is known, its frames unreadable): dropped, not kept beside the poster
             } else {
                 out.writeBytes(segment[range])
                 continue

@@ -240,17 +240,28 @@ struct PESUnit {
     var replacement: [UInt8]? = nil
 
     /// Sets the APIC of the tags in this PES: the first APIC-carrying tag of the segment gets
-    /// `poster`, every other loses its APIC. Tags without APIC and unreadable PES are kept.
+    /// `poster`, every other loses its APIC. Tags without APIC are kept, and so is a PES the
+    /// segment ends in the middle of (it continues in the next one).
+    ///
+    /// A tag that cannot be read (its size runs past the PES, a frame overruns it…) is damaged:
+    /// it is replaced — by the poster when none is placed yet, else by nothing — rather than kept
+    /// beside a second poster, which players would see as two pictures, or one they cannot show.
     mutating func applyPicture(_ poster: Poster?, placed: inout Bool, pid: UInt16, fallbackPTS: Int64?) throws(PackagingError) {
         guard hasStart, let pes = PESPacket(data[...]) else { return }
+        if pes.packetLength > 0, 6 + pes.packetLength > data.count { return }   // continues in the next segment
         var payload = pes.payload
         var tags: [(bytes: ArraySlice<UInt8>, tag: ID3Tag)] = []
-        while payload.count >= 10, payload.starts(with: [0x49, 0x44, 0x33]) {
-            guard let (tag, count) = try? ID3Tag.parse(payload) else { return }   // unreadable: keep as is
+        var damaged = false
+        while payload.count >= 3, payload.starts(with: [0x49, 0x44, 0x33]) {
+            guard let (tag, count) = try? ID3Tag.parse(payload) else {
+                damaged = true   // where it ends cannot be told: the rest of the PES goes with it
+                payload = []
+                break
+            }
             tags.append((payload.prefix(count), tag))
             payload = payload.dropFirst(count)
         }
-        guard tags.contains(where: { ID3TagEditor.containsPicture($0.tag) }) else { return }
+        guard damaged || tags.contains(where: { ID3TagEditor.containsPicture($0.tag) }) else { return }
         var newPayload: [UInt8] = []
         for (bytes, tag) in tags {
             guard ID3TagEditor.containsPicture(tag) else { newPayload += bytes; continue }
@@ -259,6 +270,10 @@ struct PESUnit {
             if let edited = try ID3TagEditor.apply(.init(picture: picture, appendPictureIfAbsent: false), to: bytes) {
                 newPayload += edited
             }
+        }
+        if damaged, let poster, !placed {
+            newPayload += try ID3TagEditor.serializedTag([poster.frame])
+            placed = true
         }
         newPayload += payload   // anything after the tags stays
         guard !newPayload.isEmpty else {

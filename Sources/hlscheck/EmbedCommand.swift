@@ -31,8 +31,11 @@ struct EmbedCommand: AsyncParsableCommand {
     @Option(help: "Write a complete copy of the stream into this folder.")
     var output: String?
 
-    @Flag(name: .customLong("in-place"), help: "Rewrite the stream where it is (one atomic swap).")
+    @Flag(name: .customLong("in-place"), help: "Rewrite the stream where it is (new segments under new names, the playlists swapped in last).")
     var inPlace = false
+
+    @Flag(help: "When another hlscheck embed is rewriting the same stream, wait for it instead of refusing.")
+    var wait = false
 
     @Option(name: .customLong("variant"), help: "Only this audio-only variant or audio rendition (URI); repeatable.")
     var variants: [String] = []
@@ -74,10 +77,13 @@ struct EmbedCommand: AsyncParsableCommand {
         if let image {
             poster = try loadPoster(image)
         }
-        let request = EmbedRequest(
+        var request = EmbedRequest(
             input: playlist, poster: poster, posterName: image.map { ($0 as NSString).lastPathComponent } ?? "",
             destination: output.map { .folder($0) } ?? .inPlace, variants: variants, force: force, fit: fit,
             configuration: configuration)
+        request.wait = wait
+        request.report = { printError("hlscheck: \($0)") }
+        request.writeStepHook = Self.testHook()
         let outcome: EmbedOutcome
         do {
             outcome = try await PosterEmbedder(request).run()
@@ -100,6 +106,26 @@ struct EmbedCommand: AsyncParsableCommand {
         var configuration = CheckConfiguration(audioOnlyBudget: budgetKbps * 1000)
         limitOptions.apply(to: &configuration)
         return configuration
+    }
+
+    /// Debug builds only, for the test suite: `HLSCHECK_TEST_KILL_AT_STEP=n` kills the process with
+    /// SIGKILL at writing step n, `HLSCHECK_TEST_STOP_AT_STEP=n` stops it with SIGSTOP there, and
+    /// `HLSCHECK_TEST_COUNT_STEPS=1` prints how many steps the run took.
+    static func testHook() -> (@Sendable (Int) -> Void)? {
+        #if DEBUG
+        let environment = ProcessInfo.processInfo.environment
+        let kill = environment["HLSCHECK_TEST_KILL_AT_STEP"].flatMap(Int.init)
+        let stop = environment["HLSCHECK_TEST_STOP_AT_STEP"].flatMap(Int.init)
+        let count = environment["HLSCHECK_TEST_COUNT_STEPS"] == "1"
+        guard kill != nil || stop != nil || count else { return nil }
+        return { step in
+            if step == kill { raise(SIGKILL) }
+            if step == stop { raise(SIGSTOP) }
+            if count { printError("hlscheck: test: step \(step)") }
+        }
+        #else
+        return nil
+        #endif
     }
 
     /// Reads and checks the image before anything else happens.

@@ -249,3 +249,70 @@ import HLSPackaging
         #expect(throws: PackagingError.self) { try writer.rewrite([], poster: try TestMedia.jpegPoster()) }
     }
 }
+
+@Suite struct DamagedExistingTagTests {
+    /// `segment` with the size of the ID3 tag in its first timed-ID3 PES set to 256 MB.
+    static func claiming256MB(_ segment: [UInt8], pid: UInt16) throws -> [UInt8] {
+        var bytes = segment
+        let start = try #require(stride(from: 0, to: bytes.count, by: 188).first { offset in
+            let packetPID = UInt16(bytes[offset + 1] & 0x1F) << 8 | UInt16(bytes[offset + 2])
+            return packetPID == pid && bytes[offset + 1] & 0x40 != 0
+        })
+        let id3 = try #require((start..<(start + 185)).first { bytes[$0..<($0 + 3)].elementsEqual([0x49, 0x44, 0x33]) })
+        bytes.replaceSubrange((id3 + 6)..<(id3 + 10), with: [0x7F, 0x7F, 0x7F, 0x7F])
+        return bytes
+    }
+
+    @Test func aTimedID3TagClaiming256MBIsReplacedNotKeptBesideANewPoster() throws {
+        var first = TransportStreamPosterWriter()
+        let withPoster = try first.rewrite(try TestMedia.variantSegments()[0], poster: try TestMedia.jpegPoster())
+        let pid = try #require(first.metadataPID)
+        let damaged = try Self.claiming256MB(withPoster, pid: pid)
+        #expect(EmbeddedID3.tags(in: damaged, container: .mpegTS).contains { $0.tag == nil }, "the fixture is damaged")
+
+        var writer = TransportStreamPosterWriter()
+        let repaired = try writer.rewrite(damaged, poster: try TestMedia.pngPoster())
+        let found = EmbeddedID3.tags(in: repaired, container: .mpegTS)
+        #expect(found.count == 1, "one tag: the damaged one replaced, not a second one added")
+        #expect(found.allSatisfy { $0.tag != nil })
+        #expect(TestMedia.pictures(in: repaired, container: .mpegTS).map(\.mimeType) == ["image/png"])
+        #expect(writer.metadataPID == pid, "the stream keeps its timed-ID3 PID")
+
+        // Removing the poster takes the damaged tag out too.
+        var remover = TransportStreamPosterWriter()
+        let removed = try remover.rewrite(damaged, poster: nil)
+        #expect(EmbeddedID3.tags(in: removed, container: .mpegTS).isEmpty)
+    }
+
+    /// An ID3v2.4 tag of `size` bytes whose only "frame" has an invalid ID: readable header, unreadable body.
+    static func unreadableTag(size: Int = 20) -> [UInt8] {
+        [0x49, 0x44, 0x33, 4, 0, 0, 0, 0, 0, UInt8(size)] + Array("!!!!".utf8) + [0, 0, 0, 4, 0, 0] + [UInt8](repeating: 0x41, count: size - 10)
+    }
+
+    @Test func anUnreadableSecondTagInPackedAudioIsDropped() throws {
+        let original = try TestMedia.fixture("audio.aac")   // a leading tag with the PRIV timestamp
+        let leading = try ID3Tag.parse(original).byteCount
+        let damaged = Array(original.prefix(leading)) + Self.unreadableTag() + Array(original.dropFirst(leading))
+        #expect(EmbeddedID3.tags(in: damaged, container: .packedAudio).contains { $0.tag == nil }, "the fixture is damaged")
+        let output = try PackedAudioPosterWriter.rewrite(damaged, poster: try TestMedia.pngPoster(), timestampIfMissing: nil)
+        let found = EmbeddedID3.tags(in: output, container: .packedAudio)
+        #expect(found.count == 1 && found.allSatisfy { $0.tag != nil }, "\(found)")
+        #expect(TestMedia.pictures(in: output, container: .packedAudio).map(\.mimeType) == ["image/png"])
+        #expect(output.suffix(original.count - leading) == original.dropFirst(leading), "the audio is untouched")
+    }
+
+    @Test func anUnreadableID3EventMessageInFMP4IsReplacedByThePoster() throws {
+        let initSection = try TestMedia.fixture("fmp4-init.mp4")
+        let original = try TestMedia.fixture("fmp4-seg0.m4s")
+        let moof = try #require((4..<(original.count - 4)).first { original[$0..<($0 + 4)].elementsEqual(Array("moof".utf8)) }) - 4
+        let broken = EventMessageBox(timescale: 48_000, presentationTime: 0, messageData: Self.unreadableTag()).serialized()
+        let damaged = Array(original.prefix(moof)) + broken + Array(original.dropFirst(moof))
+        #expect(EmbeddedID3.tags(in: damaged, container: .fragmentedMP4).contains { $0.tag == nil }, "the fixture is damaged")
+        let output = try FragmentedMP4PosterWriter.rewrite(damaged, initSection: initSection, poster: try TestMedia.pngPoster())
+        let found = EmbeddedID3.tags(in: output, container: .fragmentedMP4)
+        #expect(found.count == 1 && found.allSatisfy { $0.tag != nil }, "\(found)")
+        #expect(TestMedia.pictures(in: output, container: .fragmentedMP4).map(\.mimeType) == ["image/png"])
+        let removed = try FragmentedMP4PosterWriter.rewrite(damaged, initSection: initSection, poster: nil)
+        #expect(removed.elementsEqual(original), "removing the poster takes the damaged message out too")
+    }
+}

@@ -13,37 +13,256 @@ import Testing
 
     static let poster = PackageRoot.url.appendingPathComponent("Tests/MediaInspectionTests/Fixtures/poster.jpg").path
 
-    @Test func inPlaceEmbedKilledAtAnyMomentLeavesTheOldOrTheNewStream() throws {
-        let (referenceFolder, reference) = try Self.copyOfCompliantSample()
-        let original = try snapshot(reference)
-        let started = Date()
-        let finished = try HLSCheckBinary.run(["embed", "--image", Self.poster, "--in-place", reference + "/master.m3u8"])
-        let duration = Date().timeIntervalSince(started)
-        #expect(finished.status == 0, "\(finished.stdout)\(finished.stderr)")
-        let embedded = try snapshot(reference)
-        #expect(embedded != original)
-        _ = referenceFolder
+    static let fixtures = PackageRoot.url.appendingPathComponent("Tests/MediaInspectionTests/Fixtures")
+    static let otherPoster = fixtures.appendingPathComponent("poster.png").path
 
-        // Kill points spread over the whole run, deterministic: 0 %, 7 %, … 98 % of its duration.
-        var outcomes: [String: Int] = [:]
-        for step in 0..<15 {
-            let (folder, stream) = try Self.copyOfCompliantSample()
-            let process = Process()
-            process.executableURL = HLSCheckBinary.executable
-            process.arguments = ["embed", "--image", Self.poster, "--in-place", stream + "/master.m3u8"]
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            usleep(useconds_t(duration * Double(step) / 15 * 1_000_000))
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-            let after = try snapshot(stream)
-            let state = after == original ? "old" : after == embedded ? "new" : "mixed"
-            outcomes[state, default: 0] += 1
-            #expect(state != "mixed", "killed at step \(step): the stream is neither the old nor the new one")
-            _ = folder
+    enum Container: String, CaseIterable, Sendable {
+        case transportStream = "compliant", packedAudio = "packed-audio", fragmentedMP4 = "fmp4"
+    }
+
+    enum Mode: String, CaseIterable, Sendable {
+        case output, inPlace
+    }
+
+    /// A small stream: the audio-only variant of a bundled sample, alone under a multivariant
+    /// playlist (three segments of 6 s, about 100 KB).
+    static func smallStream(_ container: Container, in folder: TemporaryFolder, name: String = "stream") throws -> String {
+        let stream = folder.url.appendingPathComponent(name)
+        try FileManager.default.createDirectory(at: stream, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            at: PackageRoot.url.appendingPathComponent("Samples/\(container.rawValue)/audio"), to: stream.appendingPathComponent("audio"))
+        let master = "#EXTM3U\n#EXT-X-VERSION:6\n#EXT-X-STREAM-INF:BANDWIDTH=47133,AVERAGE-BANDWIDTH=46782,CODECS=\"mp4a.40.2\"\naudio/index.m3u8\n"
+        try Data(master.utf8).write(to: stream.appendingPathComponent("master.m3u8"))
+        return stream.path
+    }
+
+    /// Runs `hlscheck embed`; nil when the process was killed (by the test hook).
+    static func embed(_ arguments: [String], environment: [String: String] = [:]) throws -> CommandResult? {
+        let process = Process()
+        process.executableURL = HLSCheckBinary.executable
+        process.arguments = ["embed"] + arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        if process.terminationReason == .uncaughtSignal { return nil }
+        return CommandResult(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+                             stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
+    /// What a player reads, checked against the two complete versions: the multivariant playlist,
+    /// the media playlist and every file it references are each entirely one version, and the
+    /// files the media playlist references are all of its own version.
+    static func versions(in folder: String, _ versions: [[String: Data]]) -> (master: Int?, media: Int?, problems: [String]) {
+        func version(_ path: String) -> Int? {
+            let data = FileManager.default.contents(atPath: (folder as NSString).appendingPathComponent(path))
+            return versions.firstIndex { $0[path] == data && data != nil }
         }
-        #expect(outcomes["mixed"] == nil)
+        guard let master = version("master.m3u8") else { return (nil, nil, ["master.m3u8 is of neither version"]) }
+        guard let media = version("audio/index.m3u8") else { return (master, nil, ["audio/index.m3u8 is of neither version"]) }
+        var problems: [String] = []
+        for uri in referencedURIs(versions[media]["audio/index.m3u8"] ?? Data()) {
+            let path = "audio/" + uri
+            let data = FileManager.default.contents(atPath: (folder as NSString).appendingPathComponent(path))
+            if data == nil || data != versions[media][path] {
+                problems.append("\(path), referenced by audio/index.m3u8 of version \(media), is \(data == nil ? "missing" : "of another version")")
+            }
+        }
+        return (master, media, problems)
+    }
+
+    static func referencedURIs(_ playlist: Data) -> [String] {
+        String(decoding: playlist, as: UTF8.self).split(separator: "\n").flatMap { line -> [String] in
+            if !line.hasPrefix("#") { return [String(line)] }
+            guard let start = line.range(of: "URI=\""), let end = line[start.upperBound...].firstIndex(of: "\"") else { return [] }
+            return [String(line[start.upperBound..<end])]
+        }
+    }
+
+    static func temporaryFiles(_ folder: String) throws -> Set<String> {
+        Set(try snapshot(folder).keys.filter { $0.contains(".hlscheck-embed-") && $0.hasSuffix(".tmp") })
+    }
+
+    static let killCases: [(Container, Mode)] = Container.allCases.flatMap { container in Mode.allCases.map { (container, $0) } }
+
+    /// 50 runs killed with SIGKILL, each at a step drawn with a fixed seed among every write
+    /// (4 KiB chunks), rename and removal the run makes, one after the other on the same stream,
+    /// each embedding the poster the stream does not hold, in both modes and for every container. After each kill a
+    /// player sees one version or the other, each whole; each run removes what the one before
+    /// left; the last run, not killed, leaves exactly the stream a clean run writes.
+    @Test(arguments: killCases)
+    func killedAtAnyStepLeavesTheOldOrTheNewStreamAndTheNextRunFinishes(_ container: Container, _ mode: Mode) throws {
+        let posters = [Self.otherPoster, Self.poster]
+        func arguments(_ folder: TemporaryFolder, _ poster: Int) -> [String] {
+            ["--image", posters[poster], folder.path("stream/master.m3u8")] + (mode == .output ? ["--output", folder.path("out")] : ["--in-place"])
+        }
+        func destination(_ folder: TemporaryFolder) -> String { folder.path(mode == .output ? "out" : "stream") }
+
+        // The two complete versions (poster 0, then poster 1 over it) and each run's step count.
+        let reference = try TemporaryFolder()
+        _ = try Self.smallStream(container, in: reference)
+        let input = try snapshot(reference.path("stream"))
+        var versions: [[String: Data]] = []
+        var steps: [Int] = []
+        for poster in [0, 1] {
+            let run = try #require(try Self.embed(arguments(reference, poster), environment: ["HLSCHECK_TEST_COUNT_STEPS": "1"]))
+            #expect(run.status == 0, "\(run.stderr)")
+            versions.append(try snapshot(destination(reference)))
+            steps.append(run.stderr.split(separator: "\n").compactMap { $0.split(separator: " ").last.flatMap { Int($0) } }.max() ?? 0)
+        }
+        #expect(versions[0] != versions[1])
+        #expect(steps.allSatisfy { $0 > 20 }, "runs of \(steps) steps")
+
+        let folder = try TemporaryFolder()
+        _ = try Self.smallStream(container, in: folder)
+        let first = try #require(try Self.embed(arguments(folder, 0)))
+        #expect(first.status == 0, "\(first.stderr)")
+        var generator = SplitMix64(seed: UInt64(Self.killCases.firstIndex { $0 == (container, mode) } ?? 0) + 8)
+        var kills = 0
+        var leftoversSeen = 0
+        var run = 0
+        while kills < 50 && run < 60 {
+            run += 1
+            // The other poster than the segments hold, so that every run has all of them to rewrite.
+            let before = Self.versions(in: destination(folder), versions)
+            let poster = 1 - (before.media ?? 1)
+            let step = Int.random(in: 1...steps[poster], using: &generator)
+            let temporaries = try Self.temporaryFiles(destination(folder))
+            let result = try Self.embed(arguments(folder, poster), environment: ["HLSCHECK_TEST_KILL_AT_STEP": String(step)])
+            let after = Self.versions(in: destination(folder), versions)
+            #expect(after.problems.isEmpty, "run \(run), killed at step \(step): \(after.problems)")
+            // The input playlist is swapped in last: never new while its media playlist is old.
+            if before.master == before.media, after.master == poster {
+                #expect(after.media == poster, "run \(run), killed at step \(step): the new master.m3u8 came before the new audio/index.m3u8")
+            }
+            // What the run before left was removed first, and said so.
+            let remaining = try Self.temporaryFiles(destination(folder))
+            #expect(remaining.isDisjoint(with: temporaries), "run \(run): \(remaining.intersection(temporaries)) left from the run before")
+            if !temporaries.isEmpty {
+                leftoversSeen += 1
+                #expect(result == nil || result?.stderr.contains("of an interrupted run") == true)
+            }
+            if let result {
+                // The step was past the end of this run (it had less to do): it finished.
+                #expect(result.status == 0, "\(result.stderr)")
+                #expect(try snapshot(destination(folder)) == versions[poster], "run \(run) finished but left something else than the clean result")
+            } else {
+                kills += 1
+            }
+        }
+        #expect(kills == 50)
+        #expect(leftoversSeen > 0, "some kills land in the middle of a file")
+        let last = try #require(try Self.embed(arguments(folder, 1)))
+        #expect(last.status == 0, "\(last.stderr)")
+        #expect(try snapshot(destination(folder)) == versions[1], "the run after the kills leaves exactly the clean result")
+        if mode == .output {
+            #expect(try snapshot(folder.path("stream")) == input, "--output never changes the input")
+        }
+    }
+
+    /// Starts `hlscheck embed`, which stops itself (SIGSTOP) at writing step `step`; returns once it has.
+    static func startStopped(_ arguments: [String], atStep step: Int) throws -> (Process, Pipe, Pipe) {
+        let process = Process()
+        process.executableURL = HLSCheckBinary.executable
+        process.arguments = ["embed"] + arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(["HLSCHECK_TEST_STOP_AT_STEP": String(step)]) { $1 }
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        // Wait for the state to become T (stopped) in /proc: a condition, not a duration.
+        while process.isRunning {
+            let stat = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/stat", encoding: .utf8)) ?? ""
+            if let close = stat.lastIndex(of: ")"), stat[stat.index(close, offsetBy: 2)...].hasPrefix("T") { break }
+            usleep(5_000)
+        }
+        return (process, out, err)
+    }
+
+    @Test func aSecondRunOnTheSameStreamRefusesAndNamesTheFirstWhichFinishes() throws {
+        let folder = try TemporaryFolder()
+        let stream = try Self.smallStream(.transportStream, in: folder)
+        let master = stream + "/master.m3u8"
+        let (first, firstOut, _) = try Self.startStopped(["--image", Self.poster, master, "--in-place"], atStep: 5)
+        #expect(first.isRunning, "the first run stopped in the middle of writing")
+        let lockHolder = try String(contentsOfFile: stream + "/.hlscheck-embed.lock", encoding: .utf8)
+        #expect(lockHolder.hasPrefix("pid \(first.processIdentifier) on "))
+
+        let second = try #require(try Self.embed(["--image", Self.otherPoster, master, "--in-place"]))
+        #expect(second.status == 2)
+        #expect(second.stderr.contains("another hlscheck embed (pid \(first.processIdentifier) on "), "\(second.stderr)")
+        #expect(second.stderr.contains("nothing was changed") && second.stderr.contains("--wait"))
+        // A copy into another folder is not held up: the lock belongs to the folder written in.
+        let copy = try #require(try Self.embed(["--image", Self.otherPoster, master, "--output", folder.path("copy")]))
+        #expect(copy.status == 0, "another folder: no conflict")
+
+        kill(first.processIdentifier, SIGCONT)
+        _ = firstOut.fileHandleForReading.readDataToEndOfFile()
+        first.waitUntilExit()
+        #expect(first.terminationStatus == 0)
+        // The first run's poster is what the stream holds; no lock file is left.
+        let audio = try String(contentsOfFile: stream + "/audio/index.m3u8", encoding: .utf8)
+        #expect(audio.contains(".embed-"))
+        let copied = try String(contentsOfFile: folder.path("copy/audio/index.m3u8"), encoding: .utf8)
+        #expect(copied != audio, "the copy carries the other poster")
+        #expect(!FileManager.default.fileExists(atPath: stream + "/.hlscheck-embed.lock"))
+    }
+
+    @Test func aFileAnotherProgramSavesIntoTheStreamFolderDuringTheRunStays() throws {
+        let folder = try TemporaryFolder()
+        let stream = try Self.smallStream(.fragmentedMP4, in: folder)
+        let (run, out, _) = try Self.startStopped(["--image", Self.poster, stream + "/master.m3u8", "--in-place"], atStep: 12)
+        #expect(run.isRunning)
+        try Data("saved while embed ran".utf8).write(to: URL(fileURLWithPath: stream + "/audio/notes.txt"))
+        try Data("saved while embed ran".utf8).write(to: URL(fileURLWithPath: stream + "/cover.jpg"))
+        kill(run.processIdentifier, SIGCONT)
+        _ = out.fileHandleForReading.readDataToEndOfFile()
+        run.waitUntilExit()
+        #expect(run.terminationStatus == 0)
+        #expect(FileManager.default.contents(atPath: stream + "/audio/notes.txt") == Data("saved while embed ran".utf8))
+        #expect(FileManager.default.contents(atPath: stream + "/cover.jpg") == Data("saved while embed ran".utf8))
+    }
+
+    @Test func withWaitTheSecondRunWaitsForTheFirstAndBothResultsArriveInOrder() throws {
+        let folder = try TemporaryFolder()
+        let stream = try Self.smallStream(.packedAudio, in: folder)
+        let master = stream + "/master.m3u8"
+        let (first, firstOut, _) = try Self.startStopped(["--image", Self.poster, master, "--in-place"], atStep: 5)
+        let second = Process()
+        second.executableURL = HLSCheckBinary.executable
+        second.arguments = ["embed", "--image", Self.otherPoster, master, "--in-place", "--wait"]
+        let secondOut = Pipe(), secondErr = Pipe()
+        second.standardOutput = secondOut
+        second.standardError = secondErr
+        try second.run()
+        // Blocks until the second run says it waits (it writes nothing before that line).
+        var said = ""
+        while !said.contains("\n") {
+            let data = secondErr.fileHandleForReading.availableData
+            if data.isEmpty { break }
+            said += String(decoding: data, as: UTF8.self)
+        }
+        #expect(said.contains("waiting for \(stream)/.hlscheck-embed.lock, held by pid \(first.processIdentifier)"), "\(said)")
+
+        kill(first.processIdentifier, SIGCONT)
+        _ = firstOut.fileHandleForReading.readDataToEndOfFile()
+        first.waitUntilExit()
+        _ = secondOut.fileHandleForReading.readDataToEndOfFile()
+        _ = secondErr.fileHandleForReading.readDataToEndOfFile()
+        second.waitUntilExit()
+        #expect(first.terminationStatus == 0)
+        #expect(second.terminationStatus == 0)
+        // The second poster (PNG) is the one the stream holds: it ran after the first, on its result.
+        let segments = Self.referencedURIs(try Data(contentsOf: URL(fileURLWithPath: stream + "/audio/index.m3u8")))
+        let segment = try Data(contentsOf: URL(fileURLWithPath: stream + "/audio/" + segments[0]))
+        #expect(segment.range(of: Data("image/png".utf8)) != nil)
+        #expect(segment.range(of: Data("image/jpeg".utf8)) == nil)
+        let names = try FileManager.default.contentsOfDirectory(atPath: stream + "/audio")
+        #expect(names.count == 4, "the playlist and three segments, nothing of the first run: \(names)")
     }
 
     @Test func refusesWithoutADestinationAndWithANonImage() throws {
@@ -65,5 +284,20 @@ import Testing
         #expect(result.stderr.contains("poster-large.jpg is "))
         #expect(result.stderr.contains("would peak at"))
         #expect(result.stderr.contains("at most"))
+    }
+}
+
+/// A deterministic generator (SplitMix64), so the kill points are the same on every run.
+struct SplitMix64: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 }

@@ -1,8 +1,13 @@
 #ifndef HLSCHECK_CSYSTEM_H
 #define HLSCHECK_CSYSTEM_H
 
-/// Atomically exchanges two paths (files or folders) on the same filesystem: Linux
-/// renameat2(RENAME_EXCHANGE), macOS renamex_np(RENAME_SWAP). Returns 0, or -1 with errno set.
-int hls_exchange_paths(const char *first, const char *second);
+/// Renames `from` (relative to folder descriptor `from_dir`) to `to` (relative to `to_dir`) only
+/// when `to` does not exist, atomically: Linux renameat2(RENAME_NOREPLACE), macOS
+/// renameatx_np(RENAME_EXCL); where neither is supported by the filesystem, linkat + unlinkat
+/// (which also never replaces). Returns 0, or -1 with errno set (EEXIST when `to` exists).
+int hls_rename_noreplace(int from_dir, const char *from, int to_dir, const char *to);
+
+/// flock(2), which Glibc's Swift module exports without its LOCK_* constants on every platform.
+int hls_lock_exclusive(int fd, int wait);
 
 #endif

@@ -1,0 +1,126 @@
+import Foundation
+
+/// `.hlscheck-embed.journal`, beside the lock: written before a run creates anything, removed
+/// after it has cleaned up. When the next run (holding the lock, so the writer is dead) finds
+/// one, it removes what the interrupted run left: its temporary files, the new segments no
+/// playlist references (the run died before its playlists were swapped in), the old segments no
+/// playlist references any more (it died after). What a playlist references is never removed,
+/// so whichever set the playlists point at stays whole.
+struct EmbedJournal: Codable {
+    static let name = ".hlscheck-embed.journal"
+
+    var run: String
+    var pid: Int32
+    /// Every playlist of the stream at its destination (absolute paths).
+    var playlists: [String]
+    /// The segment files the run rewrites, and those the destination's old playlists referenced.
+    var replaced: [String]
+    /// The folders the run writes in (for its temporary files).
+    var folders: [String]
+
+    func write(in folder: Folder, progress: WriteProgress) throws(EmbedError) {
+        let bytes: [UInt8]
+        do {
+            bytes = Array(try JSONEncoder().encode(self))
+        } catch {
+            throw EmbedError("cannot encode the journal: \(error)")
+        }
+        try progress.step()
+        let descriptor = openat(folder.descriptor, Self.name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            throw EmbedError("\((folder.path as NSString).appendingPathComponent(Self.name)): cannot create it: \(lastError())")
+        }
+        defer { close(descriptor) }
+        let written = bytes.withUnsafeBytes { systemWrite(descriptor, $0.baseAddress, $0.count) }
+        guard written == bytes.count, fsync(descriptor) == 0 else {
+            throw EmbedError("\((folder.path as NSString).appendingPathComponent(Self.name)): cannot write it: \(lastError())")
+        }
+        folder.sync()
+    }
+
+    static func remove(in folder: Folder, progress: WriteProgress) throws(EmbedError) {
+        try progress.step()
+        unlinkat(folder.descriptor, name, 0)
+        folder.sync()
+    }
+
+    /// Cleans up after an interrupted run, if there was one; returns how many files it removed.
+    static func recover(in folder: Folder) throws(EmbedError) -> Int {
+        guard let bytes = try folder.read(name) else { return 0 }
+        let progress = WriteProgress(hook: nil)
+        // A journal cut short was being written when the run died: nothing else was done yet.
+        guard let journal = try? JSONDecoder().decode(EmbedJournal.self, from: Data(bytes)) else {
+            try remove(in: folder, progress: progress)
+            return 0
+        }
+        var removed = 0
+        var referenced = Set(journal.playlists.map(standardized))
+        for playlist in journal.playlists {
+            guard let text = FileManager.default.contents(atPath: playlist) else { continue }
+            let base = (playlist as NSString).deletingLastPathComponent
+            for uri in PlaylistReferences.uris(in: [UInt8](text)) where !uri.contains("://") {
+                referenced.insert(standardized(uri.hasPrefix("/") ? uri : (base as NSString).appendingPathComponent(uri)))
+            }
+        }
+        var candidates = Set(journal.replaced.map(standardized))
+        var folders: [String: Folder] = [:]
+        func open(_ path: String) -> Folder? {
+            if let known = folders[path] { return known }
+            let opened = try? Folder.open(path)
+            folders[path] = opened
+            return opened
+        }
+        for path in journal.replaced {
+            let parent = (path as NSString).deletingLastPathComponent
+            let name = (path as NSString).lastPathComponent
+            for entry in open(parent)?.entries() ?? [] where SegmentName.isRenaming(entry, of: name) {
+                candidates.insert(standardized((parent as NSString).appendingPathComponent(entry)))
+            }
+        }
+        for path in candidates.subtracting(referenced).sorted() {
+            if let parent = open((path as NSString).deletingLastPathComponent),
+               try parent.removeFile((path as NSString).lastPathComponent, progress: progress) {
+                removed += 1
+            }
+        }
+        for path in Set(journal.folders + [folder.path]) {
+            guard let parent = open(path) else { continue }
+            for entry in parent.entries() where TemporaryName.belongs(entry, to: journal.run) {
+                if try parent.removeFile(entry, progress: progress) { removed += 1 }
+            }
+        }
+        for parent in folders.values.compactMap({ $0 }) { parent.sync() }
+        try remove(in: folder, progress: progress)
+        return removed
+    }
+
+    static func standardized(_ path: String) -> String {
+        URL(fileURLWithPath: path).standardizedFileURL.path
+    }
+}
+
+/// The URIs a playlist refers to: every URI line and every URI="…" attribute. Deliberately
+/// simpler than the parser: recovery must see every reference, even in a playlist with errors.
+enum PlaylistReferences {
+    static func uris(in bytes: [UInt8]) -> [String] {
+        var result: [String] = []
+        for line in String(decoding: bytes, as: UTF8.self).split(whereSeparator: { $0 == "\n" || $0 == "\r" }) {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if trimmed.isEmpty { continue }
+            if !trimmed.hasPrefix("#") {
+                result.append(trimmed)
+                continue
+            }
+            var rest = Substring(trimmed)
+            while let start = rest.range(of: "URI=\"") {
+                rest = rest[start.upperBound...]
+                guard let end = rest.firstIndex(of: "\"") else { break }
+                result.append(String(rest[..<end]))
+                rest = rest[rest.index(after: end)...]
+            }
+        }
+        return result.map { uri in
+            String(uri[..<(uri.firstIndex { $0 == "?" || $0 == "#" } ?? uri.endIndex)])
+        }
+    }
+}

@@ -1,0 +1,56 @@
+/// The name a rewritten segment gets: `seg0.ts` → `seg0.embed-1a2b3c4d.ts`, the 8 hex digits a
+/// fingerprint of the new bytes (a marker already there is replaced, not stacked). A new name is
+/// what lets the old playlist keep pointing at the old segments while the new ones are written,
+/// so that a player (or a crash) sees either set whole; from the same bytes comes the same name,
+/// so embedding the same poster again changes nothing.
+enum SegmentName {
+    static let marker = ".embed-"
+
+    /// `uri` (a relative or absolute URI, possibly with a query) with its last path component renamed.
+    static func renamed(_ uri: String, bytes: [UInt8]) -> String {
+        let query = uri.firstIndex { $0 == "?" || $0 == "#" } ?? uri.endIndex
+        let path = uri[..<query]
+        let slash = path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex
+        let (base, ext) = parts(String(path[slash...]))
+        return String(path[..<slash]) + base + marker + fingerprint(bytes) + ext + uri[query...]
+    }
+
+    /// The name without our marker, split before its extension: ("seg0", ".ts").
+    static func parts(_ name: String) -> (base: String, ext: String) {
+        var base = name
+        var ext = ""
+        if let dot = name.lastIndex(of: "."), dot != name.startIndex {
+            base = String(name[..<dot])
+            ext = String(name[dot...])
+        }
+        if let range = base.range(of: marker, options: .backwards), isFingerprint(base[range.upperBound...]) {
+            base = String(base[..<range.lowerBound])
+        }
+        return (base, ext)
+    }
+
+    /// Whether `candidate` is a name this scheme gives to a rewrite of `name` (with any fingerprint).
+    static func isRenaming(_ candidate: String, of name: String) -> Bool {
+        let (base, ext) = parts(name)
+        let prefix = base + marker
+        guard candidate.hasPrefix(prefix), candidate.hasSuffix(ext),
+              candidate.count == prefix.count + 8 + ext.count else { return false }
+        return isFingerprint(candidate.dropFirst(prefix.count).dropLast(ext.count))
+    }
+
+    private static func isFingerprint(_ text: Substring) -> Bool {
+        text.count == 8 && text.allSatisfy { $0.isHexDigit && !$0.isUppercase }
+    }
+
+    /// FNV-1a (64 bit) folded to 32: a name, not a security boundary — a name that exists with
+    /// other bytes is refused rather than overwritten.
+    static func fingerprint(_ bytes: [UInt8]) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes {
+            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+        }
+        let folded = UInt32(truncatingIfNeeded: hash ^ (hash >> 32))
+        let digits = String(folded, radix: 16)
+        return String(repeating: "0", count: 8 - digits.count) + digits
+    }
+}

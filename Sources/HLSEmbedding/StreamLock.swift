@@ -1,0 +1,81 @@
+import CSystem
+import Foundation
+
+/// `.hlscheck-embed.lock` in the folder embed writes in: an exclusive flock(2) held for the whole
+/// run, so a second `hlscheck embed` on the same stream refuses (or, with `--wait`, waits)
+/// instead of silently dropping one of the two results. The file says who holds it; the kernel
+/// releases the lock when its holder dies, however it dies. The holder removes the file while
+/// still holding the lock, and a run that locked a file someone removed meanwhile starts over.
+final class StreamLock {
+    static let name = ".hlscheck-embed.lock"
+
+    let folder: Folder
+    private let descriptor: Int32
+    private var released = false
+
+    private init(folder: Folder, descriptor: Int32) {
+        self.folder = folder
+        self.descriptor = descriptor
+    }
+
+    deinit { release() }
+
+    static func acquire(in folder: Folder, wait: Bool, report: @Sendable (String) -> Void) throws(EmbedError) -> StreamLock {
+        let path = (folder.path as NSString).appendingPathComponent(name)
+        var announced = false
+        while true {
+            let descriptor = openat(folder.descriptor, name, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o644)
+            guard descriptor >= 0 else {
+                throw EmbedError("\(path): cannot create the lock file: \(lastError()) (embed needs to write in \(folder.path))")
+            }
+            if hls_lock_exclusive(descriptor, 0) != 0 {
+                let holder = Self.holder(descriptor)
+                guard wait else {
+                    close(descriptor)
+                    throw EmbedError("\(path): another hlscheck embed (\(holder)) is rewriting this stream; nothing was changed — run again when it has finished, or add --wait")
+                }
+                if !announced {
+                    report("waiting for \(path), held by \(holder)")
+                    announced = true
+                }
+                guard hls_lock_exclusive(descriptor, 1) == 0 else {
+                    let reason = lastError()
+                    close(descriptor)
+                    throw EmbedError("\(path): cannot wait for the lock: \(reason)")
+                }
+            }
+            // The holder before us may have removed the file we locked: then lock the new one.
+            var locked = stat(), current = stat()
+            guard fstat(descriptor, &locked) == 0, fstatat(folder.descriptor, name, &current, AT_SYMLINK_NOFOLLOW) == 0,
+                  locked.st_dev == current.st_dev, locked.st_ino == current.st_ino else {
+                close(descriptor)
+                continue
+            }
+            let identity = "pid \(getpid()) on \(ProcessInfo.processInfo.hostName), since \(ISO8601DateFormatter().string(from: Date()))\n"
+            ftruncate(descriptor, 0)
+            _ = Array(identity.utf8).withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
+            return StreamLock(folder: folder, descriptor: descriptor)
+        }
+    }
+
+    /// Removes the lock file, then lets go (in this order, see the type's comment).
+    func release() {
+        guard !released else { return }
+        released = true
+        unlinkat(folder.descriptor, Self.name, 0)
+        close(descriptor)
+    }
+
+    /// What the holder wrote into the file. It writes right after locking, so a file still empty
+    /// is read again for a moment before giving up.
+    private static func holder(_ descriptor: Int32) -> String {
+        var buffer = [UInt8](repeating: 0, count: 256)
+        for _ in 0..<20 {
+            let count = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
+            let text = count > 0 ? String(decoding: buffer[0..<count], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) : ""
+            if !text.isEmpty { return text }
+            usleep(5_000)
+        }
+        return "which has not said who it is yet"
+    }
+}
