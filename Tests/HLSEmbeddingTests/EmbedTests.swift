@@ -201,9 +201,14 @@ func segmentFiles(of playlist: String) throws -> [String] {
 
 /// What `hlscheck embed` must leave alone, and where it must not write (docs/security.md).
 @Suite struct EmbedSafetyTests {
-    static func embed(_ input: String, _ destination: EmbedRequest.Destination, image: String = "poster.jpg") async throws -> EmbedOutcome {
-        try await PosterEmbedder(EmbedRequest(
-            input: input, poster: try Poster(image: fixture(image)), posterName: image, destination: destination)).run()
+    /// `root`: the folder the stream is confined to (`--root`), for streams that reach beyond the
+    /// input playlist's folder through `../` or links.
+    static func embed(_ input: String, _ destination: EmbedRequest.Destination, image: String = "poster.jpg", root: String? = nil) async throws -> EmbedOutcome {
+        var configuration = CheckConfiguration()
+        configuration.confinement.root = root
+        return try await PosterEmbedder(EmbedRequest(
+            input: input, poster: try Poster(image: fixture(image)), posterName: image, destination: destination,
+            configuration: configuration)).run()
     }
 
     static func status(_ path: String) throws -> stat {
@@ -257,7 +262,7 @@ func segmentFiles(of playlist: String) throws -> [String] {
         try manager.createSymbolicLink(atPath: folder.path("real/audio"), withDestinationPath: "../audio-store")
         try manager.createSymbolicLink(atPath: folder.path("stream"), withDestinationPath: "real")
 
-        _ = try await Self.embed(folder.path("stream/master.m3u8"), .inPlace)
+        _ = try await Self.embed(folder.path("stream/master.m3u8"), .inPlace, root: folder.url.path)
 
         #expect(try manager.destinationOfSymbolicLink(atPath: folder.path("stream")) == "real")
         #expect(try manager.destinationOfSymbolicLink(atPath: folder.path("real/audio")) == "../audio-store")
@@ -372,7 +377,7 @@ extension EmbedSafetyTests {
         try manager.createSymbolicLink(atPath: folder.path("compliant/audio/seg1.ts"), withDestinationPath: "../../store/seg1.ts")
         let stored = try snapshot(folder.path("store"))
 
-        let outcome = try await Self.embed(master, inPlace ? .inPlace : .folder(folder.path("out")))
+        let outcome = try await Self.embed(master, inPlace ? .inPlace : .folder(folder.path("out")), root: folder.url.path)
 
         #expect(try snapshot(folder.path("store")) == stored, "the link's target is never written")
         let written = (outcome.output as NSString).deletingLastPathComponent + "/audio"
@@ -429,7 +434,7 @@ extension EmbedSafetyTests {
         defer { close(descriptor) }
         let before = try snapshot(folder.path("compliant"))
         await #expect {
-            _ = try await Self.embed(master, .inPlace)
+            _ = try await Self.embed(master, .inPlace, root: folder.url.path)
         } throws: { error in
             "\(error)".contains("another hlscheck embed (pid 1 on elsewhere, since then) is rewriting this stream")
                 && "\(error)".contains("compliant/audio/index.m3u8 belongs to this stream too")
