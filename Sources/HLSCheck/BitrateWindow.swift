@@ -5,10 +5,14 @@ public enum BitrateWindow {
         public var bytes: Int
         /// EXTINF duration in seconds.
         public var duration: Double
+        /// False when the segment could not be read (missing, truncated, undemuxable): it is a
+        /// hole, not a segment of 0 bytes — no run crosses it and the average leaves it out.
+        public var measured: Bool
 
-        public init(bytes: Int, duration: Double) {
+        public init(bytes: Int, duration: Double, measured: Bool = true) {
             self.bytes = bytes
             self.duration = duration
+            self.measured = measured
         }
     }
 
@@ -19,9 +23,10 @@ public enum BitrateWindow {
         var count: Int
     }
 
-    /// Every qualifying run: contiguous segments lasting 0.5–1.5 × the target duration, a single
-    /// segment longer than 1.5 × TD on its own; the whole playlist when none qualifies (it is
-    /// shorter than 0.5 × TD). Empty when the playlist has no duration.
+    /// Every qualifying run: contiguous measured segments lasting 0.5–1.5 × the target duration,
+    /// a single segment longer than 1.5 × TD on its own; the whole playlist (its measured
+    /// segments) when none qualifies (it is shorter than 0.5 × TD). Empty when nothing measured
+    /// has a duration.
     static func runs(_ segments: [Segment], targetDuration: Int) -> [Run] {
         let low = 0.5 * Double(targetDuration), high = 1.5 * Double(targetDuration)
         var runs: [Run] = []
@@ -29,6 +34,7 @@ public enum BitrateWindow {
             var run = Run(bits: 0, seconds: 0, count: 0)
             // Stops as soon as the run outgrows the window: a few segments per start in practice.
             for segment in segments[start...] {
+                guard segment.measured else { break }
                 run.bits += Double(segment.bytes) * 8
                 run.seconds += segment.duration
                 run.count += 1
@@ -39,9 +45,10 @@ public enum BitrateWindow {
             }
         }
         if runs.isEmpty {
+            let measured = segments.filter(\.measured)
             let whole = Run(
-                bits: Double(segments.reduce(0) { $0 + $1.bytes }) * 8,
-                seconds: segments.reduce(0) { $0 + $1.duration }, count: segments.count)
+                bits: Double(measured.reduce(0) { $0 + $1.bytes }) * 8,
+                seconds: measured.reduce(0) { $0 + $1.duration }, count: measured.count)
             if whole.seconds > 0 { runs.append(whole) }
         }
         return runs
@@ -53,8 +60,9 @@ public enum BitrateWindow {
             .map { Int($0.rounded(.up)) }
     }
 
-    /// Total bits over total seconds; nil when the playlist has no duration.
+    /// Total bits over total seconds of the measured segments; nil when they have no duration.
     public static func average(_ segments: [Segment]) -> Int? {
+        let segments = segments.filter(\.measured)
         let seconds = segments.reduce(0) { $0 + $1.duration }
         guard seconds > 0 else { return nil }
         return Int((Double(segments.reduce(0) { $0 + $1.bytes }) * 8 / seconds).rounded(.up))
