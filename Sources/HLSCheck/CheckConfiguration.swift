@@ -16,6 +16,9 @@ public struct CheckConfiguration: Sendable, Hashable {
     public var profile: Profile
     /// The peak at or under which a variant serves cellular networks (Apple: 192 kbit/s).
     public var cellularBudget: Int
+    /// Whether audio-only-over-budget and artwork-over-budget judge a stream without any video
+    /// (a radio stream): the budget is the fallback for video, so only `audio-only-64k` says yes.
+    public var budgetAppliesWithoutVideo: Bool = true
 
     public init(
         audioOnlyBudget: Int = 64_000, bandwidthTolerance: Double = 0.10, playlistOnly: Bool = false,

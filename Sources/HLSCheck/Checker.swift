@@ -62,7 +62,7 @@ public struct Checker: Sendable {
         let analysis = try await analyse(uri)
         return CheckReport(
             input: uri, diagnostics: diagnose(analysis),
-            variants: analysis.variants.map(VariantSummary.init), checkedRules: checkedRules)
+            variants: analysis.variants.map { VariantSummary($0, audioOnlyBudget: configuration.audioOnlyBudget) }, checkedRules: checkedRules)
     }
 
     /// Loads the stream and measures its segments (unless `playlistOnly`): what rules and the

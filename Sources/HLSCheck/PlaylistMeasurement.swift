@@ -46,6 +46,8 @@ public struct SegmentRecord: Sendable, Hashable {
 public struct PlaylistMeasurement: Sendable, Hashable {
     public var playlistURI: String
     public var records: [SegmentRecord]
+    /// EXT-X-TARGETDURATION (or the longest EXTINF rounded up without it): the peak's window.
+    public var targetDuration: Int
     public var peakBitrate: Int?
     public var averageBitrate: Int?
     /// The peak the same segments would have without their poster.
@@ -57,6 +59,7 @@ public struct PlaylistMeasurement: Sendable, Hashable {
         self.playlistURI = playlistURI
         self.records = records
         let target = playlist.targetDuration ?? Int(records.map(\.extinf).max()?.rounded(.up) ?? 1)
+        targetDuration = target
         // An unreadable segment is a hole, not 0 bytes (docs/measurement.md, "Unmeasurable").
         let withArtwork = records.map { BitrateWindow.Segment(bytes: $0.bytes, duration: $0.extinf, measured: $0.isMeasured) }
         peakBitrate = BitrateWindow.peak(withArtwork, targetDuration: target)

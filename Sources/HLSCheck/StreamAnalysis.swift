@@ -113,6 +113,21 @@ public struct VariantAnalysis: Sendable, Hashable {
         }
     }
 
+    /// The largest poster, in image bytes, that every segment of the variant's own playlist can
+    /// carry with its peak combination staying within `budget` — the one answer the check, the
+    /// JSON report and `hlscheck embed` give (PosterBudget). Nil when nothing fits, or when some
+    /// segment was not measured and inspected: no advice from partial data.
+    public func largestPoster(within budget: Int, mimeType: String = PosterBudget.assumedMimeType, description: String = "") -> Int? {
+        guard let own = measurement, own.isComplete, isMeasurementComplete,
+              let peak = measuredPeakBitrate, let ownPeak = own.peakBitrate
+        else { return nil }
+        // What the rest of the peak combination (an audio rendition, say) takes of the budget.
+        let others = peak - ownPeak
+        return PosterBudget.largestPoster(
+            within: budget - others, PosterBudget.segments(own.records), targetDuration: own.targetDuration,
+            mimeType: mimeType, description: description)
+    }
+
     /// RFC 6381 codec strings found in the segments of every playable combination.
     public var detectedCodecs: [String] {
         Array(Set(combinationMeasurements.flatMap(\.codecs))).sorted()
@@ -127,6 +142,10 @@ public struct StreamAnalysis: Sendable {
     public var measurements: [String: PlaylistMeasurement]
 
     public var root: Playlist { loaded.root }
+
+    /// Whether any variant carries video: the audio-only budget is about the fallback for video
+    /// (docs/profiles.md, "audio-only budget without video").
+    public var hasVideo: Bool { variants.contains { !$0.isAudioOnly } }
     public var multivariant: MultivariantPlaylist? { loaded.root.multivariant }
 
     /// Every playlist that was read, root first, then media playlists in URI order.

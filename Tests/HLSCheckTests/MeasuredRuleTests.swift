@@ -184,9 +184,12 @@ func rules(_ report: CheckReport) -> Set<String> { Set(report.diagnostics.map(\.
         let budget = Int(audioBits) + 2_000
         let report = try await check(stream, budget: budget)
         let finding = try #require(report.diagnostics.first { $0.rule == "artwork-over-budget" })
-        let fits = Int((Double(budget) * MediaFixtures.adtsDuration - audioBits * MediaFixtures.adtsDuration) / 8)
-        #expect(finding.message.contains("a poster of at most \(fits) bytes fits") || finding.message.contains("at most \(fits - 1) bytes"),
-                "\(finding.message) vs \(fits)")
+        // Exact: the APIC frame is the image plus 24 bytes (header, encoding, MIME, type, empty
+        // description), and (base + 24 + S) × 8 / 2.056 s must stay within the budget.
+        let base = segment.count - poster.count - 24
+        let fits = Int((Double(budget) * MediaFixtures.adtsDuration / 8).rounded(.down)) - base - 24
+        #expect(finding.message.contains("a poster of at most \(fits) bytes"), "\(finding.message) vs \(fits)")
+        #expect(report.variants.first?.largestPosterBytes == fits, "the JSON report gives the same number")
         #expect(!rules(report).contains("audio-only-over-budget"), "the audio alone fits: only the poster is to blame")
     }
 
