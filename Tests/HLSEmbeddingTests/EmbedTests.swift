@@ -102,11 +102,63 @@ func pictures(in path: String, container: ContainerKind) throws -> [AttachedPict
                 configuration: CheckConfiguration(audioOnlyBudget: 48_000))).run()
             Issue.record("expected a refusal")
         } catch let error as EmbedError {
-            #expect(error.description.contains("poster-large.jpg is "))
+            // Exact bytes, and the very number the check gives for the same budget.
+            let check = try await Checker(configuration: CheckConfiguration(audioOnlyBudget: 48_000)).check(master)
+            let fits = try #require(check.variants.first { $0.audioOnly }?.largestPosterBytes)
+            #expect(error.description.contains("poster-large.jpg is \(image.count) bytes"))
             #expect(error.description.contains("audio/index.m3u8 would peak at "))
-            #expect(error.description.contains("against a 48 kbit/s budget; at most "))
+            #expect(error.description.contains("against a budget of 48000 bit/s; an image of at most \(fits) bytes fits"), "\(error.description)")
         }
         #expect(!FileManager.default.fileExists(atPath: output))
+    }
+
+    /// A JPEG of exactly `size` bytes: `image` with a comment segment (COM, ITU-T T.81 §B.2.4.5)
+    /// after its SOI marker.
+    static func padded(_ image: [UInt8], to size: Int) -> [UInt8] {
+        var padding: [UInt8] = []
+        var missing = size - image.count
+        while missing > 0 {
+            let body = min(max(missing - 4, 0), 65_533)
+            let segment = [0xFF, 0xFE, UInt8((body + 2) >> 8), UInt8((body + 2) & 0xFF)] + [UInt8](repeating: 0x20, count: body)
+            padding += segment
+            missing -= segment.count
+        }
+        return Array(image.prefix(2)) + padding + image.dropFirst(2)
+    }
+
+    /// One answer for "the largest poster that fits": what the check reports passes the real
+    /// embed, one byte more is refused with that same number, and --fit stays within it.
+    @Test(arguments: ["compliant", "packed-audio", "fmp4"])
+    func theLargestPosterTheCheckNamesFitsToTheByte(_ sample: String) async throws {
+        let (folder, master) = try sampleCopy(sample)
+        let budget = 56_000
+        let configuration = CheckConfiguration(audioOnlyBudget: budget)
+        let check = try await Checker(configuration: configuration).check(master)
+        let fits = try #require(check.variants.first { $0.audioOnly }?.largestPosterBytes)
+        let image = try fixture("poster.jpg")
+        try #require(fits > image.count + 8, "the sample leaves room for a poster at \(budget) bit/s")
+
+        let exact = try await PosterEmbedder(EmbedRequest(
+            input: master, poster: try Poster(image: Self.padded(image, to: fits)), posterName: "exact.jpg",
+            destination: .folder(folder.path("exact")), configuration: configuration)).run()
+        let audio = try #require(exact.verification.variants.first { $0.audioOnly })
+        #expect((audio.measuredPeakBitrate ?? .max) <= budget)
+        #expect(audio.artwork?.maxBytes == fits)
+        #expect(!exact.verification.diagnostics.contains { $0.rule == "artwork-over-budget" })
+
+        await #expect(throws: EmbedError.self) {
+            _ = try await PosterEmbedder(EmbedRequest(
+                input: master, poster: try Poster(image: Self.padded(image, to: fits + 1)), posterName: "one-more.jpg",
+                destination: .folder(folder.path("one-more")), configuration: configuration)).run()
+        }
+        do {
+            _ = try await PosterEmbedder(EmbedRequest(
+                input: master, poster: try Poster(image: Self.padded(image, to: fits + 1)), posterName: "one-more.jpg",
+                destination: .folder(folder.path("one-more")), configuration: configuration)).run()
+        } catch let error as EmbedError {
+            #expect(error.description.contains("an image of at most \(fits) bytes fits"), "\(error.description)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: folder.path("one-more")))
     }
 
     @Test func forceWritesOverBudgetAndTheRecheckSaysSo() async throws {
@@ -128,6 +180,10 @@ func pictures(in path: String, container: ContainerKind) throws -> [AttachedPict
         let audio = try #require(outcome.verification.variants.first { $0.audioOnly })
         #expect((audio.measuredPeakBitrate ?? .max) <= 48_000)
         #expect(audio.artwork?.mimeType == "image/jpeg")
+        // Within the number the check gives for the original stream.
+        let check = try await Checker(configuration: CheckConfiguration(audioOnlyBudget: 48_000)).check(master)
+        let fits = try #require(check.variants.first { $0.audioOnly }?.largestPosterBytes)
+        #expect((audio.artwork?.maxBytes ?? .max) <= fits)
         #expect(outcome.verification.diagnostics.filter { $0.severity == .error }.isEmpty)
     }
 
