@@ -161,6 +161,23 @@ func pictures(in path: String, container: ContainerKind) throws -> [AttachedPict
         #expect(!FileManager.default.fileExists(atPath: folder.path("one-more")))
     }
 
+    /// An audio-only variant whose URI is also its AUDIO rendition is one playlist: counted twice,
+    /// a 48 kbit/s variant with a poster "peaked" near 100 kbit/s and embed refused.
+    @Test func aPosterFitsAVariantThatIsItsOwnAudioRendition() async throws {
+        let folder = try VerdictFixtures.make("double-count")
+        let outcome = try await PosterEmbedder(EmbedRequest(
+            input: VerdictFixtures.master(folder, "double-count"), poster: try Poster(image: fixture("poster.jpg")),
+            posterName: "poster.jpg", destination: .folder(folder.path("out")))).run()
+        let audio = try #require(outcome.verification.variants.first { $0.uri == "audio/index.m3u8" })
+        let peak = try #require(outcome.targets.first?.peakAfter)
+        #expect(audio.declaredBandwidth == peak, "BANDWIDTH is the one playlist's peak")
+        #expect(peak <= 64_000)
+        #expect(!outcome.verification.diagnostics.contains { $0.rule == "bandwidth-below-peak" || $0.rule == "artwork-over-budget" },
+                "\(outcome.verification.diagnostics)")
+        let video = try #require(outcome.verification.variants.first { $0.uri == "video/index.m3u8" })
+        #expect(video.declaredBandwidth == video.measuredPeakBitrate, "video + its audio rendition, rewritten")
+    }
+
     @Test func forceWritesOverBudgetAndTheRecheckSaysSo() async throws {
         let (folder, master) = try sampleCopy("compliant")
         let outcome = try await PosterEmbedder(EmbedRequest(
