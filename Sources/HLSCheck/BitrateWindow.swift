@@ -67,15 +67,4 @@ public enum BitrateWindow {
         guard seconds > 0 else { return nil }
         return Int((Double(segments.reduce(0) { $0 + $1.bytes }) * 8 / seconds).rounded(.up))
     }
-
-    /// The largest number of bytes that can be added to *every* segment while the peak stays
-    /// within `budget` bit/s: the poster size that fits. Nil when even 0 bytes do not fit.
-    public static func largestAdditionWithin(_ budget: Int, _ segments: [Segment], targetDuration: Int) -> Int? {
-        // For every qualifying run of n segments: (bits + 8·b·n) / seconds ≤ budget, so
-        // b ≤ (budget·seconds − bits) / (8·n). The answer is the minimum over runs.
-        let allowed = runs(segments, targetDuration: targetDuration)
-            .map { (Double(budget) * $0.seconds - $0.bits) / (8 * Double($0.count)) }.min()
-        guard let allowed, allowed >= 0 else { return nil }
-        return Int(allowed.rounded(.down))
-    }
 }

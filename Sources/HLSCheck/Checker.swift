@@ -92,8 +92,7 @@ public struct Checker: Sendable {
     /// its segments concurrently on both cores. Nothing with `--playlist-only`.
     func measure(_ loaded: LoadedStream) async -> [String: PlaylistMeasurement] {
         guard !configuration.playlistOnly else { return [:] }
-        let measurer = MediaMeasurer(
-            inspector: inspector, budget: configuration.audioOnlyBudget, maxConcurrent: configuration.maxConcurrentSegments)
+        let measurer = MediaMeasurer(inspector: inspector, maxConcurrent: configuration.maxConcurrentSegments)
         var measurements: [String: PlaylistMeasurement] = [:]
         for (uri, playlist) in StreamAnalysis.playlistsToMeasure(loaded).sorted(by: { $0.key < $1.key }) {
             measurements[uri] = await measurer.measure(playlist, at: uri)

@@ -52,10 +52,8 @@ public struct PlaylistMeasurement: Sendable, Hashable {
     public var averageBitrate: Int?
     /// The peak the same segments would have without their poster.
     public var peakBitrateWithoutArtwork: Int?
-    /// The largest poster, in bytes, that every segment could carry within the budget.
-    public var maxArtworkBytesWithinBudget: Int?
 
-    public init(playlistURI: String, playlist: MediaPlaylist, records: [SegmentRecord], budget: Int) {
+    public init(playlistURI: String, playlist: MediaPlaylist, records: [SegmentRecord]) {
         self.playlistURI = playlistURI
         self.records = records
         let target = playlist.targetDuration ?? Int(records.map(\.extinf).max()?.rounded(.up) ?? 1)
@@ -70,11 +68,6 @@ public struct PlaylistMeasurement: Sendable, Hashable {
             BitrateWindow.Segment(bytes: $0.bytes - $0.artworkOverhead, duration: $0.extinf, measured: $0.isInspected)
         }
         peakBitrateWithoutArtwork = BitrateWindow.peak(without, targetDuration: target)
-        // Advice needs every segment: a poster size computed from some of them could not fit.
-        if records.allSatisfy(\.isInspected) {
-            maxArtworkBytesWithinBudget = PosterBudget.largestPoster(
-                within: budget, PosterBudget.segments(records), targetDuration: target)
-        }
     }
 
     /// Segments whose bytes were read whole (they count for bit rate).
@@ -93,7 +86,6 @@ public struct PlaylistMeasurement: Sendable, Hashable {
 /// Reads and inspects the segments of media playlists, with bounded concurrency.
 struct MediaMeasurer: Sendable {
     var inspector: SegmentInspector
-    var budget: Int
     var maxConcurrent: Int
 
     func measure(_ playlist: MediaPlaylist, at playlistURI: String) async -> PlaylistMeasurement {
@@ -115,7 +107,7 @@ struct MediaMeasurer: Sendable {
         let records = zip(segments, outcomes).map { segment, outcome in
             record(segment, outcome)
         }
-        return PlaylistMeasurement(playlistURI: playlistURI, playlist: playlist, records: records, budget: budget)
+        return PlaylistMeasurement(playlistURI: playlistURI, playlist: playlist, records: records)
     }
 
     /// AES-128 segments are decrypted when their key can be read (as Apple's validator does);

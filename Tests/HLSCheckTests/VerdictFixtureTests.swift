@@ -89,9 +89,11 @@ import Testing
     @Test func hvc1DeclaredForHev1SegmentsIsASampleEntryWarning() async throws {
         let folder = try VerdictFixtures.make("sample-entry")
         let report = try await report("sample-entry", folder)
-        let finding = try #require(report.diagnostics.first { $0.rule == "codecs-sample-entry-mismatch" })
-        #expect(finding.severity == .warning)
-        #expect(finding.message.contains("hvc1.1.6.L60.90 is declared but the segments use hev1.1.6.L60.90"))
+        let findings = report.diagnostics.filter { $0.rule == "codecs-sample-entry-mismatch" }
+        #expect(findings.map(\.location?.line) == [3, 5])
+        #expect(findings.allSatisfy { $0.severity == .warning })
+        #expect(findings.first?.message.contains("hvc1.1.6.L60.90 is declared but the segments use hev1.1.6.L60.90") == true)
+        #expect(findings.last?.message.contains("avc1.42c01e is declared but the segments use avc3.42c01e") == true, "\(findings)")
         #expect(!report.diagnostics.contains { $0.rule == "codecs-mismatch" }, "\(report.diagnostics)")
     }
 

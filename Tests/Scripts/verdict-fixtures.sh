@@ -128,13 +128,21 @@ M3U
             -x265-params log-level=none:keyint=50:min-keyint=50:scenecut=0 -b:v 150k -tag:v hev1 -an \
             $HLS -hls_segment_type fmp4 -hls_fmp4_init_filename init.mp4 \
             -hls_segment_filename hevc/seg%d.m4s hevc/index.m3u8
+        # fMP4 H.264 written as avc3 (parameter sets in band) but declared avc1.
+        mkdir -p avc3
+        $FF -f lavfi -i "testsrc2=size=192x108:rate=25:duration=12" -c:v libx264 -preset ultrafast \
+            -profile:v baseline -level:v 3.0 -b:v 150k -g 50 -keyint_min 50 -sc_threshold 0 -tag:v avc3 -an \
+            $HLS -hls_segment_type fmp4 -hls_fmp4_init_filename init.mp4 \
+            -hls_segment_filename avc3/seg%d.m4s avc3/index.m3u8
         audio audio 48k
-        a=$(peak audio/index.m3u8); v=$(peak hevc/index.m3u8)
+        a=$(peak audio/index.m3u8); v=$(peak hevc/index.m3u8); v3=$(peak avc3/index.m3u8)
         cat > master.m3u8 <<M3U
 #EXTM3U
 #EXT-X-VERSION:7
 #EXT-X-STREAM-INF:BANDWIDTH=$v,CODECS="hvc1.1.6.L60.90",RESOLUTION=192x108
 hevc/index.m3u8
+#EXT-X-STREAM-INF:BANDWIDTH=$v3,CODECS="avc1.42c01e",RESOLUTION=192x108
+avc3/index.m3u8
 #EXT-X-STREAM-INF:BANDWIDTH=$a,CODECS="mp4a.40.2"
 audio/index.m3u8
 M3U
