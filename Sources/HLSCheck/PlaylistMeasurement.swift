@@ -140,12 +140,13 @@ struct MediaMeasurer: Sendable {
             case nil:
                 break
             }
-            record.problem = facts.problem
-            // An encrypted segment's bytes count for bit rate; its content only once decrypted.
+            // An encrypted segment's bytes count for bit rate; its content only once decrypted
+            // (what the demuxer says of ciphertext is no finding).
             guard !record.encrypted || record.decrypted else {
                 record.container = nil
                 break
             }
+            record.problem = facts.problem
             record.measuredDuration = facts.duration
             record.codecs = facts.codecStrings
             record.hasAudio = facts.tracks.contains { $0.kind == .audio }

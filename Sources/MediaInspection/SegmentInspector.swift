@@ -22,13 +22,10 @@ public struct SegmentInspector: Sendable {
         var hidden = SegmentFacts(uri: request.uri, byteCount: segment.count, container: .unknown)
         let key: [UInt8]
         do {
-            key = try await source.read(decryption.keyURI, range: nil)
+            // 16 bytes at most: a key URI is no reason to load a large file.
+            key = try await source.read(decryption.keyURI, range: SegmentByteRange(offset: 0, length: 16))
         } catch {
-            hidden.decryption = .keyUnavailable("the key \(decryption.keyURI) cannot be read (\(error))")
-            return hidden
-        }
-        guard key.count == 16 else {
-            hidden.decryption = .keyUnavailable("the key \(decryption.keyURI) is \(key.count) bytes, not the 16 of an AES-128 key")
+            hidden.decryption = .keyUnavailable("the key \(decryption.keyURI) cannot be read as the 16 bytes of an AES-128 key (\(error))")
             return hidden
         }
         let clear: [UInt8]
