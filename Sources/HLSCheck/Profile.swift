@@ -54,6 +54,7 @@ public enum Profile: String, Sendable, Hashable, CaseIterable, Codable {
     /// Rules only Apple's authoring specification asks for.
     static let appleOnlyRules: Set<String> = [
         "cellular-variant-missing", "average-bandwidth-missing", "resolution-missing", "audio-only-variant-present",
+        "target-duration-inconsistent",
     ]
     /// Rules of the audio-only budget and poster, which no RFC asks for.
     static let audioOnlyRules: Set<String> = [

@@ -6,6 +6,7 @@ public enum RuleCatalogue {
         VersionTooLowRule(),
         PlaylistUnreadableRule(),
         TargetDurationExceededRule(),
+        TargetDurationInconsistentRule(),
         MediaGroupInvalidRule(),
         CodecsMissingRule(),
         AudioOnlyVariantMissingRule(),
