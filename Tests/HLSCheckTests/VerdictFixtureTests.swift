@@ -79,6 +79,28 @@ import Testing
         #expect(!sequence.diagnostics.contains { $0.rule == "segment-unreadable" || $0.rule == "segment-encrypted" })
     }
 
+    @Test func sampleAESSegmentsCountTheirBytesAndAreNotedOnce() async throws {
+        // The compliant sample's audio, declared SAMPLE-AES (hlscheck decrypts AES-128 only).
+        let folder = try TemporaryFolder()
+        let samples = PackageRoot.url.appendingPathComponent("Samples/compliant/audio")
+        var media = "#EXTM3U\n#EXT-X-VERSION:5\n#EXT-X-TARGETDURATION:6\n#EXT-X-KEY:METHOD=SAMPLE-AES,URI=\"skd://key\",KEYFORMAT=\"com.apple.streamingkeydelivery\"\n"
+        for index in 0..<3 {
+            try folder.write(Data(contentsOf: samples.appendingPathComponent("seg\(index).ts")), to: "seg\(index).ts")
+            media += "#EXTINF:6.0,\nseg\(index).ts\n"
+        }
+        try folder.write(Data((media + "#EXT-X-ENDLIST\n").utf8), to: "index.m3u8")
+        let report = try await Checker().check(folder.path("index.m3u8"))
+        let notes = report.diagnostics.filter { $0.rule == "segment-encrypted" }
+        #expect(notes.count == 1)
+        #expect(notes.first?.message.contains("3 of 3 segments") == true && notes.first?.message.contains("METHOD=SAMPLE-AES") == true)
+        #expect(notes.first?.location?.line == 5, "the first segment's EXTINF")
+        #expect(!report.diagnostics.contains { $0.rule == "segment-unreadable" })
+        let variant = try #require(report.variants.first)
+        #expect(variant.segmentsMeasured == 3)
+        #expect((variant.measuredPeakBitrate ?? 0) > 40_000, "the downloaded bytes count")
+        #expect(variant.codecs.detected.isEmpty)
+    }
+
     @Test func mp3DeclaredAsObjectType6BMatchesTheSegments() async throws {
         let folder = try VerdictFixtures.make("mp3")
         let report = try await report("mp3", folder)
