@@ -11,6 +11,7 @@
 #include <libavutil/mem.h>
 #include <libavutil/imgutils.h>
 #include <libavutil/pixdesc.h>
+#include <libavutil/aes.h>
 #include <libswscale/swscale.h>
 
 static inline int hls_averror(int posixError) { return AVERROR(posixError); }

@@ -10,10 +10,14 @@ public enum BitrateWindow {
         public var bytes: Int
         /// EXTINF duration in seconds.
         public var duration: Double
+        /// False when the segment could not be read (missing, truncated, undemuxable): it is a
+        /// hole, not a segment of 0 bytes — no run crosses it and the average leaves it out.
+        public var measured: Bool
 
-        public init(bytes: Int, duration: Double) {
+        public init(bytes: Int, duration: Double, measured: Bool = true) {
             self.bytes = bytes
             self.duration = duration
+            self.measured = measured
         }
 
         /// Bits and seconds as the window sums them: never negative, never infinite.
@@ -38,9 +42,10 @@ public enum BitrateWindow {
         var count: Int
     }
 
-    /// Calls `body` with every qualifying run: contiguous segments lasting 0.5–1.5 × the target
-    /// duration, a single segment longer than 1.5 × TD on its own; the whole playlist when none
-    /// qualifies (it is shorter than 0.5 × TD). Nothing when the playlist has no duration.
+    /// Calls `body` with every qualifying run: contiguous measured segments lasting 0.5–1.5 × the
+    /// target duration, a single segment longer than 1.5 × TD on its own; the whole playlist (its
+    /// measured segments) when none qualifies (it is shorter than 0.5 × TD). No run crosses an
+    /// unmeasured segment. Nothing when nothing measured has a duration.
     static func forEachRun(_ segments: [Segment], targetDuration: Int, _ body: (Run) -> Void) {
         let target = Double(max(0, targetDuration))
         let low = 0.5 * target, high = 1.5 * target
@@ -49,6 +54,7 @@ public enum BitrateWindow {
             var run = Run(bits: 0, seconds: 0, count: 0)
             // Stops as soon as the run outgrows the window: a few segments per start in practice.
             for segment in segments[start...].prefix(maximumRunLength) {
+                guard segment.measured else { break }
                 run.bits += segment.bits
                 run.seconds += segment.seconds
                 run.count += 1
@@ -60,9 +66,10 @@ public enum BitrateWindow {
             }
         }
         if !found {
+            let measured = segments.filter(\.measured)
             let whole = Run(
-                bits: segments.reduce(0) { $0 + $1.bits },
-                seconds: segments.reduce(0) { $0 + $1.seconds }, count: segments.count)
+                bits: measured.reduce(0) { $0 + $1.bits },
+                seconds: measured.reduce(0) { $0 + $1.seconds }, count: measured.count)
             if whole.seconds > 0 { body(whole) }
         }
     }
@@ -84,25 +91,12 @@ public enum BitrateWindow {
         return peak.map { clampedBitrate($0.rounded(.up)) }
     }
 
-    /// Total bits over total seconds; nil when the playlist has no duration.
+    /// Total bits over total seconds of the measured segments; nil when they have no duration.
     public static func average(_ segments: [Segment]) -> Int? {
-        let seconds = segments.reduce(0) { $0 + $1.seconds }
+        let measured = segments.filter(\.measured)
+        let seconds = measured.reduce(0) { $0 + $1.seconds }
         guard seconds > 0, seconds.isFinite else { return nil }
-        return clampedBitrate((segments.reduce(0) { $0 + $1.bits } / seconds).rounded(.up))
-    }
-
-    /// The largest number of bytes that can be added to *every* segment while the peak stays
-    /// within `budget` bit/s: the poster size that fits. Nil when even 0 bytes do not fit.
-    public static func largestAdditionWithin(_ budget: Int, _ segments: [Segment], targetDuration: Int) -> Int? {
-        // For every qualifying run of n segments: (bits + 8·b·n) / seconds ≤ budget, so
-        // b ≤ (budget·seconds − bits) / (8·n). The answer is the minimum over runs.
-        var allowed: Double?
-        forEachRun(segments, targetDuration: targetDuration) { run in
-            let bytes = (Double(budget) * run.seconds - run.bits) / (8 * Double(run.count))
-            if allowed.map({ bytes < $0 }) ?? true { allowed = bytes }
-        }
-        guard let allowed, allowed.isFinite, allowed >= 0 else { return nil }
-        return Int(min(allowed.rounded(.down), Double(maximumBitrate)))
+        return clampedBitrate((measured.reduce(0) { $0 + $1.bits } / seconds).rounded(.up))
     }
 
     /// A bit rate as an Int: NaN as 0, anything too large (or infinite) as `maximumBitrate`.

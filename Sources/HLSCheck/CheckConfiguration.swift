@@ -23,6 +23,9 @@ public struct CheckConfiguration: Sendable, Hashable {
     /// The folder a local stream is confined to (`--root`; nil: the input playlist's folder), and
     /// whether files outside it may be read (`--allow-outside-root`).
     public var confinement = Confinement()
+    /// Whether audio-only-over-budget and artwork-over-budget judge a stream without any video
+    /// (a radio stream): the budget is the fallback for video, so only `audio-only-64k` says yes.
+    public var budgetAppliesWithoutVideo: Bool = true
 
     public init(
         audioOnlyBudget: Int = 64_000, bandwidthTolerance: Double = 0.10, playlistOnly: Bool = false,

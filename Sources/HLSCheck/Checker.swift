@@ -66,7 +66,7 @@ public struct Checker: Sendable {
         let analysis = try await analyse(uri)
         return CheckReport(
             input: uri, diagnostics: diagnose(analysis),
-            variants: analysis.variants.map(VariantSummary.init), checkedRules: checkedRules)
+            variants: analysis.variants.map { VariantSummary($0, audioOnlyBudget: configuration.audioOnlyBudget) }, checkedRules: checkedRules)
     }
 
     /// Loads the stream and measures its segments (unless `playlistOnly`): what rules and the
@@ -102,8 +102,7 @@ public struct Checker: Sendable {
                 base: segmentSource, refused: loaded.outsideRootURIs,
                 reason: "lies outside the stream's root; not read (see uri-outside-root)"),
             maximumImagePixels: configuration.limits.imagePixels, maximumID3Bytes: configuration.limits.id3Bytes)
-        let measurer = MediaMeasurer(
-            inspector: inspector, budget: configuration.audioOnlyBudget, maxConcurrent: configuration.maxConcurrentSegments)
+        let measurer = MediaMeasurer(inspector: inspector, maxConcurrent: configuration.maxConcurrentSegments)
         var measurements: [String: PlaylistMeasurement] = [:]
         for (uri, playlist) in StreamAnalysis.playlistsToMeasure(loaded).sorted(by: { $0.key < $1.key }) {
             measurements[uri] = await measurer.measure(playlist, at: uri)

@@ -19,13 +19,17 @@ public struct SegmentRecord: Sendable, Hashable {
     public var videoResolution: Resolution?
     /// The first APIC picture of the segment, nil when it carries none.
     public var artwork: ArtworkFacts?
-    /// Bytes of poster image in the segment (the APIC pictures; their few header bytes aside).
+    /// Bytes the poster costs the segment: its APIC frame(s), and for MPEG-TS the transport
+    /// packets of the timed-ID3 PES they need (PosterBudget). 0 without a poster.
     public var artworkOverhead: Int
+    /// Where `hlscheck embed` would put a poster in this segment.
+    public var posterLayout: PosterBudget.Layout = .inExistingTag
     /// Packed audio only: whether the segment starts with the PRIV timestamp tag (RFC 8216 §3.4).
     public var startsWithTimestampTag: Bool
     /// Why the segment could not be read or demuxed; nil when fine.
     public var problem: String?
-    /// Encrypted segments are counted (bytes) but not demuxed.
+    /// Encrypted (EXT-X-KEY METHOD other than NONE). Its bytes count for bit rate — they are
+    /// what a client downloads — but its content is known only when it was decrypted.
     public var encrypted: Bool
     /// Timeline and integrity facts (docs/measurement.md, "Timelines"): the media sequence number,
     /// whether EXT-X-DISCONTINUITY precedes the segment, its earliest timestamp in seconds, the
@@ -36,31 +40,44 @@ public struct SegmentRecord: Sendable, Hashable {
     public var continuity: TransportStreamContinuity?
     public var videoStartsWithKeyframe: Bool?
     public var keyframeHasParameterSets: Bool?
+    /// An AES-128 segment decrypted with its key (RFC 8216 §5.2): its content was inspected.
+    public var decrypted: Bool = false
+    /// Why an encrypted segment's content could not be inspected (no reachable key, a method
+    /// hlscheck does not decrypt); nil otherwise.
+    public var hiddenContentReason: String?
+
+    /// Its bytes were read whole: it counts for peak and average bit rate.
+    public var isMeasured: Bool { problem == nil }
+    /// Its content was demuxed: codecs, poster and duration are known.
+    public var isInspected: Bool { problem == nil && (!encrypted || decrypted) }
 }
 
 /// The measurement of one media playlist's segments (docs/measurement.md).
 public struct PlaylistMeasurement: Sendable, Hashable {
     public var playlistURI: String
     public var records: [SegmentRecord]
+    /// EXT-X-TARGETDURATION (or the longest EXTINF rounded up without it): the peak's window.
+    public var targetDuration: Int
     public var peakBitrate: Int?
     public var averageBitrate: Int?
     /// The peak the same segments would have without their poster.
     public var peakBitrateWithoutArtwork: Int?
-    /// The largest poster, in bytes, that every segment could carry within the budget.
-    public var maxArtworkBytesWithinBudget: Int?
 
-    public init(playlistURI: String, playlist: MediaPlaylist, records: [SegmentRecord], budget: Int) {
+    public init(playlistURI: String, playlist: MediaPlaylist, records: [SegmentRecord]) {
         self.playlistURI = playlistURI
         self.records = records
         let target = playlist.targetDuration ?? Self.fallbackTargetDuration(records.map(\.extinf))
-        let withArtwork = records.map { BitrateWindow.Segment(bytes: $0.bytes, duration: $0.extinf) }
-        let without = records.map {
-            BitrateWindow.Segment(bytes: $0.bytes - $0.artworkOverhead, duration: $0.extinf)
-        }
+        targetDuration = target
+        // An unreadable segment is a hole, not 0 bytes (docs/measurement.md, "Unmeasurable").
+        let withArtwork = records.map { BitrateWindow.Segment(bytes: $0.bytes, duration: $0.extinf, measured: $0.isMeasured) }
         peakBitrate = BitrateWindow.peak(withArtwork, targetDuration: target)
         averageBitrate = BitrateWindow.average(withArtwork)
+        // The poster's share is known only where the content is: an encrypted segment whose key
+        // is out of reach may hold one.
+        let without = records.map {
+            BitrateWindow.Segment(bytes: $0.bytes - $0.artworkOverhead, duration: $0.extinf, measured: $0.isInspected)
+        }
         peakBitrateWithoutArtwork = BitrateWindow.peak(without, targetDuration: target)
-        maxArtworkBytesWithinBudget = BitrateWindow.largestAdditionWithin(budget, without, targetDuration: target)
     }
 
     /// Without EXT-X-TARGETDURATION, the longest EXTINF rounded up; 1 when there is none. Never
@@ -70,18 +87,22 @@ public struct PlaylistMeasurement: Sendable, Hashable {
         return usable.max().map { Int($0.rounded(.up)) } ?? 1
     }
 
+    /// Segments whose bytes were read whole (they count for bit rate).
+    public var measuredSegmentCount: Int { records.reduce(0) { $0 + ($1.isMeasured ? 1 : 0) } }
+    /// Whether every segment was measured and inspected: only then do rules give numeric advice.
+    public var isComplete: Bool { records.allSatisfy(\.isInspected) }
+
     /// RFC 6381 strings seen in the segments, sorted.
     public var codecs: [String] { Array(Set(records.flatMap(\.codecs))).sorted() }
     public var containsVideo: Bool { records.contains(where: \.hasVideo) }
     public var containsAudio: Bool { records.contains(where: \.hasAudio) }
-    /// Segments that were demuxed (not encrypted, not broken).
-    public var inspectedRecords: [SegmentRecord] { records.filter { !$0.encrypted && $0.problem == nil } }
+    /// Segments that were demuxed (readable, and not encrypted or decrypted).
+    public var inspectedRecords: [SegmentRecord] { records.filter(\.isInspected) }
 }
 
 /// Reads and inspects the segments of media playlists, with bounded concurrency.
 struct MediaMeasurer: Sendable {
     var inspector: SegmentInspector
-    var budget: Int
     var maxConcurrent: Int
 
     func measure(_ playlist: MediaPlaylist, at playlistURI: String) async -> PlaylistMeasurement {
@@ -96,13 +117,23 @@ struct MediaMeasurer: Sendable {
                         range: $0.byteRange.map { SegmentByteRange(offset: $0.offset, length: $0.length) })
                 },
                 // Codec parameters (profile, sample rate, channels) come from the first segment.
-                wantsStreamInfo: index == 0)
+                wantsStreamInfo: index == 0,
+                decryption: decryption(segment.key, segment: segment, playlistURI: playlistURI))
         }
         let outcomes = await inspector.inspectAll(requests, maxConcurrent: maxConcurrent)
         let records = zip(segments, outcomes).map { segment, outcome in
             record(segment, outcome)
         }
-        return PlaylistMeasurement(playlistURI: playlistURI, playlist: playlist, records: records, budget: budget)
+        return PlaylistMeasurement(playlistURI: playlistURI, playlist: playlist, records: records)
+    }
+
+    /// AES-128 segments are decrypted when their key can be read (as Apple's validator does);
+    /// other methods (SAMPLE-AES, …) encrypt samples inside the container and are not.
+    private func decryption(_ key: EncryptionKey?, segment: MediaSegment, playlistURI: String) -> SegmentDecryption? {
+        guard let key, key.method == "AES-128", let uri = key.uri else { return nil }
+        return SegmentDecryption(
+            keyURI: URIResolver.resolve(uri, against: playlistURI),
+            iv: key.iv.flatMap { $0.count == 16 ? $0 : nil } ?? SegmentDecryption.iv(mediaSequence: segment.mediaSequence))
     }
 
     private func record(_ segment: MediaSegment, _ outcome: Result<SegmentFacts, any Error>) -> SegmentRecord {
@@ -118,8 +149,22 @@ struct MediaMeasurer: Sendable {
         case .success(let facts):
             record.bytes = facts.byteCount
             record.container = facts.container
-            // An encrypted segment's bytes count for bit rate; its content cannot be demuxed.
-            guard !record.encrypted else { break }
+            switch facts.decryption {
+            case .decrypted?:
+                record.decrypted = true
+            case .keyUnavailable(let reason)?:
+                record.hiddenContentReason = reason
+            case nil where record.encrypted:
+                record.hiddenContentReason = "METHOD=\(segment.key?.method ?? "?") encrypts the samples; hlscheck decrypts AES-128 only"
+            case nil:
+                break
+            }
+            // An encrypted segment's bytes count for bit rate; its content only once decrypted
+            // (what the demuxer says of ciphertext is no finding).
+            guard !record.encrypted || record.decrypted else {
+                record.container = nil
+                break
+            }
             record.problem = facts.problem
             record.measuredDuration = facts.duration
             record.codecs = facts.codecStrings
@@ -130,9 +175,7 @@ struct MediaMeasurer: Sendable {
                 record.videoResolution = Resolution(width: width, height: height)
             }
             record.artwork = facts.artwork.first
-            record.artworkOverhead = facts.id3.reduce(0) { total, tag in
-                total + tag.frames.filter { $0.id == "APIC" }.reduce(0) { $0 + $1.byteCount }
-            }
+            (record.artworkOverhead, record.posterLayout) = Self.posterCost(facts)
             record.startsWithTimestampTag = facts.startsWithTimestampTag
             record.firstPTS = facts.firstPTS
             record.continuity = facts.continuity
@@ -140,5 +183,40 @@ struct MediaMeasurer: Sendable {
             record.keyframeHasParameterSets = facts.keyframeHasParameterSets
         }
         return record
+    }
+
+    /// What the segment's current poster costs it, and where a poster would go, as
+    /// `hlscheck embed` lays them out (PosterBudget).
+    static func posterCost(_ facts: SegmentFacts) -> (bytes: Int, layout: PosterBudget.Layout) {
+        func frameBytes(_ frames: [ID3FrameFacts]) -> Int { frames.reduce(0) { $0 + ($1.frameByteCount ?? $1.byteCount) } }
+        let holder = facts.id3.first { $0.frames.contains { $0.id == "APIC" } }
+        let pictures = frameBytes(holder?.frames.filter { $0.id == "APIC" } ?? [])
+        switch facts.container {
+        case .mpegTS:
+            // The poster joins the first timed-ID3 tag, or gets a PES of its own.
+            guard let tag = holder ?? facts.id3.first else { return (0, .transportStream(otherTagBytes: nil)) }
+            let others = tag.frames.filter { $0.id != "APIC" }
+            guard !others.isEmpty else {
+                return (PosterBudget.transportStreamBytes(tagBytes: 10 + pictures), .transportStream(otherTagBytes: nil))
+            }
+            let other = 10 + frameBytes(others)
+            return (PosterBudget.growth(.transportStream(otherTagBytes: other), frameBytes: pictures), .transportStream(otherTagBytes: other))
+        case .fragmentedMP4:
+            guard let tag = holder ?? facts.id3.first else { return (0, .newEventMessage) }
+            // An emsg that holds only the poster goes away with it.
+            if tag.frames.allSatisfy({ $0.id == "APIC" }) { return (PosterBudget.growth(.newEventMessage, frameBytes: pictures), .newEventMessage) }
+            return (pictures, .inExistingTag)
+        default:
+            return (pictures, .inExistingTag)
+        }
+    }
+}
+
+extension PosterBudget {
+    /// The segments of a measurement as the poster arithmetic sees them.
+    public static func segments(_ records: [SegmentRecord]) -> [Segment] {
+        records.map {
+            Segment(bytesWithoutPoster: $0.bytes - $0.artworkOverhead, duration: $0.extinf, layout: $0.posterLayout, measured: $0.isMeasured)
+        }
     }
 }

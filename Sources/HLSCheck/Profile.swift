@@ -21,11 +21,13 @@ public enum Profile: String, Sendable, Hashable, CaseIterable, Codable {
             case "audio-only-variant-present": return .some(nil)
             case "audio-only-variant-missing": return .warning
             case "codecs-missing", "extinf-duration-mismatch": return .error
+            case "bandwidth-above-peak": return .warning
             default: break
             }
         case .appleTVOS:
             switch rule {
             case "audio-only-variant-present", "codecs-missing", "extinf-duration-mismatch": return .error
+            case "bandwidth-above-peak": return .warning
             case "audio-only-variant-missing", "audio-only-over-budget", "artwork-over-budget", "artwork-missing",
                 "artwork-inconsistent":
                 return .some(nil)
@@ -44,6 +46,9 @@ public enum Profile: String, Sendable, Hashable, CaseIterable, Codable {
         configuration.profile = self
         // RFC 8216 §4.3.4.2: the peak segment bit rate MUST NOT exceed BANDWIDTH — no tolerance.
         configuration.bandwidthTolerance = self == .rfc8216 ? 0 : 0.10
+        // The 64 kbit/s rule is the cellular fallback for video; this project's own profile also
+        // holds a pure audio stream (and its poster) to it.
+        configuration.budgetAppliesWithoutVideo = self == .audioOnly64k
     }
 
     /// Rules only Apple's authoring specification asks for.

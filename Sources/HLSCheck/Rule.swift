@@ -26,6 +26,19 @@ public struct RuleExample: Sendable {
     }
 }
 
+/// An example whose verdict depends on the profile: checked under `profile` with its defaults.
+public struct ProfileExample: Sendable {
+    public var profile: Profile
+    public var triggers: Bool
+    public var example: RuleExample
+
+    public init(_ profile: Profile, triggers: Bool, _ example: RuleExample) {
+        self.profile = profile
+        self.triggers = triggers
+        self.example = example
+    }
+}
+
 /// Everything a user needs to know about a rule; the examples double as its tests.
 public struct RuleDescription: Sendable {
     public var id: String
@@ -39,11 +52,15 @@ public struct RuleDescription: Sendable {
     public var needsMedia: Bool
     public var triggering: [RuleExample]
     public var nonTriggering: [RuleExample]
+    /// Examples checked under a given profile (its severities and parameters).
+    public var profileExamples: [ProfileExample]
 
     public init(
         id: String, name: String, defaultSeverity: Severity, summary: String, rationale: String,
-        needsMedia: Bool = false, triggering: [RuleExample] = [], nonTriggering: [RuleExample] = []
+        needsMedia: Bool = false, triggering: [RuleExample] = [], nonTriggering: [RuleExample] = [],
+        profileExamples: [ProfileExample] = []
     ) {
+        self.profileExamples = profileExamples
         self.id = id
         self.name = name
         self.defaultSeverity = defaultSeverity

@@ -49,26 +49,88 @@ public struct VariantAnalysis: Sendable, Hashable {
     public var declaredBandwidth: Int? { stream?.bandwidth }
     public var declaredAverageBandwidth: Int? { stream?.averageBandwidth }
 
-    /// The rendition of the audio group with the highest peak (what BANDWIDTH must cover).
-    var largestAudioRendition: PlaylistMeasurement? {
-        audioRenditions.compactMap(\.measurement).max { ($0.peakBitrate ?? 0) < ($1.peakBitrate ?? 0) }
+    /// Every playable combination (RFC 8216 §4.3.4.2): the playlists a client downloads at once.
+    ///
+    /// The first playlist plays the video (and whatever is muxed with it): the variant's own, or a
+    /// VIDEO rendition with a URI of its own, which a client loads *instead* (an alternate angle).
+    /// Then one AUDIO rendition with a URI of its own, when the group has one; a rendition without
+    /// URI, or whose URI is the first playlist, is muxed there and adds nothing — a playlist is
+    /// never counted twice. SUBTITLES and CLOSED-CAPTIONS are not measured (docs/measurement.md).
+    public var playableCombinations: [[String]] {
+        var mains = [playlistURI]
+        for uri in videoRenditions.compactMap(\.playlistURI) where !mains.contains(uri) { mains.append(uri) }
+        var audio: [String?] = audioRenditions.isEmpty ? [nil] : []
+        for rendition in audioRenditions where !audio.contains(rendition.playlistURI) { audio.append(rendition.playlistURI) }
+        return mains.flatMap { main in
+            var seen: Set<[String]> = []
+            return audio.compactMap { other -> [String]? in
+                let combination = other.map { $0 == main ? [main] : [main, $0] } ?? [main]
+                return seen.insert(combination).inserted ? combination : nil
+            }
+        }
     }
 
-    /// Peak of the variant's own segments plus the largest audio rendition (docs/measurement.md).
-    public var measuredPeakBitrate: Int? {
-        guard let own = measurement?.peakBitrate else { return nil }
-        return own + (largestAudioRendition?.peakBitrate ?? 0)
+    /// The measurement of a playlist of this variant (its own or a rendition's).
+    public func measurement(of uri: String) -> PlaylistMeasurement? {
+        if uri == playlistURI { return measurement }
+        return (audioRenditions + videoRenditions).first { $0.playlistURI == uri }?.measurement
     }
 
-    public var measuredAverageBitrate: Int? {
-        guard let own = measurement?.averageBitrate else { return nil }
-        return own + (largestAudioRendition?.averageBitrate ?? 0)
+    /// The measured playlists of every combination, each once, in combination order.
+    var combinationMeasurements: [PlaylistMeasurement] {
+        var seen: Set<String> = []
+        return playableCombinations.joined().filter { seen.insert($0).inserted }.compactMap(measurement(of:))
     }
 
-    /// RFC 6381 codec strings found in the variant's and its renditions' segments.
+    /// The largest sum of `value` over the combinations whose playlists were all measured, with
+    /// the combination that gives it; nil when the variant's own playlist was not measured.
+    private func largestSum(_ value: (PlaylistMeasurement) -> Int?) -> (sum: Int, combination: [String])? {
+        guard measurement.flatMap(value) != nil else { return nil }
+        var best: (sum: Int, combination: [String])?
+        for combination in playableCombinations {
+            let values = combination.map { measurement(of: $0).flatMap(value) }
+            guard values.allSatisfy({ $0 != nil }) else { continue }
+            let sum = values.reduce(0) { $0 + ($1 ?? 0) }
+            if sum > (best?.sum ?? -1) { best = (sum, combination) }
+        }
+        return best
+    }
+
+    /// The largest sum of peak bit rates over the playable combinations (docs/measurement.md).
+    public var measuredPeakBitrate: Int? { largestSum(\.peakBitrate)?.sum }
+
+    /// The combination that sets `measuredPeakBitrate`: playlist URIs, the main one first.
+    public var peakCombination: [String]? { largestSum(\.peakBitrate)?.combination }
+
+    /// The largest sum of average bit rates over the playable combinations.
+    public var measuredAverageBitrate: Int? { largestSum(\.averageBitrate)?.sum }
+
+    /// Whether every segment of every playlist of every combination was measured: without it,
+    /// measured values are lower bounds and no rule computes advice from them.
+    public var isMeasurementComplete: Bool {
+        playableCombinations.joined().allSatisfy { uri in
+            measurement(of: uri).map { $0.measuredSegmentCount == $0.records.count } ?? false
+        }
+    }
+
+    /// The largest poster, in image bytes, that every segment of the variant's own playlist can
+    /// carry with its peak combination staying within `budget` — the one answer the check, the
+    /// JSON report and `hlscheck embed` give (PosterBudget). Nil when nothing fits, or when some
+    /// segment was not measured and inspected: no advice from partial data.
+    public func largestPoster(within budget: Int, mimeType: String = PosterBudget.assumedMimeType, description: String = "") -> Int? {
+        guard let own = measurement, own.isComplete, isMeasurementComplete,
+              let peak = measuredPeakBitrate, let ownPeak = own.peakBitrate
+        else { return nil }
+        // What the rest of the peak combination (an audio rendition, say) takes of the budget.
+        let others = peak - ownPeak
+        return PosterBudget.largestPoster(
+            within: budget - others, PosterBudget.segments(own.records), targetDuration: own.targetDuration,
+            mimeType: mimeType, description: description)
+    }
+
+    /// RFC 6381 codec strings found in the segments of every playable combination.
     public var detectedCodecs: [String] {
-        let all = ([measurement] + (audioRenditions + videoRenditions).map(\.measurement)).compactMap { $0 }
-        return Array(Set(all.flatMap(\.codecs))).sorted()
+        Array(Set(combinationMeasurements.flatMap(\.codecs))).sorted()
     }
 }
 
@@ -80,6 +142,10 @@ public struct StreamAnalysis: Sendable {
     public var measurements: [String: PlaylistMeasurement]
 
     public var root: Playlist { loaded.root }
+
+    /// Whether any variant carries video: the audio-only budget is about the fallback for video
+    /// (docs/profiles.md, "audio-only budget without video").
+    public var hasVideo: Bool { variants.contains { !$0.isAudioOnly } }
     public var multivariant: MultivariantPlaylist? { loaded.root.multivariant }
 
     /// Every playlist that was read, root first, then media playlists in URI order.

@@ -38,8 +38,20 @@ public struct VariantSummary: Sendable, Hashable, Codable {
     public var duration: Double?
     /// Nil when no segment carries a poster (or segments were not read).
     public var artwork: Artwork?
+    /// Segments of the variant's own playlist whose bytes were read whole (they count for bit
+    /// rate); nil when segments were not read. Below `segmentCount`, the measurement is partial.
+    public var segmentsMeasured: Int?
+    /// Whether every segment of every playlist of every playable combination was measured;
+    /// when false, measured values are lower bounds and rules give no numeric advice.
+    public var measurementComplete: Bool?
+    /// The playable combination that sets `measuredPeakBitrate`: resolved playlist URIs, the
+    /// variant's own (or the VIDEO rendition played instead) first, then its AUDIO rendition.
+    public var peakCombination: [String]?
+    /// Audio-only variants: the largest poster (image bytes, JPEG) every segment can carry within
+    /// the audio-only budget — the number artwork-over-budget and `hlscheck embed` give.
+    public var largestPosterBytes: Int?
 
-    public init(_ variant: VariantAnalysis) {
+    public init(_ variant: VariantAnalysis, audioOnlyBudget: Int? = nil) {
         uri = variant.uri
         playlist = variant.playlistURI
         line = variant.location.line
@@ -51,6 +63,14 @@ public struct VariantSummary: Sendable, Hashable, Codable {
         resolution = variant.stream?.resolution?.description
         codecs = Codecs(declared: variant.stream?.codecs?.joined(separator: ","), detected: variant.detectedCodecs)
         segmentCount = variant.playlist?.segments.count
+        if let measurement = variant.measurement {
+            segmentsMeasured = measurement.measuredSegmentCount
+            measurementComplete = variant.isMeasurementComplete
+            peakCombination = variant.peakCombination
+            if let budget = audioOnlyBudget, audioOnly {
+                largestPosterBytes = variant.largestPoster(within: budget)
+            }
+        }
         // A sum of EXTINFs the parser accepted is finite; the check keeps JSON from ever seeing
         // anything else (JSONEncoder refuses non-finite numbers).
         duration = variant.playlist.map(\.totalDuration).flatMap { $0.isFinite ? $0 : nil }

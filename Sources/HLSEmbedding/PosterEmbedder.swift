@@ -36,7 +36,7 @@ public struct PosterEmbedder: Sendable {
         var plan = try rewritePlan(targets, poster: poster)
         if let excess = plan.overBudget(analysis, budget: request.configuration.audioOnlyBudget), let image = poster,
            !request.force {
-            let fitting = maximumImageBytes(excess, plan, image: image)
+            let fitting = maximumImageBytes(excess, analysis, image: image)
             guard request.fit else {
                 throw EmbedError(budgetMessage(excess, image: image, fitting: fitting) + ": use a smaller image, --fit to re-encode it, or --force")
             }
@@ -173,24 +173,19 @@ public struct PosterEmbedder: Sendable {
 
     // MARK: - Budget
 
-    func maximumImageBytes(_ excess: RewritePlan.Excess, _ plan: RewritePlan, image: Poster) -> Int? {
-        // Bytes each segment gains per image byte (container overhead: TS packet headers, PES, ID3).
-        guard let target = plan.targets.first(where: { $0.playlistURI == excess.playlistURI }) else { return nil }
-        let gains = zip(target.newSizes, target.measurement.records).map { Double($0 - ($1.bytes - $1.artworkOverhead)) }
-        let ratio = max(1, (gains.max() ?? 0) / Double(max(1, image.data.count)))
-        let base = zip(target.segments, target.measurement.records).map {
-            BitrateWindow.Segment(bytes: $1.bytes - $1.artworkOverhead, duration: $0.duration)
-        }
-        let room = BitrateWindow.largestAdditionWithin(
-            request.configuration.audioOnlyBudget - excess.otherBits, base,
-            targetDuration: target.playlist.targetDuration ?? 1)
-        return room.map { Int(Double($0) / ratio) }
+    /// The largest image that keeps the variant within budget: the very number the check gives
+    /// (VariantAnalysis.largestPoster, one function for both), for this image's MIME type and
+    /// description.
+    func maximumImageBytes(_ excess: RewritePlan.Excess, _ analysis: StreamAnalysis, image: Poster) -> Int? {
+        guard let variant = analysis.variants.first(where: { $0.playlistURI == excess.playlistURI }) else { return nil }
+        return variant.largestPoster(
+            within: request.configuration.audioOnlyBudget, mimeType: image.mimeType, description: image.description)
     }
 
     func budgetMessage(_ excess: RewritePlan.Excess, image: Poster, fitting: Int?) -> String {
         let budget = request.configuration.audioOnlyBudget
-        var message = "\(request.posterName) is \(kilobytes(image.data.count)); \(excess.uri) would peak at \(excess.peak.formattedBitrate) against a \(budget.formattedBitrate) budget"
-        if let fitting { message += "; at most \(kilobytes(fitting)) fits" } else { message += "; no poster fits" }
+        var message = "\(request.posterName) is \(image.data.count) bytes; \(excess.uri) would peak at \(excess.peak) bit/s against a budget of \(budget) bit/s"
+        if let fitting { message += "; an image of at most \(fitting) bytes fits" } else { message += "; no poster fits" }
         return message
     }
 
@@ -235,8 +230,4 @@ public struct PosterEmbedder: Sendable {
         }
         return editor.bytes
     }
-}
-
-func kilobytes(_ bytes: Int) -> String {
-    bytes < 1000 ? "\(bytes) bytes" : "\(bytes / 1000).\((bytes % 1000) / 100) KB"
 }

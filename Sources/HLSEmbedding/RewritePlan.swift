@@ -45,26 +45,34 @@ struct RewritePlan: Sendable {
         return (peak, average)
     }
 
-    /// Whether the rewrite touches this variant: its own playlist or one of its audio renditions.
+    /// Whether the rewrite touches this variant: a playlist of one of its playable combinations.
     func touches(_ variant: VariantAnalysis) -> Bool {
-        target(variant.playlistURI) != nil || variant.audioRenditions.contains { target($0.playlistURI) != nil }
+        variant.playableCombinations.joined().contains { target($0) != nil }
     }
 
-    /// The variant's new BANDWIDTH and AVERAGE-BANDWIDTH: its own segments plus the largest
-    /// audio rendition of its group (docs/measurement.md), nil when untouched or unmeasured.
+    /// The variant's new BANDWIDTH and AVERAGE-BANDWIDTH: the largest sums over its playable
+    /// combinations (docs/measurement.md; a playlist is never counted twice), nil when untouched
+    /// or unmeasured.
     func declaredValues(for variant: VariantAnalysis) -> (peak: Int, average: Int)? {
-        guard touches(variant), let own = rates(variant.playlistURI, measured: variant.measurement) else { return nil }
-        let renditions = variant.audioRenditions.compactMap { rates($0.playlistURI, measured: $0.measurement) }
-        return (own.peak + (renditions.map(\.peak).max() ?? 0), own.average + (renditions.map(\.average).max() ?? 0))
+        guard touches(variant) else { return nil }
+        var best: (peak: Int, average: Int)?
+        for combination in variant.playableCombinations {
+            let parts = combination.compactMap { rates($0, measured: variant.measurement(of: $0)) }
+            guard parts.count == combination.count else { continue }
+            let peak = parts.reduce(0) { $0 + $1.peak }, average = parts.reduce(0) { $0 + $1.average }
+            best = (max(best?.peak ?? 0, peak), max(best?.average ?? 0, average))
+        }
+        return best
     }
 
     /// The first touched audio-only variant whose new peak exceeds the budget.
     func overBudget(_ analysis: StreamAnalysis, budget: Int) -> Excess? {
         for variant in analysis.variants where variant.isAudioOnly && touches(variant) {
-            guard let own = rates(variant.playlistURI, measured: variant.measurement) else { continue }
-            let other = variant.audioRenditions.compactMap { rates($0.playlistURI, measured: $0.measurement)?.peak }.max() ?? 0
-            if own.peak + other > budget {
-                return Excess(uri: variant.uri, playlistURI: variant.playlistURI, peak: own.peak + other, otherBits: other)
+            guard let own = rates(variant.playlistURI, measured: variant.measurement),
+                  let peak = declaredValues(for: variant)?.peak
+            else { continue }
+            if peak > budget {
+                return Excess(uri: variant.uri, playlistURI: variant.playlistURI, peak: peak, otherBits: peak - own.peak)
             }
         }
         return nil

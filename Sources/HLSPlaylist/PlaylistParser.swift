@@ -1112,7 +1112,7 @@ struct ParserState {
         if declaredVersion >= 6 {
             for tag in tags where tag.name == "#EXT-X-STREAM-INF" || tag.name == "#EXT-X-I-FRAME-STREAM-INF" {
                 if tag.value?.contains("PROGRAM-ID=") == true {
-                    sink.warning("the PROGRAM-ID attribute was removed in protocol version 6 (RFC 8216 §7)", line: tag.line, column: 0, kind: .versionTooLow)
+                    sink.warning("the PROGRAM-ID attribute was removed in protocol version 6 (RFC 8216 §7): delete it", line: tag.line, column: 0, kind: .structure)
                 }
             }
         }

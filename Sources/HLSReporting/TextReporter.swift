@@ -53,11 +53,19 @@ public struct TextReporter: Sendable {
                 pair(variant.declaredAverageBandwidth, variant.measuredAverageBitrate),
                 variant.codecs.declared.map { TerminalText.escaped($0) } ?? "-",
                 variant.resolution ?? "-",
-                variant.segmentCount.map { "\($0) (\(formatSeconds(variant.duration ?? 0)))" } ?? "unreadable",
+                segments(variant),
                 poster(variant),
             ]
         }
         return Table(header: header, rows: rows).render(indent: "  ")
+    }
+
+    /// "3 (18.0 s)", or "measured 2 of 3 (18.0 s)" when some could not be read.
+    private func segments(_ variant: VariantSummary) -> String {
+        guard let count = variant.segmentCount else { return "unreadable" }
+        let total = "\(count) (\(formatSeconds(variant.duration ?? 0)))"
+        guard let measured = variant.segmentsMeasured, measured < count else { return total }
+        return "measured \(measured) of \(total)"
     }
 
     private func pair(_ declared: Int?, _ measured: Int?) -> String {

@@ -140,8 +140,10 @@ final class Demuxer {
             track.height = positive(parameters.height)
             switch parameters.codec_id {
             case AV_CODEC_ID_H264:
-                track.codecString = CodecStringBuilder.avc1(extradata: extradata)
-                    ?? CodecStringBuilder.avc1(annexB: stats.firstKeyframe[...])
+                track.codecString = (CodecStringBuilder.avc1(extradata: extradata)
+                    ?? CodecStringBuilder.avc1(annexB: stats.firstKeyframe[...]))
+                    // An fMP4 sample entry avc3 (parameter sets in band, ISO/IEC 14496-15 §5.4.2).
+                    .map { fourCC(parameters.codec_tag) == "avc3" ? "avc3" + $0.dropFirst(4) : $0 }
                 if track.width == nil || track.height == nil,
                    let sps = H264SequenceParameterSet(extradataOrAnnexB: extradata)
                     ?? H264SequenceParameterSet(extradataOrAnnexB: stats.firstKeyframe) {

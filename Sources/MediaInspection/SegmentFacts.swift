@@ -51,6 +51,8 @@ public struct SegmentFacts: Sendable, Hashable, Codable {
     /// parameter sets (SPS and PPS; VPS too for HEVC) in the segment. Nil where they live in the
     /// EXT-X-MAP init section (fMP4) or without such video.
     public var keyframeHasParameterSets: Bool?
+    /// For a segment the request asked to decrypt: whether it was (nil: not encrypted).
+    public var decryption: DecryptionOutcome?
 
     public init(
         uri: String, byteCount: Int, container: SegmentContainer, tracks: [TrackFacts] = [],
@@ -151,11 +153,15 @@ public struct ID3FrameFacts: Sendable, Hashable, Codable {
     /// Text value, PRIV owner, APIC MIME type — whatever identifies the frame; at most 256 chars.
     public var summary: String
     public var byteCount: Int
+    /// The whole frame (10-byte header and body) as ID3v2.4 writes it: what the frame costs a
+    /// tag (poster budget arithmetic). Nil when unknown.
+    public var frameByteCount: Int?
 
-    public init(id: String, summary: String, byteCount: Int) {
+    public init(id: String, summary: String, byteCount: Int, frameByteCount: Int? = nil) {
         self.id = id
         self.summary = summary
         self.byteCount = byteCount
+        self.frameByteCount = frameByteCount
     }
 }
 

@@ -24,9 +24,35 @@ public struct SegmentInspector: Sendable {
     public func inspect(_ request: SegmentRequest) async throws -> SegmentFacts {
         let segment = try await source.read(request.uri, range: request.range)
         let initBytes = try await readInitSection(request)
-        return Self.inspect(
-            uri: request.uri, segment: segment, initSection: initBytes, wantsStreamInfo: request.wantsStreamInfo,
+        guard let decryption = request.decryption else {
+            return Self.inspect(
+                uri: request.uri, segment: segment, initSection: initBytes, wantsStreamInfo: request.wantsStreamInfo,
+                maximumImagePixels: maximumImagePixels, maximumID3Bytes: maximumID3Bytes)
+        }
+        // The downloaded (encrypted) size is what counts for bit rate; the content is the clear text.
+        var hidden = SegmentFacts(uri: request.uri, byteCount: segment.count, container: .unknown)
+        let key: [UInt8]
+        do {
+            // 16 bytes at most: a key URI is no reason to load a large file.
+            key = try await source.read(decryption.keyURI, range: SegmentByteRange(offset: 0, length: 16))
+        } catch {
+            hidden.decryption = .keyUnavailable("the key \(decryption.keyURI) cannot be read as the 16 bytes of an AES-128 key (\(error))")
+            return hidden
+        }
+        let clear: [UInt8]
+        do {
+            clear = try AES128CBC.decrypt(segment, key: key, iv: decryption.iv)
+        } catch {
+            hidden.problem = "does not decrypt with the key \(decryption.keyURI): \(error.description)"
+            hidden.decryption = .decrypted
+            return hidden
+        }
+        var facts = Self.inspect(
+            uri: request.uri, segment: clear, initSection: initBytes, wantsStreamInfo: request.wantsStreamInfo,
             maximumImagePixels: maximumImagePixels, maximumID3Bytes: maximumID3Bytes)
+        facts.byteCount = segment.count
+        facts.decryption = .decrypted
+        return facts
     }
 
     /// Inspects `requests` with at most `maxConcurrent` in flight and returns the outcomes in
@@ -185,7 +211,9 @@ extension ID3FrameFacts {
             summary = ""
             count = body.count
         }
-        self.init(id: frame.id, summary: String(summary.prefix(256)), byteCount: count)
+        self.init(
+            id: frame.id, summary: String(summary.prefix(256)), byteCount: count,
+            frameByteCount: ID3Tag(majorVersion: 4, frames: [frame]).serialized().count - 10)
     }
 }
 

@@ -17,9 +17,15 @@ public struct SegmentRequest: Sendable, Hashable {
     /// Run `avformat_find_stream_info` (≈0.3 ms audio, ≈2.5 ms video per segment): needed for
     /// exact profiles and sizes; worth it for the first segment of each variant, not for all.
     public var wantsStreamInfo: Bool
+    /// EXT-X-KEY METHOD=AES-128: decrypt before inspecting (RFC 8216 §5.2).
+    public var decryption: SegmentDecryption?
 
-    public init(uri: String, range: SegmentByteRange? = nil, initSection: InitSection? = nil, wantsStreamInfo: Bool = false) {
+    public init(
+        uri: String, range: SegmentByteRange? = nil, initSection: InitSection? = nil, wantsStreamInfo: Bool = false,
+        decryption: SegmentDecryption? = nil
+    ) {
         self.uri = uri
+        self.decryption = decryption
         self.range = range
         self.initSection = initSection
         self.wantsStreamInfo = wantsStreamInfo

@@ -18,7 +18,10 @@ struct ArithmeticRobustnessTests {
             if let peak = BitrateWindow.peak(segments, targetDuration: target) {
                 #expect((0...BitrateWindow.maximumBitrate).contains(peak))
             }
-            if let bytes = BitrateWindow.largestAdditionWithin(64_000, segments, targetDuration: target) {
+            let posterSegments = segments.map {
+                PosterBudget.Segment(bytesWithoutPoster: $0.bytes, duration: $0.duration, layout: .inExistingTag)
+            }
+            if let bytes = PosterBudget.largestPoster(within: 64_000, posterSegments, targetDuration: target) {
                 #expect(bytes >= 0)
             }
         }
@@ -38,12 +41,15 @@ struct ArithmeticRobustnessTests {
     /// A target duration far beyond the segments used to make every window start scan to the end
     /// of the playlist: 100 000 segments meant 5·10^9 steps. Now a run holds at most
     /// `maximumRunLength` segments; no run qualifies, so the peak is the whole playlist's rate.
-    @Test func hugeTargetDurationFallsBackToTheWholePlaylist() {
+    @Test func hugeTargetDurationFallsBackToTheWholePlaylist() throws {
         let segments = Array(repeating: S(bytes: 1_000, duration: 0.5), count: 100_000)
         let peak = BitrateWindow.peak(segments, targetDuration: 1_000_000)
         #expect(peak == 16_000)
         #expect(peak == BitrateWindow.average(segments))
-        #expect(BitrateWindow.largestAdditionWithin(64_000, segments, targetDuration: 1_000_000) == 3_000)
+        // 64 kbit/s over 0.5 s segments leaves 3 000 bytes each; the APIC frame takes its header.
+        let posterSegments = segments.map { PosterBudget.Segment(bytesWithoutPoster: $0.bytes, duration: $0.duration, layout: .inExistingTag) }
+        let poster = try #require(PosterBudget.largestPoster(within: 64_000, posterSegments, targetDuration: 1_000_000))
+        #expect(PosterBudget.pictureFrameBytes(imageBytes: poster) == 3_000)
     }
 
     @Test func zeroLengthSegmentsHaveNoBitrate() {

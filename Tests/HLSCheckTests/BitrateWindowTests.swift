@@ -44,19 +44,42 @@ import Testing
 }
 
 @Suite struct PosterBudgetArithmeticTests {
-    typealias S = BitrateWindow.Segment
+    typealias P = PosterBudget.Segment
 
-    @Test func largestPosterThatFitsIsComputedPerSegment() {
+    @Test func largestPosterThatFitsCountsTheFrameHeader() {
         // 6 s segments of 30 000 B = 40 kbit/s. Budget 64 kbit/s leaves 24 kbit/s × 6 s / 8 =
-        // 18 000 B per segment.
-        let segments = [S(bytes: 30_000, duration: 6), S(bytes: 30_000, duration: 6)]
-        #expect(BitrateWindow.largestAdditionWithin(64_000, segments, targetDuration: 6) == 18_000)
-        // Adding exactly that many bytes lands on the budget, one more goes over.
-        let full = segments.map { S(bytes: $0.bytes + 18_000, duration: $0.duration) }
-        #expect(BitrateWindow.peak(full, targetDuration: 6) == 64_000)
+        // 18 000 B per segment, of which the APIC frame takes 24 (JPEG, empty description).
+        let segments = [P(bytesWithoutPoster: 30_000, duration: 6, layout: .inExistingTag),
+                        P(bytesWithoutPoster: 30_000, duration: 6, layout: .inExistingTag)]
+        #expect(PosterBudget.largestPoster(within: 64_000, segments, targetDuration: 6) == 17_976)
+        // A PNG's MIME type is one byte shorter, a description costs its bytes.
+        #expect(PosterBudget.largestPoster(within: 64_000, segments, targetDuration: 6, mimeType: "image/png") == 17_977)
+        #expect(PosterBudget.largestPoster(within: 64_000, segments, targetDuration: 6, description: "cover") == 17_971)
+    }
+
+    @Test func transportStreamPostersCostWholePackets() {
+        // 6 s TS segments of 30 080 B (160 packets): 18 000 B may be added per segment, that is
+        // 95 whole packets; the PES header (14), tag header (10) and frame header (24) leave
+        // 95 × 184 − 48 = 17 432 image bytes.
+        let segments = [P(bytesWithoutPoster: 30_080, duration: 6, layout: .transportStream(otherTagBytes: nil))]
+        let fits = PosterBudget.largestPoster(within: 64_000, segments, targetDuration: 6)
+        #expect(fits == 17_432)
+        let frame = PosterBudget.pictureFrameBytes(imageBytes: fits ?? 0)
+        #expect(PosterBudget.growth(.transportStream(otherTagBytes: nil), frameBytes: frame) <= 18_000)
+        #expect(PosterBudget.growth(.transportStream(otherTagBytes: nil), frameBytes: frame + 1) > 18_000)
     }
 
     @Test func nothingFitsWhenTheAudioAloneIsOverBudget() {
-        #expect(BitrateWindow.largestAdditionWithin(64_000, [S(bytes: 60_000, duration: 6)], targetDuration: 6) == nil)
+        let segments = [P(bytesWithoutPoster: 60_000, duration: 6, layout: .inExistingTag)]
+        #expect(PosterBudget.largestPoster(within: 64_000, segments, targetDuration: 6) == nil)
+    }
+
+    @Test func anUnreadableSegmentIsAHoleNotZeroBytes() {
+        // 3 s segments, TD 6 (runs of 3–9 s): 12 000 B, missing, 12 000 B. Counted as 0 bytes the
+        // missing one would halve every run through it; as a hole each neighbour stands alone.
+        let segments = [BitrateWindow.Segment(bytes: 12_000, duration: 3), BitrateWindow.Segment(bytes: 0, duration: 3, measured: false),
+                        BitrateWindow.Segment(bytes: 12_000, duration: 3)]
+        #expect(BitrateWindow.peak(segments, targetDuration: 6) == 32_000)
+        #expect(BitrateWindow.average(segments) == 32_000)
     }
 }

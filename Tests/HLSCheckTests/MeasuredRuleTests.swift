@@ -170,8 +170,9 @@ func rules(_ report: CheckReport) -> Set<String> { Set(report.diagnostics.map(\.
         #expect(artwork.segmentsWithArtwork == 3)
         #expect(artwork.maxBytes == poster.count)
         #expect(artwork.width == 64 && artwork.height == 48)
-        // The poster's share of the peak: its bytes over one 2.056 s segment.
-        #expect(artwork.peakShare.map { abs($0 - Int(Double(poster.count * 8) / 2.056)) <= 1 } == true)
+        // The poster's share of the peak: its APIC frame (image + 24 bytes of frame header, MIME,
+        // picture type and empty description) over one 2.056 s segment.
+        #expect(artwork.peakShare.map { abs($0 - Int(Double((poster.count + 24) * 8) / 2.056)) <= 1 } == true)
     }
 
     @Test func posterThatBlowsTheBudgetSaysHowManyBytesFit() async throws {
@@ -183,9 +184,12 @@ func rules(_ report: CheckReport) -> Set<String> { Set(report.diagnostics.map(\.
         let budget = Int(audioBits) + 2_000
         let report = try await check(stream, budget: budget)
         let finding = try #require(report.diagnostics.first { $0.rule == "artwork-over-budget" })
-        let fits = Int((Double(budget) * MediaFixtures.adtsDuration - audioBits * MediaFixtures.adtsDuration) / 8)
-        #expect(finding.message.contains("a poster of at most \(fits) bytes fits") || finding.message.contains("at most \(fits - 1) bytes"),
-                "\(finding.message) vs \(fits)")
+        // Exact: the APIC frame is the image plus 24 bytes (header, encoding, MIME, type, empty
+        // description), and (base + 24 + S) × 8 / 2.056 s must stay within the budget.
+        let base = segment.count - poster.count - 24
+        let fits = Int((Double(budget) * MediaFixtures.adtsDuration / 8).rounded(.down)) - base - 24
+        #expect(finding.message.contains("a poster of at most \(fits) bytes"), "\(finding.message) vs \(fits)")
+        #expect(report.variants.first?.largestPosterBytes == fits, "the JSON report gives the same number")
         #expect(!rules(report).contains("audio-only-over-budget"), "the audio alone fits: only the poster is to blame")
     }
 

@@ -7,21 +7,35 @@ struct RuleExampleCase: Sendable, CustomTestStringConvertible {
     var rule: String
     var example: RuleExample
     var shouldTrigger: Bool
+    /// Media rules' examples are checked with their segments read.
+    var needsMedia = false
+    /// A profile example runs under that profile's defaults.
+    var profile: Profile?
 
-    var testDescription: String { "\(rule) \(shouldTrigger ? "fires on" : "stays silent on") \(example.name)" }
+    var testDescription: String {
+        "\(rule) \(shouldTrigger ? "fires on" : "stays silent on") \(example.name)\(profile.map { " (\($0.rawValue))" } ?? "")"
+    }
 
     static let all: [RuleExampleCase] = RuleCatalogue.descriptions.flatMap { rule in
-        rule.triggering.map { RuleExampleCase(rule: rule.id, example: $0, shouldTrigger: true) }
-            + rule.nonTriggering.map { RuleExampleCase(rule: rule.id, example: $0, shouldTrigger: false) }
+        rule.triggering.map { RuleExampleCase(rule: rule.id, example: $0, shouldTrigger: true, needsMedia: rule.needsMedia) }
+            + rule.nonTriggering.map { RuleExampleCase(rule: rule.id, example: $0, shouldTrigger: false, needsMedia: rule.needsMedia) }
+            + rule.profileExamples.map {
+                RuleExampleCase(rule: rule.id, example: $0.example, shouldTrigger: $0.triggers, needsMedia: rule.needsMedia, profile: $0.profile)
+            }
     }
 }
 
 @Test(arguments: RuleExampleCase.all)
 func ruleExample(_ testCase: RuleExampleCase) async throws {
     let stream = try TemporaryFolder(testCase.example.files)
-    // Examples test the rule itself, whatever the default profile does with it.
-    var configuration = CheckConfiguration(playlistOnly: true)
-    configuration.severityOverrides[testCase.rule] = RuleCatalogue.description(of: testCase.rule)?.defaultSeverity
+    // Examples test the rule itself, whatever the default profile does with it; profile
+    // examples test what a profile makes of it.
+    var configuration = CheckConfiguration(playlistOnly: !testCase.needsMedia)
+    if let profile = testCase.profile {
+        profile.configure(&configuration)
+    } else {
+        configuration.severityOverrides[testCase.rule] = RuleCatalogue.description(of: testCase.rule)?.defaultSeverity
+    }
     let report = try await Checker(configuration: configuration).check(stream.path(testCase.example.entry))
     let fired = report.diagnostics.filter { $0.rule == testCase.rule }
     if testCase.shouldTrigger {

@@ -123,11 +123,80 @@ func segmentFiles(of playlist: String) throws -> [String] {
                 configuration: CheckConfiguration(audioOnlyBudget: 48_000))).run()
             Issue.record("expected a refusal")
         } catch let error as EmbedError {
-            #expect(error.description.contains("poster-large.jpg is "))
+            // Exact bytes, and the very number the check gives for the same budget.
+            let check = try await Checker(configuration: CheckConfiguration(audioOnlyBudget: 48_000)).check(master)
+            let fits = try #require(check.variants.first { $0.audioOnly }?.largestPosterBytes)
+            #expect(error.description.contains("poster-large.jpg is \(image.count) bytes"))
             #expect(error.description.contains("audio/index.m3u8 would peak at "))
-            #expect(error.description.contains("against a 48 kbit/s budget; at most "))
+            #expect(error.description.contains("against a budget of 48000 bit/s; an image of at most \(fits) bytes fits"), "\(error.description)")
         }
         #expect(!FileManager.default.fileExists(atPath: output))
+    }
+
+    /// A JPEG of exactly `size` bytes: `image` with a comment segment (COM, ITU-T T.81 §B.2.4.5)
+    /// after its SOI marker.
+    static func padded(_ image: [UInt8], to size: Int) -> [UInt8] {
+        var padding: [UInt8] = []
+        var missing = size - image.count
+        while missing > 0 {
+            let body = min(max(missing - 4, 0), 65_533)
+            let segment = [0xFF, 0xFE, UInt8((body + 2) >> 8), UInt8((body + 2) & 0xFF)] + [UInt8](repeating: 0x20, count: body)
+            padding += segment
+            missing -= segment.count
+        }
+        return Array(image.prefix(2)) + padding + image.dropFirst(2)
+    }
+
+    /// One answer for "the largest poster that fits": what the check reports passes the real
+    /// embed, one byte more is refused with that same number, and --fit stays within it.
+    @Test(arguments: ["compliant", "packed-audio", "fmp4"])
+    func theLargestPosterTheCheckNamesFitsToTheByte(_ sample: String) async throws {
+        let (folder, master) = try sampleCopy(sample)
+        let budget = 56_000
+        let configuration = CheckConfiguration(audioOnlyBudget: budget)
+        let check = try await Checker(configuration: configuration).check(master)
+        let fits = try #require(check.variants.first { $0.audioOnly }?.largestPosterBytes)
+        let image = try fixture("poster.jpg")
+        try #require(fits > image.count + 8, "the sample leaves room for a poster at \(budget) bit/s")
+
+        let exact = try await PosterEmbedder(EmbedRequest(
+            input: master, poster: try Poster(image: Self.padded(image, to: fits)), posterName: "exact.jpg",
+            destination: .folder(folder.path("exact")), configuration: configuration)).run()
+        let audio = try #require(exact.verification.variants.first { $0.audioOnly })
+        #expect((audio.measuredPeakBitrate ?? .max) <= budget)
+        #expect(audio.artwork?.maxBytes == fits)
+        #expect(!exact.verification.diagnostics.contains { $0.rule == "artwork-over-budget" })
+
+        await #expect(throws: EmbedError.self) {
+            _ = try await PosterEmbedder(EmbedRequest(
+                input: master, poster: try Poster(image: Self.padded(image, to: fits + 1)), posterName: "one-more.jpg",
+                destination: .folder(folder.path("one-more")), configuration: configuration)).run()
+        }
+        do {
+            _ = try await PosterEmbedder(EmbedRequest(
+                input: master, poster: try Poster(image: Self.padded(image, to: fits + 1)), posterName: "one-more.jpg",
+                destination: .folder(folder.path("one-more")), configuration: configuration)).run()
+        } catch let error as EmbedError {
+            #expect(error.description.contains("an image of at most \(fits) bytes fits"), "\(error.description)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: folder.path("one-more")))
+    }
+
+    /// An audio-only variant whose URI is also its AUDIO rendition is one playlist: counted twice,
+    /// a 48 kbit/s variant with a poster "peaked" near 100 kbit/s and embed refused.
+    @Test func aPosterFitsAVariantThatIsItsOwnAudioRendition() async throws {
+        let folder = try VerdictFixtures.make("double-count")
+        let outcome = try await PosterEmbedder(EmbedRequest(
+            input: VerdictFixtures.master(folder, "double-count"), poster: try Poster(image: fixture("poster.jpg")),
+            posterName: "poster.jpg", destination: .folder(folder.path("out")))).run()
+        let audio = try #require(outcome.verification.variants.first { $0.uri == "audio/index.m3u8" })
+        let peak = try #require(outcome.targets.first?.peakAfter)
+        #expect(audio.declaredBandwidth == peak, "BANDWIDTH is the one playlist's peak")
+        #expect(peak <= 64_000)
+        #expect(!outcome.verification.diagnostics.contains { $0.rule == "bandwidth-below-peak" || $0.rule == "artwork-over-budget" },
+                "\(outcome.verification.diagnostics)")
+        let video = try #require(outcome.verification.variants.first { $0.uri == "video/index.m3u8" })
+        #expect(video.declaredBandwidth == video.measuredPeakBitrate, "video + its audio rendition, rewritten")
     }
 
     @Test func forceWritesOverBudgetAndTheRecheckSaysSo() async throws {
@@ -149,6 +218,10 @@ func segmentFiles(of playlist: String) throws -> [String] {
         let audio = try #require(outcome.verification.variants.first { $0.audioOnly })
         #expect((audio.measuredPeakBitrate ?? .max) <= 48_000)
         #expect(audio.artwork?.mimeType == "image/jpeg")
+        // Within the number the check gives for the original stream.
+        let check = try await Checker(configuration: CheckConfiguration(audioOnlyBudget: 48_000)).check(master)
+        let fits = try #require(check.variants.first { $0.audioOnly }?.largestPosterBytes)
+        #expect((audio.artwork?.maxBytes ?? .max) <= fits)
         #expect(outcome.verification.diagnostics.filter { $0.severity == .error }.isEmpty)
     }
 

@@ -30,6 +30,19 @@ import Testing
         #expect((audio["artwork"] as? [String: Any])?["segmentsWithArtwork"] as? Int == 3)
     }
 
+    @Test func aPartialMeasurementSaysHowManySegmentsWereMeasured() throws {
+        let folder = try VerdictFixtures.make("partial")
+        let text = try HLSCheckBinary.run([VerdictFixtures.master(folder, "partial")])
+        #expect(text.status == 1)
+        #expect(text.stdout.contains("measured 2 of 4 (12.0 s)"), "\(text.stdout)")
+        let json = try HLSCheckBinary.run([VerdictFixtures.master(folder, "partial"), "--format", "json"])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let audio = try #require((object["variants"] as? [[String: Any]])?.first { $0["uri"] as? String == "audio/index.m3u8" })
+        #expect(audio["segmentsMeasured"] as? Int == 2)
+        #expect(audio["measurementComplete"] as? Bool == false)
+        #expect(audio["largestPosterBytes"] == nil)
+    }
+
     @Test func inspectPrintsTracksAndTheTimestampTag() throws {
         let result = try HLSCheckBinary.run(["inspect", "Samples/packed-audio/audio/seg0.aac"])
         #expect(result.status == 0, "\(result.stderr)")

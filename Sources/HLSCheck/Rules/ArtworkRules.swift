@@ -18,15 +18,21 @@ public struct ArtworkOverBudgetRule: Rule {
         needsMedia: true)
 
     public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+        guard configuration.budgetAppliesWithoutVideo || stream.hasVideo else { return [] }
         let budget = configuration.audioOnlyBudget
         return audioOnlyMeasurements(stream).compactMap { variant, measurement in
             guard let peak = measurement.peakBitrate, peak > budget,
                   let audio = measurement.peakBitrateWithoutArtwork, audio <= budget,
                   let largest = measurement.records.compactMap(\.artwork).max(by: { $0.byteCount < $1.byteCount })
             else { return nil }
-            let fits = measurement.maxArtworkBytesWithinBudget.map {
-                "a poster of at most \($0) bytes fits in every segment"
-            } ?? "no poster fits"
+            let fits: String
+            if let partial = variant.partialMeasurementPhrase ?? (measurement.isComplete ? nil : "some segments could not be inspected") {
+                fits = "\(partial), so no poster size can be promised"
+            } else if let bytes = variant.largestPoster(within: budget) {
+                fits = "a poster of at most \(bytes) bytes (as a JPEG) fits in every segment"
+            } else {
+                fits = "no poster fits"
+            }
             return Finding(
                 "the \(largest.byteCount)-byte poster raises \(variant.uri) to a \(peak.formattedBitrate) peak against the \(budget.formattedBitrate) budget (\(audio.formattedBitrate) without it): \(fits)",
                 at: variant.location)
@@ -48,7 +54,7 @@ public struct ArtworkMissingRule: Rule {
         audioOnlyMeasurements(stream).compactMap { variant, measurement in
             let inspected = measurement.inspectedRecords
             guard !inspected.isEmpty, !inspected.contains(where: { $0.artwork != nil }) else { return nil }
-            let room = measurement.maxArtworkBytesWithinBudget.map { "; up to \($0) bytes would fit the budget" } ?? ""
+            let room = variant.largestPoster(within: configuration.audioOnlyBudget).map { "; up to \($0) bytes (as a JPEG) would fit the budget" } ?? ""
             return Finding(
                 "audio-only variant \(variant.uri) carries no poster (ID3 APIC) in any of its \(inspected.count) segments\(room): a still image in every segment shows while players sit on this variant",
                 at: variant.location)

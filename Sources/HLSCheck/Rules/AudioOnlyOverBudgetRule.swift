@@ -13,10 +13,19 @@ public struct AudioOnlyOverBudgetRule: Rule {
         ],
         nonTriggering: [
             RuleExample("BANDWIDTH=64000", files: Examples.stream(Examples.videoVariant, Examples.audioVariant(bandwidth: 64000)))
+        ],
+        profileExamples: [
+            // apple-ios: the budget is the cellular fallback for video; a radio stream has none.
+            ProfileExample(.appleIOS, triggers: false, RuleExample(
+                "audio stream without video at 128 kbit/s", files: Examples.stream(Examples.audioVariant(bandwidth: 128000)))),
+            ProfileExample(.audioOnly64k, triggers: true, RuleExample(
+                "audio stream without video at 128 kbit/s", files: Examples.stream(Examples.audioVariant(bandwidth: 128000)))),
         ]
     )
 
     public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+        // A stream without video has no video to fall back from (docs/profiles.md).
+        guard configuration.budgetAppliesWithoutVideo || stream.hasVideo else { return [] }
         let budget = configuration.audioOnlyBudget
         return stream.variants.filter(\.isAudioOnly).flatMap { variant -> [Finding] in
             var findings: [Finding] = []

@@ -1,13 +1,37 @@
 import HLSPlaylist
 
+extension VariantAnalysis {
+    /// " over video.m3u8 + audio/en.m3u8": the playable combination that sets the peak, when it
+    /// is more than the variant's own playlist.
+    var combinationPhrase: String {
+        guard let combination = peakCombination, combination != [playlistURI] else { return "" }
+        let names = combination.map { uri in uri == playlistURI ? self.uri : renditionName(uri) }
+        return " over \(names.joined(separator: " + "))"
+    }
+
+    /// A rendition playlist as its EXT-X-MEDIA wrote it.
+    func renditionName(_ playlistURI: String) -> String {
+        (audioRenditions + videoRenditions).first { $0.playlistURI == playlistURI }?.rendition.uri ?? playlistURI
+    }
+
+    /// "measured 4 of 6 segments" over the combinations' playlists, nil when complete.
+    var partialMeasurementPhrase: String? {
+        guard !isMeasurementComplete else { return nil }
+        let measurements = combinationMeasurements
+        let measured = measurements.reduce(0) { $0 + $1.measuredSegmentCount }
+        let total = measurements.reduce(0) { $0 + $1.records.count }
+        return "measured \(measured) of \(total) segments"
+    }
+}
+
 /// BANDWIDTH lower than the measured peak: players pick a variant the network cannot carry.
 public struct BandwidthBelowPeakRule: Rule {
     public init() {}
 
     public static let description = RuleDescription(
         id: "bandwidth-below-peak", name: "BANDWIDTH below measured peak", defaultSeverity: .error,
-        summary: "Declared BANDWIDTH is below the measured peak segment bit rate by more than the tolerance (10 %).",
-        rationale: "RFC 8216 §4.3.4.2: BANDWIDTH is the peak segment bit rate; Apple's authoring spec allows 10 % for VOD.",
+        summary: "Declared BANDWIDTH is below the measured peak of a playable combination (the variant with one rendition of each group) by more than the tolerance (10 %).",
+        rationale: "RFC 8216 §4.3.4.2: BANDWIDTH is the largest sum of peak segment bit rates over every playable combination of renditions; Apple's authoring spec allows 10 % for VOD.",
         needsMedia: true)
 
     public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
@@ -16,8 +40,37 @@ public struct BandwidthBelowPeakRule: Rule {
                   Double(peak) > Double(declared) * (1 + configuration.bandwidthTolerance)
             else { return nil }
             let column = variant.stream?.attributes["BANDWIDTH"]?.column ?? 0
+            // A partial measurement still proves BANDWIDTH too low, but the real peak may be higher.
+            let advice = variant.partialMeasurementPhrase.map {
+                "\($0), so the real peak may be higher: declare at least BANDWIDTH=\(peak) once every segment is readable"
+            } ?? "declare at least BANDWIDTH=\(peak)"
             return Finding(
-                "BANDWIDTH=\(declared) but \(variant.uri) peaks at \(peak) bit/s measured (\(percent(peak, of: declared)) over): declare at least BANDWIDTH=\(peak)",
+                "BANDWIDTH=\(declared) but \(variant.uri) peaks at \(peak) bit/s measured\(variant.combinationPhrase) (\(percent(peak, of: declared)) over): \(advice)",
+                at: SourceLocation(uri: variant.location.uri, line: variant.location.line, column: column))
+        }
+    }
+}
+
+/// BANDWIDTH far above the measured peak: players skip a variant the network could carry.
+public struct BandwidthAbovePeakRule: Rule {
+    public init() {}
+
+    public static let description = RuleDescription(
+        id: "bandwidth-above-peak", name: "BANDWIDTH far above measured peak", defaultSeverity: .note,
+        summary: "Declared BANDWIDTH exceeds the measured peak of every playable combination by more than the tolerance (10 %).",
+        rationale: "Apple's HLS Authoring Specification: for VOD the measured peak must be within 10 % of BANDWIDTH; an inflated BANDWIDTH keeps players on a lower variant than the network allows (RFC 8216 §4.3.4.2 defines BANDWIDTH as the peak, not a ceiling).",
+        needsMedia: true)
+
+    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+        stream.variants.compactMap { variant in
+            // From some segments only, the real peak may be anywhere above: no verdict.
+            guard variant.isMeasurementComplete, let declared = variant.declaredBandwidth,
+                  let peak = variant.measuredPeakBitrate, peak > 0,
+                  Double(declared) > Double(peak) * (1 + configuration.bandwidthTolerance)
+            else { return nil }
+            let column = variant.stream?.attributes["BANDWIDTH"]?.column ?? 0
+            return Finding(
+                "BANDWIDTH=\(declared) but \(variant.uri) peaks at only \(peak) bit/s measured\(variant.combinationPhrase) (\(percent(declared, of: peak)) above): declare BANDWIDTH=\(peak)",
                 at: SourceLocation(uri: variant.location.uri, line: variant.location.line, column: column))
         }
     }
@@ -29,14 +82,15 @@ public struct AverageBandwidthMismatchRule: Rule {
 
     public static let description = RuleDescription(
         id: "average-bandwidth-mismatch", name: "AVERAGE-BANDWIDTH off", defaultSeverity: .warning,
-        summary: "AVERAGE-BANDWIDTH differs from the measured average bit rate by more than the tolerance (10 %).",
-        rationale: "RFC 8216 §4.3.4.2: AVERAGE-BANDWIDTH is the average segment bit rate; Apple's authoring spec allows 10 % for VOD.",
+        summary: "AVERAGE-BANDWIDTH differs from the measured average bit rate (largest over the playable combinations) by more than the tolerance (10 %).",
+        rationale: "RFC 8216 §4.3.4.2: AVERAGE-BANDWIDTH is the largest sum of average segment bit rates over the playable combinations; Apple's authoring spec allows 10 % for VOD.",
         needsMedia: true)
 
     public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         stream.variants.compactMap { variant in
-            guard let declared = variant.declaredAverageBandwidth, declared > 0,
-                  let measured = variant.measuredAverageBitrate,
+            // An average over some segments says nothing about the real one: no verdict, no advice.
+            guard variant.isMeasurementComplete, let declared = variant.declaredAverageBandwidth, declared > 0,
+                  let measured = variant.measuredAverageBitrate, measured > 0,
                   abs(Double(measured) - Double(declared)) > Double(declared) * configuration.bandwidthTolerance
             else { return nil }
             let column = variant.stream?.attributes["AVERAGE-BANDWIDTH"]?.column ?? 0

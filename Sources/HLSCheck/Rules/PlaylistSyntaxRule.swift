@@ -50,7 +50,10 @@ public struct PlaylistLenientRule: Rule {
             RuleExample("EXTINF without its trailing comma", files: [
                 "master.m3u8": "#EXTM3U\n" + Examples.audioVariant(),
                 "audio.m3u8": "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:6\n#EXTINF:6\nseg0.ts\n#EXT-X-ENDLIST\n",
-            ])
+            ]),
+            RuleExample("PROGRAM-ID in a version 6 multivariant playlist", files: Examples.stream(
+                "#EXT-X-STREAM-INF:PROGRAM-ID=1,BANDWIDTH=48000,CODECS=\"mp4a.40.2\"\naudio.m3u8\n",
+                header: "#EXTM3U\n#EXT-X-VERSION:6\n")),
         ],
         nonTriggering: [RuleExample("valid stream", files: Examples.stream(Examples.audioVariant()))]
     )
@@ -78,7 +81,11 @@ public struct VersionTooLowRule: Rule {
             RuleExample("EXT-X-BYTERANGE in a version 4 playlist", files: [
                 "master.m3u8": "#EXTM3U\n" + Examples.audioVariant(),
                 "audio.m3u8": "#EXTM3U\n#EXT-X-VERSION:4\n#EXT-X-TARGETDURATION:6\n#EXTINF:6.0,\n#EXT-X-BYTERANGE:1000@0\nseg0.ts\n#EXT-X-ENDLIST\n",
-            ])
+            ]),
+            // A removed attribute is not a version too low: playlist-lenient reports it.
+            RuleExample("PROGRAM-ID in a version 6 multivariant playlist", files: Examples.stream(
+                "#EXT-X-STREAM-INF:PROGRAM-ID=1,BANDWIDTH=48000,CODECS=\"mp4a.40.2\"\naudio.m3u8\n",
+                header: "#EXTM3U\n#EXT-X-VERSION:6\n")),
         ]
     )
 

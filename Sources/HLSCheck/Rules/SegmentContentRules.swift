@@ -18,12 +18,51 @@ public struct SegmentUnreadableRule: Rule {
         needsMedia: true)
 
     public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+        // Segments outside the stream's root were never read: uri-outside-root reports them.
         let outside = stream.loaded.outsideRootURIs
         return measuredRecords(stream).compactMap { measurement, record in
-            guard let problem = record.problem, !record.encrypted,
+            guard let problem = record.problem,
                   !outside.contains(URIResolver.resolve(record.uri, against: measurement.playlistURI))
             else { return nil }
-            return Finding("segment \(record.uri): \(problem)", at: SourceLocation(uri: measurement.playlistURI, line: record.line))
+            return Finding(
+                "segment \(record.uri): \(problem); it is left out of the bit-rate measurement of \(measurement.playlistURI)",
+                at: SourceLocation(uri: measurement.playlistURI, line: record.line))
+        }
+    }
+}
+
+/// Encrypted segments whose content hlscheck cannot see: their bytes count, their content is
+/// unchecked. One note per media playlist.
+public struct SegmentEncryptedRule: Rule {
+    public init() {}
+
+    public static let description = RuleDescription(
+        id: "segment-encrypted", name: "Encrypted content not inspected", defaultSeverity: .note,
+        summary: "Encrypted segments could not be decrypted (no reachable AES-128 key, or SAMPLE-AES): their bytes count for bit rate, but codecs, poster and durations are not checked.",
+        rationale: "RFC 8216 §4.3.2.4, §5.2: AES-128 segments decrypt with the key at the EXT-X-KEY URI; hlscheck decrypts them when it can read the key, as Apple's mediastreamvalidator does, and says so when it cannot.",
+        needsMedia: true,
+        triggering: [
+            RuleExample("AES-128 key file missing", files: [
+                "master.m3u8": "#EXTM3U\n" + Examples.audioVariant(),
+                "audio.m3u8": "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:6\n#EXT-X-KEY:METHOD=AES-128,URI=\"missing.key\"\n#EXTINF:6.0,\nseg0.ts\n#EXT-X-ENDLIST\n",
+                "seg0.ts": String(repeating: "encrypted bytes.", count: 2),
+            ])
+        ],
+        nonTriggering: [
+            RuleExample("clear segment", files: [
+                "master.m3u8": "#EXTM3U\n" + Examples.audioVariant(),
+                "audio.m3u8": "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:6\n#EXTINF:6.0,\nseg0.ts\n#EXT-X-ENDLIST\n",
+                "seg0.ts": "not a transport stream",
+            ])
+        ])
+
+    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+        stream.measurements.values.sorted { $0.playlistURI < $1.playlistURI }.compactMap { measurement in
+            let hidden = measurement.records.filter { $0.isMeasured && $0.hiddenContentReason != nil }
+            guard let first = hidden.first, let reason = first.hiddenContentReason else { return nil }
+            return Finding(
+                "\(hidden.count) of \(measurement.records.count) segments of \(measurement.playlistURI) are encrypted and were not decrypted (\(reason)): their bytes count for bit rate; codecs, poster and durations are not checked",
+                at: SourceLocation(uri: measurement.playlistURI, line: first.line))
         }
     }
 }
@@ -94,25 +133,42 @@ public struct AudioOnlyContainsVideoRule: Rule {
     }
 }
 
+/// How RFC 6381 codec strings compare: the same format written two ways is the same codec.
+enum CodecEquivalence {
+    /// The codec with its sample entry folded: `avc1`/`avc3` and `hvc1`/`hev1` differ only in
+    /// where the parameter sets live (ISO/IEC 14496-15 §5.4.2, §8.4.1); AVC is compared on
+    /// profile and level, as encoders set constraint flags freely. MP3 has three spellings
+    /// (MP4 registration authority object types 0x6B MPEG-1 audio and 0x69 MPEG-2 audio, and
+    /// ISO/IEC 14496-3 audio object type 34 "Layer-3").
+    static func format(_ codec: String) -> String {
+        let lower = codec.lowercased()
+        if ["mp4a.6b", "mp4a.69", "mp4a.40.34", "mp3", ".mp3"].contains(lower) { return "mp3" }
+        if (lower.hasPrefix("avc1.") || lower.hasPrefix("avc3.")), lower.count == 11 {
+            let hex = Array(lower.dropFirst(5))
+            return "avc.\(hex[0])\(hex[1])..\(hex[4])\(hex[5])"
+        }
+        if lower.hasPrefix("hev1.") || lower.hasPrefix("hvc1.") { return "hevc." + lower.dropFirst(5) }
+        return lower
+    }
+
+    /// The sample entry (four-character code) of an ISO BMFF codec string.
+    static func sampleEntry(_ codec: String) -> String {
+        String(codec.lowercased().prefix { $0 != "." })
+    }
+}
+
 /// CODECS that does not match what the segments contain.
 public struct CodecsMismatchRule: Rule {
     public init() {}
 
     public static let description = RuleDescription(
         id: "codecs-mismatch", name: "CODECS differs from the media", defaultSeverity: .error,
-        summary: "CODECS does not match the RFC 6381 codec strings of what the segments contain.",
+        summary: "CODECS does not match the RFC 6381 codec strings of what the segments of the playable combinations contain.",
         rationale: "RFC 8216 §4.3.4.2: CODECS MUST list every media format present in the variant's segments; players use it to skip variants they cannot decode.",
         needsMedia: true)
 
-    /// AVC strings are compared on profile and level: encoders set constraint flags freely.
-    static func comparable(_ codec: String) -> String {
-        let lower = codec.lowercased()
-        if (lower.hasPrefix("avc1.") || lower.hasPrefix("avc3.")), lower.count == 11 {
-            let hex = Array(lower.dropFirst(5))
-            return "avc.\(hex[0])\(hex[1])..\(hex[4])\(hex[5])"
-        }
-        return lower
-    }
+    /// Codec strings compared by format (sample entry folded, MP3 spellings merged).
+    static func comparable(_ codec: String) -> String { CodecEquivalence.format(codec) }
 
     public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         stream.variants.compactMap { variant in
@@ -122,10 +178,12 @@ public struct CodecsMismatchRule: Rule {
             let declaredKeys = Set(declared.map(Self.comparable))
             let undeclared = detected.filter { !declaredKeys.contains(Self.comparable($0)) }
             let detectedKinds = Set(detected.map(CodecKind.init(codec:)))
-            let absent = declared.filter {
+            // Absence is a verdict only when every segment was inspected.
+            let complete = variant.combinationMeasurements.allSatisfy(\.isComplete)
+            let absent = complete ? declared.filter {
                 let kind = CodecKind(codec: $0)
                 return (kind == .audio || kind == .video) && !detectedKinds.contains(kind)
-            }
+            } : []
             guard !undeclared.isEmpty || !absent.isEmpty else { return nil }
             var parts: [String] = []
             if !undeclared.isEmpty { parts.append("the segments hold \(undeclared.joined(separator: ", ")), not declared") }
@@ -133,6 +191,38 @@ public struct CodecsMismatchRule: Rule {
             let column = variant.stream?.attributes["CODECS"]?.column ?? 0
             return Finding(
                 "CODECS=\"\(declared.joined(separator: ","))\" of \(variant.uri): \(parts.joined(separator: "; ")) (detected: \(detected.joined(separator: ",")))",
+                at: SourceLocation(uri: variant.location.uri, line: variant.location.line, column: column))
+        }
+    }
+}
+
+/// CODECS names the right format with the other sample entry (avc1 for avc3, hvc1 for hev1).
+public struct CodecsSampleEntryMismatchRule: Rule {
+    public init() {}
+
+    public static let description = RuleDescription(
+        id: "codecs-sample-entry-mismatch", name: "CODECS names the other sample entry", defaultSeverity: .warning,
+        summary: "CODECS declares avc1 where the fMP4 segments use avc3 (or hvc1 for hev1, and the reverse).",
+        rationale: "RFC 6381 §3.3 and ISO/IEC 14496-15: avc3/hev1 carry parameter sets in band, avc1/hvc1 in the sample entry; some players (Apple's among them for HEVC) accept only the one they were told about.",
+        needsMedia: true)
+
+    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+        stream.variants.compactMap { variant in
+            guard let declared = variant.stream?.codecs, !declared.isEmpty else { return nil }
+            // Only fMP4 has sample entries; in MPEG-TS both spellings describe the same stream.
+            let detected = variant.combinationMeasurements
+                .filter { $0.records.contains { $0.container == .fragmentedMP4 } }
+                .flatMap(\.codecs)
+            let pairs = Set(detected.compactMap { found -> String? in
+                guard let written = declared.first(where: { CodecEquivalence.format($0) == CodecEquivalence.format(found) }),
+                      CodecEquivalence.sampleEntry(written) != CodecEquivalence.sampleEntry(found)
+                else { return nil }
+                return "\(written) is declared but the segments use \(found)"
+            }).sorted()
+            guard !pairs.isEmpty else { return nil }
+            let column = variant.stream?.attributes["CODECS"]?.column ?? 0
+            return Finding(
+                "CODECS of \(variant.uri): \(pairs.joined(separator: "; ")): declare the sample entry the segments use",
                 at: SourceLocation(uri: variant.location.uri, line: variant.location.line, column: column))
         }
     }

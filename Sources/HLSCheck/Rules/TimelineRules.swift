@@ -9,7 +9,7 @@ import MediaFormats
 /// The measured playlists in URI order, each with its demuxed records in playlist order.
 private func demuxedRecords(_ stream: StreamAnalysis) -> [(PlaylistMeasurement, [SegmentRecord])] {
     stream.measurements.values.sorted { $0.playlistURI < $1.playlistURI }.map { measurement in
-        (measurement, measurement.records.filter { $0.problem == nil && !$0.encrypted })
+        (measurement, measurement.records.filter(\.isInspected))
     }
 }
 
@@ -183,6 +183,7 @@ public struct TargetDurationInconsistentRule: Rule {
         ],
         nonTriggering: [
             RuleExample("every playlist at 6 s", files: Examples.stream(Examples.videoVariant, Examples.audioVariant())),
+            RuleExample("a single media playlist", files: ["master.m3u8": Examples.media()]),
         ])
 
     public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {

@@ -1,0 +1,31 @@
+public import Foundation
+
+/// Streams made at test time by Tests/Scripts/verdict-fixtures.sh (ffmpeg CLI), one folder per
+/// measurement case of docs/measurement.md.
+public enum VerdictFixtures {
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// A fresh folder holding the case `name` (its `master.m3u8` at the top).
+    public static func make(_ name: String) throws -> TemporaryFolder {
+        let folder = try TemporaryFolder()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = [PackageRoot.url.appendingPathComponent("Tests/Scripts/verdict-fixtures.sh").path, folder.url.path, name]
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let message = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw Failure(description: "verdict-fixtures.sh \(name) failed: \(String(decoding: message, as: UTF8.self))")
+        }
+        return folder
+    }
+
+    public static func master(_ folder: TemporaryFolder, _ name: String) -> String {
+        folder.path("\(name)/master.m3u8")
+    }
+}
