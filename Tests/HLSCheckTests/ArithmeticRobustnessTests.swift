@@ -1,4 +1,4 @@
-import HLSCheck
+@testable import HLSCheck
 import Testing
 
 /// Defence in depth (docs/security.md, "Numbers from files"): the parser refuses absurd numbers,
@@ -59,5 +59,22 @@ struct ArithmeticRobustnessTests {
     ])
     func formatsBitrate(_ value: Int, _ expected: String) {
         #expect(value.formattedBitrate == expected)
+    }
+
+    /// Seconds and percentages in findings (extinf-duration-mismatch, bandwidth-below-peak).
+    @Test("seconds format with one sign, on every Double", arguments: [
+        (6.013967, "6.014"), (0, "0.000"), (-1.5, "-1.500"), (-0.0001, "0.000"), (999_999.9996, "1000000.000"),
+        (1e17, "1e+17"), (Double.infinity, "inf"), (-Double.infinity, "-inf"),
+    ])
+    func formatsSeconds(_ value: Double, _ expected: String) {
+        #expect(seconds(value) == expected)
+    }
+
+    @Test func percentagesNeverOverflow() {
+        #expect(percent(110, of: 100) == "10 %")
+        #expect(percent(.max, of: 1) == "\(Int.max) %")
+        #expect(percent(.min, of: 1) == "\(Int.min) %")
+        #expect(percent(5, of: 0) == "∞")
+        #expect(seconds(.nan) == "nan")
     }
 }
