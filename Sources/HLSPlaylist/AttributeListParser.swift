@@ -254,20 +254,30 @@ enum AttributeValueParser {
     /// decimal-floating-point: digits with an optional fraction. Lenient about a missing
     /// integer part ("`.5`") only through `lenient`.
     static func decimalFloatingPoint<S: StringProtocol>(_ text: S) -> Double? {
-        let parts = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
-        guard let intPart = parts.first, isDigits(intPart) else { return nil }
-        if parts.count == 2, !parts[1].isEmpty, !isDigits(parts[1]) { return nil }
-        guard let d = Double(String(text)), d.isFinite else { return nil }
+        guard isDecimalFloatingPointSyntax(text), let d = Double(String(text)), d.isFinite else { return nil }
         return d
+    }
+
+    /// `[0-9]+(\.[0-9]*)?`, checked in one pass over the bytes.
+    static func isDecimalFloatingPointSyntax<S: StringProtocol>(_ text: S) -> Bool {
+        var integerDigits = 0
+        var sawDot = false
+        for u in text.utf8 {
+            if u >= 48, u <= 57 {
+                if !sawDot { integerDigits += 1 }
+            } else if u == 46, !sawDot, integerDigits > 0 {
+                sawDot = true
+            } else {
+                return false
+            }
+        }
+        return integerDigits > 0
     }
 
     /// Written as a decimal-floating-point (digits, optional fraction) but too large for a
     /// finite Double: out of range rather than malformed.
     static func isOverlongDecimal<S: StringProtocol>(_ text: S) -> Bool {
-        let parts = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
-        guard let intPart = parts.first, isDigits(intPart) else { return false }
-        if parts.count == 2, !parts[1].isEmpty, !isDigits(parts[1]) { return false }
-        return decimalFloatingPoint(text) == nil
+        isDecimalFloatingPointSyntax(text) && decimalFloatingPoint(text) == nil
     }
 
     /// Written as WIDTHxHEIGHT but a side does not fit an Int: out of range rather than malformed.

@@ -1,4 +1,4 @@
-import HLSCheck
+@testable import HLSCheck
 import Testing
 
 /// Defence in depth (docs/security.md, "Numbers from files"): the parser refuses absurd numbers,
@@ -39,10 +39,10 @@ struct ArithmeticRobustnessTests {
     }
 
     /// A target duration far beyond the segments used to make every window start scan to the end
-    /// of the playlist: 100 000 segments meant 5·10^9 steps. Now a run holds at most
+    /// of the playlist: 20 000 segments meant 2·10^8 steps. Now a run holds at most
     /// `maximumRunLength` segments; no run qualifies, so the peak is the whole playlist's rate.
     @Test func hugeTargetDurationFallsBackToTheWholePlaylist() throws {
-        let segments = Array(repeating: S(bytes: 1_000, duration: 0.5), count: 100_000)
+        let segments = Array(repeating: S(bytes: 1_000, duration: 0.5), count: 20_000)
         let peak = BitrateWindow.peak(segments, targetDuration: 1_000_000)
         #expect(peak == 16_000)
         #expect(peak == BitrateWindow.average(segments))
@@ -53,7 +53,7 @@ struct ArithmeticRobustnessTests {
     }
 
     @Test func zeroLengthSegmentsHaveNoBitrate() {
-        let segments = Array(repeating: S(bytes: 1_000, duration: 0), count: 100_000)
+        let segments = Array(repeating: S(bytes: 1_000, duration: 0), count: 20_000)
         #expect(BitrateWindow.peak(segments, targetDuration: 6) == nil)
         #expect(BitrateWindow.average(segments) == nil)
     }
@@ -65,5 +65,22 @@ struct ArithmeticRobustnessTests {
     ])
     func formatsBitrate(_ value: Int, _ expected: String) {
         #expect(value.formattedBitrate == expected)
+    }
+
+    /// Seconds and percentages in findings (extinf-duration-mismatch, bandwidth-below-peak).
+    @Test("seconds format with one sign, on every Double", arguments: [
+        (6.013967, "6.014"), (0, "0.000"), (-1.5, "-1.500"), (-0.0001, "0.000"), (999_999.9996, "1000000.000"),
+        (1e17, "1e+17"), (Double.infinity, "inf"), (-Double.infinity, "-inf"),
+    ])
+    func formatsSeconds(_ value: Double, _ expected: String) {
+        #expect(seconds(value) == expected)
+    }
+
+    @Test func percentagesNeverOverflow() {
+        #expect(percent(110, of: 100) == "10 %")
+        #expect(percent(.max, of: 1) == "\(Int.max) %")
+        #expect(percent(.min, of: 1) == "\(Int.min) %")
+        #expect(percent(5, of: 0) == "∞")
+        #expect(seconds(.nan) == "nan")
     }
 }
