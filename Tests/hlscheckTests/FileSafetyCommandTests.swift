@@ -118,10 +118,10 @@ struct FileSafetyCommandTests {
     }
 
     @Test func timeoutStopsTheRunWithExitCode2() throws {
-        // A sparse 128 MiB segment of zeros, named eight times: libav hunts through it for TS
+        // A sparse 128 MiB segment of zeros, named 32 times: libav hunts through it for TS
         // sync bytes for many seconds per segment, far past the 1-second limit.
         let folder = try TemporaryFolder([
-            "index.m3u8": "#EXTM3U\n#EXT-X-TARGETDURATION:6\n" + String(repeating: "#EXTINF:6,\nbig.ts\n", count: 8) + "#EXT-X-ENDLIST\n",
+            "index.m3u8": "#EXTM3U\n#EXT-X-TARGETDURATION:6\n" + String(repeating: "#EXTINF:6,\nbig.ts\n", count: 32) + "#EXT-X-ENDLIST\n",
             "big.ts": "",
         ])
         try #require(truncate(folder.path("big.ts"), 128 << 20) == 0)
