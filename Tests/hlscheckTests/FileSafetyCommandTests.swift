@@ -70,6 +70,15 @@ struct FileSafetyCommandTests {
         #expect(result.stderr.contains("pipe.ts: is a FIFO (named pipe), not a regular file; only regular files are read"))
     }
 
+    @Test func fifoAsEmbedImageIsRefusedBeforeAnythingIsWritten() throws {
+        let folder = try folder([:], fifo: "poster.jpg")
+        let master = PackageRoot.url.appendingPathComponent("Samples/compliant/master.m3u8").path
+        let result = try run(["embed", "--image", "poster.jpg", master, "--output", "out"], in: folder)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("poster.jpg: is a FIFO (named pipe), not a regular file"))
+        #expect(!FileManager.default.fileExists(atPath: folder.path("out")))
+    }
+
     @Test func fragmentWithoutItsInitSectionSaysWhatIsMissing() throws {
         let result = try HLSCheckBinary.run(["inspect", "Samples/fmp4/audio/seg0.m4s"], timeout: 60)
         #expect(result.stdout.contains("without its initialization section"), "\(result.stdout)")
