@@ -188,6 +188,7 @@ public struct PlaylistLoader: Sendable {
     /// Throws `PlaylistReadError` only when the root itself cannot be read (or is over a limit).
     public func load(_ uri: String) async throws -> LoadedStream {
         let streamRoot = streamRoot(for: uri)
+        let remoteRoot = LocalPath.path(of: uri) == nil && !confinement.allowOutside
         // The input is the user's own choice: it is judged only against a root they chose too.
         if let streamRoot, confinement.root != nil, !streamRoot.contains(uri) {
             throw PlaylistReadError(
@@ -198,7 +199,8 @@ public struct PlaylistLoader: Sendable {
             throw PlaylistReadError(uri: uri, reason: tooManySegments(media.segments.count))
         }
         guard let master = root.multivariant else {
-            let outside = streamRoot.map { outsideSegments(of: root, at: uri, root: $0) } ?? []
+            let outside = streamRoot.map { outsideSegments(of: root, at: uri, root: $0) }
+                ?? (remoteRoot ? localSegments(of: root, at: uri, root: uri) : [])
             return LoadedStream(rootURI: uri, root: root, mediaPlaylists: [:], failures: [], outsideRoot: outside)
         }
 
@@ -231,6 +233,12 @@ public struct PlaylistLoader: Sendable {
                !streamRoot.contains(canonicalPath: name ?? StreamRoot.canonical(LocalPath.path(of: reference.uri) ?? reference.uri)) {
                 outside.append(OutsideRootReference(
                     uri: reference.written, resolvedURI: reference.uri, location: reference.from, root: streamRoot.path))
+                continue
+            }
+            // A stream read from the network has no business naming local files.
+            if remoteRoot, LocalPath.path(of: reference.uri) != nil {
+                outside.append(OutsideRootReference(
+                    uri: reference.written, resolvedURI: reference.uri, location: reference.from, root: uri))
                 continue
             }
             if let name, let first = readerOf[name] {
@@ -284,11 +292,12 @@ public struct PlaylistLoader: Sendable {
                 failures.append(LoadFailure(uri: alias.uri, referencedFrom: alias.from, reason: failure.reason))
             }
         }
-        if let streamRoot {
+        if streamRoot != nil || remoteRoot {
             var checked: Set<String> = []
             for key in playlists.keys.sorted() {
                 guard let playlist = playlists[key], checked.insert(playlist.uri).inserted, playlist.uri != uri else { continue }
-                outside += outsideSegments(of: playlist, at: playlist.uri, root: streamRoot)
+                outside += streamRoot.map { outsideSegments(of: playlist, at: playlist.uri, root: $0) }
+                    ?? localSegments(of: playlist, at: playlist.uri, root: uri)
             }
         }
         failures.sort { ($0.referencedFrom.line, $0.referencedFrom.column) < ($1.referencedFrom.line, $1.referencedFrom.column) }
@@ -329,6 +338,17 @@ public struct PlaylistLoader: Sendable {
 
     /// Segment and EXT-X-MAP URIs of a media playlist whose local files lie outside the root.
     private func outsideSegments(of playlist: Playlist, at uri: String, root: StreamRoot) -> [OutsideRootReference] {
+        outsideSegments(of: playlist, at: uri, rootName: root.path) { root.contains($0) }
+    }
+
+    /// For a stream read from the network: segment URIs that name local files.
+    private func localSegments(of playlist: Playlist, at uri: String, root: String) -> [OutsideRootReference] {
+        outsideSegments(of: playlist, at: uri, rootName: root) { LocalPath.path(of: $0) == nil }
+    }
+
+    private func outsideSegments(
+        of playlist: Playlist, at uri: String, rootName: String, inside isInside: (String) -> Bool
+    ) -> [OutsideRootReference] {
         guard let media = playlist.media else { return [] }
         var result: [OutsideRootReference] = []
         var judged: [String: Bool] = [:]
@@ -338,11 +358,11 @@ public struct PlaylistLoader: Sendable {
             if let known = judged[resolved] {
                 inside = known
             } else {
-                inside = root.contains(resolved)
+                inside = isInside(resolved)
                 judged[resolved] = inside
                 if !inside {
                     result.append(OutsideRootReference(
-                        uri: written, resolvedURI: resolved, location: playlist.location(line: line), root: root.path))
+                        uri: written, resolvedURI: resolved, location: playlist.location(line: line), root: rootName))
                 }
             }
         }
