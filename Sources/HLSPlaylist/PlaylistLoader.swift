@@ -192,7 +192,7 @@ public struct PlaylistLoader: Sendable {
         // The input is the user's own choice: it is judged only against a root they chose too.
         if let streamRoot, confinement.root != nil, !streamRoot.contains(uri) {
             throw PlaylistReadError(
-                uri: uri, reason: "lies outside the root \(streamRoot.path) given with --root; pass --allow-outside-root to read it")
+                uri: uri, reason: "lies outside the root \(streamRoot.path); it was not read (choose the root with --root DIR, or pass --allow-outside-root)")
         }
         let root = try parse(try await read(uri), uri: uri, imported: [:])
         if let media = root.media, media.segments.count > limits.segmentsPerPlaylist {
