@@ -50,6 +50,13 @@ struct FileSafetyCommandTests {
         #expect(result.stderr.contains("live.m3u8: is a FIFO (named pipe), not a regular file"))
     }
 
+    @Test func fifoAsConfigurationFileIsRefused() throws {
+        let folder = try folder(["master.m3u8": "#EXTM3U\n" + Self.audioVariant + "audio.m3u8\n"], fifo: ".hlscheck.yml")
+        let result = try run(["check", "master.m3u8", "--playlist-only"], in: folder)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains(".hlscheck.yml: cannot read the configuration file: is a FIFO (named pipe)"), "\(result.stderr)")
+    }
+
     @Test func folderModeSkipsFIFOsAndSymlinkLoops() throws {
         let folder = try folder(
             ["s/index.m3u8": "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\nseg.ts\n#EXT-X-ENDLIST\n"], fifo: "s/live.m3u8")
