@@ -1,5 +1,6 @@
 import Foundation
 import Yams
+internal import MediaFormats
 
 /// `.hlscheck.yml` (or `.yaml`, `.json`): the settings of a stream repository, found from the
 /// checked playlist's folder upwards, like a linter's configuration (docs/configuration.md).
@@ -48,8 +49,13 @@ public struct ConfigurationFile: Sendable, Hashable {
     }
 
     public static func load(_ path: String) throws(CheckError) -> ConfigurationFile {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw CheckError("\(path): cannot read the configuration file")
+        // A regular file only: `.hlscheck.yml` is found by walking up from the input, and a FIFO
+        // by that name must not block the run.
+        let data: [UInt8]
+        do {
+            data = try RegularFile(path: path).readAll(maximumBytes: 1 << 20, limitHint: "a smaller configuration file")
+        } catch {
+            throw CheckError("\(path): cannot read the configuration file: \(error.reason)")
         }
         let node: Node?
         do {

@@ -52,93 +52,15 @@ public struct LocalFileSource: PlaylistSource {
         LocalPath.path(of: uri).flatMap(RegularFile.realPath)
     }
 
+    /// Opens the real path (the one confinement judged) without following a final symlink, so a
+    /// link swapped in after the check is refused rather than followed.
     static func readFile(_ path: String, maximumSize: Int) throws(PlaylistReadError) -> [UInt8] {
         do {
-            return try RegularFile(path: path).readAll(maximumBytes: maximumSize, limitHint: "--max-playlist-bytes")
+            let file = try RegularFile(path: RegularFile.realPath(path) ?? path, followSymlinks: false)
+            return try file.readAll(maximumBytes: maximumSize, limitHint: "--max-playlist-bytes")
         } catch {
             throw PlaylistReadError(uri: path, reason: error.reason)
         }
-    }
-}
-
-/// The local path a URI names: the path itself, or a `file://` URL's path; nil for other schemes.
-public enum LocalPath {
-    public static func path(of uri: String) -> String? {
-        if uri.hasPrefix("file://") { return String(uri.dropFirst("file://".count)) }
-        // Any other string is opened as a path by the local sources, so it is judged as one
-        // ("evil:../../x" is a relative path to them); only network URLs are not local.
-        let scheme = URIComponents(uri).scheme?.lowercased()
-        return scheme == "http" || scheme == "https" ? nil : uri
-    }
-}
-
-/// The folder a local stream lives in. Nothing outside it is read unless the user allows it:
-/// a playlist that names `../../etc/passwd` must not make the checker print that file.
-public struct StreamRoot: Sendable, Hashable {
-    /// The folder's real path (symlinks resolved), without a trailing slash.
-    public var path: String
-
-    /// nil when `folder` does not exist.
-    public init?(folder: String) {
-        guard let real = RegularFile.realPath(folder.isEmpty ? "." : folder) else { return nil }
-        path = real
-    }
-
-    /// The root of a stream entered at `playlist`: the playlist's folder.
-    public init?(ofPlaylist playlist: String) {
-        guard let local = LocalPath.path(of: playlist) else { return nil }
-        let slash = local.lastIndex(of: "/")
-        let folder = slash.map { String(local[..<$0]) } ?? "."
-        self.init(folder: slash == local.startIndex ? "/" : folder)
-    }
-
-    /// The deepest folder holding every one of `playlists` (local paths), by real path; nil when
-    /// one of them is not local or does not exist.
-    public static func commonFolder(of playlists: [String]) -> String? {
-        var common: [Substring]?
-        for playlist in playlists {
-            guard let root = StreamRoot(ofPlaylist: playlist) else { return nil }
-            let parts = root.path.split(separator: "/")
-            common = common.map { Array(zip($0, parts).prefix { $0 == $1 }.map(\.0)) } ?? parts
-        }
-        return common.map { "/" + $0.joined(separator: "/") }
-    }
-
-    /// Whether the local file `uri` names lies inside the root, after resolving symlinks and
-    /// `..`. A path that does not exist is judged by its deepest existing folder. Remote URIs are
-    /// not local files and are not judged here (true).
-    public func contains(_ uri: String) -> Bool {
-        guard let local = LocalPath.path(of: uri) else { return true }
-        return contains(canonicalPath: Self.canonical(local))
-    }
-
-    public func contains(canonicalPath real: String) -> Bool {
-        path == "/" || real == path || real.hasPrefix(path + "/")
-    }
-
-    /// The real path of `path`, or for a missing file the real path of its deepest existing
-    /// ancestor with the rest appended (`..` in the rest applied lexically).
-    static func canonical(_ path: String) -> String {
-        if let real = RegularFile.realPath(path) { return real }
-        var parts = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-        var rest: [String] = []
-        while !parts.isEmpty {
-            rest.insert(parts.removeLast(), at: 0)
-            let prefix = parts.joined(separator: "/")
-            let base = prefix.isEmpty ? (path.hasPrefix("/") ? "/" : ".") : prefix
-            if let real = RegularFile.realPath(base) {
-                var output = real == "/" ? [] : real.split(separator: "/").map(String.init)
-                for component in rest {
-                    switch component {
-                    case "", ".": continue
-                    case "..": if !output.isEmpty { output.removeLast() }
-                    default: output.append(component)
-                    }
-                }
-                return "/" + output.joined(separator: "/")
-            }
-        }
-        return path
     }
 }
 
@@ -161,36 +83,6 @@ public struct LoaderLimits: Sendable, Hashable {
         self.playlistLines = playlistLines
         self.playlists = playlists
         self.segmentsPerPlaylist = segmentsPerPlaylist
-    }
-}
-
-/// How the loader treats local files outside the stream's root.
-public struct Confinement: Sendable, Hashable {
-    /// The folder to stay in; nil: the folder of the root playlist.
-    public var root: String?
-    /// Read outside the root all the same (`--allow-outside-root`).
-    public var allowOutside: Bool
-
-    public init(root: String? = nil, allowOutside: Bool = false) {
-        self.root = root
-        self.allowOutside = allowOutside
-    }
-}
-
-/// A URI that names a local file outside the stream's root: not read, located where it is written.
-public struct OutsideRootReference: Sendable, Hashable {
-    /// The URI as written in the playlist.
-    public var uri: String
-    /// The URI resolved against its playlist (what would have been opened).
-    public var resolvedURI: String
-    public var location: SourceLocation
-    public var root: String
-
-    public init(uri: String, resolvedURI: String, location: SourceLocation, root: String) {
-        self.uri = uri
-        self.resolvedURI = resolvedURI
-        self.location = location
-        self.root = root
     }
 }
 
@@ -296,17 +188,19 @@ public struct PlaylistLoader: Sendable {
     /// Throws `PlaylistReadError` only when the root itself cannot be read (or is over a limit).
     public func load(_ uri: String) async throws -> LoadedStream {
         let streamRoot = streamRoot(for: uri)
+        let remoteRoot = LocalPath.path(of: uri) == nil && !confinement.allowOutside
         // The input is the user's own choice: it is judged only against a root they chose too.
         if let streamRoot, confinement.root != nil, !streamRoot.contains(uri) {
             throw PlaylistReadError(
-                uri: uri, reason: "lies outside the root \(streamRoot.path) given with --root; pass --allow-outside-root to read it")
+                uri: uri, reason: "lies outside the root \(streamRoot.path); it was not read (choose the root with --root DIR, or pass --allow-outside-root)")
         }
         let root = try parse(try await read(uri), uri: uri, imported: [:])
         if let media = root.media, media.segments.count > limits.segmentsPerPlaylist {
             throw PlaylistReadError(uri: uri, reason: tooManySegments(media.segments.count))
         }
         guard let master = root.multivariant else {
-            let outside = streamRoot.map { outsideSegments(of: root, at: uri, root: $0) } ?? []
+            let outside = streamRoot.map { outsideSegments(of: root, at: uri, root: $0) }
+                ?? (remoteRoot ? localSegments(of: root, at: uri, root: uri) : [])
             return LoadedStream(rootURI: uri, root: root, mediaPlaylists: [:], failures: [], outsideRoot: outside)
         }
 
@@ -339,6 +233,12 @@ public struct PlaylistLoader: Sendable {
                !streamRoot.contains(canonicalPath: name ?? StreamRoot.canonical(LocalPath.path(of: reference.uri) ?? reference.uri)) {
                 outside.append(OutsideRootReference(
                     uri: reference.written, resolvedURI: reference.uri, location: reference.from, root: streamRoot.path))
+                continue
+            }
+            // A stream read from the network has no business naming local files.
+            if remoteRoot, LocalPath.path(of: reference.uri) != nil {
+                outside.append(OutsideRootReference(
+                    uri: reference.written, resolvedURI: reference.uri, location: reference.from, root: uri))
                 continue
             }
             if let name, let first = readerOf[name] {
@@ -392,11 +292,12 @@ public struct PlaylistLoader: Sendable {
                 failures.append(LoadFailure(uri: alias.uri, referencedFrom: alias.from, reason: failure.reason))
             }
         }
-        if let streamRoot {
+        if streamRoot != nil || remoteRoot {
             var checked: Set<String> = []
             for key in playlists.keys.sorted() {
                 guard let playlist = playlists[key], checked.insert(playlist.uri).inserted, playlist.uri != uri else { continue }
-                outside += outsideSegments(of: playlist, at: playlist.uri, root: streamRoot)
+                outside += streamRoot.map { outsideSegments(of: playlist, at: playlist.uri, root: $0) }
+                    ?? localSegments(of: playlist, at: playlist.uri, root: uri)
             }
         }
         failures.sort { ($0.referencedFrom.line, $0.referencedFrom.column) < ($1.referencedFrom.line, $1.referencedFrom.column) }
@@ -437,6 +338,17 @@ public struct PlaylistLoader: Sendable {
 
     /// Segment and EXT-X-MAP URIs of a media playlist whose local files lie outside the root.
     private func outsideSegments(of playlist: Playlist, at uri: String, root: StreamRoot) -> [OutsideRootReference] {
+        outsideSegments(of: playlist, at: uri, rootName: root.path) { root.contains($0) }
+    }
+
+    /// For a stream read from the network: segment URIs that name local files.
+    private func localSegments(of playlist: Playlist, at uri: String, root: String) -> [OutsideRootReference] {
+        outsideSegments(of: playlist, at: uri, rootName: root) { LocalPath.path(of: $0) == nil }
+    }
+
+    private func outsideSegments(
+        of playlist: Playlist, at uri: String, rootName: String, inside isInside: (String) -> Bool
+    ) -> [OutsideRootReference] {
         guard let media = playlist.media else { return [] }
         var result: [OutsideRootReference] = []
         var judged: [String: Bool] = [:]
@@ -446,11 +358,11 @@ public struct PlaylistLoader: Sendable {
             if let known = judged[resolved] {
                 inside = known
             } else {
-                inside = root.contains(resolved)
+                inside = isInside(resolved)
                 judged[resolved] = inside
                 if !inside {
                     result.append(OutsideRootReference(
-                        uri: written, resolvedURI: resolved, location: playlist.location(line: line), root: root.path))
+                        uri: written, resolvedURI: resolved, location: playlist.location(line: line), root: rootName))
                 }
             }
         }

@@ -55,7 +55,8 @@ public struct LocalSegmentSource: SegmentByteSource {
         let path = uri.hasPrefix("file://") ? String(uri.dropFirst("file://".count)) : uri
         let file: RegularFile
         do {
-            file = try RegularFile(path: path)
+            // The real path (what confinement judged), without following a final symlink.
+            file = try RegularFile(path: RegularFile.realPath(path) ?? path, followSymlinks: false)
         } catch {
             throw failure(uri, error.reason)
         }

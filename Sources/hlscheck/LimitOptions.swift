@@ -6,31 +6,33 @@ import HLSPlaylist
 /// `--max-…`, `--timeout`, `--root`, `--allow-outside-root`: what one run may read and cost
 /// (docs/security.md). Shared by the commands that read streams.
 struct LimitOptions: ParsableArguments {
-    @Option(name: .customLong("max-playlist-bytes"), help: "Largest playlist read, in bytes (default 16777216).")
+    @Option(name: .customLong("max-playlist-bytes"), help: ArgumentHelp("Largest playlist read, in bytes (default 16777216).", valueName: "bytes"))
     var maxPlaylistBytes: Int?
 
-    @Option(name: .customLong("max-playlist-lines"), help: "Most lines in one playlist (default 1000000).")
+    @Option(name: .customLong("max-playlist-lines"), help: ArgumentHelp("Most lines in one playlist (default 1000000).", valueName: "lines"))
     var maxPlaylistLines: Int?
 
-    @Option(name: .customLong("max-playlists"), help: "Most playlists read for one stream (default 1000).")
+    @Option(name: .customLong("max-playlists"), help: ArgumentHelp("Most playlists read for one stream (default 1000).", valueName: "count"))
     var maxPlaylists: Int?
 
-    @Option(name: .customLong("max-segments"), help: "Most segments in one media playlist (default 100000).")
+    @Option(name: .customLong("max-segments"), help: ArgumentHelp("Most segments in one media playlist (default 100000).", valueName: "count"))
     var maxSegments: Int?
 
-    @Option(name: .customLong("max-segment-bytes"), help: "Largest segment read, in bytes (default 268435456).")
+    @Option(name: .customLong("max-segment-bytes"), help: ArgumentHelp("Largest segment read, in bytes (default 268435456).", valueName: "bytes"))
     var maxSegmentBytes: Int?
 
-    @Option(name: .customLong("max-id3-bytes"), help: "Largest ID3 tag read from a segment, in bytes (default 16777216).")
+    @Option(name: .customLong("max-id3-bytes"), help: ArgumentHelp("Largest ID3 tag read from a segment, in bytes (default 16777216).", valueName: "bytes"))
     var maxID3Bytes: Int?
 
-    @Option(name: .customLong("max-image-pixels"), help: "Largest poster decoded, in pixels (default 40000000).")
+    @Option(name: .customLong("max-image-pixels"), help: ArgumentHelp("Largest poster decoded, in pixels (default 40000000).", valueName: "pixels"))
     var maxImagePixels: Int?
 
-    @Option(help: "Stop the run after this many seconds with exit code 2 (default 3600; 0: no limit).")
+    @Option(help: ArgumentHelp("Stop the run after this many seconds with exit code 2 (default 3600; 0: no limit).", valueName: "seconds"))
     var timeout: Int?
 
-    @Option(help: "Folder a local stream may read from (default: the folder of each input playlist).")
+    @Option(help: ArgumentHelp(
+        "Folder a local stream may read from (default: the folder given, else each input playlist's folder).",
+        valueName: "folder"))
     var root: String?
 
     @Flag(name: .customLong("allow-outside-root"), help: "Read local files outside the stream's root.")

@@ -76,6 +76,29 @@ struct LoaderSafetyTests {
         #expect(stream.mediaPlaylists.isEmpty && stream.failures.isEmpty)
     }
 
+    /// Serves playlists from memory under https URLs, recording every URI asked for.
+    actor MemoryPlaylists: PlaylistSource {
+        let files: [String: String]
+        private(set) var asked: [String] = []
+        init(_ files: [String: String]) { self.files = files }
+
+        func read(_ uri: String) async throws -> [UInt8] {
+            asked.append(uri)
+            guard let text = files[uri] else { throw PlaylistReadError(uri: uri, reason: "not found") }
+            return Array(text.utf8)
+        }
+    }
+
+    @Test func aStreamFromTheNetworkNamesNoLocalFile() async throws {
+        let source = MemoryPlaylists([
+            "https://cdn.test/master.m3u8": "#EXTM3U\n" + Self.variant + "file:///etc/passwd\n" + Self.variant + "a.m3u8\n",
+            "https://cdn.test/a.m3u8": "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\nfile:///etc/hostname\n#EXTINF:6,\ns.ts\n#EXT-X-ENDLIST\n",
+        ])
+        let stream = try await PlaylistLoader(source: source).load("https://cdn.test/master.m3u8")
+        #expect(await source.asked == ["https://cdn.test/master.m3u8", "https://cdn.test/a.m3u8"])
+        #expect(Set(stream.outsideRoot.map(\.uri)) == ["file:///etc/passwd", "file:///etc/hostname"])
+    }
+
     @Test func allowOutsideRootReadsItAll() async throws {
         let tree = try makeTree(["stream/master.m3u8": "#EXTM3U\n" + Self.variant + "../secret.m3u8\n", "secret.m3u8": Self.media])
         defer { try? FileManager.default.removeItem(atPath: tree.base) }

@@ -32,8 +32,42 @@ struct RecordingSegmentSource: SegmentByteSource {
     }
 }
 
+/// The real local source, counting reads per real path.
+actor PlaylistReads {
+    private(set) var counts: [String: Int] = [:]
+    func add(_ path: String) { counts[path, default: 0] += 1 }
+}
+
+struct CountingPlaylistSource: PlaylistSource {
+    let base = LocalFileSource()
+    let reads = PlaylistReads()
+
+    func read(_ uri: String) async throws -> [UInt8] {
+        await reads.add(await base.canonicalName(uri) ?? uri)
+        return try await base.read(uri)
+    }
+
+    func canonicalName(_ uri: String) async -> String? { await base.canonicalName(uri) }
+}
+
 @Suite("Hostile input in reports")
 struct HostileInputReportTests {
+    /// 300 variants that all name the master under four spellings: one read, and one finding per
+    /// variant that says what is wrong.
+    @Test func aMasterNamedByItsOwnVariantsIsReadOnceAndReported() async throws {
+        let names = ["master.m3u8", "./master.m3u8", "a/../master.m3u8", "link.m3u8"]
+        let variants = (0..<300).map { "#EXT-X-STREAM-INF:BANDWIDTH=48000,CODECS=\"mp4a.40.2\"\n\(names[$0 % 4])\n" }
+        let folder = try TemporaryFolder(["master.m3u8": "#EXTM3U\n" + variants.joined(), "a/.keep": ""])
+        try FileManager.default.createSymbolicLink(atPath: folder.path("link.m3u8"), withDestinationPath: "master.m3u8")
+        let source = CountingPlaylistSource()
+        let report = try await Checker(configuration: CheckConfiguration(playlistOnly: true), source: source)
+            .check(folder.path("master.m3u8"))
+        #expect(await source.reads.counts.values.sorted() == [1])
+        let notMedia = report.diagnostics.filter { $0.message.hasSuffix("is a multivariant playlist, not a media playlist") }
+        #expect(notMedia.count == 300)
+        #expect(notMedia.allSatisfy { $0.rule == "playlist-unreadable" && $0.location?.line ?? 0 > 1 })
+    }
+
     static let secret = "TOPSECRET-first-line\nTOPSECRET-second-line\n"
 
     /// base/secret.txt and base/other/secret.txt outside the stream; base/stream/ names them by

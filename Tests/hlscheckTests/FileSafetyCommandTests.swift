@@ -50,6 +50,13 @@ struct FileSafetyCommandTests {
         #expect(result.stderr.contains("live.m3u8: is a FIFO (named pipe), not a regular file"))
     }
 
+    @Test func fifoAsConfigurationFileIsRefused() throws {
+        let folder = try folder(["master.m3u8": "#EXTM3U\n" + Self.audioVariant + "audio.m3u8\n"], fifo: ".hlscheck.yml")
+        let result = try run(["check", "master.m3u8", "--playlist-only"], in: folder)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains(".hlscheck.yml: cannot read the configuration file: is a FIFO (named pipe)"), "\(result.stderr)")
+    }
+
     @Test func folderModeSkipsFIFOsAndSymlinkLoops() throws {
         let folder = try folder(
             ["s/index.m3u8": "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\nseg.ts\n#EXT-X-ENDLIST\n"], fifo: "s/live.m3u8")
@@ -68,6 +75,15 @@ struct FileSafetyCommandTests {
         let result = try run(arguments, in: folder)
         #expect(result.status == 2)
         #expect(result.stderr.contains("pipe.ts: is a FIFO (named pipe), not a regular file; only regular files are read"))
+    }
+
+    @Test func fifoAsEmbedImageIsRefusedBeforeAnythingIsWritten() throws {
+        let folder = try folder([:], fifo: "poster.jpg")
+        let master = PackageRoot.url.appendingPathComponent("Samples/compliant/master.m3u8").path
+        let result = try run(["embed", "--image", "poster.jpg", master, "--output", "out"], in: folder)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("poster.jpg: is a FIFO (named pipe), not a regular file"))
+        #expect(!FileManager.default.fileExists(atPath: folder.path("out")))
     }
 
     @Test func fragmentWithoutItsInitSectionSaysWhatIsMissing() throws {
@@ -118,10 +134,10 @@ struct FileSafetyCommandTests {
     }
 
     @Test func timeoutStopsTheRunWithExitCode2() throws {
-        // A sparse 128 MiB segment of zeros, named eight times: libav hunts through it for TS
+        // A sparse 128 MiB segment of zeros, named 32 times: libav hunts through it for TS
         // sync bytes for many seconds per segment, far past the 1-second limit.
         let folder = try TemporaryFolder([
-            "index.m3u8": "#EXTM3U\n#EXT-X-TARGETDURATION:6\n" + String(repeating: "#EXTINF:6,\nbig.ts\n", count: 8) + "#EXT-X-ENDLIST\n",
+            "index.m3u8": "#EXTM3U\n#EXT-X-TARGETDURATION:6\n" + String(repeating: "#EXTINF:6,\nbig.ts\n", count: 32) + "#EXT-X-ENDLIST\n",
             "big.ts": "",
         ])
         try #require(truncate(folder.path("big.ts"), 128 << 20) == 0)

@@ -1,0 +1,115 @@
+// Confinement: a local stream reads nothing outside its folder, so a playlist cannot make the
+// checker open (and print) files it was never meant to (docs/security.md).
+
+internal import MediaFormats
+
+/// The local path a URI names: the path itself, or a `file://` URL's path; nil for other schemes.
+public enum LocalPath {
+    public static func path(of uri: String) -> String? {
+        if uri.hasPrefix("file://") { return String(uri.dropFirst("file://".count)) }
+        // Any other string is opened as a path by the local sources, so it is judged as one
+        // ("evil:../../x" is a relative path to them); only network URLs are not local.
+        let scheme = URIComponents(uri).scheme?.lowercased()
+        return scheme == "http" || scheme == "https" ? nil : uri
+    }
+}
+
+/// The folder a local stream lives in. Nothing outside it is read unless the user allows it:
+/// a playlist that names `../../etc/passwd` must not make the checker print that file.
+public struct StreamRoot: Sendable, Hashable {
+    /// The folder's real path (symlinks resolved), without a trailing slash.
+    public var path: String
+
+    /// nil when `folder` does not exist.
+    public init?(folder: String) {
+        guard let real = RegularFile.realPath(folder.isEmpty ? "." : folder) else { return nil }
+        path = real
+    }
+
+    /// The root of a stream entered at `playlist`: the playlist's folder.
+    public init?(ofPlaylist playlist: String) {
+        guard let local = LocalPath.path(of: playlist) else { return nil }
+        let slash = local.lastIndex(of: "/")
+        let folder = slash.map { String(local[..<$0]) } ?? "."
+        self.init(folder: slash == local.startIndex ? "/" : folder)
+    }
+
+    /// The deepest folder holding every one of `playlists` (local paths), by real path; nil when
+    /// one of them is not local or does not exist.
+    public static func commonFolder(of playlists: [String]) -> String? {
+        var common: [Substring]?
+        for playlist in playlists {
+            guard let root = StreamRoot(ofPlaylist: playlist) else { return nil }
+            let parts = root.path.split(separator: "/")
+            common = common.map { Array(zip($0, parts).prefix { $0 == $1 }.map(\.0)) } ?? parts
+        }
+        return common.map { "/" + $0.joined(separator: "/") }
+    }
+
+    /// Whether the local file `uri` names lies inside the root, after resolving symlinks and
+    /// `..`. A path that does not exist is judged by its deepest existing folder. Remote URIs are
+    /// not local files and are not judged here (true).
+    public func contains(_ uri: String) -> Bool {
+        guard let local = LocalPath.path(of: uri) else { return true }
+        return contains(canonicalPath: Self.canonical(local))
+    }
+
+    public func contains(canonicalPath real: String) -> Bool {
+        path == "/" || real == path || real.hasPrefix(path + "/")
+    }
+
+    /// The real path of `path`, or for a missing file the real path of its deepest existing
+    /// ancestor with the rest appended (`..` in the rest applied lexically).
+    static func canonical(_ path: String) -> String {
+        if let real = RegularFile.realPath(path) { return real }
+        var parts = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        var rest: [String] = []
+        while !parts.isEmpty {
+            rest.insert(parts.removeLast(), at: 0)
+            let prefix = parts.joined(separator: "/")
+            let base = prefix.isEmpty ? (path.hasPrefix("/") ? "/" : ".") : prefix
+            if let real = RegularFile.realPath(base) {
+                var output = real == "/" ? [] : real.split(separator: "/").map(String.init)
+                for component in rest {
+                    switch component {
+                    case "", ".": continue
+                    case "..": if !output.isEmpty { output.removeLast() }
+                    default: output.append(component)
+                    }
+                }
+                return "/" + output.joined(separator: "/")
+            }
+        }
+        return path
+    }
+}
+
+/// How the loader treats local files outside the stream's root.
+public struct Confinement: Sendable, Hashable {
+    /// The folder to stay in; nil: the folder of the root playlist.
+    public var root: String?
+    /// Read outside the root all the same (`--allow-outside-root`).
+    public var allowOutside: Bool
+
+    public init(root: String? = nil, allowOutside: Bool = false) {
+        self.root = root
+        self.allowOutside = allowOutside
+    }
+}
+
+/// A URI that names a local file outside the stream's root: not read, located where it is written.
+public struct OutsideRootReference: Sendable, Hashable {
+    /// The URI as written in the playlist.
+    public var uri: String
+    /// The URI resolved against its playlist (what would have been opened).
+    public var resolvedURI: String
+    public var location: SourceLocation
+    public var root: String
+
+    public init(uri: String, resolvedURI: String, location: SourceLocation, root: String) {
+        self.uri = uri
+        self.resolvedURI = resolvedURI
+        self.location = location
+        self.root = root
+    }
+}
