@@ -50,14 +50,14 @@ public enum BitrateWindow {
     /// The largest Σbits / Σseconds over the qualifying runs; nil without duration.
     public static func peak(_ segments: [Segment], targetDuration: Int) -> Int? {
         runs(segments, targetDuration: targetDuration).map { $0.bits / $0.seconds }.max()
-            .map { Int($0.rounded(.up)) }
+            .map { Int(saturating: $0.rounded(.up)) }
     }
 
     /// Total bits over total seconds; nil when the playlist has no duration.
     public static func average(_ segments: [Segment]) -> Int? {
         let seconds = segments.reduce(0) { $0 + $1.duration }
         guard seconds > 0 else { return nil }
-        return Int((Double(segments.reduce(0) { $0 + $1.bytes }) * 8 / seconds).rounded(.up))
+        return Int(saturating: (Double(segments.reduce(0) { $0 + $1.bytes }) * 8 / seconds).rounded(.up))
     }
 
     /// The largest number of bytes that can be added to *every* segment while the peak stays
@@ -68,6 +68,23 @@ public enum BitrateWindow {
         let allowed = runs(segments, targetDuration: targetDuration)
             .map { (Double(budget) * $0.seconds - $0.bits) / (8 * Double($0.count)) }.min()
         guard let allowed, allowed >= 0 else { return nil }
-        return Int(allowed.rounded(.down))
+        return Int(saturating: allowed.rounded(.down))
+    }
+}
+
+extension Int {
+    /// `value` (already rounded) as an Int, or Int.max / Int.min beyond that range, and 0 for NaN.
+    /// EXTINF:0.0000000000000000001 and EXTINF:1e23 are valid decimal-floating-point values: the
+    /// bit rates and durations they lead to do not fit an Int, and Int(_:) traps on them.
+    init(saturating value: Double) {
+        if value.isNaN {
+            self = 0
+        } else if value >= 0x1p63 {
+            self = .max
+        } else if value <= -0x1p63 {
+            self = .min
+        } else {
+            self = Int(value)
+        }
     }
 }

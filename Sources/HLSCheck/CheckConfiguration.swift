@@ -43,11 +43,12 @@ public struct CheckConfiguration: Sendable, Hashable {
 extension Int {
     /// "64 kbit/s", "1.2 Mbit/s": bit rates as a reader wants them.
     public var formattedBitrate: String {
+        // Rounded without adding first: a measured peak may be Int.max (see Int(saturating:)).
         if self >= 1_000_000 {
-            let tenths = (self + 50_000) / 100_000
+            let tenths = self / 100_000 + (self % 100_000 >= 50_000 ? 1 : 0)
             return "\(tenths / 10).\(tenths % 10) Mbit/s"
         }
-        if self >= 10_000 { return "\((self + 500) / 1000) kbit/s" }
+        if self >= 10_000 { return "\(self / 1000 + (self % 1000 >= 500 ? 1 : 0)) kbit/s" }
         let tenths = (self + 50) / 100
         return "\(tenths / 10).\(tenths % 10) kbit/s"
     }

@@ -42,7 +42,7 @@ public struct PlaylistMeasurement: Sendable, Hashable {
     public init(playlistURI: String, playlist: MediaPlaylist, records: [SegmentRecord], budget: Int) {
         self.playlistURI = playlistURI
         self.records = records
-        let target = playlist.targetDuration ?? Int(records.map(\.extinf).max()?.rounded(.up) ?? 1)
+        let target = playlist.targetDuration ?? Int(saturating: records.map(\.extinf).max()?.rounded(.up) ?? 1)
         let withArtwork = records.map { BitrateWindow.Segment(bytes: $0.bytes, duration: $0.extinf) }
         let without = records.map {
             BitrateWindow.Segment(bytes: $0.bytes - $0.artworkOverhead, duration: $0.extinf)

@@ -57,12 +57,16 @@ public struct VariantAnalysis: Sendable, Hashable {
     /// Peak of the variant's own segments plus the largest audio rendition (docs/measurement.md).
     public var measuredPeakBitrate: Int? {
         guard let own = measurement?.peakBitrate else { return nil }
-        return own + (largestAudioRendition?.peakBitrate ?? 0)
+        // Saturating: either may be Int.max after an absurd EXTINF (BitrateWindow).
+        let (sum, overflow) = own.addingReportingOverflow(largestAudioRendition?.peakBitrate ?? 0)
+        return overflow ? .max : sum
     }
 
     public var measuredAverageBitrate: Int? {
         guard let own = measurement?.averageBitrate else { return nil }
-        return own + (largestAudioRendition?.averageBitrate ?? 0)
+        // Saturating: either may be Int.max after an absurd EXTINF (BitrateWindow).
+        let (sum, overflow) = own.addingReportingOverflow(largestAudioRendition?.averageBitrate ?? 0)
+        return overflow ? .max : sum
     }
 
     /// RFC 6381 codec strings found in the variant's and its renditions' segments.

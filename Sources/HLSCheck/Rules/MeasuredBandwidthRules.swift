@@ -49,5 +49,5 @@ public struct AverageBandwidthMismatchRule: Rule {
 
 func percent(_ value: Int, of base: Int) -> String {
     guard base > 0 else { return "∞" }
-    return "\(Int((Double(value - base) / Double(base) * 100).rounded())) %"
+    return "\(Int(saturating: ((Double(value) - Double(base)) / Double(base) * 100).rounded())) %"
 }

@@ -160,7 +160,10 @@ public struct ResolutionMismatchRule: Rule {
 }
 
 func seconds(_ value: Double) -> String {
-    let thousandths = Int((value * 1000).rounded())
-    let fraction = String(thousandths % 1000)
-    return "\(thousandths / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction)"
+    // Saturating, and the fraction from the magnitude: EXTINF may be 1e300, a measured duration
+    // negative, and neither may trap.
+    let thousandths = Int(saturating: (value * 1000).rounded())
+    let fraction = String(thousandths.magnitude % 1000)
+    let sign = thousandths < 0 ? "-" : ""
+    return "\(sign)\(thousandths.magnitude / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction)"
 }
