@@ -24,6 +24,7 @@ let package = Package(
         ("fuzz-adts", ["MediaFormats", "HLSPackaging"]),
         ("fuzz-iso-box", ["MediaFormats", "HLSPackaging"]),
         ("fuzz-segment", ["MediaInspection"]),
+        ("fuzz-check", ["HLSCheck", "HLSPlaylist", "MediaInspection"]),
     ].map { name, products in
         .executableTarget(
             name: name,

@@ -21,7 +21,7 @@ seed() {
     local target=$1 prefix=${2:-} tmp
     mkdir -p "$out/$target"
     tmp=$(mktemp "$out/$target/.seed.XXXXXX")
-    { [ -n "$prefix" ] && printf "$prefix"; head -c "$max_seed"; } >"$tmp"
+    { [ -n "$prefix" ] && printf "$prefix"; head -c "$max_seed"; cat >/dev/null; } >"$tmp"
     mv "$tmp" "$out/$target/$(sha1sum "$tmp" | cut -c1-40)"
 }
 
@@ -80,6 +80,23 @@ while IFS= read -r init; do
         cat "$init" "$frag" | seed segment "\\x0d$len"
     done
 done < <(files \( -name 'init*.mp4' -o -name '*-init.mp4' \))
+
+# Whole streams for fuzz-check: a flag byte (1 = --playlist-only), the multivariant playlist,
+# four NUL bytes, a media playlist, four NUL bytes, a segment (FuzzCheck.swift).
+first_uri() { grep -a -v -m1 -e '^#' -e '^[[:space:]]*$' "$1" | tr -d '\r'; }
+for master in Samples/*/master.m3u8; do
+    [ -f "$master" ] || continue
+    while IFS= read -r media; do
+        media=$(dirname "$master")/$media
+        [ -f "$media" ] || continue
+        segment=$(dirname "$media")/$(first_uri "$media")
+        [ -f "$segment" ] || continue
+        { cat "$master"; printf '\0\0\0\0'; cat "$media"; printf '\0\0\0\0'; cat "$segment"; } | seed check '\x00'
+    done < <(grep -a -v -e '^#' -e '^[[:space:]]*$' "$master" | tr -d '\r')
+done
+printf '%s\n' "$playlists" | awk 'NR % 4 == 0' | while IFS= read -r f; do
+    [ -f "$f" ] && { cat "$f"; printf '\0\0\0\0'; cat "$f"; } | seed check '\x01'
+done
 
 for target in "$out"/*/; do
     printf '%-20s %5d seeds\n' "$(basename "$target")" "$(find "$target" -type f | wc -l)"

@@ -72,8 +72,9 @@ public struct EventMessageBox: Sendable, Hashable {
         let scale = UInt64(timescale)
         let (whole, overflow) = (presentationTime / scale).multipliedReportingOverflow(by: 90_000)
         guard !overflow else { return nil }
-        let total = whole + (presentationTime % scale) * 90_000 / scale
-        return total <= UInt64(Int64.max) ? Int64(total) : nil
+        // The fraction adds fewer than 90 000 ticks, enough to carry past 64 bits on its own.
+        let (total, carry) = whole.addingReportingOverflow((presentationTime % scale) * 90_000 / scale)
+        return !carry && total <= UInt64(Int64.max) ? Int64(total) : nil
     }
 
     /// The whole box, header included, in this box's version.

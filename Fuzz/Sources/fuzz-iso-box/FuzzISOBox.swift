@@ -7,7 +7,11 @@ import MediaFormats
 /// split the input into an init section and a fragment.
 func fuzzISOBox(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let bytes = fuzzInput(data, size)
-    _ = EventMessageBox(payload: bytes[...])
+    if let message = EventMessageBox(payload: bytes[...]) {
+        _ = message.presentationTime90k
+        let written = message.serialized()
+        expectInvariant(EventMessageBox(payload: written.dropFirst(8)) != nil, "an emsg we wrote does not read back")
+    }
     _ = EmbeddedID3.tags(in: bytes, container: .fragmentedMP4)
     let poster = fuzzPoster()
     _ = try? FragmentedMP4PosterWriter.rewrite(bytes, initSection: nil, poster: poster)
