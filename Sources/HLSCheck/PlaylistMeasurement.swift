@@ -78,6 +78,9 @@ public struct PlaylistMeasurement: Sendable, Hashable {
             BitrateWindow.Segment(bytes: $0.bytes - $0.artworkOverhead, duration: $0.extinf, measured: $0.isInspected)
         }
         peakBitrateWithoutArtwork = BitrateWindow.peak(without, targetDuration: target)
+        containsVideo = records.contains(where: \.hasVideo)
+        containsAudio = records.contains(where: \.hasAudio)
+        hasInspectedSegments = records.contains(where: \.isInspected)
     }
 
     /// Without EXT-X-TARGETDURATION, the longest EXTINF rounded up; 1 when there is none. Never
@@ -94,8 +97,11 @@ public struct PlaylistMeasurement: Sendable, Hashable {
 
     /// RFC 6381 strings seen in the segments, sorted.
     public var codecs: [String] { Array(Set(records.flatMap(\.codecs))).sorted() }
-    public var containsVideo: Bool { records.contains(where: \.hasVideo) }
-    public var containsAudio: Bool { records.contains(where: \.hasAudio) }
+    /// Whether any segment holds video / audio, and whether any was inspected at all: computed
+    /// once, since rules ask for every variant.
+    public private(set) var containsVideo = false
+    public private(set) var containsAudio = false
+    public private(set) var hasInspectedSegments = false
     /// Segments that were demuxed (readable, and not encrypted or decrypted).
     public var inspectedRecords: [SegmentRecord] { records.filter(\.isInspected) }
 }

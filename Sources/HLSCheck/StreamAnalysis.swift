@@ -41,10 +41,19 @@ public struct VariantAnalysis: Sendable, Hashable {
     /// Audio-only by content when the segments were inspected — audio and no video, in the
     /// variant and its renditions — else by declaration.
     public var isAudioOnly: Bool {
-        let measured = ([measurement] + (audioRenditions + videoRenditions).map(\.measurement)).compactMap { $0 }
-        guard measured.contains(where: { !$0.inspectedRecords.isEmpty }) else { return isDeclaredAudioOnly }
-        return measured.contains(where: \.containsAudio) && !measured.contains(where: \.containsVideo)
+        var inspected = false, audio = false, video = false
+        for measured in CollectionOfOne(measurement).compactMap({ $0 }) + allRenditions.lazy.compactMap(\.measurement) {
+            inspected = inspected || measured.hasInspectedSegments
+            audio = audio || measured.containsAudio
+            video = video || measured.containsVideo
+        }
+        guard inspected else { return isDeclaredAudioOnly }
+        return audio && !video
     }
+
+    /// The audio renditions, then the video renditions, without copying either list (a hostile
+    /// master can give thousands of variants one group of thousands of renditions).
+    public var allRenditions: FlattenSequence<[[RenditionAnalysis]]> { [audioRenditions, videoRenditions].joined() }
 
     public var declaredBandwidth: Int? { stream?.bandwidth }
     public var declaredAverageBandwidth: Int? { stream?.averageBandwidth }
@@ -73,7 +82,7 @@ public struct VariantAnalysis: Sendable, Hashable {
     /// The measurement of a playlist of this variant (its own or a rendition's).
     public func measurement(of uri: String) -> PlaylistMeasurement? {
         if uri == playlistURI { return measurement }
-        return (audioRenditions + videoRenditions).first { $0.playlistURI == uri }?.measurement
+        return allRenditions.first { $0.playlistURI == uri }?.measurement
     }
 
     /// The measured playlists of every combination, each once, in combination order.
@@ -159,7 +168,7 @@ public struct StreamAnalysis: Sendable {
         var result: [String: MediaPlaylist] = [:]
         for variant in analysis.variants {
             if let playlist = variant.playlist { result[variant.playlistURI] = playlist }
-            for rendition in variant.audioRenditions + variant.videoRenditions {
+            for rendition in variant.allRenditions {
                 if let uri = rendition.playlistURI, let playlist = rendition.playlist { result[uri] = playlist }
             }
         }
@@ -179,15 +188,20 @@ public struct StreamAnalysis: Sendable {
             ]
             return
         }
+        // Each group's list is built once and shared by its variants (arrays are copy-on-write):
+        // linear in variants plus renditions, not their product.
+        struct GroupKey: Hashable { var type: MediaType, group: String }
+        var groups: [GroupKey: [RenditionAnalysis]] = [:]
+        for rendition in master.renditions {
+            guard let type = rendition.type, let group = rendition.groupID else { continue }
+            let uri = rendition.uri.map { URIResolver.resolve($0, against: loaded.rootURI) }
+            groups[GroupKey(type: type, group: group), default: []].append(RenditionAnalysis(
+                rendition: rendition, playlistURI: uri,
+                playlist: uri.flatMap { loaded.mediaPlaylists[$0]?.media },
+                measurement: uri.flatMap { measurements[$0] }))
+        }
         func renditions(_ type: MediaType, _ group: String?) -> [RenditionAnalysis] {
-            guard let group else { return [] }
-            return master.renditions(ofType: type, group: group).map { rendition in
-                let uri = rendition.uri.map { URIResolver.resolve($0, against: loaded.rootURI) }
-                return RenditionAnalysis(
-                    rendition: rendition, playlistURI: uri,
-                    playlist: uri.flatMap { loaded.mediaPlaylists[$0]?.media },
-                    measurement: uri.flatMap { measurements[$0] })
-            }
+            group.flatMap { groups[GroupKey(type: type, group: $0)] } ?? []
         }
         variants = master.variants.map { variant in
             let resolved = URIResolver.resolve(variant.uri, against: loaded.rootURI)

@@ -11,7 +11,7 @@ extension VariantAnalysis {
 
     /// A rendition playlist as its EXT-X-MEDIA wrote it.
     func renditionName(_ playlistURI: String) -> String {
-        (audioRenditions + videoRenditions).first { $0.playlistURI == playlistURI }?.rendition.uri ?? playlistURI
+        allRenditions.first { $0.playlistURI == playlistURI }?.rendition.uri ?? playlistURI
     }
 
     /// "measured 4 of 6 segments" over the combinations' playlists, nil when complete.

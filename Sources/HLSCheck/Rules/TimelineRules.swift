@@ -193,10 +193,16 @@ public struct TargetDurationInconsistentRule: Rule {
             guard let playlist, let target = playlist.targetDuration, seen.insert(uri).inserted else { return }
             declared.append((uri, target, playlist.targetDurationLine ?? 1))
         }
+        // Each group once: its variants share one rendition list.
+        var groupsSeen: Set<String> = []
         for variant in stream.variants {
             add(variant.playlistURI, variant.playlist)
-            for rendition in variant.audioRenditions + variant.videoRenditions {
-                if let uri = rendition.playlistURI { add(uri, rendition.playlist) }
+            let groups = [("AUDIO", variant.stream?.audioGroup, variant.audioRenditions), ("VIDEO", variant.stream?.videoGroup, variant.videoRenditions)]
+            for (kind, group, renditions) in groups {
+                guard let group, groupsSeen.insert(kind + "/" + group).inserted else { continue }
+                for rendition in renditions {
+                    if let uri = rendition.playlistURI { add(uri, rendition.playlist) }
+                }
             }
         }
         guard Set(declared.map(\.target)).count > 1 else { return [] }
