@@ -369,6 +369,8 @@ public struct PlaylistLoader: Sendable {
         for segment in media.segments where !segment.gap {
             judge(segment.uri, segment.uriLine)
             if let map = segment.map { judge(map.uri, map.line) }
+            // An AES-128 key is read too (16 bytes, to decrypt and measure the segment).
+            if let key = segment.key, key.method == "AES-128", let keyURI = key.uri { judge(keyURI, key.line) }
         }
         return result
     }

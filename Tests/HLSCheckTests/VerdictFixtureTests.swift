@@ -73,8 +73,11 @@ import Testing
         #expect(hidden.measuredPeakBitrate == audio.measuredPeakBitrate)
         #expect(hidden.segmentsMeasured == 4)
 
-        // No IV attribute: the media sequence number (7, 8, …) is the IV.
-        let sequence = try await Checker().check(folder.path("encrypted/sequence/index.m3u8"))
+        // No IV attribute: the media sequence number (7, 8, …) is the IV. The key sits one folder
+        // up (../enc.key): the stream's root is that folder, as a user would say with --root.
+        var configuration = CheckConfiguration()
+        configuration.confinement.root = folder.path("encrypted")
+        let sequence = try await Checker(configuration: configuration).check(folder.path("encrypted/sequence/index.m3u8"))
         #expect(sequence.variants.first?.codecs.detected == ["mp4a.40.2"], "\(sequence.diagnostics)")
         #expect(!sequence.diagnostics.contains { $0.rule == "segment-unreadable" || $0.rule == "segment-encrypted" })
     }

@@ -119,6 +119,17 @@ struct LoaderSafetyTests {
         #expect(stream.outsideRoot.map(\.location.line) == [3, 7])
     }
 
+    /// AES-128 key URIs are read (16 bytes, to decrypt and measure): one outside the root is a
+    /// finding like a segment, and never read.
+    @Test func keysOutsideTheRootAreListedWithTheirLines() async throws {
+        let media = "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-KEY:METHOD=AES-128,URI=\"../secret.key\"\n#EXTINF:6,\nin.ts\n#EXT-X-KEY:METHOD=AES-128,URI=\"inside.key\"\n#EXTINF:6,\nin2.ts\n#EXT-X-ENDLIST\n"
+        let tree = try makeTree(["stream/index.m3u8": media])
+        defer { try? FileManager.default.removeItem(atPath: tree.base) }
+        let stream = try await PlaylistLoader(source: LocalFileSource()).load(tree.stream + "/index.m3u8")
+        #expect(stream.outsideRoot.map(\.uri) == ["../secret.key"])
+        #expect(stream.outsideRoot.map(\.location.line) == [3])
+    }
+
     @Test func tooManyPlaylistsAreNotReadAndSaySo() async throws {
         let master = "#EXTM3U\n" + (0..<5).map { Self.variant + "v\($0).m3u8\n" }.joined()
         var files = ["stream/master.m3u8": master]
