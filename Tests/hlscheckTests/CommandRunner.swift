@@ -12,12 +12,23 @@ struct CommandResult {
 }
 
 enum HLSCheckBinary {
-    /// The test bundle sits next to the products of the same build.
+    /// The test bundle sits next to the products of the same build; `HLSCHECK_BINARY` names
+    /// another (`HLSCHECK_BINARY=.build/release/hlscheck swift test --filter hlscheckTests` runs
+    /// the command-line scenarios against the release build).
     static var executable: URL {
+        if let chosen = ProcessInfo.processInfo.environment["HLSCHECK_BINARY"], !chosen.isEmpty {
+            return URL(fileURLWithPath: chosen, relativeTo: PackageRoot.url)
+        }
         let bundleFolder = URL(fileURLWithPath: Bundle.main.bundlePath)
         let besideBundle = bundleFolder.appendingPathComponent("hlscheck")
         if FileManager.default.isExecutableFile(atPath: besideBundle.path) { return besideBundle }
         return PackageRoot.url.appendingPathComponent(".build/debug/hlscheck")
+    }
+
+    /// The debug build's `HLSCHECK_TEST_*_AT_STEP` hook (kill/stop `embed` at a write step) is
+    /// compiled out of release builds: tests that need it run against the binary `swift test` built.
+    static var hasWriteStepHook: Bool {
+        (ProcessInfo.processInfo.environment["HLSCHECK_BINARY"] ?? "").isEmpty
     }
 
     /// Runs the binary; a watchdog kills it after `timeout` seconds so that a regression that

@@ -94,7 +94,7 @@ import Testing
     /// each embedding the poster the stream does not hold, in both modes and for every container. After each kill a
     /// player sees one version or the other, each whole; each run removes what the one before
     /// left; the last run, not killed, leaves exactly the stream a clean run writes.
-    @Test(arguments: killCases)
+    @Test(.enabled(if: HLSCheckBinary.hasWriteStepHook, "the write-step hook exists in debug builds only"), arguments: killCases)
     func killedAtAnyStepLeavesTheOldOrTheNewStreamAndTheNextRunFinishes(_ container: Container, _ mode: Mode) throws {
         let posters = [Self.otherPoster, Self.poster]
         func arguments(_ folder: TemporaryFolder, _ poster: Int) -> [String] {
@@ -183,7 +183,8 @@ import Testing
         return (process, out, err)
     }
 
-    @Test func aSecondRunOnTheSameStreamRefusesAndNamesTheFirstWhichFinishes() throws {
+    @Test(.enabled(if: HLSCheckBinary.hasWriteStepHook, "the write-step hook exists in debug builds only"))
+    func aSecondRunOnTheSameStreamRefusesAndNamesTheFirstWhichFinishes() throws {
         let folder = try TemporaryFolder()
         let stream = try Self.smallStream(.transportStream, in: folder)
         let master = stream + "/master.m3u8"
@@ -212,7 +213,8 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: stream + "/.hlscheck-embed.lock"))
     }
 
-    @Test func aFileAnotherProgramSavesIntoTheStreamFolderDuringTheRunStays() throws {
+    @Test(.enabled(if: HLSCheckBinary.hasWriteStepHook, "the write-step hook exists in debug builds only"))
+    func aFileAnotherProgramSavesIntoTheStreamFolderDuringTheRunStays() throws {
         let folder = try TemporaryFolder()
         let stream = try Self.smallStream(.fragmentedMP4, in: folder)
         let (run, out, _) = try Self.startStopped(["--image", Self.poster, stream + "/master.m3u8", "--in-place"], atStep: 12)
@@ -227,7 +229,8 @@ import Testing
         #expect(FileManager.default.contents(atPath: stream + "/cover.jpg") == Data("saved while embed ran".utf8))
     }
 
-    @Test func withWaitTheSecondRunWaitsForTheFirstAndBothResultsArriveInOrder() throws {
+    @Test(.enabled(if: HLSCheckBinary.hasWriteStepHook, "the write-step hook exists in debug builds only"))
+    func withWaitTheSecondRunWaitsForTheFirstAndBothResultsArriveInOrder() throws {
         let folder = try TemporaryFolder()
         let stream = try Self.smallStream(.packedAudio, in: folder)
         let master = stream + "/master.m3u8"
