@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import TestSupport
 @testable import MediaInspection
@@ -81,5 +82,27 @@ struct SegmentDecoderTests {
         let facts = try await Self.decode("audio.aac", bytes: aac)
         let audio = try #require(facts.decoding?.first { $0.kind == .audio })
         #expect(audio.failedFrameCount > 0, "\(audio)")
+    }
+}
+
+extension CorpusTests {
+    /// `--decode` on third-party segments (ffmpeg, mux.js and other packagers' test media): every
+    /// one whose demux is clean decodes without a failed frame.
+    @Test(.enabled(if: !segments.isEmpty, "shared corpus not present"))
+    func corpusSegmentsDecodeWithoutFalseAlarms() async throws {
+        let inspector = SegmentInspector(source: LocalSegmentSource())
+        let results = await inspector.inspectAll(Self.segments.map { SegmentRequest(uri: $0, wantsDecode: true) })
+        var decoded = 0
+        for (path, result) in zip(Self.segments, results) {
+            let facts = try result.get()
+            guard facts.problem == nil else { continue }
+            let decoding = try #require(facts.decoding, "\(path)")
+            #expect(!decoding.isEmpty, "\(path)")
+            for track in decoding {
+                #expect(track.failedFrameCount == 0 && track.notDecoded == nil, "\((path as NSString).lastPathComponent): \(track)")
+            }
+            decoded += 1
+        }
+        #expect(decoded >= 25, "only \(decoded) corpus segments demuxed cleanly")
     }
 }
