@@ -58,7 +58,7 @@ let package = Package(
         ),
         // Shared by the test targets only: temporary folders, the package root, the corpus.
         .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strict),
-        .testTarget(name: "HLSPlaylistTests", dependencies: ["HLSPlaylist", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "HLSPlaylistTests", dependencies: ["HLSPlaylist", "HLSCheck", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "MediaFormatsTests", dependencies: ["MediaFormats", "TestSupport"], swiftSettings: strict),
         .testTarget(
             name: "MediaInspectionTests", dependencies: ["MediaInspection", "MediaFormats", "TestSupport"],

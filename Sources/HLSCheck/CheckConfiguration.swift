@@ -26,6 +26,9 @@ public struct CheckConfiguration: Sendable, Hashable {
     /// Whether audio-only-over-budget and artwork-over-budget judge a stream without any video
     /// (a radio stream): the budget is the fallback for video, so only `audio-only-64k` says yes.
     public var budgetAppliesWithoutVideo: Bool = true
+    /// Also decode the audio and video of every segment with libavcodec (`--decode`) and report
+    /// what fails to decode (decode-error). Off by default: it costs CPU.
+    public var decode: Bool = false
 
     public init(
         audioOnlyBudget: Int = 64_000, bandwidthTolerance: Double = 0.10, playlistOnly: Bool = false,

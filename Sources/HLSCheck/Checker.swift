@@ -90,6 +90,7 @@ public struct Checker: Sendable {
 
     private func runs(_ rule: RuleDescription) -> Bool {
         configuration.severity(for: rule) != nil && !(rule.needsMedia && configuration.playlistOnly)
+            && (!rule.needsDecoding || configuration.decode)
     }
 
     /// Inspects the segments of every variant and rendition playlist, one playlist at a time,
@@ -102,7 +103,8 @@ public struct Checker: Sendable {
                 base: segmentSource, refused: loaded.outsideRootURIs,
                 reason: "lies outside the stream's root; not read (see uri-outside-root)"),
             maximumImagePixels: configuration.limits.imagePixels, maximumID3Bytes: configuration.limits.id3Bytes)
-        let measurer = MediaMeasurer(inspector: inspector, maxConcurrent: configuration.maxConcurrentSegments)
+        var measurer = MediaMeasurer(inspector: inspector, maxConcurrent: configuration.maxConcurrentSegments)
+        measurer.decode = configuration.decode
         var measurements: [String: PlaylistMeasurement] = [:]
         for (uri, playlist) in StreamAnalysis.playlistsToMeasure(loaded).sorted(by: { $0.key < $1.key }) {
             measurements[uri] = await measurer.measure(playlist, at: uri)

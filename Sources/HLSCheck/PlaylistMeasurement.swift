@@ -45,6 +45,8 @@ public struct SegmentRecord: Sendable, Hashable {
     /// Why an encrypted segment's content could not be inspected (no reachable key, a method
     /// hlscheck does not decrypt); nil otherwise.
     public var hiddenContentReason: String?
+    /// With `--decode`: what decoding each audio and video track found; nil when not decoded.
+    public var decoding: [TrackDecodeFacts]?
 
     /// Its bytes were read whole: it counts for peak and average bit rate.
     public var isMeasured: Bool { problem == nil }
@@ -110,6 +112,8 @@ public struct PlaylistMeasurement: Sendable, Hashable {
 struct MediaMeasurer: Sendable {
     var inspector: SegmentInspector
     var maxConcurrent: Int
+    /// Decode every frame too (`--decode`).
+    var decode = false
 
     func measure(_ playlist: MediaPlaylist, at playlistURI: String) async -> PlaylistMeasurement {
         let segments = playlist.segments.filter { !$0.gap }
@@ -124,7 +128,8 @@ struct MediaMeasurer: Sendable {
                 },
                 // Codec parameters (profile, sample rate, channels) come from the first segment.
                 wantsStreamInfo: index == 0,
-                decryption: decryption(segment.key, segment: segment, playlistURI: playlistURI))
+                decryption: decryption(segment.key, segment: segment, playlistURI: playlistURI),
+                wantsDecode: decode)
         }
         let outcomes = await inspector.inspectAll(requests, maxConcurrent: maxConcurrent)
         let records = zip(segments, outcomes).map { segment, outcome in
@@ -187,6 +192,7 @@ struct MediaMeasurer: Sendable {
             record.continuity = facts.continuity
             record.videoStartsWithKeyframe = facts.videoStartsWithKeyframe
             record.keyframeHasParameterSets = facts.keyframeHasParameterSets
+            record.decoding = facts.decoding
         }
         return record
     }

@@ -50,6 +50,9 @@ public struct RuleDescription: Sendable {
     public var rationale: String
     /// Whether the rule needs measured segments (it stays silent with `--playlist-only`).
     public var needsMedia: Bool
+    /// Whether the rule needs decoded frames: it runs (and is listed as checked) only with
+    /// `--decode`.
+    public var needsDecoding = false
     public var triggering: [RuleExample]
     public var nonTriggering: [RuleExample]
     /// Examples checked under a given profile (its severities and parameters).

@@ -34,6 +34,7 @@ public enum RuleCatalogue {
         DateRangeInvalidRule(),
         SessionMetadataInvalidRule(),
         SegmentEncryptedRule(),
+        DecodeErrorRule(),
         CellularVariantMissingRule(),
         AverageBandwidthMissingRule(),
         ResolutionMissingRule(),

@@ -66,6 +66,8 @@ public struct EmbedOutcome: Sendable {
         public var peakBefore: Int?
         public var peakAfter: Int?
         public var averageAfter: Int?
+        /// What the rewrite kept or added besides the poster (a PRIV timestamp packed audio needs).
+        public var notes: [String] = []
     }
 
     /// The playlist to give players: the written copy of the input.

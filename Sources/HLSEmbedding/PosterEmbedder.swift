@@ -86,7 +86,7 @@ public struct PosterEmbedder: Sendable {
             targets: plan.targets.map { target in
                 EmbedOutcome.Target(
                     uri: target.uri, segments: target.newSizes.count, peakBefore: target.measurement.peakBitrate,
-                    peakAfter: target.newPeak, averageAfter: target.newAverage)
+                    peakAfter: target.newPeak, averageAfter: target.newAverage, notes: notes(target))
             },
             fittedImage: fitted, verification: verification)
     }
@@ -149,6 +149,19 @@ public struct PosterEmbedder: Sendable {
         }
     }
 
+    /// What the rewrite did besides the poster: a removal gives back the bytes from before the
+    /// embed except where the spec needs them (docs/embed.md, "Removing").
+    func notes(_ target: PlannedTarget) -> [String] {
+        var notes: [String] = []
+        if request.poster == nil, target.timestampsKept > 0 {
+            notes.append("kept the ID3 PRIV timestamp that starts \(target.timestampsKept) packed-audio segments of \(target.uri): RFC 8216 §3.4 requires it, so one that hlscheck embed added stays and those segments keep its bytes")
+        }
+        if target.timestampsAdded > 0 {
+            notes.append("added an ID3 PRIV timestamp to \(target.timestampsAdded) packed-audio segments of \(target.uri) that had none: RFC 8216 §3.4 requires it")
+        }
+        return notes
+    }
+
     // MARK: - Rewriting
 
     /// Rewrites every target segment in memory, one at a time, keeping only the new sizes.
@@ -160,6 +173,7 @@ public struct PosterEmbedder: Sendable {
                 let path = URIResolver.resolve(segment.uri, against: target.playlistURI)
                 target.newSizes.append(try session.rewrite(path, segment: segment, record: record, poster: poster).count)
             }
+            (target.timestampsKept, target.timestampsAdded) = (session.timestampsKept, session.timestampsAdded)
             let windows = zip(target.segments, target.newSizes).map {
                 BitrateWindow.Segment(bytes: $1, duration: $0.duration)
             }

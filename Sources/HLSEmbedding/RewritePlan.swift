@@ -15,6 +15,9 @@ struct PlannedTarget: Sendable {
     var newAverage: Int?
     /// Where packed audio without timestamps starts (90 kHz): the stream's other playlists' start.
     var timelineStart: Int64?
+    /// Packed-audio segments whose PRIV timestamp stays, and those that gain one (SegmentSession).
+    var timestampsKept = 0
+    var timestampsAdded = 0
 
     /// The segments that carry media (GAP segments have none), in the order measurements use.
     var segments: [MediaSegment] { playlist.segments.filter { !$0.gap } }

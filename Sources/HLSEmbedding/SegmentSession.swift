@@ -12,6 +12,10 @@ struct SegmentSession {
     private var transportStream = TransportStreamPosterWriter()
     private var nextTimestamp: Int64?
     private var initSections: [String: [UInt8]] = [:]
+    /// Packed-audio segments that already started with the RFC 8216 §3.4 PRIV timestamp (it
+    /// stays, poster or not), and those that had none and get one.
+    private(set) var timestampsKept = 0
+    private(set) var timestampsAdded = 0
 
     /// `timelineStart`: the 90 kHz timestamp the first segment gets when it has none of its own,
     /// so that packed audio lines up with the other variants (RFC 8216 §6.2.4: matching content
@@ -39,7 +43,9 @@ struct SegmentSession {
             case .mpegTS:
                 return try transportStream.rewrite(bytes, poster: poster)
             case .adts, .mp3, .ac3, .eac3:
-                let timestamp = Self.leadingTimestamp(bytes) ?? nextTimestamp ?? 0
+                let own = Self.leadingTimestamp(bytes)
+                if own == nil { timestampsAdded += 1 } else { timestampsKept += 1 }
+                let timestamp = own ?? nextTimestamp ?? 0
                 nextTimestamp = timestamp + Int64((segment.duration * 90_000).rounded())
                 return try PackedAudioPosterWriter.rewrite(bytes, poster: poster, timestampIfMissing: timestamp)
             case .fragmentedMP4:

@@ -14,7 +14,7 @@ struct DemuxResult: Sendable {
 /// Lives inside one synchronous call, so its pointers never cross a task boundary.
 final class Demuxer {
     private let input: MemoryInput
-    private var format: UnsafeMutablePointer<AVFormatContext>?
+    private(set) var format: UnsafeMutablePointer<AVFormatContext>?
 
     init(bytes: [UInt8], container: SegmentContainer) throws(LibAVError) {
         input = try MemoryInput(bytes: bytes)

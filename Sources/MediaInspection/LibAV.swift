@@ -40,6 +40,8 @@ enum LibAV {
     /// thread-safe inside libav (a single int), so calling it from every inspector is fine.
     static func silenceLogging() {
         av_log_set_level(AV_LOG_QUIET)
+        // Decode errors reach `--decode` through this callback (SegmentDecoder.swift).
+        av_log_set_callback(libAVLogCallback)
     }
 
     static func string(_ pointer: UnsafePointer<CChar>?) -> String? {

@@ -53,6 +53,9 @@ public struct SegmentFacts: Sendable, Hashable, Codable {
     public var keyframeHasParameterSets: Bool?
     /// For a segment the request asked to decrypt: whether it was (nil: not encrypted).
     public var decryption: DecryptionOutcome?
+    /// With `--decode`: what decoding each audio and video track found. Nil when the segment was
+    /// not decoded (absent facts, not "no errors").
+    public var decoding: [TrackDecodeFacts]?
 
     public init(
         uri: String, byteCount: Int, container: SegmentContainer, tracks: [TrackFacts] = [],

@@ -27,7 +27,7 @@ public struct SegmentInspector: Sendable {
         guard let decryption = request.decryption else {
             return Self.inspect(
                 uri: request.uri, segment: segment, initSection: initBytes, wantsStreamInfo: request.wantsStreamInfo,
-                maximumImagePixels: maximumImagePixels, maximumID3Bytes: maximumID3Bytes)
+                wantsDecode: request.wantsDecode, maximumImagePixels: maximumImagePixels, maximumID3Bytes: maximumID3Bytes)
         }
         // The downloaded (encrypted) size is what counts for bit rate; the content is the clear text.
         var hidden = SegmentFacts(uri: request.uri, byteCount: segment.count, container: .unknown)
@@ -49,7 +49,7 @@ public struct SegmentInspector: Sendable {
         }
         var facts = Self.inspect(
             uri: request.uri, segment: clear, initSection: initBytes, wantsStreamInfo: request.wantsStreamInfo,
-            maximumImagePixels: maximumImagePixels, maximumID3Bytes: maximumID3Bytes)
+            wantsDecode: request.wantsDecode, maximumImagePixels: maximumImagePixels, maximumID3Bytes: maximumID3Bytes)
         facts.byteCount = segment.count
         facts.decryption = .decrypted
         return facts
@@ -104,7 +104,7 @@ public struct SegmentInspector: Sendable {
 
     /// The synchronous core: bytes in, facts out. Never throws; content problems become `problem`.
     static func inspect(
-        uri: String, segment: [UInt8], initSection: [UInt8]?, wantsStreamInfo: Bool,
+        uri: String, segment: [UInt8], initSection: [UInt8]?, wantsStreamInfo: Bool, wantsDecode: Bool = false,
         maximumImagePixels: Int = ImageHeader.defaultMaximumPixels, maximumID3Bytes: Int = EmbeddedID3.maximumPESSize
     ) -> SegmentFacts {
         LibAV.silenceLogging()
@@ -127,6 +127,10 @@ public struct SegmentInspector: Sendable {
         if container == .mpegTS, segment.count % 188 != 0 {
             // A cut transfer: TS segments consist of whole 188-byte packets (ISO/IEC 13818-1 §2.4.3.2).
             problems.append("ends in a partial transport stream packet (\(segment.count % 188) of 188 bytes)")
+        }
+        if wantsDecode, layoutProblem != ContainerSniffer.needsInitSection, !segment.isEmpty {
+            facts.decoding = SegmentDecoder.decode(
+                bytes: initSection.map { $0 + segment } ?? segment, container: container, maximumPixels: maximumImagePixels)
         }
         let stated = problems.compactMap { $0 }
         facts.problem = stated.isEmpty ? nil : stated.joined(separator: "; ")

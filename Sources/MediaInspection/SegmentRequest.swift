@@ -19,11 +19,14 @@ public struct SegmentRequest: Sendable, Hashable {
     public var wantsStreamInfo: Bool
     /// EXT-X-KEY METHOD=AES-128: decrypt before inspecting (RFC 8216 §5.2).
     public var decryption: SegmentDecryption?
+    /// Also decode every audio and video frame (`hlscheck check --decode`, SegmentDecoder).
+    public var wantsDecode: Bool
 
     public init(
         uri: String, range: SegmentByteRange? = nil, initSection: InitSection? = nil, wantsStreamInfo: Bool = false,
-        decryption: SegmentDecryption? = nil
+        decryption: SegmentDecryption? = nil, wantsDecode: Bool = false
     ) {
+        self.wantsDecode = wantsDecode
         self.uri = uri
         self.decryption = decryption
         self.range = range

@@ -80,6 +80,9 @@ struct CheckCommand: AsyncParsableCommand {
     @Flag(name: .customLong("playlist-only"), help: "Check the playlists alone; read no segment.")
     var playlistOnly = false
 
+    @Flag(help: "Also decode the audio and video of every segment and report frames that fail (decode-error); costs CPU.")
+    var decode = false
+
     @Option(help: "Check only the K-th of N deterministic slices of the inputs (K from 1), e.g. 2/4.")
     var shard: String?
 
@@ -168,6 +171,7 @@ struct CheckCommand: AsyncParsableCommand {
         file?.apply(to: &configuration)
         if let budgetKbps { configuration.audioOnlyBudget = budgetKbps * 1000 }
         configuration.playlistOnly = playlistOnly
+        configuration.decode = decode
         limitOptions.apply(to: &configuration)
         return configuration
     }

@@ -96,6 +96,7 @@ struct EmbedCommand: AsyncParsableCommand {
             let before = target.peakBefore?.formattedBitrate ?? "?"
             let after = target.peakAfter?.formattedBitrate ?? "?"
             print("\(remove ? "removed the poster from" : "embedded the poster in") \(target.segments) segments of \(target.uri): peak \(before) → \(after)")
+            for note in target.notes { printError("hlscheck: \(note)") }
         }
         print("wrote \(outcome.output)\n")
         print(TextReporter().render([outcome.verification]), terminator: "")

@@ -123,6 +123,9 @@ public struct DateRangeInvalidRule: Rule {
         nonTriggering: [
             RuleExample("consistent ranges, one completed by a later tag", files: media(
                 "#EXT-X-DATERANGE:ID=\"ad\",START-DATE=\"2026-01-01T00:00:00.000Z\",PLANNED-DURATION=30\n#EXT-X-DATERANGE:ID=\"ad\",DURATION=30,END-DATE=\"2026-01-01T00:00:30.000+00:00\"\n#EXT-X-DATERANGE:ID=\"ch1\",CLASS=\"chapter\",START-DATE=\"2026-01-01T00:00:00.000Z\",END-ON-NEXT=YES\n#EXT-X-DATERANGE:ID=\"ch2\",CLASS=\"chapter\",START-DATE=\"2026-01-01T01:00:00.000+01:00\",END-ON-NEXT=YES\n")),
+            // globocom/m3u8's DELTA_UPDATE_SKIP_DATERANGES_PLAYLIST: the date-time went with the skipped segments.
+            RuleExample("a delta update whose EXT-X-PROGRAM-DATE-TIME was skipped", files: ["master.m3u8":
+                "#EXTM3U\n#EXT-X-VERSION:10\n#EXT-X-TARGETDURATION:6\n#EXT-X-SERVER-CONTROL:CAN-SKIP-UNTIL=36\n#EXT-X-MEDIA-SEQUENCE:1\n#EXT-X-SKIP:SKIPPED-SEGMENTS=16\n#EXTINF:6,\ns16.ts\n#EXT-X-DATERANGE:ID=\"ad\",START-DATE=\"2026-01-01T00:00:00.000Z\",DURATION=5\n"]),
         ])
 
     /// A date range consolidated over the tags that share its ID (§4.4.5.1).
@@ -153,7 +156,9 @@ public struct DateRangeInvalidRule: Rule {
             var findings: [Finding] = []
             func report(_ message: String, _ line: Int) { findings.append(Finding(message, at: playlist.location(line: line))) }
 
-            if !media.segments.contains(where: { $0.programDateTime != nil }) {
+            // A Playlist Delta Update (EXT-X-SKIP, rfc8216bis §4.4.5.2) leaves out the oldest
+            // segments with their tags: its EXT-X-PROGRAM-DATE-TIME may be among them.
+            if media.skippedSegments == nil, !media.segments.contains(where: { $0.programDateTime != nil }) {
                 report("EXT-X-DATERANGE needs at least one EXT-X-PROGRAM-DATE-TIME in the playlist to place the range on the timeline", media.dateRanges[0].line)
             }
             var ranges: [Range] = []
