@@ -102,6 +102,12 @@ struct CheckCommand: AsyncParsableCommand {
             throw ValidationError(
                 "only one format can go to standard output; give the others a file with --output FORMAT=PATH (\(toStandardOutput.map(\.rawValue).joined(separator: ", ")))")
         }
+        // `hlscheck inpsect x.ts`: a mistyped subcommand is read as a path; say so, before
+        // reporting a missing file.
+        if let first = paths.first, CommandLine.arguments.dropFirst().first == first,
+           !FileManager.default.fileExists(atPath: first), let command = HLSCheckCommand.suggestion(for: first) {
+            throw ValidationError("unknown command or missing file \"\(TerminalText.escaped(first))\"; did you mean \"\(command)\"?")
+        }
         if shard != nil, parsedShard == nil {
             throw ValidationError("--shard takes K/N with 1 ≤ K ≤ N, e.g. 2/4; got \(shard ?? "")")
         }
@@ -116,49 +122,62 @@ struct CheckCommand: AsyncParsableCommand {
 
     func run() async throws {
         limitOptions.startWatchdog(command: "check")
-        var couldNotRun = false
         var reports: [CheckReport] = []
-        var failed = false
         do {
             let explicit = try config.map { path throws(CheckError) in try ConfigurationFile.load(path) }
             // Each input with its configuration, and the folder it was found in (its default root).
-            var inputs: [(String, ConfigurationFile?, String?)] = []
+            // A path that cannot be used (missing, unreadable folder, broken .hlscheck.yml beside
+            // it) is a failed input in every report; the other paths are still checked.
+            var inputs: [(String, ConfigurationFile?, String?, CheckError?)] = []
             for path in paths {
-                let file = try explicit ?? ConfigurationFile.discover(from: Self.folder(of: path))
-                let ignore = IgnorePatterns(base: file?.folder ?? ".", patterns: file?.ignore ?? [])
-                inputs += try StreamDiscovery.inputs([path], ignore: ignore.matches).map { ($0, file, Self.isFolder(path) ? path : nil) }
+                do throws(CheckError) {
+                    var file = explicit
+                    if file == nil { file = try ConfigurationFile.discover(from: Self.folder(of: path)) }
+                    let ignore = IgnorePatterns(base: file?.folder ?? ".", patterns: file?.ignore ?? [])
+                    inputs += try StreamDiscovery.inputs([path], ignore: ignore.matches).map {
+                        ($0, file, Self.isFolder(path) ? path : nil, nil)
+                    }
+                } catch {
+                    inputs.append((path, explicit, nil, error))
+                }
             }
             if let (index, count) = parsedShard {
-                let kept = Set(StreamDiscovery.shard(inputs.map(\.0), index: index, count: count))
-                inputs = inputs.filter { kept.contains($0.0) }
+                // An unusable path is reported by every shard: each job of the matrix fails for it.
+                let kept = Set(StreamDiscovery.shard(inputs.filter { $0.3 == nil }.map(\.0), index: index, count: count))
+                inputs = inputs.filter { $0.3 != nil || kept.contains($0.0) }
             }
             if inputs.isEmpty && parsedShard == nil {
                 printError("hlscheck: no playlist found in \(TerminalText.escaped(paths.joined(separator: ", ")))")
                 throw ExitCode(2)
             }
-            for (input, file, folder) in inputs {
-                do {
-                    var configuration = configuration(file)
-                    // A folder given on the command line is the root of the streams found in it.
-                    if configuration.confinement.root == nil { configuration.confinement.root = folder }
-                    let report = try await Checker(configuration: configuration).check(input)
-                    reports.append(report)
-                    if let threshold = (failOn ?? file?.failOn.flatMap(FailLevel.init) ?? .error).threshold,
-                       report.fails(at: threshold) {
-                        failed = true
-                    }
+            for (input, file, folder, unusable) in inputs {
+                var configuration = configuration(file)
+                // A folder given on the command line is the root of the streams found in it.
+                if configuration.confinement.root == nil { configuration.confinement.root = folder }
+                var report: CheckReport
+                do throws(CheckError) {
+                    if let unusable { throw unusable }
+                    report = try await Checker(configuration: configuration).check(input)
                 } catch {
-                    printError("hlscheck: \(TerminalText.escaped(error.description))")
-                    couldNotRun = true
+                    report = CheckReport(input: input, error: error)
                 }
+                report.failureThreshold = (failOn ?? file?.failOn.flatMap(FailLevel.init) ?? .error).threshold
+                reports.append(report)
             }
         } catch let error as CheckError {
             printError("hlscheck: \(TerminalText.escaped(error.description))")
             throw ExitCode(2)
         }
+        // The text report on standard output already says why an input could not be checked.
+        let textOnStandardOutput = formats.contains(.text) && !output.contains { $0.format == .text }
+        for report in reports {
+            if let error = report.inputError, !textOnStandardOutput {
+                printError("hlscheck: \(TerminalText.escaped(error.description))")
+            }
+        }
         try write(reports)
-        if couldNotRun { throw ExitCode(2) }
-        if failed { throw ExitCode(1) }
+        if reports.contains(where: { $0.inputError != nil }) { throw ExitCode(2) }
+        if reports.contains(where: \.fails) { throw ExitCode(1) }
     }
 
     /// Profile, then the configuration file, then command-line flags.
