@@ -1,4 +1,4 @@
-public import HLSPlaylist
+import HLSPlaylist
 
 /// Refuses bytes that are not a playlist before the parser sees them: a segment, an image or a
 /// web page given (or referenced) as a playlist is named for what it is, instead of being

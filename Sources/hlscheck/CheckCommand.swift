@@ -168,12 +168,9 @@ struct CheckCommand: AsyncParsableCommand {
             printError("hlscheck: \(TerminalText.escaped(error.description))")
             throw ExitCode(2)
         }
-        // The text report on standard output already says why an input could not be checked.
-        let textOnStandardOutput = formats.contains(.text) && !output.contains { $0.format == .text }
+        // Standard error says it too, whatever the formats: where a tool says it could not run.
         for report in reports {
-            if let error = report.inputError, !textOnStandardOutput {
-                printError("hlscheck: \(TerminalText.escaped(error.description))")
-            }
+            if let error = report.inputError { printError("hlscheck: \(TerminalText.escaped(error.description))") }
         }
         try write(reports)
         if reports.contains(where: { $0.inputError != nil }) { throw ExitCode(2) }
