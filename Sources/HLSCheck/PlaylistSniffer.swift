@@ -5,8 +5,11 @@ import HLSPlaylist
 /// "checked" line by line with its binary echoed back as syntax errors.
 ///
 /// RFC 8216 §4.3.1.1: a playlist's first line is `#EXTM3U`, and clients MUST fail to parse one
-/// that does not start with it. Blank lines before it and a UTF-8 byte order mark are tolerated
-/// here (the parser reports those as findings); anything else is refused.
+/// that does not start with it. Refused here: empty files, binary data, recognisable other
+/// formats, and text whose first line is not a `#` line. Text that starts with another tag or a
+/// comment is a playlist with a misplaced header: the parser reports that as `playlist-syntax`
+/// at its line, and checks the rest. Blank lines and a UTF-8 byte order mark before the header
+/// are tolerated here too (the parser's concern).
 public enum PlaylistSniffer {
     /// nil when `bytes` start like a playlist; otherwise the reason, naming what they look like
     /// and what to do.
@@ -27,6 +30,7 @@ public enum PlaylistSniffer {
             return "not a playlist: it looks like \(kind.name) \(rule)\(hint)"
         }
         if isBinary(rest.prefix(512)) { return "not a playlist: it holds binary data \(rule)" }
+        if rest.first == UInt8(ascii: "#") { return nil }
         let firstLine = rest.prefix { $0 != 0x0A && $0 != 0x0D }
         let shown = String(decoding: firstLine.prefix(60), as: UTF8.self)
         return "not a playlist: its first line is \"\(TerminalText.escaped(shown))\"\(firstLine.count > 60 ? "…" : "") \(rule)"

@@ -58,6 +58,7 @@ enum PythonJSONSchema {
         let awkward = try await ReportFixtures.awkwardStream()
         let reports = [
             try await ReportFixtures.sample("no-audio-only"), try await ReportFixtures.sample("compliant"), awkward.report,
+            ReportFixtures.unreadable,
         ]
         for sarif in [reporter.render(reports), reporter.render([])] {
             let violations = try PythonJSONSchema.violations(of: sarif, against: schema)

@@ -12,8 +12,12 @@ struct CommandResult {
 }
 
 enum HLSCheckBinary {
-    /// The test bundle sits next to the products of the same build.
+    /// The test bundle sits next to the products of the same build; `HLSCHECK_BINARY` names
+    /// another build to run the same scenarios against (e.g. `.build/release/hlscheck`).
     static var executable: URL {
+        if let path = ProcessInfo.processInfo.environment["HLSCHECK_BINARY"], !path.isEmpty {
+            return URL(fileURLWithPath: path, relativeTo: PackageRoot.url).standardizedFileURL
+        }
         let bundleFolder = URL(fileURLWithPath: Bundle.main.bundlePath)
         let besideBundle = bundleFolder.appendingPathComponent("hlscheck")
         if FileManager.default.isExecutableFile(atPath: besideBundle.path) { return besideBundle }
