@@ -147,8 +147,10 @@ struct CheckCommand: AsyncParsableCommand {
                 inputs = inputs.filter { $0.3 != nil || kept.contains($0.0) }
             }
             if inputs.isEmpty && parsedShard == nil {
-                printError("hlscheck: no playlist found in \(TerminalText.escaped(paths.joined(separator: ", ")))")
-                throw ExitCode(2)
+                // Nothing to check is a run that could not happen: every report says so.
+                inputs = paths.map { path in
+                    (path, explicit, nil, CheckError("\(TerminalText.escaped(path)): no playlist found (a folder is searched for .m3u8 and .m3u files that no other playlist there references)"))
+                }
             }
             for (input, file, folder, unusable) in inputs {
                 var configuration = configuration(file)

@@ -158,6 +158,17 @@ import Testing
         #expect(suites.map { $0.attributes["failures"] } == ["1", "0"])
     }
 
+    @Test func aFolderWithoutPlaylistsIsAFailedInputNotAnEmptyPass() throws {
+        let folder = try TemporaryFolder(["empty/readme.txt": "no streams here\n"])
+        let result = try HLSCheckBinary.run(["empty", "--format", "json"], in: folder.url)
+        #expect(result.status == 2)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let failed = try #require(json["failedInputs"] as? [[String: String]])
+        #expect(failed.map { $0["path"] } == ["empty"])
+        #expect(failed.first?["error"]?.hasPrefix("empty: no playlist found") == true, "\(failed)")
+        #expect((json["summary"] as? [String: Int])?["errors"] == 1)
+    }
+
     @Test func aSegmentGivenAsAPlaylistIsRefusedWithAHint() throws {
         let folder = try Self.streams()
         try folder.write(Self.transportStream, to: "seg0.ts")
