@@ -157,16 +157,20 @@ struct CheckCommand: AsyncParsableCommand {
                 // A folder given on the command line is the root of the streams found in it.
                 if configuration.confinement.root == nil { configuration.confinement.root = folder }
                 var report: CheckReport
-                do throws(CheckError) {
-                    if let unusable { throw unusable }
-                    report = try await Checker(configuration: configuration).check(input)
-                } catch {
-                    report = CheckReport(input: input, error: error)
+                if let unusable {
+                    report = CheckReport(input: input, error: unusable)
+                } else {
+                    do {
+                        report = try await Checker(configuration: configuration).check(input)
+                    } catch {
+                        report = CheckReport(input: input, error: error)
+                    }
                 }
                 report.failureThreshold = (failOn ?? file?.failOn.flatMap(FailLevel.init) ?? .error).threshold
                 reports.append(report)
             }
-        } catch let error as CheckError {
+        } catch {
+            // Only an unreadable --config stops the run before any input: it applies to all.
             printError("hlscheck: \(TerminalText.escaped(error.description))")
             throw ExitCode(2)
         }
