@@ -158,6 +158,23 @@ import Testing
         #expect(suites.map { $0.attributes["failures"] } == ["1", "0"])
     }
 
+    @Test func aFIFOAndAnInputOutsideTheRootAreFailedInputsBesideACheckedOne() throws {
+        let folder = try Self.streams()
+        try folder.write(Data("#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\na.ts\n#EXT-X-ENDLIST\n".utf8), to: "elsewhere/x.m3u8")
+        #expect(mkfifo(folder.path("good/live.m3u8"), 0o600) == 0)
+        let result = try HLSCheckBinary.run(
+            ["good/live.m3u8", "good/master.m3u8", "elsewhere/x.m3u8", "--root", "good", "--playlist-only", "--format", "json"],
+            in: folder.url, timeout: 60)
+        #expect(!result.killedBySignal, "a FIFO was opened for reading")
+        #expect(result.status == 2, "\(result.stderr)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let failed = try #require(json["failedInputs"] as? [[String: String]])
+        #expect(failed.map { $0["path"] } == ["good/live.m3u8", "elsewhere/x.m3u8"])
+        #expect(failed.first?["error"]?.contains("is a FIFO (named pipe)") == true)
+        #expect(failed.last?["error"]?.contains("lies outside the root") == true)
+        #expect((json["variants"] as? [[String: Any]])?.count == 1, "the good stream is still checked")
+    }
+
     @Test func aFolderWithoutPlaylistsIsAFailedInputNotAnEmptyPass() throws {
         let folder = try TemporaryFolder(["empty/readme.txt": "no streams here\n"])
         let result = try HLSCheckBinary.run(["empty", "--format", "json"], in: folder.url)
