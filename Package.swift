@@ -57,7 +57,7 @@ let package = Package(
             swiftSettings: strict
         ),
         // Shared by the test targets only: temporary folders, the package root, the corpus.
-        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strict),
+        .target(name: "TestSupport", dependencies: ["CLibXML2"], path: "Tests/TestSupport", swiftSettings: strict),
         .testTarget(name: "HLSPlaylistTests", dependencies: ["HLSPlaylist", "HLSCheck", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "MediaFormatsTests", dependencies: ["MediaFormats", "TestSupport"], swiftSettings: strict),
         .testTarget(

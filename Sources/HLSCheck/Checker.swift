@@ -26,6 +26,36 @@ public struct CheckReport: Sendable {
         self.checkedRules = checkedRules
     }
 
+    /// The rule id under which an input that could not be checked at all is reported: a
+    /// missing file, a file that is not a playlist, a refused FIFO, an unreachable URL, an input
+    /// outside its root. Not a rule of the catalogue (no configuration turns it off): it is the
+    /// exit code 2 of a run, shown in every report format.
+    public static let inputUnreadableRule = "input-unreadable"
+
+    /// Why the input could not be checked; nil when it was.
+    public var inputError: CheckError?
+
+    /// The report of an input that could not be checked: one error (`input-unreadable`) located
+    /// at the input with line 0 (the whole file), no variants, no rules run.
+    public init(input: String, error: CheckError) {
+        self.init(
+            input: input,
+            diagnostics: [Diagnostic(rule: Self.inputUnreadableRule, severity: .error, message: error.description,
+                                     location: SourceLocation(uri: input, line: 0))],
+            variants: [], checkedRules: [])
+        self.inputError = error
+    }
+
+    /// The lowest severity that fails this stream (`--fail-on`, or the configuration file's
+    /// `failOn`); nil for `never`. Set by the caller; what a JUnit report fails follows it.
+    public var failureThreshold: Severity? = .error
+
+    /// Whether this input fails the run: it could not be checked (exit code 2), or it has a
+    /// finding at or above `failureThreshold` (exit code 1).
+    public var fails: Bool {
+        inputError != nil || failureThreshold.map(fails(at:)) == true
+    }
+
     /// Findings at `severity` that count (suppressed ones do not).
     public func count(_ severity: Severity) -> Int {
         diagnostics.reduce(0) { $0 + ($1.severity == severity && !$1.suppressed ? 1 : 0) }
@@ -57,7 +87,8 @@ public struct Checker: Sendable {
         self.rules = rules
         let limits = configuration.limits
         self.loader = PlaylistLoader(
-            source: source ?? LocalFileSource(maximumSize: limits.playlistBytes), limits: limits.loader,
+            // Bytes that are not a playlist (a segment, an image) are refused, never parsed.
+            source: SniffingPlaylistSource(base: source ?? LocalFileSource(maximumSize: limits.playlistBytes)), limits: limits.loader,
             confinement: configuration.confinement)
         self.segmentSource = segmentSource ?? LocalSegmentSource(maximumByteCount: limits.segmentBytes)
     }

@@ -30,8 +30,16 @@ public struct JSONReporter: Sendable {
             /// Present (true) only for findings a `# hlscheck-disable-next-line` comment excuses.
             var suppressed: Bool?
         }
+        /// An input that could not be checked (exit code 2), with why.
+        struct FailedInput: Encodable {
+            var path: String
+            var error: String
+        }
         var tool = Tool()
+        /// Every input of the run, checked or not.
         var inputs: [String]
+        /// The inputs that could not be checked; each also has an `input-unreadable` diagnostic.
+        var failedInputs: [FailedInput]
         var summary: Summary
         var diagnostics: [Entry]
         var variants: [VariantSummary]
@@ -41,6 +49,9 @@ public struct JSONReporter: Sendable {
         let diagnostics = reports.flatMap(\.diagnostics)
         let document = Document(
             inputs: reports.map(\.input),
+            failedInputs: reports.compactMap { report in
+                report.inputError.map { Document.FailedInput(path: report.input, error: $0.description) }
+            },
             summary: .init(
                 errors: reports.reduce(0) { $0 + $1.count(.error) },
                 warnings: reports.reduce(0) { $0 + $1.count(.warning) },

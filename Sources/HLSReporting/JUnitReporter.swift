@@ -5,9 +5,12 @@ public import HLSCheck
 /// Apache Ant JUnit schema: one `<testsuite>` per input, one `<testcase>` per checked rule and
 /// variant plus one per rule for findings about the stream as a whole.
 ///
-/// Only errors fail a test case. The Ant schema gives a test case at most one `<failure>` and no
-/// output of its own, so several errors share one failure, and warnings and notes go to the
-/// suite's `<system-out>` as compiler-style lines.
+/// A test case fails exactly when what it holds fails the exit code: a finding at or above the
+/// report's `failureThreshold` (`--fail-on`, default `error`), or an input that could not be
+/// checked (its suite holds the single case `input-unreadable`). The Ant schema gives a test case
+/// at most one `<failure>` and no output of its own, so several failing findings share one
+/// failure, and the findings below the threshold go to the suite's `<system-out>` as
+/// compiler-style lines.
 public struct JUnitReporter: Sendable {
     /// ISO 8601 without a zone (`2026-11-21T10:00:00`), as the schema requires.
     public var timestamp: String
@@ -40,7 +43,17 @@ public struct JUnitReporter: Sendable {
     struct TestCase {
         var name: String
         var diagnostics: [Diagnostic] = []
-        var errors: [Diagnostic] { diagnostics.filter { $0.severity == .error } }
+        /// The findings that fail the exit code, given the report's threshold.
+        var failing: [Diagnostic] = []
+    }
+
+    /// Whether `diagnostic` fails the exit code of `report`: an input that could not be checked
+    /// always does; a finding does at or above the report's threshold (never with `--fail-on never`).
+    static func fails(_ diagnostic: Diagnostic, in report: CheckReport) -> Bool {
+        guard !diagnostic.suppressed else { return false }
+        if diagnostic.rule == CheckReport.inputUnreadableRule && report.inputError != nil { return true }
+        guard let threshold = report.failureThreshold else { return false }
+        return diagnostic.severity >= threshold
     }
 
     /// Test cases in a stable order: for each rule, the stream-level case, then one per variant.
@@ -70,6 +83,7 @@ public struct JUnitReporter: Sendable {
             }
             if let index = caseIndex[key(diagnostic.rule, variant: variant)] {
                 cases[index].diagnostics.append(diagnostic)
+                if fails(diagnostic, in: report) { cases[index].failing.append(diagnostic) }
             }
         }
         return cases
@@ -88,7 +102,7 @@ public struct JUnitReporter: Sendable {
         try writer.attribute("timestamp", timestamp)
         try writer.attribute("hostname", hostname.isEmpty ? "localhost" : hostname)
         try writer.attribute("tests", String(cases.count))
-        try writer.attribute("failures", String(cases.filter { !$0.errors.isEmpty }.count))
+        try writer.attribute("failures", String(cases.filter { !$0.failing.isEmpty }.count))
         try writer.attribute("errors", "0")
         try writer.attribute("time", "0")
 
@@ -101,30 +115,40 @@ public struct JUnitReporter: Sendable {
             try writer.attribute("name", testCase.name)
             try writer.attribute("classname", report.input)
             try writer.attribute("time", "0")
-            let errors = testCase.errors
-            if let first = errors.first {
-                let message = errors.count == 1 ? first.message : "\(errors.count) errors, the first: \(first.message)"
+            let failing = testCase.failing
+            if let first = failing.first {
+                let message = failing.count == 1
+                    ? first.message : "\(failing.count) \(Self.noun(failing)), the first: \(first.message)"
                 try writer.element(
                     "failure", attributes: ["message": message, "type": first.rule],
-                    text: errors.map(Self.failureLine).joined(separator: "\n"))
+                    text: failing.map(Self.failureLine).joined(separator: "\n"))
             }
             try writer.endElement()
         }
 
-        let output = report.diagnostics.filter { $0.severity != .error && !$0.suppressed }.map(Self.outputLine)
+        let output = report.diagnostics.filter { !$0.suppressed && !Self.fails($0, in: report) }.map(Self.outputLine)
         try writer.element("system-out", text: output.isEmpty ? "" : output.joined(separator: "\n") + "\n")
         try writer.element("system-err", text: "")
         try writer.endElement()
     }
 
     /// `path:line:col: message`, as compilers print it (CI viewers link such lines).
+    /// Line 0 (a whole file, an input that could not be read) prints no place: the message
+    /// names the file.
     static func failureLine(_ diagnostic: Diagnostic) -> String {
-        diagnostic.location.map { "\($0.description): \(diagnostic.message)" } ?? diagnostic.message
+        diagnostic.place.map { "\($0): \(diagnostic.message)" } ?? diagnostic.message
+    }
+
+    /// "2 errors", "3 warnings", or "3 findings" when severities are mixed.
+    static func noun(_ diagnostics: [Diagnostic]) -> String {
+        let severities = Set(diagnostics.map(\.severity))
+        guard severities.count == 1, let severity = severities.first else { return "findings" }
+        return severity.rawValue + "s"
     }
 
     /// `path:line:col: warning: message [rule-id]`, like the text report.
     static func outputLine(_ diagnostic: Diagnostic) -> String {
-        let place = diagnostic.location.map { "\($0.description): " } ?? ""
+        let place = diagnostic.place.map { "\($0): " } ?? ""
         return "\(place)\(diagnostic.severity.rawValue): \(diagnostic.message) [\(diagnostic.rule)]"
     }
 }

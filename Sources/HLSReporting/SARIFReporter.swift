@@ -79,13 +79,14 @@ public struct SARIFReporter: Sendable {
 
     public func render(_ reports: [CheckReport]) -> String {
         let catalogue = RuleCatalogue.descriptions
+        let descriptors = catalogue.map(Self.descriptor) + [Self.inputUnreadable]
         var ruleIndex: [String: Int] = [:]
-        for (index, rule) in catalogue.enumerated() where ruleIndex[rule.id] == nil {
+        for (index, rule) in descriptors.enumerated() where ruleIndex[rule.id] == nil {
             ruleIndex[rule.id] = index
         }
         let log = Log(runs: [
             Run(
-                tool: Tool(driver: Driver(rules: catalogue.map(Self.descriptor))),
+                tool: Tool(driver: Driver(rules: descriptors)),
                 artifacts: reports.map { Artifact(location: ArtifactLocation(uri: Self.uriReference($0.input))) },
                 results: reports.flatMap(\.diagnostics).map { diagnostic in
                     Result(
@@ -103,6 +104,15 @@ public struct SARIFReporter: Sendable {
         guard let data = try? encoder.encode(log) else { return "{}\n" }
         return String(decoding: data, as: UTF8.self) + "\n"
     }
+
+    /// An input that could not be checked (exit code 2): not a catalogue rule, but a result
+    /// like any other, so a code-scanning view never shows a clean run that did not happen.
+    static let inputUnreadable = ReportingDescriptor(
+        id: CheckReport.inputUnreadableRule, name: identifier(CheckReport.inputUnreadableRule),
+        shortDescription: Text(text: "an input could not be checked"),
+        fullDescription: Text(text: "The input is missing, is not a playlist (a segment, an image, no #EXTM3U at the start), cannot be read (a FIFO, a device, permissions), is unreachable, or lies outside its root: nothing in it was checked, and the run exits with code 2."),
+        help: Text(text: "an input could not be checked\n\nFix the path or the file, or run `hlscheck inspect` on a segment."),
+        defaultConfiguration: Configuration(level: "error"))
 
     static func descriptor(_ rule: RuleDescription) -> ReportingDescriptor {
         ReportingDescriptor(

@@ -29,7 +29,7 @@ public struct TextReporter: Sendable {
 
     func line(for diagnostic: Diagnostic) -> String {
         // Text from playlists is escaped: a control character must not drive the terminal.
-        let place = diagnostic.location.map { paint("\(TerminalText.escaped($0.description)):", "1") + " " } ?? ""
+        let place = diagnostic.place.map { paint("\(TerminalText.escaped($0)):", "1") + " " } ?? ""
         let code = switch diagnostic.severity {
         case .error: "1;31"
         case .warning: "1;33"
@@ -90,8 +90,11 @@ public struct TextReporter: Sendable {
         let warnings = reports.reduce(0) { $0 + $1.count(.warning) }
         let notes = reports.reduce(0) { $0 + $1.count(.note) }
         let suppressed = reports.reduce(0) { $0 + $1.suppressedCount }
-        let inputs = reports.count == 1 ? "1 stream" : "\(reports.count) streams"
-        return "\(inputs) checked: \(plural(errors, "error")), \(plural(warnings, "warning")), \(plural(notes, "note"))"
+        let unreadable = reports.filter { $0.inputError != nil }.count
+        let checked = reports.count - unreadable
+        let inputs = (checked == 1 ? "1 stream" : "\(checked) streams") + " checked"
+            + (unreadable > 0 ? ", \(unreadable) could not be read" : "")
+        return "\(inputs): \(plural(errors, "error")), \(plural(warnings, "warning")), \(plural(notes, "note"))"
             + (suppressed > 0 ? " (\(suppressed) suppressed)" : "")
     }
 }
@@ -125,5 +128,13 @@ struct Table {
             }
             return line
         }.joined(separator: "\n") + "\n"
+    }
+}
+
+extension Diagnostic {
+    /// `path:line:col` or `path:line`; nil without a location or at line 0 (the whole file: an
+    /// input that could not be read, whose message names it).
+    var place: String? {
+        location.flatMap { $0.line > 0 ? $0.description : nil }
     }
 }

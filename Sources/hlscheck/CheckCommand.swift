@@ -105,6 +105,12 @@ struct CheckCommand: AsyncParsableCommand {
             throw ValidationError(
                 "only one format can go to standard output; give the others a file with --output FORMAT=PATH (\(toStandardOutput.map(\.rawValue).joined(separator: ", ")))")
         }
+        // `hlscheck inpsect x.ts`: a mistyped subcommand is read as a path; say so, before
+        // reporting a missing file.
+        if let first = paths.first, CommandLine.arguments.dropFirst().first == first,
+           !FileManager.default.fileExists(atPath: first), let command = HLSCheckCommand.suggestion(for: first) {
+            throw ValidationError("unknown command or missing file \"\(TerminalText.escaped(first))\"; did you mean \"\(command)\"?")
+        }
         if shard != nil, parsedShard == nil {
             throw ValidationError("--shard takes K/N with 1 ≤ K ≤ N, e.g. 2/4; got \(shard ?? "")")
         }
@@ -119,49 +125,65 @@ struct CheckCommand: AsyncParsableCommand {
 
     func run() async throws {
         limitOptions.startWatchdog(command: "check")
-        var couldNotRun = false
         var reports: [CheckReport] = []
-        var failed = false
         do {
             let explicit = try config.map { path throws(CheckError) in try ConfigurationFile.load(path) }
             // Each input with its configuration, and the folder it was found in (its default root).
-            var inputs: [(String, ConfigurationFile?, String?)] = []
+            // A path that cannot be used (missing, unreadable folder, broken .hlscheck.yml beside
+            // it) is a failed input in every report; the other paths are still checked.
+            var inputs: [(String, ConfigurationFile?, String?, CheckError?)] = []
             for path in paths {
-                let file = try explicit ?? ConfigurationFile.discover(from: Self.folder(of: path))
-                let ignore = IgnorePatterns(base: file?.folder ?? ".", patterns: file?.ignore ?? [])
-                inputs += try StreamDiscovery.inputs([path], ignore: ignore.matches).map { ($0, file, Self.isFolder(path) ? path : nil) }
-            }
-            if let (index, count) = parsedShard {
-                let kept = Set(StreamDiscovery.shard(inputs.map(\.0), index: index, count: count))
-                inputs = inputs.filter { kept.contains($0.0) }
-            }
-            if inputs.isEmpty && parsedShard == nil {
-                printError("hlscheck: no playlist found in \(TerminalText.escaped(paths.joined(separator: ", ")))")
-                throw ExitCode(2)
-            }
-            for (input, file, folder) in inputs {
-                do {
-                    var configuration = configuration(file)
-                    // A folder given on the command line is the root of the streams found in it.
-                    if configuration.confinement.root == nil { configuration.confinement.root = folder }
-                    let report = try await Checker(configuration: configuration).check(input)
-                    reports.append(report)
-                    if let threshold = (failOn ?? file?.failOn.flatMap(FailLevel.init) ?? .error).threshold,
-                       report.fails(at: threshold) {
-                        failed = true
+                do throws(CheckError) {
+                    var file = explicit
+                    if file == nil { file = try ConfigurationFile.discover(from: Self.folder(of: path)) }
+                    let ignore = IgnorePatterns(base: file?.folder ?? ".", patterns: file?.ignore ?? [])
+                    inputs += try StreamDiscovery.inputs([path], ignore: ignore.matches).map {
+                        ($0, file, Self.isFolder(path) ? path : nil, nil)
                     }
                 } catch {
-                    printError("hlscheck: \(TerminalText.escaped(error.description))")
-                    couldNotRun = true
+                    inputs.append((path, explicit, nil, error))
                 }
             }
-        } catch let error as CheckError {
+            if let (index, count) = parsedShard {
+                // An unusable path is reported by every shard: each job of the matrix fails for it.
+                let kept = Set(StreamDiscovery.shard(inputs.filter { $0.3 == nil }.map(\.0), index: index, count: count))
+                inputs = inputs.filter { $0.3 != nil || kept.contains($0.0) }
+            }
+            if inputs.isEmpty && parsedShard == nil {
+                // Nothing to check is a run that could not happen: every report says so.
+                inputs = paths.map { path in
+                    (path, explicit, nil, CheckError("\(TerminalText.escaped(path)): no playlist found (a folder is searched for .m3u8 and .m3u files that no other playlist there references)"))
+                }
+            }
+            for (input, file, folder, unusable) in inputs {
+                var configuration = configuration(file)
+                // A folder given on the command line is the root of the streams found in it.
+                if configuration.confinement.root == nil { configuration.confinement.root = folder }
+                var report: CheckReport
+                if let unusable {
+                    report = CheckReport(input: input, error: unusable)
+                } else {
+                    do {
+                        report = try await Checker(configuration: configuration).check(input)
+                    } catch {
+                        report = CheckReport(input: input, error: error)
+                    }
+                }
+                report.failureThreshold = (failOn ?? file?.failOn.flatMap(FailLevel.init) ?? .error).threshold
+                reports.append(report)
+            }
+        } catch {
+            // Only an unreadable --config stops the run before any input: it applies to all.
             printError("hlscheck: \(TerminalText.escaped(error.description))")
             throw ExitCode(2)
         }
+        // Standard error says it too, whatever the formats: where a tool says it could not run.
+        for report in reports {
+            if let error = report.inputError { printError("hlscheck: \(TerminalText.escaped(error.description))") }
+        }
         try write(reports)
-        if couldNotRun { throw ExitCode(2) }
-        if failed { throw ExitCode(1) }
+        if reports.contains(where: { $0.inputError != nil }) { throw ExitCode(2) }
+        if reports.contains(where: \.fails) { throw ExitCode(1) }
     }
 
     /// Profile, then the configuration file, then command-line flags.

@@ -16,3 +16,34 @@ struct HLSCheckCommand: AsyncParsableCommand {
         defaultSubcommand: CheckCommand.self
     )
 }
+
+extension HLSCheckCommand {
+    /// The subcommand `word` is probably a typo of: the nearest name within edit distance 2
+    /// (`inpsect` → `inspect`); nil for anything that looks like a path or a URL.
+    static func suggestion(for word: String) -> String? {
+        guard !word.isEmpty, !word.contains("/"), !word.contains("."), !word.contains(":") else { return nil }
+        let names = configuration.subcommands.compactMap { $0.configuration.commandName }
+        let scored = names.map { ($0, editDistance(word.lowercased(), $0)) }.filter { $0.1 <= 2 }
+        return scored.min { $0.1 < $1.1 }?.0
+    }
+
+    /// Levenshtein distance, with a transposition counted as one edit (`inpsect`, `inspect`).
+    static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        guard !a.isEmpty else { return b.count }
+        guard !b.isEmpty else { return a.count }
+        var table = Array(repeating: Array(repeating: 0, count: b.count + 1), count: a.count + 1)
+        for i in 0...a.count { table[i][0] = i }
+        for j in 0...b.count { table[0][j] = j }
+        for i in 1...a.count {
+            for j in 1...b.count {
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                table[i][j] = min(table[i - 1][j] + 1, table[i][j - 1] + 1, table[i - 1][j - 1] + cost)
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                    table[i][j] = min(table[i][j], table[i - 2][j - 2] + 1)
+                }
+            }
+        }
+        return table[a.count][b.count]
+    }
+}

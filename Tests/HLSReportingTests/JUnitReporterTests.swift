@@ -19,6 +19,7 @@ import TestSupport
         let awkward = try await ReportFixtures.awkwardStream()
         let reports = [
             try await ReportFixtures.sample("no-audio-only"), try await ReportFixtures.sample("compliant"), awkward.report,
+            ReportFixtures.unreadable,
         ]
         let xml = try reporter.render(reports)
         let violations = try LibXML2.violations(of: xml, against: schemas.appendingPathComponent("JUnit.xsd"))
@@ -160,5 +161,40 @@ import TestSupport
         #expect(suites.map { $0.attributes["package"] } == reports.map(\.input))
         #expect(suites.allSatisfy { $0.first("properties")?.first("property")?.attributes["value"] == HLSCheckVersion.current })
     }
-}
 
+    @Test func anUnreadableInputIsAFailingSuiteOfItsOwn() throws {
+        let suite = try #require(try LibXML2.parse(try reporter.render([ReportFixtures.unreadable])).first("testsuite"))
+        #expect(suite.attributes["name"] == "streams/gone.m3u8")
+        #expect(suite.attributes["tests"] == "1" && suite.attributes["failures"] == "1")
+        let failure = try #require(suite.first("testcase")?.first("failure"))
+        #expect(suite.first("testcase")?.attributes["name"] == "input-unreadable")
+        #expect(failure.attributes["message"] == "streams/gone.m3u8: no such file or folder")
+        // Line 0 is the whole file: no "gone.m3u8:0:" place before the message.
+        #expect(failure.text == "streams/gone.m3u8: no such file or folder")
+        // Not even --fail-on never passes an input that was not checked.
+        var never = ReportFixtures.unreadable
+        never.failureThreshold = nil
+        let neverSuite = try #require(try LibXML2.parse(try reporter.render([never])).first("testsuite"))
+        #expect(neverSuite.attributes["failures"] == "1")
+    }
+
+    @Test func aWarningFailsItsCaseOnlyWhenTheThresholdIsWarning() async throws {
+        var awkward = try await ReportFixtures.awkwardStream().report
+        let warnings = awkward.diagnostics.filter { $0.severity == .warning }
+        #expect(!warnings.isEmpty)
+        awkward.failureThreshold = .warning
+        let suite = try #require(try LibXML2.parse(try reporter.render([awkward])).first("testsuite"))
+        let failedRules = Set(suite.all("testcase").compactMap { $0.first("failure")?.attributes["type"] })
+        #expect(failedRules == Set(awkward.diagnostics.filter { $0.severity >= .warning }.map(\.rule)))
+        // Only the note is left for the suite's output.
+        let output = try #require(suite.first("system-out")).text
+        #expect(!output.contains("warning:"))
+        #expect(output.contains("note:"))
+
+        awkward.failureThreshold = nil
+        let never = try #require(try LibXML2.parse(try reporter.render([awkward])).first("testsuite"))
+        #expect(never.attributes["failures"] == "0")
+        #expect(never.all("testcase").allSatisfy { $0.first("failure") == nil })
+        #expect(try #require(never.first("system-out")).text.contains("error:"))
+    }
+}

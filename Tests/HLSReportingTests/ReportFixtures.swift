@@ -22,6 +22,9 @@ enum ReportFixtures {
         return try await Checker(configuration: configuration).check(path)
     }
 
+    /// An input that could not be checked, as the CLI reports it.
+    static let unreadable = CheckReport(input: "streams/gone.m3u8", error: CheckError("streams/gone.m3u8: no such file or folder"))
+
     /// A folder name holding every character some report format must escape.
     static let awkwardFolder = "we,ird:50%&<x>\"q'\nname"
 

@@ -58,6 +58,7 @@ enum PythonJSONSchema {
         let awkward = try await ReportFixtures.awkwardStream()
         let reports = [
             try await ReportFixtures.sample("no-audio-only"), try await ReportFixtures.sample("compliant"), awkward.report,
+            ReportFixtures.unreadable,
         ]
         for sarif in [reporter.render(reports), reporter.render([])] {
             let violations = try PythonJSONSchema.violations(of: sarif, against: schema)
@@ -71,7 +72,9 @@ enum PythonJSONSchema {
         #expect(driver?["version"] as? String == HLSCheckVersion.current)
         let rules = try #require(driver?["rules"] as? [[String: Any]])
         let catalogue = RuleCatalogue.descriptions
-        #expect(rules.map { $0["id"] as? String } == catalogue.map(\.id))
+        // The catalogue, then the result of an input that could not be checked (exit code 2).
+        #expect(rules.map { $0["id"] as? String } == catalogue.map(\.id) + ["input-unreadable"])
+        #expect((rules.last?["defaultConfiguration"] as? [String: Any])?["level"] as? String == "error")
         for (rule, description) in zip(rules, catalogue) {
             #expect((rule["shortDescription"] as? [String: Any])?["text"] as? String == description.summary)
             #expect((rule["fullDescription"] as? [String: Any])?["text"] as? String == description.rationale)

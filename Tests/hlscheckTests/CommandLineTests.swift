@@ -131,8 +131,14 @@ import Testing
     @Test func unreadablePlaylistExitsWith2AndSaysWhy() throws {
         let result = try HLSCheckBinary.run(["no/such/master.m3u8"])
         #expect(result.status == 2)
-        #expect(result.stderr.contains("no/such/master.m3u8"))
-        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.contains("no/such/master.m3u8: no such file or folder"))
+        // The report says it too: a run that checked nothing never reads as clean.
+        #expect(result.stdout == """
+            error: no/such/master.m3u8: no such file or folder [input-unreadable]
+
+            0 streams checked, 1 could not be read: 1 error, 0 warnings, 0 notes
+
+            """, "\(result.stdout)")
     }
 
     @Test func usageErrorExitsWith64() throws {

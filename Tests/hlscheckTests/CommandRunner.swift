@@ -17,7 +17,7 @@ enum HLSCheckBinary {
     /// the command-line scenarios against the release build).
     static var executable: URL {
         if let chosen = ProcessInfo.processInfo.environment["HLSCHECK_BINARY"], !chosen.isEmpty {
-            return URL(fileURLWithPath: chosen, relativeTo: PackageRoot.url)
+            return URL(fileURLWithPath: chosen, relativeTo: PackageRoot.url).standardizedFileURL
         }
         let bundleFolder = URL(fileURLWithPath: Bundle.main.bundlePath)
         let besideBundle = bundleFolder.appendingPathComponent("hlscheck")

@@ -1,25 +1,25 @@
 import CLibXML2
-import Foundation
+public import Foundation
 
 /// An XML element read back from a report, as plain Swift values.
-struct ParsedElement {
-    var name: String
-    var attributes: [String: String]
-    var children: [ParsedElement]
+public struct ParsedElement: Sendable {
+    public var name: String
+    public var attributes: [String: String]
+    public var children: [ParsedElement]
     /// All text inside the element, entities decoded.
-    var text: String
+    public var text: String
 
-    func all(_ name: String) -> [ParsedElement] { children.filter { $0.name == name } }
-    func first(_ name: String) -> ParsedElement? { children.first { $0.name == name } }
+    public func all(_ name: String) -> [ParsedElement] { children.filter { $0.name == name } }
+    public func first(_ name: String) -> ParsedElement? { children.first { $0.name == name } }
 }
 
-struct XMLTestError: Error, CustomStringConvertible {
-    var description: String
+public struct XMLTestError: Error, CustomStringConvertible {
+    public var description: String
 }
 
 /// libxml2's own parser and XML Schema validator, used to read the JUnit report back.
-enum LibXML2 {
-    static func parse(_ xml: String) throws -> ParsedElement {
+public enum LibXML2 {
+    public static func parse(_ xml: String) throws -> ParsedElement {
         let document = try read(xml)
         defer { xmlFreeDoc(document) }
         guard let root = xmlDocGetRootElement(document) else { throw XMLTestError(description: "no root element") }
@@ -27,7 +27,7 @@ enum LibXML2 {
     }
 
     /// The schema violations libxml2 finds; empty when the document is valid.
-    static func violations(of xml: String, against schema: URL) throws -> [String] {
+    public static func violations(of xml: String, against schema: URL) throws -> [String] {
         let document = try read(xml)
         defer { xmlFreeDoc(document) }
         guard let parserContext = xmlSchemaNewParserCtxt(schema.path) else {
