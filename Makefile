@@ -71,8 +71,13 @@ HLSCHECK_CORPUS ?= ../shared/corpus
 # Inputs up to 64 KiB (seeds are cut there); 10 s for one input is a hang; 2 GiB is a leak.
 FUZZ_FLAGS = -max_len=65536 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1
 
+# One product at a time: a plain `swift build` there would also link the main package's
+# hlscheck executable with the sanitizers, which the system linker (gold) cannot.
 fuzz-build: deps
-	$(SWIFT) build --package-path Fuzz --scratch-path $(FUZZ_BUILD) -c release -Xswiftc -sanitize=fuzzer,address
+	@mkdir -p $(FUZZ_BUILD)
+	@$(foreach t,$(FUZZ_TARGETS),$(SWIFT) build --package-path Fuzz --scratch-path $(FUZZ_BUILD) -c release \
+	    -Xswiftc -sanitize=fuzzer,address --product fuzz-$(t) >$(FUZZ_BUILD)/build.log 2>&1 \
+	    && echo "built fuzz-$(t)" || { cat $(FUZZ_BUILD)/build.log; false; } &&) true
 
 fuzz-seeds:
 	@bash Fuzz/seed.sh $(FUZZ_BUILD)/corpus $(HLSCHECK_CORPUS)
