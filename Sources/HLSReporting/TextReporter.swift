@@ -92,7 +92,8 @@ func plural(_ count: Int, _ noun: String) -> String {
 }
 
 func formatSeconds(_ seconds: Double) -> String {
-    let tenths = Int((seconds * 10).rounded())
+    // EXTINF:1e23 is grammatical: a sum of durations need not fit an Int (Int(_:) would trap).
+    let tenths = Int(exactly: (seconds * 10).rounded()) ?? .max
     return "\(tenths / 10).\(tenths % 10) s"
 }
 
