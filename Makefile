@@ -107,7 +107,7 @@ fuzz_target_flags = -dict=Fuzz/Dictionaries/$(if $(filter playlist attribute-lis
 fuzz_run = { printf '%-24s' "fuzz-$(1)"; \
 	$(FUZZ_BUILD)/release/fuzz-$(1) $(FUZZ_FLAGS) $(call fuzz_target_flags,$(1)) $(2) -artifact_prefix=$(FUZZ_BUILD)/crashes/$(1)- \
 	    $(FUZZ_BUILD)/corpus/$(1) >$(FUZZ_BUILD)/logs/$(3)-$(1).log 2>&1 \
-	&& awk '/number_of_executed_units/ {n=$$2} /average_exec_per_sec/ {r=$$2} END {print n " inputs, " r " per second, no crash"}' $(FUZZ_BUILD)/logs/$(3)-$(1).log \
+	&& awk '/^Done [0-9]+ runs in/ {print $$2 " inputs in " $$5 " s, no crash"}' $(FUZZ_BUILD)/logs/$(3)-$(1).log \
 	|| { echo FAILED; tail -n 40 $(FUZZ_BUILD)/logs/$(3)-$(1).log; echo "crash input: $(FUZZ_BUILD)/crashes/$(1)-*"; false; }; }
 
 # The test suite under AddressSanitizer, then ThreadSanitizer (slow: not part of `make test`).

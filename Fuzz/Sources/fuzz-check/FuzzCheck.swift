@@ -28,7 +28,9 @@ let separator: [UInt8] = [0, 0, 0, 0]
 /// average bit rate from EXTINF and segment sizes) and every rule. Layout: one flag byte (bit 0:
 /// --playlist-only), then multivariant playlist, NUL×4, media playlist, NUL×4, segment. The
 /// report is then rendered in every format.
-func fuzzCheck(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+// Also exported under libFuzzer's own name, for builds that link libFuzzer's main (debug).
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzCheck(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let bytes = fuzzInput(data, size)
     guard let flags = bytes.first else { return 0 }
     var parts: [[UInt8]] = []
