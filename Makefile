@@ -71,8 +71,13 @@ HLSCHECK_CORPUS ?= ../shared/corpus
 # Inputs up to 64 KiB (seeds are cut there); 10 s for one input is a hang; 2 GiB is a leak.
 FUZZ_FLAGS = -max_len=65536 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1
 
+# One product at a time: a plain `swift build` there would also link the main package's
+# hlscheck executable with the sanitizers, which the system linker (gold) cannot.
 fuzz-build: deps
-	$(SWIFT) build --package-path Fuzz --scratch-path $(FUZZ_BUILD) -c release -Xswiftc -sanitize=fuzzer,address
+	@mkdir -p $(FUZZ_BUILD)
+	@$(foreach t,$(FUZZ_TARGETS),$(SWIFT) build --package-path Fuzz --scratch-path $(FUZZ_BUILD) -c release \
+	    -Xswiftc -sanitize=fuzzer,address --product fuzz-$(t) >$(FUZZ_BUILD)/build.log 2>&1 \
+	    && echo "built fuzz-$(t)" || { cat $(FUZZ_BUILD)/build.log; false; } &&) true
 
 fuzz-seeds:
 	@bash Fuzz/seed.sh $(FUZZ_BUILD)/corpus $(HLSCHECK_CORPUS)
@@ -102,7 +107,7 @@ fuzz_target_flags = -dict=Fuzz/Dictionaries/$(if $(filter playlist attribute-lis
 fuzz_run = { printf '%-24s' "fuzz-$(1)"; \
 	$(FUZZ_BUILD)/release/fuzz-$(1) $(FUZZ_FLAGS) $(call fuzz_target_flags,$(1)) $(2) -artifact_prefix=$(FUZZ_BUILD)/crashes/$(1)- \
 	    $(FUZZ_BUILD)/corpus/$(1) >$(FUZZ_BUILD)/logs/$(3)-$(1).log 2>&1 \
-	&& awk '/number_of_executed_units/ {n=$$2} /average_exec_per_sec/ {r=$$2} END {print n " inputs, " r " per second, no crash"}' $(FUZZ_BUILD)/logs/$(3)-$(1).log \
+	&& awk '/^Done [0-9]+ runs in/ {print $$2 " inputs in " $$5 " s, no crash"}' $(FUZZ_BUILD)/logs/$(3)-$(1).log \
 	|| { echo FAILED; tail -n 40 $(FUZZ_BUILD)/logs/$(3)-$(1).log; echo "crash input: $(FUZZ_BUILD)/crashes/$(1)-*"; false; }; }
 
 # The test suite under AddressSanitizer, then ThreadSanitizer (slow: not part of `make test`).

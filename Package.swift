@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "MediaFormats", targets: ["MediaFormats"]),
         .library(name: "MediaInspection", targets: ["MediaInspection"]),
         .library(name: "HLSPackaging", targets: ["HLSPackaging"]),
+        .library(name: "HLSReporting", targets: ["HLSReporting"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),

@@ -24,7 +24,7 @@ let package = Package(
         ("fuzz-adts", ["MediaFormats", "HLSPackaging"]),
         ("fuzz-iso-box", ["MediaFormats", "HLSPackaging"]),
         ("fuzz-segment", ["MediaInspection"]),
-        ("fuzz-check", ["HLSCheck", "HLSPlaylist", "MediaInspection"]),
+        ("fuzz-check", ["HLSCheck", "HLSPlaylist", "HLSReporting", "MediaInspection"]),
     ].map { name, products in
         .executableTarget(
             name: name,

@@ -4,7 +4,9 @@ import MediaFormats
 
 /// Packed audio (RFC 8216 §3.4): ADTS frame headers (ISO/IEC 13818-7 §6.2), the leading ID3
 /// tag with its timestamp PRIV frame, and the packed-audio poster writer.
-func fuzzADTS(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+// Also exported under libFuzzer's own name, for builds that link libFuzzer's main (debug).
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzADTS(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let bytes = fuzzInput(data, size)
     // Walk the frames the way a demuxer does: header, then skip frameLength bytes.
     var offset = 0

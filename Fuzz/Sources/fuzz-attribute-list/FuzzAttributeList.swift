@@ -25,7 +25,9 @@ let attributeTags: [(prefix: String, suffix: String)] = [
 
 /// One attribute list on one line: the first byte picks the tag, the rest is the list (line
 /// breaks become commas, so the input stays on the tag's line).
-func fuzzAttributeList(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+// Also exported under libFuzzer's own name, for builds that link libFuzzer's main (debug).
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzAttributeList(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let bytes = fuzzInput(data, size)
     guard let selector = bytes.first else { return 0 }
     let context = attributeTags[Int(selector) % attributeTags.count]

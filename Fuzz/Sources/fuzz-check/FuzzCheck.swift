@@ -2,6 +2,7 @@ import Dispatch
 import FuzzSupport
 import HLSCheck
 import HLSPlaylist
+import HLSReporting
 import MediaInspection
 import Synchronization
 
@@ -25,8 +26,11 @@ let separator: [UInt8] = [0, 0, 0, 0]
 
 /// Whole checks of an in-memory stream: the loader, the inspector, the measurements (peak and
 /// average bit rate from EXTINF and segment sizes) and every rule. Layout: one flag byte (bit 0:
-/// --playlist-only), then multivariant playlist, NUL×4, media playlist, NUL×4, segment.
-func fuzzCheck(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+/// --playlist-only), then multivariant playlist, NUL×4, media playlist, NUL×4, segment. The
+/// report is then rendered in every format.
+// Also exported under libFuzzer's own name, for builds that link libFuzzer's main (debug).
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzCheck(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let bytes = fuzzInput(data, size)
     guard let flags = bytes.first else { return 0 }
     var parts: [[UInt8]] = []
@@ -55,6 +59,13 @@ func fuzzCheck(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
         for diagnostic in report.diagnostics {
             expectInvariant(!diagnostic.message.isEmpty, "a diagnostic without a message (\(diagnostic.rule))")
         }
+        // Every report format: what the playlists say ends up in text, JSON and XML.
+        _ = TextReporter().render([report])
+        _ = JSONReporter().render([report])
+        _ = SARIFReporter().render([report])
+        _ = GitHubActionsReporter().render([report])
+        expectInvariant((try? JUnitReporter(timestamp: "2026-01-01T00:00:00", hostname: "fuzz").render([report])) != nil,
+                        "the JUnit report could not be written")
     }
     return 0
 }

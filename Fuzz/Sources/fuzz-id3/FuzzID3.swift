@@ -3,7 +3,9 @@ import MediaFormats
 
 /// ID3v2 tags (ID3v2.3/2.4 structure), alone and as packed-audio segments: the reader must
 /// throw or return, never trap, and never claim more bytes than it was given.
-func fuzzID3(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+// Also exported under libFuzzer's own name, for builds that link libFuzzer's main (debug).
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzID3(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let bytes = fuzzInput(data, size)
     if let header = try? ID3Tag.Header.parse(bytes[...]) {
         expectInvariant(header.bodySize >= 0, "negative body size \(header.bodySize)")

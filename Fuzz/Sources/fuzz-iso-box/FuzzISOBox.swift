@@ -5,7 +5,9 @@ import MediaFormats
 /// ISO BMFF boxes (ISO/IEC 14496-12 §4.2) and emsg (ISO/IEC 23009-1 §5.10.3.3), through the
 /// fMP4 poster writer, which walks moof/traf/trun to place its emsg box. The first two bytes
 /// split the input into an init section and a fragment.
-func fuzzISOBox(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+// Also exported under libFuzzer's own name, for builds that link libFuzzer's main (debug).
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzISOBox(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let bytes = fuzzInput(data, size)
     if let message = EventMessageBox(payload: bytes[...]) {
         _ = message.presentationTime90k

@@ -3,7 +3,9 @@ import HLSPlaylist
 
 /// Whole playlists through the tolerant parser: it must never trap or hang, and every problem
 /// it reports must point at a line of the input.
-func fuzzPlaylist(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+// Also exported under libFuzzer's own name, for builds that link libFuzzer's main (debug).
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzPlaylist(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let bytes = fuzzInput(data, size)
     // Variables exercise EXT-X-DEFINE IMPORT/QUERYPARAM substitution too.
     let playlist = PlaylistParser.parse(

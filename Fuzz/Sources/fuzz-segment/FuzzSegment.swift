@@ -25,7 +25,9 @@ let extensions = ["ts", "aac", "mp3", "ac3", "ec3", "m4s", "mp4", "bin"]
 /// Whole segments through SegmentInspector: libavformat demuxing from memory plus our own ID3,
 /// TS and ADTS readers. The first byte picks the extension and whether stream info is probed;
 /// for `.m4s`, the next two bytes say how many bytes form the init section.
-func fuzzSegment(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+// Also exported under libFuzzer's own name, for builds that link libFuzzer's main (debug).
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzSegment(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let bytes = fuzzInput(data, size)
     guard let selector = bytes.first else { return 0 }
     let ext = extensions[Int(selector & 0x07)]

@@ -4,7 +4,9 @@ import MediaFormats
 
 /// MPEG-TS (ISO/IEC 13818-1): packet sync, PSI sections, PES packets and timed ID3 in TS, then
 /// the TS poster writer, which must throw on what it cannot rewrite, never trap.
-func fuzzTransportStream(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+// Also exported under libFuzzer's own name, for builds that link libFuzzer's main (debug).
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzTransportStream(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let bytes = fuzzInput(data, size)
     let offsets = TransportStream.packetOffsets(in: bytes[...])
     for offset in offsets {
