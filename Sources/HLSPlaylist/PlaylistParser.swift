@@ -192,7 +192,14 @@ struct ParserState {
         let (scaled, overflow) = bytes.count.multipliedReportingOverflow(by: 4)
         substitutionBudget = overflow ? .max : scaled.addingReportingOverflow(ValueLimits.substitutionAllowance).partialValue
         var start = 0
-        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { start = 3 }
+        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
+            start = 3
+            // Read past, as most players do, but RFC 8216 §4.1 says MUST NOT and that clients
+            // SHOULD refuse such a playlist.
+            sink.warning(
+                "the playlist starts with a UTF-8 byte order mark (BOM), which RFC 8216 §4.1 forbids and clients may refuse; save it as UTF-8 without BOM",
+                line: 1, column: 1)
+        }
         var lineNumber = 0
         while start < bytes.count || (lineNumber == 0 && start == bytes.count) {
             lineNumber += 1

@@ -327,7 +327,6 @@ struct ToleranceTests {
     static let plain = "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\na.ts\n#EXT-X-ENDLIST\n"
 
     @Test("accepted without a problem", arguments: [
-        ("BOM", "\u{FEFF}" + plain),
         ("CRLF", plain.replacingOccurrences(of: "\n", with: "\r\n")),
         ("blank lines", plain.replacingOccurrences(of: "\n", with: "\n\n")),
         ("no trailing newline", String(plain.dropLast())),
@@ -339,6 +338,15 @@ struct ToleranceTests {
         #expect(p.problems.isEmpty, "\(name): \(p.problems)")
         let m = try #require(p.media)
         #expect(m.segments.map(\.uri) == ["a.ts"] && m.endList)
+    }
+
+    /// RFC 8216 §4.1: no BOM. Read past (players do), with a warning at line 1.
+    @Test func byteOrderMarkIsReadPastWithAWarning() throws {
+        let p = parse("\u{FEFF}" + Self.plain)
+        let found = try #require(problem(p, line: 1, "byte order mark"))
+        #expect(found.severity == .warning && found.location.column == 1)
+        #expect(p.problems.count == 1)
+        #expect(p.media?.segments.map(\.uri) == ["a.ts"])
     }
 
     @Test func leadingWhitespaceIsAWarning() {
