@@ -75,8 +75,11 @@ struct ParsedTransportStream {
     /// adaptation fields and continuity counters; the payload after the section is 0xFF
     /// stuffing (§2.4.4.2). When the new section does not fit, the adaptation-field stuffing
     /// of those packets is reclaimed first (GStreamer's mpegtsmux pads PSI packets that way,
-    /// §2.4.3.5); refuses only when it still does not fit.
-    func rewritingSection(_ occurrence: SectionOccurrence, with section: [UInt8]) throws(PackagingError) -> [(Int, ArraySlice<UInt8>)] {
+    /// §2.4.3.5); what still does not fit goes into `extra` packets on the same PID, to follow
+    /// the occurrence's last packet (their continuity counters are the caller's to set).
+    func rewritingSection(_ occurrence: SectionOccurrence, with section: [UInt8]) throws(PackagingError)
+        -> (packets: [(Int, ArraySlice<UInt8>)], extra: [[UInt8]])
+    {
         let first = packets[occurrence.packetIndices[0]]
         let pointer = Int(first.payload[first.payload.startIndex])
         let carried = occurrence.packetIndices.map { packets[$0].payload }
@@ -95,17 +98,23 @@ struct ParsedTransportStream {
         }
         let capacities = headers.map { TransportStreamPacket.size - $0.count }
         let capacity = capacities.reduce(0, +)
-        guard payload.count <= capacity else {
-            throw PackagingError(.layoutNotSupported, "the PMT grows to \(section.count) bytes with the timed-ID3 stream and no longer fits in its \(occurrence.packetIndices.count) packet(s); re-mux the segment with the metadata stream declared (e.g. ffmpeg -map 0 -map 1 -c copy with a timed_id3 data stream)")
-        }
-        payload += repeatElement(0xFF, count: capacity - payload.count)
+        // A PMT section is at most 1021 bytes (§2.4.4.8): a few packets at most.
+        let overflow = max(0, payload.count - capacity)
+        let extraCount = (overflow + 183) / 184
+        payload += repeatElement(0xFF, count: capacity + extraCount * 184 - payload.count)
         var result: [(Int, ArraySlice<UInt8>)] = []
         var consumed = 0
         for (index, (header, room)) in zip(occurrence.packetIndices, zip(headers, capacities)) {
             result.append((index, (header + payload[consumed..<(consumed + room)])[...]))
             consumed += room
         }
-        return result
+        let pid = packets[occurrence.packetIndices[0]].pid
+        let extra = (0..<extraCount).map { number -> [UInt8] in
+            // payload_unit_start_indicator 0: the section continues; payload only.
+            let header: [UInt8] = [TransportStreamPacket.syncByte, UInt8(pid >> 8) & 0x1F, UInt8(pid & 0xFF), 0x10]
+            return header + payload[(consumed + number * 184)..<(consumed + (number + 1) * 184)]
+        }
+        return (result, extra)
     }
 
     /// A packet header (4 bytes + adaptation field) without its adaptation-field stuffing bytes

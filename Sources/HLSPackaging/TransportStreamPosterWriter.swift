@@ -17,6 +17,10 @@ public struct TransportStreamPosterWriter: Sendable {
     /// The PID of the timed-ID3 stream, chosen at the first segment and kept for the variant.
     public private(set) var metadataPID: UInt16?
     private var nextContinuityCounter: UInt8 = 0
+    /// How far this variant's PMT continuity counters are ahead of the originals: one for every
+    /// packet added to carry a PMT that outgrew its packets, so they stay continuous across
+    /// segments as well.
+    private var pmtCounterShift: UInt8 = 0
 
     public init() {}
 
@@ -71,14 +75,15 @@ public struct TransportStreamPosterWriter: Sendable {
             pmtEdit = { Self.undeclaringTimedID3(pid: pid, in: $0) }
         }
         var rewrittenPackets: [Int: ArraySlice<UInt8>] = [:]
+        var extraPackets: [Int: [[UInt8]]] = [:]
         if let pmtEdit {
             for occurrence in stream.sectionOccurrences(pid: program.pmtPID) {
                 guard let pmt = ProgramMapSection(occurrence.section[...]), pmt.programNumber == program.programNumber else {
                     throw PackagingError(.missingProgramTables, "a PMT on PID 0x\(hexPID(program.pmtPID)) cannot be read (bad CRC or length); the segment is damaged")
                 }
-                for (index, packet) in try stream.rewritingSection(occurrence, with: pmtEdit(pmt).serialized()) {
-                    rewrittenPackets[index] = packet
-                }
+                let rewritten = try stream.rewritingSection(occurrence, with: pmtEdit(pmt).serialized())
+                for (index, packet) in rewritten.packets { rewrittenPackets[index] = packet }
+                if !rewritten.extra.isEmpty, let last = occurrence.packetIndices.last { extraPackets[last] = rewritten.extra }
             }
         }
 
@@ -100,13 +105,33 @@ public struct TransportStreamPosterWriter: Sendable {
                     for original in unit.packetIndices { emitID3(stream.packet(original), into: &out) }
                 }
             } else if !packetsInUnits.contains(index) {
-                out.writeBytes(rewrittenPackets[index] ?? stream.packet(index))
+                let packet = rewrittenPackets[index] ?? stream.packet(index)
+                if stream.packets[index].pid == program.pmtPID {
+                    emitPMT(packet, extra: extraPackets[index] ?? [], into: &out)
+                } else {
+                    out.writeBytes(packet)
+                }
             }
             if index == insertAfter, let inserted {
                 emitID3(inserted[...], into: &out)
             }
         }
         return out.bytes
+    }
+
+    /// Writes a PMT packet with its continuity_counter moved by the variant's shift, then the
+    /// packets added to carry the rest of a grown section, each one counter further.
+    private mutating func emitPMT(_ packet: ArraySlice<UInt8>, extra: [[UInt8]], into out: inout ByteWriter) {
+        var bytes = Array(packet)
+        let counter = (bytes[3] &+ pmtCounterShift) & 0x0F
+        bytes[3] = (bytes[3] & 0xF0) | counter
+        out.writeBytes(bytes)
+        for (number, added) in extra.enumerated() {
+            var added = added
+            added[3] = (added[3] & 0xF0) | ((counter &+ UInt8(number + 1)) & 0x0F)
+            out.writeBytes(added)
+        }
+        pmtCounterShift = (pmtCounterShift &+ UInt8(extra.count)) & 0x0F
     }
 
     /// Writes timed-ID3 packets with this variant's running continuity_counter: it advances for

@@ -57,4 +57,60 @@ import HLSPackaging
         }
         #expect(headers(output) == headers(original))
     }
+
+    /// The sample's segments with every PMT grown (a private descriptor in program_info) until
+    /// the section fills its one packet: the timed-ID3 declaration cannot fit.
+    static func segmentsWithAFullPMT() throws -> (segments: [[UInt8]], pmtPID: UInt16) {
+        let originals = try TestMedia.variantSegments()
+        let pmtPID = try #require(TS.pmtPID(originals[0]))
+        var pmt = try #require(TS.pmt(originals[0]))
+        let room = 183 - pmt.serialized().count   // 184 payload bytes, one of them the pointer_field
+        pmt.programInfo += [0xF0, UInt8(room - 2)] + Array(repeating: 0x2A, count: room - 2)
+        let section = pmt.serialized()
+        #expect(section.count == 183)
+        let segments = originals.map { segment -> [UInt8] in
+            var copy = segment
+            for offset in stride(from: 0, to: copy.count, by: 188)
+            where (UInt16(copy[offset + 1] & 0x1F) << 8 | UInt16(copy[offset + 2])) == pmtPID && copy[offset + 1] & 0x40 != 0 {
+                copy.replaceSubrange(offset..<(offset + 188), with: [0x47, 0x40 | UInt8(pmtPID >> 8), UInt8(pmtPID & 0xFF), 0x10 | copy[offset + 3] & 0x0F, 0] + section)
+            }
+            return copy
+        }
+        return (segments, pmtPID)
+    }
+
+    /// The PMT section on `pid`, reassembled across its packets.
+    static func pmtSection(_ bytes: [UInt8], pid: UInt16) throws -> ProgramMapSection {
+        let packets = TS.packets(bytes).filter { $0.pid == pid }
+        let start = try #require(packets.firstIndex { $0.payloadUnitStart })
+        var data = Array(packets[start].payload.dropFirst(1 + Int(packets[start].payload.first ?? 0)))
+        for packet in packets[(start + 1)...] where !packet.payloadUnitStart { data += packet.payload }
+        let length = 3 + (Int(data[1] & 0x0F) << 8 | Int(data[2]))
+        #expect(CRC32MPEG2.checksum(Array(data.prefix(length))) == 0)
+        return try #require(ProgramMapSection(data.prefix(length)))
+    }
+
+    @Test func aPMTThatOutgrowsItsPacketGetsAnotherWithCountersContinuous() async throws {
+        let (segments, pmtPID) = try Self.segmentsWithAFullPMT()
+        var writer = TransportStreamPosterWriter()
+        let poster = try TestMedia.jpegPoster()
+        let outputs = try segments.map { segment throws(PackagingError) in try writer.rewrite(segment, poster: poster) }
+        let id3PID = try #require(writer.metadataPID)
+        for (original, output) in zip(segments, outputs) {
+            // One more packet per PMT, everything else (audio, PAT) byte-identical and in order.
+            let before = TS.packets(original).count(where: { $0.pid == pmtPID })
+            #expect(TS.packets(output).count(where: { $0.pid == pmtPID }) == 2 * before)
+            #expect(TS.packets(output, excluding: [pmtPID, id3PID]) == TS.packets(original, excluding: [pmtPID]))
+            let pmt = try Self.pmtSection(output, pid: pmtPID)
+            #expect(pmt.streams.first { $0.pid == id3PID }?.streamType == 0x15)
+        }
+        // Continuous across the variant's segments, the PMT PID's added packets included.
+        #expect(TransportStream.continuityErrors(in: segments.flatMap { $0 }).isEmpty)
+        #expect(TransportStream.continuityErrors(in: outputs.flatMap { $0 }) == [])
+        // libavformat reads the program with its new stream and finds the poster.
+        let facts = try await TestMedia.inspect(outputs[1], name: "seg1.ts")
+        #expect(facts.problem == nil)
+        #expect(facts.tracks.contains { $0.kind == .timedMetadata })
+        #expect(facts.artwork.count == 1)
+    }
 }
