@@ -74,13 +74,6 @@ public enum BitrateWindow {
         }
     }
 
-    /// Every qualifying run (see `forEachRun`).
-    static func runs(_ segments: [Segment], targetDuration: Int) -> [Run] {
-        var runs: [Run] = []
-        forEachRun(segments, targetDuration: targetDuration) { runs.append($0) }
-        return runs
-    }
-
     /// The largest Σbits / Σseconds over the qualifying runs; nil without duration.
     public static func peak(_ segments: [Segment], targetDuration: Int) -> Int? {
         var peak: Double?

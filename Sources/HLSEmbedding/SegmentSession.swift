@@ -30,7 +30,7 @@ struct SegmentSession {
     /// timestamp of its own and is left out.
     static func timelineStart(_ analysis: StreamAnalysis, sequence: Int, excluding playlistURI: String) -> Int64? {
         let starts = analysis.measurements.values.filter { $0.playlistURI != playlistURI }.compactMap { measurement in
-            measurement.records.first { $0.mediaSequence == sequence && $0.problem == nil && !$0.encrypted }?.firstPTS
+            measurement.records.first { $0.mediaSequence == sequence && $0.isInspected }?.firstPTS
         }
         guard let earliest = starts.min(), earliest.isFinite, earliest >= 0, earliest < Double(1 << 33) / 90_000 else { return nil }
         return Int64((earliest * 90_000).rounded())
