@@ -51,14 +51,16 @@ final class MemoryInput {
     fileprivate func seek(offset: Int64, whence: Int32) -> Int64 {
         let size = Int64(bytes.count)
         if whence & AVSEEK_SIZE != 0 { return size }
-        let target: Int64
+        // Offsets come from demuxers reading hostile files: an absurd one is an error, not a trap.
+        let base: Int64
         switch whence & ~AVSEEK_FORCE {
-        case SEEK_SET: target = offset
-        case SEEK_CUR: target = Int64(position) + offset
-        case SEEK_END: target = size + offset
+        case SEEK_SET: base = 0
+        case SEEK_CUR: base = Int64(position)
+        case SEEK_END: base = size
         default: return Int64(hls_averror(EINVAL))
         }
-        guard target >= 0, target <= size else { return Int64(hls_averror(EINVAL)) }
+        let (target, overflow) = base.addingReportingOverflow(offset)
+        guard !overflow, target >= 0, target <= size else { return Int64(hls_averror(EINVAL)) }
         position = Int(target)
         return target
     }
