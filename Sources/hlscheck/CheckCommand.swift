@@ -100,6 +100,9 @@ struct CheckCommand: AsyncParsableCommand {
         if let budgetKbps, !(1...1_000_000).contains(budgetKbps) {
             throw ValidationError("--budget-kbps must be between 1 and 1000000, got \(budgetKbps)")
         }
+        if decode, playlistOnly {
+            throw ValidationError("--decode decodes the segments that --playlist-only says not to read; choose one")
+        }
         let toStandardOutput = formats.filter { format in !output.contains { $0.format == format } }
         if toStandardOutput.count > 1 {
             throw ValidationError(

@@ -147,6 +147,15 @@ import Testing
         #expect(result.stderr.contains("yaml"))
     }
 
+    /// --decode reads every segment, --playlist-only none: together they would silently decode
+    /// nothing, so they are refused as a usage error.
+    @Test func decodeWithPlaylistOnlyIsAUsageError() throws {
+        let result = try HLSCheckBinary.run(["Samples/compliant/master.m3u8", "--decode", "--playlist-only"])
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("--decode") && result.stderr.contains("--playlist-only"))
+        #expect(result.stdout.isEmpty)
+    }
+
     @Test func checksEveryStreamOfAFolderInOneRunAndWritesSeveralFormats() throws {
         let folder = try TemporaryFolder()
         let result = try HLSCheckBinary.run([
