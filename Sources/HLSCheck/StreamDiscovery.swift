@@ -64,7 +64,8 @@ public enum StreamDiscovery {
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
     }
 
-    static func isFolder(_ path: String) -> Bool {
+    /// Whether `path` is a folder (following links).
+    public static func isFolder(_ path: String) -> Bool {
         var info = stat()
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
     }
