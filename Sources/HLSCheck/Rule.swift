@@ -94,6 +94,9 @@ public struct RuleDescription: Sendable {
 
 /// A rule is a pure function of the analysed stream: it never does I/O.
 public protocol Rule: Sendable {
+    /// The rule's id, name, default severity, rationale and examples (`hlscheck rules`).
     static var description: RuleDescription { get }
+    /// The findings of this rule on `stream`, in any order (the engine sorts them). Severity and
+    /// suppression are applied by the engine; a switched-off rule is never asked.
     func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding]
 }

@@ -4,6 +4,8 @@ internal import MediaFormats
 
 /// Where playlist bytes come from. `uri` is already resolved (a path or a URL string).
 public protocol PlaylistSource: Sendable {
+    /// The whole playlist at `uri`. Throws when it cannot be read (the built-in sources throw
+    /// `PlaylistReadError`, also for a file over their size limit); never for content problems.
     func read(_ uri: String) async throws -> [UInt8]
     /// A name that is the same for every spelling of one playlist (for a local file: its real
     /// path, symlinks and `..` resolved), nil when it cannot be known without reading. The loader
