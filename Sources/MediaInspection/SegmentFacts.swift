@@ -1,15 +1,21 @@
 public import MediaFormats
 
 /// The container a segment was demuxed as (chosen from the URI extension, else sniffed).
+/// The raw value is libavformat's name for the demuxer (`unknown` aside).
 public enum SegmentContainer: String, Sendable, Hashable, Codable, CaseIterable {
+    /// MPEG-2 transport stream (ISO/IEC 13818-1).
     case mpegTS = "mpegts"
     /// Packed audio (RFC 8216 §3.4): ADTS AAC, MP3, AC-3, E-AC-3.
     case adts = "aac"
+    /// Packed MPEG audio (MP3).
     case mp3
+    /// Packed AC-3.
     case ac3
+    /// Packed E-AC-3.
     case eac3
     /// ISO BMFF / CMAF (fMP4, .m4s, .mp4, .m4a, .cmf*).
     case fragmentedMP4 = "mov"
+    /// Not recognised: libavformat probes the bytes itself.
     case unknown
 
     /// Packed audio is the only kind that must start with the timestamp ID3 tag.
@@ -91,9 +97,11 @@ public struct SegmentFacts: Sendable, Hashable, Codable {
 
 /// What a track carries.
 public enum TrackKind: String, Sendable, Hashable, Codable {
+    /// An audio track, a video track, or timed metadata (e.g. timed ID3 in MPEG-TS).
     case audio, video, timedMetadata
     /// A cover image libavformat exposes as a one-frame video stream (ID3 APIC of packed audio).
     case attachedPicture
+    /// Any other stream (data, subtitles, or one without codec parameters).
     case other
 }
 
