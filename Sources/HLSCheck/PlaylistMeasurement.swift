@@ -82,8 +82,8 @@ public struct PlaylistMeasurement: Sendable, Hashable {
     /// The peak the same segments would have without their poster.
     public var peakBitrateWithoutArtwork: Int?
 
-    /// Measures `records`, the segments of `playlist` in playlist order; the peak window is the
-    /// playlist's target duration.
+    /// Measures `records`, the segments of `playlist` in playlist order; the peak window is
+    /// `targetDuration`.
     public init(playlistURI: String, playlist: MediaPlaylist, records: [SegmentRecord]) {
         self.playlistURI = playlistURI
         self.records = records

@@ -142,7 +142,8 @@ public struct Attribute: Sendable, Hashable {
 
 /// An attribute list in file order. Typed accessors interpret a value on demand.
 public struct AttributeList: Sendable, Hashable {
-    /// The attributes in file order; a repeated name keeps every occurrence.
+    /// The attributes in file order. A repeated name is kept once, the first time (the repeat is
+    /// a syntax error).
     public var attributes: [Attribute]
 
     /// Makes a list from attributes in file order.
@@ -216,7 +217,8 @@ public enum HDCPLevel: String, Sendable, Hashable, Codable {
 
 /// `#EXT-X-STREAM-INF` followed by its URI line (RFC 8216 §4.3.4.2).
 public struct VariantStream: Sendable, Hashable {
-    /// The URI line after the tag, as written (after variable substitution); relative to the playlist.
+    /// The URI line after the tag, as written (after variable substitution); a relative reference
+    /// resolves against the playlist's URI.
     public var uri: String
     /// Line of the `#EXT-X-STREAM-INF` tag.
     public var line: Int
@@ -265,7 +267,8 @@ public struct VariantStream: Sendable, Hashable {
 
 /// `#EXT-X-I-FRAME-STREAM-INF` (RFC 8216 §4.3.4.3).
 public struct IFrameVariantStream: Sendable, Hashable {
-    /// The URI attribute, relative to the playlist; empty when missing (an error already reported).
+    /// The URI attribute as written (relative to the playlist or absolute); empty when missing (an
+    /// error already reported).
     public var uri: String
     /// 1-based line of the tag.
     public var line: Int
@@ -307,7 +310,8 @@ public struct Rendition: Sendable, Hashable {
     public var groupID: String?
     /// NAME, nil when absent.
     public var name: String?
-    /// URI relative to the playlist, nil when absent (e.g. audio muxed into the variant).
+    /// URI as written (relative to the playlist or absolute), nil when absent (the rendition is in
+    /// the variant's own segments).
     public var uri: String?
     /// LANGUAGE (RFC 5646 tag), nil when absent.
     public var language: String?
@@ -479,7 +483,7 @@ public struct EncryptionKey: Sendable, Hashable {
     public var line: Int
     /// NONE, AES-128, SAMPLE-AES, SAMPLE-AES-CTR, …
     public var method: String
-    /// URI of the key, relative to the playlist; nil when absent (METHOD=NONE).
+    /// URI of the key as written (relative to the playlist or absolute); nil when absent (METHOD=NONE).
     public var uri: String?
     /// IV as bytes (should be 16), nil when absent.
     public var iv: [UInt8]?
@@ -502,7 +506,8 @@ public struct EncryptionKey: Sendable, Hashable {
 public struct MediaInitializationSection: Sendable, Hashable {
     /// 1-based line of the tag.
     public var line: Int
-    /// The URI attribute, relative to the playlist; empty when missing (an error already reported).
+    /// The URI attribute as written (relative to the playlist or absolute); empty when missing (an
+    /// error already reported).
     public var uri: String
     /// BYTERANGE of the resource, nil when absent (the whole resource); offset defaults to 0.
     public var byteRange: ByteRange?
@@ -536,7 +541,7 @@ public struct DateRange: Sendable, Hashable {
 public struct PartialSegment: Sendable, Hashable {
     /// 1-based line of the tag.
     public var line: Int
-    /// URI relative to the playlist.
+    /// URI as written (relative to the playlist or absolute).
     public var uri: String
     /// DURATION in seconds; 0 when absent or malformed.
     public var duration: Double

@@ -112,7 +112,7 @@ extension ProgramAssociationSection {
     }
 }
 
-/// Builders and readers of the timed-ID3 descriptors (ISO/IEC 13818-1 §2.6.58–2.6.61).
+/// Builders and readers of the timed-ID3 descriptors (ISO/IEC 13818-1 §2.6.58, §2.6.60).
 public enum TimedID3Descriptors {
     static let id3: [UInt8] = Array("ID3 ".utf8)
 
