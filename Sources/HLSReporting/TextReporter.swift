@@ -6,10 +6,12 @@ public struct TextReporter: Sendable {
     /// ANSI colours for a terminal; never in files or pipes.
     public var color: Bool
 
+    /// Makes a reporter; `color` adds ANSI colours (only for a terminal).
     public init(color: Bool = false) {
         self.color = color
     }
 
+    /// The text report of every input, in order: findings, variant table and summary.
     public func render(_ reports: [CheckReport]) -> String {
         var out = ""
         for report in reports {
