@@ -127,6 +127,7 @@ struct CheckCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        let started = Date()
         limitOptions.startWatchdog(command: "check")
         var reports: [CheckReport] = []
         do {
@@ -184,9 +185,14 @@ struct CheckCommand: AsyncParsableCommand {
         for report in reports {
             if let error = report.inputError { printError("hlscheck: \(TerminalText.escaped(error.description))") }
         }
-        try write(reports)
-        if reports.contains(where: { $0.inputError != nil }) { throw ExitCode(2) }
-        if reports.contains(where: \.fails) { throw ExitCode(1) }
+        // Every report shows paths relative to the repository root (docs/ci.md).
+        let reportPaths = ReportPaths.forRun(
+            inputs: self.paths, fallback: limitOptions.root, workingDirectory: FileManager.default.currentDirectoryPath)
+        reports = reports.map(reportPaths.apply)
+        let exitCode = ReportContext.exitCode(reports)
+        try write(reports, context: ReportContext(
+            paths: reportPaths, started: started, exitCode: Int(exitCode), maximumPlaylistBytes: limitOptions.limits.playlistBytes))
+        if exitCode != 0 { throw ExitCode(exitCode) }
     }
 
     /// Profile, then the configuration file, then command-line flags.
@@ -213,7 +219,7 @@ struct CheckCommand: AsyncParsableCommand {
         return parent.isEmpty ? "." : parent
     }
 
-    func write(_ reports: [CheckReport]) throws {
+    func write(_ reports: [CheckReport], context: ReportContext) throws {
         for format in formats {
             let target = output.first { $0.format == format }?.path
             let text: String
@@ -235,8 +241,9 @@ struct CheckCommand: AsyncParsableCommand {
                 }
             case .github:
                 text = GitHubActionsReporter().render(reports)
+                StepSummary.append(GitHubActionsReporter().summary(reports))
             case .sarif:
-                text = SARIFReporter().render(reports)
+                text = context.sarif(reports).render(reports)
             }
             if let target {
                 do {
