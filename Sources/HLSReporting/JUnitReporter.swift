@@ -131,7 +131,7 @@ public struct JUnitReporter: Sendable {
     }
 
     /// Seconds with millisecond precision, as `xs:decimal` wants them ("0.012").
-    static func seconds(_ value: Double) -> String {
+    public static func seconds(_ value: Double) -> String {
         guard value.isFinite, value > 0 else { return "0.000" }
         let milliseconds = Int((value * 1000).rounded())
         let fraction = String(milliseconds % 1000)
@@ -152,7 +152,9 @@ public struct JUnitReporter: Sendable {
         try writer.attribute("time", Self.seconds(report.duration ?? cases.reduce(0) { $0 + $1.time }))
 
         try writer.startElement("properties")
-        try writer.element("property", attributes: ["name": "hlscheck.version", "value": HLSCheckVersion.current])
+        // Once per document: consumers such as xunitparser merge every suite's properties into
+        // one table and refuse a name seen twice.
+        if id == 0 { try writer.element("property", attributes: ["name": "hlscheck.version", "value": HLSCheckVersion.current]) }
         try writer.endElement()
 
         for testCase in cases {

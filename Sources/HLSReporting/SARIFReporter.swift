@@ -198,7 +198,8 @@ public struct SARIFReporter: Sendable {
     func artifactLocation(_ path: String) -> ArtifactLocation {
         let lowered = path.lowercased()
         if lowered.hasPrefix("http://") || lowered.hasPrefix("https://") { return ArtifactLocation(uri: path) }
-        if path.hasPrefix("/") { return ArtifactLocation(uri: "file://" + Self.uriReference(path)) }
+        // Without a known root, an absolute path stays an absolute-path reference, as given.
+        if path.hasPrefix("/") { return ArtifactLocation(uri: (paths == nil ? "" : "file://") + Self.uriReference(path)) }
         return ArtifactLocation(uri: Self.uriReference(path), uriBaseId: paths == nil ? nil : Self.rootBaseID)
     }
 
