@@ -35,7 +35,12 @@ run: build
 	@echo
 	-$(BIN) Samples/no-audio-only/master.m3u8 --root Samples
 
+# Python packages the tests use to read reports as CI consumers do (skipped when missing).
+PIP_TEST_PACKAGES := junitparser xunitparser
+
 test: deps
+	@python3 -c 'import junitparser, xunitparser' 2>/dev/null || python3 -m pip install -q $(PIP_TEST_PACKAGES) \
+	    || echo "make: could not install $(PIP_TEST_PACKAGES); the JUnit consumer tests will be skipped" >&2
 	$(SWIFT) test
 	$(MAKE) fuzz-smoke
 

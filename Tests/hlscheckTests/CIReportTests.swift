@@ -87,6 +87,19 @@ import Testing
         #expect((json["variants"] as? [[String: Any]])?.first?["playlist"] as? String == "audio.m3u8")
     }
 
+    static func python(_ arguments: [String]) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3"] + arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, output)
+    }
+
     static let consumersAvailable: Bool = {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -193,6 +206,23 @@ import Testing
         #expect(invocation["executionSuccessful"] as? Bool == false)
         #expect((invocation["commandLine"] as? String)?.hasSuffix("good/master.m3u8 fails/master.m3u8 missing.m3u8 segment.m3u8 warns/master.m3u8 --playlist-only --format sarif --budget-kbps 64") == true)
         #expect((invocation["toolExecutionNotifications"] as? [Any])?.count == 2)
+        if let schemas = PackageRoot.schemas {
+            try folder.write(Data(result.stdout.utf8), to: "r.sarif")
+            let validation = try Self.python([
+                "-c", """
+                import json, sys
+                try:
+                    import jsonschema
+                except ImportError:
+                    sys.exit(0)
+                schema = json.load(open(sys.argv[1], encoding="utf-8"))
+                errors = list(jsonschema.Draft7Validator(schema).iter_errors(json.load(open(sys.argv[2], encoding="utf-8"))))
+                for e in errors: print("/".join(map(str, e.absolute_path)), e.message)
+                sys.exit(1 if errors else 0)
+                """, schemas.appendingPathComponent("sarif-schema-2.1.0.json").path, folder.path("r.sarif"),
+            ])
+            #expect(validation.status == 0, "\(validation.output)")
+        }
         let results = try #require(run["results"] as? [[String: Any]])
         let fingerprints = results.compactMap { ($0["partialFingerprints"] as? [String: String])?["hlscheckLineHash/v1"] }
         #expect(fingerprints.count == results.count && Set(fingerprints).count == results.count)
@@ -237,5 +267,38 @@ import Testing
               codecs-missing              https://github.com/hlscheck/hlscheck/blob/main/docs/rules.md#codecs-missing
 
             """), "\(result.stdout)")
+    }
+}
+
+extension CIReportTests {
+    /// Every key a report can hold is in docs/json-report.md: a run over a measured stream with a
+    /// poster, a stream with a suppressed finding, and an input that could not be checked.
+    @Test func everyJSONKeyIsDocumented() throws {
+        let folder = try TemporaryFolder([
+            "quiet/master.m3u8": "#EXTM3U\n# hlscheck-disable-next-line codecs-missing\n#EXT-X-STREAM-INF:BANDWIDTH=48000\na.m3u8\n",
+            "quiet/a.m3u8": "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\na.ts\n#EXT-X-ENDLIST\n",
+        ])
+        let result = try HLSCheckBinary.run([
+            PackageRoot.url.appendingPathComponent("Samples/compliant/master.m3u8").path, folder.path("quiet/master.m3u8"),
+            folder.path("gone.m3u8"), "--format", "json",
+        ])
+        let json = try Self.json(result.stdout)
+        var paths: Set<String> = []
+        func collect(_ value: Any, _ path: String) {
+            if let object = value as? [String: Any] {
+                for (key, child) in object { collect(child, path.isEmpty ? key : "\(path).\(key)") }
+            } else if let array = value as? [Any] {
+                for child in array { collect(child, path + "[]") }
+            }
+            if !path.isEmpty { paths.insert(path) }
+        }
+        collect(json, "")
+        #expect(paths.contains("diagnostics[].suppressed") && paths.contains("variants[].artwork.peakShare")
+            && paths.contains("failedInputs[].error") && paths.contains("variants[].input"), "\(paths.sorted())")
+        let document = try String(contentsOf: PackageRoot.url.appendingPathComponent("docs/json-report.md"), encoding: .utf8)
+        for path in paths.sorted() where !path.hasSuffix("[]") {
+            let last = path.split(separator: ".").last.map(String.init) ?? path
+            #expect(document.contains("`\(path)`") || document.contains("/ `.\(last)`"), "docs/json-report.md does not document \(path)")
+        }
     }
 }
