@@ -36,10 +36,12 @@ public struct ReportPaths: Sendable, Hashable {
         return ReportPaths(root: fallback ?? workingDirectory, workingDirectory: workingDirectory)
     }
 
-    /// The nearest folder at or above `path`'s folder holding `.git` (a folder, or the file a
-    /// linked worktree or submodule has); nil outside any work tree.
+    /// The nearest folder at or above `path` (a folder) or its folder (a file) holding `.git` (a
+    /// folder, or the file a linked worktree or submodule has); nil outside any work tree.
     static func repositoryRoot(above path: String) -> String? {
-        var folder = (path as NSString).deletingLastPathComponent
+        var isDirectory: ObjCBool = false
+        let isFolder = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
+        var folder = isFolder ? path : (path as NSString).deletingLastPathComponent
         while !folder.isEmpty {
             if FileManager.default.fileExists(atPath: folder == "/" ? "/.git" : folder + "/.git") { return folder }
             if folder == "/" { return nil }

@@ -164,6 +164,7 @@ struct CheckCommand: AsyncParsableCommand {
                 // A folder given on the command line is the root of the streams found in it.
                 if configuration.confinement.root == nil { configuration.confinement.root = folder }
                 var report: CheckReport
+                let begun = Date()
                 if let unusable {
                     report = CheckReport(input: input, error: unusable)
                 } else {
@@ -173,6 +174,8 @@ struct CheckCommand: AsyncParsableCommand {
                         report = CheckReport(input: input, error: error)
                     }
                 }
+                // Real JUnit times for inputs that failed too (a checked one has its own).
+                if report.duration == nil { report.duration = Date().timeIntervalSince(begun) }
                 report.failureThreshold = (failOn ?? file?.failOn.flatMap(FailLevel.init) ?? .error).threshold
                 reports.append(report)
             }

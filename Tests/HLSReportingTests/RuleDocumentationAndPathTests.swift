@@ -56,6 +56,9 @@ import TestSupport
         #expect(inRepo.display("repo/s/m.m3u8") == "s/m.m3u8")
         let plain = ReportPaths.forRun(inputs: ["plain/m.m3u8"], fallback: "plain", workingDirectory: folder.url.path)
         #expect(plain.display("plain/m.m3u8") == "m.m3u8")
+        // A folder given as input is searched from itself: `hlscheck .` at the top of a checkout.
+        let dot = ReportPaths.forRun(inputs: ["."], fallback: nil, workingDirectory: folder.path("repo"))
+        #expect(dot.root == folder.path("repo"))
         let none = ReportPaths.forRun(inputs: ["plain/m.m3u8"], fallback: nil, workingDirectory: folder.url.path)
         #expect(none.display("plain/m.m3u8") == "plain/m.m3u8")
     }
