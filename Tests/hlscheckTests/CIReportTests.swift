@@ -238,6 +238,18 @@ import Testing
         let movedResult = try #require(((moved["runs"] as? [[String: Any]])?.first?["results"] as? [[String: Any]])?.first)
         let original = try #require(results.first { $0["ruleId"] as? String == movedResult["ruleId"] as? String })
         #expect(movedResult["partialFingerprints"] as? [String: String] == original["partialFingerprints"] as? [String: String])
+        // The line's text is read back: the same message on an edited line is another fingerprint.
+        func codecsFingerprint() throws -> String? {
+            let log = try Self.json(try HLSCheckBinary.run(["warns/master.m3u8", "--playlist-only", "--format", "sarif"], in: folder.url).stdout)
+            let result = ((log["runs"] as? [[String: Any]])?.first?["results"] as? [[String: Any]])?.first
+            #expect(result?["ruleId"] as? String == "codecs-missing")
+            return (result?["partialFingerprints"] as? [String: String])?["hlscheckLineHash/v1"]
+        }
+        let before = try codecsFingerprint()
+        try folder.write(Data("#EXTM3U\n\n#EXT-X-STREAM-INF:BANDWIDTH=48000\naudio.m3u8\n".utf8), to: "warns/master.m3u8")
+        #expect(try codecsFingerprint() == before, "moved one line down")
+        try folder.write(Data("#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=47000\naudio.m3u8\n".utf8), to: "warns/master.m3u8")
+        #expect(try codecsFingerprint() != before, "the line's text changed")
     }
 
     @Test func rulesCommandPrintsJSONAndTheMarkdownOfDocsRules() throws {
