@@ -44,7 +44,11 @@ run: build
 	@echo
 	-$(BIN) Samples/no-audio-only/master.m3u8 --root Samples
 
+# Python packages the tests use to read reports as CI consumers do.
+PIP_TEST_PACKAGES := junitparser xunitparser
+
 test: test-deps
+	@python3 -c 'import junitparser, xunitparser' 2>/dev/null || python3 -m pip install -q $(PIP_TEST_PACKAGES)
 	$(SWIFT) test
 	$(MAKE) fuzz-smoke
 

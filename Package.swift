@@ -42,7 +42,7 @@ let package = Package(
         .target(
             name: "HLSCheck", dependencies: ["HLSPlaylist", "MediaInspection", "MediaFormats", .product(name: "Yams", package: "Yams")],
             swiftSettings: strict),
-        .target(name: "HLSReporting", dependencies: ["HLSCheck", "CLibXML2"], swiftSettings: strict),
+        .target(name: "HLSReporting", dependencies: ["HLSCheck", "CLibXML2", "MediaFormats"], swiftSettings: strict),
         // embed's rename-without-replacing (renameat2 RENAME_NOREPLACE, which Glibc's Swift module does not export) and flock.
         .target(name: "CSystem"),
         .target(name: "HLSPackaging", dependencies: ["MediaFormats"], swiftSettings: strict),

@@ -67,6 +67,15 @@ public struct CheckReport: Sendable {
         diagnostics.reduce(0) { $0 + ($1.severity == severity && !$1.suppressed ? 1 : 0) }
     }
 
+    /// Wall-clock seconds the check of this input took (load, measure, rules); nil when unknown.
+    public var duration: Double?
+    /// Seconds each rule that ran took over the analysed stream, by rule id.
+    public var ruleDurations: [String: Double] = [:]
+
+    public static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+
     /// Findings excused by a `# hlscheck-disable-next-line` comment.
     public var suppressedCount: Int { diagnostics.reduce(0) { $0 + ($1.suppressed ? 1 : 0) } }
 
@@ -105,10 +114,15 @@ public struct Checker: Sendable {
     /// Loads, measures and checks the stream at `uri`. Throws `CheckError` only when the root
     /// playlist cannot be read at all; every content problem is a diagnostic of the report.
     public func check(_ uri: String) async throws(CheckError) -> CheckReport {
+        let clock = ContinuousClock(), start = clock.now
         let analysis = try await analyse(uri)
-        return CheckReport(
-            input: uri, diagnostics: diagnose(analysis),
+        var ruleDurations: [String: Double] = [:]
+        var report = CheckReport(
+            input: uri, diagnostics: diagnose(analysis, ruleDurations: &ruleDurations),
             variants: analysis.variants.map { VariantSummary($0, audioOnlyBudget: configuration.audioOnlyBudget) }, checkedRules: checkedRules)
+        report.ruleDurations = ruleDurations
+        report.duration = CheckReport.seconds(start.duration(to: clock.now))
+        return report
     }
 
     /// Loads the stream and measures its segments (unless `playlistOnly`): what rules and the
@@ -156,11 +170,20 @@ public struct Checker: Sendable {
 
     /// Runs every enabled rule over an analysed stream, in deterministic order.
     public func diagnose(_ analysis: StreamAnalysis) -> [Diagnostic] {
+        var ruleDurations: [String: Double] = [:]
+        return diagnose(analysis, ruleDurations: &ruleDurations)
+    }
+
+    /// `diagnose`, recording how long each rule took, in seconds (JUnit test case times).
+    func diagnose(_ analysis: StreamAnalysis, ruleDurations: inout [String: Double]) -> [Diagnostic] {
+        let clock = ContinuousClock()
         let suppressions = Suppressions(analysis.playlists)
         var diagnostics: [Diagnostic] = []
         for rule in rules {
             let description = type(of: rule).description
             guard let severity = configuration.severity(for: description), runs(description) else { continue }
+            let start = clock.now
+            defer { ruleDurations[description.id, default: 0] += CheckReport.seconds(start.duration(to: clock.now)) }
             for finding in rule.check(analysis, configuration: configuration) {
                 diagnostics.append(
                     Diagnostic(

@@ -32,6 +32,9 @@ public struct VariantSummary: Sendable, Hashable, Codable {
     public var playlist: String
     /// The line of the EXT-X-STREAM-INF in the input (1 for a media playlist given directly).
     public var line: Int
+    /// The line of the variant's URI in the input (the line after its EXT-X-STREAM-INF; 1 for a
+    /// media playlist given directly).
+    public var uriLine: Int?
     /// Whether the variant is audio-only (by content when inspected, else by declaration).
     public var audioOnly: Bool
     /// The declared BANDWIDTH in bit/s, nil when absent.
@@ -70,6 +73,7 @@ public struct VariantSummary: Sendable, Hashable, Codable {
         uri = variant.uri
         playlist = variant.playlistURI
         line = variant.location.line
+        uriLine = variant.stream?.uriLine ?? variant.location.line
         audioOnly = variant.isAudioOnly
         declaredBandwidth = variant.declaredBandwidth
         declaredAverageBandwidth = variant.declaredAverageBandwidth

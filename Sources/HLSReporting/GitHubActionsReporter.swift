@@ -1,15 +1,117 @@
 public import HLSCheck
 
-/// GitHub Actions workflow commands, one per finding, which the runner turns into annotations on
-/// the pull request: `::error file=PATH,line=N,col=C,title=hlscheck RULE::MESSAGE`.
+/// GitHub Actions workflow commands, which the runner turns into annotations on the pull
+/// request: `::error file=PATH,line=N,col=C,title=hlscheck RULE::MESSAGE`, one `::group::` per
+/// stream.
+///
+/// GitHub keeps at most 10 annotations of each type (error, warning, notice) per step and drops
+/// the rest silently. So the first 10 of each type are workflow commands; later ones are printed
+/// as plain compiler-style lines in their stream's group, and a closing line says how many were
+/// not annotated and where to see them. `summary` is the Markdown for `$GITHUB_STEP_SUMMARY`.
 public struct GitHubActionsReporter: Sendable {
-    /// Makes a reporter.
-    public init() {}
+    /// Annotations GitHub keeps per type and step.
+    public var annotationLimit: Int
+
+    /// Makes a reporter that annotates at most `annotationLimit` findings of each type.
+    public init(annotationLimit: Int = 10) {
+        self.annotationLimit = annotationLimit
+    }
 
     /// One workflow command line per unsuppressed finding, for every report, in report order.
     public func render(_ reports: [CheckReport]) -> String {
-        // An excused finding is not an annotation on the pull request.
-        reports.flatMap(\.diagnostics).filter { !$0.suppressed }.map(command).map { $0 + "\n" }.joined()
+        var out = ""
+        var annotated: [Severity: Int] = [:]
+        var notAnnotated: [Severity: Int] = [:]
+        for report in reports {
+            out += "::group::\(Self.escapeData(TerminalText.escaped("hlscheck \(report.input): \(Self.verdict(report))", keepingLineBreaks: true)))\n"
+            // An excused finding is not an annotation on the pull request.
+            for diagnostic in report.diagnostics where !diagnostic.suppressed {
+                if annotated[diagnostic.severity, default: 0] < annotationLimit {
+                    annotated[diagnostic.severity, default: 0] += 1
+                    out += command(diagnostic) + "\n"
+                } else {
+                    notAnnotated[diagnostic.severity, default: 0] += 1
+                    out += TextReporter().line(for: diagnostic) + "\n"
+                }
+            }
+            out += "::endgroup::\n"
+        }
+        if !notAnnotated.isEmpty {
+            let counts = Severity.allCases.reversed().compactMap { severity in
+                notAnnotated[severity].map { "\($0) more \(Self.name(severity))\($0 == 1 ? "" : "s")" }
+            }
+            out += "hlscheck: GitHub keeps \(annotationLimit) annotations of each type per step; not annotated: "
+                + counts.joined(separator: ", ")
+                + ". They are listed above in their stream's group, and every finding is in the job summary and in the other report formats (--format text, sarif, junit).\n"
+        }
+        return out
+    }
+
+    /// "2 errors, 1 warning", "passes", "could not be checked".
+    static func verdict(_ report: CheckReport) -> String {
+        if report.inputError != nil { return "could not be checked" }
+        let counts = [(Severity.error, "error"), (.warning, "warning"), (.note, "note")].compactMap { severity, noun in
+            report.count(severity) > 0 ? plural(report.count(severity), noun) : nil
+        }
+        return (report.fails ? "fails" : "passes") + (counts.isEmpty ? "" : " (\(counts.joined(separator: ", ")))")
+    }
+
+    static func name(_ severity: Severity) -> String {
+        switch severity {
+        case .error: "error"
+        case .warning: "warning"
+        case .note: "notice"
+        }
+    }
+
+    // MARK: - Job summary
+
+    /// Most finding rows the summary lists (GitHub accepts 1 MiB of summary per step).
+    public static let summaryFindingLimit = 200
+
+    /// Markdown for `$GITHUB_STEP_SUMMARY`: a table of the streams with their verdicts, then the
+    /// findings (the first `summaryFindingLimit`), each rule linked to docs/rules.md. Text from
+    /// playlists is escaped: the summary renders Markdown and HTML.
+    public func summary(_ reports: [CheckReport]) -> String {
+        var out = "### hlscheck\n\n"
+        guard !reports.isEmpty else { return out + "No stream to check.\n\n" }
+        out += "| stream | verdict | errors | warnings | notes | variants |\n|---|---|---:|---:|---:|---:|\n"
+        for report in reports {
+            let verdict = report.inputError != nil ? "❌ could not be checked" : report.fails ? "❌ fails" : "✅ passes"
+            out += "| \(Self.cell(report.input)) | \(verdict) | \(report.count(.error)) | \(report.count(.warning)) | "
+                + "\(report.count(.note)) | \(report.variants.count) |\n"
+        }
+        let findings = reports.flatMap { $0.diagnostics.filter { !$0.suppressed } }
+        if !findings.isEmpty {
+            out += "\n| where | severity | rule | message |\n|---|---|---|---|\n"
+            for diagnostic in findings.prefix(Self.summaryFindingLimit) {
+                let place = diagnostic.place ?? diagnostic.location?.uri ?? ""
+                out += "| \(Self.cell(place)) | \(diagnostic.severity.rawValue) | "
+                    + "[\(Self.cell(diagnostic.rule))](\(RuleDocumentation.url(for: diagnostic.rule))) | \(Self.cell(diagnostic.message)) |\n"
+            }
+            if findings.count > Self.summaryFindingLimit {
+                out += "\n\(findings.count - Self.summaryFindingLimit) more findings are not listed here: see the text, JSON or SARIF report.\n"
+            }
+        }
+        let suppressed = reports.reduce(0) { $0 + $1.suppressedCount }
+        if suppressed > 0 { out += "\n\(plural(suppressed, "finding")) suppressed in the playlists.\n" }
+        return out + "\n"
+    }
+
+    /// A table cell: Markdown and HTML specials escaped, control characters shown, one line.
+    static func cell(_ text: String) -> String {
+        var out = ""
+        for character in TerminalText.escaped(text, keepingLineBreaks: false) {
+            switch character {
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "&": out += "&amp;"
+            case "|", "\\", "`", "*", "_", "[", "]", "(", ")", "#", "!", "~": out += "\\\(character)"
+            case "\n", "\r": out += " "
+            default: out.append(character)
+            }
+        }
+        return out
     }
 
     /// Text from playlists goes through `TerminalText.escaped` first: the log view renders

@@ -36,6 +36,19 @@ public struct JSONReporter: Sendable {
             var path: String
             var error: String
         }
+        /// A variant and the input it belongs to (`input`, as in `inputs`).
+        struct Variant: Encodable {
+            var input: String
+            var summary: VariantSummary
+
+            enum Key: String, CodingKey { case input }
+
+            func encode(to encoder: any Encoder) throws {
+                try summary.encode(to: encoder)
+                var container = encoder.container(keyedBy: Key.self)
+                try container.encode(input, forKey: .input)
+            }
+        }
         var tool = Tool()
         /// Every input of the run, checked or not.
         var inputs: [String]
@@ -43,7 +56,7 @@ public struct JSONReporter: Sendable {
         var failedInputs: [FailedInput]
         var summary: Summary
         var diagnostics: [Entry]
-        var variants: [VariantSummary]
+        var variants: [Variant]
     }
 
     /// One JSON document for all reports (docs/json-report.md).
@@ -67,7 +80,9 @@ public struct JSONReporter: Sendable {
                     },
                     suppressed: diagnostic.suppressed ? true : nil)
             },
-            variants: reports.flatMap(\.variants).map(Self.finite))
+            variants: reports.flatMap { report in
+                report.variants.map { Document.Variant(input: report.input, summary: Self.finite($0)) }
+            })
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         if let data = try? encoder.encode(document) {

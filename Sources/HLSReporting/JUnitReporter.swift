@@ -1,9 +1,12 @@
 public import Foundation
 public import HLSCheck
 
-/// JUnit XML for CI test views (GitLab, Jenkins, GitHub test-report actions), valid against the
-/// Apache Ant JUnit schema: one `<testsuite>` per input, one `<testcase>` per checked rule and
-/// variant plus one per rule for findings about the stream as a whole.
+/// JUnit XML for CI test views (GitLab, Jenkins, GitHub test-report actions): one `<testsuite>`
+/// per input; in it one `<testcase>` per checked rule for the stream, except that a rule whose
+/// findings each concern one variant (`RuleScope.variant`) has one test case per variant
+/// instead. A finding of such a rule lands in the case of the variant it concerns: one located in
+/// the variant's media playlist, in a rendition playlist it plays, or on its EXT-X-STREAM-INF or
+/// URI line in the input.
 ///
 /// A test case fails exactly when what it holds fails the exit code: a finding at or above the
 /// report's `failureThreshold` (`--fail-on`, default `error`), or an input that could not be
@@ -11,6 +14,11 @@ public import HLSCheck
 /// at most one `<failure>` and no output of its own, so several failing findings share one
 /// failure, and the findings below the threshold go to the suite's `<system-out>` as
 /// compiler-style lines.
+///
+/// Beyond the Apache Ant schema, each test case has a `file` attribute (the playlist it is
+/// about: the input, or the variant's media playlist), which GitLab and Jenkins use to link the
+/// case; suite times are the real wall-clock time of checking the input, test case times the time
+/// its rule took (shared evenly among a per-variant rule's cases).
 public struct JUnitReporter: Sendable {
     /// ISO 8601 without a zone (`2026-11-21T10:00:00`), as the schema requires.
     public var timestamp: String
@@ -45,9 +53,13 @@ public struct JUnitReporter: Sendable {
     /// A test case and the findings it owns.
     struct TestCase {
         var name: String
+        /// The playlist the case is about, as the report shows paths.
+        var file: String
+        var rule: String
         var diagnostics: [Diagnostic] = []
         /// The findings that fail the exit code, given the report's threshold.
         var failing: [Diagnostic] = []
+        var time: Double = 0
     }
 
     /// Whether `diagnostic` fails the exit code of `report`: an input that could not be checked
@@ -59,9 +71,28 @@ public struct JUnitReporter: Sendable {
         return diagnostic.severity >= threshold
     }
 
-    /// Test cases in a stable order: for each rule, the stream-level case, then one per variant.
-    /// A finding belongs to a variant when it lies in the variant's media playlist, or on the
-    /// variant's EXT-X-STREAM-INF line of the input; otherwise to the stream-level case.
+    /// The variant a finding concerns: the one whose media playlist holds it, else the one whose
+    /// EXT-X-STREAM-INF or URI line of the input it is on, else the first whose played
+    /// renditions hold it; nil for a finding about the stream as a whole.
+    static func variantIndex(of diagnostic: Diagnostic, in report: CheckReport) -> Int? {
+        guard let location = diagnostic.location else { return nil }
+        let variants = report.variants
+        // A media playlist given as input is its own single variant: everything in it is about it.
+        if variants.count == 1, variants[0].playlist == report.input, location.uri == report.input { return 0 }
+        if let index = variants.firstIndex(where: { $0.playlist == location.uri && location.uri != report.input }) {
+            return index
+        }
+        if location.uri == report.input, location.line > 0,
+            let index = variants.firstIndex(where: { $0.line == location.line || $0.uriLine == location.line })
+        {
+            return index
+        }
+        return variants.firstIndex { $0.peakCombination?.contains(location.uri) == true && location.uri != report.input }
+    }
+
+    /// Test cases in a stable order: rules in catalogue order, each as one stream-level case or,
+    /// for a per-variant rule, one case per variant in playlist order. A per-variant rule's finding
+    /// that concerns no variant gets a stream-level case of its own, so nothing is lost.
     static func testCases(for report: CheckReport) -> [TestCase] {
         var ruleIDs = report.checkedRules.map(\.id)
         // Excused findings (# hlscheck-disable-next-line) neither fail nor print.
@@ -69,31 +100,45 @@ public struct JUnitReporter: Sendable {
         for diagnostic in diagnostics where !ruleIDs.contains(diagnostic.rule) {
             ruleIDs.append(diagnostic.rule)  // never lose a finding of a rule the report does not list
         }
-        var cases: [TestCase] = []
-        var caseIndex: [String: Int] = [:]
-        for rule in ruleIDs {
-            caseIndex[key(rule, variant: nil)] = cases.count
-            cases.append(TestCase(name: rule))
-            for (variantIndex, variant) in report.variants.enumerated() {
-                caseIndex[key(rule, variant: variantIndex)] = cases.count
-                cases.append(TestCase(name: "\(rule): \(variant.uri)"))
-            }
+        var perVariant: Set<String> = []
+        for rule in ruleIDs where !report.variants.isEmpty {
+            let scope = RuleCatalogue.description(of: rule)?.scope ?? .stream
+            if scope == .variant { perVariant.insert(rule) }
         }
+        // Where each finding goes: (rule, variant index or nil for the stream).
+        var owned: [String: [Int?: [Diagnostic]]] = [:]
         for diagnostic in diagnostics {
-            let variant = report.variants.firstIndex { variant in
-                guard let location = diagnostic.location else { return false }
-                return location.uri == variant.playlist || (location.uri == report.input && location.line == variant.line)
+            let variant = perVariant.contains(diagnostic.rule) ? variantIndex(of: diagnostic, in: report) : nil
+            owned[diagnostic.rule, default: [:]][variant, default: []].append(diagnostic)
+        }
+        var cases: [TestCase] = []
+        for rule in ruleIDs {
+            var ruleCases: [(Int?, TestCase)] = []
+            if perVariant.contains(rule) {
+                if owned[rule]?[nil] != nil { ruleCases.append((nil, TestCase(name: rule, file: report.input, rule: rule))) }
+                for (index, variant) in report.variants.enumerated() {
+                    ruleCases.append((index, TestCase(name: "\(rule): \(variant.uri)", file: variant.playlist, rule: rule)))
+                }
+            } else {
+                ruleCases.append((nil, TestCase(name: rule, file: report.input, rule: rule)))
             }
-            if let index = caseIndex[key(diagnostic.rule, variant: variant)] {
-                cases[index].diagnostics.append(diagnostic)
-                if fails(diagnostic, in: report) { cases[index].failing.append(diagnostic) }
+            let time = (report.ruleDurations[rule] ?? 0) / Double(ruleCases.count)
+            for (variant, var testCase) in ruleCases {
+                testCase.diagnostics = owned[rule]?[variant] ?? []
+                testCase.failing = testCase.diagnostics.filter { fails($0, in: report) }
+                testCase.time = time
+                cases.append(testCase)
             }
         }
         return cases
     }
 
-    private static func key(_ rule: String, variant: Int?) -> String {
-        "\(rule)#\(variant.map(String.init) ?? "stream")"
+    /// Seconds with millisecond precision, as `xs:decimal` wants them ("0.012").
+    public static func seconds(_ value: Double) -> String {
+        guard value.isFinite, value > 0 else { return "0.000" }
+        let milliseconds = Int((value * 1000).rounded())
+        let fraction = String(milliseconds % 1000)
+        return "\(milliseconds / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction)"
     }
 
     private func writeSuite(_ report: CheckReport, id: Int, to writer: XMLDocumentWriter) throws(XMLWriterError) {
@@ -107,17 +152,20 @@ public struct JUnitReporter: Sendable {
         try writer.attribute("tests", String(cases.count))
         try writer.attribute("failures", String(cases.filter { !$0.failing.isEmpty }.count))
         try writer.attribute("errors", "0")
-        try writer.attribute("time", "0")
+        try writer.attribute("time", Self.seconds(report.duration ?? cases.reduce(0) { $0 + $1.time }))
 
         try writer.startElement("properties")
-        try writer.element("property", attributes: ["name": "hlscheck.version", "value": HLSCheckVersion.current])
+        // Once per document: consumers such as xunitparser merge every suite's properties into
+        // one table and refuse a name seen twice.
+        if id == 0 { try writer.element("property", attributes: ["name": "hlscheck.version", "value": HLSCheckVersion.current]) }
         try writer.endElement()
 
         for testCase in cases {
             try writer.startElement("testcase")
             try writer.attribute("name", testCase.name)
             try writer.attribute("classname", report.input)
-            try writer.attribute("time", "0")
+            try writer.attribute("file", testCase.file)
+            try writer.attribute("time", Self.seconds(testCase.time))
             let failing = testCase.failing
             if let first = failing.first {
                 let message = failing.count == 1

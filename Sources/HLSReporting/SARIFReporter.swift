@@ -1,12 +1,49 @@
 public import HLSCheck
-import Foundation
+public import Foundation
 
 /// SARIF 2.1.0 (OASIS), the format code-scanning services ingest (GitHub code scanning, Azure
-/// DevOps, SonarQube): one run whose driver lists every rule hlscheck knows, and one result per
-/// finding.
+/// DevOps, SonarQube): one run whose driver lists every rule hlscheck knows (each with a `helpUri`
+/// into docs/rules.md), and one result per finding.
+///
+/// Paths are relative to the repository root, named by the base id `REPOROOT`
+/// (`originalUriBaseIds`); a path outside it is an absolute `file://` URI. Each result has a
+/// `partialFingerprints` entry that survives reruns and moved lines: a hash of the rule, the file
+/// and the text of the finding's line (whitespace collapsed), with an occurrence count for
+/// identical lines; without the line's text, the message stands in for it.
 public struct SARIFReporter: Sendable {
-    /// Makes a reporter.
-    public init() {}
+    /// How the run went: SARIF's `invocations` (exit code, times, command line).
+    public struct Invocation: Sendable {
+        public var commandLine: [String]
+        public var start: Date
+        public var end: Date
+        public var exitCode: Int
+
+        public init(commandLine: [String], start: Date, end: Date, exitCode: Int) {
+            self.commandLine = commandLine
+            self.start = start
+            self.end = end
+            self.exitCode = exitCode
+        }
+    }
+
+    /// The repository root the report's relative paths are relative to; nil leaves them without
+    /// a base (as given).
+    public var paths: ReportPaths?
+    public var invocation: Invocation?
+    /// The text of the lines findings are on, by report path and line (`SourceLines`).
+    public var sourceLines: SourceLines
+
+    /// Makes a reporter; without `paths`, report paths are written as given.
+    public init(paths: ReportPaths? = nil, invocation: Invocation? = nil, sourceLines: SourceLines = SourceLines()) {
+        self.paths = paths
+        self.invocation = invocation
+        self.sourceLines = sourceLines
+    }
+
+    /// The `uriBaseId` of the repository root.
+    static let rootBaseID = "REPOROOT"
+    /// The `partialFingerprints` key: ours, versioned, so a change of recipe is a new key.
+    static let fingerprintKey = "hlscheckLineHash/v1"
 
     static let schemaURI = "https://raw.githubusercontent.com/oasis-tcs/sarif-spec/master/Schemata/sarif-schema-2.1.0.json"
 
@@ -21,8 +58,24 @@ public struct SARIFReporter: Sendable {
     }
     struct Run: Encodable {
         var tool: Tool
+        var invocations: [InvocationObject]?
+        var originalUriBaseIds: [String: ArtifactLocation]?
         var artifacts: [Artifact]
         var results: [Result]
+    }
+    struct InvocationObject: Encodable {
+        var commandLine: String
+        var startTimeUtc: String
+        var endTimeUtc: String
+        var exitCode: Int
+        var executionSuccessful: Bool
+        var toolExecutionNotifications: [Notification]?
+    }
+    /// An input that could not be checked, said at the level of the run too.
+    struct Notification: Encodable {
+        var level: String
+        var message: Text
+        var locations: [Location]?
     }
     struct Tool: Encodable {
         var driver: Driver
@@ -30,6 +83,7 @@ public struct SARIFReporter: Sendable {
     struct Driver: Encodable {
         var name = "hlscheck"
         var version = HLSCheckVersion.current
+        var informationUri = RuleDocumentation.repositoryURL
         var rules: [ReportingDescriptor]
     }
     struct ReportingDescriptor: Encodable {
@@ -38,6 +92,7 @@ public struct SARIFReporter: Sendable {
         var shortDescription: Text
         var fullDescription: Text
         var help: Text
+        var helpUri: String
         var defaultConfiguration: Configuration
     }
     struct Configuration: Encodable {
@@ -52,6 +107,7 @@ public struct SARIFReporter: Sendable {
     }
     struct ArtifactLocation: Encodable {
         var uri: String
+        var uriBaseId: String?
     }
     struct Result: Encodable {
         var ruleId: String
@@ -59,6 +115,7 @@ public struct SARIFReporter: Sendable {
         var level: String
         var message: Text
         var locations: [Location]?
+        var partialFingerprints: [String: String]
         /// In-source suppressions (SARIF §3.27.23): a `# hlscheck-disable-next-line` comment.
         var suppressions: [Suppression]?
     }
@@ -86,18 +143,23 @@ public struct SARIFReporter: Sendable {
         for (index, rule) in descriptors.enumerated() where ruleIndex[rule.id] == nil {
             ruleIndex[rule.id] = index
         }
+        var occurrences: [String: Int] = [:]
+        let results = reports.flatMap(\.diagnostics).map { diagnostic in
+            Result(
+                ruleId: diagnostic.rule, ruleIndex: ruleIndex[diagnostic.rule], level: diagnostic.severity.rawValue,
+                message: Text(text: diagnostic.message),
+                locations: diagnostic.location.map { [location(uri: $0.uri, line: $0.line, column: $0.column)] },
+                partialFingerprints: [Self.fingerprintKey: fingerprint(diagnostic, occurrences: &occurrences)],
+                suppressions: diagnostic.suppressed
+                    ? [Suppression(kind: "inSource", justification: "# hlscheck-disable-next-line")] : nil)
+        }
         let log = Log(runs: [
             Run(
                 tool: Tool(driver: Driver(rules: descriptors)),
-                artifacts: reports.map { Artifact(location: ArtifactLocation(uri: Self.uriReference($0.input))) },
-                results: reports.flatMap(\.diagnostics).map { diagnostic in
-                    Result(
-                        ruleId: diagnostic.rule, ruleIndex: ruleIndex[diagnostic.rule], level: diagnostic.severity.rawValue,
-                        message: Text(text: diagnostic.message),
-                        locations: diagnostic.location.map { [Self.location(uri: $0.uri, line: $0.line, column: $0.column)] },
-                        suppressions: diagnostic.suppressed
-                            ? [Suppression(kind: "inSource", justification: "# hlscheck-disable-next-line")] : nil)
-                })
+                invocations: invocation.map { [invocationObject($0, reports)] },
+                originalUriBaseIds: paths.map { [Self.rootBaseID: ArtifactLocation(uri: Self.fileURI(directory: $0.root))] },
+                artifacts: reports.map { Artifact(location: artifactLocation($0.input)) },
+                results: results)
         ])
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -114,21 +176,86 @@ public struct SARIFReporter: Sendable {
         shortDescription: Text(text: "an input could not be checked"),
         fullDescription: Text(text: "The input is missing, is not a playlist (a segment, an image, no #EXTM3U at the start), cannot be read (a FIFO, a device, permissions), is unreachable, or lies outside its root: nothing in it was checked, and the run exits with code 2."),
         help: Text(text: "an input could not be checked\n\nFix the path or the file, or run `hlscheck inspect` on a segment."),
+        helpUri: RuleDocumentation.url(for: CheckReport.inputUnreadableRule),
         defaultConfiguration: Configuration(level: "error"))
 
     static func descriptor(_ rule: RuleDescription) -> ReportingDescriptor {
         ReportingDescriptor(
             id: rule.id, name: identifier(rule.id), shortDescription: Text(text: rule.summary),
             fullDescription: Text(text: rule.rationale), help: Text(text: "\(rule.summary)\n\n\(rule.rationale)"),
+            helpUri: RuleDocumentation.url(for: rule.id),
             defaultConfiguration: Configuration(level: rule.defaultSeverity.rawValue))
     }
 
     /// Line and column are 1-based; 0 means unknown (a column of 0: the whole line).
-    static func location(uri: String, line: Int, column: Int) -> Location {
+    func location(uri: String, line: Int, column: Int) -> Location {
         Location(
             physicalLocation: PhysicalLocation(
-                artifactLocation: ArtifactLocation(uri: uriReference(uri)),
+                artifactLocation: artifactLocation(uri),
                 region: line > 0 ? Region(startLine: line, startColumn: column > 0 ? column : nil) : nil))
+    }
+
+    /// A report path: relative ones against `REPOROOT` (when a root is known), absolute ones as
+    /// `file://` URIs, URLs as they are.
+    func artifactLocation(_ path: String) -> ArtifactLocation {
+        let lowered = path.lowercased()
+        if lowered.hasPrefix("http://") || lowered.hasPrefix("https://") { return ArtifactLocation(uri: path) }
+        // Without a known root, an absolute path stays an absolute-path reference, as given.
+        if path.hasPrefix("/") { return ArtifactLocation(uri: (paths == nil ? "" : "file://") + Self.uriReference(path)) }
+        return ArtifactLocation(uri: Self.uriReference(path), uriBaseId: paths == nil ? nil : Self.rootBaseID)
+    }
+
+    /// `file:///abs/folder/`: a base URI ends with a slash (SARIF §3.14.14).
+    static func fileURI(directory: String) -> String {
+        "file://" + uriReference(directory.hasSuffix("/") ? directory : directory + "/")
+    }
+
+    /// The stable identity of a finding: rule, file, and the text of its line with whitespace
+    /// collapsed (so it survives lines moving), numbered among identical ones in report order;
+    /// the message stands in when the line's text is unknown (line 0, no location, a file that
+    /// cannot be read again).
+    func fingerprint(_ diagnostic: Diagnostic, occurrences: inout [String: Int]) -> String {
+        let uri = diagnostic.location?.uri ?? ""
+        let content = diagnostic.location.flatMap { sourceLines.text(of: $0.uri, line: $0.line) }
+            .map { $0.split(whereSeparator: \.isWhitespace).joined(separator: " ") }
+        let key = [diagnostic.rule, uri, content.map { "line:" + $0 } ?? "message:" + diagnostic.message].joined(separator: "\u{0}")
+        let occurrence = occurrences[key, default: 0] + 1
+        occurrences[key] = occurrence
+        return "\(Self.fnv1a(key)):\(occurrence)"
+    }
+
+    /// FNV-1a, 64 bits, as 16 hex digits: an identity, not a security measure.
+    static func fnv1a(_ text: String) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in text.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01B3
+        }
+        let hex = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+
+    func invocationObject(_ invocation: Invocation, _ reports: [CheckReport]) -> InvocationObject {
+        let failed = reports.filter { $0.inputError != nil }
+        return InvocationObject(
+            commandLine: CommandLineRedaction.commandLine(invocation.commandLine),
+            startTimeUtc: Self.utc(invocation.start), endTimeUtc: Self.utc(invocation.end),
+            exitCode: invocation.exitCode,
+            // Findings are a successful run; an input that could not be checked is not (exit 2).
+            executionSuccessful: invocation.exitCode != 2,
+            toolExecutionNotifications: failed.isEmpty ? nil : failed.map { report in
+                Notification(
+                    level: "error", message: Text(text: report.inputError?.description ?? report.input),
+                    locations: [location(uri: report.input, line: 0, column: 0)])
+            })
+    }
+
+    /// RFC 3339 in UTC with milliseconds, as SARIF's `date-time` wants it.
+    static func utc(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.string(from: date)
     }
 
     /// SARIF §3.49.7 wants a rule name that reads as an identifier: `audio-only-over-budget`

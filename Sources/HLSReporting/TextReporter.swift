@@ -25,8 +25,22 @@ public struct TextReporter: Sendable {
             }
             out += "\n"
         }
+        out += documentation(reports)
         out += summaryLine(reports) + "\n"
         return out
+    }
+
+    /// Where each rule that found something is documented, once per rule, in order of first finding.
+    func documentation(_ reports: [CheckReport]) -> String {
+        var rules: [String] = []
+        for diagnostic in reports.flatMap(\.diagnostics) where !diagnostic.suppressed && !rules.contains(diagnostic.rule) {
+            rules.append(diagnostic.rule)
+        }
+        guard !rules.isEmpty else { return "" }
+        let width = rules.map(\.count).max() ?? 0
+        return "Rules:\n" + rules.map { rule in
+            "  \(TerminalText.escaped(rule))\(String(repeating: " ", count: width - rule.count))  \(RuleDocumentation.url(for: rule))\n"
+        }.joined() + "\n"
     }
 
     func line(for diagnostic: Diagnostic) -> String {

@@ -127,6 +127,7 @@ struct CheckCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        let started = Date()
         limitOptions.startWatchdog(command: "check")
         var reports: [CheckReport] = []
         do {
@@ -163,6 +164,7 @@ struct CheckCommand: AsyncParsableCommand {
                 // A folder given on the command line is the root of the streams found in it.
                 if configuration.confinement.root == nil { configuration.confinement.root = folder }
                 var report: CheckReport
+                let begun = Date()
                 if let unusable {
                     report = CheckReport(input: input, error: unusable)
                 } else {
@@ -172,6 +174,8 @@ struct CheckCommand: AsyncParsableCommand {
                         report = CheckReport(input: input, error: error)
                     }
                 }
+                // Real JUnit times for inputs that failed too (a checked one has its own).
+                if report.duration == nil { report.duration = Date().timeIntervalSince(begun) }
                 report.failureThreshold = (failOn ?? file?.failOn.flatMap(FailLevel.init) ?? .error).threshold
                 reports.append(report)
             }
@@ -184,9 +188,14 @@ struct CheckCommand: AsyncParsableCommand {
         for report in reports {
             if let error = report.inputError { printError("hlscheck: \(TerminalText.escaped(error.description))") }
         }
-        try write(reports)
-        if reports.contains(where: { $0.inputError != nil }) { throw ExitCode(2) }
-        if reports.contains(where: \.fails) { throw ExitCode(1) }
+        // Every report shows paths relative to the repository root (docs/ci.md).
+        let reportPaths = ReportPaths.forRun(
+            inputs: self.paths, fallback: limitOptions.root, workingDirectory: FileManager.default.currentDirectoryPath)
+        reports = reports.map(reportPaths.apply)
+        let exitCode = ReportContext.exitCode(reports)
+        try write(reports, context: ReportContext(
+            paths: reportPaths, started: started, exitCode: Int(exitCode), maximumPlaylistBytes: limitOptions.limits.playlistBytes))
+        if exitCode != 0 { throw ExitCode(exitCode) }
     }
 
     /// Profile, then the configuration file, then command-line flags.
@@ -213,7 +222,7 @@ struct CheckCommand: AsyncParsableCommand {
         return parent.isEmpty ? "." : parent
     }
 
-    func write(_ reports: [CheckReport]) throws {
+    func write(_ reports: [CheckReport], context: ReportContext) throws {
         for format in formats {
             let target = output.first { $0.format == format }?.path
             let text: String
@@ -235,8 +244,9 @@ struct CheckCommand: AsyncParsableCommand {
                 }
             case .github:
                 text = GitHubActionsReporter().render(reports)
+                StepSummary.append(GitHubActionsReporter().summary(reports))
             case .sarif:
-                text = SARIFReporter().render(reports)
+                text = context.sarif(reports).render(reports)
             }
             if let target {
                 do {

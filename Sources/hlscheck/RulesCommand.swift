@@ -1,5 +1,11 @@
 import ArgumentParser
 import HLSCheck
+import HLSReporting
+
+/// `hlscheck rules --format`: a table for people, JSON for tools, Markdown for docs/rules.md.
+enum RulesFormat: String, ExpressibleByArgument, CaseIterable, Sendable {
+    case text, json, markdown
+}
 
 /// `hlscheck rules`: the rule catalogue with ids and the severities of a profile.
 struct RulesCommand: ParsableCommand {
@@ -14,7 +20,20 @@ struct RulesCommand: ParsableCommand {
     @Flag(name: .long, help: "Also print each rule's rationale, with its spec section.")
     var verbose = false
 
+    @Option(help: "text: a table; json: for tools; markdown: docs/rules.md (all profiles, so --profile does not apply).")
+    var format: RulesFormat = .text
+
     func run() {
+        switch format {
+        case .json:
+            print(RuleDocumentation.json(profile: profile), terminator: "")
+            return
+        case .markdown:
+            print(RuleDocumentation.markdown(), terminator: "")
+            return
+        case .text:
+            break
+        }
         var configuration = CheckConfiguration()
         profile.configure(&configuration)
         let rules = RuleCatalogue.descriptions
@@ -24,7 +43,11 @@ struct RulesCommand: ParsableCommand {
             let level = configuration.severity(for: rule)?.rawValue ?? "off"
             let severity = level + String(repeating: " ", count: 7 - level.count)
             print("\(id)  \(severity)  \(rule.summary)")
-            if verbose { print(String(repeating: " ", count: width + 11) + rule.rationale) }
+            if verbose {
+                print(String(repeating: " ", count: width + 11) + rule.rationale)
+                print(String(repeating: " ", count: width + 11) + RuleDocumentation.url(for: rule.id))
+            }
         }
+        if !verbose { print("\nDocumentation of each rule: \(RuleDocumentation.rulesDocumentURL)") }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import HLSCheck
+import HLSPlaylist
 import HLSReporting
 import Testing
 import TestSupport
@@ -9,7 +10,11 @@ import TestSupport
 
     @Test(arguments: ["no-audio-only", "compliant"])
     func sampleMatchesGolden(_ sample: String) async throws {
-        let xml = try reporter.render([try await ReportFixtures.sample(sample)])
+        // Times are measured, so they vary from run to run: the golden file holds them at zero.
+        var report = try await ReportFixtures.sample(sample)
+        report.duration = nil
+        report.ruleDurations = [:]
+        let xml = try reporter.render([report])
         #expect(try ReportFixtures.matchesGolden(xml, "\(sample).junit.xml"), "\(xml)")
     }
 
@@ -22,8 +27,17 @@ import TestSupport
             ReportFixtures.unreadable,
         ]
         let xml = try reporter.render(reports)
-        let violations = try LibXML2.violations(of: xml, against: schemas.appendingPathComponent("JUnit.xsd"))
+        let violations = try LibXML2.violations(
+            of: JUnitExtensions.withoutFileAttributes(xml), against: schemas.appendingPathComponent("JUnit.xsd"))
         #expect(violations.isEmpty, "\(violations.joined(separator: "\n"))\n\(xml)")
+        // The `file` attribute is the one extension: the strict schema names exactly it.
+        let strict = try LibXML2.violations(of: xml, against: schemas.appendingPathComponent("JUnit.xsd"))
+        #expect(!strict.isEmpty && strict.allSatisfy { $0.contains("'file'") }, "\(strict)")
+    }
+
+    /// The cases a report should have: one per stream-scoped rule, one per variant for the others.
+    static func expectedCaseCount(_ report: CheckReport) -> Int {
+        report.checkedRules.reduce(0) { $0 + ($1.scope == .variant ? max(1, report.variants.count) : 1) }
     }
 
     @Test(.enabled(if: PackageRoot.schemas != nil, "needs ../shared/schemas"))
@@ -53,9 +67,11 @@ import TestSupport
         #expect(suite.attributes["name"] == "Samples/no-audio-only/master.m3u8")
         #expect(suite.attributes["timestamp"] == ReportFixtures.timestamp)
         #expect(suite.attributes["hostname"] == ReportFixtures.hostname)
-        // One case per checked rule for the stream, and one per rule and variant.
+        // One case per stream-scoped rule, one per variant for per-variant rules: no rule × variant noise.
         #expect(report.variants.count == 2)
-        #expect(cases.count == report.checkedRules.count * 3)
+        #expect(cases.count == Self.expectedCaseCount(report))
+        #expect(cases.filter { $0.attributes["name"]?.hasPrefix("audio-only-variant-missing") == true }.count == 1)
+        #expect(cases.filter { $0.attributes["name"]?.hasPrefix("codecs-missing") == true }.count == 2)
         #expect(suite.attributes["tests"] == String(cases.count))
         #expect(suite.attributes["failures"] == "1")
         #expect(suite.attributes["errors"] == "0")
@@ -66,13 +82,18 @@ import TestSupport
         #expect(failure.attributes["type"] == "audio-only-variant-missing")
         #expect(failure.attributes["message"] == "no audio-only variant: add one of at most 64 kbit/s for cellular fallback")
         #expect(failure.text == "Samples/no-audio-only/master.m3u8:1: no audio-only variant: add one of at most 64 kbit/s for cellular fallback")
-        #expect(cases.contains { $0.attributes["name"] == "audio-only-variant-missing: ../compliant/v1/index.m3u8" })
+        #expect(cases.contains { $0.attributes["name"] == "codecs-missing: ../compliant/v1/index.m3u8" })
+        #expect(!cases.contains { $0.attributes["name"] == "audio-only-variant-missing: ../compliant/v1/index.m3u8" })
+        // A file for every case: the input for a stream-level one, the variant's playlist for a per-variant one.
+        #expect(failing.first?.attributes["file"] == "Samples/no-audio-only/master.m3u8")
+        #expect(cases.first { $0.attributes["name"] == "codecs-missing: ../compliant/v1/index.m3u8" }?.attributes["file"]
+            == "Samples/compliant/v1/index.m3u8")
     }
 
     @Test func compliantStreamHasNoFailures() async throws {
         let report = try await ReportFixtures.sample("compliant")
         let suite = try #require(try LibXML2.parse(try reporter.render([report])).first("testsuite"))
-        #expect(suite.attributes["tests"] == String(report.checkedRules.count * 4))
+        #expect(suite.attributes["tests"] == String(Self.expectedCaseCount(report)))
         #expect(suite.attributes["failures"] == "0")
         #expect(suite.all("testcase").allSatisfy { $0.children.isEmpty })
     }
@@ -83,8 +104,12 @@ import TestSupport
         let exceeded = try #require(
             suite.all("testcase").first { $0.attributes["name"] == "target-duration-exceeded: video/index.m3u8" })
         #expect(exceeded.first("failure")?.attributes["type"] == "target-duration-exceeded")
-        let stream = try #require(suite.all("testcase").first { $0.attributes["name"] == "target-duration-exceeded" })
-        #expect(stream.children.isEmpty)
+        #expect(exceeded.attributes["file"] == "\(awkward.folder.url.path)/\(ReportFixtures.awkwardFolder)/video/index.m3u8")
+        // Per-variant rule: no stream-level case unless a finding concerns no variant.
+        #expect(!suite.all("testcase").contains { $0.attributes["name"] == "target-duration-exceeded" })
+        let other = try #require(
+            suite.all("testcase").first { $0.attributes["name"]?.hasPrefix("target-duration-exceeded: a&b") == true })
+        #expect(other.children.isEmpty)
     }
 
     @Test func warningsAndNotesNeverFail() async throws {
@@ -159,7 +184,9 @@ import TestSupport
         let suites = try LibXML2.parse(try reporter.render(reports)).all("testsuite")
         #expect(suites.map { $0.attributes["id"] } == ["0", "1"])
         #expect(suites.map { $0.attributes["package"] } == reports.map(\.input))
-        #expect(suites.allSatisfy { $0.first("properties")?.first("property")?.attributes["value"] == HLSCheckVersion.current })
+        // The version once per document (xunitparser refuses a property name seen twice).
+        #expect(suites.map { $0.first("properties")?.first("property")?.attributes["value"] } == [HLSCheckVersion.current, nil])
+        #expect(suites.allSatisfy { $0.first("properties") != nil })
     }
 
     @Test func anUnreadableInputIsAFailingSuiteOfItsOwn() throws {
@@ -196,5 +223,63 @@ import TestSupport
         #expect(never.attributes["failures"] == "0")
         #expect(never.all("testcase").allSatisfy { $0.first("failure") == nil })
         #expect(try #require(never.first("system-out")).text.contains("error:"))
+    }
+
+    @Test func aFindingOnAVariantsURILineLandsInThatVariantsCase() async throws {
+        let awkward = try await ReportFixtures.awkwardStream()
+        // playlist-unreadable is reported on line 5, the URI line of the second variant.
+        let unreadable = try #require(awkward.report.diagnostics.first { $0.rule == "playlist-unreadable" })
+        #expect(unreadable.location?.line == 5)
+        let suite = try #require(try LibXML2.parse(try reporter.render([awkward.report])).first("testsuite"))
+        let cases = suite.all("testcase").filter { $0.attributes["name"]?.hasPrefix("playlist-unreadable") == true }
+        #expect(cases.map { $0.attributes["name"] } == [
+            "playlist-unreadable: video/index.m3u8", #"playlist-unreadable: a&b<c>%,:"q".m3u8"#,
+        ])
+        #expect(cases.map { $0.first("failure") != nil } == [false, true])
+        // The media playlist given directly is its own single variant.
+        let media = try await Checker(configuration: CheckConfiguration(playlistOnly: true))
+            .check(awkward.folder.path("\(ReportFixtures.awkwardFolder)/video/index.m3u8"))
+        let mediaSuite = try #require(try LibXML2.parse(try reporter.render([media])).first("testsuite"))
+        let exceeded = mediaSuite.all("testcase").filter { $0.attributes["name"]?.hasPrefix("target-duration-exceeded") == true }
+        #expect(exceeded.count == 1)
+        #expect(exceeded.first?.first("failure") != nil)
+    }
+
+    @Test func aPerVariantFindingAboutNoVariantGetsAStreamCase() async throws {
+        var report = try await ReportFixtures.sample("no-audio-only")
+        report.diagnostics = [Diagnostic(
+            rule: "codecs-missing", severity: .error, message: "somewhere else",
+            location: SourceLocation(uri: "Samples/other/x.m3u8", line: 3))]
+        let cases = try #require(try LibXML2.parse(try reporter.render([report])).first("testsuite")).all("testcase")
+        let codecs = cases.filter { $0.attributes["name"]?.hasPrefix("codecs-missing") == true }
+        #expect(codecs.map { $0.attributes["name"] } == [
+            "codecs-missing", "codecs-missing: ../compliant/v0/index.m3u8", "codecs-missing: ../compliant/v1/index.m3u8",
+        ])
+        #expect(codecs.first?.first("failure")?.attributes["message"] == "somewhere else")
+    }
+
+    @Test func timesAreTheMeasuredOnes() async throws {
+        var report = try await ReportFixtures.sample("no-audio-only")
+        // The checker measured them for real.
+        #expect((report.duration ?? 0) > 0)
+        #expect(Set(report.ruleDurations.keys) == Set(report.checkedRules.map(\.id)))
+        report.duration = 1.25
+        report.ruleDurations = ["audio-only-variant-missing": 0.5, "codecs-missing": 0.5]
+        let suite = try #require(try LibXML2.parse(try reporter.render([report])).first("testsuite"))
+        #expect(suite.attributes["time"] == "1.250")
+        let time = { (name: String) in suite.all("testcase").first { $0.attributes["name"] == name }?.attributes["time"] }
+        #expect(time("audio-only-variant-missing") == "0.500")
+        // A per-variant rule's time is shared among its variants' cases.
+        #expect(time("codecs-missing: ../compliant/v0/index.m3u8") == "0.250")
+        #expect(time("playlist-syntax") == "0.000")
+        #expect(JUnitReporter.seconds(12.3456) == "12.346")
+        #expect(JUnitReporter.seconds(.nan) == "0.000")
+    }
+
+    @Test func everyPerVariantRuleIsInTheCatalogue() {
+        let ids = Set(RuleCatalogue.descriptions.map(\.id))
+        #expect(RuleDescription.perVariantRuleIDs.subtracting(ids).isEmpty)
+        #expect(RuleCatalogue.description(of: "audio-only-variant-missing")?.scope == .stream)
+        #expect(RuleCatalogue.description(of: "artwork-missing")?.scope == .variant)
     }
 }

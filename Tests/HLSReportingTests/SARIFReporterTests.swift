@@ -1,6 +1,6 @@
 import Foundation
 import HLSCheck
-import HLSReporting
+@testable import HLSReporting
 import Testing
 import TestSupport
 
@@ -60,7 +60,10 @@ enum PythonJSONSchema {
             try await ReportFixtures.sample("no-audio-only"), try await ReportFixtures.sample("compliant"), awkward.report,
             ReportFixtures.unreadable,
         ]
-        for sarif in [reporter.render(reports), reporter.render([])] {
+        let full = SARIFReporter(
+            paths: ReportPaths(root: PackageRoot.url.path, workingDirectory: PackageRoot.url.path),
+            invocation: .init(commandLine: ["hlscheck", "x"], start: Date(timeIntervalSince1970: 0), end: Date(), exitCode: 2))
+        for sarif in [reporter.render(reports), reporter.render([]), full.render(reports)] {
             let violations = try PythonJSONSchema.violations(of: sarif, against: schema)
             #expect(violations.isEmpty, "\(violations)\n\(sarif)")
         }
@@ -118,6 +121,86 @@ enum PythonJSONSchema {
         #expect(result["ruleId"] as? String == "rule-from-elsewhere")
         #expect(result["ruleIndex"] == nil)
         #expect(result["locations"] == nil)
+    }
+
+    @Test func pathsAreRelativeToTheRepositoryRootNamedByABaseID() async throws {
+        let paths = ReportPaths(root: PackageRoot.url.path, workingDirectory: PackageRoot.url.path)
+        let report = paths.apply(to: try await ReportFixtures.sample("no-audio-only"))
+        let log = try #require(try JSONSerialization.jsonObject(with: Data(SARIFReporter(paths: paths).render([report, ReportFixtures.unreadable]).utf8)) as? [String: Any])
+        let run = try #require((log["runs"] as? [[String: Any]])?.first)
+        let bases = try #require(run["originalUriBaseIds"] as? [String: [String: String]])
+        #expect(bases["REPOROOT"]?["uri"] == "file://" + PackageRoot.url.path + "/")
+        let result = try #require((run["results"] as? [[String: Any]])?.first)
+        let artifact = (((result["locations"] as? [[String: Any]])?.first?["physicalLocation"] as? [String: Any])?["artifactLocation"]) as? [String: String]
+        #expect(artifact == ["uri": "Samples/no-audio-only/master.m3u8", "uriBaseId": "REPOROOT"])
+        // Outside the root: an absolute file URI, no base.
+        let outside = SARIFReporter(paths: paths).artifactLocation("/elsewhere/a b.m3u8")
+        #expect(outside.uri == "file:///elsewhere/a%20b.m3u8" && outside.uriBaseId == nil)
+    }
+
+    @Test func rulesLinkToTheirDocumentationAndTheToolToItsHome() throws {
+        let driver = try #require(try run([])["tool"] as? [String: Any])["driver"] as? [String: Any]
+        #expect(driver?["informationUri"] as? String == "https://github.com/hlscheck/hlscheck")
+        let rules = try #require(driver?["rules"] as? [[String: Any]])
+        for rule in rules {
+            let id = try #require(rule["id"] as? String)
+            #expect(rule["helpUri"] as? String == "https://github.com/hlscheck/hlscheck/blob/main/docs/rules.md#\(id)")
+        }
+        // Every anchor exists in docs/rules.md.
+        let document = try String(contentsOf: PackageRoot.url.appendingPathComponent("docs/rules.md"), encoding: .utf8)
+        for rule in rules { #expect(document.contains("\n## \(rule["id"] as? String ?? "?")\n")) }
+    }
+
+    /// The fingerprint follows the line's text: the same finding on a moved line keeps it; another
+    /// line's text, another rule or another file changes it.
+    @Test func fingerprintsSurviveLineMovesAndTellFindingsApart() async throws {
+        let base = try await ReportFixtures.sample("no-audio-only")
+        let diagnostic = base.diagnostics[0]
+        func fingerprint(_ diagnostic: Diagnostic, _ lines: [String: [Int: String]]) -> String {
+            var occurrences: [String: Int] = [:]
+            return SARIFReporter(sourceLines: SourceLines(lines)).fingerprint(diagnostic, occurrences: &occurrences)
+        }
+        let uri = try #require(diagnostic.location?.uri)
+        var moved = diagnostic
+        moved.location?.line = 7
+        let original = fingerprint(diagnostic, [uri: [1: "#EXTM3U"]])
+        #expect(original == fingerprint(moved, [uri: [7: "#EXTM3U  "]]))
+        #expect(original != fingerprint(diagnostic, [uri: [1: "#EXT-X-VERSION:3"]]))
+        var otherRule = diagnostic
+        otherRule.rule = "codecs-missing"
+        #expect(original != fingerprint(otherRule, [uri: [1: "#EXTM3U"]]))
+        // Stable across runs: the same report renders the same fingerprints.
+        #expect(reporter.render([base]) == reporter.render([base]))
+        // Two identical findings are told apart by their occurrence.
+        var occurrences: [String: Int] = [:]
+        let reporter = SARIFReporter(sourceLines: SourceLines([uri: [1: "#EXTM3U"]]))
+        let first = reporter.fingerprint(diagnostic, occurrences: &occurrences)
+        let second = reporter.fingerprint(diagnostic, occurrences: &occurrences)
+        #expect(first.hasSuffix(":1") && second.hasSuffix(":2") && first.dropLast(2) == second.dropLast(2))
+    }
+
+    @Test func invocationSaysHowTheRunWentWithoutCredentials() throws {
+        let start = Date(timeIntervalSince1970: 1_795_255_200), end = start.addingTimeInterval(1.5)
+        let sarif = SARIFReporter(invocation: .init(
+            commandLine: ["hlscheck", "https://user:s3cret@cdn.example/master.m3u8?token=abc&x=1", "--format", "sarif", "a b.m3u8"],
+            start: start, end: end, exitCode: 2))
+        let log = try #require(try JSONSerialization.jsonObject(with: Data(sarif.render([ReportFixtures.unreadable]).utf8)) as? [String: Any])
+        let run = try #require((log["runs"] as? [[String: Any]])?.first)
+        let invocation = try #require((run["invocations"] as? [[String: Any]])?.first)
+        #expect(invocation["commandLine"] as? String
+            == "hlscheck 'https://REDACTED@cdn.example/master.m3u8?token=REDACTED&x=REDACTED' --format sarif 'a b.m3u8'")
+        #expect(!(invocation["commandLine"] as? String ?? "").contains("s3cret"))
+        #expect(invocation["exitCode"] as? Int == 2)
+        #expect(invocation["executionSuccessful"] as? Bool == false)
+        #expect(invocation["startTimeUtc"] as? String == "2026-11-21T10:00:00.000Z")
+        #expect(invocation["endTimeUtc"] as? String == "2026-11-21T10:00:01.500Z")
+        let notifications = try #require(invocation["toolExecutionNotifications"] as? [[String: Any]])
+        #expect((notifications.first?["message"] as? [String: String])?["text"] == "streams/gone.m3u8: no such file or folder")
+        // Findings are a successful run.
+        let clean = SARIFReporter(invocation: .init(commandLine: ["hlscheck"], start: start, end: end, exitCode: 1)).render([])
+        #expect(clean.contains("\"executionSuccessful\" : true"))
+        #expect(CommandLineRedaction.redacted("--url=http://a:b@h/p#frag") == "--url=http://REDACTED@h/p#frag")
+        #expect(CommandLineRedaction.redacted("plain/path.m3u8") == "plain/path.m3u8")
     }
 
     private func run(_ reports: [CheckReport]) throws -> [String: Any] {

@@ -136,6 +136,9 @@ import Testing
         #expect(result.stdout == """
             error: no/such/master.m3u8: no such file or folder [input-unreadable]
 
+            Rules:
+              input-unreadable  https://github.com/hlscheck/hlscheck/blob/main/docs/rules.md#input-unreadable
+
             0 streams checked, 1 could not be read: 1 error, 0 warnings, 0 notes
 
             """, "\(result.stdout)")
@@ -178,7 +181,7 @@ import Testing
             "--output", "junit=\(folder.path("r.xml"))", "--output", "sarif=\(folder.path("r.sarif"))",
         ])
         #expect(result.status == 1)
-        #expect(result.stdout.hasPrefix("::error file=Samples/no-audio-only/master.m3u8,line=1,"))
+        #expect(result.stdout.hasPrefix("::group::hlscheck Samples/no-audio-only/master.m3u8: fails (1 error)\n::error file=Samples/no-audio-only/master.m3u8,line=1,"))
         let junit = try String(contentsOfFile: folder.path("r.xml"), encoding: .utf8)
         #expect(junit.contains("<testsuite ") && junit.contains("<failure"))
         let sarif = try #require(

@@ -33,9 +33,15 @@ enum HLSCheckBinary {
 
     /// Runs the binary; a watchdog kills it after `timeout` seconds so that a regression that
     /// hangs (a FIFO read, say) fails the test instead of stalling the suite.
-    static func run(_ arguments: [String], in folder: URL = PackageRoot.url, timeout: TimeInterval = 120) throws -> CommandResult {
+    static func run(
+        _ arguments: [String], in folder: URL = PackageRoot.url, timeout: TimeInterval = 120, environment: [String: String] = [:]
+    ) throws -> CommandResult {
         let process = Process()
         process.executableURL = executable
+        // A test run inside GitHub Actions must not append to the real job summary.
+        var inherited = ProcessInfo.processInfo.environment
+        inherited["GITHUB_STEP_SUMMARY"] = nil
+        process.environment = inherited.merging(environment) { $1 }
         process.arguments = arguments
         process.currentDirectoryURL = folder
         let out = Pipe(), err = Pipe()

@@ -82,7 +82,7 @@ import Testing
         // JUnit: valid, one suite per input, each unreadable input a failing test case.
         let xml = try String(contentsOfFile: folder.path("r.xml"), encoding: .utf8)
         if let schemas = PackageRoot.schemas {
-            let violations = try LibXML2.violations(of: xml, against: schemas.appendingPathComponent("JUnit.xsd"))
+            let violations = try LibXML2.violations(of: JUnitExtensions.withoutFileAttributes(xml), against: schemas.appendingPathComponent("JUnit.xsd"))
             #expect(violations.isEmpty, "\(violations.joined(separator: "\n"))\n\(xml)")
         }
         let suites = try LibXML2.parse(xml).all("testsuite")
@@ -145,7 +145,7 @@ import Testing
         #expect(failed == (failOn == ["--fail-on", "warning"]))
         #expect(warns.first("system-out")?.text.contains("[codecs-missing]") == !failed)
         if let schemas = PackageRoot.schemas {
-            #expect(try LibXML2.violations(of: result.stdout, against: schemas.appendingPathComponent("JUnit.xsd")).isEmpty)
+            #expect(try LibXML2.violations(of: JUnitExtensions.withoutFileAttributes(result.stdout), against: schemas.appendingPathComponent("JUnit.xsd")).isEmpty)
         }
     }
 
@@ -169,7 +169,8 @@ import Testing
         #expect(result.status == 2, "\(result.stderr)")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         let failed = try #require(json["failedInputs"] as? [[String: String]])
-        #expect(failed.map { $0["path"] } == ["good/live.m3u8", "elsewhere/x.m3u8"])
+        // Outside a git work tree, paths are relative to --root; one outside it is shown absolute.
+        #expect(failed.map { $0["path"] } == ["live.m3u8", folder.url.path + "/elsewhere/x.m3u8"])
         #expect(failed.first?["error"]?.contains("is a FIFO (named pipe)") == true)
         #expect(failed.last?["error"]?.contains("lies outside the root") == true)
         #expect((json["variants"] as? [[String: Any]])?.count == 1, "the good stream is still checked")

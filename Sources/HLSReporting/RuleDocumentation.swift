@@ -1,0 +1,142 @@
+public import HLSCheck
+import Foundation
+
+/// The rule catalogue as documentation: docs/rules.md (generated, so it cannot drift from the
+/// code), `hlscheck rules --format json`, and the links SARIF and the text report give to it.
+public enum RuleDocumentation {
+    /// The project's home, SARIF's `informationUri`.
+    public static let repositoryURL = "https://github.com/hlscheck/hlscheck"
+    /// docs/rules.md on the default branch; each rule has an anchor named after its id.
+    public static let rulesDocumentURL = repositoryURL + "/blob/main/docs/rules.md"
+
+    /// The command that writes docs/rules.md.
+    public static let regenerateCommand = "swift run hlscheck rules --format markdown > docs/rules.md"
+
+    /// Where rule `id` is documented: its heading in docs/rules.md (`#audio-only-over-budget`).
+    /// `input-unreadable`, not a catalogue rule, has a section there too.
+    public static func url(for id: String) -> String {
+        "\(rulesDocumentURL)#\(anchor(id))"
+    }
+
+    /// GitHub's anchor for a heading that is the bare id: lower case, anything but letters,
+    /// digits, `-` and `_` dropped.
+    static func anchor(_ id: String) -> String {
+        String(id.lowercased().unicodeScalars.filter { $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_" }
+            .map(Character.init))
+    }
+
+    /// What `input-unreadable` means: shown where rules are (SARIF, docs), though it is no rule.
+    public static let inputUnreadableSummary = "An input could not be checked."
+    public static let inputUnreadableRationale =
+        "The input is missing, is not a playlist (a segment, an image, no #EXTM3U at the start), cannot be read (a FIFO, a device, permissions), is unreachable, or lies outside its root: nothing in it was checked, and the run exits with code 2. No setting turns it off, and --fail-on never does not pass it. Fix the path or the file, or run `hlscheck inspect` on a segment."
+
+    /// The severity `profile` gives `rule`, nil when the profile switches it off.
+    static func severity(of rule: RuleDescription, in profile: Profile) -> Severity? {
+        var configuration = CheckConfiguration()
+        profile.configure(&configuration)
+        return configuration.severity(for: rule)
+    }
+
+    // MARK: - docs/rules.md
+
+    /// The whole of docs/rules.md.
+    public static func markdown(_ rules: [RuleDescription] = RuleCatalogue.descriptions) -> String {
+        let profiles = Profile.allCases
+        var out = """
+            <!-- Generated from the rule catalogue by `\(regenerateCommand)`; do not edit by hand. \
+            A test fails when this file differs from what the catalogue generates. -->
+            # Rules
+
+            Every rule hlscheck knows, as `hlscheck rules` lists them. Ids are stable: they name the
+            rule in reports, in `.hlscheck.yml` (`rules:`), in `--profile` tables
+            ([profiles.md](profiles.md)) and in `# hlscheck-disable-next-line RULE` comments. Each
+            rule has an anchor here named after its id; SARIF `helpUri` and the text report link to
+            `\(rulesDocumentURL)#RULE-ID`.
+
+            Severity per profile: `off` when the profile switches the rule off. Scope: whether a
+            finding concerns the stream as a whole or one variant (a JUnit report has one test case
+            per variant for the latter, one per stream for the former).
+
+            `hlscheck rules --format json [--profile P]` prints the same catalogue for tools:
+            `{"tool", "profile", "rules": [{"id", "name", "summary", "rationale", "defaultSeverity",
+            "severity" (in the profile; absent when it switches the rule off), "scope",
+            "readsSegments", "needsDecode", "helpUri"}]}`.
+
+
+            """
+        out += "| rule | " + profiles.map { "`\($0.rawValue)`" }.joined(separator: " | ") + " | scope | what it enforces |\n"
+        out += "|---|" + profiles.map { _ in "---|" }.joined() + "---|---|\n"
+        for rule in rules {
+            let levels = profiles.map { severity(of: rule, in: $0)?.rawValue ?? "off" }
+            out += "| [`\(rule.id)`](#\(anchor(rule.id))) | " + levels.joined(separator: " | ")
+                + " | \(rule.scope.rawValue) | \(cell(rule.summary)) |\n"
+        }
+        out += "| [`\(CheckReport.inputUnreadableRule)`](#\(anchor(CheckReport.inputUnreadableRule))) | "
+            + profiles.map { _ in "error" }.joined(separator: " | ") + " | stream | \(cell(inputUnreadableSummary)) |\n"
+        for rule in rules {
+            out += "\n## \(rule.id)\n\n"
+            out += "**\(rule.name).** \(rule.summary)\n\n"
+            out += "\(rule.rationale)\n\n"
+            var facts = ["default severity: `\(rule.defaultSeverity.rawValue)`", "scope: \(rule.scope.rawValue)"]
+            if rule.needsDecoding {
+                facts.append("runs only with `--decode`")
+            } else if rule.needsMedia {
+                facts.append("needs segments (silent with `--playlist-only`)")
+            } else {
+                facts.append("runs with `--playlist-only` too")
+            }
+            out += "- " + facts.joined(separator: "\n- ") + "\n"
+            let triggering = rule.triggering.map(\.name)
+                + rule.profileExamples.filter(\.triggers).map { "\($0.example.name) (`\($0.profile.rawValue)`)" }
+            let passing = rule.nonTriggering.map(\.name)
+                + rule.profileExamples.filter { !$0.triggers }.map { "\($0.example.name) (`\($0.profile.rawValue)`)" }
+            if !triggering.isEmpty { out += "- reported for (examples tested): " + triggering.joined(separator: "; ") + "\n" }
+            if !passing.isEmpty { out += "- not reported for: " + passing.joined(separator: "; ") + "\n" }
+        }
+        out += "\n## \(CheckReport.inputUnreadableRule)\n\n"
+        out += "**Not a rule: an input that could not be checked.** \(inputUnreadableRationale)\n"
+        return out
+    }
+
+    /// Table cell text: `|` would end the cell, a line break the row.
+    private static func cell(_ text: String) -> String {
+        text.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\n", with: " ")
+    }
+
+    // MARK: - hlscheck rules --format json
+
+    struct RuleEntry: Encodable {
+        var id: String
+        var name: String
+        var summary: String
+        var rationale: String
+        var defaultSeverity: String
+        /// In the profile asked for; absent when the profile switches the rule off.
+        var severity: String?
+        var scope: String
+        var readsSegments: Bool
+        var needsDecode: Bool
+        var helpUri: String
+    }
+
+    struct RuleList: Encodable {
+        var tool = JSONReporter.Document.Tool()
+        var profile: String
+        var rules: [RuleEntry]
+    }
+
+    /// The catalogue as JSON, with the severities `profile` gives (docs/rules.md documents the keys).
+    public static func json(profile: Profile, _ rules: [RuleDescription] = RuleCatalogue.descriptions) -> String {
+        let list = RuleList(profile: profile.rawValue, rules: rules.map { rule in
+            RuleEntry(
+                id: rule.id, name: rule.name, summary: rule.summary, rationale: rule.rationale,
+                defaultSeverity: rule.defaultSeverity.rawValue, severity: severity(of: rule, in: profile)?.rawValue,
+                scope: rule.scope.rawValue, readsSegments: rule.needsMedia, needsDecode: rule.needsDecoding,
+                helpUri: url(for: rule.id))
+        })
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(list) else { return "{}\n" }
+        return String(decoding: data, as: UTF8.self) + "\n"
+    }
+}
