@@ -39,6 +39,8 @@ public enum RuleCatalogue {
         AverageBandwidthMissingRule(),
         ResolutionMissingRule(),
         AudioOnlyVariantPresentRule(),
+        SuppressionUnknownRuleRule(),
+        SuppressionUnusedRule(),
     ]
 
     public static var descriptions: [RuleDescription] { all.map { type(of: $0).description } }

@@ -93,8 +93,9 @@ public struct SARIFReporter: Sendable {
                         ruleId: diagnostic.rule, ruleIndex: ruleIndex[diagnostic.rule], level: diagnostic.severity.rawValue,
                         message: Text(text: diagnostic.message),
                         locations: diagnostic.location.map { [Self.location(uri: $0.uri, line: $0.line, column: $0.column)] },
-                        suppressions: diagnostic.suppressed
-                            ? [Suppression(kind: "inSource", justification: "# hlscheck-disable-next-line")] : nil)
+                        suppressions: diagnostic.baselined
+                            ? [Suppression(kind: "external", justification: "in the baseline file (--baseline)")]
+                            : diagnostic.suppressed ? [Suppression(kind: "inSource", justification: "a # hlscheck-disable comment in the playlist")] : nil)
                 })
         ])
         let encoder = JSONEncoder()

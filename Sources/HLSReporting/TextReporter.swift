@@ -6,25 +6,33 @@ public struct TextReporter: Sendable {
     /// ANSI colours for a terminal; never in files or pipes.
     public var color: Bool
 
-    public init(color: Bool = false) {
+    /// Findings and the summary only: no variant tables, no blank lines (`--quiet`).
+    public var quiet: Bool
+
+    public init(color: Bool = false, quiet: Bool = false) {
         self.color = color
+        self.quiet = quiet
     }
 
     public func render(_ reports: [CheckReport]) -> String {
+        reports.map(render(stream:)).joined() + summaryLine(reports) + "\n"
+    }
+
+    /// One stream's part of the report (its findings and variant table), without the summary:
+    /// what `hlscheck check` prints as soon as that stream is done. `render` is these parts, in
+    /// input order, then the summary line.
+    public func render(stream report: CheckReport) -> String {
         var out = ""
-        for report in reports {
-            for diagnostic in report.diagnostics where !diagnostic.suppressed {
-                out += line(for: diagnostic) + "\n"
-            }
-            if !report.variants.isEmpty {
-                if report.diagnostics.contains(where: { !$0.suppressed }) { out += "\n" }
-                out += "Variants of \(TerminalText.escaped(report.input))\n"
-                out += variantTable(report.variants)
-            }
-            out += "\n"
+        for diagnostic in report.diagnostics where !diagnostic.suppressed {
+            out += line(for: diagnostic) + "\n"
         }
-        out += summaryLine(reports) + "\n"
-        return out
+        guard !quiet else { return out }
+        if !report.variants.isEmpty {
+            if report.diagnostics.contains(where: { !$0.suppressed }) { out += "\n" }
+            out += "Variants of \(TerminalText.escaped(report.input))\n"
+            out += variantTable(report.variants)
+        }
+        return out + "\n"
     }
 
     func line(for diagnostic: Diagnostic) -> String {
@@ -86,16 +94,43 @@ public struct TextReporter: Sendable {
     }
 
     func summaryLine(_ reports: [CheckReport]) -> String {
-        let errors = reports.reduce(0) { $0 + $1.count(.error) }
-        let warnings = reports.reduce(0) { $0 + $1.count(.warning) }
-        let notes = reports.reduce(0) { $0 + $1.count(.note) }
-        let suppressed = reports.reduce(0) { $0 + $1.suppressedCount }
-        let unreadable = reports.filter { $0.inputError != nil }.count
-        let checked = reports.count - unreadable
+        var tally = ReportTally()
+        for report in reports { tally.add(report) }
+        return summaryLine(tally)
+    }
+
+    /// "3 streams checked: 1 error, 2 warnings, 0 notes (4 suppressed, 3 by the baseline)".
+    public func summaryLine(_ tally: ReportTally) -> String {
+        let checked = tally.streams - tally.unreadable
         let inputs = (checked == 1 ? "1 stream" : "\(checked) streams") + " checked"
-            + (unreadable > 0 ? ", \(unreadable) could not be read" : "")
-        return "\(inputs): \(plural(errors, "error")), \(plural(warnings, "warning")), \(plural(notes, "note"))"
-            + (suppressed > 0 ? " (\(suppressed) suppressed)" : "")
+            + (tally.unreadable > 0 ? ", \(tally.unreadable) could not be read" : "")
+        let baselined = tally.baselined > 0 ? ", \(tally.baselined) by the baseline" : ""
+        return "\(inputs): \(plural(tally.errors, "error")), \(plural(tally.warnings, "warning")), \(plural(tally.notes, "note"))"
+            + (tally.suppressed > 0 ? " (\(tally.suppressed) suppressed\(baselined))" : "")
+    }
+}
+
+/// The counts of a run's summary line, gathered stream by stream so that a run that prints
+/// only text need not keep every stream's report until the end.
+public struct ReportTally: Sendable, Hashable {
+    public var streams = 0
+    public var unreadable = 0
+    public var errors = 0
+    public var warnings = 0
+    public var notes = 0
+    public var suppressed = 0
+    public var baselined = 0
+
+    public init() {}
+
+    public mutating func add(_ report: CheckReport) {
+        streams += 1
+        unreadable += report.inputError == nil ? 0 : 1
+        errors += report.count(.error)
+        warnings += report.count(.warning)
+        notes += report.count(.note)
+        suppressed += report.suppressedCount
+        baselined += report.baselinedCount
     }
 }
 

@@ -89,6 +89,9 @@ struct CheckCommand: AsyncParsableCommand {
     @OptionGroup(title: "Limits and file access")
     var limitOptions: LimitOptions
 
+    @OptionGroup(title: "Concurrency, feedback and baselines")
+    var runOptions: RunOptions
+
     /// The formats to render, in order: `--format` values, plus formats named only by `--output`.
     var formats: [ReportFormat] {
         var all = format
@@ -128,8 +131,10 @@ struct CheckCommand: AsyncParsableCommand {
 
     func run() async throws {
         limitOptions.startWatchdog(command: "check")
-        var reports: [CheckReport] = []
+        var outcome = StreamRun.Outcome(count: 0)
+        var baseline: Baseline?
         do {
+            baseline = try runOptions.baseline.map { path throws(CheckError) in try Baseline.load(path) }
             let explicit = try config.map { path throws(CheckError) in try ConfigurationFile.load(path) }
             // Each input with its configuration, and the folder it was found in (its default root).
             // A path that cannot be used (missing, unreadable folder, broken .hlscheck.yml beside
@@ -158,35 +163,24 @@ struct CheckCommand: AsyncParsableCommand {
                     (path, explicit, nil, CheckError("\(TerminalText.escaped(path)): no playlist found (a folder is searched for .m3u8 and .m3u files that no other playlist there references)"))
                 }
             }
-            for (input, file, folder, unusable) in inputs {
+            let jobs = inputs.map { input, file, folder, unusable in
                 var configuration = configuration(file)
                 // A folder given on the command line is the root of the streams found in it.
                 if configuration.confinement.root == nil { configuration.confinement.root = folder }
-                var report: CheckReport
-                if let unusable {
-                    report = CheckReport(input: input, error: unusable)
-                } else {
-                    do {
-                        report = try await Checker(configuration: configuration).check(input)
-                    } catch {
-                        report = CheckReport(input: input, error: error)
-                    }
-                }
-                report.failureThreshold = (failOn ?? file?.failOn.flatMap(FailLevel.init) ?? .error).threshold
-                reports.append(report)
+                return StreamJob(
+                    input: input, configuration: configuration,
+                    failureThreshold: (failOn ?? file?.failOn.flatMap(FailLevel.init) ?? .error).threshold, unusable: unusable)
             }
+            outcome = await streamRun(baseline: baseline, count: jobs.count).run(jobs)
         } catch {
-            // Only an unreadable --config stops the run before any input: it applies to all.
+            // Only an unreadable --config or --baseline stops the run before any input: it applies to all.
             printError("hlscheck: \(TerminalText.escaped(error.description))")
             throw ExitCode(2)
         }
         // Standard error says it too, whatever the formats: where a tool says it could not run.
-        for report in reports {
-            if let error = report.inputError { printError("hlscheck: \(TerminalText.escaped(error.description))") }
-        }
-        try write(reports)
-        if reports.contains(where: { $0.inputError != nil }) { throw ExitCode(2) }
-        if reports.contains(where: \.fails) { throw ExitCode(1) }
+        for error in outcome.inputErrors.compactMap({ $0 }) { printError("hlscheck: \(TerminalText.escaped(error.description))") }
+        try write(outcome.reports.compactMap { $0 }, tally: outcome.tally)
+        try finishRun(outcome)
     }
 
     /// Profile, then the configuration file, then command-line flags.
@@ -213,14 +207,15 @@ struct CheckCommand: AsyncParsableCommand {
         return parent.isEmpty ? "." : parent
     }
 
-    func write(_ reports: [CheckReport]) throws {
+    func write(_ reports: [CheckReport], tally: ReportTally) throws {
         for format in formats {
             let target = output.first { $0.format == format }?.path
             let text: String
             switch format {
             case .text:
-                let colored = target == nil && (color == .always || (color == .auto && isatty(STDOUT_FILENO) == 1))
-                text = TextReporter(color: colored).render(reports)
+                let reporter = TextReporter(color: target == nil && textIsColored, quiet: runOptions.quiet)
+                // On standard output, each stream's part was printed as it was done: the summary is left.
+                text = target == nil ? reporter.summaryLine(tally) + "\n" : reporter.render(reports)
             case .json:
                 text = JSONReporter().render(reports)
             case .junit:
@@ -246,7 +241,7 @@ struct CheckCommand: AsyncParsableCommand {
                     throw ExitCode(2)
                 }
             } else {
-                print(text, terminator: "")
+                writeStandardOutput(text)
             }
         }
     }
