@@ -154,7 +154,9 @@ struct Suppressions {
                 files[location.uri]?[key]?.used = true
                 excused = true
             }
-            if let list = regions[location.uri]?[key], let index = Self.region(containing: location.line, in: list) {
+            // The index alone leaves this scope: a copy of the list kept alive here would make
+            // the write below copy the whole list (quadratic over a file's regions).
+            if let index = regions[location.uri]?[key].flatMap({ Self.region(containing: location.line, in: $0) }) {
                 regions[location.uri]?[key]?[index].used = true
                 excused = true
             }

@@ -26,11 +26,12 @@ enum Terminal {
 /// Standard output for reports, and the progress line on standard error: one owner, so a
 /// report is never written into the middle of a progress line and two reports never interleave.
 actor Console {
-    private let showsProgress: Bool
+    nonisolated let showsProgress: Bool
     private let total: Int
     private let slots: SegmentSlots
     private var done = 0
     private var visible = false
+    private var finished = false
     private let start = Date()
 
     /// `showsProgress`: standard error is a terminal that can redraw, and not `--quiet`.
@@ -40,22 +41,22 @@ actor Console {
         self.slots = slots
     }
 
-    /// Writes report text to standard output, the progress line out of the way meanwhile.
-    func print(_ text: String) async {
+    /// Writes report text to standard output, the progress line out of the way (the next
+    /// `redraw` brings it back).
+    func print(_ text: String) {
         guard !text.isEmpty else { return }
         clear()
         writeStandardOutput(text)
-        await redraw()
     }
 
-    func streamDone() async {
+    /// Counts a stream done; the next redraw shows it.
+    func streamDone() {
         done += 1
-        await redraw()
     }
 
     /// Draws the progress line again (also called by a timer, for the rate and ETA).
     func redraw() async {
-        guard showsProgress else { return }
+        guard showsProgress, !finished else { return }
         let segments = await slots.completed
         let line = Self.progressLine(
             done: done, total: total, segments: segments, elapsed: Date().timeIntervalSince(start),
@@ -69,6 +70,12 @@ actor Console {
         guard visible else { return }
         writeStandardError("\r\u{1B}[K")
         visible = false
+    }
+
+    /// Removes the progress line for good: the run is over.
+    func finish() {
+        clear()
+        finished = true
     }
 
     /// "hlscheck: 3/10 streams, 412 segments, 85 segments/s, ETA 0:07", cut to `width - 1`

@@ -62,6 +62,14 @@ struct StreamRun: Sendable {
         var pending: [Int: String] = [:]
         var nextToPrint = 0
         let limit = max(1, jobs)
+        // The rate and the ETA change between streams too: redraw a few times a second.
+        let ticker: Task<Void, Never>? = console.showsProgress ? Task { [console] in
+            await console.redraw()
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .milliseconds(250))
+                await console.redraw()
+            }
+        } : nil
         await withTaskGroup(of: (Int, Finished).self) { group in
             var next = 0
             while next < min(limit, streams.count) {
@@ -81,6 +89,7 @@ struct StreamRun: Sendable {
                 outcome.fails = outcome.fails || report.fails
                 outcome.baselineEntries += finished.baselineEntries
                 if keepsReports { outcome.reports[index] = report }
+                await console.streamDone()
                 if completionOrder {
                     await console.print(finished.text)
                 } else {
@@ -90,9 +99,12 @@ struct StreamRun: Sendable {
                         nextToPrint += 1
                     }
                 }
-                await console.streamDone()
+                await console.redraw()
             }
         }
+        ticker?.cancel()
+        await ticker?.value
+        await console.finish()
         return outcome
     }
 
