@@ -1,4 +1,5 @@
 import Foundation
+internal import MediaFormats
 
 /// Known findings recorded once (`hlscheck check --write-baseline FILE`) so that a later run
 /// (`--baseline FILE`) fails only on new ones, as SwiftLint's baseline does.
@@ -47,11 +48,21 @@ public struct Baseline: Sendable {
     /// as if none were).
     public static func load(_ path: String) throws(CheckError) -> Baseline {
         let shown = TerminalText.escaped(path)
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw CheckError("--baseline \(shown): cannot read the file (missing or not readable); create it with --write-baseline \(shown)")
+        let bytes: [UInt8]
+        do {
+            // A regular file only (a FIFO would block the run), and a bounded one.
+            let file = try RegularFile(path: path)
+            guard file.size <= maximumBytes else {
+                throw CheckError("--baseline \(shown): \(file.size) bytes, over the 256 MiB a baseline may have; is it the right file?")
+            }
+            bytes = try file.readAll(maximumBytes: maximumBytes, limitHint: "a smaller baseline")
+        } catch let error as CheckError {
+            throw error
+        } catch {
+            throw CheckError("--baseline \(shown): cannot read the file (\((error as? RegularFileError)?.reason ?? "\(error)")); create it with --write-baseline \(shown)")
         }
         do {
-            let document = try JSONDecoder().decode(Document.self, from: data)
+            let document = try JSONDecoder().decode(Document.self, from: Data(bytes))
             guard document.tool == "hlscheck", document.baselineVersion == 1 else {
                 throw CheckError("not an hlscheck baseline of version 1")
             }
@@ -61,6 +72,8 @@ public struct Baseline: Sendable {
             throw CheckError("--baseline \(shown): \(reason); write a new one with --write-baseline \(shown)")
         }
     }
+
+    static let maximumBytes = 256 << 20
 
     private static func reason(_ error: any Error) -> String {
         switch error as? DecodingError {
@@ -172,9 +185,8 @@ public struct SourceLines {
     public mutating func text(of uri: String, line: Int) -> String? {
         guard !uri.contains("://"), line > 0 else { return nil }
         if cache[uri] == nil {
-            guard let attributes = try? FileManager.default.attributesOfItem(atPath: uri),
-                  (attributes[.size] as? NSNumber)?.intValue ?? Int.max <= maximumBytes,
-                  let data = FileManager.default.contents(atPath: uri)
+            guard let file = try? RegularFile(path: uri),
+                  let data = try? file.readAll(maximumBytes: maximumBytes, limitHint: "--max-playlist-bytes")
             else { return nil }
             let text = String(decoding: data, as: UTF8.self)
             cache[uri] = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)

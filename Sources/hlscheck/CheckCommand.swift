@@ -49,7 +49,9 @@ struct CheckCommand: AsyncParsableCommand {
             A folder is searched for multivariant playlists (playlists no other playlist there \
             references). Settings come from the nearest .hlscheck.yml above each input (or --config); \
             command-line flags win over it. A comment line "# hlscheck-disable-next-line RULE" in a \
-            playlist excuses RULE on the next line.
+            playlist excuses RULE on the next line ("# hlscheck-disable RULE" … "# hlscheck-enable RULE": \
+            the lines between; "# hlscheck-disable-file RULE": the whole file). Streams are checked \
+            concurrently; their text comes in input order unless standard output is a terminal.
             """
     )
 

@@ -10,9 +10,11 @@ enum Terminal {
     }
 
     /// A line redrawn in place (carriage return, erase to end of line): a terminal whose `TERM`
-    /// is not `dumb`. Never in a pipe, a file or a CI log.
+    /// is not `dumb`, outside CI. Never in a pipe, a file or a CI log — not even a CI runner that
+    /// gives the job a pseudo-terminal (`CI` set, as GitHub Actions, GitLab CI and most others do).
     static func allowsRedraw(_ descriptor: Int32, environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
-        isatty(descriptor) == 1 && environment["TERM"] != "dumb"
+        let ci = environment["CI"].map { !["", "0", "false"].contains($0.lowercased()) } ?? false
+        return isatty(descriptor) == 1 && environment["TERM"] != "dumb" && !ci
     }
 
     /// Columns of the terminal on `descriptor` (`COLUMNS` or 80 when it cannot be asked).

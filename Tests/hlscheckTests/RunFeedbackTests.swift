@@ -106,6 +106,10 @@ enum Terminal {
         #expect(!noColor.stdout.contains("\u{1B}[1;"), "colour despite NO_COLOR")
         #expect(noColor.stdout.contains("\r\u{1B}[Khlscheck: "), "NO_COLOR is about colour; the progress line stays")
 
+        let ci = try Terminal.run(inputs, environment: ["CI": "true"], in: folder.url)
+        #expect(!ci.stdout.contains("\u{1B}[K"), "no progress line in CI, even on a pseudo-terminal")
+        #expect(ci.stdout.contains("\u{1B}[1;33mwarning:"), "colour stays on a terminal in CI")
+
         let quiet = try Terminal.run(inputs + ["--quiet"], in: folder.url)
         #expect(!quiet.stdout.contains("\u{1B}[K"), "no progress line with --quiet")
         #expect(!quiet.stdout.contains("Variants of"))
