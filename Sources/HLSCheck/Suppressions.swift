@@ -126,18 +126,40 @@ struct Suppressions {
         if !fileRegions.isEmpty { regions[playlist.uri] = fileRegions }
     }
 
-    /// The directive in a comment, nil for an ordinary comment.
+    /// The directive in a comment, nil for an ordinary comment. Works on the UTF-8 bytes: a
+    /// playlist may hold tens of thousands of directives.
     static func parse(_ comment: Comment, uri: String) -> Directive? {
-        var text = Substring(comment.text.dropFirst())
-        text = text.drop { $0 == " " || $0 == "\t" }
-        guard text.hasPrefix("hlscheck-") else { return nil }
-        // A free-text reason after " -- " is not a rule.
-        var words = text.split { $0 == " " || $0 == "\t" }
-        if let reason = words.firstIndex(of: "--") { words.removeSubrange(reason...) }
-        guard let word = words.first.map(String.init) else { return nil }
-        var rules = words.dropFirst().flatMap { $0.split(separator: ",") }.map(String.init)
-        if rules.isEmpty { rules = [all] }
-        return Directive(uri: uri, line: comment.line, kind: Kind(rawValue: word), word: word, rules: rules)
+        let prefix = Array("hlscheck-".utf8)
+        let isBlank = { (byte: UInt8) in byte == 0x20 || byte == 0x09 }
+        var text = comment.text
+        text.makeContiguousUTF8()  // a no-op for native strings; makes the closure below run
+        return text.utf8.withContiguousStorageIfAvailable { bytes -> Directive? in
+            var index = 1  // after "#"
+            while index < bytes.count, isBlank(bytes[index]) { index += 1 }
+            guard bytes.count - index >= prefix.count, bytes[index..<index + prefix.count].elementsEqual(prefix) else { return nil }
+            // Words separated by blanks (and, for rule lists, commas); a free-text reason after
+            // a lone "--" is not read.
+            var words: [String] = []
+            var start = index
+            var commaSeparated = false
+            while index <= bytes.count {
+                let atEnd = index == bytes.count
+                let separator = atEnd || isBlank(bytes[index]) || (commaSeparated && bytes[index] == 0x2C)
+                if separator {
+                    if index > start {
+                        let word = String(decoding: bytes[start..<index], as: UTF8.self)
+                        if word == "--" { break }
+                        words.append(word)
+                        commaSeparated = true
+                    }
+                    start = index + 1
+                }
+                index += 1
+            }
+            guard let word = words.first else { return nil }
+            let rules = words.count > 1 ? Array(words.dropFirst()) : [all]
+            return Directive(uri: uri, line: comment.line, kind: Kind(rawValue: word), word: word, rules: rules)
+        } ?? nil
     }
 
     /// Whether a directive excuses `rule` at `location`, recording that it did.
