@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "MediaInspection", targets: ["MediaInspection"]),
         .library(name: "HLSPackaging", targets: ["HLSPackaging"]),
         .library(name: "HLSReporting", targets: ["HLSReporting"]),
+        .library(name: "HLSEmbedding", targets: ["HLSEmbedding"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),

@@ -8,6 +8,8 @@ internal import MediaFormats
 /// folder, nothing is written (`--output json=/dev/sda` or a planted symlink must not clobber
 /// anything).
 public enum AtomicFile {
+    /// Replaces (or creates) the file at `path` with `bytes`. Throws `CheckError` when the path is
+    /// something other than a regular file, or when the temporary file cannot be written or renamed.
     public static func write(_ bytes: [UInt8], to path: String) throws(CheckError) {
         if let kind = RegularFile.kindOfEntry(at: path), kind != "a regular file" {
             throw CheckError("\(TerminalText.escaped(path)) is \(kind); only a regular file is replaced, so nothing was written (remove it or choose another path)")

@@ -6,7 +6,9 @@
 /// `maximumBitrate`, and the work is at most `maximumRunLength` steps per segment, whatever the
 /// target duration.
 public enum BitrateWindow {
+    /// One segment as the arithmetic sees it.
     public struct Segment: Sendable, Hashable {
+        /// The segment's size in bytes (what a client downloads).
         public var bytes: Int
         /// EXTINF duration in seconds.
         public var duration: Double
@@ -14,6 +16,7 @@ public enum BitrateWindow {
         /// hole, not a segment of 0 bytes — no run crosses it and the average leaves it out.
         public var measured: Bool
 
+        /// Makes a segment; `duration` in seconds.
         public init(bytes: Int, duration: Double, measured: Bool = true) {
             self.bytes = bytes
             self.duration = duration

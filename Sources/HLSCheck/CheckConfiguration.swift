@@ -30,6 +30,8 @@ public struct CheckConfiguration: Sendable, Hashable {
     /// what fails to decode (decode-error). Off by default: it costs CPU.
     public var decode: Bool = false
 
+    /// The `audio-only-64k` defaults: 64 kbit/s budget (given in bit/s), 10 % bandwidth tolerance,
+    /// 0.5 s duration tolerance, 2 segments at once, 192 kbit/s cellular budget.
     public init(
         audioOnlyBudget: Int = 64_000, bandwidthTolerance: Double = 0.10, playlistOnly: Bool = false,
         severityOverrides: [String: Severity?] = [:], maxConcurrentSegments: Int = 2,

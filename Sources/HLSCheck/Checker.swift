@@ -3,8 +3,10 @@ public import MediaInspection
 
 /// Why a check could not run at all (exit code 2). Content problems are diagnostics, not errors.
 public struct CheckError: Error, Sendable, CustomStringConvertible {
+    /// What went wrong, naming the input; printed as is.
     public var description: String
 
+    /// Makes an error with its message.
     public init(_ description: String) {
         self.description = description
     }
@@ -12,13 +14,17 @@ public struct CheckError: Error, Sendable, CustomStringConvertible {
 
 /// The result of checking one input: what every reporter renders.
 public struct CheckReport: Sendable {
+    /// The input as given (a path or URL): the name of the stream in every report.
     public var input: String
+    /// Every finding, suppressed ones included, after configured severities.
     public var diagnostics: [Diagnostic]
+    /// One summary per variant (or one for a media playlist given alone), in playlist order.
     public var variants: [VariantSummary]
     /// The rules that ran (enabled, and not skipped for `--playlist-only`), in catalogue order:
     /// what a JUnit report lists as test cases.
     public var checkedRules: [RuleDescription]
 
+    /// Makes the report of an input that was checked.
     public init(input: String, diagnostics: [Diagnostic], variants: [VariantSummary], checkedRules: [RuleDescription]) {
         self.input = input
         self.diagnostics = diagnostics
@@ -61,6 +67,7 @@ public struct CheckReport: Sendable {
         diagnostics.reduce(0) { $0 + ($1.severity == severity && !$1.suppressed ? 1 : 0) }
     }
 
+    /// Findings excused by a `# hlscheck-disable-next-line` comment.
     public var suppressedCount: Int { diagnostics.reduce(0) { $0 + ($1.suppressed ? 1 : 0) } }
 
     /// Of the suppressed findings, those a baseline file excused (`--baseline`).
@@ -74,7 +81,9 @@ public struct CheckReport: Sendable {
 
 /// The engine: load → analyse → run every rule → apply configured severities.
 public struct Checker: Sendable {
+    /// What to check and with which limits.
     public var configuration: CheckConfiguration
+    /// The rules that run, in catalogue order.
     public var rules: [any Rule]
     /// A bound on segments in flight shared with the checkers of other streams of the same run
     /// (`hlscheck check --jobs`); nil: only `configuration.maxConcurrentSegments` bounds this one.
@@ -99,6 +108,8 @@ public struct Checker: Sendable {
         self.segmentSource = segmentSource ?? LocalSegmentSource(maximumByteCount: limits.segmentBytes)
     }
 
+    /// Loads, measures and checks the stream at `uri`. Throws `CheckError` only when the root
+    /// playlist cannot be read at all; every content problem is a diagnostic of the report.
     public func check(_ uri: String) async throws(CheckError) -> CheckReport {
         let analysis = try await analyse(uri)
         return CheckReport(

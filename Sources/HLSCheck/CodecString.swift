@@ -2,6 +2,7 @@
 public enum CodecKind: String, Sendable, Hashable, Codable {
     case audio, video, text, unknown
 
+    /// Classifies one RFC 6381 codec string by its sample entry (`mp4a`, `avc1`, `wvtt`, …); case-insensitive.
     public init(codec: String) {
         let fourCC = codec.split(separator: ".", maxSplits: 1).first.map(String.init)?.lowercased() ?? ""
         if Self.audioFourCCs.contains(fourCC) {

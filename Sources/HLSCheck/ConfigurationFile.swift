@@ -16,13 +16,18 @@ internal import MediaFormats
 ///     ignore:
 ///       - "legacy/**"
 public struct ConfigurationFile: Sendable, Hashable {
+    /// The file names searched in each folder, in this order.
     public static let names = [".hlscheck.yml", ".hlscheck.yaml", ".hlscheck.json"]
 
     /// The file this came from.
     public var path: String
+    /// `profile:`, nil when absent.
     public var profile: Profile?
+    /// `budget-kbps:`: the audio-only budget in kbit/s (the configuration holds bit/s); nil when absent.
     public var budgetKbps: Int?
+    /// `bandwidth-tolerance:` as a fraction (0.1 = 10 %), nil when absent.
     public var bandwidthTolerance: Double?
+    /// `duration-tolerance:` in seconds, nil when absent.
     public var durationTolerance: Double?
     /// `error`, `warning` or `never`.
     public var failOn: String?
@@ -48,6 +53,8 @@ public struct ConfigurationFile: Sendable, Hashable {
         }
     }
 
+    /// Reads and validates the file at `path` (YAML; JSON is read as the YAML it also is). Throws
+    /// `CheckError` naming the file when it cannot be read or parsed, or a setting is unknown or invalid.
     public static func load(_ path: String) throws(CheckError) -> ConfigurationFile {
         // A regular file only: `.hlscheck.yml` is found by walking up from the input, and a FIFO
         // by that name must not block the run.

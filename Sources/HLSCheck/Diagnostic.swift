@@ -12,14 +12,20 @@ public enum Severity: String, Sendable, Hashable, Codable, CaseIterable, Compara
         }
     }
 
+    /// `note < warning < error`.
     public static func < (lhs: Severity, rhs: Severity) -> Bool { lhs.rank < rhs.rank }
 }
 
 /// One finding, as every reporter sees it: a flat value with a stable rule id.
 public struct Diagnostic: Sendable, Hashable, Codable {
+    /// The rule id, e.g. `audio-only-over-budget`.
     public var rule: String
+    /// The severity after configuration (profile and overrides).
     public var severity: Severity
+    /// What is wrong and what to do, for a person to read.
     public var message: String
+    /// Where: a playlist line (column 0 for the whole line, line 0 for the whole file); nil when the
+    /// finding has no place in a file.
     public var location: SourceLocation?
     /// Excused by a `# hlscheck-disable-next-line RULE` comment: reported, never counted.
     public var suppressed: Bool
@@ -27,6 +33,7 @@ public struct Diagnostic: Sendable, Hashable, Codable {
     /// but excused by the baseline rather than by a comment in the playlist.
     public var baselined = false
 
+    /// Makes a finding.
     public init(rule: String, severity: Severity, message: String, location: SourceLocation?, suppressed: Bool = false) {
         self.rule = rule
         self.severity = severity

@@ -24,8 +24,10 @@ public struct Limits: Sendable, Hashable {
     /// Seconds the whole run may take (`--timeout`, 3 600); nil: no limit.
     public var timeoutSeconds: Int?
 
+    /// The default of `timeoutSeconds`: one hour.
     public static let defaultTimeoutSeconds = 3_600
 
+    /// Makes limits; every default is the one documented on its property.
     public init(
         playlistBytes: Int = maximumPlaylistSize, playlistLines: Int = 1_000_000, playlists: Int = 1_000,
         segmentsPerPlaylist: Int = 100_000, segmentBytes: Int = LocalSegmentSource.defaultMaximumByteCount,

@@ -8,14 +8,22 @@ public struct SegmentRecord: Sendable, Hashable {
     public var uri: String
     /// Where to point a finding about this segment: its EXTINF line, else its URI line.
     public var line: Int
+    /// EXTINF duration in seconds.
     public var extinf: Double
+    /// Bytes of the segment (or of its byte range) as read, without the EXT-X-MAP init section; 0
+    /// when it could not be read.
     public var bytes: Int
+    /// The container it was demuxed as; nil when unread or when its encrypted content was not inspected.
     public var container: SegmentContainer?
     /// Duration from packet timestamps, nil when it could not be measured.
     public var measuredDuration: Double?
+    /// RFC 6381 codec strings of its tracks, in track order.
     public var codecs: [String]
+    /// Whether it has an audio track.
     public var hasAudio: Bool
+    /// Whether it has a video track.
     public var hasVideo: Bool
+    /// The video track's size in pixels, nil without video or when unknown.
     public var videoResolution: Resolution?
     /// The first APIC picture of the segment, nil when it carries none.
     public var artwork: ArtworkFacts?
@@ -35,10 +43,15 @@ public struct SegmentRecord: Sendable, Hashable {
     /// whether EXT-X-DISCONTINUITY precedes the segment, its earliest timestamp in seconds, the
     /// TS continuity counters, and how its video starts.
     public var mediaSequence: Int = 0
+    /// Preceded by `#EXT-X-DISCONTINUITY`.
     public var discontinuity: Bool = false
+    /// Earliest presentation timestamp in seconds, nil when unknown.
     public var firstPTS: Double?
+    /// MPEG-TS continuity counters, nil for other containers.
     public var continuity: TransportStreamContinuity?
+    /// Whether the first video packet is a keyframe; nil without video.
     public var videoStartsWithKeyframe: Bool?
+    /// Whether the first keyframe is preceded by its parameter sets; nil when they live in the init section or without such video.
     public var keyframeHasParameterSets: Bool?
     /// An AES-128 segment decrypted with its key (RFC 8216 §5.2): its content was inspected.
     public var decrypted: Bool = false
@@ -56,15 +69,21 @@ public struct SegmentRecord: Sendable, Hashable {
 
 /// The measurement of one media playlist's segments (docs/measurement.md).
 public struct PlaylistMeasurement: Sendable, Hashable {
+    /// The resolved URI of the media playlist.
     public var playlistURI: String
+    /// One record per media segment, in playlist order.
     public var records: [SegmentRecord]
     /// EXT-X-TARGETDURATION (or the longest EXTINF rounded up without it): the peak's window.
     public var targetDuration: Int
+    /// Peak segment bit rate (RFC 8216 §4.3.4.2) in bit/s over the measured segments, poster included; nil without duration.
     public var peakBitrate: Int?
+    /// Average bit rate in bit/s over the measured segments; nil without duration.
     public var averageBitrate: Int?
     /// The peak the same segments would have without their poster.
     public var peakBitrateWithoutArtwork: Int?
 
+    /// Measures `records`, the segments of `playlist` in playlist order; the peak window is
+    /// `targetDuration`.
     public init(playlistURI: String, playlist: MediaPlaylist, records: [SegmentRecord]) {
         self.playlistURI = playlistURI
         self.records = records
@@ -102,7 +121,9 @@ public struct PlaylistMeasurement: Sendable, Hashable {
     /// Whether any segment holds video / audio, and whether any was inspected at all: computed
     /// once, since rules ask for every variant.
     public private(set) var containsVideo = false
+    /// Whether any inspected segment holds audio.
     public private(set) var containsAudio = false
+    /// Whether any segment was inspected at all.
     public private(set) var hasInspectedSegments = false
     /// Segments that were demuxed (readable, and not encrypted or decrypted).
     public var inspectedRecords: [SegmentRecord] { records.filter(\.isInspected) }

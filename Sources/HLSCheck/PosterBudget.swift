@@ -22,10 +22,14 @@ public enum PosterBudget {
     public struct Segment: Sendable, Hashable {
         /// The segment's bytes without its current poster (and what that poster's layout costs).
         public var bytesWithoutPoster: Int
+        /// EXTINF duration in seconds.
         public var duration: Double
+        /// Where a poster would go in this segment.
         public var layout: Layout
+        /// False when the segment could not be read: a hole, not 0 bytes.
         public var measured: Bool
 
+        /// Makes a segment; `duration` in seconds.
         public init(bytesWithoutPoster: Int, duration: Double, layout: Layout, measured: Bool = true) {
             self.bytesWithoutPoster = bytesWithoutPoster
             self.duration = duration

@@ -3,9 +3,12 @@ public import HLSPlaylist
 /// What a rule reports: a message and where. The engine attaches the rule id and the severity,
 /// which is configuration, not code inside the rule.
 public struct Finding: Sendable, Hashable {
+    /// What is wrong and what to do, for a person to read.
     public var message: String
+    /// Where: a playlist line; nil when the finding has no place in a file.
     public var location: SourceLocation?
 
+    /// Makes a finding.
     public init(_ message: String, at location: SourceLocation?) {
         self.message = message
         self.location = location
@@ -15,10 +18,14 @@ public struct Finding: Sendable, Hashable {
 /// A tiny stream that must (or must not) trigger a rule. The files are written to a temporary
 /// folder and checked for real by the rule's example test; `master.m3u8` is the entry point.
 public struct RuleExample: Sendable {
+    /// A short name for test output.
     public var name: String
+    /// File name → content, relative to the temporary folder.
     public var files: [String: String]
+    /// The file checked, relative to the folder.
     public var entry: String
 
+    /// Makes an example; `entry` defaults to `master.m3u8`.
     public init(_ name: String, files: [String: String], entry: String = "master.m3u8") {
         self.name = name
         self.files = files
@@ -28,10 +35,14 @@ public struct RuleExample: Sendable {
 
 /// An example whose verdict depends on the profile: checked under `profile` with its defaults.
 public struct ProfileExample: Sendable {
+    /// The profile the example is checked under.
     public var profile: Profile
+    /// Whether the rule must fire.
     public var triggers: Bool
+    /// The stream to check.
     public var example: RuleExample
 
+    /// Makes an example.
     public init(_ profile: Profile, triggers: Bool, _ example: RuleExample) {
         self.profile = profile
         self.triggers = triggers
@@ -41,8 +52,11 @@ public struct ProfileExample: Sendable {
 
 /// Everything a user needs to know about a rule; the examples double as its tests.
 public struct RuleDescription: Sendable {
+    /// The stable rule id, e.g. `codecs-missing`: what configuration and suppressions name.
     public var id: String
+    /// A human-readable title.
     public var name: String
+    /// The severity under the default profile.
     public var defaultSeverity: Severity
     /// One line: what the rule enforces.
     public var summary: String
@@ -53,11 +67,14 @@ public struct RuleDescription: Sendable {
     /// Whether the rule needs decoded frames: it runs (and is listed as checked) only with
     /// `--decode`.
     public var needsDecoding = false
+    /// Examples that must trigger the rule.
     public var triggering: [RuleExample]
+    /// Examples that must not trigger it.
     public var nonTriggering: [RuleExample]
     /// Examples checked under a given profile (its severities and parameters).
     public var profileExamples: [ProfileExample]
 
+    /// Makes a description; `needsDecoding` stays false unless set afterwards.
     public init(
         id: String, name: String, defaultSeverity: Severity, summary: String, rationale: String,
         needsMedia: Bool = false, triggering: [RuleExample] = [], nonTriggering: [RuleExample] = [],
@@ -77,6 +94,9 @@ public struct RuleDescription: Sendable {
 
 /// A rule is a pure function of the analysed stream: it never does I/O.
 public protocol Rule: Sendable {
+    /// The rule's id, name, default severity, rationale and examples (`hlscheck rules`).
     static var description: RuleDescription { get }
+    /// The findings of this rule on `stream`, in any order (the engine sorts them). Severity and
+    /// suppression are applied by the engine; a switched-off rule is never asked.
     func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding]
 }

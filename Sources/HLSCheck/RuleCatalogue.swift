@@ -1,5 +1,6 @@
 /// Every rule hlscheck knows, in the order `hlscheck rules` lists them.
 public enum RuleCatalogue {
+    /// One instance of every rule.
     public static let all: [any Rule] = [
         PlaylistSyntaxRule(),
         PlaylistLenientRule(),
@@ -43,8 +44,10 @@ public enum RuleCatalogue {
         SuppressionUnusedRule(),
     ]
 
+    /// The description of every rule, in catalogue order.
     public static var descriptions: [RuleDescription] { all.map { type(of: $0).description } }
 
+    /// The description of the rule with id `id`, nil when there is none.
     public static func description(of id: String) -> RuleDescription? {
         descriptions.first { $0.id == id }
     }

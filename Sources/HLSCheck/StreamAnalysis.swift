@@ -2,10 +2,13 @@ public import HLSPlaylist
 
 /// A rendition of an EXT-X-MEDIA group, with its playlist when it has one and it could be read.
 public struct RenditionAnalysis: Sendable, Hashable {
+    /// The EXT-X-MEDIA tag.
     public var rendition: Rendition
     /// Resolved URI of the rendition's media playlist, nil when it has none (muxed into the variant).
     public var playlistURI: String?
+    /// The rendition's media playlist, nil without a URI or when it could not be read.
     public var playlist: MediaPlaylist?
+    /// What its segments hold; nil with `--playlist-only`, without a playlist, or when unreadable.
     public var measurement: PlaylistMeasurement?
 }
 
@@ -22,7 +25,9 @@ public struct VariantAnalysis: Sendable, Hashable {
     public var location: SourceLocation
     /// The media playlist, nil when it could not be read.
     public var playlist: MediaPlaylist?
+    /// The renditions of the variant's AUDIO group, in playlist order.
     public var audioRenditions: [RenditionAnalysis]
+    /// The renditions of the variant's VIDEO group, in playlist order.
     public var videoRenditions: [RenditionAnalysis]
     /// What the variant's own segments hold; nil with `--playlist-only` or when unreadable.
     public var measurement: PlaylistMeasurement?
@@ -55,7 +60,9 @@ public struct VariantAnalysis: Sendable, Hashable {
     /// master can give thousands of variants one group of thousands of renditions).
     public var allRenditions: FlattenSequence<[[RenditionAnalysis]]> { [audioRenditions, videoRenditions].joined() }
 
+    /// The declared BANDWIDTH in bit/s, nil when absent (or for a media playlist given alone).
     public var declaredBandwidth: Int? { stream?.bandwidth }
+    /// The declared AVERAGE-BANDWIDTH in bit/s, nil when absent.
     public var declaredAverageBandwidth: Int? { stream?.averageBandwidth }
 
     /// Every playable combination (RFC 8216 §4.3.4.2): the playlists a client downloads at once.
@@ -145,16 +152,20 @@ public struct VariantAnalysis: Sendable, Hashable {
 
 /// The loaded stream seen as variants. Built once by the checker, read by every rule.
 public struct StreamAnalysis: Sendable {
+    /// The playlists as loaded.
     public var loaded: LoadedStream
+    /// One per EXT-X-STREAM-INF, in playlist order; a single one for a media playlist given alone.
     public var variants: [VariantAnalysis]
     /// Measurements of every inspected media playlist, keyed by resolved URI.
     public var measurements: [String: PlaylistMeasurement]
 
+    /// The root playlist.
     public var root: Playlist { loaded.root }
 
     /// Whether any variant carries video: the audio-only budget is about the fallback for video
     /// (docs/profiles.md, "audio-only budget without video").
     public var hasVideo: Bool { variants.contains { !$0.isAudioOnly } }
+    /// The root as a multivariant playlist, nil when the input is a media playlist.
     public var multivariant: MultivariantPlaylist? { loaded.root.multivariant }
 
     /// Every playlist that was read, root first, then media playlists in URI order.
@@ -175,6 +186,7 @@ public struct StreamAnalysis: Sendable {
         return result
     }
 
+    /// Builds the variants of `loaded`, attaching `measurements` (keyed by resolved URI).
     public init(loaded: LoadedStream, measurements: [String: PlaylistMeasurement] = [:]) {
         self.loaded = loaded
         self.measurements = measurements

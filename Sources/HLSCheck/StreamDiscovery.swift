@@ -6,6 +6,9 @@ internal import MediaFormats
 /// is searched for multivariant ("master") playlists — playlists that no other playlist in the
 /// tree references — skipping hidden folders and the ignore patterns of the configuration.
 public enum StreamDiscovery {
+    /// The playlists to check for `paths`, each once: a file as given, a URL as given, a folder's
+    /// multivariant playlists (see `masters(in:ignore:)`) minus those `ignore` matches. Throws
+    /// `CheckError` for a local path that does not exist.
     public static func inputs(_ paths: [String], ignore: (String) -> Bool = { _ in false }) throws(CheckError) -> [String] {
         var result: [String] = []
         for path in paths {
@@ -64,7 +67,8 @@ public enum StreamDiscovery {
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
     }
 
-    static func isFolder(_ path: String) -> Bool {
+    /// Whether `path` is a folder (following links).
+    public static func isFolder(_ path: String) -> Bool {
         var info = stat()
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
     }
@@ -83,14 +87,18 @@ public enum StreamDiscovery {
 /// Glob patterns as in `.gitignore`-style configuration: `*` and `?` within a path component,
 /// `**` across components. Patterns are relative to `base`.
 public struct IgnorePatterns: Sendable {
+    /// The folder the patterns are relative to.
     public var base: String
+    /// The glob patterns.
     public var patterns: [String]
 
+    /// Makes a matcher for `patterns` relative to `base`.
     public init(base: String, patterns: [String]) {
         self.base = base
         self.patterns = patterns
     }
 
+    /// Whether `path` lies under `base` and one of the patterns matches its path relative to `base`.
     public func matches(_ path: String) -> Bool {
         let full = URL(fileURLWithPath: path).standardizedFileURL.path
         let root = URL(fileURLWithPath: base).standardizedFileURL.path

@@ -2,18 +2,25 @@ import HLSPlaylist
 
 /// One row of the variant table, and one entry of the JSON report's `variants` (design.md §4).
 public struct VariantSummary: Sendable, Hashable, Codable {
+    /// The codecs of the variant.
     public struct Codecs: Sendable, Hashable, Codable {
+        /// CODECS as declared (joined with commas), nil when absent.
         public var declared: String?
+        /// RFC 6381 strings found in the segments of every playable combination, sorted.
         public var detected: [String]
     }
 
     /// The poster as found in the variant's segments.
     public struct Artwork: Sendable, Hashable, Codable {
+        /// Segments that carry a poster.
         public var segmentsWithArtwork: Int
         /// Largest image, in bytes.
         public var maxBytes: Int
+        /// MIME type of the largest image.
         public var mimeType: String
+        /// Width in pixels of the largest image, nil when it did not decode.
         public var width: Int?
+        /// Height in pixels of the largest image, nil when it did not decode.
         public var height: Int?
         /// How much of the measured peak the poster accounts for, in bit/s.
         public var peakShare: Int?
@@ -25,12 +32,19 @@ public struct VariantSummary: Sendable, Hashable, Codable {
     public var playlist: String
     /// The line of the EXT-X-STREAM-INF in the input (1 for a media playlist given directly).
     public var line: Int
+    /// Whether the variant is audio-only (by content when inspected, else by declaration).
     public var audioOnly: Bool
+    /// The declared BANDWIDTH in bit/s, nil when absent.
     public var declaredBandwidth: Int?
+    /// The declared AVERAGE-BANDWIDTH in bit/s, nil when absent.
     public var declaredAverageBandwidth: Int?
+    /// The measured peak in bit/s of the variant with its renditions (the largest playable combination); nil when not measured.
     public var measuredPeakBitrate: Int?
+    /// The measured average in bit/s of the largest playable combination; nil when not measured.
     public var measuredAverageBitrate: Int?
+    /// RESOLUTION as `WxH`, nil when absent.
     public var resolution: String?
+    /// Declared and detected codecs.
     public var codecs: Codecs
     /// Number of segments in the media playlist, nil when it could not be read.
     public var segmentCount: Int?
@@ -51,6 +65,7 @@ public struct VariantSummary: Sendable, Hashable, Codable {
     /// the audio-only budget — the number artwork-over-budget and `hlscheck embed` give.
     public var largestPosterBytes: Int?
 
+    /// Summarises `variant`; `audioOnlyBudget` (bit/s) is needed for `largestPosterBytes`.
     public init(_ variant: VariantAnalysis, audioOnlyBudget: Int? = nil) {
         uri = variant.uri
         playlist = variant.playlistURI

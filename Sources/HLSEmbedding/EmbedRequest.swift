@@ -3,6 +3,7 @@ public import HLSPackaging
 
 /// What `hlscheck embed` was asked to do.
 public struct EmbedRequest: Sendable {
+    /// Where the rewritten stream goes.
     public enum Destination: Sendable, Hashable {
         /// Write a complete copy of the stream into this folder.
         case folder(String)
@@ -17,6 +18,7 @@ public struct EmbedRequest: Sendable {
     public var poster: Poster?
     /// How messages name the image (its file name).
     public var posterName: String
+    /// A copy in a folder, or the stream rewritten in place.
     public var destination: Destination
     /// Only these variants/renditions (URIs as written or resolved); empty: every audio-only
     /// variant and every audio rendition.
@@ -25,6 +27,7 @@ public struct EmbedRequest: Sendable {
     public var force: Bool
     /// Re-encode the image smaller until the result fits the budget.
     public var fit: Bool
+    /// The budget, profile and limits the result is measured and re-checked with.
     public var configuration: CheckConfiguration
     /// When another `hlscheck embed` holds the stream's lock: wait for it (true) or refuse.
     public var wait = false
@@ -34,6 +37,8 @@ public struct EmbedRequest: Sendable {
     /// so far: the test suite stops or kills the process at chosen steps.
     public var writeStepHook: (@Sendable (Int) -> Void)?
 
+    /// Makes a request; `wait`, `report` and `writeStepHook` keep their defaults (refuse a locked
+    /// stream, no messages, no hook).
     public init(
         input: String, poster: Poster?, posterName: String, destination: Destination, variants: [String] = [],
         force: Bool = false, fit: Bool = false, configuration: CheckConfiguration = CheckConfiguration()
@@ -51,8 +56,10 @@ public struct EmbedRequest: Sendable {
 
 /// Why nothing was written. Every description names the file and what to do.
 public struct EmbedError: Error, Sendable, CustomStringConvertible {
+    /// What went wrong, naming the file and what to do.
     public var description: String
 
+    /// Makes an error with its message.
     public init(_ description: String) {
         self.description = description
     }
@@ -60,11 +67,17 @@ public struct EmbedError: Error, Sendable, CustomStringConvertible {
 
 /// What was written, and the check of the result.
 public struct EmbedOutcome: Sendable {
+    /// One audio-only variant or audio rendition that was rewritten.
     public struct Target: Sendable, Hashable {
+        /// The variant's or rendition's URI as written in the multivariant playlist.
         public var uri: String
+        /// Number of segments rewritten.
         public var segments: Int
+        /// Measured peak bit rate before the rewrite, in bit/s; nil when it could not be measured.
         public var peakBefore: Int?
+        /// Peak bit rate of the rewritten segments, in bit/s (the new BANDWIDTH); nil without duration.
         public var peakAfter: Int?
+        /// Average bit rate of the rewritten segments, in bit/s (the new AVERAGE-BANDWIDTH); nil without duration.
         public var averageAfter: Int?
         /// What the rewrite kept or added besides the poster (a PRIV timestamp packed audio needs).
         public var notes: [String] = []
@@ -72,6 +85,7 @@ public struct EmbedOutcome: Sendable {
 
     /// The playlist to give players: the written copy of the input.
     public var output: String
+    /// Every variant and rendition rewritten, in the order they were planned.
     public var targets: [Target]
     /// Set when `--fit` re-encoded the image: what it chose.
     public var fittedImage: String?

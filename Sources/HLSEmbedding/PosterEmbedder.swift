@@ -11,12 +11,19 @@ import MediaInspection
 /// Budget first: everything is rewritten in memory, one segment at a time, and measured before a
 /// single byte is written; then the files are written (a copy, or an atomic in-place swap).
 public struct PosterEmbedder: Sendable {
+    /// What to embed, where, and under which budget.
     public var request: EmbedRequest
 
+    /// Makes an embedder for `request`; nothing is read until `run()`.
     public init(_ request: EmbedRequest) {
         self.request = request
     }
 
+    /// Plans, measures, writes and re-checks the stream. Throws `EmbedError` for an unreadable
+    /// input, no target to rewrite, encrypted or byte-range segments, a segment that cannot be
+    /// rewritten, a result over budget without `force` (or that `fit` cannot make fit), a lock
+    /// held by another run, or a write that failed; and, after writing, when the written stream
+    /// cannot be re-checked.
     public func run() async throws(EmbedError) -> EmbedOutcome {
         // In place, nobody else may change the stream between our reading and our writing.
         let lock = request.destination == .inPlace

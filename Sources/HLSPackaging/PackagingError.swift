@@ -1,6 +1,7 @@
 /// Why a segment or an image could not be packaged. Every description says what was found and
 /// what to do about it, so `hlscheck embed` can print it as is; `kind` lets callers branch.
 public struct PackagingError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What kind of problem it is, so that callers can branch without parsing the message.
     public enum Kind: String, Sendable, Hashable {
         /// The poster is not a JPEG or PNG image.
         case unsupportedImage
@@ -24,9 +25,12 @@ public struct PackagingError: Error, Sendable, Hashable, CustomStringConvertible
         case pidConflict
     }
 
+    /// What kind of problem it is.
     public var kind: Kind
+    /// What was found and what to do, ready to print.
     public var description: String
 
+    /// Makes an error.
     public init(_ kind: Kind, _ description: String) {
         self.kind = kind
         self.description = description

@@ -4,8 +4,11 @@ public import MediaFormats
 /// with picture type 3, "Cover (front)". Apple's players show it while they sit on an audio-only
 /// variant; HLS authoring rules accept JPEG and PNG only.
 public struct Poster: Sendable, Hashable {
+    /// "image/jpeg" or "image/png", from the image's signature.
     public var mimeType: String
+    /// The image bytes as given.
     public var data: [UInt8]
+    /// The APIC description text (may be empty).
     public var description: String
 
     /// Sniffs the image format from its signature: JPEG (SOI marker FF D8 followed by a marker,

@@ -22,6 +22,7 @@ public struct TransportStreamPosterWriter: Sendable {
     /// segments as well.
     private var pmtCounterShift: UInt8 = 0
 
+    /// A writer for one variant, before its first segment.
     public init() {}
 
     /// `segment` with its APIC set to `poster`; `poster == nil` removes APIC frames (and the

@@ -4,12 +4,18 @@
 // playlist reproduces byte for byte and an edit leaves the BOM, line endings, attribute order and
 // spelling of everything else exactly as they were.
 
+/// Edits a playlist's bytes in place, changing only the value being set (see the file comment).
 public struct PlaylistEditor: Sendable, Hashable {
+    /// Why an edit was refused; the bytes are left unchanged.
     public enum EditError: Error, Sendable, Hashable, CustomStringConvertible {
+        /// The playlist has no such 1-based line.
         case lineOutOfRange(Int)
+        /// The line is not a tag with an attribute list (`#EXT…:NAME=value,…`).
         case notAnAttributeTag(line: Int)
+        /// The name is not a valid attribute name (A-Z, 0-9 and '-' only, RFC 8216 §4.2).
         case invalidAttributeName(String)
 
+        /// The reason, naming the line or attribute.
         public var description: String {
             switch self {
             case .lineOutOfRange(let line): return "line \(line) does not exist in the playlist"
@@ -19,12 +25,15 @@ public struct PlaylistEditor: Sendable, Hashable {
         }
     }
 
+    /// The playlist's bytes, with every edit made so far.
     public private(set) var bytes: [UInt8]
 
+    /// Starts from a playlist's bytes, kept exactly (BOM and line endings included).
     public init(bytes: [UInt8]) {
         self.bytes = bytes
     }
 
+    /// Starts from a playlist's text, as UTF-8.
     public init(_ text: String) {
         self.bytes = Array(text.utf8)
     }

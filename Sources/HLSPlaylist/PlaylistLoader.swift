@@ -4,6 +4,8 @@ internal import MediaFormats
 
 /// Where playlist bytes come from. `uri` is already resolved (a path or a URL string).
 public protocol PlaylistSource: Sendable {
+    /// The whole playlist at `uri`. Throws when it cannot be read (the built-in sources throw
+    /// `PlaylistReadError`, also for a file over their size limit); never for content problems.
     func read(_ uri: String) async throws -> [UInt8]
     /// A name that is the same for every spelling of one playlist (for a local file: its real
     /// path, symlinks and `..` resolved), nil when it cannot be known without reading. The loader
@@ -12,19 +14,24 @@ public protocol PlaylistSource: Sendable {
 }
 
 extension PlaylistSource {
+    /// No canonical name: each spelling of a URI is read on its own.
     public func canonicalName(_ uri: String) async -> String? { nil }
 }
 
 /// A playlist could not be read: the URI and the operating system's reason.
 public struct PlaylistReadError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The URI (path or URL) that could not be read.
     public var uri: String
+    /// The operating system's reason, or the limit that refused it and the option that raises it.
     public var reason: String
 
+    /// Makes an error.
     public init(uri: String, reason: String) {
         self.uri = uri
         self.reason = reason
     }
 
+    /// `uri: reason`.
     public var description: String { "\(uri): \(reason)" }
 }
 
@@ -34,20 +41,26 @@ public let maximumPlaylistSize = 16 * 1024 * 1024
 /// Reads local files — regular files only: a FIFO, a device or a folder is refused before a byte
 /// is read, so nothing can block the checker. Relative paths are relative to the working directory.
 public struct LocalFileSource: PlaylistSource {
+    /// Largest file read, in bytes; larger files are refused.
     public var maximumSize: Int
 
+    /// A source with the default limit, `maximumPlaylistSize` bytes.
     public init() {
         self.maximumSize = maximumPlaylistSize
     }
 
+    /// A source that refuses files larger than `maximumSize` bytes.
     public init(maximumSize: Int) {
         self.maximumSize = maximumSize
     }
 
+    /// Reads a whole regular file (a `file://` URL or a path). Throws `PlaylistReadError` when it is
+    /// missing, not a regular file, unreadable or larger than `maximumSize`.
     public func read(_ uri: String) async throws -> [UInt8] {
         try Self.readFile(LocalPath.path(of: uri) ?? uri, maximumSize: maximumSize)
     }
 
+    /// The real path (symlinks and `..` resolved), nil when the file does not exist.
     public func canonicalName(_ uri: String) async -> String? {
         LocalPath.path(of: uri).flatMap(RegularFile.realPath)
     }
@@ -75,6 +88,7 @@ public struct LoaderLimits: Sendable, Hashable {
     /// Media segments of one media playlist (`--max-segments`).
     public var segmentsPerPlaylist: Int
 
+    /// The defaults: 16 MiB and 1 000 000 lines per playlist, 1 000 playlists, 100 000 segments per playlist.
     public init(
         playlistBytes: Int = maximumPlaylistSize, playlistLines: Int = 1_000_000, playlists: Int = 1_000,
         segmentsPerPlaylist: Int = 100_000
@@ -88,10 +102,14 @@ public struct LoaderLimits: Sendable, Hashable {
 
 /// A referenced playlist that could not be loaded, located at the line that references it.
 public struct LoadFailure: Sendable, Hashable {
+    /// The resolved URI of the playlist that could not be loaded.
     public var uri: String
+    /// The line that references it (a URI line or URI attribute in the root playlist).
     public var referencedFrom: SourceLocation
+    /// Why: the operating system's reason, or the limit that refused it.
     public var reason: String
 
+    /// Makes a failure.
     public init(uri: String, referencedFrom: SourceLocation, reason: String) {
         self.uri = uri
         self.referencedFrom = referencedFrom
@@ -101,16 +119,20 @@ public struct LoadFailure: Sendable, Hashable {
 
 /// A root playlist and the media playlists it references.
 public struct LoadedStream: Sendable {
+    /// The URI the stream was loaded from, as given.
     public var rootURI: String
+    /// The root playlist: multivariant, or a media playlist on its own.
     public var root: Playlist
     /// The playlists the root references, keyed by resolved URI. Empty when the root is itself a
     /// media playlist (it is only in `root`, so nothing is reported twice). Two URIs that name
     /// the same file share one value, read once; see `uniquePlaylists`.
     public var mediaPlaylists: [String: Playlist]
+    /// Referenced playlists that could not be read, each with the line that references it.
     public var failures: [LoadFailure]
     /// Local files named by a playlist or segment URI that lie outside the stream's root: not read.
     public var outsideRoot: [OutsideRootReference]
 
+    /// Makes a loaded stream.
     public init(
         rootURI: String, root: Playlist, mediaPlaylists: [String: Playlist], failures: [LoadFailure],
         outsideRoot: [OutsideRootReference] = []
@@ -122,14 +144,21 @@ public struct LoadedStream: Sendable {
         self.outsideRoot = outsideRoot
     }
 
+    /// `reference` resolved against the root playlist's URI (RFC 3986 §5.2).
     public func resolve(_ reference: String) -> String { URIResolver.resolve(reference, against: rootURI) }
 
+    /// The variant's URI resolved against the root.
     public func resolvedURI(of variant: VariantStream) -> String { resolve(variant.uri) }
+    /// The I-frame variant's URI resolved against the root.
     public func resolvedURI(of variant: IFrameVariantStream) -> String { resolve(variant.uri) }
+    /// The rendition's URI resolved against the root; nil when the rendition has no URI.
     public func resolvedURI(of rendition: Rendition) -> String? { rendition.uri.map(resolve) }
 
+    /// The variant's media playlist, nil when it could not be loaded (see `failure(for:)`).
     public func playlist(for variant: VariantStream) -> Playlist? { mediaPlaylists[resolvedURI(of: variant)] }
+    /// The I-frame variant's playlist, nil when it could not be loaded.
     public func playlist(for variant: IFrameVariantStream) -> Playlist? { mediaPlaylists[resolvedURI(of: variant)] }
+    /// The rendition's media playlist, nil when it has no URI or could not be loaded.
     public func playlist(for rendition: Rendition) -> Playlist? { resolvedURI(of: rendition).flatMap { mediaPlaylists[$0] } }
 
     /// The failure of a variant's playlist, if it could not be loaded.
@@ -158,19 +187,25 @@ public struct LoadedStream: Sendable {
 /// name (`a/../x.m3u8`, a symlink, the root itself); a local stream reads nothing outside its
 /// root; the limits bound what one stream can cost.
 public struct PlaylistLoader: Sendable {
+    /// Where playlist bytes come from.
     public var source: any PlaylistSource
+    /// What one stream may cost.
     public var limits: LoaderLimits
+    /// How local files outside the stream's root are treated.
     public var confinement: Confinement
 
+    /// Largest playlist read, in bytes: `limits.playlistBytes`.
     public var maximumSize: Int {
         get { limits.playlistBytes }
         set { limits.playlistBytes = newValue }
     }
 
+    /// A loader with default limits except the playlist size (bytes), confined to the root playlist's folder.
     public init(source: any PlaylistSource, maximumSize: Int = maximumPlaylistSize) {
         self.init(source: source, limits: LoaderLimits(playlistBytes: maximumSize))
     }
 
+    /// A loader with the given limits and confinement (default: the root playlist's folder).
     public init(source: any PlaylistSource, limits: LoaderLimits, confinement: Confinement = Confinement()) {
         self.source = source
         self.limits = limits

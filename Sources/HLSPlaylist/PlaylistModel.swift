@@ -7,16 +7,21 @@
 /// Where something is in a playlist file. `line` and `column` are 1-based; column 0 means "the
 /// whole line".
 public struct SourceLocation: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// The playlist's URI as given to the parser (a path or URL string).
     public var uri: String
+    /// 1-based line number; 0 means the whole file.
     public var line: Int
+    /// 1-based column; 0 means the whole line.
     public var column: Int
 
+    /// Makes a location; `column` defaults to 0, the whole line.
     public init(uri: String, line: Int, column: Int = 0) {
         self.uri = uri
         self.line = line
         self.column = column
     }
 
+    /// `uri:line:column`, or `uri:line` when the column is 0.
     public var description: String {
         column > 0 ? "\(uri):\(line):\(column)" : "\(uri):\(line)"
     }
@@ -25,6 +30,8 @@ public struct SourceLocation: Sendable, Hashable, Codable, CustomStringConvertib
 /// A content problem the parser found. Parsing never throws on content: it records a problem
 /// and keeps going, like a compiler.
 public struct PlaylistProblem: Sendable, Hashable {
+    /// How serious a problem is: an error breaks a MUST of the specification, a warning a SHOULD or a
+    /// likely mistake.
     public enum Severity: String, Sendable, Hashable, Codable {
         case error, warning
     }
@@ -45,11 +52,16 @@ public struct PlaylistProblem: Sendable, Hashable {
         case renditionGroup
     }
 
+    /// Error or warning.
     public var severity: Severity
+    /// What is wrong, for a person to read; names the tag or attribute involved.
     public var message: String
+    /// Where the problem is, in the parsed playlist.
     public var location: SourceLocation
+    /// Which kind of rule is broken; the rules layer maps it to a rule id.
     public var kind: Kind
 
+    /// Makes a problem; `kind` defaults to `.syntax`.
     public init(_ severity: Severity, _ message: String, at location: SourceLocation, kind: Kind = .syntax) {
         self.severity = severity
         self.message = message
@@ -60,29 +72,42 @@ public struct PlaylistProblem: Sendable, Hashable {
 
 /// A value of one attribute in an attribute list (RFC 8216 §4.2), with its raw text kept.
 public enum AttributeValue: Sendable, Hashable {
+    /// A decimal-integer (0 to 2^64-1, RFC 8216 §4.2).
     case decimalInteger(UInt64)
+    /// A hexadecimal-sequence (`0x…`), as bytes.
     case hexadecimalSequence([UInt8])
+    /// A non-negative decimal-floating-point.
     case decimalFloatingPoint(Double)
+    /// A signed-decimal-floating-point.
     case signedDecimalFloatingPoint(Double)
+    /// A quoted-string, quotes removed, after variable substitution.
     case quotedString(String)
+    /// An enumerated-string (unquoted, e.g. `YES`, `AUDIO`).
     case enumeratedString(String)
+    /// A decimal-resolution, `<width>x<height>`.
     case decimalResolution(Resolution)
 }
 
+/// A decimal-resolution attribute value (RFC 8216 §4.2), in pixels.
 public struct Resolution: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// Width in pixels.
     public var width: Int
+    /// Height in pixels.
     public var height: Int
 
+    /// Makes a resolution from a width and height in pixels.
     public init(width: Int, height: Int) {
         self.width = width
         self.height = height
     }
 
+    /// `<width>x<height>`, as written in a playlist.
     public var description: String { "\(width)x\(height)" }
 }
 
 /// One `NAME=value` pair of an attribute list, in file order.
 public struct Attribute: Sendable, Hashable {
+    /// The attribute name, e.g. `BANDWIDTH`.
     public var name: String
     /// The value text exactly as written (quotes included for quoted strings).
     public var rawValue: String
@@ -92,6 +117,7 @@ public struct Attribute: Sendable, Hashable {
     /// Quoted strings and hexadecimal sequences are stored after variable substitution.
     public var value: AttributeValue?
 
+    /// Makes an attribute; `value` is nil when untyped or malformed.
     public init(name: String, rawValue: String, column: Int, value: AttributeValue? = nil) {
         self.name = name
         self.rawValue = rawValue
@@ -116,16 +142,21 @@ public struct Attribute: Sendable, Hashable {
 
 /// An attribute list in file order. Typed accessors interpret a value on demand.
 public struct AttributeList: Sendable, Hashable {
+    /// The attributes in file order. A repeated name is kept once, the first time (the repeat is
+    /// a syntax error).
     public var attributes: [Attribute]
 
+    /// Makes a list from attributes in file order.
     public init(_ attributes: [Attribute] = []) {
         self.attributes = attributes
     }
 
+    /// The first attribute named `name`, nil when absent.
     public subscript(name: String) -> Attribute? {
         attributes.first { $0.name == name }
     }
 
+    /// Whether an attribute named `name` is present (whatever its value).
     public func contains(_ name: String) -> Bool { self[name] != nil }
 
     /// A quoted-string or enumerated-string attribute's text (quotes removed).
@@ -146,11 +177,13 @@ public struct AttributeList: Sendable, Hashable {
         }
     }
 
+    /// A decimal-resolution attribute, nil when absent or malformed.
     public func resolution(_ name: String) -> Resolution? {
         if case .decimalResolution(let r)? = self[name]?.value { return r }
         return nil
     }
 
+    /// A hexadecimal-sequence attribute as bytes, nil when absent or malformed.
     public func hexadecimalSequence(_ name: String) -> [UInt8]? {
         if case .hexadecimalSequence(let v)? = self[name]?.value { return v }
         return nil
@@ -164,8 +197,10 @@ public struct Tag: Sendable, Hashable {
     public var name: String
     /// Everything after the first `:`, or nil when the tag has no colon.
     public var value: String?
+    /// 1-based line of the tag.
     public var line: Int
 
+    /// Makes a tag; `name` includes the leading `#`.
     public init(name: String, value: String?, line: Int) {
         self.name = name
         self.value = value
@@ -175,35 +210,52 @@ public struct Tag: Sendable, Hashable {
 
 // MARK: - Multivariant (master) playlist
 
+/// The HDCP-LEVEL attribute of `#EXT-X-STREAM-INF` (RFC 8216 §4.3.4.2, rfc8216bis adds TYPE-1).
 public enum HDCPLevel: String, Sendable, Hashable, Codable {
     case type0 = "TYPE-0", type1 = "TYPE-1", none = "NONE"
 }
 
 /// `#EXT-X-STREAM-INF` followed by its URI line (RFC 8216 §4.3.4.2).
 public struct VariantStream: Sendable, Hashable {
+    /// The URI line after the tag, as written (after variable substitution); a relative reference
+    /// resolves against the playlist's URI.
     public var uri: String
     /// Line of the `#EXT-X-STREAM-INF` tag.
     public var line: Int
     /// Line of the URI that follows the tag.
     public var uriLine: Int
+    /// Every attribute of the `#EXT-X-STREAM-INF` tag, in file order.
     public var attributes: AttributeList
+    /// BANDWIDTH: the peak segment bit rate in bit/s (RFC 8216 §4.3.4.2); nil when absent or not an integer.
     public var bandwidth: Int?
+    /// AVERAGE-BANDWIDTH: the average segment bit rate in bit/s; nil when absent.
     public var averageBandwidth: Int?
     /// The CODECS attribute split at commas and trimmed, nil when absent.
     public var codecs: [String]?
+    /// RESOLUTION in pixels, nil when absent or malformed.
     public var resolution: Resolution?
+    /// FRAME-RATE in frames per second, nil when absent.
     public var frameRate: Double?
+    /// HDCP-LEVEL as written (`TYPE-0`, `TYPE-1`, `NONE`), nil when absent.
     public var hdcpLevel: String?
+    /// VIDEO-RANGE as written (`SDR`, `HLG`, `PQ`), nil when absent.
     public var videoRange: String?
+    /// AUDIO: the GROUP-ID of the `#EXT-X-MEDIA` audio renditions this variant uses, nil when absent.
     public var audioGroup: String?
+    /// VIDEO: the GROUP-ID of the video renditions, nil when absent.
     public var videoGroup: String?
+    /// SUBTITLES: the GROUP-ID of the subtitle renditions, nil when absent.
     public var subtitlesGroup: String?
     /// The CLOSED-CAPTIONS attribute: a group id, or nil for absent or `NONE`.
     public var closedCaptionsGroup: String?
+    /// Whether CLOSED-CAPTIONS is the enumerated string `NONE`.
     public var closedCaptionsNone: Bool
+    /// PATHWAY-ID (rfc8216bis, content steering), nil when absent.
     public var pathwayID: String?
+    /// STABLE-VARIANT-ID (rfc8216bis), nil when absent.
     public var stableVariantID: String?
 
+    /// Makes a variant with only its URI, lines and attributes; the typed fields start nil.
     public init(uri: String, line: Int, uriLine: Int, attributes: AttributeList) {
         self.uri = uri
         self.line = line
@@ -215,15 +267,25 @@ public struct VariantStream: Sendable, Hashable {
 
 /// `#EXT-X-I-FRAME-STREAM-INF` (RFC 8216 §4.3.4.3).
 public struct IFrameVariantStream: Sendable, Hashable {
+    /// The URI attribute as written (relative to the playlist or absolute); empty when missing (an
+    /// error already reported).
     public var uri: String
+    /// 1-based line of the tag.
     public var line: Int
+    /// Every attribute of the tag, in file order.
     public var attributes: AttributeList
+    /// BANDWIDTH in bit/s, nil when absent.
     public var bandwidth: Int?
+    /// AVERAGE-BANDWIDTH in bit/s, nil when absent.
     public var averageBandwidth: Int?
+    /// CODECS split at commas and trimmed, nil when absent.
     public var codecs: [String]?
+    /// RESOLUTION in pixels, nil when absent.
     public var resolution: Resolution?
+    /// VIDEO: the GROUP-ID of the video renditions, nil when absent.
     public var videoGroup: String?
 
+    /// Makes an I-frame variant; the typed fields start nil.
     public init(uri: String, line: Int, attributes: AttributeList) {
         self.uri = uri
         self.line = line
@@ -231,28 +293,44 @@ public struct IFrameVariantStream: Sendable, Hashable {
     }
 }
 
+/// The TYPE attribute of `#EXT-X-MEDIA` (RFC 8216 §4.3.4.1).
 public enum MediaType: String, Sendable, Hashable, Codable, CaseIterable {
     case audio = "AUDIO", video = "VIDEO", subtitles = "SUBTITLES", closedCaptions = "CLOSED-CAPTIONS"
 }
 
 /// `#EXT-X-MEDIA` (RFC 8216 §4.3.4.1).
 public struct Rendition: Sendable, Hashable {
+    /// 1-based line of the tag.
     public var line: Int
+    /// Every attribute of the tag, in file order.
     public var attributes: AttributeList
+    /// TYPE, nil when absent or not one of the four types.
     public var type: MediaType?
+    /// GROUP-ID, nil when absent.
     public var groupID: String?
+    /// NAME, nil when absent.
     public var name: String?
+    /// URI as written (relative to the playlist or absolute), nil when absent (the rendition is in
+    /// the variant's own segments).
     public var uri: String?
+    /// LANGUAGE (RFC 5646 tag), nil when absent.
     public var language: String?
+    /// ASSOC-LANGUAGE, nil when absent.
     public var assocLanguage: String?
+    /// DEFAULT=YES.
     public var isDefault: Bool
+    /// AUTOSELECT=YES.
     public var autoselect: Bool
+    /// FORCED=YES.
     public var forced: Bool
+    /// INSTREAM-ID (closed captions: `CC1`…`CC4`, `SERVICE1`…), nil when absent.
     public var instreamID: String?
+    /// CHARACTERISTICS as written (comma-separated UTIs), nil when absent.
     public var characteristics: String?
     /// CHANNELS, e.g. "2" or "16/JOC".
     public var channels: String?
 
+    /// Makes a rendition; the typed fields start nil and the flags false.
     public init(line: Int, attributes: AttributeList) {
         self.line = line
         self.attributes = attributes
@@ -264,12 +342,18 @@ public struct Rendition: Sendable, Hashable {
 
 /// `#EXT-X-SESSION-DATA` (RFC 8216 §4.3.4.4).
 public struct SessionData: Sendable, Hashable {
+    /// 1-based line of the tag.
     public var line: Int
+    /// DATA-ID, nil when absent.
     public var dataID: String?
+    /// VALUE, nil when absent.
     public var value: String?
+    /// URI, nil when absent.
     public var uri: String?
+    /// LANGUAGE, nil when absent.
     public var language: String?
 
+    /// Makes an entry with only its line; the parser fills the attributes.
     public init(line: Int) {
         self.line = line
     }
@@ -277,10 +361,14 @@ public struct SessionData: Sendable, Hashable {
 
 /// `#EXT-X-CONTENT-STEERING` (rfc8216bis §4.4.6.6).
 public struct ContentSteering: Sendable, Hashable {
+    /// 1-based line of the tag.
     public var line: Int
+    /// SERVER-URI, nil when absent.
     public var serverURI: String?
+    /// PATHWAY-ID, nil when absent.
     public var pathwayID: String?
 
+    /// Makes an entry with only its line; the parser fills the attributes.
     public init(line: Int) {
         self.line = line
     }
@@ -288,10 +376,14 @@ public struct ContentSteering: Sendable, Hashable {
 
 /// `#EXT-X-START` (RFC 8216 §4.3.5.2).
 public struct StartPoint: Sendable, Hashable {
+    /// 1-based line of the tag.
     public var line: Int
+    /// TIME-OFFSET in seconds (negative: from the end of the playlist), nil when absent or malformed.
     public var timeOffset: Double?
+    /// PRECISE=YES.
     public var precise: Bool
 
+    /// Makes a start point; `timeOffset` in seconds.
     public init(line: Int, timeOffset: Double?, precise: Bool) {
         self.line = line
         self.timeOffset = timeOffset
@@ -301,16 +393,24 @@ public struct StartPoint: Sendable, Hashable {
 
 /// `#EXT-X-DEFINE` (rfc8216bis §4.4.2.3): NAME/VALUE, IMPORT or QUERYPARAM.
 public struct VariableDefinition: Sendable, Hashable {
+    /// Where the variable's value comes from.
     public enum Kind: Sendable, Hashable {
+        /// NAME/VALUE: the value given in the tag.
         case value(String)
+        /// IMPORT: taken from the multivariant playlist.
         case imported
+        /// QUERYPARAM: taken from the playlist URI's query.
         case queryParameter
     }
 
+    /// 1-based line of the tag.
     public var line: Int
+    /// The variable name (NAME, IMPORT or QUERYPARAM value).
     public var name: String
+    /// Where the value comes from.
     public var kind: Kind
 
+    /// Makes a definition.
     public init(line: Int, name: String, kind: Kind) {
         self.line = line
         self.name = name
@@ -318,20 +418,32 @@ public struct VariableDefinition: Sendable, Hashable {
     }
 }
 
+/// A multivariant (master) playlist (RFC 8216 §4.3.4): variants, renditions and session data.
 public struct MultivariantPlaylist: Sendable, Hashable {
+    /// EXT-X-VERSION, from the first such tag; nil when absent (meaning version 1).
     public var version: Int?
+    /// 1-based line of that EXT-X-VERSION tag, nil when absent.
     public var versionLine: Int?
+    /// Whether `#EXT-X-INDEPENDENT-SEGMENTS` is present.
     public var independentSegments: Bool
+    /// `#EXT-X-STREAM-INF` variants, in file order.
     public var variants: [VariantStream]
+    /// `#EXT-X-I-FRAME-STREAM-INF` variants, in file order.
     public var iFrameVariants: [IFrameVariantStream]
+    /// `#EXT-X-MEDIA` renditions, in file order.
     public var renditions: [Rendition]
+    /// `#EXT-X-SESSION-DATA` tags, in file order.
     public var sessionData: [SessionData]
     /// `#EXT-X-SESSION-KEY` tags, same attributes as `#EXT-X-KEY`.
     public var sessionKeys: [EncryptionKey]
+    /// `#EXT-X-CONTENT-STEERING`, the last one when repeated; nil when absent.
     public var contentSteering: ContentSteering?
+    /// `#EXT-X-START`, the first one; nil when absent.
     public var start: StartPoint?
+    /// `#EXT-X-DEFINE` tags, in file order.
     public var definitions: [VariableDefinition]
 
+    /// Makes an empty playlist.
     public init() {
         self.independentSegments = false
         self.variants = []
@@ -353,9 +465,12 @@ public struct MultivariantPlaylist: Sendable, Hashable {
 /// `#EXT-X-BYTERANGE` / BYTERANGE attribute, with the offset resolved: when the playlist omits
 /// the offset, the range starts right after the previous range of the same resource (§4.3.2.2).
 public struct ByteRange: Sendable, Hashable, Codable {
+    /// Length in bytes.
     public var length: Int
+    /// Offset of the first byte from the start of the resource.
     public var offset: Int
 
+    /// Makes a range: `length` bytes from byte `offset`.
     public init(length: Int, offset: Int) {
         self.length = length
         self.offset = offset
@@ -364,28 +479,40 @@ public struct ByteRange: Sendable, Hashable, Codable {
 
 /// `#EXT-X-KEY` / `#EXT-X-SESSION-KEY` (RFC 8216 §4.3.2.4).
 public struct EncryptionKey: Sendable, Hashable {
+    /// 1-based line of the tag.
     public var line: Int
     /// NONE, AES-128, SAMPLE-AES, SAMPLE-AES-CTR, …
     public var method: String
+    /// URI of the key as written (relative to the playlist or absolute); nil when absent (METHOD=NONE).
     public var uri: String?
+    /// IV as bytes (should be 16), nil when absent.
     public var iv: [UInt8]?
+    /// KEYFORMAT, nil when absent (meaning `identity`).
     public var keyFormat: String?
+    /// KEYFORMATVERSIONS as written, nil when absent.
     public var keyFormatVersions: String?
 
+    /// Makes a key with only its METHOD; the parser fills the attributes.
     public init(line: Int, method: String) {
         self.line = line
         self.method = method
     }
 
+    /// Whether METHOD is anything but NONE.
     public var isEncrypting: Bool { method != "NONE" }
 }
 
 /// `#EXT-X-MAP` (RFC 8216 §4.3.2.5).
 public struct MediaInitializationSection: Sendable, Hashable {
+    /// 1-based line of the tag.
     public var line: Int
+    /// The URI attribute as written (relative to the playlist or absolute); empty when missing (an
+    /// error already reported).
     public var uri: String
+    /// BYTERANGE of the resource, nil when absent (the whole resource); offset defaults to 0.
     public var byteRange: ByteRange?
 
+    /// Makes a media initialization section.
     public init(line: Int, uri: String, byteRange: ByteRange?) {
         self.line = line
         self.uri = uri
@@ -395,10 +522,14 @@ public struct MediaInitializationSection: Sendable, Hashable {
 
 /// `#EXT-X-DATERANGE` (RFC 8216 §4.3.2.7).
 public struct DateRange: Sendable, Hashable {
+    /// 1-based line of the tag.
     public var line: Int
+    /// ID, nil when absent.
     public var id: String?
+    /// Every attribute of the tag, in file order.
     public var attributes: AttributeList
 
+    /// Makes a date range.
     public init(line: Int, id: String?, attributes: AttributeList) {
         self.line = line
         self.id = id
@@ -408,13 +539,20 @@ public struct DateRange: Sendable, Hashable {
 
 /// `#EXT-X-PART` (rfc8216bis §4.4.4.9).
 public struct PartialSegment: Sendable, Hashable {
+    /// 1-based line of the tag.
     public var line: Int
+    /// URI as written (relative to the playlist or absolute).
     public var uri: String
+    /// DURATION in seconds; 0 when absent or malformed.
     public var duration: Double
+    /// INDEPENDENT=YES.
     public var independent: Bool
+    /// BYTERANGE with its offset resolved, nil when absent.
     public var byteRange: ByteRange?
+    /// GAP=YES.
     public var gap: Bool
 
+    /// Makes a partial segment; `duration` in seconds.
     public init(line: Int, uri: String, duration: Double, independent: Bool, byteRange: ByteRange?, gap: Bool) {
         self.line = line
         self.uri = uri
@@ -425,6 +563,7 @@ public struct PartialSegment: Sendable, Hashable {
     }
 }
 
+/// One media segment (RFC 8216 §3): its URI line and the tags in force for it.
 public struct MediaSegment: Sendable, Hashable {
     /// The URI as written (after variable substitution).
     public var uri: String
@@ -434,7 +573,9 @@ public struct MediaSegment: Sendable, Hashable {
     public var extinfLine: Int?
     /// EXTINF duration in seconds.
     public var duration: Double
+    /// The EXTINF title (after the comma), nil when absent or empty.
     public var title: String?
+    /// `#EXT-X-BYTERANGE` with its offset resolved, nil when the segment is the whole resource.
     public var byteRange: ByteRange?
     /// Preceded by `#EXT-X-DISCONTINUITY`.
     public var discontinuity: Bool
@@ -442,7 +583,9 @@ public struct MediaSegment: Sendable, Hashable {
     public var key: EncryptionKey?
     /// The EXT-X-MAP in force for this segment.
     public var map: MediaInitializationSection?
+    /// `#EXT-X-PROGRAM-DATE-TIME` value as written, when the tag precedes this segment; nil otherwise.
     public var programDateTime: String?
+    /// Preceded by `#EXT-X-GAP`.
     public var gap: Bool
     /// `#EXT-X-BITRATE` in force, kbit/s.
     public var bitrate: Int?
@@ -451,6 +594,7 @@ public struct MediaSegment: Sendable, Hashable {
     /// Media sequence number of this segment.
     public var mediaSequence: Int
 
+    /// Makes a segment; `duration` in seconds; the other fields start empty.
     public init(uri: String, uriLine: Int, duration: Double, mediaSequence: Int) {
         self.uri = uri
         self.uriLine = uriLine
@@ -462,22 +606,36 @@ public struct MediaSegment: Sendable, Hashable {
     }
 }
 
+/// `#EXT-X-PLAYLIST-TYPE` (RFC 8216 §4.3.3.5).
 public enum PlaylistType: String, Sendable, Hashable, Codable {
     case event = "EVENT", vod = "VOD"
 }
 
+/// A media playlist (RFC 8216 §4.3.3): its segments and the tags that apply to them.
 public struct MediaPlaylist: Sendable, Hashable {
+    /// EXT-X-VERSION, from the first such tag; nil when absent (meaning version 1).
     public var version: Int?
+    /// 1-based line of that EXT-X-VERSION tag, nil when absent.
     public var versionLine: Int?
+    /// EXT-X-TARGETDURATION in seconds, nil when absent or malformed.
     public var targetDuration: Int?
+    /// 1-based line of the EXT-X-TARGETDURATION tag, nil when absent.
     public var targetDurationLine: Int?
+    /// EXT-X-MEDIA-SEQUENCE; 0 when absent.
     public var mediaSequence: Int
+    /// EXT-X-DISCONTINUITY-SEQUENCE; 0 when absent.
     public var discontinuitySequence: Int
+    /// EXT-X-PLAYLIST-TYPE, nil when absent.
     public var playlistType: PlaylistType?
+    /// Whether `#EXT-X-ENDLIST` is present.
     public var endList: Bool
+    /// Whether `#EXT-X-I-FRAMES-ONLY` is present.
     public var iFramesOnly: Bool
+    /// Whether `#EXT-X-INDEPENDENT-SEGMENTS` is present.
     public var independentSegments: Bool
+    /// The media segments in file order.
     public var segments: [MediaSegment]
+    /// `#EXT-X-DATERANGE` tags in file order.
     public var dateRanges: [DateRange]
     /// `#EXT-X-PART-INF:PART-TARGET`.
     public var partTarget: Double?
@@ -491,9 +649,12 @@ public struct MediaPlaylist: Sendable, Hashable {
     public var skippedSegments: Int?
     /// Partial segments after the last complete segment.
     public var trailingParts: [PartialSegment]
+    /// `#EXT-X-START`, the first one; nil when absent.
     public var start: StartPoint?
+    /// `#EXT-X-DEFINE` tags, in file order.
     public var definitions: [VariableDefinition]
 
+    /// Makes an empty playlist.
     public init() {
         self.mediaSequence = 0
         self.discontinuitySequence = 0
@@ -512,18 +673,23 @@ public struct MediaPlaylist: Sendable, Hashable {
     public var totalDuration: Double { segments.reduce(0) { $0 + $1.duration } }
 }
 
+/// What a playlist is: decided by which kind of tag it has more of.
 public enum PlaylistContent: Sendable, Hashable {
+    /// A multivariant playlist.
     case multivariant(MultivariantPlaylist)
+    /// A media playlist.
     case media(MediaPlaylist)
 }
 
 /// A comment line: `#` not followed by `EXT` (RFC 8216 §4.1). Kept for in-file directives such
 /// as `# hlscheck-disable-next-line RULE`.
 public struct Comment: Sendable, Hashable {
+    /// 1-based line of the comment.
     public var line: Int
     /// The whole line, `#` included.
     public var text: String
 
+    /// Makes a comment.
     public init(line: Int, text: String) {
         self.line = line
         self.text = text
@@ -534,9 +700,11 @@ public struct Comment: Sendable, Hashable {
 public struct Playlist: Sendable, Hashable {
     /// The URI the playlist was read from (a path or URL string), used in every location.
     public var uri: String
+    /// The playlist's model: multivariant or media.
     public var content: PlaylistContent
     /// Every `#EXT` tag in file order, known or not.
     public var tags: [Tag]
+    /// Every problem the parser found, errors and warnings, in the order found.
     public var problems: [PlaylistProblem]
     /// Comment lines in file order.
     public var comments: [Comment] = []
@@ -544,9 +712,12 @@ public struct Playlist: Sendable, Hashable {
     /// that a loader can pass a multivariant playlist's variables to its media playlists.
     public var variables: [String: String] = [:]
 
+    /// The problems with severity `.error`.
     public var errors: [PlaylistProblem] { problems.filter { $0.severity == .error } }
+    /// The problems with severity `.warning`.
     public var warnings: [PlaylistProblem] { problems.filter { $0.severity == .warning } }
 
+    /// Makes a playlist; `comments` and `variables` start empty.
     public init(uri: String, content: PlaylistContent, tags: [Tag], problems: [PlaylistProblem]) {
         self.uri = uri
         self.content = content
@@ -554,16 +725,19 @@ public struct Playlist: Sendable, Hashable {
         self.problems = problems
     }
 
+    /// The multivariant model, nil for a media playlist.
     public var multivariant: MultivariantPlaylist? {
         if case .multivariant(let m) = content { return m }
         return nil
     }
 
+    /// The media model, nil for a multivariant playlist.
     public var media: MediaPlaylist? {
         if case .media(let m) = content { return m }
         return nil
     }
 
+    /// A location in this playlist: `column` 0 means the whole line.
     public func location(line: Int, column: Int = 0) -> SourceLocation {
         SourceLocation(uri: uri, line: line, column: column)
     }

@@ -3,6 +3,7 @@
 // One pass over the lines, linear in the size of the input. Every content problem becomes a
 // PlaylistProblem with a line and a column; the parser never throws and never stops early.
 
+/// The playlist parser: bytes or text in, a `Playlist` with its problems out; never throws.
 public enum PlaylistParser {
     /// Parses one playlist file.
     /// - Parameters:
@@ -17,6 +18,7 @@ public enum PlaylistParser {
         return parser.finish()
     }
 
+    /// Parses one playlist file from text (see `parse(_:uri:importedVariables:queryParameters:)` for bytes).
     public static func parse(
         _ text: String, uri: String,
         importedVariables: [String: String] = [:], queryParameters: [String: String] = [:]

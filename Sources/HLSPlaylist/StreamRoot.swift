@@ -5,6 +5,7 @@ internal import MediaFormats
 
 /// The local path a URI names: the path itself, or a `file://` URL's path; nil for other schemes.
 public enum LocalPath {
+    /// The local path `uri` names; nil for `http`/`https` URLs.
     public static func path(of uri: String) -> String? {
         if uri.hasPrefix("file://") { return String(uri.dropFirst("file://".count)) }
         // Any other string is opened as a path by the local sources, so it is judged as one
@@ -54,6 +55,7 @@ public struct StreamRoot: Sendable, Hashable {
         return contains(canonicalPath: Self.canonical(local))
     }
 
+    /// Whether `real`, an already canonical path (symlinks and `..` resolved), lies inside the root.
     public func contains(canonicalPath real: String) -> Bool {
         path == "/" || real == path || real.hasPrefix(path + "/")
     }
@@ -91,6 +93,7 @@ public struct Confinement: Sendable, Hashable {
     /// Read outside the root all the same (`--allow-outside-root`).
     public var allowOutside: Bool
 
+    /// Confines to `root` (nil: the root playlist's folder) unless `allowOutside`.
     public init(root: String? = nil, allowOutside: Bool = false) {
         self.root = root
         self.allowOutside = allowOutside
@@ -103,9 +106,12 @@ public struct OutsideRootReference: Sendable, Hashable {
     public var uri: String
     /// The URI resolved against its playlist (what would have been opened).
     public var resolvedURI: String
+    /// The line that names the URI.
     public var location: SourceLocation
+    /// The root it lies outside: the root folder's real path, or for a remote playlist its URL.
     public var root: String
 
+    /// Makes a reference.
     public init(uri: String, resolvedURI: String, location: SourceLocation, root: String) {
         self.uri = uri
         self.resolvedURI = resolvedURI

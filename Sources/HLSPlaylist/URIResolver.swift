@@ -3,6 +3,7 @@
 // A local path stays a path: "streams/master.m3u8" + "audio/index.m3u8" gives
 // "streams/audio/index.m3u8", never a file:// URL, so locations read the way the user typed them.
 
+/// Resolves URI references against the URI of their playlist (see the file comment).
 public enum URIResolver {
     /// Resolves `reference` (a URI line or URI attribute) against the URI of the playlist that
     /// contains it (RFC 3986 §5.2.2).

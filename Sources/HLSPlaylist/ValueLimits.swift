@@ -6,6 +6,7 @@
 // the parser then treats it as absent, so that bit-rate windows, measurements, rules and reporters
 // only ever see numbers whose sums and products fit in an Int or a finite Double.
 
+/// The largest (and smallest) values the parser accepts for numbers; see the file comment.
 public enum ValueLimits {
     /// Longest duration of one segment or part (EXTINF, EXT-X-PART DURATION, PART-TARGET,
     /// HOLD-BACK, …): 1 000 000 s, about 11.6 days.

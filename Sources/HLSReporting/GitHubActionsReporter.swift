@@ -3,8 +3,10 @@ public import HLSCheck
 /// GitHub Actions workflow commands, one per finding, which the runner turns into annotations on
 /// the pull request: `::error file=PATH,line=N,col=C,title=hlscheck RULE::MESSAGE`.
 public struct GitHubActionsReporter: Sendable {
+    /// Makes a reporter.
     public init() {}
 
+    /// One workflow command line per unsuppressed finding, for every report, in report order.
     public func render(_ reports: [CheckReport]) -> String {
         // An excused finding is not an annotation on the pull request.
         reports.flatMap(\.diagnostics).filter { !$0.suppressed }.map(command).map { $0 + "\n" }.joined()

@@ -4,6 +4,7 @@ import Foundation
 /// The machine-readable report of design.md §4, documented in docs/json-report.md.
 /// Keys may be added, never renamed.
 public struct JSONReporter: Sendable {
+    /// Makes a reporter.
     public init() {}
 
     struct Document: Encodable {
@@ -50,6 +51,7 @@ public struct JSONReporter: Sendable {
         var variants: [VariantSummary]
     }
 
+    /// One JSON document for all reports (docs/json-report.md).
     public func render(_ reports: [CheckReport]) -> String {
         let diagnostics = reports.flatMap(\.diagnostics)
         let document = Document(

@@ -14,8 +14,10 @@ public import HLSCheck
 public struct JUnitReporter: Sendable {
     /// ISO 8601 without a zone (`2026-11-21T10:00:00`), as the schema requires.
     public var timestamp: String
+    /// The `hostname` attribute of every `<testsuite>`.
     public var hostname: String
 
+    /// Makes a reporter; `timestamp` as from `timestamp(for:)`.
     public init(timestamp: String, hostname: String) {
         self.timestamp = timestamp
         self.hostname = hostname
@@ -29,6 +31,7 @@ public struct JUnitReporter: Sendable {
         return formatter.string(from: date)
     }
 
+    /// One JUnit XML document for all reports. Throws `XMLWriterError` when libxml2 fails to write it.
     public func render(_ reports: [CheckReport]) throws -> String {
         let writer = try XMLDocumentWriter()
         try writer.startElement("testsuites")

@@ -5,6 +5,7 @@ import Foundation
 /// DevOps, SonarQube): one run whose driver lists every rule hlscheck knows, and one result per
 /// finding.
 public struct SARIFReporter: Sendable {
+    /// Makes a reporter.
     public init() {}
 
     static let schemaURI = "https://raw.githubusercontent.com/oasis-tcs/sarif-spec/master/Schemata/sarif-schema-2.1.0.json"
@@ -77,6 +78,7 @@ public struct SARIFReporter: Sendable {
         var startColumn: Int?
     }
 
+    /// One SARIF 2.1.0 log for all reports.
     public func render(_ reports: [CheckReport]) -> String {
         let catalogue = RuleCatalogue.descriptions
         let descriptors = catalogue.map(Self.descriptor) + [Self.inputUnreadable]

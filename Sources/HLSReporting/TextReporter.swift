@@ -9,11 +9,14 @@ public struct TextReporter: Sendable {
     /// Findings and the summary only: no variant tables, no blank lines (`--quiet`).
     public var quiet: Bool
 
+    /// Makes a reporter; `color` adds ANSI colours (only for a terminal), `quiet` leaves out the
+    /// variant tables.
     public init(color: Bool = false, quiet: Bool = false) {
         self.color = color
         self.quiet = quiet
     }
 
+    /// The text report of every input, in order: findings, variant table and summary.
     public func render(_ reports: [CheckReport]) -> String {
         reports.map(render(stream:)).joined() + summaryLine(reports) + "\n"
     }

@@ -5,6 +5,7 @@ public struct XMLWriterError: Error, Sendable, CustomStringConvertible {
     /// The libxml2 function that reported the failure.
     public var function: String
 
+    /// Names the libxml2 function that failed.
     public var description: String { "libxml2 \(function) failed while writing the XML report" }
 }
 

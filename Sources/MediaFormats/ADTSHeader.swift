@@ -5,6 +5,7 @@ public struct ADTSHeader: Sendable, Hashable {
     public var mpegVersion: Int
     /// The 2-bit profile field; the MPEG-4 audio object type is `profile + 1` (1 = AAC LC).
     public var profile: UInt8
+    /// sampling_frequency_index (0–15); see `sampleRate` for the rate in Hz.
     public var samplingFrequencyIndex: UInt8
     /// nil for the reserved indexes 13–15.
     public var sampleRate: Int?
@@ -12,11 +13,14 @@ public struct ADTSHeader: Sendable, Hashable {
     public var channelConfiguration: UInt8
     /// Whole frame, header included.
     public var frameLength: Int
+    /// Whether a 16-bit CRC follows the header (protection_absent = 0).
     public var hasCRC: Bool
     /// Raw data blocks in the frame (1–4); 1024 samples each.
     public var rawDataBlockCount: Int
 
+    /// Header length in bytes: 9 with CRC, 7 without.
     public var headerLength: Int { hasCRC ? 9 : 7 }
+    /// The MPEG-4 audio object type, `profile + 1` (2 = AAC LC).
     public var audioObjectType: Int { Int(profile) + 1 }
 
     static let sampleRates = [96000, 88200, 64000, 48000, 44100, 32000, 24000, 22050, 16000, 12000, 11025, 8000, 7350]

@@ -7,33 +7,40 @@ public struct ByteReader: Sendable {
     /// Index into `bytes` of the next byte to read.
     public private(set) var position: Int
 
+    /// A reader positioned at the first byte of `bytes`.
     public init(_ bytes: ArraySlice<UInt8>) {
         self.bytes = bytes
         self.position = bytes.startIndex
     }
 
+    /// A reader positioned at the first byte of `bytes`.
     public init(_ bytes: [UInt8]) {
         self.init(bytes[...])
     }
 
     /// Number of bytes consumed since the start of `bytes`.
     public var offset: Int { position - bytes.startIndex }
+    /// Number of bytes not read yet.
     public var remainingCount: Int { bytes.endIndex - position }
+    /// Whether every byte has been read.
     public var isAtEnd: Bool { position >= bytes.endIndex }
     /// The unread bytes, without consuming them.
     public var remaining: ArraySlice<UInt8> { bytes[position...] }
 
+    /// The byte `distance` bytes ahead of the position, without consuming it; nil past the end.
     public func peekUInt8(at distance: Int = 0) -> UInt8? {
         guard distance >= 0, distance < remainingCount else { return nil }
         return bytes[position + distance]
     }
 
+    /// One byte; nil at the end.
     public mutating func readUInt8() -> UInt8? {
         guard position < bytes.endIndex else { return nil }
         defer { position += 1 }
         return bytes[position]
     }
 
+    /// A 16-bit big-endian integer; nil (nothing consumed) with fewer than 2 bytes left.
     public mutating func readUInt16() -> UInt16? {
         readInteger(byteCount: 2).map { UInt16(truncatingIfNeeded: $0) }
     }
@@ -43,10 +50,12 @@ public struct ByteReader: Sendable {
         readInteger(byteCount: 3).map { UInt32(truncatingIfNeeded: $0) }
     }
 
+    /// A 32-bit big-endian integer; nil (nothing consumed) with fewer than 4 bytes left.
     public mutating func readUInt32() -> UInt32? {
         readInteger(byteCount: 4).map { UInt32(truncatingIfNeeded: $0) }
     }
 
+    /// A 64-bit big-endian integer; nil (nothing consumed) with fewer than 8 bytes left.
     public mutating func readUInt64() -> UInt64? {
         readInteger(byteCount: 8)
     }

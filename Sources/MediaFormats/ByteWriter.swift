@@ -1,18 +1,23 @@
 /// Appends big-endian integers and byte runs; the mirror of `ByteReader`.
 public struct ByteWriter: Sendable {
+    /// Everything written so far.
     public private(set) var bytes: [UInt8]
 
+    /// An empty writer; `capacity` bytes are reserved up front.
     public init(capacity: Int = 0) {
         bytes = []
         bytes.reserveCapacity(max(0, capacity))
     }
 
+    /// Number of bytes written so far.
     public var count: Int { bytes.count }
 
+    /// Appends one byte.
     public mutating func writeUInt8(_ value: UInt8) {
         bytes.append(value)
     }
 
+    /// Appends a 16-bit big-endian integer.
     public mutating func writeUInt16(_ value: UInt16) {
         writeInteger(UInt64(value), byteCount: 2)
     }
@@ -22,10 +27,12 @@ public struct ByteWriter: Sendable {
         writeInteger(UInt64(value), byteCount: 3)
     }
 
+    /// Appends a 32-bit big-endian integer.
     public mutating func writeUInt32(_ value: UInt32) {
         writeInteger(UInt64(value), byteCount: 4)
     }
 
+    /// Appends a 64-bit big-endian integer.
     public mutating func writeUInt64(_ value: UInt64) {
         writeInteger(value, byteCount: 8)
     }
@@ -36,6 +43,7 @@ public struct ByteWriter: Sendable {
         bytes.append(contentsOf: Self.synchsafeBytes(value))
     }
 
+    /// Appends bytes as they are.
     public mutating func writeBytes<Bytes: Sequence>(_ other: Bytes) where Bytes.Element == UInt8 {
         bytes.append(contentsOf: other)
     }
@@ -54,6 +62,8 @@ public struct ByteWriter: Sendable {
         }
     }
 
+    /// Overwrites four bytes at `index` with a 28-bit synchsafe integer (ID3v2.4 §6.2), e.g. a tag
+    /// size known only after its frames are written. Only the low 28 bits are kept.
     public mutating func patchSynchsafeUInt28(_ value: UInt32, at index: Int) {
         precondition(index >= 0 && index + 4 <= bytes.count, "patchSynchsafeUInt28 outside written bytes")
         bytes.replaceSubrange(index..<(index + 4), with: Self.synchsafeBytes(value))

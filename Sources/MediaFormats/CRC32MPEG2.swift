@@ -9,6 +9,7 @@ public enum CRC32MPEG2 {
         return crc
     }
 
+    /// The CRC-32/MPEG-2 of `bytes`.
     public static func checksum<Bytes: Sequence>(_ bytes: Bytes) -> UInt32 where Bytes.Element == UInt8 {
         var crc: UInt32 = 0xFFFF_FFFF
         for byte in bytes {

@@ -13,8 +13,10 @@ public struct FoundID3Tag: Sendable, Hashable {
     public var pts90k: Int64?
     /// nil when the tag could not be read; `error` then says why.
     public var tag: ID3Tag?
+    /// Why the tag could not be read, nil when `tag` is set.
     public var error: String?
 
+    /// Makes a found tag; `pts90k` in 90 kHz ticks.
     public init(offset: Int, pts90k: Int64? = nil, tag: ID3Tag? = nil, error: String? = nil) {
         self.offset = offset
         self.pts90k = pts90k
@@ -28,6 +30,9 @@ public enum EmbeddedID3 {
     /// Upper bound for one reassembled PES packet; larger ones are reported, not buffered.
     public static let maximumPESSize = 16 << 20
 
+    /// Which container `bytes` (the start of a segment) is in, from its first bytes: `ID3` or an
+    /// ADTS, AC-3/E-AC-3 or MPEG audio frame is packed audio, 0x47 sync bytes 188 apart MPEG-TS,
+    /// a top-level ISO BMFF box type (`ftyp`, `moof`, `emsg`, …) fragmented MP4.
     public static func sniffContainer(_ bytes: ArraySlice<UInt8>) -> ContainerKind {
         let s = bytes.startIndex
         if bytes.count >= 3, bytes[s] == 0x49, bytes[s + 1] == 0x44, bytes[s + 2] == 0x33 { return .packedAudio }

@@ -2,6 +2,7 @@
 /// scheme_id_uri `https://aomedia.org/emsg/ID3` (AOM "Carriage of ID3 Timed Metadata in the
 /// Common Media Application Format") message_data is one complete ID3v2 tag.
 public struct EventMessageBox: Sendable, Hashable {
+    /// The AOM scheme for ID3 in `emsg` (the one this module writes).
     public static let id3SchemeIDURI = "https://aomedia.org/emsg/ID3"
     /// Apple's earlier scheme for the same payload; accepted when reading.
     public static let appleID3SchemeIDURI = "https://developer.apple.com/streaming/emsg-id3"
@@ -9,14 +10,22 @@ public struct EventMessageBox: Sendable, Hashable {
     /// 0: `presentationTime` is presentation_time_delta relative to the segment's earliest
     /// presentation time; 1: it is an absolute presentation_time.
     public var version: UInt8
+    /// scheme_id_uri.
     public var schemeIDURI: String
+    /// value (scheme-specific; empty for ID3).
     public var value: String
+    /// Ticks per second of `presentationTime` and `eventDuration`.
     public var timescale: UInt32
+    /// presentation_time (version 1) or presentation_time_delta (version 0), in `timescale` ticks.
     public var presentationTime: UInt64
+    /// event_duration in `timescale` ticks; 0xFFFFFFFF means unknown.
     public var eventDuration: UInt32
+    /// id of the event.
     public var id: UInt32
+    /// message_data: for the ID3 schemes, one complete ID3v2 tag.
     public var messageData: [UInt8]
 
+    /// Makes a box; by default version 1 with the AOM ID3 scheme and an unknown duration.
     public init(version: UInt8 = 1, schemeIDURI: String = Self.id3SchemeIDURI, value: String = "",
                 timescale: UInt32, presentationTime: UInt64, eventDuration: UInt32 = 0xFFFF_FFFF,
                 id: UInt32 = 0, messageData: [UInt8]) {
@@ -61,6 +70,7 @@ public struct EventMessageBox: Sendable, Hashable {
         messageData = Array(reader.readRemaining())
     }
 
+    /// Whether the scheme is one of the ID3 schemes (AOM's or Apple's earlier one).
     public var carriesID3: Bool {
         schemeIDURI == Self.id3SchemeIDURI || schemeIDURI == Self.appleID3SchemeIDURI
     }

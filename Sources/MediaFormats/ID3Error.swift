@@ -16,6 +16,7 @@ public enum ID3Error: Error, Sendable, Hashable, CustomStringConvertible {
     /// A frame whose declared size runs past the end of the tag.
     case frameOverrunsTag(id: String, declared: Int, remaining: Int)
 
+    /// What was wrong and where, for a person to read.
     public var description: String {
         switch self {
         case .notAnID3Tag:

@@ -93,9 +93,12 @@ public struct AttachedPicture: Sendable, Hashable {
     public var mimeType: String
     /// 3 = front cover, the type HLS posters use.
     public var pictureType: UInt8
+    /// The picture's description (text, may be empty).
     public var description: String
+    /// The image bytes (or a URL when `mimeType` is "-->").
     public var data: [UInt8]
 
+    /// Makes a picture; `pictureType` defaults to 3, front cover.
     public init(mimeType: String, pictureType: UInt8 = 3, description: String = "", data: [UInt8]) {
         self.mimeType = mimeType
         self.pictureType = pictureType

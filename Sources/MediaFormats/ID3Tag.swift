@@ -4,8 +4,10 @@
 public struct ID3Tag: Sendable, Hashable {
     /// 3 or 4. `serialized()` writes v2.3 for 3 and v2.4 for anything else.
     public var majorVersion: UInt8
+    /// The frames in tag order.
     public var frames: [ID3Frame]
 
+    /// Makes a tag; ID3v2.4 by default.
     public init(majorVersion: UInt8 = 4, frames: [ID3Frame] = []) {
         self.majorVersion = majorVersion
         self.frames = frames
@@ -13,13 +15,18 @@ public struct ID3Tag: Sendable, Hashable {
 
     /// The 10-byte tag header (§3.1) and its footer, if any (§3.4).
     public struct Header: Sendable, Hashable {
+        /// The ID3v2 major version as written (any value: the header is read for every version).
         public var majorVersion: UInt8
+        /// The revision byte (0 in practice).
         public var revision: UInt8
+        /// The header flags byte (§3.1): unsynchronisation, extended header, experimental, footer.
         public var flags: UInt8
         /// Size of everything after the header, excluding the footer.
         public var bodySize: Int
 
+        /// Unsynchronisation flag (§6) set.
         public var isUnsynchronised: Bool { flags & 0x80 != 0 }
+        /// Extended header flag (§3.2) set.
         public var hasExtendedHeader: Bool { flags & 0x40 != 0 }
         /// Footer flag exists only in v2.4.
         public var hasFooter: Bool { majorVersion >= 4 && flags & 0x10 != 0 }
@@ -95,6 +102,8 @@ public struct ID3Tag: Sendable, Hashable {
         return (ID3Tag(majorVersion: header.majorVersion, frames: frames), header.tagByteCount)
     }
 
+    /// Parses a tag at the start of `bytes`; returns it and its size in bytes (header, body and
+    /// footer). Throws `ID3Error` when the bytes are not a readable ID3v2.3/2.4 tag.
     public static func parse(_ bytes: [UInt8]) throws(ID3Error) -> (tag: ID3Tag, byteCount: Int) {
         try parse(bytes[...])
     }

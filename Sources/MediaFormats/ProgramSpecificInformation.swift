@@ -17,13 +17,16 @@ public struct ProgramAssociationSection: Sendable, Hashable {
     }
 }
 
+/// One elementary stream of a program map section (ISO/IEC 13818-1 table 2-33).
 public struct ElementaryStreamInfo: Sendable, Hashable {
     /// 0x0F ADTS AAC, 0x03/0x04 MPEG audio, 0x81 AC-3, 0x87 E-AC-3, 0x15 metadata in PES, …
     public var streamType: UInt8
+    /// elementary_PID (13 bits).
     public var pid: UInt16
     /// ES_info descriptors, raw.
     public var descriptors: [UInt8]
 
+    /// Makes an entry; `descriptors` are the raw ES_info bytes.
     public init(streamType: UInt8, pid: UInt16, descriptors: [UInt8] = []) {
         self.streamType = streamType
         self.pid = pid
@@ -37,14 +40,20 @@ public struct ElementaryStreamInfo: Sendable, Hashable {
     }
 }
 
+/// A program map section (PMT, ISO/IEC 13818-1 §2.4.4.8 table 2-33).
 public struct ProgramMapSection: Sendable, Hashable {
+    /// program_number.
     public var programNumber: UInt16
+    /// version_number (5 bits).
     public var versionNumber: UInt8
+    /// PCR_PID (13 bits).
     public var pcrPID: UInt16
     /// program_info descriptors, raw.
     public var programInfo: [UInt8]
+    /// The elementary streams, in section order.
     public var streams: [ElementaryStreamInfo]
 
+    /// Makes a section to serialise.
     public init(programNumber: UInt16 = 1, versionNumber: UInt8 = 0, pcrPID: UInt16,
                 programInfo: [UInt8] = [], streams: [ElementaryStreamInfo]) {
         self.programNumber = programNumber
@@ -92,6 +101,7 @@ public struct ProgramMapSection: Sendable, Hashable {
 
 /// Builders for a PAT section (for tests and the packager).
 extension ProgramAssociationSection {
+    /// A complete PAT section (table_id to CRC_32) listing `programs` with their PMT PIDs.
     public static func serialized(programs: [(programNumber: UInt16, pmtPID: UInt16)], transportStreamID: UInt16 = 1) -> [UInt8] {
         var body = ByteWriter()
         for program in programs {
@@ -102,6 +112,7 @@ extension ProgramAssociationSection {
     }
 }
 
+/// Builders and readers of the timed-ID3 descriptors (ISO/IEC 13818-1 §2.6.58, §2.6.60).
 public enum TimedID3Descriptors {
     static let id3: [UInt8] = Array("ID3 ".utf8)
 

@@ -11,20 +11,25 @@ import Darwin
 
 /// Why a file was not read: the path and a reason a user can act on.
 public struct RegularFileError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The path as given.
     public var path: String
+    /// Why it was not read (the operating system's reason, or the refusal).
     public var reason: String
 
+    /// Makes an error.
     public init(path: String, reason: String) {
         self.path = path
         self.reason = reason
     }
 
+    /// `path: reason`.
     public var description: String { "\(path): \(reason)" }
 }
 
 /// An open regular file. `open` refuses anything else *before* a byte is read; the descriptor
 /// is closed when the value dies.
 public final class RegularFile {
+    /// The path as given to `init`.
     public let path: String
     /// File size at open time.
     public let size: Int
@@ -119,6 +124,7 @@ public final class RegularFile {
         "\(size) bytes, over the limit of \(limit) bytes (raise it with \(hint))"
     }
 
+    /// The operating system's text for `errno` value `code`.
     public static func reason(_ code: Int32) -> String {
         guard let text = strerror(code) else { return "error \(code)" }
         return String(cString: text)
@@ -155,7 +161,9 @@ public final class RegularFile {
 
 /// Device and inode of an open file.
 public struct FileIdentity: Sendable, Hashable {
+    /// st_dev.
     public var device: UInt64
+    /// st_ino.
     public var inode: UInt64
 }
 

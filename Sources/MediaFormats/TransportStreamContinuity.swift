@@ -4,14 +4,19 @@
 public struct TransportStreamContinuity: Sendable, Hashable, Codable {
     /// The counters a PID starts and ends the segment with.
     public struct Edge: Sendable, Hashable, Codable {
+        /// The PID.
         public var pid: UInt16
         /// Counter of the PID's first packet, and whether that packet carries a payload (the
         /// counter advances only for those) or signals a discontinuity (which resets it).
         public var firstCounter: UInt8
+        /// See `firstCounter`.
         public var firstHasPayload: Bool
+        /// See `firstCounter`.
         public var firstSignalsDiscontinuity: Bool
+        /// Counter of the PID's last packet in the segment.
         public var lastCounter: UInt8
 
+        /// Makes an edge.
         public init(pid: UInt16, firstCounter: UInt8, firstHasPayload: Bool, firstSignalsDiscontinuity: Bool, lastCounter: UInt8) {
             self.pid = pid
             self.firstCounter = firstCounter
@@ -32,18 +37,22 @@ public struct TransportStreamContinuity: Sendable, Hashable, Codable {
 
     /// Gaps inside the segment, at most `keptErrors` of them (the count is exact).
     public var errors: [ContinuityError]
+    /// The exact number of gaps inside the segment (may exceed `errors.count`).
     public var errorCount: Int
     /// One per PID, in order of first appearance; the null PID is left out.
     public var edges: [Edge]
 
+    /// How many gaps `errors` keeps.
     public static let keptErrors = 8
 
+    /// Makes a summary.
     public init(errors: [ContinuityError] = [], errorCount: Int = 0, edges: [Edge] = []) {
         self.errors = errors
         self.errorCount = errorCount
         self.edges = edges
     }
 
+    /// The edge of `pid`, nil when the PID does not appear in the segment.
     public func edge(of pid: UInt16) -> Edge? { edges.first { $0.pid == pid } }
 }
 

@@ -1,17 +1,26 @@
 /// One 188-byte MPEG-2 transport stream packet (ISO/IEC 13818-1 §2.4.3.2, table 2-2, and the
 /// adaptation field of §2.4.3.4, table 2-6).
 public struct TransportStreamPacket: Sendable, Hashable {
+    /// Packet length in bytes.
     public static let size = 188
+    /// sync_byte, the first byte of every packet.
     public static let syncByte: UInt8 = 0x47
+    /// The null PID (stuffing packets).
     public static let nullPID: UInt16 = 0x1FFF
 
+    /// transport_error_indicator.
     public var transportError: Bool
+    /// payload_unit_start_indicator: a PES packet or PSI section starts in this payload.
     public var payloadUnitStart: Bool
+    /// The 13-bit PID.
     public var pid: UInt16
     /// transport_scrambling_control; non-zero means the payload is encrypted.
     public var scramblingControl: UInt8
+    /// Whether an adaptation field is present (adaptation_field_control).
     public var hasAdaptationField: Bool
+    /// Whether a payload is present (adaptation_field_control).
     public var hasPayload: Bool
+    /// continuity_counter (4 bits).
     public var continuityCounter: UInt8
     /// discontinuity_indicator from the adaptation field.
     public var discontinuity: Bool
@@ -46,13 +55,17 @@ public struct TransportStreamPacket: Sendable, Hashable {
 
 /// A continuity_counter gap on one PID (ISO/IEC 13818-1 §2.4.3.3).
 public struct ContinuityError: Sendable, Hashable, Codable {
+    /// The PID with the gap.
     public var pid: UInt16
     /// Index of the offending packet (0-based, counting 188-byte packets).
     public var packetIndex: Int
+    /// The counter the previous packet called for.
     public var expected: UInt8
+    /// The counter the packet carries.
     public var found: UInt8
 }
 
+/// Helpers over whole transport streams (byte arrays of 188-byte packets).
 public enum TransportStream {
     /// Byte offsets of the packets in `ts`: packets are 188 bytes apart, and after lost sync the
     /// next 0x47 followed by another 0x47 188 bytes later is taken as the resynchronisation point.
@@ -130,10 +143,13 @@ public enum TransportStream {
 
 /// A PES packet header (ISO/IEC 13818-1 §2.4.3.6, table 2-21).
 public struct PESPacket: Sendable, Hashable {
+    /// stream_id (0xBD private_stream_1, 0xC0–0xDF audio, 0xE0–0xEF video, …).
     public var streamID: UInt8
     /// 0 means unbounded (allowed for video, and used by muxers for large timed-ID3 tags).
     public var packetLength: Int
+    /// PTS in 90 kHz ticks (33 bits), nil when absent.
     public var pts90k: Int64?
+    /// The payload after the header; a slice of the input.
     public var payload: ArraySlice<UInt8>
 
     /// Parses a reassembled PES packet; nil without the start code prefix or with a header

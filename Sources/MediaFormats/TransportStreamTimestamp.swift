@@ -2,6 +2,7 @@
 /// Streaming"): a PRIV frame owned by `com.apple.streaming.transportStreamTimestamp` whose data is
 /// 8 bytes big-endian, the low 33 bits being the 90 kHz MPEG-2 PTS of the first audio sample.
 public struct TransportStreamTimestamp: Sendable, Hashable {
+    /// The PRIV owner identifier of the timestamp frame.
     public static let owner = "com.apple.streaming.transportStreamTimestamp"
     /// The 33-bit PTS wraps at 2^33 ticks (about 26.5 hours), as in ISO/IEC 13818-1 §2.4.3.7.
     public static let ptsModulus: Int64 = 1 << 33

@@ -2,9 +2,12 @@ internal import CFFmpeg
 
 /// Pixel dimensions of a decoded poster.
 public struct PixelSize: Sendable, Hashable, Codable {
+    /// Width in pixels.
     public var width: Int
+    /// Height in pixels.
     public var height: Int
 
+    /// Makes a size in pixels.
     public init(width: Int, height: Int) {
         self.width = width
         self.height = height
@@ -13,8 +16,10 @@ public struct PixelSize: Sendable, Hashable, Codable {
 
 /// Why a poster did not decode; `description` names the image kind and libav's reason.
 public struct ArtworkDecodeFailure: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The image kind and libav's reason, for a person to read.
     public var description: String
 
+    /// Makes a failure with its message.
     public init(_ description: String) {
         self.description = description
     }
@@ -23,6 +28,7 @@ public struct ArtworkDecodeFailure: Error, Sendable, Hashable, CustomStringConve
 /// Decodes JPEG / PNG posters with libavcodec (mjpeg / png decoders) to learn their real size:
 /// an APIC whose bytes do not decode is a poster no player will show.
 public enum ArtworkDecoder {
+    /// The image formats a poster may be in.
     public enum ImageKind: String, Sendable {
         case jpeg, png
     }

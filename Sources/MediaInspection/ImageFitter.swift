@@ -4,8 +4,11 @@ internal import CFFmpeg
 public struct FittedImage: Sendable, Hashable {
     /// A baseline JPEG (4:2:0, full range, JFIF).
     public var data: [UInt8]
+    /// Always "image/jpeg".
     public var mimeType: String
+    /// Width in pixels after scaling.
     public var width: Int
+    /// Height in pixels after scaling.
     public var height: Int
     /// The MJPEG qscale used: 2 is the best quality, 31 the smallest file (it multiplies the
     /// quantisation tables, so it is not libjpeg's 1–100 "quality", and lower is better).
@@ -13,6 +16,7 @@ public struct FittedImage: Sendable, Hashable {
     /// What was chosen, for the user: "JPEG 480x270 (75 % of 640x360) at qscale 4, 9 876 bytes".
     public var description: String
 
+    /// Makes a fitted image; `quality` is the MJPEG qscale (2–31, lower is better).
     public init(data: [UInt8], mimeType: String, width: Int, height: Int, quality: Int, description: String) {
         self.data = data
         self.mimeType = mimeType
@@ -25,8 +29,10 @@ public struct FittedImage: Sendable, Hashable {
 
 /// Why a poster could not be re-encoded: it does not decode, or libav failed.
 public struct ImageFitFailure: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What went wrong, for a person to read.
     public var description: String
 
+    /// Makes a failure with its message.
     public init(_ description: String) {
         self.description = description
     }

@@ -3,9 +3,12 @@ internal import MediaFormats
 /// A byte range inside a resource, as given by EXT-X-BYTERANGE / EXT-X-MAP BYTERANGE
 /// (RFC 8216 §4.3.2.2): `length` bytes starting at `offset`.
 public struct SegmentByteRange: Sendable, Hashable, Codable {
+    /// Offset of the first byte from the start of the resource.
     public var offset: Int
+    /// Length in bytes.
     public var length: Int
 
+    /// Makes a range: `length` bytes from byte `offset`.
     public init(offset: Int, length: Int) {
         self.offset = offset
         self.length = length
@@ -22,14 +25,18 @@ public protocol SegmentByteSource: Sendable {
 
 /// Why a ``LocalSegmentSource`` could not deliver bytes.
 public struct SegmentReadError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The URI (path or URL) that could not be read.
     public var uri: String
+    /// The operating system's reason, or the limit or range that refused it.
     public var reason: String
 
+    /// Makes an error.
     public init(uri: String, reason: String) {
         self.uri = uri
         self.reason = reason
     }
 
+    /// `uri: reason`.
     public var description: String { "\(uri): \(reason)" }
 }
 
@@ -41,12 +48,17 @@ public struct LocalSegmentSource: SegmentByteSource {
     /// 256 MiB: a 6-second segment of 4K video at 40 Mbit/s is 30 MB.
     public static let defaultMaximumByteCount = 256 << 20
 
+    /// Largest read accepted, in bytes (a whole file, or a byte range's length).
     public var maximumByteCount: Int
 
+    /// A source that refuses reads over `maximumByteCount` bytes (default 256 MiB).
     public init(maximumByteCount: Int = LocalSegmentSource.defaultMaximumByteCount) {
         self.maximumByteCount = maximumByteCount
     }
 
+    /// Reads a regular file or a byte range of it. Throws `SegmentReadError` when the file is
+    /// missing or not a regular file, the range is invalid or beyond the end of the file, or the
+    /// read is over `maximumByteCount`.
     public func read(_ uri: String, range: SegmentByteRange?) async throws -> [UInt8] {
         try readSync(uri, range: range)
     }
@@ -87,16 +99,21 @@ public struct LocalSegmentSource: SegmentByteSource {
 /// Refuses the URIs in `refused` (local files outside the stream's root) without touching them,
 /// and reads every other one from `base`.
 public struct RefusingSegmentSource: SegmentByteSource {
+    /// The source every other URI is read from.
     public var base: any SegmentByteSource
+    /// Resolved URIs that are refused without being read.
     public var refused: Set<String>
+    /// The reason given in the `SegmentReadError` of a refused URI.
     public var reason: String
 
+    /// Makes a source that refuses `refused` with `reason` and reads the rest from `base`.
     public init(base: any SegmentByteSource, refused: Set<String>, reason: String) {
         self.base = base
         self.refused = refused
         self.reason = reason
     }
 
+    /// Throws `SegmentReadError` with `reason` for a refused URI; otherwise reads from `base`.
     public func read(_ uri: String, range: SegmentByteRange?) async throws -> [UInt8] {
         if refused.contains(uri) { throw SegmentReadError(uri: uri, reason: reason) }
         return try await base.read(uri, range: range)

@@ -2,6 +2,7 @@ internal import CFFmpeg
 
 /// What decoding one audio or video track of a segment found (`hlscheck check --decode`).
 public struct TrackDecodeFacts: Sendable, Hashable, Codable {
+    /// Audio or video.
     public var kind: TrackKind
     /// libavcodec's codec name ("h264", "aac", …).
     public var codecName: String
@@ -15,6 +16,7 @@ public struct TrackDecodeFacts: Sendable, Hashable, Codable {
     /// Why the track was not decoded at all (no decoder in this libavcodec), nil when it was.
     public var notDecoded: String?
 
+    /// Makes the facts of one track; counts default to 0.
     public init(
         kind: TrackKind, codecName: String, frameCount: Int = 0, failedFrameCount: Int = 0, reasons: [String] = [],
         notDecoded: String? = nil

@@ -9,6 +9,7 @@ public struct SegmentDecryption: Sendable, Hashable {
     /// 16 bytes.
     public var iv: [UInt8]
 
+    /// Makes a request; `iv` must be 16 bytes.
     public init(keyURI: String, iv: [UInt8]) {
         self.keyURI = keyURI
         self.iv = iv

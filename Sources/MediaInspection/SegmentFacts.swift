@@ -1,15 +1,21 @@
 public import MediaFormats
 
 /// The container a segment was demuxed as (chosen from the URI extension, else sniffed).
+/// The raw value is libavformat's name for the demuxer (`unknown` aside).
 public enum SegmentContainer: String, Sendable, Hashable, Codable, CaseIterable {
+    /// MPEG-2 transport stream (ISO/IEC 13818-1).
     case mpegTS = "mpegts"
     /// Packed audio (RFC 8216 §3.4): ADTS AAC, MP3, AC-3, E-AC-3.
     case adts = "aac"
+    /// Packed MPEG audio (MP3).
     case mp3
+    /// Packed AC-3.
     case ac3
+    /// Packed E-AC-3.
     case eac3
     /// ISO BMFF / CMAF (fMP4, .m4s, .mp4, .m4a, .cmf*).
     case fragmentedMP4 = "mov"
+    /// Not recognised: libavformat probes the bytes itself.
     case unknown
 
     /// Packed audio is the only kind that must start with the timestamp ID3 tag.
@@ -23,10 +29,13 @@ public enum SegmentContainer: String, Sendable, Hashable, Codable, CaseIterable 
 
 /// What one media segment contains, as measured by demuxing it.
 public struct SegmentFacts: Sendable, Hashable, Codable {
+    /// The segment's URI as requested.
     public var uri: String
     /// Bytes of the segment itself (without the EXT-X-MAP init section).
     public var byteCount: Int
+    /// The container it was demuxed as.
     public var container: SegmentContainer
+    /// Every track libavformat found, in stream order.
     public var tracks: [TrackFacts]
     /// Seconds covered by the longest audio or video track, from packet timestamps:
     /// max(pts + duration) − min(pts). Container estimates are wrong for TS and init+fragment.
@@ -57,6 +66,7 @@ public struct SegmentFacts: Sendable, Hashable, Codable {
     /// not decoded (absent facts, not "no errors").
     public var decoding: [TrackDecodeFacts]?
 
+    /// Makes facts; the fields not listed start nil.
     public init(
         uri: String, byteCount: Int, container: SegmentContainer, tracks: [TrackFacts] = [],
         duration: Double? = nil, firstPTS: Double? = nil, id3: [ID3TagFacts] = [],
@@ -85,28 +95,39 @@ public struct SegmentFacts: Sendable, Hashable, Codable {
     public var codecStrings: [String] { tracks.compactMap(\.codecString) }
 }
 
+/// What a track carries.
 public enum TrackKind: String, Sendable, Hashable, Codable {
+    /// An audio track, a video track, or timed metadata (e.g. timed ID3 in MPEG-TS).
     case audio, video, timedMetadata
     /// A cover image libavformat exposes as a one-frame video stream (ID3 APIC of packed audio).
     case attachedPicture
+    /// Any other stream (data, subtitles, or one without codec parameters).
     case other
 }
 
+/// One track of a segment, as libavformat describes it.
 public struct TrackFacts: Sendable, Hashable, Codable {
+    /// Audio, video, timed metadata, an attached picture or something else.
     public var kind: TrackKind
     /// libavcodec's codec name ("aac", "h264", "timed_id3", …).
     public var codecName: String
     /// RFC 6381 codec string as used in CODECS (e.g. "mp4a.40.2", "avc1.64000d"), nil when
     /// not determinable.
     public var codecString: String?
+    /// Audio channel count, nil for other tracks or when unknown.
     public var channels: Int?
+    /// Audio sample rate in Hz, nil for other tracks or when unknown.
     public var sampleRate: Int?
+    /// Video width in pixels, nil for other tracks or when unknown.
     public var width: Int?
+    /// Video height in pixels, nil for other tracks or when unknown.
     public var height: Int?
+    /// Packets demuxed from this track.
     public var packetCount: Int
     /// Seconds from this track's packet timestamps, nil without timestamps.
     public var duration: Double?
 
+    /// Makes the facts of one track.
     public init(
         kind: TrackKind, codecName: String, codecString: String? = nil, channels: Int? = nil,
         sampleRate: Int? = nil, width: Int? = nil, height: Int? = nil, packetCount: Int = 0,
@@ -130,13 +151,16 @@ public struct ID3TagFacts: Sendable, Hashable, Codable {
     public var offset: Int
     /// 90 kHz PTS of the PES packet carrying the tag (MPEG-TS timed metadata), if any.
     public var pts90k: Int64?
+    /// The ID3v2 major version (3 or 4), nil when the tag could not be read.
     public var majorVersion: Int?
+    /// The tag's frames, in tag order.
     public var frames: [ID3FrameFacts]
     /// The PRIV `com.apple.streaming.transportStreamTimestamp` value (33-bit 90 kHz PTS).
     public var transportStreamTimestamp: Int64?
     /// Why the tag could not be read, nil when it was fine.
     public var problem: String?
 
+    /// Makes the facts of one tag.
     public init(
         offset: Int, pts90k: Int64? = nil, majorVersion: Int? = nil, frames: [ID3FrameFacts] = [],
         transportStreamTimestamp: Int64? = nil, problem: String? = nil
@@ -152,14 +176,18 @@ public struct ID3TagFacts: Sendable, Hashable, Codable {
 
 /// One ID3 frame, kept small: its ID, a short human-readable value and its body size.
 public struct ID3FrameFacts: Sendable, Hashable, Codable {
+    /// The four-character frame ID, e.g. `APIC`, `PRIV`, `TXXX`.
     public var id: String
     /// Text value, PRIV owner, APIC MIME type — whatever identifies the frame; at most 256 chars.
     public var summary: String
+    /// Bytes of the frame's payload: the image (APIC), the private data (PRIV), the UTF-8 text
+    /// (text frames), or the whole body (other frames).
     public var byteCount: Int
     /// The whole frame (10-byte header and body) as ID3v2.4 writes it: what the frame costs a
     /// tag (poster budget arithmetic). Nil when unknown.
     public var frameByteCount: Int?
 
+    /// Makes the facts of one frame.
     public init(id: String, summary: String, byteCount: Int, frameByteCount: Int? = nil) {
         self.id = id
         self.summary = summary
@@ -170,17 +198,22 @@ public struct ID3FrameFacts: Sendable, Hashable, Codable {
 
 /// An APIC picture, measured but not kept.
 public struct ArtworkFacts: Sendable, Hashable, Codable {
+    /// The APIC MIME type as written, e.g. "image/jpeg".
     public var mimeType: String
     /// ID3 picture type (3 = front cover).
     public var pictureType: Int
+    /// Size of the image bytes.
     public var byteCount: Int
     /// SHA-256 of the image bytes, lowercase hex: the same poster in every segment has one hash.
     public var contentHash: String
+    /// Width in pixels when the image decoded, else nil (see `decodeProblem`).
     public var width: Int?
+    /// Height in pixels when the image decoded, else nil.
     public var height: Int?
     /// Why the image did not decode, nil when it did.
     public var decodeProblem: String?
 
+    /// Makes the facts of one picture.
     public init(
         mimeType: String, pictureType: Int, byteCount: Int, contentHash: String,
         width: Int? = nil, height: Int? = nil, decodeProblem: String? = nil

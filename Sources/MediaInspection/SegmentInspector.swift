@@ -4,12 +4,15 @@ public import MediaFormats
 /// libavformat 5.1 reads only partly, design.md §6). Sendable; every libav object it creates
 /// lives inside one synchronous call, so inspections can run concurrently.
 public struct SegmentInspector: Sendable {
+    /// Where segment, init section and key bytes come from.
     public let source: any SegmentByteSource
     /// Posters declaring more pixels than this are not decoded (their facts say why).
     public var maximumImagePixels: Int
     /// ID3 tags larger than this are reported, not parsed.
     public var maximumID3Bytes: Int
 
+    /// Makes an inspector; the limits default to `ImageHeader.defaultMaximumPixels` pixels and
+    /// `EmbeddedID3.maximumPESSize` bytes.
     public init(
         source: any SegmentByteSource, maximumImagePixels: Int = ImageHeader.defaultMaximumPixels,
         maximumID3Bytes: Int = EmbeddedID3.maximumPESSize

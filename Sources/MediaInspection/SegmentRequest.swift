@@ -1,16 +1,22 @@
 /// One segment to inspect: where its bytes are and, for fMP4, its EXT-X-MAP init section.
 public struct SegmentRequest: Sendable, Hashable {
+    /// The EXT-X-MAP resource: its URI and optional byte range.
     public struct InitSection: Sendable, Hashable {
+        /// The resolved URI of the init section.
         public var uri: String
+        /// The byte range inside it, nil for the whole resource.
         public var range: SegmentByteRange?
 
+        /// Makes an init section.
         public init(uri: String, range: SegmentByteRange? = nil) {
             self.uri = uri
             self.range = range
         }
     }
 
+    /// The resolved URI of the segment.
     public var uri: String
+    /// The byte range inside it (EXT-X-BYTERANGE), nil for the whole resource.
     public var range: SegmentByteRange?
     /// EXT-X-MAP (RFC 8216 §4.3.2.5): demuxed together with the segment, concatenated in memory.
     public var initSection: InitSection?
@@ -22,6 +28,7 @@ public struct SegmentRequest: Sendable, Hashable {
     /// Also decode every audio and video frame (`hlscheck check --decode`, SegmentDecoder).
     public var wantsDecode: Bool
 
+    /// Makes a request; by default no init section, no stream info, no decryption, no decoding.
     public init(
         uri: String, range: SegmentByteRange? = nil, initSection: InitSection? = nil, wantsStreamInfo: Bool = false,
         decryption: SegmentDecryption? = nil, wantsDecode: Bool = false

@@ -5,6 +5,7 @@ import HLSPlaylist
 
 /// No variant light enough for cellular networks.
 public struct CellularVariantMissingRule: Rule {
+    /// Makes the rule; it holds no state, so one instance serves every check.
     public init() {}
 
     public static let description = RuleDescription(
@@ -25,6 +26,7 @@ public struct CellularVariantMissingRule: Rule {
 
 /// EXT-X-STREAM-INF without AVERAGE-BANDWIDTH.
 public struct AverageBandwidthMissingRule: Rule {
+    /// Makes the rule; it holds no state, so one instance serves every check.
     public init() {}
 
     public static let description = RuleDescription(
@@ -45,6 +47,7 @@ public struct AverageBandwidthMissingRule: Rule {
 
 /// A video variant without RESOLUTION.
 public struct ResolutionMissingRule: Rule {
+    /// Makes the rule; it holds no state, so one instance serves every check.
     public init() {}
 
     public static let description = RuleDescription(
@@ -67,6 +70,7 @@ public struct ResolutionMissingRule: Rule {
 
 /// An audio-only variant in the multivariant playlist where the platform forbids it.
 public struct AudioOnlyVariantPresentRule: Rule {
+    /// Makes the rule; it holds no state, so one instance serves every check.
     public init() {}
 
     public static let description = RuleDescription(

@@ -9,6 +9,7 @@ private func audioOnlyMeasurements(_ stream: StreamAnalysis) -> [(VariantAnalysi
 
 /// The poster is what pushes an audio-only variant over the budget.
 public struct ArtworkOverBudgetRule: Rule {
+    /// Makes the rule; it holds no state, so one instance serves every check.
     public init() {}
 
     public static let description = RuleDescription(
@@ -42,6 +43,7 @@ public struct ArtworkOverBudgetRule: Rule {
 
 /// An audio-only variant without a still image: the viewer sees a black screen.
 public struct ArtworkMissingRule: Rule {
+    /// Makes the rule; it holds no state, so one instance serves every check.
     public init() {}
 
     public static let description = RuleDescription(
@@ -64,6 +66,7 @@ public struct ArtworkMissingRule: Rule {
 
 /// The poster is missing from some segments or changes between them.
 public struct ArtworkInconsistentRule: Rule {
+    /// Makes the rule; it holds no state, so one instance serves every check.
     public init() {}
 
     public static let description = RuleDescription(
@@ -98,6 +101,7 @@ public struct ArtworkInconsistentRule: Rule {
 
 /// APIC present but not a decodable JPEG or PNG, or declared with the wrong MIME type.
 public struct ArtworkInvalidRule: Rule {
+    /// Makes the rule; it holds no state, so one instance serves every check.
     public init() {}
 
     public static let description = RuleDescription(

@@ -2,6 +2,7 @@ import HLSPlaylist
 
 /// An audio-only variant whose declared BANDWIDTH exceeds the budget.
 public struct AudioOnlyOverBudgetRule: Rule {
+    /// Makes the rule; it holds no state, so one instance serves every check.
     public init() {}
 
     public static let description = RuleDescription(

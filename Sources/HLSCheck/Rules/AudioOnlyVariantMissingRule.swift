@@ -2,6 +2,7 @@ import HLSPlaylist
 
 /// A stream with video must offer an audio-only variant within the budget.
 public struct AudioOnlyVariantMissingRule: Rule {
+    /// Makes the rule; it holds no state, so one instance serves every check.
     public init() {}
 
     public static let description = RuleDescription(

@@ -2,6 +2,7 @@ import HLSPlaylist
 
 /// EXT-X-STREAM-INF without CODECS: players must download segments to learn what they hold.
 public struct CodecsMissingRule: Rule {
+    /// Makes the rule; it holds no state, so one instance serves every check.
     public init() {}
 
     public static let description = RuleDescription(

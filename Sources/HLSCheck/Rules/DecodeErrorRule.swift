@@ -3,6 +3,7 @@ import MediaInspection
 
 /// With `--decode`: audio or video frames of a segment that libavcodec cannot decode cleanly.
 public struct DecodeErrorRule: Rule {
+    /// Makes the rule; it holds no state, so one instance serves every check.
     public init() {}
 
     public static let description: RuleDescription = {

@@ -26,6 +26,7 @@ extension VariantAnalysis {
 
 /// BANDWIDTH lower than the measured peak: players pick a variant the network cannot carry.
 public struct BandwidthBelowPeakRule: Rule {
+    /// Makes the rule; it holds no state, so one instance serves every check.
     public init() {}
 
     public static let description = RuleDescription(
@@ -53,6 +54,7 @@ public struct BandwidthBelowPeakRule: Rule {
 
 /// BANDWIDTH far above the measured peak: players skip a variant the network could carry.
 public struct BandwidthAbovePeakRule: Rule {
+    /// Makes the rule; it holds no state, so one instance serves every check.
     public init() {}
 
     public static let description = RuleDescription(
@@ -78,6 +80,7 @@ public struct BandwidthAbovePeakRule: Rule {
 
 /// AVERAGE-BANDWIDTH off the measured average.
 public struct AverageBandwidthMismatchRule: Rule {
+    /// Makes the rule; it holds no state, so one instance serves every check.
     public init() {}
 
     public static let description = RuleDescription(

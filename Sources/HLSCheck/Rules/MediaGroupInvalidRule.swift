@@ -4,6 +4,7 @@ import HLSPlaylist
 /// EXT-X-MEDIA, two members with one NAME, several DEFAULT=YES members, DEFAULT=YES with
 /// AUTOSELECT=NO. The parser finds them (it has the columns); this rule gives them their id.
 public struct MediaGroupInvalidRule: Rule {
+    /// Makes the rule; it holds no state, so one instance serves every check.
     public init() {}
 
     public static let description = RuleDescription(

@@ -14,6 +14,7 @@ extension StreamAnalysis {
 
 /// Grammar and structure errors the parser found in any playlist of the stream.
 public struct PlaylistSyntaxRule: Rule {
+    /// Makes the rule; it holds no state, so one instance serves every check.
     public init() {}
 
     public static let description = RuleDescription(
@@ -40,6 +41,7 @@ public struct PlaylistSyntaxRule: Rule {
 
 /// Things the parser accepted but that bend the specification.
 public struct PlaylistLenientRule: Rule {
+    /// Makes the rule; it holds no state, so one instance serves every check.
     public init() {}
 
     public static let description = RuleDescription(
@@ -65,6 +67,7 @@ public struct PlaylistLenientRule: Rule {
 
 /// EXT-X-VERSION lower than what the features used require (RFC 8216 §7).
 public struct VersionTooLowRule: Rule {
+    /// Makes the rule; it holds no state, so one instance serves every check.
     public init() {}
 
     public static let description = RuleDescription(

@@ -2,6 +2,7 @@ import HLSPlaylist
 
 /// A media playlist the multivariant playlist references that cannot be read.
 public struct PlaylistUnreadableRule: Rule {
+    /// Makes the rule; it holds no state, so one instance serves every check.
     public init() {}
 
     public static let description = RuleDescription(

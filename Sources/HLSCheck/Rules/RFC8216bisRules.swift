@@ -17,6 +17,7 @@ private func number(_ value: Double) -> String {
 
 /// EXT-X-SERVER-CONTROL, EXT-X-PART and EXT-X-PRELOAD-HINT values that break rfc8216bis.
 public struct LowLatencyInvalidRule: Rule {
+    /// Makes the rule; it holds no state, so one instance serves every check.
     public init() {}
 
     static func media(_ body: String, target: Int = 4) -> [String: String] {
@@ -93,6 +94,7 @@ public struct LowLatencyInvalidRule: Rule {
 
 /// EXT-X-DATERANGE tags whose values contradict each other.
 public struct DateRangeInvalidRule: Rule {
+    /// Makes the rule; it holds no state, so one instance serves every check.
     public init() {}
 
     static func media(_ ranges: String, programDateTime: Bool = true) -> [String: String] {
@@ -238,6 +240,7 @@ public struct DateRangeInvalidRule: Rule {
 
 /// Duplicate EXT-X-SESSION-DATA and EXT-X-SESSION-KEY tags.
 public struct SessionMetadataInvalidRule: Rule {
+    /// Makes the rule; it holds no state, so one instance serves every check.
     public init() {}
 
     static func master(_ tags: String) -> [String: String] {

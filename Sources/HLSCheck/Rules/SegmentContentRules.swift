@@ -9,6 +9,7 @@ private func measuredRecords(_ stream: StreamAnalysis) -> [(PlaylistMeasurement,
 
 /// A segment that is missing, truncated or cannot be demuxed.
 public struct SegmentUnreadableRule: Rule {
+    /// Makes the rule; it holds no state, so one instance serves every check.
     public init() {}
 
     public static let description = RuleDescription(
@@ -34,6 +35,7 @@ public struct SegmentUnreadableRule: Rule {
 /// Encrypted segments whose content hlscheck cannot see: their bytes count, their content is
 /// unchecked. One note per media playlist.
 public struct SegmentEncryptedRule: Rule {
+    /// Makes the rule; it holds no state, so one instance serves every check.
     public init() {}
 
     public static let description = RuleDescription(
@@ -69,6 +71,7 @@ public struct SegmentEncryptedRule: Rule {
 
 /// EXTINF far from the duration measured from packet timestamps.
 public struct ExtinfDurationMismatchRule: Rule {
+    /// Makes the rule; it holds no state, so one instance serves every check.
     public init() {}
 
     public static let description = RuleDescription(
@@ -91,6 +94,7 @@ public struct ExtinfDurationMismatchRule: Rule {
 
 /// Packed audio without the PRIV timestamp tag at its start.
 public struct PackedAudioTimestampMissingRule: Rule {
+    /// Makes the rule; it holds no state, so one instance serves every check.
     public init() {}
 
     public static let description = RuleDescription(
@@ -113,6 +117,7 @@ public struct PackedAudioTimestampMissingRule: Rule {
 
 /// A variant declared audio-only whose segments carry video.
 public struct AudioOnlyContainsVideoRule: Rule {
+    /// Makes the rule; it holds no state, so one instance serves every check.
     public init() {}
 
     public static let description = RuleDescription(
@@ -159,6 +164,7 @@ enum CodecEquivalence {
 
 /// CODECS that does not match what the segments contain.
 public struct CodecsMismatchRule: Rule {
+    /// Makes the rule; it holds no state, so one instance serves every check.
     public init() {}
 
     public static let description = RuleDescription(
@@ -198,6 +204,7 @@ public struct CodecsMismatchRule: Rule {
 
 /// CODECS names the right format with the other sample entry (avc1 for avc3, hvc1 for hev1).
 public struct CodecsSampleEntryMismatchRule: Rule {
+    /// Makes the rule; it holds no state, so one instance serves every check.
     public init() {}
 
     public static let description = RuleDescription(
@@ -230,6 +237,7 @@ public struct CodecsSampleEntryMismatchRule: Rule {
 
 /// RESOLUTION that does not match the decoded video.
 public struct ResolutionMismatchRule: Rule {
+    /// Makes the rule; it holds no state, so one instance serves every check.
     public init() {}
 
     public static let description = RuleDescription(

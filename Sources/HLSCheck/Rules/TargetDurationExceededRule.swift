@@ -2,6 +2,7 @@ import HLSPlaylist
 
 /// An EXTINF that, rounded to the nearest integer, exceeds EXT-X-TARGETDURATION.
 public struct TargetDurationExceededRule: Rule {
+    /// Makes the rule; it holds no state, so one instance serves every check.
     public init() {}
 
     public static let description = RuleDescription(

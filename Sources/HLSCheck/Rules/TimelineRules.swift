@@ -28,6 +28,7 @@ private func hex(_ pid: UInt16) -> String {
 
 /// MPEG-TS continuity counter gaps inside a segment or across the join of two segments.
 public struct ContinuityErrorRule: Rule {
+    /// Makes the rule; it holds no state, so one instance serves every check.
     public init() {}
 
     public static let description = RuleDescription(
@@ -64,6 +65,7 @@ public struct ContinuityErrorRule: Rule {
 
 /// A video segment that does not begin with a keyframe, or whose keyframe lacks its parameter sets.
 public struct SegmentStartsWithoutKeyframeRule: Rule {
+    /// Makes the rule; it holds no state, so one instance serves every check.
     public init() {}
 
     public static let description = RuleDescription(
@@ -94,6 +96,7 @@ public struct SegmentStartsWithoutKeyframeRule: Rule {
 
 /// Timestamps that jump or restart between segments without EXT-X-DISCONTINUITY.
 public struct DiscontinuityMissingRule: Rule {
+    /// Makes the rule; it holds no state, so one instance serves every check.
     public init() {}
 
     public static let description = RuleDescription(
@@ -127,6 +130,7 @@ public struct DiscontinuityMissingRule: Rule {
 
 /// Variants and renditions of one stream whose matching segments start at different times.
 public struct TimestampsMisalignedRule: Rule {
+    /// Makes the rule; it holds no state, so one instance serves every check.
     public init() {}
 
     /// More than one frame apart: a video frame at 24 fps lasts 42 ms, an AAC frame 21–23 ms.
@@ -168,6 +172,7 @@ public struct TimestampsMisalignedRule: Rule {
 
 /// Media playlists of one stream that declare different target durations.
 public struct TargetDurationInconsistentRule: Rule {
+    /// Makes the rule; it holds no state, so one instance serves every check.
     public init() {}
 
     public static let description = RuleDescription(

@@ -4,6 +4,7 @@ import HLSPlaylist
 /// finding never quotes it: a playlist must not turn the checker into a way to print
 /// `/etc/passwd` into a CI log.
 public struct URIOutsideRootRule: Rule {
+    /// Makes the rule; it holds no state, so one instance serves every check.
     public init() {}
 
     public static let description = RuleDescription(
