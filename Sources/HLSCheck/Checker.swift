@@ -79,6 +79,9 @@ public struct CheckReport: Sendable {
     /// Findings excused by a `# hlscheck-disable-next-line` comment.
     public var suppressedCount: Int { diagnostics.reduce(0) { $0 + ($1.suppressed ? 1 : 0) } }
 
+    /// Of the suppressed findings, those a baseline file excused (`--baseline`).
+    public var baselinedCount: Int { diagnostics.reduce(0) { $0 + ($1.baselined ? 1 : 0) } }
+
     /// Whether a finding at or above `threshold` counts against the stream (exit code 1).
     public func fails(at threshold: Severity) -> Bool {
         diagnostics.contains { !$0.suppressed && $0.severity >= threshold }
@@ -91,6 +94,9 @@ public struct Checker: Sendable {
     public var configuration: CheckConfiguration
     /// The rules that run, in catalogue order.
     public var rules: [any Rule]
+    /// A bound on segments in flight shared with the checkers of other streams of the same run
+    /// (`hlscheck check --jobs`); nil: only `configuration.maxConcurrentSegments` bounds this one.
+    public var segmentSlots: SegmentSlots?
     private let loader: PlaylistLoader
     private let segmentSource: any SegmentByteSource
 
@@ -161,6 +167,7 @@ public struct Checker: Sendable {
             maximumImagePixels: configuration.limits.imagePixels, maximumID3Bytes: configuration.limits.id3Bytes)
         var measurer = MediaMeasurer(inspector: inspector, maxConcurrent: configuration.maxConcurrentSegments)
         measurer.decode = configuration.decode
+        measurer.slots = segmentSlots
         var measurements: [String: PlaylistMeasurement] = [:]
         for (uri, playlist) in StreamAnalysis.playlistsToMeasure(loaded).sorted(by: { $0.key < $1.key }) {
             measurements[uri] = await measurer.measure(playlist, at: uri)
@@ -177,20 +184,32 @@ public struct Checker: Sendable {
     /// `diagnose`, recording how long each rule took, in seconds (JUnit test case times).
     func diagnose(_ analysis: StreamAnalysis, ruleDurations: inout [String: Double]) -> [Diagnostic] {
         let clock = ContinuousClock()
-        let suppressions = Suppressions(analysis.playlists)
+        var suppressions = Suppressions(analysis.playlists)
         var diagnostics: [Diagnostic] = []
-        for rule in rules {
-            let description = type(of: rule).description
-            guard let severity = configuration.severity(for: description), runs(description) else { continue }
-            let start = clock.now
-            defer { ruleDurations[description.id, default: 0] += CheckReport.seconds(start.duration(to: clock.now)) }
-            for finding in rule.check(analysis, configuration: configuration) {
+        func report(_ findings: [Finding], _ description: RuleDescription, _ severity: Severity) {
+            for finding in findings {
                 diagnostics.append(
                     Diagnostic(
                         rule: description.id, severity: severity, message: finding.message,
                         location: finding.location,
-                        suppressed: suppressions.excuses(description.id, at: finding.location)))
+                        suppressed: suppressions.excuse(description.id, at: finding.location)))
             }
+        }
+        for rule in rules {
+            let description = type(of: rule).description
+            guard let severity = configuration.severity(for: description), runs(description) else { continue }
+            let start = clock.now
+            report(rule.check(analysis, configuration: configuration), description, severity)
+            ruleDurations[description.id, default: 0] += CheckReport.seconds(start.duration(to: clock.now))
+        }
+        // The directives themselves, once every finding they could excuse is known.
+        guard !suppressions.directives.isEmpty else { return diagnostics.sorted(by: Diagnostic.reportOrder) }
+        let known = Set(rules.map { type(of: $0).description.id } + RuleCatalogue.descriptions.map(\.id))
+        let (unknown, unused) = suppressions.directiveFindings(known: known, checked: Set(checkedRules.map(\.id)))
+        for (description, findings) in [(SuppressionUnknownRuleRule.description, unknown), (SuppressionUnusedRule.description, unused)] {
+            guard rules.contains(where: { type(of: $0).description.id == description.id }),
+                  let severity = configuration.severity(for: description), runs(description) else { continue }
+            report(findings, description, severity)
         }
         return diagnostics.sorted(by: Diagnostic.reportOrder)
     }

@@ -29,6 +29,9 @@ public struct Diagnostic: Sendable, Hashable, Codable {
     public var location: SourceLocation?
     /// Excused by a `# hlscheck-disable-next-line RULE` comment: reported, never counted.
     public var suppressed: Bool
+    /// Known from a baseline file (`--baseline`): also `suppressed` (reported, never counted),
+    /// but excused by the baseline rather than by a comment in the playlist.
+    public var baselined = false
 
     /// Makes a finding.
     public init(rule: String, severity: Severity, message: String, location: SourceLocation?, suppressed: Bool = false) {

@@ -135,6 +135,8 @@ struct MediaMeasurer: Sendable {
     var maxConcurrent: Int
     /// Decode every frame too (`--decode`).
     var decode = false
+    /// The run-wide bound shared with other streams checked at the same time, if any.
+    var slots: SegmentSlots?
 
     func measure(_ playlist: MediaPlaylist, at playlistURI: String) async -> PlaylistMeasurement {
         let segments = playlist.segments.filter { !$0.gap }
@@ -152,11 +154,55 @@ struct MediaMeasurer: Sendable {
                 decryption: decryption(segment.key, segment: segment, playlistURI: playlistURI),
                 wantsDecode: decode)
         }
-        let outcomes = await inspector.inspectAll(requests, maxConcurrent: maxConcurrent)
+        let outcomes: [Result<SegmentFacts, any Error>]
+        if let slots {
+            outcomes = await Self.inspectAll(requests, inspector: inspector, maxConcurrent: maxConcurrent, slots: slots)
+        } else {
+            outcomes = await inspector.inspectAll(requests, maxConcurrent: maxConcurrent)
+        }
         let records = zip(segments, outcomes).map { segment, outcome in
             record(segment, outcome)
         }
         return PlaylistMeasurement(playlistURI: playlistURI, playlist: playlist, records: records)
+    }
+
+    /// `SegmentInspector.inspectAll`, each inspection also holding one of the run's shared slots:
+    /// at most `maxConcurrent` of this playlist's segments in flight, and at most
+    /// `slots.capacity` over every stream of the run. Outcomes in input order.
+    static func inspectAll(
+        _ requests: [SegmentRequest], inspector: SegmentInspector, maxConcurrent: Int, slots: SegmentSlots
+    ) async -> [Result<SegmentFacts, any Error>] {
+        let limit = max(1, maxConcurrent)
+        var results = [Result<SegmentFacts, any Error>?](repeating: nil, count: requests.count)
+        // The same shape as SegmentInspector.inspectAll: no nested function captures the group
+        // (a release build of Swift 6.3.1 miscompiled that shape).
+        await withTaskGroup(of: (Int, Result<SegmentFacts, any Error>).self) { group in
+            var next = 0
+            while next < min(limit, requests.count) {
+                let index = next, request = requests[index]
+                group.addTask { await slotted(index, request, inspector: inspector, slots: slots) }
+                next += 1
+            }
+            while let (index, result) = await group.next() {
+                results[index] = result
+                if next < requests.count {
+                    let index = next, request = requests[index]
+                    group.addTask { await slotted(index, request, inspector: inspector, slots: slots) }
+                    next += 1
+                }
+            }
+        }
+        return results.map { $0 ?? .failure(SegmentReadError(uri: "", reason: "not inspected")) }
+    }
+
+    private static func slotted(
+        _ index: Int, _ request: SegmentRequest, inspector: SegmentInspector, slots: SegmentSlots
+    ) async -> (Int, Result<SegmentFacts, any Error>) {
+        await slots.acquire()
+        let outcome: Result<SegmentFacts, any Error>
+        do { outcome = .success(try await inspector.inspect(request)) } catch { outcome = .failure(error) }
+        await slots.release()
+        return (index, outcome)
     }
 
     /// AES-128 segments are decrypted when their key can be read (as Apple's validator does);

@@ -40,6 +40,8 @@ public enum RuleCatalogue {
         AverageBandwidthMissingRule(),
         ResolutionMissingRule(),
         AudioOnlyVariantPresentRule(),
+        SuppressionUnknownRuleRule(),
+        SuppressionUnusedRule(),
     ]
 
     /// The description of every rule, in catalogue order.

@@ -17,6 +17,9 @@ public struct JSONReporter: Sendable {
             var warnings: Int
             var notes: Int
             var suppressed: Int
+            /// Of `suppressed`, the findings a baseline file excused (`--baseline`); present
+            /// only when a baseline excused any.
+            var baselined: Int?
         }
         struct Location: Encodable {
             var uri: String
@@ -30,6 +33,8 @@ public struct JSONReporter: Sendable {
             var location: Location?
             /// Present (true) only for findings a `# hlscheck-disable-next-line` comment excuses.
             var suppressed: Bool?
+            /// Present (true) only for findings a baseline file excuses (also `suppressed`).
+            var baselined: Bool?
         }
         /// An input that could not be checked (exit code 2), with why.
         struct FailedInput: Encodable {
@@ -71,14 +76,15 @@ public struct JSONReporter: Sendable {
                 errors: reports.reduce(0) { $0 + $1.count(.error) },
                 warnings: reports.reduce(0) { $0 + $1.count(.warning) },
                 notes: reports.reduce(0) { $0 + $1.count(.note) },
-                suppressed: reports.reduce(0) { $0 + $1.suppressedCount }),
+                suppressed: reports.reduce(0) { $0 + $1.suppressedCount },
+                baselined: reports.contains { $0.baselinedCount > 0 } ? reports.reduce(0) { $0 + $1.baselinedCount } : nil),
             diagnostics: diagnostics.map { diagnostic in
                 Document.Entry(
                     rule: diagnostic.rule, severity: diagnostic.severity.rawValue, message: diagnostic.message,
                     location: diagnostic.location.map {
                         Document.Location(uri: $0.uri, line: $0.line, column: $0.column > 0 ? $0.column : nil)
                     },
-                    suppressed: diagnostic.suppressed ? true : nil)
+                    suppressed: diagnostic.suppressed ? true : nil, baselined: diagnostic.baselined ? true : nil)
             },
             variants: reports.flatMap { report in
                 report.variants.map { Document.Variant(input: report.input, summary: Self.finite($0)) }

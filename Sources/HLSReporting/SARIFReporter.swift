@@ -150,8 +150,9 @@ public struct SARIFReporter: Sendable {
                 message: Text(text: diagnostic.message),
                 locations: diagnostic.location.map { [location(uri: $0.uri, line: $0.line, column: $0.column)] },
                 partialFingerprints: [Self.fingerprintKey: fingerprint(diagnostic, occurrences: &occurrences)],
-                suppressions: diagnostic.suppressed
-                    ? [Suppression(kind: "inSource", justification: "# hlscheck-disable-next-line")] : nil)
+                suppressions: diagnostic.baselined
+                    ? [Suppression(kind: "external", justification: "in the baseline file (--baseline)")]
+                    : diagnostic.suppressed ? [Suppression(kind: "inSource", justification: "a # hlscheck-disable comment in the playlist")] : nil)
         }
         let log = Log(runs: [
             Run(

@@ -6,36 +6,49 @@ public struct TextReporter: Sendable {
     /// ANSI colours for a terminal; never in files or pipes.
     public var color: Bool
 
-    /// Makes a reporter; `color` adds ANSI colours (only for a terminal).
-    public init(color: Bool = false) {
+    /// Findings and the summary only: no variant tables, no blank lines (`--quiet`).
+    public var quiet: Bool
+
+    /// Makes a reporter; `color` adds ANSI colours (only for a terminal), `quiet` leaves out the
+    /// variant tables.
+    public init(color: Bool = false, quiet: Bool = false) {
         self.color = color
+        self.quiet = quiet
     }
 
     /// The text report of every input, in order: findings, variant table and summary.
     public func render(_ reports: [CheckReport]) -> String {
-        var out = ""
-        for report in reports {
-            for diagnostic in report.diagnostics where !diagnostic.suppressed {
-                out += line(for: diagnostic) + "\n"
-            }
-            if !report.variants.isEmpty {
-                if report.diagnostics.contains(where: { !$0.suppressed }) { out += "\n" }
-                out += "Variants of \(TerminalText.escaped(report.input))\n"
-                out += variantTable(report.variants)
-            }
-            out += "\n"
-        }
-        out += documentation(reports)
-        out += summaryLine(reports) + "\n"
-        return out
+        var tally = ReportTally()
+        for report in reports { tally.add(report) }
+        return reports.map(render(stream:)).joined() + ending(tally)
     }
 
-    /// Where each rule that found something is documented, once per rule, in order of first finding.
-    func documentation(_ reports: [CheckReport]) -> String {
-        var rules: [String] = []
-        for diagnostic in reports.flatMap(\.diagnostics) where !diagnostic.suppressed && !rules.contains(diagnostic.rule) {
-            rules.append(diagnostic.rule)
+    /// What follows the streams' parts: where each rule found is documented (not with `quiet`),
+    /// then the summary line.
+    public func ending(_ tally: ReportTally) -> String {
+        (quiet ? "" : documentation(tally)) + summaryLine(tally) + "\n"
+    }
+
+    /// One stream's part of the report (its findings and variant table), without the summary:
+    /// what `hlscheck check` prints as soon as that stream is done. `render` is these parts, in
+    /// input order, then the summary line.
+    public func render(stream report: CheckReport) -> String {
+        var out = ""
+        for diagnostic in report.diagnostics where !diagnostic.suppressed {
+            out += line(for: diagnostic) + "\n"
         }
+        guard !quiet else { return out }
+        if !report.variants.isEmpty {
+            if report.diagnostics.contains(where: { !$0.suppressed }) { out += "\n" }
+            out += "Variants of \(TerminalText.escaped(report.input))\n"
+            out += variantTable(report.variants)
+        }
+        return out + "\n"
+    }
+
+    /// Where each rule that found something is documented, once per rule, alphabetically.
+    func documentation(_ tally: ReportTally) -> String {
+        let rules = tally.rules.sorted()
         guard !rules.isEmpty else { return "" }
         let width = rules.map(\.count).max() ?? 0
         return "Rules:\n" + rules.map { rule in
@@ -101,17 +114,42 @@ public struct TextReporter: Sendable {
         return text
     }
 
-    func summaryLine(_ reports: [CheckReport]) -> String {
-        let errors = reports.reduce(0) { $0 + $1.count(.error) }
-        let warnings = reports.reduce(0) { $0 + $1.count(.warning) }
-        let notes = reports.reduce(0) { $0 + $1.count(.note) }
-        let suppressed = reports.reduce(0) { $0 + $1.suppressedCount }
-        let unreadable = reports.filter { $0.inputError != nil }.count
-        let checked = reports.count - unreadable
+    /// "3 streams checked: 1 error, 2 warnings, 0 notes (4 suppressed, 3 by the baseline)".
+    public func summaryLine(_ tally: ReportTally) -> String {
+        let checked = tally.streams - tally.unreadable
         let inputs = (checked == 1 ? "1 stream" : "\(checked) streams") + " checked"
-            + (unreadable > 0 ? ", \(unreadable) could not be read" : "")
-        return "\(inputs): \(plural(errors, "error")), \(plural(warnings, "warning")), \(plural(notes, "note"))"
-            + (suppressed > 0 ? " (\(suppressed) suppressed)" : "")
+            + (tally.unreadable > 0 ? ", \(tally.unreadable) could not be read" : "")
+        let baselined = tally.baselined > 0 ? ", \(tally.baselined) by the baseline" : ""
+        return "\(inputs): \(plural(tally.errors, "error")), \(plural(tally.warnings, "warning")), \(plural(tally.notes, "note"))"
+            + (tally.suppressed > 0 ? " (\(tally.suppressed) suppressed\(baselined))" : "")
+    }
+}
+
+/// The counts of a run's summary line, gathered stream by stream so that a run that prints
+/// only text need not keep every stream's report until the end.
+public struct ReportTally: Sendable, Hashable {
+    public var streams = 0
+    public var unreadable = 0
+    public var errors = 0
+    public var warnings = 0
+    public var notes = 0
+    public var suppressed = 0
+    public var baselined = 0
+    /// The rules with an unsuppressed finding (the text report's "Rules:" links, listed in
+    /// alphabetical order so that a concurrent run prints what a sequential one does).
+    public var rules: Set<String> = []
+
+    public init() {}
+
+    public mutating func add(_ report: CheckReport) {
+        streams += 1
+        unreadable += report.inputError == nil ? 0 : 1
+        errors += report.count(.error)
+        warnings += report.count(.warning)
+        notes += report.count(.note)
+        suppressed += report.suppressedCount
+        baselined += report.baselinedCount
+        for diagnostic in report.diagnostics where !diagnostic.suppressed { rules.insert(diagnostic.rule) }
     }
 }
 

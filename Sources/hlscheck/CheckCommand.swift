@@ -49,7 +49,9 @@ struct CheckCommand: AsyncParsableCommand {
             A folder is searched for multivariant playlists (playlists no other playlist there \
             references). Settings come from the nearest .hlscheck.yml above each input (or --config); \
             command-line flags win over it. A comment line "# hlscheck-disable-next-line RULE" in a \
-            playlist excuses RULE on the next line.
+            playlist excuses RULE on the next line ("# hlscheck-disable RULE" … "# hlscheck-enable RULE": \
+            the lines between; "# hlscheck-disable-file RULE": the whole file). Streams are checked \
+            concurrently; their text comes in input order unless standard output is a terminal.
             """
     )
 
@@ -88,6 +90,9 @@ struct CheckCommand: AsyncParsableCommand {
 
     @OptionGroup(title: "Limits and file access")
     var limitOptions: LimitOptions
+
+    @OptionGroup(title: "Concurrency, feedback and baselines")
+    var runOptions: RunOptions
 
     /// The formats to render, in order: `--format` values, plus formats named only by `--output`.
     var formats: [ReportFormat] {
@@ -129,8 +134,13 @@ struct CheckCommand: AsyncParsableCommand {
     func run() async throws {
         let started = Date()
         limitOptions.startWatchdog(command: "check")
-        var reports: [CheckReport] = []
+        var outcome = StreamRun.Outcome(count: 0)
+        var baseline: Baseline?
+        // Every report shows paths relative to the repository root (docs/ci.md).
+        let reportPaths = ReportPaths.forRun(
+            inputs: paths, fallback: limitOptions.root, workingDirectory: FileManager.default.currentDirectoryPath)
         do {
+            baseline = try runOptions.baseline.map { path throws(CheckError) in try Baseline.load(path) }
             let explicit = try config.map { path throws(CheckError) in try ConfigurationFile.load(path) }
             // Each input with its configuration, and the folder it was found in (its default root).
             // A path that cannot be used (missing, unreadable folder, broken .hlscheck.yml beside
@@ -159,43 +169,26 @@ struct CheckCommand: AsyncParsableCommand {
                     (path, explicit, nil, CheckError("\(TerminalText.escaped(path)): no playlist found (a folder is searched for .m3u8 and .m3u files that no other playlist there references)"))
                 }
             }
-            for (input, file, folder, unusable) in inputs {
+            let jobs = inputs.map { input, file, folder, unusable in
                 var configuration = configuration(file)
                 // A folder given on the command line is the root of the streams found in it.
                 if configuration.confinement.root == nil { configuration.confinement.root = folder }
-                var report: CheckReport
-                let begun = Date()
-                if let unusable {
-                    report = CheckReport(input: input, error: unusable)
-                } else {
-                    do {
-                        report = try await Checker(configuration: configuration).check(input)
-                    } catch {
-                        report = CheckReport(input: input, error: error)
-                    }
-                }
-                // Real JUnit times for inputs that failed too (a checked one has its own).
-                if report.duration == nil { report.duration = Date().timeIntervalSince(begun) }
-                report.failureThreshold = (failOn ?? file?.failOn.flatMap(FailLevel.init) ?? .error).threshold
-                reports.append(report)
+                return StreamJob(
+                    input: input, configuration: configuration,
+                    failureThreshold: (failOn ?? file?.failOn.flatMap(FailLevel.init) ?? .error).threshold, unusable: unusable)
             }
+            outcome = await streamRun(baseline: baseline, count: jobs.count, paths: reportPaths).run(jobs)
         } catch {
-            // Only an unreadable --config stops the run before any input: it applies to all.
+            // Only an unreadable --config or --baseline stops the run before any input: it applies to all.
             printError("hlscheck: \(TerminalText.escaped(error.description))")
             throw ExitCode(2)
         }
         // Standard error says it too, whatever the formats: where a tool says it could not run.
-        for report in reports {
-            if let error = report.inputError { printError("hlscheck: \(TerminalText.escaped(error.description))") }
-        }
-        // Every report shows paths relative to the repository root (docs/ci.md).
-        let reportPaths = ReportPaths.forRun(
-            inputs: self.paths, fallback: limitOptions.root, workingDirectory: FileManager.default.currentDirectoryPath)
-        reports = reports.map(reportPaths.apply)
-        let exitCode = ReportContext.exitCode(reports)
-        try write(reports, context: ReportContext(
+        for error in outcome.inputErrors.compactMap({ $0 }) { printError("hlscheck: \(TerminalText.escaped(error.description))") }
+        let exitCode = runExitCode(outcome)
+        try write(outcome.reports.compactMap { $0 }, tally: outcome.tally, context: ReportContext(
             paths: reportPaths, started: started, exitCode: Int(exitCode), maximumPlaylistBytes: limitOptions.limits.playlistBytes))
-        if exitCode != 0 { throw ExitCode(exitCode) }
+        try finishRun(outcome, exitCode: exitCode)
     }
 
     /// Profile, then the configuration file, then command-line flags.
@@ -222,14 +215,15 @@ struct CheckCommand: AsyncParsableCommand {
         return parent.isEmpty ? "." : parent
     }
 
-    func write(_ reports: [CheckReport], context: ReportContext) throws {
+    func write(_ reports: [CheckReport], tally: ReportTally, context: ReportContext) throws {
         for format in formats {
             let target = output.first { $0.format == format }?.path
             let text: String
             switch format {
             case .text:
-                let colored = target == nil && (color == .always || (color == .auto && isatty(STDOUT_FILENO) == 1))
-                text = TextReporter(color: colored).render(reports)
+                let reporter = TextReporter(color: target == nil && textIsColored, quiet: runOptions.quiet)
+                // On standard output, each stream's part was printed as it was done: the summary is left.
+                text = target == nil ? reporter.ending(tally) : reporter.render(reports)
             case .json:
                 text = JSONReporter().render(reports)
             case .junit:
@@ -256,7 +250,7 @@ struct CheckCommand: AsyncParsableCommand {
                     throw ExitCode(2)
                 }
             } else {
-                print(text, terminator: "")
+                writeStandardOutput(text)
             }
         }
     }

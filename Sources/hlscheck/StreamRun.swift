@@ -1,0 +1,188 @@
+import ArgumentParser
+import Foundation
+import HLSCheck
+import HLSReporting
+
+/// One input of a run, with everything needed to check it.
+struct StreamJob: Sendable {
+    var input: String
+    var configuration: CheckConfiguration
+    var failureThreshold: Severity?
+    /// Why the input cannot be checked at all (missing path, broken configuration beside it).
+    var unusable: CheckError?
+}
+
+/// Checks streams concurrently, at most `jobs` at once, and prints each stream's text part as
+/// soon as it may:
+///
+/// - standard output is a terminal: in completion order (a person watching sees each stream the
+///   moment it is done);
+/// - otherwise (a pipe, a file, a CI log): in input order, each as soon as it and every stream
+///   before it are done — the log is the same from one run to the next, and the same bytes as
+///   `--jobs 1`.
+///
+/// Machine formats are rendered at the end from every report, in input order. Each stream's
+/// analysis (playlists, segment records) is dropped once its report is made; the report itself
+/// is kept only when a format rendered at the end needs it, else only its counts are.
+struct StreamRun: Sendable {
+    var jobs: Int
+    var slots: SegmentSlots
+    var console: Console
+    var baseline: Baseline?
+    var recordsBaseline: Bool
+    /// The renderer of the text streamed to standard output; nil when text is not streamed.
+    var text: TextReporter?
+    var completionOrder: Bool
+    var keepsReports: Bool
+    /// How reports show paths (relative to the repository root); the baseline's file names are
+    /// relative to the same root.
+    var paths: ReportPaths
+
+    /// What the run leaves for the end: reports (when kept), counts, and what decides the exit code.
+    struct Outcome: Sendable {
+        var reports: [CheckReport?]
+        var tally = ReportTally()
+        var inputErrors: [CheckError?]
+        var fails = false
+        var baselineEntries: [Baseline.Entry] = []
+
+        init(count: Int) {
+            reports = Array(repeating: nil, count: count)
+            inputErrors = Array(repeating: nil, count: count)
+        }
+    }
+
+    /// One finished stream.
+    struct Finished: Sendable {
+        var report: CheckReport
+        var text: String
+        var baselineEntries: [Baseline.Entry]
+    }
+
+    func run(_ streams: [StreamJob]) async -> Outcome {
+        var outcome = Outcome(count: streams.count)
+        var pending: [Int: String] = [:]
+        var nextToPrint = 0
+        let limit = max(1, jobs)
+        // The rate and the ETA change between streams too: redraw a few times a second.
+        let ticker: Task<Void, Never>? = console.showsProgress ? Task { [console] in
+            await console.redraw()
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .milliseconds(250))
+                await console.redraw()
+            }
+        } : nil
+        await withTaskGroup(of: (Int, Finished).self) { group in
+            var next = 0
+            while next < min(limit, streams.count) {
+                let index = next, job = streams[index]
+                group.addTask { (index, await finish(job)) }
+                next += 1
+            }
+            while let (index, finished) = await group.next() {
+                if next < streams.count {
+                    let index = next, job = streams[index]
+                    group.addTask { (index, await finish(job)) }
+                    next += 1
+                }
+                let report = finished.report
+                outcome.tally.add(report)
+                outcome.inputErrors[index] = report.inputError
+                outcome.fails = outcome.fails || report.fails
+                outcome.baselineEntries += finished.baselineEntries
+                if keepsReports { outcome.reports[index] = report }
+                await console.streamDone()
+                if completionOrder {
+                    await console.print(finished.text)
+                } else {
+                    pending[index] = finished.text
+                    while let text = pending.removeValue(forKey: nextToPrint) {
+                        await console.print(text)
+                        nextToPrint += 1
+                    }
+                }
+                await console.redraw()
+            }
+        }
+        ticker?.cancel()
+        await ticker?.value
+        await console.finish()
+        return outcome
+    }
+
+    /// Checks one stream and makes everything the run keeps of it; the analysis ends here.
+    func finish(_ job: StreamJob) async -> Finished {
+        var report: CheckReport
+        let begun = Date()
+        if let unusable = job.unusable {
+            report = CheckReport(input: job.input, error: unusable)
+        } else {
+            var checker = Checker(configuration: job.configuration)
+            checker.segmentSlots = slots
+            do {
+                report = try await checker.check(job.input)
+            } catch {
+                report = CheckReport(input: job.input, error: error)
+            }
+        }
+        // Real JUnit times for inputs that failed too (a checked one has its own).
+        if report.duration == nil { report.duration = Date().timeIntervalSince(begun) }
+        report.failureThreshold = job.failureThreshold
+        var lines = BaselineLines(root: paths.root, maximumBytes: job.configuration.limits.playlistBytes)
+        if let baseline { report = baseline.apply(to: report, lines: &lines) }
+        let entries = recordsBaseline ? Baseline.entries(of: report, lines: &lines) : []
+        // Paths as every report shows them, once the files have been read for the baseline.
+        report = paths.apply(to: report)
+        return Finished(report: report, text: text?.render(stream: report) ?? "", baselineEntries: entries)
+    }
+}
+
+extension CheckCommand {
+    /// Text goes to standard output (rather than a file): it is streamed, stream by stream.
+    var streamsText: Bool { formats.contains(.text) && !output.contains { $0.format == .text } }
+
+    /// Colour in text on standard output (`--color`, `NO_COLOR`, `TERM=dumb`).
+    var textIsColored: Bool {
+        color == .always || (color == .auto && Terminal.allowsColor(STDOUT_FILENO))
+    }
+
+    func streamRun(baseline: Baseline?, count: Int, paths: ReportPaths) -> StreamRun {
+        // Segments in flight over every stream: one per core (two at least, as one stream has).
+        let slots = SegmentSlots(capacity: max(2, ProcessInfo.processInfo.activeProcessorCount))
+        let showsProgress = !runOptions.quiet && Terminal.allowsRedraw(STDERR_FILENO)
+        return StreamRun(
+            jobs: runOptions.jobCount, slots: slots,
+            console: Console(showsProgress: showsProgress, total: count, slots: slots),
+            baseline: baseline, recordsBaseline: runOptions.writeBaseline != nil,
+            text: streamsText ? TextReporter(color: textIsColored, quiet: runOptions.quiet) : nil,
+            completionOrder: isatty(STDOUT_FILENO) == 1,
+            // Every format but streamed text is rendered at the end, from every report.
+            keepsReports: formats.contains { $0 != .text } || !streamsText,
+            paths: paths)
+    }
+
+    /// The exit code of a run: 2 when an input could not be checked, 1 for a failing finding or
+    /// more warnings than `--max-warnings`, else 0.
+    func runExitCode(_ outcome: StreamRun.Outcome) -> Int32 {
+        if outcome.inputErrors.contains(where: { $0 != nil }) { return 2 }
+        if outcome.fails { return 1 }
+        if let maximum = runOptions.maxWarnings, outcome.tally.warnings > maximum { return 1 }
+        return 0
+    }
+
+    /// Writes the baseline file, says why warnings fail the run, and exits with `exitCode`.
+    func finishRun(_ outcome: StreamRun.Outcome, exitCode: Int32) throws {
+        if let path = runOptions.writeBaseline {
+            do {
+                try Baseline(entries: outcome.baselineEntries).write(to: path)
+            } catch {
+                printError("hlscheck: \(TerminalText.escaped(error.description))")
+                throw ExitCode(2)
+            }
+        }
+        if exitCode != 2, let maximum = runOptions.maxWarnings, outcome.tally.warnings > maximum {
+            printError("hlscheck: \(outcome.tally.warnings) warnings, more than --max-warnings \(maximum) allows; fix some (or record them with --write-baseline)")
+        }
+        if exitCode != 0 { throw ExitCode(exitCode) }
+    }
+}
