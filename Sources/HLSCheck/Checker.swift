@@ -18,6 +18,13 @@ public struct CheckReport: Sendable {
     /// The rules that ran (enabled, and not skipped for `--playlist-only`), in catalogue order:
     /// what a JUnit report lists as test cases.
     public var checkedRules: [RuleDescription]
+    /// Each measured media playlist's segments as bit rates over time, keyed by resolved URI
+    /// (`VariantSummary.playlist`): what the HTML report draws. Empty with `--playlist-only`.
+    public var bitrateSeries: [String: BitrateSeries] = [:]
+    /// The posters found, keyed by content hash, when `CheckConfiguration.keepsPosterImages`.
+    public var posterImages: [String: PosterImage] = [:]
+    /// The audio-only budget the stream was checked against, in bit/s; nil when not checked.
+    public var audioOnlyBudget: Int?
 
     public init(input: String, diagnostics: [Diagnostic], variants: [VariantSummary], checkedRules: [RuleDescription]) {
         self.input = input
@@ -95,9 +102,16 @@ public struct Checker: Sendable {
 
     public func check(_ uri: String) async throws(CheckError) -> CheckReport {
         let analysis = try await analyse(uri)
-        return CheckReport(
+        var report = CheckReport(
             input: uri, diagnostics: diagnose(analysis),
             variants: analysis.variants.map { VariantSummary($0, audioOnlyBudget: configuration.audioOnlyBudget) }, checkedRules: checkedRules)
+        report.audioOnlyBudget = configuration.audioOnlyBudget
+        report.bitrateSeries = analysis.measurements.mapValues(BitrateSeries.init)
+        if configuration.keepsPosterImages {
+            report.posterImages = await measurer(analysis.loaded).posterImages(
+                StreamAnalysis.playlistsToMeasure(analysis.loaded), analysis.measurements)
+        }
+        return report
     }
 
     /// Loads the stream and measures its segments (unless `playlistOnly`): what rules and the
@@ -128,6 +142,15 @@ public struct Checker: Sendable {
     /// its segments concurrently on both cores. Nothing with `--playlist-only`.
     func measure(_ loaded: LoadedStream) async -> [String: PlaylistMeasurement] {
         guard !configuration.playlistOnly else { return [:] }
+        let measurer = measurer(loaded)
+        var measurements: [String: PlaylistMeasurement] = [:]
+        for (uri, playlist) in StreamAnalysis.playlistsToMeasure(loaded).sorted(by: { $0.key < $1.key }) {
+            measurements[uri] = await measurer.measure(playlist, at: uri)
+        }
+        return measurements
+    }
+
+    private func measurer(_ loaded: LoadedStream) -> MediaMeasurer {
         // Segments outside the stream's root are never opened (uri-outside-root reports them).
         let inspector = SegmentInspector(
             source: RefusingSegmentSource(
@@ -136,11 +159,7 @@ public struct Checker: Sendable {
             maximumImagePixels: configuration.limits.imagePixels, maximumID3Bytes: configuration.limits.id3Bytes)
         var measurer = MediaMeasurer(inspector: inspector, maxConcurrent: configuration.maxConcurrentSegments)
         measurer.decode = configuration.decode
-        var measurements: [String: PlaylistMeasurement] = [:]
-        for (uri, playlist) in StreamAnalysis.playlistsToMeasure(loaded).sorted(by: { $0.key < $1.key }) {
-            measurements[uri] = await measurer.measure(playlist, at: uri)
-        }
-        return measurements
+        return measurer
     }
 
     /// Runs every enabled rule over an analysed stream, in deterministic order.

@@ -4,7 +4,7 @@ import HLSCheck
 import HLSReporting
 
 enum ReportFormat: String, ExpressibleByArgument, CaseIterable, Sendable {
-    case text, json, junit, github, sarif
+    case text, json, junit, github, sarif, html
 }
 
 enum FailLevel: String, ExpressibleByArgument, CaseIterable, Sendable {
@@ -198,6 +198,8 @@ struct CheckCommand: AsyncParsableCommand {
         configuration.playlistOnly = playlistOnly
         configuration.decode = decode
         limitOptions.apply(to: &configuration)
+        // The HTML report shows each distinct poster: read its bytes once more.
+        configuration.keepsPosterImages = formats.contains(.html)
         return configuration
     }
 
@@ -237,6 +239,13 @@ struct CheckCommand: AsyncParsableCommand {
                 text = GitHubActionsReporter().render(reports)
             case .sarif:
                 text = SARIFReporter().render(reports)
+            case .html:
+                do {
+                    text = try HTMLReporter(generated: HTMLReporter.generated(at: Date())).render(reports)
+                } catch {
+                    printError("hlscheck: cannot write the HTML report: \(TerminalText.escaped(String(describing: error)))")
+                    throw ExitCode(2)
+                }
             }
             if let target {
                 do {
