@@ -83,7 +83,8 @@ struct BitrateChart {
     /// The top of the y axis and its tick step: a round number above everything drawn.
     func scale(_ bars: [Bar]) -> (top: Double, step: Double) {
         let values = bars.compactMap(\.bitrate) + references.map(\.value) + [series.peakBitrate ?? 0]
-        let largest = Double(values.max() ?? 0)
+        // A hostile BANDWIDTH near Int.max must not push a tick past what an Int holds.
+        let largest = min(Double(values.max() ?? 0), 1e17)
         guard largest > 0 else { return (1000, 250) }
         let rough = largest * 1.08 / 4
         let magnitude = pow10(floorLog10(rough))
@@ -106,6 +107,7 @@ struct BitrateChart {
 
     /// "0:30", "1:02:00", or "4.5 s" below a minute when the step is fractional.
     static func timeLabel(_ seconds: Double) -> String {
+        guard seconds.isFinite, abs(seconds) < 1e12 else { return "?" }
         let whole = Int(seconds.rounded())
         if seconds < 60 && seconds != seconds.rounded() { return "\(format(seconds, digits: 1)) s" }
         if whole < 60 { return "\(whole) s" }
@@ -137,7 +139,7 @@ struct BitrateChart {
 
     func write(to writer: XMLDocumentWriter) throws(XMLWriterError) {
         let bars = bars
-        let duration = series.duration
+        let duration = series.duration.isFinite ? series.duration : 0
         let (yTop, yStep) = scale(bars)
         func x(_ seconds: Double) -> Double { Self.left + (duration > 0 ? seconds / duration * plotWidth : 0) }
         func y(_ bitrate: Double) -> Double { Self.top + plotHeight - min(max(bitrate / yTop, 0), 1) * plotHeight }
@@ -212,6 +214,8 @@ struct BitrateChart {
             let what = bar.segments.count == 1 ? "segment at line \(bar.firstLine)" : "segments at lines \(bar.firstLine)–\(bar.lastLine)"
             let time = "\(Self.timeLabel(bar.start))–\(Self.timeLabel(bar.start + bar.duration))"
             guard let bitrate = bar.bitrate else {
+                // Read but without a duration (EXTINF 0): no rate to draw, and no hole either.
+                guard bar.hasHole else { continue }
                 try writer.fullElement(
                     "rect", ["x": c(x0), "y": c(Self.top), "width": c(width), "height": c(plotHeight), "class": "hole",
                              "fill": "url(#\(idPrefix)-hole)"],

@@ -117,6 +117,24 @@ struct HTMLReporterTests {
         #expect(!poster.text.contains("at most"))
     }
 
+    /// Absurd durations (a 1 µs segment, a zero one) still give a chart with finite coordinates.
+    @Test func absurdDurationsGiveAFiniteChart() async throws {
+        let folder = try copiedPackedAudio()
+        let playlist = try String(contentsOfFile: folder.path("audio/index.m3u8"), encoding: .utf8)
+            .replacingOccurrences(of: "#EXTINF:5.990748,", with: "#EXTINF:0.000001,")
+            .replacingOccurrences(of: "#EXTINF:5.998503,", with: "#EXTINF:0,")
+        try folder.write(Data(playlist.utf8), to: "audio/index.m3u8")
+        let report = try await checkForHTML(folder.path("audio/index.m3u8"))
+        let page = try LibXML2.parseHTML(try HTMLReporter().render([report]))
+        let chart = try #require(page.find("svg", classes: ["chart"]).first)
+        let coordinates = chart.descendants.flatMap { element in
+            ["x", "y", "width", "height", "x1", "x2", "y1", "y2"].compactMap { element.attributes[$0] }
+        }
+        #expect(!coordinates.isEmpty)
+        #expect(coordinates.allSatisfy { Double($0)?.isFinite == true })
+        #expect(chart.find("rect", classes: ["bar"]).count >= 2)
+    }
+
     /// The peak window covers the run of segments that sets the peak.
     @Test func thePeakWindowSpansTheSegmentsOfThePeak() {
         let segments = [100, 100, 400, 100].map { BitrateWindow.Segment(bytes: $0 * 1000, duration: 6) }
