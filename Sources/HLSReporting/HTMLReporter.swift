@@ -307,7 +307,10 @@ public struct HTMLReporter: Sendable {
         guard !carrying.isEmpty || audioOnly else { return }
         try writer.fullElement("h3", text: "Poster")
         if carrying.isEmpty {
-            try writer.fullElement("p", ["class": "no-chart"], text: "No segment that was read carries a poster (ID3 APIC).")
+            let reason = report.bitrateSeries.isEmpty
+                ? "Segments were not read (--playlist-only): whether they carry a poster is unknown."
+                : "No segment that was read carries a poster (ID3 APIC)."
+            try writer.fullElement("p", ["class": "no-image"], text: reason)
             return
         }
         var shown: [String: String] = [:]  // content hash → the variant whose figure shows it
