@@ -17,7 +17,7 @@ struct BitrateChart {
     static let maximumBars = 600
 
     // Geometry of the SVG's coordinate system (viewBox); CSS scales it to the page.
-    static let width = 760.0, height = 260.0
+    static let width = 760.0, height = 230.0
     static let left = 78.0, right = 16.0, top = 14.0, bottom = 40.0
     var plotWidth: Double { Self.width - Self.left - Self.right }
     var plotHeight: Double { Self.height - Self.top - Self.bottom }
@@ -245,12 +245,13 @@ struct BitrateChart {
         }
         try writer.fullEndElement()
 
-        // Reference lines, labelled at the right end; labels pushed apart so none overlap.
-        let lines = references.sorted { $0.value > $1.value }
+        // Reference lines, labelled at the right end just above the line; when lines are close,
+        // the higher labels move up (into the free space above the bars) so that none overlap.
+        let lines = references.sorted { $0.value < $1.value }
         var labelY: [Double] = []
         for line in lines {
             let position = y(Double(line.value)) - 4
-            labelY.append(max(position, (labelY.last ?? -100) + 13))
+            labelY.append(max(min(position, (labelY.last ?? .infinity) - 13), Self.top + 9))
         }
         try writer.startElement("g")
         try writer.attribute("class", "references")

@@ -185,7 +185,7 @@ public struct HTMLReporter: Sendable {
         try writer.startElement("tr")
         for (heading, numeric) in [
             ("Variant", false), ("Kind", false), ("BANDWIDTH", true), ("AVERAGE-\u{200B}BANDWIDTH", true), ("Measured peak", true),
-            ("Measured average", true), ("Codecs", false), ("Segments read", true), ("Poster", true), ("Findings", true),
+            ("Measured average", true), ("Codecs", false), ("Segments", true), ("Poster", true), ("Findings", true),
         ] {
             try writer.fullElement("th", numeric ? ["scope": "col", "class": "num"] : ["scope": "col"], text: heading)
         }

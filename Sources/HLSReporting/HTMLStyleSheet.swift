@@ -30,16 +30,16 @@ enum HTMLStyleSheet {
         .input-error { color: var(--fail); background: var(--fail-bg); padding: 8px 12px; border-radius: 6px; overflow-wrap: anywhere; }
         .table-wrap { overflow-x: auto; border: 1px solid var(--line); border-radius: 6px; }
         table { border-collapse: collapse; width: 100%; font-size: 13px; }
-        th, td { padding: 6px 8px; text-align: left; border-bottom: 1px solid var(--line); vertical-align: top; }
+        th, td { padding: 6px 7px; text-align: left; border-bottom: 1px solid var(--line); vertical-align: top; }
         thead th { background: var(--panel); font-weight: 600; vertical-align: bottom; }
         tbody tr:last-child th, tbody tr:last-child td { border-bottom: 0; }
-        tbody th { font-weight: 600; overflow-wrap: anywhere; min-width: 12em; }
+        tbody th { font-weight: 600; overflow-wrap: break-word; min-width: 9em; }
         tbody th .place { display: block; font-weight: 400; }
         .codecs .found { display: block; color: var(--fail); }
         .num { text-align: right; font-variant-numeric: tabular-nums; }
         td.num { white-space: nowrap; }
         .partial { color: var(--fail); }
-        .codecs { font-family: ui-monospace, Menlo, "DejaVu Sans Mono", monospace; font-size: 12px; min-width: 9em;
+        .codecs { font-family: ui-monospace, Menlo, "DejaVu Sans Mono", monospace; font-size: 12px; min-width: 8em;
           overflow-wrap: anywhere; }
         .place { color: var(--muted); font-size: 12px; font-family: ui-monospace, Menlo, "DejaVu Sans Mono", monospace;
           overflow-wrap: anywhere; }
