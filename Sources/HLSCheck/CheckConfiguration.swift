@@ -29,9 +29,10 @@ public struct CheckConfiguration: Sendable, Hashable {
     /// Also decode the audio and video of every segment with libavcodec (`--decode`) and report
     /// what fails to decode (decode-error). Off by default: it costs CPU.
     public var decode: Bool = false
-    /// Keep the bytes of each distinct poster (JPEG/PNG, bounded: `PosterImage`) in the report,
-    /// for the HTML report to show; read once more per distinct poster.
-    public var keepsPosterImages: Bool = false
+    /// Keep what the HTML report draws in the report: each measured playlist's per-segment bit
+    /// rates (`CheckReport.bitrateSeries`) and the bytes of each distinct poster (JPEG/PNG,
+    /// bounded: `PosterImage`), read once more per poster. Off, a report holds neither.
+    public var keepsSegmentDetail: Bool = false
 
     public init(
         audioOnlyBudget: Int = 64_000, bandwidthTolerance: Double = 0.10, playlistOnly: Bool = false,

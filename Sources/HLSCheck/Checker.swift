@@ -19,9 +19,10 @@ public struct CheckReport: Sendable {
     /// what a JUnit report lists as test cases.
     public var checkedRules: [RuleDescription]
     /// Each measured media playlist's segments as bit rates over time, keyed by resolved URI
-    /// (`VariantSummary.playlist`): what the HTML report draws. Empty with `--playlist-only`.
+    /// (`VariantSummary.playlist`): what the HTML report draws. Empty with `--playlist-only`,
+    /// and unless `CheckConfiguration.keepsSegmentDetail`.
     public var bitrateSeries: [String: BitrateSeries] = [:]
-    /// The posters found, keyed by content hash, when `CheckConfiguration.keepsPosterImages`.
+    /// The posters found, keyed by content hash, when `CheckConfiguration.keepsSegmentDetail`.
     public var posterImages: [String: PosterImage] = [:]
     /// The audio-only budget the stream was checked against, in bit/s; nil when not checked.
     public var audioOnlyBudget: Int?
@@ -106,8 +107,8 @@ public struct Checker: Sendable {
             input: uri, diagnostics: diagnose(analysis),
             variants: analysis.variants.map { VariantSummary($0, audioOnlyBudget: configuration.audioOnlyBudget) }, checkedRules: checkedRules)
         report.audioOnlyBudget = configuration.audioOnlyBudget
-        report.bitrateSeries = analysis.measurements.mapValues(BitrateSeries.init)
-        if configuration.keepsPosterImages {
+        if configuration.keepsSegmentDetail {
+            report.bitrateSeries = analysis.measurements.mapValues(BitrateSeries.init)
             report.posterImages = await measurer(analysis.loaded).posterImages(
                 StreamAnalysis.playlistsToMeasure(analysis.loaded), analysis.measurements)
         }

@@ -254,9 +254,13 @@ public struct HTMLReporter: Sendable {
             try writer.fullElement("span", ["class": "place"], text: variant.audioOnly ? "audio only" : (variant.resolution ?? "video"))
             try writer.fullEndElement()
             guard let series = report.bitrateSeries[variant.playlist], !series.segments.isEmpty else {
-                let reason = variant.segmentCount == nil
-                    ? "Its media playlist could not be read: no chart."
-                    : "Its segments were not read (--playlist-only, or none listed): no chart."
+                let reason = if variant.segmentCount == nil {
+                    "Its media playlist could not be read: no chart."
+                } else if variant.segmentsMeasured != nil && variant.segmentCount != 0 {
+                    "The check kept no per-segment detail (CheckConfiguration.keepsSegmentDetail): no chart."
+                } else {
+                    "Its segments were not read (--playlist-only, or none listed): no chart."
+                }
                 try writer.fullElement("p", ["class": "no-chart"], text: reason)
                 try writer.fullEndElement()
                 continue
@@ -355,7 +359,12 @@ public struct HTMLReporter: Sendable {
                 try fact("Pixels", "\(width) × \(height)")
             }
             try fact("Type", artwork.mimeType.isEmpty ? "—" : artwork.mimeType)
-            try fact("Segments with a poster", "\(artwork.segmentsWithArtwork) of \(variant.segmentCount.map(String.init) ?? "?")")
+            // Segments whose content was not inspected may or may not carry one: say how many.
+            let uninspected = report.bitrateSeries[variant.playlist]?.segments.filter { $0.posterBytes == nil }.count ?? 0
+            try fact(
+                "Segments with a poster",
+                "\(artwork.segmentsWithArtwork) of \(variant.segmentCount.map(String.init) ?? "?")"
+                    + (uninspected > 0 ? " (\(uninspected) not inspected)" : ""))
             if let share = artwork.peakShare, variant.measurementComplete == true {
                 try fact("Share of the peak", share.formattedBitrate)
             }

@@ -198,8 +198,8 @@ struct CheckCommand: AsyncParsableCommand {
         configuration.playlistOnly = playlistOnly
         configuration.decode = decode
         limitOptions.apply(to: &configuration)
-        // The HTML report shows each distinct poster: read its bytes once more.
-        configuration.keepsPosterImages = formats.contains(.html)
+        // The HTML report draws every segment and shows each distinct poster (read once more).
+        configuration.keepsSegmentDetail = formats.contains(.html)
         return configuration
     }
 

@@ -9,7 +9,7 @@ import TestSupport
 /// Checks a stream with its segments read and its posters kept, as `--format html` does.
 func checkForHTML(_ path: String, root: String? = nil) async throws -> CheckReport {
     var configuration = CheckConfiguration()
-    configuration.keepsPosterImages = true
+    configuration.keepsSegmentDetail = true
     configuration.confinement.root = root
     return try await Checker(configuration: configuration).check(path)
 }
@@ -115,6 +115,19 @@ struct HTMLReporterTests {
         let poster = try #require(page.find("figure", classes: ["poster"]).first)
         #expect(poster.text.contains("no advice"))
         #expect(!poster.text.contains("at most"))
+    }
+
+    /// A check that does not ask for it keeps no per-segment detail (a run of a thousand streams
+    /// in text or JSON holds none of it); a page made from it says why it has no chart.
+    @Test func withoutSegmentDetailAReportHoldsNoSeriesAndNoPoster() async throws {
+        var configuration = CheckConfiguration()
+        configuration.confinement.root = "Samples"
+        let report = try await Checker(configuration: configuration).check("Samples/packed-audio/master.m3u8")
+        #expect(report.variants.allSatisfy { $0.segmentsMeasured == 3 })
+        #expect(report.bitrateSeries.isEmpty && report.posterImages.isEmpty)
+        let page = try LibXML2.parseHTML(try HTMLReporter().render([report]))
+        #expect(page.find("svg").isEmpty && page.find("img").isEmpty)
+        #expect(page.find("p", classes: ["no-chart"]).map(\.text).allSatisfy { $0.contains("keepsSegmentDetail") })
     }
 
     /// Absurd durations (a 1 µs segment, a zero one) still give a chart with finite coordinates.
