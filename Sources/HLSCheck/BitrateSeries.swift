@@ -16,6 +16,14 @@ public struct BitrateSeries: Sendable, Hashable {
         /// The segment's EXTINF line (or URI line) in its media playlist.
         public var line: Int
 
+        public init(start: Double, duration: Double, bytes: Int?, posterBytes: Int?, line: Int) {
+            self.start = start
+            self.duration = duration
+            self.bytes = bytes
+            self.posterBytes = posterBytes
+            self.line = line
+        }
+
         /// bytes × 8 / EXTINF, nil for a hole or a segment without duration.
         public var bitrate: Int? { Self.rate(bytes, duration) }
         /// The poster's part of `bitrate`, nil when unknown.
@@ -39,6 +47,19 @@ public struct BitrateSeries: Sendable, Hashable {
     public var averageBitrate: Int?
     /// Content hashes (SHA-256) of the posters its segments carry, each once, in order of first appearance.
     public var posterHashes: [String]
+
+    public init(
+        playlist: String, segments: [Segment], targetDuration: Int, peakWindow: Range<Int>?, peakBitrate: Int?,
+        averageBitrate: Int?, posterHashes: [String] = []
+    ) {
+        self.playlist = playlist
+        self.segments = segments
+        self.targetDuration = targetDuration
+        self.peakWindow = peakWindow
+        self.peakBitrate = peakBitrate
+        self.averageBitrate = averageBitrate
+        self.posterHashes = posterHashes
+    }
 
     public init(_ measurement: PlaylistMeasurement) {
         playlist = measurement.playlistURI

@@ -31,6 +31,19 @@ func copiedPackedAudio() throws -> TemporaryFolder {
     return folder
 }
 
+/// A variant row as the checker makes it, for chart tests that need no stream.
+enum VariantSummaryFixture {
+    static var audioOnly: VariantSummary {
+        get throws {
+            let json = """
+                {"uri": "audio/index.m3u8", "playlist": "audio/index.m3u8", "line": 6, "audioOnly": true,
+                 "declaredBandwidth": 44000, "declaredAverageBandwidth": 43000, "codecs": {"declared": "mp4a.40.2", "detected": []}}
+                """
+            return try JSONDecoder().decode(VariantSummary.self, from: Data(json.utf8))
+        }
+    }
+}
+
 @Suite("HTML report")
 struct HTMLReporterTests {
     @Test func showsVerdictVariantTableOneChartPerVariantThePosterAndItsBudget() async throws {
@@ -146,6 +159,35 @@ struct HTMLReporterTests {
         #expect(!coordinates.isEmpty)
         #expect(coordinates.allSatisfy { Double($0)?.isFinite == true })
         #expect(chart.find("rect", classes: ["bar"]).count >= 2)
+    }
+
+    /// A long playlist is drawn as at most 600 bins, each the largest segment bit rate in it; a
+    /// bin with an unread segment is marked, a bin of unread segments is a hole.
+    @Test func aLongPlaylistIsDrawnAsBinsThatKeepItsHoles() throws {
+        let segments = (0..<1500).map { index in
+            BitrateSeries.Segment(
+                start: Double(index) * 6, duration: 6, bytes: (900..<903).contains(index) || index == 10 ? nil : 30_000 + index,
+                posterBytes: 1000, line: 5 + 2 * index)
+        }
+        let series = BitrateSeries(
+            playlist: "audio/index.m3u8", segments: segments, targetDuration: 6, peakWindow: 1499..<1500, peakBitrate: 44_000,
+            averageBitrate: 40_000)
+        let variant = try VariantSummaryFixture.audioOnly
+        let chart = BitrateChart(series: series, variant: variant, budget: 64_000, idPrefix: "c")
+        let bars = chart.bars
+        #expect(bars.count == 500)
+        #expect(bars.allSatisfy { $0.segments.count == 3 })
+        // Bin 3 holds segments 9–11: the largest of the two read ones, and a mark for the hole.
+        #expect(bars[3].bitrate == segments[11].bitrate)
+        #expect(bars[3].hasHole)
+        #expect(bars[300].bitrate == nil && bars[300].hasHole)
+        #expect(bars.filter(\.hasHole).count == 2)
+        let writer = try XMLDocumentWriter(.html)
+        try chart.write(to: writer)
+        let svg = try LibXML2.parseHTML(try writer.finish())
+        #expect(svg.find("rect", classes: ["bar"]).count == 499)
+        #expect(svg.find("rect", classes: ["hole"]).count == 2)
+        #expect(svg.find("desc").first?.text.contains("drawn as 500 bins") == true)
     }
 
     /// The peak window covers the run of segments that sets the peak.
