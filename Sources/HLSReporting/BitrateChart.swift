@@ -227,10 +227,15 @@ struct BitrateChart {
             if let poster = bar.posterBitrate, poster > 0 { title += ", poster \(poster.formattedBitrate)" }
             if bar.posterBitrate == nil { title += ", content not inspected" }
             if bar.hasHole { title += " (some segments of this bin not read)" }
-            try writer.fullElement(
-                "rect", ["x": c(x0), "y": c(top), "width": c(width), "height": c(max(0, base - top)),
-                         "class": bar.posterBitrate == nil ? "bar unknown" : "bar"],
-                title: title)
+            try writer.startElement("rect")
+            // A segment's bar is a link target: a finding at the segment's line points here.
+            if bar.segments.count == 1 { try writer.attribute("id", segmentAnchor(line: bar.firstLine)) }
+            for (key, value) in ["x": c(x0), "y": c(top), "width": c(width), "height": c(max(0, base - top)),
+                                 "class": bar.posterBitrate == nil ? "bar unknown" : "bar"] as KeyValuePairs {
+                try writer.attribute(key, value)
+            }
+            try writer.element("title", text: title)
+            try writer.fullEndElement()
             if let poster = bar.posterBitrate, poster > 0 {
                 let posterBase = y(Double(max(0, bitrate - poster)))
                 try writer.fullElement(
@@ -270,6 +275,14 @@ struct BitrateChart {
             "line", ["x1": c(Self.left), "x2": c(Self.left + plotWidth), "y1": c(Self.top + plotHeight), "y2": c(Self.top + plotHeight),
                      "class": "axis"])
         try writer.fullEndElement()  // svg
+    }
+
+    /// The id of the bar of the segment at `line` of the playlist (drawn one bar per segment).
+    func segmentAnchor(line: Int) -> String { "\(idPrefix)-L\(line)" }
+
+    /// Whether a finding at `line` of the chart's playlist has a bar to point to.
+    func hasBar(line: Int) -> Bool {
+        series.segments.count <= Self.maximumBars && series.segments.contains { $0.line == line && $0.bitrate != nil }
     }
 
     /// The chart in words, for screen readers (and the report's readers who hover nothing).

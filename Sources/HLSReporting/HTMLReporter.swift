@@ -127,6 +127,7 @@ public struct HTMLReporter: Sendable {
 
     static func streamID(_ index: Int) -> String { "stream-\(index + 1)" }
     static func variantID(_ stream: Int, _ variant: Int) -> String { "s\(stream + 1)-variant-\(variant + 1)" }
+    static func chartID(_ stream: Int, _ variant: Int) -> String { "\(variantID(stream, variant))-chart" }
     static func findingID(_ stream: Int, _ finding: Int) -> String { "s\(stream + 1)-finding-\(finding + 1)" }
 
     private func writeStream(_ report: CheckReport, index: Int, to writer: XMLDocumentWriter) throws(XMLWriterError) {
@@ -266,7 +267,7 @@ public struct HTMLReporter: Sendable {
                 continue
             }
             let budget = variant.audioOnly ? report.audioOnlyBudget : nil
-            let chart = BitrateChart(series: series, variant: variant, budget: budget, idPrefix: "\(id)-chart")
+            let chart = BitrateChart(series: series, variant: variant, budget: budget, idPrefix: Self.chartID(stream, variantIndex))
             try chart.write(to: writer)
             try writeLegend(chart, variant: variant, to: writer)
             try writer.fullEndElement()
@@ -419,8 +420,16 @@ public struct HTMLReporter: Sendable {
             if let location = diagnostic.location, let variant = report.variants.firstIndex(where: {
                 location.uri == $0.playlist || (location.uri == report.input && location.line == $0.line)
             }) {
+                // To the segment's bar when the finding is about a segment, else to the chart.
+                let chart = report.bitrateSeries[report.variants[variant].playlist].map {
+                    BitrateChart(series: $0, variant: report.variants[variant], budget: nil, idPrefix: Self.chartID(stream, variant))
+                }
                 try writer.text(" ")
-                try writer.fullElement("a", ["href": "#\(Self.variantID(stream, variant))", "class": "to-chart"], text: "chart")
+                if let chart, location.uri == chart.series.playlist, chart.hasBar(line: location.line) {
+                    try writer.fullElement("a", ["href": "#\(chart.segmentAnchor(line: location.line))", "class": "to-chart"], text: "segment in chart")
+                } else {
+                    try writer.fullElement("a", ["href": "#\(Self.variantID(stream, variant))", "class": "to-chart"], text: "chart")
+                }
             }
             try writer.fullEndElement()
             try writer.fullElement("p", ["class": "message"], text: diagnostic.message)

@@ -59,6 +59,7 @@ enum HTMLStyleSheet {
         svg .peak-line { stroke: #6b5200; stroke-width: 2; }
         svg .bar { fill: var(--bar); }
         svg .bar.unknown { fill: var(--unknown); }
+        svg .bar:target { fill: #0b2f66; stroke: #cf222e; stroke-width: 2; }
         svg .poster-share { fill: var(--poster); }
         svg .hole-ground { fill: #f3f4f6; }
         svg .hole-stroke { stroke: #8c959f; stroke-width: 2; }

@@ -111,6 +111,22 @@ struct HTMLReporterTests {
         #expect(chartLinks.allSatisfy { ids.contains(String($0.dropFirst())) })
     }
 
+    /// A finding about a segment links to that segment's bar.
+    @Test func aFindingAtASegmentLinksToItsBar() async throws {
+        let folder = try copiedPackedAudio()
+        let playlist = try String(contentsOfFile: folder.path("audio/index.m3u8"), encoding: .utf8)
+            .replacingOccurrences(of: "#EXTINF:5.990748,", with: "#EXTINF:7.6,")
+        try folder.write(Data(playlist.utf8), to: "audio/index.m3u8")
+        let report = try await checkForHTML(folder.path("audio/index.m3u8"))
+        let finding = try #require(report.diagnostics.first { $0.rule == "target-duration-exceeded" })
+        #expect(finding.location?.line == 8)
+        let page = try LibXML2.parseHTML(try HTMLReporter().render([report]))
+        let item = try #require(page.find("li", classes: ["finding"]).first { $0.text.contains("target-duration-exceeded") })
+        let target = try #require(item.find("a", classes: ["to-chart"]).first?.attributes["href"])
+        let bar = try #require(page.find("rect", classes: ["bar"]).first { "#" + ($0.attributes["id"] ?? "") == target })
+        #expect(bar.text.contains("line 8"))
+    }
+
     /// A segment that could not be read is a hole in the chart, and no advice is computed.
     @Test func anUnreadSegmentIsAHoleAndGivesNoAdvice() async throws {
         let folder = try copiedPackedAudio()
