@@ -312,7 +312,7 @@ public struct HTMLReporter: Sendable {
         guard !carrying.isEmpty || audioOnly else { return }
         try writer.fullElement("h3", text: "Poster")
         if carrying.isEmpty {
-            let reason = report.bitrateSeries.isEmpty
+            let reason = report.variants.allSatisfy({ $0.segmentsMeasured == nil })
                 ? "Segments were not read (--playlist-only): whether they carry a poster is unknown."
                 : "No segment that was read carries a poster (ID3 APIC)."
             try writer.fullElement("p", ["class": "no-image"], text: reason)
