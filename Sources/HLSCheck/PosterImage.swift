@@ -9,7 +9,8 @@ public struct PosterImage: Sendable, Hashable {
         case png = "image/png"
     }
 
-    /// SHA-256 of `bytes`, lowercase hex (as `ArtworkFacts.contentHash`).
+    /// SHA-256 of `bytes`, lowercase hex (as `ArtworkFacts.contentHash`): the key the report
+    /// finds the image by. The checker passes the hash `SegmentInspector.pictureBytes` verified.
     public let contentHash: String
     public let bytes: [UInt8]
     public let format: Format

@@ -181,8 +181,11 @@ struct BitrateChart {
             while time <= duration + step / 1000 {
                 try writer.fullElement(
                     "line", ["x1": c(x(time)), "x2": c(x(time)), "y1": c(Self.top + plotHeight), "y2": c(Self.top + plotHeight + 5)])
+                // The last label ends at the plot's edge instead of overflowing it.
+                let nearEdge = x(time) > Self.left + plotWidth - 24
                 try writer.fullElement(
-                    "text", ["x": c(x(time)), "y": c(Self.top + plotHeight + 18), "class": "tick-x"], text: Self.timeLabel(time))
+                    "text", ["x": c(x(time)), "y": c(Self.top + plotHeight + 18), "class": nearEdge ? "tick-x end" : "tick-x"],
+                    text: Self.timeLabel(time))
                 time += step
             }
         }
@@ -243,8 +246,9 @@ struct BitrateChart {
                     title: "poster: \(poster.formattedBitrate) of \(bitrate.formattedBitrate)")
             }
             if bar.hasHole {
+                // Under the axis, at least 3 units wide so that a one-pixel bin's mark shows.
                 try writer.fullElement(
-                    "rect", ["x": c(x0), "y": c(base + 1), "width": c(width), "height": "4", "class": "hole",
+                    "rect", ["x": c(x0), "y": c(base + 1), "width": c(max(width, 3)), "height": "5", "class": "hole",
                              "fill": "url(#\(idPrefix)-hole)"])
             }
         }

@@ -52,8 +52,8 @@ enum HTMLStyleSheet {
         svg .grid line { stroke: #e6e9ed; stroke-width: 1; }
         svg .axis { stroke: #8c959f; stroke-width: 1; }
         svg text { fill: var(--muted); }
-        svg .tick-y, svg .end { text-anchor: end; }
         svg .tick-x { text-anchor: middle; }
+        svg .tick-y, svg .end { text-anchor: end; }
         svg .window { fill: var(--window); opacity: 0.75; }
         svg .window-label { fill: #6b5200; font-size: 10px; }
         svg .peak-line { stroke: #6b5200; stroke-width: 2; }
