@@ -1,4 +1,5 @@
 import CLibXML2
+import HLSCheck
 
 /// A libxml2 call that failed while writing a report.
 public struct XMLWriterError: Error, Sendable, CustomStringConvertible {
@@ -13,6 +14,7 @@ public struct XMLWriterError: Error, Sendable, CustomStringConvertible {
 final class XMLDocumentWriter {
     private let buffer: xmlBufferPtr
     private var writer: xmlTextWriterPtr?
+    private let kind: Kind
 
     /// What the document is: XML (declaration, indented), or HTML written in the XML syntax that
     /// HTML parsers read the same way (`<!DOCTYPE html>`, no XML declaration, no indentation so
@@ -30,6 +32,7 @@ final class XMLDocumentWriter {
         }
         self.buffer = buffer
         self.writer = writer
+        self.kind = kind
         switch kind {
         case .xml:
             try check(xmlTextWriterSetIndent(writer, 1), "xmlTextWriterSetIndent")
@@ -52,12 +55,19 @@ final class XMLDocumentWriter {
 
     func attribute(_ name: String, _ value: String) throws(XMLWriterError) {
         try check(
-            xmlTextWriterWriteAttribute(writer, Self.xmlString(name), Self.xmlString(value)),
+            xmlTextWriterWriteAttribute(writer, Self.xmlString(name), Self.xmlString(readable(value))),
             "xmlTextWriterWriteAttribute")
     }
 
     func text(_ content: String) throws(XMLWriterError) {
-        try check(xmlTextWriterWriteString(writer, Self.xmlString(content)), "xmlTextWriterWriteString")
+        try check(xmlTextWriterWriteString(writer, Self.xmlString(readable(content))), "xmlTextWriterWriteString")
+    }
+
+    /// A page is read, not parsed back: as in the text report, a control character or a
+    /// bidirectional override from a playlist (which could make a file name read in another
+    /// order than it is) is shown as an escape (`\x1b`, `\u{202e}`). XML keeps its characters.
+    private func readable(_ string: String) -> String {
+        kind == .html ? TerminalText.escaped(string, keepingLineBreaks: true) : string
     }
 
     /// Closes the current element; an element without content is written as `<name/>`.

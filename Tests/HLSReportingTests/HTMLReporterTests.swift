@@ -228,7 +228,7 @@ struct HTMLHostileInputTests {
 
     /// Every string from a playlist comes out as text: no element, attribute or script of its own.
     @Test func playlistStringsCannotInjectMarkupOrScript() async throws {
-        let uris = Self.hostile.map { $0.replacingOccurrences(of: "\"", with: "'") } + ["\"quoted\u{01}\u{7F}\u{1B}[31m.m3u8"]
+        let uris = Self.hostile.map { $0.replacingOccurrences(of: "\"", with: "'") } + ["\"quoted\u{01}\u{7F}\u{1B}[31m\u{202E}lmth.m3u8"]
         let variants = uris.enumerated().map { index, uri in
             "#EXT-X-STREAM-INF:BANDWIDTH=\(40000 + index),CODECS=\"mp4a.40.2\",NAME=\"\(Self.hostile[index % Self.hostile.count].replacingOccurrences(of: "\"", with: ""))\"\n\(uri)\n"
         }
@@ -248,10 +248,13 @@ struct HTMLHostileInputTests {
         // The strings are there, as text, for a reader.
         #expect(page.find("h2").first?.text == input)
         for uri in uris.dropLast() { #expect(page.text.contains(uri)) }
-        // No raw control character reaches the page (libxml2 would pass them through).
+        // Control characters and bidirectional overrides are shown as escapes, as in the text
+        // report; none reaches the page raw (libxml2 would pass them through).
         #expect(!html.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" && $0 != "\t" && $0 != "\r" })
         #expect(!html.contains("<script"))
         #expect(!html.contains("<img src=x"))
+        #expect(page.text.contains("quoted\\x01\\x7f\\x1b[31m\\u{202e}lmth.m3u8"))
+        #expect(!html.unicodeScalars.contains("\u{202E}"))
     }
 
     /// Only a JPEG or PNG whose header was read becomes a `data:` URI, with the type its bytes say.
