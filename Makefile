@@ -3,10 +3,10 @@
 
 PREFIX ?= /usr/local
 SWIFT ?= swift
-# What building hlscheck needs; the ffmpeg CLI only makes test media and samples (TEST_DEB_PACKAGES),
+# What building hlscheck needs; the ffmpeg CLI (test media, samples) and chromium (the HTML report's browser test) (TEST_DEB_PACKAGES),
 # so `make build`/`make install` never pull it in.
 DEB_PACKAGES := libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libxml2-dev pkg-config
-TEST_DEB_PACKAGES := ffmpeg
+TEST_DEB_PACKAGES := ffmpeg chromium
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN := .build/release/hlscheck
 

@@ -10,6 +10,7 @@
 // Nothing here touches the ICU converter fields of xmlCharEncodingHandler, so leave them out.
 #undef LIBXML_ICU_ENABLED
 #include <libxml/parser.h>
+#include <libxml/HTMLparser.h>
 #include <libxml/tree.h>
 #include <libxml/xmlwriter.h>
 #include <libxml/xmlschemas.h>

@@ -43,6 +43,9 @@ public enum BitrateWindow {
         var bits: Double
         var seconds: Double
         var count: Int
+        /// The segments the run spans: contiguous ones, or for the whole-playlist run the first
+        /// to the last measured segment (holes inside are not counted).
+        var span: Range<Int> = 0..<0
     }
 
     /// Calls `body` with every qualifying run: contiguous measured segments lasting 0.5–1.5 × the
@@ -54,13 +57,14 @@ public enum BitrateWindow {
         let low = 0.5 * target, high = 1.5 * target
         var found = false
         for start in segments.indices {
-            var run = Run(bits: 0, seconds: 0, count: 0)
+            var run = Run(bits: 0, seconds: 0, count: 0, span: start..<start)
             // Stops as soon as the run outgrows the window: a few segments per start in practice.
             for segment in segments[start...].prefix(maximumRunLength) {
                 guard segment.measured else { break }
                 run.bits += segment.bits
                 run.seconds += segment.seconds
                 run.count += 1
+                run.span = start..<start + run.count
                 if run.seconds > 0, (run.seconds >= low && run.seconds <= high) || (run.count == 1 && run.seconds > high) {
                     found = true
                     body(run)
@@ -72,7 +76,8 @@ public enum BitrateWindow {
             let measured = segments.filter(\.measured)
             let whole = Run(
                 bits: measured.reduce(0) { $0 + $1.bits },
-                seconds: measured.reduce(0) { $0 + $1.seconds }, count: measured.count)
+                seconds: measured.reduce(0) { $0 + $1.seconds }, count: measured.count,
+                span: (segments.firstIndex(where: \.measured) ?? 0)..<((segments.lastIndex(where: \.measured) ?? -1) + 1))
             if whole.seconds > 0 { body(whole) }
         }
     }
@@ -85,6 +90,18 @@ public enum BitrateWindow {
             if peak.map({ rate > $0 }) ?? true { peak = rate }
         }
         return peak.map { clampedBitrate($0.rounded(.up)) }
+    }
+
+    /// The segments of the run that sets `peak` (the first such run when several tie): what the
+    /// HTML report shades as the peak window. For a playlist shorter than half the target
+    /// duration, from its first to its last measured segment. Nil when `peak` is nil.
+    public static func peakWindow(_ segments: [Segment], targetDuration: Int) -> Range<Int>? {
+        var best: (rate: Double, range: Range<Int>)?
+        forEachRun(segments, targetDuration: targetDuration) { run in
+            let rate = run.bits / run.seconds
+            if best.map({ rate > $0.rate }) ?? true { best = (rate, run.span) }
+        }
+        return best?.range
     }
 
     /// Total bits over total seconds of the measured segments; nil when they have no duration.

@@ -29,6 +29,10 @@ public struct CheckConfiguration: Sendable, Hashable {
     /// Also decode the audio and video of every segment with libavcodec (`--decode`) and report
     /// what fails to decode (decode-error). Off by default: it costs CPU.
     public var decode: Bool = false
+    /// Keep what the HTML report draws in the report: each measured playlist's per-segment bit
+    /// rates (`CheckReport.bitrateSeries`) and the bytes of each distinct poster (JPEG/PNG,
+    /// bounded: `PosterImage`), read once more per poster. Off, a report holds neither.
+    public var keepsSegmentDetail: Bool = false
 
     /// The `audio-only-64k` defaults: 64 kbit/s budget (given in bit/s), 10 % bandwidth tolerance,
     /// 0.5 s duration tolerance, 2 segments at once, 192 kbit/s cellular budget.

@@ -23,6 +23,14 @@ public struct CheckReport: Sendable {
     /// The rules that ran (enabled, and not skipped for `--playlist-only`), in catalogue order:
     /// what a JUnit report lists as test cases.
     public var checkedRules: [RuleDescription]
+    /// Each measured media playlist's segments as bit rates over time, keyed by resolved URI
+    /// (`VariantSummary.playlist`): what the HTML report draws. Empty with `--playlist-only`,
+    /// and unless `CheckConfiguration.keepsSegmentDetail`.
+    public var bitrateSeries: [String: BitrateSeries] = [:]
+    /// The posters found, keyed by content hash, when `CheckConfiguration.keepsSegmentDetail`.
+    public var posterImages: [String: PosterImage] = [:]
+    /// The audio-only budget the stream was checked against, in bit/s; nil when not checked.
+    public var audioOnlyBudget: Int?
 
     /// Makes the report of an input that was checked.
     public init(input: String, diagnostics: [Diagnostic], variants: [VariantSummary], checkedRules: [RuleDescription]) {
@@ -127,6 +135,12 @@ public struct Checker: Sendable {
             input: uri, diagnostics: diagnose(analysis, ruleDurations: &ruleDurations),
             variants: analysis.variants.map { VariantSummary($0, audioOnlyBudget: configuration.audioOnlyBudget) }, checkedRules: checkedRules)
         report.ruleDurations = ruleDurations
+        report.audioOnlyBudget = configuration.audioOnlyBudget
+        if configuration.keepsSegmentDetail {
+            report.bitrateSeries = analysis.measurements.mapValues(BitrateSeries.init)
+            report.posterImages = await measurer(analysis.loaded).posterImages(
+                StreamAnalysis.playlistsToMeasure(analysis.loaded), analysis.measurements)
+        }
         report.duration = CheckReport.seconds(start.duration(to: clock.now))
         return report
     }
@@ -159,6 +173,15 @@ public struct Checker: Sendable {
     /// its segments concurrently on both cores. Nothing with `--playlist-only`.
     func measure(_ loaded: LoadedStream) async -> [String: PlaylistMeasurement] {
         guard !configuration.playlistOnly else { return [:] }
+        let measurer = measurer(loaded)
+        var measurements: [String: PlaylistMeasurement] = [:]
+        for (uri, playlist) in StreamAnalysis.playlistsToMeasure(loaded).sorted(by: { $0.key < $1.key }) {
+            measurements[uri] = await measurer.measure(playlist, at: uri)
+        }
+        return measurements
+    }
+
+    private func measurer(_ loaded: LoadedStream) -> MediaMeasurer {
         // Segments outside the stream's root are never opened (uri-outside-root reports them).
         let inspector = SegmentInspector(
             source: RefusingSegmentSource(
@@ -168,11 +191,7 @@ public struct Checker: Sendable {
         var measurer = MediaMeasurer(inspector: inspector, maxConcurrent: configuration.maxConcurrentSegments)
         measurer.decode = configuration.decode
         measurer.slots = segmentSlots
-        var measurements: [String: PlaylistMeasurement] = [:]
-        for (uri, playlist) in StreamAnalysis.playlistsToMeasure(loaded).sorted(by: { $0.key < $1.key }) {
-            measurements[uri] = await measurer.measure(playlist, at: uri)
-        }
-        return measurements
+        return measurer
     }
 
     /// Runs every enabled rule over an analysed stream, in deterministic order.

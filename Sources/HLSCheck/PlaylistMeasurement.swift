@@ -141,18 +141,8 @@ struct MediaMeasurer: Sendable {
     func measure(_ playlist: MediaPlaylist, at playlistURI: String) async -> PlaylistMeasurement {
         let segments = playlist.segments.filter { !$0.gap }
         let requests = segments.enumerated().map { index, segment in
-            SegmentRequest(
-                uri: URIResolver.resolve(segment.uri, against: playlistURI),
-                range: segment.byteRange.map { SegmentByteRange(offset: $0.offset, length: $0.length) },
-                initSection: segment.map.map {
-                    SegmentRequest.InitSection(
-                        uri: URIResolver.resolve($0.uri, against: playlistURI),
-                        range: $0.byteRange.map { SegmentByteRange(offset: $0.offset, length: $0.length) })
-                },
-                // Codec parameters (profile, sample rate, channels) come from the first segment.
-                wantsStreamInfo: index == 0,
-                decryption: decryption(segment.key, segment: segment, playlistURI: playlistURI),
-                wantsDecode: decode)
+            // Codec parameters (profile, sample rate, channels) come from the first segment.
+            request(segment, at: playlistURI, wantsStreamInfo: index == 0)
         }
         let outcomes: [Result<SegmentFacts, any Error>]
         if let slots {
@@ -203,6 +193,44 @@ struct MediaMeasurer: Sendable {
         do { outcome = .success(try await inspector.inspect(request)) } catch { outcome = .failure(error) }
         await slots.release()
         return (index, outcome)
+    }
+
+    /// What the inspector is asked for one segment of the playlist at `playlistURI`.
+    func request(_ segment: MediaSegment, at playlistURI: String, wantsStreamInfo: Bool = false) -> SegmentRequest {
+        SegmentRequest(
+            uri: URIResolver.resolve(segment.uri, against: playlistURI),
+            range: segment.byteRange.map { SegmentByteRange(offset: $0.offset, length: $0.length) },
+            initSection: segment.map.map {
+                SegmentRequest.InitSection(
+                    uri: URIResolver.resolve($0.uri, against: playlistURI),
+                    range: $0.byteRange.map { SegmentByteRange(offset: $0.offset, length: $0.length) })
+            },
+            wantsStreamInfo: wantsStreamInfo,
+            decryption: decryption(segment.key, segment: segment, playlistURI: playlistURI),
+            wantsDecode: decode)
+    }
+
+    /// The bytes of every distinct poster (by content hash) in `measurements`, read again from
+    /// the first clear segment that carries each: at most `PosterImage.maximumCount`, each at
+    /// most `PosterImage.maximumBytes`, and only JPEG/PNG with a readable header.
+    func posterImages(_ playlists: [String: MediaPlaylist], _ measurements: [String: PlaylistMeasurement]) async -> [String: PosterImage] {
+        var images: [String: PosterImage] = [:]
+        var tried: Set<String> = []
+        for (uri, measurement) in measurements.sorted(by: { $0.key < $1.key }) {
+            guard let playlist = playlists[uri] else { continue }
+            for (segment, record) in zip(playlist.segments.filter { !$0.gap }, measurement.records) {
+                guard images.count < PosterImage.maximumCount else { return images }
+                // The inspector reads clear bytes only: a decrypted segment's poster stays a fact.
+                guard let artwork = record.artwork, record.isInspected, !record.encrypted, artwork.decodeProblem == nil,
+                      artwork.byteCount <= PosterImage.maximumBytes, tried.insert(artwork.contentHash).inserted
+                else { continue }
+                let bytes = try? await inspector.pictureBytes(request(segment, at: uri), contentHash: artwork.contentHash)
+                if let bytes, let image = PosterImage(bytes: bytes, contentHash: artwork.contentHash) {
+                    images[artwork.contentHash] = image
+                }
+            }
+        }
+        return images
     }
 
     /// AES-128 segments are decrypted when their key can be read (as Apple's validator does);

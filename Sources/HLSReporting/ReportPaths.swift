@@ -94,7 +94,7 @@ public struct ReportPaths: Sendable, Hashable {
     }
 
     /// The report with every path it holds shown by `display`: the input, the locations of its
-    /// findings, and its variants' resolved playlists. Messages and the URIs written in
+    /// findings, its variants' resolved playlists and the keys of their bit-rate series. Messages and the URIs written in
     /// playlists are left as they are.
     public func apply(to report: CheckReport) -> CheckReport {
         var report = report
@@ -110,6 +110,8 @@ public struct ReportPaths: Sendable, Hashable {
             variant.peakCombination = variant.peakCombination?.map(display)
             return variant
         }
+        // The HTML report finds each variant's chart by its playlist path.
+        report.bitrateSeries = Dictionary(report.bitrateSeries.map { (display($0.key), $0.value) }, uniquingKeysWith: { first, _ in first })
         return report
     }
 }

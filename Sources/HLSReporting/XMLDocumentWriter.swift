@@ -1,4 +1,5 @@
 import CLibXML2
+import HLSCheck
 
 /// A libxml2 call that failed while writing a report.
 public struct XMLWriterError: Error, Sendable, CustomStringConvertible {
@@ -14,8 +15,16 @@ public struct XMLWriterError: Error, Sendable, CustomStringConvertible {
 final class XMLDocumentWriter {
     private let buffer: xmlBufferPtr
     private var writer: xmlTextWriterPtr?
+    private let kind: Kind
 
-    init() throws(XMLWriterError) {
+    /// What the document is: XML (declaration, indented), or HTML written in the XML syntax that
+    /// HTML parsers read the same way (`<!DOCTYPE html>`, no XML declaration, no indentation so
+    /// that no whitespace appears between inline elements; see `fullEndElement`).
+    enum Kind {
+        case xml, html
+    }
+
+    init(_ kind: Kind = .xml) throws(XMLWriterError) {
         xmlInitParser()
         guard let buffer = xmlBufferCreate() else { throw XMLWriterError(function: "xmlBufferCreate") }
         guard let writer = xmlNewTextWriterMemory(buffer, 0) else {
@@ -24,9 +33,16 @@ final class XMLDocumentWriter {
         }
         self.buffer = buffer
         self.writer = writer
-        try check(xmlTextWriterSetIndent(writer, 1), "xmlTextWriterSetIndent")
-        try check(xmlTextWriterSetIndentString(writer, Self.xmlString("  ")), "xmlTextWriterSetIndentString")
-        try check(xmlTextWriterStartDocument(writer, "1.0", "UTF-8", nil), "xmlTextWriterStartDocument")
+        self.kind = kind
+        switch kind {
+        case .xml:
+            try check(xmlTextWriterSetIndent(writer, 1), "xmlTextWriterSetIndent")
+            try check(xmlTextWriterSetIndentString(writer, Self.xmlString("  ")), "xmlTextWriterSetIndentString")
+            try check(xmlTextWriterStartDocument(writer, "1.0", "UTF-8", nil), "xmlTextWriterStartDocument")
+        case .html:
+            try check(xmlTextWriterStartDTD(writer, Self.xmlString("html"), nil, nil), "xmlTextWriterStartDTD")
+            try check(xmlTextWriterEndDTD(writer), "xmlTextWriterEndDTD")
+        }
     }
 
     deinit {
@@ -40,17 +56,38 @@ final class XMLDocumentWriter {
 
     func attribute(_ name: String, _ value: String) throws(XMLWriterError) {
         try check(
-            xmlTextWriterWriteAttribute(writer, Self.xmlString(name), Self.xmlString(value)),
+            xmlTextWriterWriteAttribute(writer, Self.xmlString(name), Self.xmlString(readable(value))),
             "xmlTextWriterWriteAttribute")
     }
 
     func text(_ content: String) throws(XMLWriterError) {
-        try check(xmlTextWriterWriteString(writer, Self.xmlString(content)), "xmlTextWriterWriteString")
+        try check(xmlTextWriterWriteString(writer, Self.xmlString(readable(content))), "xmlTextWriterWriteString")
+    }
+
+    /// A page is read, not parsed back: as in the text report, a control character or a
+    /// bidirectional override from a playlist (which could make a file name read in another
+    /// order than it is) is shown as an escape (`\x1b`, `\u{202e}`). XML keeps its characters.
+    private func readable(_ string: String) -> String {
+        kind == .html ? TerminalText.escaped(string, keepingLineBreaks: true) : string
     }
 
     /// Closes the current element; an element without content is written as `<name/>`.
     func endElement() throws(XMLWriterError) {
         try check(xmlTextWriterEndElement(writer), "xmlTextWriterEndElement")
+    }
+
+    /// Closes the current element with an end tag even when it is empty (`<div></div>`): an HTML
+    /// parser reads `<div/>` as an opening tag. Only HTML's void elements (`meta`, `img`, `br`)
+    /// may end with `endElement`.
+    func fullEndElement() throws(XMLWriterError) {
+        try check(xmlTextWriterFullEndElement(writer), "xmlTextWriterFullEndElement")
+    }
+
+    /// Markup written as it is: for the report's own constant style sheet only, never for
+    /// anything read from an input (a `StaticString` cannot come from one).
+    func constantMarkup(_ markup: StaticString) throws(XMLWriterError) {
+        let text = markup.withUTF8Buffer { String(decoding: $0, as: UTF8.self) }
+        try check(xmlTextWriterWriteRaw(writer, Self.xmlString(text)), "xmlTextWriterWriteRaw")
     }
 
     /// An element holding only text.

@@ -100,6 +100,13 @@ public struct SegmentInspector: Sendable {
             }
     }
 
+    /// The image bytes of the segment's APIC picture whose SHA-256 is `contentHash`
+    /// (`ArtworkFacts.contentHash`); nil when the segment no longer holds it. Reads the segment
+    /// again: a report asks this once per distinct poster, never per segment.
+    public func pictureBytes(_ request: SegmentRequest, contentHash: String) async throws -> [UInt8]? {
+        try await extractArtwork(request).first { SHA256.hexDigest($0.data) == contentHash }?.data
+    }
+
     private func readInitSection(_ request: SegmentRequest) async throws -> [UInt8]? {
         guard let initSection = request.initSection else { return nil }
         return try await source.read(initSection.uri, range: initSection.range)

@@ -4,7 +4,7 @@ import HLSCheck
 import HLSReporting
 
 enum ReportFormat: String, ExpressibleByArgument, CaseIterable, Sendable {
-    case text, json, junit, github, sarif
+    case text, json, junit, github, sarif, html
 }
 
 enum FailLevel: String, ExpressibleByArgument, CaseIterable, Sendable {
@@ -200,6 +200,8 @@ struct CheckCommand: AsyncParsableCommand {
         configuration.playlistOnly = playlistOnly
         configuration.decode = decode
         limitOptions.apply(to: &configuration)
+        // The HTML report draws every segment and shows each distinct poster (read once more).
+        configuration.keepsSegmentDetail = formats.contains(.html)
         return configuration
     }
 
@@ -241,6 +243,13 @@ struct CheckCommand: AsyncParsableCommand {
                 StepSummary.append(GitHubActionsReporter().summary(reports))
             case .sarif:
                 text = context.sarif(reports).render(reports)
+            case .html:
+                do {
+                    text = try HTMLReporter(generated: HTMLReporter.generated(at: Date())).render(reports)
+                } catch {
+                    printError("hlscheck: cannot write the HTML report: \(TerminalText.escaped(String(describing: error)))")
+                    throw ExitCode(2)
+                }
             }
             if let target {
                 do {

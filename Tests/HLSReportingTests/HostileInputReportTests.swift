@@ -14,6 +14,7 @@ private func allFormats(_ reports: [CheckReport]) throws -> [String: String] {
         "junit": try JUnitReporter(timestamp: ReportFixtures.timestamp, hostname: ReportFixtures.hostname).render(reports),
         "github": GitHubActionsReporter().render(reports),
         "sarif": SARIFReporter().render(reports),
+        "html": try HTMLReporter().render(reports),
     ]
 }
 

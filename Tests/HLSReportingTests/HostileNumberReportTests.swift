@@ -12,13 +12,19 @@ struct RenderedReports {
     var junit: String
     var github: String
     var sarif: String
+    var html: String
+
+    /// How many streams were rendered.
+    var count: Int
 
     init(_ reports: [CheckReport]) throws {
+        count = reports.count
         text = TextReporter().render(reports)
         json = JSONReporter().render(reports)
         junit = try JUnitReporter(timestamp: ReportFixtures.timestamp, hostname: ReportFixtures.hostname).render(reports)
         github = GitHubActionsReporter().render(reports)
         sarif = SARIFReporter().render(reports)
+        html = try HTMLReporter().render(reports)
     }
 
     /// Each format reads back as what it claims to be: JSON with its keys (never `{}`), XML with
@@ -30,6 +36,9 @@ struct RenderedReports {
         #expect(sarif["runs"] != nil, "\(context): SARIF without runs")
         #expect(try LibXML2.parse(junit).name == "testsuites", "\(context): JUnit")
         #expect(text.contains(" checked: "), "\(context): text without its summary line")
+        let page = try LibXML2.parseHTML(html)
+        #expect(page.find("section", classes: ["stream"]).count == count, "\(context): HTML without a section per stream")
+        #expect(page.find("script").isEmpty, "\(context): HTML with a script")
     }
 }
 

@@ -11,6 +11,16 @@ public struct ParsedElement: Sendable {
 
     public func all(_ name: String) -> [ParsedElement] { children.filter { $0.name == name } }
     public func first(_ name: String) -> ParsedElement? { children.first { $0.name == name } }
+
+    /// Every element below this one (depth first, document order), this one included.
+    public var descendants: [ParsedElement] { [self] + children.flatMap(\.descendants) }
+
+    /// The descendants named `name` that have every class in `classes` (space-separated `class`).
+    public func find(_ name: String, classes: Set<String> = []) -> [ParsedElement] {
+        descendants.filter { element in
+            element.name == name && classes.isSubset(of: Set((element.attributes["class"] ?? "").split(separator: " ").map(String.init)))
+        }
+    }
 }
 
 public struct XMLTestError: Error, CustomStringConvertible {
@@ -21,6 +31,22 @@ public struct XMLTestError: Error, CustomStringConvertible {
 public enum LibXML2 {
     public static func parse(_ xml: String) throws -> ParsedElement {
         let document = try read(xml)
+        defer { xmlFreeDoc(document) }
+        guard let root = xmlDocGetRootElement(document) else { throw XMLTestError(description: "no root element") }
+        return element(root)
+    }
+
+    /// libxml2's HTML parser (as lenient as a browser about HTML's syntax), never touching the network.
+    public static func parseHTML(_ html: String) throws -> ParsedElement {
+        xmlInitParser()
+        let bytes = Array(html.utf8)
+        let options = Int32(HTML_PARSE_NONET.rawValue | HTML_PARSE_NOERROR.rawValue | HTML_PARSE_NOWARNING.rawValue)
+        let document = bytes.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) {
+                htmlReadMemory($0.baseAddress, Int32($0.count), "report.html", "UTF-8", options)
+            }
+        }
+        guard let document else { throw XMLTestError(description: "libxml2 could not read the HTML at all") }
         defer { xmlFreeDoc(document) }
         guard let root = xmlDocGetRootElement(document) else { throw XMLTestError(description: "no root element") }
         return element(root)
