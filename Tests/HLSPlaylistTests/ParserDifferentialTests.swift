@@ -59,7 +59,9 @@ struct ParserDifferentialTests {
         var computed: [(key: String, digest: String)] = []
         for input in Self.inputs {
             let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: input.path)))
-            for (variant, variantBytes) in Self.variants(of: bytes) {
+            // The variants of the few large playlists (40 000 segments) add time, not paths.
+            let variants = bytes.count <= 200_000 ? Self.variants(of: bytes) : [("as-written", bytes)]
+            for (variant, variantBytes) in variants {
                 let key = "\(input.name) \(variant)"
                 let digest = Self.digest(of: PlaylistParser.parse(variantBytes, uri: "p.m3u8"))
                 computed.append((key, digest))
