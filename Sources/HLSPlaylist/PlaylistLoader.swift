@@ -419,13 +419,19 @@ struct PlaylistFolder {
     }
 
     func surelyInside(_ written: String) -> Bool {
-        guard !written.isEmpty, written != ".", written != ".." else { return false }
-        for byte in written.utf8 {
-            switch byte {
-            case UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"), UInt8(ascii: ":"), UInt8(ascii: "\\"), 0..<0x20: return false
-            default: continue
+        var written = written
+        let plain = written.withUTF8 { bytes -> Bool in
+            // Not empty, not "." or "..": a name with a byte other than '.'.
+            var onlyDots = true
+            for byte in bytes {
+                switch byte {
+                case UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"), UInt8(ascii: ":"), UInt8(ascii: "\\"), 0..<0x20: return false
+                case UInt8(ascii: "."): continue
+                default: onlyDots = false
+                }
             }
+            return !onlyDots || bytes.count > 2
         }
-        return possibleSymlinks.isEmpty || !possibleSymlinks.contains(written)
+        return plain && (possibleSymlinks.isEmpty || !possibleSymlinks.contains(written))
     }
 }

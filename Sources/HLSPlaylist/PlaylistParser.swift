@@ -103,8 +103,13 @@ enum TagKind: String, CaseIterable, Sendable {
     static func lookup(ascii name: UnsafeBufferPointer<UInt8>) -> (kind: TagKind, traits: Traits)? {
         let byLength = tagKindsByLength
         guard name.count < byLength.count else { return nil }
-        for candidate in byLength[name.count] where candidate.name.elementsEqual(name) {
-            return (candidate.kind, candidate.traits)
+        for candidate in byLength[name.count] {
+            var equal = true
+            for index in 0..<name.count where candidate.name[index] != name[index] {
+                equal = false
+                break
+            }
+            if equal { return (candidate.kind, candidate.traits) }
         }
         return nil
     }
@@ -274,6 +279,11 @@ struct ParserState {
                 line: 1, column: 1)
         }
         bytes.withUnsafeBufferPointer { buffer in
+            // Room for the segments and tags up front (a line each at most): growing arrays of
+            // 100 000 segments copies them over and over. Unused room is never touched.
+            let lines = buffer.reduce(1) { $0 &+ ($1 == 0x0A ? 1 : 0) }
+            media.segments.reserveCapacity(min(lines / 2, 1 << 20))
+            tags.reserveCapacity(min(lines, 1 << 21))
             var lineNumber = 0
             while start < buffer.count || (lineNumber == 0 && start == buffer.count) {
                 lineNumber += 1
@@ -345,7 +355,9 @@ struct ParserState {
         } else if text[0] == UInt8(ascii: "#") {
             comments.append(Comment(line: number, text: String(decoding: text, as: UTF8.self)))
         } else {
-            handleURILine(String(decoding: text, as: UTF8.self), number: number, column: start + 1)
+            // Without a '{' there is nothing to substitute (substitute(_:_:_:) returns the text).
+            handleURILine(String(decoding: text, as: UTF8.self), number: number, column: start + 1,
+                          substituting: text.contains(UInt8(ascii: "{")))
         }
     }
 
@@ -426,13 +438,14 @@ struct ParserState {
         let valueString = colon < text.count ? String(decoding: text[(colon + 1)...], as: UTF8.self) : nil
         tags.append(Tag(name: tagName, value: valueString, line: number))
         handleTag(found?.kind, found?.traits, tagName, value: valueString.map { Substring($0) }, valueString: valueString,
-                  SourceLine(number: number, text: "", column: column), column + colon + 1)
+                  SourceLine(number: number, text: "", column: column), column + colon + 1,
+                  valueBytes: colon < text.count ? UnsafeBufferPointer(rebasing: text[(colon + 1)...]) : nil)
     }
 
     /// One tag, by kind (nil: an unknown or vendor tag). `line.text` is not used here.
     mutating func handleTag(
         _ kind: TagKind?, _ traits: TagKind.Traits?, _ tagName: String, value: Substring?, valueString: String?,
-        _ line: SourceLine, _ valueColumn: Int
+        _ line: SourceLine, _ valueColumn: Int, valueBytes: UnsafeBufferPointer<UInt8>? = nil
     ) {
         if let traits {
             if traits.isMultivariant {
@@ -483,6 +496,7 @@ struct ParserState {
 
         // Media segment tags
         case .extinf:
+            if let valueBytes, handleCommonExtinf(valueBytes, line, valueColumn) { break }
             handleExtinf(value, line, valueColumn)
         case .byterange:
             requireVersion(4, "EXT-X-BYTERANGE", line.number, line.column)
@@ -981,6 +995,44 @@ struct ParserState {
 
     // MARK: Media segments
 
+    /// `#EXTINF:<digits>[.<digits>],<title>` with an accepted duration, read on its bytes —
+    /// the line of nearly every segment. Returns false, having changed nothing, for anything
+    /// else (`handleExtinf` then reads it and says what is wrong).
+    mutating func handleCommonExtinf(_ bytes: UnsafeBufferPointer<UInt8>, _ line: SourceLine, _ column: Int) -> Bool {
+        guard pendingExtinf == nil else { return false }
+        var mantissa: UInt64 = 0
+        var digits = 0, fractionDigits = 0, index = 0
+        var sawDot = false
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") {
+                guard digits < 15 else { return false }
+                mantissa = mantissa * 10 + UInt64(byte - UInt8(ascii: "0"))
+                digits += 1
+                if sawDot { fractionDigits += 1 }
+            } else if byte == UInt8(ascii: "."), !sawDot, digits > 0 {
+                sawDot = true
+            } else {
+                break
+            }
+            index += 1
+        }
+        guard digits > 0, index < bytes.count, bytes[index] == UInt8(ascii: ",") else { return false }
+        // At most 15 digits and a power of ten up to 10^15: both exact in a Double, so one
+        // division is correctly rounded, the same value `Double(String)` gives (Clinger).
+        let duration = Double(mantissa) / Self.powersOfTen[fractionDigits]
+        guard ValueLimits.isAcceptableDuration(duration) else { return false }
+        if sawDot, !requiredDecimalExtinfVersion {
+            requiredDecimalExtinfVersion = true
+            requireVersion(3, "a decimal-floating-point EXTINF duration", line.number, column)
+        }
+        let title = index + 1 < bytes.count ? String(decoding: bytes[(index + 1)...], as: UTF8.self) : nil
+        pendingExtinf = (line.number, duration, title)
+        return true
+    }
+
+    static let powersOfTen: [Double] = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15]
+
     mutating func handleExtinf(_ value: Substring?, _ line: SourceLine, _ column: Int) {
         if let pending = pendingExtinf {
             sink.error("EXTINF is not followed by a URI line", line: pending.line, column: 1, kind: .structure)
@@ -1124,8 +1176,8 @@ struct ParserState {
         handleURILine(String(line.text), number: line.number, column: line.column)
     }
 
-    mutating func handleURILine(_ text: String, number: Int, column: Int) {
-        let uri = substitute(text, number, column)
+    mutating func handleURILine(_ text: String, number: Int, column: Int, substituting: Bool = true) {
+        let uri = substituting ? substitute(text, number, column) : text
         if let pending = pendingStreamInf {
             pendingStreamInf = nil
             master.variants.append(makeVariant(uri: uri, line: pending.line, uriLine: number, attributes: pending.attributes))
