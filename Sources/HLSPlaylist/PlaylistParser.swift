@@ -282,8 +282,10 @@ struct ParserState {
             // Room for the segments and tags up front (a line each at most): growing arrays of
             // 100 000 segments copies them over and over. Unused room is never touched.
             let lines = buffer.reduce(1) { $0 &+ ($1 == 0x0A ? 1 : 0) }
-            media.segments.reserveCapacity(min(lines / 2, 1 << 20))
-            tags.reserveCapacity(min(lines, 1 << 21))
+            // Capped near the loader's default segment limit: a file of blank lines reserves
+            // some address space, never more.
+            media.segments.reserveCapacity(min(lines / 2, 1 << 17))
+            tags.reserveCapacity(min(lines, 1 << 18))
             var lineNumber = 0
             while start < buffer.count || (lineNumber == 0 && start == buffer.count) {
                 lineNumber += 1
