@@ -30,8 +30,9 @@ apt_install = missing=$$(for p in $(1); do \
 	    DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
 	fi
 
+# The Swift runtime is linked in (no libswift*.so to load at start-up: issue 11, docs/benchmarks.md).
 build: deps
-	$(SWIFT) build -c release --product hlscheck
+	$(SWIFT) build -c release --product hlscheck --static-swift-stdlib
 
 # The main job: check the bundled samples (MPEG-TS, packed audio, fMP4), then the one that lacks
 # an audio-only variant (that last report is expected to fail, so its exit code does not stop make).

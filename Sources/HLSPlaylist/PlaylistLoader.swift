@@ -356,13 +356,11 @@ public struct PlaylistLoader: Sendable {
     }
 
     private func parse(_ bytes: [UInt8], uri: String, imported: [String: String]) throws(PlaylistReadError) -> Playlist {
-        var lines = 1
-        for byte in bytes where byte == 0x0A {
-            lines += 1
-            if lines > limits.playlistLines {
-                throw PlaylistReadError(
-                    uri: uri, reason: "has more than \(limits.playlistLines) lines (raise the limit with --max-playlist-lines)")
-            }
+        // One branch-free count (vectorised) rather than a test per byte.
+        let lines = 1 + bytes.withUnsafeBufferPointer { buffer in buffer.reduce(0) { $0 &+ ($1 == 0x0A ? 1 : 0) } }
+        if lines > limits.playlistLines {
+            throw PlaylistReadError(
+                uri: uri, reason: "has more than \(limits.playlistLines) lines (raise the limit with --max-playlist-lines)")
         }
         return PlaylistParser.parse(bytes, uri: uri, importedVariables: imported, queryParameters: Self.queryParameters(of: uri))
     }
@@ -373,21 +371,28 @@ public struct PlaylistLoader: Sendable {
 
     /// Segment and EXT-X-MAP URIs of a media playlist whose local files lie outside the root.
     private func outsideSegments(of playlist: Playlist, at uri: String, root: StreamRoot) -> [OutsideRootReference] {
-        outsideSegments(of: playlist, at: uri, rootName: root.path) { root.contains($0) }
+        guard playlist.media != nil else { return [] }
+        let folder = PlaylistFolder(playlistURI: uri, root: root)
+        return outsideSegments(of: playlist, at: uri, rootName: root.path, surelyInside: { folder?.surelyInside($0) ?? false }) {
+            root.contains($0)
+        }
     }
 
     /// For a stream read from the network: segment URIs that name local files.
     private func localSegments(of playlist: Playlist, at uri: String, root: String) -> [OutsideRootReference] {
-        outsideSegments(of: playlist, at: uri, rootName: root) { LocalPath.path(of: $0) == nil }
+        outsideSegments(of: playlist, at: uri, rootName: root, surelyInside: { _ in false }) { LocalPath.path(of: $0) == nil }
     }
 
     private func outsideSegments(
-        of playlist: Playlist, at uri: String, rootName: String, inside isInside: (String) -> Bool
+        of playlist: Playlist, at uri: String, rootName: String, surelyInside: (String) -> Bool, inside isInside: (String) -> Bool
     ) -> [OutsideRootReference] {
         guard let media = playlist.media else { return [] }
         var result: [OutsideRootReference] = []
         var judged: [String: Bool] = [:]
         func judge(_ written: String, _ line: Int) {
+            // A plain name in the playlist's own folder (inside the root) that is no symlink:
+            // nothing to resolve, nothing to report.
+            if surelyInside(written) { return }
             let resolved = URIResolver.resolve(written, against: uri)
             let inside: Bool
             if let known = judged[resolved] {
@@ -421,5 +426,47 @@ public struct PlaylistLoader: Sendable {
             if result[String(name)] == nil { result[String(name)] = parts.count == 2 ? String(parts[1]) : "" }
         }
         return result
+    }
+}
+
+/// The folder of a local media playlist, listed once, so that its plain segment names
+/// (`seg123.ts`: no '/', '?', '#' or ':') are judged inside the root without resolving each
+/// one: such a name resolves to the folder plus the name, and unless it is a symlink its real
+/// path is the folder's real path plus the name. Anything else takes the full path.
+struct PlaylistFolder {
+    /// Entries that are, or may be, symlinks.
+    let possibleSymlinks: Set<String>
+
+    /// nil when the playlist is not a plain local path, or its folder lies outside the root or
+    /// cannot be listed.
+    init?(playlistURI uri: String, root: StreamRoot) {
+        let components = URIComponents(uri)
+        guard components.scheme == nil, components.authority == nil else { return nil }
+        // Resolution treats the last path segment on its own: "x" resolves to prefix + "x".
+        let probe = URIResolver.resolve("x", against: uri)
+        guard probe.hasSuffix("x"), URIComponents(probe).scheme == nil else { return nil }
+        let prefix = probe.dropLast()
+        var folder = String(prefix.hasSuffix("/") ? prefix.dropLast() : prefix)
+        if folder.isEmpty { folder = probe.hasPrefix("/") ? "/" : "." }
+        guard let real = RegularFile.realPath(folder), root.contains(canonicalPath: real),
+              let links = FolderListing.possibleSymlinks(in: folder) else { return nil }
+        possibleSymlinks = links
+    }
+
+    func surelyInside(_ written: String) -> Bool {
+        var written = written
+        let plain = written.withUTF8 { bytes -> Bool in
+            // Not empty, not "." or "..": a name with a byte other than '.'.
+            var onlyDots = true
+            for byte in bytes {
+                switch byte {
+                case UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"), UInt8(ascii: ":"), UInt8(ascii: "\\"), 0..<0x20: return false
+                case UInt8(ascii: "."): continue
+                default: onlyDots = false
+                }
+            }
+            return !onlyDots || bytes.count > 2
+        }
+        return plain && (possibleSymlinks.isEmpty || !possibleSymlinks.contains(written))
     }
 }

@@ -51,6 +51,82 @@ let singletonTags: Set<String> = [
     "#EXT-X-PART-INF", "#EXT-X-SERVER-CONTROL", "#EXT-X-SKIP", "#EXT-X-CONTENT-STEERING", "#EXT-X-ENDLIST",
 ]
 
+/// Every tag the parser knows, by name. Lines are dispatched on this value, found from the
+/// name's bytes (`TagKind(ascii:)`), so a playlist of 100 000 segments costs no string hashing
+/// or string comparison per tag.
+enum TagKind: String, CaseIterable, Sendable {
+    case bitrate = "#EXT-X-BITRATE"
+    case byterange = "#EXT-X-BYTERANGE"
+    case contentSteering = "#EXT-X-CONTENT-STEERING"
+    case daterange = "#EXT-X-DATERANGE"
+    case define = "#EXT-X-DEFINE"
+    case discontinuity = "#EXT-X-DISCONTINUITY"
+    case discontinuitySequence = "#EXT-X-DISCONTINUITY-SEQUENCE"
+    case endlist = "#EXT-X-ENDLIST"
+    case gap = "#EXT-X-GAP"
+    case iFrameStreamInf = "#EXT-X-I-FRAME-STREAM-INF"
+    case iFramesOnly = "#EXT-X-I-FRAMES-ONLY"
+    case independentSegments = "#EXT-X-INDEPENDENT-SEGMENTS"
+    case key = "#EXT-X-KEY"
+    case map = "#EXT-X-MAP"
+    case media = "#EXT-X-MEDIA"
+    case mediaSequence = "#EXT-X-MEDIA-SEQUENCE"
+    case part = "#EXT-X-PART"
+    case partInf = "#EXT-X-PART-INF"
+    case playlistType = "#EXT-X-PLAYLIST-TYPE"
+    case preloadHint = "#EXT-X-PRELOAD-HINT"
+    case programDateTime = "#EXT-X-PROGRAM-DATE-TIME"
+    case renditionReport = "#EXT-X-RENDITION-REPORT"
+    case serverControl = "#EXT-X-SERVER-CONTROL"
+    case sessionData = "#EXT-X-SESSION-DATA"
+    case sessionKey = "#EXT-X-SESSION-KEY"
+    case skip = "#EXT-X-SKIP"
+    case start = "#EXT-X-START"
+    case streamInf = "#EXT-X-STREAM-INF"
+    case targetduration = "#EXT-X-TARGETDURATION"
+    case version = "#EXT-X-VERSION"
+    case extinf = "#EXTINF"
+    case extm3u = "#EXTM3U"
+
+    /// Membership in the three tables above.
+    struct Traits: Sendable {
+        var isMultivariant: Bool
+        var isMedia: Bool
+        var isSingleton: Bool
+    }
+
+    /// From the tables (string hashing: for the rare non-ASCII line).
+    var traits: Traits {
+        Traits(isMultivariant: multivariantTags.contains(rawValue), isMedia: mediaTags.contains(rawValue),
+               isSingleton: singletonTags.contains(rawValue))
+    }
+
+    /// The kind whose name is exactly these bytes (an ASCII tag name), with its traits.
+    static func lookup(ascii name: UnsafeBufferPointer<UInt8>) -> (kind: TagKind, traits: Traits)? {
+        let byLength = tagKindsByLength
+        guard name.count < byLength.count else { return nil }
+        for candidate in byLength[name.count] {
+            var equal = true
+            for index in 0..<name.count where candidate.name[index] != name[index] {
+                equal = false
+                break
+            }
+            if equal { return (candidate.kind, candidate.traits) }
+        }
+        return nil
+    }
+}
+
+/// Every kind's name bytes and traits, by name length, built once.
+let tagKindsByLength: [[(name: [UInt8], kind: TagKind, traits: TagKind.Traits)]] = {
+    var byLength = Array(repeating: [(name: [UInt8], kind: TagKind, traits: TagKind.Traits)](), count: 32)
+    for kind in TagKind.allCases {
+        let name = Array(kind.rawValue.utf8)
+        byLength[name.count].append((name, kind, kind.traits))
+    }
+    return byLength
+}()
+
 private let yesNo: AttributeType = .enumeratedString(["YES", "NO"])
 
 private let keySchema: [String: AttributeType] = [
@@ -153,6 +229,8 @@ struct ParserState {
     var versionRequirements: [(version: Int, feature: String, line: Int, column: Int)] = []
     var versionFeaturesSeen: Set<String> = []
     var firstMapUse: (line: Int, column: Int)?
+    /// The decimal-EXTINF version requirement is recorded (saves a set lookup per segment).
+    var requiredDecimalExtinfVersion = false
 
     // Media playlist state
     var pendingExtinf: (line: Int, duration: Double, title: String?)?
@@ -202,24 +280,88 @@ struct ParserState {
                 "the playlist starts with a UTF-8 byte order mark (BOM), which RFC 8216 §4.1 forbids and clients may refuse; save it as UTF-8 without BOM",
                 line: 1, column: 1)
         }
-        var lineNumber = 0
-        while start < bytes.count || (lineNumber == 0 && start == bytes.count) {
-            lineNumber += 1
-            var end = start
-            while end < bytes.count, bytes[end] != 0x0A { end += 1 }
-            var contentEnd = end
-            if contentEnd > start, bytes[contentEnd - 1] == 0x0D { contentEnd -= 1 }
-            let slice = bytes[start..<contentEnd]
-            let text: String
-            if let valid = String(validating: slice, as: UTF8.self) {
-                text = valid
-            } else {
-                sink.error("line is not valid UTF-8 (RFC 8216 §4.1)", line: lineNumber, column: 0)
-                text = String(decoding: slice, as: UTF8.self)
+        bytes.withUnsafeBufferPointer { buffer in
+            // Room for the segments and tags up front (a line each at most): growing arrays of
+            // 100 000 segments copies them over and over. Unused room is never touched.
+            let lines = buffer.reduce(1) { $0 &+ ($1 == 0x0A ? 1 : 0) }
+            // Capped near the loader's default segment limit: a file of blank lines reserves
+            // some address space, never more.
+            media.segments.reserveCapacity(min(lines / 2, 1 << 17))
+            tags.reserveCapacity(min(lines, 1 << 18))
+            var lineNumber = 0
+            while start < buffer.count || (lineNumber == 0 && start == buffer.count) {
+                lineNumber += 1
+                let (end, isASCII) = Self.lineEnd(in: buffer, from: start)
+                var contentEnd = end
+                if contentEnd > start, buffer[contentEnd - 1] == 0x0D { contentEnd -= 1 }
+                if isASCII {
+                    // Nearly every line: handled on its bytes, valid UTF-8 by construction.
+                    handle(ascii: UnsafeBufferPointer(rebasing: buffer[start..<contentEnd]), number: lineNumber)
+                } else {
+                    let slice = buffer[start..<contentEnd]
+                    let text: String
+                    if let valid = String(validating: slice, as: UTF8.self) {
+                        text = valid
+                    } else {
+                        sink.error("line is not valid UTF-8 (RFC 8216 §4.1)", line: lineNumber, column: 0)
+                        text = String(decoding: slice, as: UTF8.self)
+                    }
+                    handle(line: text, number: lineNumber)
+                }
+                start = end + 1
+                if end >= buffer.count { break }
             }
-            handle(line: text, number: lineNumber)
-            start = end + 1
-            if end >= bytes.count { break }
+        }
+    }
+
+    /// The index of the line feed that ends the line starting at `start` (or the end of the
+    /// buffer), and whether the line is pure ASCII. Eight bytes at a time: a playlist of
+    /// 100 000 segments is 10 MB of lines.
+    static func lineEnd(in buffer: UnsafeBufferPointer<UInt8>, from start: Int) -> (end: Int, isASCII: Bool) {
+        guard let base = buffer.baseAddress else { return (start, true) }
+        let count = buffer.count
+        let raw = UnsafeRawPointer(base)
+        var i = start
+        var bits: UInt64 = 0
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        while i + 8 <= count {
+            let word = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+            let x = word ^ (ones &* 0x0A)
+            if (x &- ones) & ~x & highs != 0 { break }  // a byte of the word is a line feed
+            bits |= word
+            i += 8
+        }
+        while i < count, base[i] != 0x0A {
+            bits |= UInt64(base[i])
+            i += 1
+        }
+        return (i, bits & highs == 0)
+    }
+
+    /// An ASCII line: the same as `handle(line:number:)`, without building a string for a
+    /// tag's name or for the line.
+    mutating func handle(ascii line: UnsafeBufferPointer<UInt8>, number: Int) {
+        guard sawContent else {
+            handle(line: String(decoding: line, as: UTF8.self), number: number)
+            return
+        }
+        var start = 0, end = line.count
+        while start < end, line[start] == 0x20 || line[start] == 0x09 { start += 1 }
+        while start < end, line[end - 1] == 0x20 || line[end - 1] == 0x09 || line[end - 1] == 0x0D { end -= 1 }
+        if start == end { return }
+        if start > 0 {
+            sink.warning("unexpected whitespace at the start of the line", line: number, column: 1)
+        }
+        let text = UnsafeBufferPointer(rebasing: line[start..<end])
+        if text.count >= 4, text[0] == UInt8(ascii: "#"), text[1] == UInt8(ascii: "E"), text[2] == UInt8(ascii: "X"),
+           text[3] == UInt8(ascii: "T") {
+            handleTag(ascii: text, number: number, column: start + 1)
+        } else if text[0] == UInt8(ascii: "#") {
+            comments.append(Comment(line: number, text: String(decoding: text, as: UTF8.self)))
+        } else {
+            // Without a '{' there is nothing to substitute (substitute(_:_:_:) returns the text).
+            handleURILine(String(decoding: text, as: UTF8.self), number: number, column: start + 1,
+                          substituting: text.contains(UInt8(ascii: "{")))
         }
     }
 
@@ -282,34 +424,60 @@ struct ParserState {
             value = nil
         }
         let tagName = String(name)
-        tags.append(Tag(name: tagName, value: value.map(String.init), line: line.number))
+        let valueString = value.map(String.init)
+        tags.append(Tag(name: tagName, value: valueString, line: line.number))
         let valueColumn = line.column + name.unicodeScalars.count + 1
+        // String equality (canonical equivalence), as a name with a non-ASCII look-alike has always matched.
+        let kind = TagKind(rawValue: tagName)
+        handleTag(kind, kind?.traits, tagName, value: value, valueString: valueString, line, valueColumn)
+    }
 
-        if multivariantTags.contains(tagName) {
-            multivariantTagCount += 1
-            if firstMultivariantTag == nil { firstMultivariantTag = (tagName, line.number) }
-        } else if mediaTags.contains(tagName) {
-            mediaTagCount += 1
-            if firstMediaTag == nil { firstMediaTag = (tagName, line.number) }
-        }
-        if singletonTags.contains(tagName) {
-            if let first = singletonLines[tagName] {
-                sink.error("\(bare(tagName)) must not appear more than once (first at line \(first))",
-                           line: line.number, column: line.column, kind: .structure)
-            } else {
-                singletonLines[tagName] = line.number
+    /// The same for an ASCII line, on its bytes: the tag name is looked up without building a
+    /// string, and a known tag's name is the kind's own (static) string.
+    mutating func handleTag(ascii text: UnsafeBufferPointer<UInt8>, number: Int, column: Int) {
+        var colon = 0
+        while colon < text.count, text[colon] != UInt8(ascii: ":") { colon += 1 }
+        let found = TagKind.lookup(ascii: UnsafeBufferPointer(rebasing: text[..<colon]))
+        let tagName = found?.kind.rawValue ?? String(decoding: text[..<colon], as: UTF8.self)
+        let valueString = colon < text.count ? String(decoding: text[(colon + 1)...], as: UTF8.self) : nil
+        tags.append(Tag(name: tagName, value: valueString, line: number))
+        handleTag(found?.kind, found?.traits, tagName, value: valueString.map { Substring($0) }, valueString: valueString,
+                  SourceLine(number: number, text: "", column: column), column + colon + 1,
+                  valueBytes: colon < text.count ? UnsafeBufferPointer(rebasing: text[(colon + 1)...]) : nil)
+    }
+
+    /// One tag, by kind (nil: an unknown or vendor tag). `line.text` is not used here.
+    mutating func handleTag(
+        _ kind: TagKind?, _ traits: TagKind.Traits?, _ tagName: String, value: Substring?, valueString: String?,
+        _ line: SourceLine, _ valueColumn: Int, valueBytes: UnsafeBufferPointer<UInt8>? = nil
+    ) {
+        if let traits {
+            if traits.isMultivariant {
+                multivariantTagCount += 1
+                if firstMultivariantTag == nil { firstMultivariantTag = (tagName, line.number) }
+            } else if traits.isMedia {
+                mediaTagCount += 1
+                if firstMediaTag == nil { firstMediaTag = (tagName, line.number) }
+            }
+            if traits.isSingleton {
+                if let first = singletonLines[tagName] {
+                    sink.error("\(bare(tagName)) must not appear more than once (first at line \(first))",
+                               line: line.number, column: line.column, kind: .structure)
+                } else {
+                    singletonLines[tagName] = line.number
+                }
             }
         }
 
-        switch tagName {
-        case "#EXTM3U":
+        switch kind {
+        case .extm3u:
             if sawHeader {
                 sink.error("#EXTM3U appears more than once", line: line.number, column: line.column, kind: .structure)
             } else {
                 sink.error("#EXTM3U must be the first line (RFC 8216 §4.3.1.1)", line: line.number, column: line.column, kind: .structure)
             }
             sawHeader = true
-        case "#EXT-X-VERSION":
+        case .version:
             guard let v = requiredInteger(tagName, value, line, valueColumn) else { return }
             if master.version == nil {
                 master.version = v
@@ -317,23 +485,24 @@ struct ParserState {
                 media.version = v
                 media.versionLine = line.number
             }
-        case "#EXT-X-INDEPENDENT-SEGMENTS":
+        case .independentSegments:
             noValue(tagName, value, line, valueColumn)
             master.independentSegments = true
             media.independentSegments = true
-        case "#EXT-X-START":
+        case .start:
             let attrs = attributeList(tagName, value, line, valueColumn)
             require(["TIME-OFFSET"], in: attrs, tag: tagName, line: line)
             let start = StartPoint(line: line.number, timeOffset: attrs.decimalFloatingPoint("TIME-OFFSET"),
                                    precise: attrs.string("PRECISE") == "YES")
             if master.start == nil { master.start = start; media.start = start }
-        case "#EXT-X-DEFINE":
+        case .define:
             handleDefine(tagName, value, line, valueColumn)
 
         // Media segment tags
-        case "#EXTINF":
+        case .extinf:
+            if let valueBytes, handleCommonExtinf(valueBytes, line, valueColumn) { break }
             handleExtinf(value, line, valueColumn)
-        case "#EXT-X-BYTERANGE":
+        case .byterange:
             requireVersion(4, "EXT-X-BYTERANGE", line.number, line.column)
             guard let value, !value.isEmpty else {
                 sink.error("EXT-X-BYTERANGE needs a value <length>[@<offset>]", line: line.number, column: line.column)
@@ -342,15 +511,15 @@ struct ParserState {
             if let range = parseByteRange(value, tag: tagName, line: line.number, column: valueColumn) {
                 pendingByteRange = (range.length, range.offset, line.number, valueColumn)
             }
-        case "#EXT-X-DISCONTINUITY":
+        case .discontinuity:
             noValue(tagName, value, line, valueColumn)
             pendingDiscontinuity = true
             sawDiscontinuity = true
-        case "#EXT-X-KEY":
+        case .key:
             let attrs = attributeList(tagName, value, line, valueColumn)
             let key = encryptionKey(tagName, attrs, line)
             currentKey = (key?.isEncrypting ?? false) ? key : nil
-        case "#EXT-X-MAP":
+        case .map:
             let attrs = attributeList(tagName, value, line, valueColumn)
             require(["URI"], in: attrs, tag: tagName, line: line)
             if firstMapUse == nil { firstMapUse = (line.number, line.column) }
@@ -359,7 +528,7 @@ struct ParserState {
                 range = ByteRange(length: parsed.length, offset: parsed.offset ?? 0)
             }
             currentMap = MediaInitializationSection(line: line.number, uri: attrs.string("URI") ?? "", byteRange: range)
-        case "#EXT-X-PROGRAM-DATE-TIME":
+        case .programDateTime:
             guard let value, !value.isEmpty else {
                 sink.error("EXT-X-PROGRAM-DATE-TIME needs a date-time value", line: line.number, column: line.column)
                 return
@@ -367,8 +536,8 @@ struct ParserState {
             if !looksLikeDateTime(value) {
                 sink.warning("EXT-X-PROGRAM-DATE-TIME: expected an ISO 8601 date-time, found \"\(excerpt(value))\"", line: line.number, column: valueColumn)
             }
-            pendingProgramDateTime = String(value)
-        case "#EXT-X-DATERANGE":
+            pendingProgramDateTime = valueString ?? String(value)
+        case .daterange:
             let attrs = attributeList(tagName, value, line, valueColumn)
             require(["ID"], in: attrs, tag: tagName, line: line)
             if !attrs.contains("START-DATE") {
@@ -378,74 +547,74 @@ struct ParserState {
                 sink.error("EXT-X-DATERANGE with END-ON-NEXT must have a CLASS attribute", line: line.number, column: attrs["END-ON-NEXT"]?.column ?? line.column, kind: .structure)
             }
             media.dateRanges.append(DateRange(line: line.number, id: attrs.string("ID"), attributes: attrs))
-        case "#EXT-X-GAP":
+        case .gap:
             noValue(tagName, value, line, valueColumn)
             pendingGap = true
-        case "#EXT-X-BITRATE":
+        case .bitrate:
             currentBitrate = requiredInteger(tagName, value, line, valueColumn, maximum: ValueLimits.maximumBitrateTag, unit: " kbit/s")
-        case "#EXT-X-PART":
+        case .part:
             handlePart(tagName, value, line, valueColumn)
-        case "#EXT-X-PART-INF":
+        case .partInf:
             let attrs = attributeList(tagName, value, line, valueColumn)
             require(["PART-TARGET"], in: attrs, tag: tagName, line: line)
             media.partTarget = attrs.decimalFloatingPoint("PART-TARGET")
-        case "#EXT-X-SERVER-CONTROL":
+        case .serverControl:
             media.serverControl = attributeList(tagName, value, line, valueColumn)
-        case "#EXT-X-PRELOAD-HINT":
+        case .preloadHint:
             let attrs = attributeList(tagName, value, line, valueColumn)
             require(["TYPE", "URI"], in: attrs, tag: tagName, line: line)
             media.preloadHints.append(attrs)
-        case "#EXT-X-RENDITION-REPORT":
+        case .renditionReport:
             let attrs = attributeList(tagName, value, line, valueColumn)
             require(["URI"], in: attrs, tag: tagName, line: line)
             media.renditionReports.append(attrs)
-        case "#EXT-X-SKIP":
+        case .skip:
             requireVersion(9, "EXT-X-SKIP", line.number, line.column)
             let attrs = attributeList(tagName, value, line, valueColumn)
             require(["SKIPPED-SEGMENTS"], in: attrs, tag: tagName, line: line)
             media.skippedSegments = attrs.decimalInteger("SKIPPED-SEGMENTS").flatMap { Int(exactly: $0) }
 
         // Media playlist tags
-        case "#EXT-X-TARGETDURATION":
+        case .targetduration:
             sawTargetDuration = true
             if let v = requiredInteger(tagName, value, line, valueColumn, maximum: ValueLimits.maximumTargetDuration, unit: " seconds") {
                 media.targetDuration = v
                 media.targetDurationLine = line.number
             }
-        case "#EXT-X-MEDIA-SEQUENCE":
+        case .mediaSequence:
             if !media.segments.isEmpty {
                 sink.error("EXT-X-MEDIA-SEQUENCE must appear before the first media segment", line: line.number, column: line.column, kind: .structure)
             }
             if let v = requiredInteger(tagName, value, line, valueColumn, maximum: ValueLimits.maximumInteger) { media.mediaSequence = v }
-        case "#EXT-X-DISCONTINUITY-SEQUENCE":
+        case .discontinuitySequence:
             if !media.segments.isEmpty || sawDiscontinuity {
                 sink.error("EXT-X-DISCONTINUITY-SEQUENCE must appear before the first media segment and any EXT-X-DISCONTINUITY", line: line.number, column: line.column, kind: .structure)
             }
             if let v = requiredInteger(tagName, value, line, valueColumn, maximum: ValueLimits.maximumInteger) { media.discontinuitySequence = v }
-        case "#EXT-X-PLAYLIST-TYPE":
+        case .playlistType:
             let text = value.map { String($0).trimmingSpaces } ?? ""
             if let type = PlaylistType(rawValue: text) {
                 media.playlistType = type
             } else {
                 sink.error("EXT-X-PLAYLIST-TYPE: expected EVENT or VOD, found \"\(excerpt(text))\"", line: line.number, column: value == nil ? line.column : valueColumn)
             }
-        case "#EXT-X-ENDLIST":
+        case .endlist:
             noValue(tagName, value, line, valueColumn)
             media.endList = true
-        case "#EXT-X-I-FRAMES-ONLY":
+        case .iFramesOnly:
             noValue(tagName, value, line, valueColumn)
             requireVersion(4, "EXT-X-I-FRAMES-ONLY", line.number, line.column)
             media.iFramesOnly = true
 
         // Multivariant playlist tags
-        case "#EXT-X-STREAM-INF":
+        case .streamInf:
             let attrs = attributeList(tagName, value, line, valueColumn)
             require(["BANDWIDTH"], in: attrs, tag: tagName, line: line)
             if let pending = pendingStreamInf {
                 sink.error("EXT-X-STREAM-INF is not followed by a URI line", line: pending.line, column: 1, kind: .structure)
             }
             pendingStreamInf = (line.number, attrs)
-        case "#EXT-X-I-FRAME-STREAM-INF":
+        case .iFrameStreamInf:
             let attrs = attributeList(tagName, value, line, valueColumn)
             require(["URI", "BANDWIDTH"], in: attrs, tag: tagName, line: line)
             var variant = IFrameVariantStream(uri: attrs.string("URI") ?? "", line: line.number, attributes: attrs)
@@ -455,9 +624,9 @@ struct ParserState {
             variant.resolution = attrs.resolution("RESOLUTION")
             variant.videoGroup = attrs.string("VIDEO")
             master.iFrameVariants.append(variant)
-        case "#EXT-X-MEDIA":
+        case .media:
             handleMedia(tagName, value, line, valueColumn)
-        case "#EXT-X-SESSION-DATA":
+        case .sessionData:
             let attrs = attributeList(tagName, value, line, valueColumn)
             require(["DATA-ID"], in: attrs, tag: tagName, line: line)
             if attrs.contains("VALUE") == attrs.contains("URI") {
@@ -469,7 +638,7 @@ struct ParserState {
             data.uri = attrs.string("URI")
             data.language = attrs.string("LANGUAGE")
             master.sessionData.append(data)
-        case "#EXT-X-SESSION-KEY":
+        case .sessionKey:
             let attrs = attributeList(tagName, value, line, valueColumn)
             if let key = encryptionKey(tagName, attrs, line) {
                 if !key.isEncrypting {
@@ -477,7 +646,7 @@ struct ParserState {
                 }
                 master.sessionKeys.append(key)
             }
-        case "#EXT-X-CONTENT-STEERING":
+        case .contentSteering:
             let attrs = attributeList(tagName, value, line, valueColumn)
             require(["SERVER-URI"], in: attrs, tag: tagName, line: line)
             var steering = ContentSteering(line: line.number)
@@ -830,6 +999,44 @@ struct ParserState {
 
     // MARK: Media segments
 
+    /// `#EXTINF:<digits>[.<digits>],<title>` with an accepted duration, read on its bytes —
+    /// the line of nearly every segment. Returns false, having changed nothing, for anything
+    /// else (`handleExtinf` then reads it and says what is wrong).
+    mutating func handleCommonExtinf(_ bytes: UnsafeBufferPointer<UInt8>, _ line: SourceLine, _ column: Int) -> Bool {
+        guard pendingExtinf == nil else { return false }
+        var mantissa: UInt64 = 0
+        var digits = 0, fractionDigits = 0, index = 0
+        var sawDot = false
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") {
+                guard digits < 15 else { return false }
+                mantissa = mantissa * 10 + UInt64(byte - UInt8(ascii: "0"))
+                digits += 1
+                if sawDot { fractionDigits += 1 }
+            } else if byte == UInt8(ascii: "."), !sawDot, digits > 0 {
+                sawDot = true
+            } else {
+                break
+            }
+            index += 1
+        }
+        guard digits > 0, index < bytes.count, bytes[index] == UInt8(ascii: ",") else { return false }
+        // At most 15 digits and a power of ten up to 10^15: both exact in a Double, so one
+        // division is correctly rounded, the same value `Double(String)` gives (Clinger).
+        let duration = Double(mantissa) / Self.powersOfTen[fractionDigits]
+        guard ValueLimits.isAcceptableDuration(duration) else { return false }
+        if sawDot, !requiredDecimalExtinfVersion {
+            requiredDecimalExtinfVersion = true
+            requireVersion(3, "a decimal-floating-point EXTINF duration", line.number, column)
+        }
+        let title = index + 1 < bytes.count ? String(decoding: bytes[(index + 1)...], as: UTF8.self) : nil
+        pendingExtinf = (line.number, duration, title)
+        return true
+    }
+
+    static let powersOfTen: [Double] = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15]
+
     mutating func handleExtinf(_ value: Substring?, _ line: SourceLine, _ column: Int) {
         if let pending = pendingExtinf {
             sink.error("EXTINF is not followed by a URI line", line: pending.line, column: 1, kind: .structure)
@@ -870,7 +1077,10 @@ struct ParserState {
             if d.isFinite, ValueLimits.isAcceptableDuration(d) { duration = d } else { outOfRange(trimmed) }
         } else if let d = AttributeValueParser.decimalFloatingPoint(trimmed) {
             if ValueLimits.isAcceptableDuration(d) { duration = d } else { outOfRange(trimmed) }
-            requireVersion(3, "a decimal-floating-point EXTINF duration", line.number, column)
+            if !requiredDecimalExtinfVersion {
+                requiredDecimalExtinfVersion = true
+                requireVersion(3, "a decimal-floating-point EXTINF duration", line.number, column)
+            }
         } else if AttributeValueParser.isOverlongDecimal(trimmed) {
             outOfRange(trimmed)
         } else if AttributeValueParser.signedDecimalFloatingPoint(trimmed) != nil
@@ -967,22 +1177,26 @@ struct ParserState {
     // MARK: URI lines
 
     mutating func handleURILine(_ line: SourceLine) {
-        let uri = substitute(String(line.text), line.number, line.column)
+        handleURILine(String(line.text), number: line.number, column: line.column)
+    }
+
+    mutating func handleURILine(_ text: String, number: Int, column: Int, substituting: Bool = true) {
+        let uri = substituting ? substitute(text, number, column) : text
         if let pending = pendingStreamInf {
             pendingStreamInf = nil
-            master.variants.append(makeVariant(uri: uri, line: pending.line, uriLine: line.number, attributes: pending.attributes))
+            master.variants.append(makeVariant(uri: uri, line: pending.line, uriLine: number, attributes: pending.attributes))
             return
         }
         if pendingExtinf == nil {
             if multivariantTagCount > 0, mediaTagCount == 0 {
-                sink.error("URI line is not preceded by #EXT-X-STREAM-INF", line: line.number, column: line.column, kind: .structure)
+                sink.error("URI line is not preceded by #EXT-X-STREAM-INF", line: number, column: column, kind: .structure)
                 return
             }
-            sink.error("URI line \"\(line.text.prefix(60))\" is not preceded by #EXTINF", line: line.number, column: line.column, kind: .structure)
+            sink.error("URI line \"\(text.prefix(60))\" is not preceded by #EXTINF", line: number, column: column, kind: .structure)
         }
         let extinf = pendingExtinf
         pendingExtinf = nil
-        var segment = MediaSegment(uri: uri, uriLine: line.number, duration: extinf?.duration ?? 0, mediaSequence: 0)
+        var segment = MediaSegment(uri: uri, uriLine: number, duration: extinf?.duration ?? 0, mediaSequence: 0)
         segment.extinfLine = extinf?.line
         segment.title = extinf?.title
         segment.discontinuity = pendingDiscontinuity
@@ -1197,10 +1411,15 @@ struct ParserState {
     }
 
     func looksLikeDateTime(_ text: Substring) -> Bool {
-        let u = Array(text.utf8)
-        guard u.count >= 10 else { return false }
-        func digit(_ i: Int) -> Bool { u[i] >= 48 && u[i] <= 57 }
-        return digit(0) && digit(1) && digit(2) && digit(3) && u[4] == 45 && digit(5) && digit(6) && u[7] == 45 && digit(8) && digit(9)
+        // YYYY-MM-DD, on the first ten bytes (no copy of the value).
+        var index = 0
+        for u in text.utf8 {
+            let ok = index == 4 || index == 7 ? u == 45 : (u >= 48 && u <= 57)
+            guard ok else { return false }
+            index += 1
+            if index == 10 { return true }
+        }
+        return false
     }
 }
 
