@@ -196,14 +196,22 @@ public enum EmbeddedID3 {
 /// their PES packets (each bounded by `maximumTagBytes`) and parses the tags in them.
 public struct TimedID3Collector {
     private let maximumTagBytes: Int
-    private var pmtPIDs: Set<UInt16> = []
-    private var id3PIDs: Set<UInt16> = []
+    private var pmtPIDs: Set<UInt16> = [] { didSet { updateRoles(oldValue, pmtPIDs, Self.pmtRole) } }
+    private var id3PIDs: Set<UInt16> = [] { didSet { updateRoles(oldValue, id3PIDs, Self.id3Role) } }
+    /// The two sets as a table indexed by PID (13 bits): looked up for every packet.
+    private var roles = [UInt8](repeating: 0, count: 8192)
+    private static let pmtRole: UInt8 = 1, id3Role: UInt8 = 2
     private var sections: [UInt16: [UInt8]] = [:]
     private var pending: [UInt16: (offset: Int, bytes: [UInt8])] = [:]
     private var found: [FoundID3Tag] = []
 
     public init(maximumTagBytes: Int = EmbeddedID3.maximumPESSize) {
         self.maximumTagBytes = maximumTagBytes
+    }
+
+    private mutating func updateRoles(_ old: Set<UInt16>, _ new: Set<UInt16>, _ role: UInt8) {
+        for pid in old.subtracting(new) { roles[Int(pid) & 0x1FFF] &= ~role }
+        for pid in new.subtracting(old) { roles[Int(pid) & 0x1FFF] |= role }
     }
 
     private mutating func handleSection(_ section: [UInt8], pid: UInt16) {
@@ -232,7 +240,8 @@ public struct TimedID3Collector {
     public mutating func consume(_ packet: TransportStreamPacket, at offset: Int) {
         guard !packet.transportError, packet.scramblingControl == 0, packet.hasPayload else { return }
         let pid = packet.pid
-        if pid == 0 || pmtPIDs.contains(pid) {
+        let role = roles[Int(pid) & 0x1FFF]
+        if pid == 0 || role & Self.pmtRole != 0 {
             var payload = packet.payload
             if packet.payloadUnitStart {
                 guard let pointer = payload.first, Int(pointer) < payload.count else { return }
@@ -248,7 +257,7 @@ public struct TimedID3Collector {
             sections[pid]?.append(contentsOf: payload)
             if (sections[pid]?.count ?? 0) > 4096 { sections[pid] = nil; return }   // §2.4.4: sections ≤ 1024 (4096 private)
             completeSectionIfReady(pid: pid)
-        } else if id3PIDs.contains(pid) {
+        } else if role & Self.id3Role != 0 {
             if packet.payloadUnitStart {
                 flush(pid: pid)
                 pending[pid] = (offset, Array(packet.payload))

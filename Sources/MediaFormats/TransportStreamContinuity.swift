@@ -50,8 +50,11 @@ public struct TransportStreamContinuity: Sendable, Hashable, Codable {
 /// Follows the continuity counters of a TS segment packet by packet, so that a segment of any
 /// size is judged in one streaming pass (``TransportStream/forEachPacket(in:_:)``).
 public struct ContinuityTracker {
-    private var last: [UInt16: (counter: UInt8, duplicates: Int)] = [:]
-    private var edgeIndex: [UInt16: Int] = [:]
+    /// Per PID (13 bits, so a table rather than a dictionary: this runs for every packet of a
+    /// segment of any size): the last counter, whether it was a duplicate, the edge's index.
+    private var lastCounter = [UInt8](repeating: 0, count: 8192)
+    private var lastWasDuplicate = [Bool](repeating: false, count: 8192)
+    private var edgeIndex = [Int](repeating: -1, count: 8192)
     public private(set) var continuity = TransportStreamContinuity()
 
     public init() {}
@@ -66,10 +69,11 @@ public struct ContinuityTracker {
             continuity.errorCount += 1
             if continuity.errors.count < TransportStreamContinuity.keptErrors { continuity.errors.append(error) }
         }
-        if let position = edgeIndex[packet.pid] {
+        let position = edgeIndex[Int(packet.pid)]
+        if position >= 0 {
             continuity.edges[position].lastCounter = packet.continuityCounter
         } else {
-            edgeIndex[packet.pid] = continuity.edges.count
+            edgeIndex[Int(packet.pid)] = continuity.edges.count
             continuity.edges.append(TransportStreamContinuity.Edge(
                 pid: packet.pid, firstCounter: packet.continuityCounter, firstHasPayload: packet.hasPayload,
                 firstSignalsDiscontinuity: packet.discontinuity, lastCounter: packet.continuityCounter))
@@ -78,19 +82,22 @@ public struct ContinuityTracker {
     }
 
     private mutating func step(_ packet: TransportStreamPacket, packetIndex: Int) -> ContinuityError? {
-        guard let previous = last[packet.pid], !packet.discontinuity else {
-            last[packet.pid] = (packet.continuityCounter, 0)
+        let pid = Int(packet.pid)
+        // A PID seen before has an edge; the first packet of a PID and a discontinuity reset.
+        guard edgeIndex[pid] >= 0, !packet.discontinuity else {
+            (lastCounter[pid], lastWasDuplicate[pid]) = (packet.continuityCounter, false)
             return nil
         }
-        let expected = packet.hasPayload ? (previous.counter + 1) & 0x0F : previous.counter
+        let previous = lastCounter[pid]
+        let expected = packet.hasPayload ? (previous + 1) & 0x0F : previous
         if packet.continuityCounter == expected {
-            last[packet.pid] = (packet.continuityCounter, 0)
+            (lastCounter[pid], lastWasDuplicate[pid]) = (packet.continuityCounter, false)
             return nil
-        } else if packet.hasPayload, packet.continuityCounter == previous.counter, previous.duplicates == 0 {
-            last[packet.pid] = (packet.continuityCounter, 1)   // one duplicate packet is allowed
+        } else if packet.hasPayload, packet.continuityCounter == previous, !lastWasDuplicate[pid] {
+            (lastCounter[pid], lastWasDuplicate[pid]) = (packet.continuityCounter, true)   // one duplicate packet is allowed
             return nil
         }
-        last[packet.pid] = (packet.continuityCounter, 0)
+        (lastCounter[pid], lastWasDuplicate[pid]) = (packet.continuityCounter, false)
         return ContinuityError(pid: packet.pid, packetIndex: packetIndex, expected: expected, found: packet.continuityCounter)
     }
 }
