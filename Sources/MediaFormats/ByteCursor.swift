@@ -98,13 +98,18 @@ extension TransportStream {
         let size = TransportStreamPacket.size
         var index = 0
         while cursor.remaining >= size {
-            let head = cursor.peek(size)
-            if head[head.startIndex] == TransportStreamPacket.syncByte {
-                if let packet = TransportStreamPacket(head) { body(cursor.offset, index, packet) }
+            // The packets of one window at a time, without going back to the cursor for each.
+            let block = cursor.peek(348 * size)
+            let start = block.startIndex, base = cursor.offset
+            var i = start
+            while block.endIndex - i >= size, block[i] == TransportStreamPacket.syncByte {
+                if let packet = TransportStreamPacket(block[i..<(i + size)]) { body(base + (i - start), index, packet) }
                 index += 1
-                cursor.advance(by: size)
-                continue
+                i += size
             }
+            cursor.advance(by: i - start)
+            guard cursor.remaining >= size, block.endIndex - i >= size else { continue }
+            // Lost sync at the cursor.
             cursor.advance(by: 1)
             resync: while cursor.remaining >= size {
                 let block = cursor.peek(65_536 + size)
