@@ -13,7 +13,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 find "$corpus" \( -name '*.m3u8' -o -name '*.m3u' \) -type f -print0 | sort -z > "$work/files"
 echo "$(tr -cd '\0' < "$work/files" | wc -c) playlist files"
-hyperfine --warmup 1 --runs 5 --style basic --export-json "$work/results.json" \
+hyperfine --warmup 0 --runs 3 --style basic --export-json "$work/results.json" \
   -n "corpus as one folder" "$bin $corpus --playlist-only > /dev/null || true" \
   -n "the same files as arguments" "xargs -0 $bin --playlist-only < $work/files > /dev/null || true" \
   -n "corpus as one folder (full check)" "$bin $corpus > /dev/null || true" \
