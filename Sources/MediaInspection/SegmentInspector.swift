@@ -38,6 +38,11 @@ public struct SegmentInspector: Sendable {
         let segment = try await source.open(request.uri, range: request.range)
         let initBytes = try await openInitSection(request)
         guard let decryption = request.decryption else {
+            if gauge == nil, segment.count >= Self.concurrentPassesThreshold {
+                return try await Self.inspectConcurrently(
+                    uri: request.uri, segment: segment, initSection: initBytes, wantsStreamInfo: request.wantsStreamInfo,
+                    wantsDecode: request.wantsDecode, maximumImagePixels: maximumImagePixels, maximumID3Bytes: maximumID3Bytes)
+            }
             return try Self.inspect(
                 uri: request.uri, segment: segment, initSection: initBytes, wantsStreamInfo: request.wantsStreamInfo,
                 wantsDecode: request.wantsDecode, maximumImagePixels: maximumImagePixels, maximumID3Bytes: maximumID3Bytes,
@@ -124,7 +129,7 @@ public struct SegmentInspector: Sendable {
             }
     }
 
-    private func openInitSection(_ request: SegmentRequest) async throws -> (any RandomAccessBytes)? {
+    private func openInitSection(_ request: SegmentRequest) async throws -> (any RandomAccessBytes & Sendable)? {
         guard let initSection = request.initSection else { return nil }
         return try await source.open(initSection.uri, range: initSection.range)
     }
@@ -153,6 +158,53 @@ public struct SegmentInspector: Sendable {
         maximumID3Bytes: Int = EmbeddedID3.maximumPESSize, gauge: BufferGauge? = nil,
         windowSize: Int = ByteCursor.defaultWindowSize
     ) throws(SegmentReadError) -> SegmentFacts {
+        let demuxed = try demuxPass(
+            uri: uri, segment: segment, initSection: initSection, wantsStreamInfo: wantsStreamInfo, wantsDecode: wantsDecode,
+            maximumImagePixels: maximumImagePixels, gauge: gauge)
+        let scanned = try scanPass(
+            uri: uri, segment: segment, container: demuxed.container, maximumID3Bytes: maximumID3Bytes, gauge: gauge,
+            windowSize: windowSize)
+        return finish(demuxed, scanned, maximumImagePixels: maximumImagePixels)
+    }
+
+    /// Segments at least this large are demuxed and scanned at the same time, on two cores.
+    static let concurrentPassesThreshold = 16 << 20
+
+    /// The two passes of a large segment side by side: libavformat on this task, the scanners'
+    /// walk on a child task, each with its own buffers (the bytes are read twice, as in turn).
+    static func inspectConcurrently(
+        uri: String, segment: any RandomAccessBytes & Sendable, initSection: (any RandomAccessBytes & Sendable)?,
+        wantsStreamInfo: Bool, wantsDecode: Bool, maximumImagePixels: Int, maximumID3Bytes: Int
+    ) async throws(SegmentReadError) -> SegmentFacts {
+        let container = ContainerSniffer.container(uri: uri, source: segment, hasInitSection: initSection != nil).0
+        async let scanned = Result { () throws(SegmentReadError) -> ScanResult in
+            try scanPass(uri: uri, segment: segment, container: container, maximumID3Bytes: maximumID3Bytes)
+        }
+        let demuxed = Result { () throws(SegmentReadError) -> DemuxPassResult in
+            try demuxPass(
+                uri: uri, segment: segment, initSection: initSection, wantsStreamInfo: wantsStreamInfo, wantsDecode: wantsDecode,
+                maximumImagePixels: maximumImagePixels, gauge: nil)
+        }
+        let scan = await scanned
+        return finish(try demuxed.get(), try scan.get(), maximumImagePixels: maximumImagePixels)
+    }
+
+    struct DemuxPassResult {
+        var facts: SegmentFacts
+        var container: SegmentContainer
+        var problems: [String?]
+    }
+
+    struct ScanResult: Sendable {
+        var found: [FoundID3Tag] = []
+        var continuity: TransportStreamContinuity?
+    }
+
+    /// libavformat's pass (and the decoder's, with `wantsDecode`): tracks, timing, problems.
+    static func demuxPass(
+        uri: String, segment: any RandomAccessBytes, initSection: (any RandomAccessBytes)?, wantsStreamInfo: Bool,
+        wantsDecode: Bool, maximumImagePixels: Int, gauge: BufferGauge?
+    ) throws(SegmentReadError) -> DemuxPassResult {
         LibAV.silenceLogging()
         let byteCount = segment.count
         let (container, layoutProblem) = ContainerSniffer.container(uri: uri, source: segment, hasInitSection: initSection != nil)
@@ -171,23 +223,6 @@ public struct SegmentInspector: Sendable {
         facts.videoStartsWithKeyframe = demux.videoStartsWithKeyframe
         facts.keyframeHasParameterSets = demux.keyframeHasParameterSets
 
-        let cursor = ByteCursor(segment, windowSize: windowSize, gauge: gauge)
-        let found: [FoundID3Tag]
-        if container == .mpegTS {
-            // One walk over the packets for both the counters and the timed ID3.
-            var tracker = ContinuityTracker()
-            var collector = TimedID3Collector(maximumTagBytes: maximumID3Bytes)
-            TransportStream.forEachPacket(in: cursor) { offset, index, packet in
-                tracker.consume(packet, packetIndex: index)
-                collector.consume(packet, at: offset)
-            }
-            facts.continuity = tracker.continuity
-            found = collector.finish()
-        } else {
-            found = EmbeddedID3.tags(in: cursor, container: container.id3Container, maximumTagBytes: maximumID3Bytes)
-        }
-        if let failure = cursor.failure { throw SegmentReadError(uri: uri, reason: failure.reason) }
-
         var problems = [layoutProblem, demux.problem]
         if container == .mpegTS, byteCount % 188 != 0 {
             // A cut transfer: TS segments consist of whole 188-byte packets (ISO/IEC 13818-1 §2.4.3.2).
@@ -196,15 +231,45 @@ public struct SegmentInspector: Sendable {
         if wantsDecode, layoutProblem != ContainerSniffer.needsInitSection, byteCount > 0 {
             facts.decoding = SegmentDecoder.decode(source: demuxed, container: container, maximumPixels: maximumImagePixels)
         }
-        let stated = problems.compactMap { $0 }
-        facts.problem = stated.isEmpty ? nil : stated.joined(separator: "; ")
+        return DemuxPassResult(facts: facts, container: container, problems: problems)
+    }
 
+    /// The scanners' walk through a window: ID3 tags, and in TS the continuity counters.
+    static func scanPass(
+        uri: String, segment: any RandomAccessBytes, container: SegmentContainer, maximumID3Bytes: Int, gauge: BufferGauge? = nil,
+        windowSize: Int = ByteCursor.defaultWindowSize
+    ) throws(SegmentReadError) -> ScanResult {
+        let cursor = ByteCursor(segment, windowSize: windowSize, gauge: gauge)
+        var result = ScanResult()
+        if container == .mpegTS {
+            // One walk over the packets for both the counters and the timed ID3.
+            var tracker = ContinuityTracker()
+            var collector = TimedID3Collector(maximumTagBytes: maximumID3Bytes)
+            TransportStream.forEachPacket(in: cursor) { offset, index, packet in
+                tracker.consume(packet, packetIndex: index)
+                collector.consume(packet, at: offset)
+            }
+            result.continuity = tracker.continuity
+            result.found = collector.finish()
+        } else {
+            result.found = EmbeddedID3.tags(in: cursor, container: container.id3Container, maximumTagBytes: maximumID3Bytes)
+        }
+        if let failure = cursor.failure { throw SegmentReadError(uri: uri, reason: failure.reason) }
+        return result
+    }
+
+    static func finish(_ demuxed: DemuxPassResult, _ scanned: ScanResult, maximumImagePixels: Int) -> SegmentFacts {
+        var facts = demuxed.facts
+        facts.continuity = scanned.continuity
+        let stated = demuxed.problems.compactMap { $0 }
+        facts.problem = stated.isEmpty ? nil : stated.joined(separator: "; ")
+        let found = scanned.found
         facts.id3 = found.map(ID3TagFacts.init(found:))
         facts.artwork = found.flatMap { $0.tag?.frames ?? [] }.compactMap { frame in
             guard case .attachedPicture(let picture) = frame else { return nil }
             return ArtworkFacts(picture, maximumPixels: maximumImagePixels)
         }
-        if container.isPackedAudio {
+        if demuxed.container.isPackedAudio {
             if let first = facts.id3.first, first.offset == 0 {
                 facts.transportStreamTimestamp = first.transportStreamTimestamp
             }

@@ -152,6 +152,23 @@ struct StreamingInspectionTests {
         #expect(peaks[1] * 10 < ts.count * 4)
     }
 
+    /// Segments of 16 MiB and more are demuxed and scanned side by side: the same facts.
+    @Test func concurrentPassesGiveTheSameFacts() async throws {
+        let folder = try Self.bigSegments()
+        let audio = [UInt8](try Data(contentsOf: folder.url.appendingPathComponent("big.aac")))
+        try folder.write(Data(audio + Self.trailingTag), to: "tagged.aac")
+        for name in ["big.ts", "tagged.aac"] {
+            let source = try LocalSegmentSource().openSync(folder.path(name), range: nil)
+            let together = try await SegmentInspector.inspectConcurrently(
+                uri: folder.path(name), segment: source, initSection: nil, wantsStreamInfo: true, wantsDecode: false,
+                maximumImagePixels: ImageHeader.defaultMaximumPixels, maximumID3Bytes: EmbeddedID3.maximumPESSize)
+            let inTurn = try await SegmentInspector(source: LocalSegmentSource()).inspect(
+                SegmentRequest(uri: folder.path(name), wantsStreamInfo: true), gauge: BufferGauge())
+            #expect(together == inTurn, "\(name)")
+            #expect(!together.id3.isEmpty || name == "big.ts")
+        }
+    }
+
     /// A window far smaller than the fixtures: every tag, packet and resynchronisation crosses
     /// window edges, damaged or not, and the facts stay those of the whole bytes.
     @Test(arguments: DamagedSegmentTests.files, [nil] + DamagedSegmentTests.Damage.allCases.map(Optional.some))
