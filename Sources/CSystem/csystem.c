@@ -29,3 +29,13 @@ int hls_rename_noreplace(int from_dir, const char *from, int to_dir, const char 
 int hls_lock_exclusive(int fd, int wait) {
     return flock(fd, LOCK_EX | (wait ? 0 : LOCK_NB));
 }
+
+int hls_sync_filesystem(int fd) {
+#if defined(__linux__)
+    return syncfs(fd);
+#else
+    (void)fd;
+    errno = ENOSYS;
+    return -1;
+#endif
+}

@@ -96,8 +96,11 @@ final class Folder {
     }
 
     /// Writes `bytes` to a new temporary file (O_EXCL, never a link), with the permission bits
-    /// (and, when `owner`, the owner and group) of `like`, flushed to disk. Returns its name.
-    func temporary(for name: String, run: String, bytes: ArraySlice<UInt8>, like: stat?, owner: Bool, progress: WriteProgress) throws(EmbedError) -> String {
+    /// (and, when `owner`, the owner and group) of `like`, flushed to disk — unless `flush` is
+    /// false, when the caller flushes it (``flushAll(_:)``) before giving it a name. Returns its name.
+    func temporary(
+        for name: String, run: String, bytes: ArraySlice<UInt8>, like: stat?, owner: Bool, flush: Bool = true, progress: WriteProgress
+    ) throws(EmbedError) -> String {
         let temporary = TemporaryName.make(for: name, run: run)
         let full = (path as NSString).appendingPathComponent(name)
         try progress.step()
@@ -125,7 +128,7 @@ final class Folder {
             guard written > 0 else { failure = EmbedError("\(full): cannot write: \(lastError())"); break }
             offset += written
         }
-        if failure == nil, fsync(descriptor) != 0 { failure = EmbedError("\(full): cannot flush it to disk: \(lastError())") }
+        if failure == nil, flush, fsync(descriptor) != 0 { failure = EmbedError("\(full): cannot flush it to disk: \(lastError())") }
         close(descriptor)
         if let failure {
             unlinkat(self.descriptor, temporary, 0)
@@ -177,6 +180,22 @@ final class Folder {
         guard let info = status(name), Self.isRegular(info) else { return false }
         try progress.step()
         return unlinkat(descriptor, name, 0) == 0
+    }
+
+    /// Flushes the temporary files `names` of this folder to disk: one syncfs(2) for the whole
+    /// filesystem where there is one (hundreds of small segments cost one flush, not one each),
+    /// else an fsync per file.
+    func flushAll(_ names: [String]) throws(EmbedError) {
+        guard !names.isEmpty else { return }
+        if hls_sync_filesystem(descriptor) == 0 { return }
+        for name in names {
+            let file = openat(descriptor, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+            guard file >= 0 else { throw EmbedError("\((path as NSString).appendingPathComponent(name)): cannot open it to flush it: \(lastError())") }
+            defer { close(file) }
+            guard fsync(file) == 0 else {
+                throw EmbedError("\((path as NSString).appendingPathComponent(name)): cannot flush it to disk: \(lastError())")
+            }
+        }
     }
 
     /// Makes the renames in this folder durable.

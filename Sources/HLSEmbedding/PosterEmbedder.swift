@@ -65,8 +65,13 @@ public struct PosterEmbedder: Sendable {
             layout: layout, destination: request.destination, wait: request.wait, report: request.report,
             hook: request.writeStepHook)
         let output = try writer.write(master: master, targets: plan.targets.map(\.playlistURI), lock: lock) { (put: StreamWriter.Put) throws(EmbedError) in
-            // The second pass: the writers are deterministic, so these are the measured bytes.
+            // The measured bytes, kept from the first pass; beyond the memory bound, a second
+            // pass (the writers are deterministic, so these are the measured bytes again).
             for target in plan.targets {
+                if let rewritten = target.rewritten {
+                    for (segment, bytes) in zip(target.segments, rewritten) { try put(target.playlistURI, segment, bytes) }
+                    continue
+                }
                 var session = SegmentSession(timelineStart: target.timelineStart)
                 for (segment, record) in zip(target.segments, target.measurement.records) {
                     let path = URIResolver.resolve(segment.uri, against: target.playlistURI)
@@ -171,15 +176,26 @@ public struct PosterEmbedder: Sendable {
 
     // MARK: - Rewriting
 
-    /// Rewrites every target segment in memory, one at a time, keeping only the new sizes.
+    /// How many rewritten bytes the measuring pass keeps for the writing pass (600 audio
+    /// segments with a 20 KB poster are about 20 MB); beyond it they are rewritten again.
+    static let keptRewriteBytes = 128 << 20
+
+    /// Rewrites every target segment in memory, one at a time, keeping the new sizes (and, up to
+    /// ``keptRewriteBytes`` in all, the new bytes, so each segment is read and rewritten once).
     func rewritePlan(_ targets: [PlannedTarget], poster: Poster?) throws(EmbedError) -> RewritePlan {
         var plan = RewritePlan()
+        var kept = 0
         for var target in targets {
             var session = SegmentSession(timelineStart: target.timelineStart)
+            var rewritten: [[UInt8]]? = []
             for (segment, record) in zip(target.segments, target.measurement.records) {
                 let path = URIResolver.resolve(segment.uri, against: target.playlistURI)
-                target.newSizes.append(try session.rewrite(path, segment: segment, record: record, poster: poster).count)
+                let bytes = try session.rewrite(path, segment: segment, record: record, poster: poster)
+                target.newSizes.append(bytes.count)
+                kept += bytes.count
+                if kept > Self.keptRewriteBytes { rewritten = nil } else { rewritten?.append(bytes) }
             }
+            target.rewritten = rewritten
             (target.timestampsKept, target.timestampsAdded) = (session.timestampsKept, session.timestampsAdded)
             let windows = zip(target.segments, target.newSizes).map {
                 BitrateWindow.Segment(bytes: $1, duration: $0.duration)

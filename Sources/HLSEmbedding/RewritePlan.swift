@@ -11,6 +11,10 @@ struct PlannedTarget: Sendable {
     var measurement: PlaylistMeasurement
     /// Sizes of the rewritten segments, in playlist order.
     var newSizes: [Int] = []
+    /// The rewritten segments themselves, kept from the measuring pass for the writing pass
+    /// while the whole rewrite stays under ``PosterEmbedder/keptRewriteBytes`` (nil beyond: the
+    /// writing pass rewrites them again, deterministically, one at a time).
+    var rewritten: [[UInt8]]?
     var newPeak: Int?
     var newAverage: Int?
     /// Where packed audio without timestamps starts (90 kHz): the stream's other playlists' start.

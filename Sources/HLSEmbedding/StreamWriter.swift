@@ -116,31 +116,60 @@ struct StreamWriter {
 
         var created: [String] = []
         var committed = false
-        do {
+        do throws(EmbedError) {
             // 3. New segments under new names; unchanged ones stay (or are linked into the copy).
+            // First every new segment as a temporary file, then one flush for all of them (not
+            // one fsync per file), then each gets its name: no name ever points at bytes that
+            // are not on disk yet.
             var newURIs: [String: [Int: String]] = [:]
             var renamedFolders = Set<String>()
-            try produce { (playlistURI: String, segment: MediaSegment, bytes: [UInt8]) throws(EmbedError) in
-                let playlist = layout.relative(playlistURI)
-                let file = layout.relative(URIResolver.resolve(segment.uri, against: playlistURI))
-                let (folder, name) = Tree.split(file)
-                let sourceFolder = try source.folder(folder)
-                if try sourceFolder.read(name, followLinks: true) == bytes {
-                    if !inPlace { try tree.copy(file, from: source, run: run, progress: progress) }
-                    return
+            var pending: [PendingSegment] = []
+            do throws(EmbedError) {
+                try produce { (playlistURI: String, segment: MediaSegment, bytes: [UInt8]) throws(EmbedError) in
+                    let playlist = layout.relative(playlistURI)
+                    let file = layout.relative(URIResolver.resolve(segment.uri, against: playlistURI))
+                    let (folder, name) = Tree.split(file)
+                    let sourceFolder = try source.folder(folder)
+                    if try sourceFolder.read(name, followLinks: true) == bytes {
+                        if !inPlace { try tree.copy(file, from: source, run: run, progress: progress) }
+                        return
+                    }
+                    let newName = SegmentName.renamed(name, bytes: bytes)
+                    let target = try tree.folder(folder)
+                    let temporary = try target.temporary(
+                        for: newName, run: run, bytes: bytes[...], like: sourceFolder.status(name, followLinks: true), owner: inPlace,
+                        flush: false, progress: progress)
+                    pending.append(PendingSegment(
+                        folder: folder, temporary: temporary, newName: newName, playlist: playlist, uriLine: segment.uriLine,
+                        newURI: SegmentName.renamed(segment.uri, bytes: bytes)))
                 }
-                let newName = SegmentName.renamed(name, bytes: bytes)
-                let target = try tree.folder(folder)
-                let temporary = try target.temporary(
-                    for: newName, run: run, bytes: bytes[...], like: sourceFolder.status(name, followLinks: true), owner: inPlace,
-                    progress: progress)
-                if try target.createExclusively(newName, with: temporary, progress: progress) {
-                    created.append(Tree.join(folder, newName))
-                } else if try target.read(newName) != bytes {
-                    throw EmbedError("\((target.path as NSString).appendingPathComponent(newName)) exists with other content; embed does not overwrite it — move it away and run again")
+                for (folder, entries) in Dictionary(grouping: pending, by: \.folder).sorted(by: { $0.key < $1.key }) {
+                    try tree.folder(folder).flushAll(entries.map(\.temporary))
                 }
-                renamedFolders.insert(folder)
-                newURIs[playlist, default: [:]][segment.uriLine] = SegmentName.renamed(segment.uri, bytes: bytes)
+                while !pending.isEmpty {
+                    let next = pending.removeFirst()
+                    let target = try tree.folder(next.folder)
+                    if target.status(next.newName) != nil {
+                        // Written before (the same poster again): the same bytes may stay, others may not.
+                        let same = try target.read(next.newName) == target.read(next.temporary)
+                        _ = try? target.removeFile(next.temporary, progress: WriteProgress(hook: nil))
+                        guard same else {
+                            throw EmbedError("\((target.path as NSString).appendingPathComponent(next.newName)) exists with other content; embed does not overwrite it — move it away and run again")
+                        }
+                    } else if try target.createExclusively(next.newName, with: next.temporary, progress: progress) {
+                        created.append(Tree.join(next.folder, next.newName))
+                    } else {
+                        throw EmbedError("\((target.path as NSString).appendingPathComponent(next.newName)) appeared while embed was writing; embed does not overwrite it — run again")
+                    }
+                    renamedFolders.insert(next.folder)
+                    newURIs[next.playlist, default: [:]][next.uriLine] = next.newURI
+                }
+            } catch {
+                // Temporaries that never got their name.
+                for leftover in pending {
+                    _ = try? tree.folder(leftover.folder, create: false).removeFile(leftover.temporary, progress: WriteProgress(hook: nil))
+                }
+                throw error
             }
             for folder in renamedFolders { try tree.folder(folder).sync() }
 
@@ -351,6 +380,16 @@ final class Tree {
     func syncAll() {
         for folder in folders.values { folder.sync() }
     }
+}
+
+/// A rewritten segment written as a temporary file, waiting for the flush and its new name.
+struct PendingSegment {
+    var folder: String
+    var temporary: String
+    var newName: String
+    var playlist: String
+    var uriLine: Int
+    var newURI: String
 }
 
 /// Line-level edits of a playlist: only the named lines change, every other byte stays.

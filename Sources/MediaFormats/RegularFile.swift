@@ -27,8 +27,9 @@ public struct RegularFileError: Error, Sendable, Hashable, CustomStringConvertib
 }
 
 /// An open regular file. `open` refuses anything else *before* a byte is read; the descriptor
-/// is closed when the value dies.
-public final class RegularFile {
+/// is closed when the value dies. Sendable: every property is a constant, and positioned reads
+/// (`pread`) from several threads do not disturb each other.
+public final class RegularFile: Sendable {
     /// The path as given to `init`.
     public let path: String
     /// File size at open time.
@@ -98,6 +99,11 @@ public final class RegularFile {
             }
         }
         return result
+    }
+
+    /// One positioned read (`pread`): bytes read, 0 at the end, -1 with `errno` set on failure.
+    public func positionedRead(into destination: UnsafeMutableRawPointer, count: Int, at offset: Int) -> Int {
+        posixPread(descriptor, destination, count, offset)
     }
 
     /// `length` bytes at `offset`, with positioned reads; the caller has bounded `length`.
@@ -170,4 +176,8 @@ public struct FileIdentity: Sendable, Hashable {
 /// `read(2)`, named apart from methods called `read`.
 private func posixRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
     read(fd, buffer, count)
+}
+
+private func posixPread(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int, _ offset: Int) -> Int {
+    pread(fd, buffer, count, off_t(offset))
 }

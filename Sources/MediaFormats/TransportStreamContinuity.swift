@@ -56,51 +56,76 @@ public struct TransportStreamContinuity: Sendable, Hashable, Codable {
     public func edge(of pid: UInt16) -> Edge? { edges.first { $0.pid == pid } }
 }
 
+/// Follows the continuity counters of a TS segment packet by packet, so that a segment of any
+/// size is judged in one streaming pass (``TransportStream/forEachPacket(in:_:)``).
+public struct ContinuityTracker {
+    /// Per PID (13 bits, so a table rather than a dictionary: this runs for every packet of a
+    /// segment of any size): the last counter, whether it was a duplicate, the edge's index.
+    private var lastCounter = [UInt8](repeating: 0, count: 8192)
+    private var lastWasDuplicate = [Bool](repeating: false, count: 8192)
+    private var edgeIndex = [Int](repeating: -1, count: 8192)
+    public private(set) var continuity = TransportStreamContinuity()
+
+    public init() {}
+
+    /// Takes the next packet (with its index among all packets); returns the gap it opens, nil
+    /// when its counter is as expected or it is on the null PID (which is not checked).
+    @discardableResult
+    public mutating func consume(_ packet: TransportStreamPacket, packetIndex: Int) -> ContinuityError? {
+        guard packet.pid != TransportStreamPacket.nullPID else { return nil }
+        let error = step(packet, packetIndex: packetIndex)
+        if let error {
+            continuity.errorCount += 1
+            if continuity.errors.count < TransportStreamContinuity.keptErrors { continuity.errors.append(error) }
+        }
+        let position = edgeIndex[Int(packet.pid)]
+        if position >= 0 {
+            continuity.edges[position].lastCounter = packet.continuityCounter
+        } else {
+            edgeIndex[Int(packet.pid)] = continuity.edges.count
+            continuity.edges.append(TransportStreamContinuity.Edge(
+                pid: packet.pid, firstCounter: packet.continuityCounter, firstHasPayload: packet.hasPayload,
+                firstSignalsDiscontinuity: packet.discontinuity, lastCounter: packet.continuityCounter))
+        }
+        return error
+    }
+
+    private mutating func step(_ packet: TransportStreamPacket, packetIndex: Int) -> ContinuityError? {
+        let pid = Int(packet.pid)
+        // A PID seen before has an edge; the first packet of a PID and a discontinuity reset.
+        guard edgeIndex[pid] >= 0, !packet.discontinuity else {
+            (lastCounter[pid], lastWasDuplicate[pid]) = (packet.continuityCounter, false)
+            return nil
+        }
+        let previous = lastCounter[pid]
+        let expected = packet.hasPayload ? (previous + 1) & 0x0F : previous
+        if packet.continuityCounter == expected {
+            (lastCounter[pid], lastWasDuplicate[pid]) = (packet.continuityCounter, false)
+            return nil
+        } else if packet.hasPayload, packet.continuityCounter == previous, !lastWasDuplicate[pid] {
+            (lastCounter[pid], lastWasDuplicate[pid]) = (packet.continuityCounter, true)   // one duplicate packet is allowed
+            return nil
+        }
+        (lastCounter[pid], lastWasDuplicate[pid]) = (packet.continuityCounter, false)
+        return ContinuityError(pid: packet.pid, packetIndex: packetIndex, expected: expected, found: packet.continuityCounter)
+    }
+}
+
 extension TransportStream {
     /// Gaps and edge counters of a segment; see ``TransportStreamContinuity``.
     public static func continuity(in ts: [UInt8]) -> TransportStreamContinuity {
-        var result = TransportStreamContinuity()
-        var index: [UInt16: Int] = [:]
-        forEachContinuityStep(in: ts) { packet, packetIndex, error in
-            if let error {
-                result.errorCount += 1
-                if result.errors.count < TransportStreamContinuity.keptErrors { result.errors.append(error) }
-            }
-            if let position = index[packet.pid] {
-                result.edges[position].lastCounter = packet.continuityCounter
-            } else {
-                index[packet.pid] = result.edges.count
-                result.edges.append(TransportStreamContinuity.Edge(
-                    pid: packet.pid, firstCounter: packet.continuityCounter, firstHasPayload: packet.hasPayload,
-                    firstSignalsDiscontinuity: packet.discontinuity, lastCounter: packet.continuityCounter))
-            }
-        }
-        return result
+        var tracker = ContinuityTracker()
+        forEachPacket(in: ByteCursor(InMemoryBytes(ts))) { _, index, packet in tracker.consume(packet, packetIndex: index) }
+        return tracker.continuity
     }
 
-    /// The one walk behind ``continuityErrors(in:)`` and ``continuity(in:)``: every packet but
-    /// the null PID's, with the gap it opens (nil when its counter is as expected).
+    /// The one walk behind ``continuityErrors(in:)``: every packet but the null PID's, with the
+    /// gap it opens (nil when its counter is as expected).
     static func forEachContinuityStep(in ts: [UInt8], _ body: (TransportStreamPacket, Int, ContinuityError?) -> Void) {
-        var last: [UInt16: (counter: UInt8, duplicates: Int)] = [:]
-        for (packetIndex, offset) in packetOffsets(in: ts[...]).enumerated() {
-            guard let packet = TransportStreamPacket(ts[offset...]), packet.pid != TransportStreamPacket.nullPID else { continue }
-            guard let previous = last[packet.pid], !packet.discontinuity else {
-                last[packet.pid] = (packet.continuityCounter, 0)
-                body(packet, packetIndex, nil)
-                continue
-            }
-            let expected = packet.hasPayload ? (previous.counter + 1) & 0x0F : previous.counter
-            if packet.continuityCounter == expected {
-                last[packet.pid] = (packet.continuityCounter, 0)
-                body(packet, packetIndex, nil)
-            } else if packet.hasPayload, packet.continuityCounter == previous.counter, previous.duplicates == 0 {
-                last[packet.pid] = (packet.continuityCounter, 1)   // one duplicate packet is allowed
-                body(packet, packetIndex, nil)
-            } else {
-                last[packet.pid] = (packet.continuityCounter, 0)
-                body(packet, packetIndex, ContinuityError(
-                    pid: packet.pid, packetIndex: packetIndex, expected: expected, found: packet.continuityCounter))
-            }
+        var tracker = ContinuityTracker()
+        forEachPacket(in: ByteCursor(InMemoryBytes(ts))) { _, index, packet in
+            guard packet.pid != TransportStreamPacket.nullPID else { return }
+            body(packet, index, tracker.consume(packet, packetIndex: index))
         }
     }
 }

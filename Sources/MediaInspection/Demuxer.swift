@@ -1,4 +1,5 @@
 internal import CFFmpeg
+internal import MediaFormats
 
 /// What libavformat tells about a segment: tracks, durations from packet timestamps, problems.
 struct DemuxResult: Sendable {
@@ -10,14 +11,17 @@ struct DemuxResult: Sendable {
     var keyframeHasParameterSets: Bool?
 }
 
-/// Owns one `AVFormatContext` opened over a ``MemoryInput``; closes it in `deinit`.
+/// Owns one `AVFormatContext` opened over a ``ReaderInput``; closes it in `deinit`.
 /// Lives inside one synchronous call, so its pointers never cross a task boundary.
 final class Demuxer {
-    private let input: MemoryInput
+    private let input: ReaderInput
     private(set) var format: UnsafeMutablePointer<AVFormatContext>?
 
-    init(bytes: [UInt8], container: SegmentContainer) throws(LibAVError) {
-        input = try MemoryInput(bytes: bytes)
+    /// Why the bytes stopped coming (an I/O error, a file that shrank), if they did.
+    var readFailure: ByteReadError? { input.failure }
+
+    init(source: any RandomAccessBytes, container: SegmentContainer, gauge: BufferGauge? = nil) throws(LibAVError) {
+        input = try ReaderInput(source, gauge: gauge)
         guard let context = avformat_alloc_context() else {
             throw LibAV.nullResult("avformat_alloc_context")
         }

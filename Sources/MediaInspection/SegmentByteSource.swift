@@ -1,4 +1,4 @@
-internal import MediaFormats
+public import MediaFormats
 
 /// A byte range inside a resource, as given by EXT-X-BYTERANGE / EXT-X-MAP BYTERANGE
 /// (RFC 8216 §4.3.2.2): `length` bytes starting at `offset`.
@@ -17,10 +17,33 @@ public struct SegmentByteRange: Sendable, Hashable, Codable {
 
 /// Where segment bytes come from (files, HTTP, memory). Implementations must be safe to call
 /// concurrently; the inspector asks for each resource once per request.
+///
+/// A source that can serve bytes where they are asked for (a file) implements `open`, and the
+/// inspector then reads a segment of any size in bounded memory. A source that only fetches
+/// whole bodies (HTTP today) implements `read` alone: the default `open` wraps what it fetched.
 public protocol SegmentByteSource: Sendable {
     /// The bytes of `uri`, or of `range` inside it. Throws for operational failures
     /// (missing file, I/O error, resource too large), never for content problems.
     func read(_ uri: String, range: SegmentByteRange?) async throws -> [UInt8]
+
+    /// Random access to `uri` (or `range` in it) without loading it whole. Same failures as `read`.
+    func open(_ uri: String, range: SegmentByteRange?) async throws -> any RandomAccessBytes & Sendable
+
+    /// About how many bytes inspecting this resource keeps in memory while it is read: what
+    /// ``SegmentInspector/inspectAll(_:maxConcurrent:maximumBytesInFlight:)`` budgets with.
+    func residentByteEstimate(_ uri: String, range: SegmentByteRange?) -> Int
+}
+
+extension SegmentByteSource {
+    /// Whole bodies, wrapped: bytes fetched into memory are read from there.
+    public func open(_ uri: String, range: SegmentByteRange?) async throws -> any RandomAccessBytes & Sendable {
+        InMemoryBytes(try await read(uri, range: range))
+    }
+
+    /// A whole body is held: its length when a byte range says it, else a typical segment.
+    public func residentByteEstimate(_ uri: String, range: SegmentByteRange?) -> Int {
+        range?.length ?? SegmentInspector.typicalSegmentBytes
+    }
 }
 
 /// Why a ``LocalSegmentSource`` could not deliver bytes.
@@ -63,7 +86,36 @@ public struct LocalSegmentSource: SegmentByteSource {
         try readSync(uri, range: range)
     }
 
+    /// The file (or the byte range in it) read with positioned reads, never loaded whole.
+    public func open(_ uri: String, range: SegmentByteRange?) async throws -> any RandomAccessBytes & Sendable {
+        try openSync(uri, range: range)
+    }
+
+    /// What one streaming inspection holds whatever the segment's size: the scanners' window,
+    /// the demuxer's I/O buffer and libavformat's own packet buffers.
+    public static let streamingFootprint = 4 << 20
+
+    public func residentByteEstimate(_ uri: String, range: SegmentByteRange?) -> Int {
+        min(range?.length ?? Self.streamingFootprint, Self.streamingFootprint)
+    }
+
+    func openSync(_ uri: String, range: SegmentByteRange?) throws(SegmentReadError) -> FileRegionBytes {
+        let (file, offset, length) = try checkedRegion(uri, range: range)
+        return FileRegionBytes(file: file, offset: offset, length: length)
+    }
+
     func readSync(_ uri: String, range: SegmentByteRange?) throws(SegmentReadError) -> [UInt8] {
+        let (file, offset, length) = try checkedRegion(uri, range: range)
+        do {
+            return try file.read(offset: offset, length: length)
+        } catch {
+            throw failure(uri, error.reason)
+        }
+    }
+
+    /// The open file and the region of it to read, after every check (regular file, not a
+    /// symlink, range inside the file, under the size limit).
+    private func checkedRegion(_ uri: String, range: SegmentByteRange?) throws(SegmentReadError) -> (RegularFile, offset: Int, length: Int) {
         let path = uri.hasPrefix("file://") ? String(uri.dropFirst("file://".count)) : uri
         let file: RegularFile
         do {
@@ -84,11 +136,7 @@ public struct LocalSegmentSource: SegmentByteSource {
         guard offset <= fileSize, length <= fileSize - offset else {
             throw failure(uri, "byte range \(length)@\(offset) lies beyond the end of the file (\(fileSize) bytes)")
         }
-        do {
-            return try file.read(offset: offset, length: length)
-        } catch {
-            throw failure(uri, error.reason)
-        }
+        return (file, offset, length)
     }
 
     private func failure(_ uri: String, _ reason: String) -> SegmentReadError {
@@ -117,5 +165,14 @@ public struct RefusingSegmentSource: SegmentByteSource {
     public func read(_ uri: String, range: SegmentByteRange?) async throws -> [UInt8] {
         if refused.contains(uri) { throw SegmentReadError(uri: uri, reason: reason) }
         return try await base.read(uri, range: range)
+    }
+
+    public func open(_ uri: String, range: SegmentByteRange?) async throws -> any RandomAccessBytes & Sendable {
+        if refused.contains(uri) { throw SegmentReadError(uri: uri, reason: reason) }
+        return try await base.open(uri, range: range)
+    }
+
+    public func residentByteEstimate(_ uri: String, range: SegmentByteRange?) -> Int {
+        base.residentByteEstimate(uri, range: range)
     }
 }

@@ -1,4 +1,5 @@
 internal import CFFmpeg
+internal import MediaFormats
 
 /// What decoding one audio or video track of a segment found (`hlscheck check --decode`).
 public struct TrackDecodeFacts: Sendable, Hashable, Codable {
@@ -40,9 +41,9 @@ public struct TrackDecodeFacts: Sendable, Hashable, Codable {
 enum SegmentDecoder {
     static let maximumReasons = 3
 
-    static func decode(bytes: [UInt8], container: SegmentContainer, maximumPixels: Int) -> [TrackDecodeFacts] {
+    static func decode(source: any RandomAccessBytes, container: SegmentContainer, maximumPixels: Int) -> [TrackDecodeFacts] {
         LibAV.silenceLogging()
-        guard !bytes.isEmpty, let demuxer = try? Demuxer(bytes: bytes, container: container),
+        guard source.count > 0, let demuxer = try? Demuxer(source: source, container: container),
               let format = demuxer.format, let packet = av_packet_alloc()
         else { return [] }
         var packetPointer: UnsafeMutablePointer<AVPacket>? = packet

@@ -1,4 +1,5 @@
 internal import CFFmpeg
+internal import MediaFormats
 
 /// How to decrypt a segment encrypted with EXT-X-KEY METHOD=AES-128 (RFC 8216 §4.3.2.4, §5.2):
 /// AES-128 in CBC mode with PKCS7 padding over the whole segment, a 16-byte key read from the
@@ -37,27 +38,107 @@ enum AES128CBC {
         var description: String
     }
 
+    /// The whole clear text at once (small inputs; segments go through ``DecryptedBytes``).
     static func decrypt(_ data: [UInt8], key: [UInt8], iv: [UInt8]) throws(Failure) -> [UInt8] {
-        guard key.count == 16, iv.count == 16 else { throw Failure(description: "key and IV must be 16 bytes") }
-        guard !data.isEmpty, data.count % 16 == 0 else {
-            throw Failure(description: "\(data.count) bytes is not a whole number of 16-byte AES blocks: the segment is truncated or not AES-128 encrypted")
+        let clear = try DecryptedBytes(cipher: InMemoryBytes(data), key: key, iv: iv)
+        do {
+            return try clear.bytes(at: 0, length: clear.count)
+        } catch {
+            throw Failure(description: error.reason)
         }
-        guard let context = av_aes_alloc() else { throw Failure(description: "av_aes_alloc returned NULL") }
-        defer { av_free(UnsafeMutableRawPointer(context)) }
-        guard av_aes_init(context, key, 128, 1) == 0 else { throw Failure(description: "av_aes_init failed") }
-        var plain = [UInt8](repeating: 0, count: data.count)
-        var chain = iv
-        plain.withUnsafeMutableBufferPointer { output in
-            data.withUnsafeBufferPointer { input in
+    }
+}
+
+/// The clear text of an AES-128-CBC encrypted segment, decrypted where it is read. CBC allows
+/// random access: clear block *i* is D(C*i*) ⊕ C*i*−1 (the IV before the first), so any range
+/// is decrypted from the cipher text one block before it, through one bounded scratch buffer,
+/// and the segment is never held whole. The PKCS7 padding (RFC 5652 §6.3) is checked up front
+/// by decrypting the last block, which also gives the clear size.
+final class DecryptedBytes: RandomAccessBytes {
+    private let cipher: any RandomAccessBytes
+    private let iv: [UInt8]
+    private let context: OpaquePointer
+    /// Cipher text of the blocks being decrypted, the one before them first.
+    private var scratch: [UInt8]
+    private var clear: [UInt8]
+    private(set) var count: Int
+
+    /// Blocks decrypted per step: 64 KiB of cipher text.
+    private static let blocksPerStep = 4096
+
+    init(cipher: any RandomAccessBytes, key: [UInt8], iv: [UInt8]) throws(AES128CBC.Failure) {
+        guard key.count == 16, iv.count == 16 else { throw AES128CBC.Failure(description: "key and IV must be 16 bytes") }
+        guard cipher.count > 0, cipher.count % 16 == 0 else {
+            throw AES128CBC.Failure(description: "\(cipher.count) bytes is not a whole number of 16-byte AES blocks: the segment is truncated or not AES-128 encrypted")
+        }
+        guard let context = av_aes_alloc() else { throw AES128CBC.Failure(description: "av_aes_alloc returned NULL") }
+        guard av_aes_init(context, key, 128, 1) == 0 else {
+            av_free(UnsafeMutableRawPointer(context))
+            throw AES128CBC.Failure(description: "av_aes_init failed")
+        }
+        self.context = context
+        self.cipher = cipher
+        self.iv = iv
+        scratch = [UInt8](repeating: 0, count: (Self.blocksPerStep + 1) * 16)
+        clear = [UInt8](repeating: 0, count: Self.blocksPerStep * 16)
+        count = cipher.count
+        let last: [UInt8]
+        do {
+            last = try decryptBlocks(first: cipher.count / 16 - 1, count: 1)
+        } catch {
+            throw AES128CBC.Failure(description: error.reason)
+        }
+        guard let padding = last.last, (1...16).contains(padding), last.suffix(Int(padding)).allSatisfy({ $0 == padding })
+        else { throw AES128CBC.Failure(description: "the padding is wrong after decryption: the key or the IV does not match the segment") }
+        count = cipher.count - Int(padding)
+    }
+
+    deinit {
+        av_free(UnsafeMutableRawPointer(context))
+    }
+
+    /// Clear text of `count` blocks starting at block `first` (count ≤ blocksPerStep).
+    private func decryptBlocks(first: Int, count: Int) throws(ByteReadError) -> [UInt8] {
+        let from = first == 0 ? 0 : (first - 1) * 16
+        let length = (first == 0 ? 0 : 16) + count * 16
+        var thrown: ByteReadError?
+        let got = scratch.withUnsafeMutableBytes { buffer -> Int in
+            do throws(ByteReadError) { return try cipher.read(at: from, into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<length])) } catch {
+                thrown = error
+                return 0
+            }
+        }
+        if let thrown { throw thrown }
+        guard got == length else { throw ByteReadError(reason: "the encrypted segment ended early") }
+        let blocks = first == 0 ? 0 : 16
+        var chain = first == 0 ? iv : Array(scratch[0..<16])
+        clear.withUnsafeMutableBufferPointer { output in
+            scratch.withUnsafeBufferPointer { input in
                 chain.withUnsafeMutableBufferPointer { vector in
-                    av_aes_crypt(context, output.baseAddress, input.baseAddress, Int32(data.count / 16), vector.baseAddress, 1)
+                    av_aes_crypt(context, output.baseAddress, input.baseAddress.map { $0 + blocks }, Int32(count), vector.baseAddress, 1)
                 }
             }
         }
-        // PKCS7 (RFC 5652 §6.3): the last byte says how many padding bytes, each of that value.
-        guard let padding = plain.last, (1...16).contains(padding),
-              plain.suffix(Int(padding)).allSatisfy({ $0 == padding })
-        else { throw Failure(description: "the padding is wrong after decryption: the key or the IV does not match the segment") }
-        return Array(plain.dropLast(Int(padding)))
+        return Array(clear[0..<(count * 16)])
+    }
+
+    func read(at offset: Int, into buffer: UnsafeMutableRawBufferPointer) throws(ByteReadError) -> Int {
+        guard offset >= 0, offset < count, let base = buffer.baseAddress else { return 0 }
+        let wanted = min(buffer.count, count - offset)
+        var done = 0
+        while done < wanted {
+            let position = offset + done
+            let block = position / 16
+            let lastBlock = (offset + wanted - 1) / 16
+            let blocks = min(Self.blocksPerStep, lastBlock - block + 1)
+            let plain = try decryptBlocks(first: block, count: blocks)
+            let skip = position - block * 16
+            let take = min(wanted - done, plain.count - skip)
+            plain.withUnsafeBytes { source in
+                if let from = source.baseAddress { (base + done).copyMemory(from: from + skip, byteCount: take) }
+            }
+            done += take
+        }
+        return done
     }
 }

@@ -22,15 +22,34 @@ public struct SegmentInspector: Sendable {
         self.maximumID3Bytes = maximumID3Bytes
     }
 
+    /// What a source that fetches whole bodies is assumed to hold per segment when no byte
+    /// range says how much: a 6-second segment of 1080p video.
+    public static let typicalSegmentBytes = 8 << 20
+
     /// Facts about one segment. Throws only when its bytes cannot be read; a segment that does
     /// not demux yields facts whose `problem` says why.
+    ///
+    /// The segment is read through ``SegmentByteSource/open(_:range:)``: from a file, in bounded
+    /// memory whatever its size (libavformat through a fixed I/O buffer, the ID3 and TS scanners
+    /// through a bounded window); an AES-128 segment is decrypted where it is read.
     public func inspect(_ request: SegmentRequest) async throws -> SegmentFacts {
-        let segment = try await source.read(request.uri, range: request.range)
-        let initBytes = try await readInitSection(request)
+        try await inspect(request, gauge: nil)
+    }
+
+    /// `gauge` records the most bytes the inspection's buffers held at once (for tests).
+    func inspect(_ request: SegmentRequest, gauge: BufferGauge?) async throws -> SegmentFacts {
+        let segment = try await source.open(request.uri, range: request.range)
+        let initBytes = try await openInitSection(request)
         guard let decryption = request.decryption else {
-            return Self.inspect(
+            if gauge == nil, segment.count >= Self.concurrentPassesThreshold {
+                return try await Self.inspectConcurrently(
+                    uri: request.uri, segment: segment, initSection: initBytes, wantsStreamInfo: request.wantsStreamInfo,
+                    wantsDecode: request.wantsDecode, maximumImagePixels: maximumImagePixels, maximumID3Bytes: maximumID3Bytes)
+            }
+            return try Self.inspect(
                 uri: request.uri, segment: segment, initSection: initBytes, wantsStreamInfo: request.wantsStreamInfo,
-                wantsDecode: request.wantsDecode, maximumImagePixels: maximumImagePixels, maximumID3Bytes: maximumID3Bytes)
+                wantsDecode: request.wantsDecode, maximumImagePixels: maximumImagePixels, maximumID3Bytes: maximumID3Bytes,
+                gauge: gauge)
         }
         // The downloaded (encrypted) size is what counts for bit rate; the content is the clear text.
         var hidden = SegmentFacts(uri: request.uri, byteCount: segment.count, container: .unknown)
@@ -42,42 +61,52 @@ public struct SegmentInspector: Sendable {
             hidden.decryption = .keyUnavailable("the key \(decryption.keyURI) cannot be read as the 16 bytes of an AES-128 key (\(error))")
             return hidden
         }
-        let clear: [UInt8]
+        let clear: DecryptedBytes
         do {
-            clear = try AES128CBC.decrypt(segment, key: key, iv: decryption.iv)
+            clear = try DecryptedBytes(cipher: segment, key: key, iv: decryption.iv)
         } catch {
             hidden.problem = "does not decrypt with the key \(decryption.keyURI): \(error.description)"
             hidden.decryption = .decrypted
             return hidden
         }
-        var facts = Self.inspect(
+        var facts = try Self.inspect(
             uri: request.uri, segment: clear, initSection: initBytes, wantsStreamInfo: request.wantsStreamInfo,
-            wantsDecode: request.wantsDecode, maximumImagePixels: maximumImagePixels, maximumID3Bytes: maximumID3Bytes)
+            wantsDecode: request.wantsDecode, maximumImagePixels: maximumImagePixels, maximumID3Bytes: maximumID3Bytes,
+            gauge: gauge)
         facts.byteCount = segment.count
         facts.decryption = .decrypted
         return facts
     }
 
-    /// Inspects `requests` with at most `maxConcurrent` in flight and returns the outcomes in
-    /// input order. Only the segments in flight are held in memory; results are small values.
-    public func inspectAll(_ requests: [SegmentRequest], maxConcurrent: Int = 2) async -> [Result<SegmentFacts, any Error>] {
+    /// Inspects `requests` with at most `maxConcurrent` in flight, and no more together than
+    /// `maximumBytesInFlight` by the source's estimate of what each holds (a file is streamed
+    /// through bounded buffers; a body fetched whole is held whole), and returns the outcomes in
+    /// input order. One request is always admitted, whatever its estimate. Results are small values.
+    public func inspectAll(
+        _ requests: [SegmentRequest], maxConcurrent: Int = 2, maximumBytesInFlight: Int = 256 << 20
+    ) async -> [Result<SegmentFacts, any Error>] {
         let limit = max(1, maxConcurrent)
         var results = [Result<SegmentFacts, any Error>?](repeating: nil, count: requests.count)
+        let costs = requests.map { request in
+            source.residentByteEstimate(request.uri, range: request.range)
+                + (request.initSection.map { source.residentByteEstimate($0.uri, range: $0.range) } ?? 0)
+        }
         // No nested function captures the group: a release build (Swift 6.3.1) miscompiled
         // that shape and stopped after the first segment.
         await withTaskGroup(of: (Int, Result<SegmentFacts, any Error>).self) { group in
-            var next = 0
-            while next < min(limit, requests.count) {
+            var next = 0, running = 0, bytesInFlight = 0
+            while next < requests.count, running < limit, running == 0 || bytesInFlight + costs[next] <= maximumBytesInFlight {
                 let index = next, request = requests[index]
                 group.addTask { await outcome(index, request) }
-                next += 1
+                (next, running, bytesInFlight) = (next + 1, running + 1, bytesInFlight + costs[index])
             }
             while let (index, result) = await group.next() {
                 results[index] = result
-                if next < requests.count {
+                (running, bytesInFlight) = (running - 1, bytesInFlight - costs[index])
+                while next < requests.count, running < limit, running == 0 || bytesInFlight + costs[next] <= maximumBytesInFlight {
                     let index = next, request = requests[index]
                     group.addTask { await outcome(index, request) }
-                    next += 1
+                    (next, running, bytesInFlight) = (next + 1, running + 1, bytesInFlight + costs[index])
                 }
             }
         }
@@ -90,9 +119,12 @@ public struct SegmentInspector: Sendable {
 
     /// The APIC pictures of a segment, with their image bytes (for `hlscheck artwork --extract`).
     public func extractArtwork(_ request: SegmentRequest) async throws -> [AttachedPicture] {
-        let segment = try await source.read(request.uri, range: request.range)
-        let (container, _) = ContainerSniffer.container(uri: request.uri, bytes: segment, hasInitSection: request.initSection != nil)
-        return EmbeddedID3.tags(in: segment, container: container.id3Container, maximumTagBytes: maximumID3Bytes)
+        let segment = try await source.open(request.uri, range: request.range)
+        let (container, _) = ContainerSniffer.container(uri: request.uri, source: segment, hasInitSection: request.initSection != nil)
+        let cursor = ByteCursor(segment)
+        let tags = EmbeddedID3.tags(in: cursor, container: container.id3Container, maximumTagBytes: maximumID3Bytes)
+        if let failure = cursor.failure { throw SegmentReadError(uri: request.uri, reason: failure.reason) }
+        return tags
             .flatMap { $0.tag?.frames ?? [] }
             .compactMap { frame in
                 if case .attachedPicture(let picture) = frame { return picture }
@@ -107,51 +139,147 @@ public struct SegmentInspector: Sendable {
         try await extractArtwork(request).first { SHA256.hexDigest($0.data) == contentHash }?.data
     }
 
-    private func readInitSection(_ request: SegmentRequest) async throws -> [UInt8]? {
+    private func openInitSection(_ request: SegmentRequest) async throws -> (any RandomAccessBytes & Sendable)? {
         guard let initSection = request.initSection else { return nil }
-        return try await source.read(initSection.uri, range: initSection.range)
+        return try await source.open(initSection.uri, range: initSection.range)
     }
 
-    /// The synchronous core: bytes in, facts out. Never throws; content problems become `problem`.
+    /// The synchronous core over bytes in memory (tests, fuzz targets).
     static func inspect(
         uri: String, segment: [UInt8], initSection: [UInt8]?, wantsStreamInfo: Bool, wantsDecode: Bool = false,
         maximumImagePixels: Int = ImageHeader.defaultMaximumPixels, maximumID3Bytes: Int = EmbeddedID3.maximumPESSize
     ) -> SegmentFacts {
+        // In-memory bytes cannot fail to read.
+        (try? inspect(
+            uri: uri, segment: InMemoryBytes(segment), initSection: initSection.map(InMemoryBytes.init), wantsStreamInfo: wantsStreamInfo,
+            wantsDecode: wantsDecode, maximumImagePixels: maximumImagePixels, maximumID3Bytes: maximumID3Bytes))
+            ?? SegmentFacts(uri: uri, byteCount: segment.count, container: .unknown)
+    }
+
+    /// The synchronous core: bytes in, facts out. Content problems become `problem`; throws only
+    /// when the bytes stop coming (an I/O error, a file that shrank while read).
+    ///
+    /// Two passes over the segment, each in bounded memory: libavformat through a fixed I/O
+    /// buffer for tracks and timing, then one walk through a window for ID3 (and, in TS, the
+    /// continuity counters of every packet).
+    static func inspect(
+        uri: String, segment: any RandomAccessBytes, initSection: (any RandomAccessBytes)?, wantsStreamInfo: Bool,
+        wantsDecode: Bool = false, maximumImagePixels: Int = ImageHeader.defaultMaximumPixels,
+        maximumID3Bytes: Int = EmbeddedID3.maximumPESSize, gauge: BufferGauge? = nil,
+        windowSize: Int = ByteCursor.defaultWindowSize
+    ) throws(SegmentReadError) -> SegmentFacts {
+        let demuxed = try demuxPass(
+            uri: uri, segment: segment, initSection: initSection, wantsStreamInfo: wantsStreamInfo, wantsDecode: wantsDecode,
+            maximumImagePixels: maximumImagePixels, gauge: gauge)
+        let scanned = try scanPass(
+            uri: uri, segment: segment, container: demuxed.container, maximumID3Bytes: maximumID3Bytes, gauge: gauge,
+            windowSize: windowSize)
+        return finish(demuxed, scanned, maximumImagePixels: maximumImagePixels)
+    }
+
+    /// Segments at least this large are demuxed and scanned at the same time, on two cores.
+    static let concurrentPassesThreshold = 16 << 20
+
+    /// The two passes of a large segment side by side: libavformat on this task, the scanners'
+    /// walk on a child task, each with its own buffers (the bytes are read twice, as in turn).
+    static func inspectConcurrently(
+        uri: String, segment: any RandomAccessBytes & Sendable, initSection: (any RandomAccessBytes & Sendable)?,
+        wantsStreamInfo: Bool, wantsDecode: Bool, maximumImagePixels: Int, maximumID3Bytes: Int
+    ) async throws(SegmentReadError) -> SegmentFacts {
+        let container = ContainerSniffer.container(uri: uri, source: segment, hasInitSection: initSection != nil).0
+        async let scanned = Result { () throws(SegmentReadError) -> ScanResult in
+            try scanPass(uri: uri, segment: segment, container: container, maximumID3Bytes: maximumID3Bytes)
+        }
+        let demuxed = Result { () throws(SegmentReadError) -> DemuxPassResult in
+            try demuxPass(
+                uri: uri, segment: segment, initSection: initSection, wantsStreamInfo: wantsStreamInfo, wantsDecode: wantsDecode,
+                maximumImagePixels: maximumImagePixels, gauge: nil)
+        }
+        let scan = await scanned
+        return finish(try demuxed.get(), try scan.get(), maximumImagePixels: maximumImagePixels)
+    }
+
+    struct DemuxPassResult {
+        var facts: SegmentFacts
+        var container: SegmentContainer
+        var problems: [String?]
+    }
+
+    struct ScanResult: Sendable {
+        var found: [FoundID3Tag] = []
+        var continuity: TransportStreamContinuity?
+    }
+
+    /// libavformat's pass (and the decoder's, with `wantsDecode`): tracks, timing, problems.
+    static func demuxPass(
+        uri: String, segment: any RandomAccessBytes, initSection: (any RandomAccessBytes)?, wantsStreamInfo: Bool,
+        wantsDecode: Bool, maximumImagePixels: Int, gauge: BufferGauge?
+    ) throws(SegmentReadError) -> DemuxPassResult {
         LibAV.silenceLogging()
-        let (container, layoutProblem) = ContainerSniffer.container(uri: uri, bytes: segment, hasInitSection: initSection != nil)
-        var facts = SegmentFacts(uri: uri, byteCount: segment.count, container: container)
+        let byteCount = segment.count
+        let (container, layoutProblem) = ContainerSniffer.container(uri: uri, source: segment, hasInitSection: initSection != nil)
+        var facts = SegmentFacts(uri: uri, byteCount: byteCount, container: container)
+        let demuxed: any RandomAccessBytes = initSection.map { ConcatenatedBytes($0, segment) } ?? segment
 
         // A lone fMP4 fragment would only make libav fail with "invalid data": say what is missing.
         let demux = layoutProblem == ContainerSniffer.needsInitSection
             ? DemuxResult()
-            : demux(
-                segment: segment, initSection: initSection, container: container, wantsStreamInfo: wantsStreamInfo,
-                maximumImagePixels: maximumImagePixels)
+            : try demux(
+                uri: uri, source: demuxed, container: container, wantsStreamInfo: wantsStreamInfo,
+                maximumImagePixels: maximumImagePixels, gauge: gauge)
         facts.tracks = demux.tracks
         facts.duration = demux.duration
         facts.firstPTS = demux.firstPTS
         facts.videoStartsWithKeyframe = demux.videoStartsWithKeyframe
         facts.keyframeHasParameterSets = demux.keyframeHasParameterSets
-        if container == .mpegTS { facts.continuity = TransportStream.continuity(in: segment) }
-        var problems = [layoutProblem, demux.problem]
-        if container == .mpegTS, segment.count % 188 != 0 {
-            // A cut transfer: TS segments consist of whole 188-byte packets (ISO/IEC 13818-1 §2.4.3.2).
-            problems.append("ends in a partial transport stream packet (\(segment.count % 188) of 188 bytes)")
-        }
-        if wantsDecode, layoutProblem != ContainerSniffer.needsInitSection, !segment.isEmpty {
-            facts.decoding = SegmentDecoder.decode(
-                bytes: initSection.map { $0 + segment } ?? segment, container: container, maximumPixels: maximumImagePixels)
-        }
-        let stated = problems.compactMap { $0 }
-        facts.problem = stated.isEmpty ? nil : stated.joined(separator: "; ")
 
-        let found = EmbeddedID3.tags(in: segment, container: container.id3Container, maximumTagBytes: maximumID3Bytes)
+        var problems = [layoutProblem, demux.problem]
+        if container == .mpegTS, byteCount % 188 != 0 {
+            // A cut transfer: TS segments consist of whole 188-byte packets (ISO/IEC 13818-1 §2.4.3.2).
+            problems.append("ends in a partial transport stream packet (\(byteCount % 188) of 188 bytes)")
+        }
+        if wantsDecode, layoutProblem != ContainerSniffer.needsInitSection, byteCount > 0 {
+            facts.decoding = SegmentDecoder.decode(source: demuxed, container: container, maximumPixels: maximumImagePixels)
+        }
+        return DemuxPassResult(facts: facts, container: container, problems: problems)
+    }
+
+    /// The scanners' walk through a window: ID3 tags, and in TS the continuity counters.
+    static func scanPass(
+        uri: String, segment: any RandomAccessBytes, container: SegmentContainer, maximumID3Bytes: Int, gauge: BufferGauge? = nil,
+        windowSize: Int = ByteCursor.defaultWindowSize
+    ) throws(SegmentReadError) -> ScanResult {
+        let cursor = ByteCursor(segment, windowSize: windowSize, gauge: gauge)
+        var result = ScanResult()
+        if container == .mpegTS {
+            // One walk over the packets for both the counters and the timed ID3.
+            var tracker = ContinuityTracker()
+            var collector = TimedID3Collector(maximumTagBytes: maximumID3Bytes)
+            TransportStream.forEachPacket(in: cursor) { offset, index, packet in
+                tracker.consume(packet, packetIndex: index)
+                collector.consume(packet, at: offset)
+            }
+            result.continuity = tracker.continuity
+            result.found = collector.finish()
+        } else {
+            result.found = EmbeddedID3.tags(in: cursor, container: container.id3Container, maximumTagBytes: maximumID3Bytes)
+        }
+        if let failure = cursor.failure { throw SegmentReadError(uri: uri, reason: failure.reason) }
+        return result
+    }
+
+    static func finish(_ demuxed: DemuxPassResult, _ scanned: ScanResult, maximumImagePixels: Int) -> SegmentFacts {
+        var facts = demuxed.facts
+        facts.continuity = scanned.continuity
+        let stated = demuxed.problems.compactMap { $0 }
+        facts.problem = stated.isEmpty ? nil : stated.joined(separator: "; ")
+        let found = scanned.found
         facts.id3 = found.map(ID3TagFacts.init(found:))
         facts.artwork = found.flatMap { $0.tag?.frames ?? [] }.compactMap { frame in
             guard case .attachedPicture(let picture) = frame else { return nil }
             return ArtworkFacts(picture, maximumPixels: maximumImagePixels)
         }
-        if container.isPackedAudio {
+        if demuxed.container.isPackedAudio {
             if let first = facts.id3.first, first.offset == 0 {
                 facts.transportStreamTimestamp = first.transportStreamTimestamp
             }
@@ -163,24 +291,27 @@ public struct SegmentInspector: Sendable {
     }
 
     private static func demux(
-        segment: [UInt8], initSection: [UInt8]?, container: SegmentContainer, wantsStreamInfo: Bool, maximumImagePixels: Int
-    ) -> DemuxResult {
-        guard !segment.isEmpty else { return DemuxResult(problem: "segment is empty") }
+        uri: String, source: any RandomAccessBytes, container: SegmentContainer, wantsStreamInfo: Bool, maximumImagePixels: Int,
+        gauge: BufferGauge?
+    ) throws(SegmentReadError) -> DemuxResult {
+        guard source.count > 0 else { return DemuxResult(problem: "segment is empty") }
+        let demuxer: Demuxer
         do {
-            let demuxer = try Demuxer(bytes: initSection.map { $0 + segment } ?? segment, container: container)
-            // A failing stream-info pass (e.g. encrypted payload) still leaves packets to count.
-            var streamInfoProblem: String?
-            if wantsStreamInfo {
-                do { try demuxer.findStreamInfo(maximumPixels: maximumImagePixels) } catch { streamInfoProblem = error.description }
-            }
-            var result = demuxer.scan()
-            if let streamInfoProblem, result.tracks.allSatisfy({ $0.packetCount == 0 }) || result.problem != nil {
-                result.problem = [streamInfoProblem, result.problem].compactMap { $0 }.joined(separator: "; ")
-            }
-            return result
+            demuxer = try Demuxer(source: source, container: container, gauge: gauge)
         } catch {
             return DemuxResult(problem: error.description)
         }
+        // A failing stream-info pass (e.g. encrypted payload) still leaves packets to count.
+        var streamInfoProblem: String?
+        if wantsStreamInfo {
+            do { try demuxer.findStreamInfo(maximumPixels: maximumImagePixels) } catch { streamInfoProblem = error.description }
+        }
+        var result = demuxer.scan()
+        if let failure = demuxer.readFailure { throw SegmentReadError(uri: uri, reason: failure.reason) }
+        if let streamInfoProblem, result.tracks.allSatisfy({ $0.packetCount == 0 }) || result.problem != nil {
+            result.problem = [streamInfoProblem, result.problem].compactMap { $0 }.joined(separator: "; ")
+        }
+        return result
     }
 }
 

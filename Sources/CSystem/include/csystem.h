@@ -10,4 +10,8 @@ int hls_rename_noreplace(int from_dir, const char *from, int to_dir, const char 
 /// flock(2), which Glibc's Swift module exports without its LOCK_* constants on every platform.
 int hls_lock_exclusive(int fd, int wait);
 
+/// Flushes every file of the filesystem holding `fd` to disk in one call: Linux syncfs(2), which
+/// reports writeback errors since Linux 5.8. Elsewhere -1 with errno ENOSYS (flush file by file).
+int hls_sync_filesystem(int fd);
+
 #endif

@@ -1,55 +1,67 @@
 internal import CFFmpeg
+internal import MediaFormats
 
-/// An `AVIOContext` that reads from a byte array in memory, so segments fetched by any
-/// ``SegmentByteSource`` (and init+fragment pairs concatenated in memory) can be demuxed
-/// without temporary files. Owns the context and its buffer; frees both in `deinit`.
+/// An `AVIOContext` whose read and seek callbacks serve a ``RandomAccessBytes`` (a file region,
+/// an EXT-X-BYTERANGE served by seeking, a decrypting view, bytes fetched into memory, an init
+/// section followed by its fragment) through one fixed buffer, so libavformat demuxes a segment
+/// of any size in bounded memory. Owns the context and its buffer; frees both in `deinit`.
 /// Not Sendable: it lives and dies inside one synchronous inspection.
-final class MemoryInput {
-    private let bytes: [UInt8]
+final class ReaderInput {
+    private let source: any RandomAccessBytes
+    private let size: Int
     private var position = 0
+    private let gauge: BufferGauge?
     private(set) var context: UnsafeMutablePointer<AVIOContext>?
+    /// The first read failure; libav sees it as EIO and ends the demux.
+    private(set) var failure: ByteReadError?
 
-    private static let bufferSize: Int32 = 32 * 1024
+    /// libav's own file protocol reads 32 KiB at a time; twice that halves the calls.
+    static let bufferSize: Int32 = 64 * 1024
 
-    init(bytes: [UInt8]) throws(LibAVError) {
-        self.bytes = bytes
+    init(_ source: any RandomAccessBytes, gauge: BufferGauge? = nil) throws(LibAVError) {
+        self.source = source
+        self.size = source.count
+        self.gauge = gauge
         guard let buffer = av_malloc(Int(Self.bufferSize)) else {
             throw LibAV.nullResult("av_malloc")
         }
         let opaque = Unmanaged.passUnretained(self).toOpaque()
         guard let context = avio_alloc_context(
             buffer.assumingMemoryBound(to: UInt8.self), Self.bufferSize, 0, opaque,
-            memoryInputRead, nil, memoryInputSeek
+            readerInputRead, nil, readerInputSeek
         ) else {
             av_free(buffer)
             throw LibAV.nullResult("avio_alloc_context")
         }
         self.context = context
+        gauge?.hold(Int(Self.bufferSize))
     }
 
     deinit {
         if let context {
             // libav may have replaced the buffer it was given; free whichever it holds now.
             av_freep(&context.pointee.buffer)
+            gauge?.release(Int(Self.bufferSize))
         }
         avio_context_free(&context)
     }
 
     fileprivate func read(into destination: UnsafeMutablePointer<UInt8>, capacity: Int) -> Int32 {
-        let available = bytes.count - position
-        guard available > 0 else { return hls_averror_eof() }
-        let count = min(available, capacity)
-        bytes.withUnsafeBufferPointer { source in
-            if let base = source.baseAddress {
-                destination.update(from: base + position, count: count)
-            }
+        guard failure == nil else { return hls_averror(EIO) }
+        guard position < size else { return hls_averror_eof() }
+        do {
+            let count = try source.read(at: position, into: UnsafeMutableRawBufferPointer(start: destination, count: capacity))
+            guard count > 0 else { return hls_averror_eof() }
+            position += count
+            return Int32(count)
+        } catch {
+            failure = error
+            return hls_averror(EIO)
         }
-        position += count
-        return Int32(count)
     }
 
     fileprivate func seek(offset: Int64, whence: Int32) -> Int64 {
-        let size = Int64(bytes.count)
+        let size = Int64(self.size)
         if whence & AVSEEK_SIZE != 0 { return size }
         // Offsets come from demuxers reading hostile files: an absurd one is an error, not a trap.
         let base: Int64
@@ -67,17 +79,17 @@ final class MemoryInput {
 }
 
 // The callbacks are plain C functions (no captured context): the instance travels through
-// libav's opaque pointer, which MemoryInput's own lifetime keeps valid.
-private func memoryInputRead(
+// libav's opaque pointer, which ReaderInput's own lifetime keeps valid.
+private func readerInputRead(
     _ opaque: UnsafeMutableRawPointer?, _ buffer: UnsafeMutablePointer<UInt8>?, _ size: Int32
 ) -> Int32 {
     guard let opaque, let buffer, size > 0 else { return hls_averror(EINVAL) }
-    let input = Unmanaged<MemoryInput>.fromOpaque(opaque).takeUnretainedValue()
+    let input = Unmanaged<ReaderInput>.fromOpaque(opaque).takeUnretainedValue()
     return input.read(into: buffer, capacity: Int(size))
 }
 
-private func memoryInputSeek(_ opaque: UnsafeMutableRawPointer?, _ offset: Int64, _ whence: Int32) -> Int64 {
+private func readerInputSeek(_ opaque: UnsafeMutableRawPointer?, _ offset: Int64, _ whence: Int32) -> Int64 {
     guard let opaque else { return Int64(hls_averror(EINVAL)) }
-    let input = Unmanaged<MemoryInput>.fromOpaque(opaque).takeUnretainedValue()
+    let input = Unmanaged<ReaderInput>.fromOpaque(opaque).takeUnretainedValue()
     return input.seek(offset: offset, whence: whence)
 }

@@ -1,0 +1,51 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `hlscheck embed` writes the same bytes it wrote before segments were streamed and embed's
+/// passes were merged (issue 13): the checksums of every file of the written streams — the three
+/// samples (MPEG-TS, packed audio, fMP4), with --output and --in-place — were recorded with
+/// the code of main before that change (Golden/embed-output-checksums.txt).
+struct EmbedOutputIdentityTests {
+    static func sha256Lines(in folder: URL) throws -> String {
+        let files = try FileManager.default.subpathsOfDirectory(atPath: folder.path).filter { path in
+            var isDirectory: ObjCBool = false
+            let hidden = (path as NSString).lastPathComponent.hasPrefix(".")
+            return !hidden && FileManager.default.fileExists(atPath: folder.appendingPathComponent(path).path, isDirectory: &isDirectory)
+                && !isDirectory.boolValue
+        }.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["sha256sum"] + files
+        process.currentDirectoryURL = folder
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    @Test func embedWritesTheBytesItWroteBefore() throws {
+        let poster = PackageRoot.url.appendingPathComponent("Tests/MediaInspectionTests/Fixtures/poster.jpg").path
+        var report = ""
+        for mode in ["output", "in-place"] {
+            for sample in ["compliant", "packed-audio", "fmp4"] {
+                let folder = try TemporaryFolder()
+                let input = folder.url.appendingPathComponent("in")
+                try FileManager.default.createDirectory(at: input, withIntermediateDirectories: true)
+                for copied in ["compliant", "packed-audio", "fmp4"] {
+                    try FileManager.default.copyItem(
+                        at: PackageRoot.url.appendingPathComponent("Samples/\(copied)"), to: input.appendingPathComponent(copied))
+                }
+                let master = input.appendingPathComponent("\(sample)/master.m3u8").path
+                let written = folder.url.appendingPathComponent(mode == "output" ? "out" : "in")
+                let destination = mode == "output" ? ["--output", written.path] : ["--in-place"]
+                let result = try HLSCheckBinary.run(["embed", "--image", poster, "--root", folder.url.path, master] + destination)
+                report += "# \(mode) \(sample) exit \(result.status)\n" + (try Self.sha256Lines(in: written))
+            }
+        }
+        let golden = try String(contentsOf: PackageRoot.url.appendingPathComponent("Tests/hlscheckTests/Golden/embed-output-checksums.txt"), encoding: .utf8)
+        #expect(report == golden)
+    }
+}
