@@ -116,15 +116,18 @@ public struct AudioOnlyVariantBuilder: Sendable {
         let segments = source.playlist.segments
         try preflight(source, segments)
         let container = try variantContainer(source.measurement)
-        let inputs = segments.map { segment in
-            let path = URIResolver.resolve(segment.uri, against: source.playlistURI)
-            return AudioSourceSegment(
-                path: path, initSection: segment.map.map { URIResolver.resolve($0.uri, against: source.playlistURI) },
-                container: source.measurement.records.first { $0.line == segment.uriLine }?.container ?? .unknown,
-                discontinuity: segment.discontinuity)
+        // Records are in the order of the segments (GAP segments have none, and are refused).
+        let inputs = zip(segments, source.measurement.records).map { segment, record in
+            AudioSourceSegment(
+                path: URIResolver.resolve(segment.uri, against: source.playlistURI),
+                initSection: segment.map.map { URIResolver.resolve($0.uri, against: source.playlistURI) },
+                container: record.container ?? .unknown, discontinuity: segment.discontinuity)
         }
         let targetDuration = source.playlist.targetDuration ?? Int(segments.map(\.duration).max()?.rounded(.up) ?? 1)
         let budget = request.configuration.audioOnlyBudget
+        // Packed audio without timestamps starts where the stream's other playlists start.
+        let timelineStart = SegmentSession.timelineStart(
+            analysis, sequence: segments.first?.mediaSequence ?? source.playlist.mediaSequence, excluding: source.playlistURI)
 
         // Choose the bit rate: estimate, encode, measure; step down by what the measurement
         // exceeds the budget by. The measurement (BitrateWindow, as the checker measures) decides.
@@ -134,7 +137,7 @@ public struct AudioOnlyVariantBuilder: Sendable {
         var rate = try initialRate(budget: budget, poster: poster, segments: segments, container: container)
         var built: BuiltVariant?
         for _ in 0..<4 {
-            let candidate = try build(inputs, container: container, rate: rate, poster: poster, segments: segments, targetDuration: targetDuration)
+            let candidate = try build(inputs, container: container, rate: rate, poster: poster, segments: segments, targetDuration: targetDuration, timelineStart: timelineStart)
             if candidate.peak <= budget {
                 built = candidate
                 break
@@ -148,7 +151,7 @@ public struct AudioOnlyVariantBuilder: Sendable {
             // Nothing fits with this poster: shrink it (--fit) at the rate asked for, or 32 kbit/s.
             if request.fit, let image = poster {
                 rate = min(rate, request.audioBitRate ?? 32_000)
-                let bare = try build(inputs, container: container, rate: rate, poster: nil, segments: segments, targetDuration: targetDuration)
+                let bare = try build(inputs, container: container, rate: rate, poster: nil, segments: segments, targetDuration: targetDuration, timelineStart: timelineStart)
                 let bytes = Self.largestImage(budget: budget, audioOnly: bare, segments: segments, targetDuration: targetDuration, image: image)
                 guard bytes > 0, let smaller = try reencode(image, maxBytes: bytes) else {
                     throw EmbedError("\(refusal(candidate, rate: rate, budget: budget)); and no re-encoding of the image fits beside \(rate / 1000) kbit/s of audio")
@@ -264,14 +267,14 @@ public struct AudioOnlyVariantBuilder: Sendable {
     }
 
     func preflight(_ source: Source, _ segments: [MediaSegment]) throws(EmbedError) {
-        for segment in segments {
+        for (index, segment) in segments.enumerated() {
             let place = "\(source.playlistURI):\(segment.uriLine)"
             if segment.gap { throw EmbedError("\(place): segment \(segment.uri) is a GAP: the audio-only variant needs audio for every segment") }
             if let key = segment.key, key.isEncrypting {
                 throw EmbedError("\(place): segment \(segment.uri) is encrypted (METHOD=\(key.method)): hlscheck cannot decode encrypted media")
             }
             if segment.byteRange != nil { throw EmbedError("\(place): segment \(segment.uri) is a byte range (EXT-X-BYTERANGE): not supported by --add-audio-only") }
-            if let record = source.measurement.records.first(where: { $0.line == segment.uriLine }), let problem = record.problem {
+            if index < source.measurement.records.count, let problem = source.measurement.records[index].problem {
                 throw EmbedError("\(place): segment \(segment.uri) cannot be read: \(problem)")
             }
         }
@@ -302,11 +305,12 @@ public struct AudioOnlyVariantBuilder: Sendable {
     }
 
     func build(
-        _ inputs: [AudioSourceSegment], container: AudioVariantContainer, rate: Int, poster: Poster?, segments: [MediaSegment], targetDuration: Int
+        _ inputs: [AudioSourceSegment], container: AudioVariantContainer, rate: Int, poster: Poster?, segments: [MediaSegment], targetDuration: Int,
+        timelineStart: Int64?
     ) throws(EmbedError) -> BuiltVariant {
         let audio: TranscodedAudio
         do {
-            audio = try AudioTranscoder.transcode(inputs, container: container, bitRate: rate, maximumChannels: rate < 32_000 ? 1 : 2)
+            audio = try AudioTranscoder.transcode(inputs, container: container, bitRate: rate, maximumChannels: rate < 32_000 ? 1 : 2, timelineStart: timelineStart)
         } catch {
             throw EmbedError(error.description)
         }

@@ -1,5 +1,6 @@
 internal import CFFmpeg
 import Foundation
+import MediaFormats
 
 /// One segment of the playlist the new audio comes from.
 public struct AudioSourceSegment: Sendable, Hashable {
@@ -74,12 +75,15 @@ public struct AudioTranscodingError: Error, Sendable, CustomStringConvertible {
 public enum AudioTranscoder {
     public static let frameSamples = 1024
 
+    /// `timelineStart`: the 90 kHz time of the first segment when it is packed audio without
+    /// the RFC 8216 §3.4 PRIV timestamp (its frames carry no time of their own).
     public static func transcode(
-        _ sources: [AudioSourceSegment], container: AudioVariantContainer, bitRate: Int, maximumChannels: Int = 2
+        _ sources: [AudioSourceSegment], container: AudioVariantContainer, bitRate: Int, maximumChannels: Int = 2,
+        timelineStart: Int64? = nil
     ) throws(AudioTranscodingError) -> TranscodedAudio {
         LibAV.silenceLogging()
         guard !sources.isEmpty else { throw AudioTranscodingError("no segments to take the audio from") }
-        var encoded = try encode(sources, bitRate: bitRate, maximumChannels: maximumChannels)
+        var encoded = try encode(sources, bitRate: bitRate, maximumChannels: maximumChannels, timelineStart: timelineStart)
         do {
             switch container {
             case .adts:
@@ -105,11 +109,12 @@ public enum AudioTranscoder {
 
     // MARK: - Encoding
 
-    private static func encode(_ sources: [AudioSourceSegment], bitRate: Int, maximumChannels: Int) throws(AudioTranscodingError) -> EncodedAudio {
+    private static func encode(_ sources: [AudioSourceSegment], bitRate: Int, maximumChannels: Int, timelineStart: Int64?) throws(AudioTranscodingError) -> EncodedAudio {
         var result = EncodedAudio()
         result.bitRate = bitRate
         var pipeline: Pipeline?
         var runSegments: [Int] = []
+        var previousSamples = 0
 
         func finishRun() throws(AudioTranscodingError) {
             guard let active = pipeline else { return }
@@ -158,7 +163,15 @@ public enum AudioTranscoder {
                 result.sampleRate = active.sampleRate
                 result.channels = active.channels
                 result.config = active.config
-                let start = try active.decode(format: format, streamIndex: streamIndex, stream: stream)
+                let samplesBefore = active.decodedSamples
+                var start = try active.decode(format: format, streamIndex: streamIndex, stream: stream)
+                if source.container.isPackedAudio {
+                    // Packed audio's frames start at 0 in every file: its time is the PRIV
+                    // timestamp, or follows from the segment before (RFC 8216 §3.4).
+                    let previous = result.sourceStarts.last.map { $0 + Int64(previousSamples) * 90_000 / Int64(active.sampleRate) }
+                    start = Self.leadingTimestamp(bytes) ?? previous ?? timelineStart ?? 0
+                }
+                previousSamples = active.decodedSamples - samplesBefore
                 guard let start else {
                     throw AudioTranscodingError("\(source.path): its audio track holds no frame")
                 }
@@ -175,6 +188,13 @@ public enum AudioTranscoder {
         }
         try finishRun()
         return result
+    }
+}
+
+extension AudioTranscoder {
+    static func leadingTimestamp(_ bytes: [UInt8]) -> Int64? {
+        guard let tag = try? ID3Tag.parse(bytes[...]).tag else { return nil }
+        return TransportStreamTimestamp(tag: tag)?.pts90k
     }
 }
 
@@ -318,12 +338,14 @@ private final class Pipeline {
             throw LibAVError(function: "decode", code: 0, message: "the audio codec changes between segments without EXT-X-DISCONTINUITY")
         }
         var first: Int64?
+        var sawPacket = false
         while true {
             let status = av_read_frame(format, packet)
             if status == hls_averror_eof() { break }
             try LibAV.check("av_read_frame", status)
             defer { av_packet_unref(packet) }
             guard packet.pointee.stream_index == streamIndex else { continue }
+            sawPacket = true
             if first == nil, packet.pointee.pts != hls_av_nopts_value() {
                 first = av_rescale_q(packet.pointee.pts, stream.pointee.time_base, AVRational(num: 1, den: 90_000))
             }
@@ -332,7 +354,8 @@ private final class Pipeline {
             if sent < 0, sent != hls_averror_invaliddata() { try LibAV.check("avcodec_send_packet", sent) }
             try receiveDecoded()
         }
-        return first
+        // Raw ADTS has no timestamps of its own; the caller places it (PRIV, or the segment before).
+        return first ?? (sawPacket ? 0 : nil)
     }
 
     private func receiveDecoded() throws(LibAVError) {
