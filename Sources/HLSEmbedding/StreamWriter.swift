@@ -325,7 +325,10 @@ final class Tree {
     }
 
     static func split(_ file: String) -> (folder: String, name: String) {
-        ((file as NSString).deletingLastPathComponent, (file as NSString).lastPathComponent)
+        // Not NSString.deletingLastPathComponent: swift-corelibs-foundation traps on a
+        // one-character path ("a"), which a stream's folder may well be called.
+        guard let slash = file.lastIndex(of: "/") else { return ("", file) }
+        return (String(file[..<slash]), String(file[file.index(after: slash)...]))
     }
 
     static func join(_ folder: String, _ name: String) -> String {
