@@ -34,6 +34,10 @@ run: build
 	$(BIN) Samples/fmp4/master.m3u8
 	@echo
 	-$(BIN) Samples/no-audio-only/master.m3u8 --root Samples
+	@echo
+	@# ... and the packager closing the loop: the missing audio-only variant, into a temporary copy, checked.
+	out=$$(mktemp -d) && $(BIN) embed --add-audio-only --image Samples/poster.jpg Samples/no-audio-only/master.m3u8 --root Samples --output $$out \
+	  && echo && $(BIN) $$out/no-audio-only/master.m3u8; status=$$?; rm -rf $$out; exit $$status
 
 test: deps
 	$(SWIFT) test

@@ -17,7 +17,7 @@ public struct AudioOnlyRequest: Sendable {
     public var audioBitRate: Int?
     /// The variant or audio rendition to take the audio from (URI as written or resolved).
     public var audioFrom: String?
-    /// Rebuild the variant when it is there already.
+    /// Rebuild the variant when it is there already (never a licence to exceed the budget).
     public var force = false
     /// Shrink the poster when audio, container and poster do not fit.
     public var fit = false
@@ -144,7 +144,7 @@ public struct AudioOnlyVariantBuilder: Sendable {
             }
             let posterShare = candidate.peak - candidate.peakWithoutPoster
             let room = budget - posterShare - (candidate.peakWithoutPoster - rate)
-            if room >= Self.minimumBitRate, request.audioBitRate == nil || request.force {
+            if room >= Self.minimumBitRate, request.audioBitRate == nil {
                 rate = max(Self.minimumBitRate, min(rate - 1000, (room * 97 / 100) / 1000 * 1000))
                 continue
             }
@@ -160,11 +160,7 @@ public struct AudioOnlyVariantBuilder: Sendable {
                 fitted = smaller.description
                 continue
             }
-            if request.force {
-                built = candidate
-                break
-            }
-            throw EmbedError(refusal(candidate, rate: rate, budget: budget) + ": use a smaller image, --fit to re-encode it, a lower --audio-bitrate, or --force")
+            throw EmbedError(refusal(candidate, rate: rate, budget: budget) + ": use a smaller image, --fit to re-encode it, or a lower --audio-bitrate")
         }
         guard let built else {
             throw EmbedError("\(source.uri): no AAC bit rate at or above \(Self.minimumBitRate / 1000) kbit/s keeps the new variant within \(budget) bit/s")
@@ -356,7 +352,7 @@ public struct AudioOnlyVariantBuilder: Sendable {
         let posterRate = Int(Double((poster?.data.count ?? 0) + 600) * 8 / shortest)
         let overhead = container == .mpegTS ? 106 : 102
         if let rate = Self.automaticRates.first(where: { $0 * overhead / 100 + posterRate <= budget }) { return rate }
-        return request.fit || request.force ? 32_000 : Self.minimumBitRate
+        return request.fit ? 32_000 : Self.minimumBitRate
     }
 
     /// The largest image whose tag keeps `audioOnly` (built without a poster) within budget.
