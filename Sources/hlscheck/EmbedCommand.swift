@@ -18,7 +18,10 @@ struct EmbedCommand: AsyncParsableCommand {
             emsg box. BANDWIDTH and AVERAGE-BANDWIDTH of the touched variants are recomputed; every \
             other byte of every playlist stays. Embedding again replaces the poster; --remove takes \
             it out. Nothing is written when the result would exceed the budget (unless --force), \
-            and the written stream is checked again: the exit code is check's.
+            and the written stream is checked again: the exit code is check's. \
+            With --add-audio-only it creates the missing audio-only variant instead: the source's \
+            audio re-encoded as AAC-LC within the budget, cut on the source's segment boundaries, \
+            the poster in every segment, added to the multivariant playlist (docs/embed.md).
             """
     )
 
