@@ -26,7 +26,8 @@ import Testing
         let added = try #require(try EmbedCommandTests.embed(Self.arguments(folder)))
         #expect(added.status == 0, "\(added.stderr)")
         #expect(added.stdout.contains("added the audio-only variant hlscheck-audio-only/index.embed-"), "\(added.stdout)")
-        #expect(added.stdout.contains("  audio 48.0 kbit/s (AAC-LC, stereo, 44100 Hz"), "\(added.stdout)")
+        #expect(added.stdout.contains("\n  audio ") && added.stdout.contains(" kbit/s (AAC-LC, stereo, 44100 Hz; measured peak "), "\(added.stdout)")
+        #expect(added.stdout.contains("\n  + poster 6449 bytes in every segment "))
         #expect(added.stdout.contains("within the 64.0 kbit/s budget"))
         #expect(added.stdout.contains("1 stream checked: 0 errors, 0 warnings, 0 notes"), "\(added.stdout)")
 
