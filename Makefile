@@ -37,7 +37,7 @@ run: build
 	@echo
 	@# ... and the packager closing the loop: the missing audio-only variant, into a temporary copy, checked.
 	out=$$(mktemp -d) && $(BIN) embed --add-audio-only --image Samples/poster.jpg Samples/no-audio-only/master.m3u8 --root Samples --output $$out \
-	  && echo && $(BIN) $$out/no-audio-only/master.m3u8; status=$$?; rm -rf $$out; exit $$status
+	  && echo && $(BIN) $$out/no-audio-only/master.m3u8 --root $$out; status=$$?; rm -rf $$out; exit $$status
 
 test: deps
 	$(SWIFT) test
