@@ -3,9 +3,9 @@
 
 PREFIX ?= /usr/local
 SWIFT ?= swift
-# What building hlscheck needs; the ffmpeg CLI (test media, samples) and chromium (the HTML report's browser test) (TEST_DEB_PACKAGES),
-# so `make build`/`make install` never pull it in.
-DEB_PACKAGES := libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libxml2-dev pkg-config
+# What building hlscheck needs. The ffmpeg CLI (test media, samples) and chromium (the HTML
+# report's browser test) are TEST_DEB_PACKAGES: `make build`/`make install` never pull them in.
+DEB_PACKAGES := libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libswresample-dev libxml2-dev pkg-config
 TEST_DEB_PACKAGES := ffmpeg chromium
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN := .build/release/hlscheck
@@ -44,6 +44,10 @@ run: build
 	$(BIN) Samples/fmp4/master.m3u8
 	@echo
 	-$(BIN) Samples/no-audio-only/master.m3u8 --root Samples
+	@echo
+	@# ... and the packager closing the loop: the missing audio-only variant, into a temporary copy, checked.
+	out=$$(mktemp -d) && $(BIN) embed --add-audio-only --image Samples/poster.jpg Samples/no-audio-only/master.m3u8 --root Samples --output $$out \
+	  && echo && $(BIN) $$out/no-audio-only/master.m3u8 --root $$out; status=$$?; rm -rf $$out; exit $$status
 
 # Python packages the tests use to read reports as CI consumers do.
 PIP_TEST_PACKAGES := junitparser xunitparser

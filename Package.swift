@@ -28,8 +28,8 @@ let package = Package(
     targets: [
         .systemLibrary(
             name: "CFFmpeg",
-            pkgConfig: "libavformat libavcodec libavutil libswscale",
-            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev"])]
+            pkgConfig: "libavformat libavcodec libavutil libswscale libswresample",
+            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev", "libswresample-dev"])]
         ),
         .systemLibrary(
             name: "CLibXML2",

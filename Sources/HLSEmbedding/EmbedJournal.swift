@@ -55,11 +55,17 @@ struct EmbedJournal: Codable {
         }
         var removed = 0
         var referenced = Set(journal.playlists.map(standardized))
-        for playlist in journal.playlists {
-            guard let text = FileManager.default.contents(atPath: playlist) else { continue }
+        // A playlist a playlist references counts too (the media playlist of a variant the run
+        // added is referenced only by the new multivariant playlist).
+        var pending = journal.playlists
+        var read = Set<String>()
+        while let playlist = pending.popLast() {
+            guard read.insert(standardized(playlist)).inserted, let text = FileManager.default.contents(atPath: playlist) else { continue }
             let base = (playlist as NSString).deletingLastPathComponent
             for uri in PlaylistReferences.uris(in: [UInt8](text)) where !uri.contains("://") {
-                referenced.insert(standardized(uri.hasPrefix("/") ? uri : (base as NSString).appendingPathComponent(uri)))
+                let path = standardized(uri.hasPrefix("/") ? uri : (base as NSString).appendingPathComponent(uri))
+                referenced.insert(path)
+                if path.lowercased().hasSuffix(".m3u8") || path.lowercased().hasSuffix(".m3u") { pending.append(path) }
             }
         }
         var candidates = Set(journal.replaced.map(standardized))

@@ -25,6 +25,16 @@ struct StreamWriter {
     /// One rewritten segment: the playlist (resolved URI), the segment, its new bytes.
     typealias Put = (String, MediaSegment, [UInt8]) throws(EmbedError) -> Void
 
+    /// A file the stream gains (`embed --add-audio-only`): a path relative to the layout's root
+    /// and its bytes, created under a name nothing has (a name holding the same bytes is reused,
+    /// one holding other bytes refused) — playlists too, so that until the input playlist is
+    /// swapped in nothing the stream references has changed.
+    struct Addition {
+        var file: String
+        var bytes: [UInt8]
+        var isPlaylist: Bool
+    }
+
     /// `--in-place`: locks the input playlist's folder before anything reads the stream, and
     /// cleans what an interrupted run left.
     static func lockInPlace(_ input: String, wait: Bool, report: @Sendable (String) -> Void) throws(EmbedError) -> StreamLock? {
@@ -44,7 +54,14 @@ struct StreamWriter {
 
     /// Writes the stream: `master` (nil: unchanged) and the segments `produce` puts, in the
     /// order the targets list them. Returns the written input playlist.
-    func write(master: [UInt8]?, targets: [String], lock: StreamLock?, produce: (Put) throws(EmbedError) -> Void) throws(EmbedError) -> String {
+    ///
+    /// `additions` are written after the rewritten segments and before the input playlist (their
+    /// segments first, their playlists after); `dropped` files (relative to the layout's root)
+    /// stop being part of the stream: not copied, and removed at the end when nothing references them.
+    func write(
+        master: [UInt8]?, targets: [String], lock: StreamLock?, additions: [Addition] = [], dropped: Set<String> = [],
+        produce: (Put) throws(EmbedError) -> Void
+    ) throws(EmbedError) -> String {
         let inPlace = destination == .inPlace
         let root: String
         let held: StreamLock
@@ -87,7 +104,7 @@ struct StreamWriter {
         }
 
         // What the destination's playlists reference now: removed at the end unless still used.
-        var replaced = Set(targetSegments.map(\.file))
+        var replaced = Set(targetSegments.map(\.file)).union(dropped).union(additions.map(\.file))
         if !inPlace {
             // Those of a copy written before (say, with another poster), inside the folder only.
             for playlist in targetPlaylists.sorted() {
@@ -111,7 +128,7 @@ struct StreamWriter {
         let journal = EmbedJournal(
             run: run, pid: getpid(), playlists: layout.playlists.map(tree.absolute),
             replaced: replaced.sorted().map(tree.absolute),
-            folders: Set(layout.files.map { ($0 as NSString).deletingLastPathComponent }).sorted().map(tree.absolute))
+            folders: Set((layout.files + additions.map(\.file)).map { ($0 as NSString).deletingLastPathComponent }).sorted().map(tree.absolute))
         try journal.write(in: held.folder, progress: progress)
 
         var created: [String] = []
@@ -173,11 +190,16 @@ struct StreamWriter {
             }
             for folder in renamedFolders { try tree.folder(folder).sync() }
 
+            // New files: segments under names nothing else has, then their playlists.
+            for addition in additions.filter({ !$0.isPlaylist }) + additions.filter(\.isPlaylist) {
+                if try add(addition, to: tree, run: run, progress: progress) { created.append(addition.file) }
+            }
+
             // The copy: every other file of the stream, as it is.
             if !inPlace {
                 // A segment a target shares with a playlist embed leaves alone is copied as well.
                 let sharedElsewhere = layout.segments.filter { !targetPlaylists.contains($0.playlist) }.map(\.file)
-                let written = targetPlaylists.union([layout.rootPlaylist])
+                let written = targetPlaylists.union([layout.rootPlaylist]).union(dropped).union(additions.map(\.file))
                     .union(Set(targetSegments.map(\.file)).subtracting(sharedElsewhere).subtracting(layout.otherFiles))
                 for file in layout.files where !written.contains(file) {
                     try tree.copy(file, from: source, run: run, progress: progress)
@@ -202,13 +224,15 @@ struct StreamWriter {
 
             // 5. What no playlist references any more.
             var referenced = Set(layout.playlists).union(layout.otherFiles)
-            for segment in layout.segments {
+            for segment in layout.segments where !dropped.contains(segment.file) {
                 if let uri = newURIs[segment.playlist]?[segment.line] {
                     referenced.insert(Tree.join((segment.file as NSString).deletingLastPathComponent, (uri as NSString).lastPathComponent))
                 } else {
                     referenced.insert(segment.file)
                 }
             }
+            referenced.subtract(dropped)
+            referenced.formUnion(additions.map(\.file))
             for file in replaced.subtracting(referenced).sorted() {
                 let (folder, name) = Tree.split(file)
                 if let parent = try? tree.folder(folder, create: false) { try parent.removeFile(name, progress: progress) }
@@ -228,6 +252,21 @@ struct StreamWriter {
             throw error
         }
         return tree.absolute(layout.rootPlaylist)
+    }
+
+    /// Creates `addition` under its name; false when a file of that name holds its bytes already.
+    private func add(_ addition: Addition, to tree: Tree, run: String, progress: WriteProgress) throws(EmbedError) -> Bool {
+        let (folder, name) = Tree.split(addition.file)
+        let target = try tree.folder(folder, create: true)
+        if target.status(name) != nil {
+            if try target.read(name) == addition.bytes { return false }
+        }
+        let temporary = try target.temporary(for: name, run: run, bytes: addition.bytes[...], like: nil, owner: false, progress: progress)
+        guard try target.createExclusively(name, with: temporary, progress: progress) else {
+            throw EmbedError("\((target.path as NSString).appendingPathComponent(name)) exists with other content; embed does not overwrite it — move it away and run again")
+        }
+        target.sync()
+        return true
     }
 
     /// The `--output` folder, resolved (symbolic links included) and created; refused when it is,
@@ -315,7 +354,10 @@ final class Tree {
     }
 
     static func split(_ file: String) -> (folder: String, name: String) {
-        ((file as NSString).deletingLastPathComponent, (file as NSString).lastPathComponent)
+        // Not NSString.deletingLastPathComponent: swift-corelibs-foundation traps on a
+        // one-character path ("a"), which a stream's folder may well be called.
+        guard let slash = file.lastIndex(of: "/") else { return ("", file) }
+        return (String(file[..<slash]), String(file[file.index(after: slash)...]))
     }
 
     static func join(_ folder: String, _ name: String) -> String {

@@ -18,7 +18,10 @@ struct EmbedCommand: AsyncParsableCommand {
             emsg box. BANDWIDTH and AVERAGE-BANDWIDTH of the touched variants are recomputed; every \
             other byte of every playlist stays. Embedding again replaces the poster; --remove takes \
             it out. Nothing is written when the result would exceed the budget (unless --force), \
-            and the written stream is checked again: the exit code is check's.
+            and the written stream is checked again: the exit code is check's. \
+            With --add-audio-only it creates the missing audio-only variant instead: the source's \
+            audio re-encoded as AAC-LC within the budget, cut on the source's segment boundaries, \
+            the poster in every segment, added to the multivariant playlist (docs/embed.md).
             """
     )
 
@@ -52,6 +55,15 @@ struct EmbedCommand: AsyncParsableCommand {
     @Flag(help: "Re-encode the image (JPEG quality, then size) to the largest version that fits the budget.")
     var fit = false
 
+    @Flag(name: .customLong("add-audio-only"), help: "Create the missing audio-only variant (AAC-LC within the budget, the poster in every segment) and add it to the multivariant playlist; with --remove, drop the one added before.")
+    var addAudioOnly = false
+
+    @Option(name: .customLong("audio-bitrate"), help: "With --add-audio-only: the AAC bit rate in kbit/s (default: the highest that fits the budget with the poster).")
+    var audioBitrate: Int?
+
+    @Option(name: .customLong("audio-from"), help: "With --add-audio-only: the variant or audio rendition (URI) to take the audio from (default: the best audio).")
+    var audioFrom: String?
+
     @Option(name: .customLong("budget-kbps"), help: "Audio-only budget in kbit/s, poster included (default 64).")
     var budgetKbps: Int = 64
 
@@ -64,6 +76,15 @@ struct EmbedCommand: AsyncParsableCommand {
                 ? "say where to write: --output DIR for a copy, or --in-place to rewrite the stream"
                 : "--output and --in-place exclude each other: choose one")
         }
+        if addAudioOnly {
+            if remove && image != nil { throw ValidationError("--remove takes no --image") }
+            if let audioBitrate, !(16...320).contains(audioBitrate) { throw ValidationError("--audio-bitrate must be between 16 and 320 (kbit/s)") }
+            if !variants.isEmpty { throw ValidationError("--variant does not apply to --add-audio-only (use --audio-from to choose the source)") }
+            if fit && image == nil { throw ValidationError("--fit needs an --image") }
+            guard (1...1_000_000).contains(budgetKbps) else { throw ValidationError("--budget-kbps must be between 1 and 1000000") }
+            return
+        }
+        if audioBitrate != nil || audioFrom != nil { throw ValidationError("--audio-bitrate and --audio-from go with --add-audio-only") }
         guard remove != (image != nil) else {
             throw ValidationError(remove ? "--remove takes no --image" : "give the poster with --image FILE (or --remove)")
         }
@@ -84,6 +105,7 @@ struct EmbedCommand: AsyncParsableCommand {
         request.wait = wait
         request.report = { printError("hlscheck: \($0)") }
         request.writeStepHook = Self.testHook()
+        if addAudioOnly { return try await runAddAudioOnly(poster: poster) }
         let outcome: EmbedOutcome
         do {
             outcome = try await PosterEmbedder(request).run()
@@ -101,6 +123,49 @@ struct EmbedCommand: AsyncParsableCommand {
         print("wrote \(outcome.output)\n")
         print(TextReporter().render([outcome.verification]), terminator: "")
         if outcome.verification.fails(at: .error) { throw ExitCode(1) }
+    }
+
+    func runAddAudioOnly(poster: Poster?) async throws {
+        var request = AudioOnlyRequest(
+            input: playlist, poster: poster, posterName: image.map { ($0 as NSString).lastPathComponent } ?? "",
+            destination: output.map { .folder($0) } ?? .inPlace, configuration: configuration)
+        request.audioBitRate = audioBitrate.map { $0 * 1000 }
+        request.audioFrom = audioFrom
+        request.force = force
+        request.fit = fit
+        request.remove = remove
+        request.wait = wait
+        request.report = { printError("hlscheck: \($0)") }
+        request.writeStepHook = Self.testHook()
+        let outcome: AudioOnlyOutcome
+        do {
+            outcome = try await AudioOnlyVariantBuilder(request).run()
+        } catch {
+            printError("hlscheck: \(error.description)")
+            throw ExitCode(2)
+        }
+        switch outcome.action {
+        case .alreadyPresent:
+            print("\(playlist) already has the audio-only variant \(outcome.variantURI ?? "") that hlscheck added: nothing to do (--force rebuilds it, --remove drops it)")
+            return
+        case .nothingToRemove:
+            print("\(playlist) has no audio-only variant that hlscheck added: nothing to remove")
+            return
+        case .removed:
+            print("removed the audio-only variant \(outcome.variantURI ?? "") and its files")
+        case .added, .rebuilt:
+            if let fitted = outcome.fittedImage { print("re-encoded \(image ?? "the image"): \(fitted)") }
+            print("\(outcome.action == .added ? "added" : "rebuilt") the audio-only variant \(outcome.variantURI ?? "") from \(outcome.source ?? "?"): \(outcome.segments) segments, CODECS=\"\(outcome.codecs ?? "")\", BANDWIDTH=\(outcome.peak ?? 0), AVERAGE-BANDWIDTH=\(outcome.average ?? 0)")
+            for line in outcome.arithmetic { print("  \(line)") }
+            if let offset = outcome.largestStartOffset {
+                print("  segment starts: within \(String(format: "%.1f", offset * 1000)) ms of the source's")
+            }
+        }
+        print("wrote \(outcome.output)\n")
+        if let verification = outcome.verification {
+            print(TextReporter().render([verification]), terminator: "")
+            if verification.fails(at: .error) { throw ExitCode(1) }
+        }
     }
 
     var configuration: CheckConfiguration {

@@ -1,0 +1,508 @@
+import Foundation
+public import HLSCheck
+public import HLSPackaging
+import HLSPlaylist
+import MediaFormats
+import MediaInspection
+
+/// What `hlscheck embed --add-audio-only` was asked to do.
+public struct AudioOnlyRequest: Sendable {
+    /// The multivariant playlist.
+    public var input: String
+    /// The poster for every segment of the new variant; nil: none.
+    public var poster: Poster?
+    public var posterName: String
+    public var destination: EmbedRequest.Destination
+    /// The AAC bit rate (bit/s); nil: the highest that fits the budget with the poster.
+    public var audioBitRate: Int?
+    /// The variant or audio rendition to take the audio from (URI as written or resolved).
+    public var audioFrom: String?
+    /// Rebuild the variant when it is there already (never a licence to exceed the budget).
+    public var force = false
+    /// Shrink the poster when audio, container and poster do not fit.
+    public var fit = false
+    /// Drop the variant an earlier run added.
+    public var remove = false
+    public var configuration: CheckConfiguration
+    public var wait = false
+    public var report: @Sendable (String) -> Void = { _ in }
+    public var writeStepHook: (@Sendable (Int) -> Void)?
+
+    public init(input: String, poster: Poster?, posterName: String, destination: EmbedRequest.Destination, configuration: CheckConfiguration = CheckConfiguration()) {
+        self.input = input
+        self.poster = poster
+        self.posterName = posterName
+        self.destination = destination
+        self.configuration = configuration
+    }
+}
+
+/// What `--add-audio-only` did.
+public struct AudioOnlyOutcome: Sendable {
+    public enum Action: String, Sendable { case added, rebuilt, alreadyPresent, removed, nothingToRemove }
+    public var action: Action
+    /// The playlist to give players (the written copy of the input, or the input).
+    public var output: String
+    /// The new variant's URI as written in the multivariant playlist.
+    public var variantURI: String?
+    /// The playlist the audio came from.
+    public var source: String?
+    public var segments = 0
+    public var audioBitRate: Int?
+    public var peak: Int?
+    public var average: Int?
+    public var codecs: String?
+    /// The bit-rate arithmetic, one line each, for the user.
+    public var arithmetic: [String] = []
+    public var fittedImage: String?
+    /// How the new segments line up with the source: the largest |first PTS − source first PTS| (s).
+    public var largestStartOffset: Double?
+    public var verification: CheckReport?
+}
+
+/// `hlscheck embed --add-audio-only`: creates the audio-only variant a stream lacks — the
+/// source's audio decoded, resampled and encoded as AAC-LC within the budget, cut on the source's
+/// segment boundaries, in the container the stream uses, with the poster in every segment — and
+/// adds it to the multivariant playlist, through the same writer as `embed` (new files first,
+/// the input playlist swapped in last, lock and journal).
+public struct AudioOnlyVariantBuilder: Sendable {
+    /// The folder (beside the multivariant playlist) that marks a variant as ours: `--remove`
+    /// and the idempotence check look for a variant whose URI lies in it.
+    public static let folderName = "hlscheck-audio-only"
+    /// Below this the AAC-LC encoder makes mush; an audio-only variant needs at least this.
+    public static let minimumBitRate = 16_000
+    /// 64 down to 16 kbit/s in steps of 2.
+    static let automaticRates = Array(stride(from: 64_000, through: 16_000, by: -2_000))
+
+    public var request: AudioOnlyRequest
+
+    public init(_ request: AudioOnlyRequest) {
+        self.request = request
+    }
+
+    public func run() async throws(EmbedError) -> AudioOnlyOutcome {
+        let lock = request.destination == .inPlace
+            ? try StreamWriter.lockInPlace(request.input, wait: request.wait, report: request.report) : nil
+        defer { lock?.release() }
+        let analysis: StreamAnalysis
+        do {
+            analysis = try await Checker(configuration: request.configuration).analyse(request.input)
+        } catch {
+            throw EmbedError(error.description)
+        }
+        guard let multivariant = analysis.multivariant else {
+            throw EmbedError("\(request.input): a media playlist; --add-audio-only adds a variant to a multivariant playlist")
+        }
+        let ours = multivariant.variants.filter(Self.isOurs)
+        let layout = try StreamLayout(analysis)
+        let masterBytes = try readMaster(analysis)
+
+        if request.remove {
+            guard !ours.isEmpty else {
+                return AudioOnlyOutcome(action: .nothingToRemove, output: request.input)
+            }
+            var master = masterBytes
+            for variant in ours.sorted(by: { $0.line > $1.line }) { master = Self.removingLines(variant.line...variant.uriLine, from: master) }
+            let output = try write(layout: layout, master: master, lock: lock, additions: [], dropped: ownFiles(analysis, layout))
+            lock?.release()
+            var outcome = AudioOnlyOutcome(action: .removed, output: output, variantURI: ours.first?.uri)
+            outcome.verification = try await recheck(output, layout: layout)
+            return outcome
+        }
+        if let existing = ours.first, !request.force {
+            return AudioOnlyOutcome(action: .alreadyPresent, output: request.input, variantURI: existing.uri)
+        }
+
+        let source = try selectSource(analysis)
+        let segments = source.playlist.segments
+        try preflight(source, segments)
+        let container = try variantContainer(source.measurement)
+        // Records are in the order of the segments (GAP segments have none, and are refused).
+        let inputs = zip(segments, source.measurement.records).map { segment, record in
+            AudioSourceSegment(
+                path: URIResolver.resolve(segment.uri, against: source.playlistURI),
+                initSection: segment.map.map { URIResolver.resolve($0.uri, against: source.playlistURI) },
+                container: record.container ?? .unknown, discontinuity: segment.discontinuity)
+        }
+        let targetDuration = source.playlist.targetDuration ?? Int(segments.map(\.duration).max()?.rounded(.up) ?? 1)
+        let budget = request.configuration.audioOnlyBudget
+        // Packed audio without timestamps starts where the stream's other playlists start.
+        let timelineStart = SegmentSession.timelineStart(
+            analysis, sequence: segments.first?.mediaSequence ?? source.playlist.mediaSequence, excluding: source.playlistURI)
+
+        // Choose the bit rate: estimate, encode, measure; step down by what the measurement
+        // exceeds the budget by. The measurement (BitrateWindow, as the checker measures) decides.
+        var poster = request.poster
+        var fitted: String?
+        var arithmetic: [String] = []
+        var rate = try initialRate(budget: budget, poster: poster, segments: segments, container: container)
+        var built: BuiltVariant?
+        for _ in 0..<4 {
+            let candidate = try build(inputs, container: container, rate: rate, poster: poster, segments: segments, targetDuration: targetDuration, timelineStart: timelineStart)
+            if candidate.peak <= budget {
+                built = candidate
+                break
+            }
+            let posterShare = candidate.peak - candidate.peakWithoutPoster
+            let room = budget - posterShare - (candidate.peakWithoutPoster - rate)
+            if room >= Self.minimumBitRate, request.audioBitRate == nil {
+                rate = max(Self.minimumBitRate, min(rate - 1000, (room * 97 / 100) / 1000 * 1000))
+                continue
+            }
+            // Nothing fits with this poster: shrink it (--fit) at the rate asked for, or 32 kbit/s.
+            if request.fit, let image = poster {
+                rate = min(rate, request.audioBitRate ?? 32_000)
+                let bare = try build(inputs, container: container, rate: rate, poster: nil, segments: segments, targetDuration: targetDuration, timelineStart: timelineStart)
+                let bytes = Self.largestImage(budget: budget, audioOnly: bare, segments: segments, targetDuration: targetDuration, image: image)
+                guard bytes > 0, let smaller = try reencode(image, maxBytes: bytes) else {
+                    throw EmbedError("\(refusal(candidate, rate: rate, budget: budget)); and no re-encoding of the image fits beside \(rate / 1000) kbit/s of audio")
+                }
+                poster = smaller.poster
+                fitted = smaller.description
+                continue
+            }
+            throw EmbedError(refusal(candidate, rate: rate, budget: budget) + ": use a smaller image, --fit to re-encode it, or a lower --audio-bitrate")
+        }
+        guard let built else {
+            throw EmbedError("\(source.uri): no AAC bit rate at or above \(Self.minimumBitRate / 1000) kbit/s keeps the new variant within \(budget) bit/s")
+        }
+        let overhead = built.peakWithoutPoster - built.audioPeak
+        arithmetic.append("audio \(Self.kbps(built.rate)) (AAC-LC, \(built.audio.channels == 1 ? "mono" : "stereo"), \(built.audio.sampleRate) Hz; measured peak \(Self.kbps(built.audioPeak)))")
+        arithmetic.append("+ \(container == .adts ? "ADTS framing and the ID3 timestamp" : container == .mpegTS ? "MPEG-TS packets, PES headers, PAT/PMT" : "moof/mdat boxes") \(Self.kbps(overhead))")
+        if let poster {
+            arithmetic.append("+ poster \(poster.data.count) bytes in every segment \(Self.kbps(built.peak - built.peakWithoutPoster)) (the shortest window weighs most)")
+        }
+        arithmetic.append("= peak \(Self.kbps(built.peak)) (average \(Self.kbps(built.average))) within the \(Self.kbps(budget)) budget")
+
+        // Names: our folder beside the multivariant playlist; every file named after its bytes,
+        // so a rebuild never overwrites what the current playlist references.
+        let masterFolder = (analysis.loaded.rootURI as NSString).deletingLastPathComponent
+        let folder = layout.relative((masterFolder as NSString).appendingPathComponent(Self.folderName))
+        var additions: [StreamWriter.Addition] = []
+        var names: [String] = []
+        for (index, bytes) in built.segments.enumerated() {
+            let name = SegmentName.renamed("audio\(index).\(container.fileExtension)", bytes: bytes)
+            names.append(name)
+            additions.append(.init(file: Tree.join(folder, name), bytes: bytes, isPlaylist: false))
+        }
+        var initName: String?
+        if let initSection = built.audio.initSection {
+            let name = SegmentName.renamed("init.mp4", bytes: initSection)
+            initName = name
+            additions.append(.init(file: Tree.join(folder, name), bytes: initSection, isPlaylist: false))
+        }
+        let sourceBytes = try readPlaylist(source.playlistURI)
+        let mediaPlaylist = Self.mediaPlaylist(from: sourceBytes, playlist: source.playlist, names: names, initName: initName)
+        let playlistName = SegmentName.renamed("index.m3u8", bytes: mediaPlaylist)
+        additions.append(.init(file: Tree.join(folder, playlistName), bytes: mediaPlaylist, isPlaylist: true))
+        let variantURI = Self.folderName + "/" + playlistName
+
+        var master = masterBytes
+        let replacing = ours.sorted { $0.line > $1.line }
+        for variant in replacing { master = Self.removingLines(variant.line...variant.uriLine, from: master) }
+        let codecs = built.audio.codecString
+        master = Self.appendingVariant(
+            "#EXT-X-STREAM-INF:BANDWIDTH=\(built.peak),AVERAGE-BANDWIDTH=\(built.average),CODECS=\"\(codecs)\"", uri: variantURI, to: master)
+        let dropped = replacing.isEmpty ? [] : ownFiles(analysis, layout)
+        let output = try write(layout: layout, master: master, lock: lock, additions: additions, dropped: dropped)
+        lock?.release()
+
+        var outcome = AudioOnlyOutcome(action: replacing.isEmpty ? .added : .rebuilt, output: output, variantURI: variantURI)
+        outcome.source = source.uri
+        outcome.segments = built.segments.count
+        outcome.audioBitRate = built.rate
+        outcome.peak = built.peak
+        outcome.average = built.average
+        outcome.codecs = codecs
+        outcome.arithmetic = arithmetic
+        outcome.fittedImage = fitted
+        outcome.largestStartOffset = zip(built.audio.firstPTS, built.audio.sourceFirstPTS).map { Double(abs($0 - $1)) / 90_000 }.max()
+        outcome.verification = try await recheck(output, layout: layout)
+        return outcome
+    }
+
+    // MARK: - Source
+
+    struct Source {
+        var uri: String
+        var playlistURI: String
+        var playlist: MediaPlaylist
+        var measurement: PlaylistMeasurement
+    }
+
+    /// `--audio-from`, or the best audio: an audio rendition before muxed audio (no video to
+    /// read past), the rendition with the highest measured bit rate; else the smallest variant
+    /// with audio (ladders carry the same audio in every variant).
+    func selectSource(_ analysis: StreamAnalysis) throws(EmbedError) -> Source {
+        var candidates: [(source: Source, rank: Int, rendition: Bool)] = []
+        var seen = Set<String>()
+        func add(_ uri: String, _ playlistURI: String?, _ playlist: MediaPlaylist?, rank: Int, rendition: Bool) {
+            guard let playlistURI, let playlist, let measurement = analysis.measurements[playlistURI],
+                  seen.insert(playlistURI).inserted, measurement.records.contains(where: \.hasAudio) else { return }
+            candidates.append((Source(uri: uri, playlistURI: playlistURI, playlist: playlist, measurement: measurement), rank, rendition))
+        }
+        for variant in analysis.variants where !(variant.stream.map(Self.isOurs) ?? false) {
+            for rendition in variant.audioRenditions {
+                add(rendition.rendition.uri ?? rendition.playlistURI ?? "", rendition.playlistURI, rendition.playlist,
+                    rank: -(rendition.measurement?.averageBitrate ?? 0), rendition: true)
+            }
+            add(variant.uri, variant.playlistURI, variant.playlist, rank: variant.declaredBandwidth ?? Int.max, rendition: false)
+        }
+        if let wanted = request.audioFrom {
+            guard let match = candidates.first(where: { $0.source.uri == wanted || $0.source.playlistURI == wanted }) else {
+                let known = candidates.map(\.source.uri).joined(separator: ", ")
+                throw EmbedError("--audio-from \(wanted) is not a variant or audio rendition of \(request.input) with audio (these are: \(known.isEmpty ? "none" : known))")
+            }
+            return match.source
+        }
+        let best = candidates.min { a, b in
+            if a.rendition != b.rendition { return a.rendition }
+            return a.rank < b.rank
+        }
+        guard let best else { throw EmbedError("\(request.input): no variant or audio rendition carries audio to make an audio-only variant from") }
+        return best.source
+    }
+
+    func preflight(_ source: Source, _ segments: [MediaSegment]) throws(EmbedError) {
+        for (index, segment) in segments.enumerated() {
+            let place = "\(source.playlistURI):\(segment.uriLine)"
+            if segment.gap { throw EmbedError("\(place): segment \(segment.uri) is a GAP: the audio-only variant needs audio for every segment") }
+            if let key = segment.key, key.isEncrypting {
+                throw EmbedError("\(place): segment \(segment.uri) is encrypted (METHOD=\(key.method)): hlscheck cannot decode encrypted media")
+            }
+            if segment.byteRange != nil { throw EmbedError("\(place): segment \(segment.uri) is a byte range (EXT-X-BYTERANGE): not supported by --add-audio-only") }
+            if index < source.measurement.records.count, let problem = source.measurement.records[index].problem {
+                throw EmbedError("\(place): segment \(segment.uri) cannot be read: \(problem)")
+            }
+        }
+    }
+
+    func variantContainer(_ measurement: PlaylistMeasurement) throws(EmbedError) -> AudioVariantContainer {
+        switch measurement.records.first?.container {
+        case .mpegTS: return .mpegTS
+        case .adts, .mp3, .ac3, .eac3: return .adts
+        case .fragmentedMP4: return .fragmentedMP4
+        case .unknown, nil:
+            throw EmbedError("\(measurement.playlistURI): its segments are in no container --add-audio-only can follow (MPEG-TS, packed audio, fMP4)")
+        }
+    }
+
+    // MARK: - Building and measuring
+
+    struct BuiltVariant {
+        var rate: Int
+        var audio: TranscodedAudio
+        /// Final segments (poster included).
+        var segments: [[UInt8]]
+        var peak: Int
+        var average: Int
+        var peakWithoutPoster: Int
+        /// The AAC frames alone (no container), as the checker would measure them.
+        var audioPeak: Int
+    }
+
+    func build(
+        _ inputs: [AudioSourceSegment], container: AudioVariantContainer, rate: Int, poster: Poster?, segments: [MediaSegment], targetDuration: Int,
+        timelineStart: Int64?
+    ) throws(EmbedError) -> BuiltVariant {
+        let audio: TranscodedAudio
+        do {
+            audio = try AudioTranscoder.transcode(inputs, container: container, bitRate: rate, maximumChannels: rate < 32_000 ? 1 : 2, timelineStart: timelineStart)
+        } catch {
+            throw EmbedError(error.description)
+        }
+        var final: [[UInt8]] = []
+        var withoutPoster: [[UInt8]] = []
+        var transportStream = TransportStreamPosterWriter()
+        var bareTransportStream = TransportStreamPosterWriter()
+        do {
+            for (index, bytes) in audio.segments.enumerated() {
+                switch container {
+                case .mpegTS:
+                    final.append(poster == nil ? bytes : try transportStream.rewrite(bytes, poster: poster))
+                    withoutPoster.append(poster == nil ? bytes : try bareTransportStream.rewrite(bytes, poster: nil))
+                case .adts:
+                    // RFC 8216 §3.4: the PRIV timestamp of the first frame, on the source's timeline.
+                    final.append(try PackedAudioPosterWriter.rewrite(bytes, poster: poster, timestampIfMissing: audio.firstPTS[index]))
+                    withoutPoster.append(try PackedAudioPosterWriter.rewrite(bytes, poster: nil, timestampIfMissing: audio.firstPTS[index]))
+                case .fragmentedMP4:
+                    final.append(poster == nil ? bytes : try FragmentedMP4PosterWriter.rewrite(bytes, initSection: audio.initSection, poster: poster))
+                    withoutPoster.append(bytes)
+                }
+            }
+        } catch {
+            throw EmbedError("cannot put the poster into the new segments: \(error.description)")
+        }
+        func measure(_ sizes: [Int]) -> (peak: Int, average: Int) {
+            let windows = zip(segments, sizes).map { BitrateWindow.Segment(bytes: $1, duration: $0.duration) }
+            return (BitrateWindow.peak(windows, targetDuration: targetDuration) ?? 0, BitrateWindow.average(windows) ?? 0)
+        }
+        let measured = measure(final.map(\.count))
+        let bare = measure(withoutPoster.map(\.count))
+        let frames = measure(audio.frameBytes)
+        return BuiltVariant(
+            rate: rate, audio: audio, segments: final, peak: measured.peak, average: measured.average,
+            peakWithoutPoster: bare.peak, audioPeak: frames.peak)
+    }
+
+    /// The first bit rate to try: the asked one, or the highest that an estimate keeps within the
+    /// budget: audio plus the container (MPEG-TS ≈ 12 %: packet and PES headers, PAT/PMT per
+    /// segment; ADTS and fMP4 ≈ 2 %), 3 % for the encoder's peaks over its average, and the
+    /// poster over the shortest segment. A good first guess saves a second encoding.
+    func initialRate(budget: Int, poster: Poster?, segments: [MediaSegment], container: AudioVariantContainer) throws(EmbedError) -> Int {
+        if let asked = request.audioBitRate { return asked }
+        let shortest = max(0.1, segments.map(\.duration).min() ?? 1)
+        let posterRate = Int(Double((poster?.data.count ?? 0) + 600) * 8 / shortest)
+        let overhead = container == .mpegTS ? 115 : 105
+        if let rate = Self.automaticRates.first(where: { $0 * overhead / 100 + posterRate <= budget }) { return rate }
+        return request.fit ? 32_000 : Self.minimumBitRate
+    }
+
+    /// The largest image whose tag keeps `audioOnly` (built without a poster) within budget.
+    static func largestImage(budget: Int, audioOnly: BuiltVariant, segments: [MediaSegment], targetDuration: Int, image: Poster) -> Int {
+        // Per segment: what the budget leaves over the segment's own bytes; the image must fit the
+        // tightest, less the tag's own bytes and the container's packets around it (about 3 %).
+        var room = Int.max
+        for (segment, bytes) in zip(segments, audioOnly.segments) {
+            let allowed = Int(Double(budget) * segment.duration / 8) - bytes.count
+            room = min(room, allowed)
+        }
+        let frameOverhead = 64 + image.mimeType.utf8.count + image.description.utf8.count
+        return max(0, (room - frameOverhead) * 96 / 100)
+    }
+
+    func reencode(_ image: Poster, maxBytes: Int) throws(EmbedError) -> (poster: Poster, description: String)? {
+        let fitted: FittedImage?
+        do {
+            fitted = try ImageFitter.fit(image.data, mimeType: image.mimeType, maxBytes: maxBytes, maximumPixels: request.configuration.limits.imagePixels)
+        } catch {
+            throw EmbedError("\(request.posterName) cannot be re-encoded: \(error)")
+        }
+        guard let fitted else { return nil }
+        do {
+            return (try Poster(image: fitted.data, description: image.description), fitted.description)
+        } catch {
+            throw EmbedError("the re-encoded \(request.posterName) is not usable: \(error.description)")
+        }
+    }
+
+    func refusal(_ candidate: BuiltVariant, rate: Int, budget: Int) -> String {
+        let posterShare = candidate.peak - candidate.peakWithoutPoster
+        let container = candidate.peakWithoutPoster - rate
+        var text = "an audio-only variant at \(Self.kbps(rate)) of audio would peak at \(Self.kbps(candidate.peak)) against the \(Self.kbps(budget)) budget"
+        if let poster = request.poster {
+            text += " (\(request.posterName), \(poster.data.count) bytes in every segment, adds \(Self.kbps(posterShare)); the container about \(Self.kbps(max(0, container))); that leaves \(Self.kbps(max(0, budget - posterShare - max(0, container)))) for audio, at least \(Self.kbps(Self.minimumBitRate)) is needed)"
+        }
+        return text
+    }
+
+    static func kbps(_ bits: Int) -> String {
+        String(format: "%.1f kbit/s", Double(bits) / 1000)
+    }
+
+    // MARK: - Playlists
+
+    /// Whether a variant is one `--add-audio-only` added: its URI lies in our folder.
+    static func isOurs(_ variant: VariantStream) -> Bool {
+        variant.uri.hasPrefix(folderName + "/")
+    }
+
+    /// Every file of the variants we added (playlist, segments, init), relative to the layout.
+    func ownFiles(_ analysis: StreamAnalysis, _ layout: StreamLayout) -> Set<String> {
+        var files = Set<String>()
+        for variant in analysis.variants where variant.stream.map(Self.isOurs) ?? false {
+            files.insert(layout.relative(variant.playlistURI))
+            for segment in variant.playlist?.segments ?? [] {
+                files.insert(layout.relative(URIResolver.resolve(segment.uri, against: variant.playlistURI)))
+                if let map = segment.map { files.insert(layout.relative(URIResolver.resolve(map.uri, against: variant.playlistURI))) }
+            }
+        }
+        return files
+    }
+
+    func readMaster(_ analysis: StreamAnalysis) throws(EmbedError) -> [UInt8] {
+        try readPlaylist(analysis.loaded.rootURI)
+    }
+
+    func readPlaylist(_ path: String) throws(EmbedError) -> [UInt8] {
+        guard let data = FileManager.default.contents(atPath: path) else { throw EmbedError("\(path): cannot read it again") }
+        return [UInt8](data)
+    }
+
+    /// The new media playlist: the source's, line for line, with the segment URIs and EXT-X-MAP
+    /// pointing at the new files; tags that describe the source's bytes (EXT-X-BITRATE) or its
+    /// low-latency parts are left out. TARGETDURATION, MEDIA-SEQUENCE, DISCONTINUITY(-SEQUENCE),
+    /// PLAYLIST-TYPE, EXTINF, PROGRAM-DATE-TIME and ENDLIST stay as they were.
+    static func mediaPlaylist(from bytes: [UInt8], playlist: MediaPlaylist, names: [String], initName: String?) -> [UInt8] {
+        var uriLines: [Int: String] = [:]
+        for (segment, name) in zip(playlist.segments, names) { uriLines[segment.uriLine] = name }
+        let text = String(decoding: bytes, as: UTF8.self)
+        let crlf = text.contains("\r\n")
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { String($0.hasSuffix("\r") ? $0.dropLast() : $0[...]) }
+        if lines.last == "" { lines.removeLast() }
+        let dropped = ["#EXT-X-BITRATE", "#EXT-X-PART:", "#EXT-X-PART-INF", "#EXT-X-PRELOAD-HINT", "#EXT-X-RENDITION-REPORT", "#EXT-X-SERVER-CONTROL", "#EXT-X-SKIP", "#EXT-X-I-FRAMES-ONLY"]
+        var out: [String] = []
+        for (offset, line) in lines.enumerated() {
+            let number = offset + 1
+            if let name = uriLines[number] {
+                out.append(name)
+                continue
+            }
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if dropped.contains(where: { trimmed.hasPrefix($0) }) { continue }
+            if trimmed.hasPrefix("#EXT-X-MAP:") {
+                if let initName { out.append("#EXT-X-MAP:URI=\"\(initName)\"") }
+                continue
+            }
+            out.append(offset == 0 && line.hasPrefix("\u{FEFF}") ? String(line.dropFirst()) : line)
+        }
+        return Array((out.joined(separator: crlf ? "\r\n" : "\n") + (crlf ? "\r\n" : "\n")).utf8)
+    }
+
+    /// `bytes` without the 1-based `lines`; every other byte unchanged.
+    static func removingLines(_ lines: ClosedRange<Int>, from bytes: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = []
+        var line = 1
+        var start = 0
+        while start < bytes.count {
+            let end = bytes[start...].firstIndex(of: 0x0A).map { $0 + 1 } ?? bytes.count
+            if !lines.contains(line) { out += bytes[start..<end] }
+            start = end
+            line += 1
+        }
+        return out
+    }
+
+    /// `bytes` with a variant appended at the end (after the last line, in the file's line
+    /// endings); every byte before it unchanged.
+    static func appendingVariant(_ tag: String, uri: String, to bytes: [UInt8]) -> [UInt8] {
+        let crlf = bytes.firstIndex(of: 0x0A).map { $0 > 0 && bytes[$0 - 1] == 0x0D } ?? false
+        let newline: [UInt8] = crlf ? [0x0D, 0x0A] : [0x0A]
+        var out = bytes
+        if let last = out.last, last != 0x0A { out += newline }
+        out += Array(tag.utf8) + newline + Array(uri.utf8) + newline
+        return out
+    }
+
+    // MARK: - Writing and checking
+
+    func write(layout: StreamLayout, master: [UInt8], lock: StreamLock?, additions: [StreamWriter.Addition], dropped: Set<String>) throws(EmbedError) -> String {
+        let writer = StreamWriter(layout: layout, destination: request.destination, wait: request.wait, report: request.report, hook: request.writeStepHook)
+        return try writer.write(master: master, targets: [], lock: lock, additions: additions, dropped: dropped) { (_: StreamWriter.Put) throws(EmbedError) in }
+    }
+
+    func recheck(_ output: String, layout: StreamLayout) async throws(EmbedError) -> CheckReport {
+        var configuration = request.configuration
+        if case .folder = request.destination, output.hasSuffix("/" + layout.rootPlaylist) {
+            // The copy holds the whole stream: confine the check to it.
+            configuration.confinement.root = String(output.dropLast(layout.rootPlaylist.count + 1))
+        } else if configuration.confinement.root == nil {
+            configuration.confinement.root = StreamRoot.commonFolder(of: [request.input, output])
+        }
+        do {
+            return try await Checker(configuration: configuration).check(output)
+        } catch {
+            throw EmbedError("wrote \(output) but cannot re-check it: \(error.description)")
+        }
+    }
+}

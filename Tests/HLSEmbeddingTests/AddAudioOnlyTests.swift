@@ -1,0 +1,357 @@
+import Foundation
+import HLSCheck
+import HLSEmbedding
+import HLSPackaging
+import MediaFormats
+import TestSupport
+import Testing
+
+/// A small ladder without an audio-only variant, made by the ffmpeg CLI at test time (three
+/// 2-second segments, synthetic picture and tone, bit-exact flags): the kinds of stream
+/// `embed --add-audio-only` must follow.
+enum Ladder: String, CaseIterable, CustomStringConvertible {
+    case tsMuxed, tsRendition, fmp4Rendition, packedRendition, tsDiscontinuity
+
+    var description: String { rawValue }
+
+    /// The media playlist the audio comes from, relative to the master.
+    var audioPlaylist: String {
+        switch self {
+        case .tsMuxed, .tsDiscontinuity: return "video/index.m3u8"
+        default: return "audio/index.m3u8"
+        }
+    }
+
+    var container: ContainerKind {
+        switch self {
+        case .fmp4Rendition: return .fragmentedMP4
+        case .packedRendition: return .packedAudio
+        default: return .mpegTS
+        }
+    }
+
+    static let script = #"""
+        set -e
+        c="-hide_banner -loglevel error -y"
+        x="-map_metadata -1 -fflags +bitexact -flags:a +bitexact -flags:v +bitexact"
+        video="-f lavfi -i testsrc2=size=128x72:rate=25:duration=6"
+        audio="-f lavfi -i sine=frequency=440:beep_factor=4:sample_rate=48000:duration=6"
+        x264="-c:v libx264 -threads 1 -profile:v baseline -level 3.0 -pix_fmt yuv420p -g 50 -keyint_min 50 -sc_threshold 0 -b:v 100k"
+        aac="-c:a aac -b:a 96k -ac 2"
+        hls="-f hls -hls_time 2 -hls_playlist_type vod -hls_flags independent_segments"
+        fmp4="-hls_segment_type fmp4 -hls_fmp4_init_filename init.mp4"
+        mkdir -p video audio
+        group='#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="aud",NAME="English",LANGUAGE="en",DEFAULT=YES,AUTOSELECT=YES,CHANNELS="2",URI="audio/index.m3u8"'
+        case "$1" in
+        tsMuxed)
+          ffmpeg $c $video $audio $x264 $aac $x $hls -hls_segment_filename video/seg%d.ts video/index.m3u8
+          printf '#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-INDEPENDENT-SEGMENTS\n#EXT-X-STREAM-INF:BANDWIDTH=1,CODECS="avc1.42c01e,mp4a.40.2",RESOLUTION=128x72\nvideo/index.m3u8\n' > master.m3u8 ;;
+        tsDiscontinuity)
+          ffmpeg $c $video $audio $x264 $aac -t 4 $x $hls -hls_segment_filename video/a%d.ts video/a.m3u8
+          ffmpeg $c $video $audio $x264 $aac -t 4 -output_ts_offset 100 $x $hls -hls_segment_filename video/b%d.ts video/b.m3u8
+          { grep -v '#EXT-X-ENDLIST' video/a.m3u8; echo '#EXT-X-DISCONTINUITY'; grep -A1 '#EXTINF' video/b.m3u8 | grep -v -- '--'; echo '#EXT-X-ENDLIST'; } > video/index.m3u8
+          rm video/a.m3u8 video/b.m3u8
+          printf '#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-INDEPENDENT-SEGMENTS\n#EXT-X-STREAM-INF:BANDWIDTH=1,CODECS="avc1.42c01e,mp4a.40.2",RESOLUTION=128x72\nvideo/index.m3u8\n' > master.m3u8 ;;
+        tsRendition|fmp4Rendition)
+          if [ "$1" = fmp4Rendition ]; then ext=m4s; extra="$fmp4"; version=7; else ext=ts; extra=""; version=4; fi
+          ffmpeg $c $video -an $x264 $x $hls $extra -hls_segment_filename video/seg%d.$ext video/index.m3u8
+          ffmpeg $c $audio -t 5.98 $aac $x $hls $extra -hls_segment_filename audio/seg%d.$ext audio/index.m3u8
+          printf '#EXTM3U\n#EXT-X-VERSION:%s\n#EXT-X-INDEPENDENT-SEGMENTS\n%s\n#EXT-X-STREAM-INF:BANDWIDTH=1,CODECS="avc1.42c01e,mp4a.40.2",RESOLUTION=128x72,AUDIO="aud"\nvideo/index.m3u8\n' $version "$group" > master.m3u8 ;;
+        packedRendition)
+          ffmpeg $c $video -an $x264 $x $hls -hls_segment_filename video/seg%d.ts video/index.m3u8
+          ffmpeg $c $audio -t 5.98 $aac $x -f segment -segment_time 2 -segment_format adts -segment_list audio/index.m3u8 -segment_list_type m3u8 audio/seg%d.aac
+          sed -i -e '/#EXT-X-ALLOW-CACHE/d' -e 's/#EXT-X-MEDIA-SEQUENCE:0/#EXT-X-MEDIA-SEQUENCE:0\n#EXT-X-PLAYLIST-TYPE:VOD/' -e 's/#EXT-X-TARGETDURATION:.*/#EXT-X-TARGETDURATION:2/' audio/index.m3u8
+          printf '#EXTM3U\n#EXT-X-VERSION:4\n#EXT-X-INDEPENDENT-SEGMENTS\n%s\n#EXT-X-STREAM-INF:BANDWIDTH=1,CODECS="avc1.42c01e,mp4a.40.2",RESOLUTION=128x72,AUDIO="aud"\nvideo/index.m3u8\n' "$group" > master.m3u8 ;;
+        esac
+        """#
+
+    /// Writes the ladder into `folder/stream` and returns its master, with BANDWIDTH and
+    /// AVERAGE-BANDWIDTH set to what the checker measures (so the source itself checks clean).
+    func make(in folder: TemporaryFolder) async throws -> String {
+        let stream = folder.url.appendingPathComponent("stream")
+        try FileManager.default.createDirectory(at: stream, withIntermediateDirectories: true)
+        _ = try Shell.run(["/bin/sh", "-c", Self.script, "ladder", rawValue], in: stream)
+        if self == .packedRendition {
+            // The segment muxer writes no RFC 8216 §3.4 timestamp; give the source one, on the
+            // video's timeline (ffmpeg starts TS at 1.4 s), so that it is valid HLS to start from.
+            var timestamp: Int64 = 126_000
+            for index in 0..<3 {
+                let path = stream.appendingPathComponent("audio/seg\(index).aac")
+                let bytes = [UInt8](try Data(contentsOf: path))
+                try Data(try PackedAudioPosterWriter.rewrite(bytes, poster: nil, timestampIfMissing: timestamp)).write(to: path)
+                let frames = ADTSFrames.count(bytes)
+                timestamp += Int64(frames * 1024) * 90_000 / 48_000
+            }
+        }
+        let master = stream.appendingPathComponent("master.m3u8").path
+        let analysis = try await Checker(configuration: CheckConfiguration()).analyse(master)
+        let variant = try #require(analysis.variants.first)
+        let peak = try #require(variant.measuredPeakBitrate), average = try #require(variant.measuredAverageBitrate)
+        let text = try String(contentsOfFile: master, encoding: .utf8)
+            .replacingOccurrences(of: "BANDWIDTH=1,", with: "BANDWIDTH=\(peak),AVERAGE-BANDWIDTH=\(average),")
+        try Data(text.utf8).write(to: URL(fileURLWithPath: master))
+        return master
+    }
+}
+
+enum ADTSFrames {
+    /// How many ADTS frames follow any leading ID3 tags.
+    static func count(_ bytes: [UInt8]) -> Int {
+        var position = 0
+        while bytes.count - position >= 10, bytes[position..<(position + 3)].elementsEqual([0x49, 0x44, 0x33]) {
+            let size = bytes[(position + 6)..<(position + 10)].reduce(0) { $0 << 7 | Int($1 & 0x7F) }
+            position += 10 + size
+        }
+        var frames = 0
+        while position + 7 <= bytes.count, bytes[position] == 0xFF, bytes[position + 1] & 0xF0 == 0xF0 {
+            let length = Int(bytes[position + 3] & 0x03) << 11 | Int(bytes[position + 4]) << 3 | Int(bytes[position + 5]) >> 5
+            guard length > 7 else { break }
+            position += length
+            frames += 1
+        }
+        return frames
+    }
+}
+
+/// Tools we did not write: ffmpeg/ffprobe (libavformat, libavcodec), GStreamer, mutagen.
+enum Shell {
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    @discardableResult
+    static func run(_ arguments: [String], in folder: URL? = nil) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = arguments
+        if let folder { process.currentDirectoryURL = folder }
+        let output = Pipe(), errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        let errorData = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw Failure(description: "\(arguments.prefix(3).joined(separator: " ")) failed (\(process.terminationStatus)): \(String(decoding: errorData, as: UTF8.self))")
+        }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    static func available(_ tool: String) -> Bool {
+        (try? run(["sh", "-c", "command -v \(tool)"])) != nil
+    }
+
+    /// Audio packets of a file as ffprobe sees them: (pts, duration) in seconds.
+    static func audioPackets(_ path: String) throws -> [(pts: Double, duration: Double)] {
+        try run(["ffprobe", "-v", "error", "-select_streams", "a:0", "-show_entries", "packet=pts_time,duration_time", "-of", "csv=p=0", path])
+            .split(separator: "\n").compactMap { line in
+                let fields = line.split(separator: ",").compactMap { Double($0) }
+                return fields.count >= 2 ? (fields[0], fields[1]) : nil
+            }
+    }
+
+    /// Samples (mono, 48 kHz) libavcodec decodes from a playlist, through the ffmpeg CLI.
+    static func decodedSamples(_ playlist: String) throws -> Int {
+        let output = try run(["sh", "-c", "ffmpeg -v error -i \"$0\" -map 0:a:0 -ac 1 -ar 48000 -f s16le - | wc -c", playlist])
+        return (Int(output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0) / 2
+    }
+}
+
+/// The media playlist's EXTINF lines and segment files, in order.
+func playlistEntries(_ playlist: String) throws -> (extinf: [String], files: [String]) {
+    let base = (playlist as NSString).deletingLastPathComponent
+    let lines = try String(contentsOfFile: playlist, encoding: .utf8).split(separator: "\n").map(String.init)
+    return (lines.filter { $0.hasPrefix("#EXTINF:") },
+            lines.filter { !$0.hasPrefix("#") && !$0.isEmpty }.map { (base as NSString).appendingPathComponent($0) })
+}
+
+@Suite(.serialized) struct AddAudioOnlyTests {
+    static let frame = 1024.0 / 48_000
+
+    func request(_ master: String, output: String, poster: String = "poster.jpg") throws -> AudioOnlyRequest {
+        AudioOnlyRequest(input: master, poster: try Poster(image: fixture(poster)), posterName: poster, destination: .folder(output))
+    }
+
+    /// Every file under `folder`, relative, with its bytes.
+    func files(under folder: String) throws -> [String: [UInt8]] {
+        var result: [String: [UInt8]] = [:]
+        let enumerator = FileManager.default.enumerator(atPath: folder)
+        while let name = enumerator?.nextObject() as? String {
+            var isFolder: ObjCBool = false
+            let path = (folder as NSString).appendingPathComponent(name)
+            if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue {
+                result[name] = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+            }
+        }
+        return result
+    }
+
+    @Test(arguments: Ladder.allCases)
+    func addsAnAlignedVariantWithinBudgetThatChecksClean(_ ladder: Ladder) async throws {
+        let folder = try TemporaryFolder()
+        let master = try await ladder.make(in: folder)
+        let inputFolder = (master as NSString).deletingLastPathComponent
+        let before = try files(under: inputFolder)
+        let output = folder.path("out")
+
+        let outcome = try await AudioOnlyVariantBuilder(request(master, output: output)).run()
+        #expect(outcome.action == .added)
+        let verification = try #require(outcome.verification)
+        #expect(verification.diagnostics.filter { $0.severity >= .warning }.isEmpty, "\(verification.diagnostics)")
+
+        // The variant: within the budget, declared as measured, the poster in every segment.
+        let variant = try #require(verification.variants.first { $0.uri == outcome.variantURI })
+        #expect(variant.audioOnly)
+        let peak = try #require(variant.measuredPeakBitrate)
+        #expect(peak <= 64_000)
+        #expect(variant.declaredBandwidth == peak)
+        #expect(variant.artwork?.segmentsWithArtwork == 3 + (ladder == .tsDiscontinuity ? 1 : 0))
+        #expect(variant.codecs.detected == ["mp4a.40.2"])
+
+        // The master: the input's bytes, then the new variant; CODECS as detected.
+        let written = [UInt8](try Data(contentsOf: URL(fileURLWithPath: outcome.output)))
+        let original = try #require(before["master.m3u8"])
+        #expect(written.starts(with: original))
+        let added = String(decoding: written.dropFirst(original.count), as: UTF8.self)
+        #expect(added == "#EXT-X-STREAM-INF:BANDWIDTH=\(peak),AVERAGE-BANDWIDTH=\(variant.measuredAverageBitrate ?? 0),CODECS=\"mp4a.40.2\"\n\(outcome.variantURI ?? "")\n")
+
+        // Every file of the input is in the copy, byte for byte (the video untouched).
+        let after = try files(under: output)
+        for (name, bytes) in before where name != "master.m3u8" {
+            #expect(after[name] == bytes, "\(name) changed")
+        }
+
+        // Same boundaries: as many segments, the same EXTINF, first timestamps within one frame,
+        // the packets' durations adding up to EXTINF.
+        let outputFolder = (outcome.output as NSString).deletingLastPathComponent
+        let source = try playlistEntries((inputFolder as NSString).appendingPathComponent(ladder.audioPlaylist))
+        let new = try playlistEntries((outputFolder as NSString).appendingPathComponent(try #require(outcome.variantURI)))
+        #expect(new.extinf == source.extinf)
+        #expect(new.files.count == source.files.count)
+        let ourFolder = (outputFolder as NSString).appendingPathComponent(AudioOnlyVariantBuilder.folderName)
+        let newInit = (ourFolder as NSString).appendingPathComponent(
+            try FileManager.default.contentsOfDirectory(atPath: ourFolder).first { $0.hasPrefix("init") } ?? "none")
+        for (index, (sourceFile, newFile)) in zip(source.files, new.files).enumerated() {
+            let extinf = Double(source.extinf[index].dropFirst(8).split(separator: ",")[0]) ?? 0
+            let sourceStart: Double, newStart: Double
+            var newPackets: [(pts: Double, duration: Double)]
+            var sourcePackets: [(pts: Double, duration: Double)]
+            switch ladder.container {
+            case .packedAudio:
+                sourceStart = try #require(try Self.privTimestamp(sourceFile))
+                newStart = try #require(try Self.privTimestamp(newFile))
+                newPackets = try Shell.audioPackets(newFile)
+                sourcePackets = try Shell.audioPackets(sourceFile)
+            case .fragmentedMP4:
+                let sourceInit = (sourceFile as NSString).deletingLastPathComponent + "/init.mp4"
+                sourcePackets = try Shell.audioPackets(Self.joined(sourceInit, sourceFile, in: folder))
+                sourceStart = try #require(sourcePackets.first?.pts)
+                newPackets = try Shell.audioPackets(Self.joined(newInit, newFile, in: folder))
+                newStart = try #require(newPackets.first?.pts)
+            default:
+                sourcePackets = try Shell.audioPackets(sourceFile)
+                sourceStart = try #require(sourcePackets.first?.pts)
+                newPackets = try Shell.audioPackets(newFile)
+                newStart = try #require(newPackets.first?.pts)
+            }
+            #expect(abs(newStart - sourceStart) <= Self.frame, "segment \(index): starts at \(newStart), the source at \(sourceStart)")
+            // As close to EXTINF as the source's own audio in that segment, within one frame (a
+            // muxer cutting at video keyframes puts a frame more or less of audio in a segment).
+            let duration = newPackets.reduce(0) { $0 + $1.duration }
+            let sourceDuration = sourcePackets.reduce(0) { $0 + $1.duration }
+            #expect(abs(duration - extinf) <= abs(sourceDuration - extinf) + Self.frame + 0.001,
+                    "segment \(index): \(duration) s of audio for EXTINF \(extinf) (the source: \(sourceDuration) s)")
+            let pictures = try pictures(in: newFile, container: ladder.container)
+            #expect(pictures.map(\.data) == [try fixture("poster.jpg")], "segment \(index)")
+        }
+
+        // Decoded by libavcodec (the ffmpeg CLI through its HLS demuxer): the source's duration.
+        let newSamples = try Shell.decodedSamples((outputFolder as NSString).appendingPathComponent(try #require(outcome.variantURI)))
+        let sourceSamples = try Shell.decodedSamples((inputFolder as NSString).appendingPathComponent(ladder.audioPlaylist))
+        #expect(abs(newSamples - sourceSamples) <= 1024, "decoded \(newSamples) samples, the source \(sourceSamples)")
+
+        // GStreamer plays the new variant to the end.
+        if Shell.available("gst-launch-1.0") {
+            let uri = URL(fileURLWithPath: (outputFolder as NSString).appendingPathComponent(try #require(outcome.variantURI))).absoluteString
+            #expect(throws: Never.self) {
+                try Shell.run(["timeout", "60", "gst-launch-1.0", "-q", "playbin", "uri=\(uri)", "audio-sink=fakesink", "video-sink=fakesink"])
+            }
+        }
+        // mutagen reads the packed-audio tags: the PRIV timestamp and the APIC.
+        if ladder == .packedRendition, Shell.available("python3"), (try? Shell.run(["python3", "-c", "import mutagen"])) != nil {
+            let frames = try Shell.run(["python3", "-c", "import sys, mutagen.id3\nfor f in sys.argv[1:]: print(sorted(k.split(':')[0] for k in mutagen.id3.ID3(f).keys()))"] + new.files)
+            #expect(frames == String(repeating: "['APIC', 'PRIV']\n", count: 3))
+        }
+    }
+
+    static func joined(_ initSection: String, _ fragment: String, in folder: TemporaryFolder) throws -> String {
+        let path = folder.path("joined-\(UUID().uuidString).mp4")
+        try Data(try Data(contentsOf: URL(fileURLWithPath: initSection)) + Data(contentsOf: URL(fileURLWithPath: fragment))).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    /// The RFC 8216 §3.4 timestamp of a packed-audio segment, in seconds.
+    static func privTimestamp(_ path: String) throws -> Double? {
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        guard let tag = try? ID3Tag.parse(bytes[...]).tag, let timestamp = TransportStreamTimestamp(tag: tag) else { return nil }
+        return Double(timestamp.pts90k) / 90_000
+    }
+
+    @Test func aSecondRunDoesNothingForceRebuildsAndRemoveRestoresTheMaster() async throws {
+        let folder = try TemporaryFolder()
+        let master = try await Ladder.tsRendition.make(in: folder)
+        let original = try Data(contentsOf: URL(fileURLWithPath: master))
+        var request = try request(master, output: folder.path("unused"))
+        request.destination = .inPlace
+        let first = try await AudioOnlyVariantBuilder(request).run()
+        #expect(first.action == .added)
+        let stream = (master as NSString).deletingLastPathComponent
+        let afterFirst = try files(under: stream)
+
+        let second = try await AudioOnlyVariantBuilder(request).run()
+        #expect(second.action == .alreadyPresent)
+        #expect(try files(under: stream) == afterFirst)
+
+        request.force = true
+        request.audioBitRate = 24_000
+        let rebuilt = try await AudioOnlyVariantBuilder(request).run()
+        #expect(rebuilt.action == .rebuilt)
+        #expect(rebuilt.audioBitRate == 24_000)
+        let text = try String(contentsOfFile: master, encoding: .utf8)
+        #expect(text.components(separatedBy: AudioOnlyVariantBuilder.folderName + "/").count == 2, "one variant of ours: \(text)")
+        // The first build's files are gone; only the rebuilt variant's remain.
+        let ours = try FileManager.default.contentsOfDirectory(atPath: (stream as NSString).appendingPathComponent(AudioOnlyVariantBuilder.folderName))
+        #expect(ours.count == 4, "\(ours)")
+
+        request.force = false
+        request.remove = true
+        request.poster = nil
+        let removed = try await AudioOnlyVariantBuilder(request).run()
+        #expect(removed.action == .removed)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: master)) == original)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: (stream as NSString).appendingPathComponent(AudioOnlyVariantBuilder.folderName)).isEmpty)
+        #expect(try await AudioOnlyVariantBuilder(request).run().action == .nothingToRemove)
+    }
+
+    @Test func refusesWithTheNumbersWhenAudioAndPosterCannotFit() async throws {
+        let folder = try TemporaryFolder()
+        let master = try await Ladder.tsMuxed.make(in: folder)
+        let output = folder.path("out")
+        do {
+            _ = try await AudioOnlyVariantBuilder(request(master, output: output, poster: "poster-large.jpg")).run()
+            Issue.record("a 22 KB poster in 2-second segments cannot fit 64 kbit/s")
+        } catch let error as EmbedError {
+            #expect(error.description.contains("poster-large.jpg, 22740 bytes in every segment"), "\(error.description)")
+            #expect(error.description.contains("--fit"))
+        }
+        #expect(!FileManager.default.fileExists(atPath: output))
+
+        var fitting = try request(master, output: output, poster: "poster-large.jpg")
+        fitting.fit = true
+        let outcome = try await AudioOnlyVariantBuilder(fitting).run()
+        #expect(outcome.fittedImage != nil)
+        #expect(try #require(outcome.peak) <= 64_000)
+        #expect(outcome.verification?.fails(at: .error) == false)
+    }
+}
