@@ -130,20 +130,22 @@ public enum AudioTranscoder {
         }
 
         for (index, source) in sources.enumerated() {
-            let bytes: [UInt8]
-            do {
-                let segment = try Data(contentsOf: URL(fileURLWithPath: source.path))
+            // Regular files only (never a FIFO), read through positioned reads as libavformat asks:
+            // a segment is never held whole in memory.
+            let bytes: any RandomAccessBytes
+            do throws(RegularFileError) {
+                let segment = FileRegionBytes(file: try RegularFile(path: source.path))
                 if let initPath = source.initSection {
-                    bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: initPath))) + [UInt8](segment)
+                    bytes = ConcatenatedBytes(FileRegionBytes(file: try RegularFile(path: initPath)), segment)
                 } else {
-                    bytes = [UInt8](segment)
+                    bytes = segment
                 }
             } catch {
-                throw AudioTranscodingError("\(source.path): cannot read it: \(error.localizedDescription)")
+                throw AudioTranscodingError("\(error.path): cannot read it: \(error.reason)")
             }
             if source.discontinuity || pipeline == nil { try finishRun() }
             do {
-                let demuxer = try Demuxer(bytes: bytes, container: source.container)
+                let demuxer = try Demuxer(source: bytes, container: source.container)
                 guard let format = demuxer.format else { throw LibAV.nullResult("avformat_open_input") }
                 // Sample rate and channel layout (the resampler is set up from them) need a look
                 // at the first frames (design.md §7).
@@ -192,6 +194,21 @@ public enum AudioTranscoder {
 }
 
 extension AudioTranscoder {
+    /// The RFC 8216 §3.4 PRIV timestamp of the ID3 tag a packed-audio segment starts with, read
+    /// from the segment's first bytes (the tag alone, at most 16 MiB); nil without one.
+    static func leadingTimestamp(_ source: any RandomAccessBytes) -> Int64? {
+        func prefix(_ count: Int) -> [UInt8]? {
+            var bytes = [UInt8](repeating: 0, count: count)
+            let read = try? bytes.withUnsafeMutableBytes { buffer throws(ByteReadError) in try source.read(at: 0, into: buffer) }
+            return read == count ? bytes : nil
+        }
+        guard source.count >= 10, let header = prefix(10), header[0] == 0x49, header[1] == 0x44, header[2] == 0x33 else { return nil }
+        let footer = header[5] & 0x10 != 0 ? 10 : 0
+        let size = header[6..<10].reduce(0) { $0 << 7 | Int($1 & 0x7f) } + 10 + footer
+        guard size <= source.count, size <= 16 << 20, let tag = prefix(size) else { return nil }
+        return leadingTimestamp(tag)
+    }
+
     static func leadingTimestamp(_ bytes: [UInt8]) -> Int64? {
         guard let tag = try? ID3Tag.parse(bytes[...]).tag else { return nil }
         return TransportStreamTimestamp(tag: tag)?.pts90k
