@@ -3,7 +3,7 @@
 
 PREFIX ?= /usr/local
 SWIFT ?= swift
-DEB_PACKAGES := libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libxml2-dev pkg-config ffmpeg
+DEB_PACKAGES := libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libxml2-dev pkg-config ffmpeg openssl
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN := .build/release/hlscheck
 

@@ -29,6 +29,12 @@ public struct CheckConfiguration: Sendable, Hashable {
     /// Also decode the audio and video of every segment with libavcodec (`--decode`) and report
     /// what fails to decode (decode-error). Off by default: it costs CPU.
     public var decode: Bool = false
+    /// `--sample N`: read only N segments of each media playlist, spread over it (segments-sampled
+    /// says so in the report); nil reads all.
+    public var sampleSegments: Int?
+    /// `--live-duration`: reload the live playlists for this many seconds (RFC 8216 §6.3.4) and
+    /// check what must hold across reloads; nil checks the current window only.
+    public var liveWatchSeconds: Double?
 
     public init(
         audioOnlyBudget: Int = 64_000, bandwidthTolerance: Double = 0.10, playlistOnly: Bool = false,

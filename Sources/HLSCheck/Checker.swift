@@ -75,6 +75,8 @@ public struct Checker: Sendable {
     public var rules: [any Rule]
     private let loader: PlaylistLoader
     private let segmentSource: any SegmentByteSource
+    /// Tells how remote resources travelled (HLSRemote's fetcher); nil for local streams.
+    public var deliveryObserver: (any DeliveryObserver)?
 
     /// `source` and `segmentSource` default to local files within `configuration.limits`.
     public init(
@@ -111,7 +113,20 @@ public struct Checker: Sendable {
         } catch {
             throw CheckError("cannot read the playlist \(uri)")
         }
-        return StreamAnalysis(loaded: loaded, measurements: await measure(loaded))
+        var analysis = StreamAnalysis(loaded: loaded, measurements: await measure(loaded))
+        if let seconds = configuration.liveWatchSeconds {
+            // Live media playlists (no EXT-X-ENDLIST), as they were first read.
+            var live: [String: MediaPlaylist] = [:]
+            if let media = loaded.root.media, !media.endList { live[uri] = media }
+            for (key, playlist) in loaded.mediaPlaylists {
+                if let media = playlist.media, !media.endList { live[key] = media }
+            }
+            if !live.isEmpty {
+                analysis.live = await LiveWatcher(source: loader.source, limits: loader.limits).watch(live, seconds: seconds)
+            }
+        }
+        if let deliveryObserver { analysis.delivery = await deliveryObserver.deliveryLog() }
+        return analysis
     }
 
     /// The rules this configuration runs.
@@ -136,9 +151,12 @@ public struct Checker: Sendable {
             maximumImagePixels: configuration.limits.imagePixels, maximumID3Bytes: configuration.limits.id3Bytes)
         var measurer = MediaMeasurer(inspector: inspector, maxConcurrent: configuration.maxConcurrentSegments)
         measurer.decode = configuration.decode
+        measurer.sample = configuration.sampleSegments
         var measurements: [String: PlaylistMeasurement] = [:]
         for (uri, playlist) in StreamAnalysis.playlistsToMeasure(loaded).sorted(by: { $0.key < $1.key }) {
-            measurements[uri] = await measurer.measure(playlist, at: uri)
+            // A playlist found after a redirect: its segments resolve against where it was found.
+            let base = uri == loaded.rootURI ? loaded.root.uri : loaded.mediaPlaylists[uri]?.uri ?? uri
+            measurements[uri] = await measurer.measure(playlist, at: uri, base: base)
         }
         return measurements
     }

@@ -39,6 +39,17 @@ public enum RuleCatalogue {
         AverageBandwidthMissingRule(),
         ResolutionMissingRule(),
         AudioOnlyVariantPresentRule(),
+        // Remote delivery and live reloads (docs/remote.md).
+        PlaylistContentTypeRule(),
+        RedirectToHTTPRule(),
+        DeliveryRetriedRule(),
+        TLSNotVerifiedRule(),
+        LiveMediaSequenceRegressedRule(),
+        LiveDiscontinuitySequenceRule(),
+        LiveTargetDurationChangedRule(),
+        LiveSegmentChangedRule(),
+        LivePlaylistStaleRule(),
+        SegmentsSampledRule(),
     ]
 
     public static var descriptions: [RuleDescription] { all.map { type(of: $0).description } }

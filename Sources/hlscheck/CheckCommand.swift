@@ -1,6 +1,9 @@
 import ArgumentParser
 import Foundation
 import HLSCheck
+import HLSPlaylist
+import MediaInspection
+import HLSRemote
 import HLSReporting
 
 enum ReportFormat: String, ExpressibleByArgument, CaseIterable, Sendable {
@@ -89,6 +92,9 @@ struct CheckCommand: AsyncParsableCommand {
     @OptionGroup(title: "Limits and file access")
     var limitOptions: LimitOptions
 
+    @OptionGroup(title: "Remote and live streams (http, https)")
+    var remote: RemoteArguments
+
     /// The formats to render, in order: `--format` values, plus formats named only by `--output`.
     var formats: [ReportFormat] {
         var all = format
@@ -128,6 +134,8 @@ struct CheckCommand: AsyncParsableCommand {
 
     func run() async throws {
         limitOptions.startWatchdog(command: "check")
+        // One HTTP client for the run, only when an input is a URL (docs/remote.md).
+        let fetcher = paths.contains(where: URIScheme.isRemote) ? RemoteFetcher(options: remote.options) : nil
         var reports: [CheckReport] = []
         do {
             let explicit = try config.map { path throws(CheckError) in try ConfigurationFile.load(path) }
@@ -167,7 +175,12 @@ struct CheckCommand: AsyncParsableCommand {
                     report = CheckReport(input: input, error: unusable)
                 } else {
                     do {
-                        report = try await Checker(configuration: configuration).check(input)
+                        var checker = Checker(
+                            configuration: configuration,
+                            source: fetcher.map { RemotePlaylistSource(fetcher: $0, maximumSize: configuration.limits.playlistBytes) as any PlaylistSource },
+                            segmentSource: fetcher.map { RemoteSegmentSource(fetcher: $0, maximumByteCount: configuration.limits.segmentBytes) as any SegmentByteSource })
+                        checker.deliveryObserver = fetcher.map { RemoteDeliveryLog(fetcher: $0, input: input) as any DeliveryObserver }
+                        report = try await checker.check(input)
                     } catch {
                         report = CheckReport(input: input, error: error)
                     }
@@ -176,10 +189,14 @@ struct CheckCommand: AsyncParsableCommand {
                 reports.append(report)
             }
         } catch {
+            await fetcher?.shutdown()
             // Only an unreadable --config stops the run before any input: it applies to all.
             printError("hlscheck: \(TerminalText.escaped(error.description))")
             throw ExitCode(2)
         }
+        await fetcher?.shutdown()
+        // Credentials written in a URL are sent, never shown (docs/security.md).
+        reports = reports.map { $0.redactingCredentials() }
         // Standard error says it too, whatever the formats: where a tool says it could not run.
         for report in reports {
             if let error = report.inputError { printError("hlscheck: \(TerminalText.escaped(error.description))") }
@@ -198,6 +215,12 @@ struct CheckCommand: AsyncParsableCommand {
         configuration.playlistOnly = playlistOnly
         configuration.decode = decode
         limitOptions.apply(to: &configuration)
+        remote.apply(to: &configuration)
+        // A remote stream is fetched with several requests in flight: fetching one segment
+        // overlaps inspecting another.
+        if paths.contains(where: URIScheme.isRemote) {
+            configuration.maxConcurrentSegments = max(configuration.maxConcurrentSegments, remote.options.maximumConnections)
+        }
         return configuration
     }
 
