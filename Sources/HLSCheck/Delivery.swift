@@ -1,4 +1,4 @@
-public import HLSPlaylist
+import HLSPlaylist
 
 /// How one resource travelled over HTTP, as the remote sources saw it: what the delivery rules
 /// (docs/remote.md) judge. Only playlists and noteworthy segments (retried, redirected to plain
@@ -93,17 +93,18 @@ public enum URIScheme {
 public enum CredentialRedaction {
     /// `text` with the userinfo of every `scheme://userinfo@host` in it replaced by `***`.
     public static func redact(_ text: String) -> String {
-        guard text.contains("@"), text.contains("://") else { return text }
+        guard text.contains("@"), text.contains("://") || text.contains(":\\/\\/") else { return text }
         var bytes = Array(text.utf8)
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count)
         var index = 0
         while index < bytes.count {
             // At "://": the authority runs to the next "/", "?", "#", whitespace, quote or end.
-            if index + 2 < bytes.count, bytes[index] == UInt8(ascii: ":"), bytes[index + 1] == UInt8(ascii: "/"),
-               bytes[index + 2] == UInt8(ascii: "/") {
-                output.append(contentsOf: [UInt8(ascii: ":"), UInt8(ascii: "/"), UInt8(ascii: "/")])
-                index += 3
+            // "://", or "://" as a JSON encoder that escapes slashes writes it (":\/\/").
+            let separator = Self.separatorLength(bytes, at: index)
+            if separator > 0 {
+                output.append(contentsOf: bytes[index..<(index + separator)])
+                index += separator
                 var end = index
                 var at: Int?
                 while end < bytes.count, !Self.endsAuthority(bytes[end]) {
@@ -123,9 +124,17 @@ public enum CredentialRedaction {
         return String(decoding: bytes, as: UTF8.self)
     }
 
+    private static func separatorLength(_ bytes: [UInt8], at index: Int) -> Int {
+        guard bytes[index] == UInt8(ascii: ":") else { return 0 }
+        let plain: [UInt8] = Array("://".utf8), escaped: [UInt8] = Array(":\\/\\/".utf8)
+        if bytes[index...].starts(with: plain) { return plain.count }
+        if bytes[index...].starts(with: escaped) { return escaped.count }
+        return 0
+    }
+
     private static func endsAuthority(_ byte: UInt8) -> Bool {
         switch byte {
-        case UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"), UInt8(ascii: " "), UInt8(ascii: "\t"),
+        case UInt8(ascii: "/"), UInt8(ascii: "\\"), UInt8(ascii: "?"), UInt8(ascii: "#"), UInt8(ascii: " "), UInt8(ascii: "\t"),
              UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: "<"),
              UInt8(ascii: ">"), UInt8(ascii: ")"), UInt8(ascii: "]"), UInt8(ascii: ","):
             return true
@@ -153,6 +162,7 @@ extension CheckReport {
             var redacted = variant
             redacted.uri = CredentialRedaction.redact(variant.uri)
             redacted.playlist = CredentialRedaction.redact(variant.playlist)
+            redacted.peakCombination = variant.peakCombination?.map(CredentialRedaction.redact)
             return redacted
         }
         copy.inputError = inputError.map { CheckError(CredentialRedaction.redact($0.description)) }

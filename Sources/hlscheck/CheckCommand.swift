@@ -261,15 +261,17 @@ struct CheckCommand: AsyncParsableCommand {
             case .sarif:
                 text = SARIFReporter().render(reports)
             }
+            // Belt and braces: whatever a report holds, no URL in it shows its credentials.
+            let shown = CredentialRedaction.redact(text)
             if let target {
                 do {
-                    try AtomicFile.write(Array(text.utf8), to: target)
+                    try AtomicFile.write(Array(shown.utf8), to: target)
                 } catch {
                     printError("hlscheck: cannot write the \(format.rawValue) report: \(error.description)")
                     throw ExitCode(2)
                 }
             } else {
-                print(text, terminator: "")
+                print(shown, terminator: "")
             }
         }
     }

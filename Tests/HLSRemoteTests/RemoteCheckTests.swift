@@ -279,3 +279,17 @@ struct RemoteCheckTests {
         }
     }
 }
+
+@Test(arguments: [
+    ("https://viewer:s3cret@cdn.example/master.m3u8", "https://***@cdn.example/master.m3u8"),
+    ("cannot read http://a:b@h:8080/x.m3u8: HTTP 401", "cannot read http://***@h:8080/x.m3u8: HTTP 401"),
+    // A JSON encoder that escapes slashes.
+    (#""http:\/\/user:pw@h\/x.ts""#, #""http:\/\/***@h\/x.ts""#),
+    // An @ in the path or the query is not userinfo; a URL without credentials stays as it is.
+    ("https://h/a@b.ts?c=d@e", "https://h/a@b.ts?c=d@e"),
+    ("mail me@example.com", "mail me@example.com"),
+    ("two: http://u:p@a/x and https://q@b/y", "two: http://***@a/x and https://***@b/y"),
+])
+func credentialsAreRedacted(_ input: String, _ expected: String) {
+    #expect(CredentialRedaction.redact(input) == expected)
+}
