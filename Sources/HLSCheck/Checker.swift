@@ -137,6 +137,10 @@ public struct Checker: Sendable {
     private func runs(_ rule: RuleDescription) -> Bool {
         configuration.severity(for: rule) != nil && !(rule.needsMedia && configuration.playlistOnly)
             && (!rule.needsDecoding || configuration.decode)
+            // Delivery and live rules judge what only a remote source or a live watch sees; a
+            // local check does not list them as checked (JUnit would show them passing).
+            && (!rule.needsNetwork || deliveryObserver != nil || configuration.liveWatchSeconds != nil)
+            && (rule.id != SegmentsSampledRule.description.id || configuration.sampleSegments != nil)
     }
 
     /// Inspects the segments of every variant and rendition playlist, one playlist at a time,

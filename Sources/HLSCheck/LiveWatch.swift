@@ -49,7 +49,7 @@ public struct LiveWatcher: Sendable {
         var findings: [LiveFinding] = []
         await withTaskGroup(of: (String, Int, [LiveFinding]).self) { group in
             for (uri, first) in playlists.sorted(by: { $0.key < $1.key }) {
-                group.addTask { await watchOne(uri, first: first, until: deadline, clock: clock) }
+                group.addTask { await watchOne(uri, first: first, from: start, until: deadline, clock: clock) }
             }
             for await (uri, count, found) in group {
                 reloads[uri] = count
@@ -64,7 +64,8 @@ public struct LiveWatcher: Sendable {
     }
 
     private func watchOne(
-        _ uri: String, first: MediaPlaylist, until deadline: ContinuousClock.Instant, clock: ContinuousClock
+        _ uri: String, first: MediaPlaylist, from start: ContinuousClock.Instant, until deadline: ContinuousClock.Instant,
+        clock: ContinuousClock
     ) async -> (String, Int, [LiveFinding]) {
         var previous = first
         var previousBytes: [UInt8]?
@@ -75,8 +76,10 @@ public struct LiveWatcher: Sendable {
             if reported.insert(finding.rule + "\u{0}" + finding.message).inserted { findings.append(finding) }
         }
         let targetDuration = max(1, first.targetDuration ?? 1)
-        var loadStarted = clock.now
-        var lastNewSegmentSeen = clock.now
+        // The first version was loaded before the watch began: counting from the watch's start
+        // keeps the schedule whatever the task scheduler does under load.
+        var loadStarted = start
+        var lastNewSegmentSeen = start
         var changed = true
         var count = 0
         var staleReported = false

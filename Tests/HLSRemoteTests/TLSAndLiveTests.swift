@@ -98,7 +98,7 @@ struct TLSAndLiveTests {
             server.inject(.dynamic(Self.livePlaylist { request, state in if request >= 1 { state.sequence = 5 } }), at: "live.m3u8")
             return try await Remote.check(server.url("live.m3u8"), {
                 $0.playlistOnly = true
-                $0.liveWatchSeconds = 1.5
+                $0.liveWatchSeconds = 2
             })
         }
         let regressed = report.findings("live-media-sequence-regressed")
@@ -114,7 +114,7 @@ struct TLSAndLiveTests {
             }), at: "live.m3u8")
             return try await Remote.check(server.url("live.m3u8"), {
                 $0.playlistOnly = true
-                $0.liveWatchSeconds = 4
+                $0.liveWatchSeconds = 6
             })
         }
         #expect(report.findings("live-target-duration-changed").first?.message.contains("from 1 to 2") == true, "\(report.diagnostics)")
@@ -129,7 +129,7 @@ struct TLSAndLiveTests {
             }, at: "live.m3u8")
             return try await Remote.check(server.url("live.m3u8"), {
                 $0.playlistOnly = true
-                $0.liveWatchSeconds = 1.5
+                $0.liveWatchSeconds = 2
             })
         }
         let changed = report.findings("live-segment-changed")
