@@ -355,9 +355,7 @@ public final class RemoteFetcher: Sendable, DeliveryObserver {
         }
         if let error = error as? NIOSSLError {
             if case .handshakeFailed(let detail) = error {
-                return Failure(
-                    reason: "TLS handshake failed, the server's certificate was not accepted (\(detail)); if you trust this server, pass --insecure (reported as tls-not-verified)",
-                    shortReason: "TLS", retryable: false)
+                return Self.handshakeFailure(String(describing: detail))
             }
             if case .uncleanShutdown = error {
                 return Failure(reason: "the server closed the TLS connection\(partial) before the answer was complete", shortReason: "connection closed", retryable: true)
@@ -398,6 +396,26 @@ public final class RemoteFetcher: Sendable, DeliveryObserver {
             return Failure(reason: "the compressed body expands beyond the limit, or is not valid gzip", shortReason: "bad gzip", retryable: false)
         }
         return Failure(reason: "network error (\(type(of: error)))\(partial)", shortReason: "network error", retryable: true)
+    }
+
+    /// BoringSSL's reason code ("CERTIFICATE_VERIFY_FAILED"), in words; never its raw dump.
+    static func handshakeFailure(_ detail: String) -> Failure {
+        var reason = "UNKNOWN"
+        if let marker = detail.range(of: "OPENSSL_internal:") {
+            reason = String(detail[marker.upperBound...].prefix { $0.isLetter || $0.isNumber || $0 == "_" })
+        }
+        switch reason {
+        case "CERTIFICATE_VERIFY_FAILED":
+            return Failure(
+                reason: "TLS handshake failed: the server's certificate was not accepted (self-signed, expired, or not for this host); if you trust this server, pass --insecure (reported as tls-not-verified)",
+                shortReason: "TLS", retryable: false)
+        case "WRONG_VERSION_NUMBER":
+            return Failure(
+                reason: "TLS handshake failed: the server did not answer in TLS (a plain-http server? try an http:// URL)",
+                shortReason: "TLS", retryable: false)
+        default:
+            return Failure(reason: "TLS handshake failed (\(reason.lowercased().replacingUnderscores()))", shortReason: "TLS", retryable: false)
+        }
     }
 
     private static func errnoText(_ text: String) -> String {
@@ -465,6 +483,10 @@ public final class RemoteFetcher: Sendable, DeliveryObserver {
         }
         return String(decoding: bytes, as: UTF8.self)
     }
+}
+
+extension String {
+    func replacingUnderscores() -> String { String(map { $0 == "_" ? " " : $0 }) }
 }
 
 /// The delivery records of one run.
