@@ -31,6 +31,9 @@ python3 - "$work" "$port" <<'PY' &
 import functools, http.server, sys
 class Handler(http.server.SimpleHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
+    # Head and body go out in separate writes: with Nagle on, each response waits for the
+    # client's delayed ACK (40 ms), which would measure the server, not hlscheck.
+    disable_nagle_algorithm = True
     extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map, ".m3u8": "application/vnd.apple.mpegurl", ".ts": "video/mp2t"}
     def log_message(self, *args): pass
 server = http.server.ThreadingHTTPServer(("127.0.0.1", int(sys.argv[2])), functools.partial(Handler, directory=sys.argv[1]))
@@ -39,7 +42,7 @@ PY
 server_pid=$!
 for _ in $(seq 50); do curl -fs "http://127.0.0.1:$port/master.m3u8" >/dev/null 2>&1 && break; sleep 0.1; done
 
-bin=.build/release/hlscheck
+bin=${HLSCHECK_BIN:-.build/release/hlscheck}
 echo "What hlscheck finds (local, then remote):"
 "$bin" "$work/master.m3u8" | tail -3 | sed "s|$work|STREAM|g" || true
 "$bin" "http://127.0.0.1:$port/master.m3u8" | tail -3 | sed "s|127.0.0.1:$port|HOST|g" || true
