@@ -24,6 +24,11 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
+        // Remote streams only (HLSRemote, and the loopback test server): HTTP/1.1 and HTTP/2, TLS.
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.81.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.29.0"),
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.24.0"),
     ],
     targets: [
         .systemLibrary(
@@ -44,22 +49,50 @@ let package = Package(
             swiftSettings: strict),
         .target(name: "HLSReporting", dependencies: ["HLSCheck", "CLibXML2", "MediaFormats"], swiftSettings: strict),
         // embed's rename-without-replacing (renameat2 RENAME_NOREPLACE, which Glibc's Swift module does not export) and flock.
-        .target(name: "CSystem"),
+        // Named CHLSSystem: swift-system (under swift-nio) has a target CSystem, and target names are global.
+        .target(name: "CHLSSystem", path: "Sources/CSystem"),
         .target(name: "HLSPackaging", dependencies: ["MediaFormats"], swiftSettings: strict),
         .target(
             name: "HLSEmbedding",
-            dependencies: ["HLSCheck", "HLSPackaging", "HLSPlaylist", "MediaFormats", "MediaInspection", "CSystem"],
+            dependencies: ["HLSCheck", "HLSPackaging", "HLSPlaylist", "MediaFormats", "MediaInspection", "CHLSSystem"],
+            swiftSettings: strict),
+        // http(s) sources for playlists and segments; the only target that depends on SwiftNIO.
+        .target(
+            name: "HLSRemote",
+            dependencies: [
+                "HLSCheck", "HLSPlaylist", "MediaInspection",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
+            ],
             swiftSettings: strict),
         .executableTarget(
             name: "hlscheck",
             dependencies: [
-                "HLSCheck", "HLSReporting", "HLSPlaylist", "MediaInspection", "HLSEmbedding", "HLSPackaging",
+                "HLSCheck", "HLSReporting", "HLSPlaylist", "MediaInspection", "HLSEmbedding", "HLSPackaging", "HLSRemote",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
         ),
         // Shared by the test targets only: temporary folders, the package root, the corpus.
         .target(name: "TestSupport", dependencies: ["CLibXML2"], path: "Tests/TestSupport", swiftSettings: strict),
+        // A loopback HTTP server for the tests: static files and injected faults (Tests/HTTPTestServer).
+        .target(
+            name: "HTTPTestServer",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ],
+            path: "Tests/HTTPTestServer", swiftSettings: strict),
+        .testTarget(
+            name: "HLSRemoteTests", dependencies: ["HLSRemote", "HLSCheck", "HLSPlaylist", "HTTPTestServer", "TestSupport"],
+            swiftSettings: strict),
         .testTarget(name: "HLSPlaylistTests", dependencies: ["HLSPlaylist", "HLSCheck", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "MediaFormatsTests", dependencies: ["MediaFormats", "TestSupport"], swiftSettings: strict),
         .testTarget(
@@ -76,6 +109,6 @@ let package = Package(
             name: "HLSReportingTests", dependencies: ["HLSReporting", "HLSCheck", "HLSPlaylist", "MediaInspection", "TestSupport", "CLibXML2"],
             exclude: ["Golden"], swiftSettings: strict),
         .testTarget(
-            name: "hlscheckTests", dependencies: ["hlscheck", "TestSupport"], exclude: ["Golden"], swiftSettings: strict),
+            name: "hlscheckTests", dependencies: ["hlscheck", "TestSupport", "HTTPTestServer"], exclude: ["Golden"], swiftSettings: strict),
     ]
 )

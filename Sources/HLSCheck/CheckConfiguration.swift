@@ -33,6 +33,12 @@ public struct CheckConfiguration: Sendable, Hashable {
     /// rates (`CheckReport.bitrateSeries`) and the bytes of each distinct poster (JPEG/PNG,
     /// bounded: `PosterImage`), read once more per poster. Off, a report holds neither.
     public var keepsSegmentDetail: Bool = false
+    /// `--sample N`: read only N segments of each media playlist, spread over it (segments-sampled
+    /// says so in the report); nil reads all.
+    public var sampleSegments: Int?
+    /// `--live-duration`: reload the live playlists for this many seconds (RFC 8216 §6.3.4) and
+    /// check what must hold across reloads; nil checks the current window only.
+    public var liveWatchSeconds: Double?
 
     /// The `audio-only-64k` defaults: 64 kbit/s budget (given in bit/s), 10 % bandwidth tolerance,
     /// 0.5 s duration tolerance, 2 segments at once, 192 kbit/s cellular budget.

@@ -107,6 +107,8 @@ public struct Checker: Sendable {
     public var segmentSlots: SegmentSlots?
     private let loader: PlaylistLoader
     private let segmentSource: any SegmentByteSource
+    /// Tells how remote resources travelled (HLSRemote's fetcher); nil for local streams.
+    public var deliveryObserver: (any DeliveryObserver)?
 
     /// `source` and `segmentSource` default to local files within `configuration.limits`.
     public init(
@@ -156,7 +158,20 @@ public struct Checker: Sendable {
         } catch {
             throw CheckError("cannot read the playlist \(uri)")
         }
-        return StreamAnalysis(loaded: loaded, measurements: await measure(loaded))
+        var analysis = StreamAnalysis(loaded: loaded, measurements: await measure(loaded))
+        if let seconds = configuration.liveWatchSeconds {
+            // Live media playlists (no EXT-X-ENDLIST), as they were first read.
+            var live: [String: MediaPlaylist] = [:]
+            if let media = loaded.root.media, !media.endList { live[uri] = media }
+            for (key, playlist) in loaded.mediaPlaylists {
+                if let media = playlist.media, !media.endList { live[key] = media }
+            }
+            if !live.isEmpty {
+                analysis.live = await LiveWatcher(source: loader.source, limits: loader.limits).watch(live, seconds: seconds)
+            }
+        }
+        if let deliveryObserver { analysis.delivery = await deliveryObserver.deliveryLog() }
+        return analysis
     }
 
     /// The rules this configuration runs.
@@ -167,6 +182,10 @@ public struct Checker: Sendable {
     private func runs(_ rule: RuleDescription) -> Bool {
         configuration.severity(for: rule) != nil && !(rule.needsMedia && configuration.playlistOnly)
             && (!rule.needsDecoding || configuration.decode)
+            // Delivery and live rules judge what only a remote source or a live watch sees; a
+            // local check does not list them as checked (JUnit would show them passing).
+            && (!rule.needsNetwork || deliveryObserver != nil || configuration.liveWatchSeconds != nil)
+            && (rule.id != SegmentsSampledRule.description.id || configuration.sampleSegments != nil)
     }
 
     /// Inspects the segments of every variant and rendition playlist, one playlist at a time,
@@ -176,7 +195,9 @@ public struct Checker: Sendable {
         let measurer = measurer(loaded)
         var measurements: [String: PlaylistMeasurement] = [:]
         for (uri, playlist) in StreamAnalysis.playlistsToMeasure(loaded).sorted(by: { $0.key < $1.key }) {
-            measurements[uri] = await measurer.measure(playlist, at: uri)
+            // A playlist found after a redirect: its segments resolve against where it was found.
+            let base = uri == loaded.rootURI ? loaded.root.uri : loaded.mediaPlaylists[uri]?.uri ?? uri
+            measurements[uri] = await measurer.measure(playlist, at: uri, base: base)
         }
         return measurements
     }
@@ -191,6 +212,7 @@ public struct Checker: Sendable {
         var measurer = MediaMeasurer(inspector: inspector, maxConcurrent: configuration.maxConcurrentSegments)
         measurer.decode = configuration.decode
         measurer.slots = segmentSlots
+        measurer.sample = configuration.sampleSegments
         return measurer
     }
 

@@ -61,10 +61,13 @@ public struct SegmentRecord: Sendable, Hashable {
     /// With `--decode`: what decoding each audio and video track found; nil when not decoded.
     public var decoding: [TrackDecodeFacts]?
 
+    /// Left unread by `--sample N`: neither measured nor inspected, and no problem either.
+    public var sampledOut: Bool = false
+
     /// Its bytes were read whole: it counts for peak and average bit rate.
-    public var isMeasured: Bool { problem == nil }
+    public var isMeasured: Bool { problem == nil && !sampledOut }
     /// Its content was demuxed: codecs, poster and duration are known.
-    public var isInspected: Bool { problem == nil && (!encrypted || decrypted) }
+    public var isInspected: Bool { isMeasured && (!encrypted || decrypted) }
 }
 
 /// The measurement of one media playlist's segments (docs/measurement.md).
@@ -137,21 +140,43 @@ struct MediaMeasurer: Sendable {
     var decode = false
     /// The run-wide bound shared with other streams checked at the same time, if any.
     var slots: SegmentSlots?
+    /// `--sample N`: read only N segments of each playlist, spread evenly (first and last included).
+    var sample: Int?
 
-    func measure(_ playlist: MediaPlaylist, at playlistURI: String) async -> PlaylistMeasurement {
+    /// The indices of `count` segments that `--sample` reads: evenly spread, first and last included.
+    static func sampledIndices(count: Int, sample: Int?) -> Set<Int> {
+        guard let sample, sample < count else { return Set(0..<count) }
+        guard sample > 1 else { return sample == 1 ? [0] : [] }
+        return Set((0..<sample).map { $0 * (count - 1) / (sample - 1) })
+    }
+
+    /// `base`: where the playlist was found (after redirects), when not at `playlistURI`.
+    func measure(_ playlist: MediaPlaylist, at playlistURI: String, base: String? = nil) async -> PlaylistMeasurement {
         let segments = playlist.segments.filter { !$0.gap }
+        let base = base ?? playlistURI
         let requests = segments.enumerated().map { index, segment in
             // Codec parameters (profile, sample rate, channels) come from the first segment.
-            request(segment, at: playlistURI, wantsStreamInfo: index == 0)
+            request(segment, at: base, wantsStreamInfo: index == 0)
         }
+        let chosen = Self.sampledIndices(count: requests.count, sample: sample)
+        let chosenOrder = (0..<requests.count).filter(chosen.contains)
+        let chosenRequests = chosenOrder.map { requests[$0] }
         let outcomes: [Result<SegmentFacts, any Error>]
         if let slots {
-            outcomes = await Self.inspectAll(requests, inspector: inspector, maxConcurrent: maxConcurrent, slots: slots)
+            outcomes = await Self.inspectAll(chosenRequests, inspector: inspector, maxConcurrent: maxConcurrent, slots: slots)
         } else {
-            outcomes = await inspector.inspectAll(requests, maxConcurrent: maxConcurrent)
+            outcomes = await inspector.inspectAll(chosenRequests, maxConcurrent: maxConcurrent)
         }
-        let records = zip(segments, outcomes).map { segment, outcome in
-            record(segment, outcome)
+        var outcomeOf: [Int: Result<SegmentFacts, any Error>] = [:]
+        for (index, outcome) in zip(chosenOrder, outcomes) { outcomeOf[index] = outcome }
+        let records = segments.enumerated().map { index, segment in
+            guard let outcome = outcomeOf[index] else {
+                var skipped = record(segment, .failure(SegmentReadError(uri: requests[index].uri, reason: "not sampled")))
+                skipped.problem = nil
+                skipped.sampledOut = true
+                return skipped
+            }
+            return record(segment, outcome)
         }
         return PlaylistMeasurement(playlistURI: playlistURI, playlist: playlist, records: records)
     }

@@ -96,4 +96,8 @@ struct SniffingPlaylistSource: PlaylistSource {
     func canonicalName(_ uri: String) async -> String? {
         await base.canonicalName(uri)
     }
+
+    func finalURI(_ uri: String) async -> String? {
+        await base.finalURI(uri)
+    }
 }

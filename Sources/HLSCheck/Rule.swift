@@ -67,6 +67,9 @@ public struct RuleDescription: Sendable {
     /// Whether the rule needs decoded frames: it runs (and is listed as checked) only with
     /// `--decode`.
     public var needsDecoding = false
+    /// Whether the rule judges how resources travelled over HTTP (docs/remote.md): it finds
+    /// nothing in a local stream, so its examples are remote tests, not local files.
+    public var needsNetwork = false
     /// Examples that must trigger the rule.
     public var triggering: [RuleExample]
     /// Examples that must not trigger it.

@@ -42,6 +42,17 @@ public enum RuleCatalogue {
         AudioOnlyVariantPresentRule(),
         SuppressionUnknownRuleRule(),
         SuppressionUnusedRule(),
+        // Remote delivery and live reloads (docs/remote.md).
+        PlaylistContentTypeRule(),
+        RedirectToHTTPRule(),
+        DeliveryRetriedRule(),
+        TLSNotVerifiedRule(),
+        LiveMediaSequenceRegressedRule(),
+        LiveDiscontinuitySequenceRule(),
+        LiveTargetDurationChangedRule(),
+        LiveSegmentChangedRule(),
+        LivePlaylistStaleRule(),
+        SegmentsSampledRule(),
     ]
 
     /// The description of every rule, in catalogue order.

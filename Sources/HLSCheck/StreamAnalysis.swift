@@ -158,6 +158,10 @@ public struct StreamAnalysis: Sendable {
     public var variants: [VariantAnalysis]
     /// Measurements of every inspected media playlist, keyed by resolved URI.
     public var measurements: [String: PlaylistMeasurement]
+    /// How the stream's resources travelled over HTTP; empty for a local stream (docs/remote.md).
+    public var delivery = DeliveryLog()
+    /// What reloading a live playlist showed (`--live-duration`); nil when not watched.
+    public var live: LiveObservation?
 
     /// The root playlist.
     public var root: Playlist { loaded.root }

@@ -1,4 +1,4 @@
-import CSystem
+import CHLSSystem
 import Foundation
 
 /// One open folder. Every operation is relative to its descriptor and never follows a symbolic

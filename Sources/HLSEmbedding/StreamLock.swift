@@ -1,4 +1,4 @@
-import CSystem
+import CHLSSystem
 import Foundation
 
 /// `.hlscheck-embed.lock` in the folder embed writes in: an exclusive flock(2) held for the whole

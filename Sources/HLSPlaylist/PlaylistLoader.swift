@@ -11,11 +11,15 @@ public protocol PlaylistSource: Sendable {
     /// path, symlinks and `..` resolved), nil when it cannot be known without reading. The loader
     /// reads each canonical name once, and confines local streams to their root with it.
     func canonicalName(_ uri: String) async -> String?
+    /// Where the playlist at `uri` was finally found, when a redirect moved it: the base its
+    /// relative URIs resolve against (RFC 3986 §5.1.3). Nil when it was found where asked.
+    func finalURI(_ uri: String) async -> String?
 }
 
 extension PlaylistSource {
     /// No canonical name: each spelling of a URI is read on its own.
     public func canonicalName(_ uri: String) async -> String? { nil }
+    public func finalURI(_ uri: String) async -> String? { nil }
 }
 
 /// A playlist could not be read: the URI and the operating system's reason.
@@ -221,15 +225,20 @@ public struct PlaylistLoader: Sendable {
     }
 
     /// Throws `PlaylistReadError` only when the root itself cannot be read (or is over a limit).
-    public func load(_ uri: String) async throws -> LoadedStream {
-        let streamRoot = streamRoot(for: uri)
-        let remoteRoot = LocalPath.path(of: uri) == nil && !confinement.allowOutside
+    public func load(_ requested: String) async throws -> LoadedStream {
+        let streamRoot = streamRoot(for: requested)
+        // A stream read from the network never names local files, whatever --allow-outside-root
+        // says: that flag is about a local stream's folder (docs/security.md, "Remote streams").
+        let remoteRoot = LocalPath.path(of: requested) == nil
         // The input is the user's own choice: it is judged only against a root they chose too.
-        if let streamRoot, confinement.root != nil, !streamRoot.contains(uri) {
+        if let streamRoot, confinement.root != nil, !streamRoot.contains(requested) {
             throw PlaylistReadError(
-                uri: uri, reason: "lies outside the root \(streamRoot.path); it was not read (choose the root with --root DIR, or pass --allow-outside-root)")
+                uri: requested, reason: "lies outside the root \(streamRoot.path); it was not read (choose the root with --root DIR, or pass --allow-outside-root)")
         }
-        let root = try parse(try await read(uri), uri: uri, imported: [:])
+        let bytes = try await read(requested)
+        // After a redirect, the stream is where it was found: its URIs resolve against that.
+        let uri = await source.finalURI(requested) ?? requested
+        let root = try parse(bytes, uri: uri, imported: [:])
         if let media = root.media, media.segments.count > limits.segmentsPerPlaylist {
             throw PlaylistReadError(uri: uri, reason: tooManySegments(media.segments.count))
         }
@@ -296,7 +305,9 @@ public struct PlaylistLoader: Sendable {
             for (index, reference) in toRead.enumerated() {
                 group.addTask {
                     do {
-                        let playlist = try self.parse(try await self.read(reference.uri), uri: reference.uri, imported: imported)
+                        let bytes = try await self.read(reference.uri)
+                        let base = await self.source.finalURI(reference.uri) ?? reference.uri
+                        let playlist = try self.parse(bytes, uri: base, imported: imported)
                         if let media = playlist.media, media.segments.count > self.limits.segmentsPerPlaylist {
                             return (index, .failure(PlaylistReadError(uri: reference.uri, reason: self.tooManySegments(media.segments.count))))
                         }
@@ -327,12 +338,15 @@ public struct PlaylistLoader: Sendable {
                 failures.append(LoadFailure(uri: alias.uri, referencedFrom: alias.from, reason: failure.reason))
             }
         }
-        if streamRoot != nil || remoteRoot {
-            var checked: Set<String> = []
-            for key in playlists.keys.sorted() {
-                guard let playlist = playlists[key], checked.insert(playlist.uri).inserted, playlist.uri != uri else { continue }
-                outside += streamRoot.map { outsideSegments(of: playlist, at: playlist.uri, root: $0) }
-                    ?? localSegments(of: playlist, at: playlist.uri, root: uri)
+        var checked: Set<String> = []
+        for key in playlists.keys.sorted() {
+            guard let playlist = playlists[key], checked.insert(playlist.uri).inserted, playlist.uri != uri else { continue }
+            if LocalPath.path(of: playlist.uri) == nil {
+                // A playlist read from the network names no local file (even when a local
+                // multivariant playlist referenced it).
+                outside += localSegments(of: playlist, at: playlist.uri, root: playlist.uri)
+            } else if let streamRoot {
+                outside += outsideSegments(of: playlist, at: playlist.uri, root: streamRoot)
             }
         }
         failures.sort { ($0.referencedFrom.line, $0.referencedFrom.column) < ($1.referencedFrom.line, $1.referencedFrom.column) }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HLSCheck
 import HLSPlaylist
+import HLSRemote
 import MediaInspection
 
 /// `hlscheck artwork INPUT [--extract poster.jpg]`: find the poster a stream or segment carries,
@@ -22,41 +23,60 @@ struct ArtworkCommand: AsyncParsableCommand {
     @OptionGroup(title: "Limits and file access")
     var limitOptions: LimitOptions
 
+    @OptionGroup(title: "Remote streams (http, https)")
+    var remote: RemoteArguments
+
     func run() async throws {
         limitOptions.startWatchdog(command: "artwork")
-        let limits = limitOptions.limits
-        let inspector = SegmentInspector(
-            source: LocalSegmentSource(maximumByteCount: limits.segmentBytes), maximumImagePixels: limits.imagePixels,
-            maximumID3Bytes: limits.id3Bytes)
-        var found: [(origin: String, picture: Picture)] = []
+        let fetcher = URIScheme.isRemote(input) ? RemoteFetcher(options: remote.options) : nil
         do {
-            if input.lowercased().hasSuffix(".m3u8") || input.lowercased().hasSuffix(".m3u") {
-                for (playlistURI, segment) in try await firstSegments() {
+            try await show(fetcher)
+        } catch {
+            await fetcher?.shutdown()
+            throw error
+        }
+        await fetcher?.shutdown()
+    }
+
+    private func show(_ fetcher: RemoteFetcher?) async throws {
+        let limits = limitOptions.limits
+        let segmentSource: any SegmentByteSource = fetcher.map { RemoteSegmentSource(fetcher: $0, maximumByteCount: limits.segmentBytes) as any SegmentByteSource }
+            ?? LocalSegmentSource(maximumByteCount: limits.segmentBytes)
+        let playlistSource: any PlaylistSource = fetcher.map { RemotePlaylistSource(fetcher: $0, maximumSize: limits.playlistBytes) as any PlaylistSource }
+            ?? LocalFileSource(maximumSize: limits.playlistBytes)
+        let inspector = SegmentInspector(
+            source: segmentSource, maximumImagePixels: limits.imagePixels, maximumID3Bytes: limits.id3Bytes)
+        var found: [(origin: String, picture: Picture)] = []
+        // The path decides, without query or fragment: https://host/master.m3u8?token=… is a playlist.
+        let path = (input.split(separator: "?", maxSplits: 1).first.map(String.init) ?? input).lowercased()
+        do {
+            if path.hasSuffix(".m3u8") || path.hasSuffix(".m3u") {
+                for (playlistURI, segment) in try await firstSegments(playlistSource) {
                     if let picture = try await firstPicture(inspector, segment) {
                         found.append(("\(playlistURI) (\(segment.uri))", picture))
                     } else {
-                        print("\(TerminalText.escaped(playlistURI)): no poster in its segments")
+                        print("\(TerminalText.escaped(CredentialRedaction.redact(playlistURI))): no poster in its segments")
                     }
                 }
             } else if let picture = try await firstPicture(inspector, SegmentRequest(uri: input)) {
                 found.append((input, picture))
             }
         } catch let error as CheckError {
-            printError("hlscheck: \(TerminalText.escaped(error.description))")
+            printError("hlscheck: \(TerminalText.escaped(CredentialRedaction.redact(error.description)))")
             throw ExitCode(2)
         } catch let error as SegmentReadError {
-            printError("hlscheck: \(TerminalText.escaped(error.description))")
+            printError("hlscheck: \(TerminalText.escaped(CredentialRedaction.redact(error.description)))")
             throw ExitCode(2)
         } catch {
-            printError("hlscheck: \(TerminalText.escaped(input)): cannot be read")
+            printError("hlscheck: \(TerminalText.escaped(CredentialRedaction.redact(input))): cannot be read")
             throw ExitCode(2)
         }
         for (origin, picture) in found {
             let line = "\(origin): \(picture.mimeType), \(picture.data.count) bytes\(picture.dimensions(maximumPixels: limits.imagePixels))"
-            print(TerminalText.escaped(line))
+            print(TerminalText.escaped(CredentialRedaction.redact(line)))
         }
         guard let first = found.first else {
-            print("\(TerminalText.escaped(input)): no poster found")
+            print("\(TerminalText.escaped(CredentialRedaction.redact(input))): no poster found")
             throw ExitCode(1)
         }
         if let extract {
@@ -66,8 +86,8 @@ struct ArtworkCommand: AsyncParsableCommand {
                 printError("hlscheck: cannot write the poster: \(error.description)")
                 throw ExitCode(2)
             }
-            print(TerminalText.escaped(
-                "wrote \(extract) (\(first.picture.data.count) bytes, \(first.picture.mimeType)) from \(first.origin)"))
+            print(TerminalText.escaped(CredentialRedaction.redact(
+                "wrote \(extract) (\(first.picture.data.count) bytes, \(first.picture.mimeType)) from \(first.origin)")))
         }
     }
 
@@ -84,12 +104,12 @@ struct ArtworkCommand: AsyncParsableCommand {
     }
 
     /// Each measured media playlist, audio-only variants first, with the requests of its segments.
-    private func firstSegments() async throws -> [(String, SegmentRequest)] {
+    private func firstSegments(_ source: any PlaylistSource) async throws -> [(String, SegmentRequest)] {
         let loaded: LoadedStream
         do {
             let limits = limitOptions.limits
             loaded = try await PlaylistLoader(
-                source: LocalFileSource(maximumSize: limits.playlistBytes), limits: limits.loader,
+                source: source, limits: limits.loader,
                 confinement: limitOptions.confinement
             ).load(input)
         } catch let error as PlaylistReadError {

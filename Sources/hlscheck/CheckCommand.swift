@@ -1,6 +1,9 @@
 import ArgumentParser
 import Foundation
 import HLSCheck
+import HLSPlaylist
+import MediaInspection
+import HLSRemote
 import HLSReporting
 
 enum ReportFormat: String, ExpressibleByArgument, CaseIterable, Sendable {
@@ -94,6 +97,9 @@ struct CheckCommand: AsyncParsableCommand {
     @OptionGroup(title: "Concurrency, feedback and baselines")
     var runOptions: RunOptions
 
+    @OptionGroup(title: "Remote and live streams (http, https)")
+    var remote: RemoteArguments
+
     /// The formats to render, in order: `--format` values, plus formats named only by `--output`.
     var formats: [ReportFormat] {
         var all = format
@@ -139,6 +145,8 @@ struct CheckCommand: AsyncParsableCommand {
         // Every report shows paths relative to the repository root (docs/ci.md).
         let reportPaths = ReportPaths.forRun(
             inputs: paths, fallback: limitOptions.root, workingDirectory: FileManager.default.currentDirectoryPath)
+        // One HTTP client for the run, only when an input is a URL (docs/remote.md).
+        let fetcher = paths.contains(where: URIScheme.isRemote) ? RemoteFetcher(options: remote.options) : nil
         do {
             baseline = try runOptions.baseline.map { path throws(CheckError) in try Baseline.load(path) }
             let explicit = try config.map { path throws(CheckError) in try ConfigurationFile.load(path) }
@@ -177,12 +185,13 @@ struct CheckCommand: AsyncParsableCommand {
                     input: input, configuration: configuration,
                     failureThreshold: (failOn ?? file?.failOn.flatMap(FailLevel.init) ?? .error).threshold, unusable: unusable)
             }
-            outcome = await streamRun(baseline: baseline, count: jobs.count, paths: reportPaths).run(jobs)
+            outcome = await streamRun(baseline: baseline, count: jobs.count, paths: reportPaths, fetcher: fetcher).run(jobs)
         } catch {
             // Only an unreadable --config or --baseline stops the run before any input: it applies to all.
             printError("hlscheck: \(TerminalText.escaped(error.description))")
             throw ExitCode(2)
         }
+        await fetcher?.shutdown()
         // Standard error says it too, whatever the formats: where a tool says it could not run.
         for error in outcome.inputErrors.compactMap({ $0 }) { printError("hlscheck: \(TerminalText.escaped(error.description))") }
         let exitCode = runExitCode(outcome)
@@ -202,6 +211,12 @@ struct CheckCommand: AsyncParsableCommand {
         limitOptions.apply(to: &configuration)
         // The HTML report draws every segment and shows each distinct poster (read once more).
         configuration.keepsSegmentDetail = formats.contains(.html)
+        remote.apply(to: &configuration)
+        // A remote stream is fetched with several requests in flight: fetching one segment
+        // overlaps inspecting another.
+        if paths.contains(where: URIScheme.isRemote) {
+            configuration.maxConcurrentSegments = max(configuration.maxConcurrentSegments, remote.options.maximumConnections)
+        }
         return configuration
     }
 
@@ -251,15 +266,17 @@ struct CheckCommand: AsyncParsableCommand {
                     throw ExitCode(2)
                 }
             }
+            // Belt and braces: whatever a report holds, no URL in it shows its credentials.
+            let shown = CredentialRedaction.redact(text)
             if let target {
                 do {
-                    try AtomicFile.write(Array(text.utf8), to: target)
+                    try AtomicFile.write(Array(shown.utf8), to: target)
                 } catch {
                     printError("hlscheck: cannot write the \(format.rawValue) report: \(error.description)")
                     throw ExitCode(2)
                 }
             } else {
-                writeStandardOutput(text)
+                writeStandardOutput(shown)
             }
         }
     }

@@ -71,6 +71,11 @@ struct EmbedCommand: AsyncParsableCommand {
     var limitOptions: LimitOptions
 
     func validate() throws {
+        // embed writes segments and playlists: it works on a local copy of a stream only.
+        if URIScheme.isRemote(playlist) {
+            throw ValidationError(
+                "embed rewrites a stream's files, so it works on local streams only; \(CredentialRedaction.redact(playlist)) is a URL. Download the stream (e.g. with ffmpeg or wget --mirror), embed into the copy, then publish it; hlscheck check and artwork accept URLs")
+        }
         guard (output != nil) != inPlace else {
             throw ValidationError(output == nil
                 ? "say where to write: --output DIR for a copy, or --in-place to rewrite the stream"

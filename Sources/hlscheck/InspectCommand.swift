@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HLSCheck
+import HLSRemote
 import MediaFormats
 import MediaInspection
 
@@ -39,11 +40,28 @@ struct InspectCommand: AsyncParsableCommand {
         case text, json
     }
 
+    @OptionGroup(title: "Remote segments (http, https)")
+    var remote: RemoteArguments
+
     func run() async throws {
-        // Regular files only (a FIFO is refused, never waited on), within the byte limit.
+        // Regular files only (a FIFO is refused, never waited on), within the byte limit; URLs
+        // are fetched into memory within the same limit.
+        let fetcher = (segments + [initSection].compactMap { $0 }).contains(where: URIScheme.isRemote)
+            ? RemoteFetcher(options: remote.options) : nil
+        do {
+            try await inspect(fetcher)
+        } catch {
+            await fetcher?.shutdown()
+            throw error
+        }
+        await fetcher?.shutdown()
+    }
+
+    private func inspect(_ fetcher: RemoteFetcher?) async throws {
+        let source: any SegmentByteSource = fetcher.map { RemoteSegmentSource(fetcher: $0, maximumByteCount: maxSegmentBytes) as any SegmentByteSource }
+            ?? LocalSegmentSource(maximumByteCount: maxSegmentBytes)
         let inspector = SegmentInspector(
-            source: LocalSegmentSource(maximumByteCount: maxSegmentBytes), maximumImagePixels: maxImagePixels,
-            maximumID3Bytes: maxID3Bytes)
+            source: source, maximumImagePixels: maxImagePixels, maximumID3Bytes: maxID3Bytes)
         var all: [SegmentFacts] = []
         var failed = false
         for segment in segments {
@@ -52,13 +70,15 @@ struct InspectCommand: AsyncParsableCommand {
                     SegmentRequest(
                         uri: segment, initSection: initSection.map { SegmentRequest.InitSection(uri: $0) },
                         wantsStreamInfo: true))
-                all.append(facts)
+                var shown = facts
+                shown.uri = CredentialRedaction.redact(facts.uri)
+                all.append(shown)
                 failed = failed || facts.problem != nil
             } catch let error as SegmentReadError {
-                printError("hlscheck: \(TerminalText.escaped(error.description))")
+                printError("hlscheck: \(TerminalText.escaped(CredentialRedaction.redact(error.description)))")
                 throw ExitCode(2)
             } catch {
-                printError("hlscheck: \(TerminalText.escaped(segment)): cannot be read")
+                printError("hlscheck: \(TerminalText.escaped(CredentialRedaction.redact(segment))): cannot be read")
                 throw ExitCode(2)
             }
         }
@@ -74,7 +94,7 @@ struct InspectCommand: AsyncParsableCommand {
     }
 
     func describe(_ facts: SegmentFacts) -> String {
-        var lines = ["\(facts.uri): \(facts.container.rawValue), \(facts.byteCount) bytes"
+        var lines = ["\(CredentialRedaction.redact(facts.uri)): \(facts.container.rawValue), \(facts.byteCount) bytes"
             + (facts.duration.map { ", \(String(format: "%.3f", $0)) s" } ?? "")
             + (facts.firstPTS.map { ", first PTS \(String(format: "%.3f", $0)) s" } ?? "")]
         if let problem = facts.problem { lines.append("  problem: \(problem)") }

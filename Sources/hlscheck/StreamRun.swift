@@ -1,6 +1,9 @@
 import ArgumentParser
 import Foundation
 import HLSCheck
+import HLSPlaylist
+import HLSRemote
+import MediaInspection
 import HLSReporting
 
 /// One input of a run, with everything needed to check it.
@@ -37,6 +40,9 @@ struct StreamRun: Sendable {
     /// How reports show paths (relative to the repository root); the baseline's file names are
     /// relative to the same root.
     var paths: ReportPaths
+    /// The run's HTTP client when an input is a URL (docs/remote.md); local paths are still read
+    /// from disk through it.
+    var fetcher: RemoteFetcher?
 
     /// What the run leaves for the end: reports (when kept), counts, and what decides the exit code.
     struct Outcome: Sendable {
@@ -117,7 +123,12 @@ struct StreamRun: Sendable {
         if let unusable = job.unusable {
             report = CheckReport(input: job.input, error: unusable)
         } else {
-            var checker = Checker(configuration: job.configuration)
+            let limits = job.configuration.limits
+            var checker = Checker(
+                configuration: job.configuration,
+                source: fetcher.map { RemotePlaylistSource(fetcher: $0, maximumSize: limits.playlistBytes) as any PlaylistSource },
+                segmentSource: fetcher.map { RemoteSegmentSource(fetcher: $0, maximumByteCount: limits.segmentBytes) as any SegmentByteSource })
+            checker.deliveryObserver = fetcher.map { RemoteDeliveryLog(fetcher: $0, input: job.input) as any DeliveryObserver }
             checker.segmentSlots = slots
             do {
                 report = try await checker.check(job.input)
@@ -131,9 +142,12 @@ struct StreamRun: Sendable {
         var lines = BaselineLines(root: paths.root, maximumBytes: job.configuration.limits.playlistBytes)
         if let baseline { report = baseline.apply(to: report, lines: &lines) }
         let entries = recordsBaseline ? Baseline.entries(of: report, lines: &lines) : []
-        // Paths as every report shows them, once the files have been read for the baseline.
-        report = paths.apply(to: report)
-        return Finished(report: report, text: text?.render(stream: report) ?? "", baselineEntries: entries)
+        // Paths as every report shows them, once the files have been read for the baseline;
+        // credentials written in a URL are sent, never shown (docs/security.md).
+        report = paths.apply(to: report).redactingCredentials()
+        // Belt and braces, as for every report: no URL in the text shows its credentials.
+        return Finished(
+            report: report, text: CredentialRedaction.redact(text?.render(stream: report) ?? ""), baselineEntries: entries)
     }
 }
 
@@ -146,7 +160,7 @@ extension CheckCommand {
         color == .always || (color == .auto && Terminal.allowsColor(STDOUT_FILENO))
     }
 
-    func streamRun(baseline: Baseline?, count: Int, paths: ReportPaths) -> StreamRun {
+    func streamRun(baseline: Baseline?, count: Int, paths: ReportPaths, fetcher: RemoteFetcher?) -> StreamRun {
         // Segments in flight over every stream: one per core (two at least, as one stream has).
         let slots = SegmentSlots(capacity: max(2, ProcessInfo.processInfo.activeProcessorCount))
         let showsProgress = !runOptions.quiet && Terminal.allowsRedraw(STDERR_FILENO)
@@ -158,7 +172,7 @@ extension CheckCommand {
             completionOrder: isatty(STDOUT_FILENO) == 1,
             // Every format but streamed text is rendered at the end, from every report.
             keepsReports: formats.contains { $0 != .text } || !streamsText,
-            paths: paths)
+            paths: paths, fetcher: fetcher)
     }
 
     /// The exit code of a run: 2 when an input could not be checked, 1 for a failing finding or

@@ -9,7 +9,7 @@ public struct URIOutsideRootRule: Rule {
 
     public static let description = RuleDescription(
         id: "uri-outside-root", name: "URI outside the stream's root", defaultSeverity: .error,
-        summary: "A playlist, rendition, segment or EXT-X-MAP URI names a local file outside the stream's folder (after resolving `..` and symlinks).",
+        summary: "A playlist, rendition, segment or EXT-X-MAP URI names a local file outside the stream's folder (after resolving `..` and symlinks), or a playlist read over http(s) names a local file or another scheme.",
         rationale: """
             A stream is published as one folder: a URI that climbs out of it (`../../…`, an absolute \
             path, a symlink pointing elsewhere) breaks once the folder is copied to a server, and \
@@ -39,7 +39,12 @@ public struct URIOutsideRootRule: Rule {
 
     public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         stream.loaded.outsideRoot.map { reference in
-            Finding(
+            if URIScheme.isRemote(reference.root) {
+                return Finding(
+                    "\(reference.uri) is not an http or https URL, and \(reference.root) was read from the network: a remote playlist may name only http(s) resources, never local files or other schemes; it was not read",
+                    at: reference.location)
+            }
+            return Finding(
                 "\(reference.uri) lies outside the stream's root \(reference.root); it was not read (choose the root with --root DIR, or pass --allow-outside-root)",
                 at: reference.location)
         }

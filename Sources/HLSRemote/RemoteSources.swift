@@ -1,0 +1,86 @@
+public import HLSPlaylist
+public import MediaInspection
+public import HLSCheck
+
+/// Playlists from http(s) URLs through the fetcher, anything else from local files (a local
+/// multivariant playlist may name remote media playlists). A stream read from the network never
+/// reaches the local branch: the loader refuses its local and non-http(s) URIs first
+/// (uri-outside-root).
+public struct RemotePlaylistSource: PlaylistSource {
+    public var fetcher: RemoteFetcher
+    public var local: LocalFileSource
+    public var maximumSize: Int
+
+    public init(fetcher: RemoteFetcher, maximumSize: Int = maximumPlaylistSize) {
+        self.fetcher = fetcher
+        self.maximumSize = maximumSize
+        self.local = LocalFileSource(maximumSize: maximumSize)
+    }
+
+    public func read(_ uri: String) async throws -> [UInt8] {
+        guard URIScheme.isRemote(uri) else { return try await local.read(uri) }
+        do throws(RemoteFetchError) {
+            return try await fetcher.fetch(uri, kind: .playlist, maximumBytes: maximumSize, limitFlag: "--max-playlist-bytes").bytes
+        } catch {
+            throw PlaylistReadError(uri: uri, reason: error.reason)
+        }
+    }
+
+    public func canonicalName(_ uri: String) async -> String? {
+        URIScheme.isRemote(uri) ? nil : await local.canonicalName(uri)
+    }
+
+    public func finalURI(_ uri: String) async -> String? {
+        URIScheme.isRemote(uri) ? await fetcher.finalURL(of: uri) : nil
+    }
+}
+
+/// Segments, init sections and keys from http(s) URLs, held in memory (bounded by
+/// `--max-segment-bytes`) and inspected there; anything else from local files.
+public struct RemoteSegmentSource: SegmentByteSource {
+    public var fetcher: RemoteFetcher
+    public var local: LocalSegmentSource
+
+    public init(fetcher: RemoteFetcher, maximumByteCount: Int = LocalSegmentSource.defaultMaximumByteCount) {
+        self.fetcher = fetcher
+        self.local = LocalSegmentSource(maximumByteCount: maximumByteCount)
+    }
+
+    public func read(_ uri: String, range: SegmentByteRange?) async throws -> [UInt8] {
+        guard URIScheme.isRemote(uri) else { return try await local.read(uri, range: range) }
+        if let range {
+            guard range.offset >= 0, range.length >= 0 else {
+                throw SegmentReadError(uri: uri, reason: "invalid byte range \(range.length)@\(range.offset)")
+            }
+            guard range.length <= local.maximumByteCount else {
+                throw SegmentReadError(
+                    uri: uri,
+                    reason: "\(range.length) bytes, over the limit of \(local.maximumByteCount) bytes per segment (raise it with --max-segment-bytes)")
+            }
+        }
+        do throws(RemoteFetchError) {
+            return try await fetcher.fetch(
+                uri, kind: .segment, range: range, maximumBytes: local.maximumByteCount, limitFlag: "--max-segment-bytes"
+            ).bytes
+        } catch {
+            // The reason leads with the HTTP status when there was one: segment-unreadable shows it.
+            throw SegmentReadError(uri: uri, reason: error.reason + " (GET \(CredentialRedaction.redact(uri)))")
+        }
+    }
+}
+
+/// The delivery log of one input: the fetcher serves every input of a run, checked one after
+/// another, so each check takes the records made since the previous one.
+public struct RemoteDeliveryLog: DeliveryObserver {
+    public var fetcher: RemoteFetcher
+    public var input: String
+
+    public init(fetcher: RemoteFetcher, input: String) {
+        self.fetcher = fetcher
+        self.input = input
+    }
+
+    public func deliveryLog() async -> DeliveryLog {
+        await fetcher.takeDeliveryLog()
+    }
+}

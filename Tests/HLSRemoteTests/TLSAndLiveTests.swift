@@ -1,0 +1,139 @@
+import Foundation
+import HLSCheck
+import HLSRemote
+import HTTPTestServer
+import TestSupport
+import Testing
+
+/// A self-signed certificate for 127.0.0.1, made with the openssl command at test time.
+enum SelfSignedCertificate {
+    static func make(in folder: TemporaryFolder) throws -> (certificate: String, key: String) {
+        let certificate = folder.path("cert.pem"), key = folder.path("key.pem")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [
+            "openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate,
+            "-days", "2", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+        ]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw CheckError("openssl could not make a test certificate") }
+        return (certificate, key)
+    }
+}
+
+@Suite("https and live streams over loopback")
+struct TLSAndLiveTests {
+    @Test func selfSignedCertificateFailsWithoutInsecureAndPassesWithIt() async throws {
+        let folder = try TemporaryFolder()
+        let tls = try SelfSignedCertificate.make(in: folder)
+        try await Remote.withServer(folder: Remote.samples, tls: tls) { server in
+            #expect(server.url("x").hasPrefix("https://"))
+            await #expect {
+                try await Remote.check(server.url("compliant/master.m3u8"), { $0.playlistOnly = true })
+            } throws: { error in
+                "\(error)".contains("certificate") && "\(error)".contains("--insecure")
+            }
+            var insecure = Remote.fast
+            insecure.insecure = true
+            let report = try await Remote.check(server.url("compliant/master.m3u8"), options: insecure)
+            #expect(report.inputError == nil)
+            #expect(report.findings("segment-unreadable").isEmpty)
+            // The report says that nothing was verified.
+            #expect(report.findings("tls-not-verified").count == 1)
+            #expect(report.findings("tls-not-verified").first?.severity == .warning)
+        }
+    }
+
+    @Test func redirectFromHTTPSToHTTPIsAnError() async throws {
+        let folder = try TemporaryFolder()
+        let tls = try SelfSignedCertificate.make(in: folder)
+        try await Remote.withSamplesServer { plain in
+            try await Remote.withServer(folder: Remote.samples, tls: tls) { secure in
+                secure.inject(.redirect(to: plain.url("compliant/audio/seg0.ts")), at: "compliant/audio/seg0.ts")
+                var insecure = Remote.fast
+                insecure.insecure = true
+                let report = try await Remote.check(secure.url("compliant/master.m3u8"), options: insecure)
+                let downgrade = report.findings("redirect-to-http")
+                #expect(downgrade.count == 1)
+                #expect(downgrade.first?.severity == .error)
+                #expect(downgrade.first?.message.contains("http://127.0.0.1:\(plain.port)/compliant/audio/seg0.ts") == true)
+                #expect(downgrade.first?.location?.uri.hasSuffix("compliant/audio/index.m3u8") == true)
+                // The segment itself was read through the redirect.
+                #expect(report.findings("segment-unreadable").isEmpty)
+            }
+        }
+    }
+
+    /// A live playlist that moves one segment forward on every request; `transform` breaks it.
+    static func livePlaylist(targetDuration: Int = 1, _ transform: @escaping @Sendable (Int, inout (sequence: Int, target: Int)) -> Void = { _, _ in })
+        -> @Sendable (Int) -> String
+    {
+        { request in
+            var state = (sequence: 10 + request, target: targetDuration)
+            transform(request, &state)
+            var text = "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:\(state.target)\n#EXT-X-MEDIA-SEQUENCE:\(state.sequence)\n"
+            for number in state.sequence..<(state.sequence + 3) {
+                text += "#EXTINF:1.0,\n/packed-audio/audio/seg\(number % 3).aac\n"
+            }
+            return text
+        }
+    }
+
+    @Test func liveStreamThatAdvancesWellHasNoLiveFinding() async throws {
+        let report = try await Remote.withSamplesServer { server in
+            server.inject(.dynamic(Self.livePlaylist()), at: "live.m3u8")
+            return try await Remote.check(server.url("live.m3u8"), {
+                $0.playlistOnly = true
+                $0.liveWatchSeconds = 2.5
+            })
+        }
+        #expect(report.diagnostics.filter { $0.rule.hasPrefix("live-") }.isEmpty, "\(report.diagnostics)")
+    }
+
+    @Test func liveMediaSequenceGoingBackIsAnError() async throws {
+        let report = try await Remote.withSamplesServer { server in
+            server.inject(.dynamic(Self.livePlaylist { request, state in if request >= 1 { state.sequence = 5 } }), at: "live.m3u8")
+            return try await Remote.check(server.url("live.m3u8"), {
+                $0.playlistOnly = true
+                $0.liveWatchSeconds = 2
+            })
+        }
+        let regressed = report.findings("live-media-sequence-regressed")
+        #expect(regressed.count == 1)
+        #expect(regressed.first?.message.contains("from 10 to 5") == true, "\(regressed)")
+    }
+
+    @Test func liveTargetDurationChangeAndStalePlaylistAreErrors() async throws {
+        let report = try await Remote.withSamplesServer { server in
+            // From the second request on: target duration 2, and the window stops moving.
+            server.inject(.dynamic(Self.livePlaylist { request, state in
+                if request >= 1 { state = (sequence: 11, target: 2) }
+            }), at: "live.m3u8")
+            return try await Remote.check(server.url("live.m3u8"), {
+                $0.playlistOnly = true
+                $0.liveWatchSeconds = 6
+            })
+        }
+        #expect(report.findings("live-target-duration-changed").first?.message.contains("from 1 to 2") == true, "\(report.diagnostics)")
+        #expect(report.findings("live-playlist-stale").count == 1, "\(report.diagnostics)")
+    }
+
+    @Test func replacedSegmentInALiveWindowIsAnError() async throws {
+        let report = try await Remote.withSamplesServer { server in
+            server.inject(.dynamic { request in
+                let last = request == 0 ? "seg0.aac" : "seg1.aac"
+                return "#EXTM3U\n#EXT-X-TARGETDURATION:1\n#EXT-X-MEDIA-SEQUENCE:1\n#EXTINF:1.0,\n/packed-audio/audio/\(last)\n"
+            }, at: "live.m3u8")
+            return try await Remote.check(server.url("live.m3u8"), {
+                $0.playlistOnly = true
+                $0.liveWatchSeconds = 2
+            })
+        }
+        let changed = report.findings("live-segment-changed")
+        #expect(changed.count == 1)
+        #expect(changed.first?.message.contains("segment 1 changed") == true, "\(changed)")
+    }
+}

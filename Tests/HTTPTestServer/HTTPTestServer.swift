@@ -1,0 +1,241 @@
+// A real HTTP/1.1 server on 127.0.0.1 for the remote tests: serves a folder, and injects the
+// faults a CDN shows (statuses, failures that heal, slow bodies, resets mid-body, redirect
+// loops, wrong Content-Type, gzip, basic auth, a live playlist that advances). No mock client:
+// hlscheck's own HTTP client talks to it over loopback.
+
+import Foundation
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import NIOSSL
+
+/// What the server does for one path (the path without query).
+public enum Fault: Sendable {
+    /// Always answer with this status and a short text body.
+    case status(Int)
+    /// Answer `status` to the first `times` requests, then serve the file.
+    case failFirst(times: Int, status: Int)
+    /// Send the head at once, then the body in `chunks` pieces, `delayMilliseconds` apart.
+    case slowBody(chunks: Int, delayMilliseconds: Int)
+    /// Announce the whole length, send `bytes` of the body, then close the connection.
+    case resetAfter(bytes: Int)
+    /// Redirect (302) to this location, as written (relative or absolute).
+    case redirect(to: String)
+    /// Serve the file with this Content-Type instead of the one its extension gives.
+    case contentType(String)
+    /// Serve these bytes, gzip-compressed, with Content-Encoding: gzip.
+    case gzip
+    /// Require HTTP basic authentication with these credentials (401 otherwise).
+    case basicAuth(user: String, password: String)
+    /// Serve the text the closure gives for the n-th request (from 0) of this path.
+    case dynamic(@Sendable (Int) -> String)
+}
+
+/// One request as the server saw it.
+public struct ReceivedRequest: Sendable {
+    public var path: String
+    public var headers: [(String, String)]
+
+    public func header(_ name: String) -> String? {
+        headers.first { $0.0.lowercased() == name.lowercased() }?.1
+    }
+}
+
+/// A loopback HTTP server over a folder. `stop()` it at the end of the test.
+public final class HTTPTestServer: Sendable {
+    public let port: Int
+    public let scheme: String
+    private let channel: any Channel
+    private let state: NIOLockedValueBox<ServerState>
+
+    struct ServerState {
+        var faults: [String: Fault] = [:]
+        var counts: [String: Int] = [:]
+        var requests: [ReceivedRequest] = []
+    }
+
+    /// Serves `folder` on 127.0.0.1 at a free port; with `tls` (certificate and key PEM files), https.
+    public init(folder: String, tls: (certificate: String, key: String)? = nil) async throws {
+        let state = NIOLockedValueBox(ServerState())
+        self.state = state
+        var sslContext: NIOSSLContext?
+        if let tls {
+            let configuration = TLSConfiguration.makeServerConfiguration(
+                certificateChain: try NIOSSLCertificate.fromPEMFile(tls.certificate).map { .certificate($0) },
+                privateKey: .privateKey(try NIOSSLPrivateKey(file: tls.key, format: .pem)))
+            sslContext = try NIOSSLContext(configuration: configuration)
+        }
+        let context = sslContext
+        let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .serverChannelOption(ChannelOptions.backlog, value: 64)
+            .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
+            .childChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    if let context {
+                        try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: context))
+                    }
+                    try channel.pipeline.syncOperations.configureHTTPServerPipeline()
+                    try channel.pipeline.syncOperations.addHandler(RequestHandler(folder: folder, state: state))
+                }
+            }
+        channel = try await bootstrap.bind(host: "127.0.0.1", port: 0).get()
+        port = channel.localAddress?.port ?? 0
+        scheme = tls == nil ? "http" : "https"
+    }
+
+    /// The URL of `path` (no leading slash) on this server.
+    public func url(_ path: String, userinfo: String? = nil) -> String {
+        "\(scheme)://\(userinfo.map { $0 + "@" } ?? "")127.0.0.1:\(port)/\(path)"
+    }
+
+    public func inject(_ fault: Fault, at path: String) {
+        state.withLockedValue { $0.faults["/" + path] = fault }
+    }
+
+    /// Every request so far, in arrival order.
+    public var requests: [ReceivedRequest] { state.withLockedValue { $0.requests } }
+
+    public func stop() async {
+        try? await channel.close()
+    }
+}
+
+/// One instance per connection, used only on its channel's event loop.
+private final class RequestHandler: ChannelInboundHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    let folder: String
+    let state: NIOLockedValueBox<HTTPTestServer.ServerState>
+    private var head: HTTPRequestHead?
+
+    init(folder: String, state: NIOLockedValueBox<HTTPTestServer.ServerState>) {
+        self.folder = folder
+        self.state = state
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head(let head): self.head = head
+        case .body: break
+        case .end:
+            if let head { respond(context: context, head: head) }
+            head = nil
+        }
+    }
+
+    private func respond(context: ChannelHandlerContext, head: HTTPRequestHead) {
+        let path = String(head.uri.split(separator: "?", maxSplits: 1).first ?? "/")
+        let (fault, count) = state.withLockedValue { state -> (Fault?, Int) in
+            state.requests.append(ReceivedRequest(path: path, headers: head.headers.map { ($0.name, $0.value) }))
+            let count = state.counts[path, default: 0]
+            state.counts[path] = count + 1
+            return (state.faults[path], count)
+        }
+        switch fault {
+        case .status(let status)?:
+            send(context, status: status, body: Array("status \(status)\n".utf8))
+        case .failFirst(let times, let status)? where count < times:
+            send(context, status: status, body: Array("status \(status)\n".utf8))
+        case .redirect(let location)?:
+            send(context, status: 302, body: [], extra: [("Location", location)])
+        case .basicAuth(let user, let password)?:
+            let expected = "Basic " + Data("\(user):\(password)".utf8).base64EncodedString()
+            guard head.headers.first(name: "Authorization") == expected else {
+                send(context, status: 401, body: Array("authentication required\n".utf8), extra: [("WWW-Authenticate", "Basic realm=\"test\"")])
+                return
+            }
+            serveFile(context, path: path, head: head)
+        case .dynamic(let text)?:
+            send(context, status: 200, body: Array(text(count).utf8), extra: [("Content-Type", "application/vnd.apple.mpegurl")])
+        case .contentType(let type)?:
+            serveFile(context, path: path, head: head, contentType: type)
+        case .gzip?:
+            guard let bytes = file(path) else { return send(context, status: 404, body: []) }
+            send(context, status: 200, body: gzip(bytes), extra: [("Content-Encoding", "gzip"), ("Content-Type", contentType(path))])
+        case .slowBody(let chunks, let delay)?:
+            guard let bytes = file(path) else { return send(context, status: 404, body: []) }
+            var headers = HTTPHeaders([("Content-Length", "\(bytes.count)"), ("Content-Type", contentType(path))])
+            headers.add(name: "Connection", value: "close")
+            context.write(wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: .ok, headers: headers))), promise: nil)
+            context.flush()
+            let size = max(1, (bytes.count + chunks - 1) / max(1, chunks))
+            let pieces = stride(from: 0, to: bytes.count, by: size).map { Array(bytes[$0..<min(bytes.count, $0 + size)]) }
+            let loop = context.eventLoop
+            let bound = NIOLoopBound((self, context), eventLoop: loop)
+            for (index, piece) in pieces.enumerated() {
+                loop.scheduleTask(in: .milliseconds(Int64(delay * (index + 1)))) {
+                    let (handler, context) = bound.value
+                    guard context.channel.isActive else { return }
+                    context.writeAndFlush(handler.wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: piece)))), promise: nil)
+                    if index == pieces.count - 1 {
+                        context.writeAndFlush(handler.wrapOutboundOut(.end(nil)), promise: nil)
+                    }
+                }
+            }
+        case .resetAfter(let sent)?:
+            guard let bytes = file(path) else { return send(context, status: 404, body: []) }
+            let headers = HTTPHeaders([("Content-Length", "\(bytes.count)"), ("Content-Type", contentType(path))])
+            context.write(wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: .ok, headers: headers))), promise: nil)
+            context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: bytes.prefix(sent))))), promise: nil)
+            context.close(promise: nil)
+        default:
+            serveFile(context, path: path, head: head)
+        }
+    }
+
+    private func file(_ path: String) -> [UInt8]? {
+        let relative = path.split(separator: "/").filter { $0 != ".." }.joined(separator: "/")
+        return FileManager.default.contents(atPath: folder + "/" + relative).map { Array($0) }
+    }
+
+    private func contentType(_ path: String) -> String {
+        if path.hasSuffix(".m3u8") { return "application/vnd.apple.mpegurl" }
+        if path.hasSuffix(".ts") { return "video/mp2t" }
+        if path.hasSuffix(".aac") { return "audio/aac" }
+        return "application/octet-stream"
+    }
+
+    /// A file, or the byte range the Range header asks for (206).
+    private func serveFile(_ context: ChannelHandlerContext, path: String, head: HTTPRequestHead, contentType type: String? = nil) {
+        guard let bytes = file(path) else { return send(context, status: 404, body: Array("not found\n".utf8)) }
+        if let range = head.headers.first(name: "Range"), range.hasPrefix("bytes=") {
+            let bounds = range.dropFirst(6).split(separator: "-", omittingEmptySubsequences: false).map { Int($0) }
+            if bounds.count == 2, let start = bounds[0], let end = bounds[1], start <= end, start < bytes.count {
+                let last = min(end, bytes.count - 1)
+                send(context, status: 206, body: Array(bytes[start...last]), extra: [
+                    ("Content-Type", type ?? contentType(path)), ("Content-Range", "bytes \(start)-\(last)/\(bytes.count)"),
+                ])
+                return
+            }
+        }
+        send(context, status: 200, body: bytes, extra: [("Content-Type", type ?? contentType(path))])
+    }
+
+    private func send(_ context: ChannelHandlerContext, status: Int, body: [UInt8], extra: [(String, String)] = []) {
+        var headers = HTTPHeaders(extra)
+        headers.add(name: "Content-Length", value: "\(body.count)")
+        let head = HTTPResponseHead(version: .http1_1, status: HTTPResponseStatus(statusCode: status), headers: headers)
+        context.write(wrapOutboundOut(.head(head)), promise: nil)
+        if !body.isEmpty { context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: body)))), promise: nil) }
+        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+    }
+
+    /// gzip through the gzip command (on every Debian and macOS machine): the test needs real
+    /// gzip bytes, not a second implementation of deflate.
+    private func gzip(_ bytes: [UInt8]) -> [UInt8] {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "gzip -c -n"]
+        let input = Pipe(), output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        do { try process.run() } catch { return bytes }
+        input.fileHandleForWriting.write(Data(bytes))
+        try? input.fileHandleForWriting.close()
+        let result = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Array(result)
+    }
+}

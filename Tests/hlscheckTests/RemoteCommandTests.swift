@@ -1,0 +1,85 @@
+import Foundation
+import HTTPTestServer
+import TestSupport
+import Testing
+
+/// `hlscheck` against a loopback server: what a user sees for a URL.
+@Suite("hlscheck with URLs")
+struct RemoteCommandTests {
+    static var samples: String { PackageRoot.url.appendingPathComponent("Samples").path }
+
+    static func withServer<T>(_ body: (HTTPTestServer) async throws -> T) async throws -> T {
+        let server = try await HTTPTestServer(folder: samples)
+        do {
+            let result = try await body(server)
+            await server.stop()
+            return result
+        } catch {
+            await server.stop()
+            throw error
+        }
+    }
+
+    @Test func checksARemoteStreamWithHeadersSent() async throws {
+        let (result, requests) = try await Self.withServer { server in
+            (try HLSCheckBinary.run([server.url("compliant/master.m3u8"), "--header", "X-Token: abc", "--format", "json"]), server.requests)
+        }
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("\"measuredPeakBitrate\""))
+        #expect(requests.count > 10)
+        #expect(requests.allSatisfy { $0.header("X-Token") == "abc" })
+    }
+
+    @Test func credentialsNeverReachTheReportOrStandardError() async throws {
+        let result = try await Self.withServer { server in
+            server.inject(.basicAuth(user: "viewer", password: "hunter2"), at: "compliant/master.m3u8")
+            server.inject(.status(404), at: "compliant/audio/seg1.ts")
+            let url = server.url("compliant/master.m3u8", userinfo: "viewer:hunter2")
+            return try HLSCheckBinary.run([url, "--format", "json", "--retries", "0"])
+        }
+        // The 404 is a finding, so the check ran with the credentials: exit code 1.
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stdout.contains("HTTP 404"))
+        #expect(!result.stdout.contains("hunter2"))
+        #expect(!result.stderr.contains("hunter2"))
+        #expect(result.stdout.contains("***@127.0.0.1"))
+    }
+
+    @Test func unreadableRemoteInputExitsTwoWithoutEchoingCredentials() async throws {
+        let result = try await Self.withServer { server in
+            server.inject(.basicAuth(user: "viewer", password: "hunter2"), at: "compliant/master.m3u8")
+            return try HLSCheckBinary.run([server.url("compliant/master.m3u8", userinfo: "viewer:wrongpass")])
+        }
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("HTTP 401"), "\(result.stderr)")
+        #expect(!result.stderr.contains("wrongpass"))
+        #expect(!result.stdout.contains("wrongpass"))
+    }
+
+    @Test func embedRefusesAURL() throws {
+        let result = try HLSCheckBinary.run(["embed", "--image", "Samples/poster.jpg", "https://user:pw@example.invalid/master.m3u8", "--output", "/tmp/x"])
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("local streams only"), "\(result.stderr)")
+        #expect(!result.stderr.contains(":pw@"))
+    }
+
+    @Test func artworkAndInspectReadURLs() async throws {
+        let (artwork, inspect) = try await Self.withServer { server in
+            (try HLSCheckBinary.run(["artwork", server.url("packed-audio/master.m3u8")]),
+             try HLSCheckBinary.run(["inspect", server.url("packed-audio/audio/seg0.aac")]))
+        }
+        // Samples/packed-audio reaches ../compliant: from a server that is just another path.
+        #expect(artwork.status == 0 || artwork.status == 1, "\(artwork.stderr)")
+        #expect(artwork.stderr.isEmpty, "\(artwork.stderr)")
+        #expect(inspect.status == 0, "\(inspect.stderr)")
+        #expect(inspect.stdout.contains("audio, aac") || inspect.stdout.contains("mp4a.40.2"), "\(inspect.stdout)")
+    }
+
+    @Test func sampleIsReportedInTheTextReport() async throws {
+        let result = try await Self.withServer { server in
+            try HLSCheckBinary.run([server.url("packed-audio/audio/index.m3u8"), "--sample", "1"])
+        }
+        #expect(result.stdout.contains("segments-sampled"), "\(result.stdout)")
+        #expect(result.stdout.contains("1 of 3 segments"))
+    }
+}
