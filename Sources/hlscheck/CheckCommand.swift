@@ -157,10 +157,10 @@ struct CheckCommand: AsyncParsableCommand {
             for path in paths {
                 do throws(CheckError) {
                     var file = explicit
-                    if file == nil { file = try ConfigurationFile.discover(from: Self.folder(of: path)) }
+                    if file == nil { file = try ConfigurationFile.discover(from: StreamDiscovery.folder(of: path)) }
                     let ignore = IgnorePatterns(base: file?.folder ?? ".", patterns: file?.ignore ?? [])
                     inputs += try StreamDiscovery.inputs([path], ignore: ignore.matches).map {
-                        ($0, file, Self.isFolder(path) ? path : nil, nil)
+                        ($0, file, StreamDiscovery.isFolder(path) ? path : nil, nil)
                     }
                 } catch {
                     inputs.append((path, explicit, nil, error))
@@ -183,7 +183,7 @@ struct CheckCommand: AsyncParsableCommand {
                 if configuration.confinement.root == nil { configuration.confinement.root = folder }
                 return StreamJob(
                     input: input, configuration: configuration,
-                    failureThreshold: (failOn ?? file?.failOn.flatMap(FailLevel.init) ?? .error).threshold, unusable: unusable)
+                    failureThreshold: failOn.map(\.threshold) ?? file?.failureThreshold ?? .error, unusable: unusable)
             }
             outcome = await streamRun(baseline: baseline, count: jobs.count, paths: reportPaths, fetcher: fetcher).run(jobs)
         } catch {
@@ -202,9 +202,7 @@ struct CheckCommand: AsyncParsableCommand {
 
     /// Profile, then the configuration file, then command-line flags.
     func configuration(_ file: ConfigurationFile?) -> CheckConfiguration {
-        var configuration = CheckConfiguration()
-        (profile ?? file?.profile ?? .audioOnly64k).configure(&configuration)
-        file?.apply(to: &configuration)
+        var configuration = CheckConfiguration(profile: profile, file: file)
         if let budgetKbps { configuration.audioOnlyBudget = budgetKbps * 1000 }
         configuration.playlistOnly = playlistOnly
         configuration.decode = decode
@@ -218,18 +216,6 @@ struct CheckCommand: AsyncParsableCommand {
             configuration.maxConcurrentSegments = max(configuration.maxConcurrentSegments, remote.options.maximumConnections)
         }
         return configuration
-    }
-
-    static func isFolder(_ path: String) -> Bool {
-        var isDirectory: ObjCBool = false
-        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
-    }
-
-    static func folder(of path: String) -> String {
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue { return path }
-        let parent = (path as NSString).deletingLastPathComponent
-        return parent.isEmpty ? "." : parent
     }
 
     func write(_ reports: [CheckReport], tally: ReportTally, context: ReportContext) throws {
