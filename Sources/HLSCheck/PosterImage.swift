@@ -1,4 +1,4 @@
-public import MediaInspection
+import MediaInspection
 
 /// The bytes of one poster found in a stream, kept once per distinct image (by content hash)
 /// so that a report can show it. Only a JPEG or PNG whose header was read (`ImageHeader`) is
