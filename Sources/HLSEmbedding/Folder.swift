@@ -137,6 +137,69 @@ final class Folder {
         return temporary
     }
 
+    /// Creates `name` with `bytes`, with the permission bits of `like` (0644 without), not
+    /// flushed: only for a folder nobody can see yet (the staging folder of a new `--output`,
+    /// renamed into place after one flush of everything). False when `name` exists already.
+    func createNew(_ name: String, bytes: ArraySlice<UInt8>, like: stat?, progress: WriteProgress) throws(EmbedError) -> Bool {
+        let full = (path as NSString).appendingPathComponent(name)
+        try progress.step()
+        let descriptor = openat(self.descriptor, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            if errno == EEXIST { return false }
+            throw EmbedError("\(full): cannot create it: \(lastError())")
+        }
+        var failure: EmbedError?
+        if fchmod(descriptor, like.map { $0.st_mode & 0o7777 } ?? 0o644) != 0 {
+            failure = EmbedError("\(full): cannot set its permissions: \(lastError())")
+        }
+        var offset = bytes.startIndex
+        while failure == nil, offset < bytes.endIndex {
+            let end = min(offset + WriteProgress.chunk, bytes.endIndex)
+            do { try progress.step() } catch { failure = error }
+            if failure != nil { break }
+            let written = bytes[offset..<end].withUnsafeBytes { systemWrite(descriptor, $0.baseAddress, $0.count) }
+            if written < 0, errno == EINTR { continue }
+            guard written > 0 else { failure = EmbedError("\(full): cannot write: \(lastError())"); break }
+            offset += written
+        }
+        close(descriptor)
+        if let failure {
+            unlinkat(self.descriptor, name, 0)
+            throw failure
+        }
+        return true
+    }
+
+    /// `name` becomes a hard link to `source` (a copy when the filesystems differ or the link is
+    /// not allowed), not flushed: like ``createNew(_:bytes:like:progress:)``, only for a folder
+    /// nobody can see yet. False when `name` exists already.
+    func linkNew(_ name: String, to source: Folder, _ sourceName: String, progress: WriteProgress) throws(EmbedError) -> Bool {
+        try progress.step()
+        if linkat(source.descriptor, sourceName, descriptor, name, AT_SYMLINK_FOLLOW) == 0 { return true }
+        if errno == EEXIST { return false }
+        let bytes = try source.read(sourceName, followLinks: true) ?? []
+        return try createNew(name, bytes: bytes[...], like: source.status(sourceName, followLinks: true), progress: progress)
+    }
+
+    /// Removes the folder `name` and everything in it, never following a link (a link inside is
+    /// removed, not what it points at). Returns how many files it removed.
+    @discardableResult
+    func removeTree(_ name: String, progress: WriteProgress) -> Int {
+        var removed = 0
+        if let inner = try? subfolder(name, create: false, followLinks: false) {
+            for entry in inner.entries() {
+                guard let info = inner.status(entry) else { continue }
+                if info.st_mode & S_IFMT == S_IFDIR {
+                    removed += inner.removeTree(entry, progress: progress)
+                } else if unlinkat(inner.descriptor, entry, 0) == 0 {
+                    removed += 1
+                }
+            }
+        }
+        unlinkat(descriptor, name, AT_REMOVEDIR)
+        return removed
+    }
+
     /// Atomically puts `temporary` in place of `name` (replacing it when present).
     func replace(_ name: String, with temporary: String, progress: WriteProgress) throws(EmbedError) {
         try progress.step()
@@ -147,14 +210,15 @@ final class Folder {
         }
     }
 
-    /// Puts `temporary` in place as `name` only when no `name` exists; false when one does.
+    /// Puts `temporary` in place as `name` only when no `name` exists; false when one does (the
+    /// temporary then stays, for the caller to compare and remove).
     func createExclusively(_ name: String, with temporary: String, progress: WriteProgress) throws(EmbedError) -> Bool {
         try progress.step()
         guard hls_rename_noreplace(descriptor, temporary, descriptor, name) == 0 else {
             let code = errno
             let reason = lastError()
-            unlinkat(descriptor, temporary, 0)
             if code == EEXIST { return false }
+            unlinkat(descriptor, temporary, 0)
             throw EmbedError("\((path as NSString).appendingPathComponent(name)): cannot create it: \(reason)")
         }
         return true

@@ -47,14 +47,14 @@ struct StreamLayout: Sendable {
         if let remote = paths.first(where: { $0.contains("://") }) {
             throw EmbedError("\(remote): embed rewrites local streams only; download the stream first")
         }
-        let absolute = Set(paths.map { URL(fileURLWithPath: $0).standardizedFileURL.path })
-        for path in absolute where !FileManager.default.fileExists(atPath: path) {
+        let absolute = Set(paths.map(Self.standardized))
+        for path in absolute where access(path, F_OK) != 0 {
             throw EmbedError("\(path): missing; embed writes complete streams only (hlscheck \(loaded.rootURI) shows what is missing)")
         }
         root = Self.commonFolder(absolute)
         let prefix = root == "/" ? "/" : root + "/"
         files = absolute.map { String($0.dropFirst(prefix.count)) }.sorted()
-        let relative = { (path: String) in String(URL(fileURLWithPath: path).standardizedFileURL.path.dropFirst(prefix.count)) }
+        let relative = { (path: String) in String(Self.standardized(path).dropFirst(prefix.count)) }
         let input = relative(loaded.rootURI)
         rootPlaylist = input
         playlists = [input] + mediaPlaylists.keys.sorted().map(relative).filter { $0 != input }
@@ -65,7 +65,24 @@ struct StreamLayout: Sendable {
     /// `path` (absolute or relative to the working folder) relative to `root`.
     func relative(_ path: String) -> String {
         let prefix = root == "/" ? "/" : root + "/"
-        return String(URL(fileURLWithPath: path).standardizedFileURL.path.dropFirst(prefix.count))
+        return String(Self.standardized(path).dropFirst(prefix.count))
+    }
+
+    /// `path` made absolute (against the working folder) with "." and ".." resolved and repeated
+    /// slashes dropped, by its text only — what `URL.standardizedFileURL.path` gives, without
+    /// building a URL for each of a long stream's segments (links are not followed either way).
+    static func standardized(_ path: String) -> String {
+        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        var parts: [Substring] = []
+        for part in absolute.split(separator: "/") {
+            if part == "." { continue }
+            if part == ".." {
+                if !parts.isEmpty { parts.removeLast() }
+                continue
+            }
+            parts.append(part)
+        }
+        return "/" + parts.joined(separator: "/")
     }
 
     /// The nearest folder that holds all `paths` (absolute, standardized).

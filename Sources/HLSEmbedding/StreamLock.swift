@@ -10,17 +10,23 @@ final class StreamLock {
     static let name = ".hlscheck-embed.lock"
 
     let folder: Folder
+    /// The lock file's name in `folder`: `name`, or for a new `--output` folder the name
+    /// beside it (`.out.hlscheck-embed.lock`, see StreamWriter).
+    let fileName: String
     private let descriptor: Int32
     private var released = false
 
-    private init(folder: Folder, descriptor: Int32) {
+    private init(folder: Folder, fileName: String, descriptor: Int32) {
         self.folder = folder
+        self.fileName = fileName
         self.descriptor = descriptor
     }
 
     deinit { release() }
 
-    static func acquire(in folder: Folder, wait: Bool, report: @Sendable (String) -> Void) throws(EmbedError) -> StreamLock {
+    static func acquire(
+        in folder: Folder, named name: String = StreamLock.name, wait: Bool, report: @Sendable (String) -> Void
+    ) throws(EmbedError) -> StreamLock {
         let path = (folder.path as NSString).appendingPathComponent(name)
         var announced = false
         while true {
@@ -54,7 +60,7 @@ final class StreamLock {
             let identity = "pid \(getpid()) on \(ProcessInfo.processInfo.hostName), since \(ISO8601DateFormatter().string(from: Date()))\n"
             ftruncate(descriptor, 0)
             _ = Array(identity.utf8).withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
-            return StreamLock(folder: folder, descriptor: descriptor)
+            return StreamLock(folder: folder, fileName: name, descriptor: descriptor)
         }
     }
 
@@ -62,7 +68,7 @@ final class StreamLock {
     func release() {
         guard !released else { return }
         released = true
-        unlinkat(folder.descriptor, Self.name, 0)
+        unlinkat(folder.descriptor, fileName, 0)
         close(descriptor)
     }
 

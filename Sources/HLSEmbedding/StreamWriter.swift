@@ -71,6 +71,18 @@ struct StreamWriter {
             root = layout.root
             held = lock
         case .folder(let folder):
+            let output = try resolveOutput(folder)
+            if let name = output.missing.last {
+                // A new folder: built whole beside its name and renamed into place once.
+                var parent = try Folder.open(output.base)
+                for ancestor in output.missing.dropLast() {
+                    parent = try parent.subfolder(ancestor, create: true, followLinks: false)
+                }
+                if let written = try writeNewFolder(
+                    name, in: parent, master: master, targets: targets, additions: additions, dropped: dropped, produce: produce) {
+                    return written
+                }
+            }
             root = try outputRoot(folder)
             let opened = try Folder.open(root)
             held = try StreamLock.acquire(in: opened, wait: wait, report: report)
@@ -147,14 +159,16 @@ struct StreamWriter {
                     let file = layout.relative(URIResolver.resolve(segment.uri, against: playlistURI))
                     let (folder, name) = Tree.split(file)
                     let sourceFolder = try source.folder(folder)
-                    if try sourceFolder.read(name, followLinks: true) == bytes {
+                    let original = sourceFolder.status(name, followLinks: true)
+                    // Only a segment of the same size may hold the same bytes: read only then.
+                    if let original, Int(original.st_size) == bytes.count, try sourceFolder.read(name, followLinks: true) == bytes {
                         if !inPlace { try tree.copy(file, from: source, run: run, progress: progress) }
                         return
                     }
                     let newName = SegmentName.renamed(name, bytes: bytes)
                     let target = try tree.folder(folder)
                     let temporary = try target.temporary(
-                        for: newName, run: run, bytes: bytes[...], like: sourceFolder.status(name, followLinks: true), owner: inPlace,
+                        for: newName, run: run, bytes: bytes[...], like: original, owner: inPlace,
                         flush: false, progress: progress)
                     pending.append(PendingSegment(
                         folder: folder, temporary: temporary, newName: newName, playlist: playlist, uriLine: segment.uriLine,
@@ -166,17 +180,15 @@ struct StreamWriter {
                 while !pending.isEmpty {
                     let next = pending.removeFirst()
                     let target = try tree.folder(next.folder)
-                    if target.status(next.newName) != nil {
+                    if try target.createExclusively(next.newName, with: next.temporary, progress: progress) {
+                        created.append(Tree.join(next.folder, next.newName))
+                    } else {
                         // Written before (the same poster again): the same bytes may stay, others may not.
                         let same = try target.read(next.newName) == target.read(next.temporary)
                         _ = try? target.removeFile(next.temporary, progress: WriteProgress(hook: nil))
                         guard same else {
                             throw EmbedError("\((target.path as NSString).appendingPathComponent(next.newName)) exists with other content; embed does not overwrite it — move it away and run again")
                         }
-                    } else if try target.createExclusively(next.newName, with: next.temporary, progress: progress) {
-                        created.append(Tree.join(next.folder, next.newName))
-                    } else {
-                        throw EmbedError("\((target.path as NSString).appendingPathComponent(next.newName)) appeared while embed was writing; embed does not overwrite it — run again")
                     }
                     renamedFolders.insert(next.folder)
                     newURIs[next.playlist, default: [:]][next.uriLine] = next.newURI
@@ -263,6 +275,7 @@ struct StreamWriter {
         }
         let temporary = try target.temporary(for: name, run: run, bytes: addition.bytes[...], like: nil, owner: false, progress: progress)
         guard try target.createExclusively(name, with: temporary, progress: progress) else {
+            _ = try? target.removeFile(temporary, progress: WriteProgress(hook: nil))
             throw EmbedError("\((target.path as NSString).appendingPathComponent(name)) exists with other content; embed does not overwrite it — move it away and run again")
         }
         target.sync()
@@ -272,6 +285,18 @@ struct StreamWriter {
     /// The `--output` folder, resolved (symbolic links included) and created; refused when it is,
     /// contains or lies inside a folder of the input stream.
     private func outputRoot(_ requested: String) throws(EmbedError) -> String {
+        let output = try resolveOutput(requested)
+        var folder = try Folder.open(output.base)
+        for name in output.missing {
+            folder = try folder.subfolder(name, create: true, followLinks: false)
+        }
+        return output.target
+    }
+
+    /// The `--output` folder resolved (symbolic links included): the part that exists, the names
+    /// below it still missing, the whole path; refused when it is, contains or lies inside a
+    /// folder of the input stream.
+    private func resolveOutput(_ requested: String) throws(EmbedError) -> (base: String, missing: [String], target: String) {
         var existing = Self.followingLinks(URL(fileURLWithPath: requested).standardizedFileURL.path)
         var missing: [String] = []
         while Self.resolved(existing) == nil, existing != "/" {
@@ -291,11 +316,7 @@ struct StreamWriter {
                 throw EmbedError("--output \(requested) \(relation) \(folder) of the input stream (after following links): write the copy somewhere else, or use --in-place to rewrite the stream")
             }
         }
-        var folder = try Folder.open(base)
-        for name in missing {
-            folder = try folder.subfolder(name, create: true, followLinks: false)
-        }
-        return target
+        return (base, missing, target)
     }
 
     /// `path` with every symbolic link in it followed, also where it points at nothing yet (a

@@ -165,6 +165,53 @@ import Testing
     }
 
     /// Starts `hlscheck embed`, which stops itself (SIGSTOP) at writing step `step`; returns once it has.
+    /// `--output` to a folder that does not exist yet is built in a staging folder beside it and
+    /// renamed into place once: killed at any of its steps, the folder is either absent or the
+    /// complete copy, and the next run removes the staging folder and finishes.
+    @Test(.enabled(if: HLSCheckBinary.hasWriteStepHook, "the write-step hook exists in debug builds only"),
+          arguments: Container.allCases)
+    func killedWhileWritingANewOutputFolderLeavesNoFolderOrTheWholeCopy(_ container: Container) throws {
+        let reference = try TemporaryFolder()
+        _ = try Self.smallStream(container, in: reference)
+        let counted = try #require(try Self.embed(
+            ["--image", Self.poster, reference.path("stream/master.m3u8"), "--output", reference.path("out")],
+            environment: ["HLSCHECK_TEST_COUNT_STEPS": "1"]))
+        #expect(counted.status == 0, "\(counted.stderr)")
+        let complete = try snapshot(reference.path("out"))
+        let steps = counted.stderr.split(separator: "\n").compactMap { $0.split(separator: " ").last.flatMap { Int($0) } }.max() ?? 0
+        #expect(steps > 20, "a run of \(steps) steps")
+
+        let folder = try TemporaryFolder()
+        _ = try Self.smallStream(container, in: folder)
+        let input = try snapshot(folder.path("stream"))
+        var generator = SplitMix64(seed: UInt64(Container.allCases.firstIndex(of: container) ?? 0) + 100)
+        var leftoversSeen = 0
+        for run in 1...20 {
+            let step = Int.random(in: 1...steps, using: &generator)
+            let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.url.path).filter { $0.hasPrefix(".out.hlscheck-embed-") }
+            let result = try Self.embed(
+                ["--image", Self.poster, folder.path("stream/master.m3u8"), "--output", folder.path("out")],
+                environment: ["HLSCHECK_TEST_KILL_AT_STEP": String(step)])
+            if !leftovers.isEmpty {
+                leftoversSeen += 1
+                #expect(result == nil || result?.stderr.contains("of an interrupted run") == true, "run \(run): \(result?.stderr ?? "")")
+                let remaining = try FileManager.default.contentsOfDirectory(atPath: folder.url.path)
+                #expect(Set(leftovers).isDisjoint(with: remaining), "run \(run): \(leftovers) left from the run before")
+            }
+            if FileManager.default.fileExists(atPath: folder.path("out")) {
+                #expect(try snapshot(folder.path("out")) == complete, "run \(run), killed at step \(step): out/ exists but is not the whole copy")
+                try FileManager.default.removeItem(atPath: folder.path("out"))
+            }
+            if let result { #expect(result.status == 0, "\(result.stderr)") }
+        }
+        #expect(leftoversSeen > 0, "some kills land in the middle of the copy")
+        let last = try #require(try Self.embed(["--image", Self.poster, folder.path("stream/master.m3u8"), "--output", folder.path("out")]))
+        #expect(last.status == 0, "\(last.stderr)")
+        #expect(try snapshot(folder.path("out")) == complete)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted() == ["out", "stream"], "nothing of the runs is left beside the copy")
+        #expect(try snapshot(folder.path("stream")) == input, "--output never changes the input")
+    }
+
     static func startStopped(_ arguments: [String], atStep step: Int) throws -> (Process, Pipe, Pipe) {
         let process = Process()
         process.executableURL = HLSCheckBinary.executable

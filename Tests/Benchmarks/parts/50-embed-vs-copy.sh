@@ -36,21 +36,50 @@ M3U8
 done
 echo "$(ls "$work/ts/audio" | grep -c '\.ts$') TS segments, $(ls "$work/aac/audio" | grep -c '\.aac$') ADTS segments"
 
-hyperfine --warmup 1 --runs 7 --style basic --export-json "$work/results.json" \
-  -n "cp -r (TS)" --prepare "rm -rf $work/copy" "cp -r $work/ts $work/copy" \
-  -n "embed --output (TS)" --prepare "rm -rf $work/out" "$bin embed --image $poster $work/ts/master.m3u8 --output $work/out || true" \
-  -n "embed --in-place (TS)" --prepare "rm -rf $work/inplace; cp -r $work/ts $work/inplace" \
-     "$bin embed --image $poster $work/inplace/master.m3u8 --in-place || true" \
-  -n "cp -r (ADTS)" --prepare "rm -rf $work/copy" "cp -r $work/aac $work/copy" \
-  -n "embed --output (ADTS)" --prepare "rm -rf $work/out" "$bin embed --image $poster $work/aac/master.m3u8 --output $work/out || true" \
-  -n "embed --in-place (ADTS)" --prepare "rm -rf $work/inplace; cp -r $work/aac $work/inplace" \
-     "$bin embed --image $poster $work/inplace/master.m3u8 --in-place || true" \
-  -n "check (TS, the stream as it is)" --prepare true "$bin $work/ts/master.m3u8 || true"
+# Every timed command starts from the same state (settle.sh, run as each --prepare): the previous
+# output removed, everything flushed (`sync`), the kernel's caches dropped when we may (root) and
+# the inputs, the binary and its libraries read back in. Without that, the figures depend on what
+# the command before did: on ext4 without a journal (this machine's disk) the inode allocator
+# skips every inode deleted in the last 30 s — 5.5 min while its inode-table block is still dirty —
+# checking each one's deletion time, so creating 600 files right after 600-file `rm -rf`s costs
+# 3× the system time of creating them after an idle minute (cp -r ADTS ran after the embed runs
+# had deleted thousands of files: 193 ms against 68 ms for cp -r TS); and embed's one syncfs
+# would also flush what the --prepare's cp -r left dirty. Nothing here slows `cp` down.
+cat > "$work/settle.sh" <<SETTLE
+#!/bin/sh
+# settle.sh FOLDER [COPY_FROM]: remove FOLDER (and give it a fresh copy of COPY_FROM), flush, drop caches, warm.
+rm -rf "\$1"
+[ -n "\${2:-}" ] && cp -r "\$2" "\$1"
+sync
+[ -w /proc/sys/vm/drop_caches ] && echo 3 > /proc/sys/vm/drop_caches
+find $work/ts $work/aac \${2:+"\$1"} -type f -exec cat {} + > /dev/null
+cat "$bin" \$(ldd "$bin" 2>/dev/null | awk '/=> \\//{print \$3}') "\$(command -v cp)" /bin/sh > /dev/null
+SETTLE
+chmod +x "$work/settle.sh"
+[ -w /proc/sys/vm/drop_caches ] || echo "note: not root, caches are not dropped between runs: cp -r figures may depend on the files the command before deleted"
+settle="$work/settle.sh"
+
+# HLSCHECK_BASELINE=path adds the embed rows of another binary (say main's) to the same run.
+commands=()
+for kind in TS ADTS; do
+    stream=$work/ts; [ "$kind" = ADTS ] && stream=$work/aac
+    commands+=(-n "cp -r ($kind)" --prepare "$settle $work/copy" "cp -r $stream $work/copy")
+    for binary in "$bin" ${HLSCHECK_BASELINE:+"$(realpath "$HLSCHECK_BASELINE")"}; do
+        label=$kind; [ "$binary" != "$bin" ] && label="$kind, baseline"
+        commands+=(-n "embed --output ($label)" --prepare "$settle $work/out"
+                   "$binary embed --image $poster $stream/master.m3u8 --output $work/out || true"
+                   -n "embed --in-place ($label)" --prepare "$settle $work/inplace $stream"
+                   "$binary embed --image $poster $work/inplace/master.m3u8 --in-place || true")
+    done
+done
+commands+=(-n "check (TS, the stream as it is)" --prepare "$settle $work/none" "$bin $work/ts/master.m3u8 || true"
+           -n "cp -r, then sync (TS)" --prepare "$settle $work/copy" "cp -r $work/ts $work/copy && sync")
+hyperfine --warmup 1 --runs "${BENCH_RUNS:-7}" --style basic --export-json "$work/results.json" "${commands[@]}"
 echo
 python3 - "$work/results.json" <<'PY'
 import json, sys
 results = json.load(open(sys.argv[1]))["results"]
-copy = {"TS": results[0], "ADTS": results[3]}
+copy = {kind: next(r for r in results if r["command"] == f"cp -r ({kind})") for kind in ("TS", "ADTS")}
 print("| command | median (wall) | ÷ cp -r | CPU user+sys | ÷ cp -r |")
 print("|---|---:|---:|---:|---:|")
 for r in results:

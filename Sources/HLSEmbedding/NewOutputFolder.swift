@@ -1,0 +1,156 @@
+import CHLSSystem
+import Foundation
+import HLSPlaylist
+
+/// `--output DIR` where DIR does not exist yet: the whole copy is built in one staging folder
+/// beside it (`.DIR.hlscheck-embed-<run>.tmp`) that nobody else knows of, flushed once, then
+/// renamed to DIR with one `renameat2(RENAME_NOREPLACE)`. Until that rename DIR does not exist;
+/// after it DIR is complete — so inside the staging folder every file is created straight under
+/// its final name (no temporary file, no rename, no flush per file) and unchanged files are hard
+/// links, which is what makes an embed about as cheap as a copy (docs/embed.md, "A new --output
+/// folder").
+///
+/// The lock is `.DIR.hlscheck-embed.lock` beside the folder (the folder itself does not exist
+/// yet); a run that holds it removes the staging folders of runs that died, whose names say
+/// which output they were for.
+extension StreamWriter {
+    static func stagingPrefix(_ name: String) -> String { ".\(name).hlscheck-embed-" }
+
+    /// Writes the stream into the new folder `name` of `parent`; nil when a folder of that name
+    /// appeared before the lock was taken (the caller then writes into it the usual way).
+    func writeNewFolder(
+        _ name: String, in parent: Folder, master: [UInt8]?, targets: [String], additions: [Addition], dropped: Set<String>,
+        produce: (Put) throws(EmbedError) -> Void
+    ) throws(EmbedError) -> String? {
+        let lock = try StreamLock.acquire(in: parent, named: ".\(name).hlscheck-embed.lock", wait: wait, report: report)
+        defer { lock.release() }
+        guard parent.status(name) == nil else { return nil }
+        let finalRoot = (parent.path as NSString).appendingPathComponent(name)
+
+        // Staging folders of runs that died (we hold the lock: their writers are gone).
+        var removed = 0
+        for entry in parent.entries() where entry.hasPrefix(Self.stagingPrefix(name)) && entry.hasSuffix(".tmp") {
+            guard let info = parent.status(entry), info.st_mode & S_IFMT == S_IFDIR else { continue }
+            removed += 1 + parent.removeTree(entry, progress: WriteProgress(hook: nil))
+        }
+        if removed > 0 {
+            report("removed \(removed) leftover\(removed == 1 ? "" : "s") of an interrupted run in \(parent.path)")
+        }
+
+        let progress = WriteProgress(hook: hook)
+        let run = String(UInt32.random(in: .min ... .max), radix: 16)
+        let staging = Self.stagingPrefix(name) + run + ".tmp"
+        try progress.step()
+        guard mkdirat(parent.descriptor, staging, 0o777) == 0 else {
+            throw EmbedError("\(finalRoot): cannot create a folder beside it to build the copy in: \(lastError())")
+        }
+        do throws(EmbedError) {
+            try fill((parent.path as NSString).appendingPathComponent(staging), master: master, targets: targets,
+                     additions: additions, dropped: dropped, progress: progress, produce: produce)
+            try progress.step()
+            // A filesystem without RENAME_NOREPLACE for folders (its fallback, a hard link, does
+            // not work for them): a plain rename, which could only replace an empty folder.
+            var renamed = hls_rename_noreplace(parent.descriptor, staging, parent.descriptor, name) == 0
+            if !renamed, errno == EPERM || errno == EINVAL || errno == ENOTSUP, parent.status(name) == nil {
+                renamed = renameat(parent.descriptor, staging, parent.descriptor, name) == 0
+            }
+            guard renamed else {
+                let reason = errno == EEXIST || errno == ENOTEMPTY ? "it appeared while embed was writing; embed does not replace it — run again" : lastError()
+                throw EmbedError("\(finalRoot): cannot create it: \(reason)")
+            }
+        } catch {
+            parent.removeTree(staging, progress: WriteProgress(hook: nil))
+            throw error
+        }
+        parent.sync()
+        return (finalRoot as NSString).appendingPathComponent(layout.rootPlaylist)
+    }
+
+    /// Every file of the copy in the staging folder `root`, flushed to disk.
+    private func fill(
+        _ root: String, master: [UInt8]?, targets: [String], additions: [Addition], dropped: Set<String>,
+        progress: WriteProgress, produce: (Put) throws(EmbedError) -> Void
+    ) throws(EmbedError) {
+        let tree = Tree(root: root, followLinks: false, create: true)
+        let source = Tree(root: layout.root, followLinks: true, create: false)
+        let targetPlaylists = Set(targets.map(layout.relative))
+        let targetSegments = layout.segments.filter { targetPlaylists.contains($0.playlist) }
+        var createdFiles: [(folder: String, name: String)] = []
+
+        func link(_ file: String) throws(EmbedError) {
+            let (folder, name) = Tree.split(file)
+            if try tree.folder(folder).linkNew(name, to: source.folder(folder), name, progress: progress) {
+                createdFiles.append((folder, name))
+            }
+        }
+        func create(_ file: String, _ bytes: [UInt8], like: stat?) throws(EmbedError) {
+            let (folder, name) = Tree.split(file)
+            let target = try tree.folder(folder)
+            if try target.createNew(name, bytes: bytes[...], like: like, progress: progress) {
+                createdFiles.append((folder, name))
+            } else if try target.read(name) != bytes {
+                // Two rewrites under one name (a fingerprint collision): never one over the other.
+                throw EmbedError("\(tree.absolute(file)) would be written twice with different content — run again with --in-place or another --output folder")
+            }
+        }
+
+        // The rewritten segments under their new names; unchanged ones linked.
+        var newURIs: [String: [Int: String]] = [:]
+        try produce { (playlistURI: String, segment: MediaSegment, bytes: [UInt8]) throws(EmbedError) in
+            let playlist = layout.relative(playlistURI)
+            let file = layout.relative(URIResolver.resolve(segment.uri, against: playlistURI))
+            let (folder, name) = Tree.split(file)
+            let sourceFolder = try source.folder(folder)
+            let original = sourceFolder.status(name, followLinks: true)
+            // The same size is the only case where the bytes may be the same: read only then.
+            if let original, Int(original.st_size) == bytes.count, try sourceFolder.read(name, followLinks: true) == bytes {
+                try link(file)
+                return
+            }
+            try create(Tree.join(folder, SegmentName.renamed(name, bytes: bytes)), bytes, like: original)
+            newURIs[playlist, default: [:]][segment.uriLine] = SegmentName.renamed(segment.uri, bytes: bytes)
+        }
+        // New files (`--add-audio-only`): segments, then their playlists.
+        for addition in additions.filter({ !$0.isPlaylist }) + additions.filter(\.isPlaylist) {
+            try create(addition.file, addition.bytes, like: nil)
+        }
+        // Every other file of the stream, as it is (a segment a target shares with a playlist
+        // embed leaves alone included).
+        let sharedElsewhere = layout.segments.filter { !targetPlaylists.contains($0.playlist) }.map(\.file)
+        let written = targetPlaylists.union([layout.rootPlaylist]).union(dropped).union(additions.map(\.file))
+            .union(Set(targetSegments.map(\.file)).subtracting(sharedElsewhere).subtracting(layout.otherFiles))
+        for file in layout.files where !written.contains(file) {
+            try link(file)
+        }
+        // The playlists embed rewrites (in a folder nobody sees yet, the order does not matter).
+        for playlist in layout.playlists.reversed() where targetPlaylists.contains(playlist) || playlist == layout.rootPlaylist {
+            var bytes: [UInt8]?
+            if playlist == layout.rootPlaylist, let master { bytes = master }
+            if let edits = newURIs[playlist] {
+                bytes = PlaylistLines.replacing(edits, in: try source.read(playlist, followLinks: true) ?? [])
+            }
+            guard let bytes else {
+                try link(playlist)
+                continue
+            }
+            let (folder, name) = Tree.split(playlist)
+            try create(playlist, bytes, like: (try? source.folder(folder))?.status(name, followLinks: true))
+        }
+
+        // One flush for the whole copy before it gets its name: syncfs(2) where there is one,
+        // else every file and folder on its own.
+        let top = try tree.folder("")
+        try progress.step()
+        if hls_sync_filesystem(top.descriptor) != 0 {
+            for (folder, name) in createdFiles {
+                let file = openat(try tree.folder(folder).descriptor, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+                guard file >= 0 else { throw EmbedError("\(tree.absolute(Tree.join(folder, name))): cannot open it to flush it: \(lastError())") }
+                defer { close(file) }
+                guard fsync(file) == 0 else {
+                    throw EmbedError("\(tree.absolute(Tree.join(folder, name))): cannot flush it to disk: \(lastError())")
+                }
+            }
+            tree.syncAll()
+        }
+    }
+}
