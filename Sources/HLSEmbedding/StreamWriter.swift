@@ -305,7 +305,8 @@ struct StreamWriter {
         }
         guard let base = Self.resolved(existing) else { throw EmbedError("--output \(requested): cannot resolve the folder") }
         let target = missing.reduce(base) { ($0 as NSString).appendingPathComponent($1) }
-        let inputFolders = Set(layout.files.map { Self.resolved(layout.absoluteParent($0)) ?? layout.absoluteParent($0) })
+        // Each folder resolved once (realpath(3) costs a readlink per component), not once per file.
+        let inputFolders = Set(Set(layout.files.map(layout.absoluteParent)).map { Self.resolved($0) ?? $0 })
         for folder in inputFolders.sorted() {
             let relation: String? =
                 target == folder ? "is the folder"
