@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # Part of `make bench` (issue 13): `hlscheck embed` against `cp -r` of the same stream — an
 # audio-only variant of 600 segments (2 s each), once as MPEG-TS and once as packed audio (ADTS),
-# with --output and with --in-place (each in-place run starts from a fresh copy, made by
-# hyperfine's --prepare and not timed; hyperfine wants a --prepare for every command or none).
-#   HLSCHECK_BIN=path   the binary to measure (default .build/release/hlscheck)
-#   BENCH_WORK=folder   keep the generated media there and reuse it on the next run
+# with --output (to a folder that does not exist yet) and with --in-place (each in-place run
+# starts from a fresh copy made by hyperfine's --prepare, not timed), every command from the same
+# filesystem state (see settle.sh below).
+#   HLSCHECK_BIN=path       the binary to measure (default .build/release/hlscheck)
+#   HLSCHECK_BASELINE=path  also time this binary's embed (say main's), in the same hyperfine run
+#   BENCH_WORK=folder       keep the generated media there and reuse it on the next run
+#   BENCH_RUNS=n            runs per command (default 7)
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 bin=$(realpath "${HLSCHECK_BIN:-.build/release/hlscheck}")
