@@ -94,15 +94,14 @@ public struct PlaylistMeasurement: Sendable, Hashable {
         let target = playlist.targetDuration ?? Self.fallbackTargetDuration(records.lazy.map(\.extinf))
         targetDuration = target
         // An unreadable segment is a hole, not 0 bytes (docs/measurement.md, "Unmeasurable").
-        let withArtwork = records.map { BitrateWindow.Segment(bytes: $0.bytes, duration: $0.extinf, measured: $0.isMeasured) }
-        peakBitrate = BitrateWindow.peak(withArtwork, targetDuration: target)
-        averageBitrate = BitrateWindow.average(withArtwork)
+        (peakBitrate, averageBitrate) = Self.bitrates(
+            records.map { BitrateWindow.Segment(bytes: $0.bytes, duration: $0.extinf, measured: $0.isMeasured) }, targetDuration: target)
         // The poster's share is known only where the content is: an encrypted segment whose key
         // is out of reach may hold one.
-        let without = records.map {
-            BitrateWindow.Segment(bytes: $0.bytes - $0.artworkOverhead, duration: $0.extinf, measured: $0.isInspected)
-        }
-        peakBitrateWithoutArtwork = BitrateWindow.peak(without, targetDuration: target)
+        peakBitrateWithoutArtwork = Self.bitrates(
+            records.map { BitrateWindow.Segment(bytes: $0.bytes - $0.artworkOverhead, duration: $0.extinf, measured: $0.isInspected) },
+            targetDuration: target
+        ).peak
         // Facts every variant asks for, found in one pass.
         var measured = 0, inspected = 0
         for record in records {
@@ -115,6 +114,11 @@ public struct PlaylistMeasurement: Sendable, Hashable {
         isComplete = inspected == records.count
         hasInspectedSegments = inspected > 0
         codecs = records.distinctCodecs
+    }
+
+    /// Peak and average of `segments` (one array alive at a time: they are long for a long playlist).
+    private static func bitrates(_ segments: [BitrateWindow.Segment], targetDuration: Int) -> (peak: Int?, average: Int?) {
+        (BitrateWindow.peak(segments, targetDuration: targetDuration), BitrateWindow.average(segments))
     }
 
     /// Without EXT-X-TARGETDURATION, the longest EXTINF rounded up; 1 when there is none. Never
