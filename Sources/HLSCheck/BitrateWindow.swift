@@ -106,10 +106,14 @@ public enum BitrateWindow {
 
     /// Total bits over total seconds of the measured segments; nil when they have no duration.
     public static func average(_ segments: [Segment]) -> Int? {
-        let measured = segments.filter(\.measured)
-        let seconds = measured.reduce(0) { $0 + $1.seconds }
+        // Summed in place, in segment order (no copy of a long playlist's segments).
+        var seconds = 0.0, bits = 0.0
+        for segment in segments where segment.measured {
+            seconds += segment.seconds
+            bits += segment.bits
+        }
         guard seconds > 0, seconds.isFinite else { return nil }
-        return clampedBitrate((measured.reduce(0) { $0 + $1.bits } / seconds).rounded(.up))
+        return clampedBitrate((bits / seconds).rounded(.up))
     }
 
     /// A bit rate as an Int: NaN as 0, anything too large (or infinite) as `maximumBitrate`.

@@ -74,8 +74,9 @@ public struct SegmentRecord: Sendable, Hashable {
 public struct PlaylistMeasurement: Sendable, Hashable {
     /// The resolved URI of the media playlist.
     public var playlistURI: String
-    /// One record per media segment, in playlist order.
-    public var records: [SegmentRecord]
+    /// One record per media segment (EXT-X-GAP segments left out), in playlist order; stored
+    /// compactly and made on access (SegmentRecords).
+    public private(set) var records: SegmentRecords
     /// EXT-X-TARGETDURATION (or the longest EXTINF rounded up without it): the peak's window.
     public var targetDuration: Int
     /// Peak segment bit rate (RFC 8216 §4.3.4.2) in bit/s over the measured segments, poster included; nil without duration.
@@ -87,40 +88,53 @@ public struct PlaylistMeasurement: Sendable, Hashable {
 
     /// Measures `records`, the segments of `playlist` in playlist order; the peak window is
     /// `targetDuration`.
-    public init(playlistURI: String, playlist: MediaPlaylist, records: [SegmentRecord]) {
+    public init(playlistURI: String, playlist: MediaPlaylist, records: SegmentRecords) {
         self.playlistURI = playlistURI
         self.records = records
-        let target = playlist.targetDuration ?? Self.fallbackTargetDuration(records.map(\.extinf))
+        let target = playlist.targetDuration ?? Self.fallbackTargetDuration(records.lazy.map(\.extinf))
         targetDuration = target
         // An unreadable segment is a hole, not 0 bytes (docs/measurement.md, "Unmeasurable").
-        let withArtwork = records.map { BitrateWindow.Segment(bytes: $0.bytes, duration: $0.extinf, measured: $0.isMeasured) }
-        peakBitrate = BitrateWindow.peak(withArtwork, targetDuration: target)
-        averageBitrate = BitrateWindow.average(withArtwork)
+        (peakBitrate, averageBitrate) = Self.bitrates(
+            records.map { BitrateWindow.Segment(bytes: $0.bytes, duration: $0.extinf, measured: $0.isMeasured) }, targetDuration: target)
         // The poster's share is known only where the content is: an encrypted segment whose key
         // is out of reach may hold one.
-        let without = records.map {
-            BitrateWindow.Segment(bytes: $0.bytes - $0.artworkOverhead, duration: $0.extinf, measured: $0.isInspected)
+        peakBitrateWithoutArtwork = Self.bitrates(
+            records.map { BitrateWindow.Segment(bytes: $0.bytes - $0.artworkOverhead, duration: $0.extinf, measured: $0.isInspected) },
+            targetDuration: target
+        ).peak
+        // Facts every variant asks for, found in one pass.
+        var measured = 0, inspected = 0
+        for record in records {
+            if record.isMeasured { measured += 1 }
+            if record.isInspected { inspected += 1 }
+            containsVideo = containsVideo || record.hasVideo
+            containsAudio = containsAudio || record.hasAudio
         }
-        peakBitrateWithoutArtwork = BitrateWindow.peak(without, targetDuration: target)
-        containsVideo = records.contains(where: \.hasVideo)
-        containsAudio = records.contains(where: \.hasAudio)
-        hasInspectedSegments = records.contains(where: \.isInspected)
+        measuredSegmentCount = measured
+        isComplete = inspected == records.count
+        hasInspectedSegments = inspected > 0
+        codecs = records.distinctCodecs
+    }
+
+    /// Peak and average of `segments` (one array alive at a time: they are long for a long playlist).
+    private static func bitrates(_ segments: [BitrateWindow.Segment], targetDuration: Int) -> (peak: Int?, average: Int?) {
+        (BitrateWindow.peak(segments, targetDuration: targetDuration), BitrateWindow.average(segments))
     }
 
     /// Without EXT-X-TARGETDURATION, the longest EXTINF rounded up; 1 when there is none. Never
     /// traps: a non-finite or huge EXTINF (which the parser already refused) is ignored.
-    static func fallbackTargetDuration(_ durations: [Double]) -> Int {
+    static func fallbackTargetDuration(_ durations: some Sequence<Double>) -> Int {
         let usable = durations.filter { $0.isFinite && $0 > 0 && $0 <= Double(ValueLimits.maximumTargetDuration) }
         return usable.max().map { Int($0.rounded(.up)) } ?? 1
     }
 
     /// Segments whose bytes were read whole (they count for bit rate).
-    public var measuredSegmentCount: Int { records.reduce(0) { $0 + ($1.isMeasured ? 1 : 0) } }
+    public private(set) var measuredSegmentCount = 0
     /// Whether every segment was measured and inspected: only then do rules give numeric advice.
-    public var isComplete: Bool { records.allSatisfy(\.isInspected) }
+    public private(set) var isComplete = true
 
     /// RFC 6381 strings seen in the segments, sorted.
-    public var codecs: [String] { Array(Set(records.flatMap(\.codecs))).sorted() }
+    public private(set) var codecs: [String] = []
     /// Whether any segment holds video / audio, and whether any was inspected at all: computed
     /// once, since rules ask for every variant.
     public private(set) var containsVideo = false
@@ -128,8 +142,8 @@ public struct PlaylistMeasurement: Sendable, Hashable {
     public private(set) var containsAudio = false
     /// Whether any segment was inspected at all.
     public private(set) var hasInspectedSegments = false
-    /// Segments that were demuxed (readable, and not encrypted or decrypted).
-    public var inspectedRecords: [SegmentRecord] { records.filter(\.isInspected) }
+    /// Segments that were demuxed (readable, and not encrypted or decrypted), made as they are read.
+    public var inspectedRecords: LazyFilterSequence<SegmentRecords> { records.lazy.filter(\.isInspected) }
 }
 
 /// Reads and inspects the segments of media playlists, with bounded concurrency.
@@ -150,35 +164,54 @@ struct MediaMeasurer: Sendable {
         return Set((0..<sample).map { $0 * (count - 1) / (sample - 1) })
     }
 
+    /// Segments inspected per batch: each batch's facts are folded into the compact records
+    /// before the next is read, so a long playlist never holds more than this many
+    /// `SegmentFacts` at once (issue 11); large enough that the wait for a batch's last segment
+    /// costs nothing measurable.
+    static let batchSize = 128
+
     /// `base`: where the playlist was found (after redirects), when not at `playlistURI`.
     func measure(_ playlist: MediaPlaylist, at playlistURI: String, base: String? = nil) async -> PlaylistMeasurement {
-        let segments = playlist.segments.filter { !$0.gap }
         let base = base ?? playlistURI
-        let requests = segments.enumerated().map { index, segment in
-            // Codec parameters (profile, sample rate, channels) come from the first segment.
-            request(segment, at: base, wantsStreamInfo: index == 0)
-        }
-        let chosen = Self.sampledIndices(count: requests.count, sample: sample)
-        let chosenOrder = (0..<requests.count).filter(chosen.contains)
-        let chosenRequests = chosenOrder.map { requests[$0] }
-        let outcomes: [Result<SegmentFacts, any Error>]
-        if let slots {
-            outcomes = await Self.inspectAll(chosenRequests, inspector: inspector, maxConcurrent: maxConcurrent, slots: slots)
-        } else {
-            outcomes = await inspector.inspectAll(chosenRequests, maxConcurrent: maxConcurrent)
-        }
-        var outcomeOf: [Int: Result<SegmentFacts, any Error>] = [:]
-        for (index, outcome) in zip(chosenOrder, outcomes) { outcomeOf[index] = outcome }
-        let records = segments.enumerated().map { index, segment in
-            guard let outcome = outcomeOf[index] else {
-                var skipped = record(segment, .failure(SegmentReadError(uri: requests[index].uri, reason: "not sampled")))
-                skipped.problem = nil
-                skipped.sampledOut = true
-                return skipped
+        var records = SegmentRecords(playlist.segments)
+        let count = records.capacity
+        let chosen = sample.map { Self.sampledIndices(count: count, sample: $0) }
+        var start = 0
+        while start < count {
+            // The next batch: up to `batchSize` segments to read, and those `--sample` skips between.
+            var batch: [Int] = []
+            var end = start
+            while end < count, batch.count < Self.batchSize {
+                if chosen?.contains(end) ?? true { batch.append(end) }
+                end += 1
             }
-            return record(segment, outcome)
+            // Codec parameters (profile, sample rate, channels) come from the first segment.
+            let requests = batch.map { request(records.segment(at: $0), at: base, wantsStreamInfo: $0 == 0) }
+            let outcomes = requests.isEmpty ? [] : await inspect(requests)
+            var next = 0
+            for index in start..<end {
+                let segment = records.segment(at: index)
+                if next < batch.count, batch[next] == index {
+                    records.append(record(segment, outcomes[next]))
+                    next += 1
+                } else {
+                    // Left unread by `--sample`: neither measured nor a problem.
+                    var skipped = SegmentRecords.playlistPart(of: segment)
+                    skipped.sampledOut = true
+                    records.append(skipped)
+                }
+            }
+            start = end
         }
         return PlaylistMeasurement(playlistURI: playlistURI, playlist: playlist, records: records)
+    }
+
+    /// Inspects one batch, within the run's shared slots when there are any. Outcomes in input order.
+    private func inspect(_ requests: [SegmentRequest]) async -> [Result<SegmentFacts, any Error>] {
+        if let slots {
+            return await Self.inspectAll(requests, inspector: inspector, maxConcurrent: maxConcurrent, slots: slots)
+        }
+        return await inspector.inspectAll(requests, maxConcurrent: maxConcurrent)
     }
 
     /// `SegmentInspector.inspectAll`, each inspection also holding one of the run's shared slots:
@@ -242,14 +275,15 @@ struct MediaMeasurer: Sendable {
         var images: [String: PosterImage] = [:]
         var tried: Set<String> = []
         for (uri, measurement) in measurements.sorted(by: { $0.key < $1.key }) {
-            guard let playlist = playlists[uri] else { continue }
-            for (segment, record) in zip(playlist.segments.filter { !$0.gap }, measurement.records) {
+            guard playlists[uri] != nil else { continue }
+            for (index, record) in measurement.records.enumerated() {
                 guard images.count < PosterImage.maximumCount else { return images }
                 // The inspector reads clear bytes only: a decrypted segment's poster stays a fact.
                 guard let artwork = record.artwork, record.isInspected, !record.encrypted, artwork.decodeProblem == nil,
                       artwork.byteCount <= PosterImage.maximumBytes, tried.insert(artwork.contentHash).inserted
                 else { continue }
-                let bytes = try? await inspector.pictureBytes(request(segment, at: uri), contentHash: artwork.contentHash)
+                let bytes = try? await inspector.pictureBytes(
+                    request(measurement.records.segment(at: index), at: uri), contentHash: artwork.contentHash)
                 if let bytes, let image = PosterImage(bytes: bytes, contentHash: artwork.contentHash) {
                     images[artwork.contentHash] = image
                 }
@@ -268,11 +302,7 @@ struct MediaMeasurer: Sendable {
     }
 
     private func record(_ segment: MediaSegment, _ outcome: Result<SegmentFacts, any Error>) -> SegmentRecord {
-        var record = SegmentRecord(
-            uri: segment.uri, line: segment.extinfLine ?? segment.uriLine, extinf: segment.duration, bytes: 0,
-            codecs: [], hasAudio: false, hasVideo: false, artworkOverhead: 0, startsWithTimestampTag: false,
-            encrypted: segment.key?.isEncrypting ?? false, mediaSequence: segment.mediaSequence,
-            discontinuity: segment.discontinuity)
+        var record = SegmentRecords.playlistPart(of: segment)
         switch outcome {
         case .failure(let error):
             // The record is located at its segment already: the reason alone, not the URI again.
@@ -346,7 +376,7 @@ struct MediaMeasurer: Sendable {
 
 extension PosterBudget {
     /// The segments of a measurement as the poster arithmetic sees them.
-    public static func segments(_ records: [SegmentRecord]) -> [Segment] {
+    public static func segments(_ records: some Sequence<SegmentRecord>) -> [Segment] {
         records.map {
             Segment(bytesWithoutPoster: $0.bytes - $0.artworkOverhead, duration: $0.extinf, layout: $0.posterLayout, measured: $0.isMeasured)
         }

@@ -94,7 +94,7 @@ public struct VariantSummary: Sendable, Hashable, Codable {
         // anything else (JSONEncoder refuses non-finite numbers).
         duration = variant.playlist.map(\.totalDuration).flatMap { $0.isFinite ? $0 : nil }
         if let measurement = variant.measurement {
-            let pictures = measurement.records.compactMap(\.artwork)
+            let pictures = measurement.records.lazy.compactMap(\.artwork)
             if let largest = pictures.max(by: { $0.byteCount < $1.byteCount }) {
                 var share: Int?
                 if let peak = measurement.peakBitrate, let audio = measurement.peakBitrateWithoutArtwork {

@@ -24,7 +24,7 @@ public struct ArtworkOverBudgetRule: Rule {
         return audioOnlyMeasurements(stream).compactMap { variant, measurement in
             guard let peak = measurement.peakBitrate, peak > budget,
                   let audio = measurement.peakBitrateWithoutArtwork, audio <= budget,
-                  let largest = measurement.records.compactMap(\.artwork).max(by: { $0.byteCount < $1.byteCount })
+                  let largest = measurement.records.lazy.compactMap(\.artwork).max(by: { $0.byteCount < $1.byteCount })
             else { return nil }
             let fits: String
             if let partial = variant.partialMeasurementPhrase ?? (measurement.isComplete ? nil : "some segments could not be inspected") {
@@ -78,18 +78,32 @@ public struct ArtworkInconsistentRule: Rule {
     public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         stream.variants.compactMap { variant -> Finding? in
             guard let measurement = variant.measurement else { return nil }
-            let inspected = measurement.inspectedRecords
-            let withArtwork = inspected.filter { $0.artwork != nil }
-            guard !withArtwork.isEmpty else { return nil }
+            // One pass: how many carry a poster, the first without, the first with, the first
+            // whose poster differs from that one.
+            var inspected = 0, withArtwork = 0
+            var missing: SegmentRecord?, first: SegmentRecord?, different: SegmentRecord?
+            for record in measurement.inspectedRecords {
+                inspected += 1
+                guard let artwork = record.artwork else {
+                    if missing == nil { missing = record }
+                    continue
+                }
+                withArtwork += 1
+                if let first {
+                    if different == nil, artwork.contentHash != first.artwork?.contentHash { different = record }
+                } else {
+                    first = record
+                }
+            }
+            guard let first else { return nil }
             let playlist = measurement.playlistURI
-            if let missing = inspected.first(where: { $0.artwork == nil }) {
-                let count = inspected.count - withArtwork.count
+            if let missing {
+                let count = inspected - withArtwork
                 return Finding(
-                    "\(count) of \(inspected.count) segments carry no poster, the first being \(missing.uri)",
+                    "\(count) of \(inspected) segments carry no poster, the first being \(missing.uri)",
                     at: SourceLocation(uri: playlist, line: missing.line))
             }
-            let first = withArtwork[0]
-            if let different = withArtwork.first(where: { $0.artwork?.contentHash != first.artwork?.contentHash }) {
+            if let different {
                 return Finding(
                     "the poster in \(different.uri) differs from the one in \(first.uri)",
                     at: SourceLocation(uri: playlist, line: different.line))

@@ -72,7 +72,7 @@ public struct SegmentsSampledRule: Rule {
 
     public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         stream.measurements.values.sorted { $0.playlistURI < $1.playlistURI }.compactMap { measurement in
-            let skipped = measurement.records.filter(\.sampledOut).count
+            let skipped = measurement.records.count(where: \.sampledOut)
             guard skipped > 0 else { return nil }
             let read = measurement.records.count - skipped
             return Finding(

@@ -1,9 +1,10 @@
 import HLSPlaylist
 
-/// Every measured media playlist with its records, in URI order, for per-segment rules.
-private func measuredRecords(_ stream: StreamAnalysis) -> [(PlaylistMeasurement, SegmentRecord)] {
-    stream.measurements.values.sorted { $0.playlistURI < $1.playlistURI }.flatMap { measurement in
-        measurement.records.map { (measurement, $0) }
+/// Every measured media playlist with its records, in URI order, for per-segment rules: made
+/// as they are read, never gathered (a stream of hours has many).
+private func measuredRecords(_ stream: StreamAnalysis) -> some Sequence<(PlaylistMeasurement, SegmentRecord)> {
+    stream.measurements.values.sorted { $0.playlistURI < $1.playlistURI }.lazy.flatMap { measurement in
+        measurement.records.lazy.map { (measurement, $0) }
     }
 }
 
@@ -60,10 +61,15 @@ public struct SegmentEncryptedRule: Rule {
 
     public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         stream.measurements.values.sorted { $0.playlistURI < $1.playlistURI }.compactMap { measurement in
-            let hidden = measurement.records.filter { $0.isMeasured && $0.hiddenContentReason != nil }
-            guard let first = hidden.first, let reason = first.hiddenContentReason else { return nil }
+            var hidden = 0
+            var first: SegmentRecord?
+            for record in measurement.records where record.isMeasured && record.hiddenContentReason != nil {
+                hidden += 1
+                if first == nil { first = record }
+            }
+            guard let first, let reason = first.hiddenContentReason else { return nil }
             return Finding(
-                "\(hidden.count) of \(measurement.records.count) segments of \(measurement.playlistURI) are encrypted and were not decrypted (\(reason)): their bytes count for bit rate; codecs, poster and durations are not checked",
+                "\(hidden) of \(measurement.records.count) segments of \(measurement.playlistURI) are encrypted and were not decrypted (\(reason)): their bytes count for bit rate; codecs, poster and durations are not checked",
                 at: SourceLocation(uri: measurement.playlistURI, line: first.line))
         }
     }

@@ -6,17 +6,18 @@ import MediaFormats
 // playlists alone cannot. Each rule reads only segments that were demuxed; an unreadable segment
 // is `segment-unreadable`'s business and never makes a neighbour look wrong.
 
-/// The measured playlists in URI order, each with its demuxed records in playlist order.
-private func demuxedRecords(_ stream: StreamAnalysis) -> [(PlaylistMeasurement, [SegmentRecord])] {
+/// The measured playlists in URI order, each with its demuxed records in playlist order (made
+/// as they are read, never gathered: a stream of hours has many).
+private func demuxedRecords(_ stream: StreamAnalysis) -> [(PlaylistMeasurement, LazyFilterSequence<SegmentRecords>)] {
     stream.measurements.values.sorted { $0.playlistURI < $1.playlistURI }.map { measurement in
-        (measurement, measurement.records.filter(\.isInspected))
+        (measurement, measurement.inspectedRecords)
     }
 }
 
 /// Consecutive pairs of demuxed records that follow each other in the playlist (media sequence
 /// numbers one apart): the joins a player crosses without being told of a discontinuity.
-private func joins(_ records: [SegmentRecord]) -> [(previous: SegmentRecord, next: SegmentRecord)] {
-    zip(records, records.dropFirst()).compactMap { previous, next in
+private func joins(_ records: LazyFilterSequence<SegmentRecords>) -> some Sequence<(previous: SegmentRecord, next: SegmentRecord)> {
+    zip(records, records.dropFirst()).lazy.compactMap { previous, next in
         next.mediaSequence == previous.mediaSequence + 1 && !next.discontinuity ? (previous, next) : nil
     }
 }
