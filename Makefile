@@ -60,6 +60,8 @@ test: test-deps
 # Speed: hlscheck against ffprobe per segment, side by side (docs/benchmarks.md).
 bench: build test-deps
 	@command -v hyperfine >/dev/null || { $(SUDO) apt-get install -y -qq hyperfine >/dev/null; }
+	@# The remote part serves its stream with nginx, a server a user would really have.
+	@command -v nginx >/dev/null || test -x /usr/sbin/nginx || { $(SUDO) apt-get install -y -qq nginx-light >/dev/null; }
 	bash Tests/Benchmarks/bench.sh
 
 samples: test-deps

@@ -31,6 +31,8 @@ public struct CheckReport: Sendable {
     public var posterImages: [String: PosterImage] = [:]
     /// The audio-only budget the stream was checked against, in bit/s; nil when not checked.
     public var audioOnlyBudget: Int?
+    /// How the stream travelled over http(s) (protocols, answers, bytes); nil for a local stream.
+    public var delivery: DeliveryLog?
 
     /// Makes the report of an input that was checked.
     public init(input: String, diagnostics: [Diagnostic], variants: [VariantSummary], checkedRules: [RuleDescription]) {
@@ -138,6 +140,7 @@ public struct Checker: Sendable {
             variants: analysis.variants.map { VariantSummary($0, audioOnlyBudget: configuration.audioOnlyBudget) }, checkedRules: checkedRules)
         report.ruleDurations = ruleDurations
         report.audioOnlyBudget = configuration.audioOnlyBudget
+        if deliveryObserver != nil { report.delivery = analysis.delivery }
         if configuration.keepsSegmentDetail {
             report.bitrateSeries = analysis.measurements.mapValues(BitrateSeries.init)
             report.posterImages = await measurer(analysis.loaded).posterImages(
@@ -167,7 +170,17 @@ public struct Checker: Sendable {
                 if let media = playlist.media, !media.endList { live[key] = media }
             }
             if !live.isEmpty {
-                analysis.live = await LiveWatcher(source: loader.source, limits: loader.limits).watch(live, seconds: seconds)
+                var watcher = LiveWatcher(source: loader.source, limits: loader.limits)
+                if !configuration.playlistOnly {
+                    // Segments published during the watch are read like the first window's.
+                    watcher.measuring = LiveSegmentMeasuring(
+                        measurer: measurer(loaded), sample: configuration.sampleSegments,
+                        bases: live.keys.reduce(into: [:]) { $0[$1] = $1 == loaded.rootURI ? loaded.root.uri : loaded.mediaPlaylists[$1]?.uri ?? $1 },
+                        maximumSegments: configuration.limits.segmentsPerPlaylist,
+                        firstWindow: analysis.measurements.mapValues(\.records.count))
+                }
+                analysis.live = await watcher.watch(live, seconds: seconds)
+                analysis = analysis.addingLiveSegments()
             }
         }
         if let deliveryObserver { analysis.delivery = await deliveryObserver.deliveryLog() }

@@ -22,11 +22,14 @@ public struct DeliveryRecord: Sendable, Hashable {
     public var retries: [String]
     /// Why the resource could not be fetched, nil when it was.
     public var failure: String?
+    /// The protocol of the final answer ("HTTP/1.1", "HTTP/2"), nil when none arrived.
+    public var httpVersion: String?
 
     public init(
         uri: String, kind: Kind, status: Int? = nil, contentType: String? = nil, redirects: [String] = [],
-        retries: [String] = [], failure: String? = nil
+        retries: [String] = [], failure: String? = nil, httpVersion: String? = nil
     ) {
+        self.httpVersion = httpVersion
         self.uri = uri
         self.kind = kind
         self.status = status
@@ -34,6 +37,11 @@ public struct DeliveryRecord: Sendable, Hashable {
         self.redirects = redirects
         self.retries = retries
         self.failure = failure
+    }
+
+    /// "HTTP/2" for major version 2 (RFC 9113 names no minor version), else "HTTP/1.1", "HTTP/1.0".
+    public static func protocolName(_ major: Int, _ minor: Int) -> String {
+        major >= 2 ? "HTTP/\(major)" : "HTTP/\(major).\(minor)"
     }
 
     /// The first hop that went from https to plain http, as (from, to).
@@ -47,6 +55,23 @@ public struct DeliveryRecord: Sendable, Hashable {
     }
 }
 
+/// What every answer of one check had in common, counted for all of them (records are kept
+/// only for the noteworthy ones): what a user debugging a CDN asks first.
+public struct DeliveryTraffic: Sendable, Hashable {
+    /// HTTP answers received, redirects and errors included (retries count each time).
+    public var responses = 0
+    /// Body bytes kept, after decompression.
+    public var bodyBytes = 0
+    /// Answers per protocol: "HTTP/1.1", "HTTP/2".
+    public var httpVersions: [String: Int] = [:]
+
+    public init(responses: Int = 0, bodyBytes: Int = 0, httpVersions: [String: Int] = [:]) {
+        self.responses = responses
+        self.bodyBytes = bodyBytes
+        self.httpVersions = httpVersions
+    }
+}
+
 /// What the network side of one check saw.
 public struct DeliveryLog: Sendable, Hashable {
     public var records: [DeliveryRecord]
@@ -54,11 +79,17 @@ public struct DeliveryLog: Sendable, Hashable {
     public var tlsVerificationDisabled: Bool
     /// Whether any https URL was requested.
     public var usedTLS: Bool
+    /// Counts over every answer.
+    public var traffic: DeliveryTraffic
 
-    public init(records: [DeliveryRecord] = [], tlsVerificationDisabled: Bool = false, usedTLS: Bool = false) {
+    public init(
+        records: [DeliveryRecord] = [], tlsVerificationDisabled: Bool = false, usedTLS: Bool = false,
+        traffic: DeliveryTraffic = DeliveryTraffic()
+    ) {
         self.records = records
         self.tlsVerificationDisabled = tlsVerificationDisabled
         self.usedTLS = usedTLS
+        self.traffic = traffic
     }
 }
 
@@ -166,6 +197,17 @@ extension CheckReport {
             return redacted
         }
         copy.inputError = inputError.map { CheckError(CredentialRedaction.redact($0.description)) }
+        copy.delivery = delivery.map { log in
+            var redacted = log
+            redacted.records = log.records.map { record in
+                var record = record
+                record.uri = CredentialRedaction.redact(record.uri)
+                record.redirects = record.redirects.map(CredentialRedaction.redact)
+                record.failure = record.failure.map(CredentialRedaction.redact)
+                return record
+            }
+            return redacted
+        }
         // The HTML report finds each variant's chart by its (redacted) playlist.
         copy.bitrateSeries = Dictionary(
             bitrateSeries.map { (CredentialRedaction.redact($0.key), $0.value) }, uniquingKeysWith: { first, _ in first })

@@ -13,6 +13,20 @@ public struct LiveFinding: Sendable, Hashable {
     }
 }
 
+/// The segments a live playlist published during the watch, and what reading them showed.
+public struct LiveSegments: Sendable, Hashable {
+    /// In media sequence order, each as written in the version where it first appeared (its
+    /// lines are that version's).
+    public var segments: [MediaSegment]
+    /// One per segment, in the same order; those `--sample` left out are `sampledOut`.
+    public var records: [SegmentRecord]
+
+    public init(segments: [MediaSegment] = [], records: [SegmentRecord] = []) {
+        self.segments = segments
+        self.records = records
+    }
+}
+
 /// What watching the live playlists of a stream for `--live-duration` showed.
 public struct LiveObservation: Sendable, Hashable {
     /// Seconds the playlists were watched.
@@ -20,12 +34,31 @@ public struct LiveObservation: Sendable, Hashable {
     /// Reloads per playlist URI.
     public var reloads: [String: Int]
     public var findings: [LiveFinding]
+    /// Per playlist URI, the segments published during the watch (measured when the check
+    /// measures segments); empty without `LiveWatcher.measuring`.
+    public var newSegments: [String: LiveSegments] = [:]
 
-    public init(watchedSeconds: Double, reloads: [String: Int], findings: [LiveFinding]) {
+    public init(watchedSeconds: Double, reloads: [String: Int], findings: [LiveFinding], newSegments: [String: LiveSegments] = [:]) {
         self.watchedSeconds = watchedSeconds
         self.reloads = reloads
         self.findings = findings
+        self.newSegments = newSegments
     }
+}
+
+/// How the watcher reads the segments a live playlist publishes: with the checker's own
+/// measurer (same inspector, limits and concurrency as the first window's), `--sample`
+/// spread over the watch, and at most `maximumSegments` records per playlist in all.
+struct LiveSegmentMeasuring: Sendable {
+    var measurer: MediaMeasurer
+    /// `--sample N`: at most N new segments read per playlist, spread over the watch.
+    var sample: Int?
+    /// Where each playlist was found (after redirects): what its segment URIs resolve against.
+    var bases: [String: String]
+    /// Records per playlist, the first window's included (`--max-segments`): segments beyond are compared, not read.
+    var maximumSegments: Int
+    /// Segments of each playlist's first window, already measured.
+    var firstWindow: [String: Int]
 }
 
 /// Reloads live media playlists (no EXT-X-ENDLIST) as a client does, RFC 8216 §6.3.4: the next
@@ -34,6 +67,8 @@ public struct LiveObservation: Sendable, Hashable {
 public struct LiveWatcher: Sendable {
     public var source: any PlaylistSource
     public var limits: LoaderLimits
+    /// Read the segments published during the watch; nil: only the playlists are compared.
+    var measuring: LiveSegmentMeasuring?
 
     public init(source: any PlaylistSource, limits: LoaderLimits = LoaderLimits()) {
         self.source = source
@@ -47,26 +82,78 @@ public struct LiveWatcher: Sendable {
         let deadline = start.advanced(by: .milliseconds(Int64(seconds * 1000)))
         var reloads: [String: Int] = [:]
         var findings: [LiveFinding] = []
-        await withTaskGroup(of: (String, Int, [LiveFinding]).self) { group in
+        var newSegments: [String: LiveSegments] = [:]
+        await withTaskGroup(of: (String, Int, [LiveFinding], LiveSegments).self) { group in
             for (uri, first) in playlists.sorted(by: { $0.key < $1.key }) {
-                group.addTask { await watchOne(uri, first: first, from: start, until: deadline, clock: clock) }
+                group.addTask {
+                    // Segments are read beside the reloads, never in their way: a slow segment
+                    // must not delay a reload and make the playlist look stale.
+                    let (batches, publisher) = AsyncStream.makeStream(of: [NewSegment].self)
+                    async let read = readNewSegments(uri, batches)
+                    let (count, found) = await watchOne(
+                        uri, first: first, from: start, until: deadline, clock: clock, seconds: seconds, publish: publisher)
+                    publisher.finish()
+                    return (uri, count, found, await read)
+                }
             }
-            for await (uri, count, found) in group {
+            for await (uri, count, found, segments) in group {
                 reloads[uri] = count
                 findings += found
+                if !segments.segments.isEmpty { newSegments[uri] = segments }
             }
         }
         findings.sort { ($0.location.uri, $0.location.line, $0.rule, $0.message) < ($1.location.uri, $1.location.line, $1.rule, $1.message) }
         let watched = start.duration(to: clock.now)
         return LiveObservation(
             watchedSeconds: Double(watched.components.seconds) + Double(watched.components.attoseconds) / 1e18,
-            reloads: reloads, findings: findings)
+            reloads: reloads, findings: findings, newSegments: newSegments)
+    }
+
+    /// Reads each batch of new segments as the first window's were read: `--sample` picks are
+    /// measured, the others recorded as sampled out.
+    private func readNewSegments(_ uri: String, _ batches: AsyncStream<[NewSegment]>) async -> LiveSegments {
+        var result = LiveSegments()
+        guard let measuring else {
+            for await _ in batches {}
+            return result
+        }
+        var measurer = measuring.measurer
+        let base = measuring.bases[uri] ?? uri
+        for await batch in batches {
+            let chosen = batch.filter(\.isChosen).map(\.segment), skipped = batch.filter { !$0.isChosen }.map(\.segment)
+            measurer.sample = nil
+            let read = await measurer.measure(Self.playlist(of: chosen), at: uri, base: base).records
+            // No request is made for a segment left out: sample 0 reads none.
+            measurer.sample = 0
+            let unread = await measurer.measure(Self.playlist(of: skipped), at: uri, base: base).records
+            var records = Dictionary(uniqueKeysWithValues: zip(chosen.map(\.mediaSequence), read))
+            for (segment, record) in zip(skipped, unread) { records[segment.mediaSequence] = record }
+            for segment in batch.map(\.segment) {
+                guard let record = records[segment.mediaSequence] else { continue }
+                result.segments.append(segment)
+                result.records.append(record)
+            }
+        }
+        return result
+    }
+
+    /// A segment published during the watch, and whether `--sample` reads it.
+    struct NewSegment: Sendable {
+        var segment: MediaSegment
+        var isChosen: Bool
+    }
+
+    /// A media playlist holding `segments` alone: what the measurer takes.
+    private static func playlist(of segments: [MediaSegment]) -> MediaPlaylist {
+        var playlist = MediaPlaylist()
+        playlist.segments = segments
+        return playlist
     }
 
     private func watchOne(
         _ uri: String, first: MediaPlaylist, from start: ContinuousClock.Instant, until deadline: ContinuousClock.Instant,
-        clock: ContinuousClock
-    ) async -> (String, Int, [LiveFinding]) {
+        clock: ContinuousClock, seconds: Double, publish: AsyncStream<[NewSegment]>.Continuation
+    ) async -> (Int, [LiveFinding]) {
         var previous = first
         var previousBytes: [UInt8]?
         var findings: [LiveFinding] = []
@@ -83,6 +170,14 @@ public struct LiveWatcher: Sendable {
         var changed = true
         var count = 0
         var staleReported = false
+        // New segments: those after the last one of the first window.
+        var lastPublished = first.mediaSequence + first.segments.count - 1
+        var newCount = 0, chosenCount = 0
+        var recordCount = measuring?.firstWindow[uri] ?? first.segments.count
+        // `--sample N` over a watch: about `seconds / target duration` new segments are expected;
+        // every stride-th is read, N at most.
+        let expected = max(1, Int((seconds / Double(targetDuration)).rounded(.up)))
+        let stride = measuring?.sample.map { max(1, (expected + max(1, $0) - 1) / max(1, $0)) } ?? 1
         while !Task.isCancelled {
             let wait: Duration = changed ? .seconds(targetDuration) : .milliseconds(Int64(targetDuration) * 500)
             let next = loadStarted.advanced(by: wait)
@@ -111,7 +206,21 @@ public struct LiveWatcher: Sendable {
                 let comparison = LiveComparison(previous: previous, current: current, uri: uri)
                 for finding in comparison.findings { add(finding) }
                 changed = comparison.changed
-                if comparison.addedSegments { lastNewSegmentSeen = clock.now; staleReported = false }
+                if comparison.addedSegments {
+                    lastNewSegmentSeen = clock.now
+                    staleReported = false
+                    var batch: [NewSegment] = []
+                    for segment in current.segments where segment.mediaSequence > lastPublished && !segment.gap {
+                        guard recordCount < (measuring?.maximumSegments ?? 0) else { break }
+                        let chosen = newCount % stride == 0 && chosenCount < (measuring?.sample ?? Int.max)
+                        batch.append(NewSegment(segment: segment, isChosen: chosen))
+                        newCount += 1
+                        recordCount += 1
+                        if chosen { chosenCount += 1 }
+                    }
+                    lastPublished = max(lastPublished, current.mediaSequence + current.segments.count - 1)
+                    if !batch.isEmpty { publish.yield(batch) }
+                }
                 previous = current
                 if current.endList { break }
             }
@@ -128,7 +237,7 @@ public struct LiveWatcher: Sendable {
                     location: SourceLocation(uri: uri, line: previous.targetDurationLine ?? 0)))
             }
         }
-        return (uri, count, findings)
+        return (count, findings)
     }
 
     static func format(_ seconds: Double) -> String {
@@ -208,5 +317,25 @@ public struct LiveComparison: Sendable {
                 message: "segments \(lastCurrent + 1)–\(lastPrevious) disappeared from the end of the playlist between reloads; segments may only be removed from the front, in order (RFC 8216 §6.2.1)",
                 location: at(0)))
         }
+    }
+}
+
+extension StreamAnalysis {
+    /// The analysis with the segments each live playlist published during the watch appended
+    /// to its measurement, so that every rule over segments (bit rates, codecs, artwork,
+    /// timeline, unreadable segments) sees the whole watched timeline.
+    func addingLiveSegments() -> StreamAnalysis {
+        guard let live, !live.newSegments.isEmpty else { return self }
+        var measurements = self.measurements
+        let firstVersions = StreamAnalysis.playlistsToMeasure(loaded)
+        for (uri, new) in live.newSegments {
+            guard let measurement = measurements[uri], var playlist = firstVersions[uri] ?? loaded.root.media else { continue }
+            playlist.segments += new.segments
+            measurements[uri] = PlaylistMeasurement(playlistURI: uri, playlist: playlist, records: measurement.records + new.records)
+        }
+        var merged = StreamAnalysis(loaded: loaded, measurements: measurements)
+        merged.delivery = delivery
+        merged.live = live
+        return merged
     }
 }

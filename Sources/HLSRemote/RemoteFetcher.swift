@@ -7,6 +7,7 @@ import AsyncHTTPClient
 public import HLSCheck
 import HLSPlaylist
 import MediaInspection
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 import NIOHTTPCompression
@@ -51,6 +52,8 @@ public struct RemoteFetchError: Error, Sendable, CustomStringConvertible {
     public var uri: String
     public var reason: String
     public var status: Int?
+    /// The protocol of the last answer ("HTTP/1.1", "HTTP/2"), nil when none arrived.
+    public var httpVersion: String?
 
     public var description: String { CredentialRedaction.redact("\(uri): \(reason)") }
 }
@@ -61,6 +64,8 @@ struct FetchedResource: Sendable {
     var status: Int
     var contentType: String?
     var finalURL: String
+    /// "HTTP/1.1", "HTTP/2": what the final answer came over.
+    var httpVersion: String
 }
 
 /// The HTTP client of one run, shared by the playlist and segment sources. Call `shutdown()`
@@ -86,6 +91,8 @@ public final class RemoteFetcher: Sendable, DeliveryObserver {
             // gzip bodies are inflated within the playlist byte limit (checked again after).
             decompression: .enabled(limit: .ratio(200)))
         configuration.httpVersion = .automatic
+        // No distributed tracing: a span per request costs time and nobody collects it.
+        configuration.tracing.tracer = nil
         configuration.connectionPool = HTTPClient.Configuration.ConnectionPool(
             idleTimeout: .seconds(30), concurrentHTTP1ConnectionsPerHostSoftLimit: max(1, options.maximumConnections))
         // Connection failures are retried here, bounded and reported, not inside the pool.
@@ -101,19 +108,21 @@ public final class RemoteFetcher: Sendable, DeliveryObserver {
 
     public func deliveryLog() async -> DeliveryLog {
         DeliveryLog(
-            records: await recorder.records, tlsVerificationDisabled: options.insecure, usedTLS: await recorder.usedTLS)
+            records: recorder.records, tlsVerificationDisabled: options.insecure, usedTLS: recorder.usedTLS,
+            traffic: recorder.traffic)
     }
 
     /// Where the playlist at `uri` was found, when a redirect moved it.
     func finalURL(of uri: String) async -> String? {
-        await recorder.finalURLs[uri]
+        recorder.finalURL(of: uri)
     }
 
     /// The records since the last call, which clears them: the inputs of a run are checked one
     /// after another, so each report gets its own stream's records.
     func takeDeliveryLog() async -> DeliveryLog {
-        let (records, usedTLS) = await recorder.take()
-        return DeliveryLog(records: records, tlsVerificationDisabled: options.insecure, usedTLS: usedTLS)
+        let taken = recorder.take()
+        return DeliveryLog(
+            records: taken.records, tlsVerificationDisabled: options.insecure, usedTLS: taken.usedTLS, traffic: taken.traffic)
     }
 
     /// GETs `uri` (or `range` of it), following redirects, retrying what is worth retrying.
@@ -130,20 +139,22 @@ public final class RemoteFetcher: Sendable, DeliveryObserver {
         } catch {
             outcome = .failure(error)
         }
-        await permits.release()
+        permits.release()
         do throws(RemoteFetchError) {
             let resource = try outcome.get()
-            if kind == .playlist, resource.finalURL != uri { await recorder.moved(uri, to: resource.finalURL) }
+            if kind == .playlist, resource.finalURL != uri { recorder.moved(uri, to: resource.finalURL) }
             record.status = resource.status
             record.contentType = resource.contentType
+            record.httpVersion = resource.httpVersion
             if kind == .playlist || !record.retries.isEmpty || record.downgrade != nil {
-                await recorder.add(record)
+                recorder.add(record)
             }
             return resource
         } catch {
             record.status = error.status
             record.failure = error.reason
-            await recorder.add(record)
+            record.httpVersion = error.httpVersion
+            recorder.add(record)
             throw error
         }
     }
@@ -159,7 +170,7 @@ public final class RemoteFetcher: Sendable, DeliveryObserver {
                 throw RemoteFetchError(
                     uri: uri, reason: "was redirected to \(url), a \(scheme ?? "scheme-less") URL; only http and https are fetched")
             }
-            if scheme == "https" { await recorder.noteTLS() }
+            if scheme == "https" { recorder.noteTLS() }
             let outcome = try await attempt(url, original: uri, range: range, maximumBytes: maximumBytes, limitFlag: limitFlag, record: &record)
             switch outcome {
             case .body(let resource):
@@ -203,7 +214,7 @@ public final class RemoteFetcher: Sendable, DeliveryObserver {
                 let failure = error
                 guard failure.retryable, attemptNumber <= options.retries else {
                     let retried = attemptNumber > 1 ? " (after \(attemptNumber - 1) retr\(attemptNumber == 2 ? "y" : "ies"))" : ""
-                    throw RemoteFetchError(uri: original, reason: failure.reason + retried, status: failure.status)
+                    throw RemoteFetchError(uri: original, reason: failure.reason + retried, status: failure.status, httpVersion: failure.httpVersion)
                 }
                 record.retries.append(failure.shortReason)
                 try? await Task.sleep(for: .milliseconds(Int64(delay * 1000)))
@@ -218,118 +229,81 @@ public final class RemoteFetcher: Sendable, DeliveryObserver {
         var shortReason: String
         var status: Int?
         var retryable: Bool
+        /// The protocol of the answer that failed, when one arrived.
+        var httpVersion: String?
     }
 
     private func once(
         _ url: String, original: String, range: SegmentByteRange?, maximumBytes: Int, limitFlag: String
     ) async throws(Failure) -> Outcome {
-        var request = HTTPClientRequest(url: Self.withoutUserinfo(url))
-        request.method = .GET
-        request.headers.add(name: "User-Agent", value: "hlscheck/\(HLSCheckVersion.current)")
-        if let (user, password) = Self.credentials(of: url) {
-            request.setBasicAuth(username: user, password: password)
-        }
+        var headers = HTTPHeaders()
+        headers.add(name: "User-Agent", value: "hlscheck/\(HLSCheckVersion.current)")
         if let range {
-            request.headers.add(name: "Range", value: "bytes=\(range.offset)-\(range.offset + max(0, range.length) - 1)")
+            headers.add(name: "Range", value: "bytes=\(range.offset)-\(range.offset + max(0, range.length) - 1)")
         } else {
             // Segments are compressed media; playlists are text that gzip shrinks tenfold.
-            request.headers.add(name: "Accept-Encoding", value: "gzip, deflate")
+            headers.add(name: "Accept-Encoding", value: "gzip, deflate")
         }
-        for header in options.headers { request.headers.replaceOrAdd(name: header.name, value: header.value) }
-
-        let timeout = Duration.milliseconds(Int64(options.requestTimeoutSeconds * 1000))
-        let deadline = NIODeadline.now() + .milliseconds(Int64(options.requestTimeoutSeconds * 1000))
-        let bodyDeadline = ContinuousClock.now.advanced(by: timeout)
-        let response: HTTPClientResponse
+        for header in options.headers { headers.replaceOrAdd(name: header.name, value: header.value) }
+        var request: HTTPClient.Request
         do {
-            response = try await client.execute(request, deadline: deadline)
+            request = try HTTPClient.Request(url: Self.withoutUserinfo(url), method: .GET, headers: headers)
         } catch {
             throw describe(error, receivedBytes: nil)
         }
-        let status = Int(response.status.code)
+        if let (user, password) = Self.credentials(of: url) {
+            request.setBasicAuth(username: user, password: password)
+        }
+
+        // One deadline for the whole exchange, head and body: a body that trickles is cut off
+        // when it passes. The body is gathered on the event loop, within its bounds, and the
+        // task resumes once with all of it (docs/remote.md, "How resources are fetched").
+        let collector = BodyCollector(range: range, maximumBytes: maximumBytes, limitFlag: limitFlag)
+        let deadline = NIODeadline.now() + .milliseconds(Int64(options.requestTimeoutSeconds * 1000))
+        let task = client.execute(request: request, delegate: collector, deadline: deadline)
+        let collected: BodyCollector.Collected
+        do {
+            collected = try await withTaskCancellationHandler {
+                try await task.futureResult.get()
+            } onCancel: {
+                task.cancel()
+            }
+        } catch let failure as Failure {
+            throw failure
+        } catch is BodyCollector.Enough {
+            // The range a server answered whole (200) is complete: the rest is not read.
+            collected = collector.collected
+        } catch {
+            throw describe(error, receivedBytes: collector.collected.head == nil ? nil : collector.received)
+        }
+        guard let head = collected.head else {
+            throw Failure(reason: "the server closed the connection before answering", shortReason: "connection closed", retryable: true)
+        }
+        let status = Int(head.status.code)
+        let version = DeliveryRecord.protocolName(head.version.major, head.version.minor)
+        recorder.count(version: head.version, bytes: collected.bytes.count)
         if [301, 302, 303, 307, 308].contains(status) {
-            guard let location = response.headers.first(name: "Location"), !location.isEmpty else {
-                throw Failure(reason: "HTTP \(status) redirect without a Location header", shortReason: "HTTP \(status)", status: status, retryable: false)
+            guard let location = head.headers.first(name: "Location"), !location.isEmpty else {
+                throw Failure(
+                    reason: "HTTP \(status) redirect without a Location header", shortReason: "HTTP \(status)", status: status, retryable: false,
+                    httpVersion: version)
             }
             return .redirect(location)
         }
         guard (200..<300).contains(status) else {
-            let text = "HTTP \(status) \(response.status.reasonPhrase)"
-            throw Failure(reason: text, shortReason: "HTTP \(status)", status: status, retryable: (500..<600).contains(status) && status != 501)
-        }
-        // A range asked for and answered whole (200): the server ignores Range; cut it here.
-        let skip = range != nil && status == 200 ? range?.offset ?? 0 : 0
-        let wanted = range.map(\.length) ?? maximumBytes + 1
-        if wanted > maximumBytes {
-            if let declared = response.headers.first(name: "Content-Length").flatMap(Int.init), declared - skip > maximumBytes {
-                throw Failure(
-                    reason: "\(declared) bytes, over the limit of \(maximumBytes) (raise it with \(limitFlag))", shortReason: "too large",
-                    status: status, retryable: false)
-            }
-        }
-        // The deadline covers the body too: a body that trickles is cut off when it passes.
-        let bytes: [UInt8]
-        do {
-            bytes = try await withThrowingTaskGroup(of: [UInt8]?.self) { group in
-                group.addTask {
-                    try await self.collect(response.body, skip: skip, wanted: range == nil ? nil : wanted, maximumBytes: maximumBytes, limitFlag: limitFlag, status: status)
-                }
-                group.addTask {
-                    try await Task.sleep(until: bodyDeadline, clock: .continuous)
-                    return nil
-                }
-                defer { group.cancelAll() }
-                guard let first = try await group.next(), let body = first else {
-                    throw Failure(
-                        reason: "no complete answer within \(Self.seconds(options.requestTimeoutSeconds)) s (raise it with --request-timeout)",
-                        shortReason: "timeout", status: status, retryable: false)
-                }
-                return body
-            }
-        } catch let failure as Failure {
-            throw failure
-        } catch {
-            throw describe(error, receivedBytes: nil)
-        }
-        if let range, bytes.count < range.length {
+            let text = "HTTP \(status) \(head.status.reasonPhrase)"
             throw Failure(
-                reason: "byte range \(range.length)@\(range.offset) asked for, \(bytes.count) bytes received (HTTP \(status))",
-                shortReason: "short range", status: status, retryable: false)
+                reason: text, shortReason: "HTTP \(status)", status: status, retryable: (500..<600).contains(status) && status != 501,
+                httpVersion: version)
         }
-        return .body(FetchedResource(bytes: bytes, status: status, contentType: response.headers.first(name: "Content-Type"), finalURL: url))
-    }
-
-    /// Reads a body within `maximumBytes`, skipping `skip` leading bytes and stopping after
-    /// `wanted` (a range the server answered whole).
-    private func collect(
-        _ body: HTTPClientResponse.Body, skip: Int, wanted: Int?, maximumBytes: Int, limitFlag: String, status: Int
-    ) async throws -> [UInt8] {
-        var bytes: [UInt8] = []
-        var received = 0
-        do {
-            for try await buffer in body {
-                received += buffer.readableBytes
-                var chunk = buffer
-                if skip > 0, received - buffer.readableBytes < skip {
-                    chunk.moveReaderIndex(forwardBy: min(chunk.readableBytes, skip - (received - buffer.readableBytes)))
-                }
-                bytes.append(contentsOf: chunk.readableBytesView)
-                if let wanted, bytes.count >= wanted {
-                    bytes.removeLast(bytes.count - wanted)
-                    break
-                }
-                if bytes.count > maximumBytes {
-                    throw Failure(
-                        reason: "more than \(maximumBytes) bytes, over the limit (raise it with \(limitFlag))", shortReason: "too large",
-                        status: status, retryable: false)
-                }
-            }
-        } catch let failure as Failure {
-            throw failure
-        } catch {
-            throw describe(error, receivedBytes: received)
+        if let range, collected.bytes.count < range.length {
+            throw Failure(
+                reason: "byte range \(range.length)@\(range.offset) asked for, \(collected.bytes.count) bytes received (HTTP \(status))",
+                shortReason: "short range", status: status, retryable: false, httpVersion: version)
         }
-        return bytes
+        return .body(FetchedResource(
+            bytes: collected.bytes, status: status, contentType: head.headers.first(name: "Content-Type"), finalURL: url,
+            httpVersion: version))
     }
 
     /// A network error as a user reads it; whether a retry may help.
@@ -489,48 +463,183 @@ extension String {
     func replacingUnderscores() -> String { String(map { $0 == "_" ? " " : $0 }) }
 }
 
-/// The delivery records of one run.
-actor DeliveryRecorder {
-    private(set) var records: [DeliveryRecord] = []
-    private(set) var usedTLS = false
+/// Gathers one response on the event loop that delivers it: the head, then the body within its
+/// bounds (a declared or actual length over `maximumBytes` fails at once, a range the server
+/// answered whole is cut to the range). A redirect's or an error's body is not kept.
+final class BodyCollector: HTTPClientResponseDelegate {
+    struct Collected: Sendable {
+        var head: HTTPResponseHead?
+        var bytes: [UInt8] = []
+    }
+    typealias Response = Collected
 
-    /// Playlists a redirect moved: requested URL → final URL.
-    private(set) var finalURLs: [String: String] = [:]
+    /// Ends a body early once the wanted range is complete.
+    struct Enough: Error {}
 
-    func add(_ record: DeliveryRecord) { records.append(record) }
-    func moved(_ uri: String, to final: String) { finalURLs[uri] = final }
-    func noteTLS() { usedTLS = true }
+    private struct State {
+        var collected = Collected()
+        var keeps = false
+        var skip = 0
+        var received = 0
+    }
 
-    /// Hands over the records so far and starts afresh.
-    func take() -> ([DeliveryRecord], Bool) {
-        defer {
-            records = []
-            usedTLS = false
+    private let range: SegmentByteRange?
+    private let maximumBytes: Int
+    private let limitFlag: String
+    /// Touched only on the request's event loop; the lock makes that provable to the compiler.
+    private let state = NIOLockedValueBox(State())
+
+    init(range: SegmentByteRange?, maximumBytes: Int, limitFlag: String) {
+        self.range = range
+        self.maximumBytes = maximumBytes
+        self.limitFlag = limitFlag
+    }
+
+    /// What arrived so far (all of it once the task has finished).
+    var collected: Collected { state.withLockedValue { $0.collected } }
+    /// Body bytes received so far, skipped ones included.
+    var received: Int { state.withLockedValue { $0.received } }
+
+    func didReceiveHead(task: HTTPClient.Task<Collected>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
+        let status = Int(head.status.code)
+        let keeps = (200..<300).contains(status)
+        // A range asked for and answered whole (200): the server ignores Range; cut it here.
+        let skip = range != nil && status == 200 ? range?.offset ?? 0 : 0
+        if keeps, range == nil, let declared = head.headers.first(name: "Content-Length").flatMap(Int.init), declared > maximumBytes {
+            state.withLockedValue { $0.collected.head = head }
+            return task.eventLoop.makeFailedFuture(RemoteFetcher.Failure(
+                reason: "\(declared) bytes, over the limit of \(maximumBytes) (raise it with \(limitFlag))", shortReason: "too large",
+                status: status, retryable: false))
         }
-        return (records, usedTLS)
+        let expected = range?.length ?? head.headers.first(name: "Content-Length").flatMap(Int.init).map { $0 - skip } ?? 0
+        state.withLockedValue {
+            $0.collected.head = head
+            $0.keeps = keeps
+            $0.skip = skip
+            // Never more than the limit, nor more than a lying header can make us hold unused.
+            if keeps { $0.collected.bytes.reserveCapacity(max(0, min(expected, maximumBytes, 16 << 20))) }
+        }
+        return task.eventLoop.makeSucceededVoidFuture()
+    }
+
+    func didReceiveBodyPart(task: HTTPClient.Task<Collected>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
+        let failure: (any Error)? = state.withLockedValue { state in
+            state.received += buffer.readableBytes
+            guard state.keeps else { return nil }
+            var chunk = buffer
+            if state.skip > 0 {
+                let skipped = min(chunk.readableBytes, state.skip)
+                chunk.moveReaderIndex(forwardBy: skipped)
+                state.skip -= skipped
+            }
+            state.collected.bytes.append(contentsOf: chunk.readableBytesView)
+            if let range, state.collected.bytes.count >= range.length {
+                state.collected.bytes.removeLast(state.collected.bytes.count - range.length)
+                state.keeps = false
+                return Enough()
+            }
+            if state.collected.bytes.count > maximumBytes {
+                state.collected.bytes = []
+                state.keeps = false
+                return RemoteFetcher.Failure(
+                    reason: "more than \(maximumBytes) bytes, over the limit (raise it with \(limitFlag))", shortReason: "too large",
+                    status: state.collected.head.map { Int($0.status.code) }, retryable: false)
+            }
+            return nil
+        }
+        if let failure { return task.eventLoop.makeFailedFuture(failure) }
+        return task.eventLoop.makeSucceededVoidFuture()
+    }
+
+    func didFinishRequest(task: HTTPClient.Task<Collected>) throws -> Collected {
+        state.withLockedValue { $0.collected }
     }
 }
 
-/// A counting semaphore for tasks.
-actor Permits {
-    private var available: Int
-    private var waiting: [CheckedContinuation<Void, Never>] = []
+/// The delivery records of one run, and what every request had in common (how many, over
+/// which protocol, how many bytes): counted under a lock, not an actor, since every request
+/// passes here and a hop per request is measurable (docs/benchmarks.md).
+final class DeliveryRecorder: Sendable {
+    private struct State {
+        var records: [DeliveryRecord] = []
+        var usedTLS = false
+        var traffic = DeliveryTraffic()
+        /// Playlists a redirect moved: requested URL → final URL.
+        var finalURLs: [String: String] = [:]
+    }
 
-    init(_ count: Int) { available = count }
+    private let state = NIOLockedValueBox(State())
+
+    var records: [DeliveryRecord] { state.withLockedValue { $0.records } }
+    var usedTLS: Bool { state.withLockedValue { $0.usedTLS } }
+    var traffic: DeliveryTraffic { state.withLockedValue { $0.traffic } }
+    func finalURL(of uri: String) -> String? { state.withLockedValue { $0.finalURLs[uri] } }
+
+    func add(_ record: DeliveryRecord) { state.withLockedValue { $0.records.append(record) } }
+    func moved(_ uri: String, to final: String) { state.withLockedValue { $0.finalURLs[uri] = final } }
+    func noteTLS() { state.withLockedValue { $0.usedTLS = true } }
+
+    /// One answer received (any status, redirects included).
+    func count(version: HTTPVersion, bytes: Int) {
+        state.withLockedValue {
+            $0.traffic.responses += 1
+            $0.traffic.bodyBytes += bytes
+            $0.traffic.httpVersions[DeliveryRecord.protocolName(version.major, version.minor), default: 0] += 1
+        }
+    }
+
+    /// Hands over the records so far and starts afresh.
+    func take() -> (records: [DeliveryRecord], usedTLS: Bool, traffic: DeliveryTraffic) {
+        state.withLockedValue { state in
+            defer {
+                state.records = []
+                state.usedTLS = false
+                state.traffic = DeliveryTraffic()
+            }
+            return (state.records, state.usedTLS, state.traffic)
+        }
+    }
+}
+
+/// A counting semaphore for tasks: a lock and the waiters' continuations.
+final class Permits: Sendable {
+    private struct State {
+        var available: Int
+        var waiting: [CheckedContinuation<Void, Never>] = []
+    }
+
+    private let state: NIOLockedValueBox<State>
+
+    init(_ count: Int) { state = NIOLockedValueBox(State(available: count)) }
 
     func acquire() async {
-        if available > 0 {
-            available -= 1
-            return
+        let granted = state.withLockedValue { state -> Bool in
+            guard state.available > 0 else { return false }
+            state.available -= 1
+            return true
         }
-        await withCheckedContinuation { waiting.append($0) }
+        guard !granted else { return }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let now = state.withLockedValue { state -> Bool in
+                if state.available > 0 {
+                    state.available -= 1
+                    return true
+                }
+                state.waiting.append(continuation)
+                return false
+            }
+            if now { continuation.resume() }
+        }
     }
 
     func release() {
-        if waiting.isEmpty {
-            available += 1
-        } else {
-            waiting.removeFirst().resume()
+        let next = state.withLockedValue { state -> CheckedContinuation<Void, Never>? in
+            if state.waiting.isEmpty {
+                state.available += 1
+                return nil
+            }
+            return state.waiting.removeFirst()
         }
+        next?.resume()
     }
 }

@@ -64,7 +64,8 @@ public struct RemoteSegmentSource: SegmentByteSource {
             ).bytes
         } catch {
             // The reason leads with the HTTP status when there was one: segment-unreadable shows it.
-            throw SegmentReadError(uri: uri, reason: error.reason + " (GET \(CredentialRedaction.redact(uri)))")
+            throw SegmentReadError(
+                uri: uri, reason: error.reason + " (GET \(CredentialRedaction.redact(uri))\(error.httpVersion.map { " over \($0)" } ?? ""))")
         }
     }
 }

@@ -62,6 +62,21 @@ public struct JSONReporter: Sendable {
         var summary: Summary
         var diagnostics: [Entry]
         var variants: [Variant]
+        /// One per input fetched over http(s); absent when no input was (docs/remote.md).
+        var delivery: [Delivery]?
+
+        struct Delivery: Encodable {
+            struct Version: Encodable {
+                var version: String
+                var responses: Int
+            }
+            var input: String
+            var responses: Int
+            var bytes: Int
+            var httpVersions: [Version]
+            var tls: Bool
+            var tlsVerified: Bool?
+        }
     }
 
     /// One JSON document for all reports (docs/json-report.md).
@@ -88,7 +103,8 @@ public struct JSONReporter: Sendable {
             },
             variants: reports.flatMap { report in
                 report.variants.map { Document.Variant(input: report.input, summary: Self.finite($0)) }
-            })
+            },
+            delivery: Self.delivery(reports))
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         if let data = try? encoder.encode(document) {
@@ -101,6 +117,19 @@ public struct JSONReporter: Sendable {
         reduced.variants = []
         guard let data = try? encoder.encode(reduced) else { return "{\"diagnostics\": [], \"variants\": []}\n" }
         return String(decoding: data, as: UTF8.self) + "\n"
+    }
+
+    /// How each remote input travelled; nil when every input was local.
+    static func delivery(_ reports: [CheckReport]) -> [Document.Delivery]? {
+        let entries = reports.compactMap { report in
+            report.delivery.map { log in
+                Document.Delivery(
+                    input: report.input, responses: log.traffic.responses, bytes: log.traffic.bodyBytes,
+                    httpVersions: log.traffic.httpVersions.sorted { $0.key < $1.key }.map { .init(version: $0.key, responses: $0.value) },
+                    tls: log.usedTLS, tlsVerified: log.usedTLS ? !log.tlsVerificationDisabled : nil)
+            }
+        }
+        return entries.isEmpty ? nil : entries
     }
 
     /// The summary without non-finite numbers, which JSON cannot write.

@@ -24,9 +24,10 @@ enum Remote {
         let fetcher = RemoteFetcher(options: options)
         var configuration = CheckConfiguration()
         configure(&configuration)
+        // The sources within the configuration's limits, as `hlscheck check` makes them.
         var checker = Checker(
-            configuration: configuration, source: RemotePlaylistSource(fetcher: fetcher),
-            segmentSource: RemoteSegmentSource(fetcher: fetcher))
+            configuration: configuration, source: RemotePlaylistSource(fetcher: fetcher, maximumSize: configuration.limits.playlistBytes),
+            segmentSource: RemoteSegmentSource(fetcher: fetcher, maximumByteCount: configuration.limits.segmentBytes))
         checker.deliveryObserver = RemoteDeliveryLog(fetcher: fetcher, input: url)
         do {
             let report = try await checker.check(url)
@@ -45,8 +46,10 @@ enum Remote {
         try await withServer(folder: samples, body)
     }
 
-    static func withServer<T>(folder: String, tls: (String, String)? = nil, _ body: (HTTPTestServer) async throws -> T) async throws -> T {
-        let server = try await HTTPTestServer(folder: folder, tls: tls.map { (certificate: $0.0, key: $0.1) })
+    static func withServer<T>(
+        folder: String, tls: (String, String)? = nil, http2: Bool = false, _ body: (HTTPTestServer) async throws -> T
+    ) async throws -> T {
+        let server = try await HTTPTestServer(folder: folder, tls: tls.map { (certificate: $0.0, key: $0.1) }, http2: http2)
         do {
             let result = try await body(server)
             await server.stop()

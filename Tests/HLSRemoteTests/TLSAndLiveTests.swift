@@ -137,3 +137,75 @@ struct TLSAndLiveTests {
         #expect(changed.first?.message.contains("segment 1 changed") == true, "\(changed)")
     }
 }
+
+/// Segments a live playlist publishes while it is watched are read like the first window's.
+@Suite("Live segments over loopback")
+struct LiveSegmentTests {
+    @Test func segmentsPublishedDuringTheWatchAreMeasured() async throws {
+        let (report, requests) = try await Remote.withSamplesServer { server in
+            server.inject(.dynamic(TLSAndLiveTests.livePlaylist()), at: "live.m3u8")
+            let report = try await Remote.check(server.url("live.m3u8"), { $0.liveWatchSeconds = 2.5 })
+            return (report, server.requests)
+        }
+        #expect(report.diagnostics.filter { $0.rule.hasPrefix("live-") }.isEmpty, "\(report.diagnostics)")
+        // The first window holds 3 segments; each reload (about one a second) publishes one more.
+        let reloads = requests.filter { $0.path == "/live.m3u8" }.count
+        let segmentRequests = requests.filter { $0.path.hasSuffix(".aac") }.count
+        #expect(reloads >= 2)
+        #expect(segmentRequests == 3 + (reloads - 1), "\(requests.map(\.path))")
+        let variant = try #require(report.variants.first)
+        #expect(variant.segmentsMeasured == segmentRequests)
+        #expect(report.findings("segment-unreadable").isEmpty)
+    }
+
+    @Test func aBrokenSegmentPublishedDuringTheWatchIsAFinding() async throws {
+        let report = try await Remote.withSamplesServer { server in
+            // From the second version on, the newest segment is one the server does not have.
+            server.inject(.dynamic { request in
+                var text = "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:1\n#EXT-X-MEDIA-SEQUENCE:\(10 + request)\n"
+                for number in (10 + request)..<(13 + request) {
+                    text += "#EXTINF:1.0,\n" + (number == 13 ? "/live/missing.aac" : "/packed-audio/audio/seg\(number % 3).aac") + "\n"
+                }
+                return text
+            }, at: "live.m3u8")
+            return try await Remote.check(server.url("live.m3u8"), { $0.liveWatchSeconds = 1.5 })
+        }
+        let unreadable = report.findings("segment-unreadable")
+        #expect(unreadable.count == 1, "\(report.diagnostics)")
+        #expect(unreadable.first?.message.contains("HTTP 404") == true, "\(unreadable)")
+        #expect(unreadable.first?.message.contains("missing.aac") == true)
+    }
+
+    @Test func sampleBoundsTheSegmentsReadDuringTheWatch() async throws {
+        let (report, requests) = try await Remote.withSamplesServer { server in
+            server.inject(.dynamic(TLSAndLiveTests.livePlaylist()), at: "live.m3u8")
+            let report = try await Remote.check(server.url("live.m3u8"), {
+                $0.liveWatchSeconds = 3.5
+                $0.sampleSegments = 2
+            })
+            return (report, server.requests)
+        }
+        // Each request of the playlist publishes one segment more. Of the first window's 3,
+        // --sample 2 reads 2; of those published later every second one (about 4 are expected
+        // in 3.5 s at a target duration of 1 s), 2 at most, however many reloads a loaded
+        // machine manages.
+        let published = requests.filter { $0.path == "/live.m3u8" }.count - 1
+        let segmentRequests = requests.filter { $0.path.hasSuffix(".aac") }.count
+        #expect(segmentRequests == 2 + min(2, (published + 1) / 2), "\(requests.map(\.path))")
+        let sampled = report.findings("segments-sampled")
+        #expect(sampled.count == 1)
+        #expect(sampled.first?.message.contains("\(segmentRequests) of \(3 + published) segments") == true, "\(sampled)")
+    }
+
+    @Test func playlistOnlyWatchReadsNoSegments() async throws {
+        let requests = try await Remote.withSamplesServer { server in
+            server.inject(.dynamic(TLSAndLiveTests.livePlaylist()), at: "live.m3u8")
+            _ = try await Remote.check(server.url("live.m3u8"), {
+                $0.liveWatchSeconds = 1.5
+                $0.playlistOnly = true
+            })
+            return server.requests
+        }
+        #expect(requests.filter { $0.path.hasSuffix(".aac") }.isEmpty)
+    }
+}

@@ -1,12 +1,14 @@
-// A real HTTP/1.1 server on 127.0.0.1 for the remote tests: serves a folder, and injects the
-// faults a CDN shows (statuses, failures that heal, slow bodies, resets mid-body, redirect
-// loops, wrong Content-Type, gzip, basic auth, a live playlist that advances). No mock client:
-// hlscheck's own HTTP client talks to it over loopback.
+// A real HTTP/1.1 and HTTP/2 server on 127.0.0.1 for the remote tests: serves a folder, and
+// injects the faults a CDN shows (statuses, failures that heal, slow bodies, resets mid-body,
+// redirect loops, wrong Content-Type, gzip, basic auth, a live playlist that advances, an
+// endless body, a huge Content-Length). No mock client: hlscheck's own HTTP client talks to it
+// over loopback. HTTP/2 is offered as browsers and CDNs offer it: over TLS, chosen by ALPN.
 
 import Foundation
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
+import NIOHTTP2
 import NIOPosix
 import NIOSSL
 
@@ -30,12 +32,21 @@ public enum Fault: Sendable {
     case basicAuth(user: String, password: String)
     /// Serve the text the closure gives for the n-th request (from 0) of this path.
     case dynamic(@Sendable (Int) -> String)
+    /// A body without end: chunks of `pieceBytes` as fast as the client takes them, no length
+    /// announced (chunked over HTTP/1.1, DATA frames over HTTP/2). Stops when the client leaves.
+    case endlessBody(pieceBytes: Int)
+    /// Announce `Content-Length: declaredBytes` (a lie), send a few bytes, then wait.
+    case hugeLength(declaredBytes: Int)
+    /// Accept the request and never answer (a slowloris the other way round).
+    case noAnswer
 }
 
 /// One request as the server saw it.
 public struct ReceivedRequest: Sendable {
     public var path: String
     public var headers: [(String, String)]
+    /// "HTTP/1.1" or "HTTP/2": what the request came over.
+    public var httpVersion: String
 
     public func header(_ name: String) -> String? {
         headers.first { $0.0.lowercased() == name.lowercased() }?.1
@@ -55,15 +66,18 @@ public final class HTTPTestServer: Sendable {
         var requests: [ReceivedRequest] = []
     }
 
-    /// Serves `folder` on 127.0.0.1 at a free port; with `tls` (certificate and key PEM files), https.
-    public init(folder: String, tls: (certificate: String, key: String)? = nil) async throws {
+    /// Serves `folder` on 127.0.0.1 at a free port; with `tls` (certificate and key PEM files),
+    /// https; with `http2` too, HTTP/2 is offered first by ALPN ("h2", then "http/1.1").
+    public init(folder: String, tls: (certificate: String, key: String)? = nil, http2: Bool = false) async throws {
+        precondition(!http2 || tls != nil, "HTTP/2 is offered over TLS only")
         let state = NIOLockedValueBox(ServerState())
         self.state = state
         var sslContext: NIOSSLContext?
         if let tls {
-            let configuration = TLSConfiguration.makeServerConfiguration(
+            var configuration = TLSConfiguration.makeServerConfiguration(
                 certificateChain: try NIOSSLCertificate.fromPEMFile(tls.certificate).map { .certificate($0) },
                 privateKey: .privateKey(try NIOSSLPrivateKey(file: tls.key, format: .pem)))
+            if http2 { configuration.applicationProtocols = ["h2", "http/1.1"] }
             sslContext = try NIOSSLContext(configuration: configuration)
         }
         let context = sslContext
@@ -71,12 +85,30 @@ public final class HTTPTestServer: Sendable {
             .serverChannelOption(ChannelOptions.backlog, value: 64)
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
+                let secured = channel.eventLoop.makeCompletedFuture {
                     if let context {
                         try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: context))
                     }
-                    try channel.pipeline.syncOperations.configureHTTPServerPipeline()
-                    try channel.pipeline.syncOperations.addHandler(RequestHandler(folder: folder, state: state))
+                }
+                @Sendable func http1(_ channel: any Channel) -> EventLoopFuture<Void> {
+                    channel.eventLoop.makeCompletedFuture {
+                        try channel.pipeline.syncOperations.configureHTTPServerPipeline()
+                        try channel.pipeline.syncOperations.addHandler(RequestHandler(folder: folder, state: state))
+                    }
+                }
+                guard http2 else { return secured.flatMap { http1(channel) } }
+                return secured.flatMap {
+                    channel.configureHTTP2SecureUpgrade(
+                        h2ChannelConfigurator: { connection in
+                            connection.configureHTTP2Pipeline(mode: .server) { stream in
+                                // Each stream sees HTTP/1-style parts: the same handler serves both.
+                                stream.eventLoop.makeCompletedFuture {
+                                    try stream.pipeline.syncOperations.addHandler(HTTP2FramePayloadToHTTP1ServerCodec())
+                                    try stream.pipeline.syncOperations.addHandler(RequestHandler(folder: folder, state: state))
+                                }
+                            }.map { _ in }
+                        },
+                        http1ChannelConfigurator: http1)
                 }
             }
         channel = try await bootstrap.bind(host: "127.0.0.1", port: 0).get()
@@ -128,7 +160,9 @@ private final class RequestHandler: ChannelInboundHandler {
     private func respond(context: ChannelHandlerContext, head: HTTPRequestHead) {
         let path = String(head.uri.split(separator: "?", maxSplits: 1).first ?? "/")
         let (fault, count) = state.withLockedValue { state -> (Fault?, Int) in
-            state.requests.append(ReceivedRequest(path: path, headers: head.headers.map { ($0.name, $0.value) }))
+            state.requests.append(ReceivedRequest(
+                path: path, headers: head.headers.map { ($0.name, $0.value) },
+                httpVersion: head.version.major == 2 ? "HTTP/2" : "HTTP/\(head.version.major).\(head.version.minor)"))
             let count = state.counts[path, default: 0]
             state.counts[path] = count + 1
             return (state.faults[path], count)
@@ -157,7 +191,8 @@ private final class RequestHandler: ChannelInboundHandler {
         case .slowBody(let chunks, let delay)?:
             guard let bytes = file(path) else { return send(context, status: 404, body: []) }
             var headers = HTTPHeaders([("Content-Length", "\(bytes.count)"), ("Content-Type", contentType(path))])
-            headers.add(name: "Connection", value: "close")
+            // HTTP/2 forbids connection-specific headers (RFC 9113 §8.2.2).
+            if head.version.major < 2 { headers.add(name: "Connection", value: "close") }
             context.write(wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: .ok, headers: headers))), promise: nil)
             context.flush()
             let size = max(1, (bytes.count + chunks - 1) / max(1, chunks))
@@ -180,8 +215,35 @@ private final class RequestHandler: ChannelInboundHandler {
             context.write(wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: .ok, headers: headers))), promise: nil)
             context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: bytes.prefix(sent))))), promise: nil)
             context.close(promise: nil)
+        case .endlessBody(let size)?:
+            let head = HTTPResponseHead(
+                version: head.version, status: .ok, headers: HTTPHeaders([("Content-Type", contentType(path))]))
+            context.writeAndFlush(wrapOutboundOut(.head(head)), promise: nil)
+            writeForever(context, piece: ByteBuffer(repeating: UInt8(ascii: "#"), count: max(1, size)))
+        case .noAnswer?:
+            break
+        case .hugeLength(let declared)?:
+            let headers = HTTPHeaders([("Content-Length", "\(declared)"), ("Content-Type", contentType(path))])
+            context.write(wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: .ok, headers: headers))), promise: nil)
+            context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: Array(repeating: 0x47, count: 188))))), promise: nil)
         default:
             serveFile(context, path: path, head: head)
+        }
+    }
+
+    /// Writes `piece` again each time the previous write is done, until the channel closes:
+    /// as fast as the client reads, never faster (memory stays flat on both sides).
+    private func writeForever(_ context: ChannelHandlerContext, piece: ByteBuffer) {
+        let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        let loop = context.eventLoop
+        context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(piece)))).whenComplete { result in
+            guard case .success = result else { return }
+            // Through the loop, not inline: a write that completes at once must not recurse.
+            loop.execute {
+                let (handler, context) = bound.value
+                guard context.channel.isActive else { return }
+                handler.writeForever(context, piece: piece)
+            }
         }
     }
 

@@ -82,4 +82,38 @@ struct RemoteCommandTests {
         #expect(result.stdout.contains("segments-sampled"), "\(result.stdout)")
         #expect(result.stdout.contains("1 of 3 segments"))
     }
+
+    @Test func jsonReportSaysHowTheStreamTravelledAndDocumentsIt() async throws {
+        let (result, requests) = try await Self.withServer { server in
+            (try HLSCheckBinary.run([server.url("compliant/master.m3u8"), "--format", "json"]), server.requests)
+        }
+        let json = try CIReportTests.json(result.stdout)
+        let delivery = try #require((json["delivery"] as? [[String: Any]])?.first, "\(result.stdout)")
+        #expect(delivery["responses"] as? Int == requests.count)
+        #expect(delivery["tls"] as? Bool == false)
+        let versions = try #require(delivery["httpVersions"] as? [[String: Any]])
+        #expect(versions.map { $0["version"] as? String } == ["HTTP/1.1"])
+        #expect(versions.first?["responses"] as? Int == requests.count)
+        // Every key under `delivery` is documented, as CIReportTests asks of the local keys.
+        var paths: Set<String> = []
+        func collect(_ value: Any, _ path: String) {
+            if let object = value as? [String: Any] {
+                for (key, child) in object { collect(child, "\(path).\(key)") }
+            } else if let array = value as? [Any] {
+                for child in array { collect(child, path + "[]") }
+            }
+            paths.insert(path)
+        }
+        collect(json["delivery"] as Any, "delivery")
+        let document = try String(contentsOf: PackageRoot.url.appendingPathComponent("docs/json-report.md"), encoding: .utf8)
+        for path in paths.sorted() where path.hasPrefix("delivery[") {
+            #expect(document.contains("`\(path)`"), "docs/json-report.md does not document \(path)")
+        }
+        #expect(paths.contains("delivery[].httpVersions[].version"))
+    }
+
+    @Test func localRunHasNoDeliveryKey() throws {
+        let result = try HLSCheckBinary.run([Self.samples + "/compliant/master.m3u8", "--format", "json", "--playlist-only"])
+        #expect(try CIReportTests.json(result.stdout)["delivery"] == nil)
+    }
 }

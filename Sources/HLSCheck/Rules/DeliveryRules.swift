@@ -125,7 +125,7 @@ public struct DeliveryRetriedRule: Rule {
     public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         stream.delivery.records.compactMap { record in
             guard !record.retries.isEmpty else { return nil }
-            let outcome = record.failure.map { "still failing: \($0)" } ?? "then HTTP \(record.status ?? 200)"
+            let outcome = record.failure.map { "still failing: \($0)" } ?? "then HTTP \(record.status ?? 200)\(record.httpVersion.map { " over \($0)" } ?? "")"
             return Finding(
                 "\(record.kind.rawValue) \(record.uri) needed \(record.retries.count) retr\(record.retries.count == 1 ? "y" : "ies") (\(record.retries.joined(separator: ", "))), \(outcome)",
                 at: stream.deliveryLocation(of: record.uri))

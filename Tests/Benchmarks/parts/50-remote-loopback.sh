@@ -1,62 +1,92 @@
 #!/usr/bin/env bash
 # Part of `make bench`: the same 600-segment stream checked from local files and served over
-# loopback HTTP/1.1 (keep-alive, a threading Python server), side by side in one hyperfine run.
-# Target (issue 11): remote within 1.5x of local, because fetching overlaps inspecting.
+# loopback HTTP/1.1 by nginx (keep-alive, sendfile: a server a user would really have, and one
+# that costs little CPU next to the checker on a 2-core machine), side by side in one hyperfine
+# run. Target (issue 11): remote within 1.5x of local, because fetching overlaps inspecting.
+#   HLSCHECK_BIN=...       the binary measured (default .build/release/hlscheck)
+#   HLSCHECK_BASELINE=...  another binary timed in the same run (e.g. main's), rows "baseline"
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 command -v hyperfine >/dev/null || { echo "bench: hyperfine is needed (make bench installs it)" >&2; exit 1; }
+nginx=$(command -v nginx || echo /usr/sbin/nginx)
+[ -x "$nginx" ] || { echo "bench: nginx is needed (make bench installs nginx-light)" >&2; exit 1; }
 
 work=$(mktemp -d)
 server_pid=""
 cleanup() { [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null; rm -rf "$work"; }
 trap cleanup EXIT
 seconds=1200
-mkdir -p "$work/audio"
+mkdir -p "$work/www/audio" "$work/nginx"
 echo "Generating a ${seconds} s audio-only stream of 2 s segments in $work ..."
 ffmpeg -hide_banner -loglevel error -f lavfi -i "sine=frequency=440:sample_rate=44100:duration=$seconds" \
   -c:a aac -b:a 32k -ac 2 -f hls -hls_time 2 -hls_playlist_type vod \
-  -hls_segment_filename "$work/audio/seg%d.ts" "$work/audio/index.m3u8"
-cat > "$work/master.m3u8" <<M3U8
+  -hls_segment_filename "$work/www/audio/seg%d.ts" "$work/www/audio/index.m3u8"
+cat > "$work/www/master.m3u8" <<M3U8
 #EXTM3U
 #EXT-X-VERSION:3
 #EXT-X-STREAM-INF:BANDWIDTH=50000,CODECS="mp4a.40.2"
 audio/index.m3u8
 M3U8
-segments=$(ls "$work"/audio/*.ts | wc -l)
-echo "$segments segments, $(du -sh "$work" | cut -f1)"
+segments=$(ls "$work"/www/audio/*.ts | wc -l)
+echo "$segments segments, $(du -sh "$work/www" | cut -f1)"
 
-# A keep-alive HTTP/1.1 static server on a free loopback port; it stops with this script.
+# nginx on a free loopback port, every path under $work (no root-owned file is touched; run as
+# root, its worker drops to nobody, hence the world-readable tree).
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()')
-python3 - "$work" "$port" <<'PY' &
-import functools, http.server, sys
-class Handler(http.server.SimpleHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
-    # Head and body go out in separate writes: with Nagle on, each response waits for the
-    # client's delayed ACK (40 ms), which would measure the server, not hlscheck.
-    disable_nagle_algorithm = True
-    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map, ".m3u8": "application/vnd.apple.mpegurl", ".ts": "video/mp2t"}
-    def log_message(self, *args): pass
-server = http.server.ThreadingHTTPServer(("127.0.0.1", int(sys.argv[2])), functools.partial(Handler, directory=sys.argv[1]))
-server.serve_forever()
-PY
+chmod -R a+rX "$work"
+cat > "$work/nginx/nginx.conf" <<CONF
+worker_processes 1;
+daemon off;
+pid $work/nginx/nginx.pid;
+error_log $work/nginx/error.log warn;
+events { worker_connections 256; }
+http {
+    access_log off;
+    client_body_temp_path $work/nginx/body;
+    proxy_temp_path $work/nginx/proxy;
+    fastcgi_temp_path $work/nginx/fastcgi;
+    uwsgi_temp_path $work/nginx/uwsgi;
+    scgi_temp_path $work/nginx/scgi;
+    sendfile on;
+    tcp_nopush on;
+    tcp_nodelay on;
+    keepalive_timeout 60s;
+    keepalive_requests 100000;
+    types { application/vnd.apple.mpegurl m3u8; video/mp2t ts; }
+    default_type application/octet-stream;
+    server {
+        listen 127.0.0.1:$port;
+        root $work/www;
+    }
+}
+CONF
+"$nginx" -p "$work/nginx" -c "$work/nginx/nginx.conf" -e "$work/nginx/error.log" &
 server_pid=$!
 for _ in $(seq 50); do curl -fs "http://127.0.0.1:$port/master.m3u8" >/dev/null 2>&1 && break; sleep 0.1; done
+curl -fs "http://127.0.0.1:$port/master.m3u8" >/dev/null || { echo "bench: nginx did not start:" >&2; cat "$work/nginx/error.log" >&2; exit 1; }
 
 bin=${HLSCHECK_BIN:-.build/release/hlscheck}
+url="http://127.0.0.1:$port/master.m3u8"
 echo "What hlscheck finds (local, then remote):"
-"$bin" "$work/master.m3u8" | tail -3 | sed "s|$work|STREAM|g" || true
-"$bin" "http://127.0.0.1:$port/master.m3u8" | tail -3 | sed "s|127.0.0.1:$port|HOST|g" || true
-hyperfine --warmup 1 --runs 7 --style basic --export-json "$work/results.json" \
-  -n "hlscheck local files" "$bin $work/master.m3u8 || true" \
-  -n "hlscheck http://127.0.0.1 (loopback)" "$bin http://127.0.0.1:$port/master.m3u8 || true"
+"$bin" "$work/www/master.m3u8" | tail -1 | sed "s|$work|STREAM|g" || true
+"$bin" "$url" | tail -1 || true
+commands=(-n "hlscheck local files" "$bin $work/www/master.m3u8 || true"
+          -n "hlscheck http://127.0.0.1 (nginx, loopback)" "$bin $url || true")
+if [ -n "${HLSCHECK_BASELINE:-}" ]; then
+    commands+=(-n "baseline local files" "$HLSCHECK_BASELINE $work/www/master.m3u8 || true"
+               -n "baseline http://127.0.0.1 (nginx, loopback)" "$HLSCHECK_BASELINE $url || true")
+fi
+hyperfine --warmup 2 --runs ${BENCH_RUNS:-15} --style basic --export-json "$work/results.json" "${commands[@]}"
 echo
-python3 - "$work/results.json" "$segments" <<'PY2'
+python3 - "$work/results.json" "$segments" <<'PY'
 import json, sys
 results = json.load(open(sys.argv[1]))["results"]
 segments = int(sys.argv[2])
-local = results[0]["median"]
-print("| command | median | per segment | ÷ local |")
-print("|---|---:|---:|---:|")
-for r in results:
-    print(f"| {r['command']} | {r['median'] * 1000:.1f} ms | {r['median'] * 1000 / segments:.3f} ms | {r['median'] / local:.2f}× |")
-PY2
+print("| command | median | CPU (user+sys) | per segment | ÷ local (median) | ÷ local (CPU) |")
+print("|---|---:|---:|---:|---:|---:|")
+for index, r in enumerate(results):
+    local = results[index - index % 2]  # each binary against its own local run
+    cpu, local_cpu = r["user"] + r["system"], local["user"] + local["system"]
+    print(f"| {r['command']} | {r['median'] * 1000:.1f} ms | {cpu * 1000:.0f} ms | {r['median'] * 1000 / segments:.3f} ms "
+          f"| {r['median'] / local['median']:.2f}× | {cpu / local_cpu:.2f}× |")
+PY
