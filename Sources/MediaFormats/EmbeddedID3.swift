@@ -241,6 +241,12 @@ public struct TimedID3Collector {
         found.append(contentsOf: Self.tagsInPES(data, offset: offset))
     }
 
+    /// Whether packets on `pid` can matter (the PAT, a PMT, a timed-ID3 PID found so far): every
+    /// other packet is passed over by ``consume(_:at:)``, so a caller may skip it unread.
+    public func wantsPayload(of pid: UInt16) -> Bool {
+        pid == 0 || roles[Int(pid) & 0x1FFF] != 0
+    }
+
     /// Takes the next packet and the byte offset where it starts.
     public mutating func consume(_ packet: TransportStreamPacket, at offset: Int) {
         guard !packet.transportError, packet.scramblingControl == 0, packet.hasPayload else { return }

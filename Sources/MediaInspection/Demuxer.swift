@@ -20,8 +20,8 @@ final class Demuxer {
     /// Why the bytes stopped coming (an I/O error, a file that shrank), if they did.
     var readFailure: ByteReadError? { input.failure }
 
-    init(source: any RandomAccessBytes, container: SegmentContainer, gauge: BufferGauge? = nil) throws(LibAVError) {
-        input = try ReaderInput(source, gauge: gauge)
+    init(source: any RandomAccessBytes, container: SegmentContainer, gauge: BufferGauge? = nil, feed: ScanFeed? = nil) throws(LibAVError) {
+        input = try ReaderInput(source, gauge: gauge, feed: feed)
         guard let context = avformat_alloc_context() else {
             throw LibAV.nullResult("avformat_alloc_context")
         }

@@ -11,6 +11,8 @@ final class ReaderInput {
     private let size: Int
     private var position = 0
     private let gauge: BufferGauge?
+    /// Sees every byte read, where it was read (the TS scanner, fed from libavformat's reads).
+    private let feed: ScanFeed?
     private(set) var context: UnsafeMutablePointer<AVIOContext>?
     /// The first read failure; libav sees it as EIO and ends the demux.
     private(set) var failure: ByteReadError?
@@ -18,10 +20,11 @@ final class ReaderInput {
     /// libav's own file protocol reads 32 KiB at a time; twice that halves the calls.
     static let bufferSize: Int32 = 64 * 1024
 
-    init(_ source: any RandomAccessBytes, gauge: BufferGauge? = nil) throws(LibAVError) {
+    init(_ source: any RandomAccessBytes, gauge: BufferGauge? = nil, feed: ScanFeed? = nil) throws(LibAVError) {
         self.source = source
         self.size = source.count
         self.gauge = gauge
+        self.feed = feed
         guard let buffer = av_malloc(Int(Self.bufferSize)) else {
             throw LibAV.nullResult("av_malloc")
         }
@@ -52,6 +55,7 @@ final class ReaderInput {
         do {
             let count = try source.read(at: position, into: UnsafeMutableRawBufferPointer(start: destination, count: capacity))
             guard count > 0 else { return hls_averror_eof() }
+            feed?.observe(UnsafeRawBufferPointer(start: destination, count: count), at: position)
             position += count
             return Int32(count)
         } catch {

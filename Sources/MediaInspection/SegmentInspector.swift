@@ -41,15 +41,19 @@ public struct SegmentInspector: Sendable {
         let segment = try await source.open(request.uri, range: request.range)
         let initBytes = try await openInitSection(request)
         guard let decryption = request.decryption else {
-            if gauge == nil, segment.count >= Self.concurrentPassesThreshold {
+            // A TS segment is read once, for libavformat and the scanners together; the
+            // scanners of the other containers read their own way, beside libavformat.
+            let sniffed = ContainerSniffer.container(uri: request.uri, source: segment, hasInitSection: initBytes != nil)
+            if gauge == nil, segment.count >= Self.concurrentPassesThreshold, sniffed.0 != .mpegTS {
                 return try await Self.inspectConcurrently(
                     uri: request.uri, segment: segment, initSection: initBytes, wantsStreamInfo: request.wantsStreamInfo,
-                    wantsDecode: request.wantsDecode, maximumImagePixels: maximumImagePixels, maximumID3Bytes: maximumID3Bytes)
+                    wantsDecode: request.wantsDecode, maximumImagePixels: maximumImagePixels, maximumID3Bytes: maximumID3Bytes,
+                    sniffed: sniffed)
             }
             return try Self.inspect(
                 uri: request.uri, segment: segment, initSection: initBytes, wantsStreamInfo: request.wantsStreamInfo,
                 wantsDecode: request.wantsDecode, maximumImagePixels: maximumImagePixels, maximumID3Bytes: maximumID3Bytes,
-                gauge: gauge)
+                gauge: gauge, sniffed: sniffed)
         }
         // The downloaded (encrypted) size is what counts for bit rate; the content is the clear text.
         var hidden = SegmentFacts(uri: request.uri, byteCount: segment.count, container: .unknown)
@@ -159,41 +163,63 @@ public struct SegmentInspector: Sendable {
     /// The synchronous core: bytes in, facts out. Content problems become `problem`; throws only
     /// when the bytes stop coming (an I/O error, a file that shrank while read).
     ///
-    /// Two passes over the segment, each in bounded memory: libavformat through a fixed I/O
-    /// buffer for tracks and timing, then one walk through a window for ID3 (and, in TS, the
-    /// continuity counters of every packet).
+    /// In bounded memory whatever the segment's size. An MPEG-TS segment is read once:
+    /// libavformat reads it through a fixed I/O buffer for tracks and timing, and the scanner
+    /// (continuity counters, timed ID3) is fed the same bytes as they arrive. Other containers
+    /// take two passes: libavformat's, then the ID3/emsg scanners' walk through a window.
     static func inspect(
         uri: String, segment: any RandomAccessBytes, initSection: (any RandomAccessBytes)?, wantsStreamInfo: Bool,
         wantsDecode: Bool = false, maximumImagePixels: Int = ImageHeader.defaultMaximumPixels,
         maximumID3Bytes: Int = EmbeddedID3.maximumPESSize, gauge: BufferGauge? = nil,
-        windowSize: Int = ByteCursor.defaultWindowSize
+        windowSize: Int = ByteCursor.defaultWindowSize, sniffed: (SegmentContainer, problem: String?)? = nil
     ) throws(SegmentReadError) -> SegmentFacts {
+        let sniffed = sniffed ?? ContainerSniffer.container(uri: uri, source: segment, hasInitSection: initSection != nil)
+        if sniffed.0 == .mpegTS {
+            let feed = ScanFeed(
+                scanner: TransportStreamScanner(count: segment.count, maximumTagBytes: maximumID3Bytes),
+                segmentOffset: initSection?.count ?? 0)
+            let demuxed = try demuxPass(
+                uri: uri, segment: segment, initSection: initSection, wantsStreamInfo: wantsStreamInfo, wantsDecode: wantsDecode,
+                maximumImagePixels: maximumImagePixels, gauge: gauge, sniffed: sniffed, feed: feed)
+            do {
+                try feed.complete(from: segment, bufferSize: windowSize, gauge: gauge)
+            } catch {
+                throw SegmentReadError(uri: uri, reason: error.reason)
+            }
+            let (continuity, tags) = feed.scanner.finish()
+            return finish(demuxed, ScanResult(found: tags, continuity: continuity), maximumImagePixels: maximumImagePixels)
+        }
         let demuxed = try demuxPass(
             uri: uri, segment: segment, initSection: initSection, wantsStreamInfo: wantsStreamInfo, wantsDecode: wantsDecode,
-            maximumImagePixels: maximumImagePixels, gauge: gauge)
+            maximumImagePixels: maximumImagePixels, gauge: gauge, sniffed: sniffed)
         let scanned = try scanPass(
             uri: uri, segment: segment, container: demuxed.container, maximumID3Bytes: maximumID3Bytes, gauge: gauge,
             windowSize: windowSize)
         return finish(demuxed, scanned, maximumImagePixels: maximumImagePixels)
     }
 
-    /// Segments at least this large are demuxed and scanned at the same time, on two cores.
+    /// Segments at least this large, but for MPEG-TS (read once), are demuxed and scanned at the
+    /// same time, on two cores.
     static let concurrentPassesThreshold = 16 << 20
 
     /// The two passes of a large segment side by side: libavformat on this task, the scanners'
     /// walk on a child task, each with its own buffers (the bytes are read twice, as in turn).
+    /// The inspector takes this way for large packed audio and fMP4 segments only: an MPEG-TS
+    /// segment is read once instead (tests compare the two).
     static func inspectConcurrently(
         uri: String, segment: any RandomAccessBytes & Sendable, initSection: (any RandomAccessBytes & Sendable)?,
-        wantsStreamInfo: Bool, wantsDecode: Bool, maximumImagePixels: Int, maximumID3Bytes: Int
+        wantsStreamInfo: Bool, wantsDecode: Bool, maximumImagePixels: Int, maximumID3Bytes: Int,
+        sniffed: (SegmentContainer, problem: String?)? = nil
     ) async throws(SegmentReadError) -> SegmentFacts {
-        let container = ContainerSniffer.container(uri: uri, source: segment, hasInitSection: initSection != nil).0
+        let sniffed = sniffed ?? ContainerSniffer.container(uri: uri, source: segment, hasInitSection: initSection != nil)
+        let container = sniffed.0
         async let scanned = Result { () throws(SegmentReadError) -> ScanResult in
             try scanPass(uri: uri, segment: segment, container: container, maximumID3Bytes: maximumID3Bytes)
         }
         let demuxed = Result { () throws(SegmentReadError) -> DemuxPassResult in
             try demuxPass(
                 uri: uri, segment: segment, initSection: initSection, wantsStreamInfo: wantsStreamInfo, wantsDecode: wantsDecode,
-                maximumImagePixels: maximumImagePixels, gauge: nil)
+                maximumImagePixels: maximumImagePixels, gauge: nil, sniffed: sniffed)
         }
         let scan = await scanned
         return finish(try demuxed.get(), try scan.get(), maximumImagePixels: maximumImagePixels)
@@ -211,13 +237,17 @@ public struct SegmentInspector: Sendable {
     }
 
     /// libavformat's pass (and the decoder's, with `wantsDecode`): tracks, timing, problems.
+    /// `sniffed` is the container and layout problem when already known; `feed` sees every
+    /// byte libavformat reads.
     static func demuxPass(
         uri: String, segment: any RandomAccessBytes, initSection: (any RandomAccessBytes)?, wantsStreamInfo: Bool,
-        wantsDecode: Bool, maximumImagePixels: Int, gauge: BufferGauge?
+        wantsDecode: Bool, maximumImagePixels: Int, gauge: BufferGauge?,
+        sniffed: (SegmentContainer, problem: String?)? = nil, feed: ScanFeed? = nil
     ) throws(SegmentReadError) -> DemuxPassResult {
         LibAV.silenceLogging()
         let byteCount = segment.count
-        let (container, layoutProblem) = ContainerSniffer.container(uri: uri, source: segment, hasInitSection: initSection != nil)
+        let (container, layoutProblem) = sniffed
+            ?? ContainerSniffer.container(uri: uri, source: segment, hasInitSection: initSection != nil)
         var facts = SegmentFacts(uri: uri, byteCount: byteCount, container: container)
         let demuxed: any RandomAccessBytes = initSection.map { ConcatenatedBytes($0, segment) } ?? segment
 
@@ -226,7 +256,7 @@ public struct SegmentInspector: Sendable {
             ? DemuxResult()
             : try demux(
                 uri: uri, source: demuxed, container: container, wantsStreamInfo: wantsStreamInfo,
-                maximumImagePixels: maximumImagePixels, gauge: gauge)
+                maximumImagePixels: maximumImagePixels, gauge: gauge, feed: feed)
         facts.tracks = demux.tracks
         facts.duration = demux.duration
         facts.firstPTS = demux.firstPTS
@@ -292,12 +322,12 @@ public struct SegmentInspector: Sendable {
 
     private static func demux(
         uri: String, source: any RandomAccessBytes, container: SegmentContainer, wantsStreamInfo: Bool, maximumImagePixels: Int,
-        gauge: BufferGauge?
+        gauge: BufferGauge?, feed: ScanFeed?
     ) throws(SegmentReadError) -> DemuxResult {
         guard source.count > 0 else { return DemuxResult(problem: "segment is empty") }
         let demuxer: Demuxer
         do {
-            demuxer = try Demuxer(source: source, container: container, gauge: gauge)
+            demuxer = try Demuxer(source: source, container: container, gauge: gauge, feed: feed)
         } catch {
             return DemuxResult(problem: error.description)
         }

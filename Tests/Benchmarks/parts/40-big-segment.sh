@@ -4,6 +4,7 @@
 # file protocol (avformat_open_input + av_read_frame, Tests/Benchmarks/avformat-floor.c).
 # Time (hyperfine medians) and peak RSS (/usr/bin/time or getrusage via python).
 #   HLSCHECK_BIN=path   the binary to measure (default .build/release/hlscheck)
+#   HLSCHECK_BASELINE=path  another binary (e.g. main's) measured in the same hyperfine run
 #   BENCH_WORK=folder   keep the generated media there and reuse it on the next run
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
@@ -49,14 +50,20 @@ PY
 }
 floor_rss=$(peak "$work/avformat-floor" "$big")
 check_rss=$(peak "$bin" "$work/big/index.m3u8" --max-segment-bytes 1000000000)
+baseline=()
+if [ -n "${HLSCHECK_BASELINE:-}" ]; then
+    baseline_rss=$(peak "$HLSCHECK_BASELINE" "$work/big/index.m3u8" --max-segment-bytes 1000000000)
+    baseline=(-n "baseline hlscheck ($HLSCHECK_BASELINE)" "$HLSCHECK_BASELINE $work/big/index.m3u8 --max-segment-bytes 1000000000 || true")
+fi
 hyperfine --warmup 1 --runs 7 --style basic --export-json "$work/results.json" \
   -n "C floor: avformat_open_input + av_read_frame" "$work/avformat-floor $big" \
-  -n "hlscheck media playlist (one 200 MB segment)" "$bin $work/big/index.m3u8 --max-segment-bytes 1000000000 || true"
+  -n "hlscheck media playlist (one 200 MB segment)" "$bin $work/big/index.m3u8 --max-segment-bytes 1000000000 || true" \
+  "${baseline[@]}"
 echo
-python3 - "$work/results.json" "$floor_rss" "$check_rss" <<'PY'
+python3 - "$work/results.json" "$floor_rss" "$check_rss" ${baseline_rss:-} <<'PY'
 import json, sys
 results = json.load(open(sys.argv[1]))["results"]
-rss = [sys.argv[2], sys.argv[3]]
+rss = sys.argv[2:]
 floor = results[0]["median"]
 floor_cpu = results[0]["user"] + results[0]["system"]
 # On a shared machine wall time mostly measures the queue for a core; CPU time (user + system,
