@@ -420,8 +420,12 @@ public struct PlaylistLoader: Sendable {
                 }
             }
         }
+        var previous: MediaSegment?
         for segment in media.segments where !segment.gap {
             judge(segment.uri, segment.uriLine)
+            // A run of segments shares one key and map: judged at the run's first segment.
+            if let previous, previous.sharesContext(with: segment) { continue }
+            previous = segment
             if let map = segment.map { judge(map.uri, map.line) }
             // An AES-128 key is read too (16 bytes, to decrypt and measure the segment).
             if let key = segment.key, key.method == "AES-128", let keyURI = key.uri { judge(keyURI, key.line) }

@@ -564,45 +564,278 @@ public struct PartialSegment: Sendable, Hashable {
 }
 
 /// One media segment (RFC 8216 §3): its URI line and the tags in force for it.
-public struct MediaSegment: Sendable, Hashable {
-    /// The URI as written (after variable substitution).
-    public var uri: String
+///
+/// Stored compactly (issue 11: a playlist of 100 000 segments is a model of 100 000 of these):
+/// the key, the map and the bitrate in force are one shared reference for a run of segments,
+/// and the title, byte range and partial segments, rare, one reference only when present. The
+/// public properties read and write through them as if they were stored.
+public struct MediaSegment: Sendable, Hashable, CustomReflectable {
+    /// The URI as written, when it is not `uriTemplate` with `uriNumber`.
+    var writtenURI: String
+    /// The URI's text around its last number, shared by a run of segments (`seg-1.ts`,
+    /// `seg-2.ts`, …), nil when the URI is `writtenURI`.
+    var uriTemplate: URITemplate?
+    /// The number in `uriTemplate`.
+    var uriNumber: UInt64 = 0
     /// Line of the URI.
     public var uriLine: Int
     /// Line of the `#EXTINF` tag, nil when it is missing (a syntax error already reported).
     public var extinfLine: Int?
-    /// EXTINF duration in seconds.
-    public var duration: Double
-    /// The EXTINF title (after the comma), nil when absent or empty.
-    public var title: String?
-    /// `#EXT-X-BYTERANGE` with its offset resolved, nil when the segment is the whole resource.
-    public var byteRange: ByteRange?
     /// Preceded by `#EXT-X-DISCONTINUITY`.
     public var discontinuity: Bool
-    /// The key in force for this segment, nil when none or METHOD=NONE.
-    public var key: EncryptionKey?
-    /// The EXT-X-MAP in force for this segment.
-    public var map: MediaInitializationSection?
-    /// `#EXT-X-PROGRAM-DATE-TIME` value as written, when the tag precedes this segment; nil otherwise.
-    public var programDateTime: String?
     /// Preceded by `#EXT-X-GAP`.
     public var gap: Bool
-    /// `#EXT-X-BITRATE` in force, kbit/s.
-    public var bitrate: Int?
-    /// Partial segments that make up this segment (low-latency HLS).
-    public var parts: [PartialSegment]
+    /// EXTINF duration in seconds.
+    public var duration: Double
     /// Media sequence number of this segment.
     public var mediaSequence: Int
+    /// The `#EXT-X-PROGRAM-DATE-TIME` value, packed (`PackedDateTime`); 0 when it is not.
+    var packedDateTime: UInt64 = 0
+    /// The key, map and bitrate in force: shared by every segment of a run.
+    var context: SegmentContext?
+    /// Title, byte range, parts and an unpacked date-time, when the segment has any.
+    var extras: SegmentExtras?
 
     /// Makes a segment; `duration` in seconds; the other fields start empty.
     public init(uri: String, uriLine: Int, duration: Double, mediaSequence: Int) {
-        self.uri = uri
+        self.writtenURI = uri
         self.uriLine = uriLine
         self.duration = duration
         self.discontinuity = false
         self.gap = false
-        self.parts = []
         self.mediaSequence = mediaSequence
+    }
+
+    /// The URI as written (after variable substitution).
+    public var uri: String {
+        get { uriTemplate.map { $0.uri(uriNumber) } ?? writtenURI }
+        set {
+            writtenURI = newValue
+            uriTemplate = nil
+            uriNumber = 0
+        }
+    }
+
+    /// `#EXT-X-PROGRAM-DATE-TIME` value as written, when the tag precedes this segment; nil otherwise.
+    public var programDateTime: String? {
+        get { packedDateTime != 0 ? PackedDateTime.text(packedDateTime) : extras?.writtenDateTime }
+        set {
+            var text = newValue
+            let packed = text?.withUTF8 { PackedDateTime.pack($0) }
+            packedDateTime = packed ?? 0
+            extras = SegmentExtras.make(title: title, byteRange: byteRange, parts: parts, writtenDateTime: packed == nil ? newValue : nil)
+        }
+    }
+
+    /// The EXTINF title (after the comma), nil when absent or empty.
+    public var title: String? {
+        get { extras?.title }
+        set { extras = SegmentExtras.make(title: newValue, byteRange: byteRange, parts: parts, writtenDateTime: extras?.writtenDateTime) }
+    }
+    /// `#EXT-X-BYTERANGE` with its offset resolved, nil when the segment is the whole resource.
+    public var byteRange: ByteRange? {
+        get { extras?.byteRange }
+        set { extras = SegmentExtras.make(title: title, byteRange: newValue, parts: parts, writtenDateTime: extras?.writtenDateTime) }
+    }
+    /// Partial segments that make up this segment (low-latency HLS).
+    public var parts: [PartialSegment] {
+        get { extras?.parts ?? [] }
+        set { extras = SegmentExtras.make(title: title, byteRange: byteRange, parts: newValue, writtenDateTime: extras?.writtenDateTime) }
+    }
+    /// The key in force for this segment, nil when none or METHOD=NONE.
+    public var key: EncryptionKey? {
+        get { context?.key }
+        set { context = SegmentContext.make(key: newValue, map: map, bitrate: bitrate) }
+    }
+    /// The EXT-X-MAP in force for this segment.
+    public var map: MediaInitializationSection? {
+        get { context?.map }
+        set { context = SegmentContext.make(key: key, map: newValue, bitrate: bitrate) }
+    }
+    /// `#EXT-X-BITRATE` in force, kbit/s.
+    public var bitrate: Int? {
+        get { context?.bitrate }
+        set { context = SegmentContext.make(key: key, map: map, bitrate: newValue) }
+    }
+
+    /// The same key, map and bitrate as `other`'s, known without comparing (one shared
+    /// reference): what looks at each key and map once can skip the rest of a run.
+    func sharesContext(with other: MediaSegment) -> Bool { context === other.context }
+
+    public static func == (lhs: MediaSegment, rhs: MediaSegment) -> Bool {
+        (lhs.uriTemplate != nil && lhs.uriTemplate === rhs.uriTemplate ? lhs.uriNumber == rhs.uriNumber : lhs.uri == rhs.uri)
+            && lhs.uriLine == rhs.uriLine && lhs.extinfLine == rhs.extinfLine
+            && lhs.discontinuity == rhs.discontinuity && lhs.gap == rhs.gap && lhs.duration == rhs.duration
+            && lhs.mediaSequence == rhs.mediaSequence && lhs.packedDateTime == rhs.packedDateTime
+            && (lhs.context === rhs.context || (lhs.key == rhs.key && lhs.map == rhs.map && lhs.bitrate == rhs.bitrate))
+            && (lhs.extras === rhs.extras || (lhs.title == rhs.title && lhs.byteRange == rhs.byteRange && lhs.parts == rhs.parts
+                && lhs.extras?.writtenDateTime == rhs.extras?.writtenDateTime))
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(uri)
+        hasher.combine(uriLine)
+        hasher.combine(extinfLine)
+        hasher.combine(duration)
+        hasher.combine(title)
+        hasher.combine(byteRange)
+        hasher.combine(discontinuity)
+        hasher.combine(key)
+        hasher.combine(map)
+        hasher.combine(programDateTime)
+        hasher.combine(gap)
+        hasher.combine(bitrate)
+        hasher.combine(parts)
+        hasher.combine(mediaSequence)
+    }
+
+    /// The public fields, in the order they were declared when each was stored.
+    public var customMirror: Mirror {
+        Mirror(self, children: [
+            "uri": uri as Any, "uriLine": uriLine as Any, "extinfLine": extinfLine as Any, "duration": duration as Any,
+            "title": title as Any, "byteRange": byteRange as Any, "discontinuity": discontinuity as Any, "key": key as Any,
+            "map": map as Any, "programDateTime": programDateTime as Any, "gap": gap as Any, "bitrate": bitrate as Any,
+            "parts": parts as Any, "mediaSequence": mediaSequence as Any,
+        ], displayStyle: .struct)
+    }
+}
+
+/// A date-time as most playlists write it, `YYYY-MM-DDThh:mm:ss[.f[f[f]]]Z`, in one integer rather
+/// than a 24-byte string per segment: its 14 to 17 digits and how many of them are fractional.
+/// Nothing else is packed, so the text comes back exactly as written.
+enum PackedDateTime {
+    /// The packed value (never 0), nil when `bytes` is not of that form.
+    static func pack(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64? {
+        // "2022-06-10T03:31:00Z" is 20 bytes; with ".fff", 24.
+        guard bytes.count >= 20, bytes.count <= 24, bytes.count != 21, bytes[bytes.count - 1] == UInt8(ascii: "Z") else { return nil }
+        var digits: UInt64 = 0
+        for (index, separator) in [(4, "-"), (7, "-"), (10, "T"), (13, ":"), (16, ":")] as [(Int, Unicode.Scalar)]
+        where bytes[index] != UInt8(ascii: separator) { return nil }
+        let fraction = bytes.count == 20 ? 0 : bytes.count - 21
+        if fraction > 0, bytes[19] != UInt8(ascii: ".") { return nil }
+        for index in 0..<(bytes.count - 1) where ![4, 7, 10, 13, 16, 19].contains(index) {
+            let byte = bytes[index]
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+            digits = digits * 10 + UInt64(byte - UInt8(ascii: "0"))
+        }
+        return (digits << 2 | UInt64(fraction)) | (1 << 63)
+    }
+
+    /// The text `pack` read.
+    static func text(_ packed: UInt64) -> String {
+        let fraction = Int(packed & 3)
+        var digits = (packed & ~(1 << 63)) >> 2
+        let count = fraction == 0 ? 20 : 21 + fraction
+        return String(unsafeUninitializedCapacity: count) { buffer in
+            var index = count - 1
+            buffer[index] = UInt8(ascii: "Z")
+            while index > 0 {
+                index -= 1
+                switch index {
+                case 4, 7: buffer[index] = UInt8(ascii: "-")
+                case 10: buffer[index] = UInt8(ascii: "T")
+                case 13, 16: buffer[index] = UInt8(ascii: ":")
+                case 19: buffer[index] = UInt8(ascii: ".")
+                default:
+                    buffer[index] = UInt8(ascii: "0") + UInt8(digits % 10)
+                    digits /= 10
+                }
+            }
+            return count
+        }
+    }
+}
+
+/// A URI as `prefix`, a decimal number (no leading zero) and `suffix`: one string for a run of
+/// numbered segments rather than one each.
+final class URITemplate: Sendable {
+    let prefix: [UInt8]
+    let suffix: [UInt8]
+
+    init(prefix: [UInt8], suffix: [UInt8]) {
+        self.prefix = prefix
+        self.suffix = suffix
+    }
+
+    /// Where the last number of `bytes` lies, when it is one this can hold (1 to 18 digits,
+    /// no leading zero but "0" itself), and its value.
+    static func split(_ bytes: UnsafeBufferPointer<UInt8>) -> (start: Int, end: Int, number: UInt64)? {
+        var end = bytes.count
+        while end > 0, !(bytes[end - 1] >= UInt8(ascii: "0") && bytes[end - 1] <= UInt8(ascii: "9")) { end -= 1 }
+        guard end > 0 else { return nil }
+        var start = end
+        while start > 0, bytes[start - 1] >= UInt8(ascii: "0"), bytes[start - 1] <= UInt8(ascii: "9") { start -= 1 }
+        guard end - start <= 18, bytes[start] != UInt8(ascii: "0") || end - start == 1 else { return nil }
+        var number: UInt64 = 0
+        for index in start..<end { number = number * 10 + UInt64(bytes[index] - UInt8(ascii: "0")) }
+        return (start, end, number)
+    }
+
+    /// Whether `bytes` is this template's prefix and suffix around `start..<end`.
+    func matches(_ bytes: UnsafeBufferPointer<UInt8>, start: Int, end: Int) -> Bool {
+        guard start == prefix.count, bytes.count - end == suffix.count else { return false }
+        for index in 0..<start where bytes[index] != prefix[index] { return false }
+        for index in 0..<suffix.count where bytes[end + index] != suffix[index] { return false }
+        return true
+    }
+
+    /// The URI with `number`.
+    func uri(_ number: UInt64) -> String {
+        var digits = 1, rest = number / 10
+        while rest > 0 { digits += 1; rest /= 10 }
+        let count = prefix.count + digits + suffix.count
+        return String(unsafeUninitializedCapacity: count) { buffer in
+            var index = 0
+            for byte in prefix { buffer[index] = byte; index += 1 }
+            var value = number
+            for k in stride(from: index + digits - 1, through: index, by: -1) {
+                buffer[k] = UInt8(ascii: "0") + UInt8(value % 10)
+                value /= 10
+            }
+            index += digits
+            for byte in suffix { buffer[index] = byte; index += 1 }
+            return count
+        }
+    }
+}
+
+/// The key, map and bitrate in force for a run of segments: one reference shared by the run.
+final class SegmentContext: Sendable {
+    let key: EncryptionKey?
+    let map: MediaInitializationSection?
+    let bitrate: Int?
+
+    private init(key: EncryptionKey?, map: MediaInitializationSection?, bitrate: Int?) {
+        self.key = key
+        self.map = map
+        self.bitrate = bitrate
+    }
+
+    /// Nil when there is nothing in force.
+    static func make(key: EncryptionKey?, map: MediaInitializationSection?, bitrate: Int?) -> SegmentContext? {
+        key == nil && map == nil && bitrate == nil ? nil : SegmentContext(key: key, map: map, bitrate: bitrate)
+    }
+}
+
+/// What few segments have: a title, a byte range, partial segments, a date-time that is not
+/// packed.
+final class SegmentExtras: Sendable {
+    let title: String?
+    let byteRange: ByteRange?
+    let parts: [PartialSegment]
+    let writtenDateTime: String?
+
+    private init(title: String?, byteRange: ByteRange?, parts: [PartialSegment], writtenDateTime: String?) {
+        self.title = title
+        self.byteRange = byteRange
+        self.parts = parts
+        self.writtenDateTime = writtenDateTime
+    }
+
+    /// Nil when the segment has none of them.
+    static func make(title: String?, byteRange: ByteRange?, parts: [PartialSegment], writtenDateTime: String?) -> SegmentExtras? {
+        title == nil && byteRange == nil && parts.isEmpty && writtenDateTime == nil
+            ? nil : SegmentExtras(title: title, byteRange: byteRange, parts: parts, writtenDateTime: writtenDateTime)
     }
 }
 
@@ -697,13 +930,13 @@ public struct Comment: Sendable, Hashable {
 }
 
 /// One parsed playlist file: its model, every tag as written, and the problems found.
-public struct Playlist: Sendable, Hashable {
+public struct Playlist: Sendable, Hashable, CustomReflectable {
     /// The URI the playlist was read from (a path or URL string), used in every location.
     public var uri: String
     /// The playlist's model: multivariant or media.
     public var content: PlaylistContent
-    /// Every `#EXT` tag in file order, known or not.
-    public var tags: [Tag]
+    /// The tags, compactly: one small record each and their text in one buffer.
+    var tagStore: TagStore
     /// Every problem the parser found, errors and warnings, in the order found.
     public var problems: [PlaylistProblem]
     /// Comment lines in file order.
@@ -712,6 +945,17 @@ public struct Playlist: Sendable, Hashable {
     /// that a loader can pass a multivariant playlist's variables to its media playlists.
     public var variables: [String: String] = [:]
 
+    /// Every `#EXT` tag in file order, known or not. Made on each read from compact storage (a
+    /// playlist of 100 000 segments has 300 000 tags): to find tags by name, `tagLines(named:)`
+    /// costs no string per tag.
+    public var tags: [Tag] {
+        get { tagStore.tags }
+        set { tagStore = TagStore(newValue) }
+    }
+
+    /// The 1-based lines of the tags named `name` (leading `#` included), in file order.
+    public func tagLines(named name: String) -> [Int] { tagStore.lines(named: name) }
+
     /// The problems with severity `.error`.
     public var errors: [PlaylistProblem] { problems.filter { $0.severity == .error } }
     /// The problems with severity `.warning`.
@@ -719,10 +963,22 @@ public struct Playlist: Sendable, Hashable {
 
     /// Makes a playlist; `comments` and `variables` start empty.
     public init(uri: String, content: PlaylistContent, tags: [Tag], problems: [PlaylistProblem]) {
+        self.init(uri: uri, content: content, tagStore: TagStore(tags), problems: problems)
+    }
+
+    init(uri: String, content: PlaylistContent, tagStore: TagStore, problems: [PlaylistProblem]) {
         self.uri = uri
         self.content = content
-        self.tags = tags
+        self.tagStore = tagStore
         self.problems = problems
+    }
+
+    /// The public fields, in the order they were declared when each was stored.
+    public var customMirror: Mirror {
+        Mirror(self, children: [
+            "uri": uri as Any, "content": content as Any, "tags": tags as Any, "problems": problems as Any,
+            "comments": comments as Any, "variables": variables as Any,
+        ], displayStyle: .struct)
     }
 
     /// The multivariant model, nil for a media playlist.

@@ -211,7 +211,7 @@ struct ParserState {
     let queryParameters: [String: String]
 
     var sink: ProblemSink
-    var tags: [Tag] = []
+    var tags = TagStore()
     var comments: [Comment] = []
     var master = MultivariantPlaylist()
     var media = MediaPlaylist()
@@ -238,13 +238,22 @@ struct ParserState {
     var pendingDiscontinuity = false
     var pendingGap = false
     var pendingProgramDateTime: String?
+    /// The pending date-time packed (`PackedDateTime`), when it is of that form: 0 otherwise.
+    var pendingPackedDateTime: UInt64 = 0
     var pendingParts: [PartialSegment] = []
-    var currentKey: EncryptionKey?
-    var currentMap: MediaInitializationSection?
-    var currentBitrate: Int?
+    var currentKey: EncryptionKey? { didSet { currentContextIsStale = true } }
+    var currentMap: MediaInitializationSection? { didSet { currentContextIsStale = true } }
+    var currentBitrate: Int? { didSet { currentContextIsStale = true } }
+    /// The three above, as the one reference the segments share until one of them changes.
+    var currentContext: SegmentContext?
+    var currentContextIsStale = false
     var previousSegmentRangeEnd: Int?
     var partRangeEnds: [String: Int] = [:]
-    var previousSegmentURI: String?
+    var previousSegmentURI: SegmentURI?
+    /// The template of the last numbered segment URI.
+    var currentURITemplate: URITemplate?
+    /// The last segment URI kept as a string, to spot the start of a run.
+    var lastTextURI: [UInt8] = []
     var previousSegmentHadRange = false
     var firstPartLine: Int?
     var sawDiscontinuity = false
@@ -287,7 +296,7 @@ struct ParserState {
             // Capped near the loader's default segment limit: a file of blank lines reserves
             // some address space, never more.
             media.segments.reserveCapacity(min(lines / 2, 1 << 17))
-            tags.reserveCapacity(min(lines, 1 << 18))
+            tags.reserve(tags: min(lines, 1 << 18), bytes: min(buffer.count, 1 << 24))
             var lineNumber = 0
             while start < buffer.count || (lineNumber == 0 && start == buffer.count) {
                 lineNumber += 1
@@ -360,8 +369,32 @@ struct ParserState {
             comments.append(Comment(line: number, text: String(decoding: text, as: UTF8.self)))
         } else {
             // Without a '{' there is nothing to substitute (substitute(_:_:_:) returns the text).
-            handleURILine(String(decoding: text, as: UTF8.self), number: number, column: start + 1,
-                          substituting: text.contains(UInt8(ascii: "{")))
+            let substituting = text.contains(UInt8(ascii: "{"))
+            // The URI of a numbered segment (`seg-42.ts`) of a run: kept as its number.
+            if !substituting, pendingStreamInf == nil, pendingExtinf != nil, let split = URITemplate.split(text) {
+                if let template = currentURITemplate, template.matches(text, start: split.start, end: split.end) {
+                    appendSegment(.templated(template, split.number), number: number)
+                    return
+                }
+                // A second URI of the same shape starts a run (a first, or a URI of random
+                // names, stays a string).
+                let sameShape = lastTextURI.withUnsafeBufferPointer { last -> Bool in
+                    guard let previous = URITemplate.split(last), previous.start == split.start,
+                          last.count - previous.end == text.count - split.end else { return false }
+                    for index in 0..<split.start where last[index] != text[index] { return false }
+                    for k in 0..<(text.count - split.end) where last[previous.end + k] != text[split.end + k] { return false }
+                    return true
+                }
+                if sameShape {
+                    let template = URITemplate(prefix: Array(text[..<split.start]), suffix: Array(text[split.end...]))
+                    currentURITemplate = template
+                    appendSegment(.templated(template, split.number), number: number)
+                    return
+                }
+                lastTextURI.removeAll(keepingCapacity: true)
+                lastTextURI.append(contentsOf: text)
+            }
+            handleURILine(String(decoding: text, as: UTF8.self), number: number, column: start + 1, substituting: substituting)
         }
     }
 
@@ -394,7 +427,7 @@ struct ParserState {
                 if number > 1 {
                     sink.warning("#EXTM3U should be the very first line (RFC 8216 §4.3.1.1)", line: number, column: line.column)
                 }
-                tags.append(Tag(name: "#EXTM3U", value: nil, line: number))
+                tags.append(kind: .extm3u, value: nil, line: number)
                 return
             }
             sink.error("the playlist must start with #EXTM3U (RFC 8216 §4.3.1.1), found \"\(text.prefix(40))\"",
@@ -425,11 +458,16 @@ struct ParserState {
         }
         let tagName = String(name)
         let valueString = value.map(String.init)
-        tags.append(Tag(name: tagName, value: valueString, line: line.number))
+        if var written = valueString {
+            written.withUTF8 { bytes in tags.append(name: tagName, value: bytes, line: line.number) }
+        } else {
+            tags.append(name: tagName, value: nil, line: line.number)
+        }
         let valueColumn = line.column + name.unicodeScalars.count + 1
         // String equality (canonical equivalence), as a name with a non-ASCII look-alike has always matched.
         let kind = TagKind(rawValue: tagName)
-        handleTag(kind, kind?.traits, tagName, value: value, valueString: valueString, line, valueColumn)
+        if let kind { noteTraits(kind.traits, tagName, line) }
+        handleTag(kind, tagName, value: value, valueString: valueString, line, valueColumn)
     }
 
     /// The same for an ASCII line, on its bytes: the tag name is looked up without building a
@@ -438,36 +476,52 @@ struct ParserState {
         var colon = 0
         while colon < text.count, text[colon] != UInt8(ascii: ":") { colon += 1 }
         let found = TagKind.lookup(ascii: UnsafeBufferPointer(rebasing: text[..<colon]))
-        let tagName = found?.kind.rawValue ?? String(decoding: text[..<colon], as: UTF8.self)
-        let valueString = colon < text.count ? String(decoding: text[(colon + 1)...], as: UTF8.self) : nil
-        tags.append(Tag(name: tagName, value: valueString, line: number))
-        handleTag(found?.kind, found?.traits, tagName, value: valueString.map { Substring($0) }, valueString: valueString,
-                  SourceLine(number: number, text: "", column: column), column + colon + 1,
-                  valueBytes: colon < text.count ? UnsafeBufferPointer(rebasing: text[(colon + 1)...]) : nil)
+        let valueBytes = colon < text.count ? UnsafeBufferPointer(rebasing: text[(colon + 1)...]) : nil
+        guard let found else {
+            // Unknown and vendor tags (#EXT-X-CUE-OUT, #EXT-X-SCTE35, …) are only kept.
+            tags.append(name: String(decoding: text[..<colon], as: UTF8.self), value: valueBytes, line: number)
+            return
+        }
+        tags.append(kind: found.kind, value: valueBytes, line: number)
+        let line = SourceLine(number: number, text: "", column: column)
+        let tagName = found.kind.rawValue
+        noteTraits(found.traits, tagName, line)
+        // The EXTINF of nearly every segment is read on its bytes, without a string.
+        if found.kind == .extinf, let valueBytes, handleCommonExtinf(valueBytes, line, column + colon + 1) { return }
+        // So is the PROGRAM-DATE-TIME of most segments: a valid date-time of the common form.
+        if found.kind == .programDateTime, let valueBytes, let packed = PackedDateTime.pack(valueBytes) {
+            pendingPackedDateTime = packed
+            pendingProgramDateTime = nil
+            return
+        }
+        let valueString = valueBytes.map { String(decoding: $0, as: UTF8.self) }
+        handleTag(found.kind, tagName, value: valueString.map { Substring($0) }, valueString: valueString, line, column + colon + 1)
     }
 
-    /// One tag, by kind (nil: an unknown or vendor tag). `line.text` is not used here.
-    mutating func handleTag(
-        _ kind: TagKind?, _ traits: TagKind.Traits?, _ tagName: String, value: Substring?, valueString: String?,
-        _ line: SourceLine, _ valueColumn: Int, valueBytes: UnsafeBufferPointer<UInt8>? = nil
-    ) {
-        if let traits {
-            if traits.isMultivariant {
-                multivariantTagCount += 1
-                if firstMultivariantTag == nil { firstMultivariantTag = (tagName, line.number) }
-            } else if traits.isMedia {
-                mediaTagCount += 1
-                if firstMediaTag == nil { firstMediaTag = (tagName, line.number) }
-            }
-            if traits.isSingleton {
-                if let first = singletonLines[tagName] {
-                    sink.error("\(bare(tagName)) must not appear more than once (first at line \(first))",
-                               line: line.number, column: line.column, kind: .structure)
-                } else {
-                    singletonLines[tagName] = line.number
-                }
+    /// Counts a known tag towards the playlist's kind and reports a repeated singleton.
+    mutating func noteTraits(_ traits: TagKind.Traits, _ tagName: String, _ line: SourceLine) {
+        if traits.isMultivariant {
+            multivariantTagCount += 1
+            if firstMultivariantTag == nil { firstMultivariantTag = (tagName, line.number) }
+        } else if traits.isMedia {
+            mediaTagCount += 1
+            if firstMediaTag == nil { firstMediaTag = (tagName, line.number) }
+        }
+        if traits.isSingleton {
+            if let first = singletonLines[tagName] {
+                sink.error("\(bare(tagName)) must not appear more than once (first at line \(first))",
+                           line: line.number, column: line.column, kind: .structure)
+            } else {
+                singletonLines[tagName] = line.number
             }
         }
+    }
+
+    /// One tag, by kind (nil: an unknown or vendor tag), its traits already noted. `line.text`
+    /// is not used here.
+    mutating func handleTag(
+        _ kind: TagKind?, _ tagName: String, value: Substring?, valueString: String?, _ line: SourceLine, _ valueColumn: Int
+    ) {
 
         switch kind {
         case .extm3u:
@@ -500,7 +554,6 @@ struct ParserState {
 
         // Media segment tags
         case .extinf:
-            if let valueBytes, handleCommonExtinf(valueBytes, line, valueColumn) { break }
             handleExtinf(value, line, valueColumn)
         case .byterange:
             requireVersion(4, "EXT-X-BYTERANGE", line.number, line.column)
@@ -537,6 +590,7 @@ struct ParserState {
                 sink.warning("EXT-X-PROGRAM-DATE-TIME: expected an ISO 8601 date-time, found \"\(excerpt(value))\"", line: line.number, column: valueColumn)
             }
             pendingProgramDateTime = valueString ?? String(value)
+            pendingPackedDateTime = 0
         case .daterange:
             let attrs = attributeList(tagName, value, line, valueColumn)
             require(["ID"], in: attrs, tag: tagName, line: line)
@@ -1194,18 +1248,43 @@ struct ParserState {
             }
             sink.error("URI line \"\(text.prefix(60))\" is not preceded by #EXTINF", line: number, column: column, kind: .structure)
         }
+        appendSegment(.text(uri), number: number)
+    }
+
+    /// A URI as the parser keeps it: as written, or a template's number.
+    enum SegmentURI {
+        case text(String)
+        case templated(URITemplate, UInt64)
+
+        var string: String {
+            switch self {
+            case .text(let text): return text
+            case .templated(let template, let number): return template.uri(number)
+            }
+        }
+    }
+
+    /// The segment a URI line ends, made of the tags before it.
+    mutating func appendSegment(_ segmentURI: SegmentURI, number: Int) {
         let extinf = pendingExtinf
         pendingExtinf = nil
-        var segment = MediaSegment(uri: uri, uriLine: number, duration: extinf?.duration ?? 0, mediaSequence: 0)
+        var segment = MediaSegment(uri: "", uriLine: number, duration: extinf?.duration ?? 0, mediaSequence: 0)
+        switch segmentURI {
+        case .text(let text): segment.writtenURI = text
+        case .templated(let template, let value):
+            segment.uriTemplate = template
+            segment.uriNumber = value
+        }
         segment.extinfLine = extinf?.line
-        segment.title = extinf?.title
         segment.discontinuity = pendingDiscontinuity
         segment.gap = pendingGap
-        segment.programDateTime = pendingProgramDateTime
-        segment.key = currentKey
-        segment.map = currentMap
-        segment.bitrate = currentBitrate
-        segment.parts = pendingParts
+        segment.packedDateTime = pendingPackedDateTime
+        if currentContextIsStale {
+            currentContext = SegmentContext.make(key: currentKey, map: currentMap, bitrate: currentBitrate)
+            currentContextIsStale = false
+        }
+        segment.context = currentContext
+        var byteRange: ByteRange?
         if let range = pendingByteRange {
             let offset: Int
             if let explicit = range.offset {
@@ -1213,7 +1292,8 @@ struct ParserState {
             } else {
                 // RFC 8216 §4.3.2.2: without an offset, the previous media segment MUST be a
                 // sub-range of the same resource; the range continues right after it.
-                if !(previousSegmentHadRange && previousSegmentURI == uri) {
+                let uri = segmentURI.string
+                if !(previousSegmentHadRange && previousSegmentURI?.string == uri) {
                     sink.error("EXT-X-BYTERANGE has no offset, but the previous media segment is not a sub-range of \(uri) (RFC 8216 §4.3.2.2)",
                                line: range.line, column: range.column, kind: .structure)
                 }
@@ -1227,17 +1307,20 @@ struct ParserState {
                            line: range.line, column: range.column)
                 previousSegmentRangeEnd = nil
             } else {
-                segment.byteRange = ByteRange(length: range.length, offset: offset)
+                byteRange = ByteRange(length: range.length, offset: offset)
                 previousSegmentRangeEnd = end.partialValue
             }
         }
-        previousSegmentURI = uri
+        segment.extras = SegmentExtras.make(title: extinf?.title, byteRange: byteRange, parts: pendingParts,
+                                            writtenDateTime: pendingPackedDateTime == 0 ? pendingProgramDateTime : nil)
+        previousSegmentURI = segmentURI
         previousSegmentHadRange = pendingByteRange != nil
         if pendingByteRange == nil { previousSegmentRangeEnd = nil }
         pendingByteRange = nil
         pendingDiscontinuity = false
         pendingGap = false
         pendingProgramDateTime = nil
+        pendingPackedDateTime = 0
         pendingParts = []
         media.segments.append(segment)
     }
@@ -1333,10 +1416,9 @@ struct ParserState {
                        line: r.line, column: r.column, kind: .versionTooLow)
         }
         if declaredVersion >= 6 {
-            for tag in tags where tag.name == "#EXT-X-STREAM-INF" || tag.name == "#EXT-X-I-FRAME-STREAM-INF" {
-                if tag.value?.contains("PROGRAM-ID=") == true {
-                    sink.warning("the PROGRAM-ID attribute was removed in protocol version 6 (RFC 8216 §7): delete it", line: tag.line, column: 0, kind: .structure)
-                }
+            let variantTags = (tags.indices(named: "#EXT-X-STREAM-INF") + tags.indices(named: "#EXT-X-I-FRAME-STREAM-INF")).sorted()
+            for index in variantTags where tags.value(at: index, contains: "PROGRAM-ID=") {
+                sink.warning("the PROGRAM-ID attribute was removed in protocol version 6 (RFC 8216 §7): delete it", line: tags.line(at: index), column: 0, kind: .structure)
             }
         }
 
@@ -1367,7 +1449,7 @@ struct ParserState {
             content = .media(media)
         }
         sink.close()
-        var playlist = Playlist(uri: uri, content: content, tags: tags, problems: sink.problems)
+        var playlist = Playlist(uri: uri, content: content, tagStore: tags, problems: sink.problems)
         playlist.comments = comments
         playlist.variables = variables
         return playlist

@@ -6,7 +6,7 @@ import HLSPlaylist
 
 /// The lines of the tags named `name`, in file order (models keep attribute lists, not lines).
 private func lines(of name: String, in playlist: Playlist) -> [Int] {
-    playlist.tags.filter { $0.name == name }.map(\.line)
+    playlist.tagLines(named: name)
 }
 
 private func number(_ value: Double) -> String {
