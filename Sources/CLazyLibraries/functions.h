@@ -52,7 +52,6 @@
     F(avcodec, int, avcodec_receive_packet, (AVCodecContext * a0, AVPacket * a1), (a0, a1)) \
     F(avcodec, int, avcodec_send_frame, (AVCodecContext * a0, const AVFrame * a1), (a0, a1)) \
     F(avcodec, int, avcodec_send_packet, (AVCodecContext * a0, const AVPacket * a1), (a0, a1)) \
-    F(avformat, int, av_find_best_stream, (AVFormatContext * a0, enum AVMediaType a1, int a2, int a3, const AVCodec ** a4, int a5), (a0, a1, a2, a3, a4, a5)) \
     F(avformat, const AVInputFormat *, av_find_input_format, (const char * a0), (a0)) \
     F(avformat, int, av_read_frame, (AVFormatContext * a0, AVPacket * a1), (a0, a1)) \
     F(avformat, int, av_write_frame, (AVFormatContext * a0, AVPacket * a1), (a0, a1)) \
