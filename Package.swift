@@ -6,6 +6,11 @@ import PackageDescription
 let strict: [SwiftSetting] = [
     .enableUpcomingFeature("InternalImportsByDefault"),
 ]
+// FFmpeg and libxml2 are not linked: CLazyLibraries loads them on first use (issue 11), so the
+// system-library targets below give their headers only, without pkg-config (whose --libs would
+// link them). Debian's FFmpeg headers are on the default include path; libxml2's are not.
+let libxml2Headers = "/usr/include/libxml2"
+let libxml2Swift: [SwiftSetting] = [.unsafeFlags(["-Xcc", "-I\(libxml2Headers)"])]
 
 let package = Package(
     name: "hlscheck",
@@ -35,21 +40,27 @@ let package = Package(
     targets: [
         .systemLibrary(
             name: "CFFmpeg",
-            pkgConfig: "libavformat libavcodec libavutil libswscale libswresample",
             providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev", "libswresample-dev"])]
         ),
         .systemLibrary(
             name: "CLibXML2",
-            pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"])]
         ),
+        // A stub for each FFmpeg and libxml2 function the Swift code calls, loading the library with
+        // dlopen on the first call (Sources/CLazyLibraries/include/CLazyLibraries.h).
+        .target(
+            name: "CLazyLibraries",
+            cSettings: [.unsafeFlags(["-I\(libxml2Headers)", "-fvisibility=hidden"])],
+            linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
         .target(name: "HLSPlaylist", dependencies: ["MediaFormats"], swiftSettings: strict),
         .target(name: "MediaFormats", swiftSettings: strict),
-        .target(name: "MediaInspection", dependencies: ["CFFmpeg", "MediaFormats"], swiftSettings: strict),
+        .target(name: "MediaInspection", dependencies: ["CFFmpeg", "CLazyLibraries", "MediaFormats"], swiftSettings: strict),
         .target(
             name: "HLSCheck", dependencies: ["HLSPlaylist", "MediaInspection", "MediaFormats", .product(name: "Yams", package: "Yams")],
             swiftSettings: strict),
-        .target(name: "HLSReporting", dependencies: ["HLSCheck", "CLibXML2", "MediaFormats"], swiftSettings: strict),
+        .target(
+            name: "HLSReporting", dependencies: ["HLSCheck", "CLibXML2", "CLazyLibraries", "MediaFormats"],
+            swiftSettings: strict + libxml2Swift),
         // embed's rename-without-replacing (renameat2 RENAME_NOREPLACE, which Glibc's Swift module does not export) and flock.
         // Named CHLSSystem: swift-system (under swift-nio) has a target CSystem, and target names are global.
         .target(name: "CHLSSystem", path: "Sources/CSystem"),
@@ -81,7 +92,9 @@ let package = Package(
             swiftSettings: strict
         ),
         // Shared by the test targets only: temporary folders, the package root, the corpus.
-        .target(name: "TestSupport", dependencies: ["CLibXML2"], path: "Tests/TestSupport", swiftSettings: strict),
+        .target(
+            name: "TestSupport", dependencies: ["CLibXML2", "CLazyLibraries"], path: "Tests/TestSupport",
+            swiftSettings: strict + libxml2Swift),
         // A loopback HTTP server for the tests: static files and injected faults (Tests/HTTPTestServer).
         .target(
             name: "HTTPTestServer",
@@ -111,7 +124,7 @@ let package = Package(
             dependencies: ["HLSEmbedding", "HLSCheck", "HLSPackaging", "MediaFormats", "TestSupport"], swiftSettings: strict),
         .testTarget(
             name: "HLSReportingTests", dependencies: ["HLSReporting", "HLSCheck", "HLSPlaylist", "MediaInspection", "TestSupport", "CLibXML2"],
-            exclude: ["Golden"], swiftSettings: strict),
+            exclude: ["Golden"], swiftSettings: strict + libxml2Swift),
         .testTarget(
             name: "hlscheckTests", dependencies: ["hlscheck", "TestSupport", "HTTPTestServer"], exclude: ["Golden"], swiftSettings: strict),
     ]

@@ -16,6 +16,7 @@
 #include <libxml/xmlschemas.h>
 #include <libxml/xmlmemory.h>
 
-static inline void hls_xml_free(void *pointer) { xmlFree(pointer); }
+// Defined in Sources/CLazyLibraries (libxml2 is loaded on first use; xmlFree is read there).
+void hls_xml_free(void *pointer);
 
 #endif

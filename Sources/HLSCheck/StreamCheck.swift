@@ -1,4 +1,5 @@
 import Foundation
+import HLSPlaylist
 
 extension CheckConfiguration {
     /// The configuration `hlscheck check` starts from before its flags: `profile` (else the
@@ -47,6 +48,7 @@ extension Checker {
     ) async -> [CheckReport] {
         let file: ConfigurationFile?
         let inputs: [String]
+        var discovered = DiscoveredPlaylists()
         do throws(CheckError) {
             if let configurationFile {
                 file = try ConfigurationFile.load(configurationFile)
@@ -54,7 +56,7 @@ extension Checker {
                 file = try ConfigurationFile.discover(from: StreamDiscovery.folder(of: path))
             }
             let ignore = IgnorePatterns(base: file?.folder ?? ".", patterns: file?.ignore ?? [])
-            inputs = try StreamDiscovery.inputs([path], ignore: ignore.matches)
+            inputs = try StreamDiscovery.inputs([path], ignore: ignore.matches, keeping: &discovered)
             if inputs.isEmpty { throw CheckError("\(path): no playlist found (a folder is searched for .m3u8 and .m3u files that no other playlist there references)") }
         } catch {
             return [CheckReport(input: path, error: error)]
@@ -63,7 +65,11 @@ extension Checker {
         adjust(&configuration)
         // A folder is the root of the streams found in it, as on the command line.
         if configuration.confinement.root == nil, StreamDiscovery.isFolder(path) { configuration.confinement.root = path }
-        let checker = Checker(configuration: configuration)
+        // A folder's playlists were read by discovery: the check reuses them while unchanged.
+        let checker = Checker(
+            configuration: configuration,
+            source: discovered.count > 0
+                ? DiscoveredPlaylistSource(discovered: discovered, base: LocalFileSource(maximumSize: configuration.limits.playlistBytes)) : nil)
         var reports: [CheckReport] = []
         for input in inputs {
             var report: CheckReport

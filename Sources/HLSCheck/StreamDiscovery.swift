@@ -1,5 +1,5 @@
 import Foundation
-import HLSPlaylist
+public import HLSPlaylist
 internal import MediaFormats
 
 /// Finds the streams to check in the paths a user gives: a playlist is checked as given; a folder
@@ -10,6 +10,15 @@ public enum StreamDiscovery {
     /// multivariant playlists (see `masters(in:ignore:)`) minus those `ignore` matches. Throws
     /// `CheckError` for a local path that does not exist.
     public static func inputs(_ paths: [String], ignore: (String) -> Bool = { _ in false }) throws(CheckError) -> [String] {
+        var discovered = DiscoveredPlaylists(budget: 0)
+        return try inputs(paths, ignore: ignore, keeping: &discovered)
+    }
+
+    /// As `inputs(_:ignore:)`, keeping in `discovered` (within its budget) the playlists a
+    /// folder's discovery read, for the check to use instead of reading them again (issue 13).
+    public static func inputs(
+        _ paths: [String], ignore: (String) -> Bool = { _ in false }, keeping discovered: inout DiscoveredPlaylists
+    ) throws(CheckError) -> [String] {
         var result: [String] = []
         for path in paths {
             var isDirectory: ObjCBool = false
@@ -17,7 +26,7 @@ public enum StreamDiscovery {
                 if path.contains("://") { result.append(path); continue }
                 throw CheckError("\(TerminalText.escaped(path)): no such file or folder")
             }
-            result += isDirectory.boolValue ? try masters(in: path, ignore: ignore) : [path]
+            result += isDirectory.boolValue ? try masters(in: path, ignore: ignore, keeping: &discovered) : [path]
         }
         // The same playlist named twice (or found twice) is checked once.
         var seen = Set<String>()
@@ -28,6 +37,14 @@ public enum StreamDiscovery {
     /// regular files count (a FIFO named `live.m3u8` is skipped, never opened for reading);
     /// symbolic links to folders are not followed, so a link loop cannot make the walk endless.
     public static func masters(in folder: String, ignore: (String) -> Bool) throws(CheckError) -> [String] {
+        var discovered = DiscoveredPlaylists(budget: 0)
+        return try masters(in: folder, ignore: ignore, keeping: &discovered)
+    }
+
+    /// As `masters(in:ignore:)`, keeping the playlists it read in `discovered` (within its budget).
+    public static func masters(
+        in folder: String, ignore: (String) -> Bool, keeping discovered: inout DiscoveredPlaylists
+    ) throws(CheckError) -> [String] {
         let root = URL(fileURLWithPath: folder)
         guard let walker = FileManager.default.enumerator(
             at: root, includingPropertiesForKeys: [.isRegularFileKey, .isSymbolicLinkKey, .isDirectoryKey],
@@ -49,8 +66,16 @@ public enum StreamDiscovery {
         }
         var referenced = Set<String>()
         for path in playlists {
+            // The file's stamp before and after the read: bytes kept for the check are the file's
+            // whole content at a moment its stamp names, and are used only while it still does.
+            let real = RegularFile.realPath(path)
+            let before = real.flatMap(PlaylistFileStamp.init(path:))
             guard let bytes = try? RegularFile(path: path).readAll(maximumBytes: maximumPlaylistSize, limitHint: "--max-playlist-bytes")
             else { continue }
+            if let real, let before, PlaylistFileStamp(path: real) == before { discovered.keep(bytes, realPath: real, stamp: before) }
+            // Only a multivariant playlist references playlists: the media playlists (most of the
+            // bytes) need no parse here; the check parses them once.
+            guard Self.mayReferencePlaylists(bytes) else { continue }
             let playlist = PlaylistParser.parse(bytes, uri: path)
             guard let master = playlist.multivariant else { continue }
             let uris = master.variants.map(\.uri) + master.iFrameVariants.map(\.uri) + master.renditions.compactMap(\.uri)
@@ -59,6 +84,35 @@ public enum StreamDiscovery {
             }
         }
         return playlists.filter { !referenced.contains(standard($0)) }.sorted()
+    }
+
+    /// Whether `bytes` hold a tag that can reference a playlist (RFC 8216 §4.3.4.1-4.3.4.3:
+    /// EXT-X-MEDIA, EXT-X-STREAM-INF, EXT-X-I-FRAME-STREAM-INF; tag names are case-sensitive,
+    /// §4.1). Without one, a parse would find no playlist URI, so none is needed.
+    static func mayReferencePlaylists(_ bytes: [UInt8]) -> Bool {
+        let prefix = Array("#EXT-X-".utf8)
+        let names = ["STREAM-INF", "I-FRAME-STREAM-INF", "MEDIA"].map { Array($0.utf8) }
+        return bytes.withUnsafeBufferPointer { buffer in
+            var index = 0
+            let count = buffer.count
+            while index + prefix.count <= count {
+                // Find the next "#EXT-X-" quickly: '#' is rare outside tag lines.
+                guard buffer[index] == UInt8(ascii: "#") else { index += 1; continue }
+                var matches = true
+                for offset in 1..<prefix.count where buffer[index + offset] != prefix[offset] { matches = false; break }
+                if matches {
+                    let start = index + prefix.count
+                    for name in names where start + name.count <= count {
+                        var same = true
+                        for offset in 0..<name.count where buffer[start + offset] != name[offset] { same = false; break }
+                        // "#EXT-X-MEDIA-SEQUENCE" and friends are media playlist tags.
+                        if same, start + name.count == count || buffer[start + name.count] != UInt8(ascii: "-") { return true }
+                    }
+                }
+                index += 1
+            }
+            return false
+        }
     }
 
     /// A regular file, or a symlink to one (stat follows the link).
@@ -118,5 +172,87 @@ public struct IgnorePatterns: Sendable {
         }
         guard let component = path.first, fnmatch(first, component, 0) == 0 else { return false }
         return match(rest, path.dropFirst())
+    }
+}
+
+/// Playlists that folder discovery read, kept so that the check reads each file once (issue 13).
+/// Bounded: past `budget` bytes, further playlists are not kept and the check reads them as usual.
+/// Each is kept with its file's stamp (device, inode, size, modification and change times), and
+/// used only while the file still has it: a playlist changed between discovery and the check is
+/// read again.
+public struct DiscoveredPlaylists: Sendable {
+    /// Bytes kept at most (default 64 MiB, a few hundred ordinary playlists).
+    public var budget: Int
+    /// Bytes kept so far.
+    public private(set) var keptBytes = 0
+    private var files: [String: (stamp: PlaylistFileStamp, bytes: [UInt8])] = [:]
+
+    /// An empty set that keeps at most `budget` bytes.
+    public init(budget: Int = 64 << 20) {
+        self.budget = budget
+    }
+
+    /// The number of playlists kept.
+    public var count: Int { files.count }
+
+    mutating func keep(_ bytes: [UInt8], realPath: String, stamp: PlaylistFileStamp) {
+        guard files[realPath] == nil, keptBytes + bytes.count <= budget else { return }
+        files[realPath] = (stamp, bytes)
+        keptBytes += bytes.count
+    }
+
+    /// The kept bytes of the file at `realPath`, if it still has the stamp it had when read.
+    func bytes(atRealPath realPath: String) -> [UInt8]? {
+        guard let file = files[realPath], PlaylistFileStamp(path: realPath) == file.stamp else { return nil }
+        return file.bytes
+    }
+}
+
+/// What identifies one content of a file without reading it: device, inode, size, and the
+/// modification and change times in nanoseconds (a rewrite in place changes the times, a
+/// replacement the inode).
+struct PlaylistFileStamp: Sendable, Hashable {
+    var device: UInt64
+    var inode: UInt64
+    var size: Int64
+    var modified: Int64
+    var changed: Int64
+
+    /// The stamp of the regular file at `path` (following symlinks); nil when there is none.
+    init?(path: String) {
+        var info = stat()
+        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        device = UInt64(info.st_dev)
+        inode = UInt64(info.st_ino)
+        size = Int64(info.st_size)
+        modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+        changed = Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec)
+    }
+}
+
+/// Local files, served from what discovery kept when it is still current, else read from disk by
+/// `LocalFileSource` (same limits, same messages).
+public struct DiscoveredPlaylistSource: PlaylistSource {
+    /// What discovery kept.
+    public var discovered: DiscoveredPlaylists
+    /// Where everything else, and every kept file that changed, is read from.
+    public var base: LocalFileSource
+
+    /// A source over `discovered`, reading the rest with `base`.
+    public init(discovered: DiscoveredPlaylists, base: LocalFileSource = LocalFileSource()) {
+        self.discovered = discovered
+        self.base = base
+    }
+
+    public func read(_ uri: String) async throws -> [UInt8] {
+        if discovered.count > 0, let path = LocalPath.path(of: uri), let real = RegularFile.realPath(path),
+           let bytes = discovered.bytes(atRealPath: real), bytes.count <= base.maximumSize {
+            return bytes
+        }
+        return try await base.read(uri)
+    }
+
+    public func canonicalName(_ uri: String) async -> String? {
+        await base.canonicalName(uri)
     }
 }

@@ -1,3 +1,4 @@
+import CLazyLibraries
 import CLibXML2
 import HLSCheck
 
@@ -5,9 +6,12 @@ import HLSCheck
 public struct XMLWriterError: Error, Sendable, CustomStringConvertible {
     /// The libxml2 function that reported the failure.
     public var function: String
+    /// Set when libxml2 itself could not be loaded (it is loaded on first use, issue 11): the
+    /// library, the loader's reason and the Debian package to install.
+    public var unavailable: String? = nil
 
-    /// Names the libxml2 function that failed.
-    public var description: String { "libxml2 \(function) failed while writing the XML report" }
+    /// Names the libxml2 function that failed, or the library that could not be loaded.
+    public var description: String { unavailable ?? "libxml2 \(function) failed while writing the XML report" }
 }
 
 /// One libxml2 `xmlTextWriter` writing into one memory buffer; the sole owner of both, freed in
@@ -25,6 +29,9 @@ final class XMLDocumentWriter {
     }
 
     init(_ kind: Kind = .xml) throws(XMLWriterError) {
+        if let failure = hls_load_libxml2() {
+            throw XMLWriterError(function: "dlopen", unavailable: String(cString: failure))
+        }
         xmlInitParser()
         guard let buffer = xmlBufferCreate() else { throw XMLWriterError(function: "xmlBufferCreate") }
         guard let writer = xmlNewTextWriterMemory(buffer, 0) else {

@@ -27,6 +27,7 @@ struct ArtworkCommand: AsyncParsableCommand {
     var remote: RemoteArguments
 
     func run() async throws {
+        try requireFFmpeg()
         limitOptions.startWatchdog(command: "artwork")
         let fetcher = URIScheme.isRemote(input) ? RemoteFetcher(options: remote.options) : nil
         do {

@@ -154,12 +154,14 @@ struct CheckCommand: AsyncParsableCommand {
             // A path that cannot be used (missing, unreadable folder, broken .hlscheck.yml beside
             // it) is a failed input in every report; the other paths are still checked.
             var inputs: [(String, ConfigurationFile?, String?, CheckError?)] = []
+            // The playlists a folder's discovery read, for the check to reuse (issue 13).
+            var discovered = DiscoveredPlaylists()
             for path in paths {
                 do throws(CheckError) {
                     var file = explicit
                     if file == nil { file = try ConfigurationFile.discover(from: StreamDiscovery.folder(of: path)) }
                     let ignore = IgnorePatterns(base: file?.folder ?? ".", patterns: file?.ignore ?? [])
-                    inputs += try StreamDiscovery.inputs([path], ignore: ignore.matches).map {
+                    inputs += try StreamDiscovery.inputs([path], ignore: ignore.matches, keeping: &discovered).map {
                         ($0, file, StreamDiscovery.isFolder(path) ? path : nil, nil)
                     }
                 } catch {
@@ -183,8 +185,11 @@ struct CheckCommand: AsyncParsableCommand {
                 if configuration.confinement.root == nil { configuration.confinement.root = folder }
                 return StreamJob(
                     input: input, configuration: configuration,
-                    failureThreshold: failOn.map(\.threshold) ?? file?.failureThreshold ?? .error, unusable: unusable)
+                    failureThreshold: failOn.map(\.threshold) ?? file?.failureThreshold ?? .error, unusable: unusable,
+                    discovered: discovered.count > 0 ? discovered : nil)
             }
+            // FFmpeg is loaded on first use (issue 11): a missing library stops the run before any stream.
+            if !playlistOnly { try loadFFmpegForCheck() }
             outcome = await streamRun(baseline: baseline, count: jobs.count, paths: reportPaths, fetcher: fetcher).run(jobs)
         } catch {
             // Only an unreadable --config or --baseline stops the run before any input: it applies to all.

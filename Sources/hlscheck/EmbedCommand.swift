@@ -98,6 +98,7 @@ struct EmbedCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        try requireFFmpeg()
         limitOptions.startWatchdog(command: "embed")
         var poster: Poster?
         if let image {

@@ -44,6 +44,7 @@ struct InspectCommand: AsyncParsableCommand {
     var remote: RemoteArguments
 
     func run() async throws {
+        try requireFFmpeg()
         // Regular files only (a FIFO is refused, never waited on), within the byte limit; URLs
         // are fetched into memory within the same limit.
         let fetcher = (segments + [initSection].compactMap { $0 }).contains(where: URIScheme.isRemote)

@@ -13,6 +13,8 @@ struct StreamJob: Sendable {
     var failureThreshold: Severity?
     /// Why the input cannot be checked at all (missing path, broken configuration beside it).
     var unusable: CheckError?
+    /// Playlists folder discovery already read, reused while unchanged (issue 13).
+    var discovered: DiscoveredPlaylists? = nil
 }
 
 /// Checks streams concurrently, at most `jobs` at once, and prints each stream's text part as
@@ -126,7 +128,10 @@ struct StreamRun: Sendable {
             let limits = job.configuration.limits
             var checker = Checker(
                 configuration: job.configuration,
-                source: fetcher.map { RemotePlaylistSource(fetcher: $0, maximumSize: limits.playlistBytes) as any PlaylistSource },
+                source: fetcher.map { RemotePlaylistSource(fetcher: $0, maximumSize: limits.playlistBytes) as any PlaylistSource }
+                    ?? job.discovered.map {
+                        DiscoveredPlaylistSource(discovered: $0, base: LocalFileSource(maximumSize: limits.playlistBytes)) as any PlaylistSource
+                    },
                 segmentSource: fetcher.map { RemoteSegmentSource(fetcher: $0, maximumByteCount: limits.segmentBytes) as any SegmentByteSource })
             checker.deliveryObserver = fetcher.map { RemoteDeliveryLog(fetcher: $0, input: job.input) as any DeliveryObserver }
             checker.segmentSlots = slots

@@ -2,7 +2,9 @@
 # Part of `make bench` (issue 13): the shared playlist corpus (../shared/corpus, or
 # HLSCHECK_CORPUS; ~690 third-party playlists) checked as one folder — discovery finds the
 # streams — against the same playlist files named as arguments. Skipped when the corpus is absent.
-#   HLSCHECK_BIN=path   the binary to measure (default .build/release/hlscheck)
+# Discovery reads every playlist once; the check reuses those bytes (issue 13).
+#   HLSCHECK_BIN=path        the binary to measure (default .build/release/hlscheck)
+#   HLSCHECK_BASELINE=path   another binary, measured side by side (e.g. a build of main)
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 bin=$(realpath "${HLSCHECK_BIN:-.build/release/hlscheck}")
@@ -13,11 +15,17 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 find "$corpus" \( -name '*.m3u8' -o -name '*.m3u' \) -type f -print0 | sort -z > "$work/files"
 echo "$(tr -cd '\0' < "$work/files" | wc -c) playlist files"
-hyperfine --warmup 0 --runs 3 --style basic --export-json "$work/results.json" \
-  -n "corpus as one folder" "$bin $corpus --playlist-only > /dev/null || true" \
-  -n "the same files as arguments" "xargs -0 $bin --playlist-only < $work/files > /dev/null || true" \
-  -n "corpus as one folder (full check)" "$bin $corpus > /dev/null || true" \
-  -n "the same files as arguments (full check)" "xargs -0 $bin < $work/files > /dev/null || true"
+commands=()
+for which in ${HLSCHECK_BASELINE:+baseline} hlscheck; do
+    b=$bin; label=""
+    [ "$which" = baseline ] && b=$(realpath "$HLSCHECK_BASELINE") && label="baseline: "
+    commands+=(
+      -n "${label}corpus as one folder" "$b $corpus --playlist-only > /dev/null || true"
+      -n "${label}the same files as arguments" "xargs -0 $b --playlist-only < $work/files > /dev/null || true"
+      -n "${label}corpus as one folder (full check)" "$b $corpus > /dev/null || true"
+      -n "${label}the same files as arguments (full check)" "xargs -0 $b < $work/files > /dev/null || true")
+done
+hyperfine --warmup 0 --runs 3 --style basic --export-json "$work/results.json" "${commands[@]}"
 echo
 python3 - "$work/results.json" <<'PY'
 import json, sys
