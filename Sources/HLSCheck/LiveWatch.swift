@@ -120,6 +120,9 @@ public struct LiveWatcher: Sendable {
         var measurer = measuring.measurer
         let base = measuring.bases[uri] ?? uri
         for await batch in batches {
+            // A gap segment (EXT-X-GAP) is never read and has no record: the measurer skips it,
+            // so it is left out here too, keeping segments and records in step.
+            let batch = batch.filter { !$0.segment.gap }
             let chosen = batch.filter(\.isChosen).map(\.segment), skipped = batch.filter { !$0.isChosen }.map(\.segment)
             measurer.sample = nil
             let read = await measurer.measure(Self.playlist(of: chosen), at: uri, base: base).records
@@ -331,7 +334,10 @@ extension StreamAnalysis {
         for (uri, new) in live.newSegments {
             guard let measurement = measurements[uri], var playlist = firstVersions[uri] ?? loaded.root.media else { continue }
             playlist.segments += new.segments
-            measurements[uri] = PlaylistMeasurement(playlistURI: uri, playlist: playlist, records: measurement.records + new.records)
+            var records = SegmentRecords(playlist.segments)
+            for record in measurement.records { records.append(record) }
+            for record in new.records { records.append(record) }
+            measurements[uri] = PlaylistMeasurement(playlistURI: uri, playlist: playlist, records: records)
         }
         var merged = StreamAnalysis(loaded: loaded, measurements: measurements)
         merged.delivery = delivery
