@@ -154,10 +154,13 @@ struct TagStore: Sendable, Hashable {
     func indices(named name: String) -> [Int] {
         if let wide { return wide.indices.filter { wide[$0].name == name } }
         // Each distinct name is compared once, not each tag.
-        var matchingKinds = Set<Int32>()
-        for (i, kind) in Self.kinds.enumerated() where kind.rawValue == name { matchingKinds.insert(Int32(i)) }
-        for (i, other) in names.enumerated() where other == name { matchingKinds.insert(-1 - Int32(i)) }
-        guard !matchingKinds.isEmpty else { return [] }
+        // At most a known kind and a spelling of it among the other names: a short array, searched
+        // without hashing for each of the playlist's (often 300 000) tags.
+        var matchingKinds: [Int32] = []
+        for (i, kind) in Self.kinds.enumerated() where kind.rawValue == name { matchingKinds.append(Int32(i)) }
+        for (i, other) in names.enumerated() where other == name { matchingKinds.append(-1 - Int32(i)) }
+        guard let first = matchingKinds.first else { return [] }
+        if matchingKinds.count == 1 { return entries.indices.filter { entries[$0].name == first } }
         return entries.indices.filter { matchingKinds.contains(entries[$0].name) }
     }
 
