@@ -57,6 +57,9 @@ sync
 [ -w /proc/sys/vm/drop_caches ] && echo 3 > /proc/sys/vm/drop_caches
 find $work/ts $work/aac \${2:+"\$1"} -type f -exec cat {} + > /dev/null
 cat "$bin" \$(ldd "$bin" 2>/dev/null | awk '/=> \\//{print \$3}') "\$(command -v cp)" /bin/sh > /dev/null
+# hlscheck opens FFmpeg and libxml2 with dlopen (not in its ldd list): warm them and what they need too.
+libs=\$(ldconfig -p | awk '/(libavformat|libavcodec|libavutil|libswscale|libswresample)\\.so\\.[0-9]+ |libxml2\\.so\\.2 /{print \$NF}')
+cat \$libs \$(ldd \$libs 2>/dev/null | awk '/=> \\//{print \$3}' | sort -u) > /dev/null
 SETTLE
 chmod +x "$work/settle.sh"
 [ -w /proc/sys/vm/drop_caches ] || echo "note: not root, caches are not dropped between runs: cp -r figures may depend on the files the command before deleted"
