@@ -118,16 +118,7 @@ final class Folder {
         } else if fchmod(descriptor, 0o644) != 0 {
             failure = EmbedError("\(full): cannot set its permissions: \(lastError())")
         }
-        var offset = bytes.startIndex
-        while failure == nil, offset < bytes.endIndex {
-            let end = min(offset + WriteProgress.chunk, bytes.endIndex)
-            do { try progress.step() } catch { failure = error }
-            if failure != nil { break }
-            let written = bytes[offset..<end].withUnsafeBytes { systemWrite(descriptor, $0.baseAddress, $0.count) }
-            if written < 0, errno == EINTR { continue }
-            guard written > 0 else { failure = EmbedError("\(full): cannot write: \(lastError())"); break }
-            offset += written
-        }
+        if failure == nil { failure = Self.writeAll(bytes, to: descriptor, named: full, progress: progress) }
         if failure == nil, flush, fsync(descriptor) != 0 { failure = EmbedError("\(full): cannot flush it to disk: \(lastError())") }
         close(descriptor)
         if let failure {
@@ -135,6 +126,21 @@ final class Folder {
             throw failure
         }
         return temporary
+    }
+
+    /// Writes `bytes` to `descriptor` in `WriteProgress.chunk`s, a write step each; the failure
+    /// (naming `full`), or nil.
+    private static func writeAll(_ bytes: ArraySlice<UInt8>, to descriptor: Int32, named full: String, progress: WriteProgress) -> EmbedError? {
+        var offset = bytes.startIndex
+        while offset < bytes.endIndex {
+            let end = min(offset + WriteProgress.chunk, bytes.endIndex)
+            do { try progress.step() } catch { return error }
+            let written = bytes[offset..<end].withUnsafeBytes { systemWrite(descriptor, $0.baseAddress, $0.count) }
+            if written < 0, errno == EINTR { continue }
+            guard written > 0 else { return EmbedError("\(full): cannot write: \(lastError())") }
+            offset += written
+        }
+        return nil
     }
 
     /// Creates `name` with `bytes`, with the permission bits of `like` (0644 without), not
@@ -152,16 +158,7 @@ final class Folder {
         if fchmod(descriptor, like.map { $0.st_mode & 0o7777 } ?? 0o644) != 0 {
             failure = EmbedError("\(full): cannot set its permissions: \(lastError())")
         }
-        var offset = bytes.startIndex
-        while failure == nil, offset < bytes.endIndex {
-            let end = min(offset + WriteProgress.chunk, bytes.endIndex)
-            do { try progress.step() } catch { failure = error }
-            if failure != nil { break }
-            let written = bytes[offset..<end].withUnsafeBytes { systemWrite(descriptor, $0.baseAddress, $0.count) }
-            if written < 0, errno == EINTR { continue }
-            guard written > 0 else { failure = EmbedError("\(full): cannot write: \(lastError())"); break }
-            offset += written
-        }
+        if failure == nil { failure = Self.writeAll(bytes, to: descriptor, named: full, progress: progress) }
         close(descriptor)
         if let failure {
             unlinkat(self.descriptor, name, 0)
