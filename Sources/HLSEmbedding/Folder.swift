@@ -55,6 +55,14 @@ final class Folder {
     static func isRegular(_ info: stat) -> Bool { info.st_mode & S_IFMT == S_IFREG }
     static func isLink(_ info: stat) -> Bool { info.st_mode & S_IFMT == S_IFLNK }
 
+    /// The status of `name` (links followed), and whether it holds exactly `bytes`: read only when
+    /// the size matches, the only case where the bytes may be the same.
+    func status(_ name: String, holding bytes: [UInt8]) throws(EmbedError) -> (status: stat?, holdsBytes: Bool) {
+        guard let status = self.status(name, followLinks: true) else { return (nil, false) }
+        guard Int(status.st_size) == bytes.count else { return (status, false) }
+        return (status, try read(name, followLinks: true) == bytes)
+    }
+
     /// The bytes of the regular file `name`; nil when it does not exist. A non-regular file is
     /// refused, and so is a link unless `followLinks` (reading the input through its links is
     /// the user's layout; what embed is about to replace must be the file itself).

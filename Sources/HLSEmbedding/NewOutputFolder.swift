@@ -101,9 +101,8 @@ extension StreamWriter {
             let file = layout.relative(URIResolver.resolve(segment.uri, against: playlistURI))
             let (folder, name) = Tree.split(file)
             let sourceFolder = try source.folder(folder)
-            let original = sourceFolder.status(name, followLinks: true)
-            // The same size is the only case where the bytes may be the same: read only then.
-            if let original, Int(original.st_size) == bytes.count, try sourceFolder.read(name, followLinks: true) == bytes {
+            let (original, unchanged) = try sourceFolder.status(name, holding: bytes)
+            if unchanged {
                 try link(file)
                 return
             }

@@ -159,9 +159,8 @@ struct StreamWriter {
                     let file = layout.relative(URIResolver.resolve(segment.uri, against: playlistURI))
                     let (folder, name) = Tree.split(file)
                     let sourceFolder = try source.folder(folder)
-                    let original = sourceFolder.status(name, followLinks: true)
-                    // Only a segment of the same size may hold the same bytes: read only then.
-                    if let original, Int(original.st_size) == bytes.count, try sourceFolder.read(name, followLinks: true) == bytes {
+                    let (original, unchanged) = try sourceFolder.status(name, holding: bytes)
+                    if unchanged {
                         if !inPlace { try tree.copy(file, from: source, run: run, progress: progress) }
                         return
                     }
