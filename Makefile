@@ -15,7 +15,7 @@ BIN := .build/release/hlscheck
 all: build
 
 deps:
-	@command -v $(SWIFT) >/dev/null || { echo "make: no Swift toolchain on PATH (install Swift 6 from swift.org)" >&2; exit 1; }
+	@command -v $(SWIFT) >/dev/null || { echo "make: no Swift toolchain on PATH (install Swift 6.2 or newer from swift.org)" >&2; exit 1; }
 	@$(call apt_install,$(DEB_PACKAGES))
 
 test-deps: deps

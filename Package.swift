@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.2
 import PackageDescription
 
 // Every target: Swift 6 language mode (complete concurrency checking) and internal imports by
