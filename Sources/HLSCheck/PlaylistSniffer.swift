@@ -100,4 +100,10 @@ struct SniffingPlaylistSource: PlaylistSource {
     func finalURI(_ uri: String) async -> String? {
         await base.finalURI(uri)
     }
+
+    /// The base's parse, when its bytes pass the sniff (else `read` says why).
+    func parsedPlaylist(_ uri: String) async -> (bytes: [UInt8], playlist: Playlist)? {
+        guard let handed = await base.parsedPlaylist(uri), PlaylistSniffer.refusal(handed.bytes, uri: uri) == nil else { return nil }
+        return handed
+    }
 }

@@ -78,6 +78,8 @@ public enum StreamDiscovery {
             guard Self.mayReferencePlaylists(bytes) else { continue }
             let playlist = PlaylistParser.parse(bytes, uri: path)
             guard let master = playlist.multivariant else { continue }
+            // The check of this playlist (when it is a stream's root) takes this parse too.
+            if let real { discovered.keep(playlist, realPath: real) }
             let uris = master.variants.map(\.uri) + master.iFrameVariants.map(\.uri) + master.renditions.compactMap(\.uri)
             for uri in uris {
                 referenced.insert(standard(URIResolver.resolve(uri, against: path)))
@@ -185,7 +187,7 @@ public struct DiscoveredPlaylists: Sendable {
     public var budget: Int
     /// Bytes kept so far.
     public private(set) var keptBytes = 0
-    private var files: [String: (stamp: PlaylistFileStamp, bytes: [UInt8])] = [:]
+    private var files: [String: (stamp: PlaylistFileStamp, bytes: [UInt8], playlist: Playlist?)] = [:]
 
     /// An empty set that keeps at most `budget` bytes.
     public init(budget: Int = 64 << 20) {
@@ -197,8 +199,21 @@ public struct DiscoveredPlaylists: Sendable {
 
     mutating func keep(_ bytes: [UInt8], realPath: String, stamp: PlaylistFileStamp) {
         guard files[realPath] == nil, keptBytes + bytes.count <= budget else { return }
-        files[realPath] = (stamp, bytes)
+        files[realPath] = (stamp, bytes, nil)
         keptBytes += bytes.count
+    }
+
+    /// The parse of the kept bytes at `realPath` (a multivariant playlist: small next to its
+    /// bytes), parsed with no imported variables.
+    mutating func keep(_ playlist: Playlist, realPath: String) {
+        files[realPath]?.playlist = playlist
+    }
+
+    /// The kept parse and bytes of the file at `realPath`, if it still has the stamp it had when
+    /// read.
+    func parsed(atRealPath realPath: String) -> (bytes: [UInt8], playlist: Playlist)? {
+        guard let file = files[realPath], let playlist = file.playlist, PlaylistFileStamp(path: realPath) == file.stamp else { return nil }
+        return (file.bytes, playlist)
     }
 
     /// The kept bytes of the file at `realPath`, if it still has the stamp it had when read.
@@ -254,5 +269,13 @@ public struct DiscoveredPlaylistSource: PlaylistSource {
 
     public func canonicalName(_ uri: String) async -> String? {
         await base.canonicalName(uri)
+    }
+
+    /// A multivariant playlist discovery parsed, while its file is unchanged: the loader checks
+    /// that it was parsed under the same URI.
+    public func parsedPlaylist(_ uri: String) async -> (bytes: [UInt8], playlist: Playlist)? {
+        guard discovered.count > 0, let path = LocalPath.path(of: uri), let real = RegularFile.realPath(path),
+              let handed = discovered.parsed(atRealPath: real), handed.bytes.count <= base.maximumSize else { return nil }
+        return handed
     }
 }

@@ -14,12 +14,19 @@ public protocol PlaylistSource: Sendable {
     /// Where the playlist at `uri` was finally found, when a redirect moved it: the base its
     /// relative URIs resolve against (RFC 3986 §5.1.3). Nil when it was found where asked.
     func finalURI(_ uri: String) async -> String?
+    /// The playlist at `uri` already parsed from the bytes `read(uri)` would return (parsed with
+    /// `uri` as its URI, no imported variables and no query parameters), with those bytes; nil
+    /// when the source has none. The loader then uses it as the stream's root instead of
+    /// parsing again (issue 13: folder discovery parses the multivariant playlists it finds).
+    func parsedPlaylist(_ uri: String) async -> (bytes: [UInt8], playlist: Playlist)?
 }
 
 extension PlaylistSource {
     /// No canonical name: each spelling of a URI is read on its own.
     public func canonicalName(_ uri: String) async -> String? { nil }
     public func finalURI(_ uri: String) async -> String? { nil }
+    /// Nothing parsed in advance.
+    public func parsedPlaylist(_ uri: String) async -> (bytes: [UInt8], playlist: Playlist)? { nil }
 }
 
 /// A playlist could not be read: the URI and the operating system's reason.
@@ -64,6 +71,27 @@ public struct LocalFileSource: PlaylistSource {
         try Self.readFile(LocalPath.path(of: uri) ?? uri, maximumSize: maximumSize)
     }
 
+    /// The file's `size` bytes, read into the array itself; nil when that is not all it holds.
+    private static func readExactly(_ file: RegularFile) -> [UInt8]? {
+        let size = file.size
+        var complete = true
+        let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
+            var filled = 0
+            while filled < size, let base = buffer.baseAddress {
+                let count = file.positionedRead(into: base + filled, count: size - filled, at: filled)
+                guard count > 0 else { break }
+                filled += count
+            }
+            initialized = filled
+            complete = filled == size
+        }
+        guard complete else { return nil }
+        // One byte more would mean the file grew since its size was taken.
+        var probe: UInt8 = 0
+        guard file.positionedRead(into: &probe, count: 1, at: size) == 0 else { return nil }
+        return bytes
+    }
+
     /// The real path (symlinks and `..` resolved), nil when the file does not exist.
     public func canonicalName(_ uri: String) async -> String? {
         LocalPath.path(of: uri).flatMap(RegularFile.realPath)
@@ -74,6 +102,10 @@ public struct LocalFileSource: PlaylistSource {
     static func readFile(_ path: String, maximumSize: Int) throws(PlaylistReadError) -> [UInt8] {
         do {
             let file = try RegularFile(path: RegularFile.realPath(path) ?? path, followSymlinks: false)
+            // The size known, the bytes go straight into the array (no chunk copied over, which
+            // is 10 MB of copying for a 100 000-segment playlist); anything unusual — a read
+            // error, a file that shrank or grew — is left to `readAll`, which says what.
+            if file.size > 0, file.size <= maximumSize, let bytes = readExactly(file) { return bytes }
             return try file.readAll(maximumBytes: maximumSize, limitHint: "--max-playlist-bytes")
         } catch {
             throw PlaylistReadError(uri: path, reason: error.reason)
@@ -235,10 +267,20 @@ public struct PlaylistLoader: Sendable {
             throw PlaylistReadError(
                 uri: requested, reason: "lies outside the root \(streamRoot.path); it was not read (choose the root with --root DIR, or pass --allow-outside-root)")
         }
-        let bytes = try await read(requested)
-        // After a redirect, the stream is where it was found: its URIs resolve against that.
-        let uri = await source.finalURI(requested) ?? requested
-        let root = try parse(bytes, uri: uri, imported: [:])
+        let uri: String
+        let root: Playlist
+        if let handed = await source.parsedPlaylist(requested), handed.playlist.uri == requested,
+           Self.queryParameters(of: requested).isEmpty {
+            // Parsed already, from the bytes a read would return: the same limits apply.
+            try checkSize(handed.bytes, uri: requested)
+            try checkLines(handed.bytes, uri: requested)
+            (uri, root) = (requested, handed.playlist)
+        } else {
+            let bytes = try await read(requested)
+            // After a redirect, the stream is where it was found: its URIs resolve against that.
+            uri = await source.finalURI(requested) ?? requested
+            root = try parse(bytes, uri: uri, imported: [:])
+        }
         if let media = root.media, media.segments.count > limits.segmentsPerPlaylist {
             throw PlaylistReadError(uri: uri, reason: tooManySegments(media.segments.count))
         }
@@ -363,19 +405,27 @@ public struct PlaylistLoader: Sendable {
         } catch {
             throw PlaylistReadError(uri: uri, reason: "cannot be read")
         }
-        if bytes.count > limits.playlistBytes {
-            throw PlaylistReadError(uri: uri, reason: RegularFile.tooLarge(bytes.count, limits.playlistBytes, "--max-playlist-bytes"))
-        }
+        try checkSize(bytes, uri: uri)
         return bytes
     }
 
-    private func parse(_ bytes: [UInt8], uri: String, imported: [String: String]) throws(PlaylistReadError) -> Playlist {
-        // One branch-free count (vectorised) rather than a test per byte.
-        let lines = 1 + bytes.withUnsafeBufferPointer { buffer in buffer.reduce(0) { $0 &+ ($1 == 0x0A ? 1 : 0) } }
+    private func checkSize(_ bytes: [UInt8], uri: String) throws(PlaylistReadError) {
+        if bytes.count > limits.playlistBytes {
+            throw PlaylistReadError(uri: uri, reason: RegularFile.tooLarge(bytes.count, limits.playlistBytes, "--max-playlist-bytes"))
+        }
+    }
+
+    private func checkLines(_ bytes: [UInt8], uri: String) throws(PlaylistReadError) {
+        // Eight bytes at a time rather than a test per byte.
+        let lines = 1 + bytes.withUnsafeBufferPointer { ParserState.lineFeedCount(in: $0) }
         if lines > limits.playlistLines {
             throw PlaylistReadError(
                 uri: uri, reason: "has more than \(limits.playlistLines) lines (raise the limit with --max-playlist-lines)")
         }
+    }
+
+    private func parse(_ bytes: [UInt8], uri: String, imported: [String: String]) throws(PlaylistReadError) -> Playlist {
+        try checkLines(bytes, uri: uri)
         return PlaylistParser.parse(bytes, uri: uri, importedVariables: imported, queryParameters: Self.queryParameters(of: uri))
     }
 
@@ -387,18 +437,22 @@ public struct PlaylistLoader: Sendable {
     private func outsideSegments(of playlist: Playlist, at uri: String, root: StreamRoot) -> [OutsideRootReference] {
         guard playlist.media != nil else { return [] }
         let folder = PlaylistFolder(playlistURI: uri, root: root)
-        return outsideSegments(of: playlist, at: uri, rootName: root.path, surelyInside: { folder?.surelyInside($0) ?? false }) {
+        return outsideSegments(of: playlist, at: uri, rootName: root.path, surelyInside: { folder?.surelyInside($0) ?? false },
+                               surelyInsideNumbered: { folder?.surelyInside(numbered: $0) ?? false }) {
             root.contains($0)
         }
     }
 
     /// For a stream read from the network: segment URIs that name local files.
     private func localSegments(of playlist: Playlist, at uri: String, root: String) -> [OutsideRootReference] {
-        outsideSegments(of: playlist, at: uri, rootName: root, surelyInside: { _ in false }) { LocalPath.path(of: $0) == nil }
+        outsideSegments(of: playlist, at: uri, rootName: root, surelyInside: { _ in false }, surelyInsideNumbered: { _ in false }) {
+            LocalPath.path(of: $0) == nil
+        }
     }
 
     private func outsideSegments(
-        of playlist: Playlist, at uri: String, rootName: String, surelyInside: (String) -> Bool, inside isInside: (String) -> Bool
+        of playlist: Playlist, at uri: String, rootName: String, surelyInside: (String) -> Bool,
+        surelyInsideNumbered: (URITemplate) -> Bool, inside isInside: (String) -> Bool
     ) -> [OutsideRootReference] {
         guard let media = playlist.media else { return [] }
         var result: [OutsideRootReference] = []
@@ -421,8 +475,17 @@ public struct PlaylistLoader: Sendable {
             }
         }
         var previous: MediaSegment?
+        // The template of a run of numbered names judged surely inside: the rest of the run
+        // is too, without making each name (92 000 strings for a long playlist).
+        var insideTemplate: URITemplate?
         for segment in media.segments where !segment.gap {
-            judge(segment.uri, segment.uriLine)
+            if let template = segment.uriTemplate {
+                if template !== insideTemplate {
+                    if surelyInsideNumbered(template) { insideTemplate = template } else { judge(segment.uri, segment.uriLine) }
+                }
+            } else {
+                judge(segment.uri, segment.uriLine)
+            }
             // A run of segments shares one key and map: judged at the run's first segment.
             if let previous, previous.sharesContext(with: segment) { continue }
             previous = segment
@@ -469,6 +532,18 @@ struct PlaylistFolder {
         guard let real = RegularFile.realPath(folder), root.contains(canonicalPath: real),
               let links = FolderListing.possibleSymlinks(in: folder) else { return nil }
         possibleSymlinks = links
+    }
+
+    /// Whether every name of a numbered run is surely inside: a plain prefix and suffix around
+    /// the digits, and no symlink in the folder.
+    func surelyInside(numbered template: URITemplate) -> Bool {
+        guard possibleSymlinks.isEmpty else { return false }
+        return !(template.prefix + template.suffix).contains { byte in
+            switch byte {
+            case UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"), UInt8(ascii: ":"), UInt8(ascii: "\\"), 0..<0x20: true
+            default: false
+            }
+        }
     }
 
     func surelyInside(_ written: String) -> Bool {

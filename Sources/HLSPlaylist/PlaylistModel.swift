@@ -565,111 +565,262 @@ public struct PartialSegment: Sendable, Hashable {
 
 /// One media segment (RFC 8216 §3): its URI line and the tags in force for it.
 ///
-/// Stored compactly (issue 11: a playlist of 100 000 segments is a model of 100 000 of these):
-/// the key, the map and the bitrate in force are one shared reference for a run of segments,
-/// and the title, byte range and partial segments, rare, one reference only when present. The
-/// public properties read and write through them as if they were stored.
+/// Stored compactly, in 48 bytes (issue 11: a playlist of 100 000 segments is a model of 100 000
+/// of these): the key, the map, the bitrate and the media sequence base in force are one shared
+/// reference for a run of segments (each segment keeps a 24-bit delta), the title, byte range
+/// and partial segments, rare, one reference only when present; a numbered URI is its run's
+/// template and its number, any other URI a range of one buffer of URI bytes per playlist; the
+/// EXTINF line is a small delta from the URI line. The public properties read and write through
+/// them as if they were stored. Cost trap: `uri` makes a `String` on each read.
 public struct MediaSegment: Sendable, Hashable, CustomReflectable {
-    /// The URI as written, when it is not `uriTemplate` with `uriNumber`.
-    var writtenURI: String
-    /// The URI's text around its last number, shared by a run of segments (`seg-1.ts`,
-    /// `seg-2.ts`, …), nil when the URI is `writtenURI`.
-    var uriTemplate: URITemplate?
-    /// The number in `uriTemplate`.
-    var uriNumber: UInt64 = 0
-    /// Line of the URI.
-    public var uriLine: Int
-    /// Line of the `#EXTINF` tag, nil when it is missing (a syntax error already reported).
-    public var extinfLine: Int?
-    /// Preceded by `#EXT-X-DISCONTINUITY`.
-    public var discontinuity: Bool
-    /// Preceded by `#EXT-X-GAP`.
-    public var gap: Bool
+    /// Where the URI's text is: a run's template with `uriPayload` as the number, or a buffer of
+    /// URI bytes with `uriPayload` as `offset << 24 | length`.
+    var uriSource: URISource
+    /// See `uriSource`.
+    var uriPayload: UInt64
     /// EXTINF duration in seconds.
     public var duration: Double
-    /// Media sequence number of this segment.
-    public var mediaSequence: Int
     /// The `#EXT-X-PROGRAM-DATE-TIME` value, packed (`PackedDateTime`); 0 when it is not.
     var packedDateTime: UInt64 = 0
-    /// The key, map and bitrate in force: shared by every segment of a run.
-    var context: SegmentContext?
-    /// Title, byte range, parts and an unpacked date-time, when the segment has any.
-    var extras: SegmentExtras?
+    /// The key, map, bitrate and media sequence base in force (shared by a run of segments),
+    /// alone or with what few segments have (title, byte range, parts, …).
+    var tail: SegmentTail
+    /// Line of the URI; `UInt32.max`: in the extras.
+    var storedURILine: UInt32
+    /// Bits 0–23: media sequence number minus the context's base; 24–29: URI line minus EXTINF
+    /// line (0: no EXTINF; 63: in the extras); 30: discontinuity; 31: gap.
+    var bits: UInt32
+
+    static let sequenceMask: UInt32 = 0xFF_FFFF
+    static let extinfShift: UInt32 = 24
+    static let extinfMask: UInt32 = 0x3F << 24
+    static let extinfInExtras: UInt32 = 63
+    static let discontinuityBit: UInt32 = 1 << 30
+    static let gapBit: UInt32 = 1 << 31
 
     /// Makes a segment; `duration` in seconds; the other fields start empty.
     public init(uri: String, uriLine: Int, duration: Double, mediaSequence: Int) {
-        self.writtenURI = uri
-        self.uriLine = uriLine
+        let text = URIText(Array(uri.utf8))
+        self.uriSource = .text(text)
+        self.uriPayload = URIText.whole
         self.duration = duration
-        self.discontinuity = false
-        self.gap = false
-        self.mediaSequence = mediaSequence
+        self.tail = .shared(SegmentContext(key: nil, map: nil, bitrate: nil, sequenceBase: mediaSequence))
+        self.storedURILine = 0
+        self.bits = 0
+        self.uriLine = uriLine
     }
 
-    /// The URI as written (after variable substitution).
+    /// A parsed segment: the parser has every field at hand.
+    init(source: URISource, payload: UInt64, uriLine: Int, extinfLine: Int?, duration: Double, context: SegmentContext,
+         sequenceDelta: Int) {
+        self.uriSource = source
+        self.uriPayload = payload
+        self.duration = duration
+        self.tail = .shared(context)
+        self.storedURILine = 0
+        self.bits = UInt32(truncatingIfNeeded: sequenceDelta) & Self.sequenceMask
+        if let line = UInt32(exactly: uriLine), line != .max {
+            storedURILine = line
+            guard let extinfLine else { return }
+            let delta = uriLine &- extinfLine
+            if delta > 0, delta < Int(Self.extinfInExtras) {
+                bits |= UInt32(delta) << Self.extinfShift
+                return
+            }
+        } else {
+            self.uriLine = uriLine
+        }
+        self.extinfLine = extinfLine
+    }
+
+    /// The URI as written (after variable substitution). Made on each read (a numbered URI from
+    /// its template, another from the playlist's buffer of URI bytes): a loop over 100 000
+    /// segments that only compares them can use `uriTemplate` first.
     public var uri: String {
-        get { uriTemplate.map { $0.uri(uriNumber) } ?? writtenURI }
+        get {
+            switch uriSource {
+            case .template(let template): return template.uri(uriPayload)
+            case .text(let text): return text.string(uriPayload)
+            }
+        }
         set {
-            writtenURI = newValue
-            uriTemplate = nil
-            uriNumber = 0
+            uriSource = .text(URIText(Array(newValue.utf8)))
+            uriPayload = URIText.whole
+        }
+    }
+
+    /// The template of a numbered URI, nil for another.
+    var uriTemplate: URITemplate? {
+        if case .template(let template) = uriSource { return template }
+        return nil
+    }
+
+    /// Line of the URI.
+    public var uriLine: Int {
+        get { storedURILine == .max ? rare.uriLine ?? 0 : Int(storedURILine) }
+        set {
+            if let small = UInt32(exactly: newValue), small != .max {
+                let extinf = extinfLine
+                storedURILine = small
+                if rare.uriLine != nil { rare.uriLine = nil }
+                extinfLine = extinf
+            } else {
+                let extinf = extinfLine
+                rare.uriLine = newValue
+                storedURILine = .max
+                extinfLine = extinf
+            }
+        }
+    }
+
+    /// Line of the `#EXTINF` tag, nil when it is missing (a syntax error already reported).
+    public var extinfLine: Int? {
+        get {
+            let delta = (bits & Self.extinfMask) >> Self.extinfShift
+            if delta == 0 { return nil }
+            if delta == Self.extinfInExtras { return rare.extinfLine }
+            return uriLine - Int(delta)
+        }
+        set {
+            var delta: UInt32 = 0
+            if let newValue {
+                let difference = uriLine.subtractingReportingOverflow(newValue)
+                if !difference.overflow, difference.partialValue > 0, difference.partialValue < Int(Self.extinfInExtras) {
+                    delta = UInt32(difference.partialValue)
+                } else {
+                    delta = Self.extinfInExtras
+                }
+            }
+            if delta == Self.extinfInExtras {
+                rare.extinfLine = newValue
+            } else if rare.extinfLine != nil {
+                rare.extinfLine = nil
+            }
+            bits = bits & ~Self.extinfMask | delta << Self.extinfShift
+        }
+    }
+
+    /// Preceded by `#EXT-X-DISCONTINUITY`.
+    public var discontinuity: Bool {
+        get { bits & Self.discontinuityBit != 0 }
+        set { bits = newValue ? bits | Self.discontinuityBit : bits & ~Self.discontinuityBit }
+    }
+
+    /// Preceded by `#EXT-X-GAP`.
+    public var gap: Bool {
+        get { bits & Self.gapBit != 0 }
+        set { bits = newValue ? bits | Self.gapBit : bits & ~Self.gapBit }
+    }
+
+    /// Media sequence number of this segment.
+    public var mediaSequence: Int {
+        get { context.sequenceBase &+ Int(bits & Self.sequenceMask) }
+        set {
+            let delta = newValue.subtractingReportingOverflow(context.sequenceBase)
+            if !delta.overflow, delta.partialValue >= 0, delta.partialValue <= Int(Self.sequenceMask) {
+                bits = bits & ~Self.sequenceMask | UInt32(delta.partialValue)
+            } else {
+                context = context.with(sequenceBase: newValue)
+                bits &= ~Self.sequenceMask
+            }
+        }
+    }
+
+    /// The key, map, bitrate and media sequence base in force.
+    var context: SegmentContext {
+        get {
+            switch tail {
+            case .shared(let context): return context
+            case .own(let extras): return extras.context
+            }
+        }
+        set {
+            if case .own(let extras) = tail {
+                tail = .own(SegmentExtras(extras.fields, context: newValue))
+            } else {
+                tail = .shared(newValue)
+            }
+        }
+    }
+
+    /// What few segments have.
+    var rare: SegmentRareFields {
+        get {
+            if case .own(let extras) = tail { return extras.fields }
+            return SegmentRareFields()
+        }
+        set {
+            let context = self.context
+            tail = newValue.isEmpty ? .shared(context) : .own(SegmentExtras(newValue, context: context))
         }
     }
 
     /// `#EXT-X-PROGRAM-DATE-TIME` value as written, when the tag precedes this segment; nil otherwise.
     public var programDateTime: String? {
-        get { packedDateTime != 0 ? PackedDateTime.text(packedDateTime) : extras?.writtenDateTime }
+        get { packedDateTime != 0 ? PackedDateTime.text(packedDateTime) : rare.writtenDateTime }
         set {
             var text = newValue
             let packed = text?.withUTF8 { PackedDateTime.pack($0) }
             packedDateTime = packed ?? 0
-            extras = SegmentExtras.make(title: title, byteRange: byteRange, parts: parts, writtenDateTime: packed == nil ? newValue : nil)
+            let written = packed == nil ? newValue : nil
+            if rare.writtenDateTime != written { rare.writtenDateTime = written }
         }
     }
 
     /// The EXTINF title (after the comma), nil when absent or empty.
     public var title: String? {
-        get { extras?.title }
-        set { extras = SegmentExtras.make(title: newValue, byteRange: byteRange, parts: parts, writtenDateTime: extras?.writtenDateTime) }
+        get { rare.title }
+        set { rare.title = newValue }
     }
     /// `#EXT-X-BYTERANGE` with its offset resolved, nil when the segment is the whole resource.
     public var byteRange: ByteRange? {
-        get { extras?.byteRange }
-        set { extras = SegmentExtras.make(title: title, byteRange: newValue, parts: parts, writtenDateTime: extras?.writtenDateTime) }
+        get { rare.byteRange }
+        set { rare.byteRange = newValue }
     }
     /// Partial segments that make up this segment (low-latency HLS).
     public var parts: [PartialSegment] {
-        get { extras?.parts ?? [] }
-        set { extras = SegmentExtras.make(title: title, byteRange: byteRange, parts: newValue, writtenDateTime: extras?.writtenDateTime) }
+        get { rare.parts }
+        set { rare.parts = newValue }
     }
     /// The key in force for this segment, nil when none or METHOD=NONE.
     public var key: EncryptionKey? {
-        get { context?.key }
-        set { context = SegmentContext.make(key: newValue, map: map, bitrate: bitrate) }
+        get { context.key }
+        set { context = SegmentContext(key: newValue, map: map, bitrate: bitrate, sequenceBase: context.sequenceBase) }
     }
     /// The EXT-X-MAP in force for this segment.
     public var map: MediaInitializationSection? {
-        get { context?.map }
-        set { context = SegmentContext.make(key: key, map: newValue, bitrate: bitrate) }
+        get { context.map }
+        set { context = SegmentContext(key: key, map: newValue, bitrate: bitrate, sequenceBase: context.sequenceBase) }
     }
     /// `#EXT-X-BITRATE` in force, kbit/s.
     public var bitrate: Int? {
-        get { context?.bitrate }
-        set { context = SegmentContext.make(key: key, map: map, bitrate: newValue) }
+        get { context.bitrate }
+        set { context = SegmentContext(key: key, map: map, bitrate: newValue, sequenceBase: context.sequenceBase) }
     }
 
     /// The same key, map and bitrate as `other`'s, known without comparing (one shared
     /// reference): what looks at each key and map once can skip the rest of a run.
     func sharesContext(with other: MediaSegment) -> Bool { context === other.context }
 
+    /// Whether the URIs are equal, without making them when both are of one template or buffer.
+    private static func sameURI(_ lhs: MediaSegment, _ rhs: MediaSegment) -> Bool {
+        switch (lhs.uriSource, rhs.uriSource) {
+        case (.template(let a), .template(let b)) where a === b: return lhs.uriPayload == rhs.uriPayload
+        case (.text(let a), .text(let b)) where a === b && lhs.uriPayload == rhs.uriPayload: return true
+        default: return lhs.uri == rhs.uri
+        }
+    }
+
     public static func == (lhs: MediaSegment, rhs: MediaSegment) -> Bool {
-        (lhs.uriTemplate != nil && lhs.uriTemplate === rhs.uriTemplate ? lhs.uriNumber == rhs.uriNumber : lhs.uri == rhs.uri)
+        let lhsContext = lhs.context, rhsContext = rhs.context
+        return sameURI(lhs, rhs)
             && lhs.uriLine == rhs.uriLine && lhs.extinfLine == rhs.extinfLine
             && lhs.discontinuity == rhs.discontinuity && lhs.gap == rhs.gap && lhs.duration == rhs.duration
             && lhs.mediaSequence == rhs.mediaSequence && lhs.packedDateTime == rhs.packedDateTime
-            && (lhs.context === rhs.context || (lhs.key == rhs.key && lhs.map == rhs.map && lhs.bitrate == rhs.bitrate))
-            && (lhs.extras === rhs.extras || (lhs.title == rhs.title && lhs.byteRange == rhs.byteRange && lhs.parts == rhs.parts
-                && lhs.extras?.writtenDateTime == rhs.extras?.writtenDateTime))
+            && (lhsContext === rhsContext
+                || (lhsContext.key == rhsContext.key && lhsContext.map == rhsContext.map && lhsContext.bitrate == rhsContext.bitrate))
+            && lhs.title == rhs.title && lhs.byteRange == rhs.byteRange && lhs.parts == rhs.parts
+            && lhs.rare.writtenDateTime == rhs.rare.writtenDateTime
     }
 
     public func hash(into hasher: inout Hasher) {
@@ -700,6 +851,74 @@ public struct MediaSegment: Sendable, Hashable, CustomReflectable {
     }
 }
 
+/// Where a segment's URI text is.
+enum URISource: Sendable {
+    /// A numbered URI of a run.
+    case template(URITemplate)
+    /// Bytes in a buffer (one per playlist for the parser's URIs).
+    case text(URIText)
+}
+
+/// URI bytes, one after the other: the parser keeps every URI that is no template's in one of
+/// these per playlist, 16 bytes a segment instead of a `String` (and its allocation) each.
+final class URIText: Sendable {
+    let bytes: [UInt8]
+
+    /// The payload for "every byte of the buffer".
+    static let whole: UInt64 = 0xFF_FFFF
+
+    init(_ bytes: [UInt8]) {
+        self.bytes = bytes
+    }
+
+    /// The payload for `length` bytes from `offset`, nil when it does not fit.
+    static func payload(offset: Int, length: Int) -> UInt64? {
+        guard length < Int(whole), offset < 1 << 40 else { return nil }
+        return UInt64(offset) << 24 | UInt64(length)
+    }
+
+    /// The text a payload names.
+    func string(_ payload: UInt64) -> String {
+        let length = Int(payload & Self.whole), offset = Int(payload >> 24)
+        return bytes.withUnsafeBufferPointer { buffer in
+            let end = length == Int(Self.whole) ? buffer.count : min(offset + length, buffer.count)
+            return String(decoding: UnsafeBufferPointer(rebasing: buffer[min(offset, end)..<end]), as: UTF8.self)
+        }
+    }
+}
+
+/// A segment's context alone (most segments), or with its rare fields.
+enum SegmentTail: Sendable {
+    case shared(SegmentContext)
+    case own(SegmentExtras)
+}
+
+/// What few segments have: a title, a byte range, partial segments, a date-time that is not
+/// packed, a line that does not fit the compact fields.
+struct SegmentRareFields: Sendable, Hashable {
+    var title: String?
+    var byteRange: ByteRange?
+    var parts: [PartialSegment] = []
+    var writtenDateTime: String?
+    var uriLine: Int?
+    var extinfLine: Int?
+
+    var isEmpty: Bool {
+        title == nil && byteRange == nil && parts.isEmpty && writtenDateTime == nil && uriLine == nil && extinfLine == nil
+    }
+}
+
+/// A segment's rare fields with its context.
+final class SegmentExtras: Sendable {
+    let fields: SegmentRareFields
+    let context: SegmentContext
+
+    init(_ fields: SegmentRareFields, context: SegmentContext) {
+        self.fields = fields
+        self.context = context
+    }
+}
+
 /// A date-time as most playlists write it, `YYYY-MM-DDThh:mm:ss[.f[f[f]]]Z`, in one integer rather
 /// than a 24-byte string per segment: its 14 to 17 digits and how many of them are fractional.
 /// Nothing else is packed, so the text comes back exactly as written.
@@ -707,16 +926,24 @@ enum PackedDateTime {
     /// The packed value (never 0), nil when `bytes` is not of that form.
     static func pack(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64? {
         // "2022-06-10T03:31:00Z" is 20 bytes; with ".fff", 24.
-        guard bytes.count >= 20, bytes.count <= 24, bytes.count != 21, bytes[bytes.count - 1] == UInt8(ascii: "Z") else { return nil }
-        var digits: UInt64 = 0
-        for (index, separator) in [(4, "-"), (7, "-"), (10, "T"), (13, ":"), (16, ":")] as [(Int, Unicode.Scalar)]
-        where bytes[index] != UInt8(ascii: separator) { return nil }
-        let fraction = bytes.count == 20 ? 0 : bytes.count - 21
+        let count = bytes.count
+        guard count >= 20, count <= 24, count != 21, bytes[count - 1] == UInt8(ascii: "Z"),
+              bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"), bytes[10] == UInt8(ascii: "T"),
+              bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":") else { return nil }
+        let fraction = count == 20 ? 0 : count - 21
         if fraction > 0, bytes[19] != UInt8(ascii: ".") { return nil }
-        for index in 0..<(bytes.count - 1) where ![4, 7, 10, 13, 16, 19].contains(index) {
-            let byte = bytes[index]
-            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
-            digits = digits * 10 + UInt64(byte - UInt8(ascii: "0"))
+        var digits: UInt64 = 0
+        // Every byte but the separators (4, 7, 10, 13, 16, 19) and the final Z is a digit.
+        var index = 0
+        while index < count - 1 {
+            switch index {
+            case 4, 7, 10, 13, 16, 19: break
+            default:
+                let digit = bytes[index] &- UInt8(ascii: "0")
+                guard digit <= 9 else { return nil }
+                digits = digits &* 10 &+ UInt64(digit)
+            }
+            index += 1
         }
         return (digits << 2 | UInt64(fraction)) | (1 << 63)
     }
@@ -799,43 +1026,25 @@ final class URITemplate: Sendable {
     }
 }
 
-/// The key, map and bitrate in force for a run of segments: one reference shared by the run.
+/// The key, map and bitrate in force for a run of segments, and the run's media sequence base:
+/// one reference shared by the run.
 final class SegmentContext: Sendable {
     let key: EncryptionKey?
     let map: MediaInitializationSection?
     let bitrate: Int?
+    /// A segment's media sequence number is this plus its own 24-bit delta.
+    let sequenceBase: Int
 
-    private init(key: EncryptionKey?, map: MediaInitializationSection?, bitrate: Int?) {
+    init(key: EncryptionKey?, map: MediaInitializationSection?, bitrate: Int?, sequenceBase: Int) {
         self.key = key
         self.map = map
         self.bitrate = bitrate
+        self.sequenceBase = sequenceBase
     }
 
-    /// Nil when there is nothing in force.
-    static func make(key: EncryptionKey?, map: MediaInitializationSection?, bitrate: Int?) -> SegmentContext? {
-        key == nil && map == nil && bitrate == nil ? nil : SegmentContext(key: key, map: map, bitrate: bitrate)
-    }
-}
-
-/// What few segments have: a title, a byte range, partial segments, a date-time that is not
-/// packed.
-final class SegmentExtras: Sendable {
-    let title: String?
-    let byteRange: ByteRange?
-    let parts: [PartialSegment]
-    let writtenDateTime: String?
-
-    private init(title: String?, byteRange: ByteRange?, parts: [PartialSegment], writtenDateTime: String?) {
-        self.title = title
-        self.byteRange = byteRange
-        self.parts = parts
-        self.writtenDateTime = writtenDateTime
-    }
-
-    /// Nil when the segment has none of them.
-    static func make(title: String?, byteRange: ByteRange?, parts: [PartialSegment], writtenDateTime: String?) -> SegmentExtras? {
-        title == nil && byteRange == nil && parts.isEmpty && writtenDateTime == nil
-            ? nil : SegmentExtras(title: title, byteRange: byteRange, parts: parts, writtenDateTime: writtenDateTime)
+    /// The same key, map and bitrate, another base.
+    func with(sequenceBase: Int) -> SegmentContext {
+        SegmentContext(key: key, map: map, bitrate: bitrate, sequenceBase: sequenceBase)
     }
 }
 

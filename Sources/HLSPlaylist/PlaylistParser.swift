@@ -102,7 +102,7 @@ enum TagKind: String, CaseIterable, Sendable {
     }
 
     /// The kind whose name is exactly these bytes (an ASCII tag name), with its traits.
-    static func lookup(ascii name: UnsafeBufferPointer<UInt8>) -> (kind: TagKind, traits: Traits)? {
+    static func lookup(ascii name: UnsafeBufferPointer<UInt8>) -> (kind: TagKind, traits: Traits, code: Int32)? {
         let byLength = tagKindsByLength
         guard name.count < byLength.count else { return nil }
         for candidate in byLength[name.count] {
@@ -111,18 +111,19 @@ enum TagKind: String, CaseIterable, Sendable {
                 equal = false
                 break
             }
-            if equal { return (candidate.kind, candidate.traits) }
+            if equal { return (candidate.kind, candidate.traits, candidate.code) }
         }
         return nil
     }
 }
 
-/// Every kind's name bytes and traits, by name length, built once.
-let tagKindsByLength: [[(name: [UInt8], kind: TagKind, traits: TagKind.Traits)]] = {
-    var byLength = Array(repeating: [(name: [UInt8], kind: TagKind, traits: TagKind.Traits)](), count: 32)
-    for kind in TagKind.allCases {
+/// Every kind's name bytes, traits and `TagStore` code, by name length, built once (the code
+/// here, not a dictionary look-up per tag: a `String`-backed enum hashes its raw value).
+let tagKindsByLength: [[(name: [UInt8], kind: TagKind, traits: TagKind.Traits, code: Int32)]] = {
+    var byLength = Array(repeating: [(name: [UInt8], kind: TagKind, traits: TagKind.Traits, code: Int32)](), count: 32)
+    for (code, kind) in TagKind.allCases.enumerated() {
         let name = Array(kind.rawValue.utf8)
-        byLength[name.count].append((name, kind, kind.traits))
+        byLength[name.count].append((name, kind, kind.traits, Int32(code)))
     }
     return byLength
 }()
@@ -250,6 +251,10 @@ struct ParserState {
     var previousSegmentRangeEnd: Int?
     var partRangeEnds: [String: Int] = [:]
     var previousSegmentURI: SegmentURI?
+    /// The bytes of every segment URI that is no template's, one after the other.
+    var uriBytes: [UInt8] = []
+    /// Stands for the buffer `uriBytes` becomes at the end, in the segments made until then.
+    let pendingURIText = URIText([])
     /// The template of the last numbered segment URI.
     var currentURITemplate: URITemplate?
     /// The last segment URI kept as a string, to spot the start of a run.
@@ -292,7 +297,7 @@ struct ParserState {
         bytes.withUnsafeBufferPointer { buffer in
             // Room for the segments and tags up front (a line each at most): growing arrays of
             // 100 000 segments copies them over and over. Unused room is never touched.
-            let lines = buffer.reduce(1) { $0 &+ ($1 == 0x0A ? 1 : 0) }
+            let lines = Self.lineFeedCount(in: buffer) + 1
             // Capped near the loader's default segment limit: a file of blank lines reserves
             // some address space, never more.
             media.segments.reserveCapacity(min(lines / 2, 1 << 17))
@@ -321,6 +326,27 @@ struct ParserState {
                 if end >= buffer.count { break }
             }
         }
+    }
+
+    /// How many line feeds `buffer` holds, eight bytes at a time.
+    static func lineFeedCount(in buffer: UnsafeBufferPointer<UInt8>) -> Int {
+        guard let base = buffer.baseAddress else { return 0 }
+        let raw = UnsafeRawPointer(base)
+        let lows: UInt64 = 0x7F7F_7F7F_7F7F_7F7F, feeds: UInt64 = 0x0A0A_0A0A_0A0A_0A0A
+        var count = 0, i = 0
+        while i + 8 <= buffer.count {
+            let x = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self) ^ feeds
+            // A byte's high bit ends up clear exactly when the byte was a line feed (no carries
+            // between bytes: each sum stays below 0x100).
+            let nonzero = ((x & lows) &+ lows) | x
+            count &+= (~nonzero & ~lows).nonzeroBitCount
+            i += 8
+        }
+        while i < buffer.count {
+            if base[i] == 0x0A { count &+= 1 }
+            i += 1
+        }
+        return count
     }
 
     /// The index of the line feed that ends the line starting at `start` (or the end of the
@@ -393,6 +419,11 @@ struct ParserState {
                 }
                 lastTextURI.removeAll(keepingCapacity: true)
                 lastTextURI.append(contentsOf: text)
+            }
+            if !substituting, pendingStreamInf == nil, pendingExtinf != nil {
+                // A segment's URI of no run: its bytes join the others', no string made.
+                appendSegment(storeURI(text), number: number)
+                return
             }
             handleURILine(String(decoding: text, as: UTF8.self), number: number, column: start + 1, substituting: substituting)
         }
@@ -482,7 +513,7 @@ struct ParserState {
             tags.append(name: String(decoding: text[..<colon], as: UTF8.self), value: valueBytes, line: number)
             return
         }
-        tags.append(kind: found.kind, value: valueBytes, line: number)
+        tags.append(kind: found.kind, code: found.code, value: valueBytes, line: number)
         let line = SourceLine(number: number, text: "", column: column)
         let tagName = found.kind.rawValue
         noteTraits(found.traits, tagName, line)
@@ -1248,42 +1279,68 @@ struct ParserState {
             }
             sink.error("URI line \"\(text.prefix(60))\" is not preceded by #EXTINF", line: number, column: column, kind: .structure)
         }
-        appendSegment(.text(uri), number: number)
+        var written = uri
+        appendSegment(written.withUTF8 { storeURI($0) }, number: number)
     }
 
-    /// A URI as the parser keeps it: as written, or a template's number.
+    /// A URI as the parser keeps it: a template's number, or bytes in `uriBytes` (in its own
+    /// buffer when a range of `uriBytes` cannot name it).
     enum SegmentURI {
-        case text(String)
         case templated(URITemplate, UInt64)
+        case pending(offset: Int, length: Int)
+        case own(URIText)
+    }
 
-        var string: String {
-            switch self {
-            case .text(let text): return text
-            case .templated(let template, let number): return template.uri(number)
-            }
+    /// Keeps a URI's bytes with the others.
+    mutating func storeURI(_ bytes: UnsafeBufferPointer<UInt8>) -> SegmentURI {
+        let offset = uriBytes.count
+        guard URIText.payload(offset: offset, length: bytes.count) != nil else { return .own(URIText(Array(bytes))) }
+        uriBytes.append(contentsOf: bytes)
+        return .pending(offset: offset, length: bytes.count)
+    }
+
+    /// The text of a URI the parser keeps.
+    func string(_ uri: SegmentURI) -> String {
+        switch uri {
+        case .templated(let template, let number): return template.uri(number)
+        case .pending(let offset, let length):
+            return uriBytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[offset..<offset + length]), as: UTF8.self) }
+        case .own(let text): return text.string(URIText.whole)
         }
+    }
+
+    /// The media sequence base of segments made now: EXT-X-MEDIA-SEQUENCE plus EXT-X-SKIP's
+    /// skipped segments (as `finish` computes it).
+    var sequenceBase: Int {
+        let first = media.mediaSequence.addingReportingOverflow(media.skippedSegments ?? 0)
+        return first.overflow ? media.mediaSequence : first.partialValue
     }
 
     /// The segment a URI line ends, made of the tags before it.
     mutating func appendSegment(_ segmentURI: SegmentURI, number: Int) {
         let extinf = pendingExtinf
         pendingExtinf = nil
-        var segment = MediaSegment(uri: "", uriLine: number, duration: extinf?.duration ?? 0, mediaSequence: 0)
-        switch segmentURI {
-        case .text(let text): segment.writtenURI = text
-        case .templated(let template, let value):
-            segment.uriTemplate = template
-            segment.uriNumber = value
-        }
-        segment.extinfLine = extinf?.line
-        segment.discontinuity = pendingDiscontinuity
-        segment.gap = pendingGap
-        segment.packedDateTime = pendingPackedDateTime
-        if currentContextIsStale {
-            currentContext = SegmentContext.make(key: currentKey, map: currentMap, bitrate: currentBitrate)
+        let base = sequenceBase
+        let context: SegmentContext
+        if !currentContextIsStale, let current = currentContext, current.sequenceBase == base {
+            context = current
+        } else {
+            context = SegmentContext(key: currentKey, map: currentMap, bitrate: currentBitrate, sequenceBase: base)
+            currentContext = context
             currentContextIsStale = false
         }
-        segment.context = currentContext
+        let source: URISource, payload: UInt64
+        switch segmentURI {
+        case .templated(let template, let number): (source, payload) = (.template(template), number)
+        case .pending(let offset, let length): (source, payload) = (.text(pendingURIText), UInt64(offset) << 24 | UInt64(length))
+        case .own(let text): (source, payload) = (.text(text), URIText.whole)
+        }
+        // The delta is the index; `finish` fixes what 24 bits or a base changed later cannot hold.
+        var segment = MediaSegment(source: source, payload: payload, uriLine: number, extinfLine: extinf?.line,
+                                   duration: extinf?.duration ?? 0, context: context, sequenceDelta: media.segments.count)
+        if pendingDiscontinuity { segment.discontinuity = true }
+        if pendingGap { segment.gap = true }
+        segment.packedDateTime = pendingPackedDateTime
         var byteRange: ByteRange?
         if let range = pendingByteRange {
             let offset: Int
@@ -1292,8 +1349,8 @@ struct ParserState {
             } else {
                 // RFC 8216 §4.3.2.2: without an offset, the previous media segment MUST be a
                 // sub-range of the same resource; the range continues right after it.
-                let uri = segmentURI.string
-                if !(previousSegmentHadRange && previousSegmentURI?.string == uri) {
+                let uri = string(segmentURI)
+                if !(previousSegmentHadRange && previousSegmentURI.map(string) == uri) {
                     sink.error("EXT-X-BYTERANGE has no offset, but the previous media segment is not a sub-range of \(uri) (RFC 8216 §4.3.2.2)",
                                line: range.line, column: range.column, kind: .structure)
                 }
@@ -1311,8 +1368,9 @@ struct ParserState {
                 previousSegmentRangeEnd = end.partialValue
             }
         }
-        segment.extras = SegmentExtras.make(title: extinf?.title, byteRange: byteRange, parts: pendingParts,
-                                            writtenDateTime: pendingPackedDateTime == 0 ? pendingProgramDateTime : nil)
+        let rare = SegmentRareFields(title: extinf?.title, byteRange: byteRange, parts: pendingParts,
+                                     writtenDateTime: pendingPackedDateTime == 0 ? pendingProgramDateTime : nil)
+        if !rare.isEmpty { segment.rare = rare }
         previousSegmentURI = segmentURI
         previousSegmentHadRange = pendingByteRange != nil
         if pendingByteRange == nil { previousSegmentRangeEnd = nil }
@@ -1440,12 +1498,7 @@ struct ParserState {
                 sink.error("EXT-X-PART requires an EXT-X-PART-INF tag in the playlist", line: partLine, column: 1, kind: .structure)
             }
             media.trailingParts = pendingParts
-            let first = media.mediaSequence.addingReportingOverflow(media.skippedSegments ?? 0)
-            let base = first.overflow ? media.mediaSequence : first.partialValue
-            for index in media.segments.indices {
-                let seq = base.addingReportingOverflow(index)
-                media.segments[index].mediaSequence = seq.overflow ? Int.max : seq.partialValue
-            }
+            finishSegments()
             content = .media(media)
         }
         sink.close()
@@ -1453,6 +1506,32 @@ struct ParserState {
         playlist.comments = comments
         playlist.variables = variables
         return playlist
+    }
+
+    /// Points the segments at the final buffer of URI bytes, and gives each its media sequence
+    /// number (the base plus its index) where its context's base and delta do not already.
+    mutating func finishSegments() {
+        let base = sequenceBase
+        let text = URIText(uriBytes.withUnsafeBufferPointer { Array($0) })
+        uriBytes = []
+        let limit = Int(MediaSegment.sequenceMask)
+        var rebased: (old: SegmentContext, new: SegmentContext)?
+        for index in media.segments.indices {
+            if case .text(let pending) = media.segments[index].uriSource, pending === pendingURIText {
+                media.segments[index].uriSource = .text(text)
+            }
+            let context = media.segments[index].context
+            guard context.sequenceBase != base || index > limit else { continue }
+            let sequence = base.addingReportingOverflow(index)
+            if index <= limit, !sequence.overflow, sequence.partialValue <= Int.max - limit {
+                // Another base than when the run began (EXT-X-MEDIA-SEQUENCE after a segment):
+                // one new context per run, the delta (the index) kept.
+                if rebased?.old !== context { rebased = (context, context.with(sequenceBase: base)) }
+                if let rebased { media.segments[index].context = rebased.new }
+            } else {
+                media.segments[index].mediaSequence = sequence.overflow ? Int.max : sequence.partialValue
+            }
+        }
     }
 
     /// RFC 8216 §4.3.4.2: AUDIO, VIDEO, SUBTITLES and CLOSED-CAPTIONS MUST name a group of

@@ -1,4 +1,4 @@
-// Every tag of a playlist, as written, at 16 bytes a tag plus its value's bytes (issue 11).
+// Every tag of a playlist, as written, at 12 bytes a tag plus its value's bytes (issue 11).
 //
 // A media playlist of 100 000 segments has some 300 000 tags (EXTINF, PROGRAM-DATE-TIME, …);
 // as `Tag` values that is two strings each, most of them a heap allocation. Here a tag is one
@@ -8,12 +8,16 @@
 /// The tags of one playlist, in file order.
 struct TagStore: Sendable, Hashable {
     /// One tag. `name` ≥ 0: the index of a known kind in `TagStore.kinds`; < 0: `-1 - index`
-    /// into `names`. `valueLength == .max`: the tag has no value (no colon).
+    /// into `names`. `valueLength == Entry.noValue`: the tag has no value (no colon);
+    /// `Entry.longValue`: the length is in `longLengths`.
     struct Entry: Sendable, Hashable {
         var valueStart: UInt32
-        var valueLength: UInt32
         var line: UInt32
-        var name: Int32
+        var valueLength: UInt16
+        var name: Int16
+
+        static let noValue: UInt16 = .max
+        static let longValue: UInt16 = .max - 1
     }
 
     /// Every known kind, by index (`Entry.name`).
@@ -32,6 +36,8 @@ struct TagStore: Sendable, Hashable {
     private(set) var names: [String] = []
     /// Each of `names` by its index, while tags are added.
     private var nameIndex: [String: Int32] = [:]
+    /// The lengths of values of `Entry.longValue` bytes or more, by tag index.
+    private var longLengths: [Int: Int] = [:]
     /// Set when a line number or the buffer outgrows 32 bits (a file of gigabytes): from then on
     /// every tag is kept as a `Tag`.
     private var wide: [Tag]?
@@ -61,6 +67,11 @@ struct TagStore: Sendable, Hashable {
         append(nameCode: Self.kindIndex[kind] ?? 0, nameString: kind.rawValue, value: value, line: line)
     }
 
+    /// A known tag whose code (its index in `kinds`) the caller has already.
+    mutating func append(kind: TagKind, code: Int32, value: UnsafeBufferPointer<UInt8>?, line: Int) {
+        append(nameCode: code, nameString: kind.rawValue, value: value, line: line)
+    }
+
     /// A tag by its name as written (leading `#` included).
     mutating func append(name: String, value: UnsafeBufferPointer<UInt8>?, line: Int) {
         let code: Int32
@@ -68,7 +79,7 @@ struct TagStore: Sendable, Hashable {
             code = known
         } else {
             names.append(name)
-            code = -Int32(truncatingIfNeeded: names.count)
+            code = -Int32(truncatingIfNeeded: min(names.count, Int(Int32.max)))
             nameIndex[name] = code
         }
         append(nameCode: code, nameString: name, value: value, line: line)
@@ -77,16 +88,25 @@ struct TagStore: Sendable, Hashable {
     private mutating func append(nameCode: Int32, nameString: String, value: UnsafeBufferPointer<UInt8>?, line: Int) {
         if wide == nil {
             let start = text.count
-            if let line32 = UInt32(exactly: line), names.count < Int(Int32.max),
-               value.map({ UInt32(exactly: start + $0.count) != nil && $0.count < Int(UInt32.max) }) ?? true {
-                if let value { text.append(contentsOf: value) }
-                entries.append(Entry(valueStart: UInt32(start), valueLength: value.map { UInt32($0.count) } ?? .max,
-                                     line: line32, name: nameCode))
+            if let line32 = UInt32(exactly: line), let name16 = Int16(exactly: nameCode),
+               value.map({ UInt32(exactly: start + $0.count) != nil }) ?? true {
+                var length = Entry.noValue
+                if let value {
+                    text.append(contentsOf: value)
+                    if value.count < Int(Entry.longValue) {
+                        length = UInt16(value.count)
+                    } else {
+                        length = Entry.longValue
+                        longLengths[entries.count] = value.count
+                    }
+                }
+                entries.append(Entry(valueStart: UInt32(start), line: line32, valueLength: length, name: name16))
                 return
             }
             wide = tags
             entries = []
             text = []
+            longLengths = [:]
         }
         wide?.append(Tag(name: nameString, value: value.map { String(decoding: $0, as: UTF8.self) }, line: line))
     }
@@ -104,22 +124,30 @@ struct TagStore: Sendable, Hashable {
     /// The value of the tag at `index`, nil when it has no colon.
     func value(at index: Int) -> String? {
         if let wide { return wide[index].value }
-        let entry = entries[index]
-        guard entry.valueLength != .max else { return nil }
-        let start = Int(entry.valueStart)
+        guard let range = valueRange(at: index) else { return nil }
         return text.withUnsafeBufferPointer { buffer in
-            String(decoding: UnsafeBufferPointer(rebasing: buffer[start..<start + Int(entry.valueLength)]), as: UTF8.self)
+            String(decoding: UnsafeBufferPointer(rebasing: buffer[range]), as: UTF8.self)
+        }
+    }
+
+    /// Where the value of the tag at `index` lies in `text`, nil when it has no colon.
+    private func valueRange(at index: Int) -> Range<Int>? {
+        let entry = entries[index]
+        let start = Int(entry.valueStart)
+        switch entry.valueLength {
+        case Entry.noValue: return nil
+        case Entry.longValue: return start..<start + (longLengths[index] ?? 0)
+        default: return start..<start + Int(entry.valueLength)
         }
     }
 
     /// Whether the value of the tag at `index` contains `needle` (ASCII bytes).
     func value(at index: Int, contains needle: String) -> Bool {
         if let wide { return wide[index].value?.contains(needle) ?? false }
-        let entry = entries[index]
-        guard entry.valueLength != .max else { return false }
+        guard let range = valueRange(at: index) else { return false }
         let pattern = Array(needle.utf8)
-        guard !pattern.isEmpty, Int(entry.valueLength) >= pattern.count else { return pattern.isEmpty }
-        let start = Int(entry.valueStart), end = start + Int(entry.valueLength)
+        guard !pattern.isEmpty, range.count >= pattern.count else { return pattern.isEmpty }
+        let start = range.lowerBound, end = range.upperBound
         // A non-ASCII value: Character matching, as `String.contains` does.
         if text[start..<end].contains(where: { $0 >= 0x80 }) { return value(at: index)?.contains(needle) ?? false }
         for offset in start...(end - pattern.count) where text[offset] == pattern[0] {
@@ -156,9 +184,9 @@ struct TagStore: Sendable, Hashable {
         // Each distinct name is compared once, not each tag.
         // At most a known kind and a spelling of it among the other names: a short array, searched
         // without hashing for each of the playlist's (often 300 000) tags.
-        var matchingKinds: [Int32] = []
-        for (i, kind) in Self.kinds.enumerated() where kind.rawValue == name { matchingKinds.append(Int32(i)) }
-        for (i, other) in names.enumerated() where other == name { matchingKinds.append(-1 - Int32(i)) }
+        var matchingKinds: [Int16] = []
+        for (i, kind) in Self.kinds.enumerated() where kind.rawValue == name { matchingKinds.append(Int16(i)) }
+        for (i, other) in names.enumerated() where other == name && i < Int(Int16.max) { matchingKinds.append(-1 - Int16(i)) }
         guard let first = matchingKinds.first else { return [] }
         if matchingKinds.count == 1 { return entries.indices.filter { entries[$0].name == first } }
         return entries.indices.filter { matchingKinds.contains(entries[$0].name) }

@@ -47,6 +47,31 @@ import TestSupport
         await #expect(throws: PlaylistReadError.self) { try await source.read(path) }
     }
 
+    /// A master found by discovery is parsed once: the loader takes discovery's parse (same
+    /// model as a fresh parse), and a master changed since is parsed again from the file.
+    @Test func theCheckTakesDiscoverysParseOfAMaster() async throws {
+        let tree = try TemporaryFolder(["show/master.m3u8": Self.master, "show/audio/index.m3u8": Self.media])
+        var discovered = DiscoveredPlaylists()
+        let found = try StreamDiscovery.inputs([tree.url.path], keeping: &discovered)
+        let masterPath = try #require(found.first)
+        let counting = ReadCountingSource(base: DiscoveredPlaylistSource(discovered: discovered))
+        let handed = try #require(await counting.parsedPlaylist(masterPath))
+        #expect(handed.playlist == PlaylistParser.parse(Array(Self.master.utf8), uri: masterPath))
+        let stream = try await PlaylistLoader(source: counting).load(masterPath)
+        #expect(stream.root == handed.playlist && stream.mediaPlaylists.count == 1)
+        #expect(await counting.reads == [tree.path("show/audio/index.m3u8")])
+        // A media playlist was never parsed by discovery: nothing to hand over.
+        #expect(await counting.parsedPlaylist(tree.path("show/audio/index.m3u8")) == nil)
+
+        // Changed after discovery: read and parsed again.
+        let changed = Self.master.replacingOccurrences(of: "48000", with: "47000")
+        try Data(changed.utf8).write(to: URL(fileURLWithPath: masterPath))
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: 1_000_000)], ofItemAtPath: masterPath)
+        #expect(await counting.parsedPlaylist(masterPath) == nil)
+        let again = try await PlaylistLoader(source: counting).load(masterPath)
+        #expect(again.root.multivariant?.variants.first?.bandwidth == 47000)
+    }
+
     @Test func keptBytesStayWithinTheBudget() throws {
         var files: [String: String] = [:]
         for index in 0..<20 { files["s\(index)/index.m3u8"] = Self.media }
@@ -103,4 +128,23 @@ import TestSupport
     func theQuickTestFindsTagsThatReferencePlaylists(_ text: String, _ expected: Bool) {
         #expect(StreamDiscovery.mayReferencePlaylists(Array(text.utf8)) == expected)
     }
+}
+
+/// Forwards to `base`, recording which URIs were read.
+private actor ReadCountingSource: PlaylistSource {
+    let base: DiscoveredPlaylistSource
+    var reads: [String] = []
+
+    init(base: DiscoveredPlaylistSource) {
+        self.base = base
+    }
+
+    func read(_ uri: String) async throws -> [UInt8] {
+        reads.append(uri)
+        return try await base.read(uri)
+    }
+
+    func canonicalName(_ uri: String) async -> String? { await base.canonicalName(uri) }
+
+    func parsedPlaylist(_ uri: String) async -> (bytes: [UInt8], playlist: Playlist)? { await base.parsedPlaylist(uri) }
 }

@@ -8,6 +8,8 @@
 #   - peak RSS (GNU time) of --playlist-only for 100 / 1 000 / 10 000 / 92 110 segments, and of
 #     a full check for 100 / 1 000 / 10 000 segments (hard links to one 1 s audio TS segment,
 #     each under its own name, so each is read and demuxed).
+#   HLSCHECK_BASELINE=path   another binary (e.g. a build of main), timed in the same hyperfine
+#                            run on the two big playlists
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 command -v hyperfine >/dev/null || { echo "bench: hyperfine is needed (make bench installs it)" >&2; exit 1; }
@@ -74,7 +76,13 @@ else
     echo "(Python m3u8 is not installed: pip install m3u8 — its rows are left out)"
     python_9k=() python_92k=()
 fi
+baseline_rows=()
+if [ -n "${HLSCHECK_BASELINE:-}" ]; then
+    baseline_rows=(-n "baseline --playlist-only, 9 211 segments" "$HLSCHECK_BASELINE $work/long9k.m3u8 --playlist-only --fail-on never"
+                   -n "baseline --playlist-only, 92 110 segments" "$HLSCHECK_BASELINE $work/long92k.m3u8 --playlist-only --fail-on never")
+fi
 hyperfine --warmup 1 --runs 5 --style basic --export-json "$work/parse.json" \
+    "${baseline_rows[@]}" \
     -n "hlscheck --playlist-only, 9 211 segments" "$bin $work/long9k.m3u8 --playlist-only --fail-on never" \
     "${python_9k[@]}" \
     -n "hlscheck --playlist-only, 92 110 segments" "$bin $work/long92k.m3u8 --playlist-only --fail-on never" \
@@ -90,7 +98,7 @@ print("|---|---:|---:|---:|")
 for r in results:
     ratio = ""
     name = r["command"]
-    if name.startswith("hlscheck --playlist-only, 9"):
+    if name.startswith("hlscheck --playlist-only, 9") or name.startswith("baseline --playlist-only, 9"):
         size = name.split(", ")[1]
         py = next((p for p in results if p["command"].startswith("Python") and p["command"].endswith(size)), None)
         if py: ratio = "%.1f×" % (py["mean"] / r["mean"])
