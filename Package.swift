@@ -115,7 +115,7 @@ let package = Package(
         .testTarget(
             name: "MediaInspectionTests", dependencies: ["MediaInspection", "MediaFormats", "TestSupport"],
             exclude: ["Fixtures"], swiftSettings: strict),
-        .testTarget(name: "HLSCheckTests", dependencies: ["HLSCheck", "HLSPlaylist", "MediaFormats", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "HLSCheckTests", dependencies: ["HLSCheck", "HLSPlaylist", "MediaFormats", "MediaInspection", "TestSupport"], swiftSettings: strict),
         .testTarget(
             name: "HLSPackagingTests", dependencies: ["HLSPackaging", "MediaFormats", "MediaInspection", "TestSupport"],
             swiftSettings: strict),

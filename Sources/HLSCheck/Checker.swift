@@ -111,6 +111,9 @@ public struct Checker: Sendable {
     private let segmentSource: any SegmentByteSource
     /// Tells how remote resources travelled (HLSRemote's fetcher); nil for local streams.
     public var deliveryObserver: (any DeliveryObserver)?
+    /// Segments whose facts the caller already knows (`hlscheck embed` re-checking what it has
+    /// just written): their records are taken instead of reading them (KnownSegments).
+    public var knownSegments: KnownSegments?
 
     /// `source` and `segmentSource` default to local files within `configuration.limits`.
     public init(
@@ -226,6 +229,8 @@ public struct Checker: Sendable {
         measurer.decode = configuration.decode
         measurer.slots = segmentSlots
         measurer.sample = configuration.sampleSegments
+        measurer.known = knownSegments
+        measurer.refused = knownSegments == nil ? [] : loaded.outsideRootURIs
         return measurer
     }
 

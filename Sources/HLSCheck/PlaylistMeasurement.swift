@@ -156,6 +156,11 @@ struct MediaMeasurer: Sendable {
     var slots: SegmentSlots?
     /// `--sample N`: read only N segments of each playlist, spread evenly (first and last included).
     var sample: Int?
+    /// Records the caller vouches for (`Checker.knownSegments`), taken instead of reading those
+    /// segments; never for a segment outside the stream's root (`refused`).
+    var known: KnownSegments?
+    /// Resolved URIs the inspector refuses (outside the stream's root): never taken from `known`.
+    var refused: Set<String> = []
 
     /// The indices of `count` segments that `--sample` reads: evenly spread, first and last included.
     static func sampledIndices(count: Int, sample: Int?) -> Set<Int> {
@@ -176,6 +181,7 @@ struct MediaMeasurer: Sendable {
         var records = SegmentRecords(playlist.segments)
         let count = records.capacity
         let chosen = sample.map { Self.sampledIndices(count: count, sample: $0) }
+        let knownRecords = known?.records(ofPlaylistAt: playlistURI)
         var start = 0
         while start < count {
             // The next batch: up to `batchSize` segments to read, and those `--sample` skips between.
@@ -185,13 +191,26 @@ struct MediaMeasurer: Sendable {
                 if chosen?.contains(end) ?? true { batch.append(end) }
                 end += 1
             }
+            // Segments whose records the caller knows are not read (KnownSegments).
+            var reused: [Int: SegmentRecord] = [:]
+            if let knownRecords {
+                batch = batch.filter { index in
+                    guard index < knownRecords.count, let record = knownRecords[index]?.measured(as: records.segment(at: index)),
+                          !refused.contains(URIResolver.resolve(record.uri, against: base))
+                    else { return true }
+                    reused[index] = record
+                    return false
+                }
+            }
             // Codec parameters (profile, sample rate, channels) come from the first segment.
             let requests = batch.map { request(records.segment(at: $0), at: base, wantsStreamInfo: $0 == 0) }
             let outcomes = requests.isEmpty ? [] : await inspect(requests)
             var next = 0
             for index in start..<end {
                 let segment = records.segment(at: index)
-                if next < batch.count, batch[next] == index {
+                if let record = reused[index] {
+                    records.append(record)
+                } else if next < batch.count, batch[next] == index {
                     records.append(record(segment, outcomes[next]))
                     next += 1
                 } else {

@@ -89,7 +89,9 @@ public struct PosterEmbedder: Sendable {
             if configuration.confinement.root == nil {
                 configuration.confinement.root = StreamRoot.commonFolder(of: [request.input, output])
             }
-            verification = try await Checker(configuration: configuration).check(output)
+            var checker = Checker(configuration: configuration)
+            checker.knownSegments = knownSegments(analysis, plan, layout: layout, output: output)
+            verification = try await checker.check(output)
         } catch {
             throw EmbedError("wrote \(output) but cannot re-check it: \(error.description)")
         }
@@ -101,6 +103,31 @@ public struct PosterEmbedder: Sendable {
                     peakAfter: target.newPeak, averageAfter: target.newAverage, notes: notes(target))
             },
             fittedImage: fitted, verification: verification)
+    }
+
+    // MARK: - Re-check
+
+    /// What the re-check of `output` may take without reading (docs/embed.md, "The re-check"):
+    /// for each playlist the rewrite changed, the records of its rewritten segments
+    /// (`PlannedTarget.newRecords`); for every other measured playlist, whose files the output
+    /// links (or, in place, leaves as they are), the records the analysis measured. Nil — read
+    /// everything — when the check decodes (`--decode` judges every frame) or watches a live stream.
+    func knownSegments(_ analysis: StreamAnalysis, _ plan: RewritePlan, layout: StreamLayout, output: String) -> KnownSegments? {
+        let configuration = request.configuration
+        guard !configuration.decode, configuration.liveWatchSeconds == nil,
+              output.hasSuffix("/" + layout.rootPlaylist) else { return nil }
+        let root = String(output.dropLast(layout.rootPlaylist.count + 1))
+        var known = KnownSegments()
+        for (uri, measurement) in analysis.measurements {
+            let path = (root as NSString).appendingPathComponent(layout.relative(uri))
+            if let target = plan.target(uri) {
+                guard target.newRecords.count == measurement.records.count else { continue }
+                known.set(target.newRecords, forPlaylistAt: path)
+            } else {
+                known.set(measurement.records.map { $0 }, forPlaylistAt: path)
+            }
+        }
+        return known
     }
 
     // MARK: - Targets
@@ -185,6 +212,11 @@ public struct PosterEmbedder: Sendable {
     func rewritePlan(_ targets: [PlannedTarget], poster: Poster?) throws(EmbedError) -> RewritePlan {
         var plan = RewritePlan()
         var kept = 0
+        // Our own ID3/TS/emsg readers, with the check's limits, for what the re-check reuses.
+        let limits = request.configuration.limits
+        let scanner = SegmentInspector(
+            source: LocalSegmentSource(maximumByteCount: limits.segmentBytes),
+            maximumImagePixels: limits.imagePixels, maximumID3Bytes: limits.id3Bytes)
         for var target in targets {
             var session = SegmentSession(timelineStart: target.timelineStart)
             var rewritten: [[UInt8]]? = []
@@ -192,6 +224,8 @@ public struct PosterEmbedder: Sendable {
                 let path = URIResolver.resolve(segment.uri, against: target.playlistURI)
                 let bytes = try session.rewrite(path, segment: segment, record: record, poster: poster)
                 target.newSizes.append(bytes.count)
+                target.newRecords.append(record.rewritten(
+                    as: scanner.scannedFacts(uri: path, bytes: bytes, hasInitSection: segment.map != nil)))
                 kept += bytes.count
                 if kept > Self.keptRewriteBytes { rewritten = nil } else { rewritten?.append(bytes) }
             }

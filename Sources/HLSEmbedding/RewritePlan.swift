@@ -15,6 +15,10 @@ struct PlannedTarget: Sendable {
     /// while the whole rewrite stays under ``PosterEmbedder/keptRewriteBytes`` (nil beyond: the
     /// writing pass rewrites them again, deterministically, one at a time).
     var rewritten: [[UInt8]]?
+    /// What the re-check knows of each rewritten segment without reading it again: its
+    /// measured record with what our own readers found in the new bytes (nil where they found
+    /// something unexpected, and the re-check inspects that segment for real).
+    var newRecords: [SegmentRecord?] = []
     var newPeak: Int?
     var newAverage: Int?
     /// Where packed audio without timestamps starts (90 kHz): the stream's other playlists' start.

@@ -8,11 +8,17 @@ enum SegmentName {
 
     /// `uri` (a relative or absolute URI, possibly with a query) with its last path component renamed.
     static func renamed(_ uri: String, bytes: [UInt8]) -> String {
+        renamed(uri, fingerprint: fingerprint(bytes))
+    }
+
+    /// `renamed(_:bytes:)` with the fingerprint computed already (a segment's name and its URI
+    /// get the same one: the bytes are hashed once).
+    static func renamed(_ uri: String, fingerprint: String) -> String {
         let query = uri.firstIndex { $0 == "?" || $0 == "#" } ?? uri.endIndex
         let path = uri[..<query]
         let slash = path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex
         let (base, ext) = parts(String(path[slash...]))
-        return String(path[..<slash]) + base + marker + fingerprint(bytes) + ext + uri[query...]
+        return String(path[..<slash]) + base + marker + fingerprint + ext + uri[query...]
     }
 
     /// The name without our marker, split before its extension: ("seg0", ".ts").
@@ -46,8 +52,10 @@ enum SegmentName {
     /// other bytes is refused rather than overwritten.
     static func fingerprint(_ bytes: [UInt8]) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes {
-            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+        bytes.withUnsafeBufferPointer { buffer in
+            for byte in buffer {
+                hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+            }
         }
         let folded = UInt32(truncatingIfNeeded: hash ^ (hash >> 32))
         let digits = String(folded, radix: 16)

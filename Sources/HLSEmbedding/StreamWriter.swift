@@ -164,14 +164,15 @@ struct StreamWriter {
                         if !inPlace { try tree.copy(file, from: source, run: run, progress: progress) }
                         return
                     }
-                    let newName = SegmentName.renamed(name, bytes: bytes)
+                    let fingerprint = SegmentName.fingerprint(bytes)
+                    let newName = SegmentName.renamed(name, fingerprint: fingerprint)
                     let target = try tree.folder(folder)
                     let temporary = try target.temporary(
                         for: newName, run: run, bytes: bytes[...], like: original, owner: inPlace,
                         flush: false, progress: progress)
                     pending.append(PendingSegment(
                         folder: folder, temporary: temporary, newName: newName, playlist: playlist, uriLine: segment.uriLine,
-                        newURI: SegmentName.renamed(segment.uri, bytes: bytes)))
+                        newURI: SegmentName.renamed(segment.uri, fingerprint: fingerprint)))
                 }
                 for (folder, entries) in Dictionary(grouping: pending, by: \.folder).sorted(by: { $0.key < $1.key }) {
                     try tree.folder(folder).flushAll(entries.map(\.temporary))
