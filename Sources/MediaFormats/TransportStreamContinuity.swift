@@ -60,54 +60,70 @@ public struct TransportStreamContinuity: Sendable, Hashable, Codable {
 /// size is judged in one streaming pass (``TransportStream/forEachPacket(in:_:)``).
 public struct ContinuityTracker {
     /// Per PID (13 bits, so a table rather than a dictionary: this runs for every packet of a
-    /// segment of any size): the last counter, whether it was a duplicate, the edge's index.
-    private var lastCounter = [UInt8](repeating: 0, count: 8192)
-    private var lastWasDuplicate = [Bool](repeating: false, count: 8192)
-    private var edgeIndex = [Int](repeating: -1, count: 8192)
-    public private(set) var continuity = TransportStreamContinuity()
+    /// segment of any size), one word, so that a packet reads and writes one entry: bits 0–3
+    /// the last counter, bit 4 whether that packet was a duplicate, bits 5… the index of the
+    /// PID's edge plus one (0: not seen yet).
+    private var pidStates = [UInt32](repeating: 0, count: 8192)
+    /// The story so far; the edges' last counters are kept in `pidStates` and filled in by
+    /// ``continuity``, so that a packet does not write into the edge list.
+    private var recorded = TransportStreamContinuity()
 
     public init() {}
+
+    /// The gaps and edge counters of the packets consumed so far.
+    public var continuity: TransportStreamContinuity {
+        var result = recorded
+        for index in result.edges.indices {
+            result.edges[index].lastCounter = UInt8(pidStates[Int(result.edges[index].pid)] & 0x0F)
+        }
+        return result
+    }
 
     /// Takes the next packet (with its index among all packets); returns the gap it opens, nil
     /// when its counter is as expected or it is on the null PID (which is not checked).
     @discardableResult
     public mutating func consume(_ packet: TransportStreamPacket, packetIndex: Int) -> ContinuityError? {
-        guard packet.pid != TransportStreamPacket.nullPID else { return nil }
-        let error = step(packet, packetIndex: packetIndex)
-        if let error {
-            continuity.errorCount += 1
-            if continuity.errors.count < TransportStreamContinuity.keptErrors { continuity.errors.append(error) }
-        }
-        let position = edgeIndex[Int(packet.pid)]
-        if position >= 0 {
-            continuity.edges[position].lastCounter = packet.continuityCounter
-        } else {
-            edgeIndex[Int(packet.pid)] = continuity.edges.count
-            continuity.edges.append(TransportStreamContinuity.Edge(
-                pid: packet.pid, firstCounter: packet.continuityCounter, firstHasPayload: packet.hasPayload,
-                firstSignalsDiscontinuity: packet.discontinuity, lastCounter: packet.continuityCounter))
-        }
-        return error
+        consume(
+            pid: packet.pid, continuityCounter: packet.continuityCounter, hasPayload: packet.hasPayload,
+            discontinuity: packet.discontinuity, packetIndex: packetIndex)
     }
 
-    private mutating func step(_ packet: TransportStreamPacket, packetIndex: Int) -> ContinuityError? {
-        let pid = Int(packet.pid)
-        // A PID seen before has an edge; the first packet of a PID and a discontinuity reset.
-        guard edgeIndex[pid] >= 0, !packet.discontinuity else {
-            (lastCounter[pid], lastWasDuplicate[pid]) = (packet.continuityCounter, false)
+    /// ``consume(_:packetIndex:)`` from the header fields alone: the scanner's path, which sees
+    /// every packet of a segment and parses no payload.
+    @discardableResult
+    public mutating func consume(
+        pid: UInt16, continuityCounter counter: UInt8, hasPayload: Bool, discontinuity: Bool, packetIndex: Int
+    ) -> ContinuityError? {
+        guard pid != TransportStreamPacket.nullPID else { return nil }
+        let slot = Int(pid & 0x1FFF)
+        let state = pidStates[slot]
+        guard state >> 5 != 0 else {
+            // The PID's first packet: its edge starts here.
+            recorded.edges.append(TransportStreamContinuity.Edge(
+                pid: pid, firstCounter: counter, firstHasPayload: hasPayload,
+                firstSignalsDiscontinuity: discontinuity, lastCounter: counter))
+            pidStates[slot] = UInt32(recorded.edges.count) << 5 | UInt32(counter & 0x0F)
             return nil
         }
-        let previous = lastCounter[pid]
-        let expected = packet.hasPayload ? (previous + 1) & 0x0F : previous
-        if packet.continuityCounter == expected {
-            (lastCounter[pid], lastWasDuplicate[pid]) = (packet.continuityCounter, false)
-            return nil
-        } else if packet.hasPayload, packet.continuityCounter == previous, !lastWasDuplicate[pid] {
-            (lastCounter[pid], lastWasDuplicate[pid]) = (packet.continuityCounter, true)   // one duplicate packet is allowed
-            return nil
+        var duplicate: UInt32 = 0
+        var error: ContinuityError?
+        // A discontinuity_indicator resets the counter (ISO/IEC 13818-1 §2.4.3.5).
+        if !discontinuity {
+            let previous = UInt8(state & 0x0F)
+            let expected = hasPayload ? (previous &+ 1) & 0x0F : previous
+            if counter != expected {
+                if hasPayload, counter == previous, state & 0x10 == 0 {
+                    duplicate = 0x10   // one duplicate packet is allowed (§2.4.3.3)
+                } else {
+                    let gap = ContinuityError(pid: pid, packetIndex: packetIndex, expected: expected, found: counter)
+                    recorded.errorCount += 1
+                    if recorded.errors.count < TransportStreamContinuity.keptErrors { recorded.errors.append(gap) }
+                    error = gap
+                }
+            }
         }
-        (lastCounter[pid], lastWasDuplicate[pid]) = (packet.continuityCounter, false)
-        return ContinuityError(pid: packet.pid, packetIndex: packetIndex, expected: expected, found: packet.continuityCounter)
+        pidStates[slot] = state & ~0x1F | duplicate | UInt32(counter & 0x0F)
+        return error
     }
 }
 

@@ -124,9 +124,20 @@ public final class TransportStreamScanner {
         var collector: TimedID3Collector
 
         mutating func take(_ raw: UnsafeRawBufferPointer, offset: Int, index: Int) {
-            guard let header = TransportStreamPacket(header: raw) else { return }
-            tracker.consume(header, packetIndex: index)
-            guard collector.wantsPayload(of: header.pid) else { return }
+            // The header fields read in place (this runs for every packet of a segment of any
+            // size): the same checks and fields as `TransportStreamPacket(header:)`.
+            let b1 = raw[1], b3 = raw[3]
+            let pid = UInt16(b1 & 0x1F) << 8 | UInt16(raw[2])
+            var discontinuity = false
+            if b3 & 0x20 != 0 {
+                let length = Int(raw[4])
+                guard 5 + length <= TransportStreamPacket.size else { return }
+                if length > 0 { discontinuity = raw[5] & 0x80 != 0 }
+            }
+            tracker.consume(
+                pid: pid, continuityCounter: b3 & 0x0F, hasPayload: b3 & 0x10 != 0, discontinuity: discontinuity,
+                packetIndex: index)
+            guard collector.wantsPayload(of: pid) else { return }
             // A packet of the PAT, a PMT or a timed-ID3 PID: rare, and copied whole.
             if let packet = TransportStreamPacket(Array(raw)[...]) { collector.consume(packet, at: offset) }
         }

@@ -15,6 +15,7 @@ struct DemuxResult: Sendable {
 /// Lives inside one synchronous call, so its pointers never cross a task boundary.
 final class Demuxer {
     private let input: ReaderInput
+    private let container: SegmentContainer
     private(set) var format: UnsafeMutablePointer<AVFormatContext>?
 
     /// Why the bytes stopped coming (an I/O error, a file that shrank), if they did.
@@ -22,6 +23,7 @@ final class Demuxer {
 
     init(source: any RandomAccessBytes, container: SegmentContainer, gauge: BufferGauge? = nil, feed: ScanFeed? = nil) throws(LibAVError) {
         input = try ReaderInput(source, gauge: gauge, feed: feed)
+        self.container = container
         guard let context = avformat_alloc_context() else {
             throw LibAV.nullResult("avformat_alloc_context")
         }
@@ -44,17 +46,34 @@ final class Demuxer {
     /// `maximumPixels` bounds every decoder `avformat_find_stream_info` opens: it decodes an
     /// attached picture (an ID3 APIC) to learn its size, and a 69-byte PNG declaring
     /// 16000 × 16000 would otherwise cost 800 MB.
-    func findStreamInfo(maximumPixels: Int = ImageHeader.defaultMaximumPixels) throws(LibAVError) {
+    ///
+    /// In MPEG-TS, H.264 and HEVC frames are not decoded (unless `decodingVideo`): their
+    /// decoder is allowed one pixel, so it stops at its first frame buffer, before any
+    /// macroblock. Nothing the facts hold comes from that decoding: libavformat's parsers fill
+    /// size, pixel format, profile and level, packets carry their own timestamps, and the codec
+    /// string comes from the parameter sets. libavformat would otherwise decode at least seven
+    /// frames to guess the reordering delay: for 1080p, ≈ 25 ms and 9 MB of frame buffers
+    /// (issue 13; StreamInfoDifferentialTests compare both ways over every test segment).
+    func findStreamInfo(maximumPixels: Int = ImageHeader.defaultMaximumPixels, decodingVideo: Bool = false) throws(LibAVError) {
         guard let format else { return }
         var options = [OpaquePointer?](repeating: nil, count: Int(format.pointee.nb_streams))
         defer { for index in options.indices { av_dict_free(&options[index]) } }
+        let skipsVideo = !decodingVideo && container == .mpegTS
         for index in options.indices {
-            av_dict_set(&options[index], "max_pixels", String(maximumPixels), 0)
+            let pixels = skipsVideo && format.pointee.streams[index].map(Self.isParsedVideo) == true ? 1 : maximumPixels
+            av_dict_set(&options[index], "max_pixels", String(pixels), 0)
         }
         let result = options.withUnsafeMutableBufferPointer { buffer in
             avformat_find_stream_info(format, buffer.baseAddress)
         }
         try LibAV.check("avformat_find_stream_info", result)
+    }
+
+    /// H.264 or HEVC video whose facts libavformat's parser gives (not a cover picture).
+    private static func isParsedVideo(_ stream: UnsafeMutablePointer<AVStream>) -> Bool {
+        guard let parameters = stream.pointee.codecpar?.pointee, parameters.codec_type == AVMEDIA_TYPE_VIDEO,
+              stream.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC == 0 else { return false }
+        return parameters.codec_id == AV_CODEC_ID_H264 || parameters.codec_id == AV_CODEC_ID_HEVC
     }
 
     /// Reads every packet, then describes the streams. A read error ends the scan and becomes

@@ -167,11 +167,14 @@ public struct SegmentInspector: Sendable {
     /// libavformat reads it through a fixed I/O buffer for tracks and timing, and the scanner
     /// (continuity counters, timed ID3) is fed the same bytes as they arrive. Other containers
     /// take two passes: libavformat's, then the ID3/emsg scanners' walk through a window.
+    /// `streamInfoDecodesVideo` restores libavformat's decoding of TS video in
+    /// `avformat_find_stream_info` (the reference the differential tests compare with).
     static func inspect(
         uri: String, segment: any RandomAccessBytes, initSection: (any RandomAccessBytes)?, wantsStreamInfo: Bool,
         wantsDecode: Bool = false, maximumImagePixels: Int = ImageHeader.defaultMaximumPixels,
         maximumID3Bytes: Int = EmbeddedID3.maximumPESSize, gauge: BufferGauge? = nil,
-        windowSize: Int = ByteCursor.defaultWindowSize, sniffed: (SegmentContainer, problem: String?)? = nil
+        windowSize: Int = ByteCursor.defaultWindowSize, sniffed: (SegmentContainer, problem: String?)? = nil,
+        streamInfoDecodesVideo: Bool = false
     ) throws(SegmentReadError) -> SegmentFacts {
         let sniffed = sniffed ?? ContainerSniffer.container(uri: uri, source: segment, hasInitSection: initSection != nil)
         if sniffed.0 == .mpegTS {
@@ -180,7 +183,8 @@ public struct SegmentInspector: Sendable {
                 segmentOffset: initSection?.count ?? 0)
             let demuxed = try demuxPass(
                 uri: uri, segment: segment, initSection: initSection, wantsStreamInfo: wantsStreamInfo, wantsDecode: wantsDecode,
-                maximumImagePixels: maximumImagePixels, gauge: gauge, sniffed: sniffed, feed: feed)
+                maximumImagePixels: maximumImagePixels, gauge: gauge, sniffed: sniffed, feed: feed,
+                streamInfoDecodesVideo: streamInfoDecodesVideo)
             do {
                 try feed.complete(from: segment, bufferSize: windowSize, gauge: gauge)
             } catch {
@@ -191,7 +195,7 @@ public struct SegmentInspector: Sendable {
         }
         let demuxed = try demuxPass(
             uri: uri, segment: segment, initSection: initSection, wantsStreamInfo: wantsStreamInfo, wantsDecode: wantsDecode,
-            maximumImagePixels: maximumImagePixels, gauge: gauge, sniffed: sniffed)
+            maximumImagePixels: maximumImagePixels, gauge: gauge, sniffed: sniffed, streamInfoDecodesVideo: streamInfoDecodesVideo)
         let scanned = try scanPass(
             uri: uri, segment: segment, container: demuxed.container, maximumID3Bytes: maximumID3Bytes, gauge: gauge,
             windowSize: windowSize)
@@ -242,7 +246,7 @@ public struct SegmentInspector: Sendable {
     static func demuxPass(
         uri: String, segment: any RandomAccessBytes, initSection: (any RandomAccessBytes)?, wantsStreamInfo: Bool,
         wantsDecode: Bool, maximumImagePixels: Int, gauge: BufferGauge?,
-        sniffed: (SegmentContainer, problem: String?)? = nil, feed: ScanFeed? = nil
+        sniffed: (SegmentContainer, problem: String?)? = nil, feed: ScanFeed? = nil, streamInfoDecodesVideo: Bool = false
     ) throws(SegmentReadError) -> DemuxPassResult {
         LibAV.silenceLogging()
         let byteCount = segment.count
@@ -256,7 +260,7 @@ public struct SegmentInspector: Sendable {
             ? DemuxResult()
             : try demux(
                 uri: uri, source: demuxed, container: container, wantsStreamInfo: wantsStreamInfo,
-                maximumImagePixels: maximumImagePixels, gauge: gauge, feed: feed)
+                maximumImagePixels: maximumImagePixels, gauge: gauge, feed: feed, streamInfoDecodesVideo: streamInfoDecodesVideo)
         facts.tracks = demux.tracks
         facts.duration = demux.duration
         facts.firstPTS = demux.firstPTS
@@ -322,7 +326,7 @@ public struct SegmentInspector: Sendable {
 
     private static func demux(
         uri: String, source: any RandomAccessBytes, container: SegmentContainer, wantsStreamInfo: Bool, maximumImagePixels: Int,
-        gauge: BufferGauge?, feed: ScanFeed?
+        gauge: BufferGauge?, feed: ScanFeed?, streamInfoDecodesVideo: Bool
     ) throws(SegmentReadError) -> DemuxResult {
         guard source.count > 0 else { return DemuxResult(problem: "segment is empty") }
         let demuxer: Demuxer
@@ -334,7 +338,11 @@ public struct SegmentInspector: Sendable {
         // A failing stream-info pass (e.g. encrypted payload) still leaves packets to count.
         var streamInfoProblem: String?
         if wantsStreamInfo {
-            do { try demuxer.findStreamInfo(maximumPixels: maximumImagePixels) } catch { streamInfoProblem = error.description }
+            do {
+                try demuxer.findStreamInfo(maximumPixels: maximumImagePixels, decodingVideo: streamInfoDecodesVideo)
+            } catch {
+                streamInfoProblem = error.description
+            }
         }
         var result = demuxer.scan()
         if let failure = demuxer.readFailure { throw SegmentReadError(uri: uri, reason: failure.reason) }
