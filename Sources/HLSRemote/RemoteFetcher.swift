@@ -76,11 +76,6 @@ public final class RemoteFetcher: Sendable, DeliveryObserver {
     private let recorder = DeliveryRecorder()
     /// Requests in flight, bounded by `maximumConnections`.
     private let permits: Permits
-    /// The one event loop every connection and every response lives on: a response is handed
-    /// from the socket to the body collector without hopping to another loop (a hop per body
-    /// part cost a wake-up and a context switch), and the other core stays free for
-    /// inspecting. One loop carries far more than a checker fetches, TLS included.
-    private let eventLoop: any EventLoop
 
     public init(options: RemoteOptions = RemoteOptions()) {
         self.options = options
@@ -103,8 +98,13 @@ public final class RemoteFetcher: Sendable, DeliveryObserver {
             idleTimeout: .seconds(30), concurrentHTTP1ConnectionsPerHostSoftLimit: max(1, options.maximumConnections))
         // Connection failures are retried here, bounded and reported, not inside the pool.
         configuration.connectionPool.retryConnectionEstablishment = false
-        eventLoop = MultiThreadedEventLoopGroup.singleton.next()
-        client = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton, configuration: configuration)
+        // One event loop (a loop is a group of one) for every connection and every response: a
+        // response goes from the socket to the body collector without hopping to another loop
+        // (with the whole group, a hop per body part cost a wake-up and a context switch), and
+        // the other core stays free for inspecting; one loop carries far more than a checker
+        // fetches, TLS included. Not pinned per request (`.delegateAndChannel(on:)`): the pool
+        // then opens a short-lived extra connection whenever its connections are all leased.
+        client = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton.next(), configuration: configuration)
         permits = Permits(max(1, options.maximumConnections))
     }
 
@@ -267,7 +267,7 @@ public final class RemoteFetcher: Sendable, DeliveryObserver {
         // task resumes once with all of it (docs/remote.md, "How resources are fetched").
         let collector = BodyCollector(range: range, maximumBytes: maximumBytes, limitFlag: limitFlag)
         let deadline = NIODeadline.now() + .milliseconds(Int64(options.requestTimeoutSeconds * 1000))
-        let task = client.execute(request: request, delegate: collector, eventLoop: .delegateAndChannel(on: eventLoop), deadline: deadline)
+        let task = client.execute(request: request, delegate: collector, deadline: deadline)
         let collected: BodyCollector.Collected
         do {
             collected = try await withTaskCancellationHandler {
