@@ -226,11 +226,16 @@ struct MediaMeasurer: Sendable {
     }
 
     /// Inspects one batch, within the run's shared slots when there are any. Outcomes in input order.
+    /// A network source fetches the batch ahead of its inspection (issue 11).
     private func inspect(_ requests: [SegmentRequest]) async -> [Result<SegmentFacts, any Error>] {
-        if let slots {
-            return await Self.inspectAll(requests, inspector: inspector, maxConcurrent: maxConcurrent, slots: slots)
+        let (slots, maxConcurrent) = (slots, maxConcurrent)
+        return await inspector.source.readingAhead(requests) { source in
+            let inspector = inspector.reading(from: source)
+            if let slots {
+                return await Self.inspectAll(requests, inspector: inspector, maxConcurrent: maxConcurrent, slots: slots)
+            }
+            return await inspector.inspectAll(requests, maxConcurrent: maxConcurrent)
         }
-        return await inspector.inspectAll(requests, maxConcurrent: maxConcurrent)
     }
 
     /// `SegmentInspector.inspectAll`, each inspection also holding one of the run's shared slots:

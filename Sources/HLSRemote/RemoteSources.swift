@@ -70,6 +70,31 @@ public struct RemoteSegmentSource: SegmentByteSource {
     }
 }
 
+extension RemoteSegmentSource {
+    /// At most this many bytes of segments fetched ahead wait to be inspected: a few segments
+    /// of 4K video, hundreds of audio segments.
+    public static let readAheadBytes = 64 << 20
+
+    /// Fetches the batch's remote segments ahead of their inspection (SegmentReadAhead): up to
+    /// twice `--http-connections` segments ahead, so that every connection has its next request
+    /// ready while the inspector works through what arrived.
+    public func readingAhead<Value: Sendable>(
+        _ requests: [SegmentRequest], _ body: (any SegmentByteSource) async -> Value
+    ) async -> Value {
+        let plan = requests.lazy.filter { URIScheme.isRemote($0.uri) }.map { SegmentReadAhead.Key(uri: $0.uri, range: $0.range) }
+        guard plan.count > 1 else { return await body(self) }
+        let ahead = SegmentReadAhead(
+            plan: Array(plan), window: 2 * fetcher.options.maximumConnections, byteBudget: Self.readAheadBytes
+        ) { [self] key in
+            try await read(key.uri, range: key.range)
+        }
+        ahead.start()
+        let value = await body(ReadAheadSegmentSource(base: self, ahead: ahead))
+        ahead.stop()
+        return value
+    }
+}
+
 /// The delivery log of one input: the fetcher serves every input of a run, checked one after
 /// another, so each check takes the records made since the previous one.
 public struct RemoteDeliveryLog: DeliveryObserver {

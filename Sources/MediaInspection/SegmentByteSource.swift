@@ -32,6 +32,15 @@ public protocol SegmentByteSource: Sendable {
     /// About how many bytes inspecting this resource keeps in memory while it is read: what
     /// ``SegmentInspector/inspectAll(_:maxConcurrent:maximumBytesInFlight:)`` budgets with.
     func residentByteEstimate(_ uri: String, range: SegmentByteRange?) -> Int
+
+    /// Runs `body` with a source through which `requests`' segments (not their init sections or
+    /// keys) are about to be read, each once, roughly in order: a network source fetches them
+    /// ahead of being asked, bounded, so that fetching overlaps inspecting (issue 11). Reads
+    /// behave as through `self`; what `body` has not read when it returns is dropped.
+    /// The default (files, memory) hands over `self`.
+    func readingAhead<Value: Sendable>(
+        _ requests: [SegmentRequest], _ body: (any SegmentByteSource) async -> Value
+    ) async -> Value
 }
 
 extension SegmentByteSource {
@@ -43,6 +52,13 @@ extension SegmentByteSource {
     /// A whole body is held: its length when a byte range says it, else a typical segment.
     public func residentByteEstimate(_ uri: String, range: SegmentByteRange?) -> Int {
         range?.length ?? SegmentInspector.typicalSegmentBytes
+    }
+
+    /// Nothing to fetch ahead: `body` reads from `self`.
+    public func readingAhead<Value: Sendable>(
+        _ requests: [SegmentRequest], _ body: (any SegmentByteSource) async -> Value
+    ) async -> Value {
+        await body(self)
     }
 }
 
@@ -174,5 +190,15 @@ public struct RefusingSegmentSource: SegmentByteSource {
 
     public func residentByteEstimate(_ uri: String, range: SegmentByteRange?) -> Int {
         base.residentByteEstimate(uri, range: range)
+    }
+
+    /// `base` reads ahead only what is not refused: a refused URI is never fetched, not even ahead.
+    public func readingAhead<Value: Sendable>(
+        _ requests: [SegmentRequest], _ body: (any SegmentByteSource) async -> Value
+    ) async -> Value {
+        let allowed = refused.isEmpty ? requests : requests.filter { !refused.contains($0.uri) }
+        return await base.readingAhead(allowed) { inner in
+            await body(RefusingSegmentSource(base: inner, refused: refused, reason: reason))
+        }
     }
 }

@@ -22,6 +22,11 @@ public struct SegmentInspector: Sendable {
         self.maximumID3Bytes = maximumID3Bytes
     }
 
+    /// The same inspector reading from `source` (``SegmentByteSource/readingAhead(_:_:)``).
+    public func reading(from source: any SegmentByteSource) -> SegmentInspector {
+        SegmentInspector(source: source, maximumImagePixels: maximumImagePixels, maximumID3Bytes: maximumID3Bytes)
+    }
+
     /// What a source that fetches whole bodies is assumed to hold per segment when no byte
     /// range says how much: a 6-second segment of 1080p video.
     public static let typicalSegmentBytes = 8 << 20
