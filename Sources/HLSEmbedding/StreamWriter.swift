@@ -368,10 +368,12 @@ final class Tree {
     private let create: Bool
     private var folders: [String: Folder] = [:]
 
-    init(root: String, followLinks: Bool, create: Bool) {
+    /// `opened`: the root folder, already open (the tree then never opens it by its path).
+    init(root: String, followLinks: Bool, create: Bool, opened: Folder? = nil) {
         self.root = root
         self.followLinks = followLinks
         self.create = create
+        if let opened { folders[""] = opened }
     }
 
     static func split(_ file: String) -> (folder: String, name: String) {
