@@ -46,4 +46,65 @@ struct AdversarialInputTests {
         let beside = try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted()
         #expect(beside == [".out.hlscheck-embed-backup.tmp", "out", "stream"])
     }
+
+    // MARK: FFmpeg under its name but of another version
+
+    /// The FFmpeg functions hlscheck looks up in libavformat (Sources/CLazyLibraries/functions.h).
+    static func libavformatFunctions() throws -> [String] {
+        let header = try String(
+            contentsOf: PackageRoot.url.appendingPathComponent("Sources/CLazyLibraries/functions.h"), encoding: .utf8)
+        return header.split(separator: "\n").compactMap { line -> String? in
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            let fields = trimmed.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            if trimmed.hasPrefix("F(avformat,"), fields.count > 2 { return fields[2] }
+            if trimmed.hasPrefix("V(avformat,"), fields.count > 1 { return fields[1] }
+            return nil
+        }
+    }
+
+    /// The C compiler of the Swift toolchain (clang), or the system's; nil when there is none.
+    static var compiler: String? {
+        for name in ["clang", "cc"] {
+            for folder in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin").split(separator: ":") {
+                let path = "\(folder)/\(name)"
+                if FileManager.default.isExecutableFile(atPath: path) { return path }
+            }
+        }
+        return nil
+    }
+
+    /// `LD_LIBRARY_PATH` pointing at a folder whose `libavformat.so.59` (the SONAME hlscheck
+    /// opens) is another major version — every function hlscheck looks up exists, so only the
+    /// version can tell. Calling it with the wrong ABI would crash; hlscheck must refuse it with
+    /// one line naming the file, the versions and the package, exit 2.
+    @Test(.enabled(if: compiler != nil, "needs a C compiler to build the impostor library"))
+    func anotherMajorVersionUnderLibavformatsNameIsRefusedByItsVersion() throws {
+        let folder = try TemporaryFolder()
+        let functions = try Self.libavformatFunctions()
+        #expect(functions.count > 10, "functions.h lists libavformat's functions: \(functions)")
+        // `major` is whatever libavformat.so.N hlscheck opens: the impostor claims N + 1.
+        let libraryFolders = ["/usr/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu", "/usr/lib64", "/usr/lib"]
+        let installed = try #require(
+            libraryFolders.lazy.flatMap { (try? FileManager.default.contentsOfDirectory(atPath: $0)) ?? [] }
+                .first { $0.hasPrefix("libavformat.so.") && $0.split(separator: ".").count == 3 },
+            "libavformat.so.N is installed")
+        let major = try #require(Int(installed.split(separator: ".")[2]))
+        let source = functions.map { "long \($0)(void) { return 1; }\n" }.joined()
+            + "unsigned avformat_version(void) { return \(major + 1)u << 16 | 3u << 8 | 100u; }\n"
+        try folder.write(Data(source.utf8), to: "impostor.c")
+        let compile = Process()
+        compile.executableURL = URL(fileURLWithPath: try #require(Self.compiler))
+        compile.arguments = ["-shared", "-fPIC", "-Wl,-soname,\(installed)", "-o", folder.path(installed), folder.path("impostor.c")]
+        try compile.run()
+        compile.waitUntilExit()
+        try #require(compile.terminationStatus == 0, "the impostor library compiles")
+
+        for arguments in [["Samples/compliant/master.m3u8"], ["inspect", "Samples/compliant/audio/seg0.ts"]] {
+            let result = try run(arguments, environment: ["LD_LIBRARY_PATH": folder.url.path])
+            #expect(result.status == 2, "\(arguments): \(result.stderr)")
+            #expect(result.stderr.contains("\(folder.path(installed)) is version \(major + 1).3.100, not the major version \(major)"),
+                    "\(arguments): \(result.stderr)")
+            #expect(result.stderr.contains("install the Debian package libavformat\(major)"), "\(result.stderr)")
+        }
+    }
 }
