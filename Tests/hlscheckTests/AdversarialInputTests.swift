@@ -107,4 +107,25 @@ struct AdversarialInputTests {
             #expect(result.stderr.contains("install the Debian package libavformat\(major)"), "\(result.stderr)")
         }
     }
+
+    // MARK: links that lead nowhere
+
+    /// A segment that is a dangling symbolic link (a copy that lost its targets) or a loop of
+    /// links is a located finding that says so — not "a symbolic link; not followed", which
+    /// reads as if hlscheck refused a link that works.
+    @Test func segmentLinksThatLeadNowhereSayWhy() throws {
+        let folder = try compliantCopy()
+        let audio = folder.path("stream/audio")
+        try FileManager.default.removeItem(atPath: audio + "/seg1.ts")
+        try FileManager.default.createSymbolicLink(atPath: audio + "/seg1.ts", withDestinationPath: "../../elsewhere/seg1.ts")
+        try FileManager.default.removeItem(atPath: audio + "/seg2.ts")
+        try FileManager.default.createSymbolicLink(atPath: audio + "/seg2.ts", withDestinationPath: "seg2.ts")
+        let result = try run([folder.path("stream/master.m3u8")])
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stdout.contains(
+            "audio/index.m3u8:8: error: segment seg1.ts: is a symbolic link to a file that does not exist (../../elsewhere/seg1.ts); restore the file or fix the link"),
+            "\(result.stdout)")
+        #expect(result.stdout.contains("audio/index.m3u8:10: error: segment seg2.ts: is a symbolic link in a loop of links (seg2.ts); fix the link"),
+                "\(result.stdout)")
+    }
 }
