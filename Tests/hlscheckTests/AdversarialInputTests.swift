@@ -129,3 +129,20 @@ struct AdversarialInputTests {
                 "\(result.stdout)")
     }
 }
+
+extension AdversarialInputTests {
+    /// `--output` naming a file (a report, a playlist of another stream) or a device is refused
+    /// before anything is written, in words that say what `--output` wants.
+    @Test(arguments: ["notes.txt", "/dev/null"])
+    func outputThatIsAFileIsRefusedSayingWhatItNeeds(_ output: String) throws {
+        let folder = try compliantCopy()
+        try folder.write(Data("keep\n".utf8), to: "notes.txt")
+        let target = output.hasPrefix("/") ? output : folder.path(output)
+        let result = try run(["embed", "--image", Self.poster, folder.path("stream/master.m3u8"), "--output", target])
+        #expect(result.status == 2, "\(result.stderr)")
+        #expect(result.stderr.contains("--output \(target) is a"), "\(result.stderr)")
+        #expect(result.stderr.contains("not a folder: name a new folder"), "\(result.stderr)")
+        #expect(try String(contentsOfFile: folder.path("notes.txt"), encoding: .utf8) == "keep\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted() == ["notes.txt", "stream"])
+    }
+}
