@@ -146,3 +146,36 @@ extension AdversarialInputTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted() == ["notes.txt", "stream"])
     }
 }
+
+extension AdversarialInputTests {
+    /// MPEG-TS segments whose PAT and PMT are in an EXT-X-MAP init section (RFC 8216 §4.3.2.5
+    /// allows it for TS; packagers cut streams this way): they are read as TS with the init
+    /// section in front, not demuxed as fMP4 and reported unreadable with libav's "invalid data",
+    /// and their poster is found through the PMT the init section holds.
+    @Test func transportStreamSegmentsWithAnInitSectionAreMeasured() throws {
+        let folder = try TemporaryFolder()
+        let source = PackageRoot.url.appendingPathComponent("Samples/compliant/audio")
+        // Every segment of the sample starts with its SDT, PAT and PMT: three packets.
+        let tables = 3 * 188
+        let first = try Data(contentsOf: source.appendingPathComponent("seg0.ts"))
+        try folder.write(first.prefix(tables), to: "audio/init.ts")
+        var playlist = "#EXTM3U\n#EXT-X-VERSION:6\n#EXT-X-TARGETDURATION:6\n#EXT-X-PLAYLIST-TYPE:VOD\n#EXT-X-MAP:URI=\"init.ts\"\n"
+        for index in 0..<3 {
+            let bytes = try Data(contentsOf: source.appendingPathComponent("seg\(index).ts"))
+            #expect(bytes.count > tables && bytes[tables] == 0x47)
+            try folder.write(bytes.dropFirst(tables), to: "audio/s\(index).ts")
+            playlist += "#EXTINF:6.0,\ns\(index).ts\n"
+        }
+        try folder.write(Data((playlist + "#EXT-X-ENDLIST\n").utf8), to: "audio/index.m3u8")
+        try folder.write(Data("#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=60000,CODECS=\"mp4a.40.2\"\naudio/index.m3u8\n".utf8), to: "master.m3u8")
+        let result = try run([folder.path("master.m3u8"), "--format", "json"])
+        #expect(!result.stdout.contains("segment-unreadable"), "\(result.stdout)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let variant = try #require((report["variants"] as? [[String: Any]])?.first)
+        #expect(variant["segmentCount"] as? Int == 3)
+        #expect(((variant["codecs"] as? [String: Any])?["detected"] as? [String]) == ["mp4a.40.2"], "\(variant)")
+        #expect(variant["audioOnly"] as? Bool == true)
+        // The poster's timed ID3 PID is named by the PMT in the init section.
+        #expect((variant["artwork"] as? [String: Any])?["segmentsWithArtwork"] as? Int == 3, "\(variant)")
+    }
+}
