@@ -32,7 +32,9 @@ extension StreamWriter {
         // their owner files; also when the folder exists now (a run killed after its rename).
         var removed = 0
         for entry in parent.entries() where entry.hasPrefix(Self.stagingPrefix(name)) && entry.hasSuffix(".owner") {
-            guard let info = parent.status(entry), Folder.isRegular(info), Int(info.st_size) == Self.ownerText.count,
+            // `<prefix><run>.owner`, the run in hex: not another output's (`--output a.hlscheck-embed-x`).
+            let run = entry.dropFirst(Self.stagingPrefix(name).count).dropLast(".owner".count)
+            guard !run.isEmpty, run.allSatisfy(\.isHexDigit), let info = parent.status(entry), Folder.isRegular(info), Int(info.st_size) == Self.ownerText.count,
                   (try? parent.read(entry)) == Self.ownerText else { continue }
             let leftover = String(entry.dropLast(".owner".count)) + ".tmp"
             if let info = parent.status(leftover), info.st_mode & S_IFMT == S_IFDIR {
