@@ -6,7 +6,14 @@
 // code calls them unchanged, and a hidden symbol never reaches the executable's dynamic symbol
 // table, so a library's own calls (libavformat calling libavcodec) cannot be interposed by them.
 
+// dlinfo(3), to name the file a library was loaded from.
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
 #include <dlfcn.h>
+#if defined(__linux__)
+#include <link.h>
+#endif
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -63,13 +70,23 @@ static const struct {
     const char *soname;
     const char *package;  // Debian's package name for it
     enum hls_group group;
+    // FFmpeg's `<library>_version()` and the major version the headers are of: a file under the
+    // right name (a symbolic link to another major version, a library on LD_LIBRARY_PATH) is
+    // refused by what it says it is, before one of its functions is called with the wrong ABI.
+    const char *version_function;
+    unsigned major;
 } libraries[LIB_COUNT] = {
-    [LIB_avutil] = {"libavutil.so." HLS_STRING(LIBAVUTIL_VERSION_MAJOR), "libavutil" HLS_STRING(LIBAVUTIL_VERSION_MAJOR), GROUP_FFMPEG},
-    [LIB_swresample] = {"libswresample.so." HLS_STRING(LIBSWRESAMPLE_VERSION_MAJOR), "libswresample" HLS_STRING(LIBSWRESAMPLE_VERSION_MAJOR), GROUP_FFMPEG},
-    [LIB_swscale] = {"libswscale.so." HLS_STRING(LIBSWSCALE_VERSION_MAJOR), "libswscale" HLS_STRING(LIBSWSCALE_VERSION_MAJOR), GROUP_FFMPEG},
-    [LIB_avcodec] = {"libavcodec.so." HLS_STRING(LIBAVCODEC_VERSION_MAJOR), "libavcodec" HLS_STRING(LIBAVCODEC_VERSION_MAJOR), GROUP_FFMPEG},
-    [LIB_avformat] = {"libavformat.so." HLS_STRING(LIBAVFORMAT_VERSION_MAJOR), "libavformat" HLS_STRING(LIBAVFORMAT_VERSION_MAJOR), GROUP_FFMPEG},
-    [LIB_xml2] = {"libxml2.so." HLS_STRING(HLS_LIBXML2_MAJOR), HLS_LIBXML2_PACKAGE, GROUP_LIBXML2},
+    [LIB_avutil] = {"libavutil.so." HLS_STRING(LIBAVUTIL_VERSION_MAJOR), "libavutil" HLS_STRING(LIBAVUTIL_VERSION_MAJOR), GROUP_FFMPEG,
+                    "avutil_version", LIBAVUTIL_VERSION_MAJOR},
+    [LIB_swresample] = {"libswresample.so." HLS_STRING(LIBSWRESAMPLE_VERSION_MAJOR), "libswresample" HLS_STRING(LIBSWRESAMPLE_VERSION_MAJOR), GROUP_FFMPEG,
+                        "swresample_version", LIBSWRESAMPLE_VERSION_MAJOR},
+    [LIB_swscale] = {"libswscale.so." HLS_STRING(LIBSWSCALE_VERSION_MAJOR), "libswscale" HLS_STRING(LIBSWSCALE_VERSION_MAJOR), GROUP_FFMPEG,
+                     "swscale_version", LIBSWSCALE_VERSION_MAJOR},
+    [LIB_avcodec] = {"libavcodec.so." HLS_STRING(LIBAVCODEC_VERSION_MAJOR), "libavcodec" HLS_STRING(LIBAVCODEC_VERSION_MAJOR), GROUP_FFMPEG,
+                     "avcodec_version", LIBAVCODEC_VERSION_MAJOR},
+    [LIB_avformat] = {"libavformat.so." HLS_STRING(LIBAVFORMAT_VERSION_MAJOR), "libavformat" HLS_STRING(LIBAVFORMAT_VERSION_MAJOR), GROUP_FFMPEG,
+                      "avformat_version", LIBAVFORMAT_VERSION_MAJOR},
+    [LIB_xml2] = {"libxml2.so." HLS_STRING(HLS_LIBXML2_MAJOR), HLS_LIBXML2_PACKAGE, GROUP_LIBXML2, NULL, 0},
 };
 
 // One index per stubbed function, and the library each comes from.
@@ -116,6 +133,17 @@ static const char *soname_to_open(enum hls_library library, char *buffer, size_t
     return libraries[library].soname;
 }
 
+// The file the loader opened for `handle` (LD_LIBRARY_PATH, a symbolic link), for messages.
+static const char *loaded_file(void *handle, const char *fallback) {
+#if defined(__linux__)
+    struct link_map *map = NULL;
+    if (dlinfo(handle, RTLD_DI_LINKMAP, &map) == 0 && map && map->l_name && map->l_name[0]) return map->l_name;
+#else
+    (void)handle;
+#endif
+    return fallback;
+}
+
 static void load_group(enum hls_group group) {
     void *handles[LIB_COUNT] = {0};
     for (int library = 0; library < LIB_COUNT; library++) {
@@ -130,6 +158,23 @@ static void load_group(enum hls_group group) {
                      reason ? reason : "not found", libraries[library].package);
             groups[group].failure = groups[group].message;
             return;
+        }
+        if (libraries[library].version_function) {
+            dlerror();
+            unsigned (*version)(void) = (unsigned (*)(void))dlsym(handles[library], libraries[library].version_function);
+            unsigned found = version ? version() : 0;
+            if (found >> 16 != libraries[library].major) {
+                const char *file = loaded_file(handles[library], libraries[library].soname);
+                char found_text[64];
+                if (version) snprintf(found_text, sizeof found_text, "version %u.%u.%u", found >> 16, (found >> 8) & 0xFF, found & 0xFF);
+                else snprintf(found_text, sizeof found_text, "without %s()", libraries[library].version_function);
+                snprintf(groups[group].message, sizeof groups[group].message,
+                         "%s is %s, not the major version %u hlscheck was built for (another library under the name %s: "
+                         "check LD_LIBRARY_PATH and symbolic links); install the Debian package %s",
+                         file, found_text, libraries[library].major, libraries[library].soname, libraries[library].package);
+                groups[group].failure = groups[group].message;
+                return;
+            }
         }
     }
     for (int function = 0; function < FUNCTION_COUNT; function++) {

@@ -68,11 +68,17 @@ public enum StreamDiscovery {
         for path in playlists {
             // The file's stamp before and after the read: bytes kept for the check are the file's
             // whole content at a moment its stamp names, and are used only while it still does.
+            // The file read must be the one stamped: a symbolic link swapped between realpath and
+            // open would otherwise keep one file's bytes under another's name.
             let real = RegularFile.realPath(path)
             let before = real.flatMap(PlaylistFileStamp.init(path:))
-            guard let bytes = try? RegularFile(path: path).readAll(maximumBytes: maximumPlaylistSize, limitHint: "--max-playlist-bytes")
+            guard let file = try? RegularFile(path: path),
+                  let bytes = try? file.readAll(maximumBytes: maximumPlaylistSize, limitHint: "--max-playlist-bytes")
             else { continue }
-            if let real, let before, PlaylistFileStamp(path: real) == before { discovered.keep(bytes, realPath: real, stamp: before) }
+            if let real, let before, file.identity.device == before.device, file.identity.inode == before.inode,
+               PlaylistFileStamp(path: real) == before {
+                discovered.keep(bytes, realPath: real, stamp: before)
+            }
             // Only a multivariant playlist references playlists: the media playlists (most of the
             // bytes) need no parse here; the check parses them once.
             guard Self.mayReferencePlaylists(bytes) else { continue }

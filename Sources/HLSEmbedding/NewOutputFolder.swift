@@ -11,10 +11,13 @@ import HLSPlaylist
 /// folder").
 ///
 /// The lock is `.DIR.hlscheck-embed.lock` beside the folder (the folder itself does not exist
-/// yet); a run that holds it removes the staging folders of runs that died, whose names say
-/// which output they were for.
+/// yet); a run that holds it removes the staging folders of runs that died. A name is not proof
+/// that a folder is ours (a user may keep `.DIR.hlscheck-embed-old.tmp`): each staging folder has
+/// an owner file beside it (`.DIR.hlscheck-embed-<run>.owner`), created before the folder and
+/// removed after it, and only a folder whose owner file holds `ownerText` is ever removed.
 extension StreamWriter {
     static func stagingPrefix(_ name: String) -> String { ".\(name).hlscheck-embed-" }
+    static let ownerText = Array("hlscheck embed: the folder of this name ending in .tmp is an unfinished copy; removed by the next run\n".utf8)
 
     /// Writes the stream into the new folder `name` of `parent`; nil when a folder of that name
     /// appeared before the lock was taken (the caller then writes into it the usual way).
@@ -24,28 +27,44 @@ extension StreamWriter {
     ) throws(EmbedError) -> String? {
         let lock = try StreamLock.acquire(in: parent, named: ".\(name).hlscheck-embed.lock", wait: wait, report: report)
         defer { lock.release() }
-        guard parent.status(name) == nil else { return nil }
-        let finalRoot = (parent.path as NSString).appendingPathComponent(name)
 
-        // Staging folders of runs that died (we hold the lock: their writers are gone).
+        // Staging folders of runs that died (we hold the lock: their writers are gone), known by
+        // their owner files; also when the folder exists now (a run killed after its rename).
         var removed = 0
-        for entry in parent.entries() where entry.hasPrefix(Self.stagingPrefix(name)) && entry.hasSuffix(".tmp") {
-            guard let info = parent.status(entry), info.st_mode & S_IFMT == S_IFDIR else { continue }
-            removed += 1 + parent.removeTree(entry, progress: WriteProgress(hook: nil))
+        for entry in parent.entries() where entry.hasPrefix(Self.stagingPrefix(name)) && entry.hasSuffix(".owner") {
+            // `<prefix><run>.owner`, the run in hex: not another output's (`--output a.hlscheck-embed-x`).
+            let run = entry.dropFirst(Self.stagingPrefix(name).count).dropLast(".owner".count)
+            guard !run.isEmpty, run.allSatisfy(\.isHexDigit), let info = parent.status(entry), Folder.isRegular(info), Int(info.st_size) == Self.ownerText.count,
+                  (try? parent.read(entry)) == Self.ownerText else { continue }
+            let leftover = String(entry.dropLast(".owner".count)) + ".tmp"
+            if let info = parent.status(leftover), info.st_mode & S_IFMT == S_IFDIR {
+                removed += 1 + parent.removeTree(leftover, progress: WriteProgress(hook: nil))
+            }
+            if unlinkat(parent.descriptor, entry, 0) == 0 { removed += 1 }
         }
         if removed > 0 {
             report("removed \(removed) leftover\(removed == 1 ? "" : "s") of an interrupted run in \(parent.path)")
         }
+        guard parent.status(name) == nil else { return nil }
+        let finalRoot = (parent.path as NSString).appendingPathComponent(name)
 
         let progress = WriteProgress(hook: hook)
         let run = String(UInt32.random(in: .min ... .max), radix: 16)
         let staging = Self.stagingPrefix(name) + run + ".tmp"
+        let owner = Self.stagingPrefix(name) + run + ".owner"
+        guard try parent.createNew(owner, bytes: Self.ownerText[...], like: nil, progress: progress) else {
+            throw EmbedError("\(finalRoot): cannot create a folder beside it to build the copy in: \(owner) exists — run again")
+        }
+        defer { unlinkat(parent.descriptor, owner, 0) }
         try progress.step()
         guard mkdirat(parent.descriptor, staging, 0o777) == 0 else {
             throw EmbedError("\(finalRoot): cannot create a folder beside it to build the copy in: \(lastError())")
         }
         do throws(EmbedError) {
-            try fill((parent.path as NSString).appendingPathComponent(staging), master: master, targets: targets,
+            // Opened without following a link: nothing is ever written through a name swapped
+            // for a link after mkdir.
+            let root = try parent.subfolder(staging, create: false, followLinks: false)
+            try fill(root, master: master, targets: targets,
                      additions: additions, dropped: dropped, progress: progress, produce: produce)
             try progress.step()
             // A filesystem without RENAME_NOREPLACE for folders (its fallback, a hard link, does
@@ -68,10 +87,10 @@ extension StreamWriter {
 
     /// Every file of the copy in the staging folder `root`, flushed to disk.
     private func fill(
-        _ root: String, master: [UInt8]?, targets: [String], additions: [Addition], dropped: Set<String>,
+        _ root: Folder, master: [UInt8]?, targets: [String], additions: [Addition], dropped: Set<String>,
         progress: WriteProgress, produce: (Put) throws(EmbedError) -> Void
     ) throws(EmbedError) {
-        let tree = Tree(root: root, followLinks: false, create: true)
+        let tree = Tree(root: root.path, followLinks: false, create: true, opened: root)
         let source = Tree(root: layout.root, followLinks: true, create: false)
         let targetPlaylists = Set(targets.map(layout.relative))
         let targetSegments = layout.segments.filter { targetPlaylists.contains($0.playlist) }

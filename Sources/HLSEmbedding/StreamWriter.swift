@@ -304,6 +304,10 @@ struct StreamWriter {
             existing = (existing as NSString).deletingLastPathComponent
         }
         guard let base = Self.resolved(existing) else { throw EmbedError("--output \(requested): cannot resolve the folder") }
+        var info = stat()
+        if missing.isEmpty, stat(base, &info) == 0, info.st_mode & S_IFMT != S_IFDIR {
+            throw EmbedError("--output \(requested) is \(info.st_mode & S_IFMT == S_IFREG ? "a file" : "a device, FIFO or socket"), not a folder: name a new folder (or one that holds an earlier copy) to write the copy in")
+        }
         let target = missing.reduce(base) { ($0 as NSString).appendingPathComponent($1) }
         // Each folder resolved once (realpath(3) costs a readlink per component), not once per file.
         let inputFolders = Set(Set(layout.files.map(layout.absoluteParent)).map { Self.resolved($0) ?? $0 })
@@ -369,10 +373,12 @@ final class Tree {
     private let create: Bool
     private var folders: [String: Folder] = [:]
 
-    init(root: String, followLinks: Bool, create: Bool) {
+    /// `opened`: the root folder, already open (the tree then never opens it by its path).
+    init(root: String, followLinks: Bool, create: Bool, opened: Folder? = nil) {
         self.root = root
         self.followLinks = followLinks
         self.create = create
+        if let opened { folders[""] = opened }
     }
 
     static func split(_ file: String) -> (folder: String, name: String) {

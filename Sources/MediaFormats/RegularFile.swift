@@ -50,7 +50,9 @@ public final class RegularFile: Sendable {
         guard fd >= 0 else {
             let code = errno
             if code == ELOOP, !followSymlinks {
-                throw RegularFileError(path: path, reason: "is a symbolic link; not followed")
+                // Callers pass the real path when there is one: a link here leads nowhere, or was
+                // swapped in after realpath(3) looked.
+                throw RegularFileError(path: path, reason: Self.unfollowedLinkReason(path))
             }
             throw RegularFileError(path: path, reason: Self.reason(code))
         }
@@ -134,6 +136,26 @@ public final class RegularFile: Sendable {
     public static func reason(_ code: Int32) -> String {
         guard let text = strerror(code) else { return "error \(code)" }
         return String(cString: text)
+    }
+
+    /// Why the symbolic link `path` was not read: where it leads, when that is nowhere.
+    static func unfollowedLinkReason(_ path: String) -> String {
+        var info = stat()
+        guard stat(path, &info) != 0 else { return "is a symbolic link; not followed" }
+        let code = errno
+        let target = readLinkTarget(path).map { " (\($0))" } ?? ""
+        switch code {
+        case ENOENT: return "is a symbolic link to a file that does not exist\(target); restore the file or fix the link"
+        case ELOOP: return "is a symbolic link in a loop of links\(target); fix the link"
+        default: return "is a symbolic link whose target cannot be reached\(target): \(reason(code))"
+        }
+    }
+
+    private static func readLinkTarget(_ path: String) -> String? {
+        var buffer = [CChar](repeating: 0, count: 4097)
+        let count = readlink(path, &buffer, buffer.count - 1)
+        guard count > 0 else { return nil }
+        return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     static func kindName(_ kind: mode_t) -> String {

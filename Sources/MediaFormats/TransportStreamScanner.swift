@@ -143,6 +143,16 @@ public final class TransportStreamScanner {
         }
     }
 
+    /// The packets of an init section: only its tables are read.
+    private struct TablesOnly: TransportStreamPacketSink {
+        var collector: TimedID3Collector
+
+        mutating func take(_ raw: UnsafeRawBufferPointer, offset: Int, index: Int) {
+            guard let header = TransportStreamPacket(header: raw), collector.wantsPayload(of: header.pid) else { return }
+            if let packet = TransportStreamPacket(Array(raw)[...]) { collector.consume(packet, at: offset) }
+        }
+    }
+
     private struct State {
         var walker: TransportStreamPacketWalker
         var consumers: Consumers
@@ -171,6 +181,16 @@ public final class TransportStreamScanner {
     public func feed(_ bytes: UnsafeRawBufferPointer) {
         consumed += bytes.count
         state.feed(bytes)
+    }
+
+    /// Reads the PAT and PMT of the segment's init section (EXT-X-MAP before TS segments, RFC 8216
+    /// §4.3.2.5), which say which PID carries timed ID3; call before `feed`. Its packets are not
+    /// the segment's: not counted, and no continuity is kept for them.
+    public func readTables(ofInitSection bytes: UnsafeRawBufferPointer) {
+        var walker = TransportStreamPacketWalker(count: bytes.count)
+        var tables = TablesOnly(collector: state.consumers.collector)
+        walker.feed(bytes, into: &tables)
+        state.consumers.collector = tables.collector
     }
 
     /// The counters' story and the tags, once every byte has been fed.

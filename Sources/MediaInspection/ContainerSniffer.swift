@@ -11,7 +11,9 @@ enum ContainerSniffer {
 
     /// The same, reading only box and tag headers (a few bytes each), whatever the segment's size.
     static func container(uri: String, source: any RandomAccessBytes, hasInitSection: Bool) -> (SegmentContainer, problem: String?) {
-        if hasInitSection { return (.fragmentedMP4, nil) }
+        // EXT-X-MAP is an fMP4 segment's init section, but a TS segment may have one too (its
+        // PAT and PMT, RFC 8216 §4.3.2.5): TS bytes say which.
+        if hasInitSection { return (container(sniffing: source) == .mpegTS ? .mpegTS : .fragmentedMP4, nil) }
         let sniffed = container(sniffing: source)
         if sniffed == .fragmentedMP4, isFragmentWithoutMovieBox(source) {
             return (sniffed, needsInitSection)

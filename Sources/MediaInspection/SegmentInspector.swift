@@ -186,6 +186,11 @@ public struct SegmentInspector: Sendable {
             let feed = ScanFeed(
                 scanner: TransportStreamScanner(count: segment.count, maximumTagBytes: maximumID3Bytes),
                 segmentOffset: initSection?.count ?? 0)
+            // An init section holds the tables that say where the timed ID3 is (a few packets;
+            // what lies past the first 64 KiB is not looked at).
+            if let initSection, let tables = try? initSection.bytes(at: 0, length: min(initSection.count, 1 << 16)) {
+                tables.withUnsafeBytes { feed.scanner.readTables(ofInitSection: $0) }
+            }
             let demuxed = try demuxPass(
                 uri: uri, segment: segment, initSection: initSection, wantsStreamInfo: wantsStreamInfo, wantsDecode: wantsDecode,
                 maximumImagePixels: maximumImagePixels, gauge: gauge, sniffed: sniffed, feed: feed,
