@@ -74,3 +74,9 @@ for r, m in zip(results, rss):
     cpu = r["user"] + r["system"]
     print(f"| {r['command']} | {r['median'] * 1000:.0f} ms | {r['median'] / floor:.2f}× | {cpu * 1000:.0f} ms | {cpu / floor_cpu:.2f}× | {m} MB |")
 PY
+echo
+# The same commands alternating round by round (Tests/Benchmarks/paired.py): the figure the
+# 1.2x target is judged by, since hyperfine's back-to-back runs drift with the machine.
+paired=("floor=$work/avformat-floor $big" "hlscheck=$bin $work/big/index.m3u8 --max-segment-bytes 1000000000")
+[ -n "${HLSCHECK_BASELINE:-}" ] && paired+=("baseline=$HLSCHECK_BASELINE $work/big/index.m3u8 --max-segment-bytes 1000000000")
+python3 Tests/Benchmarks/paired.py "${BENCH_PAIRED_ROUNDS:-21}" "${paired[@]}"

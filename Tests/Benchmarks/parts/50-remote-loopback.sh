@@ -90,3 +90,9 @@ for index, r in enumerate(results):
     print(f"| {r['command']} | {r['median'] * 1000:.1f} ms | {cpu * 1000:.0f} ms | {r['median'] * 1000 / segments:.3f} ms "
           f"| {r['median'] / local['median']:.2f}× | {cpu / local_cpu:.2f}× |")
 PY
+echo
+# Local and loopback alternating round by round (Tests/Benchmarks/paired.py), which cancels the
+# machine's drift between hyperfine's back-to-back runs.
+paired=("local=$bin $work/www/master.m3u8" "loopback=$bin $url")
+[ -n "${HLSCHECK_BASELINE:-}" ] && paired+=("baseline local=$HLSCHECK_BASELINE $work/www/master.m3u8" "baseline loopback=$HLSCHECK_BASELINE $url")
+python3 Tests/Benchmarks/paired.py "${BENCH_PAIRED_ROUNDS:-21}" "${paired[@]}"
