@@ -1,10 +1,11 @@
 /// Peak and average bit rate of a run of segments, as docs/measurement.md defines them
 /// (RFC 8216 §4.3.4.2 "peak segment bit rate", windowed as in §4.1 of rfc8216bis).
 ///
-/// Total on any input (docs/security.md, "Numbers from files"): a negative, infinite or NaN
-/// duration counts as 0, a negative byte count as 0, every result is clamped to
-/// `maximumBitrate`, and the work is at most `maximumRunLength` steps per segment, whatever the
-/// target duration.
+/// Total on any input (docs/security.md, "Numbers from files"): a segment without a positive,
+/// finite duration (EXTINF 0, or one the parser rejected — 1e20, NaN, negative — and left at 0)
+/// is a hole like an unreadable segment, a negative byte count counts as 0, every result is
+/// clamped to `maximumBitrate`, and the work is at most `maximumRunLength` steps per segment,
+/// whatever the target duration.
 public enum BitrateWindow {
     /// One segment as the arithmetic sees it.
     public struct Segment: Sendable, Hashable {
@@ -26,6 +27,10 @@ public enum BitrateWindow {
         /// Bits and seconds as the window sums them: never negative, never infinite.
         var bits: Double { Double(max(0, bytes)) * 8 }
         var seconds: Double { duration.isFinite && duration > 0 ? duration : 0 }
+        /// Whether the segment takes part in any rate: read, and with a duration to spread its
+        /// bits over. A segment of no usable duration would otherwise lend its bytes to its
+        /// neighbours' window and make up a rate (RFC 8216 §4.3.4.2 divides by EXTINF).
+        var counts: Bool { measured && seconds > 0 }
     }
 
     /// The largest bit rate a measurement reports, 2^53 − 1 bit/s: sums of a few of them still
@@ -51,7 +56,7 @@ public enum BitrateWindow {
     /// Calls `body` with every qualifying run: contiguous measured segments lasting 0.5–1.5 × the
     /// target duration, a single segment longer than 1.5 × TD on its own; the whole playlist (its
     /// measured segments) when none qualifies (it is shorter than 0.5 × TD). No run crosses an
-    /// unmeasured segment. Nothing when nothing measured has a duration.
+    /// segment that does not count (unmeasured, or without a duration). Nothing when nothing counts.
     static func forEachRun(_ segments: [Segment], targetDuration: Int, _ body: (Run) -> Void) {
         let target = Double(max(0, targetDuration))
         let low = 0.5 * target, high = 1.5 * target
@@ -60,7 +65,7 @@ public enum BitrateWindow {
             var run = Run(bits: 0, seconds: 0, count: 0, span: start..<start)
             // Stops as soon as the run outgrows the window: a few segments per start in practice.
             for segment in segments[start...].prefix(maximumRunLength) {
-                guard segment.measured else { break }
+                guard segment.counts else { break }
                 run.bits += segment.bits
                 run.seconds += segment.seconds
                 run.count += 1
@@ -73,11 +78,11 @@ public enum BitrateWindow {
             }
         }
         if !found {
-            let measured = segments.filter(\.measured)
+            let counted = segments.filter(\.counts)
             let whole = Run(
-                bits: measured.reduce(0) { $0 + $1.bits },
-                seconds: measured.reduce(0) { $0 + $1.seconds }, count: measured.count,
-                span: (segments.firstIndex(where: \.measured) ?? 0)..<((segments.lastIndex(where: \.measured) ?? -1) + 1))
+                bits: counted.reduce(0) { $0 + $1.bits },
+                seconds: counted.reduce(0) { $0 + $1.seconds }, count: counted.count,
+                span: (segments.firstIndex(where: \.counts) ?? 0)..<((segments.lastIndex(where: \.counts) ?? -1) + 1))
             if whole.seconds > 0 { body(whole) }
         }
     }
@@ -108,7 +113,7 @@ public enum BitrateWindow {
     public static func average(_ segments: [Segment]) -> Int? {
         // Summed in place, in segment order (no copy of a long playlist's segments).
         var seconds = 0.0, bits = 0.0
-        for segment in segments where segment.measured {
+        for segment in segments where segment.counts {
             seconds += segment.seconds
             bits += segment.bits
         }

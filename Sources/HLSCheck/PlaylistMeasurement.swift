@@ -105,7 +105,8 @@ public struct PlaylistMeasurement: Sendable, Hashable {
         // Facts every variant asks for, found in one pass.
         var measured = 0, inspected = 0
         for record in records {
-            if record.isMeasured { measured += 1 }
+            // Measured for the bit rate: read, and with an EXTINF to divide by (BitrateWindow).
+            if BitrateWindow.Segment(bytes: record.bytes, duration: record.extinf, measured: record.isMeasured).counts { measured += 1 }
             if record.isInspected { inspected += 1 }
             containsVideo = containsVideo || record.hasVideo
             containsAudio = containsAudio || record.hasAudio
@@ -128,7 +129,8 @@ public struct PlaylistMeasurement: Sendable, Hashable {
         return usable.max().map { Int($0.rounded(.up)) } ?? 1
     }
 
-    /// Segments whose bytes were read whole (they count for bit rate).
+    /// Segments that count for the bit rate: their bytes read whole, and an EXTINF above 0 to
+    /// divide them by (a rejected EXTINF is left at 0: docs/measurement.md, "Unmeasurable").
     public private(set) var measuredSegmentCount = 0
     /// Whether every segment was measured and inspected: only then do rules give numeric advice.
     public private(set) var isComplete = true

@@ -218,3 +218,34 @@ func rules(_ report: CheckReport) -> Set<String> { Set(report.diagnostics.map(\.
         #expect(report.variants.first?.measuredPeakBitrate == nil)
     }
 }
+
+@Suite struct UnusableDurationTests {
+    /// An EXTINF the parser rejects (1e20, NaN, negative) leaves its segment without a duration.
+    /// Its bytes used to join its neighbours' window as a 0-second segment, and a clean 48 kbit/s
+    /// variant was reported over the 64 kbit/s budget with a made-up BANDWIDTH to declare; the
+    /// segment is now a hole in the bit rate, like an unreadable one.
+    @Test("a segment whose EXTINF cannot be used makes up no bit rate", arguments: ["1e20", "NaN", "-6", "0"])
+    func unusableExtinfIsAHoleInTheBitrate(_ extinf: String) async throws {
+        let segments = try (0..<6).map { try MediaFixtures.packedSegment(timestamp: Int64($0) * 185_040) }
+        let stream = try MediaFixtures.audioOnlyStream(segments, streamInf: "BANDWIDTH=60000,CODECS=\"mp4a.40.2\"")
+        let clean = try await check(stream)
+        let cleanPeak = try #require(clean.variants.first?.measuredPeakBitrate)
+        #expect(!rules(clean).contains("audio-only-over-budget") && !rules(clean).contains("bandwidth-below-peak"))
+
+        let playlist = try String(contentsOfFile: stream.path("audio/index.m3u8"), encoding: .utf8)
+        let lines = playlist.components(separatedBy: "\n")
+        let third = try #require(lines.indices.filter { lines[$0].hasPrefix("#EXTINF:") }.dropFirst(2).first)
+        var edited = lines
+        edited[third] = "#EXTINF:\(extinf),"
+        try stream.write(Data(edited.joined(separator: "\n").utf8), to: "audio/index.m3u8")
+
+        let report = try await check(stream)
+        #expect(!rules(report).contains("audio-only-over-budget"), "\(report.diagnostics)")
+        #expect(!rules(report).contains("bandwidth-below-peak"), "\(report.diagnostics)")
+        let peak = try #require(report.variants.first?.measuredPeakBitrate)
+        #expect(peak <= cleanPeak)
+        // Said as a partial measurement, so no rule gives numeric advice from it.
+        #expect(report.variants.first?.segmentsMeasured == 5)
+        #expect(report.variants.first?.measurementComplete == false)
+    }
+}
