@@ -81,7 +81,10 @@ public struct VariantSummary: Sendable, Hashable, Codable {
         measuredAverageBitrate = variant.measuredAverageBitrate
         resolution = variant.stream?.resolution?.description
         codecs = Codecs(declared: variant.stream?.codecs?.joined(separator: ","), detected: variant.detectedCodecs)
-        segmentCount = variant.playlist?.segments.count
+        // Counted over the segments measured, when there is a measurement: a live watch's records
+        // are its whole timeline, the playlist only the first window it loaded (JSON said
+        // segmentCount 2 beside segmentsMeasured 3).
+        segmentCount = variant.measurement?.records.count ?? variant.playlist?.segments.count
         if let measurement = variant.measurement {
             segmentsMeasured = measurement.measuredSegmentCount
             measurementComplete = variant.isMeasurementComplete
@@ -92,7 +95,8 @@ public struct VariantSummary: Sendable, Hashable, Codable {
         }
         // A sum of EXTINFs the parser accepted is finite; the check keeps JSON from ever seeing
         // anything else (JSONEncoder refuses non-finite numbers).
-        duration = variant.playlist.map(\.totalDuration).flatMap { $0.isFinite ? $0 : nil }
+        let total = variant.measurement.map { $0.records.reduce(0) { $0 + $1.extinf } } ?? variant.playlist?.totalDuration
+        duration = total.flatMap { $0.isFinite ? $0 : nil }
         if let measurement = variant.measurement {
             let pictures = measurement.records.lazy.compactMap(\.artwork)
             if let largest = pictures.max(by: { $0.byteCount < $1.byteCount }) {

@@ -157,6 +157,9 @@ struct LiveSegmentTests {
         #expect(segmentRequests == 3 + (reloads - 1), "\(requests.map(\.path))")
         let variant = try #require(report.variants.first)
         #expect(variant.segmentsMeasured == segmentRequests)
+        // The summary counts the whole watched timeline, not the first window's 3 segments.
+        #expect(variant.segmentCount == segmentRequests)
+        #expect(variant.duration == Double(segmentRequests))
         #expect(report.findings("segment-unreadable").isEmpty)
     }
 
