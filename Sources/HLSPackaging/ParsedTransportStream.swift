@@ -171,7 +171,7 @@ struct ParsedTransportStream {
     func audioProgram() throws(PackagingError) -> AudioProgram {
         guard let patSection = sectionOccurrences(pid: 0).first?.section,
               let pat = ProgramAssociationSection(patSection[...]) else {
-            throw PackagingError(.missingProgramTables, "no readable PAT (PID 0) in the segment: every HLS TS segment must start with PAT and PMT (RFC 8216 §3.2); it is damaged, encrypted as a whole, or not MPEG-TS")
+            throw PackagingError(.missingProgramTables, "no readable PAT (PID 0) in the segment: RFC 8216 §3.2 requires a PAT and a PMT in every TS segment that has no EXT-X-MAP; it is damaged, encrypted as a whole, or not MPEG-TS — or its tables are in an EXT-X-MAP init section, which embed does not rewrite")
         }
         guard !pat.programs.isEmpty else {
             throw PackagingError(.missingProgramTables, "the PAT lists no program")
