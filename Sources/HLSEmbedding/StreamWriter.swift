@@ -153,6 +153,11 @@ struct StreamWriter {
             var newURIs: [String: [Int: String]] = [:]
             var renamedFolders = Set<String>()
             var pending: [PendingSegment] = []
+            // A segment file several target playlists list (an audio-only variant and an audio
+            // rendition with the same segments) gets one temporary and one new name; the other
+            // playlists' lines wait here for it.
+            var pendingFiles: [String: String] = [:]
+            var sharedUses: [String: [PendingSegment]] = [:]
             do throws(EmbedError) {
                 try produce { (playlistURI: String, segment: MediaSegment, bytes: [UInt8]) throws(EmbedError) in
                     let playlist = layout.relative(playlistURI)
@@ -167,12 +172,23 @@ struct StreamWriter {
                     let fingerprint = SegmentName.fingerprint(bytes)
                     let newName = SegmentName.renamed(name, fingerprint: fingerprint)
                     let target = try tree.folder(folder)
+                    let use = PendingSegment(
+                        folder: folder, temporary: "", newName: newName, playlist: playlist, uriLine: segment.uriLine,
+                        newURI: SegmentName.renamed(segment.uri, fingerprint: fingerprint))
+                    if let earlier = pendingFiles[Tree.join(folder, newName)] {
+                        guard try target.read(earlier) == bytes else {
+                            throw EmbedError("\(tree.absolute(file)): two playlists list this segment and its rewritten bytes differ between them under one new name (\(newName)); embed cannot write both — give each playlist its own segment files")
+                        }
+                        sharedUses[Tree.join(folder, newName), default: []].append(use)
+                        return
+                    }
                     let temporary = try target.temporary(
                         for: newName, run: run, bytes: bytes[...], like: original, owner: inPlace,
                         flush: false, progress: progress)
-                    pending.append(PendingSegment(
-                        folder: folder, temporary: temporary, newName: newName, playlist: playlist, uriLine: segment.uriLine,
-                        newURI: SegmentName.renamed(segment.uri, fingerprint: fingerprint)))
+                    pendingFiles[Tree.join(folder, newName)] = temporary
+                    var first = use
+                    first.temporary = temporary
+                    pending.append(first)
                 }
                 for (folder, entries) in Dictionary(grouping: pending, by: \.folder).sorted(by: { $0.key < $1.key }) {
                     try tree.folder(folder).flushAll(entries.map(\.temporary))
@@ -191,7 +207,9 @@ struct StreamWriter {
                         }
                     }
                     renamedFolders.insert(next.folder)
-                    newURIs[next.playlist, default: [:]][next.uriLine] = next.newURI
+                    for use in [next] + sharedUses[Tree.join(next.folder, next.newName), default: []] {
+                        newURIs[use.playlist, default: [:]][use.uriLine] = use.newURI
+                    }
                 }
             } catch {
                 // Temporaries that never got their name.

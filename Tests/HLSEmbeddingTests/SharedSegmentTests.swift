@@ -1,0 +1,69 @@
+import Foundation
+import HLSEmbedding
+import MediaFormats
+import TestSupport
+import Testing
+
+/// Third-party ladders list the same segment files in more than one media playlist: an
+/// audio-only variant and an audio rendition (ffmpeg's var_stream_map with agroup, a copied
+/// playlist per group). Embed rewrites such a segment once and points every playlist at it.
+@Suite struct SharedSegmentTests {
+    /// The compliant sample with a second audio playlist, `audio/rendition.m3u8`, listing the
+    /// same three segment files as the audio-only variant `audio/index.m3u8`, as the rendition of
+    /// an AUDIO group the first video variant uses.
+    static func sharedSegmentsCopy() throws -> (folder: TemporaryFolder, master: String) {
+        let (folder, master) = try sampleCopy("compliant")
+        let audio = folder.path("compliant/audio")
+        try FileManager.default.copyItem(atPath: audio + "/index.m3u8", toPath: audio + "/rendition.m3u8")
+        let text = try String(contentsOfFile: master, encoding: .utf8)
+            .replacingOccurrences(
+                of: "#EXT-X-INDEPENDENT-SEGMENTS\n",
+                with: "#EXT-X-INDEPENDENT-SEGMENTS\n#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"aud\",NAME=\"en\",DEFAULT=YES,AUTOSELECT=YES,URI=\"audio/rendition.m3u8\"\n")
+            .replacingOccurrences(of: "FRAME-RATE=25.000\nv0/", with: "FRAME-RATE=25.000,AUDIO=\"aud\"\nv0/")
+        try Data(text.utf8).write(to: URL(fileURLWithPath: master))
+        return (folder, master)
+    }
+
+    enum Destination: String, CaseIterable, Sendable { case inPlace, existingOutputFolder, newOutputFolder }
+
+    @Test(arguments: Destination.allCases)
+    func aSegmentTwoPlaylistsShareIsRewrittenOnceAndBothPlaylistsPointAtIt(_ destination: Destination) async throws {
+        let (folder, master) = try Self.sharedSegmentsCopy()
+        let written: String
+        switch destination {
+        case .inPlace:
+            written = folder.path("compliant")
+            _ = try await EmbedSafetyTests.embed(master, .inPlace)
+        case .existingOutputFolder, .newOutputFolder:
+            written = folder.path("out")
+            if destination == .existingOutputFolder {
+                try FileManager.default.createDirectory(atPath: written, withIntermediateDirectories: false)
+            }
+            _ = try await EmbedSafetyTests.embed(master, .folder(written))
+        }
+        let variant = try segmentFiles(of: written + "/audio/index.m3u8")
+        let rendition = try segmentFiles(of: written + "/audio/rendition.m3u8")
+        #expect(variant.count == 3)
+        #expect(rendition == variant, "both playlists name the same rewritten files")
+        for segment in variant {
+            #expect(segment.contains(".embed-"), "\(segment)")
+            #expect(try pictures(in: segment, container: .mpegTS).map(\.data) == [try fixture("poster.jpg")])
+        }
+        let audioFiles = try FileManager.default.contentsOfDirectory(atPath: written + "/audio").sorted()
+        #expect(audioFiles.filter { $0.hasSuffix(".ts") }.count == 3, "one file per segment, the old ones gone: \(audioFiles)")
+        let everything = try FileManager.default.subpathsOfDirectory(atPath: folder.url.path)
+        #expect(everything.filter { $0.contains("hlscheck") }.isEmpty, "\(everything)")
+    }
+
+    @Test func embeddingAgainIntoTheSameOutputReplacesThePosterOfSharedSegments() async throws {
+        let (folder, master) = try Self.sharedSegmentsCopy()
+        _ = try await EmbedSafetyTests.embed(master, .folder(folder.path("out")))
+        _ = try await EmbedSafetyTests.embed(master, .folder(folder.path("out")), image: "poster.png")
+        for playlist in ["index.m3u8", "rendition.m3u8"] {
+            let segments = try segmentFiles(of: folder.path("out/audio/" + playlist))
+            #expect(try segments.map { try pictures(in: $0, container: .mpegTS).map(\.mimeType) } == Array(repeating: ["image/png"], count: 3))
+        }
+        let audioFiles = try FileManager.default.contentsOfDirectory(atPath: folder.path("out/audio"))
+        #expect(audioFiles.filter { $0.hasSuffix(".ts") }.count == 3, "the first run's segments are removed: \(audioFiles)")
+    }
+}
