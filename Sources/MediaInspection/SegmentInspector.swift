@@ -334,6 +334,19 @@ public struct SegmentInspector: Sendable {
         return facts
     }
 
+    /// Why bytes that neither their name nor their first bytes place, and that libavformat's
+    /// probing could not open either, are no segment. libav's own error there is whatever the
+    /// closest demuxer returned (ENOMEM from its HLS demuxer for a playlist, EPERM from concat,
+    /// EINVAL), which would send a user looking for the wrong cause.
+    static func unrecognised(_ source: any RandomAccessBytes) -> String {
+        var head = (try? source.bytes(at: 0, length: 10)) ?? []
+        if head.starts(with: [0xEF, 0xBB, 0xBF]) { head.removeFirst(3) }
+        if head.starts(with: Array("#EXTM3U".utf8)) {
+            return "is a playlist (it starts with #EXTM3U), not a media segment"
+        }
+        return "is not a media segment: its name has no segment extension (.ts, .aac, .mp3, .ac3, .ec3, .m4s, .mp4) and its first bytes are none of MPEG-TS, fMP4, ADTS, MP3, AC-3 or E-AC-3"
+    }
+
     private static func demux(
         uri: String, source: any RandomAccessBytes, container: SegmentContainer, wantsStreamInfo: Bool, maximumImagePixels: Int,
         gauge: BufferGauge?, feed: ScanFeed?, streamInfoDecodesVideo: Bool
@@ -343,7 +356,7 @@ public struct SegmentInspector: Sendable {
         do {
             demuxer = try Demuxer(source: source, container: container, gauge: gauge, feed: feed)
         } catch {
-            return DemuxResult(problem: error.description)
+            return DemuxResult(problem: container == .unknown ? unrecognised(source) : error.description)
         }
         // A failing stream-info pass (e.g. encrypted payload) still leaves packets to count.
         var streamInfoProblem: String?

@@ -232,3 +232,12 @@ import Testing
         }
     }
 }
+
+extension CommandLineTests {
+    @Test func inspectGivenAPlaylistSaysItIsOneNotThatMemoryRanOut() throws {
+        let result = try HLSCheckBinary.run(["inspect", "Samples/compliant/audio/index.m3u8"])
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("problem: is a playlist (it starts with #EXTM3U), not a media segment"), "\(result.stdout)")
+        #expect(!result.stdout.contains("Cannot allocate memory"), "\(result.stdout)")
+    }
+}
