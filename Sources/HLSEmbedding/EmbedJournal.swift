@@ -83,6 +83,9 @@ struct EmbedJournal: Codable {
                 candidates.insert(standardized((parent as NSString).appendingPathComponent(entry)))
             }
         }
+        // Another stream's playlists beside these files still list the old segments: they stay.
+        let folderPaths = Set(candidates.map { ($0 as NSString).deletingLastPathComponent } + [standardized(folder.path)])
+        referenced.formUnion(PlaylistReferences.listedByOtherPlaylists(in: folderPaths, excluding: read.union(candidates)).keys)
         for path in candidates.subtracting(referenced).sorted() {
             if let parent = open((path as NSString).deletingLastPathComponent),
                try parent.removeFile((path as NSString).lastPathComponent, progress: progress) {
@@ -128,5 +131,34 @@ enum PlaylistReferences {
         return result.map { uri in
             String(uri[..<(uri.firstIndex { $0 == "?" || $0 == "#" } ?? uri.endIndex)])
         }
+    }
+}
+
+extension PlaylistReferences {
+    /// The files (absolute, standardized) that playlists in `folders` other than `excluded` list,
+    /// each with one playlist that lists it. A second stream beside this one — `index.m3u8` and
+    /// `index-dvr.m3u8`, or two multivariant playlists with their own media playlists over one
+    /// set of segments — is not embed's to rewrite, so the segments it lists are not embed's to
+    /// remove. Playlists are found by name (`.m3u8`, `.m3u`) and read when regular files of at
+    /// most `maximumBytes`; a FIFO or a link loop there is skipped, never waited on.
+    static func listedByOtherPlaylists(
+        in folders: Set<String>, excluding excluded: Set<String>, maximumBytes: Int = 16 << 20
+    ) -> [String: String] {
+        var listed: [String: String] = [:]
+        for path in folders.sorted() {
+            guard let folder = try? Folder.open(path) else { continue }
+            for name in folder.entries().sorted() {
+                let lowered = name.lowercased()
+                guard lowered.hasSuffix(".m3u8") || lowered.hasSuffix(".m3u") else { continue }
+                let playlist = EmbedJournal.standardized((path as NSString).appendingPathComponent(name))
+                guard !excluded.contains(playlist), let status = folder.status(name, followLinks: true), Folder.isRegular(status),
+                      Int(status.st_size) <= maximumBytes, let bytes = try? folder.read(name, followLinks: true) else { continue }
+                for uri in uris(in: bytes) where !uri.contains("://") {
+                    let file = EmbedJournal.standardized(uri.hasPrefix("/") ? uri : (path as NSString).appendingPathComponent(uri))
+                    if listed[file] == nil { listed[file] = playlist }
+                }
+            }
+        }
+        return listed
     }
 }

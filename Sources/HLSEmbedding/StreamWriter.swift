@@ -263,7 +263,11 @@ struct StreamWriter {
             }
             referenced.subtract(dropped)
             referenced.formUnion(additions.map(\.file))
-            for file in replaced.subtracting(referenced).sorted() {
+            let unreferenced = replaced.subtracting(referenced)
+            let keptForOthers = Self.listedByOtherPlaylists(
+                unreferenced, tree: tree,
+                ours: Set(layout.playlists + additions.filter(\.isPlaylist).map(\.file)).union(replaced), report: report)
+            for file in unreferenced.subtracting(keptForOthers).sorted() {
                 let (folder, name) = Tree.split(file)
                 if let parent = try? tree.folder(folder, create: false) { try parent.removeFile(name, progress: progress) }
             }
@@ -282,6 +286,22 @@ struct StreamWriter {
             throw error
         }
         return tree.absolute(layout.rootPlaylist)
+    }
+
+    /// Those of `files` (relative to `tree`) that a playlist beside them or in the stream's root
+    /// folder lists which is not one of `ours`: another stream's, whose segments stay. Says so.
+    private static func listedByOtherPlaylists(
+        _ files: Set<String>, tree: Tree, ours: Set<String>, report: @Sendable (String) -> Void
+    ) -> Set<String> {
+        guard !files.isEmpty else { return [] }
+        let absolute = { (file: String) in EmbedJournal.standardized(tree.absolute(file)) }
+        let folders = Set(files.map { (absolute($0) as NSString).deletingLastPathComponent } + [EmbedJournal.standardized(tree.root)])
+        let listed = PlaylistReferences.listedByOtherPlaylists(in: folders, excluding: Set(ours.map(absolute)))
+        let kept = files.filter { listed[absolute($0)] != nil }
+        if let example = kept.sorted().first, let playlist = listed[absolute(example)] {
+            report("kept \(kept.count) old segment\(kept.count == 1 ? "" : "s") (\(tree.absolute(example))\(kept.count == 1 ? "" : ", …")) that \(playlist) still lists: it is not part of this stream; embed it too, or remove them when nothing uses them")
+        }
+        return kept
     }
 
     /// Creates `addition` under its name; false when a file of that name holds its bytes already.

@@ -1,5 +1,7 @@
 import Foundation
+import HLSCheck
 import HLSEmbedding
+import HLSPackaging
 import MediaFormats
 import TestSupport
 import Testing
@@ -65,5 +67,59 @@ import Testing
         }
         let audioFiles = try FileManager.default.contentsOfDirectory(atPath: folder.path("out/audio"))
         #expect(audioFiles.filter { $0.hasSuffix(".ts") }.count == 3, "the first run's segments are removed: \(audioFiles)")
+    }
+}
+
+/// A second stream in the same folder that lists the same segment files through its own
+/// playlist (`audio/archive.m3u8` beside `audio/index.m3u8`): embed rewrites this stream only,
+/// and must not remove the files the other one still plays.
+@Suite struct OtherStreamInTheFolderTests {
+    static func copyWithAnotherPlaylist() throws -> (folder: TemporaryFolder, master: String, other: String) {
+        let (folder, master) = try sampleCopy("compliant")
+        let other = folder.path("compliant/audio/archive.m3u8")
+        try FileManager.default.copyItem(atPath: folder.path("compliant/audio/index.m3u8"), toPath: other)
+        return (folder, master, other)
+    }
+
+    @Test func inPlaceKeepsTheOldSegmentsAnotherPlaylistStillLists() async throws {
+        let (folder, master, other) = try Self.copyWithAnotherPlaylist()
+        let before = try snapshot(folder.path("compliant/audio")).filter { $0.key.hasPrefix("seg") }
+        let messages = Messages()
+        var request = EmbedRequest(input: master, poster: try Poster(image: fixture("poster.jpg")), posterName: "p", destination: .inPlace)
+        request.report = { messages.append($0) }
+        _ = try await PosterEmbedder(request).run()
+
+        // This stream has the poster; the other still plays its own, untouched files.
+        let rewritten = try segmentFiles(of: folder.path("compliant/audio/index.m3u8"))
+        #expect(try rewritten.map { try pictures(in: $0, container: .mpegTS).count } == [1, 1, 1])
+        let kept = try segmentFiles(of: other)
+        #expect(kept.map { ($0 as NSString).lastPathComponent } == ["seg0.ts", "seg1.ts", "seg2.ts"])
+        let after = try snapshot(folder.path("compliant/audio"))
+        for (name, bytes) in before { #expect(after[name] == bytes, "\(name) is still there, unchanged") }
+        #expect(messages.all.contains { $0.contains("kept 3 old segments") && $0.contains("archive.m3u8 still lists") }, "\(messages.all)")
+        let check = try await Checker(configuration: CheckConfiguration()).check(other)
+        #expect(check.diagnostics.filter { $0.rule == "segment-unreadable" }.isEmpty, "\(check.diagnostics)")
+    }
+
+    @Test func recoveryAfterAKilledRunKeepsTheOldSegmentsAnotherPlaylistStillLists() async throws {
+        let (folder, master, other) = try Self.copyWithAnotherPlaylist()
+        let audio = folder.path("compliant/audio")
+        // A run killed after it swapped in its playlists: they list new segments, its journal
+        // names the old ones as replaced. The other playlist lists the old ones.
+        _ = try await EmbedSafetyTests.embed(master, .inPlace)
+        for name in ["seg0.ts", "seg1.ts", "seg2.ts"] where !FileManager.default.fileExists(atPath: audio + "/" + name) {
+            try FileManager.default.copyItem(
+                atPath: PackageRoot.url.appendingPathComponent("Samples/compliant/audio/" + name).path, toPath: audio + "/" + name)
+        }
+        let journal = """
+            {"run":"5eed","pid":1,"playlists":["\(master)","\(audio)/index.m3u8"],\
+            "replaced":["\(audio)/seg0.ts","\(audio)/seg1.ts","\(audio)/seg2.ts"],"folders":["\(audio)"]}
+            """
+        try Data(journal.utf8).write(to: URL(fileURLWithPath: folder.path("compliant/.hlscheck-embed.journal")))
+        _ = try await EmbedSafetyTests.embed(master, .inPlace, image: "poster.png")
+        for segment in try segmentFiles(of: other) {
+            #expect(FileManager.default.fileExists(atPath: segment), "\(segment) is still there for archive.m3u8")
+        }
+        #expect(!FileManager.default.fileExists(atPath: folder.path("compliant/.hlscheck-embed.journal")))
     }
 }
