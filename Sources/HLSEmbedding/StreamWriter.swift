@@ -73,7 +73,14 @@ struct StreamWriter {
         case .folder(let folder):
             let output = try resolveOutput(folder)
             if let name = output.missing.last {
-                // A new folder: built whole beside its name and renamed into place once.
+                // A new folder: built whole beside its name and renamed into place once. The
+                // names beside it (`.NAME.hlscheck-embed-<run>.owner`, the longest) must fit
+                // NAME_MAX too: say so before anything is created, not ENAMETOOLONG on a name
+                // the user never chose.
+                let added = ".\(name).hlscheck-embed-ffffffff.owner".utf8.count - name.utf8.count
+                if name.utf8.count + added > Self.longestName {
+                    throw EmbedError("--output \(folder): the folder name is \(name.utf8.count) bytes, and embed builds the copy beside it under names \(added) bytes longer (.NAME.hlscheck-embed-<run>.tmp), over the \(Self.longestName) bytes a file name may have: choose a name of at most \(Self.longestName - added) bytes")
+                }
                 var parent = try Folder.open(output.base)
                 for ancestor in output.missing.dropLast() {
                     parent = try parent.subfolder(ancestor, create: true, followLinks: false)
@@ -384,6 +391,9 @@ struct StreamWriter {
         }
         return result
     }
+
+    /// NAME_MAX of Linux filesystems (ext4, XFS, Btrfs, tmpfs) and of APFS.
+    static let longestName = 255
 
     static func identity(_ folder: Folder) -> [UInt64] {
         var info = stat()

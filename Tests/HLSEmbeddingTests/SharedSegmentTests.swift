@@ -123,3 +123,26 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: folder.path("compliant/.hlscheck-embed.journal")))
     }
 }
+
+/// `--output` names near the 255-byte limit: embed adds `.` and `.hlscheck-embed-<run>.owner`
+/// (31 bytes) for the names it builds the copy under beside the folder.
+@Suite struct LongOutputNameTests {
+    @Test func aNameTooLongForTheStagingNamesIsRefusedSayingHowLongItMayBe() async throws {
+        let (folder, master) = try sampleCopy("compliant")
+        let output = folder.path("new/" + String(repeating: "o", count: 230))
+        await #expect {
+            _ = try await EmbedSafetyTests.embed(master, .folder(output))
+        } throws: { error in
+            "\(error)".contains("the folder name is 230 bytes") && "\(error)".contains("choose a name of at most 224 bytes")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == ["compliant"], "nothing was created")
+    }
+
+    @Test func theLongestNameAllowedWorks() async throws {
+        let (folder, master) = try sampleCopy("compliant")
+        let output = folder.path(String(repeating: "o", count: 224))
+        let outcome = try await EmbedSafetyTests.embed(master, .folder(output))
+        #expect(outcome.output == output + "/master.m3u8")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted() == ["compliant", String(repeating: "o", count: 224)])
+    }
+}
