@@ -52,11 +52,34 @@ struct ArtworkCommand: AsyncParsableCommand {
         let path = (input.split(separator: "?", maxSplits: 1).first.map(String.init) ?? input).lowercased()
         do {
             if path.hasSuffix(".m3u8") || path.hasSuffix(".m3u") {
-                for (playlistURI, segment) in try await firstSegments(playlistSource) {
-                    if let picture = try await firstPicture(inspector, segment) {
-                        found.append(("\(playlistURI) (\(segment.uri))", picture))
+                // In an audio-only variant, the first segment that carries one: a stream whose
+                // first segment has none (a pre-roll, a segment left out when it was packaged)
+                // still has a poster. Elsewhere the first segment only, as posters are rare there
+                // and a video variant's segments are many and large.
+                for (playlistURI, all, audioOnly) in try await segmentRequests(playlistSource) {
+                    let segments = audioOnly ? all : Array(all.prefix(1))
+                    var picture: (SegmentRequest, Picture)?
+                    var unreadable: [String] = []
+                    for segment in segments {
+                        let carried: Picture?
+                        do {
+                            carried = try await firstPicture(inspector, segment)
+                        } catch let error as SegmentReadError where segments.count > 1 {
+                            // One missing segment does not hide the poster of the others.
+                            unreadable.append(error.description)
+                            continue
+                        }
+                        if let carried {
+                            picture = (segment, carried)
+                            break
+                        }
+                    }
+                    if let (segment, carried) = picture {
+                        found.append(("\(playlistURI) (\(segment.uri))", carried))
                     } else {
-                        print("\(TerminalText.escaped(CredentialRedaction.redact(playlistURI))): no poster in its segments")
+                        let which = segments.count == all.count ? "any of its \(all.count) segment\(all.count == 1 ? "" : "s")" : "its first segment"
+                        let unread = unreadable.isEmpty ? "" : " (\(unreadable.count) could not be read: \(unreadable[0])\(unreadable.count > 1 ? ", …" : ""))"
+                        print("\(TerminalText.escaped(CredentialRedaction.redact(playlistURI))): no poster in \(which)\(TerminalText.escaped(CredentialRedaction.redact(unread)))")
                     }
                 }
             } else if let picture = try await firstPicture(inspector, SegmentRequest(uri: input)) {
@@ -105,7 +128,7 @@ struct ArtworkCommand: AsyncParsableCommand {
     }
 
     /// Each measured media playlist, audio-only variants first, with the requests of its segments.
-    private func firstSegments(_ source: any PlaylistSource) async throws -> [(String, SegmentRequest)] {
+    private func segmentRequests(_ source: any PlaylistSource) async throws -> [(String, [SegmentRequest], audioOnly: Bool)] {
         let loaded: LoadedStream
         do {
             let limits = limitOptions.limits
@@ -126,11 +149,14 @@ struct ArtworkCommand: AsyncParsableCommand {
         // Segments outside the stream's root are not read (hlscheck check reports them).
         let outside = loaded.outsideRootURIs
         return playlists.compactMap { uri, playlist in
-            guard let segment = playlist.segments.first,
-                  !outside.contains(URIResolver.resolve(segment.uri, against: uri)) else { return nil }
-            return (uri, SegmentRequest(
-                uri: URIResolver.resolve(segment.uri, against: uri),
-                range: segment.byteRange.map { SegmentByteRange(offset: $0.offset, length: $0.length) }))
+            let requests = playlist.segments.compactMap { segment -> SegmentRequest? in
+                guard !outside.contains(URIResolver.resolve(segment.uri, against: uri)) else { return nil }
+                return SegmentRequest(
+                    uri: URIResolver.resolve(segment.uri, against: uri),
+                    range: segment.byteRange.map { SegmentByteRange(offset: $0.offset, length: $0.length) })
+            }
+            // A media playlist given alone is read on too: it is the one the user asks about.
+            return requests.isEmpty ? nil : (uri, requests, audioOnly.contains(uri) || playlists.count == 1)
         }
     }
 

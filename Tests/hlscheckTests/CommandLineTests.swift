@@ -241,3 +241,26 @@ extension CommandLineTests {
         #expect(!result.stdout.contains("Cannot allocate memory"), "\(result.stdout)")
     }
 }
+
+extension CommandLineTests {
+    /// A poster in every segment but the first (a pre-roll, a segment packaged without it):
+    /// the stream has a poster, and artwork shows it.
+    @Test func artworkFindsThePosterWhenTheFirstSegmentHasNone() throws {
+        let folder = try TemporaryFolder()
+        let manager = FileManager.default
+        try manager.copyItem(atPath: PackageRoot.url.appendingPathComponent("Samples/compliant").path, toPath: folder.path("stream"))
+        // The first audio segment without its poster: the video variant's first segment has none either.
+        let audio = folder.path("stream/audio")
+        let fixture = PackageRoot.url.appendingPathComponent("Tests/MediaInspectionTests/Fixtures/audio-aac.ts").path
+        try manager.removeItem(atPath: audio + "/seg0.ts")
+        try manager.copyItem(atPath: fixture, toPath: audio + "/seg0.ts")
+        for input in ["stream/master.m3u8", "stream/audio/index.m3u8"] {
+            let result = try HLSCheckBinary.run(["artwork", input, "--extract", folder.path("p.jpg")], in: folder.url)
+            #expect(result.status == 0, "\(input): \(result.stdout)\(result.stderr)")
+            #expect(result.stdout.contains("(stream/audio/seg1.ts): image/jpeg"), "\(input): \(result.stdout)")
+            #expect(!result.stdout.contains("stream/audio/index.m3u8: no poster"), "\(input): \(result.stdout)")
+        }
+        #expect(try Data(contentsOf: folder.url.appendingPathComponent("p.jpg"))
+            == Data(contentsOf: PackageRoot.url.appendingPathComponent("Samples/poster.jpg")))
+    }
+}
