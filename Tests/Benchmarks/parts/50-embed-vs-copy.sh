@@ -10,6 +10,9 @@
 #   HLSCHECK_BASELINE=path  also time this binary's embed (say main's), in the same hyperfine run
 #   BENCH_WORK=folder       keep the generated media there and reuse it on the next run
 #   BENCH_RUNS=n            runs per command (default 7)
+#   BENCH_RT=1              run every timed command at real-time priority (chrt -f 50, root): on
+#                           a machine others are using, the figures of an idle one (each run
+#                           is short; the kernel keeps 5 % of every second for everyone else)
 #   BENCH_FS=disk           the earlier setting instead: every run on the disk the media is on,
 #                           settled by rm + sync + dropping the caches (the denominator drifts)
 set -euo pipefail
@@ -97,7 +100,7 @@ else
     [ -w /proc/sys/vm/drop_caches ] && echo 3 > /proc/sys/vm/drop_caches
     find $work/ts $work/aac \${3:+"\$2"} -type f -exec cat {} + > /dev/null
 fi
-cat "$bin" \$(ldd "$bin" 2>/dev/null | awk '/=> \\//{print \$3}') "\$(command -v cp)" /bin/sh > /dev/null
+cat "$bin" \$(ldd "$bin" 2>/dev/null | awk '/=> \\//{print \$3}') "\$(command -v cp)" \$(command -v chrt) /bin/sh > /dev/null
 # hlscheck opens FFmpeg and libxml2 with dlopen (not in its ldd list): warm them and what they need too.
 libs=\$(ldconfig -p | awk '/(libavformat|libavcodec|libavutil|libswscale|libswresample)\\.so\\.[0-9]+ |libxml2\\.so\\.2 /{print \$NF}')
 cat \$libs \$(ldd \$libs 2>/dev/null | awk '/=> \\//{print \$3}' | sort -u) > /dev/null
@@ -121,6 +124,12 @@ fi
 [ "$mode" = disk ] && { [ -w /proc/sys/vm/drop_caches ] || echo "note: not root, caches are not dropped between runs: cp -r figures may depend on the files the command before deleted"; }
 echo "File system state of every run: $mode"
 
+rt=""
+if [ "${BENCH_RT:-}" = 1 ]; then
+    if [ "$(id -u)" = 0 ] && command -v chrt >/dev/null; then rt="chrt -f 50 "; echo "Every timed command at real-time priority (chrt -f 50)"
+    else echo "note: BENCH_RT=1 needs root and chrt: timed at normal priority"; fi
+fi
+
 # HLSCHECK_BASELINE=path adds the embed rows of another binary (say main's) to the same run.
 commands=()
 for kind in TS ADTS; do
@@ -132,18 +141,18 @@ for kind in TS ADTS; do
         input=$stream; copy=$work/copy; out=$work/out; inplace=$work/inplace
         prepare="$settle $copy"; prepare_inplace="$settle $inplace $stream"
     fi
-    commands+=(-n "cp -r ($kind)" --prepare "$prepare" "cp -r $input $copy"
-               -n "cp -r, then sync ($kind)" --prepare "$prepare" "cp -r $input $copy && sync")
+    commands+=(-n "cp -r ($kind)" --prepare "$prepare" "${rt}cp -r $input $copy"
+               -n "cp -r, then sync ($kind)" --prepare "$prepare" "${rt}sh -c 'cp -r $input $copy && sync'")
     for binary in "$bin" ${HLSCHECK_BASELINE:+"$(realpath "$HLSCHECK_BASELINE")"}; do
         label=$kind; [ "$binary" != "$bin" ] && label="$kind, baseline"
         [ "$mode" = disk ] && prepare="$settle $out"
         commands+=(-n "embed --output ($label)" --prepare "$prepare"
-                   "$binary embed --image $poster $input/master.m3u8 --output $out || true"
+                   "$rt$binary embed --image $poster $input/master.m3u8 --output $out || true"
                    -n "embed --in-place ($label)" --prepare "$prepare_inplace"
-                   "$binary embed --image $poster $inplace/master.m3u8 --in-place || true")
+                   "$rt$binary embed --image $poster $inplace/master.m3u8 --in-place || true")
     done
     [ "$mode" = disk ] && prepare="$settle $work/none"
-    commands+=(-n "check ($kind, the stream as it is)" --prepare "$prepare" "$bin $input/master.m3u8 || true")
+    commands+=(-n "check ($kind, the stream as it is)" --prepare "$prepare" "$rt$bin $input/master.m3u8 || true")
 done
 hyperfine --warmup 1 --runs "${BENCH_RUNS:-7}" --style basic --export-json "$work/results.json" "${commands[@]}"
 echo
