@@ -201,6 +201,12 @@ final class Folder {
     static func createAll(_ files: [NewFile]) -> [Creation] {
         let workers = min(2, files.count)
         guard workers > 1 else { return files.map(create) }
+        guard #available(macOS 15, *) else { return files.map(create) }   // Mutex; always there on Linux
+        return createConcurrently(files, workers: workers)
+    }
+
+    @available(macOS 15, *)
+    private static func createConcurrently(_ files: [NewFile], workers: Int) -> [Creation] {
         let outcomes = Mutex([Creation?](repeating: nil, count: files.count))
         DispatchQueue.concurrentPerform(iterations: workers) { worker in
             for index in stride(from: worker, to: files.count, by: workers) {
