@@ -1,5 +1,6 @@
 import CHLSSystem
 import Foundation
+import Synchronization
 
 /// One open folder. Every operation is relative to its descriptor and never follows a symbolic
 /// link in the last component, so a name swapped for a link after we looked at it cannot
@@ -136,13 +137,13 @@ final class Folder {
         return temporary
     }
 
-    /// Writes `bytes` to `descriptor` in `WriteProgress.chunk`s, a write step each; the failure
-    /// (naming `full`), or nil.
-    private static func writeAll(_ bytes: ArraySlice<UInt8>, to descriptor: Int32, named full: String, progress: WriteProgress) -> EmbedError? {
+    /// Writes `bytes` to `descriptor` in `WriteProgress.chunk`s, a write step each (without
+    /// `progress`, all at once); the failure (naming `full`), or nil.
+    private static func writeAll(_ bytes: ArraySlice<UInt8>, to descriptor: Int32, named full: String, progress: WriteProgress?) -> EmbedError? {
         var offset = bytes.startIndex
         while offset < bytes.endIndex {
-            let end = min(offset + WriteProgress.chunk, bytes.endIndex)
-            do { try progress.step() } catch { return error }
+            let end = progress == nil ? bytes.endIndex : min(offset + WriteProgress.chunk, bytes.endIndex)
+            do { try progress?.step() } catch { return error }
             let written = bytes[offset..<end].withUnsafeBytes { systemWrite(descriptor, $0.baseAddress, $0.count) }
             if written < 0, errno == EINTR { continue }
             guard written > 0 else { return EmbedError("\(full): cannot write: \(lastError())") }
@@ -173,6 +174,65 @@ final class Folder {
             throw failure
         }
         return true
+    }
+
+    /// One file for ``createAll(_:)``: the descriptor of its folder (kept open by the caller for
+    /// the whole call), its name, its path for messages, its bytes and permission bits.
+    struct NewFile: Sendable {
+        var folder: Int32
+        var name: String
+        var full: String
+        var bytes: [UInt8]
+        var mode: mode_t
+    }
+
+    /// What ``createAll(_:)`` did with one file: created it, found the name taken (nothing
+    /// written), or failed (nothing left under the name).
+    enum Creation: Sendable {
+        case created
+        case exists
+        case failed(EmbedError)
+    }
+
+    /// ``createNew(_:bytes:like:progress:)`` for many files, two at a time (both cores; each
+    /// file is written by one thread, whole, in one write), the outcomes in the order of `files`
+    /// whichever finishes first. Only for a folder nobody can see yet, and only for distinct
+    /// names (two files of one name would race for it). The caller counts the write steps.
+    static func createAll(_ files: [NewFile]) -> [Creation] {
+        let workers = min(2, files.count)
+        guard workers > 1 else { return files.map(create) }
+        guard #available(macOS 15, *) else { return files.map(create) }   // Mutex; always there on Linux
+        return createConcurrently(files, workers: workers)
+    }
+
+    @available(macOS 15, *)
+    private static func createConcurrently(_ files: [NewFile], workers: Int) -> [Creation] {
+        let outcomes = Mutex([Creation?](repeating: nil, count: files.count))
+        DispatchQueue.concurrentPerform(iterations: workers) { worker in
+            for index in stride(from: worker, to: files.count, by: workers) {
+                let outcome = create(files[index])
+                outcomes.withLock { $0[index] = outcome }
+            }
+        }
+        return outcomes.withLock { $0.map { $0 ?? .failed(EmbedError("a file of the copy was not written")) } }
+    }
+
+    private static func create(_ file: NewFile) -> Creation {
+        let descriptor = openat(file.folder, file.name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            return errno == EEXIST ? .exists : .failed(EmbedError("\(file.full): cannot create it: \(lastError())"))
+        }
+        var failure: EmbedError?
+        if fchmod(descriptor, file.mode) != 0 {
+            failure = EmbedError("\(file.full): cannot set its permissions: \(lastError())")
+        }
+        if failure == nil { failure = writeAll(file.bytes[...], to: descriptor, named: file.full, progress: nil) }
+        close(descriptor)
+        if let failure {
+            unlinkat(file.folder, file.name, 0)
+            return .failed(failure)
+        }
+        return .created
     }
 
     /// `name` becomes a hard link to `source` (a copy when the filesystems differ or the link is

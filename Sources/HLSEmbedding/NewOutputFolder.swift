@@ -17,6 +17,9 @@ import HLSPlaylist
 /// removed after it, and only a folder whose owner file holds `ownerText` is ever removed.
 extension StreamWriter {
     static func stagingPrefix(_ name: String) -> String { ".\(name).hlscheck-embed-" }
+    /// Rewritten segments created together by ``Folder/createAll(_:)`` (each batch holds their
+    /// bytes until written; the bytes are in memory already).
+    static let creationBatch = 64
     static let ownerText = Array("hlscheck embed: the folder of this name ending in .tmp is an unfinished copy; removed by the next run\n".utf8)
 
     /// Writes the stream into the new folder `name` of `parent`; nil when a folder of that name
@@ -96,26 +99,63 @@ extension StreamWriter {
         let targetSegments = layout.segments.filter { targetPlaylists.contains($0.playlist) }
         var createdFiles: [(folder: String, name: String)] = []
 
+        // Rewritten segments wait in `batch` and are created two at a time (Folder.createAll):
+        // the folder is nobody's yet, so the order of creation is not seen; what is checked
+        // afterwards (a name already taken) is checked in the order the segments came.
+        var batch: [(file: String, new: Folder.NewFile)] = []
+        var batchNames = Set<String>()
+        func createBatch() throws(EmbedError) {
+            guard !batch.isEmpty else { return }
+            let files = batch
+            batch.removeAll(keepingCapacity: true)
+            batchNames.removeAll(keepingCapacity: true)
+            for ((file, new), outcome) in zip(files, Folder.createAll(files.map(\.new))) {
+                let (folder, name) = Tree.split(file)
+                switch outcome {
+                case .created:
+                    createdFiles.append((folder, name))
+                case .exists:
+                    if try tree.folder(folder).read(name) != new.bytes { throw collision(file) }
+                case .failed(let error):
+                    throw error
+                }
+            }
+        }
+        func collision(_ file: String) -> EmbedError {
+            // Two rewrites under one name (a fingerprint collision): never one over the other.
+            EmbedError("\(tree.absolute(file)) would be written twice with different content — run again with --in-place or another --output folder")
+        }
         func link(_ file: String) throws(EmbedError) {
+            try createBatch()   // in the order the files came: a name created before is taken
             let (folder, name) = Tree.split(file)
             if try tree.folder(folder).linkNew(name, to: source.folder(folder), name, progress: progress) {
                 createdFiles.append((folder, name))
             }
         }
         func create(_ file: String, _ bytes: [UInt8], like: stat?) throws(EmbedError) {
+            try createBatch()
             let (folder, name) = Tree.split(file)
             let target = try tree.folder(folder)
             if try target.createNew(name, bytes: bytes[...], like: like, progress: progress) {
                 createdFiles.append((folder, name))
             } else if try target.read(name) != bytes {
-                // Two rewrites under one name (a fingerprint collision): never one over the other.
-                throw EmbedError("\(tree.absolute(file)) would be written twice with different content — run again with --in-place or another --output folder")
+                throw collision(file)
             }
+        }
+        func enqueue(_ file: String, _ bytes: [UInt8], like: stat?) throws(EmbedError) {
+            // The write steps createNew counts: one for the file, one per chunk.
+            for _ in 0..<(1 + (bytes.count + WriteProgress.chunk - 1) / WriteProgress.chunk) { try progress.step() }
+            if !batchNames.insert(file).inserted { try createBatch(); batchNames.insert(file) }
+            let (folder, name) = Tree.split(file)
+            batch.append((file, Folder.NewFile(
+                folder: try tree.folder(folder).descriptor, name: name, full: tree.absolute(file), bytes: bytes,
+                mode: like.map { $0.st_mode & 0o7777 } ?? 0o644)))
+            if batch.count >= Self.creationBatch { try createBatch() }
         }
 
         // The rewritten segments under their new names; unchanged ones linked.
         var newURIs: [String: [Int: String]] = [:]
-        try produce { (playlistURI: String, segment: MediaSegment, bytes: [UInt8]) throws(EmbedError) in
+        try produce { (playlistURI: String, segment: MediaSegment, bytes: [UInt8], known: String?) throws(EmbedError) in
             let playlist = layout.relative(playlistURI)
             let file = layout.relative(URIResolver.resolve(segment.uri, against: playlistURI))
             let (folder, name) = Tree.split(file)
@@ -125,9 +165,12 @@ extension StreamWriter {
                 try link(file)
                 return
             }
-            try create(Tree.join(folder, SegmentName.renamed(name, bytes: bytes)), bytes, like: original)
-            newURIs[playlist, default: [:]][segment.uriLine] = SegmentName.renamed(segment.uri, bytes: bytes)
+            // The name and the URI from one fingerprint: the bytes are hashed once, if at all.
+            let fingerprint = known ?? SegmentName.fingerprint(bytes)
+            try enqueue(Tree.join(folder, SegmentName.renamed(name, fingerprint: fingerprint)), bytes, like: original)
+            newURIs[playlist, default: [:]][segment.uriLine] = SegmentName.renamed(segment.uri, fingerprint: fingerprint)
         }
+        try createBatch()
         // New files (`--add-audio-only`): segments, then their playlists.
         for addition in additions.filter({ !$0.isPlaylist }) + additions.filter(\.isPlaylist) {
             try create(addition.file, addition.bytes, like: nil)

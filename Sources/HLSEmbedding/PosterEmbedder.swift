@@ -40,7 +40,7 @@ public struct PosterEmbedder: Sendable {
 
         var poster = request.poster
         var fitted: String?
-        var plan = try rewritePlan(targets, poster: poster)
+        var plan = try await rewritePlan(targets, poster: poster)
         if let excess = plan.overBudget(analysis, budget: request.configuration.audioOnlyBudget), let image = poster,
            !request.force {
             let fitting = maximumImageBytes(excess, analysis, image: image)
@@ -52,7 +52,7 @@ public struct PosterEmbedder: Sendable {
             }
             poster = smaller.poster
             fitted = smaller.description
-            plan = try rewritePlan(targets, poster: poster)
+            plan = try await rewritePlan(targets, poster: poster)
             if let still = plan.overBudget(analysis, budget: request.configuration.audioOnlyBudget) {
                 throw EmbedError(budgetMessage(still, image: smaller.poster, fitting: nil) + " even re-encoded (\(smaller.description))")
             }
@@ -69,13 +69,15 @@ public struct PosterEmbedder: Sendable {
             // pass (the writers are deterministic, so these are the measured bytes again).
             for target in plan.targets {
                 if let rewritten = target.rewritten {
-                    for (segment, bytes) in zip(target.segments, rewritten) { try put(target.playlistURI, segment, bytes) }
+                    for (index, (segment, bytes)) in zip(target.segments, rewritten).enumerated() {
+                        try put(target.playlistURI, segment, bytes, target.fingerprints[index])
+                    }
                     continue
                 }
                 var session = SegmentSession(timelineStart: target.timelineStart)
                 for (segment, record) in zip(target.segments, target.measurement.records) {
                     let path = URIResolver.resolve(segment.uri, against: target.playlistURI)
-                    try put(target.playlistURI, segment, try session.rewrite(path, segment: segment, record: record, poster: finalPoster))
+                    try put(target.playlistURI, segment, try session.rewrite(path, segment: segment, record: record, poster: finalPoster), nil)
                 }
             }
         }
@@ -207,9 +209,15 @@ public struct PosterEmbedder: Sendable {
     /// segments with a 20 KB poster are about 20 MB); beyond it they are rewritten again.
     static let keptRewriteBytes = 128 << 20
 
-    /// Rewrites every target segment in memory, one at a time, keeping the new sizes (and, up to
-    /// ``keptRewriteBytes`` in all, the new bytes, so each segment is read and rewritten once).
-    func rewritePlan(_ targets: [PlannedTarget], poster: Poster?) throws(EmbedError) -> RewritePlan {
+    /// Rewrites every target segment in memory, in playlist order, keeping the new sizes (and, up
+    /// to ``keptRewriteBytes`` in all, the new bytes, so each segment is read and rewritten once).
+    ///
+    /// The rewrite itself runs in order (the TS continuity counters and packed-audio timestamps
+    /// run on from segment to segment); what only looks at the new bytes — our readers' scan for
+    /// the re-check and the fingerprint that names the new file — runs beside it in child tasks,
+    /// at most ``scansInFlight`` at once, each result stored at its segment's index: the plan
+    /// does not depend on which task finishes first.
+    func rewritePlan(_ targets: [PlannedTarget], poster: Poster?) async throws(EmbedError) -> RewritePlan {
         var plan = RewritePlan()
         var kept = 0
         // Our own ID3/TS/emsg readers, with the check's limits, for what the re-check reuses.
@@ -219,16 +227,47 @@ public struct PosterEmbedder: Sendable {
             maximumImagePixels: limits.imagePixels, maximumID3Bytes: limits.id3Bytes)
         for var target in targets {
             var session = SegmentSession(timelineStart: target.timelineStart)
+            let work = Array(zip(target.segments, target.measurement.records))
             var rewritten: [[UInt8]]? = []
-            for (segment, record) in zip(target.segments, target.measurement.records) {
-                let path = URIResolver.resolve(segment.uri, against: target.playlistURI)
-                let bytes = try session.rewrite(path, segment: segment, record: record, poster: poster)
-                target.newSizes.append(bytes.count)
-                target.newRecords.append(record.rewritten(
-                    as: scanner.scannedFacts(uri: path, bytes: bytes, hasInitSection: segment.map != nil)))
-                kept += bytes.count
-                if kept > Self.keptRewriteBytes { rewritten = nil } else { rewritten?.append(bytes) }
+            var sizes: [Int] = []
+            sizes.reserveCapacity(work.count)
+            var scans = [(facts: SegmentFacts, fingerprint: String)?](repeating: nil, count: work.count)
+            var failure: EmbedError?
+            // The same shape as SegmentInspector.inspectAll: no nested function captures the
+            // group (a release build of Swift 6.3.1 miscompiled that shape).
+            await withTaskGroup(of: (Int, SegmentFacts, String).self) { group in
+                var inFlight = 0
+                for (index, (segment, record)) in work.enumerated() {
+                    let path = URIResolver.resolve(segment.uri, against: target.playlistURI)
+                    let bytes: [UInt8]
+                    do throws(EmbedError) {
+                        bytes = try session.rewrite(path, segment: segment, record: record, poster: poster)
+                    } catch {
+                        failure = error
+                        break
+                    }
+                    sizes.append(bytes.count)
+                    kept += bytes.count
+                    if kept > Self.keptRewriteBytes { rewritten = nil } else { rewritten?.append(bytes) }
+                    let hasInitSection = segment.map != nil
+                    group.addTask {
+                        (index, scanner.scannedFacts(uri: path, bytes: bytes, hasInitSection: hasInitSection),
+                         SegmentName.fingerprint(bytes))
+                    }
+                    inFlight += 1
+                    if inFlight >= Self.scansInFlight, let (done, facts, fingerprint) = await group.next() {
+                        scans[done] = (facts, fingerprint)
+                        inFlight -= 1
+                    }
+                }
+                while let (done, facts, fingerprint) = await group.next() {
+                    scans[done] = (facts, fingerprint)
+                }
             }
+            if let failure { throw failure }
+            target.newSizes = sizes
+            target.newRecords = zip(work, scans).map { item, scan in scan.flatMap { item.1.rewritten(as: $0.facts) } }
+            target.fingerprints = scans.map { $0?.fingerprint }
             target.rewritten = rewritten
             (target.timestampsKept, target.timestampsAdded) = (session.timestampsKept, session.timestampsAdded)
             let windows = zip(target.segments, target.newSizes).map {
@@ -241,6 +280,10 @@ public struct PosterEmbedder: Sendable {
         }
         return plan
     }
+
+    /// Rewritten segments whose scan may wait at once (each holds its bytes until scanned): enough
+    /// to keep the other core busy while this one rewrites.
+    static let scansInFlight = 8
 
     // MARK: - Budget
 

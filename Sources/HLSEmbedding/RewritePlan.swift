@@ -19,6 +19,9 @@ struct PlannedTarget: Sendable {
     /// measured record with what our own readers found in the new bytes (nil where they found
     /// something unexpected, and the re-check inspects that segment for real).
     var newRecords: [SegmentRecord?] = []
+    /// `SegmentName.fingerprint` of each rewritten segment, computed beside the rewrite (the
+    /// writer names new files by it without hashing the bytes again).
+    var fingerprints: [String?] = []
     var newPeak: Int?
     var newAverage: Int?
     /// Where packed audio without timestamps starts (90 kHz): the stream's other playlists' start.

@@ -68,11 +68,29 @@ struct SegmentSession {
         }
     }
 
+    /// The whole file at `path`, read straight into the array (not through Data: one copy).
     private func read(_ path: String) throws(EmbedError) -> [UInt8] {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw EmbedError("\(path): cannot read the segment")
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw EmbedError("\(path): cannot read the segment: \(lastError())") }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw EmbedError("\(path): cannot read the segment: \(lastError())") }
+        var bytes = [UInt8](repeating: 0, count: max(0, Int(info.st_size)))
+        var count = 0
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            // Into the array while the size fstat gave lasts, then through a small chunk (a file
+            // that grew meanwhile; usually a single read of 0 bytes says the end is reached).
+            let read = count < bytes.count
+                ? bytes.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress.map { $0 + count }, $0.count - count) }
+                : chunk.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress, $0.count) }
+            if read < 0, errno == EINTR { continue }
+            guard read >= 0 else { throw EmbedError("\(path): cannot read the segment: \(lastError())") }
+            if read == 0 { break }
+            if count < bytes.count { count += read } else { bytes += chunk[..<read]; count += read }
         }
-        return [UInt8](data)
+        bytes.removeSubrange(count...)
+        return bytes
     }
 
     /// The RFC 8216 §3.4 timestamp of a packed-audio segment that has one.

@@ -17,6 +17,8 @@ struct StreamLayout: Sendable {
     /// and the initialization sections and keys (which embed never renames).
     var segments: [SegmentReference]
     var otherFiles: Set<String>
+    /// The working folder relative paths were resolved against, read once (not once per file).
+    private var workingFolder: String
 
     struct SegmentReference: Hashable {
         var playlist: String
@@ -26,6 +28,8 @@ struct StreamLayout: Sendable {
 
     init(_ analysis: StreamAnalysis) throws(EmbedError) {
         let loaded = analysis.loaded
+        let workingFolder = FileManager.default.currentDirectoryPath
+        self.workingFolder = workingFolder
         var paths = [loaded.rootURI]
         var segmentPaths: [(playlist: String, line: Int, file: String)] = []
         var otherPaths: [String] = []
@@ -47,14 +51,14 @@ struct StreamLayout: Sendable {
         if let remote = paths.first(where: { $0.contains("://") }) {
             throw EmbedError("\(remote): embed rewrites local streams only; download the stream first")
         }
-        let absolute = Set(paths.map(Self.standardized))
+        let absolute = Set(paths.map { Self.standardized($0, in: workingFolder) })
         for path in absolute where access(path, F_OK) != 0 {
             throw EmbedError("\(path): missing; embed writes complete streams only (hlscheck \(loaded.rootURI) shows what is missing)")
         }
         root = Self.commonFolder(absolute)
         let prefix = root == "/" ? "/" : root + "/"
         files = absolute.map { String($0.dropFirst(prefix.count)) }.sorted()
-        let relative = { (path: String) in String(Self.standardized(path).dropFirst(prefix.count)) }
+        let relative = { (path: String) in String(Self.standardized(path, in: workingFolder).dropFirst(prefix.count)) }
         let input = relative(loaded.rootURI)
         rootPlaylist = input
         playlists = [input] + mediaPlaylists.keys.sorted().map(relative).filter { $0 != input }
@@ -65,14 +69,14 @@ struct StreamLayout: Sendable {
     /// `path` (absolute or relative to the working folder) relative to `root`.
     func relative(_ path: String) -> String {
         let prefix = root == "/" ? "/" : root + "/"
-        return String(Self.standardized(path).dropFirst(prefix.count))
+        return String(Self.standardized(path, in: workingFolder).dropFirst(prefix.count))
     }
 
     /// `path` made absolute (against the working folder) with "." and ".." resolved and repeated
     /// slashes dropped, by its text only — what `URL.standardizedFileURL.path` gives, without
     /// building a URL for each of a long stream's segments (links are not followed either way).
-    static func standardized(_ path: String) -> String {
-        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+    static func standardized(_ path: String, in workingFolder: String) -> String {
+        let absolute = path.hasPrefix("/") ? path : workingFolder + "/" + path
         var parts: [Substring] = []
         for part in absolute.split(separator: "/") {
             if part == "." { continue }
@@ -87,7 +91,9 @@ struct StreamLayout: Sendable {
 
     /// The nearest folder that holds all `paths` (absolute, standardized).
     static func commonFolder<Paths: Collection<String>>(_ paths: Paths) -> String {
-        let folders = paths.map { ($0 as NSString).deletingLastPathComponent.split(separator: "/").map(String.init) }
+        // Each distinct folder once: a stream's thousands of files live in a handful of them.
+        let parents = Set(paths.map { path in path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "" })
+        let folders = parents.sorted().map { $0.split(separator: "/").map(String.init) }
         var common = folders.first ?? []
         for folder in folders.dropFirst() {
             common = Array(zip(common, folder).prefix { $0 == $1 }.map(\.0))

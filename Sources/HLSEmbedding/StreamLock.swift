@@ -57,11 +57,29 @@ final class StreamLock {
                 close(descriptor)
                 continue
             }
-            let identity = "pid \(getpid()) on \(ProcessInfo.processInfo.hostName), since \(ISO8601DateFormatter().string(from: Date()))\n"
+            let identity = "pid \(getpid()) on \(Self.hostName()), since \(Self.utcNow())\n"
             ftruncate(descriptor, 0)
             _ = Array(identity.utf8).withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
             return StreamLock(folder: folder, fileName: name, descriptor: descriptor)
         }
+    }
+
+    /// This machine's name, as gethostname(2) gives it (ProcessInfo.hostName may resolve it
+    /// through the network, which the lock cannot wait for).
+    static func hostName() -> String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count - 1) == 0 else { return "an unknown host" }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// Now, in UTC, as ISO 8601 (`2026-11-22T21:30:02Z`), without loading time-zone data
+    /// (ISO8601DateFormatter's first use cost more than the rest of taking the lock).
+    static func utcNow() -> String {
+        var now = time(nil)
+        var parts = tm()
+        guard gmtime_r(&now, &parts) != nil else { return "an unknown time" }
+        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
     }
 
     /// Removes the lock file, then lets go (in this order, see the type's comment).

@@ -22,8 +22,9 @@ struct StreamWriter {
     var report: @Sendable (String) -> Void
     var hook: (@Sendable (Int) -> Void)?
 
-    /// One rewritten segment: the playlist (resolved URI), the segment, its new bytes.
-    typealias Put = (String, MediaSegment, [UInt8]) throws(EmbedError) -> Void
+    /// One rewritten segment: the playlist (resolved URI), the segment, its new bytes, and
+    /// `SegmentName.fingerprint` of them when the caller has it already (nil: hashed here).
+    typealias Put = (String, MediaSegment, [UInt8], String?) throws(EmbedError) -> Void
 
     /// A file the stream gains (`embed --add-audio-only`): a path relative to the layout's root
     /// and its bytes, created under a name nothing has (a name holding the same bytes is reused,
@@ -166,7 +167,7 @@ struct StreamWriter {
             var pendingFiles: [String: String] = [:]
             var sharedUses: [String: [PendingSegment]] = [:]
             do throws(EmbedError) {
-                try produce { (playlistURI: String, segment: MediaSegment, bytes: [UInt8]) throws(EmbedError) in
+                try produce { (playlistURI: String, segment: MediaSegment, bytes: [UInt8], known: String?) throws(EmbedError) in
                     let playlist = layout.relative(playlistURI)
                     let file = layout.relative(URIResolver.resolve(segment.uri, against: playlistURI))
                     let (folder, name) = Tree.split(file)
@@ -176,7 +177,7 @@ struct StreamWriter {
                         if !inPlace { try tree.copy(file, from: source, run: run, progress: progress) }
                         return
                     }
-                    let fingerprint = SegmentName.fingerprint(bytes)
+                    let fingerprint = known ?? SegmentName.fingerprint(bytes)
                     let newName = SegmentName.renamed(name, fingerprint: fingerprint)
                     let target = try tree.folder(folder)
                     let use = PendingSegment(

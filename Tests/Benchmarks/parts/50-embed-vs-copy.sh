@@ -3,11 +3,18 @@
 # audio-only variant of 600 segments (2 s each), once as MPEG-TS and once as packed audio (ADTS),
 # with --output (to a folder that does not exist yet) and with --in-place (each in-place run
 # starts from a fresh copy made by hyperfine's --prepare, not timed), every command from the same
-# filesystem state (see settle.sh below).
+# filesystem state (see settle.sh below): by default, as root, each run on a file system of its
+# own, made afresh by the run's --prepare (a 256 MiB ext4 without a journal, like this machine's
+# disk, on a loop device with direct I/O), the input copied onto it, the output written on it.
 #   HLSCHECK_BIN=path       the binary to measure (default .build/release/hlscheck)
 #   HLSCHECK_BASELINE=path  also time this binary's embed (say main's), in the same hyperfine run
 #   BENCH_WORK=folder       keep the generated media there and reuse it on the next run
 #   BENCH_RUNS=n            runs per command (default 7)
+#   BENCH_RT=1              run every timed command at real-time priority (chrt -f 50, root): on
+#                           a machine others are using, the figures of an idle one (each run
+#                           is short; the kernel keeps 5 % of every second for everyone else)
+#   BENCH_FS=disk           the earlier setting instead: every run on the disk the media is on,
+#                           settled by rm + sync + dropping the caches (the denominator drifts)
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 bin=$(realpath "${HLSCHECK_BIN:-.build/release/hlscheck}")
@@ -39,57 +46,128 @@ M3U8
 done
 echo "$(ls "$work/ts/audio" | grep -c '\.ts$') TS segments, $(ls "$work/aac/audio" | grep -c '\.aac$') ADTS segments"
 
-# Every timed command starts from the same state (settle.sh, run as each --prepare): the previous
-# output removed, everything flushed (`sync`), the kernel's caches dropped when we may (root) and
-# the inputs, the binary and its libraries read back in. Without that, the figures depend on what
-# the command before did: on ext4 without a journal (this machine's disk) the inode allocator
-# skips every inode deleted in the last 30 s — 5.5 min while its inode-table block is still dirty —
-# checking each one's deletion time, so creating 600 files right after 600-file `rm -rf`s costs
-# 3× the system time of creating them after an idle minute (cp -r ADTS ran after the embed runs
-# had deleted thousands of files: 193 ms against 68 ms for cp -r TS); and embed's one syncfs
-# would also flush what the --prepare's cp -r left dirty. Nothing here slows `cp` down.
+# Every timed command starts from the same state, set up by settle.sh as each run's --prepare.
+#
+# fresh (default; root and a loop device needed): a new file system per run. The disk's history
+# moves the figures otherwise: on ext4 without a journal (this machine's disk) the inode allocator
+# skips every inode deleted in the last 30 s — 5.5 min while its inode-table block is still dirty
+# — checking each one's deletion time, so creating 600 files right after 600-file `rm -rf`s
+# costs 3× the system time of creating them after an idle minute, whatever the settle step
+# flushes or drops (cp -r of 600 files: 37–193 ms on this disk in earlier passes). A file system
+# made with mkfs has deleted nothing. Direct I/O on the loop device: a sync writes to the disk,
+# not into the page cache of the image file (which would be written back during a later run).
+#
+# disk (BENCH_FS=disk, or when a loop mount is not permitted): the previous output removed,
+# everything flushed (`sync`), the kernel's caches dropped when we may (root) and the inputs, the
+# binary and its libraries read back in. Kept to compare with earlier figures; its cp -r rows
+# depend on what the commands before deleted.
+mode=${BENCH_FS:-fresh}
+mnt=$work/fs
+if [ "$mode" = fresh ]; then
+    mkdir -p "$mnt"
+    if [ "$(id -u)" != 0 ] || ! command -v mkfs.ext4 >/dev/null || ! command -v losetup >/dev/null; then
+        echo "note: not root or no mkfs.ext4/losetup: every run on the disk the media is on (BENCH_FS=disk); cp -r figures depend on the files the command before deleted"
+        mode=disk
+    fi
+fi
 cat > "$work/settle.sh" <<SETTLE
 #!/bin/sh
-# settle.sh FOLDER [COPY_FROM]: remove FOLDER (and give it a fresh copy of COPY_FROM), flush, drop caches, warm.
-rm -rf "\$1"
-[ -n "\${2:-}" ] && cp -r "\$2" "\$1"
-sync
-[ -w /proc/sys/vm/drop_caches ] && echo 3 > /proc/sys/vm/drop_caches
-find $work/ts $work/aac \${2:+"\$1"} -type f -exec cat {} + > /dev/null
-cat "$bin" \$(ldd "$bin" 2>/dev/null | awk '/=> \\//{print \$3}') "\$(command -v cp)" /bin/sh > /dev/null
+# settle.sh MODE TARGET [COPY_FROM]
+#   fresh: a new file system at $mnt holding a copy of the stream COPY_FROM as $mnt/stream, and as
+#          $mnt/inplace too when TARGET is inplace (TARGET itself does not exist);
+#   disk:  remove TARGET (and give it a fresh copy of COPY_FROM), flush, drop caches.
+# Then the inputs, the binary and its libraries are read in (warm).
+set -e
+if [ "\$1" = fresh ]; then
+    if mountpoint -q "$mnt"; then
+        dev=\$(findmnt -n -o SOURCE "$mnt")
+        umount "$mnt"
+        case "\$dev" in /dev/loop*) losetup -d "\$dev" 2>/dev/null || true ;; esac
+    fi
+    rm -f "$work/fs.img"
+    truncate -s 256M "$work/fs.img"
+    mkfs.ext4 -q -F -O ^has_journal "$work/fs.img"
+    dev=\$(losetup --direct-io=on -f --show "$work/fs.img" 2>/dev/null || losetup -f --show "$work/fs.img")
+    mount "\$dev" "$mnt"
+    cp -r "\$3" "$mnt/stream"
+    [ "\$2" = inplace ] && cp -r "\$3" "$mnt/inplace"
+    sync
+    find "$mnt" -type f -exec cat {} + > /dev/null
+else
+    rm -rf "\$2"
+    [ -n "\${3:-}" ] && cp -r "\$3" "\$2"
+    sync
+    [ -w /proc/sys/vm/drop_caches ] && echo 3 > /proc/sys/vm/drop_caches
+    find $work/ts $work/aac \${3:+"\$2"} -type f -exec cat {} + > /dev/null
+fi
+cat "$bin" \$(ldd "$bin" 2>/dev/null | awk '/=> \\//{print \$3}') "\$(command -v cp)" \$(command -v chrt) /bin/sh > /dev/null
 # hlscheck opens FFmpeg and libxml2 with dlopen (not in its ldd list): warm them and what they need too.
 libs=\$(ldconfig -p | awk '/(libavformat|libavcodec|libavutil|libswscale|libswresample)\\.so\\.[0-9]+ |libxml2\\.so\\.2 /{print \$NF}')
 cat \$libs \$(ldd \$libs 2>/dev/null | awk '/=> \\//{print \$3}' | sort -u) > /dev/null
 SETTLE
 chmod +x "$work/settle.sh"
-[ -w /proc/sys/vm/drop_caches ] || echo "note: not root, caches are not dropped between runs: cp -r figures may depend on the files the command before deleted"
-settle="$work/settle.sh"
+settle="$work/settle.sh $mode"
+if [ "$mode" = fresh ]; then
+    # Unmounted at the end, however the part ends.
+    cleanup() {
+        if mountpoint -q "$mnt"; then dev=$(findmnt -n -o SOURCE "$mnt"); umount "$mnt"; case "$dev" in /dev/loop*) losetup -d "$dev" 2>/dev/null || true ;; esac; fi
+        rm -f "$work/fs.img"
+        [ -n "${BENCH_WORK:-}" ] || rm -rf "$work"
+    }
+    trap cleanup EXIT
+    # Does it work here (a container may refuse loop devices)? One try before timing anything.
+    if ! "$work/settle.sh" fresh none "$work/ts" 2>/dev/null; then
+        echo "note: cannot make and mount a file system here: every run on the disk the media is on (BENCH_FS=disk); cp -r figures depend on the files the command before deleted"
+        mode=disk; settle="$work/settle.sh disk"
+    fi
+fi
+[ "$mode" = disk ] && { [ -w /proc/sys/vm/drop_caches ] || echo "note: not root, caches are not dropped between runs: cp -r figures may depend on the files the command before deleted"; }
+echo "File system state of every run: $mode"
+
+rt=""
+if [ "${BENCH_RT:-}" = 1 ]; then
+    if [ "$(id -u)" = 0 ] && command -v chrt >/dev/null; then rt="chrt -f 50 "; echo "Every timed command at real-time priority (chrt -f 50)"
+    else echo "note: BENCH_RT=1 needs root and chrt: timed at normal priority"; fi
+fi
 
 # HLSCHECK_BASELINE=path adds the embed rows of another binary (say main's) to the same run.
 commands=()
 for kind in TS ADTS; do
     stream=$work/ts; [ "$kind" = ADTS ] && stream=$work/aac
-    commands+=(-n "cp -r ($kind)" --prepare "$settle $work/copy" "cp -r $stream $work/copy")
+    if [ "$mode" = fresh ]; then
+        input=$mnt/stream; copy=$mnt/copy; out=$mnt/out; inplace=$mnt/inplace
+        prepare="$settle none $stream"; prepare_inplace="$settle inplace $stream"
+    else
+        input=$stream; copy=$work/copy; out=$work/out; inplace=$work/inplace
+        prepare="$settle $copy"; prepare_inplace="$settle $inplace $stream"
+    fi
+    commands+=(-n "cp -r ($kind)" --prepare "$prepare" "${rt}cp -r $input $copy"
+               -n "cp -r, then sync ($kind)" --prepare "$prepare" "${rt}sh -c 'cp -r $input $copy && sync'")
     for binary in "$bin" ${HLSCHECK_BASELINE:+"$(realpath "$HLSCHECK_BASELINE")"}; do
         label=$kind; [ "$binary" != "$bin" ] && label="$kind, baseline"
-        commands+=(-n "embed --output ($label)" --prepare "$settle $work/out"
-                   "$binary embed --image $poster $stream/master.m3u8 --output $work/out || true"
-                   -n "embed --in-place ($label)" --prepare "$settle $work/inplace $stream"
-                   "$binary embed --image $poster $work/inplace/master.m3u8 --in-place || true")
+        [ "$mode" = disk ] && prepare="$settle $out"
+        commands+=(-n "embed --output ($label)" --prepare "$prepare"
+                   "$rt$binary embed --image $poster $input/master.m3u8 --output $out || true"
+                   -n "embed --in-place ($label)" --prepare "$prepare_inplace"
+                   "$rt$binary embed --image $poster $inplace/master.m3u8 --in-place || true")
     done
+    [ "$mode" = disk ] && prepare="$settle $work/none"
+    commands+=(-n "check ($kind, the stream as it is)" --prepare "$prepare" "$rt$bin $input/master.m3u8 || true")
 done
-commands+=(-n "check (TS, the stream as it is)" --prepare "$settle $work/none" "$bin $work/ts/master.m3u8 || true"
-           -n "cp -r, then sync (TS)" --prepare "$settle $work/copy" "cp -r $work/ts $work/copy && sync")
 hyperfine --warmup 1 --runs "${BENCH_RUNS:-7}" --style basic --export-json "$work/results.json" "${commands[@]}"
 echo
 python3 - "$work/results.json" <<'PY'
-import json, sys
+import json, statistics, sys
 results = json.load(open(sys.argv[1]))["results"]
-copy = {kind: next(r for r in results if r["command"] == f"cp -r ({kind})") for kind in ("TS", "ADTS")}
-print("| command | median (wall) | ÷ cp -r | CPU user+sys | ÷ cp -r |")
-print("|---|---:|---:|---:|---:|")
+kind = lambda r: "ADTS" if "ADTS" in r["command"] else "TS"
+copy = {k: next(r for r in results if r["command"] == f"cp -r ({k})") for k in ("TS", "ADTS")}
+synced = {k: next(r for r in results if r["command"] == f"cp -r, then sync ({k})") for k in ("TS", "ADTS")}
+cpu = lambda r: r["user"] + r["system"]
+print("| command | median (wall) | min–max | ÷ cp -r | ÷ cp -r + sync | CPU user+sys | ÷ cp -r |")
+print("|---|---:|---:|---:|---:|---:|---:|")
 for r in results:
-    base = copy["ADTS" if "ADTS" in r["command"] else "TS"]
-    cpu, base_cpu = r["user"] + r["system"], base["user"] + base["system"]
-    print(f"| {r['command']} | {r['median'] * 1000:.0f} ms | {r['median'] / base['median']:.1f}× | {cpu * 1000:.0f} ms | {cpu / base_cpu:.1f}× |")
+    base, durable = copy[kind(r)], synced[kind(r)]
+    print(f"| {r['command']} | {r['median'] * 1000:.0f} ms | {min(r['times']) * 1000:.0f}–{max(r['times']) * 1000:.0f} ms "
+          f"| {r['median'] / base['median']:.1f}× | {r['median'] / durable['median']:.1f}× "
+          f"| {cpu(r) * 1000:.0f} ms | {cpu(r) / cpu(base):.1f}× |")
 PY

@@ -1,0 +1,99 @@
+import Foundation
+import HLSCheck
+import HLSEmbedding
+import HLSPackaging
+import TestSupport
+import Testing
+
+/// embed rewrites in playlist order but scans the new bytes and names the new files beside it,
+/// and creates the files of a new --output folder two at a time (docs/embed.md, "Many segments").
+/// What a user would notice if that went wrong: a copy that differs from run to run or from the
+/// in-place result, a file named after another segment's bytes, a TS continuity break, or a
+/// failure that names the wrong segment or leaves a half-written copy.
+@Suite struct ManySegmentsEmbedTests {
+    /// An audio-only MPEG-TS variant of 125 segments of about 0.5 s (more than a batch of file
+    /// creations and than the scans in flight), made with the ffmpeg CLI.
+    static func stream() throws -> (folder: TemporaryFolder, master: String) {
+        let folder = try TemporaryFolder()
+        let audio = folder.path("stream/audio")
+        try FileManager.default.createDirectory(atPath: audio, withIntermediateDirectories: true)
+        try Shell.run([
+            "ffmpeg", "-nostdin", "-hide_banner", "-loglevel", "error", "-f", "lavfi",
+            "-i", "sine=frequency=440:sample_rate=8000:duration=64", "-c:a", "aac", "-b:a", "16k", "-ac", "1",
+            "-f", "hls", "-hls_time", "0.5", "-hls_playlist_type", "vod",
+            "-hls_segment_filename", "\(audio)/seg%d.ts", "\(audio)/index.m3u8",
+        ])
+        try "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=64000,CODECS=\"mp4a.40.2\"\naudio/index.m3u8\n"
+            .write(toFile: folder.path("stream/master.m3u8"), atomically: true, encoding: .utf8)
+        return (folder, folder.path("stream/master.m3u8"))
+    }
+
+    static func embed(_ input: String, _ destination: EmbedRequest.Destination) async throws -> EmbedOutcome {
+        try await PosterEmbedder(EmbedRequest(
+            input: input, poster: try Poster(image: try fixture("poster.png")), posterName: "poster.png",
+            destination: destination)).run()
+    }
+
+    /// Segment file name → bytes, as the media playlist lists them.
+    static func segments(_ master: String) throws -> [(name: String, bytes: Data)] {
+        let playlist = ((master as NSString).deletingLastPathComponent as NSString).appendingPathComponent("audio/index.m3u8")
+        return try segmentFiles(of: playlist).map { (($0 as NSString).lastPathComponent, try Data(contentsOf: URL(fileURLWithPath: $0))) }
+    }
+
+    /// The 8 hex digits of `seg0.embed-1a2b3c4d.ts`, computed here on their own: FNV-1a (64 bit)
+    /// of the file's bytes folded to 32 bits (docs/embed.md, step 4).
+    static func fingerprint(_ bytes: Data) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+        let digits = String(UInt32(truncatingIfNeeded: hash ^ (hash >> 32)), radix: 16)
+        return String(repeating: "0", count: 8 - digits.count) + digits
+    }
+
+    @Test func everyRunGivesTheSameCopyAndInPlaceGivesTheSameSegments() async throws {
+        let (folder, master) = try Self.stream()
+        let original = try Self.segments(master)
+        #expect(original.count >= 120)
+
+        let first = try await Self.embed(master, .folder(folder.path("out1")))
+        _ = try await Self.embed(master, .folder(folder.path("out2")))
+        #expect(first.verification.diagnostics.filter { $0.severity == .error }.isEmpty, "\(first.verification.diagnostics)")
+        #expect(try snapshot(folder.path("out1")) == snapshot(folder.path("out2")))
+
+        // Each new segment is named after its own bytes, in playlist order, one per original.
+        let written = try Self.segments(first.output)
+        #expect(written.count == original.count)
+        for (index, segment) in written.enumerated() {
+            #expect(segment.name == "seg\(index).embed-\(Self.fingerprint(segment.bytes)).ts")
+        }
+        // The in-place rewrite (the journalled path: one file at a time) gives the same segments.
+        let inPlace = try await Self.embed(master, .inPlace)
+        let rewritten = try Self.segments(inPlace.output)
+        #expect(rewritten.map(\.name) == written.map(\.name))
+        #expect(rewritten.map(\.bytes) == written.map(\.bytes))
+    }
+
+    @Test func aSegmentThatCannotBeRewrittenAmongManyIsNamedAndNothingIsWritten() async throws {
+        let (folder, master) = try Self.stream()
+        // One packet on the PID the earlier segments give the timed ID3 (the first free one
+        // after the audio's, 0x101): libavformat reads the segment, the rewrite must refuse it.
+        let damaged = folder.path("stream/audio/seg97.ts")
+        var packet: [UInt8] = [0x47, 0x01, 0x01, 0x10]
+        packet += [UInt8](repeating: 0xFF, count: 184)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: damaged))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data(packet))
+        try handle.close()
+        let before = try snapshot(folder.path("stream"))
+
+        let error = await #expect(throws: EmbedError.self) { try await Self.embed(master, .folder(folder.path("out"))) }
+        #expect(error?.description.contains("seg97.ts") == true, "\(error?.description ?? "")")
+        #expect(error?.description.contains("0x0101") == true, "\(error?.description ?? "")")
+        // Nothing written: no copy, no staging folder or owner file beside it, the input as it was.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted() == ["stream"])
+        #expect(try snapshot(folder.path("stream")) == before)
+
+        let inPlace = await #expect(throws: EmbedError.self) { try await Self.embed(master, .inPlace) }
+        #expect(inPlace?.description.contains("seg97.ts") == true)
+        #expect(try snapshot(folder.path("stream")) == before)
+    }
+}
