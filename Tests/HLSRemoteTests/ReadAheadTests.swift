@@ -207,4 +207,37 @@ struct ReadAheadTests {
             == ["/packed-audio/audio/seg0.aac", "/packed-audio/audio/seg1.aac", "/packed-audio/audio/seg2.aac"])
         #expect(report.variants.first?.segmentsMeasured == 3)
     }
+    /// A failure in the middle of a batch fetched ahead lands on its own segment (line, status),
+    /// a failure that heals is retried and reported for its segment, and every other segment
+    /// is measured from its own body.
+    @Test func failuresInTheMiddleOfAReadAheadLandOnTheirOwnSegments() async throws {
+        let folder = try TemporaryFolder()
+        let names = (0..<24).map { "s\($0).aac" }
+        for (index, name) in names.enumerated() {
+            try folder.write(
+                try Data(contentsOf: URL(fileURLWithPath: Remote.samples + "/packed-audio/audio/seg\(index % 3).aac")), to: name)
+        }
+        let playlist = "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:6\n"
+            + names.map { "#EXTINF:6.0,\n\($0)\n" }.joined() + "#EXT-X-ENDLIST\n"
+        try folder.write(Data(playlist.utf8), to: "index.m3u8")
+        let (report, requests) = try await Remote.withServer(folder: folder.url.path) { server in
+            server.inject(.status(404), at: "s13.aac")
+            server.inject(.failFirst(times: 1, status: 503), at: "s17.aac")
+            return (try await Remote.check(server.url("index.m3u8")), server.requests)
+        }
+        let unreadable = report.findings("segment-unreadable")
+        #expect(unreadable.count == 1)
+        #expect(unreadable.first?.message.contains("HTTP 404") == true, "\(unreadable)")
+        #expect(unreadable.first?.message.contains("s13.aac") == true, "\(unreadable)")
+        // s13.aac's EXTINF is on line 30: three header lines, then two per segment (EXTINF, URI).
+        #expect(unreadable.first?.location?.line == 3 + 2 * 13 + 1)
+        let retried = report.findings("delivery-retried")
+        #expect(retried.count == 1)
+        #expect(retried.first?.message.contains("s17.aac") == true, "\(retried)")
+        #expect(report.variants.first?.segmentsMeasured == 23)
+        // The 404 is not retried; the 503 once; every other segment fetched once.
+        #expect(requests.filter { $0.path == "/s13.aac" }.count == 1)
+        #expect(requests.filter { $0.path == "/s17.aac" }.count == 2)
+        #expect(requests.filter { $0.path.hasSuffix(".aac") }.count == 25)
+    }
 }
