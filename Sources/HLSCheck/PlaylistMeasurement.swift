@@ -177,6 +177,20 @@ struct MediaMeasurer: Sendable {
     /// costs nothing measurable.
     static let batchSize = 128
 
+    /// Batches whose segments a network source is told about at once (`readingAhead`): it
+    /// fetches up to this many batches ahead of the inspector, so that its requests go on while
+    /// a batch's last segments are inspected, and while FFmpeg loads (issue 11). Their requests
+    /// are all that is held for them until their turn: memory stays flat in the stream's length.
+    static let batchesPlannedTogether = 4
+
+    /// One batch: the segments read, the records known instead, and where it ends.
+    private struct Batch {
+        var indices: [Int]
+        var end: Int
+        var reused: [Int: SegmentRecord]
+        var requests: [SegmentRequest]
+    }
+
     /// `base`: where the playlist was found (after redirects), when not at `playlistURI`.
     func measure(_ playlist: MediaPlaylist, at playlistURI: String, base: String? = nil) async -> PlaylistMeasurement {
         let base = base ?? playlistURI
@@ -186,58 +200,67 @@ struct MediaMeasurer: Sendable {
         let knownRecords = known?.records(ofPlaylistAt: playlistURI)
         var start = 0
         while start < count {
-            // The next batch: up to `batchSize` segments to read, and those `--sample` skips between.
-            var batch: [Int] = []
-            var end = start
-            while end < count, batch.count < Self.batchSize {
-                if chosen?.contains(end) ?? true { batch.append(end) }
-                end += 1
+            var batchStart = start
+            var planned: [Batch] = []
+            while start < count, planned.count < Self.batchesPlannedTogether {
+                // The next batch: up to `batchSize` segments to read, and those `--sample` skips between.
+                var batch: [Int] = []
+                var end = start
+                while end < count, batch.count < Self.batchSize {
+                    if chosen?.contains(end) ?? true { batch.append(end) }
+                    end += 1
+                }
+                // Segments whose records the caller knows are not read (KnownSegments).
+                var reused: [Int: SegmentRecord] = [:]
+                if let knownRecords {
+                    batch = batch.filter { index in
+                        guard index < knownRecords.count, let record = knownRecords[index]?.measured(as: records.segment(at: index)),
+                              !refused.contains(URIResolver.resolve(record.uri, against: base))
+                        else { return true }
+                        reused[index] = record
+                        return false
+                    }
+                }
+                // Codec parameters (profile, sample rate, channels) come from the first segment.
+                let requests = batch.map { request(records.segment(at: $0), at: base, wantsStreamInfo: $0 == 0) }
+                planned.append(Batch(indices: batch, end: end, reused: reused, requests: requests))
+                start = end
             }
-            // Segments whose records the caller knows are not read (KnownSegments).
-            var reused: [Int: SegmentRecord] = [:]
-            if let knownRecords {
-                batch = batch.filter { index in
-                    guard index < knownRecords.count, let record = knownRecords[index]?.measured(as: records.segment(at: index)),
-                          !refused.contains(URIResolver.resolve(record.uri, against: base))
-                    else { return true }
-                    reused[index] = record
-                    return false
+            // A network source fetches the planned batches ahead of their inspection (issue 11);
+            // each batch's facts are folded into the records before the next is inspected.
+            await inspector.source.readingAhead(planned.flatMap(\.requests)) { source in
+                for batch in planned {
+                    let outcomes = batch.requests.isEmpty ? [] : await inspect(batch.requests, from: source)
+                    var next = 0
+                    for index in batchStart..<batch.end {
+                        let segment = records.segment(at: index)
+                        if let record = batch.reused[index] {
+                            records.append(record)
+                        } else if next < batch.indices.count, batch.indices[next] == index {
+                            records.append(record(segment, outcomes[next]))
+                            next += 1
+                        } else {
+                            // Left unread by `--sample`: neither measured nor a problem.
+                            var skipped = SegmentRecords.playlistPart(of: segment)
+                            skipped.sampledOut = true
+                            records.append(skipped)
+                        }
+                    }
+                    batchStart = batch.end
                 }
             }
-            // Codec parameters (profile, sample rate, channels) come from the first segment.
-            let requests = batch.map { request(records.segment(at: $0), at: base, wantsStreamInfo: $0 == 0) }
-            let outcomes = requests.isEmpty ? [] : await inspect(requests)
-            var next = 0
-            for index in start..<end {
-                let segment = records.segment(at: index)
-                if let record = reused[index] {
-                    records.append(record)
-                } else if next < batch.count, batch[next] == index {
-                    records.append(record(segment, outcomes[next]))
-                    next += 1
-                } else {
-                    // Left unread by `--sample`: neither measured nor a problem.
-                    var skipped = SegmentRecords.playlistPart(of: segment)
-                    skipped.sampledOut = true
-                    records.append(skipped)
-                }
-            }
-            start = end
         }
         return PlaylistMeasurement(playlistURI: playlistURI, playlist: playlist, records: records)
     }
 
-    /// Inspects one batch, within the run's shared slots when there are any. Outcomes in input order.
-    /// A network source fetches the batch ahead of its inspection (issue 11).
-    private func inspect(_ requests: [SegmentRequest]) async -> [Result<SegmentFacts, any Error>] {
-        let (slots, maxConcurrent) = (slots, maxConcurrent)
-        return await inspector.source.readingAhead(requests) { source in
-            let inspector = inspector.reading(from: source)
-            if let slots {
-                return await Self.inspectAll(requests, inspector: inspector, maxConcurrent: maxConcurrent, slots: slots)
-            }
-            return await inspector.inspectAll(requests, maxConcurrent: maxConcurrent)
+    /// Inspects one batch through `source`, within the run's shared slots when there are any.
+    /// Outcomes in input order.
+    private func inspect(_ requests: [SegmentRequest], from source: any SegmentByteSource) async -> [Result<SegmentFacts, any Error>] {
+        let inspector = inspector.reading(from: source)
+        if let slots {
+            return await Self.inspectAll(requests, inspector: inspector, maxConcurrent: maxConcurrent, slots: slots)
         }
+        return await inspector.inspectAll(requests, maxConcurrent: maxConcurrent)
     }
 
     /// `SegmentInspector.inspectAll`, each inspection also holding one of the run's shared slots:

@@ -75,7 +75,7 @@ public final class RemoteFetcher: Sendable, DeliveryObserver {
     private let client: HTTPClient
     private let recorder = DeliveryRecorder()
     /// Requests in flight, bounded by `maximumConnections`.
-    private let permits: Permits
+    let permits: Permits
 
     public init(options: RemoteOptions = RemoteOptions()) {
         self.options = options
@@ -134,15 +134,24 @@ public final class RemoteFetcher: Sendable, DeliveryObserver {
 
     /// GETs `uri` (or `range` of it), following redirects, retrying what is worth retrying.
     /// Playlists are always recorded; segments when something is worth reporting.
+    ///
+    /// `firstAttempt`: the answer to a first GET of `uri` already made (a segment fetched ahead,
+    /// `startFirstAttempt`): it counts as the first attempt of the first hop, so a redirect is
+    /// followed, a 5xx retried and a failure reported exactly as if this call had made it.
     func fetch(
-        _ uri: String, kind: DeliveryRecord.Kind, range: SegmentByteRange? = nil, maximumBytes: Int, limitFlag: String
+        _ uri: String, kind: DeliveryRecord.Kind, range: SegmentByteRange? = nil, maximumBytes: Int, limitFlag: String,
+        firstAttempt: FirstAttempt? = nil
     ) async throws(RemoteFetchError) -> FetchedResource {
+        // The common case of a read ahead: the body came at the first try, nothing to record
+        // (segments are recorded only with retries or a downgrade, both impossible here).
+        if kind == .segment, case .success(.body(let resource))? = firstAttempt?.result { return resource }
         var record = DeliveryRecord(uri: uri, kind: kind)
         // Requests in flight are bounded; a request's deadline starts once it holds a permit.
         await permits.acquire()
         let outcome: Result<FetchedResource, RemoteFetchError>
         do {
-            outcome = .success(try await follow(uri, range: range, maximumBytes: maximumBytes, limitFlag: limitFlag, record: &record))
+            outcome = .success(try await follow(
+                uri, range: range, maximumBytes: maximumBytes, limitFlag: limitFlag, record: &record, firstAttempt: firstAttempt))
         } catch {
             outcome = .failure(error)
         }
@@ -167,18 +176,23 @@ public final class RemoteFetcher: Sendable, DeliveryObserver {
     }
 
     private func follow(
-        _ uri: String, range: SegmentByteRange?, maximumBytes: Int, limitFlag: String, record: inout DeliveryRecord
+        _ uri: String, range: SegmentByteRange?, maximumBytes: Int, limitFlag: String, record: inout DeliveryRecord,
+        firstAttempt: FirstAttempt?
     ) async throws(RemoteFetchError) -> FetchedResource {
         var url = uri
         var visited: [String] = [uri]
+        var firstAttempt = firstAttempt
         for _ in 0...options.maximumRedirects {
             let scheme = URIScheme.of(url)
             guard scheme == "http" || scheme == "https" else {
                 throw RemoteFetchError(
                     uri: uri, reason: "was redirected to \(url), a \(scheme ?? "scheme-less") URL; only http and https are fetched")
             }
-            if scheme == "https" { recorder.noteTLS() }
-            let outcome = try await attempt(url, original: uri, range: range, maximumBytes: maximumBytes, limitFlag: limitFlag, record: &record)
+            // A first attempt made ahead noted TLS itself.
+            if scheme == "https", firstAttempt == nil { recorder.noteTLS() }
+            let outcome = try await attempt(
+                url, original: uri, range: range, maximumBytes: maximumBytes, limitFlag: limitFlag, record: &record, first: firstAttempt?.result)
+            firstAttempt = nil
             switch outcome {
             case .body(let resource):
                 return resource
@@ -200,22 +214,38 @@ public final class RemoteFetcher: Sendable, DeliveryObserver {
             uri: uri, reason: "more than \(options.maximumRedirects) redirects (last to \(url)); a redirect loop or a misconfigured server")
     }
 
-    private enum Outcome {
+    enum Outcome: Sendable {
         case body(FetchedResource)
         case redirect(String)
+    }
+
+    /// The answer to one GET made ahead of its reader (`startFirstAttempt`).
+    struct FirstAttempt: Sendable {
+        var result: Result<Outcome, Failure>
+
+        /// Body bytes it holds (what a read-ahead budgets with).
+        var byteCount: Int {
+            if case .success(.body(let resource)) = result { return resource.bytes.count }
+            return 0
+        }
     }
 
     /// One URL, with retries: a 5xx answer or a broken connection is tried again after a
     /// doubling delay, at most `retries` times.
     private func attempt(
         _ url: String, original: String, range: SegmentByteRange?, maximumBytes: Int, limitFlag: String,
-        record: inout DeliveryRecord
+        record: inout DeliveryRecord, first: Result<Outcome, Failure>?
     ) async throws(RemoteFetchError) -> Outcome {
         var delay = options.retryDelaySeconds
         var attemptNumber = 0
+        var first = first
         while true {
             attemptNumber += 1
             do throws(Failure) {
+                if let made = first {
+                    first = nil
+                    return try made.get()
+                }
                 return try await once(url, original: original, range: range, maximumBytes: maximumBytes, limitFlag: limitFlag)
             } catch {
                 let failure = error
@@ -231,7 +261,7 @@ public final class RemoteFetcher: Sendable, DeliveryObserver {
     }
 
     /// Why one attempt failed, and whether trying again may help.
-    struct Failure: Error {
+    struct Failure: Error, Sendable {
         var reason: String
         var shortReason: String
         var status: Int?
@@ -243,6 +273,49 @@ public final class RemoteFetcher: Sendable, DeliveryObserver {
     private func once(
         _ url: String, original: String, range: SegmentByteRange?, maximumBytes: Int, limitFlag: String
     ) async throws(Failure) -> Outcome {
+        let (task, collector) = try send(url, range: range, maximumBytes: maximumBytes, limitFlag: limitFlag)
+        let result: Result<BodyCollector.Collected, any Error>
+        do {
+            result = .success(try await withTaskCancellationHandler {
+                try await task.futureResult.get()
+            } onCancel: {
+                task.cancel()
+            })
+        } catch {
+            result = .failure(error)
+        }
+        return try judge(result, collector: collector, url: url, range: range)
+    }
+
+    /// GETs a segment (or `range` of it) ahead of its reader, without a Swift task: the request
+    /// is sent from the calling thread and `completion` runs on the event loop with the answer,
+    /// judged as `once` judges it. The caller holds a permit for it. Returns the request, to
+    /// cancel it, or nil when it could not be built (`completion` has run then).
+    func startFirstAttempt(
+        _ url: String, range: SegmentByteRange?, maximumBytes: Int, limitFlag: String,
+        completion: @escaping @Sendable (FirstAttempt) -> Void
+    ) -> HTTPClient.Task<BodyCollector.Collected>? {
+        if URIScheme.of(url) == "https" { recorder.noteTLS() }
+        let sent: (HTTPClient.Task<BodyCollector.Collected>, BodyCollector)
+        do throws(Failure) {
+            sent = try send(url, range: range, maximumBytes: maximumBytes, limitFlag: limitFlag)
+        } catch {
+            completion(FirstAttempt(result: .failure(error)))
+            return nil
+        }
+        let (task, collector) = sent
+        task.futureResult.whenComplete { [self] result in
+            completion(FirstAttempt(result: Result { () throws(Failure) in
+                try judge(result, collector: collector, url: url, range: range)
+            }))
+        }
+        return task
+    }
+
+    /// Builds the request for `url` and hands it to the client.
+    private func send(
+        _ url: String, range: SegmentByteRange?, maximumBytes: Int, limitFlag: String
+    ) throws(Failure) -> (HTTPClient.Task<BodyCollector.Collected>, BodyCollector) {
         var headers = HTTPHeaders()
         headers.add(name: "User-Agent", value: Self.userAgent)
         if let range {
@@ -267,20 +340,23 @@ public final class RemoteFetcher: Sendable, DeliveryObserver {
         // task resumes once with all of it (docs/remote.md, "How resources are fetched").
         let collector = BodyCollector(range: range, maximumBytes: maximumBytes, limitFlag: limitFlag)
         let deadline = NIODeadline.now() + .milliseconds(Int64(options.requestTimeoutSeconds * 1000))
-        let task = client.execute(request: request, delegate: collector, deadline: deadline)
+        return (client.execute(request: request, delegate: collector, deadline: deadline), collector)
+    }
+
+    /// What one answer (or the error instead of one) means: a body, a redirect, or a failure.
+    private func judge(
+        _ result: Result<BodyCollector.Collected, any Error>, collector: BodyCollector, url: String, range: SegmentByteRange?
+    ) throws(Failure) -> Outcome {
         let collected: BodyCollector.Collected
-        do {
-            collected = try await withTaskCancellationHandler {
-                try await task.futureResult.get()
-            } onCancel: {
-                task.cancel()
-            }
-        } catch let failure as Failure {
+        switch result {
+        case .success(let value):
+            collected = value
+        case .failure(let failure as Failure):
             throw failure
-        } catch is BodyCollector.Enough {
+        case .failure(is BodyCollector.Enough):
             // The range a server answered whole (200) is complete: the rest is not read.
             collected = collector.collected
-        } catch {
+        case .failure(let error):
             throw describe(error, receivedBytes: collector.collected.head == nil ? nil : collector.received)
         }
         guard let head = collected.head else {
@@ -648,6 +724,15 @@ final class Permits: Sendable {
                 return false
             }
             if now { continuation.resume() }
+        }
+    }
+
+    /// A permit if one is free now; never waits (the read-ahead, on the event loop, asks again later).
+    func tryAcquire() -> Bool {
+        state.withLockedValue { state in
+            guard state.available > 0 else { return false }
+            state.available -= 1
+            return true
         }
     }
 

@@ -48,6 +48,17 @@ public struct RemoteSegmentSource: SegmentByteSource {
 
     public func read(_ uri: String, range: SegmentByteRange?) async throws -> [UInt8] {
         guard URIScheme.isRemote(uri) else { return try await local.read(uri, range: range) }
+        return try await read(uri, range: range, firstAttempt: nil)
+    }
+
+    /// Whether a read of `range` is refused before any request (`read` says why).
+    func refusesBeforeFetching(_ range: SegmentByteRange?) -> Bool {
+        guard let range else { return false }
+        return range.offset < 0 || range.length < 0 || range.length > local.maximumByteCount
+    }
+
+    /// A remote read; `firstAttempt`, the answer to a GET the read-ahead made for it.
+    func read(_ uri: String, range: SegmentByteRange?, firstAttempt: RemoteFetcher.FirstAttempt?) async throws -> [UInt8] {
         if let range {
             guard range.offset >= 0, range.length >= 0 else {
                 throw SegmentReadError(uri: uri, reason: "invalid byte range \(range.length)@\(range.offset)")
@@ -60,7 +71,8 @@ public struct RemoteSegmentSource: SegmentByteSource {
         }
         do throws(RemoteFetchError) {
             return try await fetcher.fetch(
-                uri, kind: .segment, range: range, maximumBytes: local.maximumByteCount, limitFlag: "--max-segment-bytes"
+                uri, kind: .segment, range: range, maximumBytes: local.maximumByteCount, limitFlag: "--max-segment-bytes",
+                firstAttempt: firstAttempt
             ).bytes
         } catch {
             // The reason leads with the HTTP status when there was one: segment-unreadable shows it.
@@ -75,18 +87,26 @@ extension RemoteSegmentSource {
     /// of 4K video, hundreds of audio segments.
     public static let readAheadBytes = 64 << 20
 
-    /// Fetches the batch's remote segments ahead of their inspection (SegmentReadAhead): up to
-    /// twice `--http-connections` segments ahead, so that every connection has its next request
-    /// ready while the inspector works through what arrived.
+    /// Fetches the batch's remote segments ahead of their inspection (SegmentReadAhead), in
+    /// order, `--http-connections` requests at a time, each started from the event loop as the
+    /// previous answer completes; bounded by the bytes waiting to be read (`readAheadBytes`).
     public func readingAhead<Value: Sendable>(
         _ requests: [SegmentRequest], _ body: (any SegmentByteSource) async -> Value
     ) async -> Value {
-        let plan = requests.lazy.filter { URIScheme.isRemote($0.uri) }.map { SegmentReadAhead.Key(uri: $0.uri, range: $0.range) }
+        // A read refused before any request (a bad range) is left to its reader, which says why.
+        let plan = requests.lazy.filter { URIScheme.isRemote($0.uri) && !refusesBeforeFetching($0.range) }
+            .map { SegmentReadAheadKey(uri: $0.uri, range: $0.range) }
         guard plan.count > 1 else { return await body(self) }
-        let ahead = SegmentReadAhead(
-            plan: Array(plan), window: 2 * fetcher.options.maximumConnections, byteBudget: Self.readAheadBytes
-        ) { [self] key in
-            try await read(key.uri, range: key.range)
+        let (fetcher, maximumBytes) = (fetcher, local.maximumByteCount)
+        let ahead = SegmentReadAhead<RemoteFetcher.FirstAttempt>(
+            plan: Array(plan), window: plan.count, byteBudget: Self.readAheadBytes,
+            maximumInFlight: fetcher.options.maximumConnections, permits: fetcher.permits,
+            size: { (attempt: RemoteFetcher.FirstAttempt) -> Int in attempt.byteCount }
+        ) { (key: SegmentReadAheadKey, completion: @escaping @Sendable (RemoteFetcher.FirstAttempt) -> Void) -> (@Sendable () -> Void)? in
+            guard let task = fetcher.startFirstAttempt(
+                key.uri, range: key.range, maximumBytes: maximumBytes, limitFlag: "--max-segment-bytes", completion: completion)
+            else { return nil }
+            return { task.cancel() }
         }
         ahead.start()
         let value = await body(ReadAheadSegmentSource(base: self, ahead: ahead))

@@ -189,8 +189,10 @@ struct CheckCommand: AsyncParsableCommand {
                     discovered: discovered.count > 0 ? discovered : nil)
             }
             // FFmpeg is loaded on first use (issue 11): a missing library stops the run before any stream.
-            if !playlistOnly { try loadFFmpegForCheck() }
+            // A remote stream is fetched while it loads (startLoadingFFmpeg).
+            if !playlistOnly { if fetcher == nil { try loadFFmpegForCheck() } else { startLoadingFFmpeg() } }
             outcome = await streamRun(baseline: baseline, count: jobs.count, paths: reportPaths, fetcher: fetcher).run(jobs)
+            if !playlistOnly, fetcher != nil { try loadFFmpegForCheck() }
         } catch {
             // Only an unreadable --config or --baseline stops the run before any input: it applies to all.
             printError("hlscheck: \(TerminalText.escaped(error.description))")

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import HLSCheck
 import MediaInspection
 
@@ -20,5 +21,18 @@ func loadFFmpegForCheck() throws(CheckError) {
         try FFmpegLibraries.load()
     } catch {
         throw CheckError("\(error.description); or check the playlists only with --playlist-only")
+    }
+}
+
+/// For `check` of a remote stream: FFmpeg loads on a thread of its own while the playlists and
+/// the first segments travel (issue 11, loopback within 1.5× of local: the dynamic loader's
+/// ~40 ms on one core no longer precede the first request, and the event loop fetches on the
+/// other core meanwhile). The first inspection waits for it (each lazy stub's `pthread_once`).
+/// A library that cannot be loaded still stops the run with exit status 2, naming it and its
+/// package: at the first inspection (the stub's message), or after a run that inspected nothing
+/// (`loadFFmpegForCheck` again, which returns the recorded failure at once).
+func startLoadingFFmpeg() {
+    Thread.detachNewThread {
+        _ = try? FFmpegLibraries.load()
     }
 }

@@ -8,8 +8,10 @@ hyperfine runs ten minutes apart) the ratio between two commands drifts with it.
 them round by round and taking the ratio within each round cancels that drift.
 
 usage: paired.py ROUNDS 'LABEL=COMMAND' 'LABEL=COMMAND' ...   (the first is the reference)
+With PAIRED_GROUP=N in the environment, each command's reference is the first of its group of
+N (e.g. 2: each binary's loopback run against its own local run in the same round).
 """
-import resource, shlex, statistics, subprocess, sys, time
+import os, resource, shlex, statistics, subprocess, sys, time
 
 rounds = int(sys.argv[1])
 labels, commands = zip(*(argument.split("=", 1) for argument in sys.argv[2:]))
@@ -29,10 +31,13 @@ for round_number in range(rounds + 1):
 
 print(f"Paired: {rounds} rounds, the commands alternating; ratios are medians of per-round ratios.")
 print()
-print(f"| command | median (wall) | ÷ {labels[0]} | CPU user+sys | ÷ {labels[0]} |")
+group = int(os.environ.get("PAIRED_GROUP", "0")) or len(commands)
+reference = labels[0] if group == len(commands) else f"the first of each {group}"
+print(f"| command | median (wall) | ÷ {reference} | CPU user+sys | ÷ {reference} |")
 print("|---|---:|---:|---:|---:|")
 for index, label in enumerate(labels):
-    wall_ratio = statistics.median(wall[index][k] / wall[0][k] for k in range(rounds))
-    cpu_ratio = statistics.median(cpu[index][k] / cpu[0][k] for k in range(rounds))
+    first = index - index % group
+    wall_ratio = statistics.median(wall[index][k] / wall[first][k] for k in range(rounds))
+    cpu_ratio = statistics.median(cpu[index][k] / cpu[first][k] for k in range(rounds))
     print(f"| {label} | {statistics.median(wall[index]) * 1000:.0f} ms | {wall_ratio:.2f}× "
           f"| {statistics.median(cpu[index]) * 1000:.0f} ms | {cpu_ratio:.2f}× |")

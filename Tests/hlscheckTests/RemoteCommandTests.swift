@@ -56,6 +56,23 @@ struct RemoteCommandTests {
         #expect(!result.stdout.contains("wrongpass"))
     }
 
+    /// FFmpeg loads while a remote stream is fetched: a missing library still stops the run
+    /// with exit status 2 and one line naming it and its package, and no report.
+    @Test(.enabled(if: HLSCheckBinary.hasWriteStepHook, "the missing-library hook exists in debug builds only"))
+    func aRemoteCheckWithoutLibavformatSaysWhichPackageToInstall() async throws {
+        let result = try await Self.withServer { server in
+            try HLSCheckBinary.run(
+                [server.url("compliant/master.m3u8")], environment: ["HLSCHECK_TEST_MISSING_LIBRARY": "libavformat"])
+        }
+        #expect(result.status == 2)
+        #expect(!result.killedBySignal)
+        let lines = result.stderr.split(separator: "\n")
+        #expect(lines.count == 1, "\(result.stderr)")
+        #expect(lines.first?.hasPrefix("hlscheck: cannot load libavformat.so.") == true, "\(result.stderr)")
+        #expect(result.stderr.contains("install the Debian package libavformat"))
+        #expect(!result.stdout.contains("checked"))
+    }
+
     @Test func embedRefusesAURL() throws {
         let result = try HLSCheckBinary.run(["embed", "--image", "Samples/poster.jpg", "https://user:pw@example.invalid/master.m3u8", "--output", "/tmp/x"])
         #expect(result.status == 64)

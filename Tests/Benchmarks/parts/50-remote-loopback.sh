@@ -95,4 +95,5 @@ echo
 # machine's drift between hyperfine's back-to-back runs.
 paired=("local=$bin $work/www/master.m3u8" "loopback=$bin $url")
 [ -n "${HLSCHECK_BASELINE:-}" ] && paired+=("baseline local=$HLSCHECK_BASELINE $work/www/master.m3u8" "baseline loopback=$HLSCHECK_BASELINE $url")
-python3 Tests/Benchmarks/paired.py "${BENCH_PAIRED_ROUNDS:-21}" "${paired[@]}"
+# Each binary's loopback run against its own local run of the same round (PAIRED_GROUP=2).
+PAIRED_GROUP=2 python3 Tests/Benchmarks/paired.py "${BENCH_PAIRED_ROUNDS:-21}" "${paired[@]}"
