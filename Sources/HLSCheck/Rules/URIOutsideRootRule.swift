@@ -44,6 +44,11 @@ public struct URIOutsideRootRule: Rule {
                     "\(reference.uri) is not an http or https URL, and \(reference.root) was read from the network: a remote playlist may name only http(s) resources, never local files or other schemes; it was not read",
                     at: reference.location)
             }
+            if let refusal = reference.refusal {
+                return Finding(
+                    "\(reference.uri) names no file inside the stream's root \(reference.root): \(refusal); it was not read",
+                    at: reference.location)
+            }
             return Finding(
                 "\(reference.uri) lies outside the stream's root \(reference.root); it was not read (choose the root with --root DIR, or pass --allow-outside-root)",
                 at: reference.location)
