@@ -25,6 +25,7 @@ struct StreamLayout: Sendable {
     }
 
     init(_ analysis: StreamAnalysis) throws(EmbedError) {
+        try Self.requirePlainFileNames(analysis)
         let loaded = analysis.loaded
         var paths = [loaded.rootURI]
         var segmentPaths: [(playlist: String, line: Int, file: String)] = []
