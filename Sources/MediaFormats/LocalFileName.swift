@@ -51,7 +51,7 @@ public struct LocalFileName: Sendable, Hashable {
     /// only the name as written was tried (nothing to explain).
     public var triedNames: String? {
         guard candidates.count > 1 else { return nil }
-        return "tried '\(candidates[0])' (the URI's path, percent-decoded, without query or fragment) and '\(candidates[1])' (as written); neither exists"
+        return "tried '\(candidates[0])' (the URI's path, decoded) and '\(candidates[1])' (as written)"
     }
 
     private enum Decoding {
