@@ -37,7 +37,8 @@ public struct LocalFileName: Sendable, Hashable {
         }
         candidates = meant == literal ? [literal] : [meant, literal]
         self.refusal = refusal
-        path = refusal == nil ? (candidates.first { Self.exists($0) } ?? meant) : meant
+        // One candidate (a plain name, the common case): nothing to look up.
+        path = refusal == nil && candidates.count > 1 ? (candidates.first { Self.exists($0) } ?? meant) : meant
     }
 
     /// The file `uri` names, or the refusal's reason.
