@@ -52,6 +52,21 @@ struct LocalURICommandTests {
         #expect(row?.contains("3 (18.0 s)") == true, "\(result.stdout)")
     }
 
+    /// EXT-X-MAP's URI attribute is a URI too: `in%20it.mp4?v=3` names the file `in it.mp4`.
+    @Test func encodedInitSectionURIIsRead() throws {
+        let folder = try TemporaryFolder()
+        let audio = folder.url.appendingPathComponent("audio")
+        try FileManager.default.copyItem(at: PackageRoot.url.appendingPathComponent("Samples/fmp4/audio"), to: audio)
+        try FileManager.default.moveItem(at: audio.appendingPathComponent("init.mp4"), to: audio.appendingPathComponent("in it.mp4"))
+        try rewrite(audio.appendingPathComponent("index.m3u8")) {
+            $0.replacingOccurrences(of: "URI=\"init.mp4\"", with: "URI=\"in%20it.mp4?v=3\"")
+        }
+        let result = try run(["check", "audio/index.m3u8"], in: folder)
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("- / 44 kbit/s"))
+        #expect(result.stdout.contains("3 (18.0 s)"))
+    }
+
     @Test func artworkAndInspectReadAnEncodedStream() throws {
         let folder = try encodedStream()
         let artwork = try run(["artwork", "stream/master.m3u8", "--extract", "poster.jpg"], in: folder)
