@@ -35,6 +35,7 @@ public struct PosterEmbedder: Sendable {
         } catch {
             throw EmbedError(error.description)
         }
+        try StreamLayout.requirePlainFileNames(analysis)
         let targets = try selectTargets(analysis)
         try preflight(targets)
 

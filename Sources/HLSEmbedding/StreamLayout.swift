@@ -27,6 +27,7 @@ struct StreamLayout: Sendable {
     }
 
     init(_ analysis: StreamAnalysis) throws(EmbedError) {
+        try Self.requirePlainFileNames(analysis)
         let loaded = analysis.loaded
         let workingFolder = FileManager.default.currentDirectoryPath
         self.workingFolder = workingFolder

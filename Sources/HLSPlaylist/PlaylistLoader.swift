@@ -68,7 +68,14 @@ public struct LocalFileSource: PlaylistSource {
     /// Reads a whole regular file (a `file://` URL or a path). Throws `PlaylistReadError` when it is
     /// missing, not a regular file, unreadable or larger than `maximumSize`.
     public func read(_ uri: String) async throws -> [UInt8] {
-        try Self.readFile(LocalPath.path(of: uri) ?? uri, maximumSize: maximumSize)
+        guard let name = LocalPath.name(of: uri) else { return try Self.readFile(uri, maximumSize: maximumSize) }
+        if let refusal = name.refusal { throw PlaylistReadError(uri: uri, reason: "not read: \(refusal)") }
+        do {
+            return try Self.readFile(name.path, maximumSize: maximumSize)
+        } catch {
+            guard let tried = name.triedNames, RegularFile.realPath(name.path) == nil else { throw error }
+            throw PlaylistReadError(uri: uri, reason: "no such file: \(tried)")
+        }
     }
 
     /// The file's `size` bytes, read into the array itself; nil when that is not all it holds.
@@ -315,10 +322,11 @@ public struct PlaylistLoader: Sendable {
         if let rootName = await source.canonicalName(uri) { readerOf[rootName] = uri }
         for reference in references {
             let name = await source.canonicalName(reference.uri)
-            if let streamRoot, LocalPath.path(of: reference.uri) != nil,
-               !streamRoot.contains(canonicalPath: name ?? StreamRoot.canonical(LocalPath.path(of: reference.uri) ?? reference.uri)) {
+            if let streamRoot, let local = LocalPath.name(of: reference.uri),
+               local.refusal != nil || !streamRoot.contains(canonicalPath: name ?? StreamRoot.canonical(local.path)) {
                 outside.append(OutsideRootReference(
-                    uri: reference.written, resolvedURI: reference.uri, location: reference.from, root: streamRoot.path))
+                    uri: reference.written, resolvedURI: reference.uri, location: reference.from, root: streamRoot.path,
+                    refusal: local.refusal))
                 continue
             }
             // A stream read from the network has no business naming local files.
@@ -470,7 +478,8 @@ public struct PlaylistLoader: Sendable {
                 judged[resolved] = inside
                 if !inside {
                     result.append(OutsideRootReference(
-                        uri: written, resolvedURI: resolved, location: playlist.location(line: line), root: rootName))
+                        uri: written, resolvedURI: resolved, location: playlist.location(line: line), root: rootName,
+                        refusal: LocalPath.name(of: resolved)?.refusal))
                 }
             }
         }
@@ -511,7 +520,7 @@ public struct PlaylistLoader: Sendable {
 }
 
 /// The folder of a local media playlist, listed once, so that its plain segment names
-/// (`seg123.ts`: no '/', '?', '#' or ':') are judged inside the root without resolving each
+/// (`seg123.ts`: no '/', '?', '#', ':' or '%') are judged inside the root without resolving each
 /// one: such a name resolves to the folder plus the name, and unless it is a symlink its real
 /// path is the folder's real path plus the name. Anything else takes the full path.
 struct PlaylistFolder {
@@ -540,7 +549,7 @@ struct PlaylistFolder {
         guard possibleSymlinks.isEmpty else { return false }
         return !(template.prefix + template.suffix).contains { byte in
             switch byte {
-            case UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"), UInt8(ascii: ":"), UInt8(ascii: "\\"), 0..<0x20: true
+            case UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"), UInt8(ascii: ":"), UInt8(ascii: "\\"), UInt8(ascii: "%"), 0..<0x20: true
             default: false
             }
         }
@@ -553,7 +562,7 @@ struct PlaylistFolder {
             var onlyDots = true
             for byte in bytes {
                 switch byte {
-                case UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"), UInt8(ascii: ":"), UInt8(ascii: "\\"), 0..<0x20: return false
+                case UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"), UInt8(ascii: ":"), UInt8(ascii: "\\"), UInt8(ascii: "%"), 0..<0x20: return false
                 case UInt8(ascii: "."): continue
                 default: onlyDots = false
                 }

@@ -1,17 +1,25 @@
 // Confinement: a local stream reads nothing outside its folder, so a playlist cannot make the
 // checker open (and print) files it was never meant to (docs/security.md).
 
-internal import MediaFormats
+public import MediaFormats
 
-/// The local path a URI names: the path itself, or a `file://` URL's path; nil for other schemes.
+/// The local path a URI names (`LocalFileName`: query and fragment dropped, percent-decoded);
+/// nil for `http`/`https` URLs.
 public enum LocalPath {
-    /// The local path `uri` names; nil for `http`/`https` URLs.
+    /// The local path `uri` names; nil for `http`/`https` URLs. For a URI that names no file (an
+    /// escape decoding to '/' or NUL, see `name(of:)`) the undecoded path, which confinement and
+    /// the local sources refuse.
     public static func path(of uri: String) -> String? {
-        if uri.hasPrefix("file://") { return String(uri.dropFirst("file://".count)) }
+        name(of: uri)?.path
+    }
+
+    /// How `uri` maps to a local file; nil for `http`/`https` URLs.
+    public static func name(of uri: String) -> LocalFileName? {
+        if uri.hasPrefix("file://") { return LocalFileName(uri: uri) }
         // Any other string is opened as a path by the local sources, so it is judged as one
         // ("evil:../../x" is a relative path to them); only network URLs are not local.
         let scheme = URIComponents(uri).scheme?.lowercased()
-        return scheme == "http" || scheme == "https" ? nil : uri
+        return scheme == "http" || scheme == "https" ? nil : LocalFileName(uri: uri)
     }
 }
 
@@ -50,9 +58,11 @@ public struct StreamRoot: Sendable, Hashable {
     /// Whether the local file `uri` names lies inside the root, after resolving symlinks and
     /// `..`. A path that does not exist is judged by its deepest existing folder. Remote URIs are
     /// not local files and are not judged here (true).
+    /// A local URI that names no file (an escape decoding to '/' or NUL) is not inside.
     public func contains(_ uri: String) -> Bool {
-        guard let local = LocalPath.path(of: uri) else { return true }
-        return contains(canonicalPath: Self.canonical(local))
+        guard let local = LocalPath.name(of: uri) else { return true }
+        guard local.refusal == nil else { return false }
+        return contains(canonicalPath: Self.canonical(local.path))
     }
 
     /// Whether `real`, an already canonical path (symlinks and `..` resolved), lies inside the root.
@@ -110,12 +120,16 @@ public struct OutsideRootReference: Sendable, Hashable {
     public var location: SourceLocation
     /// The root it lies outside: the root folder's real path, or for a remote playlist its URL.
     public var root: String
+    /// Set when the URI names no file at all (an escape decoding to '/' or NUL, `LocalFileName`):
+    /// why, instead of "outside the root".
+    public var refusal: String?
 
     /// Makes a reference.
-    public init(uri: String, resolvedURI: String, location: SourceLocation, root: String) {
+    public init(uri: String, resolvedURI: String, location: SourceLocation, root: String, refusal: String? = nil) {
         self.uri = uri
         self.resolvedURI = resolvedURI
         self.location = location
         self.root = root
+        self.refusal = refusal
     }
 }

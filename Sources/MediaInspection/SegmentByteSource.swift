@@ -79,7 +79,8 @@ public struct SegmentReadError: Error, Sendable, Hashable, CustomStringConvertib
     public var description: String { "\(uri): \(reason)" }
 }
 
-/// Reads segments from the local file system. `uri` is a path, or a `file://` URL.
+/// Reads segments from the local file system. `uri` is a path, or a `file://` URL, mapped to a
+/// file by `LocalFileName` (query and fragment dropped, percent-decoded).
 /// Regular files only (a FIFO or a device is refused before a byte is read, so nothing blocks);
 /// honours byte ranges with positioned reads and refuses anything over `maximumByteCount`,
 /// so a bogus playlist cannot make the checker allocate gigabytes.
@@ -132,13 +133,17 @@ public struct LocalSegmentSource: SegmentByteSource {
     /// The open file and the region of it to read, after every check (regular file, not a
     /// symlink, range inside the file, under the size limit).
     private func checkedRegion(_ uri: String, range: SegmentByteRange?) throws(SegmentReadError) -> (RegularFile, offset: Int, length: Int) {
-        let path = uri.hasPrefix("file://") ? String(uri.dropFirst("file://".count)) : uri
+        // The URI's path, percent-decoded, without query or fragment (RFC 8216 §4.1): the same
+        // mapping confinement judged.
+        let name = LocalFileName(uri: uri)
+        if let refusal = name.refusal { throw failure(uri, "not read: \(refusal)") }
         let file: RegularFile
         do {
             // The real path (what confinement judged), without following a final symlink.
-            file = try RegularFile(path: RegularFile.realPath(path) ?? path, followSymlinks: false)
+            file = try RegularFile(path: RegularFile.realPath(name.path) ?? name.path, followSymlinks: false)
         } catch {
-            throw failure(uri, error.reason)
+            let missing = RegularFile.realPath(name.path) == nil
+            throw failure(uri, missing ? name.triedNames.map { "no such file: \($0)" } ?? error.reason : error.reason)
         }
         let fileSize = file.size
         let offset = range?.offset ?? 0

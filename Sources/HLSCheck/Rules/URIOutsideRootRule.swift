@@ -9,7 +9,7 @@ public struct URIOutsideRootRule: Rule {
 
     public static let description = RuleDescription(
         id: "uri-outside-root", name: "URI outside the stream's root", defaultSeverity: .error,
-        summary: "A playlist, rendition, segment or EXT-X-MAP URI names a local file outside the stream's folder (after resolving `..` and symlinks), or a playlist read over http(s) names a local file or another scheme.",
+        summary: "A playlist, rendition, segment or EXT-X-MAP URI names a local file outside the stream's folder (after percent-decoding and resolving `..` and symlinks; an escape decoding to '/' or NUL names no file at all), or a playlist read over http(s) names a local file or another scheme.",
         rationale: """
             A stream is published as one folder: a URI that climbs out of it (`../../…`, an absolute \
             path, a symlink pointing elsewhere) breaks once the folder is copied to a server, and \
@@ -27,6 +27,9 @@ public struct URIOutsideRootRule: Rule {
             RuleExample("segment outside the folder", files: [
                 "stream/index.m3u8": "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\n../../seg0.ts\n#EXT-X-ENDLIST\n"
             ], entry: "stream/index.m3u8"),
+            RuleExample("an encoded '/' climbs out", files: [
+                "stream/index.m3u8": "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\n..%2F..%2Fseg0.ts\n#EXT-X-ENDLIST\n"
+            ], entry: "stream/index.m3u8"),
         ],
         nonTriggering: [
             RuleExample("everything inside the folder", files: Examples.stream(Examples.audioVariant())),
@@ -34,6 +37,9 @@ public struct URIOutsideRootRule: Rule {
                 "stream/master.m3u8": "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=48000,CODECS=\"mp4a.40.2\"\naudio/../audio.m3u8\n",
                 "stream/audio.m3u8": Examples.media(),
             ], entry: "stream/master.m3u8"),
+            RuleExample("percent-encoding and a query inside the folder", files: [
+                "stream/index.m3u8": "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\nlo%20001.ts?token=1\n#EXT-X-ENDLIST\n"
+            ], entry: "stream/index.m3u8"),
         ]
     )
 
@@ -42,6 +48,11 @@ public struct URIOutsideRootRule: Rule {
             if URIScheme.isRemote(reference.root) {
                 return Finding(
                     "\(reference.uri) is not an http or https URL, and \(reference.root) was read from the network: a remote playlist may name only http(s) resources, never local files or other schemes; it was not read",
+                    at: reference.location)
+            }
+            if let refusal = reference.refusal {
+                return Finding(
+                    "\(reference.uri) names no file inside the stream's root \(reference.root): \(refusal); it was not read",
                     at: reference.location)
             }
             return Finding(

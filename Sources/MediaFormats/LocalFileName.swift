@@ -1,0 +1,112 @@
+// How a URI in a stream on disk names a file (RFC 8216 §4.1: URI lines and URI attributes are
+// URIs, RFC 3986). One mapping, used by everything that opens or judges a local file a playlist
+// refers to (playlists, segments, keys, EXT-X-MAP), so that confinement judges the very path
+// that is then opened.
+//
+// - A query or fragment is not part of the file's name: `seg.ts?v=1` is `seg.ts`.
+// - Percent-encoding denotes the decoded bytes (RFC 3986 §2.1): `lo%20001.ts` is `lo 001.ts`.
+// - An escape that decodes to '/' or NUL (`..%2Fsecret`, `a%00.ts`) is refused: it would let one
+//   path segment climb out of its folder or cut the path short.
+// - Invalid percent-encoding (`100%.ts`, a '%' not followed by two hex digits) is taken literally.
+// - When the name the URI means does not exist but a file named exactly as written does (a tool
+//   wrote `a%20b.ts` on disk, or a path typed on the command line holds a '%' or '?'), that file
+//   is read; when neither exists, the failure names both.
+
+/// The local file a URI names (see the file comment).
+public struct LocalFileName: Sendable, Hashable {
+    /// The path to open: the first of `candidates` that exists, else the first.
+    public var path: String
+    /// Every name tried, the URI's meaning first and then the text as written when it differs.
+    public var candidates: [String]
+    /// Why the URI names no file at all (an escape decoding to '/' or NUL); `path` is then not
+    /// to be opened.
+    public var refusal: String?
+
+    /// The file `uri` names: a path or a `file://` URL (the caller has told remote URLs apart).
+    public init(uri: String) {
+        let literal = uri.hasPrefix("file://") ? String(uri.dropFirst("file://".count)) : uri
+        let end = literal.firstIndex { $0 == "?" || $0 == "#" } ?? literal.endIndex
+        let meant: String
+        var refusal: String?
+        switch Self.percentDecoded(literal[..<end]) {
+        case .decoded(let name): meant = name
+        case .literal: meant = String(literal[..<end])
+        case .refused(let reason):
+            meant = String(literal[..<end])
+            refusal = reason
+        }
+        candidates = meant == literal ? [literal] : [meant, literal]
+        self.refusal = refusal
+        // One candidate (a plain name, the common case): nothing to look up.
+        path = refusal == nil && candidates.count > 1 ? (candidates.first { Self.exists($0) } ?? meant) : meant
+    }
+
+    /// The file `uri` names, or the refusal's reason.
+    public static func path(of uri: String) -> Result<String, LocalFileNameRefusal> {
+        let name = LocalFileName(uri: uri)
+        if let refusal = name.refusal { return .failure(LocalFileNameRefusal(reason: refusal)) }
+        return .success(name.path)
+    }
+
+    /// When no candidate exists: which names were tried, for a "no such file" message; nil when
+    /// only the name as written was tried (nothing to explain).
+    public var triedNames: String? {
+        guard candidates.count > 1 else { return nil }
+        return "tried '\(candidates[0])' (the URI's path, decoded) and '\(candidates[1])' (as written)"
+    }
+
+    private enum Decoding {
+        case decoded(String)
+        case literal
+        case refused(String)
+    }
+
+    /// RFC 3986 §2.1. Literal when an escape is invalid; refused when one decodes to '/' or NUL,
+    /// or the bytes are not UTF-8 (file names here are UTF-8 strings).
+    private static func percentDecoded(_ text: Substring) -> Decoding {
+        guard text.utf8.contains(UInt8(ascii: "%")) else { return .decoded(String(text)) }
+        var bytes: [UInt8] = []
+        var iterator = Array(text.utf8)[...]
+        while let byte = iterator.popFirst() {
+            guard byte == UInt8(ascii: "%") else {
+                bytes.append(byte)
+                continue
+            }
+            guard iterator.count >= 2, let high = hexValue(iterator[iterator.startIndex]),
+                  let low = hexValue(iterator[iterator.startIndex + 1]) else { return .literal }
+            iterator = iterator.dropFirst(2)
+            let value = high << 4 | low
+            if value == UInt8(ascii: "/") {
+                return .refused("its path holds %2F, an encoded '/', which no file name can contain; write the folder separator as '/'")
+            }
+            if value == 0 {
+                return .refused("its path holds %00, an encoded NUL byte, which no file name can contain")
+            }
+            bytes.append(value)
+        }
+        guard let name = String(validating: bytes, as: UTF8.self) else {
+            return .refused("its percent-decoded path is not UTF-8 text; encode the file name's UTF-8 bytes")
+        }
+        return .decoded(name)
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+
+    /// Whether a file (or folder) exists at `path`, symlinks followed.
+    private static func exists(_ path: String) -> Bool {
+        RegularFile.realPath(path) != nil
+    }
+}
+
+/// A URI that names no local file (an escape decoding to '/' or NUL): the reason, for a finding.
+public struct LocalFileNameRefusal: Error, Sendable, Hashable {
+    /// Why, in words a user can act on.
+    public var reason: String
+}
