@@ -1,4 +1,5 @@
 import Foundation
+import MediaFormats
 
 /// `.hlscheck-embed.journal`, beside the lock: written before a run creates anything, removed
 /// after it has cleaned up. When the next run (holding the lock, so the writer is dead) finds
@@ -108,7 +109,8 @@ struct EmbedJournal: Codable {
     }
 }
 
-/// The URIs a playlist refers to: every URI line and every URI="…" attribute. Deliberately
+/// The URIs a playlist refers to: every URI line and every URI="…" attribute, as the local names
+/// they may denote (a remote URL as it is). Deliberately
 /// simpler than the parser: recovery must see every reference, even in a playlist with errors.
 enum PlaylistReferences {
     static func uris(in bytes: [UInt8]) -> [String] {
@@ -128,8 +130,10 @@ enum PlaylistReferences {
                 rest = rest[rest.index(after: end)...]
             }
         }
-        return result.map { uri in
-            String(uri[..<(uri.firstIndex { $0 == "?" || $0 == "#" } ?? uri.endIndex)])
+        // Every name a URI may denote (LocalFileName: decoded, and as written) counts as listed:
+        // a file is kept when any of them is it.
+        return result.flatMap { uri in
+            uri.contains("://") && !uri.hasPrefix("file://") ? [uri] : LocalFileName(uri: uri).candidates
         }
     }
 }

@@ -101,6 +101,22 @@ import Testing
         #expect(check.diagnostics.filter { $0.rule == "segment-unreadable" }.isEmpty, "\(check.diagnostics)")
     }
 
+    @Test func anotherPlaylistListingTheSegmentsAsEncodedURIsKeepsThemToo() async throws {
+        // The other playlist names the same files as URIs (RFC 8216 §4.1): a cache-busting query
+        // and a percent-encoded letter. The check reads them as seg0.ts…; embed must keep them.
+        let (folder, master, other) = try Self.copyWithAnotherPlaylist()
+        let text = try String(contentsOfFile: other, encoding: .utf8)
+            .replacingOccurrences(of: "seg0.ts", with: "seg0.ts?v=2")
+            .replacingOccurrences(of: "seg1.ts", with: "s%65g1.ts")
+        try Data(text.utf8).write(to: URL(fileURLWithPath: other))
+        _ = try await EmbedSafetyTests.embed(master, .inPlace)
+        for name in ["seg0.ts", "seg1.ts", "seg2.ts"] {
+            #expect(FileManager.default.fileExists(atPath: folder.path("compliant/audio/" + name)), "\(name) is still there for archive.m3u8")
+        }
+        let check = try await Checker(configuration: CheckConfiguration()).check(other)
+        #expect(check.diagnostics.filter { $0.rule == "segment-unreadable" }.isEmpty, "\(check.diagnostics)")
+    }
+
     @Test func recoveryAfterAKilledRunKeepsTheOldSegmentsAnotherPlaylistStillLists() async throws {
         let (folder, master, other) = try Self.copyWithAnotherPlaylist()
         let audio = folder.path("compliant/audio")
