@@ -17,6 +17,21 @@ func sampleCopy(_ name: String) throws -> (folder: TemporaryFolder, master: Stri
     return (folder, folder.path("\(name)/master.m3u8"))
 }
 
+/// A private audio-only stream made with the ffmpeg CLI: `NAME/audio/` holds what `encode` (the
+/// arguments after a one-line lavfi sine input, given the audio folder) writes, with its
+/// `index.m3u8`, and `NAME/master.m3u8` names it as one variant of `codecs`.
+func generatedAudioOnlyStream(
+    _ name: String, sine: String, codecs: String, encode: (_ audio: String) -> [String]
+) throws -> (folder: TemporaryFolder, master: String) {
+    let folder = try TemporaryFolder()
+    let audio = folder.path("\(name)/audio")
+    try FileManager.default.createDirectory(atPath: audio, withIntermediateDirectories: true)
+    try Shell.run(["ffmpeg", "-nostdin", "-hide_banner", "-loglevel", "error", "-f", "lavfi", "-i", "sine=\(sine)"] + encode(audio))
+    try "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=64000,CODECS=\"\(codecs)\"\naudio/index.m3u8\n"
+        .write(toFile: folder.path("\(name)/master.m3u8"), atomically: true, encoding: .utf8)
+    return (folder, folder.path("\(name)/master.m3u8"))
+}
+
 func fixture(_ name: String) throws -> [UInt8] {
     [UInt8](try Data(contentsOf: PackageRoot.url.appendingPathComponent("Tests/MediaInspectionTests/Fixtures/\(name)")))
 }

@@ -14,18 +14,10 @@ import Testing
     /// An audio-only MPEG-TS variant of 125 segments of about 0.5 s (more than a batch of file
     /// creations and than the scans in flight), made with the ffmpeg CLI.
     static func stream() throws -> (folder: TemporaryFolder, master: String) {
-        let folder = try TemporaryFolder()
-        let audio = folder.path("stream/audio")
-        try FileManager.default.createDirectory(atPath: audio, withIntermediateDirectories: true)
-        try Shell.run([
-            "ffmpeg", "-nostdin", "-hide_banner", "-loglevel", "error", "-f", "lavfi",
-            "-i", "sine=frequency=440:sample_rate=8000:duration=64", "-c:a", "aac", "-b:a", "16k", "-ac", "1",
-            "-f", "hls", "-hls_time", "0.5", "-hls_playlist_type", "vod",
-            "-hls_segment_filename", "\(audio)/seg%d.ts", "\(audio)/index.m3u8",
-        ])
-        try "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=64000,CODECS=\"mp4a.40.2\"\naudio/index.m3u8\n"
-            .write(toFile: folder.path("stream/master.m3u8"), atomically: true, encoding: .utf8)
-        return (folder, folder.path("stream/master.m3u8"))
+        try generatedAudioOnlyStream("stream", sine: "frequency=440:sample_rate=8000:duration=64", codecs: "mp4a.40.2") { audio in
+            ["-c:a", "aac", "-b:a", "16k", "-ac", "1", "-f", "hls", "-hls_time", "0.5", "-hls_playlist_type", "vod",
+             "-hls_segment_filename", "\(audio)/seg%d.ts", "\(audio)/index.m3u8"]
+        }
     }
 
     static func embed(_ input: String, _ destination: EmbedRequest.Destination) async throws -> EmbedOutcome {

@@ -20,18 +20,10 @@ import Testing
     /// A private copy of the stream of `kind`: a bundled sample, or for MP3 one made with ffmpeg.
     static func stream(_ kind: Kind) throws -> (folder: TemporaryFolder, master: String) {
         guard kind == .mp3 else { return try sampleCopy(kind.rawValue) }
-        let folder = try TemporaryFolder()
-        let audio = folder.path("mp3/audio")
-        try FileManager.default.createDirectory(atPath: audio, withIntermediateDirectories: true)
-        try Shell.run([
-            "ffmpeg", "-nostdin", "-hide_banner", "-loglevel", "error", "-f", "lavfi",
-            "-i", "sine=frequency=440:sample_rate=44100:duration=5", "-c:a", "libmp3lame", "-b:a", "32k", "-ac", "1",
-            "-f", "segment", "-segment_time", "2", "-segment_format", "mp3", "-segment_list", "\(audio)/index.m3u8",
-            "-segment_list_type", "m3u8", "\(audio)/seg%d.mp3",
-        ])
-        try "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=64000,CODECS=\"mp4a.40.34\"\naudio/index.m3u8\n"
-            .write(toFile: folder.path("mp3/master.m3u8"), atomically: true, encoding: .utf8)
-        return (folder, folder.path("mp3/master.m3u8"))
+        return try generatedAudioOnlyStream("mp3", sine: "frequency=440:sample_rate=44100:duration=5", codecs: "mp4a.40.34") { audio in
+            ["-c:a", "libmp3lame", "-b:a", "32k", "-ac", "1", "-f", "segment", "-segment_time", "2", "-segment_format", "mp3",
+             "-segment_list", "\(audio)/index.m3u8", "-segment_list_type", "m3u8", "\(audio)/seg%d.mp3"]
+        }
     }
 
     /// The posters of each step, one after the other on the same stream: a JPEG, a PNG over it, a
