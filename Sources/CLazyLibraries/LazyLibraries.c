@@ -15,6 +15,7 @@
 #include <link.h>
 #endif
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -212,7 +213,13 @@ const char *hls_load_libxml2(void) {
 // resort for a path that did not. It cannot return a value the caller would understand, and
 // must not crash: it says what is missing on standard error and exits with 2, "could not run"
 // (design.md §4). _exit, not exit: other threads may be inside Swift code that atexit would tear down.
+// Several threads can reach it at once (a remote check inspects two segments while FFmpeg
+// loads): one says it and exits; the others wait for that exit, so the line is written once.
 static void unavailable(const char *failure) {
+    static atomic_flag said = ATOMIC_FLAG_INIT;
+    if (atomic_flag_test_and_set(&said)) {
+        for (;;) pause();
+    }
     char line[900];
     int length = snprintf(line, sizeof line, "hlscheck: %s\n", failure);
     if (length > 0) {

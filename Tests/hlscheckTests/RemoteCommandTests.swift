@@ -57,20 +57,26 @@ struct RemoteCommandTests {
     }
 
     /// FFmpeg loads while a remote stream is fetched: a missing library still stops the run
-    /// with exit status 2 and one line naming it and its package, and no report.
+    /// with exit status 2 and one line naming it and its package, and no report. Two
+    /// inspections reach the missing library at once; about one run in ten printed the line
+    /// twice, so the run is repeated.
     @Test(.enabled(if: HLSCheckBinary.hasWriteStepHook, "the missing-library hook exists in debug builds only"))
     func aRemoteCheckWithoutLibavformatSaysWhichPackageToInstall() async throws {
-        let result = try await Self.withServer { server in
-            try HLSCheckBinary.run(
-                [server.url("compliant/master.m3u8")], environment: ["HLSCHECK_TEST_MISSING_LIBRARY": "libavformat"])
+        let results = try await Self.withServer { server in
+            try (0..<30).map { _ in
+                try HLSCheckBinary.run(
+                    [server.url("compliant/master.m3u8")], environment: ["HLSCHECK_TEST_MISSING_LIBRARY": "libavformat"])
+            }
         }
-        #expect(result.status == 2)
-        #expect(!result.killedBySignal)
-        let lines = result.stderr.split(separator: "\n")
-        #expect(lines.count == 1, "\(result.stderr)")
-        #expect(lines.first?.hasPrefix("hlscheck: cannot load libavformat.so.") == true, "\(result.stderr)")
-        #expect(result.stderr.contains("install the Debian package libavformat"))
-        #expect(!result.stdout.contains("checked"))
+        for result in results {
+            #expect(result.status == 2)
+            #expect(!result.killedBySignal)
+            let lines = result.stderr.split(separator: "\n")
+            #expect(lines.count == 1, "\(result.stderr)")
+            #expect(lines.first?.hasPrefix("hlscheck: cannot load libavformat.so.") == true, "\(result.stderr)")
+            #expect(result.stderr.contains("install the Debian package libavformat"))
+            #expect(!result.stdout.contains("checked"))
+        }
     }
 
     @Test func embedRefusesAURL() throws {
