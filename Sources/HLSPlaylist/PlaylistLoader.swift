@@ -73,7 +73,7 @@ public struct LocalFileSource: PlaylistSource {
         do {
             return try Self.readFile(name.path, maximumSize: maximumSize)
         } catch {
-            guard let tried = name.triedNames, RegularFile.realPath(name.path) == nil else { throw error }
+            guard let tried = name.triedNames, name.isMissing else { throw error }
             throw PlaylistReadError(uri: uri, reason: "no such file: \(tried)")
         }
     }

@@ -12,6 +12,14 @@
 //   wrote `a%20b.ts` on disk, or a path typed on the command line holds a '%' or '?'), that file
 //   is read; when neither exists, the failure names both.
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The local file a URI names (see the file comment).
 public struct LocalFileName: Sendable, Hashable {
     /// The path to open: the first of `candidates` that exists, else the first.
@@ -47,6 +55,10 @@ public struct LocalFileName: Sendable, Hashable {
         if let refusal = name.refusal { return .failure(LocalFileNameRefusal(reason: refusal)) }
         return .success(name.path)
     }
+
+    /// Whether no candidate names anything in its folder (not even a dangling or looping link,
+    /// whose reading says what the link does): the failure to read is then "no such file".
+    public var isMissing: Bool { !Self.exists(path) }
 
     /// When no candidate exists: which names were tried, for a "no such file" message; nil when
     /// only the name as written was tried (nothing to explain).
@@ -99,9 +111,11 @@ public struct LocalFileName: Sendable, Hashable {
         }
     }
 
-    /// Whether a file (or folder) exists at `path`, symlinks followed.
+    /// Whether `path` names an entry of its folder: a file, a folder, or a link — a dangling or
+    /// looping link too, so that reading it says what the link does rather than "no such file".
     private static func exists(_ path: String) -> Bool {
-        RegularFile.realPath(path) != nil
+        var status = stat()
+        return lstat(path, &status) == 0
     }
 }
 

@@ -142,8 +142,7 @@ public struct LocalSegmentSource: SegmentByteSource {
             // The real path (what confinement judged), without following a final symlink.
             file = try RegularFile(path: RegularFile.realPath(name.path) ?? name.path, followSymlinks: false)
         } catch {
-            let missing = RegularFile.realPath(name.path) == nil
-            throw failure(uri, missing ? name.triedNames.map { "no such file: \($0)" } ?? error.reason : error.reason)
+            throw failure(uri, name.isMissing ? name.triedNames.map { "no such file: \($0)" } ?? error.reason : error.reason)
         }
         let fileSize = file.size
         let offset = range?.offset ?? 0

@@ -44,4 +44,17 @@ struct LocalFileNameTests {
         #expect(missing.triedNames?.contains("'\(folder.path("e%20f.ts?v=1"))' (as written)") == true)
         #expect(LocalFileName(uri: folder.path("plain.ts")).triedNames == nil)
     }
+
+    @Test func aDecodedNameThatIsALoopingOrDanglingLinkIsTheOneRead() throws {
+        // Read, it says what the link does (it loops, it points nowhere), not "no such file".
+        let folder = try TemporaryFolder()
+        try FileManager.default.createSymbolicLink(atPath: folder.path("lo op.ts"), withDestinationPath: "lo op.ts")
+        try FileManager.default.createSymbolicLink(atPath: folder.path("da ngling.ts"), withDestinationPath: "gone.ts")
+        for decoded in ["lo op.ts", "da ngling.ts"] {
+            let name = LocalFileName(uri: folder.path(decoded.replacingOccurrences(of: " ", with: "%20")))
+            #expect(name.path == folder.path(decoded))
+            #expect(!name.isMissing, "\(decoded) is an entry of its folder")
+        }
+        #expect(LocalFileName(uri: folder.path("e%20f.ts")).isMissing)
+    }
 }

@@ -146,6 +146,19 @@ struct LocalURICommandTests {
         #expect(unreadable.first?.contains("and 'gone%20away.ts?v=2' (as written); it is left out of the bit-rate measurement") == true)
     }
 
+    /// A decoded name that is a looping link is the file meant: the finding says the link loops,
+    /// not "no such file" (it said that, since a loop has no real path).
+    @Test func aLoopingLinkNamedByAnEncodedURISaysItLoops() throws {
+        let folder = try TemporaryFolder()
+        try FileManager.default.createSymbolicLink(atPath: folder.path("lo op.ts"), withDestinationPath: "lo op.ts")
+        try folder.write(Data("#EXTM3U\n#EXT-X-TARGETDURATION:7\n#EXTINF:6.0,\nlo%20op.ts\n#EXT-X-ENDLIST\n".utf8), to: "index.m3u8")
+        let result = try run(["check", "index.m3u8"], in: folder)
+        let unreadable = result.stdout.split(separator: "\n").filter { $0.contains("[segment-unreadable]") }
+        #expect(unreadable.count == 1, "\(result.stdout)")
+        #expect(unreadable.first?.contains("index.m3u8:3: error: segment lo%20op.ts: is a symbolic link in a loop of links") == true, "\(result.stdout)")
+        #expect(unreadable.first?.contains("no such file") == false)
+    }
+
     @Test func embedRefusesEncodedURIsBeforeWritingAnything() throws {
         let folder = try encodedStream()
         let before = try FileManager.default.subpathsOfDirectory(atPath: folder.url.path).sorted()
