@@ -95,7 +95,7 @@ public struct AudioOnlyVariantBuilder: Sendable {
         }
         let ours = multivariant.variants.filter(Self.isOurs)
         let layout = try StreamLayout(analysis)
-        let masterBytes = try readMaster(analysis)
+        let masterBytes = try readPlaylist(analysis.loaded.rootURI, layout: layout)
 
         if request.remove {
             guard !ours.isEmpty else {
@@ -114,6 +114,9 @@ public struct AudioOnlyVariantBuilder: Sendable {
         }
 
         let source = try selectSource(analysis)
+        if request.destination == .inPlace, !source.playlist.endList {
+            throw StreamWriter.stillWritten(source.playlistURI)
+        }
         let segments = source.playlist.segments
         try preflight(source, segments)
         let container = try variantContainer(source.measurement)
@@ -191,7 +194,7 @@ public struct AudioOnlyVariantBuilder: Sendable {
             initName = name
             additions.append(.init(file: Tree.join(folder, name), bytes: initSection, isPlaylist: false))
         }
-        let sourceBytes = try readPlaylist(source.playlistURI)
+        let sourceBytes = try readPlaylist(source.playlistURI, layout: layout)
         let mediaPlaylist = Self.mediaPlaylist(from: sourceBytes, playlist: source.playlist, names: names, initName: initName)
         let playlistName = SegmentName.renamed("index.m3u8", bytes: mediaPlaylist)
         additions.append(.init(file: Tree.join(folder, playlistName), bytes: mediaPlaylist, isPlaylist: true))
@@ -420,13 +423,11 @@ public struct AudioOnlyVariantBuilder: Sendable {
         return files
     }
 
-    func readMaster(_ analysis: StreamAnalysis) throws(EmbedError) -> [UInt8] {
-        try readPlaylist(analysis.loaded.rootURI)
-    }
-
-    func readPlaylist(_ path: String) throws(EmbedError) -> [UInt8] {
-        guard let data = FileManager.default.contents(atPath: path) else { throw EmbedError("\(path): cannot read it again") }
-        return [UInt8](data)
+    /// The playlist at `path` as the analysis read it (refused when another program changed it since).
+    func readPlaylist(_ path: String, layout: StreamLayout) throws(EmbedError) -> [UInt8] {
+        try layout.unchangedPlaylist(layout.relative(path)) { () throws(EmbedError) in
+            FileManager.default.contents(atPath: path).map { [UInt8]($0) }
+        }
     }
 
     /// The new media playlist: the source's, line for line, with the segment URIs and EXT-X-MAP

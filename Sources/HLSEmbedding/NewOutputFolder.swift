@@ -181,15 +181,13 @@ extension StreamWriter {
         let written = targetPlaylists.union([layout.rootPlaylist]).union(dropped).union(additions.map(\.file))
             .union(Set(targetSegments.map(\.file)).subtracting(sharedElsewhere).subtracting(layout.otherFiles))
         for file in layout.files where !written.contains(file) {
+            if layout.digests[file] != nil {
+                _ = try layout.unchangedPlaylist(file) { () throws(EmbedError) in try source.read(file, followLinks: true) }
+            }
             try link(file)
         }
         // The playlists embed rewrites (in a folder nobody sees yet, the order does not matter).
-        for playlist in layout.playlists.reversed() where targetPlaylists.contains(playlist) || playlist == layout.rootPlaylist {
-            var bytes: [UInt8]?
-            if playlist == layout.rootPlaylist, let master { bytes = master }
-            if let edits = newURIs[playlist] {
-                bytes = PlaylistLines.replacing(edits, in: try source.read(playlist, followLinks: true) ?? [])
-            }
+        for (playlist, bytes) in try newPlaylists(master: master, targets: targetPlaylists, newURIs: newURIs, source: source) {
             guard let bytes else {
                 try link(playlist)
                 continue

@@ -38,6 +38,9 @@ public struct PosterEmbedder: Sendable {
         try StreamLayout.requirePlainFileNames(analysis)
         let targets = try selectTargets(analysis)
         try preflight(targets)
+        if request.destination == .inPlace, let live = targets.first(where: { !$0.playlist.endList }) {
+            throw StreamWriter.stillWritten(live.playlistURI)
+        }
 
         var poster = request.poster
         var fitted: String?

@@ -17,6 +17,8 @@ struct StreamLayout: Sendable {
     /// and the initialization sections and keys (which embed never renames).
     var segments: [SegmentReference]
     var otherFiles: Set<String>
+    /// What each playlist (relative to `root`) held when the analysis read it.
+    var digests: [String: PlaylistSourceDigest]
     /// The working folder relative paths were resolved against, read once (not once per file).
     private var workingFolder: String
 
@@ -37,6 +39,8 @@ struct StreamLayout: Sendable {
         var mediaPlaylists = loaded.mediaPlaylists
         // A media playlist given as the input is only in `root`.
         if loaded.root.media != nil { mediaPlaylists[loaded.rootURI] = loaded.root }
+        var digestsByURI = [loaded.rootURI: loaded.root.sourceDigest]
+        for (uri, playlist) in mediaPlaylists { digestsByURI[uri] = playlist.sourceDigest }
         for (uri, playlist) in mediaPlaylists {
             paths.append(uri)
             guard let media = playlist.media else { continue }
@@ -65,6 +69,19 @@ struct StreamLayout: Sendable {
         playlists = [input] + mediaPlaylists.keys.sorted().map(relative).filter { $0 != input }
         segments = segmentPaths.map { SegmentReference(playlist: relative($0.playlist), line: $0.line, file: relative($0.file)) }
         otherFiles = Set(otherPaths.map(relative))
+        digests = Dictionary(digestsByURI.map { (relative($0.key), $0.value) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The bytes of `playlist` (relative to `root`) as they are now, provided they are still
+    /// those the analysis read: everything embed writes was computed from them, so a change
+    /// another program made meanwhile (a live encoder sliding its window, an editor saving)
+    /// would otherwise be overwritten, or get new segment names on the wrong lines.
+    func unchangedPlaylist(_ playlist: String, read: () throws(EmbedError) -> [UInt8]?) throws(EmbedError) -> [UInt8] {
+        let bytes = try read()
+        guard let bytes, let expected = digests[playlist], PlaylistSourceDigest(bytes) == expected else {
+            throw EmbedError("\(absolute(playlist)) \(bytes == nil ? "disappeared" : "changed") while embed ran: another program is writing the stream (a live encoder, an editor, another tool); embed stopped before replacing anything — run again when it has finished")
+        }
+        return bytes
     }
 
     /// `path` (absolute or relative to the working folder) relative to `root`.

@@ -240,17 +240,17 @@ struct StreamWriter {
                 let written = targetPlaylists.union([layout.rootPlaylist]).union(dropped).union(additions.map(\.file))
                     .union(Set(targetSegments.map(\.file)).subtracting(sharedElsewhere).subtracting(layout.otherFiles))
                 for file in layout.files where !written.contains(file) {
+                    if layout.digests[file] != nil {
+                        _ = try layout.unchangedPlaylist(file) { () throws(EmbedError) in try source.read(file, followLinks: true) }
+                    }
                     try tree.copy(file, from: source, run: run, progress: progress)
                 }
             }
 
-            // 4. The playlists: the media playlists, then the input last.
-            for playlist in layout.playlists.reversed() where targetPlaylists.contains(playlist) || playlist == layout.rootPlaylist {
-                var bytes: [UInt8]?
-                if playlist == layout.rootPlaylist, let master { bytes = master }
-                if let edits = newURIs[playlist] {
-                    bytes = PlaylistLines.replacing(edits, in: try source.read(playlist, followLinks: true) ?? [])
-                }
+            // 4. The playlists: the media playlists, then the input last — each computed first
+            // from the bytes the analysis read (all of them still there, or none is replaced).
+            let playlists = try newPlaylists(master: master, targets: targetPlaylists, newURIs: newURIs, source: source)
+            for (playlist, bytes) in playlists {
                 guard let bytes else {
                     if !inPlace { try tree.copy(playlist, from: source, run: run, progress: progress) }
                     continue
@@ -294,6 +294,30 @@ struct StreamWriter {
             throw error
         }
         return tree.absolute(layout.rootPlaylist)
+    }
+
+    /// `--in-place` on a media playlist without EXT-X-ENDLIST (RFC 8216 §4.3.3.4: more segments
+    /// may come): its encoder rewrites it from its own list, putting back the old segment names
+    /// that step 5 removes, so the stream would break at the encoder's next update.
+    static func stillWritten(_ playlist: String) -> EmbedError {
+        EmbedError("\(playlist) has no EXT-X-ENDLIST: a live stream whose encoder may still be writing it, and would write back the old segment names embed --in-place removes; embed it in place once it has ended, or write a copy with --output")
+    }
+
+    /// The playlists step 4 writes, media playlists first and the input last: each one's new
+    /// bytes (nil: unchanged), made from the bytes the analysis read — refused when another
+    /// program changed any of them meanwhile (StreamLayout.unchangedPlaylist).
+    func newPlaylists(
+        master: [UInt8]?, targets: Set<String>, newURIs: [String: [Int: String]], source: Tree
+    ) throws(EmbedError) -> [(playlist: String, bytes: [UInt8]?)] {
+        var result: [(playlist: String, bytes: [UInt8]?)] = []
+        for playlist in layout.playlists.reversed() where targets.contains(playlist) || playlist == layout.rootPlaylist {
+            let current = try layout.unchangedPlaylist(playlist) { () throws(EmbedError) in try source.read(playlist, followLinks: true) }
+            var bytes: [UInt8]?
+            if playlist == layout.rootPlaylist, let master { bytes = master }
+            if let edits = newURIs[playlist] { bytes = PlaylistLines.replacing(edits, in: current) }
+            result.append((playlist, bytes))
+        }
+        return result
     }
 
     /// Those of `files` (relative to `tree`) that a playlist beside them or in the stream's root

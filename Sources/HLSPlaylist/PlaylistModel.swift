@@ -1153,6 +1153,9 @@ public struct Playlist: Sendable, Hashable, CustomReflectable {
     /// The variables in force after parsing (EXT-X-DEFINE NAME/VALUE, IMPORT and QUERYPARAM), so
     /// that a loader can pass a multivariant playlist's variables to its media playlists.
     public var variables: [String: String] = [:]
+    /// The bytes it was parsed from, as a digest: embed compares it with the file before
+    /// replacing the file, so that a change another program made meanwhile is never overwritten.
+    public var sourceDigest = PlaylistSourceDigest([])
 
     /// Every `#EXT` tag in file order, known or not. Made on each read from compact storage (a
     /// playlist of 100 000 segments has 300 000 tags): to find tags by name, `tagLines(named:)`

@@ -15,7 +15,9 @@ public enum PlaylistParser {
     ) -> Playlist {
         var parser = ParserState(uri: uri, importedVariables: importedVariables, queryParameters: queryParameters)
         parser.run(bytes)
-        return parser.finish()
+        var playlist = parser.finish()
+        playlist.sourceDigest = PlaylistSourceDigest(bytes)
+        return playlist
     }
 
     /// Parses one playlist file from text (see `parse(_:uri:importedVariables:queryParameters:)` for bytes).

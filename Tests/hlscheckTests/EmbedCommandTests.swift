@@ -335,6 +335,70 @@ import Testing
         #expect(result.stderr.contains("would peak at"))
         #expect(result.stderr.contains("at most"))
     }
+
+    // MARK: - Another program writing the stream meanwhile
+
+    /// What a live encoder does at each new segment: the oldest segment leaves the playlist, a
+    /// new one arrives, and the playlist is replaced by a rename (as ffmpeg's hls muxer does).
+    static func slideWindow(_ stream: String) throws {
+        let playlist = stream + "/audio/index.m3u8"
+        var lines = try String(contentsOfFile: playlist, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let first = try #require(lines.firstIndex { $0.hasPrefix("#EXTINF") })
+        let dropped = lines[first + 1]
+        lines.removeSubrange(first...first + 1)
+        lines = lines.map { $0 == "#EXT-X-MEDIA-SEQUENCE:0" ? "#EXT-X-MEDIA-SEQUENCE:1" : $0 }
+        let ending = (dropped as NSString).pathExtension
+        try FileManager.default.copyItem(atPath: stream + "/audio/" + dropped, toPath: stream + "/audio/seg9." + ending)
+        let end = try #require(lines.firstIndex(of: "#EXT-X-ENDLIST"))
+        lines.insert(contentsOf: ["#EXTINF:6.0,", "seg9." + ending], at: end)
+        try Data(lines.joined(separator: "\n").utf8).write(to: URL(fileURLWithPath: stream + "/audio/.index.m3u8.new"))
+        #expect(rename(stream + "/audio/.index.m3u8.new", playlist) == 0)
+    }
+
+    @Test(.enabled(if: HLSCheckBinary.hasWriteStepHook, "the write-step hook exists in debug builds only"),
+          arguments: [Container.transportStream, .packedAudio], Mode.allCases)
+    func aPlaylistAnotherProgramRewritesDuringTheRunIsNeverOverwrittenNorShifted(_ container: Container, _ mode: Mode) throws {
+        let folder = try TemporaryFolder()
+        let stream = try Self.smallStream(container, in: folder)
+        var arguments = ["--image", Self.poster, stream + "/master.m3u8"]
+        arguments += mode == .inPlace ? ["--in-place"] : ["--output", folder.path("out")]
+        let (run, out, err) = try Self.startStopped(arguments, atStep: 1)
+        #expect(run.isRunning, "stopped after reading the stream, before writing it")
+        try Self.slideWindow(stream)
+        // Without the stopped run's lock file, which it removes when it ends.
+        let written = try snapshot(stream).filter { !$0.key.hasSuffix(".hlscheck-embed.lock") }
+        kill(run.processIdentifier, SIGCONT)
+        _ = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        run.waitUntilExit()
+
+        // Before: the new names went onto the lines the old playlist had them on — one segment
+        // off after the slide, the newest segment dropped — and the old files were removed.
+        #expect(run.terminationStatus == 2)
+        #expect(stderr.contains("\(stream)/audio/index.m3u8 changed while embed ran: another program is writing the stream"), "\(stderr)")
+        #expect(try snapshot(stream) == written, "what the other program wrote stays, byte for byte, and nothing is added")
+        #expect(!FileManager.default.fileExists(atPath: folder.path("out")), "no copy made from a stream that changed")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted() == ["stream"], "nothing left beside the stream")
+    }
+
+    @Test func inPlaceRefusesALivePlaylistItsEncoderWouldWriteBackButACopyIsMade() throws {
+        let folder = try TemporaryFolder()
+        let stream = try Self.smallStream(.transportStream, in: folder)
+        let playlist = stream + "/audio/index.m3u8"
+        let live = try String(contentsOfFile: playlist, encoding: .utf8).replacingOccurrences(of: "#EXT-X-ENDLIST\n", with: "")
+        try Data(live.utf8).write(to: URL(fileURLWithPath: playlist))
+        let before = try snapshot(stream)
+
+        let inPlace = try #require(try Self.embed(["--image", Self.poster, stream + "/master.m3u8", "--in-place"]))
+        #expect(inPlace.status == 2)
+        #expect(inPlace.stderr.contains("audio/index.m3u8 has no EXT-X-ENDLIST"), "\(inPlace.stderr)")
+        #expect(inPlace.stderr.contains("--output"), "says what to do instead")
+        #expect(try snapshot(stream) == before, "nothing written")
+
+        let copy = try #require(try Self.embed(["--image", Self.poster, stream + "/master.m3u8", "--output", folder.path("out")]))
+        #expect(copy.status == 0, "\(copy.stderr)")
+        #expect(try String(contentsOfFile: folder.path("out/audio/index.m3u8"), encoding: .utf8).contains(".embed-"))
+    }
 }
 
 /// A deterministic generator (SplitMix64), so the kill points are the same on every run.
