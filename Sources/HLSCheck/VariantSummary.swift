@@ -58,6 +58,10 @@ public struct VariantSummary: Sendable, Hashable, Codable {
     /// Segments of the variant's own playlist whose bytes were read whole (they count for bit
     /// rate); nil when segments were not read. Below `segmentCount`, the measurement is partial.
     public var segmentsMeasured: Int?
+    /// Of those, the segments whose content was read too — tracks, codecs, durations, the poster:
+    /// all but the encrypted ones hlscheck could not decrypt (SAMPLE-AES, a key it could not
+    /// fetch). 0 means whether the variant carries a poster is unknown, not that it carries none.
+    public var segmentsInspected: Int?
     /// Whether every segment of every playlist of every playable combination was measured;
     /// when false, measured values are lower bounds and rules give no numeric advice.
     public var measurementComplete: Bool?
@@ -87,6 +91,7 @@ public struct VariantSummary: Sendable, Hashable, Codable {
         segmentCount = variant.measurement?.records.count ?? variant.playlist?.segments.count
         if let measurement = variant.measurement {
             segmentsMeasured = measurement.measuredSegmentCount
+            segmentsInspected = measurement.inspectedRecords.count
             measurementComplete = variant.isMeasurementComplete
             peakCombination = variant.peakCombination
             if let budget = audioOnlyBudget, audioOnly {

@@ -314,6 +314,8 @@ public struct HTMLReporter: Sendable {
         if carrying.isEmpty {
             let reason = report.variants.allSatisfy({ $0.segmentsMeasured == nil })
                 ? "Segments were not read (--playlist-only): whether they carry a poster is unknown."
+                : report.variants.allSatisfy({ $0.segmentsInspected == 0 })
+                ? "Segments are encrypted and were not decrypted: whether they carry a poster is unknown."
                 : "No segment that was read carries a poster (ID3 APIC)."
             try writer.fullElement("p", ["class": "no-image"], text: reason)
             return

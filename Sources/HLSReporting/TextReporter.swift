@@ -105,7 +105,9 @@ public struct TextReporter: Sendable {
 
     private func poster(_ variant: VariantSummary) -> String {
         guard let artwork = variant.artwork else {
-            return variant.audioOnly && variant.measuredPeakBitrate != nil ? "none" : "-"
+            guard variant.audioOnly, variant.measuredPeakBitrate != nil else { return "-" }
+            // Encrypted segments hlscheck could not decrypt were measured, not read.
+            return variant.segmentsInspected == 0 ? "not read" : "none"
         }
         var text = "\(artwork.maxBytes) B"
         if let width = artwork.width, let height = artwork.height { text += " \(width)x\(height)" }
