@@ -256,8 +256,10 @@ struct StreamWriter {
                     continue
                 }
                 if try tree.read(playlist) == bytes { continue }
-                committed = true
+                // Tree.replace throws only before its rename: until one playlist is replaced,
+                // a failure (a full disk writing the first one) still takes everything back.
                 try tree.replace(playlist, with: bytes, like: source, owner: inPlace, run: run, progress: progress)
+                committed = true
             }
 
             // 5. What no playlist references any more.

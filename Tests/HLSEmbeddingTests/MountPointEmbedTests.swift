@@ -57,4 +57,60 @@ import Glibc
         }
         #endif
     }
+
+    /// Pages a file takes on a tmpfs.
+    static func pages(_ path: String) throws -> Int {
+        let size = try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? 0
+        return (size + 4095) / 4096
+    }
+
+    /// The disk fills exactly when the first playlist is written: nothing was replaced yet, so
+    /// the run takes its new segments back and the folder is as before. It used to count the
+    /// stream as committed before that write, leave the new segments and say "run again".
+    @Test(.enabled(if: canMount, "mounting a tmpfs needs root"))
+    func aDiskFullWhenTheFirstPlaylistIsWrittenTakesBackTheNewSegments() async throws {
+        #if os(Linux)
+        let request = { (master: String) throws in
+            EmbedRequest(input: master, poster: try Poster(image: fixture("poster.jpg")), posterName: "poster.jpg", destination: .inPlace)
+        }
+        // The new segments' sizes, from the same embed on a copy.
+        let (sized, sizedMaster) = try sampleCopy("compliant")
+        _ = try await PosterEmbedder(try request(sizedMaster)).run()
+        let sizedAudio = sized.path("compliant/audio")
+        let newPages = try FileManager.default.contentsOfDirectory(atPath: sizedAudio)
+            .filter { $0.contains(".embed-") }.reduce(0) { $0 + (try Self.pages(sizedAudio + "/" + $1)) }
+
+        let (folder, master) = try sampleCopy("compliant")
+        let audio = folder.path("compliant/audio")
+        let saved = folder.path("audio-files")
+        try FileManager.default.moveItem(atPath: audio, toPath: saved)
+        try FileManager.default.createDirectory(atPath: audio, withIntermediateDirectories: false)
+        let names = try FileManager.default.contentsOfDirectory(atPath: saved).sorted()
+        let oldPages = try names.reduce(0) { $0 + (try Self.pages(saved + "/" + $1)) }
+        // Room for the old files and the new segments, and at most a few pages more (tmpfs may
+        // count one more page than the files' sizes): the first size at which the playlist is
+        // what does not fit.
+        var message = ""
+        for extra in 0...4 where !message.contains("index.m3u8") {
+            try #require(mount("none", audio, "tmpfs", 0, "size=\((oldPages + newPages + extra) * 4096)") == 0, "mount: \(String(cString: strerror(errno)))")
+            defer { umount2(audio, Int32(MNT_DETACH)) }
+            for name in names { try FileManager.default.copyItem(atPath: saved + "/" + name, toPath: audio + "/" + name) }
+            do {
+                _ = try await PosterEmbedder(try request(master)).run()
+                Issue.record("with \(extra) pages to spare the whole embed fitted: no size made the playlist the write that fails")
+                return
+            } catch {
+                message = String(describing: error)
+            }
+            guard message.contains("index.m3u8") else { continue }
+            #expect(message.contains("audio/index.m3u8") && message.contains("No space left on device"), "\(message)")
+            #expect(!message.contains("run the command again"), "nothing was replaced: nothing to finish")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: audio).sorted() == names, "the new segments are taken back")
+            for name in names {
+                #expect(FileManager.default.contents(atPath: audio + "/" + name) == FileManager.default.contents(atPath: saved + "/" + name))
+            }
+        }
+        #expect(message.contains("index.m3u8"), "\(message)")
+        #endif
+    }
 }
