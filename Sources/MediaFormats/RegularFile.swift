@@ -54,7 +54,7 @@ public final class RegularFile: Sendable {
                 // swapped in after realpath(3) looked.
                 throw RegularFileError(path: path, reason: Self.unfollowedLinkReason(path))
             }
-            throw RegularFileError(path: path, reason: Self.reason(code))
+            throw RegularFileError(path: path, reason: Self.openFailure(code))
         }
         var info = stat()
         guard fstat(fd, &info) == 0 else {
@@ -130,6 +130,12 @@ public final class RegularFile: Sendable {
     /// "12 345 678 bytes, over the limit of 16 777 216 bytes (raise it with --max-playlist-bytes)".
     public static func tooLarge(_ size: Int, _ limit: Int, _ hint: String) -> String {
         "\(size) bytes, over the limit of \(limit) bytes (raise it with \(hint))"
+    }
+
+    /// Why `open` failed, with what to do where the text alone does not say it.
+    static func openFailure(_ code: Int32) -> String {
+        guard code == EACCES || code == EPERM else { return reason(code) }
+        return "\(reason(code)) (hlscheck runs as user id \(getuid()), which may not read it or open a folder on its way: check their permissions)"
     }
 
     /// The operating system's text for `errno` value `code`.

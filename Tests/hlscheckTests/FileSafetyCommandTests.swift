@@ -172,4 +172,33 @@ struct FileSafetyCommandTests {
             #expect(result.stdout.contains("\\x1b[2J\\x1b]0;owned\\x07x\\u{202e}gpj.m3u8"), "\(format): \(result.stdout)")
         }
     }
+
+    /// `runuser`, when the tests run as root and it is installed: a user who may not read a file.
+    static let runuser = ["/usr/sbin/runuser", "/sbin/runuser"].first { getuid() == 0 && FileManager.default.isExecutableFile(atPath: $0) }
+
+    @Test(.enabled(if: runuser != nil, "needs root and runuser(1) to run the check as another user"))
+    func aFileTheUserMayNotReadSaysWhichUserAndWhatToCheck() throws {
+        let folder = try TemporaryFolder()
+        let stream = folder.path("stream")
+        try FileManager.default.copyItem(atPath: PackageRoot.url.appendingPathComponent("Samples/compliant").path, toPath: stream)
+        for path in [folder.url.path, stream, stream + "/audio", stream + "/v0", stream + "/v1"] { chmod(path, 0o755) }
+        #expect(chmod(stream + "/audio/seg1.ts", 0) == 0)
+        #expect(chmod(stream + "/v1", 0o700) == 0)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try #require(Self.runuser))
+        // A copy of the binary where that user may run it, wherever the package was cloned.
+        let binary = folder.path("hlscheck")
+        try FileManager.default.copyItem(atPath: HLSCheckBinary.executable.path, toPath: binary)
+        process.arguments = ["-u", "nobody", "--", binary, stream + "/master.m3u8"]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = Pipe()
+        try process.run()
+        let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 1)
+        let uid = "hlscheck runs as user id 65534, which may not read it or open a folder on its way: check their permissions"
+        #expect(stdout.contains("audio/index.m3u8:8: error: segment seg1.ts: Permission denied (\(uid))"), "\(stdout)")
+        #expect(stdout.contains("master.m3u8:7:1: error: cannot read \(stream)/v1/index.m3u8: Permission denied (\(uid))"), "\(stdout)")
+    }
 }
