@@ -7,7 +7,7 @@
 public struct PlaylistSourceDigest: Sendable, Hashable, CustomStringConvertible {
     /// The number of bytes.
     public var byteCount: Int
-    /// The hash of the bytes: eight at a time, each folded in by a multiply and a rotation.
+    /// The hash of the bytes: eight at a time, each folded in by two multiplies and a shift.
     public var value: UInt64
 
     /// The digest of `bytes`.
