@@ -6,6 +6,8 @@
 # filesystem state (see settle.sh below): by default, as root, each run on a file system of its
 # own, made afresh by the run's --prepare (a 256 MiB ext4 without a journal, like this machine's
 # disk, on a loop device with direct I/O), the input copied onto it, the output written on it.
+# One more row: FFmpeg's libraries loaded as hlscheck loads them and nothing else (ffmpeg-load-floor.c),
+# the floor of any run that inspects a segment.
 #   HLSCHECK_BIN=path       the binary to measure (default .build/release/hlscheck)
 #   HLSCHECK_BASELINE=path  also time this binary's embed (say main's), in the same hyperfine run
 #   BENCH_WORK=folder       keep the generated media there and reuse it on the next run
@@ -154,6 +156,11 @@ for kind in TS ADTS; do
     [ "$mode" = disk ] && prepare="$settle $work/none"
     commands+=(-n "check ($kind, the stream as it is)" --prepare "$prepare" "$rt$bin $input/master.m3u8 || true")
 done
+# The floor of any run that inspects: FFmpeg's libraries loaded as hlscheck loads them, nothing else.
+cc -O2 -o "$work/ffmpeg-load-floor" Tests/Benchmarks/ffmpeg-load-floor.c \
+   $(pkg-config --cflags libavformat libavcodec libavutil libswresample libswscale) -ldl
+"$work/ffmpeg-load-floor"
+commands+=(-n "FFmpeg loaded, nothing else (C, dlopen as hlscheck does) (TS)" --prepare "$prepare" "$rt$work/ffmpeg-load-floor")
 hyperfine --warmup 1 --runs "${BENCH_RUNS:-7}" --style basic --export-json "$work/results.json" "${commands[@]}"
 echo
 python3 - "$work/results.json" <<'PY'
