@@ -34,7 +34,7 @@ struct EmbedCommand: AsyncParsableCommand {
     @Option(help: "Write a complete copy of the stream into this folder.")
     var output: String?
 
-    @Flag(name: .customLong("in-place"), help: "Rewrite the stream where it is (new segments under new names, the playlists swapped in last).")
+    @Flag(name: .customLong("in-place"), help: "Rewrite the stream where it is (new segments under new names, the playlists swapped in last); a finished stream only (EXT-X-ENDLIST), one no other program writes meanwhile.")
     var inPlace = false
 
     @Flag(help: "When another hlscheck embed is rewriting the same stream, wait for it instead of refusing.")
