@@ -50,6 +50,21 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path("no-audio-only/hlscheck-audio-only")).isEmpty)
     }
 
+    @Test func inPlaceRefusesALiveLadderItsEncoderIsStillWriting() throws {
+        let folder = try TemporaryFolder()
+        let master = try Self.sampleCopy(in: folder)
+        for variant in ["v0", "v1", "audio"] {
+            let playlist = folder.path("compliant/\(variant)/index.m3u8")
+            let live = try String(contentsOfFile: playlist, encoding: .utf8).replacingOccurrences(of: "#EXT-X-ENDLIST\n", with: "")
+            try Data(live.utf8).write(to: URL(fileURLWithPath: playlist))
+        }
+        let before = try snapshot(folder.path(""))
+        let result = try #require(try EmbedCommandTests.embed(Self.arguments(folder)))
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("index.m3u8 has no EXT-X-ENDLIST: a live stream whose encoder may still be writing it"), "\(result.stderr)")
+        #expect(try snapshot(folder.path("")) == before, "nothing written: \(master)")
+    }
+
     @Test func audioOptionsWithoutAddAudioOnlyAreAUsageError() throws {
         let result = try #require(try EmbedCommandTests.embed(["--image", "poster.jpg", "--audio-bitrate", "48", "master.m3u8", "--in-place"]))
         #expect(result.status == 64)
