@@ -1,4 +1,5 @@
 import Foundation
+import HLSPlaylist
 internal import MediaFormats
 
 /// Known findings recorded once (`hlscheck check --write-baseline FILE`) so that a later run
@@ -113,7 +114,8 @@ public struct Baseline: Sendable {
     }
 
     static func entry(_ diagnostic: Diagnostic, input: String, lines: inout BaselineLines) -> Entry {
-        let uri = diagnostic.location?.uri ?? input
+        // A location is a URI reference; the input, a path as typed, becomes one too.
+        let uri = diagnostic.location?.uri ?? ResolutionBase(input: input).uriReference
         let line = diagnostic.location.flatMap { $0.line > 0 ? $0.line : nil }
         return Entry(
             rule: diagnostic.rule, file: lines.repositoryPath(uri), line: line,
@@ -170,11 +172,11 @@ public struct BaselineLines {
         }
     }
 
-    /// `uri` relative to `root` and normalised (`./a/../b` → `b`); a URL, or a path outside the
-    /// root, stays absolute.
+    /// The file `uri` (a location: a URI reference, `LocalFileName`) names, relative to `root`
+    /// and normalised (`./a/../b` → `b`); a URL, or a path outside the root, stays absolute.
     public func repositoryPath(_ uri: String) -> String {
         guard !uri.contains("://") else { return uri }
-        let absolute = URL(fileURLWithPath: uri, relativeTo: URL(fileURLWithPath: workingDirectory, isDirectory: true))
+        let absolute = URL(fileURLWithPath: LocalFileName(uri: uri).path, relativeTo: URL(fileURLWithPath: workingDirectory, isDirectory: true))
             .standardizedFileURL.path
         let prefix = root.hasSuffix("/") ? root : root + "/"
         return absolute.hasPrefix(prefix) ? String(absolute.dropFirst(prefix.count)) : absolute

@@ -57,7 +57,7 @@ public struct CheckReport: Sendable {
         self.init(
             input: input,
             diagnostics: [Diagnostic(rule: Self.inputUnreadableRule, severity: .error, message: error.description,
-                                     location: SourceLocation(uri: input, line: 0))],
+                                     location: SourceLocation(uri: ResolutionBase(input: input).uriReference, line: 0))],
             variants: [], checkedRules: [])
         self.inputError = error
     }
@@ -168,7 +168,7 @@ public struct Checker: Sendable {
         if let seconds = configuration.liveWatchSeconds {
             // Live media playlists (no EXT-X-ENDLIST), as they were first read.
             var live: [String: MediaPlaylist] = [:]
-            if let media = loaded.root.media, !media.endList { live[uri] = media }
+            if let media = loaded.root.media, !media.endList { live[loaded.rootURI] = media }
             for (key, playlist) in loaded.mediaPlaylists {
                 if let media = playlist.media, !media.endList { live[key] = media }
             }

@@ -120,8 +120,8 @@ public struct AudioOnlyVariantBuilder: Sendable {
         // Records are in the order of the segments (GAP segments have none, and are refused).
         let inputs = zip(segments, source.measurement.records).map { segment, record in
             AudioSourceSegment(
-                path: URIResolver.resolve(segment.uri, against: source.playlistURI),
-                initSection: segment.map.map { URIResolver.resolve($0.uri, against: source.playlistURI) },
+                path: StreamLayout.file(URIResolver.resolve(segment.uri, against: source.playlistURI)),
+                initSection: segment.map.map { StreamLayout.file(URIResolver.resolve($0.uri, against: source.playlistURI)) },
                 container: record.container ?? .unknown, discontinuity: segment.discontinuity)
         }
         let targetDuration = source.playlist.targetDuration ?? Int(segments.map(\.duration).max()?.rounded(.up) ?? 1)
@@ -421,7 +421,7 @@ public struct AudioOnlyVariantBuilder: Sendable {
     }
 
     func readMaster(_ analysis: StreamAnalysis) throws(EmbedError) -> [UInt8] {
-        try readPlaylist(analysis.loaded.rootURI)
+        try readPlaylist(StreamLayout.file(analysis.loaded.rootURI))
     }
 
     func readPlaylist(_ path: String) throws(EmbedError) -> [UInt8] {

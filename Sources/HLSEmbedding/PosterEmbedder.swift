@@ -329,9 +329,9 @@ public struct PosterEmbedder: Sendable {
         guard analysis.multivariant != nil else { return nil }
         let original: [UInt8]
         do {
-            original = try [UInt8](Data(contentsOf: URL(fileURLWithPath: analysis.loaded.rootURI)))
+            original = try [UInt8](Data(contentsOf: URL(fileURLWithPath: StreamLayout.file(analysis.loaded.rootURI))))
         } catch {
-            throw EmbedError("\(analysis.loaded.rootURI): cannot read it again: \(error.localizedDescription)")
+            throw EmbedError("\(StreamLayout.file(analysis.loaded.rootURI)): cannot read it again: \(error.localizedDescription)")
         }
         var editor = PlaylistEditor(bytes: original)
         for variant in analysis.variants {
@@ -340,7 +340,7 @@ public struct PosterEmbedder: Sendable {
                 try editor.setAttribute("BANDWIDTH", to: peak, onTagAtLine: stream.line)
                 try editor.setAttribute("AVERAGE-BANDWIDTH", to: average, onTagAtLine: stream.line)
             } catch {
-                throw EmbedError("\(analysis.loaded.rootURI):\(stream.line): cannot update BANDWIDTH: \(error)")
+                throw EmbedError("\(StreamLayout.file(analysis.loaded.rootURI)):\(stream.line): cannot update BANDWIDTH: \(error)")
             }
         }
         return editor.bytes

@@ -15,7 +15,7 @@ extension StreamLayout {
             guard let name = LocalPath.name(of: resolved), name.candidates.count > 1 || name.refusal != nil else { return }
             let meaning = name.refusal.map { "it names no file (\($0))" } ?? "it names the file '\(name.path)'"
             throw EmbedError(
-                "\(playlist):\(line): embed cannot rewrite \(written): \(meaning), not the text written (percent-encoding, a query or a fragment); rename the file or folder to a plain name (letters, digits, '-', '_', '.') and write that name on the line, then run embed again. Nothing was written")
+                "\(StreamLayout.file(playlist)):\(line): embed cannot rewrite \(written): \(meaning), not the text written (percent-encoding, a query or a fragment); rename the file or folder to a plain name (letters, digits, '-', '_', '.') and write that name on the line, then run embed again. Nothing was written")
         }
         if let master = loaded.root.multivariant {
             for variant in master.variants { try check(variant.uri, in: loaded.rootURI, line: variant.uriLine) }
