@@ -1,5 +1,4 @@
 import Foundation
-import HLSPlaylist
 internal import MediaFormats
 
 /// Known findings recorded once (`hlscheck check --write-baseline FILE`) so that a later run
@@ -114,8 +113,7 @@ public struct Baseline: Sendable {
     }
 
     static func entry(_ diagnostic: Diagnostic, input: String, lines: inout BaselineLines) -> Entry {
-        // A location is a URI reference; the input, a path as typed, becomes one too.
-        let uri = diagnostic.location?.uri ?? ResolutionBase(input: input).uriReference
+        let uri = diagnostic.location?.uri ?? input
         let line = diagnostic.location.flatMap { $0.line > 0 ? $0.line : nil }
         return Entry(
             rule: diagnostic.rule, file: lines.repositoryPath(uri), line: line,
@@ -172,11 +170,11 @@ public struct BaselineLines {
         }
     }
 
-    /// The file `uri` (a location: a URI reference, `LocalFileName`) names, relative to `root`
-    /// and normalised (`./a/../b` → `b`); a URL, or a path outside the root, stays absolute.
+    /// `uri` relative to `root` and normalised (`./a/../b` → `b`); a URL, or a path outside the
+    /// root, stays absolute.
     public func repositoryPath(_ uri: String) -> String {
         guard !uri.contains("://") else { return uri }
-        let absolute = URL(fileURLWithPath: LocalFileName(uri: uri).path, relativeTo: URL(fileURLWithPath: workingDirectory, isDirectory: true))
+        let absolute = URL(fileURLWithPath: uri, relativeTo: URL(fileURLWithPath: workingDirectory, isDirectory: true))
             .standardizedFileURL.path
         let prefix = root.hasSuffix("/") ? root : root + "/"
         return absolute.hasPrefix(prefix) ? String(absolute.dropFirst(prefix.count)) : absolute
@@ -187,7 +185,8 @@ public struct BaselineLines {
     public mutating func text(of uri: String, line: Int) -> String? {
         guard !uri.contains("://"), line > 0 else { return nil }
         if cache[uri] == nil {
-            guard let file = try? RegularFile(path: LocalFileName(uri: uri).path),
+            // A report's location is the path of the file that was read (`CheckReport.namingFiles`).
+            guard let file = try? RegularFile(path: uri),
                   let data = try? file.readAll(maximumBytes: maximumBytes, limitHint: "--max-playlist-bytes")
             else { return nil }
             let text = String(decoding: data, as: UTF8.self)

@@ -74,9 +74,12 @@ public struct LocalFileSource: PlaylistSource {
             return try Self.readFile(name.path, maximumSize: maximumSize)
         } catch {
             guard let tried = name.triedNames, name.isMissing else { throw error }
-            throw PlaylistReadError(uri: uri, reason: "no such file: \(tried)")
+            throw PlaylistReadError(uri: uri, reason: "\(Self.noSuchFile)\(tried)")
         }
     }
+
+    /// How the reason for a URI that names no existing file starts (the names tried follow).
+    static let noSuchFile = "no such file: "
 
     /// The file's `size` bytes, read into the array itself; nil when that is not all it holds.
     private static func readExactly(_ file: RegularFile) -> [UInt8]? {
@@ -416,7 +419,8 @@ public struct PlaylistLoader: Sendable {
             let uri = await source.finalURI(requestedURI) ?? requestedURI
             return (uri, try parse(bytes, uri: uri, imported: [:]))
         } catch {
-            if case .filePath = base, LocalFileName(uri: requestedURI).isMissing {
+            // (`LocalFileSource` says "no such file: tried …" for a URI that may name two files.)
+            if case .filePath = base, error.reason.hasPrefix(LocalFileSource.noSuchFile), LocalFileName(uri: requestedURI).isMissing {
                 throw PlaylistReadError(uri: requested, reason: "no such file or folder")
             }
             throw PlaylistReadError(uri: requested, reason: error.reason)

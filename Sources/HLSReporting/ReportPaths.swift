@@ -1,6 +1,5 @@
 public import HLSCheck
 import Foundation
-import MediaFormats
 
 /// Paths as every report shows them: relative to the repository root, normalised (no `./`, no
 /// `..` that can be resolved), so that GitHub annotations, SARIF results and JUnit `file`
@@ -10,11 +9,6 @@ import MediaFormats
 /// resolved lexically, and it is shown relative to `root`; a path outside the root is shown
 /// absolute (a `..` that climbs out of the repository would name a file of another checkout).
 /// URLs are left alone.
-///
-/// The input is a path as the user typed it; a location is a URI reference (the URI of a
-/// playlist, RFC 3986), which names its file by `LocalFileName` (a folder typed as `Stream #1`
-/// is `Stream %231` in a URI) and is shown as that
-/// file's path, so both read the way the user typed them.
 public struct ReportPaths: Sendable, Hashable {
     /// The repository root, absolute and normalised.
     public var root: String
@@ -67,54 +61,13 @@ public struct ReportPaths: Sendable, Hashable {
         {
             return nil  // http://, https://: not a file of the checkout
         }
-        return absolute(filePath: local)
+        return Self.normalised(local.hasPrefix("/") ? local : workingDirectory + "/" + local)
     }
 
-    /// A file path made absolute and normalised.
-    private func absolute(filePath path: String) -> String {
-        Self.normalised(path.hasPrefix("/") ? path : workingDirectory + "/" + path)
-    }
-
-    /// How a report shows `path` (a path as the user gave it, or a URL): relative to the root
-    /// when inside it (`.` for the root itself), absolute otherwise; URLs unchanged.
+    /// How a report shows `path`: relative to the root when inside it (`.` for the root itself),
+    /// absolute otherwise; URLs unchanged.
     public func display(_ path: String) -> String {
         guard !path.isEmpty, let absolute = absolute(path) else { return path }
-        return shown(absolute)
-    }
-
-    /// How a report shows a location, a URI reference: the path of the local file it names
-    /// (percent-decoded, `LocalFileName`), as `display` shows a path; URLs unchanged.
-    public func display(location uri: String) -> String {
-        guard !uri.isEmpty, absolute(uri) != nil else { return uri }
-        return shown(absolute(filePath: Self.filePath(ofLocation: uri)))
-    }
-
-    /// The path of the local file a location (a URI reference) names, as it was opened
-    /// (`LocalFileName`: percent-decoded, query and fragment dropped); URLs unchanged.
-    public static func filePath(ofLocation uri: String) -> String {
-        let lowered = uri.prefix(8).lowercased()
-        guard !lowered.hasPrefix("http://"), !lowered.hasPrefix("https://") else { return uri }
-        return LocalFileName(uri: uri).path
-    }
-
-    /// `report` with its locations shown as the paths of their files, not made relative: for a
-    /// report printed as the library made it (embed's check of what it wrote).
-    public static func locationsAsFilePaths(_ report: CheckReport) -> CheckReport {
-        var report = report
-        report.diagnostics = report.diagnostics.map { diagnostic in
-            var diagnostic = diagnostic
-            if let uri = diagnostic.location?.uri { diagnostic.location?.uri = filePath(ofLocation: uri) }
-            return diagnostic
-        }
-        report.variants = report.variants.map { variant in
-            var variant = variant
-            variant.playlist = filePath(ofLocation: variant.playlist)
-            return variant
-        }
-        return report
-    }
-
-    private func shown(_ absolute: String) -> String {
         if absolute == root { return "." }
         let prefix = root == "/" ? "/" : root + "/"
         return absolute.hasPrefix(prefix) ? String(absolute.dropFirst(prefix.count)) : absolute
@@ -140,26 +93,25 @@ public struct ReportPaths: Sendable, Hashable {
         return "/" + parts.joined(separator: "/")
     }
 
-    /// The report with every path it holds shown by `display`: the input (a path as typed), the
-    /// locations of its findings, its variants' resolved playlists and the keys of their
-    /// bit-rate series (URI references, shown as the files they name). Messages and the URIs
-    /// written in playlists are left as they are.
+    /// The report with every path it holds shown by `display`: the input, the locations of its
+    /// findings, its variants' resolved playlists and the keys of their bit-rate series. Messages and the URIs written in
+    /// playlists are left as they are.
     public func apply(to report: CheckReport) -> CheckReport {
         var report = report
         report.input = display(report.input)
         report.diagnostics = report.diagnostics.map { diagnostic in
             var diagnostic = diagnostic
-            if let uri = diagnostic.location?.uri { diagnostic.location?.uri = display(location: uri) }
+            if let uri = diagnostic.location?.uri { diagnostic.location?.uri = display(uri) }
             return diagnostic
         }
         report.variants = report.variants.map { variant in
             var variant = variant
-            variant.playlist = display(location: variant.playlist)
-            variant.peakCombination = variant.peakCombination?.map { display(location: $0) }
+            variant.playlist = display(variant.playlist)
+            variant.peakCombination = variant.peakCombination?.map(display)
             return variant
         }
         // The HTML report finds each variant's chart by its playlist path.
-        report.bitrateSeries = Dictionary(report.bitrateSeries.map { (display(location: $0.key), $0.value) }, uniquingKeysWith: { first, _ in first })
+        report.bitrateSeries = Dictionary(report.bitrateSeries.map { (display($0.key), $0.value) }, uniquingKeysWith: { first, _ in first })
         return report
     }
 }

@@ -3,7 +3,6 @@ import Foundation
 import HLSCheck
 import HLSPlaylist
 import HLSRemote
-import HLSReporting
 import MediaInspection
 
 /// `hlscheck artwork INPUT [--extract poster.jpg]`: find the poster a stream or segment carries,
@@ -76,9 +75,9 @@ struct ArtworkCommand: AsyncParsableCommand {
                         }
                     }
                     // Locations are URI references: shown as the files they name, as typed.
-                    let playlistPath = ReportPaths.filePath(ofLocation: playlistURI)
+                    let playlistPath = LocalPath.shown(playlistURI)
                     if let (segment, carried) = picture {
-                        found.append(("\(playlistPath) (\(ReportPaths.filePath(ofLocation: segment.uri)))", carried))
+                        found.append(("\(playlistPath) (\(LocalPath.shown(segment.uri)))", carried))
                     } else {
                         let which = segments.count == all.count ? "any of its \(all.count) segment\(all.count == 1 ? "" : "s")" : "its first segment"
                         let unread = unreadable.isEmpty ? "" : " (\(unreadable.count) could not be read: \(unreadable[0])\(unreadable.count > 1 ? ", …" : ""))"

@@ -128,7 +128,7 @@ struct EmbedCommand: AsyncParsableCommand {
         }
         // Paths as typed (the output folder may be named "Stream #1"), escaped like every name.
         print("wrote \(TerminalText.escaped(outcome.output))\n")
-        print(TextReporter().render([ReportPaths.locationsAsFilePaths(outcome.verification)]), terminator: "")
+        print(TextReporter().render([outcome.verification]), terminator: "")
         if outcome.verification.fails(at: .error) { throw ExitCode(1) }
     }
 
@@ -170,7 +170,7 @@ struct EmbedCommand: AsyncParsableCommand {
         }
         print("wrote \(TerminalText.escaped(outcome.output))\n")
         if let verification = outcome.verification {
-            print(TextReporter().render([ReportPaths.locationsAsFilePaths(verification)]), terminator: "")
+            print(TextReporter().render([verification]), terminator: "")
             if verification.fails(at: .error) { throw ExitCode(1) }
         }
     }
