@@ -191,7 +191,7 @@ public struct AudioOnlyVariantBuilder: Sendable {
             initName = name
             additions.append(.init(file: Tree.join(folder, name), bytes: initSection, isPlaylist: false))
         }
-        let sourceBytes = try readPlaylist(source.playlistURI)
+        let sourceBytes = try readPlaylist(StreamLayout.file(source.playlistURI))
         let mediaPlaylist = Self.mediaPlaylist(from: sourceBytes, playlist: source.playlist, names: names, initName: initName)
         let playlistName = SegmentName.renamed("index.m3u8", bytes: mediaPlaylist)
         additions.append(.init(file: Tree.join(folder, playlistName), bytes: mediaPlaylist, isPlaylist: true))
@@ -249,7 +249,7 @@ public struct AudioOnlyVariantBuilder: Sendable {
             add(variant.uri, variant.playlistURI, variant.playlist, rank: variant.declaredBandwidth ?? Int.max, rendition: false)
         }
         if let wanted = request.audioFrom {
-            guard let match = candidates.first(where: { $0.source.uri == wanted || $0.source.playlistURI == wanted }) else {
+            guard let match = candidates.first(where: { $0.source.uri == wanted || $0.source.playlistURI == wanted || StreamLayout.file($0.source.playlistURI) == wanted }) else {
                 let known = candidates.map(\.source.uri).joined(separator: ", ")
                 throw EmbedError("--audio-from \(wanted) is not a variant or audio rendition of \(request.input) with audio (these are: \(known.isEmpty ? "none" : known))")
             }
@@ -265,7 +265,7 @@ public struct AudioOnlyVariantBuilder: Sendable {
 
     func preflight(_ source: Source, _ segments: [MediaSegment]) throws(EmbedError) {
         for (index, segment) in segments.enumerated() {
-            let place = "\(source.playlistURI):\(segment.uriLine)"
+            let place = "\(StreamLayout.file(source.playlistURI)):\(segment.uriLine)"
             if segment.gap { throw EmbedError("\(place): segment \(segment.uri) is a GAP: the audio-only variant needs audio for every segment") }
             if let key = segment.key, key.isEncrypting {
                 throw EmbedError("\(place): segment \(segment.uri) is encrypted (METHOD=\(key.method)): hlscheck cannot decode encrypted media")
@@ -283,7 +283,7 @@ public struct AudioOnlyVariantBuilder: Sendable {
         case .adts, .mp3, .ac3, .eac3: return .adts
         case .fragmentedMP4: return .fragmentedMP4
         case .unknown, nil:
-            throw EmbedError("\(measurement.playlistURI): its segments are in no container --add-audio-only can follow (MPEG-TS, packed audio, fMP4)")
+            throw EmbedError("\(StreamLayout.file(measurement.playlistURI)): its segments are in no container --add-audio-only can follow (MPEG-TS, packed audio, fMP4)")
         }
     }
 

@@ -162,7 +162,7 @@ public struct PosterEmbedder: Sendable {
             return candidates
         }
         return try request.variants.map { (name: String) throws(EmbedError) -> PlannedTarget in
-            guard let match = candidates.first(where: { $0.uri == name || $0.playlistURI == name }) else {
+            guard let match = candidates.first(where: { $0.uri == name || $0.playlistURI == name || StreamLayout.file($0.playlistURI) == name }) else {
                 let known = candidates.map(\.uri).joined(separator: ", ")
                 throw EmbedError("--variant \(name) is not an audio-only variant or audio rendition of \(request.input) (these are: \(known.isEmpty ? "none" : known))")
             }
@@ -174,7 +174,7 @@ public struct PosterEmbedder: Sendable {
     func preflight(_ targets: [PlannedTarget]) throws(EmbedError) {
         for target in targets {
             for (segment, record) in zip(target.segments, target.measurement.records) {
-                let place = "\(target.playlistURI):\(record.line)"
+                let place = "\(StreamLayout.file(target.playlistURI)):\(record.line)"
                 if record.encrypted {
                     throw EmbedError("\(place): segment \(segment.uri) is encrypted (METHOD=\(segment.key?.method ?? "?")): hlscheck cannot rewrite encrypted media")
                 }
