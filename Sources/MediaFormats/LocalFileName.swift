@@ -36,9 +36,17 @@ public struct LocalFileName: Sendable, Hashable {
     public init(uri: String) {
         let literal = uri.hasPrefix("file://") ? String(uri.dropFirst("file://".count)) : uri
         let end = literal.firstIndex { $0 == "?" || $0 == "#" } ?? literal.endIndex
+        // No escape (the common case): the path is the text before any query or fragment.
+        guard literal[..<end].utf8.contains(UInt8(ascii: "%")) else {
+            let meant = String(literal[..<end])
+            refusal = nil
+            candidates = meant == literal ? [meant] : [meant, literal]
+            path = candidates.count > 1 && !Self.exists(meant) && Self.exists(literal) ? literal : meant
+            return
+        }
         // Each path segment on its own: an invalid escape leaves only its own segment literal, so
-        // a folder encoded by `uriReference(forPath:)` ("Stream%20%231") is decoded whatever
-        // name the playlist writes after it ("100%.ts").
+        // a folder encoded by `uriReference(forPath:)` ("Stream %231") is decoded whatever name
+        // the playlist writes after it ("100%.ts").
         let written = literal[..<end].split(separator: "/", omittingEmptySubsequences: false)
         var decoded: [String] = []
         var refusal: String?
