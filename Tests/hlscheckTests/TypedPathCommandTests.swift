@@ -138,6 +138,14 @@ struct TypedPathCommandTests {
         let excused = try run(["check", master, "--baseline", "baseline.json"], in: folder)
         #expect(excused.status == 0, "\(excused.stdout)\(excused.stderr)")
         #expect(excused.stdout.contains("0 errors, 0 warnings"), "\(excused.stdout)")
+
+        // A comment in the playlist excuses the finding on its next line.
+        try Self.rewrite(folder.url.appendingPathComponent(master)) {
+            $0.replacingOccurrences(of: "#EXT-X-STREAM-INF:BANDWIDTH=30000", with: "# hlscheck-disable-next-line bandwidth-below-peak\n#EXT-X-STREAM-INF:BANDWIDTH=30000")
+        }
+        let suppressed = try run(["check", master], in: folder)
+        #expect(suppressed.status == 0, "\(suppressed.stdout)")
+        #expect(suppressed.stdout.contains("1 stream checked: 0 errors, 1 warning, 0 notes (1 suppressed)"), "\(suppressed.stdout)")
     }
 
     /// embed reads the stream from, and writes it into, folders named like URIs: the output
