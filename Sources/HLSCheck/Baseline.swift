@@ -185,7 +185,8 @@ public struct BaselineLines {
     public mutating func text(of uri: String, line: Int) -> String? {
         guard !uri.contains("://"), line > 0 else { return nil }
         if cache[uri] == nil {
-            guard let file = try? RegularFile(path: LocalFileName(uri: uri).path),
+            // A report's location is the path of the file that was read (`CheckReport.namingFiles`).
+            guard let file = try? RegularFile(path: uri),
                   let data = try? file.readAll(maximumBytes: maximumBytes, limitHint: "--max-playlist-bytes")
             else { return nil }
             let text = String(decoding: data, as: UTF8.self)

@@ -12,7 +12,9 @@ public struct CheckError: Error, Sendable, CustomStringConvertible {
     }
 }
 
-/// The result of checking one input: what every reporter renders.
+/// The result of checking one input: what every reporter renders. Its locations name files: a
+/// local playlist by its path as the user would type it (`Stream #1/master.m3u8`), a remote one
+/// by its URL (see `namingFiles()`).
 public struct CheckReport: Sendable {
     /// The input as given (a path or URL): the name of the stream in every report.
     public var input: String
@@ -150,7 +152,7 @@ public struct Checker: Sendable {
                 StreamAnalysis.playlistsToMeasure(analysis.loaded), analysis.measurements)
         }
         report.duration = CheckReport.seconds(start.duration(to: clock.now))
-        return report
+        return report.namingFiles()
     }
 
     /// Loads the stream and measures its segments (unless `playlistOnly`): what rules and the
@@ -168,7 +170,7 @@ public struct Checker: Sendable {
         if let seconds = configuration.liveWatchSeconds {
             // Live media playlists (no EXT-X-ENDLIST), as they were first read.
             var live: [String: MediaPlaylist] = [:]
-            if let media = loaded.root.media, !media.endList { live[uri] = media }
+            if let media = loaded.root.media, !media.endList { live[loaded.rootURI] = media }
             for (key, playlist) in loaded.mediaPlaylists {
                 if let media = playlist.media, !media.endList { live[key] = media }
             }
@@ -271,5 +273,31 @@ public struct Checker: Sendable {
             report(findings, description, severity)
         }
         return diagnostics.sorted(by: Diagnostic.reportOrder)
+    }
+}
+
+extension CheckReport {
+    /// The report with every location (of findings, of variants' playlists, of bit-rate series)
+    /// named as a file rather than as a URI. Inside the checker a playlist's location is its URI
+    /// (RFC 3986): the base its references resolve against, where a folder the user typed as
+    /// `Stream #1` is `Stream %231` (`ResolutionBase`). A report is for people and for tools that
+    /// open files: each local location becomes the path of the file it names, the one that was
+    /// read (`LocalFileName`: percent-decoded, query and fragment dropped); URLs stay as they are.
+    func namingFiles() -> CheckReport {
+        var report = self
+        let file = LocalPath.shown
+        report.diagnostics = diagnostics.map { diagnostic in
+            var diagnostic = diagnostic
+            if let uri = diagnostic.location?.uri { diagnostic.location?.uri = file(uri) }
+            return diagnostic
+        }
+        report.variants = variants.map { variant in
+            var variant = variant
+            variant.playlist = file(variant.playlist)
+            variant.peakCombination = variant.peakCombination?.map(file)
+            return variant
+        }
+        report.bitrateSeries = Dictionary(bitrateSeries.map { (file($0.key), $0.value) }, uniquingKeysWith: { first, _ in first })
+        return report
     }
 }

@@ -30,7 +30,9 @@ public struct KnownSegments: Sendable {
     /// The known records of the media playlist at `uri` (a resolved URI), nil when none.
     func records(ofPlaylistAt uri: String) -> [SegmentRecord?]? {
         guard !uri.contains("://") else { return nil }
-        return playlists[Self.key(uri)]
+        // Known by file path; the URI names its file by `LocalFileName` (a folder typed as
+        // "out #2" is "out %232" in it).
+        return playlists[Self.key(LocalPath.shown(uri))]
     }
 
     /// `path` with repeated slashes, "." and ".." removed by its text (links are not followed:

@@ -82,13 +82,18 @@ public enum StreamDiscovery {
             // Only a multivariant playlist references playlists: the media playlists (most of the
             // bytes) need no parse here; the check parses them once.
             guard Self.mayReferencePlaylists(bytes) else { continue }
-            let playlist = PlaylistParser.parse(bytes, uri: path)
+            // A listed path is a file path: its URI (the base of its references, and the
+            // playlist's URI the check expects) is made by `ResolutionBase`.
+            let base = ResolutionBase.filePath(path)
+            let playlist = PlaylistParser.parse(bytes, uri: base.uriReference)
             guard let master = playlist.multivariant else { continue }
             // The check of this playlist (when it is a stream's root) takes this parse too.
             if let real { discovered.keep(playlist, realPath: real) }
             let uris = master.variants.map(\.uri) + master.iFrameVariants.map(\.uri) + master.renditions.compactMap(\.uri)
             for uri in uris {
-                referenced.insert(standard(URIResolver.resolve(uri, against: path)))
+                // Compared with listed paths: the file each URI names (`LocalFileName`).
+                let resolved = URIResolver.resolve(uri, against: base)
+                referenced.insert(standard(LocalPath.path(of: resolved) ?? resolved))
             }
         }
         return playlists.filter { !referenced.contains(standard($0)) }.sorted()

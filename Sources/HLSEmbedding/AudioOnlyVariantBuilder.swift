@@ -123,8 +123,8 @@ public struct AudioOnlyVariantBuilder: Sendable {
         // Records are in the order of the segments (GAP segments have none, and are refused).
         let inputs = zip(segments, source.measurement.records).map { segment, record in
             AudioSourceSegment(
-                path: URIResolver.resolve(segment.uri, against: source.playlistURI),
-                initSection: segment.map.map { URIResolver.resolve($0.uri, against: source.playlistURI) },
+                path: StreamLayout.file(URIResolver.resolve(segment.uri, against: source.playlistURI)),
+                initSection: segment.map.map { StreamLayout.file(URIResolver.resolve($0.uri, against: source.playlistURI)) },
                 container: record.container ?? .unknown, discontinuity: segment.discontinuity)
         }
         let targetDuration = source.playlist.targetDuration ?? Int(segments.map(\.duration).max()?.rounded(.up) ?? 1)
@@ -252,7 +252,7 @@ public struct AudioOnlyVariantBuilder: Sendable {
             add(variant.uri, variant.playlistURI, variant.playlist, rank: variant.declaredBandwidth ?? Int.max, rendition: false)
         }
         if let wanted = request.audioFrom {
-            guard let match = candidates.first(where: { $0.source.uri == wanted || $0.source.playlistURI == wanted }) else {
+            guard let match = candidates.first(where: { $0.source.uri == wanted || $0.source.playlistURI == wanted || StreamLayout.file($0.source.playlistURI) == wanted }) else {
                 let known = candidates.map(\.source.uri).joined(separator: ", ")
                 throw EmbedError("--audio-from \(wanted) is not a variant or audio rendition of \(request.input) with audio (these are: \(known.isEmpty ? "none" : known))")
             }
@@ -268,7 +268,7 @@ public struct AudioOnlyVariantBuilder: Sendable {
 
     func preflight(_ source: Source, _ segments: [MediaSegment]) throws(EmbedError) {
         for (index, segment) in segments.enumerated() {
-            let place = "\(source.playlistURI):\(segment.uriLine)"
+            let place = "\(StreamLayout.file(source.playlistURI)):\(segment.uriLine)"
             if segment.gap { throw EmbedError("\(place): segment \(segment.uri) is a GAP: the audio-only variant needs audio for every segment") }
             if let key = segment.key, key.isEncrypting {
                 throw EmbedError("\(place): segment \(segment.uri) is encrypted (METHOD=\(key.method)): hlscheck cannot decode encrypted media")
@@ -286,7 +286,7 @@ public struct AudioOnlyVariantBuilder: Sendable {
         case .adts, .mp3, .ac3, .eac3: return .adts
         case .fragmentedMP4: return .fragmentedMP4
         case .unknown, nil:
-            throw EmbedError("\(measurement.playlistURI): its segments are in no container --add-audio-only can follow (MPEG-TS, packed audio, fMP4)")
+            throw EmbedError("\(StreamLayout.file(measurement.playlistURI)): its segments are in no container --add-audio-only can follow (MPEG-TS, packed audio, fMP4)")
         }
     }
 
@@ -423,10 +423,10 @@ public struct AudioOnlyVariantBuilder: Sendable {
         return files
     }
 
-    /// The playlist at `path` as the analysis read it (refused when another program changed it since).
-    func readPlaylist(_ path: String, layout: StreamLayout) throws(EmbedError) -> [UInt8] {
-        try layout.unchangedPlaylist(layout.relative(path)) { () throws(EmbedError) in
-            FileManager.default.contents(atPath: path).map { [UInt8]($0) }
+    /// The playlist at `uri` as the analysis read it (refused when another program changed it since).
+    func readPlaylist(_ uri: String, layout: StreamLayout) throws(EmbedError) -> [UInt8] {
+        try layout.unchangedPlaylist(layout.relative(uri)) { () throws(EmbedError) in
+            FileManager.default.contents(atPath: StreamLayout.file(uri)).map { [UInt8]($0) }
         }
     }
 

@@ -165,7 +165,7 @@ public struct PosterEmbedder: Sendable {
             return candidates
         }
         return try request.variants.map { (name: String) throws(EmbedError) -> PlannedTarget in
-            guard let match = candidates.first(where: { $0.uri == name || $0.playlistURI == name }) else {
+            guard let match = candidates.first(where: { $0.uri == name || $0.playlistURI == name || StreamLayout.file($0.playlistURI) == name }) else {
                 let known = candidates.map(\.uri).joined(separator: ", ")
                 throw EmbedError("--variant \(name) is not an audio-only variant or audio rendition of \(request.input) (these are: \(known.isEmpty ? "none" : known))")
             }
@@ -177,7 +177,7 @@ public struct PosterEmbedder: Sendable {
     func preflight(_ targets: [PlannedTarget]) throws(EmbedError) {
         for target in targets {
             for (segment, record) in zip(target.segments, target.measurement.records) {
-                let place = "\(target.playlistURI):\(record.line)"
+                let place = "\(StreamLayout.file(target.playlistURI)):\(record.line)"
                 if record.encrypted {
                     throw EmbedError("\(place): segment \(segment.uri) is encrypted (METHOD=\(segment.key?.method ?? "?")): hlscheck cannot rewrite encrypted media")
                 }
@@ -332,9 +332,9 @@ public struct PosterEmbedder: Sendable {
         guard analysis.multivariant != nil else { return nil }
         let original: [UInt8]
         do {
-            original = try [UInt8](Data(contentsOf: URL(fileURLWithPath: analysis.loaded.rootURI)))
+            original = try [UInt8](Data(contentsOf: URL(fileURLWithPath: StreamLayout.file(analysis.loaded.rootURI))))
         } catch {
-            throw EmbedError("\(analysis.loaded.rootURI): cannot read it again: \(error.localizedDescription)")
+            throw EmbedError("\(StreamLayout.file(analysis.loaded.rootURI)): cannot read it again: \(error.localizedDescription)")
         }
         var editor = PlaylistEditor(bytes: original)
         for variant in analysis.variants {
@@ -343,7 +343,7 @@ public struct PosterEmbedder: Sendable {
                 try editor.setAttribute("BANDWIDTH", to: peak, onTagAtLine: stream.line)
                 try editor.setAttribute("AVERAGE-BANDWIDTH", to: average, onTagAtLine: stream.line)
             } catch {
-                throw EmbedError("\(analysis.loaded.rootURI):\(stream.line): cannot update BANDWIDTH: \(error)")
+                throw EmbedError("\(StreamLayout.file(analysis.loaded.rootURI)):\(stream.line): cannot update BANDWIDTH: \(error)")
             }
         }
         return editor.bytes

@@ -36,7 +36,9 @@ struct SegmentSession {
         return Int64((earliest * 90_000).rounded())
     }
 
-    mutating func rewrite(_ path: String, segment: MediaSegment, record: SegmentRecord, poster: Poster?) throws(EmbedError) -> [UInt8] {
+    /// Rewrites the segment at `uri` (a resolved URI of the stream).
+    mutating func rewrite(_ uri: String, segment: MediaSegment, record: SegmentRecord, poster: Poster?) throws(EmbedError) -> [UInt8] {
+        let path = StreamLayout.file(uri)
         let bytes = try read(path)
         do {
             switch record.container {
@@ -51,7 +53,7 @@ struct SegmentSession {
             case .fragmentedMP4:
                 var initSection: [UInt8]?
                 if let map = segment.map {
-                    let initPath = URIResolver.resolve(map.uri, against: path)
+                    let initPath = StreamLayout.file(URIResolver.resolve(map.uri, against: uri))
                     if initSections[initPath] == nil { initSections[initPath] = try read(initPath) }
                     initSection = initSections[initPath]
                 }

@@ -1,5 +1,6 @@
 import HLSCheck
 import HLSPlaylist
+import MediaFormats
 
 extension StreamLayout {
     /// Refuses, before anything is written, a stream a URI of which does not name its file by
@@ -11,11 +12,14 @@ extension StreamLayout {
         let loaded = analysis.loaded
         func check(_ written: String, in playlist: String, line: Int) throws(EmbedError) {
             guard written.contains(where: { $0 == "%" || $0 == "?" || $0 == "#" }) else { return }
-            let resolved = URIResolver.resolve(written, against: playlist)
-            guard let name = LocalPath.name(of: resolved), name.candidates.count > 1 || name.refusal != nil else { return }
+            // The text written, not the playlist's URI: a folder the user typed as "Stream #1"
+            // is "Stream %231" there, and embed writes into it by its path.
+            let own = LocalFileName(uri: written)
+            guard own.candidates.count > 1 || own.refusal != nil,
+                  let name = LocalPath.name(of: URIResolver.resolve(written, against: playlist)) else { return }
             let meaning = name.refusal.map { "it names no file (\($0))" } ?? "it names the file '\(name.path)'"
             throw EmbedError(
-                "\(playlist):\(line): embed cannot rewrite \(written): \(meaning), not the text written (percent-encoding, a query or a fragment); rename the file or folder to a plain name (letters, digits, '-', '_', '.') and write that name on the line, then run embed again. Nothing was written")
+                "\(StreamLayout.file(playlist)):\(line): embed cannot rewrite \(written): \(meaning), not the text written (percent-encoding, a query or a fragment); rename the file or folder to a plain name (letters, digits, '-', '_', '.') and write that name on the line, then run embed again. Nothing was written")
         }
         if let master = loaded.root.multivariant {
             for variant in master.variants { try check(variant.uri, in: loaded.rootURI, line: variant.uriLine) }

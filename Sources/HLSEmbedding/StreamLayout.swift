@@ -53,17 +53,17 @@ struct StreamLayout: Sendable {
             }
         }
         paths += otherPaths
-        if let remote = paths.first(where: { $0.contains("://") }) {
+        if let remote = paths.first(where: { $0.contains("://") && !$0.hasPrefix("file://") }) {
             throw EmbedError("\(remote): embed rewrites local streams only; download the stream first")
         }
-        let absolute = Set(paths.map { Self.standardized($0, in: workingFolder) })
+        let absolute = Set(paths.map { Self.standardized(Self.file($0), in: workingFolder) })
         for path in absolute where access(path, F_OK) != 0 {
-            throw EmbedError("\(path): missing; embed writes complete streams only (hlscheck \(loaded.rootURI) shows what is missing)")
+            throw EmbedError("\(path): missing; embed writes complete streams only (hlscheck \(Self.file(loaded.rootURI)) shows what is missing)")
         }
         root = Self.commonFolder(absolute)
         let prefix = root == "/" ? "/" : root + "/"
         files = absolute.map { String($0.dropFirst(prefix.count)) }.sorted()
-        let relative = { (path: String) in String(Self.standardized(path, in: workingFolder).dropFirst(prefix.count)) }
+        let relative = { (uri: String) in String(Self.standardized(Self.file(uri), in: workingFolder).dropFirst(prefix.count)) }
         let input = relative(loaded.rootURI)
         rootPlaylist = input
         playlists = [input] + mediaPlaylists.keys.sorted().map(relative).filter { $0 != input }
@@ -84,10 +84,18 @@ struct StreamLayout: Sendable {
         return bytes
     }
 
-    /// `path` (absolute or relative to the working folder) relative to `root`.
-    func relative(_ path: String) -> String {
+    /// The file `uri` names (a resolved URI of the stream, absolute or relative to the working
+    /// folder) relative to `root`.
+    func relative(_ uri: String) -> String {
         let prefix = root == "/" ? "/" : root + "/"
-        return String(Self.standardized(path, in: workingFolder).dropFirst(prefix.count))
+        return String(Self.standardized(Self.file(uri), in: workingFolder).dropFirst(prefix.count))
+    }
+
+    /// The path of the local file a resolved URI names (`LocalFileName`): the stream's URIs
+    /// are URI references (a folder typed as "Stream #1" is "Stream %231" in them), files are
+    /// opened and written by path.
+    static func file(_ uri: String) -> String {
+        LocalPath.name(of: uri).flatMap { $0.refusal == nil ? $0.path : nil } ?? uri
     }
 
     /// `path` made absolute (against the working folder) with "." and ".." resolved and repeated

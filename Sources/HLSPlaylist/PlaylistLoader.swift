@@ -74,9 +74,12 @@ public struct LocalFileSource: PlaylistSource {
             return try Self.readFile(name.path, maximumSize: maximumSize)
         } catch {
             guard let tried = name.triedNames, name.isMissing else { throw error }
-            throw PlaylistReadError(uri: uri, reason: "no such file: \(tried)")
+            throw PlaylistReadError(uri: uri, reason: "\(Self.noSuchFile)\(tried)")
         }
     }
+
+    /// How the reason for a URI that names no existing file starts (the names tried follow).
+    static let noSuchFile = "no such file: "
 
     /// The file's `size` bytes, read into the array itself; nil when that is not all it holds.
     private static func readExactly(_ file: RegularFile) -> [UInt8]? {
@@ -264,32 +267,26 @@ public struct PlaylistLoader: Sendable {
     }
 
     /// Throws `PlaylistReadError` only when the root itself cannot be read (or is over a limit).
+    /// `requested` is what the user named the stream by: a file path, or an http(s) or file URL
+    /// (`ResolutionBase(input:)`); errors about it name it as given.
     public func load(_ requested: String) async throws -> LoadedStream {
-        let streamRoot = streamRoot(for: requested)
+        // The one place the stream's base is made: a path the user typed is a file path, every
+        // character part of a name ("Stream #1/", "what?/", "100%/"), and becomes the URI
+        // reference that names that very file; the stream's URIs resolve against it.
+        let base = ResolutionBase(input: requested)
+        let requestedURI = base.uriReference
+        let streamRoot = streamRoot(for: requestedURI)
         // A stream read from the network never names local files, whatever --allow-outside-root
         // says: that flag is about a local stream's folder (docs/security.md, "Remote streams").
-        let remoteRoot = LocalPath.path(of: requested) == nil
+        let remoteRoot = LocalPath.path(of: requestedURI) == nil
         // The input is the user's own choice: it is judged only against a root they chose too.
-        if let streamRoot, confinement.root != nil, !streamRoot.contains(requested) {
+        if let streamRoot, confinement.root != nil, !streamRoot.contains(requestedURI) {
             throw PlaylistReadError(
                 uri: requested, reason: "lies outside the root \(streamRoot.path); it was not read (choose the root with --root DIR, or pass --allow-outside-root)")
         }
-        let uri: String
-        let root: Playlist
-        if let handed = await source.parsedPlaylist(requested), handed.playlist.uri == requested,
-           Self.queryParameters(of: requested).isEmpty {
-            // Parsed already, from the bytes a read would return: the same limits apply.
-            try checkSize(handed.bytes, uri: requested)
-            try checkLines(handed.bytes, uri: requested)
-            (uri, root) = (requested, handed.playlist)
-        } else {
-            let bytes = try await read(requested)
-            // After a redirect, the stream is where it was found: its URIs resolve against that.
-            uri = await source.finalURI(requested) ?? requested
-            root = try parse(bytes, uri: uri, imported: [:])
-        }
+        let (uri, root) = try await readRoot(requested, base: base)
         if let media = root.media, media.segments.count > limits.segmentsPerPlaylist {
-            throw PlaylistReadError(uri: uri, reason: tooManySegments(media.segments.count))
+            throw PlaylistReadError(uri: requested, reason: tooManySegments(media.segments.count))
         }
         guard let master = root.multivariant else {
             let outside = streamRoot.map { outsideSegments(of: root, at: uri, root: $0) }
@@ -402,6 +399,32 @@ public struct PlaylistLoader: Sendable {
         failures.sort { ($0.referencedFrom.line, $0.referencedFrom.column) < ($1.referencedFrom.line, $1.referencedFrom.column) }
         outside.sort { ($0.location.uri, $0.location.line, $0.location.column) < ($1.location.uri, $1.location.line, $1.location.column) }
         return LoadedStream(rootURI: uri, root: root, mediaPlaylists: playlists, failures: failures, outsideRoot: outside)
+    }
+
+    /// The root playlist: its URI (after a redirect, where it was found) and its parse. Errors
+    /// name it as the user named it; a typed path that is missing is simply missing (the names
+    /// a URI may denote are for URIs written in playlists).
+    private func readRoot(_ requested: String, base: ResolutionBase) async throws(PlaylistReadError) -> (String, Playlist) {
+        let requestedURI = base.uriReference
+        do {
+            if let handed = await source.parsedPlaylist(requestedURI), handed.playlist.uri == requestedURI,
+               Self.queryParameters(of: requestedURI).isEmpty {
+                // Parsed already, from the bytes a read would return: the same limits apply.
+                try checkSize(handed.bytes, uri: requestedURI)
+                try checkLines(handed.bytes, uri: requestedURI)
+                return (requestedURI, handed.playlist)
+            }
+            let bytes = try await read(requestedURI)
+            // After a redirect, the stream is where it was found: its URIs resolve against that.
+            let uri = await source.finalURI(requestedURI) ?? requestedURI
+            return (uri, try parse(bytes, uri: uri, imported: [:]))
+        } catch {
+            // (`LocalFileSource` says "no such file: tried …" for a URI that may name two files.)
+            if case .filePath = base, error.reason.hasPrefix(LocalFileSource.noSuchFile), LocalFileName(uri: requestedURI).isMissing {
+                throw PlaylistReadError(uri: requested, reason: "no such file or folder")
+            }
+            throw PlaylistReadError(uri: requested, reason: error.reason)
+        }
     }
 
     private func read(_ uri: String) async throws(PlaylistReadError) -> [UInt8] {
@@ -536,8 +559,10 @@ struct PlaylistFolder {
         let probe = URIResolver.resolve("x", against: uri)
         guard probe.hasSuffix("x"), URIComponents(probe).scheme == nil else { return nil }
         let prefix = probe.dropLast()
-        var folder = String(prefix.hasSuffix("/") ? prefix.dropLast() : prefix)
-        if folder.isEmpty { folder = probe.hasPrefix("/") ? "/" : "." }
+        var folderURI = String(prefix.hasSuffix("/") ? prefix.dropLast() : prefix)
+        if folderURI.isEmpty { folderURI = probe.hasPrefix("/") ? "/" : "." }
+        // The folder the URI names (a folder typed as "Stream #1" is "Stream %231" in it).
+        guard let folder = LocalPath.name(of: folderURI).flatMap({ $0.refusal == nil ? $0.path : nil }) else { return nil }
         guard let real = RegularFile.realPath(folder), root.contains(canonicalPath: real),
               let links = FolderListing.possibleSymlinks(in: folder) else { return nil }
         possibleSymlinks = links

@@ -13,6 +13,13 @@ public enum LocalPath {
         name(of: uri)?.path
     }
 
+    /// How a report or a message names the resource at `uri` (a resolved URI): the path of the
+    /// local file it names, as typed (`Stream #1/v0/index.m3u8`, not `Stream %231/…`), or the
+    /// URL itself.
+    public static func shown(_ uri: String) -> String {
+        path(of: uri) ?? uri
+    }
+
     /// How `uri` maps to a local file; nil for `http`/`https` URLs.
     public static func name(of uri: String) -> LocalFileName? {
         if uri.hasPrefix("file://") { return LocalFileName(uri: uri) }

@@ -2,11 +2,52 @@
 //
 // A local path stays a path: "streams/master.m3u8" + "audio/index.m3u8" gives
 // "streams/audio/index.m3u8", never a file:// URL, so locations read the way the user typed them.
+//
+// The base is a URI too. A path the user gave ("Stream #1/master.m3u8") is not one: each of its
+// characters is part of a file name, while '#' would start a fragment and '?' a query. So a base
+// is made explicitly, as a `ResolutionBase`: `.filePath` for what a user or a folder listing
+// gave, `.uri` for a URL or a URI already resolved from a playlist; `.filePath` is encoded by
+// `LocalFileName.uriReference(forPath:)`, whose inverse, `LocalFileName`, every reader applies.
+// Reports decode locations back into file paths (ReportPaths), so they read as typed.
+
+internal import MediaFormats
+
+/// The base of a reference resolution, told apart where it is made (see the file comment).
+public enum ResolutionBase: Sendable, Hashable {
+    /// A path of the local file system, every character part of a name: a command-line
+    /// argument, a path handed to the library, a file found by listing a folder.
+    case filePath(String)
+    /// A URI: an http(s) or `file://` URL, or a URI reference resolved against a playlist's URI
+    /// (every `Playlist.uri`, `LoadedStream.rootURI` and resolved URI is one).
+    case uri(String)
+
+    /// What a user names a stream by: an `http`, `https` or `file` URL is a URI (write it
+    /// encoded, as a URL is); anything else is a file path.
+    public init(input: String) {
+        let lowered = input.prefix(8).lowercased()
+        let isURL = lowered.hasPrefix("http://") || lowered.hasPrefix("https://") || lowered.hasPrefix("file://")
+        self = isURL ? .uri(input) : .filePath(input)
+    }
+
+    /// The base as URI-reference text: what resolution, `Playlist.uri` and locations hold.
+    public var uriReference: String {
+        switch self {
+        case .filePath(let path): LocalFileName.uriReference(forPath: path)
+        case .uri(let uri): uri
+        }
+    }
+}
 
 /// Resolves URI references against the URI of their playlist (see the file comment).
 public enum URIResolver {
+    /// Resolves `reference` against `base`, a file path or a URI (see `ResolutionBase`).
+    public static func resolve(_ reference: String, against base: ResolutionBase) -> String {
+        resolve(reference, against: base.uriReference)
+    }
+
     /// Resolves `reference` (a URI line or URI attribute) against the URI of the playlist that
-    /// contains it (RFC 3986 §5.2.2).
+    /// contains it (RFC 3986 §5.2.2). `base` is a URI reference: a file path the user gave goes
+    /// through `resolve(_:against: .filePath(path))` instead.
     public static func resolve(_ reference: String, against base: String) -> String {
         let r = URIComponents(reference)
         if r.scheme != nil {

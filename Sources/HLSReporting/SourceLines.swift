@@ -30,7 +30,7 @@ public struct SourceLines: Sendable {
         var lines: [String: [Int: String]] = [:]
         for (path, numbers) in wanted {
             guard let absolute = paths.resolve(path),
-                  let file = try? RegularFile(path: LocalFileName(uri: absolute).path),
+                  let file = try? RegularFile(path: absolute),
                   let bytes = try? file.readAll(maximumBytes: maximumBytes, limitHint: "--max-playlist-bytes")
             else { continue }
             var found: [Int: String] = [:]

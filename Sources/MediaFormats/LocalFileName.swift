@@ -7,10 +7,12 @@
 // - Percent-encoding denotes the decoded bytes (RFC 3986 §2.1): `lo%20001.ts` is `lo 001.ts`.
 // - An escape that decodes to '/' or NUL (`..%2Fsecret`, `a%00.ts`) is refused: it would let one
 //   path segment climb out of its folder or cut the path short.
-// - Invalid percent-encoding (`100%.ts`, a '%' not followed by two hex digits) is taken literally.
+// - Invalid percent-encoding (`100%.ts`, a '%' not followed by two hex digits) leaves its path
+//   segment literal.
 // - When the name the URI means does not exist but a file named exactly as written does (a tool
-//   wrote `a%20b.ts` on disk, or a path typed on the command line holds a '%' or '?'), that file
-//   is read; when neither exists, the failure names both.
+//   wrote `a%20b.ts` on disk), that file is read; when neither exists, the failure names both.
+// - A path the user typed is not a URI: `uriReference(forPath:)` encodes it into one whose
+//   mapping here is exactly that path (docs/security.md, "Paths the user gives are not URIs").
 
 #if canImport(Glibc)
 import Glibc
@@ -34,19 +36,79 @@ public struct LocalFileName: Sendable, Hashable {
     public init(uri: String) {
         let literal = uri.hasPrefix("file://") ? String(uri.dropFirst("file://".count)) : uri
         let end = literal.firstIndex { $0 == "?" || $0 == "#" } ?? literal.endIndex
-        let meant: String
-        var refusal: String?
-        switch Self.percentDecoded(literal[..<end]) {
-        case .decoded(let name): meant = name
-        case .literal: meant = String(literal[..<end])
-        case .refused(let reason):
-            meant = String(literal[..<end])
-            refusal = reason
+        // No escape (the common case): the path is the text before any query or fragment.
+        guard literal[..<end].utf8.contains(UInt8(ascii: "%")) else {
+            let meant = String(literal[..<end])
+            refusal = nil
+            candidates = meant == literal ? [meant] : [meant, literal]
+            path = candidates.count > 1 && !Self.exists(meant) && Self.exists(literal) ? literal : meant
+            return
         }
-        candidates = meant == literal ? [literal] : [meant, literal]
+        // Each path segment on its own: an invalid escape leaves only its own segment literal, so
+        // a folder encoded by `uriReference(forPath:)` ("Stream %231") is decoded whatever name
+        // the playlist writes after it ("100%.ts").
+        let written = literal[..<end].split(separator: "/", omittingEmptySubsequences: false)
+        var decoded: [String] = []
+        var refusal: String?
+        for segment in written {
+            switch Self.percentDecoded(segment) {
+            case .decoded(let name): decoded.append(name)
+            case .literal: decoded.append(String(segment))
+            case .refused(let reason):
+                refusal = refusal ?? reason
+                decoded.append(String(segment))
+            }
+        }
+        let meant = refusal == nil ? decoded.joined(separator: "/") : String(literal[..<end])
         self.refusal = refusal
-        // One candidate (a plain name, the common case): nothing to look up.
-        path = refusal == nil && candidates.count > 1 ? (candidates.first { Self.exists($0) } ?? meant) : meant
+        guard refusal == nil, meant != literal else {
+            candidates = [meant]
+            path = meant
+            return
+        }
+        // As written: the name the playlist wrote, in the folders the decoded path names where
+        // they exist (a stream in "Stream #1/" whose tool wrote the file "a%20b.ts" to disk).
+        var asWritten = ""
+        for index in written.indices {
+            let isLast = index == written.count - 1
+            let name = isLast ? String(written[index]) + literal[end...] : String(written[index])
+            let folder = decoded[index]
+            let chosen = !isLast && folder != name && Self.exists(asWritten + folder) ? folder : name
+            asWritten += isLast ? chosen : chosen + "/"
+        }
+        candidates = meant == asWritten ? [meant] : [meant, asWritten]
+        path = candidates.count > 1 && !Self.exists(meant) && Self.exists(asWritten) ? asWritten : meant
+    }
+
+    /// The inverse mapping: the URI reference (a relative or absolute path, no scheme) whose
+    /// `LocalFileName` is exactly the file `path` — for a path the user gave (a command-line
+    /// argument, a folder listing), which becomes the base that playlist URIs are resolved
+    /// against (RFC 3986 §5.1). Every character of a file path is part of a name, so the ones
+    /// resolution would read otherwise are percent-encoded: '%' (or a folder named `a%20b`
+    /// would denote `a b`), '#' and '?' (or `Stream #1/` would start a fragment, `what?/` a
+    /// query), and ':' in the first segment of a relative path (or `my:stream/` would be a
+    /// scheme). A leading `//` (an authority to RFC 3986, the root folder to Linux) becomes `/`.
+    /// Everything else stays as typed, so a plain path is its own URI reference.
+    public static func uriReference(forPath path: String) -> String {
+        var text = Substring(path)
+        if text.hasPrefix("//") {
+            text = text.drop { $0 == "/" }
+            return "/" + uriReference(forPath: String(text))
+        }
+        guard text.contains(where: { $0 == "%" || $0 == "#" || $0 == "?" || $0 == ":" }) else { return path }
+        let firstSegmentEnd = text.hasPrefix("/") ? text.startIndex : (text.firstIndex(of: "/") ?? text.endIndex)
+        var result = ""
+        result.reserveCapacity(text.utf8.count + 8)
+        for index in text.indices {
+            switch text[index] {
+            case "%": result += "%25"
+            case "#": result += "%23"
+            case "?": result += "%3F"
+            case ":" where index < firstSegmentEnd: result += "%3A"
+            default: result.append(text[index])
+            }
+        }
+        return result
     }
 
     /// The file `uri` names, or the refusal's reason.

@@ -74,15 +74,17 @@ struct ArtworkCommand: AsyncParsableCommand {
                             break
                         }
                     }
+                    // Locations are URI references: shown as the files they name, as typed.
+                    let playlistPath = LocalPath.shown(playlistURI)
                     if let (segment, carried) = picture {
-                        found.append(("\(playlistURI) (\(segment.uri))", carried))
+                        found.append(("\(playlistPath) (\(LocalPath.shown(segment.uri)))", carried))
                     } else {
                         let which = segments.count == all.count ? "any of its \(all.count) segment\(all.count == 1 ? "" : "s")" : "its first segment"
                         let unread = unreadable.isEmpty ? "" : " (\(unreadable.count) could not be read: \(unreadable[0])\(unreadable.count > 1 ? ", …" : ""))"
-                        print("\(TerminalText.escaped(CredentialRedaction.redact(playlistURI))): no poster in \(which)\(TerminalText.escaped(CredentialRedaction.redact(unread)))")
+                        print("\(TerminalText.escaped(CredentialRedaction.redact(playlistPath))): no poster in \(which)\(TerminalText.escaped(CredentialRedaction.redact(unread)))")
                     }
                 }
-            } else if let picture = try await firstPicture(inspector, SegmentRequest(uri: input)) {
+            } else if let picture = try await firstPicture(inspector, SegmentRequest(uri: ResolutionBase(input: input).uriReference)) {
                 found.append((input, picture))
             }
         } catch let error as CheckError {

@@ -109,24 +109,25 @@ struct EmbedCommand: AsyncParsableCommand {
             destination: output.map { .folder($0) } ?? .inPlace, variants: variants, force: force, fit: fit,
             configuration: configuration)
         request.wait = wait
-        request.report = { printError("hlscheck: \($0)") }
+        request.report = { printError("hlscheck: \(TerminalText.escaped($0))") }
         request.writeStepHook = Self.testHook()
         if addAudioOnly { return try await runAddAudioOnly(poster: poster) }
         let outcome: EmbedOutcome
         do {
             outcome = try await PosterEmbedder(request).run()
         } catch {
-            printError("hlscheck: \(error.description)")
+            printError("hlscheck: \(TerminalText.escaped(error.description))")
             throw ExitCode(2)
         }
         if let fitted = outcome.fittedImage { print("re-encoded \(image ?? "the image"): \(fitted)") }
         for target in outcome.targets {
             let before = target.peakBefore?.formattedBitrate ?? "?"
             let after = target.peakAfter?.formattedBitrate ?? "?"
-            print("\(remove ? "removed the poster from" : "embedded the poster in") \(target.segments) segments of \(target.uri): peak \(before) → \(after)")
-            for note in target.notes { printError("hlscheck: \(note)") }
+            print("\(remove ? "removed the poster from" : "embedded the poster in") \(target.segments) segments of \(TerminalText.escaped(target.uri)): peak \(before) → \(after)")
+            for note in target.notes { printError("hlscheck: \(TerminalText.escaped(note))") }
         }
-        print("wrote \(outcome.output)\n")
+        // Paths as typed (the output folder may be named "Stream #1"), escaped like every name.
+        print("wrote \(TerminalText.escaped(outcome.output))\n")
         print(TextReporter().render([outcome.verification]), terminator: "")
         if outcome.verification.fails(at: .error) { throw ExitCode(1) }
     }
@@ -141,21 +142,21 @@ struct EmbedCommand: AsyncParsableCommand {
         request.fit = fit
         request.remove = remove
         request.wait = wait
-        request.report = { printError("hlscheck: \($0)") }
+        request.report = { printError("hlscheck: \(TerminalText.escaped($0))") }
         request.writeStepHook = Self.testHook()
         let outcome: AudioOnlyOutcome
         do {
             outcome = try await AudioOnlyVariantBuilder(request).run()
         } catch {
-            printError("hlscheck: \(error.description)")
+            printError("hlscheck: \(TerminalText.escaped(error.description))")
             throw ExitCode(2)
         }
         switch outcome.action {
         case .alreadyPresent:
-            print("\(playlist) already has the audio-only variant \(outcome.variantURI ?? "") that hlscheck added: nothing to do (--force rebuilds it, --remove drops it)")
+            print("\(TerminalText.escaped(playlist)) already has the audio-only variant \(TerminalText.escaped(outcome.variantURI ?? "")) that hlscheck added: nothing to do (--force rebuilds it, --remove drops it)")
             return
         case .nothingToRemove:
-            print("\(playlist) has no audio-only variant that hlscheck added: nothing to remove")
+            print("\(TerminalText.escaped(playlist)) has no audio-only variant that hlscheck added: nothing to remove")
             return
         case .removed:
             print("removed the audio-only variant \(outcome.variantURI ?? "") and its files")
@@ -167,7 +168,7 @@ struct EmbedCommand: AsyncParsableCommand {
                 print("  segment starts: within \(String(format: "%.1f", offset * 1000)) ms of the source's")
             }
         }
-        print("wrote \(outcome.output)\n")
+        print("wrote \(TerminalText.escaped(outcome.output))\n")
         if let verification = outcome.verification {
             print(TextReporter().render([verification]), terminator: "")
             if verification.fails(at: .error) { throw ExitCode(1) }

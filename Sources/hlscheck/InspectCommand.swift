@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HLSCheck
+import HLSPlaylist
 import HLSRemote
 import MediaFormats
 import MediaInspection
@@ -67,12 +68,15 @@ struct InspectCommand: AsyncParsableCommand {
         var failed = false
         for segment in segments {
             do {
+                // The arguments are file paths (or URLs): each becomes the URI reference naming
+                // that very file (a folder named "a%20b" is not "a b").
                 let facts = try await inspector.inspect(
                     SegmentRequest(
-                        uri: segment, initSection: initSection.map { SegmentRequest.InitSection(uri: $0) },
+                        uri: ResolutionBase(input: segment).uriReference,
+                        initSection: initSection.map { SegmentRequest.InitSection(uri: ResolutionBase(input: $0).uriReference) },
                         wantsStreamInfo: true))
                 var shown = facts
-                shown.uri = CredentialRedaction.redact(facts.uri)
+                shown.uri = CredentialRedaction.redact(segment)
                 all.append(shown)
                 failed = failed || facts.problem != nil
             } catch let error as SegmentReadError {

@@ -25,7 +25,7 @@ public struct PlaylistUnreadableRule: Rule {
 
     public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         let unreadable = stream.loaded.failures.map { failure in
-            Finding("cannot read \(failure.uri): \(failure.reason)", at: failure.referencedFrom)
+            Finding("cannot read \(LocalPath.shown(failure.uri)): \(failure.reason)", at: failure.referencedFrom)
         }
         // A variant that points at another multivariant playlist has no segments to play.
         let notMedia = stream.variants.compactMap { variant -> Finding? in
