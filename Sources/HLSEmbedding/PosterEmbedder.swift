@@ -198,6 +198,7 @@ public struct PosterEmbedder: Sendable {
         if request.poster == nil, target.timestampsKept > 0 {
             notes.append("kept the ID3 PRIV timestamp that starts \(target.timestampsKept) packed-audio segments of \(target.uri): RFC 8216 §3.4 requires it, so one that hlscheck embed added stays and those segments keep its bytes")
         }
+        if let kept = target.keptPictures.note(playlist: target.uri) { notes.append(kept) }
         if target.timestampsAdded > 0 {
             notes.append("added an ID3 PRIV timestamp to \(target.timestampsAdded) packed-audio segments of \(target.uri) that had none: RFC 8216 §3.4 requires it")
         }
@@ -269,6 +270,7 @@ public struct PosterEmbedder: Sendable {
             target.newSizes = sizes
             target.newRecords = zip(work, scans).map { item, scan in scan.flatMap { item.1.rewritten(as: $0.facts) } }
             target.fingerprints = scans.map { $0?.fingerprint }
+            for scan in scans { if let scan { target.keptPictures.add(scan.facts.artwork) } }
             target.rewritten = rewritten
             (target.timestampsKept, target.timestampsAdded) = (session.timestampsKept, session.timestampsAdded)
             let windows = zip(target.segments, target.newSizes).map {
