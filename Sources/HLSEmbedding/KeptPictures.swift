@@ -7,8 +7,9 @@ import MediaInspection
 struct KeptPictures: Sendable, Hashable {
     /// Segments that keep at least one other picture.
     private(set) var segments = 0
-    /// The most other pictures one segment keeps.
+    /// The most and the fewest other pictures one of those segments keeps.
     private(set) var mostPerSegment = 0
+    private(set) var fewestPerSegment = Int.max
     /// By picture type: the largest image of that type, in bytes.
     private(set) var largestByType: [Int: Int] = [:]
 
@@ -20,6 +21,7 @@ struct KeptPictures: Sendable, Hashable {
         guard !others.isEmpty else { return }
         segments += 1
         mostPerSegment = max(mostPerSegment, others.count)
+        fewestPerSegment = min(fewestPerSegment, others.count)
         for picture in others { largestByType[picture.pictureType] = max(largestByType[picture.pictureType] ?? 0, picture.byteCount) }
     }
 
@@ -29,7 +31,8 @@ struct KeptPictures: Sendable, Hashable {
         guard segments > 0 else { return nil }
         let kinds = largestByType.sorted { $0.key < $1.key }
             .map { "\(Self.name(ofPictureType: $0.key)), \(Self.size($0.value))" }.joined(separator: "; ")
-        let what = mostPerSegment == 1 ? "1 other picture" : "up to \(mostPerSegment) other pictures"
+        let what = mostPerSegment == 1 ? "1 other picture"
+            : "\(fewestPerSegment == mostPerSegment ? "" : "up to ")\(mostPerSegment) other pictures"
         let place = segments == 1 ? "1 segment" : "\(segments) segments"
         let counts = mostPerSegment == 1 ? "it is the segments' own content, not the poster, and counts in the budget"
             : "they are the segments' own content, not the poster, and count in the budget"

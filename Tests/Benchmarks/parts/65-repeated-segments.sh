@@ -151,3 +151,10 @@ for path in sys.argv[2:]:
         memory = memory if memory == "-" else f"{memory} MB"
         print(f"| {name} | {binary} | {r['median'] * 1000:.0f} ms | {cpu * 1000:.0f} ms | {ratio} | {memory} |")
 PY
+# The distinct stream must not get slower: the two binaries alternating round by round
+# (Tests/Benchmarks/paired.py), which cancels the drift of a shared machine.
+if [ -n "${HLSCHECK_BASELINE:-}" ]; then
+    echo
+    python3 Tests/Benchmarks/paired.py "${BENCH_PAIRED_ROUNDS:-21}" \
+      "this=$bin $work/distinct/index.m3u8" "baseline=$HLSCHECK_BASELINE $work/distinct/index.m3u8"
+fi
