@@ -46,16 +46,16 @@ public struct PosterEmbedder: Sendable {
            !request.force {
             let fitting = maximumImageBytes(excess, analysis, image: image)
             guard request.fit else {
-                throw EmbedError(budgetMessage(excess, image: image, fitting: fitting) + ": use a smaller image, --fit to re-encode it, or --force")
+                throw EmbedError(budgetMessage(excess, image: image, fitting: fitting, plan: plan) + ": use a smaller image, --fit to re-encode it, or --force")
             }
             guard let fitting, let smaller = try reencode(image, maxBytes: fitting) else {
-                throw EmbedError(budgetMessage(excess, image: image, fitting: fitting) + ", and no re-encoding of the image fits")
+                throw EmbedError(budgetMessage(excess, image: image, fitting: fitting, plan: plan) + ", and no re-encoding of the image fits")
             }
             poster = smaller.poster
             fitted = smaller.description
             plan = try await rewritePlan(targets, poster: poster)
             if let still = plan.overBudget(analysis, budget: request.configuration.audioOnlyBudget) {
-                throw EmbedError(budgetMessage(still, image: smaller.poster, fitting: nil) + " even re-encoded (\(smaller.description))")
+                throw EmbedError(budgetMessage(still, image: smaller.poster, fitting: nil, plan: plan) + " even re-encoded (\(smaller.description))")
             }
         }
 
@@ -299,9 +299,12 @@ public struct PosterEmbedder: Sendable {
             within: request.configuration.audioOnlyBudget, mimeType: image.mimeType, description: image.description)
     }
 
-    func budgetMessage(_ excess: RewritePlan.Excess, image: Poster, fitting: Int?) -> String {
+    func budgetMessage(_ excess: RewritePlan.Excess, image: Poster, fitting: Int?, plan: RewritePlan) -> String {
         let budget = request.configuration.audioOnlyBudget
         var message = "\(request.posterName) is \(image.data.count) bytes; \(excess.uri) would peak at \(excess.peak) bit/s against a budget of \(budget) bit/s"
+        // Pictures the segments keep beside the poster take their share: say so, or the sum
+        // does not add up for the user.
+        if let kept = plan.target(excess.playlistURI)?.keptPictures.note(playlist: excess.uri) { message += " (\(kept))" }
         if let fitting { message += "; an image of at most \(fitting) bytes fits" } else { message += "; no poster fits" }
         return message
     }

@@ -14,10 +14,10 @@ import Testing
 
     /// The packed-audio sample with a 12 000-byte back cover in the leading tag of each of its
     /// three segments (beside the PRIV timestamp and the poster the sample carries).
-    static func streamWithBackCovers() throws -> (folder: TemporaryFolder, master: String, back: AttachedPicture) {
+    static func streamWithBackCovers(bytes: Int = 12_000) throws -> (folder: TemporaryFolder, master: String, back: AttachedPicture) {
         let (folder, master) = try sampleCopy("packed-audio")
         var back = Self.back
-        back.data = EmbedTests.padded(try fixture("poster.jpg"), to: 12_000)
+        back.data = EmbedTests.padded(try fixture("poster.jpg"), to: bytes)
         for index in 0..<3 {
             let path = folder.path("packed-audio/audio/seg\(index).aac")
             let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
@@ -28,10 +28,40 @@ import Testing
         return (folder, master, back)
     }
 
-    static func embed(_ master: String, into output: String) async throws -> EmbedOutcome {
+    static func embed(_ master: String, into output: String, image: [UInt8]? = nil) async throws -> EmbedOutcome {
         try await PosterEmbedder(EmbedRequest(
-            input: master, poster: try Poster(image: fixture("poster.jpg")), posterName: "poster.jpg",
+            input: master, poster: try Poster(image: image ?? fixture("poster.jpg")), posterName: "poster.jpg",
             destination: .folder(output))).run()
+    }
+
+    /// The refusal of a poster over budget, as the user reads it.
+    static func refusal(_ master: String, into output: String, image: [UInt8]) async throws -> String {
+        do {
+            _ = try await embed(master, into: output, image: image)
+        } catch {
+            return "\(error)"
+        }
+        Issue.record("a poster over budget was embedded")
+        return ""
+    }
+
+    /// A 30 KB poster is over the 64 kbit/s budget either way; with a 10 000-byte back cover in
+    /// every segment, 10 000 bytes less of image fit, and the refusal says what is kept.
+    @Test func theBudgetAdviceCountsTheBackCover() async throws {
+        let image = EmbedTests.padded(try fixture("poster.jpg"), to: 30_000)
+        let (folder, master, _) = try Self.streamWithBackCovers(bytes: 10_000)
+        let (plainFolder, plainMaster) = try sampleCopy("packed-audio")
+        let withBack = try await Self.refusal(master, into: folder.path("out"), image: image)
+        let plain = try await Self.refusal(plainMaster, into: plainFolder.path("out"), image: image)
+        func fitting(_ message: String) -> Int? {
+            guard let range = message.range(of: "an image of at most ") else { return nil }
+            return Int(message[range.upperBound...].prefix { $0.isNumber })
+        }
+        let fitsWithBack = try #require(fitting(withBack), "\(withBack)")
+        let fitsPlain = try #require(fitting(plain), "\(plain)")
+        #expect(fitsPlain - fitsWithBack >= 9_950 && fitsPlain - fitsWithBack <= 10_050, "\(fitsPlain) - \(fitsWithBack)")
+        #expect(withBack.contains("(kept 1 other picture (back cover, 10 KB) in 3 segments of audio/index.m3u8;"), "\(withBack)")
+        #expect(!plain.contains("other picture"), "\(plain)")
     }
 
     @Test func theBackCoverStaysCountsInTheBudgetAndIsToldAbout() async throws {
