@@ -62,9 +62,6 @@ actor SegmentFactsCache {
     private var old: [Key: Entry] = [:]
     private var seenYoung: [Int: Seen] = [:]
     private var seenOld: [Int: Seen] = [:]
-    /// Segments read, and lines answered from a record instead (for tests and the docs' figures).
-    private(set) var reads = 0
-    private(set) var reuses = 0
 
     /// The defaults keep four planned batches of segments (`MediaMeasurer.batchSize` ×
     /// `batchesPlannedTogether` = 512) in the younger generation, and fingerprints of 64 times as
@@ -79,7 +76,6 @@ actor SegmentFactsCache {
     func records(for keys: [Key], wantsStreamInfo: [Bool]) -> [SegmentRecord?] {
         zip(keys, wantsStreamInfo).map { key, streamInfo in
             guard let entry = entry(key), entry.withStreamInfo || !streamInfo else { return nil }
-            reuses += 1
             return entry.record
         }
     }
@@ -91,7 +87,6 @@ actor SegmentFactsCache {
     /// `fingerprint`; returns the record to give that line: with a problem when an earlier read
     /// of the same segment in this run found something else.
     func store(_ key: Key, record: SegmentRecord, fingerprint: Int, withStreamInfo: Bool, playlistURI: String) -> SegmentRecord {
-        reads += 1
         let hash = key.hashValue
         var given = record
         if let earlier = seenYoung[hash] ?? seenOld[hash], earlier.fingerprint != fingerprint {
