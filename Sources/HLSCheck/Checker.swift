@@ -166,7 +166,10 @@ public struct Checker: Sendable {
         } catch {
             throw CheckError("cannot read the playlist \(uri)")
         }
-        var analysis = StreamAnalysis(loaded: loaded, measurements: await measure(loaded))
+        // One cache for the stream: a segment listed again, by any playlist or during the live
+        // watch, is not read again (SegmentFactsCache).
+        let cache = SegmentFactsCache()
+        var analysis = StreamAnalysis(loaded: loaded, measurements: await measure(loaded, cache: cache))
         if let seconds = configuration.liveWatchSeconds {
             // Live media playlists (no EXT-X-ENDLIST), as they were first read.
             var live: [String: MediaPlaylist] = [:]
@@ -179,7 +182,7 @@ public struct Checker: Sendable {
                 if !configuration.playlistOnly {
                     // Segments published during the watch are read like the first window's.
                     watcher.measuring = LiveSegmentMeasuring(
-                        measurer: measurer(loaded), sample: configuration.sampleSegments,
+                        measurer: measurer(loaded, cache: cache), sample: configuration.sampleSegments,
                         bases: live.keys.reduce(into: [:]) { $0[$1] = $1 == loaded.rootURI ? loaded.root.uri : loaded.mediaPlaylists[$1]?.uri ?? $1 },
                         maximumSegments: configuration.limits.segmentsPerPlaylist,
                         firstWindow: analysis.measurements.mapValues(\.records.count))
@@ -208,9 +211,9 @@ public struct Checker: Sendable {
 
     /// Inspects the segments of every variant and rendition playlist, one playlist at a time,
     /// its segments concurrently on both cores. Nothing with `--playlist-only`.
-    func measure(_ loaded: LoadedStream) async -> [String: PlaylistMeasurement] {
+    func measure(_ loaded: LoadedStream, cache: SegmentFactsCache = SegmentFactsCache()) async -> [String: PlaylistMeasurement] {
         guard !configuration.playlistOnly else { return [:] }
-        let measurer = measurer(loaded)
+        let measurer = measurer(loaded, cache: cache)
         var measurements: [String: PlaylistMeasurement] = [:]
         for (uri, playlist) in StreamAnalysis.playlistsToMeasure(loaded).sorted(by: { $0.key < $1.key }) {
             // A playlist found after a redirect: its segments resolve against where it was found.
@@ -220,7 +223,7 @@ public struct Checker: Sendable {
         return measurements
     }
 
-    private func measurer(_ loaded: LoadedStream) -> MediaMeasurer {
+    private func measurer(_ loaded: LoadedStream, cache: SegmentFactsCache = SegmentFactsCache()) -> MediaMeasurer {
         // Segments outside the stream's root are never opened (uri-outside-root reports them).
         let inspector = SegmentInspector(
             source: RefusingSegmentSource(
@@ -233,6 +236,7 @@ public struct Checker: Sendable {
         measurer.sample = configuration.sampleSegments
         measurer.known = knownSegments
         measurer.refused = knownSegments == nil ? [] : loaded.outsideRootURIs
+        measurer.cache = cache
         return measurer
     }
 

@@ -183,12 +183,18 @@ struct MediaMeasurer: Sendable {
     /// are all that is held for them until their turn: memory stays flat in the stream's length.
     static let batchesPlannedTogether = 4
 
+    /// Records of the segments read lately, shared by every playlist this measurer measures (and
+    /// by the live watch, which measures through a copy): a segment listed again is not read again.
+    var cache = SegmentFactsCache()
+
     /// One batch: the segments read, the records known instead, and where it ends.
     private struct Batch {
         var indices: [Int]
         var end: Int
         var reused: [Int: SegmentRecord]
         var requests: [SegmentRequest]
+        /// What makes the segment of each request the same as another line's (SegmentFactsCache).
+        var keys: [SegmentFactsCache.Key]
     }
 
     /// `base`: where the playlist was found (after redirects), when not at `playlistURI`.
@@ -223,21 +229,23 @@ struct MediaMeasurer: Sendable {
                 }
                 // Codec parameters (profile, sample rate, channels) come from the first segment.
                 let requests = batch.map { request(records.segment(at: $0), at: base, wantsStreamInfo: $0 == 0) }
-                planned.append(Batch(indices: batch, end: end, reused: reused, requests: requests))
+                let keys = zip(batch, requests).map { SegmentFactsCache.Key($1, keyMethod: records.segment(at: $0).key?.method) }
+                planned.append(Batch(indices: batch, end: end, reused: reused, requests: requests, keys: keys))
                 start = end
             }
-            // A network source fetches the planned batches ahead of their inspection (issue 11);
-            // each batch's facts are folded into the records before the next is inspected.
-            await inspector.source.readingAhead(planned.flatMap(\.requests)) { source in
+            // A network source fetches the planned batches ahead of their inspection (issue 11):
+            // each distinct segment once, and none whose record is kept (SegmentFactsCache).
+            let ahead = await readAheadPlan(planned)
+            await inspector.source.readingAhead(ahead) { source in
                 for batch in planned {
-                    let outcomes = batch.requests.isEmpty ? [] : await inspect(batch.requests, from: source)
+                    let measured = await measure(batch, of: records, at: playlistURI, from: source)
                     var next = 0
                     for index in batchStart..<batch.end {
                         let segment = records.segment(at: index)
                         if let record = batch.reused[index] {
                             records.append(record)
                         } else if next < batch.indices.count, batch.indices[next] == index {
-                            records.append(record(segment, outcomes[next]))
+                            records.append(measured[next])
                             next += 1
                         } else {
                             // Left unread by `--sample`: neither measured nor a problem.
@@ -251,6 +259,57 @@ struct MediaMeasurer: Sendable {
             }
         }
         return PlaylistMeasurement(playlistURI: playlistURI, playlist: playlist, records: records)
+    }
+
+    /// The requests the planned batches will read, in order: the first line of each distinct
+    /// segment, and none the cache keeps a record of.
+    private func readAheadPlan(_ planned: [Batch]) async -> [SegmentRequest] {
+        let keys = planned.flatMap(\.keys)
+        let kept = await cache.kept(keys)
+        var seen: Set<SegmentFactsCache.Key> = []
+        return zip(planned.flatMap(\.requests), zip(keys, kept)).compactMap { request, entry in
+            !entry.1 && seen.insert(entry.0).inserted ? request : nil
+        }
+    }
+
+    /// The records of one batch's segments (`batch.indices`, in order): each distinct segment
+    /// request read once (with the stream-info pass when any of its lines asks for it), or not at
+    /// all when the cache keeps its record; every line that lists it gets the same facts.
+    private func measure(
+        _ batch: Batch, of records: SegmentRecords, at playlistURI: String, from source: any SegmentByteSource
+    ) async -> [SegmentRecord] {
+        guard !batch.requests.isEmpty else { return [] }
+        let kept = await cache.records(for: batch.keys, wantsStreamInfo: batch.requests.map(\.wantsStreamInfo))
+        var unique: [SegmentRequest] = [], firstLine: [Int] = [], readBy = [Int](repeating: -1, count: batch.requests.count)
+        var number: [SegmentFactsCache.Key: Int] = [:]
+        for position in batch.requests.indices where kept[position] == nil {
+            let key = batch.keys[position]
+            if let existing = number[key] {
+                readBy[position] = existing
+                if batch.requests[position].wantsStreamInfo { unique[existing].wantsStreamInfo = true }
+            } else {
+                number[key] = unique.count
+                readBy[position] = unique.count
+                unique.append(batch.requests[position])
+                firstLine.append(position)
+            }
+        }
+        let outcomes = unique.isEmpty ? [] : await inspect(unique, from: source)
+        var read: [SegmentRecord] = [], given: [SegmentRecord] = []
+        for (number, outcome) in outcomes.enumerated() {
+            let position = firstLine[number]
+            let record = record(records.segment(at: batch.indices[position]), outcome)
+            read.append(record)
+            given.append(await cache.store(
+                batch.keys[position], record: record, fingerprint: SegmentFactsCache.fingerprint(outcome),
+                withStreamInfo: unique[number].wantsStreamInfo, playlistURI: playlistURI))
+        }
+        return batch.requests.indices.map { position in
+            let segment = records.segment(at: batch.indices[position])
+            if let record = kept[position] { return record.relisted(as: segment) }
+            let number = readBy[position]
+            return firstLine[number] == position ? given[number] : read[number].relisted(as: segment)
+        }
     }
 
     /// Inspects one batch through `source`, within the run's shared slots when there are any.
@@ -400,13 +459,15 @@ struct MediaMeasurer: Sendable {
     /// `hlscheck embed` lays them out (PosterBudget).
     static func posterCost(_ facts: SegmentFacts) -> (bytes: Int, layout: PosterBudget.Layout) {
         func frameBytes(_ frames: [ID3FrameFacts]) -> Int { frames.reduce(0) { $0 + ($1.frameByteCount ?? $1.byteCount) } }
+        // The poster is the front cover; other pictures (a back cover) are the segment's own
+        // content, which embed keeps: they count as the tag's other frames.
         let holder = facts.id3.first { $0.frames.contains { $0.id == "APIC" } }
-        let pictures = frameBytes(holder?.frames.filter { $0.id == "APIC" } ?? [])
+        let pictures = frameBytes(holder?.frames.filter(\.isReplacedByPoster) ?? [])
         switch facts.container {
         case .mpegTS:
             // The poster joins the first timed-ID3 tag, or gets a PES of its own.
             guard let tag = holder ?? facts.id3.first else { return (0, .transportStream(otherTagBytes: nil)) }
-            let others = tag.frames.filter { $0.id != "APIC" }
+            let others = tag.frames.filter { !$0.isReplacedByPoster }
             guard !others.isEmpty else {
                 return (PosterBudget.transportStreamBytes(tagBytes: 10 + pictures), .transportStream(otherTagBytes: nil))
             }
@@ -415,7 +476,7 @@ struct MediaMeasurer: Sendable {
         case .fragmentedMP4:
             guard let tag = holder ?? facts.id3.first else { return (0, .newEventMessage) }
             // An emsg that holds only the poster goes away with it.
-            if tag.frames.allSatisfy({ $0.id == "APIC" }) { return (PosterBudget.growth(.newEventMessage, frameBytes: pictures), .newEventMessage) }
+            if tag.frames.allSatisfy(\.isReplacedByPoster) { return (PosterBudget.growth(.newEventMessage, frameBytes: pictures), .newEventMessage) }
             return (pictures, .inExistingTag)
         default:
             return (pictures, .inExistingTag)

@@ -49,16 +49,16 @@ public struct PosterEmbedder: Sendable {
            !request.force {
             let fitting = maximumImageBytes(excess, analysis, image: image)
             guard request.fit else {
-                throw EmbedError(budgetMessage(excess, image: image, fitting: fitting) + ": use a smaller image, --fit to re-encode it, or --force")
+                throw EmbedError(budgetMessage(excess, image: image, fitting: fitting, plan: plan) + ": use a smaller image, --fit to re-encode it, or --force")
             }
             guard let fitting, let smaller = try reencode(image, maxBytes: fitting) else {
-                throw EmbedError(budgetMessage(excess, image: image, fitting: fitting) + ", and no re-encoding of the image fits")
+                throw EmbedError(budgetMessage(excess, image: image, fitting: fitting, plan: plan) + ", and no re-encoding of the image fits")
             }
             poster = smaller.poster
             fitted = smaller.description
             plan = try await rewritePlan(targets, poster: poster)
             if let still = plan.overBudget(analysis, budget: request.configuration.audioOnlyBudget) {
-                throw EmbedError(budgetMessage(still, image: smaller.poster, fitting: nil) + " even re-encoded (\(smaller.description))")
+                throw EmbedError(budgetMessage(still, image: smaller.poster, fitting: nil, plan: plan) + " even re-encoded (\(smaller.description))")
             }
         }
 
@@ -201,6 +201,7 @@ public struct PosterEmbedder: Sendable {
         if request.poster == nil, target.timestampsKept > 0 {
             notes.append("kept the ID3 PRIV timestamp that starts \(target.timestampsKept) packed-audio segments of \(target.uri): RFC 8216 §3.4 requires it, so one that hlscheck embed added stays and those segments keep its bytes")
         }
+        if let kept = target.keptPictures.note(playlist: target.uri) { notes.append(kept) }
         if target.timestampsAdded > 0 {
             notes.append("added an ID3 PRIV timestamp to \(target.timestampsAdded) packed-audio segments of \(target.uri) that had none: RFC 8216 §3.4 requires it")
         }
@@ -272,6 +273,7 @@ public struct PosterEmbedder: Sendable {
             target.newSizes = sizes
             target.newRecords = zip(work, scans).map { item, scan in scan.flatMap { item.1.rewritten(as: $0.facts) } }
             target.fingerprints = scans.map { $0?.fingerprint }
+            for scan in scans { if let scan { target.keptPictures.add(scan.facts.artwork) } }
             target.rewritten = rewritten
             (target.timestampsKept, target.timestampsAdded) = (session.timestampsKept, session.timestampsAdded)
             let windows = zip(target.segments, target.newSizes).map {
@@ -300,9 +302,12 @@ public struct PosterEmbedder: Sendable {
             within: request.configuration.audioOnlyBudget, mimeType: image.mimeType, description: image.description)
     }
 
-    func budgetMessage(_ excess: RewritePlan.Excess, image: Poster, fitting: Int?) -> String {
+    func budgetMessage(_ excess: RewritePlan.Excess, image: Poster, fitting: Int?, plan: RewritePlan) -> String {
         let budget = request.configuration.audioOnlyBudget
         var message = "\(request.posterName) is \(image.data.count) bytes; \(excess.uri) would peak at \(excess.peak) bit/s against a budget of \(budget) bit/s"
+        // Pictures the segments keep beside the poster take their share: say so, or the sum
+        // does not add up for the user.
+        if let kept = plan.target(excess.playlistURI)?.keptPictures.note(playlist: excess.uri) { message += " (\(kept))" }
         if let fitting { message += "; an image of at most \(fitting) bytes fits" } else { message += "; no poster fits" }
         return message
     }

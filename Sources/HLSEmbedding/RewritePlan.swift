@@ -29,6 +29,8 @@ struct PlannedTarget: Sendable {
     /// Packed-audio segments whose PRIV timestamp stays, and those that gain one (SegmentSession).
     var timestampsKept = 0
     var timestampsAdded = 0
+    /// Pictures other than the poster the rewritten segments keep (a back cover): counted in the budget.
+    var keptPictures = KeptPictures()
 
     /// The segments that carry media (GAP segments have none), in the order measurements use.
     var segments: [MediaSegment] { playlist.segments.filter { !$0.gap } }

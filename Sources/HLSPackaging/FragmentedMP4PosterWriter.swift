@@ -23,7 +23,8 @@ public enum FragmentedMP4PosterWriter {
             throw PackagingError(.wrongContainer, "the file has no moof box (found \(types)): it is not an fMP4 media segment — an init section goes in EXT-X-MAP and needs no poster")
         }
 
-        // Existing ID3 event messages: the first one with an APIC gets the poster, the others lose theirs.
+        // Existing ID3 event messages: the first one with an APIC gets the poster, the others lose
+        // the front covers it replaces (ID3TagEditor); other pictures stay.
         var replacements: [Int: [UInt8]?] = [:]   // box index → new bytes (nil: drop)
         var placed = false
         for (index, box) in boxes.enumerated() where box.type == "emsg" {
@@ -43,6 +44,8 @@ public enum FragmentedMP4PosterWriter {
             let picture = placed ? nil : poster?.frame
             if poster != nil { placed = true }
             if let edited = try ID3TagEditor.apply(.init(picture: picture, appendPictureIfAbsent: false), to: message.messageData[...]) {
+                // Only pictures the poster does not replace (a back cover, say): the box stays as it is.
+                if edited.elementsEqual(message.messageData) { continue }
                 message.messageData = edited
                 replacements[index] = message.serialized()
             } else {

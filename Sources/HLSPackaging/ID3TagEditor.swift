@@ -2,20 +2,65 @@ internal import MediaFormats
 
 /// Edits the APIC frames of one serialized ID3v2 tag while disturbing nothing else.
 ///
+/// What a poster replaces (ID3v2.4 frames §4.14, ID3v2.3 §4.15): the front cover (picture type
+/// 3), the picture the poster is, and APIC frames that cannot be read (what they are cannot be
+/// told). Every other picture — a back cover, an artist photo, a picture type 1 or 2 file icon —
+/// belongs to whoever tagged the segment and stays, byte for byte. The poster takes the place of
+/// the tag's first picture, so it stays the first picture readers find; and since a tag holds
+/// one picture per content descriptor, a poster whose description a kept picture already has
+/// is written with a distinct one (`distinctDescription`).
+///
 /// An ID3v2.4 tag without unsynchronisation, extended header or footer is edited at the byte
 /// level: every other frame keeps its exact bytes (flags, text encodings, data length
 /// indicators) and the tag keeps its padding, so embedding and then removing a poster gives
 /// back the original tag. Any other tag (ID3v2.3, unsynchronised, with extended header or footer)
 /// is decoded and written again as ID3v2.4 (ID3v2.4 structure §3–§4), the version HLS players
-/// are specified against (Apple "Timed Metadata for HTTP Live Streaming").
+/// are specified against (Apple "Timed Metadata for HTTP Live Streaming"); a tag the edit would
+/// not change is returned as it is.
 enum ID3TagEditor {
     struct Edit {
-        /// Replaces the first APIC frame, or is appended when the tag has none and
-        /// `appendPictureIfAbsent` is set. nil removes every APIC frame.
+        /// The poster. It takes the place of the tag's first APIC frame; the frames it replaces
+        /// (`replaces`) go, every other picture stays. In a tag without APIC frame it is
+        /// appended when `appendPictureIfAbsent` is set. nil removes the frames a poster
+        /// replaces, and nothing else.
         var picture: ID3Frame?
         var appendPictureIfAbsent: Bool
         /// Frames inserted before all others (the PRIV timestamp of packed audio).
         var prependedFrames: [ID3Frame] = []
+    }
+
+    /// The picture type of HLS posters: "Cover (front)".
+    static let posterPictureType: UInt8 = 3
+
+    /// Whether a poster replaces `frame`: a front cover, or an APIC frame that cannot be read.
+    static func replaces(_ frame: ID3Frame) -> Bool {
+        guard frame.id == "APIC" else { return false }
+        guard case .attachedPicture(let picture) = frame else { return true }
+        return picture.pictureType == posterPictureType
+    }
+
+    /// The pictures of `frames` a poster keeps.
+    static func keptPictures(_ frames: [ID3Frame]) -> [AttachedPicture] {
+        frames.compactMap { frame in
+            guard case .attachedPicture(let picture) = frame, !replaces(frame) else { return nil }
+            return picture
+        }
+    }
+
+    /// `picture` with a description no picture of `kept` has (ID3v2.4 frames §4.14: one picture
+    /// per content descriptor): its own when free, else "poster", "poster 2", …
+    static func distinctDescription(_ picture: ID3Frame, from kept: [AttachedPicture]) -> ID3Frame {
+        guard case .attachedPicture(var poster) = picture else { return picture }
+        let taken = Set(kept.map(\.description))
+        guard taken.contains(poster.description) else { return picture }
+        let base = poster.description.isEmpty ? "poster" : poster.description + " (poster)"
+        var candidate = base, number = 1
+        while taken.contains(candidate) {
+            number += 1
+            candidate = "\(base) \(number)"
+        }
+        poster.description = candidate
+        return .attachedPicture(poster)
     }
 
     /// The largest tag we write: ID3v2 sizes are 28-bit synchsafe integers (ID3v2.4 §3.1).
@@ -31,11 +76,15 @@ enum ID3TagEditor {
             throw PackagingError(.malformedID3, "existing ID3 tag cannot be read (\(error.description)); fix or strip the tag before embedding a poster")
         }
         let hasPicture = tag.frames.contains { $0.id == "APIC" }
-        if !hasPicture, edit.prependedFrames.isEmpty, edit.picture == nil || !edit.appendPictureIfAbsent {
+        let replacing = tag.frames.contains(where: replaces)
+        let placing = edit.picture != nil && (hasPicture || edit.appendPictureIfAbsent)
+        if !replacing, !placing, edit.prependedFrames.isEmpty {
             return Array(tagBytes)
         }
+        var edit = edit
+        edit.picture = edit.picture.map { distinctDescription($0, from: keptPictures(tag.frames)) }
         if let layout = FrameLayout(tagBytes), layout.frames.count == tag.frames.count {
-            return try byteLevelEdit(edit, tagBytes: tagBytes, layout: layout)
+            return try byteLevelEdit(edit, tagBytes: tagBytes, layout: layout, frames: tag.frames)
         }
         return try modelEdit(edit, tag: tag)
     }
@@ -83,7 +132,9 @@ enum ID3TagEditor {
         ID3Tag(majorVersion: 4, frames: [frame]).serialized().dropFirst(10)
     }
 
-    private static func byteLevelEdit(_ edit: Edit, tagBytes: ArraySlice<UInt8>, layout: FrameLayout) throws(PackagingError) -> [UInt8]? {
+    private static func byteLevelEdit(
+        _ edit: Edit, tagBytes: ArraySlice<UInt8>, layout: FrameLayout, frames: [ID3Frame]
+    ) throws(PackagingError) -> [UInt8]? {
         var out = ByteWriter(capacity: tagBytes.count + (edit.picture.map { frameBytes($0).count } ?? 0))
         out.writeBytes(tagBytes.prefix(10))
         var frameCount = 0
@@ -92,14 +143,15 @@ enum ID3TagEditor {
             frameCount += 1
         }
         var placed = false
-        for frame in layout.frames {
+        for (frame, decoded) in zip(layout.frames, frames) {
             if frame.id == "APIC" {
+                // The poster takes the place of the first picture, whether that one goes or stays.
                 if !placed, let picture = edit.picture {
                     out.writeBytes(frameBytes(picture))
                     frameCount += 1
                 }
                 placed = true
-                continue
+                if replaces(decoded) { continue }
             }
             out.writeBytes(tagBytes[frame.range])
             frameCount += 1
@@ -126,7 +178,7 @@ enum ID3TagEditor {
             if frame.id == "APIC" {
                 if !placed, let picture = edit.picture { frames.append(picture) }
                 placed = true
-                continue
+                if replaces(frame) { continue }
             }
             frames.append(tag.majorVersion == 3 ? try convertedToVersion4(frame) : frame)
         }

@@ -285,6 +285,8 @@ struct PESUnit {
             placed = true
         }
         newPayload += payload   // anything after the tags stays
+        // Only pictures the poster does not replace (a back cover, say): the PES keeps its packets.
+        if !damaged, newPayload.elementsEqual(pes.payload) { return }
         guard !newPayload.isEmpty else {
             replacement = []
             return

@@ -186,14 +186,22 @@ public struct ID3FrameFacts: Sendable, Hashable, Codable {
     /// The whole frame (10-byte header and body) as ID3v2.4 writes it: what the frame costs a
     /// tag (poster budget arithmetic). Nil when unknown.
     public var frameByteCount: Int?
+    /// APIC only: the picture type (3 = front cover, the poster's; 4 = back cover, …); nil for
+    /// other frames and for an APIC frame that cannot be read.
+    public var pictureType: Int?
 
     /// Makes the facts of one frame.
-    public init(id: String, summary: String, byteCount: Int, frameByteCount: Int? = nil) {
+    public init(id: String, summary: String, byteCount: Int, frameByteCount: Int? = nil, pictureType: Int? = nil) {
         self.id = id
         self.summary = summary
         self.byteCount = byteCount
         self.frameByteCount = frameByteCount
+        self.pictureType = pictureType
     }
+
+    /// An APIC frame `hlscheck embed` replaces with its poster: a front cover, or a picture that
+    /// cannot be read. Other pictures (a back cover, an artist photo) stay beside the poster.
+    public var isReplacedByPoster: Bool { id == "APIC" && (pictureType ?? 3) == 3 }
 }
 
 /// An APIC picture, measured but not kept.

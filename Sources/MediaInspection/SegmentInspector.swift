@@ -400,10 +400,12 @@ extension ID3TagFacts {
 extension ID3FrameFacts {
     init(frame: ID3Frame) {
         let summary: String, count: Int
+        var pictureType: Int?
         switch frame {
         case .attachedPicture(let picture):
             summary = picture.mimeType
             count = picture.data.count
+            pictureType = Int(picture.pictureType)
         case .privateData(let owner, let data):
             summary = owner
             count = data.count
@@ -419,7 +421,7 @@ extension ID3FrameFacts {
         }
         self.init(
             id: frame.id, summary: String(summary.prefix(256)), byteCount: count,
-            frameByteCount: ID3Tag(majorVersion: 4, frames: [frame]).serialized().count - 10)
+            frameByteCount: ID3Tag(majorVersion: 4, frames: [frame]).serialized().count - 10, pictureType: pictureType)
     }
 }
 

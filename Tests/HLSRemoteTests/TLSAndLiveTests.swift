@@ -152,14 +152,18 @@ struct LiveSegmentTests {
         #expect(report.diagnostics.filter { $0.rule.hasPrefix("live-") }.isEmpty, "\(report.diagnostics)")
         // The first window holds 3 segments; each reload (about one a second) publishes one more.
         let reloads = requests.filter { $0.path == "/live.m3u8" }.count
-        let segmentRequests = requests.filter { $0.path.hasSuffix(".aac") }.count
+        let segments = 3 + (reloads - 1)
         #expect(reloads >= 2)
-        #expect(segmentRequests == 3 + (reloads - 1), "\(requests.map(\.path))")
+        // The playlist cycles through three files: the segments published later take the facts
+        // already read for their file (SegmentFactsCache), except where a batch's first segment
+        // asks for libavformat's stream-info pass, which the first read may not have made.
+        let fetched = requests.map(\.path).filter { $0.hasSuffix(".aac") }
+        #expect(Set(fetched).count == 3 && fetched.count <= segments, "\(fetched)")
         let variant = try #require(report.variants.first)
-        #expect(variant.segmentsMeasured == segmentRequests)
+        #expect(variant.segmentsMeasured == segments)
         // The summary counts the whole watched timeline, not the first window's 3 segments.
-        #expect(variant.segmentCount == segmentRequests)
-        #expect(variant.duration == Double(segmentRequests))
+        #expect(variant.segmentCount == segments)
+        #expect(variant.duration == Double(segments))
         #expect(report.findings("segment-unreadable").isEmpty)
     }
 
@@ -195,11 +199,14 @@ struct LiveSegmentTests {
         // in 3.5 s at a target duration of 1 s), 2 at most, however many reloads a loaded
         // machine manages.
         let published = requests.filter { $0.path == "/live.m3u8" }.count - 1
+        let read = 2 + min(2, (published + 1) / 2)
+        // The playlist cycles through three files: a segment whose file was read takes its facts
+        // (SegmentFactsCache), so there are at most as many GETs as segments read.
         let segmentRequests = requests.filter { $0.path.hasSuffix(".aac") }.count
-        #expect(segmentRequests == 2 + min(2, (published + 1) / 2), "\(requests.map(\.path))")
+        #expect(segmentRequests >= 2 && segmentRequests <= read, "\(requests.map(\.path))")
         let sampled = report.findings("segments-sampled")
         #expect(sampled.count == 1)
-        #expect(sampled.first?.message.contains("\(segmentRequests) of \(3 + published) segments") == true, "\(sampled)")
+        #expect(sampled.first?.message.contains("\(read) of \(3 + published) segments") == true, "\(sampled)")
     }
 
     @Test func playlistOnlyWatchReadsNoSegments() async throws {
