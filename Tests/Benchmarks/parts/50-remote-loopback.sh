@@ -30,40 +30,12 @@ M3U8
 segments=$(ls "$work"/www/audio/*.ts | wc -l)
 echo "$segments segments, $(du -sh "$work/www" | cut -f1)"
 
-# nginx on a free loopback port, every path under $work (no root-owned file is touched; run as
-# root, its worker drops to nobody, hence the world-readable tree).
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()')
-chmod -R a+rX "$work"
-cat > "$work/nginx/nginx.conf" <<CONF
-worker_processes 1;
-daemon off;
-pid $work/nginx/nginx.pid;
-error_log $work/nginx/error.log warn;
-events { worker_connections 256; }
-http {
-    access_log off;
-    client_body_temp_path $work/nginx/body;
-    proxy_temp_path $work/nginx/proxy;
-    fastcgi_temp_path $work/nginx/fastcgi;
-    uwsgi_temp_path $work/nginx/uwsgi;
-    scgi_temp_path $work/nginx/scgi;
-    sendfile on;
-    tcp_nopush on;
-    tcp_nodelay on;
-    keepalive_timeout 60s;
-    keepalive_requests 100000;
-    types { application/vnd.apple.mpegurl m3u8; video/mp2t ts; }
-    default_type application/octet-stream;
-    server {
-        listen 127.0.0.1:$port;
-        root $work/www;
-    }
-}
-CONF
-"$nginx" -p "$work/nginx" -c "$work/nginx/nginx.conf" -e "$work/nginx/error.log" &
-server_pid=$!
-for _ in $(seq 50); do curl -fs "http://127.0.0.1:$port/master.m3u8" >/dev/null 2>&1 && break; sleep 0.1; done
-curl -fs "http://127.0.0.1:$port/master.m3u8" >/dev/null || { echo "bench: nginx did not start:" >&2; cat "$work/nginx/error.log" >&2; exit 1; }
+# nginx on a free loopback port (Tests/Benchmarks/nginx-loopback.sh).
+. Tests/Benchmarks/nginx-loopback.sh
+chmod a+rx "$work"   # the worker (nobody) passes through to the served folder
+start_nginx "$work/www" "$work/nginx" off master.m3u8
+port=$nginx_port
+server_pid=$nginx_pid
 
 bin=${HLSCHECK_BIN:-.build/release/hlscheck}
 url="http://127.0.0.1:$port/master.m3u8"

@@ -75,34 +75,12 @@ time_case distinct "$work/distinct/index.m3u8" "$runs"
 nginx=$(command -v nginx || echo /usr/sbin/nginx)
 remote_json=()
 if [ -x "$nginx" ]; then
-    mkdir -p "$work/nginx"
-    chmod -R a+rX "$work/repeated"
-    port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()')
-    cat > "$work/nginx/nginx.conf" <<CONF
-worker_processes 1;
-daemon off;
-pid $work/nginx/nginx.pid;
-error_log $work/nginx/error.log warn;
-events { worker_connections 256; }
-http {
-    access_log $work/nginx/access.log;
-    client_body_temp_path $work/nginx/body;
-    proxy_temp_path $work/nginx/proxy;
-    fastcgi_temp_path $work/nginx/fastcgi;
-    uwsgi_temp_path $work/nginx/uwsgi;
-    scgi_temp_path $work/nginx/scgi;
-    sendfile on;
-    keepalive_timeout 60s;
-    keepalive_requests 100000;
-    types { application/vnd.apple.mpegurl m3u8; video/mp2t ts; }
-    default_type application/octet-stream;
-    server { listen 127.0.0.1:$port; root $work/repeated; }
-}
-CONF
-    "$nginx" -c "$work/nginx/nginx.conf" -p "$work/nginx" &
-    server_pid=$!
+    . Tests/Benchmarks/nginx-loopback.sh
+    chmod a+rx "$work"   # the worker (nobody) passes through to the served folder
+    start_nginx "$work/repeated" "$work/nginx" "$work/nginx/access.log" index.m3u8
+    port=$nginx_port
+    server_pid=$nginx_pid
     trap 'kill $server_pid 2>/dev/null; [ -z "${BENCH_WORK:-}" ] && rm -rf "$work"; true' EXIT
-    for _ in $(seq 50); do curl -sf "http://127.0.0.1:$port/index.m3u8" >/dev/null && break; sleep 0.1; done
     : > "$work/nginx/access.log"
     "$bin" "http://127.0.0.1:$port/index.m3u8" >/dev/null || true
     echo "GETs of seg.ts by one hlscheck run: $(grep -c 'GET /seg.ts' "$work/nginx/access.log")"
