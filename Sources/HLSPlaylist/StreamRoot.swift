@@ -22,7 +22,8 @@ public enum LocalPath {
 
     /// How `uri` maps to a local file; nil for `http`/`https` URLs.
     public static func name(of uri: String) -> LocalFileName? {
-        if uri.hasPrefix("file://") { return LocalFileName(uri: uri) }
+        // Without a ':' there is no scheme to read (the common case: a path).
+        if uri.hasPrefix("file://") || !uri.utf8.contains(UInt8(ascii: ":")) { return LocalFileName(uri: uri) }
         // Any other string is opened as a path by the local sources, so it is judged as one
         // ("evil:../../x" is a relative path to them); only network URLs are not local.
         let scheme = URIComponents(uri).scheme?.lowercased()

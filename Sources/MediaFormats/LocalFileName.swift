@@ -35,7 +35,9 @@ public struct LocalFileName: Sendable, Hashable {
     /// The file `uri` names: a path or a `file://` URL (the caller has told remote URLs apart).
     public init(uri: String) {
         let literal = uri.hasPrefix("file://") ? String(uri.dropFirst("file://".count)) : uri
-        let end = literal.firstIndex { $0 == "?" || $0 == "#" } ?? literal.endIndex
+        // By bytes ('?' and '#' are ASCII, never inside a multi-byte character): a stream's
+        // thousands of plain names are not walked character by character.
+        let end = literal.utf8.firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? literal.endIndex
         // No escape (the common case): the path is the text before any query or fragment.
         guard literal[..<end].utf8.contains(UInt8(ascii: "%")) else {
             let meant = String(literal[..<end])

@@ -26,10 +26,10 @@ extension SegmentInspector {
         do {
             scanned = try Self.scanPass(uri: uri, segment: source, container: container, maximumID3Bytes: maximumID3Bytes)
         } catch {
-            var facts = Self.finish(demuxed, ScanResult(), maximumImagePixels: maximumImagePixels)
+            var facts = Self.finish(demuxed, ScanResult(), maximumImagePixels: maximumImagePixels, images: decodedImages)
             facts.problem = error.reason
             return facts
         }
-        return Self.finish(demuxed, scanned, maximumImagePixels: maximumImagePixels)
+        return Self.finish(demuxed, scanned, maximumImagePixels: maximumImagePixels, images: decodedImages)
     }
 }

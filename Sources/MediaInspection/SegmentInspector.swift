@@ -10,6 +10,9 @@ public struct SegmentInspector: Sendable {
     public var maximumImagePixels: Int
     /// ID3 tags larger than this are reported, not parsed.
     public var maximumID3Bytes: Int
+    /// Posters already decoded, shared by every inspection of this inspector (and of those
+    /// `reading(from:)` makes).
+    let decodedImages: DecodedImages
 
     /// Makes an inspector; the limits default to `ImageHeader.defaultMaximumPixels` pixels and
     /// `EmbeddedID3.maximumPESSize` bytes.
@@ -17,14 +20,20 @@ public struct SegmentInspector: Sendable {
         source: any SegmentByteSource, maximumImagePixels: Int = ImageHeader.defaultMaximumPixels,
         maximumID3Bytes: Int = EmbeddedID3.maximumPESSize
     ) {
+        self.init(source: source, maximumImagePixels: maximumImagePixels, maximumID3Bytes: maximumID3Bytes, decodedImages: DecodedImages())
+    }
+
+    private init(source: any SegmentByteSource, maximumImagePixels: Int, maximumID3Bytes: Int, decodedImages: DecodedImages) {
         self.source = source
         self.maximumImagePixels = maximumImagePixels
         self.maximumID3Bytes = maximumID3Bytes
+        self.decodedImages = decodedImages
     }
 
     /// The same inspector reading from `source` (``SegmentByteSource/readingAhead(_:_:)``).
     public func reading(from source: any SegmentByteSource) -> SegmentInspector {
-        SegmentInspector(source: source, maximumImagePixels: maximumImagePixels, maximumID3Bytes: maximumID3Bytes)
+        SegmentInspector(
+            source: source, maximumImagePixels: maximumImagePixels, maximumID3Bytes: maximumID3Bytes, decodedImages: decodedImages)
     }
 
     /// What a source that fetches whole bodies is assumed to hold per segment when no byte
@@ -53,12 +62,12 @@ public struct SegmentInspector: Sendable {
                 return try await Self.inspectConcurrently(
                     uri: request.uri, segment: segment, initSection: initBytes, wantsStreamInfo: request.wantsStreamInfo,
                     wantsDecode: request.wantsDecode, maximumImagePixels: maximumImagePixels, maximumID3Bytes: maximumID3Bytes,
-                    sniffed: sniffed)
+                    sniffed: sniffed, images: decodedImages)
             }
             return try Self.inspect(
                 uri: request.uri, segment: segment, initSection: initBytes, wantsStreamInfo: request.wantsStreamInfo,
                 wantsDecode: request.wantsDecode, maximumImagePixels: maximumImagePixels, maximumID3Bytes: maximumID3Bytes,
-                gauge: gauge, sniffed: sniffed)
+                gauge: gauge, sniffed: sniffed, images: decodedImages)
         }
         // The downloaded (encrypted) size is what counts for bit rate; the content is the clear text.
         var hidden = SegmentFacts(uri: request.uri, byteCount: segment.count, container: .unknown)
@@ -81,7 +90,7 @@ public struct SegmentInspector: Sendable {
         var facts = try Self.inspect(
             uri: request.uri, segment: clear, initSection: initBytes, wantsStreamInfo: request.wantsStreamInfo,
             wantsDecode: request.wantsDecode, maximumImagePixels: maximumImagePixels, maximumID3Bytes: maximumID3Bytes,
-            gauge: gauge)
+            gauge: gauge, images: decodedImages)
         facts.byteCount = segment.count
         facts.decryption = .decrypted
         return facts
@@ -179,7 +188,7 @@ public struct SegmentInspector: Sendable {
         wantsDecode: Bool = false, maximumImagePixels: Int = ImageHeader.defaultMaximumPixels,
         maximumID3Bytes: Int = EmbeddedID3.maximumPESSize, gauge: BufferGauge? = nil,
         windowSize: Int = ByteCursor.defaultWindowSize, sniffed: (SegmentContainer, problem: String?)? = nil,
-        streamInfoDecodesVideo: Bool = false
+        streamInfoDecodesVideo: Bool = false, images: DecodedImages? = nil
     ) throws(SegmentReadError) -> SegmentFacts {
         let sniffed = sniffed ?? ContainerSniffer.container(uri: uri, source: segment, hasInitSection: initSection != nil)
         if sniffed.0 == .mpegTS {
@@ -201,7 +210,7 @@ public struct SegmentInspector: Sendable {
                 throw SegmentReadError(uri: uri, reason: error.reason)
             }
             let (continuity, tags) = feed.scanner.finish()
-            return finish(demuxed, ScanResult(found: tags, continuity: continuity), maximumImagePixels: maximumImagePixels)
+            return finish(demuxed, ScanResult(found: tags, continuity: continuity), maximumImagePixels: maximumImagePixels, images: images)
         }
         let demuxed = try demuxPass(
             uri: uri, segment: segment, initSection: initSection, wantsStreamInfo: wantsStreamInfo, wantsDecode: wantsDecode,
@@ -209,7 +218,7 @@ public struct SegmentInspector: Sendable {
         let scanned = try scanPass(
             uri: uri, segment: segment, container: demuxed.container, maximumID3Bytes: maximumID3Bytes, gauge: gauge,
             windowSize: windowSize)
-        return finish(demuxed, scanned, maximumImagePixels: maximumImagePixels)
+        return finish(demuxed, scanned, maximumImagePixels: maximumImagePixels, images: images)
     }
 
     /// Segments at least this large, but for MPEG-TS (read once), are demuxed and scanned at the
@@ -223,7 +232,7 @@ public struct SegmentInspector: Sendable {
     static func inspectConcurrently(
         uri: String, segment: any RandomAccessBytes & Sendable, initSection: (any RandomAccessBytes & Sendable)?,
         wantsStreamInfo: Bool, wantsDecode: Bool, maximumImagePixels: Int, maximumID3Bytes: Int,
-        sniffed: (SegmentContainer, problem: String?)? = nil
+        sniffed: (SegmentContainer, problem: String?)? = nil, images: DecodedImages? = nil
     ) async throws(SegmentReadError) -> SegmentFacts {
         let sniffed = sniffed ?? ContainerSniffer.container(uri: uri, source: segment, hasInitSection: initSection != nil)
         let container = sniffed.0
@@ -236,7 +245,7 @@ public struct SegmentInspector: Sendable {
                 maximumImagePixels: maximumImagePixels, gauge: nil, sniffed: sniffed)
         }
         let scan = await scanned
-        return finish(try demuxed.get(), try scan.get(), maximumImagePixels: maximumImagePixels)
+        return finish(try demuxed.get(), try scan.get(), maximumImagePixels: maximumImagePixels, images: images)
     }
 
     struct DemuxPassResult {
@@ -312,7 +321,9 @@ public struct SegmentInspector: Sendable {
         return result
     }
 
-    static func finish(_ demuxed: DemuxPassResult, _ scanned: ScanResult, maximumImagePixels: Int) -> SegmentFacts {
+    static func finish(
+        _ demuxed: DemuxPassResult, _ scanned: ScanResult, maximumImagePixels: Int, images: DecodedImages? = nil
+    ) -> SegmentFacts {
         var facts = demuxed.facts
         facts.continuity = scanned.continuity
         let stated = demuxed.problems.compactMap { $0 }
@@ -321,7 +332,7 @@ public struct SegmentInspector: Sendable {
         facts.id3 = found.map(ID3TagFacts.init(found:))
         facts.artwork = found.flatMap { $0.tag?.frames ?? [] }.compactMap { frame in
             guard case .attachedPicture(let picture) = frame else { return nil }
-            return ArtworkFacts(picture, maximumPixels: maximumImagePixels)
+            return ArtworkFacts(picture, maximumPixels: maximumImagePixels, images: images)
         }
         if demuxed.container.isPackedAudio {
             if let first = facts.id3.first, first.offset == 0 {
@@ -426,12 +437,16 @@ extension ID3FrameFacts {
 }
 
 extension ArtworkFacts {
-    init(_ picture: AttachedPicture, maximumPixels: Int) {
+    /// The facts of `picture`; its decoding is looked up in `images` first (the same poster in
+    /// every segment is decoded once).
+    init(_ picture: AttachedPicture, maximumPixels: Int, images: DecodedImages? = nil) {
         self.init(
             mimeType: picture.mimeType, pictureType: Int(picture.pictureType),
             byteCount: picture.data.count, contentHash: SHA256.hexDigest(picture.data)
         )
-        switch ArtworkDecoder.decode(picture.data, mimeType: picture.mimeType, maximumPixels: maximumPixels) {
+        let decode = { ArtworkDecoder.decode(picture.data, mimeType: picture.mimeType, maximumPixels: maximumPixels) }
+        let key = DecodedImages.Key(contentHash: contentHash, byteCount: byteCount, mimeType: mimeType, maximumPixels: maximumPixels)
+        switch images?.result(key, decode: decode) ?? decode() {
         case .success(let size):
             width = size.width
             height = size.height
