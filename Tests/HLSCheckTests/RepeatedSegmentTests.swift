@@ -70,17 +70,7 @@ import Testing
     @Test func filesListedByAnAudioOnlyVariantAndAnAudioRenditionAreReadOnce() async throws {
         let folder = try TemporaryFolder()
         try FileManager.default.copyItem(at: Self.sample, to: folder.url.appendingPathComponent("compliant"))
-        // audio/rendition.m3u8, a copy of the audio-only variant's playlist, is the AUDIO group
-        // of the first video variant, as ffmpeg's var_stream_map with agroup writes it.
-        let audio = folder.path("compliant/audio")
-        try FileManager.default.copyItem(atPath: audio + "/index.m3u8", toPath: audio + "/rendition.m3u8")
-        let master = folder.path("compliant/master.m3u8")
-        let text = try String(contentsOfFile: master, encoding: .utf8)
-            .replacingOccurrences(
-                of: "#EXT-X-INDEPENDENT-SEGMENTS\n",
-                with: "#EXT-X-INDEPENDENT-SEGMENTS\n#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"aud\",NAME=\"en\",DEFAULT=YES,AUTOSELECT=YES,URI=\"audio/rendition.m3u8\"\n")
-            .replacingOccurrences(of: "FRAME-RATE=25.000\nv0/", with: "FRAME-RATE=25.000,AUDIO=\"aud\"\nv0/")
-        try Data(text.utf8).write(to: URL(fileURLWithPath: master))
+        let master = try makeAudioRenditionShareTheAudioOnlySegments(compliantAt: folder.path("compliant"))
 
         let source = CountingSource()
         let analysis = try await Checker(segmentSource: source).analyse(master)

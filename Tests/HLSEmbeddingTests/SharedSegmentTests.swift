@@ -15,14 +15,7 @@ import Testing
     /// an AUDIO group the first video variant uses.
     static func sharedSegmentsCopy() throws -> (folder: TemporaryFolder, master: String) {
         let (folder, master) = try sampleCopy("compliant")
-        let audio = folder.path("compliant/audio")
-        try FileManager.default.copyItem(atPath: audio + "/index.m3u8", toPath: audio + "/rendition.m3u8")
-        let text = try String(contentsOfFile: master, encoding: .utf8)
-            .replacingOccurrences(
-                of: "#EXT-X-INDEPENDENT-SEGMENTS\n",
-                with: "#EXT-X-INDEPENDENT-SEGMENTS\n#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"aud\",NAME=\"en\",DEFAULT=YES,AUTOSELECT=YES,URI=\"audio/rendition.m3u8\"\n")
-            .replacingOccurrences(of: "FRAME-RATE=25.000\nv0/", with: "FRAME-RATE=25.000,AUDIO=\"aud\"\nv0/")
-        try Data(text.utf8).write(to: URL(fileURLWithPath: master))
+        _ = try makeAudioRenditionShareTheAudioOnlySegments(compliantAt: folder.path("compliant"))
         return (folder, master)
     }
 
