@@ -8,7 +8,7 @@
 // is made explicitly, as a `ResolutionBase`: `.filePath` for what a user or a folder listing
 // gave, `.uri` for a URL or a URI already resolved from a playlist; `.filePath` is encoded by
 // `LocalFileName.uriReference(forPath:)`, whose inverse, `LocalFileName`, every reader applies.
-// Reports decode locations back into file paths (ReportPaths), so they read as typed.
+// Reports decode locations back into file paths (CheckReport.namingFiles), so they read as typed.
 
 internal import MediaFormats
 
