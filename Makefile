@@ -30,7 +30,7 @@ apt_install = missing=$$(for p in $(1); do \
 	    DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
 	fi
 
-# The Swift runtime is linked in (no libswift*.so to load at start-up: issue 11, docs/benchmarks.md).
+# The Swift runtime is linked in (no libswift*.so to load at start-up: docs/benchmarks.md).
 build: deps
 	$(SWIFT) build -c release --product hlscheck --static-swift-stdlib
 

@@ -6,7 +6,7 @@ import PackageDescription
 let strict: [SwiftSetting] = [
     .enableUpcomingFeature("InternalImportsByDefault"),
 ]
-// FFmpeg and libxml2 are not linked: CLazyLibraries loads them on first use (issue 11), so the
+// FFmpeg and libxml2 are not linked: CLazyLibraries loads them on first use, so the
 // system-library targets below give their headers only, without pkg-config (whose --libs would
 // link them). Debian's FFmpeg headers are on the default include path; libxml2's are not.
 let libxml2Headers = "/usr/include/libxml2"

@@ -116,6 +116,8 @@ public struct Checker: Sendable {
     /// Segments whose facts the caller already knows (`hlscheck embed` re-checking what it has
     /// just written): their records are taken instead of reading them (KnownSegments).
     public var knownSegments: KnownSegments?
+    /// The clocks the live watch (`liveWatchSeconds`) keeps its reload schedule by.
+    public var liveClock: LiveClock = .continuous
 
     /// `source` and `segmentSource` default to local files within `configuration.limits`.
     public init(
@@ -178,7 +180,7 @@ public struct Checker: Sendable {
                 if let media = playlist.media, !media.endList { live[key] = media }
             }
             if !live.isEmpty {
-                var watcher = LiveWatcher(source: loader.source, limits: loader.limits)
+                var watcher = LiveWatcher(source: loader.source, limits: loader.limits, clock: liveClock)
                 if !configuration.playlistOnly {
                     // Segments published during the watch are read like the first window's.
                     watcher.measuring = LiveSegmentMeasuring(

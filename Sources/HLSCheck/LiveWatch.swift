@@ -69,41 +69,45 @@ public struct LiveWatcher: Sendable {
     public var limits: LoaderLimits
     /// Read the segments published during the watch; nil: only the playlists are compared.
     var measuring: LiveSegmentMeasuring?
+    /// Where the watch takes its time from: each watched playlist keeps its reload schedule on a
+    /// clock of its own, made by this. Staleness and the reload interval are judged on that
+    /// clock's time, so a test that gives a clock moved only by the watch's own sleeps gets the
+    /// same verdicts whatever the machine's load.
+    public var clock: LiveClock
 
-    public init(source: any PlaylistSource, limits: LoaderLimits = LoaderLimits()) {
+    public init(source: any PlaylistSource, limits: LoaderLimits = LoaderLimits(), clock: LiveClock = .continuous) {
         self.source = source
         self.limits = limits
+        self.clock = clock
     }
 
     /// Watches every playlist of `playlists` (resolved URI → its first version) for `seconds`.
     public func watch(_ playlists: [String: MediaPlaylist], seconds: Double) async -> LiveObservation {
-        let clock = ContinuousClock()
-        let start = clock.now
-        let deadline = start.advanced(by: .milliseconds(Int64(seconds * 1000)))
         var reloads: [String: Int] = [:]
         var findings: [LiveFinding] = []
         var newSegments: [String: LiveSegments] = [:]
-        await withTaskGroup(of: (String, Int, [LiveFinding], LiveSegments).self) { group in
+        var watched = Duration.zero
+        await withTaskGroup(of: (String, Int, [LiveFinding], LiveSegments, Duration).self) { group in
             for (uri, first) in playlists.sorted(by: { $0.key < $1.key }) {
                 group.addTask {
                     // Segments are read beside the reloads, never in their way: a slow segment
                     // must not delay a reload and make the playlist look stale.
                     let (batches, publisher) = AsyncStream.makeStream(of: [NewSegment].self)
                     async let read = readNewSegments(uri, batches)
-                    let (count, found) = await watchOne(
-                        uri, first: first, from: start, until: deadline, clock: clock, seconds: seconds, publish: publisher)
+                    let (count, found, elapsed) = await watchOne(
+                        uri, first: first, clock: clock.make(), seconds: seconds, publish: publisher)
                     publisher.finish()
-                    return (uri, count, found, await read)
+                    return (uri, count, found, await read, elapsed)
                 }
             }
-            for await (uri, count, found, segments) in group {
+            for await (uri, count, found, segments, elapsed) in group {
                 reloads[uri] = count
                 findings += found
+                watched = max(watched, elapsed)
                 if !segments.segments.isEmpty { newSegments[uri] = segments }
             }
         }
         findings.sort { ($0.location.uri, $0.location.line, $0.rule, $0.message) < ($1.location.uri, $1.location.line, $1.rule, $1.message) }
-        let watched = start.duration(to: clock.now)
         return LiveObservation(
             watchedSeconds: Double(watched.components.seconds) + Double(watched.components.attoseconds) / 1e18,
             reloads: reloads, findings: findings, newSegments: newSegments)
@@ -153,10 +157,16 @@ public struct LiveWatcher: Sendable {
         return playlist
     }
 
-    private func watchOne(
-        _ uri: String, first: MediaPlaylist, from start: ContinuousClock.Instant, until deadline: ContinuousClock.Instant,
-        clock: ContinuousClock, seconds: Double, publish: AsyncStream<[NewSegment]>.Continuation
-    ) async -> (Int, [LiveFinding]) {
+    /// Reloads one playlist until `seconds` have passed on `clock`: the reloads made, the
+    /// findings, and the time the watch took on that clock.
+    private func watchOne<C: Clock>(
+        _ uri: String, first: MediaPlaylist, clock: C, seconds: Double, publish: AsyncStream<[NewSegment]>.Continuation
+    ) async -> (Int, [LiveFinding], Duration) where C.Duration == Duration {
+        let start = clock.now
+        // Any Double a library caller passes is a watch: NaN and negatives watch nothing, and
+        // the length is capped at a year rather than trapping in the conversion.
+        let watchFor = seconds.isFinite ? min(max(seconds, 0), 365 * 86_400) : 0
+        let deadline = start.advanced(by: .milliseconds(Int64(watchFor * 1000)))
         var previous = first
         var previousBytes: [UInt8]?
         var findings: [LiveFinding] = []
@@ -179,7 +189,7 @@ public struct LiveWatcher: Sendable {
         var recordCount = measuring?.firstWindow[uri] ?? first.segments.count
         // `--sample N` over a watch: about `seconds / target duration` new segments are expected;
         // every stride-th is read, N at most.
-        let expected = max(1, Int((seconds / Double(targetDuration)).rounded(.up)))
+        let expected = max(1, Int((watchFor / Double(targetDuration)).rounded(.up)))
         let stride = measuring?.sample.map { max(1, (expected + max(1, $0) - 1) / max(1, $0)) } ?? 1
         while !Task.isCancelled {
             let wait: Duration = changed ? .seconds(targetDuration) : .milliseconds(Int64(targetDuration) * 500)
@@ -240,13 +250,26 @@ public struct LiveWatcher: Sendable {
                     location: SourceLocation(uri: uri, line: previous.targetDurationLine ?? 0)))
             }
         }
-        return (count, findings)
+        return (count, findings, start.duration(to: clock.now))
     }
 
     static func format(_ seconds: Double) -> String {
         let tenths = Int((seconds * 10).rounded())
         return "\(tenths / 10).\(tenths % 10)"
     }
+}
+
+/// Makes the clocks a live watch keeps time by (`LiveWatcher.clock`).
+public struct LiveClock: Sendable {
+    /// A new clock for one watched playlist.
+    public var make: @Sendable () -> any Clock<Duration>
+
+    public init(_ make: @escaping @Sendable () -> any Clock<Duration>) {
+        self.make = make
+    }
+
+    /// The machine's monotonic clock: what `hlscheck check --live-duration` watches by.
+    public static let continuous = LiveClock { ContinuousClock() }
 }
 
 /// What must hold between two consecutive versions of a live media playlist (RFC 8216 §6.2.1:

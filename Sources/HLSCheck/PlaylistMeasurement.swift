@@ -173,13 +173,13 @@ struct MediaMeasurer: Sendable {
 
     /// Segments inspected per batch: each batch's facts are folded into the compact records
     /// before the next is read, so a long playlist never holds more than this many
-    /// `SegmentFacts` at once (issue 11); large enough that the wait for a batch's last segment
+    /// `SegmentFacts` at once; large enough that the wait for a batch's last segment
     /// costs nothing measurable.
     static let batchSize = 128
 
     /// Batches whose segments a network source is told about at once (`readingAhead`): it
     /// fetches up to this many batches ahead of the inspector, so that its requests go on while
-    /// a batch's last segments are inspected, and while FFmpeg loads (issue 11). Their requests
+    /// a batch's last segments are inspected, and while FFmpeg loads. Their requests
     /// are all that is held for them until their turn: memory stays flat in the stream's length.
     static let batchesPlannedTogether = 4
 
@@ -233,7 +233,7 @@ struct MediaMeasurer: Sendable {
                 planned.append(Batch(indices: batch, end: end, reused: reused, requests: requests, keys: keys))
                 start = end
             }
-            // A network source fetches the planned batches ahead of their inspection (issue 11):
+            // A network source fetches the planned batches ahead of their inspection:
             // each distinct segment once, and none whose record is kept (SegmentFactsCache).
             let ahead = await readAheadPlan(planned)
             await inspector.source.readingAhead(ahead) { source in

@@ -5,7 +5,7 @@ import MediaInspection
 /// The segments of one media playlist as measured: one ``SegmentRecord`` per segment (EXT-X-GAP
 /// segments left out), in playlist order, made on access from facts stored by column.
 ///
-/// Why columns (issue 11, "memory flat in stream length"): a check keeps the facts of every
+/// Why columns ("memory flat in stream length"): a check keeps the facts of every
 /// segment of every playlist until its rules have run. Kept as an array of `SegmentRecord`s they
 /// cost ≈ 2 KB a segment (a 350-byte record, a codec list, continuity edges, strings), 20 MB for
 /// a stream of 10 000 segments. Here a segment costs ≈ 50 bytes:

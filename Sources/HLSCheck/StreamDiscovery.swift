@@ -15,7 +15,7 @@ public enum StreamDiscovery {
     }
 
     /// As `inputs(_:ignore:)`, keeping in `discovered` (within its budget) the playlists a
-    /// folder's discovery read, for the check to use instead of reading them again (issue 13).
+    /// folder's discovery read, for the check to use instead of reading them again.
     public static func inputs(
         _ paths: [String], ignore: (String) -> Bool = { _ in false }, keeping discovered: inout DiscoveredPlaylists
     ) throws(CheckError) -> [String] {
@@ -188,7 +188,7 @@ public struct IgnorePatterns: Sendable {
     }
 }
 
-/// Playlists that folder discovery read, kept so that the check reads each file once (issue 13).
+/// Playlists that folder discovery read, kept so that the check reads each file once.
 /// Bounded: past `budget` bytes, further playlists are not kept and the check reads them as usual.
 /// Each is kept with its file's stamp (device, inode, size, modification and change times), and
 /// used only while the file still has it: a playlist changed between discovery and the check is

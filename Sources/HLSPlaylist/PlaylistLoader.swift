@@ -17,7 +17,7 @@ public protocol PlaylistSource: Sendable {
     /// The playlist at `uri` already parsed from the bytes `read(uri)` would return (parsed with
     /// `uri` as its URI, no imported variables and no query parameters), with those bytes; nil
     /// when the source has none. The loader then uses it as the stream's root instead of
-    /// parsing again (issue 13: folder discovery parses the multivariant playlists it finds).
+    /// parsing again (folder discovery parses the multivariant playlists it finds).
     func parsedPlaylist(_ uri: String) async -> (bytes: [UInt8], playlist: Playlist)?
 }
 

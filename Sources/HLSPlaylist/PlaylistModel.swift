@@ -565,7 +565,7 @@ public struct PartialSegment: Sendable, Hashable {
 
 /// One media segment (RFC 8216 §3): its URI line and the tags in force for it.
 ///
-/// Stored compactly, in 48 bytes (issue 11: a playlist of 100 000 segments is a model of 100 000
+/// Stored compactly, in 48 bytes (a playlist of 100 000 segments is a model of 100 000
 /// of these): the key, the map, the bitrate and the media sequence base in force are one shared
 /// reference for a run of segments (each segment keeps a 24-bit delta), the title, byte range
 /// and partial segments, rare, one reference only when present; a numbered URI is its run's

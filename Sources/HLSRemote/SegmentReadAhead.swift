@@ -8,7 +8,7 @@ struct SegmentReadAheadKey: Hashable, Sendable {
 }
 
 /// Fetches one batch of segments ahead of the inspector, in playlist order, so that the next
-/// segments travel while the current ones are inspected (issue 11: "fetch and inspect
+/// segments travel while the current ones are inspected ("fetch and inspect
 /// overlap").
 ///
 /// The fetches are started without a Swift task: `fetch` sends a request and calls back when

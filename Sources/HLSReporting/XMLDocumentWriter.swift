@@ -6,7 +6,7 @@ import HLSCheck
 public struct XMLWriterError: Error, Sendable, CustomStringConvertible {
     /// The libxml2 function that reported the failure.
     public var function: String
-    /// Set when libxml2 itself could not be loaded (it is loaded on first use, issue 11): the
+    /// Set when libxml2 itself could not be loaded (it is loaded on first use): the
     /// library, the loader's reason and the Debian package to install.
     public var unavailable: String? = nil
 

@@ -53,7 +53,7 @@ final class Demuxer {
     /// size, pixel format, profile and level, packets carry their own timestamps, and the codec
     /// string comes from the parameter sets. libavformat would otherwise decode at least seven
     /// frames to guess the reordering delay: for 1080p, ≈ 25 ms and 9 MB of frame buffers
-    /// (issue 13; StreamInfoDifferentialTests compare both ways over every test segment).
+    /// (StreamInfoDifferentialTests compare both ways over every test segment).
     func findStreamInfo(maximumPixels: Int = ImageHeader.defaultMaximumPixels, decodingVideo: Bool = false) throws(LibAVError) {
         guard let format else { return }
         var options = [OpaquePointer?](repeating: nil, count: Int(format.pointee.nb_streams))

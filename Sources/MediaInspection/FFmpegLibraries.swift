@@ -1,6 +1,6 @@
 internal import CLazyLibraries
 
-/// FFmpeg's libraries are loaded the first time hlscheck needs them, not when it starts (issue 11):
+/// FFmpeg's libraries are loaded the first time hlscheck needs them, not when it starts:
 /// `--version`, `rules` or a `--playlist-only` check never pay for mapping them. A command that
 /// will read media calls `load()` first, so that a missing library is one clear message and exit
 /// status 2 rather than a failure in the middle of a run.

@@ -1,7 +1,7 @@
 internal import MediaFormats
 
 /// Hands the transport stream scanner the bytes libavformat reads through ``ReaderInput``, so
-/// that each byte of a TS segment is read once for both (issue 13). libavformat reads mostly in
+/// that each byte of a TS segment is read once for both. libavformat reads mostly in
 /// order, but may go back (to re-read what it probed) or ahead (to the end, for timing) and back:
 /// the scanner takes only the bytes right after those it has, once, and ``complete(from:gauge:)``
 /// reads itself whatever libavformat never delivered in order.

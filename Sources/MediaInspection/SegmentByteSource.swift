@@ -35,7 +35,7 @@ public protocol SegmentByteSource: Sendable {
 
     /// Runs `body` with a source through which `requests`' segments (not their init sections or
     /// keys) are about to be read, each once, roughly in order: a network source fetches them
-    /// ahead of being asked, bounded, so that fetching overlaps inspecting (issue 11). Reads
+    /// ahead of being asked, bounded, so that fetching overlaps inspecting. Reads
     /// behave as through `self`; what `body` has not read when it returns is dropped.
     /// The default (files, memory) hands over `self`.
     func readingAhead<Value: Sendable>(

@@ -154,7 +154,7 @@ struct CheckCommand: AsyncParsableCommand {
             // A path that cannot be used (missing, unreadable folder, broken .hlscheck.yml beside
             // it) is a failed input in every report; the other paths are still checked.
             var inputs: [(String, ConfigurationFile?, String?, CheckError?)] = []
-            // The playlists a folder's discovery read, for the check to reuse (issue 13).
+            // The playlists a folder's discovery read, for the check to reuse.
             var discovered = DiscoveredPlaylists()
             for path in paths {
                 do throws(CheckError) {
@@ -188,7 +188,7 @@ struct CheckCommand: AsyncParsableCommand {
                     failureThreshold: failOn.map(\.threshold) ?? file?.failureThreshold ?? .error, unusable: unusable,
                     discovered: discovered.count > 0 ? discovered : nil)
             }
-            // FFmpeg is loaded on first use (issue 11): a missing library stops the run before any stream.
+            // FFmpeg is loaded on first use: a missing library stops the run before any stream.
             // A remote stream is fetched while it loads (startLoadingFFmpeg).
             if !playlistOnly { if fetcher == nil { try loadFFmpegForCheck() } else { startLoadingFFmpeg() } }
             outcome = await streamRun(baseline: baseline, count: jobs.count, paths: reportPaths, fetcher: fetcher).run(jobs)

@@ -3,7 +3,7 @@ import Foundation
 import HLSCheck
 import MediaInspection
 
-/// FFmpeg is loaded on first use (issue 11). A command that reads media loads it before it starts,
+/// FFmpeg is loaded on first use. A command that reads media loads it before it starts,
 /// so that a missing library is one line naming it and the package to install, and exit status 2
 /// ("could not run", design.md §4), before anything is read or written.
 func requireFFmpeg() throws {
@@ -25,7 +25,7 @@ func loadFFmpegForCheck() throws(CheckError) {
 }
 
 /// For `check` of a remote stream: FFmpeg loads on a thread of its own while the playlists and
-/// the first segments travel (issue 11, loopback within 1.5× of local: the dynamic loader's
+/// the first segments travel (loopback within 1.5× of local: the dynamic loader's
 /// ~40 ms on one core no longer precede the first request, and the event loop fetches on the
 /// other core meanwhile). The first inspection waits for it (each lazy stub's `pthread_once`).
 /// A library that cannot be loaded still stops the run with exit status 2, naming it and its

@@ -13,7 +13,7 @@ struct StreamJob: Sendable {
     var failureThreshold: Severity?
     /// Why the input cannot be checked at all (missing path, broken configuration beside it).
     var unusable: CheckError?
-    /// Playlists folder discovery already read, reused while unchanged (issue 13).
+    /// Playlists folder discovery already read, reused while unchanged.
     var discovered: DiscoveredPlaylists? = nil
 }
 

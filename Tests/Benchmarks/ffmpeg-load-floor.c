@@ -1,6 +1,6 @@
 // The floor of every hlscheck run that inspects a segment: loading FFmpeg's libraries (and the
 // ≈ 130 they need) the way hlscheck does (Sources/CLazyLibraries: dlopen, RTLD_NOW | RTLD_LOCAL),
-// and nothing else. Part 50-embed-vs-copy times it beside `cp -r` and embed (issue 13).
+// and nothing else. Part 50-embed-vs-copy times it beside `cp -r` and embed.
 #include <dlfcn.h>
 #include <stdio.h>
 #include <libavcodec/version.h>

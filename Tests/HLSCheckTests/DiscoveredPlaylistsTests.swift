@@ -4,7 +4,7 @@ import HLSPlaylist
 import Testing
 import TestSupport
 
-/// Folder discovery reads every playlist once and the check reuses those bytes (issue 13), never
+/// Folder discovery reads every playlist once and the check reuses those bytes, never
 /// stale ones, within a memory budget.
 @Suite struct DiscoveredPlaylistsTests {
     static let master = "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=48000,CODECS=\"mp4a.40.2\"\naudio/index.m3u8\n"

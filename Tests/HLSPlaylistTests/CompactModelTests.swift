@@ -1,7 +1,7 @@
 import HLSPlaylist
 import Testing
 
-/// The media-playlist model is stored compactly (issue 11): shared key/map/bitrate, packed
+/// The media-playlist model is stored compactly: shared key/map/bitrate, packed
 /// program date-times, tags as records over one buffer. What a caller reads and writes must be
 /// what it was when every field was stored as is.
 @Suite("Compact playlist model")

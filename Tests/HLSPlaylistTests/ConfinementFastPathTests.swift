@@ -3,7 +3,7 @@ import HLSPlaylist
 import Testing
 
 /// The loader judges plain segment names (`seg123.ts`) in the playlist's folder from one listing
-/// of that folder instead of one `realpath` each (issue 11: 92 000 segments). A name that is a
+/// of that folder instead of one `realpath` each (a playlist of 92 000 segments). A name that is a
 /// symlink must still be followed, and every other spelling still takes the full path.
 @Suite("Loader: segment confinement from a folder listing")
 struct ConfinementFastPathTests {

@@ -4,7 +4,7 @@ import HLSPlaylist
 import TestSupport
 import Testing
 
-/// The parser and the playlist rules were rewritten for speed (issue 11) without changing what
+/// The parser and the playlist rules were rewritten for speed without changing what
 /// they report. This test holds them to that: for every playlist of the third-party corpus, the
 /// samples and the test fixtures — as written, with CRLF line ends and trailing blanks, cut in
 /// half, and with a few deterministic byte edits (what the fuzzer's seeds are made from) — a

@@ -6,7 +6,7 @@ import Synchronization
 import TestSupport
 import Testing
 
-/// Segments are fetched ahead of their inspection (issue 11): within a window, each once.
+/// Segments are fetched ahead of their inspection: within a window, each once.
 /// A fetch the test answers when it chooses, as the network would: the requests started, in order.
 final class ManualFetches: Sendable {
     typealias Value = Result<[UInt8], any Error>

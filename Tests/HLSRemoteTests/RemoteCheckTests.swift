@@ -30,6 +30,9 @@ enum Remote {
             configuration: configuration, source: RemotePlaylistSource(fetcher: fetcher, maximumSize: configuration.limits.playlistBytes),
             segmentSource: RemoteSegmentSource(fetcher: fetcher, maximumByteCount: configuration.limits.segmentBytes))
         checker.deliveryObserver = RemoteDeliveryLog(fetcher: fetcher, input: url)
+        // A live watch keeps time by clocks that move only when it sleeps: its verdicts never
+        // depend on how fast a loaded machine answers.
+        checker.liveClock = LiveClock { SteppingClock() }
         do {
             let report = try await checker.check(url)
             await fetcher.shutdown()

@@ -114,13 +114,57 @@ struct TLSAndLiveTests {
             }), at: "live.m3u8")
             return try await Remote.check(server.url("live.m3u8"), {
                 $0.playlistOnly = true
-                // Staleness needs 1.5 × 2 s without change after the first reload: 10 s leaves
-                // room for reloads delayed on a loaded machine.
-                $0.liveWatchSeconds = 10
+                // The watch keeps the first version's target duration (1 s): the window last
+                // moved at the reload at 1 s, reloads at 2, 2.5 and 3 s see it unchanged, and at
+                // 3 s it is 2 s old, over 1.5 × 1 s.
+                $0.liveWatchSeconds = 4
             })
         }
         #expect(report.findings("live-target-duration-changed").first?.message.contains("from 1 to 2") == true, "\(report.diagnostics)")
         #expect(report.findings("live-playlist-stale").count == 1, "\(report.diagnostics)")
+    }
+
+    @Test func discontinuitySequenceThatMissesARemovedDiscontinuityIsAnError() async throws {
+        let report = try await Remote.withSamplesServer { server in
+            // Segment 11 follows an EXT-X-DISCONTINUITY. From the second request on the window
+            // starts at 12: 10 and 11 left it, and with 11 one discontinuity, so the sequence
+            // must go from 4 to 5. The server keeps 4.
+            server.inject(.dynamic { request in
+                let first = request == 0 ? 10 : 12
+                var text = "#EXTM3U\n#EXT-X-TARGETDURATION:1\n#EXT-X-MEDIA-SEQUENCE:\(first)\n#EXT-X-DISCONTINUITY-SEQUENCE:4\n"
+                for number in first..<(first + 3) {
+                    if number == 11 { text += "#EXT-X-DISCONTINUITY\n" }
+                    text += "#EXTINF:1.0,\n/packed-audio/audio/seg\(number % 3).aac\n"
+                }
+                return text
+            }, at: "live.m3u8")
+            return try await Remote.check(server.url("live.m3u8"), {
+                $0.playlistOnly = true
+                $0.liveWatchSeconds = 2
+            })
+        }
+        let wrong = report.findings("live-discontinuity-sequence")
+        #expect(wrong.count == 1, "\(report.diagnostics)")
+        #expect(wrong.first?.severity == .error)
+        #expect(wrong.first?.message.contains("it should be 5") == true, "\(wrong)")
+    }
+
+    @Test func discontinuitySequenceGoingBackIsAnError() async throws {
+        let report = try await Remote.withSamplesServer { server in
+            server.inject(.dynamic { request in
+                let sequence = 10 + request, discontinuities = request == 0 ? 7 : 3
+                var text = "#EXTM3U\n#EXT-X-TARGETDURATION:1\n#EXT-X-MEDIA-SEQUENCE:\(sequence)\n#EXT-X-DISCONTINUITY-SEQUENCE:\(discontinuities)\n"
+                for number in sequence..<(sequence + 3) { text += "#EXTINF:1.0,\n/packed-audio/audio/seg\(number % 3).aac\n" }
+                return text
+            }, at: "live.m3u8")
+            return try await Remote.check(server.url("live.m3u8"), {
+                $0.playlistOnly = true
+                $0.liveWatchSeconds = 2
+            })
+        }
+        let back = report.findings("live-discontinuity-sequence")
+        #expect(back.count == 1, "\(report.diagnostics)")
+        #expect(back.first?.message.contains("went back from 7 to 3") == true, "\(back)")
     }
 
     @Test func replacedSegmentInALiveWindowIsAnError() async throws {
@@ -153,7 +197,9 @@ struct LiveSegmentTests {
         // The first window holds 3 segments; each reload (about one a second) publishes one more.
         let reloads = requests.filter { $0.path == "/live.m3u8" }.count
         let segments = 3 + (reloads - 1)
-        #expect(reloads >= 2)
+        // The first load, then reloads at 1 s and 2 s of the watch's clock (the next, at 3 s, is
+        // past 2.5 s).
+        #expect(reloads == 3)
         // The playlist cycles through three files: the segments published later take the facts
         // already read for their file (SegmentFactsCache), except where a batch's first segment
         // asks for libavformat's stream-info pass, which the first read may not have made.
@@ -194,11 +240,12 @@ struct LiveSegmentTests {
             })
             return (report, server.requests)
         }
-        // Each request of the playlist publishes one segment more. Of the first window's 3,
-        // --sample 2 reads 2; of those published later every second one (about 4 are expected
-        // in 3.5 s at a target duration of 1 s), 2 at most, however many reloads a loaded
-        // machine manages.
+        // Each request of the playlist publishes one segment more: reloads at 1, 2 and 3 s of
+        // the watch's clock publish 3. Of the first window's 3, --sample 2 reads 2; of those
+        // published later every second one (4 are expected in 3.5 s at a target duration of
+        // 1 s), 2 at most.
         let published = requests.filter { $0.path == "/live.m3u8" }.count - 1
+        #expect(published == 3)
         let read = 2 + min(2, (published + 1) / 2)
         // The playlist cycles through three files: a segment whose file was read takes its facts
         // (SegmentFactsCache), so there are at most as many GETs as segments read.

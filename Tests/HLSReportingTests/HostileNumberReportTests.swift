@@ -57,7 +57,7 @@ func sampleCopy(_ sample: String, editing playlist: String, _ edit: (String) -> 
     return folder
 }
 
-/// The values that trapped the checker or a reporter before (issue 8), through the whole
+/// The values that trapped the checker or a reporter before, through the whole
 /// pipeline with media measurement on: parser → measurement → rules → every reporter.
 @Suite("Reports: numbers from files")
 struct HostileNumberReportTests {

@@ -2,7 +2,7 @@ import Testing
 @testable import MediaFormats
 
 /// ContinuityTracker keeps one packed word per PID (it runs for every packet of a segment of any
-/// size, issue 13). It must judge exactly as the rules of ISO/IEC 13818-1 §2.4.3.3 written out
+/// size). It must judge exactly as the rules of ISO/IEC 13818-1 §2.4.3.3 written out
 /// plainly, with dictionaries: checked here over long deterministic pseudo-random runs of
 /// headers with repeats, skips, packets without payload, discontinuity flags and null packets.
 @Suite("Continuity tracker against a plain model")

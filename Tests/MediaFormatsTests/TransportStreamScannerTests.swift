@@ -1,7 +1,7 @@
 import Testing
 @testable import MediaFormats
 
-/// The TS scanner fed in pieces (as libavformat reads a segment, issue 13) finds the packets,
+/// The TS scanner fed in pieces (as libavformat reads a segment) finds the packets,
 /// continuity gaps and timed-ID3 tags that one walk over the whole bytes finds, wherever the
 /// pieces are cut: inside a packet, a PES, a resynchronisation test or the last packet.
 @Suite("Scanning a transport stream fed in pieces")

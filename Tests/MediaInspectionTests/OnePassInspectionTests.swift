@@ -4,7 +4,7 @@ import Testing
 import MediaFormats
 import TestSupport
 
-/// An MPEG-TS segment is read once (issue 13): the scanner takes the bytes libavformat reads
+/// An MPEG-TS segment is read once: the scanner takes the bytes libavformat reads
 /// through the inspector's I/O callback, and reads itself only what libavformat skipped. The
 /// facts are those of the two separate passes, intact or damaged.
 struct OnePassInspectionTests {

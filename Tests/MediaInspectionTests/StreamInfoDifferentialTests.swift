@@ -5,7 +5,7 @@ import MediaFormats
 import TestSupport
 
 /// The first segment of a playlist gets `avformat_find_stream_info`; in MPEG-TS its H.264 and
-/// HEVC frames are no longer decoded there (Demuxer.findStreamInfo, issue 13). Every fact must
+/// HEVC frames are no longer decoded there (Demuxer.findStreamInfo). Every fact must
 /// stay what it was when libavformat decoded them: each TS segment the tests know (the
 /// fixtures, the samples, the shared corpus when present, and generated streams with B-frames
 /// and HEVC that the others lack) is inspected both ways and the facts compared whole.

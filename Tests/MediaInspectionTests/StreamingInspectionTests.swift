@@ -4,7 +4,7 @@ import Testing
 import MediaFormats
 import TestSupport
 
-/// Segments are read through bounded buffers (issue 13): a segment larger than every buffer is
+/// Segments are read through bounded buffers: a segment larger than every buffer is
 /// measured exactly as when it was loaded whole, a byte range is served from the middle of a
 /// file, an AES-128 segment is decrypted where it is read, and what the buffers hold at once
 /// does not grow with the segment.

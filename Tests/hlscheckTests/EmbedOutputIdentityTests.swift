@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// `hlscheck embed` writes the same bytes it wrote before segments were streamed and embed's
-/// passes were merged (issue 13): the checksums of every file of the written streams — the three
+/// passes were merged: the checksums of every file of the written streams — the three
 /// samples (MPEG-TS, packed audio, fMP4), with --output and --in-place — were recorded with
 /// the code of main before that change (Golden/embed-output-checksums.txt).
 struct EmbedOutputIdentityTests {

@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// The values that crashed `hlscheck` (exit 132, "Swift runtime failure") before issue 8, through
+/// The values that crashed `hlscheck` (exit 132, "Swift runtime failure") once, through
 /// the real binary with media measurement on: exit 1 with a located finding, in every format.
 @Suite("Command line: numbers from files")
 struct HostileNumberCommandTests {

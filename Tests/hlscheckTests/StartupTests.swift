@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// FFmpeg and libxml2 are loaded on first use (issue 11): a command that needs neither starts
+/// FFmpeg and libxml2 are loaded on first use: a command that needs neither starts
 /// without mapping them (with them, ~40 ms before `main`), and a machine without them gets one
 /// line naming the library and the package to install, never a crash.
 @Suite struct StartupTests {

@@ -1,7 +1,7 @@
 #ifndef HLSCHECK_CLAZYLIBRARIES_H
 #define HLSCHECK_CLAZYLIBRARIES_H
 // FFmpeg and libxml2 are loaded with dlopen the first time one of their functions is called
-// (issue 11, docs/benchmarks.md "Start-up"): the dynamic loader would otherwise map and relocate
+// (docs/benchmarks.md "Start-up"): the dynamic loader would otherwise map and relocate
 // FFmpeg's ~130 dependent libraries before `main`, ~40 ms, even for `--version` or a
 // `--playlist-only` check that never calls them. LazyLibraries.c defines, for every function the
 // Swift code uses, a stub of the same name (hidden: never exported, so no library's own calls

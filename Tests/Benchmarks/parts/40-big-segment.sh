@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Part of `make bench` (issue 13): one ~200 MB MPEG-TS segment (1080p H.264 + AAC), checked by
+# Part of `make bench`: one ~200 MB MPEG-TS segment (1080p H.264 + AAC), checked by
 # hlscheck, against the floor — a minimal C program reading the same file through libavformat's
 # file protocol (avformat_open_input + av_read_frame, Tests/Benchmarks/avformat-floor.c).
 # Time (hyperfine medians) and peak RSS (/usr/bin/time or getrusage via python).

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Part of `make bench` (issue 11): start-up. Commands that read no media (`--version`, `--help`,
+# Part of `make bench`: start-up. Commands that read no media (`--version`, `--help`,
 # `rules`, a `--playlist-only` check of a one-segment playlist) and a full check of
 # Samples/compliant, each run 40 times without a shell (hyperfine -N). FFmpeg and libxml2 are
 # loaded with dlopen on first use (Sources/CLazyLibraries): the first four never map them. Two

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Part of `make bench` (issue 13): `hlscheck embed` against `cp -r` of the same stream — an
+# Part of `make bench`: `hlscheck embed` against `cp -r` of the same stream — an
 # audio-only variant of 600 segments (2 s each), once as MPEG-TS and once as packed audio (ADTS),
 # with --output (to a folder that does not exist yet) and with --in-place (each in-place run
 # starts from a fresh copy made by hyperfine's --prepare, not timed), every command from the same

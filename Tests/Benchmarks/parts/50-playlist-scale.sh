@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Part of `make bench` (issue 11, "Speed"): the playlist side at scale, side by side with Python
+# Part of `make bench` ("Speed"): the playlist side at scale, side by side with Python
 # m3u8 (`pip install m3u8`), as whole processes; start-up; and peak RSS against stream length.
 #   - the 9 211-segment live playlist of the corpus (theRealRobG/m3u8 benches), and the same
 #     repeated ten times into one continuous 92 110-segment playlist (segment numbers, dates and

@@ -2,7 +2,7 @@
 # Part of `make bench`: the same 600-segment stream checked from local files and served over
 # loopback HTTP/1.1 by nginx (keep-alive, sendfile: a server a user would really have, and one
 # that costs little CPU next to the checker on a 2-core machine), side by side in one hyperfine
-# run. Target (issue 11): remote within 1.5x of local, because fetching overlaps inspecting.
+# run. Target: remote within 1.5x of local, because fetching overlaps inspecting.
 #   HLSCHECK_BIN=...       the binary measured (default .build/release/hlscheck)
 #   HLSCHECK_BASELINE=...  another binary timed in the same run (e.g. main's), rows "baseline"
 set -euo pipefail

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Part of `make bench` (issue 11, "memory flat in stream length: ≤ 1 MB per 10 000 segments of
+# Part of `make bench` ("memory flat in stream length: ≤ 1 MB per 10 000 segments of
 # retained facts"): peak RSS of a full check against stream length, a baseline binary and this
 # build side by side, and the slope per 10 000 segments; then wall and CPU time of the check of
 # 10 000 segments, so that the compact records cost no speed.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Part of `make bench` (issue 11, "Speed"): how close a full check comes to the floor of
+# Part of `make bench` ("Speed"): how close a full check comes to the floor of
 # segment inspection — a minimal single-thread C program that opens every segment with
 # libavformat and reads every packet (built here with cc + pkg-config, packet-scan.c beside this
 # script) — and to `cat` of the same bytes, on a 1 800-segment H.264/AAC MPEG-TS stream

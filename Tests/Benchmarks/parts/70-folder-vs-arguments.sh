@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Part of `make bench` (issue 13): the shared playlist corpus (../shared/corpus, or
+# Part of `make bench`: the shared playlist corpus (../shared/corpus, or
 # HLSCHECK_CORPUS; ~690 third-party playlists) checked as one folder — discovery finds the
 # streams — against the same playlist files named as arguments. Skipped when the corpus is absent.
-# Discovery reads every playlist once; the check reuses those bytes (issue 13).
+# Discovery reads every playlist once; the check reuses those bytes.
 #   HLSCHECK_BIN=path        the binary to measure (default .build/release/hlscheck)
 #   HLSCHECK_BASELINE=path   another binary, measured side by side (e.g. a build of main)
 set -euo pipefail
