@@ -4,7 +4,7 @@
 # Samples/compliant, each run 40 times without a shell (hyperfine -N). FFmpeg and libxml2 are
 # loaded with dlopen on first use (Sources/CLazyLibraries): the first four never map them. Two
 # C programs give the floor: one that only returns from main, one that also links FFmpeg's five
-# libraries and libxml2 (what the dynamic loader cost every hlscheck command before).
+# libraries and libxml2 (what the dynamic loader would cost every command if hlscheck linked them).
 #   HLSCHECK_BIN=path        the binary to measure (default .build/release/hlscheck)
 #   HLSCHECK_BASELINE=path   another binary, measured side by side (e.g. a build of main)
 set -euo pipefail

@@ -15,7 +15,7 @@
 #   BENCH_RT=1              run every timed command at real-time priority (chrt -f 50, root): on
 #                           a machine others are using, the figures of an idle one (each run
 #                           is short; the kernel keeps 5 % of every second for everyone else)
-#   BENCH_FS=disk           the earlier setting instead: every run on the disk the media is on,
+#   BENCH_FS=disk           instead: every run on the disk the media is on,
 #                           settled by rm + sync + dropping the caches (the denominator drifts)
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
@@ -55,14 +55,14 @@ echo "$(ls "$work/ts/audio" | grep -c '\.ts$') TS segments, $(ls "$work/aac/audi
 # skips every inode deleted in the last 30 s — 5.5 min while its inode-table block is still dirty
 # — checking each one's deletion time, so creating 600 files right after 600-file `rm -rf`s
 # costs 3× the system time of creating them after an idle minute, whatever the settle step
-# flushes or drops (cp -r of 600 files: 37–193 ms on this disk in earlier passes). A file system
+# flushes or drops (cp -r of 600 files: anywhere from 37 to 193 ms on one disk). A file system
 # made with mkfs has deleted nothing. Direct I/O on the loop device: a sync writes to the disk,
 # not into the page cache of the image file (which would be written back during a later run).
 #
 # disk (BENCH_FS=disk, or when a loop mount is not permitted): the previous output removed,
 # everything flushed (`sync`), the kernel's caches dropped when we may (root) and the inputs, the
-# binary and its libraries read back in. Kept to compare with earlier figures; its cp -r rows
-# depend on what the commands before deleted.
+# binary and its libraries read back in, for a machine where a loop mount is not permitted; its
+# cp -r rows depend on what the commands before deleted.
 mode=${BENCH_FS:-fresh}
 mnt=$work/fs
 if [ "$mode" = fresh ]; then
