@@ -228,7 +228,8 @@ extension SpecRequirements {
         .bis("4.4.6.6", .must, ["SERVER-URI"], "EXT-X-CONTENT-STEERING has SERVER-URI."),
         .bis("4.4.6.6", .must, ["PATHWAY-ID"], "Its PATHWAY-ID is a legal pathway id that some variant's PATHWAY-ID names."),
         // §6.2.1 General Server Responsibilities
-        .bis("6.2.1", .must, ["divide"], "Segments last, rounded to whole seconds, at most the target duration."),
+        .bis("6.2.1", .must, ["divide"], "Segments last, rounded to whole seconds, at most the target duration.",
+             gap: "EXTINF is compared with the target duration, and the measured duration with EXTINF within 0.5 s, so a segment up to 0.5 s too long can pass"),
         .bis("6.2.1", .should, ["key frame"], "Segments are cut where they decode on their own, such as on key frames."),
         .bis("6.2.1", .must, ["URI"], "Every segment has a URI from which it can be fetched."),
         .bis("6.2.1", .should, ["absence"], "Missing media is signalled with gap segments of the missing duration.",
@@ -270,6 +271,7 @@ extension SpecRequirements {
              gap: "seen only as segments whose sequence number changes meaning across reloads"),
         .bis("6.2.2", .must, ["incremented"], "EXT-X-MEDIA-SEQUENCE grows by one per removed segment and never decreases or wraps."),
         .bis("6.2.2", .should, ["EXT-X-PART"], "Parts more than three target durations from the end are removed."),
+        .bis("6.2.2", .must, ["Partial Segment"], "A removed part stays downloadable for three target durations.", gap: "needs fetching removed parts later"),
         .bis("6.2.2", .must, ["order"], "Segments and parts are removed in playlist order."),
         .bis("6.2.2", .must, ["three"], "Removing a segment never leaves a live playlist shorter than three target durations."),
         .bis("6.2.2", .must, ["Availability"], "A removed segment stays downloadable for its availability duration.", gap: "needs fetching removed segments later"),
