@@ -255,7 +255,6 @@ package enum SpecCoverage {
         ("bandwidth-below-peak", "AS 1.27", "MUST", ""),
         ("bandwidth-above-peak", "AS 1.27", "MUST", ""),
         ("bandwidth-below-peak", "AS 1.29", "MUST", ""),
-        ("target-duration-inconsistent", "AS 6.11", "MUST", ""),
         ("discontinuity-missing", "AS 7.1", "MUST", ""),
         ("continuity-error", "AS 7.2", "MUST", ""),
         ("discontinuity-missing", "AS 7.2", "MUST", ""),

@@ -103,7 +103,7 @@ extension SpecRequirements {
         .apple("6.9", .must, "The peak segment bit rate of I-frame playlists is computed as the HLS specification says."),
         .apple("6.10", .must, "In fMP4, I-frame segments include the moof of their I-frame."),
         .apple("6.11", .must, "For live, I-frame playlists have the same target duration as the other media.",
-               gap: "I-frame playlists of live streams are exempted as if they were VOD"),
+               gap: "target-duration-inconsistent exempts I-frame playlists of live streams too, as if they were VOD"),
         .apple("6.14", .should, "Some trick play content is H.264."),
         .apple("6.15", .should, "HDR trick play, if provided, covers every resolution."),
         .apple("6.16", .must, "SDR trick play streams are provided."),
