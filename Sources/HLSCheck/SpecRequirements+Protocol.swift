@@ -25,7 +25,7 @@ extension SpecRequirements {
         // §4.4.1 Basic Tags
         .bis("4.4.1.1", .must, "EXTM3U is the first line of every playlist."),
         .bis("4.4.1.2", .must, ["compatible"], "EXT-X-VERSION is present, at least at the minimum §8 gives, when the playlist uses anything beyond protocol version 1.",
-             gap: "the minimums for SAMPLE-AES, CAN-SKIP-DATERANGES, QUERYPARAM and REQ- attributes are not checked"),
+             gap: "some of §8's minimums are not checked: METHOD=SAMPLE-AES, skipping date ranges, QUERYPARAM, REQ- attributes"),
         .bis("4.4.1.2", .must, ["more than one"], "A playlist has at most one EXT-X-VERSION."),
         // §4.4.2 Media or Multivariant Playlist Tags
         .bis("4.4.2", .must, "EXT-X-INDEPENDENT-SEGMENTS and EXT-X-START appear at most once in a playlist (EXT-X-DEFINE may repeat)."),
