@@ -2,9 +2,10 @@ import ArgumentParser
 import HLSCheck
 import HLSReporting
 
-/// `hlscheck rules --format`: a table for people, JSON for tools, Markdown for docs/rules.md.
+/// `hlscheck rules --format`: a table for people, JSON for tools, Markdown for docs/rules.md,
+/// and the requirements the rules cover for docs/coverage.md.
 enum RulesFormat: String, ExpressibleByArgument, CaseIterable, Sendable {
-    case text, json, markdown
+    case text, json, markdown, coverage
 }
 
 /// `hlscheck rules`: the rule catalogue with ids and the severities of a profile.
@@ -20,7 +21,7 @@ struct RulesCommand: ParsableCommand {
     @Flag(name: .long, help: "Also print each rule's rationale, with its spec section.")
     var verbose = false
 
-    @Option(help: "text: a table; json: for tools; markdown: docs/rules.md (all profiles, so --profile does not apply).")
+    @Option(help: "text: a table; json: for tools; markdown: docs/rules.md (all profiles, so --profile does not apply); coverage: docs/coverage.md, the spec requirements and the rules that enforce them.")
     var format: RulesFormat = .text
 
     func run() {
@@ -30,6 +31,9 @@ struct RulesCommand: ParsableCommand {
             return
         case .markdown:
             print(RuleDocumentation.markdown(), terminator: "")
+            return
+        case .coverage:
+            print(CoverageDocumentation.markdown(), terminator: "")
             return
         case .text:
             break

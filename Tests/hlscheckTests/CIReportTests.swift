@@ -270,6 +270,15 @@ import Testing
                 "docs/rules.md is out of date with the rule catalogue: regenerate it with `swift run hlscheck rules --format markdown > docs/rules.md`")
     }
 
+    /// The regeneration command docs/coverage.md names writes exactly the committed file.
+    @Test func rulesFormatCoverageWritesDocsCoverage() throws {
+        let coverage = try HLSCheckBinary.run(["rules", "--format", "coverage"])
+        let committed = try String(contentsOf: PackageRoot.url.appendingPathComponent("docs/coverage.md"), encoding: .utf8)
+        #expect(coverage.stdout == committed,
+                "docs/coverage.md is out of date: regenerate it with `swift run hlscheck rules --format coverage > docs/coverage.md`")
+        #expect(coverage.stdout.contains("| [`codecs-missing`](rules.md#codecs-missing) |"))
+    }
+
     @Test func textReportLinksEachRuleThatFoundSomething() throws {
         let folder = try ReportCompletenessTests.streams()
         let result = try HLSCheckBinary.run(["fails/master.m3u8", "warns/master.m3u8", "--playlist-only"], in: folder.url)
