@@ -9,6 +9,10 @@ public struct CodecsMissingRule: Rule {
         id: "codecs-missing", name: "CODECS missing", defaultSeverity: .warning,
         summary: "An EXT-X-STREAM-INF has no CODECS attribute.",
         rationale: "RFC 8216 §4.3.4.2: every EXT-X-STREAM-INF tag SHOULD include CODECS; without it a player cannot tell an audio-only variant from a video one before downloading it.",
+        specItems: [
+            .bis("4.4.6.2", rfc: "4.3.4.2", .should, "Every EXT-X-STREAM-INF includes a CODECS attribute."),
+            .apple("9.1", .must, "EXT-X-STREAM-INF always provides CODECS."),
+        ],
         triggering: [
             RuleExample("variant without CODECS", files: Examples.stream(
                 "#EXT-X-STREAM-INF:BANDWIDTH=800000,RESOLUTION=640x360\nvideo.m3u8\n", Examples.audioVariant()))
