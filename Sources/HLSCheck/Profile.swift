@@ -20,13 +20,15 @@ public enum Profile: String, Sendable, Hashable, CaseIterable, Codable {
             switch rule {
             case "audio-only-variant-present": return .some(nil)
             case "audio-only-variant-missing": return .warning
-            case "codecs-missing", "extinf-duration-mismatch": return .error
+            // AS 9.15 asks for FRAME-RATE on video variants; a value the video does not have
+            // misleads the player as much as none.
+            case "codecs-missing", "extinf-duration-mismatch", "frame-rate-mismatch": return .error
             case "bandwidth-above-peak": return .warning
             default: break
             }
         case .appleTVOS:
             switch rule {
-            case "audio-only-variant-present", "codecs-missing", "extinf-duration-mismatch": return .error
+            case "audio-only-variant-present", "codecs-missing", "extinf-duration-mismatch", "frame-rate-mismatch": return .error
             case "bandwidth-above-peak": return .warning
             case "audio-only-variant-missing", "audio-only-over-budget", "artwork-over-budget", "artwork-missing",
                 "artwork-inconsistent":
@@ -54,6 +56,8 @@ public enum Profile: String, Sendable, Hashable, CaseIterable, Codable {
     /// Rules only Apple's authoring specification asks for.
     static let appleOnlyRules: Set<String> = [
         "cellular-variant-missing", "average-bandwidth-missing", "resolution-missing", "audio-only-variant-present",
+        "playlist-type-missing", "frame-rate-missing", "independent-segments-missing", "iframe-playlist-missing",
+        "language-missing",
     ]
     /// Rules of the audio-only budget and poster, which no RFC asks for.
     static let audioOnlyRules: Set<String> = [
