@@ -8,6 +8,7 @@ public enum RuleCatalogue {
         PlaylistUnreadableRule(),
         URIOutsideRootRule(),
         TargetDurationExceededRule(),
+        IFramesOnlyMissingRule(),
         MediaGroupInvalidRule(),
         CodecsMissingRule(),
         AudioOnlyVariantMissingRule(),

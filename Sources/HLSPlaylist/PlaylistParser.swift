@@ -775,6 +775,10 @@ struct ParserState {
         return nil
     }
 
+    /// The EXT-X-STREAM-INF attributes an I-frame stream does not have: it plays no audio, no
+    /// subtitles and no captions, and its frame rate is that of its I-frames.
+    static let notIFrameAttributes: Set<String> = ["FRAME-RATE", "AUDIO", "SUBTITLES", "CLOSED-CAPTIONS"]
+
     mutating func require(_ names: [String], in attrs: AttributeList, tag: String, line: SourceLine) {
         for name in names where !attrs.contains(name) {
             sink.error("\(bare(tag)) is missing the required \(name) attribute", line: line.number, column: line.column, kind: .structure)
@@ -809,7 +813,11 @@ struct ParserState {
             guard let type = schema[name] else {
                 // Unknown or client (X-…) attribute: keep the text, infer a quoted string. Clients
                 // ignore it (RFC 8216 §4.2), but it is often a typo of a defined name.
-                if !schema.isEmpty, !name.hasPrefix("X-") {
+                if tagName == "#EXT-X-I-FRAME-STREAM-INF", Self.notIFrameAttributes.contains(name) {
+                    sink.error(
+                        "EXT-X-I-FRAME-STREAM-INF must not have \(name): an I-frame stream has every EXT-X-STREAM-INF attribute but FRAME-RATE, AUDIO, SUBTITLES and CLOSED-CAPTIONS (bis-22 §4.4.6.3, RFC 8216 §4.3.4.3); remove it",
+                        line: line.number, column: attributes[index].column, kind: .structure)
+                } else if !schema.isEmpty, !name.hasPrefix("X-") {
                     sink.warning("\(bare(tagName)): unknown attribute \(excerpt(name)) (clients ignore it; is it misspelt?)", line: line.number, column: attributes[index].column)
                 }
                 let raw = attributes[index].rawValue

@@ -58,4 +58,26 @@ import Testing
         let clean = try await check(declared25.path("master.m3u8"), profile: .appleIOS)
         #expect(!clean.diagnostics.contains { $0.rule.hasPrefix("frame-rate") }, "\(clean.diagnostics)")
     }
+
+    @Test func attributesAnIFrameStreamCannotHaveAreErrorsNamingTheSection() async throws {
+        let stream = try TemporaryFolder([
+            "master.m3u8": """
+                #EXTM3U
+                #EXT-X-STREAM-INF:BANDWIDTH=800000,CODECS="avc1.4d401f",RESOLUTION=640x360,FRAME-RATE=25
+                video.m3u8
+                #EXT-X-I-FRAME-STREAM-INF:BANDWIDTH=90000,CODECS="avc1.4d401f",RESOLUTION=640x360,FRAME-RATE=25,SUBTITLES="subs",URI="video.m3u8"
+
+                """,
+            "video.m3u8": "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\nseg0.ts\n#EXT-X-ENDLIST\n",
+        ])
+        let report = try await Checker(configuration: CheckConfiguration(playlistOnly: true)).check(stream.path("master.m3u8"))
+        let syntax = report.diagnostics.filter { $0.rule == "playlist-syntax" }
+        #expect(syntax.map(\.location?.line) == [4, 4], "\(report.diagnostics)")
+        #expect(syntax.allSatisfy { $0.severity == .error && $0.message.contains("bis-22 §4.4.6.3") })
+        #expect(syntax.contains { $0.message.contains("must not have FRAME-RATE") } && syntax.contains { $0.message.contains("must not have SUBTITLES") })
+        #expect(!report.diagnostics.contains { $0.message.contains("unknown attribute") }, "\(report.diagnostics)")
+        // The playlist it points to is a regular one.
+        let target = try #require(report.diagnostics.first { $0.rule == "iframes-only-missing" })
+        #expect(target.location?.line == 4 && target.severity == .error)
+    }
 }

@@ -149,8 +149,7 @@ public struct IFramePlaylistMissingRule: Rule {
         ],
         triggering: [RuleExample("video ladder without I-frame playlist", files: Examples.stream(Examples.videoVariant))],
         nonTriggering: [
-            RuleExample("an EXT-X-I-FRAME-STREAM-INF", files: Examples.stream(
-                Examples.videoVariant, "#EXT-X-I-FRAME-STREAM-INF:BANDWIDTH=90000,CODECS=\"avc1.4d401f\",RESOLUTION=640x360,URI=\"iframes.m3u8\"\n")),
+            RuleExample("an EXT-X-I-FRAME-STREAM-INF", files: Examples.stream(Examples.videoVariant, Examples.iFrameStream())),
             RuleExample("audio-only stream", files: Examples.stream(Examples.audioVariant())),
         ])
 

@@ -29,12 +29,17 @@ public struct PlaylistSyntaxRule: Rule {
             .bis("4.4.3.1", rfc: "4.3.3.1", .must, "A media playlist carries EXT-X-TARGETDURATION."),
             .bis("4.4.6.2", rfc: "4.3.4.2", .must, "Every EXT-X-STREAM-INF carries BANDWIDTH and is followed by the URI of its media playlist."),
             .bis("4.4.6.1", rfc: "4.3.4.1", .must, "EXT-X-MEDIA carries TYPE, GROUP-ID and NAME; SUBTITLES need a URI, CLOSED-CAPTIONS must not have one and need INSTREAM-ID."),
+            .bis("4.4.6.3", rfc: "4.3.4.3", .must, "EXT-X-I-FRAME-STREAM-INF carries BANDWIDTH and URI, and none of FRAME-RATE, AUDIO, SUBTITLES and CLOSED-CAPTIONS."),
         ],
         triggering: [
             RuleExample("missing BANDWIDTH", files: [
                 "master.m3u8": "#EXTM3U\n#EXT-X-STREAM-INF:CODECS=\"mp4a.40.2\"\naudio.m3u8\n",
                 "audio.m3u8": Examples.media(),
             ]),
+            RuleExample("FRAME-RATE on an I-frame stream", files: Examples.stream(
+                Examples.videoVariant, Examples.iFrameStream().replacingOccurrences(of: ",URI=", with: ",FRAME-RATE=25,URI="))),
+            RuleExample("AUDIO on an I-frame stream", files: Examples.stream(
+                Examples.videoVariant, Examples.iFrameStream().replacingOccurrences(of: ",URI=", with: ",AUDIO=\"aud\",URI="))),
             RuleExample("media playlist without #EXTM3U", files: [
                 "master.m3u8": "#EXTM3U\n" + Examples.audioVariant(),
                 "audio.m3u8": String(Examples.media().dropFirst("#EXTM3U\n".count)),
