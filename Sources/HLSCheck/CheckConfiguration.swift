@@ -61,6 +61,7 @@ public struct CheckConfiguration: Sendable, Hashable {
     public func severity(for rule: RuleDescription) -> Severity? {
         if let override = severityOverrides[rule.id] { return override }
         if let profiled = profile.severity(for: rule.id) { return profiled }
+        if profile.followsMust(of: rule) { return .error }
         return rule.defaultSeverity
     }
 }
