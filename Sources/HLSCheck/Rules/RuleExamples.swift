@@ -9,6 +9,21 @@ enum Examples {
         return text + "#EXT-X-ENDLIST\n"
     }
 
+    /// A live media playlist (no EXT-X-PLAYLIST-TYPE, no EXT-X-ENDLIST) with the given EXTINF durations.
+    static func live(_ durations: [Double] = [6, 6], target: Int = 6) -> String {
+        var text = "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:\(target)\n"
+        for (index, duration) in durations.enumerated() {
+            text += "#EXTINF:\(duration),\nseg\(index).ts\n"
+        }
+        return text
+    }
+
+    /// A SUBTITLES rendition `subs.m3u8` in group "subs", and a video variant that uses it.
+    static let subtitles =
+        "#EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID=\"subs\",NAME=\"English\",LANGUAGE=\"en\",URI=\"subs.m3u8\"\n"
+    static let subtitledVariant =
+        "#EXT-X-STREAM-INF:BANDWIDTH=800000,CODECS=\"avc1.4d401f,mp4a.40.2\",RESOLUTION=640x360,SUBTITLES=\"subs\"\nvideo.m3u8\n"
+
     static let videoVariant =
         "#EXT-X-STREAM-INF:BANDWIDTH=800000,CODECS=\"avc1.4d401f,mp4a.40.2\",RESOLUTION=640x360\nvideo.m3u8\n"
 

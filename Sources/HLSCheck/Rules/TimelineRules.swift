@@ -195,7 +195,7 @@ public struct TargetDurationInconsistentRule: Rule {
     public static let description = RuleDescription(
         id: "target-duration-inconsistent", name: "Target durations differ between variants", defaultSeverity: .error,
         summary: "The media playlists of the variants and renditions of one stream declare different EXT-X-TARGETDURATION values.",
-        rationale: "RFC 8216 §6.2.4: each Media Playlist in each Variant Stream MUST have the same target duration; only SUBTITLES renditions and I-frame playlists of VOD streams are exempt.",
+        rationale: "RFC 8216 §6.2.4: each Media Playlist in each Variant Stream MUST have the same target duration; only SUBTITLES renditions and I-frame playlists of VOD streams are exempt. A live player reloads every playlist it plays at the pace of its target duration: a live subtitle or I-frame playlist with another one falls out of step.",
         specItems: [
             .bis("6.2.4", rfc: "6.2.4", .must, "Every media playlist of every variant stream has the same target duration; only subtitle and I-frame playlists of VOD may differ."),
             .apple("8.2", .must, "Audio and video playlists all use the same target duration."),
@@ -207,11 +207,18 @@ public struct TargetDurationInconsistentRule: Rule {
                 "master.m3u8": "#EXTM3U\n" + Examples.videoVariant + Examples.audioVariant(),
                 "video.m3u8": Examples.media([10, 10], target: 10),
                 "audio.m3u8": Examples.media([6, 6], target: 6),
-            ])
+            ]),
+            RuleExample("live subtitles at 30 s, live video at 6 s", files: [
+                "master.m3u8": "#EXTM3U\n" + Examples.subtitles + Examples.subtitledVariant,
+                "video.m3u8": Examples.live([6, 6], target: 6),
+                "subs.m3u8": Examples.live([30], target: 30),
+            ]),
         ],
         nonTriggering: [
             RuleExample("every playlist at 6 s", files: Examples.stream(Examples.videoVariant, Examples.audioVariant())),
             RuleExample("a single media playlist", files: ["master.m3u8": Examples.media()]),
+            RuleExample("VOD subtitles at 30 s", files: Examples.stream(Examples.subtitles, Examples.subtitledVariant)
+                .merging(["subs.m3u8": Examples.media([30], target: 30)]) { $1 }),
         ])
 
     public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
@@ -231,6 +238,19 @@ public struct TargetDurationInconsistentRule: Rule {
                 for rendition in renditions {
                     if let uri = rendition.playlistURI { add(uri, rendition.playlist) }
                 }
+            }
+        }
+        // Subtitle renditions and I-frame playlists may differ only in VOD (bis-22 §6.2.4, AS 5.6,
+        // AS 6.11): a live one is held to the same target duration.
+        if let master = stream.multivariant {
+            for rendition in master.renditions where rendition.type == .subtitles {
+                guard let uri = stream.loaded.resolvedURI(of: rendition), let media = stream.loaded.playlist(for: rendition)?.media,
+                      media.playlistType != .vod else { continue }
+                add(uri, media)
+            }
+            for iFrame in master.iFrameVariants {
+                guard let media = stream.loaded.playlist(for: iFrame)?.media, media.playlistType != .vod else { continue }
+                add(stream.loaded.resolvedURI(of: iFrame), media)
             }
         }
         guard Set(declared.map(\.target)).count > 1 else { return [] }
