@@ -241,21 +241,27 @@ public struct TargetDurationInconsistentRule: Rule {
             }
         }
         // Subtitle renditions and I-frame playlists may differ only in VOD (bis-22 §6.2.4, AS 5.6,
-        // AS 6.11): a live one is held to the same target duration.
+        // AS 6.11): a live one is held to the same target duration. A playlist that has
+        // EXT-X-ENDLIST will not change either, so it counts as VOD here (playlist-type-missing
+        // asks for the tag where Apple requires it).
+        let mains = declared.count
         if let master = stream.multivariant {
+            func isLive(_ media: MediaPlaylist) -> Bool { media.playlistType != .vod && !media.endList }
             for rendition in master.renditions where rendition.type == .subtitles {
                 guard let uri = stream.loaded.resolvedURI(of: rendition), let media = stream.loaded.playlist(for: rendition)?.media,
-                      media.playlistType != .vod else { continue }
+                      isLive(media) else { continue }
                 add(uri, media)
             }
             for iFrame in master.iFrameVariants {
-                guard let media = stream.loaded.playlist(for: iFrame)?.media, media.playlistType != .vod else { continue }
+                guard let media = stream.loaded.playlist(for: iFrame)?.media, isLive(media) else { continue }
                 add(stream.loaded.resolvedURI(of: iFrame), media)
             }
         }
         guard Set(declared.map(\.target)).count > 1 else { return [] }
-        // The value most playlists declare (the smaller in a tie) is the reference.
-        let counts = Dictionary(declared.map { ($0.target, 1) }, uniquingKeysWith: +)
+        // The value most playlists declare (the smaller in a tie) is the reference: of the
+        // variants and their audio and video renditions when there are any, whatever the number
+        // of subtitle and I-frame playlists.
+        let counts = Dictionary((mains > 0 ? declared.prefix(mains) : declared[...]).map { ($0.target, 1) }, uniquingKeysWith: +)
         guard let reference = counts.max(by: { ($0.value, -$0.key) < ($1.value, -$1.key) })?.key else { return [] }
         return declared.filter { $0.target != reference }.map { uri, target, line in
             Finding(
