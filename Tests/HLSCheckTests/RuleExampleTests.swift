@@ -139,3 +139,16 @@ func classifiesCodecStrings(_ codec: String, _ kind: CodecKind) {
 func formatsBitrates(_ bits: Int, _ text: String) {
     #expect(bits.formattedBitrate == text)
 }
+
+@Test(arguments: [
+    (64_090, 64_000, "64.1 kbit/s"), (64_040, 64_000, "64 040 bit/s"), (64_000, 64_000, "64 kbit/s"),
+    (96_000, 64_000, "96 kbit/s"), (63_960, 64_000, "63 960 bit/s"), (1_200_400, 1_200_000, "1 200 400 bit/s"),
+])
+func aBitrateNearItsLimitIsWrittenPreciselyEnoughToDiffer(_ bits: Int, _ limit: Int, _ text: String) {
+    #expect(bits.formattedBitrate(beside: limit) == text)
+}
+
+@Test(arguments: [(1_000_500, "500 bit/s"), (1_000_001, "1 bit/s"), (1_010_000, "1 %"), (1_120_000, "12 %"), (999_000, "-1 000 bit/s")])
+func aDifferenceBelowOnePercentIsGivenInBits(_ value: Int, _ text: String) {
+    #expect(percent(value, of: 1_000_000) == text)
+}

@@ -38,7 +38,7 @@ public struct ArtworkOverBudgetRule: Rule {
                 fits = "no poster fits"
             }
             return Finding(
-                "the \(largest.byteCount)-byte poster raises \(variant.uri) to a \(peak.formattedBitrate) peak against the \(budget.formattedBitrate) budget (\(audio.formattedBitrate) without it): \(fits)",
+                "the \(largest.byteCount)-byte poster raises \(variant.uri) to a \(peak.formattedBitrate(beside: budget)) peak against the \(budget.formattedBitrate) budget (\(audio.formattedBitrate(beside: budget)) without it): \(fits)",
                 at: variant.location)
         }
     }

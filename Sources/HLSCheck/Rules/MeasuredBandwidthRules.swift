@@ -117,9 +117,15 @@ public struct AverageBandwidthMismatchRule: Rule {
     }
 }
 
-func percent(_ value: Int, of base: Int) -> String {
+/// How far `value` is from `base`, for a message: "12 %", or in bits below 1 % ("500 bit/s"),
+/// where a rounded "0 %" would say there is no difference at all.
+package func percent(_ value: Int, of base: Int) -> String {
     guard base > 0 else { return "∞" }
     // In Doubles, and clamped: two Ints from a file must not overflow a subtraction here.
-    let ratio = ((Double(value) - Double(base)) / Double(base) * 100).rounded()
+    let difference = Double(value) - Double(base)
+    if abs(difference) < Double(base) / 100, let bits = Int(exactly: difference) {
+        return "\(bits.groupedDigits) bit/s"
+    }
+    let ratio = (difference / Double(base) * 100).rounded()
     return "\(Int(exactly: ratio) ?? (ratio > 0 ? Int.max : Int.min)) %"
 }
