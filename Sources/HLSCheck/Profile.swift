@@ -76,7 +76,7 @@ public enum Profile: String, Sendable, Hashable, CaseIterable, Codable {
     static let appleOnlyRules: Set<String> = [
         "cellular-variant-missing", "average-bandwidth-missing", "resolution-missing", "audio-only-variant-present",
         "playlist-type-missing", "frame-rate-missing", "independent-segments-missing", "iframe-playlist-missing",
-        "language-missing",
+        "language-missing", "live-segments-too-few", "program-date-time-missing",
     ]
     /// Rules of the audio-only budget and poster, which no RFC asks for.
     static let audioOnlyRules: Set<String> = [

@@ -34,6 +34,7 @@ public enum RuleCatalogue {
         TimestampsMisalignedRule(),
         TargetDurationInconsistentRule(),
         LowLatencyInvalidRule(),
+        LiveWindowShortRule(),
         DateRangeInvalidRule(),
         SessionMetadataInvalidRule(),
         SegmentEncryptedRule(),
@@ -47,6 +48,8 @@ public enum RuleCatalogue {
         IndependentSegmentsMissingRule(),
         IFramePlaylistMissingRule(),
         LanguageMissingRule(),
+        LiveSegmentsTooFewRule(),
+        ProgramDateTimeMissingRule(),
         SuppressionUnknownRuleRule(),
         SuppressionUnusedRule(),
         // Remote delivery and live reloads (docs/remote.md).
