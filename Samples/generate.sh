@@ -4,10 +4,13 @@
 # bit-exact flags, single-threaded x264. Run through `make samples`.
 #
 #   compliant/       master + two H.264/AAC variants + an audio-only AAC variant <= 64 kbit/s (TS),
-#                    BANDWIDTH / AVERAGE-BANDWIDTH / CODECS computed from the written segments.
+#                    BANDWIDTH / AVERAGE-BANDWIDTH / CODECS computed from the written segments, and
+#                    an I-frame playlist per video variant (Apple HLS Authoring Specification 6.1):
+#                    byte ranges of the IDR frame that starts each of its segments.
 #   no-audio-only/   a master offering only the two video variants (no audio-only variant).
 #   packed-audio/    the two video variants + an audio-only variant of packed ADTS AAC.
-#   fmp4/            an fMP4 (CMAF-style) H.264/AAC variant + an audio-only fMP4 AAC variant.
+#   fmp4/            an fMP4 (CMAF-style) H.264/AAC variant + an audio-only fMP4 AAC variant, and
+#                    the video variant's I-frame playlist (each range: the moof and the IDR sample).
 #   poster.jpg       the still image that `hlscheck embed` (dogfooding) then puts into every
 #                    audio-only segment of compliant/, packed-audio/ and fmp4/ — with the RFC 8216
 #                    §3.4 PRIV timestamps packed audio needs (on the TS variants' timeline), which
@@ -80,9 +83,11 @@ def segments(folder):
     return target, list(zip(sizes, durations))
 
 def rates(folder):
+    return window_rates(*segments(folder))
+
+def window_rates(target, segs):
     # Peak as hlscheck measures it (docs/measurement.md): the largest bits/seconds over runs of
     # contiguous segments lasting 0.5-1.5 x target duration; a segment longer than that stands alone.
-    target, segs = segments(folder)
     peak = 0
     for i in range(len(segs)):
         bits = dur = 0
@@ -104,23 +109,97 @@ def avc_codec(folder, first="seg0.ts"):
     i = data.find(b"avcC")  # fMP4: profile, compatibility, level follow the avcC version byte
     return "avc1.%02x%02x%02x" % (data[i + 5], data[i + 6], data[i + 7])
 
+def ts_first_iframe_end(data):
+    # MPEG-TS: the segment's PAT/PMT, then the first video PES (the IDR every segment starts
+    # with, AS 7.4) up to the packet that starts the next video PES.
+    pmt_pid = video_pid = None
+    starts = []
+    for i in range(0, len(data) - 187, 188):
+        p = data[i:i + 188]
+        pid, pusi, field = ((p[1] & 0x1F) << 8) | p[2], p[1] & 0x40, (p[3] >> 4) & 3
+        payload = p[4 + 1 + p[4]:] if field == 3 else p[4:] if field == 1 else b""
+        if pusi and pid == 0 and payload:
+            table = payload[1 + payload[0]:]
+            pmt_pid = ((table[10] & 0x1F) << 8) | table[11]
+        elif pusi and pid == pmt_pid and video_pid is None:
+            table = payload[1 + payload[0]:]
+            end, j = 3 + (((table[1] & 0x0F) << 8) | table[2]) - 4, 12 + (((table[10] & 0x0F) << 8) | table[11])
+            while j < end:
+                if table[j] in (0x1B, 0x24):
+                    video_pid = ((table[j + 1] & 0x1F) << 8) | table[j + 2]
+                j += 5 + (((table[j + 3] & 0x0F) << 8) | table[j + 4])
+        elif pusi and pid == video_pid:
+            starts.append(i)
+            if len(starts) == 2:
+                return starts[1]
+    return len(data)
+
+def mp4_first_iframe_end(data):
+    # fMP4: the moof and the first sample of its mdat (the IDR), as AS 6.10 asks.
+    def boxes(start, end):
+        while start + 8 <= end:
+            size = int.from_bytes(data[start:start + 4], "big")
+            yield data[start + 4:start + 8], start, start + size
+            start += size
+    for kind, start, end in boxes(0, len(data)):
+        if kind != b"moof": continue
+        for kind2, s2, e2 in boxes(start + 8, end):
+            if kind2 != b"traf": continue
+            default_size = None
+            for kind3, s3, e3 in boxes(s2 + 8, e2):
+                flags = int.from_bytes(data[s3 + 9:s3 + 12], "big")
+                if kind3 == b"tfhd":
+                    j = s3 + 16 + (8 if flags & 1 else 0) + (4 if flags & 2 else 0) + (4 if flags & 8 else 0)
+                    if flags & 0x10: default_size = int.from_bytes(data[j:j + 4], "big")
+                if kind3 == b"trun":
+                    j = s3 + 16
+                    offset = int.from_bytes(data[j:j + 4], "big", signed=True) if flags & 1 else 0
+                    j += (4 if flags & 1 else 0) + (4 if flags & 4 else 0) + (4 if flags & 0x100 else 0)
+                    size = int.from_bytes(data[j:j + 4], "big") if flags & 0x200 else default_size
+                    return start + offset + size
+    return len(data)
+
+def iframe_playlist(folder, init=None):
+    # One I-frame per segment: its EXTINF runs to the next segment's I-frame (bis-22 §4.4.3.6).
+    target, segs = segments(folder)
+    uris = [l for l in open(os.path.join(folder, "index.m3u8")).read().splitlines() if l and not l.startswith("#")]
+    text = f"#EXTM3U\n#EXT-X-VERSION:{5 if init else 4}\n#EXT-X-TARGETDURATION:{target}\n#EXT-X-MEDIA-SEQUENCE:0\n"
+    text += "#EXT-X-PLAYLIST-TYPE:VOD\n#EXT-X-I-FRAMES-ONLY\n" + (f'#EXT-X-MAP:URI="{init}"\n' if init else "")
+    frames = []
+    for uri, (_, duration) in zip(uris, segs):
+        data = open(os.path.join(folder, uri), "rb").read()
+        length = mp4_first_iframe_end(data) if init else ts_first_iframe_end(data)
+        text += f"#EXTINF:{duration:.6f},\n#EXT-X-BYTERANGE:{length}@0\n{uri}\n"
+        frames.append((length, duration))
+    open(os.path.join(folder, "iframes.m3u8"), "w").write(text + "#EXT-X-ENDLIST\n")
+    return window_rates(target, frames)
+
+def iframe_variant(folder, res, uri, init=None):
+    peak, avg = iframe_playlist(folder, init)
+    codec = avc_codec(folder, init or "seg0.ts")
+    return f'#EXT-X-I-FRAME-STREAM-INF:BANDWIDTH={peak},AVERAGE-BANDWIDTH={avg},CODECS="{codec}",RESOLUTION={res},URI="{uri}"\n'
+
 def audio_only(folder):
     peak, avg = rates(folder)
     return f'#EXT-X-STREAM-INF:BANDWIDTH={peak},AVERAGE-BANDWIDTH={avg},CODECS="mp4a.40.2"\naudio/index.m3u8\n'
 
-variants = []
+variants, iframes = [], []
 for folder, res in (("compliant/v0", "256x144"), ("compliant/v1", "426x240")):
     peak, avg = rates(folder)
     variants.append(f'#EXT-X-STREAM-INF:BANDWIDTH={peak},AVERAGE-BANDWIDTH={avg},CODECS="{avc_codec(folder)},mp4a.40.2",RESOLUTION={res},FRAME-RATE=25.000\n{folder.split("/", 1)[1]}/index.m3u8\n')
+    iframes.append(iframe_variant(folder, res, folder.split("/", 1)[1] + "/iframes.m3u8"))
 head = "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-INDEPENDENT-SEGMENTS\n"
 from_compliant = "".join(v.replace("\nv", "\n../compliant/v") for v in variants)
-open("compliant/master.m3u8", "w").write(head + "".join(variants) + audio_only("compliant/audio"))
-open("no-audio-only/master.m3u8", "w").write(head + from_compliant)
-open("packed-audio/master.m3u8", "w").write(head + from_compliant + audio_only("packed-audio/audio"))
+from_compliant_iframes = "".join(i.replace('URI="v', 'URI="../compliant/v') for i in iframes)
+# The I-frame streams come last, so that the lines tests and docs quote keep their numbers.
+open("compliant/master.m3u8", "w").write(head + "".join(variants) + audio_only("compliant/audio") + "".join(iframes))
+open("no-audio-only/master.m3u8", "w").write(head + from_compliant + from_compliant_iframes)
+open("packed-audio/master.m3u8", "w").write(head + from_compliant + audio_only("packed-audio/audio") + from_compliant_iframes)
 
 peak, avg = rates("fmp4/v0")
 fmp4_video = f'#EXT-X-STREAM-INF:BANDWIDTH={peak},AVERAGE-BANDWIDTH={avg},CODECS="{avc_codec("fmp4/v0", "init.mp4")},mp4a.40.2",RESOLUTION=256x144,FRAME-RATE=25.000\nv0/index.m3u8\n'
-open("fmp4/master.m3u8", "w").write("#EXTM3U\n#EXT-X-VERSION:7\n#EXT-X-INDEPENDENT-SEGMENTS\n" + fmp4_video + audio_only("fmp4/audio"))
+fmp4_iframes = iframe_variant("fmp4/v0", "256x144", "v0/iframes.m3u8", init="init.mp4")
+open("fmp4/master.m3u8", "w").write("#EXTM3U\n#EXT-X-VERSION:7\n#EXT-X-INDEPENDENT-SEGMENTS\n" + fmp4_video + audio_only("fmp4/audio") + fmp4_iframes)
 PY
 # Dogfooding: hlscheck embeds the poster, recomputes the audio-only BANDWIDTH and re-checks.
 ffmpeg "${common[@]}" -f lavfi -i "testsrc2=size=320x180:rate=1" -frames:v 1 -q:v 6 "${exact[@]}" poster.jpg

@@ -61,11 +61,39 @@ public struct CheckConfiguration: Sendable, Hashable {
     public func severity(for rule: RuleDescription) -> Severity? {
         if let override = severityOverrides[rule.id] { return override }
         if let profiled = profile.severity(for: rule.id) { return profiled }
+        if profile.followsMust(of: rule) { return .error }
         return rule.defaultSeverity
     }
 }
 
 extension Int {
+    /// `formattedBitrate`, but never the same text as `limit`'s when the values differ: a peak of
+    /// 64 090 bit/s against a 64 kbit/s budget is "64.1 kbit/s", not "64 kbit/s"; where one
+    /// decimal still rounds to the limit's text, the exact "64 040 bit/s".
+    public func formattedBitrate(beside limit: Int) -> String {
+        let plain = formattedBitrate
+        guard self != limit, plain == limit.formattedBitrate else { return plain }
+        if magnitude < 1_000_000, limit.magnitude < 1_000_000 {
+            func tenths(_ value: Int) -> Int { Int((Double(value) / 100).rounded()) }
+            if tenths(self) != tenths(limit) {
+                let value = tenths(self)
+                return "\(value < 0 ? "-" : "")\(value.magnitude / 10).\(value.magnitude % 10) kbit/s"
+            }
+        }
+        return "\(self.groupedDigits) bit/s"
+    }
+
+    /// "64 040", "1 234 567": digits in groups of three, as the messages write bit counts.
+    var groupedDigits: String {
+        let digits = String(magnitude)
+        var out = ""
+        for (index, digit) in digits.enumerated() {
+            if index > 0, (digits.count - index) % 3 == 0 { out += " " }
+            out.append(digit)
+        }
+        return (self < 0 ? "-" : "") + out
+    }
+
     /// "64 kbit/s", "1.2 Mbit/s": bit rates as a reader wants them.
     /// Total on every Int (Int.max and negative values included): rounds on the magnitude, so
     /// no addition can overflow.

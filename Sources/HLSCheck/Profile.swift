@@ -20,14 +20,14 @@ public enum Profile: String, Sendable, Hashable, CaseIterable, Codable {
             switch rule {
             case "audio-only-variant-present": return .some(nil)
             case "audio-only-variant-missing": return .warning
-            case "codecs-missing", "extinf-duration-mismatch": return .error
-            case "bandwidth-above-peak": return .warning
+            // AS 9.15 asks for FRAME-RATE on video variants; a value the video does not have
+            // misleads the player as much as none.
+            case "codecs-missing", "extinf-duration-mismatch", "frame-rate-mismatch": return .error
             default: break
             }
         case .appleTVOS:
             switch rule {
-            case "audio-only-variant-present", "codecs-missing", "extinf-duration-mismatch": return .error
-            case "bandwidth-above-peak": return .warning
+            case "audio-only-variant-present", "codecs-missing", "extinf-duration-mismatch", "frame-rate-mismatch": return .error
             case "audio-only-variant-missing", "audio-only-over-budget", "artwork-over-budget", "artwork-missing",
                 "artwork-inconsistent":
                 return .some(nil)
@@ -39,6 +39,27 @@ public enum Profile: String, Sendable, Hashable, CaseIterable, Codable {
             if Self.appleOnlyRules.contains(rule) || Self.audioOnlyRules.contains(rule) { return .some(nil) }
         }
         return nil
+    }
+
+    /// Whether the profile makes `rule` an error because the rule enforces a MUST of the
+    /// specification the profile follows: an Apple profile, any MUST of Apple's authoring
+    /// specification (its general items and those amended for the profile's platform). What the
+    /// catalogue leaves a warning or a note for everyone else (segment-starts-without-keyframe,
+    /// AS 7.4; continuity-error, AS 7.2; average-bandwidth-mismatch, AS 1.26;
+    /// bandwidth-above-peak, AS 1.27) is an error where that specification is the contract.
+    public func followsMust(of rule: RuleDescription) -> Bool {
+        let platform: String
+        switch self {
+        case .appleIOS: platform = "iOS"
+        case .appleTVOS: platform = "tvOS"
+        case .audioOnly64k, .rfc8216: return false
+        }
+        return rule.defaultSeverity < .error && rule.specItems.contains { item in
+            guard item.level == .must, item.isApple else { return false }
+            let words = item.reference.split(separator: " ")
+            // `AS 7.4` applies to every platform, `AS tvOS 9.20` to tvOS alone.
+            return words.count == 2 || words[1] == platform
+        }
     }
 
     /// Parameters the profile sets before a config file or a flag changes them.
@@ -54,6 +75,8 @@ public enum Profile: String, Sendable, Hashable, CaseIterable, Codable {
     /// Rules only Apple's authoring specification asks for.
     static let appleOnlyRules: Set<String> = [
         "cellular-variant-missing", "average-bandwidth-missing", "resolution-missing", "audio-only-variant-present",
+        "playlist-type-missing", "frame-rate-missing", "independent-segments-missing", "iframe-playlist-missing",
+        "language-missing", "live-segments-too-few", "program-date-time-missing",
     ]
     /// Rules of the audio-only budget and poster, which no RFC asks for.
     static let audioOnlyRules: Set<String> = [

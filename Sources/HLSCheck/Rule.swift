@@ -62,6 +62,9 @@ public struct RuleDescription: Sendable {
     public var summary: String
     /// Why, with the spec section.
     public var rationale: String
+    /// The requirements of the specifications the rule enforces, each with its section and
+    /// sentence; empty for the rules about hlscheck's own run (suppressions, sampling, retries).
+    public var specItems: [SpecItem]
     /// Whether the rule needs measured segments (it stays silent with `--playlist-only`).
     public var needsMedia: Bool
     /// Whether the rule needs decoded frames: it runs (and is listed as checked) only with
@@ -80,7 +83,7 @@ public struct RuleDescription: Sendable {
     /// Makes a description; `needsDecoding` stays false unless set afterwards.
     public init(
         id: String, name: String, defaultSeverity: Severity, summary: String, rationale: String,
-        needsMedia: Bool = false, triggering: [RuleExample] = [], nonTriggering: [RuleExample] = [],
+        specItems: [SpecItem] = [], needsMedia: Bool = false, triggering: [RuleExample] = [], nonTriggering: [RuleExample] = [],
         profileExamples: [ProfileExample] = []
     ) {
         self.profileExamples = profileExamples
@@ -89,6 +92,7 @@ public struct RuleDescription: Sendable {
         self.defaultSeverity = defaultSeverity
         self.summary = summary
         self.rationale = rationale
+        self.specItems = specItems
         self.needsMedia = needsMedia
         self.triggering = triggering
         self.nonTriggering = nonTriggering

@@ -15,7 +15,8 @@ extension RuleDescription {
         "bandwidth-above-peak", "average-bandwidth-mismatch", "codecs-mismatch", "codecs-sample-entry-mismatch",
         "audio-only-contains-video", "resolution-mismatch", "extinf-duration-mismatch", "packed-audio-timestamp-missing",
         "segment-unreadable", "continuity-error", "segment-starts-without-keyframe", "discontinuity-missing",
-        "segment-encrypted", "decode-error", "average-bandwidth-missing", "resolution-missing",
+        "segment-encrypted", "decode-error", "average-bandwidth-missing", "resolution-missing", "frame-rate-missing",
+        "frame-rate-mismatch",
     ]
 
     public var scope: RuleScope { Self.perVariantRuleIDs.contains(id) ? .variant : .stream }

@@ -236,6 +236,9 @@ struct ParserState {
     var requiredDecimalExtinfVersion = false
 
     // Media playlist state
+    /// The IDs of the EXT-X-DATERANGE tags so far: a later tag with one of them continues that
+    /// range and may leave out START-DATE (bis-22 §4.4.5.1).
+    var dateRangeIDs: Set<String> = []
     var pendingExtinf: (line: Int, duration: Double, title: String?)?
     var pendingByteRange: (length: Int, offset: Int?, line: Int, column: Int)?
     var pendingDiscontinuity = false
@@ -627,9 +630,11 @@ struct ParserState {
         case .daterange:
             let attrs = attributeList(tagName, value, line, valueColumn)
             require(["ID"], in: attrs, tag: tagName, line: line)
-            if !attrs.contains("START-DATE") {
+            let id = attrs.string("ID")
+            if !attrs.contains("START-DATE"), !(id.map(dateRangeIDs.contains) ?? false) {
                 sink.warning("EXT-X-DATERANGE has no START-DATE attribute", line: line.number, column: line.column, kind: .structure)
             }
+            if let id { dateRangeIDs.insert(id) }
             if attrs.contains("END-ON-NEXT"), !attrs.contains("CLASS") {
                 sink.error("EXT-X-DATERANGE with END-ON-NEXT must have a CLASS attribute", line: line.number, column: attrs["END-ON-NEXT"]?.column ?? line.column, kind: .structure)
             }
@@ -775,6 +780,10 @@ struct ParserState {
         return nil
     }
 
+    /// The EXT-X-STREAM-INF attributes an I-frame stream does not have: it plays no audio, no
+    /// subtitles and no captions, and its frame rate is that of its I-frames.
+    static let notIFrameAttributes: Set<String> = ["FRAME-RATE", "AUDIO", "SUBTITLES", "CLOSED-CAPTIONS"]
+
     mutating func require(_ names: [String], in attrs: AttributeList, tag: String, line: SourceLine) {
         for name in names where !attrs.contains(name) {
             sink.error("\(bare(tag)) is missing the required \(name) attribute", line: line.number, column: line.column, kind: .structure)
@@ -809,7 +818,11 @@ struct ParserState {
             guard let type = schema[name] else {
                 // Unknown or client (X-…) attribute: keep the text, infer a quoted string. Clients
                 // ignore it (RFC 8216 §4.2), but it is often a typo of a defined name.
-                if !schema.isEmpty, !name.hasPrefix("X-") {
+                if tagName == "#EXT-X-I-FRAME-STREAM-INF", Self.notIFrameAttributes.contains(name) {
+                    sink.error(
+                        "EXT-X-I-FRAME-STREAM-INF must not have \(name): an I-frame stream has every EXT-X-STREAM-INF attribute but FRAME-RATE, AUDIO, SUBTITLES and CLOSED-CAPTIONS (bis-22 §4.4.6.3, RFC 8216 §4.3.4.3); remove it",
+                        line: line.number, column: attributes[index].column, kind: .structure)
+                } else if !schema.isEmpty, !name.hasPrefix("X-") {
                     sink.warning("\(bare(tagName)): unknown attribute \(excerpt(name)) (clients ignore it; is it misspelt?)", line: line.number, column: attributes[index].column)
                 }
                 let raw = attributes[index].rawValue
@@ -1432,7 +1445,9 @@ struct ParserState {
                 requireVersion(7, "INSTREAM-ID SERVICEn", line.number, attrs["INSTREAM-ID"]?.column ?? line.column)
             }
         } else if let attr = attrs["INSTREAM-ID"] {
-            sink.error("EXT-X-MEDIA: INSTREAM-ID is allowed only with TYPE=CLOSED-CAPTIONS", line: line.number, column: attr.column, kind: .structure)
+            // bis-22 §4.4.6.1: from protocol version 13 INSTREAM-ID may name the media of any
+            // TYPE; RFC 8216 allowed it with CLOSED-CAPTIONS only.
+            requireVersion(13, "INSTREAM-ID on a rendition other than CLOSED-CAPTIONS", line.number, attr.column)
         }
         if let attr = attrs["FORCED"], r.type != .subtitles {
             sink.error("EXT-X-MEDIA: FORCED is allowed only with TYPE=SUBTITLES", line: line.number, column: attr.column, kind: .structure)

@@ -58,9 +58,17 @@ public enum RuleDocumentation {
             per variant for the latter, one per stream for the former).
 
             `hlscheck rules --format json [--profile P]` prints the same catalogue for tools:
-            `{"tool", "profile", "rules": [{"id", "name", "summary", "rationale", "defaultSeverity",
-            "severity" (in the profile; absent when it switches the rule off), "scope",
-            "readsSegments", "needsDecode", "helpUri"}]}`.
+            `{"tool", "profile", "rules": [{"id", "name", "summary", "rationale", "specItems"
+            ([{"reference", "rfc8216" (RFC 8216's section where bis-22 numbers it differently),
+            "level", "requirement"}]), "defaultSeverity", "severity" (in the profile; absent when it
+            switches the rule off), "scope", "readsSegments", "needsDecode", "helpUri"}]}`.
+
+            Each rule lists the spec items it enforces: `bis-22 §…` is
+            draft-pantos-hls-rfc8216bis-22, `RFC 8216 §…` RFC 8216 (in parentheses where bis-22 numbers
+            the same requirement differently), `AS n.m` Apple's HLS Authoring Specification for Apple
+            Devices (`AS iOS n.m`, `AS tvOS n.m`: its amended requirements for that platform), `QA1767`
+            Apple's technical Q&A on the 64 kbit/s audio-only variant (the App Store's historical rule).
+            `hlscheck rules --verbose` prints them too.
 
 
             """
@@ -77,6 +85,9 @@ public enum RuleDocumentation {
             out += "\n## \(rule.id)\n\n"
             out += "**\(rule.name).** \(rule.summary)\n\n"
             out += "\(rule.rationale)\n\n"
+            if !rule.specItems.isEmpty {
+                out += "Enforces:\n\n" + rule.specItems.map { "- \(itemText($0))\n" }.joined() + "\n"
+            }
             var facts = ["default severity: `\(rule.defaultSeverity.rawValue)`", "scope: \(rule.scope.rawValue)"]
             if rule.needsDecoding {
                 facts.append("runs only with `--decode`")
@@ -98,6 +109,11 @@ public enum RuleDocumentation {
         return out
     }
 
+    /// A spec item as a list entry: its sections in code spans, then the requirement.
+    private static func itemText(_ item: SpecItem) -> String {
+        "`\(item.reference)`" + (item.rfc8216.map { " (`\($0)`)" } ?? "") + " \(item.level.rawValue): \(item.requirement)"
+    }
+
     /// Table cell text: `|` would end the cell, a line break the row.
     private static func cell(_ text: String) -> String {
         text.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\n", with: " ")
@@ -110,6 +126,8 @@ public enum RuleDocumentation {
         var name: String
         var summary: String
         var rationale: String
+        /// The requirements the rule enforces (`SpecItem`: reference, rfc8216, level, requirement).
+        var specItems: [SpecItem]
         var defaultSeverity: String
         /// In the profile asked for; absent when the profile switches the rule off.
         var severity: String?
@@ -129,7 +147,7 @@ public enum RuleDocumentation {
     public static func json(profile: Profile, _ rules: [RuleDescription] = RuleCatalogue.descriptions) -> String {
         let list = RuleList(profile: profile.rawValue, rules: rules.map { rule in
             RuleEntry(
-                id: rule.id, name: rule.name, summary: rule.summary, rationale: rule.rationale,
+                id: rule.id, name: rule.name, summary: rule.summary, rationale: rule.rationale, specItems: rule.specItems,
                 defaultSeverity: rule.defaultSeverity.rawValue, severity: severity(of: rule, in: profile)?.rawValue,
                 scope: rule.scope.rawValue, readsSegments: rule.needsMedia, needsDecode: rule.needsDecoding,
                 helpUri: url(for: rule.id))

@@ -18,7 +18,7 @@ struct RulesCommand: ParsableCommand {
     @Option(help: "Show severities as this profile sets them.")
     var profile: Profile = .audioOnly64k
 
-    @Flag(name: .long, help: "Also print each rule's rationale, with its spec section.")
+    @Flag(name: .long, help: "Also print each rule's rationale and the spec items it enforces, each with its sentence.")
     var verbose = false
 
     @Option(help: "text: a table; json: for tools; markdown: docs/rules.md (all profiles, so --profile does not apply); coverage: docs/coverage.md, the spec requirements and the rules that enforce them.")
@@ -48,8 +48,10 @@ struct RulesCommand: ParsableCommand {
             let severity = level + String(repeating: " ", count: 7 - level.count)
             print("\(id)  \(severity)  \(rule.summary)")
             if verbose {
-                print(String(repeating: " ", count: width + 11) + rule.rationale)
-                print(String(repeating: " ", count: width + 11) + RuleDocumentation.url(for: rule.id))
+                let indent = String(repeating: " ", count: width + 11)
+                print(indent + rule.rationale)
+                for item in rule.specItems { print(indent + "- " + item.line) }
+                print(indent + RuleDocumentation.url(for: rule.id))
             }
         }
         if !verbose { print("\nDocumentation of each rule: \(RuleDocumentation.rulesDocumentURL)") }

@@ -107,6 +107,20 @@ import Testing
         #expect(try Self.severity("audio-only-variant-missing", in: .appleTVOS) == nil)
     }
 
+    @Test func appleProfilesMakeTheAuthoringSpecificationsMustsErrors() throws {
+        for rule in ["segment-starts-without-keyframe", "continuity-error", "average-bandwidth-mismatch", "bandwidth-above-peak"] {
+            #expect(try Self.severity(rule, in: .appleIOS) == .error, "\(rule)")
+            #expect(try Self.severity(rule, in: .appleTVOS) == .error, "\(rule)")
+            #expect(try Self.severity(rule, in: .rfc8216) != .error, "\(rule)")
+            #expect(try Self.severity(rule, in: .audioOnly64k) != .error, "\(rule)")
+        }
+        // Items of Apple's specification that are SHOULDs, or none at all, do not change.
+        #expect(try Self.severity("playlist-content-type", in: .appleIOS) == .warning)
+        #expect(try Self.severity("resolution-mismatch", in: .appleIOS) == .warning)
+        // An item amended for tvOS alone counts for apple-tvos alone.
+        #expect(try Self.severity("audio-only-variant-present", in: .appleIOS) == nil)
+    }
+
     @Test func appleIOSAsksForAverageBandwidthAndACellularVariant() throws {
         #expect(try Self.severity("average-bandwidth-missing", in: .appleIOS) == .error)
         #expect(try Self.severity("cellular-variant-missing", in: .appleIOS) == .error)

@@ -55,6 +55,31 @@ func ruleExample(_ testCase: RuleExampleCase) async throws {
     }
 }
 
+/// The rules about hlscheck's own run or its confinement, which no specification asks for.
+let rulesOfTheToolItself: Set<String> = [
+    "suppression-unknown-rule", "suppression-unused", "segments-sampled", "delivery-retried", "tls-not-verified",
+    "segment-encrypted", "uri-outside-root",
+]
+
+@Test func everyRuleNamesTheSpecItemsItEnforces() throws {
+    // `bis-22 §4.4.6.3`, `RFC 8216 §3.4`, `AS 9.15`, `AS iOS 9.21`, `QA1767`, `ISO/IEC 13818-1 §2.4.3.3` …
+    let reference = try Regex(#"^(bis-22 §\d+(\.\d+)*|RFC 8216 §\d+(\.\d+)*|AS (iOS |tvOS )?\d+\.\d+[a-z]?|QA1767|RFC 6381 §[\d.]+|ID3v2\.4 §[\d.]+|ISO/IEC [\d-]+ §[\d.]+)$"#)
+    for rule in RuleCatalogue.descriptions {
+        if rulesOfTheToolItself.contains(rule.id) {
+            #expect(rule.specItems.isEmpty, "\(rule.id) is listed as the tool's own rule but names spec items")
+            continue
+        }
+        #expect(!rule.specItems.isEmpty, "\(rule.id) names no spec item")
+        for item in rule.specItems {
+            #expect(item.reference.wholeMatch(of: reference) != nil, "\(rule.id): \(item.reference)")
+            #expect(item.rfc8216.map { $0.hasPrefix("RFC 8216 §") && item.reference.hasPrefix("bis-22 ") } ?? true, "\(rule.id): \(item)")
+            #expect(item.requirement.count >= 20 && item.requirement.count <= 220 && item.requirement.hasSuffix("."),
+                    "\(rule.id): a short sentence, not \(item.requirement)")
+        }
+        #expect(Set(rule.specItems).count == rule.specItems.count, "\(rule.id) names an item twice")
+    }
+}
+
 @Test func ruleIdentifiersAreUniqueAndKebabCase() {
     let ids = RuleCatalogue.descriptions.map(\.id)
     #expect(Set(ids).count == ids.count)
@@ -113,4 +138,17 @@ func classifiesCodecStrings(_ codec: String, _ kind: CodecKind) {
 @Test(arguments: [(64_000, "64 kbit/s"), (1_234_567, "1.2 Mbit/s"), (9_450, "9.5 kbit/s")])
 func formatsBitrates(_ bits: Int, _ text: String) {
     #expect(bits.formattedBitrate == text)
+}
+
+@Test(arguments: [
+    (64_090, 64_000, "64.1 kbit/s"), (64_040, 64_000, "64 040 bit/s"), (64_000, 64_000, "64 kbit/s"),
+    (96_000, 64_000, "96 kbit/s"), (63_960, 64_000, "63 960 bit/s"), (1_200_400, 1_200_000, "1 200 400 bit/s"),
+])
+func aBitrateNearItsLimitIsWrittenPreciselyEnoughToDiffer(_ bits: Int, _ limit: Int, _ text: String) {
+    #expect(bits.formattedBitrate(beside: limit) == text)
+}
+
+@Test(arguments: [(1_000_500, "500 bit/s"), (1_000_001, "1 bit/s"), (1_010_000, "1 %"), (1_120_000, "12 %"), (999_000, "-1 000 bit/s")])
+func aDifferenceBelowOnePercentIsGivenInBits(_ value: Int, _ text: String) {
+    #expect(percent(value, of: 1_000_000) == text)
 }

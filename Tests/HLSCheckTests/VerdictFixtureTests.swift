@@ -131,7 +131,7 @@ import Testing
         #expect(strict.diagnostics.contains { $0.rule == "audio-only-over-budget" })
     }
 
-    @Test func bandwidthFarAboveThePeakIsANoteByDefaultAndAWarningForApple() async throws {
+    @Test func bandwidthFarAboveThePeakIsANoteByDefaultAndAnErrorForApple() async throws {
         let folder = try VerdictFixtures.make("above-peak")
         let standard = try await report("above-peak", folder)
         let note = try #require(standard.diagnostics.first { $0.rule == "bandwidth-above-peak" })
@@ -139,7 +139,8 @@ import Testing
         let peak = try #require(try variant(standard, "audio/index.m3u8").measuredPeakBitrate)
         #expect(note.message.contains("declare BANDWIDTH=\(peak)"))
         let ios = try await report("above-peak", folder, profile: .appleIOS)
-        #expect(ios.diagnostics.first { $0.rule == "bandwidth-above-peak" }?.severity == .warning)
+        // AS 1.27: for VOD the measured peak MUST be within 10 % of BANDWIDTH.
+        #expect(ios.diagnostics.first { $0.rule == "bandwidth-above-peak" }?.severity == .error)
         // The video variant declares its own peak: nothing to say.
         #expect(standard.diagnostics.filter { $0.rule == "bandwidth-above-peak" }.count == 1)
     }

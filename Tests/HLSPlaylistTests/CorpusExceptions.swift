@@ -30,8 +30,6 @@ enum CorpusExceptions {
             "RFC 8216 §4.3.1.1: the EXTM3U tag MUST be the first line of every Media Playlist and every Master Playlist",
         "Eyevinn-hls-m3u8/m3u8/sample-playlists/master-with-i-frame-stream-inf.m3u8":
             "RFC 8216 §4.2 / §4.3: a tag or attribute value does not match the type its tag defines",
-        "Eyevinn-hls-m3u8/m3u8/sample-playlists/master-with-non-closed-captions-instream-id.m3u8":
-            "RFC 8216 §4.3.4.1: for TYPE values other than CLOSED-CAPTIONS, INSTREAM-ID MUST NOT be specified",
         "Eyevinn-hls-m3u8/m3u8/sample-playlists/media-playlist-with-cue-out-in-without-oatcls.m3u8":
             "RFC 8216 §4.3.2.1: the EXTINF tag is REQUIRED for each Media Segment (a segment is its tags followed by a URI)",
         "Eyevinn-hls-m3u8/m3u8/sample-playlists/media-playlist-with-discontinuity.m3u8":

@@ -96,6 +96,15 @@ struct MultivariantParsingTests {
         #expect(problem(p, line: 4, "AUDIO=\"missing\" names no EXT-X-MEDIA group") != nil)
     }
 
+    @Test func instreamIDOnAnAudioRenditionNeedsVersion13NotCaptions() {
+        let rendition = "#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"a\",NAME=\"en\",INSTREAM-ID=\"1\",URI=\"a.m3u8\"\n"
+        let current = parse("#EXTM3U\n#EXT-X-VERSION:13\n" + rendition)
+        #expect(current.problems.isEmpty, "\(current.problems)")
+        let older = parse("#EXTM3U\n#EXT-X-VERSION:7\n" + rendition)
+        #expect(older.problems.map(\.kind) == [.versionTooLow], "\(older.problems)")
+        #expect(problem(older, line: 3, "INSTREAM-ID on a rendition other than CLOSED-CAPTIONS requires EXT-X-VERSION 13") != nil)
+    }
+
     @Test func requiresIFrameStreamURIAndBandwidth() {
         let p = parse("#EXTM3U\n#EXT-X-I-FRAME-STREAM-INF:CODECS=\"avc1.4d401f\"\n")
         #expect(problem(p, line: 2, "missing the required URI") != nil)
@@ -154,6 +163,24 @@ struct MediaParsingTests {
         #expect(m.dateRanges.first?.attributes.hexadecimalSequence("SCTE35-OUT") == [0xFC, 0x30])
         #expect(p.tags.contains { $0.name == "#EXT-X-CUE-OUT" && $0.value == "30" && $0.line == 19 })
         #expect(abs(m.totalDuration - 11.005) < 1e-9)
+    }
+
+    @Test func aDateRangeContinuingAnEarlierIDMayLeaveOutStartDate() {
+        let p = parse("""
+        #EXTM3U
+        #EXT-X-VERSION:7
+        #EXT-X-TARGETDURATION:6
+        #EXT-X-PROGRAM-DATE-TIME:2024-01-01T00:00:00.000Z
+        #EXT-X-DATERANGE:ID="ad",START-DATE="2024-01-01T00:00:00Z",PLANNED-DURATION=30
+        #EXTINF:6,
+        seg1.ts
+        #EXT-X-DATERANGE:ID="ad",DURATION=30
+        #EXT-X-DATERANGE:ID="other",DURATION=5
+        #EXTINF:6,
+        seg2.ts
+        """)
+        // Line 8 adds DURATION to the range of line 5; line 9 names a range nothing started.
+        #expect(p.problems.filter { $0.message.contains("no START-DATE") }.map(\.location.line) == [9], "\(p.problems)")
     }
 
     @Test func resolvesOmittedByteRangeOffsets() throws {

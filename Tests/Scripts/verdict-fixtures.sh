@@ -5,7 +5,7 @@
 set -eu
 OUT=${1:?usage: verdict-fixtures.sh OUT [CASE...]}
 shift
-CASES=${*:-double-count alternate-angle partial encrypted mp3 sample-entry radio above-peak}
+CASES=${*:-double-count alternate-angle partial encrypted mp3 sample-entry radio above-peak ffmpeg-ladder}
 mkdir -p "$OUT"
 FF="ffmpeg -hide_banner -loglevel error -nostdin -y"
 TONE="-f lavfi -i sine=frequency=440:sample_rate=48000:duration=12"
@@ -169,6 +169,15 @@ video/index.m3u8
 #EXT-X-STREAM-INF:BANDWIDTH=$((2 * a)),CODECS="mp4a.40.2"
 audio/index.m3u8
 M3U
+        ;;
+    ffmpeg-ladder)
+        # ffmpeg's own multivariant output, with its defaults: two H.264/AAC variants from one
+        # encode, written by -master_pl_name and -var_stream_map (no -hls_playlist_type, no
+        # -hls_flags): what a user who follows ffmpeg's documentation gets.
+        $FF -f lavfi -i "testsrc2=size=320x180:rate=25:duration=8" -f lavfi -i "sine=frequency=440:sample_rate=48000:duration=8" \
+            -map 0:v -map 0:v -map 1:a -map 1:a -c:v libx264 -preset ultrafast -g 50 -sc_threshold 0 \
+            -b:v:0 300k -b:v:1 150k -s:v:1 192x108 -c:a aac -b:a 64k -fflags +bitexact -flags:a +bitexact -flags:v +bitexact \
+            -f hls -hls_time 4 -master_pl_name master.m3u8 -var_stream_map "v:0,a:0 v:1,a:1" stream_%v.m3u8
         ;;
     *) echo "unknown case $case" >&2; exit 64 ;;
     esac

@@ -224,6 +224,18 @@ import Testing
         }
     }
 
+    @Test func verboseRulesQuoteTheSpecItemsEachRuleEnforces() throws {
+        let result = try HLSCheckBinary.run(["rules", "--verbose", "--profile", "apple-ios"])
+        #expect(result.status == 0)
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        // The item follows its rule's line, with both numberings where bis-22 renumbered the RFC.
+        let rule = try #require(lines.firstIndex { $0.hasPrefix("target-duration-exceeded ") })
+        let next = lines[(rule + 1)...].prefix { $0.hasPrefix(" ") }
+        #expect(next.contains { $0.contains("- bis-22 §4.4.3.1 (RFC 8216 §4.3.3.1) MUST: Each EXTINF duration, rounded to the nearest integer") })
+        #expect(next.contains { $0.contains("- AS 7.7 MUST:") })
+        #expect(result.stdout.contains("- AS iOS 9.21 MUST: A multivariant playlist delivered over cellular networks"))
+    }
+
     @Test func helpMentionsExitCodesAndOptions() throws {
         let result = try HLSCheckBinary.run(["check", "--help"])
         #expect(result.status == 0)

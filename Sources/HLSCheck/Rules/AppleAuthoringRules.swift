@@ -12,6 +12,9 @@ public struct CellularVariantMissingRule: Rule {
         id: "cellular-variant-missing", name: "No cellular variant", defaultSeverity: .error,
         summary: "No variant declares a BANDWIDTH within the cellular budget (Apple: 192 kbit/s).",
         rationale: "Apple HLS Authoring Specification: a stream for cellular networks must offer a variant whose peak is at most 192 kbit/s.",
+        specItems: [
+            .apple("9.21", platform: "iOS", .must, "A multivariant playlist delivered over cellular networks contains a variant whose peak BANDWIDTH is at most 192 kbit/s."),
+        ],
         triggering: [RuleExample("only an 800 kbit/s variant", files: Examples.stream(Examples.videoVariant))],
         nonTriggering: [RuleExample("a 48 kbit/s variant", files: Examples.stream(Examples.videoVariant, Examples.audioVariant()))])
 
@@ -33,6 +36,9 @@ public struct AverageBandwidthMissingRule: Rule {
         id: "average-bandwidth-missing", name: "AVERAGE-BANDWIDTH missing", defaultSeverity: .error,
         summary: "An EXT-X-STREAM-INF has no AVERAGE-BANDWIDTH attribute.",
         rationale: "Apple HLS Authoring Specification: every variant must declare AVERAGE-BANDWIDTH; players use it to estimate sustained throughput.",
+        specItems: [
+            .apple("9.14", .must, "EXT-X-STREAM-INF includes AVERAGE-BANDWIDTH."),
+        ],
         triggering: [RuleExample("variant without AVERAGE-BANDWIDTH", files: Examples.stream(Examples.audioVariant()))],
         nonTriggering: [RuleExample("variant with AVERAGE-BANDWIDTH", files: Examples.stream(
             "#EXT-X-STREAM-INF:BANDWIDTH=48000,AVERAGE-BANDWIDTH=45000,CODECS=\"mp4a.40.2\"\naudio.m3u8\n"))])
@@ -52,10 +58,19 @@ public struct ResolutionMissingRule: Rule {
 
     public static let description = RuleDescription(
         id: "resolution-missing", name: "RESOLUTION missing", defaultSeverity: .error,
-        summary: "A variant with video has no RESOLUTION attribute.",
+        summary: "A variant with video, or an I-frame stream, has no RESOLUTION attribute.",
         rationale: "RFC 8216 §4.3.4.2: RESOLUTION SHOULD be included for variants with video; Apple's authoring specification requires it.",
-        triggering: [RuleExample("video variant without RESOLUTION", files: Examples.stream(
-            "#EXT-X-STREAM-INF:BANDWIDTH=800000,CODECS=\"avc1.4d401f,mp4a.40.2\"\nvideo.m3u8\n"))],
+        specItems: [
+            .apple("9.2", .must, "EXT-X-STREAM-INF always provides RESOLUTION when the variant includes video."),
+            .apple("9.4", .must, "EXT-X-I-FRAME-STREAM-INF always provides RESOLUTION."),
+            .bis("4.4.6.2", rfc: "4.3.4.2", .should, "RESOLUTION is recommended for a variant stream that includes video."),
+        ],
+        triggering: [
+            RuleExample("video variant without RESOLUTION", files: Examples.stream(
+                "#EXT-X-STREAM-INF:BANDWIDTH=800000,CODECS=\"avc1.4d401f,mp4a.40.2\"\nvideo.m3u8\n")),
+            RuleExample("I-frame stream without RESOLUTION", files: Examples.stream(
+                Examples.videoVariant, Examples.iFrameStream(resolution: nil))),
+        ],
         nonTriggering: [RuleExample("video variant with RESOLUTION", files: Examples.stream(Examples.videoVariant))])
 
     public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
@@ -64,6 +79,10 @@ public struct ResolutionMissingRule: Rule {
             let declaresVideo = declared.codecs?.contains { CodecKind(codec: $0) == .video } ?? false
             guard declaresVideo || variant.measurement?.containsVideo == true else { return nil }
             return Finding("video variant \(variant.uri) has no RESOLUTION attribute", at: variant.location)
+        } + (stream.multivariant?.iFrameVariants ?? []).compactMap { iFrame in
+            // An I-frame stream is video by definition (bis-22 §4.4.6.3).
+            guard iFrame.resolution == nil else { return nil }
+            return Finding("I-frame stream \(iFrame.uri) has no RESOLUTION attribute", at: stream.root.location(line: iFrame.line))
         }
     }
 }
@@ -77,6 +96,9 @@ public struct AudioOnlyVariantPresentRule: Rule {
         id: "audio-only-variant-present", name: "Audio-only variant not allowed", defaultSeverity: .error,
         summary: "The multivariant playlist lists an audio-only variant (not allowed on tvOS).",
         rationale: "Apple HLS Authoring Specification (tvOS): audio-only variants must not be listed in the multivariant playlist of a video stream; offer audio through EXT-X-MEDIA renditions instead.",
+        specItems: [
+            .apple("9.20", platform: "tvOS", .must, "No audio-only variant is listed in the multivariant playlist."),
+        ],
         triggering: [RuleExample("audio-only variant listed", files: Examples.stream(Examples.videoVariant, Examples.audioVariant()))],
         nonTriggering: [RuleExample("video variants only", files: Examples.stream(Examples.videoVariant))])
 

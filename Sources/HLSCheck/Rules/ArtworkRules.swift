@@ -16,6 +16,9 @@ public struct ArtworkOverBudgetRule: Rule {
         id: "artwork-over-budget", name: "Poster blows the budget", defaultSeverity: .error,
         summary: "With its poster, an audio-only variant's measured peak exceeds the budget.",
         rationale: "The APIC image is repeated in every segment, so it counts against the 64 kbit/s audio-only budget (Apple QA1767): a 20 KiB JPEG in 6 s segments adds about 27 kbit/s.",
+        specItems: [
+            SpecItem("QA1767", .must, "The audio-only variant peaks at 64 kbit/s or less, measured, with the still image it carries."),
+        ],
         needsMedia: true)
 
     public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
@@ -35,7 +38,7 @@ public struct ArtworkOverBudgetRule: Rule {
                 fits = "no poster fits"
             }
             return Finding(
-                "the \(largest.byteCount)-byte poster raises \(variant.uri) to a \(peak.formattedBitrate) peak against the \(budget.formattedBitrate) budget (\(audio.formattedBitrate) without it): \(fits)",
+                "the \(largest.byteCount)-byte poster raises \(variant.uri) to a \(peak.formattedBitrate(beside: budget)) peak against the \(budget.formattedBitrate) budget (\(audio.formattedBitrate(beside: budget)) without it): \(fits)",
                 at: variant.location)
         }
     }
@@ -50,6 +53,9 @@ public struct ArtworkMissingRule: Rule {
         id: "artwork-missing", name: "Audio-only variant without poster", defaultSeverity: .warning,
         summary: "An audio-only variant carries no still image (ID3 APIC) in its segments.",
         rationale: "Apple's HLS authoring guidance recommends a still image in the audio-only variant so players show something while they sit on it.",
+        specItems: [
+            SpecItem("QA1767", .should, "The audio-only variant carries a still image for players to show while it plays."),
+        ],
         needsMedia: true)
 
     public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
@@ -73,6 +79,9 @@ public struct ArtworkInconsistentRule: Rule {
         id: "artwork-inconsistent", name: "Poster inconsistent", defaultSeverity: .warning,
         summary: "The still image is absent from some segments of an audio-only variant, or differs between segments.",
         rationale: "A player joining at any segment shows that segment's image: an image in only some segments leaves a black screen after a seek or a switch.",
+        specItems: [
+            SpecItem("QA1767", .should, "The audio-only variant carries a still image for players to show while it plays."),
+        ],
         needsMedia: true)
 
     public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
@@ -122,6 +131,9 @@ public struct ArtworkInvalidRule: Rule {
         id: "artwork-invalid", name: "Poster not a valid image", defaultSeverity: .error,
         summary: "An APIC frame holds no decodable JPEG/PNG, or declares the wrong MIME type.",
         rationale: "Players show only JPEG or PNG still images; anything else costs budget and shows nothing (ID3v2.4 §4.14 APIC).",
+        specItems: [
+            SpecItem("ID3v2.4 §4.14", .must, "An APIC frame holds a picture of the MIME type it declares."),
+        ],
         needsMedia: true)
 
     public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {

@@ -9,6 +9,9 @@ public struct AudioOnlyOverBudgetRule: Rule {
         id: "audio-only-over-budget", name: "Audio-only variant over budget", defaultSeverity: .error,
         summary: "An audio-only variant's declared BANDWIDTH or measured peak exceeds the audio-only budget.",
         rationale: "Apple QA1767: the audio-only variant must have a maximum measured bit rate of 64 kbit/s; BANDWIDTH is what players use to pick it.",
+        specItems: [
+            SpecItem("QA1767", .must, "The audio-only variant peaks at 64 kbit/s or less, measured."),
+        ],
         triggering: [
             RuleExample("BANDWIDTH=96000", files: Examples.stream(Examples.videoVariant, Examples.audioVariant(bandwidth: 96000)))
         ],
@@ -32,14 +35,14 @@ public struct AudioOnlyOverBudgetRule: Rule {
             var findings: [Finding] = []
             if let declared = variant.declaredBandwidth, declared > budget {
                 findings.append(Finding(
-                    "audio-only variant \(variant.uri) declares BANDWIDTH=\(declared) (\(declared.formattedBitrate)), over the \(budget.formattedBitrate) budget",
+                    "audio-only variant \(variant.uri) declares BANDWIDTH=\(declared) (\(declared.formattedBitrate(beside: budget))), over the \(budget.formattedBitrate) budget",
                     at: variant.location))
             }
             // The measured peak without the poster: when only the poster pushes the variant over
             // the budget, artwork-over-budget says so with the size that fits.
             if let measurement = variant.measurement, let audio = measurement.peakBitrateWithoutArtwork, audio > budget {
                 findings.append(Finding(
-                    "audio-only variant \(variant.uri) peaks at \(audio.formattedBitrate) measured (without any poster), over the \(budget.formattedBitrate) budget: lower the audio bit rate",
+                    "audio-only variant \(variant.uri) peaks at \(audio.formattedBitrate(beside: budget)) measured (without any poster), over the \(budget.formattedBitrate) budget: lower the audio bit rate",
                     at: variant.location))
             }
             return findings

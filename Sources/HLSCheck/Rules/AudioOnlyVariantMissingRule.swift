@@ -9,6 +9,9 @@ public struct AudioOnlyVariantMissingRule: Rule {
         id: "audio-only-variant-missing", name: "No audio-only variant within budget", defaultSeverity: .error,
         summary: "No variant is audio-only with BANDWIDTH within the audio-only budget (default 64 kbit/s).",
         rationale: "App Store Review Guideline 9.4 (historic) and Apple QA1767: apps streaming video over cellular must offer an audio-only variant of at most 64 kbit/s.",
+        specItems: [
+            SpecItem("QA1767", .must, "An app that streams video over cellular networks offers an audio-only variant of at most 64 kbit/s (App Store rule, historical)."),
+        ],
         triggering: [
             RuleExample("video variants only", files: Examples.stream(Examples.videoVariant)),
             RuleExample("audio-only variant at 96 kbit/s", files: Examples.stream(
@@ -32,7 +35,7 @@ public struct AudioOnlyVariantMissingRule: Rule {
         if audioOnly.isEmpty {
             message = "no audio-only variant: add one of at most \(budget.formattedBitrate) for cellular fallback"
         } else {
-            let list = audioOnly.map { "\($0.uri) (\(($0.declaredBandwidth ?? 0).formattedBitrate))" }
+            let list = audioOnly.map { "\($0.uri) (\(($0.declaredBandwidth ?? 0).formattedBitrate(beside: budget)))" }
             message = "no audio-only variant within \(budget.formattedBitrate): \(list.joined(separator: ", ")) exceed it"
         }
         return [Finding(message, at: stream.root.location(line: 1))]

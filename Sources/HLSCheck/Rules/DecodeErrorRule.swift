@@ -11,6 +11,9 @@ public struct DecodeErrorRule: Rule {
             id: "decode-error", name: "Frames fail to decode", defaultSeverity: .error,
             summary: "With --decode: audio or video frames of a segment fail to decode with libavcodec (a transport packet dropped from a frame, damaged bytes inside a frame).",
             rationale: "A player decodes every frame it presents; a frame that fails shows as a glitch, a frozen picture or a gap in the sound (RFC 8216 §3: segments carry media in a format the client decodes). Checked only with --decode, since decoding costs CPU; without it the rule says nothing.",
+            specItems: [
+                SpecItem("RFC 8216 §3", .must, "A media segment holds media in a supported format that clients decode as it is."),
+            ],
             needsMedia: true,
             nonTriggering: [
                 RuleExample("a stream checked without --decode", files: [

@@ -6,9 +6,11 @@ import HLSPlaylist
 extension RuleDescription {
     /// A rule that judges HTTP delivery: its examples live in the remote tests (HLSRemoteTests).
     static func network(
-        id: String, name: String, defaultSeverity: Severity, summary: String, rationale: String
+        id: String, name: String, defaultSeverity: Severity, summary: String, rationale: String,
+        specItems: [SpecItem] = []
     ) -> RuleDescription {
-        var description = RuleDescription(id: id, name: name, defaultSeverity: defaultSeverity, summary: summary, rationale: rationale)
+        var description = RuleDescription(
+            id: id, name: name, defaultSeverity: defaultSeverity, summary: summary, rationale: rationale, specItems: specItems)
         description.needsNetwork = true
         return description
     }
@@ -54,7 +56,11 @@ public struct PlaylistContentTypeRule: Rule {
             authoring specification asks servers to send the registered type; players and CDNs that \
             go by Content-Type (caching, compression, MIME sniffing) mishandle text/plain or \
             application/octet-stream.
-            """)
+            """,
+        specItems: [
+            .bis("4", rfc: "4", .must, "A playlist is identified by a path ending .m3u8 or .m3u, or by the Content-Type application/vnd.apple.mpegurl or audio/mpegurl."),
+            .apple("10.4", .should, "Playlists are served with the recommended MIME type application/vnd.apple.mpegurl (audio/mpegurl for .m3u)."),
+        ])
 
     public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         // A live playlist is fetched on every reload: one finding per playlist.
@@ -94,7 +100,11 @@ public struct RedirectToHTTPRule: Rule {
             private and tamper-proof travels in clear. Apple's App Transport Security blocks such \
             loads in apps, so the stream fails on iOS where it works in a desktop player. Serve every \
             resource of an https stream over https (Apple HLS authoring specification, "Security").
-            """)
+            """,
+        specItems: [
+            .apple("8.18", .must, "Media requests do not use HTTP redirects, except for ad content."),
+            .apple("11.3", .should, "Media segments are delivered over TLS."),
+        ])
 
     public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         var seen: Set<String> = []

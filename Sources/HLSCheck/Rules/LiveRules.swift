@@ -5,8 +5,9 @@ import HLSPlaylist
 
 extension RuleDescription {
     /// A rule judged across reloads: no single playlist file can show it.
-    static func live(id: String, name: String, defaultSeverity: Severity, summary: String, rationale: String) -> RuleDescription {
-        var description = RuleDescription(id: id, name: name, defaultSeverity: defaultSeverity, summary: summary, rationale: rationale)
+    static func live(id: String, name: String, defaultSeverity: Severity, summary: String, rationale: String, specItems: [SpecItem] = []) -> RuleDescription {
+        var description = RuleDescription(
+            id: id, name: name, defaultSeverity: defaultSeverity, summary: summary, rationale: rationale, specItems: specItems)
         description.needsNetwork = true
         return description
     }
@@ -21,7 +22,10 @@ public struct LiveMediaSequenceRegressedRule: Rule {
     public static let description = RuleDescription.live(
         id: "live-media-sequence-regressed", name: "Media sequence went back", defaultSeverity: .error,
         summary: "A reload of a live playlist had a lower EXT-X-MEDIA-SEQUENCE than the version before.",
-        rationale: "RFC 8216 §6.2.1: the server may only increment EXT-X-MEDIA-SEQUENCE. Clients locate their position by media sequence number; going back makes them replay or skip.")
+        rationale: "RFC 8216 §6.2.1: the server may only increment EXT-X-MEDIA-SEQUENCE. Clients locate their position by media sequence number; going back makes them replay or skip.",
+        specItems: [
+            .bis("6.2.1", rfc: "6.2.1", .must, "A server changes a media playlist only by appending, removing from the front and incrementing EXT-X-MEDIA-SEQUENCE and EXT-X-DISCONTINUITY-SEQUENCE."),
+        ])
     public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] { liveFindings(stream, Self.description.id) }
 }
 
@@ -30,7 +34,11 @@ public struct LiveDiscontinuitySequenceRule: Rule {
     public static let description = RuleDescription.live(
         id: "live-discontinuity-sequence", name: "Discontinuity sequence wrong across reloads", defaultSeverity: .error,
         summary: "EXT-X-DISCONTINUITY-SEQUENCE went back, or did not grow by the discontinuities that left the window.",
-        rationale: "RFC 8216 §6.2.1 allows the server only to increment it; §4.3.3.3: it counts the discontinuities removed from the front, so clients can align variants and renditions.")
+        rationale: "RFC 8216 §6.2.1 allows the server only to increment it; §4.3.3.3: it counts the discontinuities removed from the front, so clients can align variants and renditions.",
+        specItems: [
+            .bis("6.2.1", rfc: "6.2.1", .must, "A server changes a media playlist only by appending, removing from the front and incrementing EXT-X-MEDIA-SEQUENCE and EXT-X-DISCONTINUITY-SEQUENCE."),
+            .bis("4.4.3.3", rfc: "4.3.3.3", .must, "EXT-X-DISCONTINUITY-SEQUENCE grows by the discontinuities removed from the front of the playlist."),
+        ])
     public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] { liveFindings(stream, Self.description.id) }
 }
 
@@ -39,7 +47,10 @@ public struct LiveTargetDurationChangedRule: Rule {
     public static let description = RuleDescription.live(
         id: "live-target-duration-changed", name: "Target duration changed", defaultSeverity: .error,
         summary: "EXT-X-TARGETDURATION differs between two reloads of a live playlist.",
-        rationale: "RFC 8216 §6.2.1 lists the only changes a server may make to a media playlist; changing EXT-X-TARGETDURATION is not one. Clients time their reloads by it (§6.3.4).")
+        rationale: "RFC 8216 §6.2.1 lists the only changes a server may make to a media playlist; changing EXT-X-TARGETDURATION is not one. Clients time their reloads by it (§6.3.4).",
+        specItems: [
+            .bis("6.2.1", rfc: "6.2.1", .must, "A server changes a media playlist only by appending, removing from the front and incrementing its sequence numbers; the target duration stays."),
+        ])
     public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] { liveFindings(stream, Self.description.id) }
 }
 
@@ -48,7 +59,10 @@ public struct LiveSegmentChangedRule: Rule {
     public static let description = RuleDescription.live(
         id: "live-segment-changed", name: "Published segment changed or removed out of order", defaultSeverity: .error,
         summary: "A segment kept its media sequence number but changed URI, duration or discontinuity, or segments vanished from the end of the window.",
-        rationale: "RFC 8216 §6.2.1: the server may only append, and remove segments from the front in the order they appear. A client that already scheduled a segment must find the same one.")
+        rationale: "RFC 8216 §6.2.1: the server may only append, and remove segments from the front in the order they appear. A client that already scheduled a segment must find the same one.",
+        specItems: [
+            .bis("6.2.1", rfc: "6.2.1", .must, "Segments are removed only from the front, in playlist order, and a published segment keeps its URI and duration."),
+        ])
     public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] { liveFindings(stream, Self.description.id) }
 }
 
@@ -57,7 +71,10 @@ public struct LivePlaylistStaleRule: Rule {
     public static let description = RuleDescription.live(
         id: "live-playlist-stale", name: "Live playlist not refreshed in time", defaultSeverity: .error,
         summary: "A live playlist went longer than 1.5 × its target duration without a new segment, or a reload failed.",
-        rationale: "RFC 8216 §6.2.1: a media playlist without EXT-X-ENDLIST must get a new version with at least one new segment no later than 1.5 times the target duration after the previous one; players that run dry stall.")
+        rationale: "RFC 8216 §6.2.1: a media playlist without EXT-X-ENDLIST must get a new version with at least one new segment no later than 1.5 times the target duration after the previous one; players that run dry stall.",
+        specItems: [
+            .bis("6.2.1", rfc: "6.2.1", .must, "A live playlist gets a new version with at least one new segment within 1.5 target durations of the last."),
+        ])
     public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] { liveFindings(stream, Self.description.id) }
 }
 

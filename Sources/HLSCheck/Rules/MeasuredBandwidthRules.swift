@@ -33,6 +33,11 @@ public struct BandwidthBelowPeakRule: Rule {
         id: "bandwidth-below-peak", name: "BANDWIDTH below measured peak", defaultSeverity: .error,
         summary: "Declared BANDWIDTH is below the measured peak of a playable combination (the variant with one rendition of each group) by more than the tolerance (10 %).",
         rationale: "RFC 8216 §4.3.4.2: BANDWIDTH is the largest sum of peak segment bit rates over every playable combination of renditions; Apple's authoring spec allows 10 % for VOD.",
+        specItems: [
+            .bis("4.4.6.2", rfc: "4.3.4.2", .must, "Once every segment exists, BANDWIDTH is the largest sum of peak segment bit rates over the playable combinations of renditions."),
+            .apple("9.13", .must, "BANDWIDTH is the largest sum of peak segment bit rates of any playable combination of renditions."),
+            .apple("1.27", .must, "For VOD, the measured peak bit rate is within 10 % of BANDWIDTH."),
+        ],
         needsMedia: true)
 
     public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
@@ -61,6 +66,10 @@ public struct BandwidthAbovePeakRule: Rule {
         id: "bandwidth-above-peak", name: "BANDWIDTH far above measured peak", defaultSeverity: .note,
         summary: "Declared BANDWIDTH exceeds the measured peak of every playable combination by more than the tolerance (10 %).",
         rationale: "Apple's HLS Authoring Specification: for VOD the measured peak must be within 10 % of BANDWIDTH; an inflated BANDWIDTH keeps players on a lower variant than the network allows (RFC 8216 §4.3.4.2 defines BANDWIDTH as the peak, not a ceiling).",
+        specItems: [
+            .apple("1.27", .must, "For VOD, the measured peak bit rate is within 10 % of BANDWIDTH."),
+            .bis("4.4.6.2", rfc: "4.3.4.2", .must, "Once every segment exists, BANDWIDTH is the largest sum of peak segment bit rates over the playable combinations of renditions."),
+        ],
         needsMedia: true)
 
     public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
@@ -87,6 +96,10 @@ public struct AverageBandwidthMismatchRule: Rule {
         id: "average-bandwidth-mismatch", name: "AVERAGE-BANDWIDTH off", defaultSeverity: .warning,
         summary: "AVERAGE-BANDWIDTH differs from the measured average bit rate (largest over the playable combinations) by more than the tolerance (10 %).",
         rationale: "RFC 8216 §4.3.4.2: AVERAGE-BANDWIDTH is the largest sum of average segment bit rates over the playable combinations; Apple's authoring spec allows 10 % for VOD.",
+        specItems: [
+            .bis("4.4.6.2", rfc: "4.3.4.2", .must, "Once every segment exists, AVERAGE-BANDWIDTH is the largest sum of average segment bit rates over the playable combinations."),
+            .apple("1.26", .must, "For VOD, the average segment bit rate is within 10 % of AVERAGE-BANDWIDTH."),
+        ],
         needsMedia: true)
 
     public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
@@ -104,9 +117,15 @@ public struct AverageBandwidthMismatchRule: Rule {
     }
 }
 
-func percent(_ value: Int, of base: Int) -> String {
+/// How far `value` is from `base`, for a message: "12 %", or in bits below 1 % ("500 bit/s"),
+/// where a rounded "0 %" would say there is no difference at all.
+package func percent(_ value: Int, of base: Int) -> String {
     guard base > 0 else { return "∞" }
     // In Doubles, and clamped: two Ints from a file must not overflow a subtraction here.
-    let ratio = ((Double(value) - Double(base)) / Double(base) * 100).rounded()
+    let difference = Double(value) - Double(base)
+    if abs(difference) < Double(base) / 100, let bits = Int(exactly: difference) {
+        return "\(bits.groupedDigits) bit/s"
+    }
+    let ratio = (difference / Double(base) * 100).rounded()
     return "\(Int(exactly: ratio) ?? (ratio > 0 ? Int.max : Int.min)) %"
 }

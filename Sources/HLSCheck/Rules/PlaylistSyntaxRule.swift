@@ -21,11 +21,25 @@ public struct PlaylistSyntaxRule: Rule {
         id: "playlist-syntax", name: "Playlist syntax", defaultSeverity: .error,
         summary: "A line, tag or attribute breaks the RFC 8216 grammar.",
         rationale: "RFC 8216 §4 defines the playlist grammar; players reject or misread playlists that break it.",
+        specItems: [
+            .bis("4", rfc: "4", .must, "Playlists that break the syntax and structure rules of section 4 are invalid, and clients must fail to parse them."),
+            .bis("4.1", rfc: "4.1", .must, "A playlist is UTF-8 without a byte order mark and without control characters other than CR and LF."),
+            .bis("4.2", rfc: "4.2", .must, "An attribute list is comma-separated NAME=value pairs, and an attribute name appears at most once in a list."),
+            .bis("4.4.1.1", rfc: "4.3.1.1", .must, "The first line of every playlist is the tag EXTM3U."),
+            .bis("4.4.3.1", rfc: "4.3.3.1", .must, "A media playlist carries EXT-X-TARGETDURATION."),
+            .bis("4.4.6.2", rfc: "4.3.4.2", .must, "Every EXT-X-STREAM-INF carries BANDWIDTH and is followed by the URI of its media playlist."),
+            .bis("4.4.6.1", rfc: "4.3.4.1", .must, "EXT-X-MEDIA carries TYPE, GROUP-ID and NAME; SUBTITLES need a URI, CLOSED-CAPTIONS must not have one and need INSTREAM-ID."),
+            .bis("4.4.6.3", rfc: "4.3.4.3", .must, "EXT-X-I-FRAME-STREAM-INF carries BANDWIDTH and URI, and none of FRAME-RATE, AUDIO, SUBTITLES and CLOSED-CAPTIONS."),
+        ],
         triggering: [
             RuleExample("missing BANDWIDTH", files: [
                 "master.m3u8": "#EXTM3U\n#EXT-X-STREAM-INF:CODECS=\"mp4a.40.2\"\naudio.m3u8\n",
                 "audio.m3u8": Examples.media(),
             ]),
+            RuleExample("FRAME-RATE on an I-frame stream", files: Examples.stream(
+                Examples.videoVariant, Examples.iFrameStream().replacingOccurrences(of: ",URI=", with: ",FRAME-RATE=25,URI="))),
+            RuleExample("AUDIO on an I-frame stream", files: Examples.stream(
+                Examples.videoVariant, Examples.iFrameStream().replacingOccurrences(of: ",URI=", with: ",AUDIO=\"aud\",URI="))),
             RuleExample("media playlist without #EXTM3U", files: [
                 "master.m3u8": "#EXTM3U\n" + Examples.audioVariant(),
                 "audio.m3u8": String(Examples.media().dropFirst("#EXTM3U\n".count)),
@@ -48,6 +62,9 @@ public struct PlaylistLenientRule: Rule {
         id: "playlist-lenient", name: "Playlist bends the spec", defaultSeverity: .warning,
         summary: "The playlist bends RFC 8216 in a way most players tolerate.",
         rationale: "Tolerated deviations (unknown attribute values, odd whitespace, SHOULDs) still trip strict players.",
+        specItems: [
+            .bis("4.2", rfc: "4.2", .must, "Clients ignore an attribute whose name they do not recognise, so a misspelt attribute is silently lost."),
+        ],
         triggering: [
             RuleExample("EXTINF without its trailing comma", files: [
                 "master.m3u8": "#EXTM3U\n" + Examples.audioVariant(),
@@ -74,6 +91,10 @@ public struct VersionTooLowRule: Rule {
         id: "version-too-low", name: "EXT-X-VERSION too low", defaultSeverity: .error,
         summary: "EXT-X-VERSION is lower than the features the playlist uses require.",
         rationale: "RFC 8216 §7: a playlist MUST indicate the version of the features it uses, or older clients misparse it.",
+        specItems: [
+            .bis("8", rfc: "7", .must, "A playlist that uses a feature of a later protocol version carries an EXT-X-VERSION at least that version."),
+            .bis("4.4.1.2", rfc: "4.3.1.2", .must, "A playlist that is not compatible with version 1 carries EXT-X-VERSION."),
+        ],
         triggering: [
             RuleExample("EXT-X-BYTERANGE in a version 3 playlist", files: [
                 "master.m3u8": "#EXTM3U\n" + Examples.audioVariant(),

@@ -28,6 +28,11 @@ public struct LowLatencyInvalidRule: Rule {
         id: "low-latency-invalid", name: "Low-latency attributes out of range", defaultSeverity: .error,
         summary: "EXT-X-SERVER-CONTROL hold-back or skip boundary too small, PART-HOLD-BACK missing or too small, a partial segment longer than PART-TARGET, or a preload hint that cannot be.",
         rationale: "rfc8216bis §4.4.3.8: the Skip Boundary (CAN-SKIP-UNTIL) MUST be at least six times the Target Duration; HOLD-BACK MUST be at least three times the Target Duration; PART-HOLD-BACK is REQUIRED with EXT-X-PART-INF and MUST be at least twice the Part Target Duration; CAN-SKIP-DATERANGES requires CAN-SKIP-UNTIL. §4.4.4.9: a Partial Segment's duration MUST be at most the Part Target Duration. §4.4.5.3: TYPE is PART or MAP, and a Playlist with EXT-X-ENDLIST MUST NOT contain EXT-X-PRELOAD-HINT.",
+        specItems: [
+            .bis("4.4.3.8", .must, "CAN-SKIP-UNTIL is at least six target durations, HOLD-BACK at least three, and PART-HOLD-BACK, required with EXT-X-PART-INF, at least twice the part target."),
+            .bis("4.4.4.9", .must, "A partial segment lasts at most the part target duration."),
+            .bis("4.4.5.3", .must, "EXT-X-PRELOAD-HINT has TYPE PART or MAP, and a playlist with EXT-X-ENDLIST carries none."),
+        ],
         triggering: [
             RuleExample("CAN-SKIP-UNTIL below six target durations", files: media("#EXT-X-SERVER-CONTROL:CAN-SKIP-UNTIL=12\n")),
             RuleExample("HOLD-BACK below three target durations", files: media("#EXT-X-SERVER-CONTROL:HOLD-BACK=8\n")),
@@ -106,6 +111,11 @@ public struct DateRangeInvalidRule: Rule {
         id: "daterange-invalid", name: "Date range contradicts itself", defaultSeverity: .error,
         summary: "An EXT-X-DATERANGE ends before it starts, has an END-DATE that is not START-DATE + DURATION, combines END-ON-NEXT with DURATION or END-DATE, cues PRE and POST, changes an attribute of an earlier tag with its ID, overlaps another range of an END-ON-NEXT class, or appears without EXT-X-PROGRAM-DATE-TIME.",
         rationale: "rfc8216bis §4.4.5.1: END-DATE MUST be equal to or later than START-DATE; DURATION and PLANNED-DURATION MUST NOT be negative; with both DURATION and END-DATE, END-DATE MUST equal START-DATE plus DURATION; END-ON-NEXT=YES MUST NOT come with DURATION or END-DATE, and other ranges of its CLASS MUST NOT overlap; CUE MUST NOT include both PRE and POST; tags with the same ID MUST give any attribute they share the same value; a Playlist with EXT-X-DATERANGE MUST contain EXT-X-PROGRAM-DATE-TIME.",
+        specItems: [
+            .bis("4.4.5.1", rfc: "4.3.2.7", .must, "END-DATE is not before START-DATE and equals START-DATE + DURATION when both are given; END-ON-NEXT comes without DURATION or END-DATE; CUE never holds both PRE and POST."),
+            .bis("4.4.5.1", rfc: "4.3.2.7", .must, "Tags with the same ID give the attributes they share the same values."),
+            .bis("4.4.5.1", rfc: "4.3.2.7", .must, "A playlist with EXT-X-DATERANGE also carries EXT-X-PROGRAM-DATE-TIME."),
+        ],
         triggering: [
             RuleExample("END-DATE before START-DATE", files: media(
                 "#EXT-X-DATERANGE:ID=\"ad\",START-DATE=\"2026-01-01T00:00:10.000Z\",END-DATE=\"2026-01-01T00:00:05.000Z\"\n")),
@@ -251,6 +261,10 @@ public struct SessionMetadataInvalidRule: Rule {
         id: "session-metadata-invalid", name: "Duplicate session data or session key", defaultSeverity: .error,
         summary: "Two EXT-X-SESSION-DATA tags share DATA-ID and LANGUAGE, or two EXT-X-SESSION-KEY tags are identical.",
         rationale: "RFC 8216 §4.3.4.4: a Playlist MUST NOT contain more than one EXT-X-SESSION-DATA tag with the same DATA-ID and the same LANGUAGE. §4.3.4.5: a Multivariant Playlist MUST NOT contain more than one EXT-X-SESSION-KEY tag with the same METHOD, URI, IV, KEYFORMAT and KEYFORMATVERSIONS.",
+        specItems: [
+            .bis("4.4.6.4", rfc: "4.3.4.4", .must, "No two EXT-X-SESSION-DATA tags share DATA-ID and LANGUAGE."),
+            .bis("4.4.6.5", rfc: "4.3.4.5", .must, "No two EXT-X-SESSION-KEY tags share METHOD, URI, IV, KEYFORMAT and KEYFORMATVERSIONS."),
+        ],
         triggering: [
             RuleExample("the same DATA-ID and LANGUAGE twice", files: master(
                 "#EXT-X-SESSION-DATA:DATA-ID=\"com.example.title\",VALUE=\"One\",LANGUAGE=\"en\"\n#EXT-X-SESSION-DATA:DATA-ID=\"com.example.title\",VALUE=\"Two\",LANGUAGE=\"en\"\n")),

@@ -17,6 +17,9 @@ public struct SegmentUnreadableRule: Rule {
         id: "segment-unreadable", name: "Segment unreadable", defaultSeverity: .error,
         summary: "A segment is missing, truncated or cannot be demuxed.",
         rationale: "A player that reaches this segment stalls or skips (RFC 8216 §3).",
+        specItems: [
+            SpecItem("RFC 8216 §3", .must, "Each media segment is a resource of one of the supported formats, at the URI its playlist gives."),
+        ],
         needsMedia: true)
 
     public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
@@ -84,6 +87,9 @@ public struct ExtinfDurationMismatchRule: Rule {
         id: "extinf-duration-mismatch", name: "EXTINF differs from the media", defaultSeverity: .warning,
         summary: "A segment's EXTINF differs from its duration measured from packet timestamps by more than 0.5 s.",
         rationale: "RFC 8216 §4.3.2.1: EXTINF is the segment's duration; wrong values shift seeking, the timeline and every bit rate computed from them.",
+        specItems: [
+            .bis("4.4.4.1", rfc: "4.3.2.1", .should, "EXTINF gives the segment's duration, accurately enough that summed durations add no perceptible error."),
+        ],
         needsMedia: true)
 
     public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
@@ -107,6 +113,9 @@ public struct PackedAudioTimestampMissingRule: Rule {
         id: "packed-audio-timestamp-missing", name: "Packed audio without timestamp", defaultSeverity: .error,
         summary: "A packed-audio segment (AAC, MP3, AC-3, E-AC-3) does not start with an ID3 PRIV transportStreamTimestamp.",
         rationale: "RFC 8216 §3.4: each packed-audio segment MUST signal the timestamp of its first sample with an ID3 PRIV tag at the beginning of the segment.",
+        specItems: [
+            SpecItem("RFC 8216 §3.4", .must, "Each packed-audio segment signals the timestamp of its first sample with an ID3 PRIV transportStreamTimestamp at its start."),
+        ],
         needsMedia: true)
 
     public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
@@ -130,6 +139,9 @@ public struct AudioOnlyContainsVideoRule: Rule {
         id: "audio-only-contains-video", name: "Audio-only variant carries video", defaultSeverity: .error,
         summary: "A variant declared audio-only (by CODECS) carries a video track.",
         rationale: "Players pick the audio-only variant by its CODECS; video inside it wastes the cellular budget and contradicts the declaration (RFC 8216 §4.3.4.2).",
+        specItems: [
+            .bis("4.4.6.2", rfc: "4.3.4.2", .must, "CODECS lists every media format present in any segment of the variant stream."),
+        ],
         needsMedia: true)
 
     public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
@@ -177,6 +189,9 @@ public struct CodecsMismatchRule: Rule {
         id: "codecs-mismatch", name: "CODECS differs from the media", defaultSeverity: .error,
         summary: "CODECS does not match the RFC 6381 codec strings of what the segments of the playable combinations contain.",
         rationale: "RFC 8216 §4.3.4.2: CODECS MUST list every media format present in the variant's segments; players use it to skip variants they cannot decode.",
+        specItems: [
+            .bis("4.4.6.2", rfc: "4.3.4.2", .must, "CODECS lists every media format present in any segment of the variant stream, and nothing else."),
+        ],
         needsMedia: true)
 
     /// Codec strings compared by format (sample entry folded, MP3 spellings merged).
@@ -217,6 +232,9 @@ public struct CodecsSampleEntryMismatchRule: Rule {
         id: "codecs-sample-entry-mismatch", name: "CODECS names the other sample entry", defaultSeverity: .warning,
         summary: "CODECS declares avc1 where the fMP4 segments use avc3 (or hvc1 for hev1, and the reverse).",
         rationale: "RFC 6381 §3.3 and ISO/IEC 14496-15: avc3/hev1 carry parameter sets in band, avc1/hvc1 in the sample entry; some players (Apple's among them for HEVC) accept only the one they were told about.",
+        specItems: [
+            SpecItem("RFC 6381 §3.3", .must, "avc1/hvc1 and avc3/hev1 name different sample entries (parameter sets in the sample entry or in band); the codec string names the one used."),
+        ],
         needsMedia: true)
 
     public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
@@ -250,6 +268,9 @@ public struct ResolutionMismatchRule: Rule {
         id: "resolution-mismatch", name: "RESOLUTION differs from the video", defaultSeverity: .warning,
         summary: "RESOLUTION differs from the width × height of the video in the segments.",
         rationale: "RFC 8216 §4.3.4.2: RESOLUTION is the optimal pixel resolution of the video; players use it to pick a variant for the screen.",
+        specItems: [
+            .bis("4.4.6.2", rfc: "4.3.4.2", .should, "RESOLUTION gives the optimal pixel resolution at which to display all the video in the variant stream."),
+        ],
         needsMedia: true)
 
     public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {

@@ -9,6 +9,10 @@ public struct TargetDurationExceededRule: Rule {
         id: "target-duration-exceeded", name: "Segment longer than target duration", defaultSeverity: .error,
         summary: "An EXTINF duration, rounded to the nearest integer, exceeds EXT-X-TARGETDURATION.",
         rationale: "RFC 8216 §4.3.3.1: the EXTINF duration of each segment, rounded to the nearest integer, MUST be less than or equal to the target duration.",
+        specItems: [
+            .bis("4.4.3.1", rfc: "4.3.3.1", .must, "Each EXTINF duration, rounded to the nearest integer, is at most the target duration."),
+            .apple("7.7", .must, "Media segments do not exceed the target duration by more than 0.5 s."),
+        ],
         triggering: [
             RuleExample("7 s segment with target 6", files: [
                 "master.m3u8": "#EXTM3U\n" + Examples.audioVariant(),

@@ -36,6 +36,10 @@ public struct ContinuityErrorRule: Rule {
         id: "continuity-error", name: "TS continuity counter gap", defaultSeverity: .warning,
         summary: "An MPEG-TS continuity_counter skips inside a segment, or does not continue across the join with the previous segment.",
         rationale: "ISO/IEC 13818-1 §2.4.3.3: the continuity_counter increments by one with each packet of a PID that carries payload; a gap means packets were lost or the segments were cut from different muxer runs, and demuxers drop the PES packet it interrupts. A join is only checked between segments that follow each other without EXT-X-DISCONTINUITY (RFC 8216 §4.3.2.3).",
+        specItems: [
+            .apple("7.2", .must, "In a transport stream, continuity counters and timestamps are sequential."),
+            SpecItem("ISO/IEC 13818-1 §2.4.3.3", .must, "continuity_counter increments by one with each packet of a PID that carries payload."),
+        ],
         needsMedia: true)
 
     public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
@@ -73,6 +77,10 @@ public struct SegmentStartsWithoutKeyframeRule: Rule {
         id: "segment-starts-without-keyframe", name: "Video segment does not start with a keyframe", defaultSeverity: .warning,
         summary: "A video segment's first frame is not a keyframe (IDR), or an in-band H.264/HEVC keyframe has no SPS/PPS before it.",
         rationale: "Apple's HLS Authoring Specification: every video segment starts with an IDR frame (with its parameter sets) so a player can start or switch variants there; with EXT-X-INDEPENDENT-SEGMENTS the playlist promises it (RFC 8216 §4.3.5.1: every segment decodes without information from other segments).",
+        specItems: [
+            .apple("7.4", .must, "Video segments start with an IDR frame."),
+            .bis("4.4.2.1", rfc: "4.3.5.1", .must, "With EXT-X-INDEPENDENT-SEGMENTS, every sample of a segment decodes without information from other segments."),
+        ],
         needsMedia: true)
 
     public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
@@ -104,6 +112,11 @@ public struct DiscontinuityMissingRule: Rule {
         id: "discontinuity-missing", name: "Timestamp jump without EXT-X-DISCONTINUITY", defaultSeverity: .error,
         summary: "A segment's first timestamp is not where the previous segment ended (by more than the duration tolerance), and no EXT-X-DISCONTINUITY marks the join.",
         rationale: "RFC 8216 §4.3.2.3: the EXT-X-DISCONTINUITY tag MUST be present if there is a change in the timestamp sequence. Without it a player schedules the segment at the wrong time: it stalls, skips or loses lip sync.",
+        specItems: [
+            .bis("4.4.4.3", rfc: "4.3.2.3", .must, "EXT-X-DISCONTINUITY marks a change of file format, of tracks or of the timestamp sequence."),
+            .apple("8.13", .must, "Breaks of encoding continuity are marked with EXT-X-DISCONTINUITY."),
+            .apple("7.3", .must, "In fMP4, a segment's track fragment decode time follows on from the previous segment's."),
+        ],
         needsMedia: true)
 
     /// Timestamps are 33-bit 90 kHz values in TS and packed audio (ISO/IEC 13818-1 §2.4.3.7): a
@@ -141,6 +154,9 @@ public struct TimestampsMisalignedRule: Rule {
         id: "timestamps-misaligned", name: "Variants not aligned in time", defaultSeverity: .error,
         summary: "The segments with the same media sequence number start more than one frame (50 ms) apart in different variants or renditions of the stream.",
         rationale: "RFC 8216 §6.2.4: matching content in Variant Streams MUST have matching timestamps, so that a client can switch between them (and play renditions alongside) without a jump. Packed audio counts from its ID3 PRIV timestamp (§3.4).",
+        specItems: [
+            .bis("6.2.4", rfc: "6.2.4", .must, "Matching content in variant streams has matching timestamps."),
+        ],
         needsMedia: true)
 
     public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
@@ -179,17 +195,30 @@ public struct TargetDurationInconsistentRule: Rule {
     public static let description = RuleDescription(
         id: "target-duration-inconsistent", name: "Target durations differ between variants", defaultSeverity: .error,
         summary: "The media playlists of the variants and renditions of one stream declare different EXT-X-TARGETDURATION values.",
-        rationale: "RFC 8216 §6.2.4: each Media Playlist in each Variant Stream MUST have the same target duration; only SUBTITLES renditions and I-frame playlists of VOD streams are exempt.",
+        rationale: "RFC 8216 §6.2.4: each Media Playlist in each Variant Stream MUST have the same target duration; only SUBTITLES renditions and I-frame playlists of VOD streams are exempt. A live player reloads every playlist it plays at the pace of its target duration: a live subtitle or I-frame playlist with another one falls out of step.",
+        specItems: [
+            .bis("6.2.4", rfc: "6.2.4", .must, "Every media playlist of every variant stream has the same target duration; only subtitle and I-frame playlists of VOD may differ."),
+            .apple("8.2", .must, "Audio and video playlists all use the same target duration."),
+            .apple("5.6", .must, "For live content, subtitle playlists have the same target duration as the other media."),
+            .apple("6.11", .must, "For live content, I-frame playlists have the same target duration as the other media."),
+        ],
         triggering: [
             RuleExample("audio at 6 s, video at 10 s", files: [
                 "master.m3u8": "#EXTM3U\n" + Examples.videoVariant + Examples.audioVariant(),
                 "video.m3u8": Examples.media([10, 10], target: 10),
                 "audio.m3u8": Examples.media([6, 6], target: 6),
-            ])
+            ]),
+            RuleExample("live subtitles at 30 s, live video at 6 s", files: [
+                "master.m3u8": "#EXTM3U\n" + Examples.subtitles + Examples.subtitledVariant,
+                "video.m3u8": Examples.live([6, 6], target: 6),
+                "subs.m3u8": Examples.live([30], target: 30),
+            ]),
         ],
         nonTriggering: [
             RuleExample("every playlist at 6 s", files: Examples.stream(Examples.videoVariant, Examples.audioVariant())),
             RuleExample("a single media playlist", files: ["master.m3u8": Examples.media()]),
+            RuleExample("VOD subtitles at 30 s", files: Examples.stream(Examples.subtitles, Examples.subtitledVariant)
+                .merging(["subs.m3u8": Examples.media([30], target: 30)]) { $1 }),
         ])
 
     public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
@@ -211,9 +240,28 @@ public struct TargetDurationInconsistentRule: Rule {
                 }
             }
         }
+        // Subtitle renditions and I-frame playlists may differ only in VOD (bis-22 §6.2.4, AS 5.6,
+        // AS 6.11): a live one is held to the same target duration. A playlist that has
+        // EXT-X-ENDLIST will not change either, so it counts as VOD here (playlist-type-missing
+        // asks for the tag where Apple requires it).
+        let mains = declared.count
+        if let master = stream.multivariant {
+            func isLive(_ media: MediaPlaylist) -> Bool { media.playlistType != .vod && !media.endList }
+            for rendition in master.renditions where rendition.type == .subtitles {
+                guard let uri = stream.loaded.resolvedURI(of: rendition), let media = stream.loaded.playlist(for: rendition)?.media,
+                      isLive(media) else { continue }
+                add(uri, media)
+            }
+            for iFrame in master.iFrameVariants {
+                guard let media = stream.loaded.playlist(for: iFrame)?.media, isLive(media) else { continue }
+                add(stream.loaded.resolvedURI(of: iFrame), media)
+            }
+        }
         guard Set(declared.map(\.target)).count > 1 else { return [] }
-        // The value most playlists declare (the smaller in a tie) is the reference.
-        let counts = Dictionary(declared.map { ($0.target, 1) }, uniquingKeysWith: +)
+        // The value most playlists declare (the smaller in a tie) is the reference: of the
+        // variants and their audio and video renditions when there are any, whatever the number
+        // of subtitle and I-frame playlists.
+        let counts = Dictionary((mains > 0 ? declared.prefix(mains) : declared[...]).map { ($0.target, 1) }, uniquingKeysWith: +)
         guard let reference = counts.max(by: { ($0.value, -$0.key) < ($1.value, -$1.key) })?.key else { return [] }
         return declared.filter { $0.target != reference }.map { uri, target, line in
             Finding(

@@ -1,0 +1,34 @@
+import HLSPlaylist
+
+/// FRAME-RATE that does not match the video in the segments.
+public struct FrameRateMismatchRule: Rule {
+    /// Makes the rule; it holds no state, so one instance serves every check.
+    public init() {}
+
+    /// How far the declared rate may be from the measured one: 29.97 written as 30, or 23.976 as
+    /// 24, is 0.1 %; a different nominal rate (25 for 30, 50 for 60) is 17 % or more.
+    static let tolerance = 0.02
+
+    public static let description = RuleDescription(
+        id: "frame-rate-mismatch", name: "FRAME-RATE differs from the video", defaultSeverity: .warning,
+        summary: "FRAME-RATE differs by more than 2 % from the highest frame rate of the video in the segments.",
+        rationale: "FRAME-RATE is the maximum frame rate of all the video in the variant; players leave out variants whose declared rate the device cannot decode, and pick by it between variants of one resolution. A wrong value hides a variant the device could play, or offers one it cannot.",
+        specItems: [
+            .bis("4.4.6.2", rfc: "4.3.4.2", .must, "FRAME-RATE gives the maximum frame rate of all the video in the variant stream, rounded to three decimal places."),
+            .apple("9.15", .must, "Each EXT-X-STREAM-INF tag that includes video content has a FRAME-RATE attribute."),
+        ],
+        needsMedia: true)
+
+    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+        stream.variants.compactMap { variant in
+            guard let declared = variant.stream?.frameRate, declared > 0,
+                  let measured = variant.combinationMeasurements.compactMap(\.measuredFrameRate).max(), measured > 0,
+                  abs(declared - measured) > Self.tolerance * measured
+            else { return nil }
+            let column = variant.stream?.attributes["FRAME-RATE"]?.column ?? 0
+            return Finding(
+                "FRAME-RATE=\(FrameRateMissingRule.rate(declared)) but the video of \(variant.uri) runs at \(FrameRateMissingRule.rate(measured)) frames per second: declare FRAME-RATE=\(FrameRateMissingRule.rate(measured))",
+                at: SourceLocation(uri: variant.location.uri, line: variant.location.line, column: column))
+        }
+    }
+}
