@@ -73,16 +73,19 @@ struct RemoteBoundaryTests {
             #EXT-X-ENDLIST
 
             """.utf8), to: "media.m3u8")
+        for index in 0..<3 { try folder.write(Data(repeating: 0x47, count: 1_880), to: "seg\(index).m4s") }
         let report = try await Remote.withServer(folder: folder.url.path) { server in
             try await Remote.check(server.url("media.m3u8"))
         }
         let refused = report.findings("uri-outside-root")
         #expect(refused.map(\.location?.line) == [4, 9], "\(refused.map { "\($0.location?.line ?? 0): \($0.message)" })")
         #expect(refused.allSatisfy { $0.message.contains("file:///etc/") && $0.message.contains("never local files") })
-        // What the segments say is theirs: they cannot be read without the refused resources.
-        for finding in report.findings("segment-unreadable") {
-            #expect(!finding.message.contains("root:"), "\(finding.message)")
-        }
+        // The segments cannot be read without their map, and say so: "segment seg0.m4s: lies
+        // outside the stream's root" blamed each segment for its map before.
+        let segments = report.findings("segment-unreadable")
+        #expect(segments.map(\.location?.line) == [5, 7, 10])
+        #expect(segments.allSatisfy { $0.message.contains("initialization section (EXT-X-MAP at line 4, file:///etc/passwd)") },
+                "\(segments.map(\.message))")
     }
 
     @Test func aContentLengthNoIntegerHoldsIsTheSizeLimitNotARetry() async throws {
