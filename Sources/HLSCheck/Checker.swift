@@ -251,8 +251,8 @@ public struct Checker: Sendable {
         let clock = ContinuousClock()
         var suppressions = Suppressions(analysis.playlists)
         var diagnostics: [Diagnostic] = []
-        func report(_ findings: [Finding], _ description: RuleDescription, _ severity: Severity, bounded: Bool = true) {
-            for finding in bounded ? Self.boundedPerLine(findings) : findings {
+        func report(_ findings: [Finding], _ description: RuleDescription, _ severity: Severity) {
+            for finding in Self.boundedPerLine(findings) {
                 diagnostics.append(
                     Diagnostic(
                         rule: description.id, severity: severity, message: finding.message,
@@ -274,9 +274,7 @@ public struct Checker: Sendable {
         for (description, findings) in [(SuppressionUnknownRuleRule.description, unknown), (SuppressionUnusedRule.description, unused)] {
             guard rules.contains(where: { type(of: $0).description.id == description.id }),
                   let severity = configuration.severity(for: description), runs(description) else { continue }
-            // Bounded already: a directive keeps at most 20 rule names, and says once how many
-            // more it had (Suppressions.maximumRulesPerDirective).
-            report(findings, description, severity, bounded: false)
+            report(findings, description, severity)
         }
         return diagnostics.sorted(by: Diagnostic.reportOrder)
     }
@@ -286,40 +284,43 @@ extension Checker {
     /// At most `ValueLimits.maximumProblemsPerLine` findings of one rule on one line, then one
     /// finding that counts the rest: what one line of a playlist can make a rule say is bounded,
     /// so a report (and every reporter's work on it) grows with the playlist's lines, not with
-    /// what one line repeats (docs/security.md, "Limits"). Findings of a whole file (line 0) or
-    /// of no file are not lines and are kept.
+    /// what one line repeats (docs/security.md, "Limits"). One finding over the limit is kept
+    /// rather than counted (a count of one says less than the finding), so the parser's problems,
+    /// 20 per line and one that counts the rest, pass whole. Findings of a whole file (line 0)
+    /// or of no file are not lines and are kept.
     static func boundedPerLine(_ findings: [Finding]) -> [Finding] {
         let limit = ValueLimits.maximumProblemsPerLine
-        guard findings.count > limit else { return findings }
+        guard findings.count > limit + 1 else { return findings }
         struct Line: Hashable {
             var uri: String
             var line: Int
         }
-        var counts: [Line: Int] = [:]
-        var kept: [Finding] = []
-        var overflow: [(location: SourceLocation, count: Int)] = []
-        var overflowIndex: [Line: Int] = [:]
+        func line(of finding: Finding) -> Line? {
+            guard let location = finding.location, location.line > 0 else { return nil }
+            return Line(uri: location.uri, line: location.line)
+        }
+        var totals: [Line: Int] = [:]
         for finding in findings {
-            guard let location = finding.location, location.line > 0 else {
+            if let key = line(of: finding) { totals[key, default: 0] += 1 }
+        }
+        guard totals.values.contains(where: { $0 > limit + 1 }) else { return findings }
+        var kept: [Finding] = []
+        var seen: [Line: Int] = [:]
+        var cut: [Line] = []
+        for finding in findings {
+            guard let key = line(of: finding), let total = totals[key], total > limit + 1 else {
                 kept.append(finding)
                 continue
             }
-            let key = Line(uri: location.uri, line: location.line)
-            let count = counts[key, default: 0] + 1
-            counts[key] = count
-            if count <= limit {
-                kept.append(finding)
-            } else if let index = overflowIndex[key] {
-                overflow[index].count += 1
-            } else {
-                overflowIndex[key] = overflow.count
-                overflow.append((SourceLocation(uri: location.uri, line: location.line), 1))
-            }
+            let count = seen[key, default: 0] + 1
+            seen[key] = count
+            if count <= limit { kept.append(finding) }
+            if count == limit + 1 { cut.append(key) }
         }
-        for (location, count) in overflow {
+        for key in cut {
             kept.append(Finding(
-                "\(count) more findings of this rule on this line are not shown (hlscheck reports at most \(limit) per rule and line)",
-                at: location))
+                "\(totals[key, default: 0] - limit) more findings of this rule on this line are not shown (hlscheck reports at most \(limit) per rule and line)",
+                at: SourceLocation(uri: key.uri, line: key.line)))
         }
         return kept
     }

@@ -92,15 +92,16 @@ public enum URIResolver {
     }
 
     /// RFC 3986 §5.2.4, written over segments: the output is the same as the spec's loop.
+    /// Segments stay slices of `path` (no string per segment): a URI may have a million.
     static func removeDotSegments(_ path: String) -> String {
-        guard path.contains(".") else { return path }
+        guard path.utf8.contains(UInt8(ascii: ".")) else { return path }
         let absolute = path.hasPrefix("/")
-        var segments = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        var segments = path.split(separator: "/", omittingEmptySubsequences: false)[...]
         if absolute { segments.removeFirst() }
-        var output: [String] = []
+        var output: [Substring] = []
         var trailingSlash = false
-        for (index, segment) in segments.enumerated() {
-            let isLast = index == segments.count - 1
+        for (index, segment) in zip(segments.indices, segments) {
+            let isLast = index == segments.endIndex - 1
             switch segment {
             case ".":
                 trailingSlash = isLast
@@ -119,8 +120,8 @@ public enum URIResolver {
 
     /// Like `removeDotSegments`, but keeps leading ".." of a relative path.
     static func normalizeRelativePath(_ path: String) -> String {
-        let segments = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-        var output: [String] = []
+        let segments = path.split(separator: "/", omittingEmptySubsequences: false)
+        var output: [Substring] = []
         for (index, segment) in segments.enumerated() {
             let isLast = index == segments.count - 1
             switch segment {
@@ -153,15 +154,17 @@ struct URIComponents {
 
     init(_ text: String) {
         var rest = Substring(text)
-        if let hash = rest.firstIndex(of: "#") {
+        // Delimiters are ASCII: searched in the UTF-8 view, not Character by Character (a URI
+        // of megabytes is parsed several times per check).
+        if let hash = rest.utf8.firstIndex(of: UInt8(ascii: "#")) {
             fragment = String(rest[rest.index(after: hash)...])
             rest = rest[..<hash]
         }
-        if let q = rest.firstIndex(of: "?") {
+        if let q = rest.utf8.firstIndex(of: UInt8(ascii: "?")) {
             query = String(rest[rest.index(after: q)...])
             rest = rest[..<q]
         }
-        if let colon = rest.firstIndex(of: ":") {
+        if let colon = rest.utf8.firstIndex(of: UInt8(ascii: ":")) {
             let candidate = rest[..<colon]
             if let first = candidate.unicodeScalars.first, ("a"..."z").contains(first) || ("A"..."Z").contains(first),
                candidate.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "+" || $0 == "-" || $0 == "." }),
@@ -173,7 +176,7 @@ struct URIComponents {
         }
         if rest.hasPrefix("//") {
             let afterSlashes = rest.dropFirst(2)
-            if let slash = afterSlashes.firstIndex(of: "/") {
+            if let slash = afterSlashes.utf8.firstIndex(of: UInt8(ascii: "/")) {
                 authority = String(afterSlashes[..<slash])
                 rest = afterSlashes[slash...]
             } else {

@@ -67,6 +67,19 @@ import TestSupport
         #expect(kept.filter { $0.location?.line == 0 }.count == 30)
         let summary = try? #require(kept.last { $0.location?.line == 2 })
         #expect(summary?.message.hasPrefix("980 more findings of this rule on this line are not shown") == true)
+        // One over the limit is kept, not counted: the parser's 20 problems and its count pass whole.
+        let parser = Array(repeating: Finding("problem", at: line), count: 20) + [Finding("99980 more problems on this line are not shown", at: line)]
+        #expect(Checker.boundedPerLine(parser) == parser)
+    }
+
+    @Test func theParsersCountOfALinesProblemsReachesTheReport() async throws {
+        let (report, _) = try await Self.check([
+            "p.m3u8": "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1000," + String(repeating: "A,", count: 100_000) + "X=1\nv.m3u8\n",
+            "v.m3u8": Self.media(),
+        ])
+        let onTheLine = report.diagnostics.filter { $0.location?.line == 2 }
+        #expect(onTheLine.count <= 25)
+        #expect(onTheLine.contains { $0.message.contains("more problems on this line are not shown") }, "\(onTheLine.map(\.message))")
     }
 
     /// The fingerprint recipe is unchanged (rule, file, the line's text, collapsed), computed
@@ -140,6 +153,11 @@ import TestSupport
         // is short.
         let printed = text.utf8.count, bound = 3 * long.utf8.count + 2_000 * 300
         #expect(printed < bound)
+        // JUnit names a case per variant and rule: the URI is cut there too (it was written twice
+        // per per-variant rule, 55 times in all: 28 MB).
+        let junit = try JUnitReporter(timestamp: ReportFixtures.timestamp, hostname: ReportFixtures.hostname).render([report])
+        let junitBytes = junit.utf8.count, junitBound = 4 * long.utf8.count + 1_000 * 30 * 400
+        #expect(junitBytes < junitBound)
     }
 
     // MARK: - every dimension and every format: doubling the input at most doubles the report
