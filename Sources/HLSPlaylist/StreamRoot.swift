@@ -106,16 +106,19 @@ public struct StreamRoot: Sendable, Hashable {
                 high = middle - 1
             }
         }
-        let restStart = low == 0 ? path.startIndex : path.utf8.index(after: separators[low - 1])
-        var output = lowReal == "/" ? [] : lowReal.split(separator: "/").map(String.init)
-        for component in path[restStart...].split(separator: "/", omittingEmptySubsequences: false) {
-            switch component {
-            case "", ".": continue
-            case "..": if !output.isEmpty { output.removeLast() }
-            default: output.append(String(component))
+        let restStart = low == 0 ? 0 : path.utf8.distance(from: path.startIndex, to: separators[low - 1]) + 1
+        var output = SegmentStack(capacity: lowReal.utf8.count + path.utf8.count)
+        let real = Array(lowReal.utf8)
+        for component in real.split(separator: UInt8(ascii: "/")) { output.push(component) }
+        URIResolver.forEachSegment(of: Array(path.utf8), from: restStart) { component, _ in
+            switch component.count {
+            case 0: break
+            case 1 where component.first == UInt8(ascii: "."): break
+            case 2 where component.first == UInt8(ascii: ".") && component.last == UInt8(ascii: "."): output.pop()
+            default: output.push(component)
             }
         }
-        return "/" + output.joined(separator: "/")
+        return "/" + output.text
     }
 }
 
