@@ -123,7 +123,7 @@ let package = Package(
             name: "HLSEmbeddingTests",
             dependencies: ["HLSEmbedding", "HLSCheck", "HLSPackaging", "MediaFormats", "TestSupport"], swiftSettings: strict),
         .testTarget(
-            name: "HLSReportingTests", dependencies: ["HLSReporting", "HLSCheck", "HLSPlaylist", "MediaInspection", "TestSupport", "CLibXML2"],
+            name: "HLSReportingTests", dependencies: ["HLSReporting", "HLSCheck", "HLSPlaylist", "MediaInspection", "MediaFormats", "TestSupport", "CLibXML2"],
             exclude: ["Golden"], swiftSettings: strict + libxml2Swift),
         .testTarget(
             name: "hlscheckTests", dependencies: ["hlscheck", "TestSupport", "HTTPTestServer"], exclude: ["Golden"], swiftSettings: strict),

@@ -254,7 +254,7 @@ public struct Checker: Sendable {
         var suppressions = Suppressions(analysis.playlists)
         var diagnostics: [Diagnostic] = []
         func report(_ findings: [Finding], _ description: RuleDescription, _ severity: Severity) {
-            for finding in findings {
+            for finding in Self.boundedPerLine(findings) {
                 diagnostics.append(
                     Diagnostic(
                         rule: description.id, severity: severity, message: finding.message,
@@ -279,6 +279,52 @@ public struct Checker: Sendable {
             report(findings, description, severity)
         }
         return diagnostics.sorted(by: Diagnostic.reportOrder)
+    }
+}
+
+extension Checker {
+    /// At most `ValueLimits.maximumProblemsPerLine` findings of one rule on one line, then one
+    /// finding that counts the rest: what one line of a playlist can make a rule say is bounded,
+    /// so a report (and every reporter's work on it) grows with the playlist's lines, not with
+    /// what one line repeats (docs/security.md, "Limits"). One finding over the limit is kept
+    /// rather than counted (a count of one says less than the finding), so the parser's problems,
+    /// 20 per line and one that counts the rest, pass whole. Findings of a whole file (line 0)
+    /// or of no file are not lines and are kept.
+    static func boundedPerLine(_ findings: [Finding]) -> [Finding] {
+        let limit = ValueLimits.maximumProblemsPerLine
+        guard findings.count > limit + 1 else { return findings }
+        struct Line: Hashable {
+            var uri: String
+            var line: Int
+        }
+        func line(of finding: Finding) -> Line? {
+            guard let location = finding.location, location.line > 0 else { return nil }
+            return Line(uri: location.uri, line: location.line)
+        }
+        var totals: [Line: Int] = [:]
+        for finding in findings {
+            if let key = line(of: finding) { totals[key, default: 0] += 1 }
+        }
+        guard totals.values.contains(where: { $0 > limit + 1 }) else { return findings }
+        var kept: [Finding] = []
+        var seen: [Line: Int] = [:]
+        var cut: [Line] = []
+        for finding in findings {
+            guard let key = line(of: finding), let total = totals[key], total > limit + 1 else {
+                kept.append(finding)
+                continue
+            }
+            let count = seen[key, default: 0] + 1
+            seen[key] = count
+            if count <= limit { kept.append(finding) }
+            if count == limit + 1 { cut.append(key) }
+        }
+        for key in cut {
+            kept.append(Finding(
+                "\(totals[key, default: 0] - limit) more findings of this rule on this line are not shown (hlscheck reports at most \(limit) per rule and line)",
+                at: SourceLocation(uri: key.uri, line: key.line)))
+        }
+        return kept
     }
 }
 

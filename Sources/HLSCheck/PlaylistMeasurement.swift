@@ -305,7 +305,7 @@ struct MediaMeasurer: Sendable {
         var read: [SegmentRecord] = [], given: [SegmentRecord] = []
         for (number, outcome) in outcomes.enumerated() {
             let position = firstLine[number]
-            let record = record(records.segment(at: batch.indices[position]), outcome)
+            let record = record(records.segment(at: batch.indices[position]), outcome, initSection: unique[number].initSection?.uri)
             read.append(record)
             given.append(await cache.store(
                 batch.keys[position], record: record, fingerprint: SegmentFactsCache.fingerprint(outcome),
@@ -416,12 +416,20 @@ struct MediaMeasurer: Sendable {
             iv: key.iv.flatMap { $0.count == 16 ? $0 : nil } ?? SegmentDecryption.iv(mediaSequence: segment.mediaSequence))
     }
 
-    private func record(_ segment: MediaSegment, _ outcome: Result<SegmentFacts, any Error>) -> SegmentRecord {
+    /// `initSection`: the resolved URI of the segment's EXT-X-MAP, which the inspector reads too.
+    private func record(_ segment: MediaSegment, _ outcome: Result<SegmentFacts, any Error>, initSection: String? = nil) -> SegmentRecord {
         var record = SegmentRecords.playlistPart(of: segment)
         switch outcome {
         case .failure(let error):
-            // The record is located at its segment already: the reason alone, not the URI again.
-            record.problem = (error as? SegmentReadError)?.reason ?? "cannot be read"
+            // The record is located at its segment already: the reason alone, not the URI again,
+            // unless what failed was its EXT-X-MAP, which is then named: "segment seg0.m4s: lies
+            // outside the stream's root" blamed the segment for its map.
+            let failure = error as? SegmentReadError
+            if let failure, let initSection, let map = segment.map, failure.uri == initSection {
+                record.problem = "its initialization section (EXT-X-MAP at line \(map.line), \(map.uri)) could not be read: \(failure.reason)"
+            } else {
+                record.problem = failure?.reason ?? "cannot be read"
+            }
         case .success(let facts):
             record.bytes = facts.byteCount
             record.container = facts.container

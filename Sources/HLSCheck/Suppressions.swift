@@ -14,6 +14,10 @@ import HLSPlaylist
 /// rule's regions, and usage is recorded once per scope: linear in directives plus findings.
 /// What a directive names that does not exist, or excuses nothing, becomes a finding of its own
 /// (`suppression-unknown-rule`, `suppression-unused`).
+///
+/// Bounded: a directive keeps at most `maximumRulesPerDirective` rule names; the rest are counted,
+/// not kept, and reported once. A 2 MB comment of 250 000 names therefore costs 20 look-ups and
+/// 21 findings, not 250 000 (docs/security.md, "Limits").
 struct Suppressions {
     enum Kind: String, CaseIterable {
         case nextLine = "hlscheck-disable-next-line"
@@ -29,9 +33,15 @@ struct Suppressions {
         /// nil: a comment starting with `hlscheck-` that is no directive (a typo).
         var kind: Kind?
         var word: String
-        /// Rule ids as written; `["all"]` when none was given.
+        /// Rule ids as written; `["all"]` when none was given. At most `maximumRulesPerDirective`.
         var rules: [String]
+        /// Rule names written after the first `maximumRulesPerDirective`: counted, not kept.
+        var omittedRules = 0
     }
+
+    /// Rule names one directive may hold: more than any real list (a list that long is what
+    /// `hlscheck-disable-file` or `all` is for), as many as a line's problems (ValueLimits).
+    static let maximumRulesPerDirective = ValueLimits.maximumProblemsPerLine
 
     /// The directives (with the rule each scope is for) that a scope came from, and whether it
     /// excused anything.
@@ -138,8 +148,10 @@ struct Suppressions {
             while index < bytes.count, isBlank(bytes[index]) { index += 1 }
             guard bytes.count - index >= prefix.count, bytes[index..<index + prefix.count].elementsEqual(prefix) else { return nil }
             // Words separated by blanks (and, for rule lists, commas); a free-text reason after
-            // a lone "--" is not read.
+            // a lone "--" is not read. Past the directive word and `maximumRulesPerDirective`
+            // rules, words are only counted: no string is made for them.
             var words: [String] = []
+            var omitted = 0
             var start = index
             var commaSeparated = false
             while index <= bytes.count {
@@ -147,9 +159,13 @@ struct Suppressions {
                 let separator = atEnd || isBlank(bytes[index]) || (commaSeparated && bytes[index] == 0x2C)
                 if separator {
                     if index > start {
-                        let word = String(decoding: bytes[start..<index], as: UTF8.self)
-                        if word == "--" { break }
-                        words.append(word)
+                        let isReason = index - start == 2 && bytes[start] == 0x2D && bytes[start + 1] == 0x2D
+                        if isReason { break }
+                        if words.count <= maximumRulesPerDirective {
+                            words.append(String(decoding: bytes[start..<index], as: UTF8.self))
+                        } else {
+                            omitted += 1
+                        }
                         commaSeparated = true
                     }
                     start = index + 1
@@ -158,7 +174,8 @@ struct Suppressions {
             }
             guard let word = words.first else { return nil }
             let rules = words.count > 1 ? Array(words.dropFirst()) : [all]
-            return Directive(uri: uri, line: comment.line, kind: Kind(rawValue: word), word: word, rules: rules)
+            return Directive(
+                uri: uri, line: comment.line, kind: Kind(rawValue: word), word: word, rules: rules, omittedRules: omitted)
         } ?? nil
     }
 
@@ -224,10 +241,17 @@ struct Suppressions {
                     "\"\(directive.word)\" is not a hlscheck directive (\(names)); this comment excuses nothing", at: location))
                 continue
             }
-            let strange = directive.rules.filter { $0 != Self.all && !known.contains($0) }
-            for rule in strange {
+            let strange = Set(directive.rules.filter { $0 != Self.all && !known.contains($0) })
+            var named: Set<String> = []
+            // Each unknown name once, in the order written.
+            for rule in directive.rules where strange.contains(rule) && named.insert(rule).inserted {
                 unknown.append(Finding(
                     "# \(kind.rawValue) names \"\(rule)\", which is no rule id (hlscheck rules lists them); it excuses nothing", at: location))
+            }
+            if directive.omittedRules > 0 {
+                unknown.append(Finding(
+                    "# \(kind.rawValue) names \(directive.rules.count + directive.omittedRules) rules; hlscheck reads at most \(Self.maximumRulesPerDirective) per directive, so the last \(directive.omittedRules) excuse nothing: split the list over several directives, or write hlscheck-disable-file or all",
+                    at: location))
             }
             if kind == .enable {
                 unusedRules[index] = directive.rules.filter { stray[index].contains($0) && !strange.contains($0) }

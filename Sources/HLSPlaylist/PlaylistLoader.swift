@@ -329,7 +329,8 @@ public struct PlaylistLoader: Sendable {
             // A stream read from the network has no business naming local files.
             if remoteRoot, LocalPath.path(of: reference.uri) != nil {
                 outside.append(OutsideRootReference(
-                    uri: reference.written, resolvedURI: reference.uri, location: reference.from, root: uri))
+                    uri: reference.written, resolvedURI: reference.uri, location: reference.from, root: uri,
+                    refusal: LocalPath.name(of: reference.uri)?.refusal))
                 continue
             }
             if let name, let first = readerOf[name] {

@@ -24,8 +24,8 @@ public enum LocalPath {
     public static func name(of uri: String) -> LocalFileName? {
         // Without a ':' there is no scheme to read (the common case: a path).
         if uri.hasPrefix("file://") || !uri.utf8.contains(UInt8(ascii: ":")) { return LocalFileName(uri: uri) }
-        // Any other string is opened as a path by the local sources, so it is judged as one
-        // ("evil:../../x" is a relative path to them); only network URLs are not local.
+        // Any other scheme ("javascript:", "data:", "evil:../../x") names no file: LocalFileName
+        // refuses it, and confinement and the local sources say so; only network URLs are not local.
         let scheme = URIComponents(uri).scheme?.lowercased()
         return scheme == "http" || scheme == "https" ? nil : LocalFileName(uri: uri)
     }
@@ -80,27 +80,45 @@ public struct StreamRoot: Sendable, Hashable {
 
     /// The real path of `path`, or for a missing file the real path of its deepest existing
     /// ancestor with the rest appended (`..` in the rest applied lexically).
+    ///
+    /// Linear in the path's length (times its logarithm): whether a prefix of the path resolves
+    /// is monotone (`realpath` resolves left to right, so a prefix that fails fails every longer
+    /// one), so the deepest one that does is found by binary search over the prefixes, each cut
+    /// from the path at a recorded separator. Trying every prefix from the longest down, each
+    /// rebuilt by joining its components, cost 93 s for one URI of 16 000 components.
     static func canonical(_ path: String) -> String {
         if let real = RegularFile.realPath(path) { return real }
-        var parts = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-        var rest: [String] = []
-        while !parts.isEmpty {
-            rest.insert(parts.removeLast(), at: 0)
-            let prefix = parts.joined(separator: "/")
-            let base = prefix.isEmpty ? (path.hasPrefix("/") ? "/" : ".") : prefix
-            if let real = RegularFile.realPath(base) {
-                var output = real == "/" ? [] : real.split(separator: "/").map(String.init)
-                for component in rest {
-                    switch component {
-                    case "", ".": continue
-                    case "..": if !output.isEmpty { output.removeLast() }
-                    default: output.append(component)
-                    }
-                }
-                return "/" + output.joined(separator: "/")
+        let separators = path.utf8.indices.filter { path.utf8[$0] == UInt8(ascii: "/") }
+        // Prefix k: the first k components ("" for k = 0, or the text before the k-th separator).
+        // Prefix k = the number of separators + 1 is the whole path, which did not resolve.
+        func base(_ k: Int) -> String {
+            let prefix = k == 0 ? "" : String(path[..<separators[k - 1]])
+            return prefix.isEmpty ? (path.hasPrefix("/") ? "/" : ".") : prefix
+        }
+        guard let floor = RegularFile.realPath(base(0)) else { return path }
+        var (low, high) = (0, separators.count)  // prefix `low` resolves; the answer is in low...high
+        var lowReal = floor
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if let real = RegularFile.realPath(base(middle)) {
+                (low, lowReal) = (middle, real)
+            } else {
+                high = middle - 1
             }
         }
-        return path
+        let restStart = low == 0 ? 0 : path.utf8.distance(from: path.startIndex, to: separators[low - 1]) + 1
+        var output = SegmentStack(capacity: lowReal.utf8.count + path.utf8.count)
+        let real = Array(lowReal.utf8)
+        for component in real.split(separator: UInt8(ascii: "/")) { output.push(component) }
+        URIResolver.forEachSegment(of: Array(path.utf8), from: restStart) { component, _ in
+            switch component.count {
+            case 0: break
+            case 1 where component.first == UInt8(ascii: "."): break
+            case 2 where component.first == UInt8(ascii: ".") && component.last == UInt8(ascii: "."): output.pop()
+            default: output.push(component)
+            }
+        }
+        return "/" + output.text
     }
 }
 

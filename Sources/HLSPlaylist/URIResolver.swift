@@ -92,53 +92,96 @@ public enum URIResolver {
     }
 
     /// RFC 3986 §5.2.4, written over segments: the output is the same as the spec's loop.
+    /// Over the UTF-8 bytes, with one offset per kept segment: a URI may have a million
+    /// segments, and a string (or a 32-byte slice) per segment cost 75 bytes of memory per byte
+    /// of URI.
     static func removeDotSegments(_ path: String) -> String {
-        guard path.contains(".") else { return path }
+        guard path.utf8.contains(UInt8(ascii: ".")) else { return path }
         let absolute = path.hasPrefix("/")
-        var segments = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-        if absolute { segments.removeFirst() }
-        var output: [String] = []
+        var output = SegmentStack(capacity: path.utf8.count)
         var trailingSlash = false
-        for (index, segment) in segments.enumerated() {
-            let isLast = index == segments.count - 1
-            switch segment {
-            case ".":
+        let bytes = Array(path.utf8)
+        forEachSegment(of: bytes, from: absolute ? 1 : 0) { segment, isLast in
+            switch segment.count {
+            case 1 where segment.first == UInt8(ascii: "."):
                 trailingSlash = isLast
-            case "..":
-                if !output.isEmpty { output.removeLast() }
+            case 2 where segment.first == UInt8(ascii: ".") && segment.last == UInt8(ascii: "."):
+                output.pop()
                 trailingSlash = isLast
             default:
-                output.append(segment)
+                output.push(segment)
                 trailingSlash = false
             }
         }
-        var result = (absolute ? "/" : "") + output.joined(separator: "/")
+        var result = (absolute ? "/" : "") + output.text
         if trailingSlash, !result.hasSuffix("/") { result += "/" }
         return result
     }
 
     /// Like `removeDotSegments`, but keeps leading ".." of a relative path.
     static func normalizeRelativePath(_ path: String) -> String {
-        let segments = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-        var output: [String] = []
-        for (index, segment) in segments.enumerated() {
-            let isLast = index == segments.count - 1
-            switch segment {
-            case ".":
-                if isLast { output.append("") }
-            case "..":
-                if let last = output.last, last != ".." {
-                    output.removeLast()
-                    if isLast { output.append("") }
+        var output = SegmentStack(capacity: path.utf8.count)
+        let bytes = Array(path.utf8)
+        forEachSegment(of: bytes, from: 0) { segment, isLast in
+            let isDot = segment.count == 1 && segment.first == UInt8(ascii: ".")
+            let isDotDot = segment.count == 2 && segment.first == UInt8(ascii: ".") && segment.last == UInt8(ascii: ".")
+            if isDot {
+                if isLast { output.push([]) }
+            } else if isDotDot {
+                if !output.isEmpty, !output.lastIsDotDot {
+                    output.pop()
+                    if isLast { output.push([]) }
                 } else {
-                    output.append("..")
+                    output.push(segment)
                 }
-            default:
-                output.append(segment)
+            } else {
+                output.push(segment)
             }
         }
-        return output.joined(separator: "/")
+        return output.text
     }
+
+    /// Calls `body` with each '/'-separated segment of `bytes` after `start` (empty ones too),
+    /// and whether it is the last.
+    static func forEachSegment(of bytes: [UInt8], from start: Int, _ body: (ArraySlice<UInt8>, Bool) -> Void) {
+        var begin = start
+        while true {
+            let end = bytes[begin...].firstIndex(of: UInt8(ascii: "/")) ?? bytes.endIndex
+            body(bytes[begin..<end], end == bytes.endIndex)
+            guard end < bytes.endIndex else { return }
+            begin = end + 1
+        }
+    }
+}
+
+/// Path segments joined by '/', built in place: a push appends one, a pop removes the last.
+struct SegmentStack {
+    private var bytes: [UInt8] = []
+    /// Where each kept segment starts in `bytes` (its '/' included), and whether it is "..".
+    private var starts: [Int] = []
+    private var dotDots: [Bool] = []
+
+    init(capacity: Int) {
+        bytes.reserveCapacity(capacity)
+    }
+
+    var isEmpty: Bool { starts.isEmpty }
+    var lastIsDotDot: Bool { dotDots.last ?? false }
+
+    mutating func push(_ segment: ArraySlice<UInt8>) {
+        starts.append(bytes.count)
+        dotDots.append(segment.count == 2 && segment.allSatisfy { $0 == UInt8(ascii: ".") })
+        if starts.count > 1 { bytes.append(UInt8(ascii: "/")) }
+        bytes.append(contentsOf: segment)
+    }
+
+    mutating func pop() {
+        guard let start = starts.popLast() else { return }
+        dotDots.removeLast()
+        bytes.removeSubrange(start...)
+    }
+
+    var text: String { String(decoding: bytes, as: UTF8.self) }
 }
 
 /// The five components of a URI reference (RFC 3986 §3, appendix B).
@@ -153,15 +196,17 @@ struct URIComponents {
 
     init(_ text: String) {
         var rest = Substring(text)
-        if let hash = rest.firstIndex(of: "#") {
+        // Delimiters are ASCII: searched in the UTF-8 view, not Character by Character (a URI
+        // of megabytes is parsed several times per check).
+        if let hash = rest.utf8.firstIndex(of: UInt8(ascii: "#")) {
             fragment = String(rest[rest.index(after: hash)...])
             rest = rest[..<hash]
         }
-        if let q = rest.firstIndex(of: "?") {
+        if let q = rest.utf8.firstIndex(of: UInt8(ascii: "?")) {
             query = String(rest[rest.index(after: q)...])
             rest = rest[..<q]
         }
-        if let colon = rest.firstIndex(of: ":") {
+        if let colon = rest.utf8.firstIndex(of: UInt8(ascii: ":")) {
             let candidate = rest[..<colon]
             if let first = candidate.unicodeScalars.first, ("a"..."z").contains(first) || ("A"..."Z").contains(first),
                candidate.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "+" || $0 == "-" || $0 == "." }),
@@ -173,7 +218,7 @@ struct URIComponents {
         }
         if rest.hasPrefix("//") {
             let afterSlashes = rest.dropFirst(2)
-            if let slash = afterSlashes.firstIndex(of: "/") {
+            if let slash = afterSlashes.utf8.firstIndex(of: UInt8(ascii: "/")) {
                 authority = String(afterSlashes[..<slash])
                 rest = afterSlashes[slash...]
             } else {

@@ -72,7 +72,24 @@ struct FetchedResource: Sendable {
 /// when the run is over.
 public final class RemoteFetcher: Sendable, DeliveryObserver {
     public let options: RemoteOptions
-    private let client: HTTPClient
+    private let configuration: HTTPClient.Configuration
+    /// Made on the first request: a local check whose playlists might name a URL holds a
+    /// fetcher, and pays for an HTTP client only if one does.
+    private let madeClient = NIOLockedValueBox<HTTPClient?>(nil)
+    private var client: HTTPClient {
+        madeClient.withLockedValue { made in
+            if let made { return made }
+            // One event loop (a loop is a group of one) for every connection and every response: a
+            // response goes from the socket to the body collector without hopping to another loop
+            // (with the whole group, a hop per body part cost a wake-up and a context switch), and
+            // the other core stays free for inspecting; one loop carries far more than a checker
+            // fetches, TLS included. Not pinned per request (`.delegateAndChannel(on:)`): the pool
+            // then opens a short-lived extra connection whenever its connections are all leased.
+            let client = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton.next(), configuration: configuration)
+            made = client
+            return client
+        }
+    }
     private let recorder = DeliveryRecorder()
     /// Requests in flight, bounded by `maximumConnections`.
     let permits: Permits
@@ -90,7 +107,7 @@ public final class RemoteFetcher: Sendable, DeliveryObserver {
             // read of every response.
             timeout: HTTPClient.Configuration.Timeout(connect: .milliseconds(Int64(options.connectTimeoutSeconds * 1000))),
             // gzip bodies are inflated within the playlist byte limit (checked again after).
-            decompression: .enabled(limit: .ratio(200)))
+            decompression: .enabled(limit: .ratio(Self.inflationRatio)))
         configuration.httpVersion = .automatic
         // No distributed tracing: a span per request costs time and nobody collects it.
         configuration.tracing.tracer = nil
@@ -98,19 +115,14 @@ public final class RemoteFetcher: Sendable, DeliveryObserver {
             idleTimeout: .seconds(30), concurrentHTTP1ConnectionsPerHostSoftLimit: max(1, options.maximumConnections))
         // Connection failures are retried here, bounded and reported, not inside the pool.
         configuration.connectionPool.retryConnectionEstablishment = false
-        // One event loop (a loop is a group of one) for every connection and every response: a
-        // response goes from the socket to the body collector without hopping to another loop
-        // (with the whole group, a hop per body part cost a wake-up and a context switch), and
-        // the other core stays free for inspecting; one loop carries far more than a checker
-        // fetches, TLS included. Not pinned per request (`.delegateAndChannel(on:)`): the pool
-        // then opens a short-lived extra connection whenever its connections are all leased.
-        client = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton.next(), configuration: configuration)
+        self.configuration = configuration
         permits = Permits(max(1, options.maximumConnections))
     }
 
     /// Closes every connection. The fetcher cannot be used afterwards.
     public func shutdown() async {
-        try? await client.shutdown()
+        let made = madeClient.withLockedValue { $0 }
+        try? await made?.shutdown()
     }
 
     public func deliveryLog() async -> DeliveryLog {
@@ -198,8 +210,11 @@ public final class RemoteFetcher: Sendable, DeliveryObserver {
                 return resource
             case .redirect(let location):
                 var next = URIResolver.resolve(location, against: Self.withoutUserinfo(url))
-                // Credentials follow a redirect only to the same origin they were written for.
-                if let userinfo = Self.userinfo(of: url), Self.origin(of: next) == Self.origin(of: Self.withoutUserinfo(url)) {
+                // Credentials follow a redirect only to the same origin they were written for,
+                // and only when the redirect names none: a Location's own userinfo replaces
+                // them (inserted before it, "user:pw@other@host" sent "user:pw@other" as the user).
+                if Self.userinfo(of: next) == nil, let userinfo = Self.userinfo(of: url),
+                   Self.origin(of: next) == Self.origin(of: Self.withoutUserinfo(url)) {
                     next = Self.inserting(userinfo: userinfo, into: next)
                 }
                 record.redirects.append(next)
@@ -357,7 +372,9 @@ public final class RemoteFetcher: Sendable, DeliveryObserver {
             // The range a server answered whole (200) is complete: the rest is not read.
             collected = collector.collected
         case .failure(let error):
-            throw describe(error, receivedBytes: collector.collected.head == nil ? nil : collector.received)
+            throw describe(
+                error, receivedBytes: collector.collected.head == nil ? nil : collector.received,
+                limit: (collector.maximumBytes, collector.limitFlag))
         }
         guard let head = collected.head else {
             throw Failure(reason: "the server closed the connection before answering", shortReason: "connection closed", retryable: true)
@@ -391,8 +408,13 @@ public final class RemoteFetcher: Sendable, DeliveryObserver {
 
     private static let userAgent = "hlscheck/\(HLSCheckVersion.current)"
 
+    /// How many times its compressed size a gzip body may inflate to (docs/security.md); the
+    /// byte limits apply to the inflated body as well.
+    static let inflationRatio = 200
+
     /// A network error as a user reads it; whether a retry may help.
-    private func describe(_ error: any Error, receivedBytes: Int?) -> Failure {
+    /// `limit`: the byte limit of the resource and the flag that raises it, when known.
+    private func describe(_ error: any Error, receivedBytes: Int?, limit: (bytes: Int, flag: String)? = nil) -> Failure {
         let partial = receivedBytes.map { " after \($0) bytes of the body" } ?? ""
         if let error = error as? HTTPClientError {
             switch error {
@@ -437,6 +459,13 @@ public final class RemoteFetcher: Sendable, DeliveryObserver {
                 return Failure(reason: "network error (errno \(error.errnoCode))" + partial, shortReason: "network error", retryable: true)
             }
         }
+        if let error = error as? HTTPParserError, error == .invalidContentLength, let limit {
+            // llhttp refuses a Content-Length past 2^64 − 1 before handing over the head, so the
+            // collector never sees it: it is a size over any limit, not a broken connection.
+            return Failure(
+                reason: "the server declared a Content-Length that is not a byte count hlscheck accepts (too large, or not a number): over the limit of \(limit.bytes) bytes (raise it with \(limit.flag)), so it was not read",
+                shortReason: "too large", retryable: false)
+        }
         if error is HTTPParserError {
             // What a connection closed mid-body looks like to the HTTP/1.1 parser.
             return Failure(
@@ -451,8 +480,17 @@ public final class RemoteFetcher: Sendable, DeliveryObserver {
                 return Failure(reason: "the connection failed (\(error))\(partial)", shortReason: "connection failed", retryable: true)
             }
         }
-        if error is NIOHTTPDecompression.DecompressionError {
-            return Failure(reason: "the compressed body expands beyond the limit, or is not valid gzip", shortReason: "bad gzip", retryable: false)
+        if let error = error as? NIOHTTPDecompression.DecompressionError {
+            // Compressed bodies are asked for with Accept-Encoding; --header replaces that header.
+            let identity = "to have it sent uncompressed, pass --header 'Accept-Encoding: identity'"
+            if error == .limit {
+                return Failure(
+                    reason: "the gzip-compressed body inflates to more than \(Self.inflationRatio) times its size (a compression bomb, or an unusually repetitive playlist), so it was not read; \(identity)",
+                    shortReason: "bad gzip", retryable: false)
+            }
+            return Failure(
+                reason: "the body is not valid gzip or deflate although the server said so (Content-Encoding); \(identity)",
+                shortReason: "bad gzip", retryable: false)
         }
         return Failure(reason: "network error (\(type(of: error)))\(partial)", shortReason: "network error", retryable: true)
     }
@@ -579,8 +617,8 @@ final class BodyCollector: HTTPClientResponseDelegate {
     }
 
     private let range: SegmentByteRange?
-    private let maximumBytes: Int
-    private let limitFlag: String
+    let maximumBytes: Int
+    let limitFlag: String
     /// Touched only on the request's event loop; the lock makes that provable to the compiler.
     private let state = NIOLockedValueBox(State())
 
@@ -600,7 +638,9 @@ final class BodyCollector: HTTPClientResponseDelegate {
         let keeps = (200..<300).contains(status)
         // A range asked for and answered whole (200): the server ignores Range; cut it here.
         let skip = range != nil && status == 200 ? range?.offset ?? 0 : 0
-        if keeps, range == nil, let declared = head.headers.first(name: "Content-Length").flatMap(Int.init), declared > maximumBytes {
+        // A length of digits that no Int holds (past 2^63 − 1) is over any limit too.
+        if keeps, range == nil, let declared = head.headers.first(name: "Content-Length"),
+           Int(declared).map({ $0 > maximumBytes }) ?? (!declared.isEmpty && declared.utf8.allSatisfy { (0x30...0x39).contains($0) }) {
             state.withLockedValue { $0.collected.head = head }
             return task.eventLoop.makeFailedFuture(RemoteFetcher.Failure(
                 reason: "\(declared) bytes, over the limit of \(maximumBytes) (raise it with \(limitFlag))", shortReason: "too large",

@@ -8,13 +8,19 @@ public import HLSCheck
 /// (uri-outside-root).
 public struct RemotePlaylistSource: PlaylistSource {
     public var fetcher: RemoteFetcher
-    public var local: LocalFileSource
+    /// Where anything but an http(s) URL is read from.
+    public var local: any PlaylistSource
     public var maximumSize: Int
 
-    public init(fetcher: RemoteFetcher, maximumSize: Int = maximumPlaylistSize) {
+    /// Local playlists from `local` (default: files within `maximumSize`).
+    public init(fetcher: RemoteFetcher, maximumSize: Int = maximumPlaylistSize, local: (any PlaylistSource)? = nil) {
         self.fetcher = fetcher
         self.maximumSize = maximumSize
-        self.local = LocalFileSource(maximumSize: maximumSize)
+        self.local = local ?? LocalFileSource(maximumSize: maximumSize)
+    }
+
+    public func parsedPlaylist(_ uri: String) async -> (bytes: [UInt8], playlist: Playlist)? {
+        URIScheme.isRemote(uri) ? nil : await local.parsedPlaylist(uri)
     }
 
     public func read(_ uri: String) async throws -> [UInt8] {

@@ -117,7 +117,12 @@ public struct JUnitReporter: Sendable {
             if perVariant.contains(rule) {
                 if owned[rule]?[nil] != nil { ruleCases.append((nil, TestCase(name: rule, file: report.input, rule: rule))) }
                 for (index, variant) in report.variants.enumerated() {
-                    ruleCases.append((index, TestCase(name: "\(rule): \(variant.uri)", file: variant.playlist, rule: rule)))
+                    // A variant's case repeats its URI once per per-variant rule: a long one is
+                    // cut as the text table cuts it (its findings keep it whole), and a `file`
+                    // longer than any path Linux opens (PATH_MAX) likewise, so that a 512 KB URI
+                    // among 1 000 variants is not written 50 times.
+                    let file = variant.playlist.utf8.count > Self.longestPath ? Table.fitted(variant.playlist) : variant.playlist
+                    ruleCases.append((index, TestCase(name: "\(rule): \(Table.fitted(variant.uri))", file: file, rule: rule)))
                 }
             } else {
                 ruleCases.append((nil, TestCase(name: rule, file: report.input, rule: rule)))
@@ -132,6 +137,9 @@ public struct JUnitReporter: Sendable {
         }
         return cases
     }
+
+    /// PATH_MAX on Linux: no file is named by a longer path.
+    static let longestPath = 4_096
 
     /// Seconds with millisecond precision, as `xs:decimal` wants them ("0.012").
     public static func seconds(_ value: Double) -> String {

@@ -143,13 +143,13 @@ public struct SARIFReporter: Sendable {
         for (index, rule) in descriptors.enumerated() where ruleIndex[rule.id] == nil {
             ruleIndex[rule.id] = index
         }
-        var occurrences: [String: Int] = [:]
+        var fingerprints = Fingerprints()
         let results = reports.flatMap(\.diagnostics).map { diagnostic in
             Result(
                 ruleId: diagnostic.rule, ruleIndex: ruleIndex[diagnostic.rule], level: diagnostic.severity.rawValue,
                 message: Text(text: diagnostic.message),
                 locations: diagnostic.location.map { [location(uri: $0.uri, line: $0.line, column: $0.column)] },
-                partialFingerprints: [Self.fingerprintKey: fingerprint(diagnostic, occurrences: &occurrences)],
+                partialFingerprints: [Self.fingerprintKey: fingerprint(diagnostic, in: &fingerprints)],
                 suppressions: diagnostic.baselined
                     ? [Suppression(kind: "external", justification: "in the baseline file (--baseline)")]
                     : diagnostic.suppressed ? [Suppression(kind: "inSource", justification: "a # hlscheck-disable comment in the playlist")] : nil)
@@ -211,18 +211,42 @@ public struct SARIFReporter: Sendable {
         "file://" + uriReference(directory.hasSuffix("/") ? directory : directory + "/")
     }
 
+    /// What fingerprinting has seen so far in one log.
+    struct Fingerprints {
+        /// How many findings had each identity, by its hash: the occurrence count.
+        var occurrences: [String: Int] = [:]
+        /// The hash of each rule, file and line already fingerprinted: a line's text is collapsed
+        /// and hashed once per rule, not once per finding on it (a long line with many findings
+        /// would cost their product).
+        var lineHashes: [LineKey: String] = [:]
+    }
+    struct LineKey: Hashable {
+        var rule: String
+        var uri: String
+        var line: Int
+    }
+
     /// The stable identity of a finding: rule, file, and the text of its line with whitespace
     /// collapsed (so it survives lines moving), numbered among identical ones in report order;
     /// the message stands in when the line's text is unknown (line 0, no location, a file that
     /// cannot be read again).
-    func fingerprint(_ diagnostic: Diagnostic, occurrences: inout [String: Int]) -> String {
+    func fingerprint(_ diagnostic: Diagnostic, in seen: inout Fingerprints) -> String {
         let uri = diagnostic.location?.uri ?? ""
-        let content = diagnostic.location.flatMap { sourceLines.text(of: $0.uri, line: $0.line) }
-            .map { $0.split(whereSeparator: \.isWhitespace).joined(separator: " ") }
-        let key = [diagnostic.rule, uri, content.map { "line:" + $0 } ?? "message:" + diagnostic.message].joined(separator: "\u{0}")
-        let occurrence = occurrences[key, default: 0] + 1
-        occurrences[key] = occurrence
-        return "\(Self.fnv1a(key)):\(occurrence)"
+        let hash: String
+        if let location = diagnostic.location, let cached = seen.lineHashes[LineKey(rule: diagnostic.rule, uri: uri, line: location.line)] {
+            hash = cached
+        } else if let location = diagnostic.location, let text = sourceLines.text(of: location.uri, line: location.line) {
+            let content = text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+            hash = Self.fnv1a([diagnostic.rule, uri, "line:" + content].joined(separator: "\u{0}"))
+            seen.lineHashes[LineKey(rule: diagnostic.rule, uri: uri, line: location.line)] = hash
+        } else {
+            hash = Self.fnv1a([diagnostic.rule, uri, "message:" + diagnostic.message].joined(separator: "\u{0}"))
+        }
+        // Counted by hash: the same identity as counting by the hashed text, without keeping
+        // (and hashing again) a line's text per finding.
+        let occurrence = seen.occurrences[hash, default: 0] + 1
+        seen.occurrences[hash] = occurrence
+        return "\(hash):\(occurrence)"
     }
 
     /// FNV-1a, 64 bits, as 16 hex digits: an identity, not a security measure.

@@ -34,6 +34,17 @@ public struct LocalFileName: Sendable, Hashable {
 
     /// The file `uri` names: a path or a `file://` URL (the caller has told remote URLs apart).
     public init(uri: String) {
+        // A URI with a scheme names a file only when the scheme is `file` (RFC 3986 §3.1): a
+        // `javascript:` or `data:` URI is no relative path, and "no such file" would send the
+        // user looking for one. A file whose name starts like a scheme is written `./name:x`.
+        if !uri.hasPrefix("file://"), let scheme = Self.scheme(of: uri), scheme != "file" {
+            path = uri
+            candidates = [uri]
+            refusal = scheme == "http" || scheme == "https"
+                ? "an \(scheme) URL is not a local file, and this check fetches nothing from the network"
+                : "\(scheme): is not a URI scheme hlscheck reads (it reads local files, file://, http:// and https:// URLs)"
+            return
+        }
         let literal = uri.hasPrefix("file://") ? String(uri.dropFirst("file://".count)) : uri
         // By bytes ('?' and '#' are ASCII, never inside a multi-byte character): a stream's
         // thousands of plain names are not walked character by character.
@@ -129,6 +140,27 @@ public struct LocalFileName: Sendable, Hashable {
     public var triedNames: String? {
         guard candidates.count > 1 else { return nil }
         return "tried '\(candidates[0])' (the URI's path, decoded) and '\(candidates[1])' (as written)"
+    }
+
+    /// The scheme a URI reference starts with, lowercased (RFC 3986 §3.1: a letter, then letters,
+    /// digits, '+', '-', '.', before a ':' that comes before any '/', '?' or '#'); nil for a
+    /// path. One letter is a Windows drive ("C:/…"), not a scheme, as `URIComponents` reads it.
+    static func scheme(of uri: String) -> String? {
+        var length = 0
+        for byte in uri.utf8 {
+            switch byte {
+            case UInt8(ascii: ":"):
+                return length > 1 ? String(uri.utf8.prefix(length))?.lowercased() : nil
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"):
+                length += 1
+            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."):
+                guard length > 0 else { return nil }
+                length += 1
+            default:
+                return nil
+            }
+        }
+        return nil
     }
 
     private enum Decoding {

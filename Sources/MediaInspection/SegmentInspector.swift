@@ -358,6 +358,23 @@ public struct SegmentInspector: Sendable {
         return "is not a media segment: its name has no segment extension (.ts, .aac, .mp3, .ac3, .ec3, .m4s, .mp4) and its first bytes are none of MPEG-TS, fMP4, ADTS, MP3, AC-3 or E-AC-3"
     }
 
+    /// libavformat refused to open the bytes as the container their name or first bytes chose:
+    /// what the user can check, with libav's own text after it. A demuxer opens on its first
+    /// frame or packet, so a segment too short to hold one (a transfer cut short, a runt
+    /// file) is the usual cause: "avformat_open_input: Invalid argument" alone told nothing.
+    static func cannotOpen(_ source: any RandomAccessBytes, as container: SegmentContainer, _ error: LibAVError) -> String {
+        let name = switch container {
+        case .mpegTS: "MPEG-TS"
+        case .adts: "ADTS AAC"
+        case .mp3: "MP3"
+        case .ac3: "AC-3"
+        case .eac3: "E-AC-3"
+        case .fragmentedMP4: "fMP4"
+        case .unknown: "media"
+        }
+        return "cannot be opened as \(name): its \(source.count) bytes hold no complete \(name) frame or packet that libavformat accepts (cut short, or not \(name) despite its name); check the file with ffprobe and write it again (\(error.description))"
+    }
+
     private static func demux(
         uri: String, source: any RandomAccessBytes, container: SegmentContainer, wantsStreamInfo: Bool, maximumImagePixels: Int,
         gauge: BufferGauge?, feed: ScanFeed?, streamInfoDecodesVideo: Bool
@@ -367,7 +384,7 @@ public struct SegmentInspector: Sendable {
         do {
             demuxer = try Demuxer(source: source, container: container, gauge: gauge, feed: feed)
         } catch {
-            return DemuxResult(problem: container == .unknown ? unrecognised(source) : error.description)
+            return DemuxResult(problem: container == .unknown ? unrecognised(source) : cannotOpen(source, as: container, error))
         }
         // A failing stream-info pass (e.g. encrypted payload) still leaves packets to count.
         var streamInfoProblem: String?

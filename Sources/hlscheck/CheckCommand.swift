@@ -145,8 +145,10 @@ struct CheckCommand: AsyncParsableCommand {
         // Every report shows paths relative to the repository root (docs/ci.md).
         let reportPaths = ReportPaths.forRun(
             inputs: paths, fallback: limitOptions.root, workingDirectory: FileManager.default.currentDirectoryPath)
-        // One HTTP client for the run, only when an input is a URL (docs/remote.md).
-        let fetcher = paths.contains(where: URIScheme.isRemote) ? RemoteFetcher(options: remote.options) : nil
+        // One HTTP client for the run (docs/remote.md): for inputs that are URLs, and for the
+        // http(s) media playlists a local multivariant playlist may name. It connects only then.
+        let remoteInputs = paths.contains(where: URIScheme.isRemote)
+        let fetcher = RemoteFetcher(options: remote.options)
         do {
             baseline = try runOptions.baseline.map { path throws(CheckError) in try Baseline.load(path) }
             let explicit = try config.map { path throws(CheckError) in try ConfigurationFile.load(path) }
@@ -190,15 +192,17 @@ struct CheckCommand: AsyncParsableCommand {
             }
             // FFmpeg is loaded on first use: a missing library stops the run before any stream.
             // A remote stream is fetched while it loads (startLoadingFFmpeg).
-            if !playlistOnly { if fetcher == nil { try loadFFmpegForCheck() } else { startLoadingFFmpeg() } }
-            outcome = await streamRun(baseline: baseline, count: jobs.count, paths: reportPaths, fetcher: fetcher).run(jobs)
-            if !playlistOnly, fetcher != nil { try loadFFmpegForCheck() }
+            if !playlistOnly { if !remoteInputs { try loadFFmpegForCheck() } else { startLoadingFFmpeg() } }
+            outcome = await streamRun(
+                baseline: baseline, count: jobs.count, paths: reportPaths, fetcher: fetcher, remoteInputs: remoteInputs
+            ).run(jobs)
+            if !playlistOnly, remoteInputs { try loadFFmpegForCheck() }
         } catch {
             // Only an unreadable --config or --baseline stops the run before any input: it applies to all.
             printError("hlscheck: \(TerminalText.escaped(error.description))")
             throw ExitCode(2)
         }
-        await fetcher?.shutdown()
+        await fetcher.shutdown()
         // Standard error says it too, whatever the formats: where a tool says it could not run.
         for error in outcome.inputErrors.compactMap({ $0 }) { printError("hlscheck: \(TerminalText.escaped(error.description))") }
         let exitCode = runExitCode(outcome)

@@ -42,9 +42,13 @@ struct StreamRun: Sendable {
     /// How reports show paths (relative to the repository root); the baseline's file names are
     /// relative to the same root.
     var paths: ReportPaths
-    /// The run's HTTP client when an input is a URL (docs/remote.md); local paths are still read
-    /// from disk through it.
-    var fetcher: RemoteFetcher?
+    /// The run's HTTP client (docs/remote.md): for inputs that are URLs, and for http(s) media
+    /// playlists and segments a local multivariant playlist names. It connects only when one is
+    /// fetched; local paths are read from disk.
+    var fetcher: RemoteFetcher
+    /// Whether an input is a URL: then every input's report tells how its resources travelled
+    /// (the delivery and live rules run).
+    var remoteInputs: Bool
 
     /// What the run leaves for the end: reports (when kept), counts, and what decides the exit code.
     struct Outcome: Sendable {
@@ -128,12 +132,13 @@ struct StreamRun: Sendable {
             let limits = job.configuration.limits
             var checker = Checker(
                 configuration: job.configuration,
-                source: fetcher.map { RemotePlaylistSource(fetcher: $0, maximumSize: limits.playlistBytes) as any PlaylistSource }
-                    ?? job.discovered.map {
+                source: RemotePlaylistSource(
+                    fetcher: fetcher, maximumSize: limits.playlistBytes,
+                    local: job.discovered.map {
                         DiscoveredPlaylistSource(discovered: $0, base: LocalFileSource(maximumSize: limits.playlistBytes)) as any PlaylistSource
-                    },
-                segmentSource: fetcher.map { RemoteSegmentSource(fetcher: $0, maximumByteCount: limits.segmentBytes) as any SegmentByteSource })
-            checker.deliveryObserver = fetcher.map { RemoteDeliveryLog(fetcher: $0, input: job.input) as any DeliveryObserver }
+                    }),
+                segmentSource: RemoteSegmentSource(fetcher: fetcher, maximumByteCount: limits.segmentBytes))
+            checker.deliveryObserver = remoteInputs ? RemoteDeliveryLog(fetcher: fetcher, input: job.input) : nil
             checker.segmentSlots = slots
             do {
                 report = try await checker.check(job.input)
@@ -165,7 +170,7 @@ extension CheckCommand {
         color == .always || (color == .auto && Terminal.allowsColor(STDOUT_FILENO))
     }
 
-    func streamRun(baseline: Baseline?, count: Int, paths: ReportPaths, fetcher: RemoteFetcher?) -> StreamRun {
+    func streamRun(baseline: Baseline?, count: Int, paths: ReportPaths, fetcher: RemoteFetcher, remoteInputs: Bool) -> StreamRun {
         // Segments in flight over every stream: one per core (two at least, as one stream has).
         let slots = SegmentSlots(capacity: max(2, ProcessInfo.processInfo.activeProcessorCount))
         let showsProgress = !runOptions.quiet && Terminal.allowsRedraw(STDERR_FILENO)
@@ -177,7 +182,7 @@ extension CheckCommand {
             completionOrder: isatty(STDOUT_FILENO) == 1,
             // Every format but streamed text is rendered at the end, from every report.
             keepsReports: formats.contains { $0 != .text } || !streamsText,
-            paths: paths, fetcher: fetcher)
+            paths: paths, fetcher: fetcher, remoteInputs: remoteInputs)
     }
 
     /// The exit code of a run: 2 when an input could not be checked, 1 for a failing finding or

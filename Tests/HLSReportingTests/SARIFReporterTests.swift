@@ -157,8 +157,8 @@ enum PythonJSONSchema {
         let base = try await ReportFixtures.sample("no-audio-only")
         let diagnostic = base.diagnostics[0]
         func fingerprint(_ diagnostic: Diagnostic, _ lines: [String: [Int: String]]) -> String {
-            var occurrences: [String: Int] = [:]
-            return SARIFReporter(sourceLines: SourceLines(lines)).fingerprint(diagnostic, occurrences: &occurrences)
+            var seen = SARIFReporter.Fingerprints()
+            return SARIFReporter(sourceLines: SourceLines(lines)).fingerprint(diagnostic, in: &seen)
         }
         let uri = try #require(diagnostic.location?.uri)
         var moved = diagnostic
@@ -172,10 +172,10 @@ enum PythonJSONSchema {
         // Stable across runs: the same report renders the same fingerprints.
         #expect(reporter.render([base]) == reporter.render([base]))
         // Two identical findings are told apart by their occurrence.
-        var occurrences: [String: Int] = [:]
+        var seen = SARIFReporter.Fingerprints()
         let reporter = SARIFReporter(sourceLines: SourceLines([uri: [1: "#EXTM3U"]]))
-        let first = reporter.fingerprint(diagnostic, occurrences: &occurrences)
-        let second = reporter.fingerprint(diagnostic, occurrences: &occurrences)
+        let first = reporter.fingerprint(diagnostic, in: &seen)
+        let second = reporter.fingerprint(diagnostic, in: &seen)
         #expect(first.hasSuffix(":1") && second.hasSuffix(":2") && first.dropLast(2) == second.dropLast(2))
     }
 

@@ -37,6 +37,8 @@ public enum Fault: Sendable {
     case endlessBody(pieceBytes: Int)
     /// Announce `Content-Length: declaredBytes` (a lie), send a few bytes, then wait.
     case hugeLength(declaredBytes: Int)
+    /// The same with the header's text as given: a length no 64-bit integer holds.
+    case declaredLength(String)
     /// Accept the request and never answer (a slowloris the other way round).
     case noAnswer
 }
@@ -223,12 +225,19 @@ private final class RequestHandler: ChannelInboundHandler {
         case .noAnswer?:
             break
         case .hugeLength(let declared)?:
-            let headers = HTTPHeaders([("Content-Length", "\(declared)"), ("Content-Type", contentType(path))])
-            context.write(wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: .ok, headers: headers))), promise: nil)
-            context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: Array(repeating: 0x47, count: 188))))), promise: nil)
+            lieAboutLength(context, head: head, path: path, declared: "\(declared)")
+        case .declaredLength(let declared)?:
+            lieAboutLength(context, head: head, path: path, declared: declared)
         default:
             serveFile(context, path: path, head: head)
         }
+    }
+
+    /// Announces `declared` as the Content-Length, sends a few bytes, then waits.
+    private func lieAboutLength(_ context: ChannelHandlerContext, head: HTTPRequestHead, path: String, declared: String) {
+        let headers = HTTPHeaders([("Content-Length", declared), ("Content-Type", contentType(path))])
+        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: .ok, headers: headers))), promise: nil)
+        context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: Array(repeating: 0x47, count: 188))))), promise: nil)
     }
 
     /// Writes `piece` again each time the previous write is done, until the channel closes:

@@ -22,3 +22,19 @@ struct UnrecognisedSegmentTests {
         }
     }
 }
+
+/// A segment named like a container libavformat then cannot open (a runt: a transfer cut short
+/// inside its first frame): the problem says what to check, not only libav's
+/// "avformat_open_input: Invalid argument".
+struct RuntSegmentTests {
+    @Test(arguments: [4, 200])
+    func aRuntMP3SaysItHoldsNoCompleteFrame(_ count: Int) async throws {
+        let bytes = Array(try Fixtures.bytes("audio-apic.mp3").prefix(count))
+        let facts = try await SegmentInspector(source: MemorySource(files: ["seg0.mp3": bytes]))
+            .inspect(SegmentRequest(uri: "seg0.mp3", wantsStreamInfo: true))
+        let problem = try #require(facts.problem)
+        #expect(problem.contains("cannot be opened as MP3: its \(count) bytes hold no complete MP3 frame"), "\(problem)")
+        #expect(problem.contains("check the file with ffprobe"))
+        #expect(!problem.hasPrefix("avformat_open_input"))
+    }
+}

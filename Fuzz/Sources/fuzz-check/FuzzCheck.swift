@@ -21,6 +21,13 @@ final class Outcome: Sendable {
     let done = DispatchSemaphore(value: 0)
 }
 
+/// The report size a fuzzed input may reach: `reportBytesPerInputByte` per byte of playlist,
+/// plus `reportBytesFloor`. A short line legitimately makes a few findings of a few hundred
+/// bytes each (≈ 100 bytes of JSON per input byte at worst); a line that repeats one thing, or
+/// a cell that widens every row of a table, made thousands.
+let reportBytesPerInputByte = 200
+let reportBytesFloor = 256 << 10
+
 /// Separates the three parts of an input (playlists never contain NUL bytes).
 let separator: [UInt8] = [0, 0, 0, 0]
 
@@ -60,12 +67,29 @@ public func fuzzCheck(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
             expectInvariant(!diagnostic.message.isEmpty, "a diagnostic without a message (\(diagnostic.rule))")
         }
         // Every report format: what the playlists say ends up in text, JSON and XML.
-        _ = TextReporter().render([report])
-        _ = JSONReporter().render([report])
-        _ = SARIFReporter().render([report])
-        _ = GitHubActionsReporter().render([report])
-        expectInvariant((try? JUnitReporter(timestamp: "2026-01-01T00:00:00", hostname: "fuzz").render([report])) != nil,
-                        "the JUnit report could not be written")
+        let junit = try? JUnitReporter(timestamp: "2026-01-01T00:00:00", hostname: "fuzz").render([report])
+        expectInvariant(junit != nil, "the JUnit report could not be written")
+        let rendered = [
+            ("text", TextReporter().render([report])), ("json", JSONReporter().render([report])),
+            ("sarif", SARIFReporter().render([report])), ("github", GitHubActionsReporter().render([report])),
+            ("junit", junit ?? ""),
+        ]
+        // A small input may not make a huge report: every format stays within a fixed multiple
+        // of what the playlists hold (docs/security.md, "Limits"). Each URI of the multivariant
+        // playlist reads the whole media playlist here, so the media playlist counts once per
+        // URI line, as a stream of that many files would hold it.
+        // EXT-X-DEFINE may add up to 4 × a playlist + 1 MiB of text (ValueLimits), which a
+        // report may quote a few times (a variant's URI in the table and in a finding).
+        let uriLines = parts[0].split(separator: 0x0A).count { !$0.isEmpty && $0.first != UInt8(ascii: "#") }
+        let held = parts[0].count + parts[1].count * (uriLines + 1)
+        let substitutes = bytes.firstRange(of: Array("{$".utf8)) != nil
+        let expansion = substitutes ? 4 * held + ValueLimits.substitutionAllowance : 0
+        let allowed = reportBytesPerInputByte * held + 16 * expansion + reportBytesFloor
+        for (format, text) in rendered {
+            expectInvariant(
+                text.utf8.count <= allowed,
+                "a \(format) report of \(text.utf8.count) bytes from playlists of \(held) bytes (at most \(allowed))")
+        }
     }
     return 0
 }
