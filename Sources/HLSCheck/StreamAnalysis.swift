@@ -140,7 +140,7 @@ public struct VariantAnalysis: Sendable, Hashable {
         // What the rest of the peak combination (an audio rendition, say) takes of the budget.
         let others = peak - ownPeak
         return PosterBudget.largestPoster(
-            within: budget - others, PosterBudget.segments(own.records), targetDuration: own.targetDuration,
+            within: budget - others, PosterBudget.segments(own), targetDuration: own.targetDuration,
             mimeType: mimeType, description: description)
     }
 

@@ -138,7 +138,7 @@ public struct AudioOnlyVariantBuilder: Sendable {
         var poster = request.poster
         var fitted: String?
         var arithmetic: [String] = []
-        var rate = try initialRate(budget: budget, poster: poster, segments: segments, container: container)
+        var rate = try initialRate(budget: budget, poster: poster, segments: segments, targetDuration: targetDuration, container: container)
         var built: BuiltVariant?
         for _ in 0..<4 {
             let candidate = try build(inputs, container: container, rate: rate, poster: poster, segments: segments, targetDuration: targetDuration, timelineStart: timelineStart)
@@ -156,7 +156,7 @@ public struct AudioOnlyVariantBuilder: Sendable {
             if request.fit, let image = poster {
                 rate = min(rate, request.audioBitRate ?? 32_000)
                 let bare = try build(inputs, container: container, rate: rate, poster: nil, segments: segments, targetDuration: targetDuration, timelineStart: timelineStart)
-                let bytes = Self.largestImage(budget: budget, audioOnly: bare, segments: segments, targetDuration: targetDuration, image: image)
+                let bytes = Self.largestImage(budget: budget, audioOnly: bare, segments: segments, targetDuration: targetDuration, image: image, container: container)
                 guard bytes > 0, let smaller = try reencode(image, maxBytes: bytes) else {
                     throw EmbedError("\(refusal(candidate, rate: rate, budget: budget)); and no re-encoding of the image fits beside \(rate / 1000) kbit/s of audio")
                 }
@@ -173,7 +173,11 @@ public struct AudioOnlyVariantBuilder: Sendable {
         arithmetic.append("audio \(Self.kbps(built.rate)) (AAC-LC, \(built.audio.channels == 1 ? "mono" : "stereo"), \(built.audio.sampleRate) Hz; measured peak \(Self.kbps(built.audioPeak)))")
         arithmetic.append("+ \(container == .adts ? "ADTS framing and the ID3 timestamp" : container == .mpegTS ? "MPEG-TS packets, PES headers, PAT/PMT" : "moof/mdat boxes") \(Self.kbps(overhead))")
         if let poster {
-            arithmetic.append("+ poster \(poster.data.count) bytes in every segment \(Self.kbps(built.peak - built.peakWithoutPoster)) (the shortest window weighs most)")
+            if let runt = Self.finalRunt(segments, targetDuration: targetDuration) {
+                arithmetic.append("+ poster \(poster.data.count) bytes in every segment but the last \(Self.kbps(built.peak - built.peakWithoutPoster)) (the last, \(String(format: "%.3f", segments[runt].duration)) s, is under half the \(targetDuration) s target duration: no peak window measures it alone, so it goes without the poster; docs/measurement.md, \"Runt segments\")")
+            } else {
+                arithmetic.append("+ poster \(poster.data.count) bytes in every segment \(Self.kbps(built.peak - built.peakWithoutPoster))")
+            }
         }
         arithmetic.append("= peak \(Self.kbps(built.peak)) (average \(Self.kbps(built.average))) within the \(Self.kbps(budget)) budget")
 
@@ -318,12 +322,15 @@ public struct AudioOnlyVariantBuilder: Sendable {
         var withoutPoster: [[UInt8]] = []
         var transportStream = TransportStreamPosterWriter()
         var bareTransportStream = TransportStreamPosterWriter()
+        let runt = Self.finalRunt(segments, targetDuration: targetDuration)
         do {
             for (index, bytes) in audio.segments.enumerated() {
+                // A final runt goes without the poster (docs/measurement.md, "Runt segments").
+                let poster = index == runt ? nil : poster
                 switch container {
                 case .mpegTS:
-                    final.append(poster == nil ? bytes : try transportStream.rewrite(bytes, poster: poster))
-                    withoutPoster.append(poster == nil ? bytes : try bareTransportStream.rewrite(bytes, poster: nil))
+                    final.append(try transportStream.rewrite(bytes, poster: poster))
+                    withoutPoster.append(try bareTransportStream.rewrite(bytes, poster: nil))
                 case .adts:
                     // RFC 8216 §3.4: the PRIV timestamp of the first frame, on the source's timeline.
                     final.append(try PackedAudioPosterWriter.rewrite(bytes, poster: poster, timestampIfMissing: audio.firstPTS[index]))
@@ -348,30 +355,64 @@ public struct AudioOnlyVariantBuilder: Sendable {
             peakWithoutPoster: bare.peak, audioPeak: frames.peak)
     }
 
-    /// The first bit rate to try: the asked one, or the highest that an estimate keeps within the
-    /// budget: audio plus the container (MPEG-TS ≈ 12 %: packet and PES headers, PAT/PMT per
-    /// segment; ADTS and fMP4 ≈ 2 %), 3 % for the encoder's peaks over its average, and the
-    /// poster over the shortest segment. A good first guess saves a second encoding.
-    func initialRate(budget: Int, poster: Poster?, segments: [MediaSegment], container: AudioVariantContainer) throws(EmbedError) -> Int {
+    /// The final runt of the source's segments, the one the poster leaves out; nil when none.
+    static func finalRunt(_ segments: [MediaSegment], targetDuration: Int) -> Int? {
+        guard let last = segments.last,
+              BitrateWindow.isFinalRunt(duration: last.duration, count: segments.count, targetDuration: targetDuration)
+        else { return nil }
+        return segments.count - 1
+    }
+
+    /// Where the poster goes in the new segments (PosterBudget): a timed-ID3 PES of its own in
+    /// MPEG-TS, the leading tag (with the timestamp) of packed audio, a new `emsg` in fMP4.
+    static func posterLayout(_ container: AudioVariantContainer) -> PosterBudget.Layout {
+        switch container {
+        case .mpegTS: return .transportStream(otherTagBytes: nil)
+        case .adts: return .inExistingTag
+        case .fragmentedMP4: return .newEventMessage
+        }
+    }
+
+    /// The peak an encoding at `rate` is expected to have, before encoding: the audio plus the
+    /// container (MPEG-TS ≈ 12 %: packet and PES headers, PAT/PMT per segment; ADTS and fMP4
+    /// ≈ 2 %), 3 % for the encoder's peaks over its average, and the poster in every segment but
+    /// a final runt, over the same peak windows the checker measures (BitrateWindow). A good
+    /// estimate saves an encoding; the measurement of the encoding decides.
+    static func estimatedPeak(
+        rate: Int, poster: Poster?, segments: [MediaSegment], targetDuration: Int, container: AudioVariantContainer
+    ) -> Int {
+        let overhead = container == .mpegTS ? 1.15 : 1.05
+        let perSegment = container == .mpegTS ? 2 * 188 : 0
+        let runt = finalRunt(segments, targetDuration: targetDuration)
+        let frame = poster.map { PosterBudget.pictureFrameBytes(imageBytes: $0.data.count, mimeType: $0.mimeType, description: $0.description) }
+        let windows = segments.enumerated().map { index, segment in
+            let audio = Int((Double(rate) * overhead * segment.duration / 8).rounded(.up)) + perSegment
+            let posterBytes = frame.map { index == runt ? 0 : PosterBudget.growth(posterLayout(container), frameBytes: $0) } ?? 0
+            return BitrateWindow.Segment(bytes: audio + posterBytes, duration: segment.duration)
+        }
+        return BitrateWindow.peak(windows, targetDuration: targetDuration) ?? .max
+    }
+
+    /// The first bit rate to try: the asked one, or the highest whose estimated peak
+    /// (`estimatedPeak`) fits the budget.
+    func initialRate(budget: Int, poster: Poster?, segments: [MediaSegment], targetDuration: Int, container: AudioVariantContainer) throws(EmbedError) -> Int {
         if let asked = request.audioBitRate { return asked }
-        let shortest = max(0.1, segments.map(\.duration).min() ?? 1)
-        let posterRate = Int(Double((poster?.data.count ?? 0) + 600) * 8 / shortest)
-        let overhead = container == .mpegTS ? 115 : 105
-        if let rate = Self.automaticRates.first(where: { $0 * overhead / 100 + posterRate <= budget }) { return rate }
+        if let rate = Self.automaticRates.first(where: {
+            Self.estimatedPeak(rate: $0, poster: poster, segments: segments, targetDuration: targetDuration, container: container) <= budget
+        }) { return rate }
         return request.fit ? 32_000 : Self.minimumBitRate
     }
 
-    /// The largest image whose tag keeps `audioOnly` (built without a poster) within budget.
-    static func largestImage(budget: Int, audioOnly: BuiltVariant, segments: [MediaSegment], targetDuration: Int, image: Poster) -> Int {
-        // Per segment: what the budget leaves over the segment's own bytes; the image must fit the
-        // tightest, less the tag's own bytes and the container's packets around it (about 3 %).
-        var room = Int.max
-        for (segment, bytes) in zip(segments, audioOnly.segments) {
-            let allowed = Int(Double(budget) * segment.duration / 8) - bytes.count
-            room = min(room, allowed)
+    /// The largest image whose tag keeps `audioOnly` (built without a poster) within budget:
+    /// the checker's own answer (PosterBudget.largestPoster) over the new segments, a final
+    /// runt left out.
+    static func largestImage(budget: Int, audioOnly: BuiltVariant, segments: [MediaSegment], targetDuration: Int, image: Poster, container: AudioVariantContainer) -> Int {
+        let runt = finalRunt(segments, targetDuration: targetDuration)
+        let bare = zip(segments, audioOnly.segments).enumerated().map { index, pair in
+            PosterBudget.Segment(bytesWithoutPoster: pair.1.count, duration: pair.0.duration, layout: posterLayout(container), carriesPoster: index != runt)
         }
-        let frameOverhead = 64 + image.mimeType.utf8.count + image.description.utf8.count
-        return max(0, (room - frameOverhead) * 96 / 100)
+        return PosterBudget.largestPoster(
+            within: budget, bare, targetDuration: targetDuration, mimeType: image.mimeType, description: image.description) ?? 0
     }
 
     func reencode(_ image: Poster, maxBytes: Int) throws(EmbedError) -> (poster: Poster, description: String)? {

@@ -79,9 +79,10 @@ public struct PosterEmbedder: Sendable {
                     continue
                 }
                 var session = SegmentSession(timelineStart: target.timelineStart)
-                for (segment, record) in zip(target.segments, target.measurement.records) {
+                for (index, (segment, record)) in zip(target.segments, target.measurement.records).enumerated() {
                     let path = URIResolver.resolve(segment.uri, against: target.playlistURI)
-                    try put(target.playlistURI, segment, try session.rewrite(path, segment: segment, record: record, poster: finalPoster), nil)
+                    let bytes = try session.rewrite(path, segment: segment, record: record, poster: target.poster(finalPoster, forSegment: index))
+                    try put(target.playlistURI, segment, bytes, nil)
                 }
             }
         }
@@ -202,10 +203,18 @@ public struct PosterEmbedder: Sendable {
             notes.append("kept the ID3 PRIV timestamp that starts \(target.timestampsKept) packed-audio segments of \(target.uri): RFC 8216 §3.4 requires it, so one that hlscheck embed added stays and those segments keep its bytes")
         }
         if let kept = target.keptPictures.note(playlist: target.uri) { notes.append(kept) }
+        if request.poster != nil, let runt = target.runtLeftOut {
+            notes.append("left the poster out of the last segment \(runt.uri) of \(target.uri) (\(Self.seconds(runt.duration)), under half the \(target.measurement.targetDuration) s target duration): no peak window measures it alone, and a poster in it would weigh twice in the window it shares with the segment before (docs/measurement.md, \"Runt segments\")")
+        }
         if target.timestampsAdded > 0 {
             notes.append("added an ID3 PRIV timestamp to \(target.timestampsAdded) packed-audio segments of \(target.uri) that had none: RFC 8216 §3.4 requires it")
         }
         return notes
+    }
+
+    /// "0.021 s": a short duration as the notes give it.
+    static func seconds(_ duration: Double) -> String {
+        String(format: "%.3f s", duration)
     }
 
     // MARK: - Rewriting
@@ -246,7 +255,7 @@ public struct PosterEmbedder: Sendable {
                     let path = URIResolver.resolve(segment.uri, against: target.playlistURI)
                     let bytes: [UInt8]
                     do throws(EmbedError) {
-                        bytes = try session.rewrite(path, segment: segment, record: record, poster: poster)
+                        bytes = try session.rewrite(path, segment: segment, record: record, poster: target.poster(poster, forSegment: index))
                     } catch {
                         failure = error
                         break
