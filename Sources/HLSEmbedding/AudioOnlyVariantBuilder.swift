@@ -69,10 +69,17 @@ public struct AudioOnlyVariantBuilder: Sendable {
     /// The folder (beside the multivariant playlist) that marks a variant as ours: `--remove`
     /// and the idempotence check look for a variant whose URI lies in it.
     public static let folderName = "hlscheck-audio-only"
-    /// Below this the AAC-LC encoder makes mush; an audio-only variant needs at least this.
+    /// Below this the AAC-LC encoder makes mush; `--audio-bitrate` takes nothing lower.
     public static let minimumBitRate = 16_000
-    /// 64 down to 16 kbit/s in steps of 2.
-    static let automaticRates = Array(stride(from: 64_000, through: 16_000, by: -2_000))
+    /// The rates `--add-audio-only` chooses from, lowest first: the steps of common AAC-LC
+    /// ladders. FFmpeg's native `aac` encoder (the one libavcodec has here) makes AAC-LC only —
+    /// no HE-AAC (SBR), which would sound better at the lowest rungs.
+    static let standardRates = [24_000, 32_000, 40_000, 48_000, 56_000, 64_000, 80_000, 96_000, 112_000, 128_000]
+    /// Two channels from here up (the source's, when it has two or more); below it one: 12
+    /// kbit/s per channel leaves AAC-LC too little to code.
+    static let stereoRate = 32_000
+    /// The audio `--fit` keeps beside the re-encoded poster when `--audio-bitrate` is not given.
+    static let fitRate = 32_000
 
     public var request: AudioOnlyRequest
 
@@ -133,44 +140,77 @@ public struct AudioOnlyVariantBuilder: Sendable {
         let timelineStart = SegmentSession.timelineStart(
             analysis, sequence: segments.first?.mediaSequence ?? source.playlist.mediaSequence, excluding: source.playlistURI)
 
-        // Choose the bit rate: estimate, encode, measure; step down by what the measurement
-        // exceeds the budget by. The measurement (BitrateWindow, as the checker measures) decides.
+        // Choose the bit rate (docs/embed.md, "The bit rate"): the highest rung of the ladder
+        // whose peak, poster included, fits the budget — estimated first (estimatedPeak), then
+        // encoded and measured as the checker measures (BitrateWindow); the measurement decides.
         var poster = request.poster
         var fitted: String?
         var arithmetic: [String] = []
-        var rate = try initialRate(budget: budget, poster: poster, segments: segments, targetDuration: targetDuration, container: container)
-        var built: BuiltVariant?
-        for _ in 0..<4 {
-            let candidate = try build(inputs, container: container, rate: rate, poster: poster, segments: segments, targetDuration: targetDuration, timelineStart: timelineStart)
-            if candidate.peak <= budget {
-                built = candidate
-                break
-            }
-            let posterShare = candidate.peak - candidate.peakWithoutPoster
-            let room = budget - posterShare - (candidate.peakWithoutPoster - rate)
-            if room >= Self.minimumBitRate, request.audioBitRate == nil {
-                rate = max(Self.minimumBitRate, min(rate - 1000, (room * 97 / 100) / 1000 * 1000))
-                continue
-            }
-            // Nothing fits with this poster: shrink it (--fit) at the rate asked for, or 32 kbit/s.
-            if request.fit, let image = poster {
-                rate = min(rate, request.audioBitRate ?? 32_000)
-                let bare = try build(inputs, container: container, rate: rate, poster: nil, segments: segments, targetDuration: targetDuration, timelineStart: timelineStart)
-                let bytes = Self.largestImage(budget: budget, audioOnly: bare, segments: segments, targetDuration: targetDuration, image: image, container: container)
-                guard bytes > 0, let smaller = try reencode(image, maxBytes: bytes) else {
-                    throw EmbedError("\(refusal(candidate, rate: rate, budget: budget)); and no re-encoding of the image fits beside \(rate / 1000) kbit/s of audio")
-                }
-                poster = smaller.poster
-                fitted = smaller.description
-                continue
-            }
-            throw EmbedError(refusal(candidate, rate: rate, budget: budget) + ": use a smaller image, --fit to re-encode it, or a lower --audio-bitrate")
+        func encode(_ rate: Int, _ poster: Poster?) throws(EmbedError) -> BuiltVariant {
+            try build(inputs, container: container, rate: rate, poster: poster, segments: segments, targetDuration: targetDuration, timelineStart: timelineStart)
         }
-        guard let built else {
-            throw EmbedError("\(source.uri): no AAC bit rate at or above \(Self.minimumBitRate / 1000) kbit/s keeps the new variant within \(budget) bit/s")
+        var built: BuiltVariant
+        var why: String
+        var nextStep: String?
+        if let asked = request.audioBitRate {
+            built = try encode(asked, poster)
+            why = "as --audio-bitrate asked"
+        } else {
+            let ladder = Self.standardRates
+            var index = ladder.lastIndex {
+                Self.estimatedPeak(rate: $0, poster: poster, segments: segments, targetDuration: targetDuration, container: container) <= budget
+            } ?? 0
+            var best: BuiltVariant?
+            var above: BuiltVariant?   // the lowest rung measured over the budget
+            var tried: [BuiltVariant] = []
+            while true {
+                let candidate = try encode(ladder[index], poster)
+                tried.append(candidate)
+                if candidate.peak <= budget {
+                    best = candidate
+                    let up = index + 1
+                    // One rung up when this measurement says it may fit too (2 % for the
+                    // encoder's spread): the estimate is only the first guess.
+                    guard up < ladder.count, above?.rate != ladder[up],
+                          Self.projectedPeak(candidate, rate: ladder[up]) <= budget + budget / 50 else { break }
+                    index = up
+                    continue
+                }
+                above = candidate
+                guard best == nil, index > 0 else { break }
+                index -= 1
+            }
+            guard let chosen = best ?? tried.min(by: { $0.rate < $1.rate }) else {
+                throw EmbedError("\(source.uri): no AAC bit rate was tried")
+            }
+            built = chosen
+            why = "the highest of \(ladder.map { String($0 / 1000) }.joined(separator: ", ")) kbit/s whose peak\(poster == nil ? "" : " with the poster") fits"
+            if best != nil { nextStep = nextStepNote(after: chosen, above: above, budget: budget, poster: poster, segments: segments, targetDuration: targetDuration, container: container) }
+        }
+        if built.peak > budget {
+            // Nothing fits with this poster: shrink it (--fit) beside the audio asked for, or
+            // 32 kbit/s (the lowest stereo rung).
+            guard request.fit, let image = poster else {
+                throw EmbedError(refusal(built, budget: budget) + ": use a smaller image, --fit to re-encode it, or a lower --audio-bitrate")
+            }
+            let rate = request.audioBitRate ?? Self.fitRate
+            let bare = try encode(rate, nil)
+            let bytes = Self.largestImage(budget: budget, bareSizes: bare.bareSizes, segments: segments, targetDuration: targetDuration, image: image, container: container)
+            guard bytes > 0, let smaller = try reencode(image, maxBytes: bytes) else {
+                throw EmbedError("\(refusal(built, budget: budget)); and no re-encoding of the image fits beside \(rate / 1000) kbit/s of audio\(bytes > 0 ? " (at most \(bytes) bytes would)" : "")")
+            }
+            poster = smaller.poster
+            fitted = smaller.description
+            built = try encode(rate, poster)
+            why = "\(rate / 1000) kbit/s, beside which --fit re-encoded the poster"
+            nextStep = nil
+            guard built.peak <= budget else {
+                throw EmbedError(refusal(built, budget: budget) + " even with the poster re-encoded (\(smaller.description))")
+            }
         }
         let overhead = built.peakWithoutPoster - built.audioPeak
-        arithmetic.append("audio \(Self.kbps(built.rate)) (AAC-LC, \(built.audio.channels == 1 ? "mono" : "stereo"), \(built.audio.sampleRate) Hz; measured peak \(Self.kbps(built.audioPeak)))")
+        let channels = built.audio.channels == 1 ? (built.rate < Self.stereoRate ? "mono below \(Self.stereoRate / 1000) kbit/s" : "mono, as the source") : "stereo"
+        arithmetic.append("audio \(Self.kbps(built.rate)) (AAC-LC, \(channels), \(built.audio.sampleRate) Hz; measured peak \(Self.kbps(built.audioPeak))): \(why)")
         arithmetic.append("+ \(container == .adts ? "ADTS framing and the ID3 timestamp" : container == .mpegTS ? "MPEG-TS packets, PES headers, PAT/PMT" : "moof/mdat boxes") \(Self.kbps(overhead))")
         if let poster {
             if let runt = Self.finalRunt(segments, targetDuration: targetDuration) {
@@ -180,6 +220,7 @@ public struct AudioOnlyVariantBuilder: Sendable {
             }
         }
         arithmetic.append("= peak \(Self.kbps(built.peak)) (average \(Self.kbps(built.average))) within the \(Self.kbps(budget)) budget")
+        if let nextStep { arithmetic.append(nextStep) }
 
         // Names: our folder beside the multivariant playlist; every file named after its bytes,
         // so a rebuild never overwrites what the current playlist references.
@@ -304,6 +345,8 @@ public struct AudioOnlyVariantBuilder: Sendable {
         var peak: Int
         var average: Int
         var peakWithoutPoster: Int
+        /// Sizes of the segments without the poster (the container's own bytes and the audio).
+        var bareSizes: [Int]
         /// The AAC frames alone (no container), as the checker would measure them.
         var audioPeak: Int
     }
@@ -352,7 +395,7 @@ public struct AudioOnlyVariantBuilder: Sendable {
         let frames = measure(audio.frameBytes)
         return BuiltVariant(
             rate: rate, audio: audio, segments: final, peak: measured.peak, average: measured.average,
-            peakWithoutPoster: bare.peak, audioPeak: frames.peak)
+            peakWithoutPoster: bare.peak, bareSizes: withoutPoster.map(\.count), audioPeak: frames.peak)
     }
 
     /// The final runt of the source's segments, the one the poster leaves out; nil when none.
@@ -393,23 +436,44 @@ public struct AudioOnlyVariantBuilder: Sendable {
         return BitrateWindow.peak(windows, targetDuration: targetDuration) ?? .max
     }
 
-    /// The first bit rate to try: the asked one, or the highest whose estimated peak
-    /// (`estimatedPeak`) fits the budget.
-    func initialRate(budget: Int, poster: Poster?, segments: [MediaSegment], targetDuration: Int, container: AudioVariantContainer) throws(EmbedError) -> Int {
-        if let asked = request.audioBitRate { return asked }
-        if let rate = Self.automaticRates.first(where: {
-            Self.estimatedPeak(rate: $0, poster: poster, segments: segments, targetDuration: targetDuration, container: container) <= budget
-        }) { return rate }
-        return request.fit ? 32_000 : Self.minimumBitRate
+    /// The peak `built` would have at `rate` instead: its bytes without the poster scaled by
+    /// the rate, plus the poster's share as measured. Decides whether the next rung is worth
+    /// encoding, and says what it would need.
+    static func projectedPeak(_ built: BuiltVariant, rate: Int) -> Int {
+        let posterShare = built.peak - built.peakWithoutPoster
+        return Int((Double(built.peakWithoutPoster) * Double(rate) / Double(max(1, built.rate))).rounded(.up)) + posterShare
     }
 
-    /// The largest image whose tag keeps `audioOnly` (built without a poster) within budget:
-    /// the checker's own answer (PosterBudget.largestPoster) over the new segments, a final
-    /// runt left out.
-    static func largestImage(budget: Int, audioOnly: BuiltVariant, segments: [MediaSegment], targetDuration: Int, image: Poster, container: AudioVariantContainer) -> Int {
+    /// What the rung above `chosen` would have needed: its peak (measured when it was encoded,
+    /// projected otherwise) against the budget, and the poster or budget that would let it fit.
+    func nextStepNote(
+        after chosen: BuiltVariant, above: BuiltVariant?, budget: Int, poster: Poster?, segments: [MediaSegment],
+        targetDuration: Int, container: AudioVariantContainer
+    ) -> String? {
+        guard let index = Self.standardRates.firstIndex(of: chosen.rate) else { return nil }
+        guard index + 1 < Self.standardRates.count else { return "the top of the ladder: no higher rate to try" }
+        let up = Self.standardRates[index + 1]
+        let measured = above?.rate == up ? above : nil
+        let peak = measured?.peak ?? Self.projectedPeak(chosen, rate: up)
+        var text = "next step up: \(Self.kbps(up)) would peak at \(measured == nil ? "about " : "")\(Self.kbps(peak)) (\(measured == nil ? "projected from this encoding" : "encoded and measured")), \(Self.kbps(max(0, peak - budget))) over the budget"
+        var needs: [String] = []
+        if let poster {
+            // Its segments without the poster: measured, or this encoding's scaled by the rate.
+            let bare = measured?.bareSizes ?? chosen.bareSizes.map { Int((Double($0) * Double(up) / Double(max(1, chosen.rate))).rounded(.up)) }
+            let fits = Self.largestImage(budget: budget, bareSizes: bare, segments: segments, targetDuration: targetDuration, image: poster, container: container)
+            if fits > 0 { needs.append("a poster of at most \(measured == nil ? "about " : "")\(fits) bytes (this one has \(poster.data.count))") }
+        }
+        needs.append("--budget-kbps \((peak + 999) / 1000)")
+        text += "; it needs " + needs.joined(separator: " or ")
+        return text
+    }
+
+    /// The largest image whose tag keeps a variant of `bareSizes` (its segments without a poster)
+    /// within budget: the checker's own answer (PosterBudget.largestPoster), a final runt left out.
+    static func largestImage(budget: Int, bareSizes: [Int], segments: [MediaSegment], targetDuration: Int, image: Poster, container: AudioVariantContainer) -> Int {
         let runt = finalRunt(segments, targetDuration: targetDuration)
-        let bare = zip(segments, audioOnly.segments).enumerated().map { index, pair in
-            PosterBudget.Segment(bytesWithoutPoster: pair.1.count, duration: pair.0.duration, layout: posterLayout(container), carriesPoster: index != runt)
+        let bare = zip(segments, bareSizes).enumerated().map { index, pair in
+            PosterBudget.Segment(bytesWithoutPoster: pair.1, duration: pair.0.duration, layout: posterLayout(container), carriesPoster: index != runt)
         }
         return PosterBudget.largestPoster(
             within: budget, bare, targetDuration: targetDuration, mimeType: image.mimeType, description: image.description) ?? 0
@@ -430,12 +494,12 @@ public struct AudioOnlyVariantBuilder: Sendable {
         }
     }
 
-    func refusal(_ candidate: BuiltVariant, rate: Int, budget: Int) -> String {
+    func refusal(_ candidate: BuiltVariant, budget: Int) -> String {
         let posterShare = candidate.peak - candidate.peakWithoutPoster
-        let container = candidate.peakWithoutPoster - rate
-        var text = "an audio-only variant at \(Self.kbps(rate)) of audio would peak at \(Self.kbps(candidate.peak)) against the \(Self.kbps(budget)) budget"
+        let container = candidate.peakWithoutPoster - candidate.rate
+        var text = "an audio-only variant at \(Self.kbps(candidate.rate)) of audio would peak at \(Self.kbps(candidate.peak)) against the \(Self.kbps(budget)) budget"
         if let poster = request.poster {
-            text += " (\(request.posterName), \(poster.data.count) bytes in every segment, adds \(Self.kbps(posterShare)); the container about \(Self.kbps(max(0, container))); that leaves \(Self.kbps(max(0, budget - posterShare - max(0, container)))) for audio, at least \(Self.kbps(Self.minimumBitRate)) is needed)"
+            text += " (\(request.posterName), \(poster.data.count) bytes in every segment, adds \(Self.kbps(posterShare)); the container about \(Self.kbps(max(0, container))); that leaves \(Self.kbps(max(0, budget - posterShare - max(0, container)))) for audio, at least \(Self.kbps(candidate.rate)) is needed)"
         }
         return text
     }

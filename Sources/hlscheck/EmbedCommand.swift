@@ -58,7 +58,7 @@ struct EmbedCommand: AsyncParsableCommand {
     @Flag(name: .customLong("add-audio-only"), help: "Create the missing audio-only variant (AAC-LC within the budget, the poster in every segment) and add it to the multivariant playlist; with --remove, drop the one added before.")
     var addAudioOnly = false
 
-    @Option(name: .customLong("audio-bitrate"), help: "With --add-audio-only: the AAC bit rate in kbit/s (default: the highest that fits the budget with the poster).")
+    @Option(name: .customLong("audio-bitrate"), help: "With --add-audio-only: the AAC bit rate in kbit/s (default: the highest of 24, 32, 40, 48, 56, 64, 80, 96, 112, 128 whose peak with the poster fits the budget; stereo from 32).")
     var audioBitrate: Int?
 
     @Option(name: .customLong("audio-from"), help: "With --add-audio-only: the variant or audio rendition (URI) to take the audio from (default: the best audio).")
