@@ -19,6 +19,9 @@ public struct AudioOnlyRequest: Sendable {
     public var audioFrom: String?
     /// Rebuild the variant when it is there already (never a licence to exceed the budget).
     public var force = false
+    /// Replace an audio-only variant that does not do its job (over the budget, without the
+    /// poster) with the new one, in its place in the multivariant playlist.
+    public var replace = false
     /// Shrink the poster when audio, container and poster do not fit.
     public var fit = false
     /// Drop the variant an earlier run added.
@@ -39,7 +42,7 @@ public struct AudioOnlyRequest: Sendable {
 
 /// What `--add-audio-only` did.
 public struct AudioOnlyOutcome: Sendable {
-    public enum Action: String, Sendable { case added, rebuilt, alreadyPresent, removed, nothingToRemove }
+    public enum Action: String, Sendable { case added, rebuilt, replaced, alreadyPresent, removed, nothingToRemove }
     public var action: Action
     /// The playlist to give players (the written copy of the input, or the input).
     public var output: String
@@ -58,6 +61,10 @@ public struct AudioOnlyOutcome: Sendable {
     /// How the new segments line up with the source: the largest |first PTS − source first PTS| (s).
     public var largestStartOffset: Double?
     public var verification: CheckReport?
+    /// `alreadyPresent`: why the variant there does its job ("… peaks at 51.2 kbit/s within …").
+    public var existing: String?
+    /// `replaced`: the URIs of the audio-only variants whose entries the new one took.
+    public var replaced: [String] = []
 }
 
 /// `hlscheck embed --add-audio-only`: creates the audio-only variant a stream lacks — the
@@ -116,9 +123,27 @@ public struct AudioOnlyVariantBuilder: Sendable {
             outcome.verification = try await recheck(output, layout: layout)
             return outcome
         }
-        if let existing = ours.first, !request.force {
-            return AudioOnlyOutcome(action: .alreadyPresent, output: request.input, variantURI: existing.uri)
+        // The audio-only variants already there: a valid one is kept as it is; an invalid one
+        // is rebuilt in its place only when asked (--replace; --force for one this command added).
+        let budget = request.configuration.audioOnlyBudget
+        let present = analysis.variants.filter(\.isAudioOnly).compactMap { variant -> (stream: VariantStream, problems: [String])? in
+            variant.stream.map { ($0, problems(of: variant, budget: budget)) }
         }
+        if let valid = present.first(where: { $0.problems.isEmpty }), !(request.force && Self.isOurs(valid.stream)) {
+            var outcome = AudioOnlyOutcome(action: .alreadyPresent, output: request.input, variantURI: valid.stream.uri)
+            outcome.existing = validDescription(valid.stream, analysis, budget: budget)
+            return outcome
+        }
+        let invalid = present.filter { !$0.problems.isEmpty && !Self.isOurs($0.stream) }
+        if !invalid.isEmpty, !request.replace {
+            let reasons = invalid.map { "\($0.stream.uri): \($0.problems.joined(separator: "; "))" }.joined(separator: " — ")
+            throw EmbedError("\(request.input) has an audio-only variant that does not do its job (\(reasons)); nothing was written: --replace builds a new one in its place (its entry in the multivariant playlist is replaced, its files stay), or fix it with hlscheck embed --image")
+        }
+        if let existing = ours.first, !request.force, invalid.isEmpty,
+           let problems = present.first(where: { $0.stream.uri == existing.uri })?.problems, !problems.isEmpty {
+            throw EmbedError("\(request.input): the audio-only variant \(existing.uri) that hlscheck added does not do its job (\(problems.joined(separator: "; "))); nothing was written: --force rebuilds it")
+        }
+        let replaced = request.replace ? invalid.map(\.stream) : []
 
         let source = try selectSource(analysis)
         if request.destination == .inPlace, !source.playlist.endList {
@@ -135,7 +160,6 @@ public struct AudioOnlyVariantBuilder: Sendable {
                 container: record.container ?? .unknown, discontinuity: segment.discontinuity)
         }
         let targetDuration = source.playlist.targetDuration ?? Int(segments.map(\.duration).max()?.rounded(.up) ?? 1)
-        let budget = request.configuration.audioOnlyBudget
         // Packed audio without timestamps starts where the stream's other playlists start.
         let timelineStart = SegmentSession.timelineStart(
             analysis, sequence: segments.first?.mediaSequence ?? source.playlist.mediaSequence, excluding: source.playlistURI)
@@ -247,15 +271,22 @@ public struct AudioOnlyVariantBuilder: Sendable {
 
         var master = masterBytes
         let replacing = ours.sorted { $0.line > $1.line }
-        for variant in replacing { master = Self.removingLines(variant.line...variant.uriLine, from: master) }
+        let removed = (replacing + replaced).sorted { $0.line > $1.line }
+        for variant in removed { master = Self.removingLines(variant.line...variant.uriLine, from: master) }
         let codecs = built.audio.codecString
-        master = Self.appendingVariant(
-            "#EXT-X-STREAM-INF:BANDWIDTH=\(built.peak),AVERAGE-BANDWIDTH=\(built.average),CODECS=\"\(codecs)\"", uri: variantURI, to: master)
+        let tag = "#EXT-X-STREAM-INF:BANDWIDTH=\(built.peak),AVERAGE-BANDWIDTH=\(built.average),CODECS=\"\(codecs)\""
+        if let place = replaced.min(by: { $0.line < $1.line }) {
+            // In the place of the variant it replaces: the lines before it are as they were.
+            master = Self.insertingVariant(tag, uri: variantURI, atLine: place.line, into: master)
+        } else {
+            master = Self.appendingVariant(tag, uri: variantURI, to: master)
+        }
         let dropped = replacing.isEmpty ? [] : ownFiles(analysis, layout)
         let output = try write(layout: layout, master: master, lock: lock, additions: additions, dropped: dropped)
         lock?.release()
 
-        var outcome = AudioOnlyOutcome(action: replacing.isEmpty ? .added : .rebuilt, output: output, variantURI: variantURI)
+        var outcome = AudioOnlyOutcome(action: !replaced.isEmpty ? .replaced : replacing.isEmpty ? .added : .rebuilt, output: output, variantURI: variantURI)
+        outcome.replaced = replaced.map(\.uri)
         outcome.source = source.uri
         outcome.segments = built.segments.count
         outcome.audioBitRate = built.rate
@@ -577,6 +608,52 @@ public struct AudioOnlyVariantBuilder: Sendable {
             line += 1
         }
         return out
+    }
+
+    /// `bytes` with a variant's two lines inserted before the 1-based `line`, in the file's line
+    /// endings; every other byte unchanged.
+    static func insertingVariant(_ tag: String, uri: String, atLine line: Int, into bytes: [UInt8]) -> [UInt8] {
+        let crlf = bytes.firstIndex(of: 0x0A).map { $0 > 0 && bytes[$0 - 1] == 0x0D } ?? false
+        let newline: [UInt8] = crlf ? [0x0D, 0x0A] : [0x0A]
+        var start = 0, current = 1
+        while current < line, let end = bytes[start...].firstIndex(of: 0x0A) {
+            start = end + 1
+            current += 1
+        }
+        guard current == line, start < bytes.count else { return appendingVariant(tag, uri: uri, to: bytes) }
+        return Array(bytes[..<start]) + Array(tag.utf8) + newline + Array(uri.utf8) + newline + Array(bytes[start...])
+    }
+
+    /// What keeps an audio-only variant from doing its job (empty: it does): measured over the
+    /// budget, or — when a poster is to go in — segments without one (a final runt may, per
+    /// docs/measurement.md, "Runt segments"); or not measurable.
+    func problems(of variant: VariantAnalysis, budget: Int) -> [String] {
+        guard let measurement = variant.measurement, let peak = variant.measuredPeakBitrate, variant.isMeasurementComplete else {
+            return ["its segments could not all be measured"]
+        }
+        var problems: [String] = []
+        if peak > budget { problems.append("it peaks at \(Self.kbps(peak)) against the \(Self.kbps(budget)) budget") }
+        if request.poster != nil {
+            let runt = measurement.finalRuntIndex
+            var inspected = 0, missing = 0
+            for (index, record) in measurement.records.enumerated() where record.isInspected && index != runt {
+                inspected += 1
+                if record.artwork == nil { missing += 1 }
+            }
+            if missing > 0 { problems.append(missing == inspected ? "it carries no poster" : "\(missing) of \(inspected) segments carry no poster") }
+        }
+        return problems
+    }
+
+    /// "audio/index.m3u8 peaks at 51.2 kbit/s within the 64.0 kbit/s budget, the poster in every segment".
+    func validDescription(_ stream: VariantStream, _ analysis: StreamAnalysis, budget: Int) -> String {
+        let variant = analysis.variants.first { $0.stream?.line == stream.line }
+        var text = "\(stream.uri) peaks at \(Self.kbps(variant?.measuredPeakBitrate ?? 0)) within the \(Self.kbps(budget)) budget"
+        if let measurement = variant?.measurement, measurement.records.contains(where: { $0.artwork != nil }) {
+            text += measurement.finalRuntIndex.map { measurement.records[$0].artwork == nil } == true
+                ? ", the poster in every segment but the final runt" : ", the poster in every segment"
+        }
+        return text
     }
 
     /// `bytes` with a variant appended at the end (after the last line, in the file's line

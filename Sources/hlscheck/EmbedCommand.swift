@@ -58,6 +58,9 @@ struct EmbedCommand: AsyncParsableCommand {
     @Flag(name: .customLong("add-audio-only"), help: "Create the missing audio-only variant (AAC-LC within the budget, the poster in every segment) and add it to the multivariant playlist; with --remove, drop the one added before.")
     var addAudioOnly = false
 
+    @Flag(help: "With --add-audio-only: when the stream has an audio-only variant that does not do its job (over the budget, or without the poster), build the new one in its place.")
+    var replace = false
+
     @Option(name: .customLong("audio-bitrate"), help: "With --add-audio-only: the AAC bit rate in kbit/s (default: the highest of 24, 32, 40, 48, 56, 64, 80, 96, 112, 128 whose peak with the poster fits the budget; stereo from 32).")
     var audioBitrate: Int?
 
@@ -89,7 +92,7 @@ struct EmbedCommand: AsyncParsableCommand {
             guard (1...1_000_000).contains(budgetKbps) else { throw ValidationError("--budget-kbps must be between 1 and 1000000") }
             return
         }
-        if audioBitrate != nil || audioFrom != nil { throw ValidationError("--audio-bitrate and --audio-from go with --add-audio-only") }
+        if audioBitrate != nil || audioFrom != nil || replace { throw ValidationError("--audio-bitrate, --audio-from and --replace go with --add-audio-only") }
         guard remove != (image != nil) else {
             throw ValidationError(remove ? "--remove takes no --image" : "give the poster with --image FILE (or --remove)")
         }
@@ -139,6 +142,7 @@ struct EmbedCommand: AsyncParsableCommand {
         request.audioBitRate = audioBitrate.map { $0 * 1000 }
         request.audioFrom = audioFrom
         request.force = force
+        request.replace = replace
         request.fit = fit
         request.remove = remove
         request.wait = wait
@@ -153,16 +157,19 @@ struct EmbedCommand: AsyncParsableCommand {
         }
         switch outcome.action {
         case .alreadyPresent:
-            print("\(TerminalText.escaped(playlist)) already has the audio-only variant \(TerminalText.escaped(outcome.variantURI ?? "")) that hlscheck added: nothing to do (--force rebuilds it, --remove drops it)")
+            print("\(TerminalText.escaped(playlist)) already has an audio-only variant that does its job: \(TerminalText.escaped(outcome.existing ?? outcome.variantURI ?? "")); nothing was written (hlscheck embed --image changes its poster)")
             return
         case .nothingToRemove:
             print("\(TerminalText.escaped(playlist)) has no audio-only variant that hlscheck added: nothing to remove")
             return
         case .removed:
             print("removed the audio-only variant \(outcome.variantURI ?? "") and its files")
-        case .added, .rebuilt:
+        case .added, .rebuilt, .replaced:
             if let fitted = outcome.fittedImage { print("re-encoded \(image ?? "the image"): \(fitted)") }
-            print("\(outcome.action == .added ? "added" : "rebuilt") the audio-only variant \(outcome.variantURI ?? "") from \(outcome.source ?? "?"): \(outcome.segments) segments, CODECS=\"\(outcome.codecs ?? "")\", BANDWIDTH=\(outcome.peak ?? 0), AVERAGE-BANDWIDTH=\(outcome.average ?? 0)")
+            if !outcome.replaced.isEmpty {
+                print("replaced the audio-only variant \(outcome.replaced.map { TerminalText.escaped($0) }.joined(separator: ", ")) in the multivariant playlist (its files stay: other playlists may use them)")
+            }
+            print("\(outcome.action == .rebuilt ? "rebuilt" : "added") the audio-only variant \(outcome.variantURI ?? "") from \(outcome.source ?? "?"): \(outcome.segments) segments, CODECS=\"\(outcome.codecs ?? "")\", BANDWIDTH=\(outcome.peak ?? 0), AVERAGE-BANDWIDTH=\(outcome.average ?? 0)")
             for line in outcome.arithmetic { print("  \(line)") }
             if let offset = outcome.largestStartOffset {
                 print("  segment starts: within \(String(format: "%.1f", offset * 1000)) ms of the source's")
