@@ -61,6 +61,9 @@ public struct AudioOnlyOutcome: Sendable {
     /// How the new segments line up with the source: the largest |first PTS − source first PTS| (s).
     public var largestStartOffset: Double?
     public var verification: CheckReport?
+    /// The re-check's findings split into those in what was written and those that were in the
+    /// stream before (docs/embed.md, "Exit code").
+    public var verdict = EmbedVerdict(written: [], before: [])
     /// `alreadyPresent`: why the variant there does its job ("… peaks at 51.2 kbit/s within …").
     public var existing: String?
     /// `replaced`: the URIs of the audio-only variants whose entries the new one took.
@@ -110,6 +113,11 @@ public struct AudioOnlyVariantBuilder: Sendable {
         let ours = multivariant.variants.filter(Self.isOurs)
         let layout = try StreamLayout(analysis)
         let masterBytes = try readPlaylist(analysis.loaded.rootURI, layout: layout)
+        let prior = PriorFindings(Checker(configuration: request.configuration).diagnose(analysis), root: layout.root)
+        func verdict(_ report: CheckReport, _ output: String) -> EmbedVerdict {
+            let split = prior.split(report.diagnostics, root: layout.outputRoot(output))
+            return EmbedVerdict(written: split.written, before: split.before)
+        }
 
         if request.remove {
             guard !ours.isEmpty else {
@@ -120,7 +128,9 @@ public struct AudioOnlyVariantBuilder: Sendable {
             let output = try write(layout: layout, master: master, lock: lock, additions: [], dropped: ownFiles(analysis, layout))
             lock?.release()
             var outcome = AudioOnlyOutcome(action: .removed, output: output, variantURI: ours.first?.uri)
-            outcome.verification = try await recheck(output, layout: layout)
+            let verification = try await recheck(output, layout: layout)
+            outcome.verification = verification
+            outcome.verdict = verdict(verification, output)
             return outcome
         }
         // The audio-only variants already there: a valid one is kept as it is; an invalid one
@@ -221,7 +231,7 @@ public struct AudioOnlyVariantBuilder: Sendable {
             let bare = try encode(rate, nil)
             let bytes = Self.largestImage(budget: budget, bareSizes: bare.bareSizes, segments: segments, targetDuration: targetDuration, image: image, container: container)
             guard bytes > 0, let smaller = try reencode(image, maxBytes: bytes) else {
-                throw EmbedError("\(refusal(built, budget: budget)); and no re-encoding of the image fits beside \(rate / 1000) kbit/s of audio\(bytes > 0 ? " (at most \(bytes) bytes would)" : "")")
+                throw EmbedError("\(refusal(built, budget: budget)); and no re-encoding of the image fits beside \(rate / 1000) kbit/s of audio\(bytes > 0 ? " (at most \(bytes) bytes would fit)" : "")")
             }
             poster = smaller.poster
             fitted = smaller.description
@@ -296,7 +306,9 @@ public struct AudioOnlyVariantBuilder: Sendable {
         outcome.arithmetic = arithmetic
         outcome.fittedImage = fitted
         outcome.largestStartOffset = zip(built.audio.firstPTS, built.audio.sourceFirstPTS).map { Double(abs($0 - $1)) / 90_000 }.max()
-        outcome.verification = try await recheck(output, layout: layout)
+        let verification = try await recheck(output, layout: layout)
+        outcome.verification = verification
+        outcome.verdict = verdict(verification, output)
         return outcome
     }
 

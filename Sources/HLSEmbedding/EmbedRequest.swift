@@ -91,4 +91,7 @@ public struct EmbedOutcome: Sendable {
     public var fittedImage: String?
     /// The checker's report on the written stream.
     public var verification: CheckReport
+    /// The re-check's findings split into those in what embed wrote and those that were in the
+    /// stream before (docs/embed.md, "Exit code").
+    public var verdict = EmbedVerdict(written: [], before: [])
 }

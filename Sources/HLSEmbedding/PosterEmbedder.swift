@@ -63,6 +63,7 @@ public struct PosterEmbedder: Sendable {
         }
 
         let layout = try StreamLayout(analysis)
+        let prior = PriorFindings(Checker(configuration: request.configuration).diagnose(analysis), root: layout.root)
         let master = try masterBytes(analysis, plan)
         let finalPoster = poster
         let writer = StreamWriter(
@@ -102,6 +103,7 @@ public struct PosterEmbedder: Sendable {
         } catch {
             throw EmbedError("wrote \(output) but cannot re-check it: \(error.description)")
         }
+        let split = prior.split(verification.diagnostics, root: layout.outputRoot(output))
         return EmbedOutcome(
             output: output,
             targets: plan.targets.map { target in
@@ -109,7 +111,7 @@ public struct PosterEmbedder: Sendable {
                     uri: target.uri, segments: target.newSizes.count, peakBefore: target.measurement.peakBitrate,
                     peakAfter: target.newPeak, averageAfter: target.newAverage, notes: notes(target))
             },
-            fittedImage: fitted, verification: verification)
+            fittedImage: fitted, verification: verification, verdict: EmbedVerdict(written: split.written, before: split.before))
     }
 
     // MARK: - Re-check
@@ -139,11 +141,16 @@ public struct PosterEmbedder: Sendable {
 
     // MARK: - Targets
 
-    /// Every audio-only variant and every audio rendition, or those `--variant` names.
+    /// By default the audio-only variants and their own audio renditions: the poster shows
+    /// while a player sits on the audio-only variant. A full-rate AUDIO rendition plays beside
+    /// video, where the poster only costs bandwidth, so it is a target only when `--variant`
+    /// names it.
     func selectTargets(_ analysis: StreamAnalysis) throws(EmbedError) -> [PlannedTarget] {
         var candidates: [PlannedTarget] = []
+        var defaults = Set<String>()
         var seen = Set<String>()
-        func add(_ uri: String, _ playlistURI: String, _ playlist: MediaPlaylist?) {
+        func add(_ uri: String, _ playlistURI: String, _ playlist: MediaPlaylist?, byDefault: Bool) {
+            if byDefault { defaults.insert(playlistURI) }
             guard let playlist, let measurement = analysis.measurements[playlistURI], seen.insert(playlistURI).inserted
             else { return }
             var target = PlannedTarget(uri: uri, playlistURI: playlistURI, playlist: playlist, measurement: measurement)
@@ -152,18 +159,20 @@ public struct PosterEmbedder: Sendable {
             candidates.append(target)
         }
         for variant in analysis.variants {
-            if variant.isAudioOnly { add(variant.uri, variant.playlistURI, variant.playlist) }
+            if variant.isAudioOnly { add(variant.uri, variant.playlistURI, variant.playlist, byDefault: true) }
             for rendition in variant.audioRenditions {
                 if let uri = rendition.playlistURI {
-                    add(rendition.rendition.uri ?? uri, uri, rendition.playlist)
+                    add(rendition.rendition.uri ?? uri, uri, rendition.playlist, byDefault: variant.isAudioOnly)
                 }
             }
         }
         guard !request.variants.isEmpty else {
-            guard !candidates.isEmpty else {
-                throw EmbedError("\(request.input): no audio-only variant or audio rendition to put a poster in")
+            let chosen = candidates.filter { defaults.contains($0.playlistURI) }
+            guard !chosen.isEmpty else {
+                let renditions = candidates.map(\.uri)
+                throw EmbedError("\(request.input) has no audio-only variant to put the poster in\(renditions.isEmpty ? "" : " (its audio renditions \(renditions.joined(separator: ", ")) play beside video, where a poster only costs bandwidth)"): hlscheck embed --add-audio-only --image \(request.posterName.isEmpty ? "POSTER" : request.posterName) creates one with the poster\(renditions.isEmpty ? "" : "; --variant URI puts it into a rendition anyway")")
             }
-            return candidates
+            return chosen
         }
         return try request.variants.map { (name: String) throws(EmbedError) -> PlannedTarget in
             guard let match = candidates.first(where: { $0.uri == name || $0.playlistURI == name || StreamLayout.file($0.playlistURI) == name }) else {

@@ -13,12 +13,14 @@ struct EmbedCommand: AsyncParsableCommand {
         commandName: "embed",
         abstract: "Put a poster (ID3 APIC) into every audio-only segment, within the budget.",
         discussion: """
-            Targets every audio-only variant and audio rendition (or those named with --variant): \
+            Targets every audio-only variant and the audio renditions it uses (an AUDIO rendition \
+            that plays beside video only when named with --variant): \
             MPEG-TS gains a timed-ID3 stream, packed audio an APIC in its leading ID3 tag, fMP4 an \
             emsg box. BANDWIDTH and AVERAGE-BANDWIDTH of the touched variants are recomputed; every \
             other byte of every playlist stays. Embedding again replaces the poster; --remove takes \
             it out. Nothing is written when the result would exceed the budget (unless --force), \
-            and the written stream is checked again: the exit code is check's. \
+            and the written stream is checked again: exit 1 for an error in what embed wrote; \
+            findings the stream had before are counted, and fail only with --fail-on. \
             With --add-audio-only it creates the missing audio-only variant instead: the source's \
             audio re-encoded as AAC-LC within the budget, cut on the source's segment boundaries, \
             the poster in every segment, added to the multivariant playlist (docs/embed.md).
@@ -40,7 +42,7 @@ struct EmbedCommand: AsyncParsableCommand {
     @Flag(help: "When another hlscheck embed is rewriting the same stream, wait for it instead of refusing.")
     var wait = false
 
-    @Option(name: .customLong("variant"), help: "Only this audio-only variant or audio rendition (URI); repeatable.")
+    @Option(name: .customLong("variant"), help: "Only this audio-only variant or audio rendition (URI; a rendition that plays beside video only so); repeatable.")
     var variants: [String] = []
 
     @Option(help: "The APIC description text.")
@@ -66,6 +68,9 @@ struct EmbedCommand: AsyncParsableCommand {
 
     @Option(name: .customLong("audio-from"), help: "With --add-audio-only: the variant or audio rendition (URI) to take the audio from (default: the best audio).")
     var audioFrom: String?
+
+    @Option(name: .customLong("fail-on"), help: "Lowest severity of a re-check finding that makes the exit code 1, findings that were in the stream before embed included (default: an error in what embed wrote; old findings are only counted).")
+    var failOn: FailLevel?
 
     @Option(name: .customLong("budget-kbps"), help: "Audio-only budget in kbit/s, poster included (default 64).")
     var budgetKbps: Int = 64
@@ -131,8 +136,25 @@ struct EmbedCommand: AsyncParsableCommand {
         }
         // Paths as typed (the output folder may be named "Stream #1"), escaped like every name.
         print("wrote \(TerminalText.escaped(outcome.output))\n")
-        print(TextReporter().render([outcome.verification]), terminator: "")
-        if outcome.verification.fails(at: .error) { throw ExitCode(1) }
+        try finish(outcome.verification, outcome.verdict, output: outcome.output)
+    }
+
+    /// Prints the re-check — the findings in what embed wrote, and how many were in the stream
+    /// before — and exits 1 when the policy says so (docs/embed.md, "Exit code").
+    func finish(_ verification: CheckReport, _ verdict: EmbedVerdict, output: String) throws {
+        var shown = verification
+        shown.diagnostics = verdict.written
+        print(TextReporter().render([shown]), terminator: "")
+        let before = verdict.beforeCount
+        if before > 0 {
+            print("\(before) finding\(before == 1 ? " was" : "s were") in the ladder before embed; `hlscheck check \(TerminalText.escaped(output))` lists them")
+        }
+        if verdict.fails(failPolicy) { throw ExitCode(1) }
+    }
+
+    var failPolicy: EmbedVerdict.FailPolicy {
+        guard let failOn else { return .writtenErrors }
+        return failOn.threshold.map { .atOrAbove($0) } ?? .never
     }
 
     func runAddAudioOnly(poster: Poster?) async throws {
@@ -177,8 +199,7 @@ struct EmbedCommand: AsyncParsableCommand {
         }
         print("wrote \(TerminalText.escaped(outcome.output))\n")
         if let verification = outcome.verification {
-            print(TextReporter().render([verification]), terminator: "")
-            if verification.fails(at: .error) { throw ExitCode(1) }
+            try finish(verification, outcome.verdict, output: outcome.output)
         }
     }
 
