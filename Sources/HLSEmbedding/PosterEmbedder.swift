@@ -52,7 +52,7 @@ public struct PosterEmbedder: Sendable {
                 throw EmbedError(budgetMessage(excess, image: image, fitting: fitting, plan: plan) + ": use a smaller image, --fit to re-encode it, or --force")
             }
             guard let fitting, let smaller = try reencode(image, maxBytes: fitting) else {
-                throw EmbedError(budgetMessage(excess, image: image, fitting: fitting, plan: plan) + ", and no re-encoding of the image fits")
+                throw EmbedError(budgetMessage(excess, image: image, fitting: fitting, plan: plan) + ", and no re-encoding of the image fits (--fit searches JPEG quality, then smaller sizes; \(fitFloor(image)))")
             }
             poster = smaller.poster
             fitted = smaller.description
@@ -328,6 +328,14 @@ public struct PosterEmbedder: Sendable {
         if let kept = plan.target(excess.playlistURI)?.keptPictures.note(playlist: excess.uri) { message += " (\(kept))" }
         if let fitting { message += "; an image of at most \(fitting) bytes fits" } else { message += "; no poster fits" }
         return message
+    }
+
+    /// What `--fit` went down to before it gave up: "it goes down to JPEG 16x16 (… ) at qscale 31, 612 bytes".
+    func fitFloor(_ image: Poster) -> String {
+        guard let floor = try? ImageFitter.floor(image.data, mimeType: image.mimeType, maximumPixels: request.configuration.limits.imagePixels) else {
+            return "it goes down to a smallest side of 16 px at qscale 31"
+        }
+        return "it goes down to \(floor.description)"
     }
 
     func reencode(_ image: Poster, maxBytes: Int) throws(EmbedError) -> (poster: Poster, description: String)? {
