@@ -17,6 +17,9 @@ public struct AudioOnlyRequest: Sendable {
     public var audioBitRate: Int?
     /// The variant or audio rendition to take the audio from (URI as written or resolved).
     public var audioFrom: String?
+    /// The new variant's playlist, relative to the multivariant playlist ("DIR/PLAYLIST");
+    /// nil: `audio-only/index.m3u8`.
+    public var name: String?
     /// Rebuild the variant when it is there already (never a licence to exceed the budget).
     public var force = false
     /// Replace an audio-only variant that does not do its job (over the budget, without the
@@ -76,9 +79,14 @@ public struct AudioOnlyOutcome: Sendable {
 /// adds it to the multivariant playlist, through the same writer as `embed` (new files first,
 /// the input playlist swapped in last, lock and journal).
 public struct AudioOnlyVariantBuilder: Sendable {
-    /// The folder (beside the multivariant playlist) that marks a variant as ours: `--remove`
-    /// and the idempotence check look for a variant whose URI lies in it.
+    /// Where the new variant goes without `--name`, beside the multivariant playlist.
+    public static let defaultName = "audio-only/index.m3u8"
+    /// The folder earlier versions wrote the variant into, and the one used when
+    /// `audio-only/index.m3u8` belongs to someone else: a variant there is ours.
     public static let folderName = "hlscheck-audio-only"
+    /// The comment line (RFC 8216 §4.1) that marks a media playlist this command wrote, so that
+    /// `--remove` and `--force` find it under any `--name`.
+    public static let marker = "# written by hlscheck embed --add-audio-only"
     /// Below this the AAC-LC encoder makes mush; `--audio-bitrate` takes nothing lower.
     public static let minimumBitRate = 16_000
     /// The rates `--add-audio-only` chooses from, lowest first: the steps of common AAC-LC
@@ -110,7 +118,7 @@ public struct AudioOnlyVariantBuilder: Sendable {
         guard let multivariant = analysis.multivariant else {
             throw EmbedError("\(request.input): a media playlist; --add-audio-only adds a variant to a multivariant playlist")
         }
-        let ours = multivariant.variants.filter(Self.isOurs)
+        let ours = multivariant.variants.filter { isOurs($0, analysis) }
         let layout = try StreamLayout(analysis)
         let masterBytes = try readPlaylist(analysis.loaded.rootURI, layout: layout)
         let prior = PriorFindings(Checker(configuration: request.configuration).diagnose(analysis), root: layout.root)
@@ -139,12 +147,12 @@ public struct AudioOnlyVariantBuilder: Sendable {
         let present = analysis.variants.filter(\.isAudioOnly).compactMap { variant -> (stream: VariantStream, problems: [String])? in
             variant.stream.map { ($0, problems(of: variant, budget: budget)) }
         }
-        if let valid = present.first(where: { $0.problems.isEmpty }), !(request.force && Self.isOurs(valid.stream)) {
+        if let valid = present.first(where: { $0.problems.isEmpty }), !(request.force && isOurs(valid.stream, analysis)) {
             var outcome = AudioOnlyOutcome(action: .alreadyPresent, output: request.input, variantURI: valid.stream.uri)
             outcome.existing = validDescription(valid.stream, analysis, budget: budget)
             return outcome
         }
-        let invalid = present.filter { !$0.problems.isEmpty && !Self.isOurs($0.stream) }
+        let invalid = present.filter { !$0.problems.isEmpty && !isOurs($0.stream, analysis) }
         if !invalid.isEmpty, !request.replace {
             let reasons = invalid.map { "\($0.stream.uri): \($0.problems.joined(separator: "; "))" }.joined(separator: " — ")
             throw EmbedError("\(request.input) has an audio-only variant that does not do its job (\(reasons)); nothing was written: --replace builds a new one in its place (its entry in the multivariant playlist is replaced, its files stay), or fix it with hlscheck embed --image")
@@ -259,25 +267,26 @@ public struct AudioOnlyVariantBuilder: Sendable {
         // Names: our folder beside the multivariant playlist; every file named after its bytes,
         // so a rebuild never overwrites what the current playlist references.
         let masterFolder = (analysis.loaded.rootURI as NSString).deletingLastPathComponent
-        let folder = layout.relative((masterFolder as NSString).appendingPathComponent(Self.folderName))
         var additions: [StreamWriter.Addition] = []
         var names: [String] = []
         for (index, bytes) in built.segments.enumerated() {
             let name = SegmentName.renamed("audio\(index).\(container.fileExtension)", bytes: bytes)
             names.append(name)
-            additions.append(.init(file: Tree.join(folder, name), bytes: bytes, isPlaylist: false))
+            additions.append(.init(file: name, bytes: bytes, isPlaylist: false))
         }
         var initName: String?
         if let initSection = built.audio.initSection {
             let name = SegmentName.renamed("init.mp4", bytes: initSection)
             initName = name
-            additions.append(.init(file: Tree.join(folder, name), bytes: initSection, isPlaylist: false))
+            additions.append(.init(file: name, bytes: initSection, isPlaylist: false))
         }
         let sourceBytes = try readPlaylist(source.playlistURI, layout: layout)
         let mediaPlaylist = Self.mediaPlaylist(from: sourceBytes, playlist: source.playlist, names: names, initName: initName)
-        let playlistName = SegmentName.renamed("index.m3u8", bytes: mediaPlaylist)
+        let (relativeFolder, playlistName) = try newVariantName(masterFolder: masterFolder, ours: ours, mediaPlaylist: mediaPlaylist)
+        let folder = layout.relative((masterFolder as NSString).appendingPathComponent(relativeFolder))
+        additions = additions.map { .init(file: Tree.join(folder, $0.file), bytes: $0.bytes, isPlaylist: $0.isPlaylist) }
         additions.append(.init(file: Tree.join(folder, playlistName), bytes: mediaPlaylist, isPlaylist: true))
-        let variantURI = Self.folderName + "/" + playlistName
+        let variantURI = relativeFolder.isEmpty ? playlistName : relativeFolder + "/" + playlistName
 
         var master = masterBytes
         let replacing = ours.sorted { $0.line > $1.line }
@@ -332,7 +341,7 @@ public struct AudioOnlyVariantBuilder: Sendable {
                   seen.insert(playlistURI).inserted, measurement.records.contains(where: \.hasAudio) else { return }
             candidates.append((Source(uri: uri, playlistURI: playlistURI, playlist: playlist, measurement: measurement), rank, rendition))
         }
-        for variant in analysis.variants where !(variant.stream.map(Self.isOurs) ?? false) {
+        for variant in analysis.variants where !(variant.stream.map { isOurs($0, analysis) } ?? false) {
             for rendition in variant.audioRenditions {
                 add(rendition.rendition.uri ?? rendition.playlistURI ?? "", rendition.playlistURI, rendition.playlist,
                     rank: -(rendition.measurement?.averageBitrate ?? 0), rendition: true)
@@ -561,15 +570,61 @@ public struct AudioOnlyVariantBuilder: Sendable {
 
     // MARK: - Playlists
 
-    /// Whether a variant is one `--add-audio-only` added: its URI lies in our folder.
-    static func isOurs(_ variant: VariantStream) -> Bool {
-        variant.uri.hasPrefix(folderName + "/")
+    /// Whether a variant is one `--add-audio-only` added: its media playlist carries our
+    /// marker comment (RFC 8216 §4.1: a `#` line that is no tag), or — as earlier versions
+    /// wrote it — its URI lies in `hlscheck-audio-only/`. Never a user's variant: `--remove`
+    /// deletes the files of ours.
+    func isOurs(_ variant: VariantStream, _ analysis: StreamAnalysis) -> Bool {
+        if variant.uri.hasPrefix(Self.folderName + "/") { return true }
+        guard let playlistURI = analysis.variants.first(where: { $0.stream?.line == variant.line })?.playlistURI,
+              let playlist = analysis.loaded.mediaPlaylists[playlistURI] else { return false }
+        return playlist.comments.contains { $0.text == Self.marker }
+    }
+
+    /// Why `name` cannot name the new variant's playlist (relative to the multivariant
+    /// playlist), nil when it can: plain relative path components, ending in `.m3u8`.
+    public static func nameProblem(_ name: String) -> String? {
+        let parts = name.split(separator: "/", omittingEmptySubsequences: false)
+        if name.hasPrefix("/") || parts.contains(where: { $0.isEmpty || $0 == "." || $0 == ".." }) {
+            return "a relative path without empty, '.' or '..' parts"
+        }
+        if name.contains(where: { "%?#\\".contains($0) || $0.isNewline || $0 == "\"" }) { return "a plain name, without '%', '?', '#', '\\' or quotes" }
+        if !name.hasSuffix(".m3u8") || name == ".m3u8" { return "a playlist name ending in .m3u8" }
+        return nil
+    }
+
+    /// The new variant's folder and playlist name, relative to the multivariant playlist's
+    /// folder: `--name` (or `audio-only/index.m3u8`) when nothing is there; a content-addressed
+    /// name in the same folder when a variant of ours is there (a rebuild: the writer never
+    /// overwrites what the current playlist references); without `--name`, the folder
+    /// `hlscheck-audio-only/` when the plain name belongs to someone else.
+    func newVariantName(masterFolder: String, ours: [VariantStream], mediaPlaylist: [UInt8]) throws(EmbedError) -> (folder: String, playlist: String) {
+        let wanted = request.name ?? Self.defaultName
+        if let problem = Self.nameProblem(wanted) {
+            throw EmbedError("--name \(wanted): the new variant's playlist needs \(problem)")
+        }
+        let folder = (wanted as NSString).deletingLastPathComponent
+        let playlist = (wanted as NSString).lastPathComponent
+        let path = (masterFolder as NSString).appendingPathComponent(wanted)
+        guard FileManager.default.fileExists(atPath: path) else { return (folder, playlist) }
+        let existing = FileManager.default.contents(atPath: path).map { [UInt8]($0) } ?? []
+        // Left by a run that was killed before the multivariant playlist was swapped in: the
+        // same bytes are taken over as they are (the writer reuses a name holding them).
+        if existing == mediaPlaylist { return (folder, playlist) }
+        let marked = String(decoding: existing.prefix(256), as: UTF8.self).split(whereSeparator: \.isNewline).contains { $0 == Self.marker }
+        if marked || ours.contains(where: { $0.uri == wanted }) {
+            return (folder, SegmentName.renamed(playlist, bytes: mediaPlaylist))
+        }
+        guard request.name == nil else {
+            throw EmbedError("--name \(wanted): \(path) exists and is not a variant hlscheck added; nothing was written — choose another --name")
+        }
+        return (Self.folderName, SegmentName.renamed("index.m3u8", bytes: mediaPlaylist))
     }
 
     /// Every file of the variants we added (playlist, segments, init), relative to the layout.
     func ownFiles(_ analysis: StreamAnalysis, _ layout: StreamLayout) -> Set<String> {
         var files = Set<String>()
-        for variant in analysis.variants where variant.stream.map(Self.isOurs) ?? false {
+        for variant in analysis.variants where variant.stream.map({ isOurs($0, analysis) }) ?? false {
             files.insert(layout.relative(variant.playlistURI))
             for segment in variant.playlist?.segments ?? [] {
                 files.insert(layout.relative(URIResolver.resolve(segment.uri, against: variant.playlistURI)))
@@ -612,6 +667,7 @@ public struct AudioOnlyVariantBuilder: Sendable {
                 continue
             }
             out.append(offset == 0 && line.hasPrefix("\u{FEFF}") ? String(line.dropFirst()) : line)
+            if offset == 0 { out.append(marker) }
         }
         return Array((out.joined(separator: crlf ? "\r\n" : "\n") + (crlf ? "\r\n" : "\n")).utf8)
     }

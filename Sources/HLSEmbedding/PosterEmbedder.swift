@@ -66,9 +66,10 @@ public struct PosterEmbedder: Sendable {
         let prior = PriorFindings(Checker(configuration: request.configuration).diagnose(analysis), root: layout.root)
         let master = try masterBytes(analysis, plan)
         let finalPoster = poster
-        let writer = StreamWriter(
+        var writer = StreamWriter(
             layout: layout, destination: request.destination, wait: request.wait, report: request.report,
             hook: request.writeStepHook)
+        writer.keepNames = request.keepNames
         let output = try writer.write(master: master, targets: plan.targets.map(\.playlistURI), lock: lock) { (put: StreamWriter.Put) throws(EmbedError) in
             // The measured bytes, kept from the first pass; beyond the memory bound, a second
             // pass (the writers are deterministic, so these are the measured bytes again).

@@ -48,6 +48,9 @@ struct EmbedCommand: AsyncParsableCommand {
     @Option(help: "The APIC description text.")
     var description = ""
 
+    @Flag(name: .customLong("keep-names"), help: "Rewrite segments under their own names (each replaced whole by a rename) instead of new names made from their bytes; for streams behind no cache (docs/embed.md).")
+    var keepNames = false
+
     @Flag(help: "Take the poster out instead.")
     var remove = false
 
@@ -62,6 +65,9 @@ struct EmbedCommand: AsyncParsableCommand {
 
     @Flag(help: "With --add-audio-only: when the stream has an audio-only variant that does not do its job (over the budget, or without the poster), build the new one in its place.")
     var replace = false
+
+    @Option(name: .customLong("name"), help: "With --add-audio-only: the new variant's playlist, DIR/PLAYLIST relative to the multivariant playlist (default audio-only/index.m3u8 when nothing is there).")
+    var variantName: String?
 
     @Option(name: .customLong("audio-bitrate"), help: "With --add-audio-only: the AAC bit rate in kbit/s (default: the highest of 24, 32, 40, 48, 56, 64, 80, 96, 112, 128 whose peak with the poster fits the budget; stereo from 32).")
     var audioBitrate: Int?
@@ -93,11 +99,17 @@ struct EmbedCommand: AsyncParsableCommand {
             if remove && image != nil { throw ValidationError("--remove takes no --image") }
             if let audioBitrate, !(16...320).contains(audioBitrate) { throw ValidationError("--audio-bitrate must be between 16 and 320 (kbit/s)") }
             if !variants.isEmpty { throw ValidationError("--variant does not apply to --add-audio-only (use --audio-from to choose the source)") }
+            if keepNames { throw ValidationError("--keep-names does not apply to --add-audio-only (its files are new; --name chooses the playlist's)") }
             if fit && image == nil { throw ValidationError("--fit needs an --image") }
+            if let variantName, let problem = AudioOnlyVariantBuilder.nameProblem(variantName) {
+                throw ValidationError("--name \(variantName): the new variant's playlist needs \(problem)")
+            }
             guard (1...1_000_000).contains(budgetKbps) else { throw ValidationError("--budget-kbps must be between 1 and 1000000") }
             return
         }
-        if audioBitrate != nil || audioFrom != nil || replace { throw ValidationError("--audio-bitrate, --audio-from and --replace go with --add-audio-only") }
+        if audioBitrate != nil || audioFrom != nil || replace || variantName != nil {
+            throw ValidationError("--audio-bitrate, --audio-from, --name and --replace go with --add-audio-only")
+        }
         guard remove != (image != nil) else {
             throw ValidationError(remove ? "--remove takes no --image" : "give the poster with --image FILE (or --remove)")
         }
@@ -117,6 +129,7 @@ struct EmbedCommand: AsyncParsableCommand {
             destination: output.map { .folder($0) } ?? .inPlace, variants: variants, force: force, fit: fit,
             configuration: configuration)
         request.wait = wait
+        request.keepNames = keepNames
         request.report = { printError("hlscheck: \(TerminalText.escaped($0))") }
         request.writeStepHook = Self.testHook()
         if addAudioOnly { return try await runAddAudioOnly(poster: poster) }
@@ -165,6 +178,7 @@ struct EmbedCommand: AsyncParsableCommand {
         request.audioFrom = audioFrom
         request.force = force
         request.replace = replace
+        request.name = variantName
         request.fit = fit
         request.remove = remove
         request.wait = wait
