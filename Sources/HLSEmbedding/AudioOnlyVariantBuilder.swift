@@ -71,6 +71,8 @@ public struct AudioOnlyOutcome: Sendable {
     public var existing: String?
     /// `replaced`: the URIs of the audio-only variants whose entries the new one took.
     public var replaced: [String] = []
+    /// The languages of the new variant's AUDIO group, default first; empty for one rendition.
+    public var languages: [String] = []
 }
 
 /// `hlscheck embed --add-audio-only`: creates the audio-only variant a stream lacks — the
@@ -132,7 +134,8 @@ public struct AudioOnlyVariantBuilder: Sendable {
                 return AudioOnlyOutcome(action: .nothingToRemove, output: request.input)
             }
             var master = masterBytes
-            for variant in ours.sorted(by: { $0.line > $1.line }) { master = Self.removingLines(variant.line...variant.uriLine, from: master) }
+            let ranges = ours.map { $0.line...$0.uriLine } + ownRenditionLines(analysis)
+            for range in ranges.sorted(by: { $0.lowerBound > $1.lowerBound }) { master = Self.removingLines(range, from: master) }
             let output = try write(layout: layout, master: master, lock: lock, additions: [], dropped: ownFiles(analysis, layout))
             lock?.release()
             var outcome = AudioOnlyOutcome(action: .removed, output: output, variantURI: ours.first?.uri)
@@ -163,7 +166,11 @@ public struct AudioOnlyVariantBuilder: Sendable {
         }
         let replaced = request.replace ? invalid.map(\.stream) : []
 
-        let source = try selectSource(analysis)
+        var source = try selectSource(analysis)
+        // Several languages in the source's AUDIO group: one low-rate rendition per language,
+        // the default one first (docs/embed.md, "Languages").
+        let languages = request.audioFrom == nil ? languageGroup(analysis, containing: source) : []
+        if let first = languages.first { source = first.source }
         if request.destination == .inPlace, !source.playlist.endList {
             throw StreamWriter.stillWritten(source.playlistURI)
         }
@@ -171,12 +178,7 @@ public struct AudioOnlyVariantBuilder: Sendable {
         try preflight(source, segments)
         let container = try variantContainer(source.measurement)
         // Records are in the order of the segments (GAP segments have none, and are refused).
-        let inputs = zip(segments, source.measurement.records).map { segment, record in
-            AudioSourceSegment(
-                path: StreamLayout.file(URIResolver.resolve(segment.uri, against: source.playlistURI)),
-                initSection: segment.map.map { StreamLayout.file(URIResolver.resolve($0.uri, against: source.playlistURI)) },
-                container: record.container ?? .unknown, discontinuity: segment.discontinuity)
-        }
+        let inputs = Self.inputs(source)
         let targetDuration = source.playlist.targetDuration ?? Int(segments.map(\.duration).max()?.rounded(.up) ?? 1)
         // Packed audio without timestamps starts where the stream's other playlists start.
         let timelineStart = SegmentSession.timelineStart(
@@ -264,41 +266,93 @@ public struct AudioOnlyVariantBuilder: Sendable {
         arithmetic.append("= peak \(Self.kbps(built.peak)) (average \(Self.kbps(built.average))) within the \(Self.kbps(budget)) budget")
         if let nextStep { arithmetic.append(nextStep) }
 
-        // Names: our folder beside the multivariant playlist; every file named after its bytes,
-        // so a rebuild never overwrites what the current playlist references.
+        // The other languages, at the rate chosen for the first, the same poster.
+        var others: [(language: LanguageRendition, built: BuiltVariant)] = []
+        for language in languages.dropFirst() {
+            let other = language.source
+            try preflight(other, other.playlist.segments)
+            guard other.playlist.segments.map(\.duration) == segments.map(\.duration), try variantContainer(other.measurement) == container else {
+                throw EmbedError("\(other.uri) (\(language.rendition.language ?? "?")): its segments are not cut like \(source.uri)'s (the same EXTINF, the same container); an audio-only group needs renditions that switch segment for segment — use --audio-from to build from one of them")
+            }
+            let start = SegmentSession.timelineStart(
+                analysis, sequence: other.playlist.segments.first?.mediaSequence ?? other.playlist.mediaSequence, excluding: other.playlistURI)
+            let candidate = try build(Self.inputs(other), container: container, rate: built.rate, poster: poster, segments: segments, targetDuration: targetDuration, timelineStart: start)
+            guard candidate.peak <= budget else {
+                throw EmbedError("\(other.uri) (\(language.rendition.language ?? "?")): \(refusal(candidate, budget: budget)) at the rate chosen for \(source.uri); use --audio-bitrate to choose a lower one for every language")
+            }
+            others.append((language, candidate))
+        }
+        if !others.isEmpty {
+            let peaks = ([built] + others.map(\.built)).map(\.peak)
+            arithmetic.append("\(others.count + 1) languages (\(languages.compactMap { $0.rendition.language }.joined(separator: ", "))), each its own rendition at \(Self.kbps(built.rate)): peaks \(peaks.map { Self.kbps($0) }.joined(separator: ", ")); a player plays one of them")
+        }
+
+        // Names: segments named after their bytes, so a rebuild never overwrites what the
+        // current playlist references; the playlist under --name (docs/embed.md).
         let masterFolder = (analysis.loaded.rootURI as NSString).deletingLastPathComponent
+        func files(_ variant: BuiltVariant, from: Source) throws(EmbedError) -> (additions: [StreamWriter.Addition], playlist: [UInt8]) {
+            var additions: [StreamWriter.Addition] = []
+            var names: [String] = []
+            for (index, bytes) in variant.segments.enumerated() {
+                let name = SegmentName.renamed("audio\(index).\(container.fileExtension)", bytes: bytes)
+                names.append(name)
+                additions.append(.init(file: name, bytes: bytes, isPlaylist: false))
+            }
+            var initName: String?
+            if let initSection = variant.audio.initSection {
+                let name = SegmentName.renamed("init.mp4", bytes: initSection)
+                initName = name
+                additions.append(.init(file: name, bytes: initSection, isPlaylist: false))
+            }
+            let sourceBytes = try readPlaylist(from.playlistURI, layout: layout)
+            return (additions, Self.mediaPlaylist(from: sourceBytes, playlist: from.playlist, names: names, initName: initName))
+        }
+        func place(_ files: (additions: [StreamWriter.Addition], playlist: [UInt8]), in relative: String, as playlistName: String) -> String {
+            let folder = layout.relative((masterFolder as NSString).appendingPathComponent(relative))
+            additions += files.additions.map { .init(file: Tree.join(folder, $0.file), bytes: $0.bytes, isPlaylist: $0.isPlaylist) }
+            additions.append(.init(file: Tree.join(folder, playlistName), bytes: files.playlist, isPlaylist: true))
+            return relative.isEmpty ? playlistName : relative + "/" + playlistName
+        }
         var additions: [StreamWriter.Addition] = []
-        var names: [String] = []
-        for (index, bytes) in built.segments.enumerated() {
-            let name = SegmentName.renamed("audio\(index).\(container.fileExtension)", bytes: bytes)
-            names.append(name)
-            additions.append(.init(file: name, bytes: bytes, isPlaylist: false))
+        let main = try files(built, from: source)
+        let (relativeFolder, playlistName) = try newVariantName(masterFolder: masterFolder, ours: ours, mediaPlaylist: main.playlist)
+        let codecs = built.audio.codecString
+        var lines: [String] = []
+        let variantURI: String
+        if others.isEmpty {
+            variantURI = place(main, in: relativeFolder, as: playlistName)
+            lines = ["#EXT-X-STREAM-INF:BANDWIDTH=\(built.peak),AVERAGE-BANDWIDTH=\(built.average),CODECS=\"\(codecs)\"", variantURI]
+        } else {
+            // One folder per language under the variant's; an AUDIO group of the renditions, the
+            // variant's own playlist the first (default) one's.
+            let group = uniqueGroupID(analysis)
+            var uris: [String] = []
+            for (index, (language, variant)) in ([(languages[0], built)] + others.map { ($0.language, $0.built) }).enumerated() {
+                let from = index == 0 ? source : language.source
+                let content = index == 0 ? main : try files(variant, from: from)
+                let folder = Tree.join(relativeFolder, Self.folderName(forLanguage: language.rendition.language, index: index))
+                let existing = FileManager.default.contents(atPath: (masterFolder as NSString).appendingPathComponent(Tree.join(folder, playlistName)))
+                let name = existing.map { [UInt8]($0) == content.playlist } ?? true ? playlistName : SegmentName.renamed(playlistName, bytes: content.playlist)
+                let uri = place(content, in: folder, as: name)
+                uris.append(uri)
+                lines.append(Self.mediaLine(language.rendition, group: group, channels: variant.audio.channels, uri: uri))
+            }
+            variantURI = uris[0]
+            let all = [built] + others.map(\.built)
+            lines += ["#EXT-X-STREAM-INF:BANDWIDTH=\(all.map(\.peak).max() ?? 0),AVERAGE-BANDWIDTH=\(all.map(\.average).max() ?? 0),CODECS=\"\(codecs)\",AUDIO=\"\(group)\"", variantURI]
         }
-        var initName: String?
-        if let initSection = built.audio.initSection {
-            let name = SegmentName.renamed("init.mp4", bytes: initSection)
-            initName = name
-            additions.append(.init(file: name, bytes: initSection, isPlaylist: false))
-        }
-        let sourceBytes = try readPlaylist(source.playlistURI, layout: layout)
-        let mediaPlaylist = Self.mediaPlaylist(from: sourceBytes, playlist: source.playlist, names: names, initName: initName)
-        let (relativeFolder, playlistName) = try newVariantName(masterFolder: masterFolder, ours: ours, mediaPlaylist: mediaPlaylist)
-        let folder = layout.relative((masterFolder as NSString).appendingPathComponent(relativeFolder))
-        additions = additions.map { .init(file: Tree.join(folder, $0.file), bytes: $0.bytes, isPlaylist: $0.isPlaylist) }
-        additions.append(.init(file: Tree.join(folder, playlistName), bytes: mediaPlaylist, isPlaylist: true))
-        let variantURI = relativeFolder.isEmpty ? playlistName : relativeFolder + "/" + playlistName
 
         var master = masterBytes
         let replacing = ours.sorted { $0.line > $1.line }
-        let removed = (replacing + replaced).sorted { $0.line > $1.line }
-        for variant in removed { master = Self.removingLines(variant.line...variant.uriLine, from: master) }
-        let codecs = built.audio.codecString
-        let tag = "#EXT-X-STREAM-INF:BANDWIDTH=\(built.peak),AVERAGE-BANDWIDTH=\(built.average),CODECS=\"\(codecs)\""
+        var removedLines = (replacing + replaced).map { $0.line...$0.uriLine }
+        if !replacing.isEmpty { removedLines += ownRenditionLines(analysis) }
+        for range in removedLines.sorted(by: { $0.lowerBound > $1.lowerBound }) { master = Self.removingLines(range, from: master) }
         if let place = replaced.min(by: { $0.line < $1.line }) {
             // In the place of the variant it replaces: the lines before it are as they were.
-            master = Self.insertingVariant(tag, uri: variantURI, atLine: place.line, into: master)
+            let before = removedLines.filter { $0.lowerBound < place.line }.reduce(0) { $0 + $1.count }
+            master = Self.insertingLines(lines, atLine: place.line - before, into: master)
         } else {
-            master = Self.appendingVariant(tag, uri: variantURI, to: master)
+            master = Self.appendingLines(lines, to: master)
         }
         let dropped = replacing.isEmpty ? [] : ownFiles(analysis, layout)
         let output = try write(layout: layout, master: master, lock: lock, additions: additions, dropped: dropped)
@@ -309,9 +363,10 @@ public struct AudioOnlyVariantBuilder: Sendable {
         outcome.source = source.uri
         outcome.segments = built.segments.count
         outcome.audioBitRate = built.rate
-        outcome.peak = built.peak
-        outcome.average = built.average
+        outcome.peak = ([built] + others.map(\.built)).map(\.peak).max()
+        outcome.average = ([built] + others.map(\.built)).map(\.average).max()
         outcome.codecs = codecs
+        outcome.languages = languages.compactMap { $0.rendition.language }
         outcome.arithmetic = arithmetic
         outcome.fittedImage = fitted
         outcome.largestStartOffset = zip(built.audio.firstPTS, built.audio.sourceFirstPTS).map { Double(abs($0 - $1)) / 90_000 }.max()
@@ -361,6 +416,17 @@ public struct AudioOnlyVariantBuilder: Sendable {
         }
         guard let best else { throw EmbedError("\(request.input): no variant or audio rendition carries audio to make an audio-only variant from") }
         return best.source
+    }
+
+    /// The source's segments as the transcoder reads them (records are in segment order: GAP
+    /// segments have none, and are refused).
+    static func inputs(_ source: Source) -> [AudioSourceSegment] {
+        zip(source.playlist.segments, source.measurement.records).map { segment, record in
+            AudioSourceSegment(
+                path: StreamLayout.file(URIResolver.resolve(segment.uri, against: source.playlistURI)),
+                initSection: segment.map.map { StreamLayout.file(URIResolver.resolve($0.uri, against: source.playlistURI)) },
+                container: record.container ?? .unknown, discontinuity: segment.discontinuity)
+        }
     }
 
     func preflight(_ source: Source, _ segments: [MediaSegment]) throws(EmbedError) {
@@ -625,10 +691,16 @@ public struct AudioOnlyVariantBuilder: Sendable {
     func ownFiles(_ analysis: StreamAnalysis, _ layout: StreamLayout) -> Set<String> {
         var files = Set<String>()
         for variant in analysis.variants where variant.stream.map({ isOurs($0, analysis) }) ?? false {
-            files.insert(layout.relative(variant.playlistURI))
-            for segment in variant.playlist?.segments ?? [] {
-                files.insert(layout.relative(URIResolver.resolve(segment.uri, against: variant.playlistURI)))
-                if let map = segment.map { files.insert(layout.relative(URIResolver.resolve(map.uri, against: variant.playlistURI))) }
+            var playlists = [(variant.playlistURI, variant.playlist)]
+            for rendition in variant.audioRenditions where isOurPlaylist(rendition.playlistURI, analysis) {
+                if let uri = rendition.playlistURI { playlists.append((uri, rendition.playlist)) }
+            }
+            for (uri, playlist) in playlists {
+                files.insert(layout.relative(uri))
+                for segment in playlist?.segments ?? [] {
+                    files.insert(layout.relative(URIResolver.resolve(segment.uri, against: uri)))
+                    if let map = segment.map { files.insert(layout.relative(URIResolver.resolve(map.uri, against: uri))) }
+                }
             }
         }
         return files
@@ -686,9 +758,9 @@ public struct AudioOnlyVariantBuilder: Sendable {
         return out
     }
 
-    /// `bytes` with a variant's two lines inserted before the 1-based `line`, in the file's line
-    /// endings; every other byte unchanged.
-    static func insertingVariant(_ tag: String, uri: String, atLine line: Int, into bytes: [UInt8]) -> [UInt8] {
+    /// `bytes` with `lines` inserted before the 1-based `line`, in the file's line endings;
+    /// every other byte unchanged.
+    static func insertingLines(_ lines: [String], atLine line: Int, into bytes: [UInt8]) -> [UInt8] {
         let crlf = bytes.firstIndex(of: 0x0A).map { $0 > 0 && bytes[$0 - 1] == 0x0D } ?? false
         let newline: [UInt8] = crlf ? [0x0D, 0x0A] : [0x0A]
         var start = 0, current = 1
@@ -696,8 +768,8 @@ public struct AudioOnlyVariantBuilder: Sendable {
             start = end + 1
             current += 1
         }
-        guard current == line, start < bytes.count else { return appendingVariant(tag, uri: uri, to: bytes) }
-        return Array(bytes[..<start]) + Array(tag.utf8) + newline + Array(uri.utf8) + newline + Array(bytes[start...])
+        guard current == line, start < bytes.count else { return appendingLines(lines, to: bytes) }
+        return Array(bytes[..<start]) + lines.flatMap { Array($0.utf8) + newline } + Array(bytes[start...])
     }
 
     /// What keeps an audio-only variant from doing its job (empty: it does): measured over the
@@ -732,15 +804,94 @@ public struct AudioOnlyVariantBuilder: Sendable {
         return text
     }
 
-    /// `bytes` with a variant appended at the end (after the last line, in the file's line
-    /// endings); every byte before it unchanged.
-    static func appendingVariant(_ tag: String, uri: String, to bytes: [UInt8]) -> [UInt8] {
+    /// `bytes` with `lines` appended at the end (after the last line, in the file's line
+    /// endings); every byte before them unchanged.
+    static func appendingLines(_ lines: [String], to bytes: [UInt8]) -> [UInt8] {
         let crlf = bytes.firstIndex(of: 0x0A).map { $0 > 0 && bytes[$0 - 1] == 0x0D } ?? false
         let newline: [UInt8] = crlf ? [0x0D, 0x0A] : [0x0A]
         var out = bytes
         if let last = out.last, last != 0x0A { out += newline }
-        out += Array(tag.utf8) + newline + Array(uri.utf8) + newline
+        for line in lines { out += Array(line.utf8) + newline }
         return out
+    }
+
+    // MARK: - Languages
+
+    /// One rendition of the source's AUDIO group and the playlist it plays.
+    struct LanguageRendition {
+        var rendition: Rendition
+        var source: Source
+    }
+
+    /// The renditions of the AUDIO group `source` belongs to, one per language, the default
+    /// first — when the group has two languages or more (else empty: one rendition is enough).
+    func languageGroup(_ analysis: StreamAnalysis, containing source: Source) -> [LanguageRendition] {
+        var members: [LanguageRendition] = []
+        var seen = Set<String>()
+        var group: String?
+        for variant in analysis.variants {
+            for rendition in variant.audioRenditions where rendition.playlistURI == source.playlistURI {
+                group = group ?? rendition.rendition.groupID
+            }
+        }
+        guard let group else { return [] }
+        for variant in analysis.variants {
+            for rendition in variant.audioRenditions where rendition.rendition.groupID == group {
+                guard let uri = rendition.playlistURI, let playlist = rendition.playlist, let measurement = rendition.measurement,
+                      measurement.records.contains(where: \.hasAudio), seen.insert(uri).inserted else { continue }
+                members.append(LanguageRendition(
+                    rendition: rendition.rendition, source: Source(uri: rendition.rendition.uri ?? uri, playlistURI: uri, playlist: playlist, measurement: measurement)))
+            }
+        }
+        var languages = Set<String>()
+        let distinct = members.filter { languages.insert(($0.rendition.language ?? "").lowercased()).inserted }
+        guard distinct.count > 1 else { return [] }
+        return distinct.filter(\.rendition.isDefault) + distinct.filter { !$0.rendition.isDefault }
+    }
+
+    /// "en", "pt-BR": a language tag as a folder name; "lang1" when there is none to use.
+    static func folderName(forLanguage language: String?, index: Int) -> String {
+        guard let language, !language.isEmpty, language.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }) else {
+            return "lang\(index)"
+        }
+        return language
+    }
+
+    /// The new group's EXT-X-MEDIA line: the source rendition's NAME, LANGUAGE, DEFAULT and
+    /// AUTOSELECT (RFC 8216 §4.3.4.1), the new playlist's URI.
+    static func mediaLine(_ rendition: Rendition, group: String, channels: Int, uri: String) -> String {
+        var line = "#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"\(group)\",NAME=\"\(rendition.name ?? rendition.language ?? "audio")\""
+        if let language = rendition.language { line += ",LANGUAGE=\"\(language)\"" }
+        line += ",DEFAULT=\(rendition.isDefault ? "YES" : "NO"),AUTOSELECT=\(rendition.autoselect || rendition.isDefault ? "YES" : "NO")"
+        line += ",CHANNELS=\"\(channels)\",URI=\"\(uri)\""
+        return line
+    }
+
+    /// "audio-only", or "audio-only-2" … when the stream has a group of that name already.
+    func uniqueGroupID(_ analysis: StreamAnalysis) -> String {
+        let taken = Set(analysis.variants.flatMap { $0.audioRenditions.compactMap(\.rendition.groupID) })
+        var candidate = "audio-only", number = 1
+        while taken.contains(candidate) {
+            number += 1
+            candidate = "audio-only-\(number)"
+        }
+        return candidate
+    }
+
+    /// The EXT-X-MEDIA lines of the renditions of variants we added whose playlists we wrote.
+    func ownRenditionLines(_ analysis: StreamAnalysis) -> [ClosedRange<Int>] {
+        var lines = Set<Int>()
+        for variant in analysis.variants where variant.stream.map({ isOurs($0, analysis) }) ?? false {
+            for rendition in variant.audioRenditions where isOurPlaylist(rendition.playlistURI, analysis) {
+                lines.insert(rendition.rendition.line)
+            }
+        }
+        return lines.sorted().map { $0...$0 }
+    }
+
+    func isOurPlaylist(_ uri: String?, _ analysis: StreamAnalysis) -> Bool {
+        guard let uri, let playlist = analysis.loaded.mediaPlaylists[uri] else { return false }
+        return playlist.comments.contains { $0.text == Self.marker }
     }
 
     // MARK: - Writing and checking
