@@ -42,7 +42,7 @@ struct EmbedCommand: AsyncParsableCommand {
     @Flag(help: "When another hlscheck embed is rewriting the same stream, wait for it instead of refusing.")
     var wait = false
 
-    @Option(name: .customLong("variant"), help: "Only this audio-only variant or audio rendition (URI; a rendition that plays beside video only so); repeatable.")
+    @Option(name: .customLong("variant"), help: "Only this audio-only variant or audio rendition (URI); repeatable. An AUDIO rendition that plays beside video gets the poster only when named.")
     var variants: [String] = []
 
     @Option(help: "The APIC description text.")
@@ -57,10 +57,10 @@ struct EmbedCommand: AsyncParsableCommand {
     @Flag(help: "Write even when the result exceeds the budget.")
     var force = false
 
-    @Flag(help: "Re-encode the image (JPEG quality, then size) to the largest version that fits the budget.")
+    @Flag(help: "Re-encode the image (JPEG quality, then size, down to a smallest side of 16 px at qscale 31) to the largest version that fits the budget.")
     var fit = false
 
-    @Flag(name: .customLong("add-audio-only"), help: "Create the missing audio-only variant (AAC-LC within the budget, the poster in every segment) and add it to the multivariant playlist; with --remove, drop the one added before.")
+    @Flag(name: .customLong("add-audio-only"), help: "Create the missing audio-only variant (AAC-LC within the budget, the poster in every segment; one rendition per language when the source's AUDIO group has several) and add it to the multivariant playlist; nothing when one that does its job is there; with --remove, drop the one added before.")
     var addAudioOnly = false
 
     @Flag(help: "With --add-audio-only: when the stream has an audio-only variant that does not do its job (over the budget, or without the poster), build the new one in its place.")
