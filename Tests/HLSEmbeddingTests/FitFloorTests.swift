@@ -37,6 +37,28 @@ import Testing
         #expect(probed.hasPrefix("mjpeg"), "\(probed)")
     }
 
+    /// An fMP4 ladder with a 5.1 rendition ending in the runt: --fit beside 32 kbit/s of audio
+    /// finds a re-encoding (it used to size the poster over the 21 ms segment and refuse).
+    @Test func addAudioOnlyFitFindsAReencodingOnAFragmentedSurroundLadder() async throws {
+        let folder = try TemporaryFolder()
+        let master = try await RuntLadder(audioKbps: 192, fragmentedMP4: true, surround: true).make(in: folder)
+        var request = AudioOnlyRequest(
+            input: master, poster: try Poster(image: try fixture("poster-large.jpg")), posterName: "poster-large.jpg",
+            destination: .folder(folder.path("out")))
+        request.fit = true
+        request.audioBitRate = 32_000
+        let outcome = try await AudioOnlyVariantBuilder(request).run()
+        #expect(outcome.fittedImage != nil)
+        #expect(try #require(outcome.peak) <= 64_000)
+        let verification = try #require(outcome.verification)
+        #expect(verification.diagnostics.filter { $0.severity >= .warning }.isEmpty, "\(verification.diagnostics)")
+        // libavcodec decodes the new variant (init section and fragments, through ffmpeg's HLS demuxer).
+        let playlist = (folder.path("out") as NSString).appendingPathComponent(try #require(outcome.variantURI))
+        let decoded = try Shell.decodedSamples(playlist)
+        let source = try Shell.decodedSamples(folder.path("stream/audio/index.m3u8"))
+        #expect(abs(decoded - source) <= 1024, "decoded \(decoded) samples, the source \(source)")
+    }
+
     @Test func embedFitNamesItsFloorWhenNoReencodingFits() async throws {
         let folder = try TemporaryFolder()
         let master = try await RuntLadder(audioKbps: 40, audioOnlyVariant: true).make(in: folder)
