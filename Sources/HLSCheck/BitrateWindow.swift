@@ -109,6 +109,18 @@ public enum BitrateWindow {
         return best?.range
     }
 
+    /// Whether a segment of `duration` seconds at the end of a playlist of `count` segments is a
+    /// *final runt* (docs/measurement.md, "Runt segments"): shorter than half the target
+    /// duration, after at least one other segment. The peak windows run over 0.5–1.5 × TD
+    /// (rfc8216bis-22 §4.1, RFC 8216 §4.3.4.2), so such a segment is never a window of its own;
+    /// the only windows that hold it are the ones it shares with the segments before it. A
+    /// poster in it is therefore measured only as a second poster inside its neighbour's window
+    /// — a 6.5 KB poster beside a 21 ms runt adds 8.6 kbit/s to a 6-second window a player
+    /// spends one poster on — so it may go without one, and checker and packager agree that it may.
+    public static func isFinalRunt(duration: Double, count: Int, targetDuration: Int) -> Bool {
+        count > 1 && duration.isFinite && duration > 0 && duration < 0.5 * Double(max(0, targetDuration))
+    }
+
     /// Total bits over total seconds of the measured segments; nil when they have no duration.
     public static func average(_ segments: [Segment]) -> Int? {
         // Summed in place, in segment order (no copy of a long playlist's segments).

@@ -151,6 +151,14 @@ public struct PlaylistMeasurement: Sendable, Hashable {
     public private(set) var containsAudio = false
     /// Whether any segment was inspected at all.
     public private(set) var hasInspectedSegments = false
+    /// The index of the final runt among `records`, when the playlist ends in one
+    /// (`BitrateWindow.isFinalRunt`): it may go without the poster.
+    public var finalRuntIndex: Int? {
+        guard let last = records.last,
+              BitrateWindow.isFinalRunt(duration: last.extinf, count: records.count, targetDuration: targetDuration)
+        else { return nil }
+        return records.count - 1
+    }
     /// Segments that were demuxed (readable, and not encrypted or decrypted), made as they are read.
     public var inspectedRecords: LazyFilterSequence<SegmentRecords> { records.lazy.filter(\.isInspected) }
 }
@@ -503,10 +511,14 @@ struct MediaMeasurer: Sendable {
 }
 
 extension PosterBudget {
-    /// The segments of a measurement as the poster arithmetic sees them.
-    public static func segments(_ records: some Sequence<SegmentRecord>) -> [Segment] {
-        records.map {
-            Segment(bytesWithoutPoster: $0.bytes - $0.artworkOverhead, duration: $0.extinf, layout: $0.posterLayout, measured: $0.isMeasured)
+    /// The segments of a measurement as the poster arithmetic sees them: a final runt carries
+    /// no poster (docs/measurement.md, "Runt segments").
+    public static func segments(_ measurement: PlaylistMeasurement) -> [Segment] {
+        let runt = measurement.finalRuntIndex
+        return measurement.records.enumerated().map { index, record in
+            Segment(
+                bytesWithoutPoster: record.bytes - record.artworkOverhead, duration: record.extinf, layout: record.posterLayout,
+                measured: record.isMeasured, carriesPoster: index != runt)
         }
     }
 }

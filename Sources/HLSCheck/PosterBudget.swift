@@ -28,13 +28,17 @@ public enum PosterBudget {
         public var layout: Layout
         /// False when the segment could not be read: a hole, not 0 bytes.
         public var measured: Bool
+        /// False for a final runt (`BitrateWindow.isFinalRunt`): `hlscheck embed` leaves the
+        /// poster out of it, so the poster's size does not grow it.
+        public var carriesPoster: Bool
 
         /// Makes a segment; `duration` in seconds.
-        public init(bytesWithoutPoster: Int, duration: Double, layout: Layout, measured: Bool = true) {
+        public init(bytesWithoutPoster: Int, duration: Double, layout: Layout, measured: Bool = true, carriesPoster: Bool = true) {
             self.bytesWithoutPoster = bytesWithoutPoster
             self.duration = duration
             self.layout = layout
             self.measured = measured
+            self.carriesPoster = carriesPoster
         }
     }
 
@@ -79,7 +83,7 @@ public enum PosterBudget {
             let frame = pictureFrameBytes(imageBytes: image, mimeType: mimeType, description: description)
             let grown = segments.map {
                 BitrateWindow.Segment(
-                    bytes: saturatingSum($0.bytesWithoutPoster, growth($0.layout, frameBytes: frame)), duration: $0.duration,
+                    bytes: saturatingSum($0.bytesWithoutPoster, $0.carriesPoster ? growth($0.layout, frameBytes: frame) : 0), duration: $0.duration,
                     measured: $0.measured)
             }
             guard let peak = BitrateWindow.peak(grown, targetDuration: targetDuration) else { return false }

@@ -72,7 +72,18 @@ public struct VariantAnalysis: Sendable, Hashable {
     /// Then one AUDIO rendition with a URI of its own, when the group has one; a rendition without
     /// URI, or whose URI is the first playlist, is muxed there and adds nothing — a playlist is
     /// never counted twice. SUBTITLES and CLOSED-CAPTIONS are not measured (docs/measurement.md).
+    ///
+    /// A variant whose own playlist *is* one of its AUDIO renditions (an audio-only variant over
+    /// a group of languages, its URI the default's) has no media beside that group: choosing
+    /// another rendition of the group plays that one instead, so each rendition is a
+    /// combination of its own (RFC 8216 §4.3.4.1.1: each member of a group is an alternative
+    /// rendition of the same content).
     public var playableCombinations: [[String]] {
+        if videoRenditions.isEmpty, audioRenditions.count > 1, audioRenditions.contains(where: { $0.playlistURI == playlistURI }) {
+            var seen: [String] = []
+            for uri in audioRenditions.compactMap(\.playlistURI) where !seen.contains(uri) { seen.append(uri) }
+            return seen.map { [$0] }
+        }
         var mains = [playlistURI]
         for uri in videoRenditions.compactMap(\.playlistURI) where !mains.contains(uri) { mains.append(uri) }
         var audio: [String?] = audioRenditions.isEmpty ? [nil] : []
@@ -140,7 +151,7 @@ public struct VariantAnalysis: Sendable, Hashable {
         // What the rest of the peak combination (an audio rendition, say) takes of the budget.
         let others = peak - ownPeak
         return PosterBudget.largestPoster(
-            within: budget - others, PosterBudget.segments(own.records), targetDuration: own.targetDuration,
+            within: budget - others, PosterBudget.segments(own), targetDuration: own.targetDuration,
             mimeType: mimeType, description: description)
     }
 

@@ -17,8 +17,14 @@ public struct AudioOnlyRequest: Sendable {
     public var audioBitRate: Int?
     /// The variant or audio rendition to take the audio from (URI as written or resolved).
     public var audioFrom: String?
+    /// The new variant's playlist, relative to the multivariant playlist ("DIR/PLAYLIST");
+    /// nil: `audio-only/index.m3u8`.
+    public var name: String?
     /// Rebuild the variant when it is there already (never a licence to exceed the budget).
     public var force = false
+    /// Replace an audio-only variant that does not do its job (over the budget, without the
+    /// poster) with the new one, in its place in the multivariant playlist.
+    public var replace = false
     /// Shrink the poster when audio, container and poster do not fit.
     public var fit = false
     /// Drop the variant an earlier run added.
@@ -39,7 +45,7 @@ public struct AudioOnlyRequest: Sendable {
 
 /// What `--add-audio-only` did.
 public struct AudioOnlyOutcome: Sendable {
-    public enum Action: String, Sendable { case added, rebuilt, alreadyPresent, removed, nothingToRemove }
+    public enum Action: String, Sendable { case added, rebuilt, replaced, alreadyPresent, removed, nothingToRemove }
     public var action: Action
     /// The playlist to give players (the written copy of the input, or the input).
     public var output: String
@@ -58,6 +64,15 @@ public struct AudioOnlyOutcome: Sendable {
     /// How the new segments line up with the source: the largest |first PTS − source first PTS| (s).
     public var largestStartOffset: Double?
     public var verification: CheckReport?
+    /// The re-check's findings split into those in what was written and those that were in the
+    /// stream before (docs/embed.md, "Exit code").
+    public var verdict = EmbedVerdict(written: [], before: [])
+    /// `alreadyPresent`: why the variant there does its job ("… peaks at 51.2 kbit/s within …").
+    public var existing: String?
+    /// `replaced`: the URIs of the audio-only variants whose entries the new one took.
+    public var replaced: [String] = []
+    /// The languages of the new variant's AUDIO group, default first; empty for one rendition.
+    public var languages: [String] = []
 }
 
 /// `hlscheck embed --add-audio-only`: creates the audio-only variant a stream lacks — the
@@ -66,13 +81,25 @@ public struct AudioOnlyOutcome: Sendable {
 /// adds it to the multivariant playlist, through the same writer as `embed` (new files first,
 /// the input playlist swapped in last, lock and journal).
 public struct AudioOnlyVariantBuilder: Sendable {
-    /// The folder (beside the multivariant playlist) that marks a variant as ours: `--remove`
-    /// and the idempotence check look for a variant whose URI lies in it.
+    /// Where the new variant goes without `--name`, beside the multivariant playlist.
+    public static let defaultName = "audio-only/index.m3u8"
+    /// The folder earlier versions wrote the variant into, and the one used when
+    /// `audio-only/index.m3u8` belongs to someone else: a variant there is ours.
     public static let folderName = "hlscheck-audio-only"
-    /// Below this the AAC-LC encoder makes mush; an audio-only variant needs at least this.
+    /// The comment line (RFC 8216 §4.1) that marks a media playlist this command wrote, so that
+    /// `--remove` and `--force` find it under any `--name`.
+    public static let marker = "# written by hlscheck embed --add-audio-only"
+    /// Below this the AAC-LC encoder makes mush; `--audio-bitrate` takes nothing lower.
     public static let minimumBitRate = 16_000
-    /// 64 down to 16 kbit/s in steps of 2.
-    static let automaticRates = Array(stride(from: 64_000, through: 16_000, by: -2_000))
+    /// The rates `--add-audio-only` chooses from, lowest first: the steps of common AAC-LC
+    /// ladders. FFmpeg's native `aac` encoder (the one libavcodec has here) makes AAC-LC only —
+    /// no HE-AAC (SBR), which would sound better at the lowest rungs.
+    static let standardRates = [24_000, 32_000, 40_000, 48_000, 56_000, 64_000, 80_000, 96_000, 112_000, 128_000]
+    /// Two channels from here up (the source's, when it has two or more); below it one: 12
+    /// kbit/s per channel leaves AAC-LC too little to code.
+    static let stereoRate = 32_000
+    /// The audio `--fit` keeps beside the re-encoded poster when `--audio-bitrate` is not given.
+    static let fitRate = 32_000
 
     public var request: AudioOnlyRequest
 
@@ -93,27 +120,57 @@ public struct AudioOnlyVariantBuilder: Sendable {
         guard let multivariant = analysis.multivariant else {
             throw EmbedError("\(request.input): a media playlist; --add-audio-only adds a variant to a multivariant playlist")
         }
-        let ours = multivariant.variants.filter(Self.isOurs)
+        let ours = multivariant.variants.filter { isOurs($0, analysis) }
         let layout = try StreamLayout(analysis)
         let masterBytes = try readPlaylist(analysis.loaded.rootURI, layout: layout)
+        let prior = PriorFindings(Checker(configuration: request.configuration).diagnose(analysis), root: layout.root)
+        func verdict(_ report: CheckReport, _ output: String) -> EmbedVerdict {
+            let split = prior.split(report.diagnostics, root: layout.outputRoot(output))
+            return EmbedVerdict(written: split.written, before: split.before)
+        }
 
         if request.remove {
             guard !ours.isEmpty else {
                 return AudioOnlyOutcome(action: .nothingToRemove, output: request.input)
             }
             var master = masterBytes
-            for variant in ours.sorted(by: { $0.line > $1.line }) { master = Self.removingLines(variant.line...variant.uriLine, from: master) }
+            let ranges = ours.map { $0.line...$0.uriLine } + ownRenditionLines(analysis)
+            for range in ranges.sorted(by: { $0.lowerBound > $1.lowerBound }) { master = Self.removingLines(range, from: master) }
             let output = try write(layout: layout, master: master, lock: lock, additions: [], dropped: ownFiles(analysis, layout))
             lock?.release()
             var outcome = AudioOnlyOutcome(action: .removed, output: output, variantURI: ours.first?.uri)
-            outcome.verification = try await recheck(output, layout: layout)
+            let verification = try await recheck(output, layout: layout)
+            outcome.verification = verification
+            outcome.verdict = verdict(verification, output)
             return outcome
         }
-        if let existing = ours.first, !request.force {
-            return AudioOnlyOutcome(action: .alreadyPresent, output: request.input, variantURI: existing.uri)
+        // The audio-only variants already there: a valid one is kept as it is; an invalid one
+        // is rebuilt in its place only when asked (--replace; --force for one this command added).
+        let budget = request.configuration.audioOnlyBudget
+        let present = analysis.variants.filter(\.isAudioOnly).compactMap { variant -> (stream: VariantStream, problems: [String])? in
+            variant.stream.map { ($0, problems(of: variant, budget: budget)) }
         }
+        if let valid = present.first(where: { $0.problems.isEmpty }), !(request.force && isOurs(valid.stream, analysis)) {
+            var outcome = AudioOnlyOutcome(action: .alreadyPresent, output: request.input, variantURI: valid.stream.uri)
+            outcome.existing = validDescription(valid.stream, analysis, budget: budget)
+            return outcome
+        }
+        let invalid = present.filter { !$0.problems.isEmpty && !isOurs($0.stream, analysis) }
+        if !invalid.isEmpty, !request.replace {
+            let reasons = invalid.map { "\($0.stream.uri): \($0.problems.joined(separator: "; "))" }.joined(separator: " — ")
+            throw EmbedError("\(request.input) has an audio-only variant that does not do its job (\(reasons)); nothing was written: --replace builds a new one in its place (its entry in the multivariant playlist is replaced, its files stay), or fix it with hlscheck embed --image")
+        }
+        if let existing = ours.first, !request.force, invalid.isEmpty,
+           let problems = present.first(where: { $0.stream.uri == existing.uri })?.problems, !problems.isEmpty {
+            throw EmbedError("\(request.input): the audio-only variant \(existing.uri) that hlscheck added does not do its job (\(problems.joined(separator: "; "))); nothing was written: --force rebuilds it")
+        }
+        let replaced = request.replace ? invalid.map(\.stream) : []
 
-        let source = try selectSource(analysis)
+        var source = try selectSource(analysis)
+        // Several languages in the source's AUDIO group: one low-rate rendition per language,
+        // the default one first (docs/embed.md, "Languages").
+        let languages = request.audioFrom == nil ? languageGroup(analysis, containing: source) : []
+        if let first = languages.first { source = first.source }
         if request.destination == .inPlace, !source.playlist.endList {
             throw StreamWriter.stillWritten(source.playlistURI)
         }
@@ -121,106 +178,201 @@ public struct AudioOnlyVariantBuilder: Sendable {
         try preflight(source, segments)
         let container = try variantContainer(source.measurement)
         // Records are in the order of the segments (GAP segments have none, and are refused).
-        let inputs = zip(segments, source.measurement.records).map { segment, record in
-            AudioSourceSegment(
-                path: StreamLayout.file(URIResolver.resolve(segment.uri, against: source.playlistURI)),
-                initSection: segment.map.map { StreamLayout.file(URIResolver.resolve($0.uri, against: source.playlistURI)) },
-                container: record.container ?? .unknown, discontinuity: segment.discontinuity)
-        }
+        let inputs = Self.inputs(source)
         let targetDuration = source.playlist.targetDuration ?? Int(segments.map(\.duration).max()?.rounded(.up) ?? 1)
-        let budget = request.configuration.audioOnlyBudget
         // Packed audio without timestamps starts where the stream's other playlists start.
         let timelineStart = SegmentSession.timelineStart(
             analysis, sequence: segments.first?.mediaSequence ?? source.playlist.mediaSequence, excluding: source.playlistURI)
 
-        // Choose the bit rate: estimate, encode, measure; step down by what the measurement
-        // exceeds the budget by. The measurement (BitrateWindow, as the checker measures) decides.
+        // Choose the bit rate (docs/embed.md, "The bit rate"): the highest rung of the ladder
+        // whose peak, poster included, fits the budget — estimated first (estimatedPeak), then
+        // encoded and measured as the checker measures (BitrateWindow); the measurement decides.
         var poster = request.poster
         var fitted: String?
         var arithmetic: [String] = []
-        var rate = try initialRate(budget: budget, poster: poster, segments: segments, container: container)
-        var built: BuiltVariant?
-        for _ in 0..<4 {
-            let candidate = try build(inputs, container: container, rate: rate, poster: poster, segments: segments, targetDuration: targetDuration, timelineStart: timelineStart)
-            if candidate.peak <= budget {
-                built = candidate
-                break
-            }
-            let posterShare = candidate.peak - candidate.peakWithoutPoster
-            let room = budget - posterShare - (candidate.peakWithoutPoster - rate)
-            if room >= Self.minimumBitRate, request.audioBitRate == nil {
-                rate = max(Self.minimumBitRate, min(rate - 1000, (room * 97 / 100) / 1000 * 1000))
-                continue
-            }
-            // Nothing fits with this poster: shrink it (--fit) at the rate asked for, or 32 kbit/s.
-            if request.fit, let image = poster {
-                rate = min(rate, request.audioBitRate ?? 32_000)
-                let bare = try build(inputs, container: container, rate: rate, poster: nil, segments: segments, targetDuration: targetDuration, timelineStart: timelineStart)
-                let bytes = Self.largestImage(budget: budget, audioOnly: bare, segments: segments, targetDuration: targetDuration, image: image)
-                guard bytes > 0, let smaller = try reencode(image, maxBytes: bytes) else {
-                    throw EmbedError("\(refusal(candidate, rate: rate, budget: budget)); and no re-encoding of the image fits beside \(rate / 1000) kbit/s of audio")
-                }
-                poster = smaller.poster
-                fitted = smaller.description
-                continue
-            }
-            throw EmbedError(refusal(candidate, rate: rate, budget: budget) + ": use a smaller image, --fit to re-encode it, or a lower --audio-bitrate")
+        func encode(_ rate: Int, _ poster: Poster?) throws(EmbedError) -> BuiltVariant {
+            try build(inputs, container: container, rate: rate, poster: poster, segments: segments, targetDuration: targetDuration, timelineStart: timelineStart)
         }
-        guard let built else {
-            throw EmbedError("\(source.uri): no AAC bit rate at or above \(Self.minimumBitRate / 1000) kbit/s keeps the new variant within \(budget) bit/s")
+        var built: BuiltVariant
+        var why: String
+        var nextStep: String?
+        if let asked = request.audioBitRate {
+            built = try encode(asked, poster)
+            why = "as --audio-bitrate asked"
+        } else {
+            let ladder = Self.standardRates
+            var index = ladder.lastIndex {
+                Self.estimatedPeak(rate: $0, poster: poster, segments: segments, targetDuration: targetDuration, container: container) <= budget
+            } ?? 0
+            var best: BuiltVariant?
+            var above: BuiltVariant?   // the lowest rung measured over the budget
+            var tried: [BuiltVariant] = []
+            while true {
+                let candidate = try encode(ladder[index], poster)
+                tried.append(candidate)
+                if candidate.peak <= budget {
+                    best = candidate
+                    let up = index + 1
+                    // One rung up when this measurement says it may fit too (2 % for the
+                    // encoder's spread): the estimate is only the first guess.
+                    guard up < ladder.count, above?.rate != ladder[up],
+                          Self.projectedPeak(candidate, rate: ladder[up]) <= budget + budget / 50 else { break }
+                    index = up
+                    continue
+                }
+                above = candidate
+                guard best == nil, index > 0 else { break }
+                index -= 1
+            }
+            guard let chosen = best ?? tried.min(by: { $0.rate < $1.rate }) else {
+                throw EmbedError("\(source.uri): no AAC bit rate was tried")
+            }
+            built = chosen
+            why = "the highest of \(ladder.map { String($0 / 1000) }.joined(separator: ", ")) kbit/s whose peak\(poster == nil ? "" : " with the poster") fits"
+            if best != nil { nextStep = nextStepNote(after: chosen, above: above, budget: budget, poster: poster, segments: segments, targetDuration: targetDuration, container: container) }
+        }
+        if built.peak > budget {
+            // Nothing fits with this poster: shrink it (--fit) beside the audio asked for, or
+            // 32 kbit/s (the lowest stereo rung).
+            guard request.fit, let image = poster else {
+                throw EmbedError(refusal(built, budget: budget) + ": use a smaller image, --fit to re-encode it, or a lower --audio-bitrate")
+            }
+            let rate = request.audioBitRate ?? Self.fitRate
+            let bare = try encode(rate, nil)
+            let bytes = Self.largestImage(budget: budget, bareSizes: bare.bareSizes, segments: segments, targetDuration: targetDuration, image: image, container: container)
+            guard bytes > 0, let smaller = try reencode(image, maxBytes: bytes) else {
+                throw EmbedError("\(refusal(built, budget: budget)); and no re-encoding of the image fits beside \(rate / 1000) kbit/s of audio (\(bytes > 0 ? "at most \(bytes) bytes would fit; " : "not even a 1-byte image fits; ")--fit searches JPEG quality, then smaller sizes; \(fitFloor(image)))")
+            }
+            poster = smaller.poster
+            fitted = smaller.description
+            built = try encode(rate, poster)
+            why = "\(rate / 1000) kbit/s, beside which --fit re-encoded the poster"
+            nextStep = nil
+            guard built.peak <= budget else {
+                throw EmbedError(refusal(built, budget: budget) + " even with the poster re-encoded (\(smaller.description))")
+            }
         }
         let overhead = built.peakWithoutPoster - built.audioPeak
-        arithmetic.append("audio \(Self.kbps(built.rate)) (AAC-LC, \(built.audio.channels == 1 ? "mono" : "stereo"), \(built.audio.sampleRate) Hz; measured peak \(Self.kbps(built.audioPeak)))")
+        let channels = built.audio.channels == 1 ? (built.rate < Self.stereoRate ? "mono below \(Self.stereoRate / 1000) kbit/s" : "mono, as the source") : "stereo"
+        arithmetic.append("audio \(Self.kbps(built.rate)) (AAC-LC, \(channels), \(built.audio.sampleRate) Hz; measured peak \(Self.kbps(built.audioPeak))): \(why)")
         arithmetic.append("+ \(container == .adts ? "ADTS framing and the ID3 timestamp" : container == .mpegTS ? "MPEG-TS packets, PES headers, PAT/PMT" : "moof/mdat boxes") \(Self.kbps(overhead))")
         if let poster {
-            arithmetic.append("+ poster \(poster.data.count) bytes in every segment \(Self.kbps(built.peak - built.peakWithoutPoster)) (the shortest window weighs most)")
+            if let runt = Self.finalRunt(segments, targetDuration: targetDuration) {
+                arithmetic.append("+ poster \(poster.data.count) bytes in every segment but the last \(Self.kbps(built.peak - built.peakWithoutPoster)) (the last, \(String(format: "%.3f", segments[runt].duration)) s, is under half the \(targetDuration) s target duration: no peak window measures it alone, so it goes without the poster; docs/measurement.md, \"Runt segments\")")
+            } else {
+                arithmetic.append("+ poster \(poster.data.count) bytes in every segment \(Self.kbps(built.peak - built.peakWithoutPoster))")
+            }
         }
         arithmetic.append("= peak \(Self.kbps(built.peak)) (average \(Self.kbps(built.average))) within the \(Self.kbps(budget)) budget")
+        if let nextStep { arithmetic.append(nextStep) }
 
-        // Names: our folder beside the multivariant playlist; every file named after its bytes,
-        // so a rebuild never overwrites what the current playlist references.
+        // The other languages, at the rate chosen for the first, the same poster.
+        var others: [(language: LanguageRendition, built: BuiltVariant)] = []
+        for language in languages.dropFirst() {
+            let other = language.source
+            try preflight(other, other.playlist.segments)
+            guard other.playlist.segments.map(\.duration) == segments.map(\.duration), try variantContainer(other.measurement) == container else {
+                throw EmbedError("\(other.uri) (\(language.rendition.language ?? "?")): its segments are not cut like \(source.uri)'s (the same EXTINF, the same container); an audio-only group needs renditions that switch segment for segment — use --audio-from to build from one of them")
+            }
+            let start = SegmentSession.timelineStart(
+                analysis, sequence: other.playlist.segments.first?.mediaSequence ?? other.playlist.mediaSequence, excluding: other.playlistURI)
+            let candidate = try build(Self.inputs(other), container: container, rate: built.rate, poster: poster, segments: segments, targetDuration: targetDuration, timelineStart: start)
+            guard candidate.peak <= budget else {
+                throw EmbedError("\(other.uri) (\(language.rendition.language ?? "?")): \(refusal(candidate, budget: budget)) at the rate chosen for \(source.uri); use --audio-bitrate to choose a lower one for every language")
+            }
+            others.append((language, candidate))
+        }
+        if !others.isEmpty {
+            let peaks = ([built] + others.map(\.built)).map(\.peak)
+            arithmetic.append("\(others.count + 1) languages (\(languages.compactMap { $0.rendition.language }.joined(separator: ", "))), each its own rendition at \(Self.kbps(built.rate)): peaks \(peaks.map { Self.kbps($0) }.joined(separator: ", ")); a player plays one of them")
+        }
+
+        // Names: segments named after their bytes, so a rebuild never overwrites what the
+        // current playlist references; the playlist under --name (docs/embed.md).
         let masterFolder = (analysis.loaded.rootURI as NSString).deletingLastPathComponent
-        let folder = layout.relative((masterFolder as NSString).appendingPathComponent(Self.folderName))
+        func files(_ variant: BuiltVariant, from: Source) throws(EmbedError) -> (additions: [StreamWriter.Addition], playlist: [UInt8]) {
+            var additions: [StreamWriter.Addition] = []
+            var names: [String] = []
+            for (index, bytes) in variant.segments.enumerated() {
+                let name = SegmentName.renamed("audio\(index).\(container.fileExtension)", bytes: bytes)
+                names.append(name)
+                additions.append(.init(file: name, bytes: bytes, isPlaylist: false))
+            }
+            var initName: String?
+            if let initSection = variant.audio.initSection {
+                let name = SegmentName.renamed("init.mp4", bytes: initSection)
+                initName = name
+                additions.append(.init(file: name, bytes: initSection, isPlaylist: false))
+            }
+            let sourceBytes = try readPlaylist(from.playlistURI, layout: layout)
+            return (additions, Self.mediaPlaylist(from: sourceBytes, playlist: from.playlist, names: names, initName: initName))
+        }
+        func place(_ files: (additions: [StreamWriter.Addition], playlist: [UInt8]), in relative: String, as playlistName: String) -> String {
+            let folder = layout.relative((masterFolder as NSString).appendingPathComponent(relative))
+            additions += files.additions.map { .init(file: Tree.join(folder, $0.file), bytes: $0.bytes, isPlaylist: $0.isPlaylist) }
+            additions.append(.init(file: Tree.join(folder, playlistName), bytes: files.playlist, isPlaylist: true))
+            return relative.isEmpty ? playlistName : relative + "/" + playlistName
+        }
         var additions: [StreamWriter.Addition] = []
-        var names: [String] = []
-        for (index, bytes) in built.segments.enumerated() {
-            let name = SegmentName.renamed("audio\(index).\(container.fileExtension)", bytes: bytes)
-            names.append(name)
-            additions.append(.init(file: Tree.join(folder, name), bytes: bytes, isPlaylist: false))
+        let main = try files(built, from: source)
+        let (relativeFolder, playlistName) = try newVariantName(masterFolder: masterFolder, ours: ours, mediaPlaylist: main.playlist)
+        let codecs = built.audio.codecString
+        var lines: [String] = []
+        let variantURI: String
+        if others.isEmpty {
+            variantURI = place(main, in: relativeFolder, as: playlistName)
+            lines = ["#EXT-X-STREAM-INF:BANDWIDTH=\(built.peak),AVERAGE-BANDWIDTH=\(built.average),CODECS=\"\(codecs)\"", variantURI]
+        } else {
+            // One folder per language under the variant's; an AUDIO group of the renditions, the
+            // variant's own playlist the first (default) one's.
+            let group = uniqueGroupID(analysis)
+            var uris: [String] = []
+            for (index, (language, variant)) in ([(languages[0], built)] + others.map { ($0.language, $0.built) }).enumerated() {
+                let from = index == 0 ? source : language.source
+                let content = index == 0 ? main : try files(variant, from: from)
+                let folder = Tree.join(relativeFolder, Self.folderName(forLanguage: language.rendition.language, index: index))
+                let existing = FileManager.default.contents(atPath: (masterFolder as NSString).appendingPathComponent(Tree.join(folder, playlistName)))
+                let name = existing.map { [UInt8]($0) == content.playlist } ?? true ? playlistName : SegmentName.renamed(playlistName, bytes: content.playlist)
+                let uri = place(content, in: folder, as: name)
+                uris.append(uri)
+                lines.append(Self.mediaLine(language.rendition, group: group, channels: variant.audio.channels, uri: uri))
+            }
+            variantURI = uris[0]
+            let all = [built] + others.map(\.built)
+            lines += ["#EXT-X-STREAM-INF:BANDWIDTH=\(all.map(\.peak).max() ?? 0),AVERAGE-BANDWIDTH=\(all.map(\.average).max() ?? 0),CODECS=\"\(codecs)\",AUDIO=\"\(group)\"", variantURI]
         }
-        var initName: String?
-        if let initSection = built.audio.initSection {
-            let name = SegmentName.renamed("init.mp4", bytes: initSection)
-            initName = name
-            additions.append(.init(file: Tree.join(folder, name), bytes: initSection, isPlaylist: false))
-        }
-        let sourceBytes = try readPlaylist(source.playlistURI, layout: layout)
-        let mediaPlaylist = Self.mediaPlaylist(from: sourceBytes, playlist: source.playlist, names: names, initName: initName)
-        let playlistName = SegmentName.renamed("index.m3u8", bytes: mediaPlaylist)
-        additions.append(.init(file: Tree.join(folder, playlistName), bytes: mediaPlaylist, isPlaylist: true))
-        let variantURI = Self.folderName + "/" + playlistName
 
         var master = masterBytes
         let replacing = ours.sorted { $0.line > $1.line }
-        for variant in replacing { master = Self.removingLines(variant.line...variant.uriLine, from: master) }
-        let codecs = built.audio.codecString
-        master = Self.appendingVariant(
-            "#EXT-X-STREAM-INF:BANDWIDTH=\(built.peak),AVERAGE-BANDWIDTH=\(built.average),CODECS=\"\(codecs)\"", uri: variantURI, to: master)
+        var removedLines = (replacing + replaced).map { $0.line...$0.uriLine }
+        if !replacing.isEmpty { removedLines += ownRenditionLines(analysis) }
+        for range in removedLines.sorted(by: { $0.lowerBound > $1.lowerBound }) { master = Self.removingLines(range, from: master) }
+        if let place = replaced.min(by: { $0.line < $1.line }) {
+            // In the place of the variant it replaces: the lines before it are as they were.
+            let before = removedLines.filter { $0.lowerBound < place.line }.reduce(0) { $0 + $1.count }
+            master = Self.insertingLines(lines, atLine: place.line - before, into: master)
+        } else {
+            master = Self.appendingLines(lines, to: master)
+        }
         let dropped = replacing.isEmpty ? [] : ownFiles(analysis, layout)
         let output = try write(layout: layout, master: master, lock: lock, additions: additions, dropped: dropped)
         lock?.release()
 
-        var outcome = AudioOnlyOutcome(action: replacing.isEmpty ? .added : .rebuilt, output: output, variantURI: variantURI)
+        var outcome = AudioOnlyOutcome(action: !replaced.isEmpty ? .replaced : replacing.isEmpty ? .added : .rebuilt, output: output, variantURI: variantURI)
+        outcome.replaced = replaced.map(\.uri)
         outcome.source = source.uri
         outcome.segments = built.segments.count
         outcome.audioBitRate = built.rate
-        outcome.peak = built.peak
-        outcome.average = built.average
+        outcome.peak = ([built] + others.map(\.built)).map(\.peak).max()
+        outcome.average = ([built] + others.map(\.built)).map(\.average).max()
         outcome.codecs = codecs
+        outcome.languages = languages.compactMap { $0.rendition.language }
         outcome.arithmetic = arithmetic
         outcome.fittedImage = fitted
         outcome.largestStartOffset = zip(built.audio.firstPTS, built.audio.sourceFirstPTS).map { Double(abs($0 - $1)) / 90_000 }.max()
-        outcome.verification = try await recheck(output, layout: layout)
+        let verification = try await recheck(output, layout: layout)
+        outcome.verification = verification
+        outcome.verdict = verdict(verification, output)
         return outcome
     }
 
@@ -244,7 +396,7 @@ public struct AudioOnlyVariantBuilder: Sendable {
                   seen.insert(playlistURI).inserted, measurement.records.contains(where: \.hasAudio) else { return }
             candidates.append((Source(uri: uri, playlistURI: playlistURI, playlist: playlist, measurement: measurement), rank, rendition))
         }
-        for variant in analysis.variants where !(variant.stream.map(Self.isOurs) ?? false) {
+        for variant in analysis.variants where !(variant.stream.map { isOurs($0, analysis) } ?? false) {
             for rendition in variant.audioRenditions {
                 add(rendition.rendition.uri ?? rendition.playlistURI ?? "", rendition.playlistURI, rendition.playlist,
                     rank: -(rendition.measurement?.averageBitrate ?? 0), rendition: true)
@@ -264,6 +416,17 @@ public struct AudioOnlyVariantBuilder: Sendable {
         }
         guard let best else { throw EmbedError("\(request.input): no variant or audio rendition carries audio to make an audio-only variant from") }
         return best.source
+    }
+
+    /// The source's segments as the transcoder reads them (records are in segment order: GAP
+    /// segments have none, and are refused).
+    static func inputs(_ source: Source) -> [AudioSourceSegment] {
+        zip(source.playlist.segments, source.measurement.records).map { segment, record in
+            AudioSourceSegment(
+                path: StreamLayout.file(URIResolver.resolve(segment.uri, against: source.playlistURI)),
+                initSection: segment.map.map { StreamLayout.file(URIResolver.resolve($0.uri, against: source.playlistURI)) },
+                container: record.container ?? .unknown, discontinuity: segment.discontinuity)
+        }
     }
 
     func preflight(_ source: Source, _ segments: [MediaSegment]) throws(EmbedError) {
@@ -300,6 +463,8 @@ public struct AudioOnlyVariantBuilder: Sendable {
         var peak: Int
         var average: Int
         var peakWithoutPoster: Int
+        /// Sizes of the segments without the poster (the container's own bytes and the audio).
+        var bareSizes: [Int]
         /// The AAC frames alone (no container), as the checker would measure them.
         var audioPeak: Int
     }
@@ -318,12 +483,15 @@ public struct AudioOnlyVariantBuilder: Sendable {
         var withoutPoster: [[UInt8]] = []
         var transportStream = TransportStreamPosterWriter()
         var bareTransportStream = TransportStreamPosterWriter()
+        let runt = Self.finalRunt(segments, targetDuration: targetDuration)
         do {
             for (index, bytes) in audio.segments.enumerated() {
+                // A final runt goes without the poster (docs/measurement.md, "Runt segments").
+                let poster = index == runt ? nil : poster
                 switch container {
                 case .mpegTS:
-                    final.append(poster == nil ? bytes : try transportStream.rewrite(bytes, poster: poster))
-                    withoutPoster.append(poster == nil ? bytes : try bareTransportStream.rewrite(bytes, poster: nil))
+                    final.append(try transportStream.rewrite(bytes, poster: poster))
+                    withoutPoster.append(try bareTransportStream.rewrite(bytes, poster: nil))
                 case .adts:
                     // RFC 8216 §3.4: the PRIV timestamp of the first frame, on the source's timeline.
                     final.append(try PackedAudioPosterWriter.rewrite(bytes, poster: poster, timestampIfMissing: audio.firstPTS[index]))
@@ -345,33 +513,96 @@ public struct AudioOnlyVariantBuilder: Sendable {
         let frames = measure(audio.frameBytes)
         return BuiltVariant(
             rate: rate, audio: audio, segments: final, peak: measured.peak, average: measured.average,
-            peakWithoutPoster: bare.peak, audioPeak: frames.peak)
+            peakWithoutPoster: bare.peak, bareSizes: withoutPoster.map(\.count), audioPeak: frames.peak)
     }
 
-    /// The first bit rate to try: the asked one, or the highest that an estimate keeps within the
-    /// budget: audio plus the container (MPEG-TS ≈ 12 %: packet and PES headers, PAT/PMT per
-    /// segment; ADTS and fMP4 ≈ 2 %), 3 % for the encoder's peaks over its average, and the
-    /// poster over the shortest segment. A good first guess saves a second encoding.
-    func initialRate(budget: Int, poster: Poster?, segments: [MediaSegment], container: AudioVariantContainer) throws(EmbedError) -> Int {
-        if let asked = request.audioBitRate { return asked }
-        let shortest = max(0.1, segments.map(\.duration).min() ?? 1)
-        let posterRate = Int(Double((poster?.data.count ?? 0) + 600) * 8 / shortest)
-        let overhead = container == .mpegTS ? 115 : 105
-        if let rate = Self.automaticRates.first(where: { $0 * overhead / 100 + posterRate <= budget }) { return rate }
-        return request.fit ? 32_000 : Self.minimumBitRate
+    /// The final runt of the source's segments, the one the poster leaves out; nil when none.
+    static func finalRunt(_ segments: [MediaSegment], targetDuration: Int) -> Int? {
+        guard let last = segments.last,
+              BitrateWindow.isFinalRunt(duration: last.duration, count: segments.count, targetDuration: targetDuration)
+        else { return nil }
+        return segments.count - 1
     }
 
-    /// The largest image whose tag keeps `audioOnly` (built without a poster) within budget.
-    static func largestImage(budget: Int, audioOnly: BuiltVariant, segments: [MediaSegment], targetDuration: Int, image: Poster) -> Int {
-        // Per segment: what the budget leaves over the segment's own bytes; the image must fit the
-        // tightest, less the tag's own bytes and the container's packets around it (about 3 %).
-        var room = Int.max
-        for (segment, bytes) in zip(segments, audioOnly.segments) {
-            let allowed = Int(Double(budget) * segment.duration / 8) - bytes.count
-            room = min(room, allowed)
+    /// Where the poster goes in the new segments (PosterBudget): a timed-ID3 PES of its own in
+    /// MPEG-TS, the leading tag (with the timestamp) of packed audio, a new `emsg` in fMP4.
+    static func posterLayout(_ container: AudioVariantContainer) -> PosterBudget.Layout {
+        switch container {
+        case .mpegTS: return .transportStream(otherTagBytes: nil)
+        case .adts: return .inExistingTag
+        case .fragmentedMP4: return .newEventMessage
         }
-        let frameOverhead = 64 + image.mimeType.utf8.count + image.description.utf8.count
-        return max(0, (room - frameOverhead) * 96 / 100)
+    }
+
+    /// The peak an encoding at `rate` is expected to have, before encoding: the audio plus the
+    /// container (MPEG-TS ≈ 12 %: packet and PES headers, PAT/PMT per segment; ADTS and fMP4
+    /// ≈ 2 %), 3 % for the encoder's peaks over its average, and the poster in every segment but
+    /// a final runt, over the same peak windows the checker measures (BitrateWindow). A good
+    /// estimate saves an encoding; the measurement of the encoding decides.
+    static func estimatedPeak(
+        rate: Int, poster: Poster?, segments: [MediaSegment], targetDuration: Int, container: AudioVariantContainer
+    ) -> Int {
+        let overhead = container == .mpegTS ? 1.15 : 1.05
+        let perSegment = container == .mpegTS ? 2 * 188 : 0
+        let runt = finalRunt(segments, targetDuration: targetDuration)
+        let frame = poster.map { PosterBudget.pictureFrameBytes(imageBytes: $0.data.count, mimeType: $0.mimeType, description: $0.description) }
+        let windows = segments.enumerated().map { index, segment in
+            let audio = Int((Double(rate) * overhead * segment.duration / 8).rounded(.up)) + perSegment
+            let posterBytes = frame.map { index == runt ? 0 : PosterBudget.growth(posterLayout(container), frameBytes: $0) } ?? 0
+            return BitrateWindow.Segment(bytes: audio + posterBytes, duration: segment.duration)
+        }
+        return BitrateWindow.peak(windows, targetDuration: targetDuration) ?? .max
+    }
+
+    /// The peak `built` would have at `rate` instead: its bytes without the poster scaled by
+    /// the rate, plus the poster's share as measured. Decides whether the next rung is worth
+    /// encoding, and says what it would need.
+    static func projectedPeak(_ built: BuiltVariant, rate: Int) -> Int {
+        let posterShare = built.peak - built.peakWithoutPoster
+        return Int((Double(built.peakWithoutPoster) * Double(rate) / Double(max(1, built.rate))).rounded(.up)) + posterShare
+    }
+
+    /// What the rung above `chosen` would have needed: its peak (measured when it was encoded,
+    /// projected otherwise) against the budget, and the poster or budget that would let it fit.
+    func nextStepNote(
+        after chosen: BuiltVariant, above: BuiltVariant?, budget: Int, poster: Poster?, segments: [MediaSegment],
+        targetDuration: Int, container: AudioVariantContainer
+    ) -> String? {
+        guard let index = Self.standardRates.firstIndex(of: chosen.rate) else { return nil }
+        guard index + 1 < Self.standardRates.count else { return "the top of the ladder: no higher rate to try" }
+        let up = Self.standardRates[index + 1]
+        let measured = above?.rate == up ? above : nil
+        let peak = measured?.peak ?? Self.projectedPeak(chosen, rate: up)
+        var text = "next step up: \(Self.kbps(up)) would peak at \(measured == nil ? "about " : "")\(Self.kbps(peak)) (\(measured == nil ? "projected from this encoding" : "encoded and measured")), \(Self.kbps(max(0, peak - budget))) over the budget"
+        var needs: [String] = []
+        if let poster {
+            // Its segments without the poster: measured, or this encoding's scaled by the rate.
+            let bare = measured?.bareSizes ?? chosen.bareSizes.map { Int((Double($0) * Double(up) / Double(max(1, chosen.rate))).rounded(.up)) }
+            let fits = Self.largestImage(budget: budget, bareSizes: bare, segments: segments, targetDuration: targetDuration, image: poster, container: container)
+            if fits > 0 { needs.append("a poster of at most \(measured == nil ? "about " : "")\(fits) bytes (this one has \(poster.data.count))") }
+        }
+        needs.append("--budget-kbps \((peak + 999) / 1000)")
+        text += "; it needs " + needs.joined(separator: " or ")
+        return text
+    }
+
+    /// The largest image whose tag keeps a variant of `bareSizes` (its segments without a poster)
+    /// within budget: the checker's own answer (PosterBudget.largestPoster), a final runt left out.
+    static func largestImage(budget: Int, bareSizes: [Int], segments: [MediaSegment], targetDuration: Int, image: Poster, container: AudioVariantContainer) -> Int {
+        let runt = finalRunt(segments, targetDuration: targetDuration)
+        let bare = zip(segments, bareSizes).enumerated().map { index, pair in
+            PosterBudget.Segment(bytesWithoutPoster: pair.1, duration: pair.0.duration, layout: posterLayout(container), carriesPoster: index != runt)
+        }
+        return PosterBudget.largestPoster(
+            within: budget, bare, targetDuration: targetDuration, mimeType: image.mimeType, description: image.description) ?? 0
+    }
+
+    /// What `--fit` went down to before it gave up: "it goes down to JPEG 16x16 (… ) at qscale 31, 612 bytes".
+    func fitFloor(_ image: Poster) -> String {
+        guard let floor = try? ImageFitter.floor(image.data, mimeType: image.mimeType, maximumPixels: request.configuration.limits.imagePixels) else {
+            return "it goes down to a smallest side of 16 px at qscale 31"
+        }
+        return "it goes down to \(floor.description)"
     }
 
     func reencode(_ image: Poster, maxBytes: Int) throws(EmbedError) -> (poster: Poster, description: String)? {
@@ -389,12 +620,12 @@ public struct AudioOnlyVariantBuilder: Sendable {
         }
     }
 
-    func refusal(_ candidate: BuiltVariant, rate: Int, budget: Int) -> String {
+    func refusal(_ candidate: BuiltVariant, budget: Int) -> String {
         let posterShare = candidate.peak - candidate.peakWithoutPoster
-        let container = candidate.peakWithoutPoster - rate
-        var text = "an audio-only variant at \(Self.kbps(rate)) of audio would peak at \(Self.kbps(candidate.peak)) against the \(Self.kbps(budget)) budget"
+        let container = candidate.peakWithoutPoster - candidate.rate
+        var text = "an audio-only variant at \(Self.kbps(candidate.rate)) of audio would peak at \(Self.kbps(candidate.peak)) against the \(Self.kbps(budget)) budget"
         if let poster = request.poster {
-            text += " (\(request.posterName), \(poster.data.count) bytes in every segment, adds \(Self.kbps(posterShare)); the container about \(Self.kbps(max(0, container))); that leaves \(Self.kbps(max(0, budget - posterShare - max(0, container)))) for audio, at least \(Self.kbps(Self.minimumBitRate)) is needed)"
+            text += " (\(request.posterName), \(poster.data.count) bytes in every segment, adds \(Self.kbps(posterShare)); the container about \(Self.kbps(max(0, container))); that leaves \(Self.kbps(max(0, budget - posterShare - max(0, container)))) for audio, at least \(Self.kbps(candidate.rate)) is needed)"
         }
         return text
     }
@@ -405,19 +636,71 @@ public struct AudioOnlyVariantBuilder: Sendable {
 
     // MARK: - Playlists
 
-    /// Whether a variant is one `--add-audio-only` added: its URI lies in our folder.
-    static func isOurs(_ variant: VariantStream) -> Bool {
-        variant.uri.hasPrefix(folderName + "/")
+    /// Whether a variant is one `--add-audio-only` added: its media playlist carries our
+    /// marker comment (RFC 8216 §4.1: a `#` line that is no tag), or — as earlier versions
+    /// wrote it — its URI lies in `hlscheck-audio-only/`. Never a user's variant: `--remove`
+    /// deletes the files of ours.
+    func isOurs(_ variant: VariantStream, _ analysis: StreamAnalysis) -> Bool {
+        if variant.uri.hasPrefix(Self.folderName + "/") { return true }
+        guard let playlistURI = analysis.variants.first(where: { $0.stream?.line == variant.line })?.playlistURI,
+              let playlist = analysis.loaded.mediaPlaylists[playlistURI] else { return false }
+        return playlist.comments.contains { $0.text == Self.marker }
+    }
+
+    /// Why `name` cannot name the new variant's playlist (relative to the multivariant
+    /// playlist), nil when it can: plain relative path components, ending in `.m3u8`.
+    public static func nameProblem(_ name: String) -> String? {
+        let parts = name.split(separator: "/", omittingEmptySubsequences: false)
+        if name.hasPrefix("/") || parts.contains(where: { $0.isEmpty || $0 == "." || $0 == ".." }) {
+            return "a relative path without empty, '.' or '..' parts"
+        }
+        if name.contains(where: { "%?#\\".contains($0) || $0.isNewline || $0 == "\"" }) { return "a plain name, without '%', '?', '#', '\\' or quotes" }
+        if !name.hasSuffix(".m3u8") || name == ".m3u8" { return "a playlist name ending in .m3u8" }
+        return nil
+    }
+
+    /// The new variant's folder and playlist name, relative to the multivariant playlist's
+    /// folder: `--name` (or `audio-only/index.m3u8`) when nothing is there; a content-addressed
+    /// name in the same folder when a variant of ours is there (a rebuild: the writer never
+    /// overwrites what the current playlist references); without `--name`, the folder
+    /// `hlscheck-audio-only/` when the plain name belongs to someone else.
+    func newVariantName(masterFolder: String, ours: [VariantStream], mediaPlaylist: [UInt8]) throws(EmbedError) -> (folder: String, playlist: String) {
+        let wanted = request.name ?? Self.defaultName
+        if let problem = Self.nameProblem(wanted) {
+            throw EmbedError("--name \(wanted): the new variant's playlist needs \(problem)")
+        }
+        let folder = (wanted as NSString).deletingLastPathComponent
+        let playlist = (wanted as NSString).lastPathComponent
+        let path = (masterFolder as NSString).appendingPathComponent(wanted)
+        guard FileManager.default.fileExists(atPath: path) else { return (folder, playlist) }
+        let existing = FileManager.default.contents(atPath: path).map { [UInt8]($0) } ?? []
+        // Left by a run that was killed before the multivariant playlist was swapped in: the
+        // same bytes are taken over as they are (the writer reuses a name holding them).
+        if existing == mediaPlaylist { return (folder, playlist) }
+        let marked = String(decoding: existing.prefix(256), as: UTF8.self).split(whereSeparator: \.isNewline).contains { $0 == Self.marker }
+        if marked || ours.contains(where: { $0.uri == wanted }) {
+            return (folder, SegmentName.renamed(playlist, bytes: mediaPlaylist))
+        }
+        guard request.name == nil else {
+            throw EmbedError("--name \(wanted): \(path) exists and is not a variant hlscheck added; nothing was written — choose another --name")
+        }
+        return (Self.folderName, SegmentName.renamed("index.m3u8", bytes: mediaPlaylist))
     }
 
     /// Every file of the variants we added (playlist, segments, init), relative to the layout.
     func ownFiles(_ analysis: StreamAnalysis, _ layout: StreamLayout) -> Set<String> {
         var files = Set<String>()
-        for variant in analysis.variants where variant.stream.map(Self.isOurs) ?? false {
-            files.insert(layout.relative(variant.playlistURI))
-            for segment in variant.playlist?.segments ?? [] {
-                files.insert(layout.relative(URIResolver.resolve(segment.uri, against: variant.playlistURI)))
-                if let map = segment.map { files.insert(layout.relative(URIResolver.resolve(map.uri, against: variant.playlistURI))) }
+        for variant in analysis.variants where variant.stream.map({ isOurs($0, analysis) }) ?? false {
+            var playlists = [(variant.playlistURI, variant.playlist)]
+            for rendition in variant.audioRenditions where isOurPlaylist(rendition.playlistURI, analysis) {
+                if let uri = rendition.playlistURI { playlists.append((uri, rendition.playlist)) }
+            }
+            for (uri, playlist) in playlists {
+                files.insert(layout.relative(uri))
+                for segment in playlist?.segments ?? [] {
+                    files.insert(layout.relative(URIResolver.resolve(segment.uri, against: uri)))
+                    if let map = segment.map { files.insert(layout.relative(URIResolver.resolve(map.uri, against: uri))) }
+                }
             }
         }
         return files
@@ -456,6 +739,7 @@ public struct AudioOnlyVariantBuilder: Sendable {
                 continue
             }
             out.append(offset == 0 && line.hasPrefix("\u{FEFF}") ? String(line.dropFirst()) : line)
+            if offset == 0 { out.append(marker) }
         }
         return Array((out.joined(separator: crlf ? "\r\n" : "\n") + (crlf ? "\r\n" : "\n")).utf8)
     }
@@ -474,15 +758,140 @@ public struct AudioOnlyVariantBuilder: Sendable {
         return out
     }
 
-    /// `bytes` with a variant appended at the end (after the last line, in the file's line
-    /// endings); every byte before it unchanged.
-    static func appendingVariant(_ tag: String, uri: String, to bytes: [UInt8]) -> [UInt8] {
+    /// `bytes` with `lines` inserted before the 1-based `line`, in the file's line endings;
+    /// every other byte unchanged.
+    static func insertingLines(_ lines: [String], atLine line: Int, into bytes: [UInt8]) -> [UInt8] {
+        let crlf = bytes.firstIndex(of: 0x0A).map { $0 > 0 && bytes[$0 - 1] == 0x0D } ?? false
+        let newline: [UInt8] = crlf ? [0x0D, 0x0A] : [0x0A]
+        var start = 0, current = 1
+        while current < line, let end = bytes[start...].firstIndex(of: 0x0A) {
+            start = end + 1
+            current += 1
+        }
+        guard current == line, start < bytes.count else { return appendingLines(lines, to: bytes) }
+        return Array(bytes[..<start]) + lines.flatMap { Array($0.utf8) + newline } + Array(bytes[start...])
+    }
+
+    /// What keeps an audio-only variant from doing its job (empty: it does): measured over the
+    /// budget, or — when a poster is to go in — segments without one (a final runt may, per
+    /// docs/measurement.md, "Runt segments"); or not measurable.
+    func problems(of variant: VariantAnalysis, budget: Int) -> [String] {
+        guard let measurement = variant.measurement, let peak = variant.measuredPeakBitrate, variant.isMeasurementComplete else {
+            return ["its segments could not all be measured"]
+        }
+        var problems: [String] = []
+        if peak > budget { problems.append("it peaks at \(Self.kbps(peak)) against the \(Self.kbps(budget)) budget") }
+        if request.poster != nil {
+            let runt = measurement.finalRuntIndex
+            var inspected = 0, missing = 0
+            for (index, record) in measurement.records.enumerated() where record.isInspected && index != runt {
+                inspected += 1
+                if record.artwork == nil { missing += 1 }
+            }
+            if missing > 0 { problems.append(missing == inspected ? "it carries no poster" : "\(missing) of \(inspected) segments carry no poster") }
+        }
+        return problems
+    }
+
+    /// "audio/index.m3u8 peaks at 51.2 kbit/s within the 64.0 kbit/s budget, the poster in every segment".
+    func validDescription(_ stream: VariantStream, _ analysis: StreamAnalysis, budget: Int) -> String {
+        let variant = analysis.variants.first { $0.stream?.line == stream.line }
+        var text = "\(stream.uri) peaks at \(Self.kbps(variant?.measuredPeakBitrate ?? 0)) within the \(Self.kbps(budget)) budget"
+        if let measurement = variant?.measurement, measurement.records.contains(where: { $0.artwork != nil }) {
+            text += measurement.finalRuntIndex.map { measurement.records[$0].artwork == nil } == true
+                ? ", the poster in every segment but the final runt" : ", the poster in every segment"
+        }
+        return text
+    }
+
+    /// `bytes` with `lines` appended at the end (after the last line, in the file's line
+    /// endings); every byte before them unchanged.
+    static func appendingLines(_ lines: [String], to bytes: [UInt8]) -> [UInt8] {
         let crlf = bytes.firstIndex(of: 0x0A).map { $0 > 0 && bytes[$0 - 1] == 0x0D } ?? false
         let newline: [UInt8] = crlf ? [0x0D, 0x0A] : [0x0A]
         var out = bytes
         if let last = out.last, last != 0x0A { out += newline }
-        out += Array(tag.utf8) + newline + Array(uri.utf8) + newline
+        for line in lines { out += Array(line.utf8) + newline }
         return out
+    }
+
+    // MARK: - Languages
+
+    /// One rendition of the source's AUDIO group and the playlist it plays.
+    struct LanguageRendition {
+        var rendition: Rendition
+        var source: Source
+    }
+
+    /// The renditions of the AUDIO group `source` belongs to, one per language, the default
+    /// first — when the group has two languages or more (else empty: one rendition is enough).
+    func languageGroup(_ analysis: StreamAnalysis, containing source: Source) -> [LanguageRendition] {
+        var members: [LanguageRendition] = []
+        var seen = Set<String>()
+        var group: String?
+        for variant in analysis.variants {
+            for rendition in variant.audioRenditions where rendition.playlistURI == source.playlistURI {
+                group = group ?? rendition.rendition.groupID
+            }
+        }
+        guard let group else { return [] }
+        for variant in analysis.variants {
+            for rendition in variant.audioRenditions where rendition.rendition.groupID == group {
+                guard let uri = rendition.playlistURI, let playlist = rendition.playlist, let measurement = rendition.measurement,
+                      measurement.records.contains(where: \.hasAudio), seen.insert(uri).inserted else { continue }
+                members.append(LanguageRendition(
+                    rendition: rendition.rendition, source: Source(uri: rendition.rendition.uri ?? uri, playlistURI: uri, playlist: playlist, measurement: measurement)))
+            }
+        }
+        var languages = Set<String>()
+        let distinct = members.filter { languages.insert(($0.rendition.language ?? "").lowercased()).inserted }
+        guard distinct.count > 1 else { return [] }
+        return distinct.filter(\.rendition.isDefault) + distinct.filter { !$0.rendition.isDefault }
+    }
+
+    /// "en", "pt-BR": a language tag as a folder name; "lang1" when there is none to use.
+    static func folderName(forLanguage language: String?, index: Int) -> String {
+        guard let language, !language.isEmpty, language.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }) else {
+            return "lang\(index)"
+        }
+        return language
+    }
+
+    /// The new group's EXT-X-MEDIA line: the source rendition's NAME, LANGUAGE, DEFAULT and
+    /// AUTOSELECT (RFC 8216 §4.3.4.1), the new playlist's URI.
+    static func mediaLine(_ rendition: Rendition, group: String, channels: Int, uri: String) -> String {
+        var line = "#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"\(group)\",NAME=\"\(rendition.name ?? rendition.language ?? "audio")\""
+        if let language = rendition.language { line += ",LANGUAGE=\"\(language)\"" }
+        line += ",DEFAULT=\(rendition.isDefault ? "YES" : "NO"),AUTOSELECT=\(rendition.autoselect || rendition.isDefault ? "YES" : "NO")"
+        line += ",CHANNELS=\"\(channels)\",URI=\"\(uri)\""
+        return line
+    }
+
+    /// "audio-only", or "audio-only-2" … when the stream has a group of that name already.
+    func uniqueGroupID(_ analysis: StreamAnalysis) -> String {
+        let taken = Set(analysis.variants.flatMap { $0.audioRenditions.compactMap(\.rendition.groupID) })
+        var candidate = "audio-only", number = 1
+        while taken.contains(candidate) {
+            number += 1
+            candidate = "audio-only-\(number)"
+        }
+        return candidate
+    }
+
+    /// The EXT-X-MEDIA lines of the renditions of variants we added whose playlists we wrote.
+    func ownRenditionLines(_ analysis: StreamAnalysis) -> [ClosedRange<Int>] {
+        var lines = Set<Int>()
+        for variant in analysis.variants where variant.stream.map({ isOurs($0, analysis) }) ?? false {
+            for rendition in variant.audioRenditions where isOurPlaylist(rendition.playlistURI, analysis) {
+                lines.insert(rendition.rendition.line)
+            }
+        }
+        return lines.sorted().map { $0...$0 }
+    }
+
+    func isOurPlaylist(_ uri: String?, _ analysis: StreamAnalysis) -> Bool {
+        guard let uri, let playlist = analysis.loaded.mediaPlaylists[uri] else { return false }
+        return playlist.comments.contains { $0.text == Self.marker }
     }
 
     // MARK: - Writing and checking

@@ -31,6 +31,9 @@ public struct EmbedRequest: Sendable {
     public var configuration: CheckConfiguration
     /// When another `hlscheck embed` holds the stream's lock: wait for it (true) or refuse.
     public var wait = false
+    /// Rewrite segments under their own names (each replaced whole by a rename) instead of
+    /// new, content-addressed ones (docs/embed.md, "Names: new or kept").
+    public var keepNames = false
     /// Messages for the user while the run goes on (waiting for the lock, leftovers removed).
     public var report: @Sendable (String) -> Void = { _ in }
     /// Called before each step of writing (a chunk written, a rename, a removal) with the count
@@ -91,4 +94,7 @@ public struct EmbedOutcome: Sendable {
     public var fittedImage: String?
     /// The checker's report on the written stream.
     public var verification: CheckReport
+    /// The re-check's findings split into those in what embed wrote and those that were in the
+    /// stream before (docs/embed.md, "Exit code").
+    public var verdict = EmbedVerdict(written: [], before: [])
 }

@@ -166,6 +166,11 @@ extension StreamWriter {
                 return
             }
             // The name and the URI from one fingerprint: the bytes are hashed once, if at all.
+            if keepNames {
+                // Nobody sees this folder yet: the new bytes simply take the segment's own name.
+                try enqueue(file, bytes, like: original)
+                return
+            }
             let fingerprint = known ?? SegmentName.fingerprint(bytes)
             try enqueue(Tree.join(folder, SegmentName.renamed(name, fingerprint: fingerprint)), bytes, like: original)
             newURIs[playlist, default: [:]][segment.uriLine] = SegmentName.renamed(segment.uri, fingerprint: fingerprint)
@@ -177,7 +182,7 @@ extension StreamWriter {
         }
         // Every other file of the stream, as it is (a segment a target shares with a playlist
         // embed leaves alone included).
-        let sharedElsewhere = layout.segments.filter { !targetPlaylists.contains($0.playlist) }.map(\.file)
+        let sharedElsewhere = keepNames ? [] : layout.segments.filter { !targetPlaylists.contains($0.playlist) }.map(\.file)
         let written = targetPlaylists.union([layout.rootPlaylist]).union(dropped).union(additions.map(\.file))
             .union(Set(targetSegments.map(\.file)).subtracting(sharedElsewhere).subtracting(layout.otherFiles))
         for file in layout.files where !written.contains(file) {

@@ -52,7 +52,7 @@ public struct PosterEmbedder: Sendable {
                 throw EmbedError(budgetMessage(excess, image: image, fitting: fitting, plan: plan) + ": use a smaller image, --fit to re-encode it, or --force")
             }
             guard let fitting, let smaller = try reencode(image, maxBytes: fitting) else {
-                throw EmbedError(budgetMessage(excess, image: image, fitting: fitting, plan: plan) + ", and no re-encoding of the image fits")
+                throw EmbedError(budgetMessage(excess, image: image, fitting: fitting, plan: plan) + ", and no re-encoding of the image fits (--fit searches JPEG quality, then smaller sizes; \(fitFloor(image)))")
             }
             poster = smaller.poster
             fitted = smaller.description
@@ -63,11 +63,13 @@ public struct PosterEmbedder: Sendable {
         }
 
         let layout = try StreamLayout(analysis)
+        let prior = PriorFindings(Checker(configuration: request.configuration).diagnose(analysis), root: layout.root)
         let master = try masterBytes(analysis, plan)
         let finalPoster = poster
-        let writer = StreamWriter(
+        var writer = StreamWriter(
             layout: layout, destination: request.destination, wait: request.wait, report: request.report,
             hook: request.writeStepHook)
+        writer.keepNames = request.keepNames
         let output = try writer.write(master: master, targets: plan.targets.map(\.playlistURI), lock: lock) { (put: StreamWriter.Put) throws(EmbedError) in
             // The measured bytes, kept from the first pass; beyond the memory bound, a second
             // pass (the writers are deterministic, so these are the measured bytes again).
@@ -79,9 +81,10 @@ public struct PosterEmbedder: Sendable {
                     continue
                 }
                 var session = SegmentSession(timelineStart: target.timelineStart)
-                for (segment, record) in zip(target.segments, target.measurement.records) {
+                for (index, (segment, record)) in zip(target.segments, target.measurement.records).enumerated() {
                     let path = URIResolver.resolve(segment.uri, against: target.playlistURI)
-                    try put(target.playlistURI, segment, try session.rewrite(path, segment: segment, record: record, poster: finalPoster), nil)
+                    let bytes = try session.rewrite(path, segment: segment, record: record, poster: target.poster(finalPoster, forSegment: index))
+                    try put(target.playlistURI, segment, bytes, nil)
                 }
             }
         }
@@ -101,6 +104,7 @@ public struct PosterEmbedder: Sendable {
         } catch {
             throw EmbedError("wrote \(output) but cannot re-check it: \(error.description)")
         }
+        let split = prior.split(verification.diagnostics, root: layout.outputRoot(output))
         return EmbedOutcome(
             output: output,
             targets: plan.targets.map { target in
@@ -108,7 +112,7 @@ public struct PosterEmbedder: Sendable {
                     uri: target.uri, segments: target.newSizes.count, peakBefore: target.measurement.peakBitrate,
                     peakAfter: target.newPeak, averageAfter: target.newAverage, notes: notes(target))
             },
-            fittedImage: fitted, verification: verification)
+            fittedImage: fitted, verification: verification, verdict: EmbedVerdict(written: split.written, before: split.before))
     }
 
     // MARK: - Re-check
@@ -138,11 +142,16 @@ public struct PosterEmbedder: Sendable {
 
     // MARK: - Targets
 
-    /// Every audio-only variant and every audio rendition, or those `--variant` names.
+    /// By default the audio-only variants and their own audio renditions: the poster shows
+    /// while a player sits on the audio-only variant. A full-rate AUDIO rendition plays beside
+    /// video, where the poster only costs bandwidth, so it is a target only when `--variant`
+    /// names it.
     func selectTargets(_ analysis: StreamAnalysis) throws(EmbedError) -> [PlannedTarget] {
         var candidates: [PlannedTarget] = []
+        var defaults = Set<String>()
         var seen = Set<String>()
-        func add(_ uri: String, _ playlistURI: String, _ playlist: MediaPlaylist?) {
+        func add(_ uri: String, _ playlistURI: String, _ playlist: MediaPlaylist?, byDefault: Bool) {
+            if byDefault { defaults.insert(playlistURI) }
             guard let playlist, let measurement = analysis.measurements[playlistURI], seen.insert(playlistURI).inserted
             else { return }
             var target = PlannedTarget(uri: uri, playlistURI: playlistURI, playlist: playlist, measurement: measurement)
@@ -151,18 +160,20 @@ public struct PosterEmbedder: Sendable {
             candidates.append(target)
         }
         for variant in analysis.variants {
-            if variant.isAudioOnly { add(variant.uri, variant.playlistURI, variant.playlist) }
+            if variant.isAudioOnly { add(variant.uri, variant.playlistURI, variant.playlist, byDefault: true) }
             for rendition in variant.audioRenditions {
                 if let uri = rendition.playlistURI {
-                    add(rendition.rendition.uri ?? uri, uri, rendition.playlist)
+                    add(rendition.rendition.uri ?? uri, uri, rendition.playlist, byDefault: variant.isAudioOnly)
                 }
             }
         }
         guard !request.variants.isEmpty else {
-            guard !candidates.isEmpty else {
-                throw EmbedError("\(request.input): no audio-only variant or audio rendition to put a poster in")
+            let chosen = candidates.filter { defaults.contains($0.playlistURI) }
+            guard !chosen.isEmpty else {
+                let renditions = candidates.map(\.uri)
+                throw EmbedError("\(request.input) has no audio-only variant to put the poster in\(renditions.isEmpty ? "" : " (its audio renditions \(renditions.joined(separator: ", ")) play beside video, where a poster only costs bandwidth)"): hlscheck embed --add-audio-only --image \(request.posterName.isEmpty ? "POSTER" : request.posterName) creates one with the poster\(renditions.isEmpty ? "" : "; --variant URI puts it into a rendition anyway")")
             }
-            return candidates
+            return chosen
         }
         return try request.variants.map { (name: String) throws(EmbedError) -> PlannedTarget in
             guard let match = candidates.first(where: { $0.uri == name || $0.playlistURI == name || StreamLayout.file($0.playlistURI) == name }) else {
@@ -202,10 +213,18 @@ public struct PosterEmbedder: Sendable {
             notes.append("kept the ID3 PRIV timestamp that starts \(target.timestampsKept) packed-audio segments of \(target.uri): RFC 8216 §3.4 requires it, so one that hlscheck embed added stays and those segments keep its bytes")
         }
         if let kept = target.keptPictures.note(playlist: target.uri) { notes.append(kept) }
+        if request.poster != nil, let runt = target.runtLeftOut {
+            notes.append("left the poster out of the last segment \(runt.uri) of \(target.uri) (\(Self.seconds(runt.duration)), under half the \(target.measurement.targetDuration) s target duration): no peak window measures it alone, and a poster in it would weigh twice in the window it shares with the segment before (docs/measurement.md, \"Runt segments\")")
+        }
         if target.timestampsAdded > 0 {
             notes.append("added an ID3 PRIV timestamp to \(target.timestampsAdded) packed-audio segments of \(target.uri) that had none: RFC 8216 §3.4 requires it")
         }
         return notes
+    }
+
+    /// "0.021 s": a short duration as the notes give it.
+    static func seconds(_ duration: Double) -> String {
+        String(format: "%.3f s", duration)
     }
 
     // MARK: - Rewriting
@@ -246,7 +265,7 @@ public struct PosterEmbedder: Sendable {
                     let path = URIResolver.resolve(segment.uri, against: target.playlistURI)
                     let bytes: [UInt8]
                     do throws(EmbedError) {
-                        bytes = try session.rewrite(path, segment: segment, record: record, poster: poster)
+                        bytes = try session.rewrite(path, segment: segment, record: record, poster: target.poster(poster, forSegment: index))
                     } catch {
                         failure = error
                         break
@@ -310,6 +329,14 @@ public struct PosterEmbedder: Sendable {
         if let kept = plan.target(excess.playlistURI)?.keptPictures.note(playlist: excess.uri) { message += " (\(kept))" }
         if let fitting { message += "; an image of at most \(fitting) bytes fits" } else { message += "; no poster fits" }
         return message
+    }
+
+    /// What `--fit` went down to before it gave up: "it goes down to JPEG 16x16 (… ) at qscale 31, 612 bytes".
+    func fitFloor(_ image: Poster) -> String {
+        guard let floor = try? ImageFitter.floor(image.data, mimeType: image.mimeType, maximumPixels: request.configuration.limits.imagePixels) else {
+            return "it goes down to a smallest side of 16 px at qscale 31"
+        }
+        return "it goes down to \(floor.description)"
     }
 
     func reencode(_ image: Poster, maxBytes: Int) throws(EmbedError) -> (poster: Poster, description: String)? {

@@ -1,4 +1,5 @@
 import HLSCheck
+import HLSPackaging
 import HLSPlaylist
 
 /// One media playlist the poster goes into.
@@ -34,6 +35,20 @@ struct PlannedTarget: Sendable {
 
     /// The segments that carry media (GAP segments have none), in the order measurements use.
     var segments: [MediaSegment] { playlist.segments.filter { !$0.gap } }
+
+    /// The final runt the poster leaves out (docs/measurement.md, "Runt segments"): its URI
+    /// and EXTINF; nil when the playlist ends in a full segment.
+    var runtLeftOut: (uri: String, duration: Double)? {
+        guard let index = measurement.finalRuntIndex else { return nil }
+        let record = measurement.records[index]
+        return (record.uri, record.extinf)
+    }
+
+    /// The poster for the segment at `index` (in `segments`' order): none for a final runt —
+    /// the checker's budget arithmetic (PosterBudget) leaves it out there too.
+    func poster(_ poster: Poster?, forSegment index: Int) -> Poster? {
+        index == measurement.finalRuntIndex ? nil : poster
+    }
 }
 
 /// The measured result of a rewrite, before anything is written.

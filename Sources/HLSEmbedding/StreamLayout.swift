@@ -94,6 +94,12 @@ struct StreamLayout: Sendable {
     /// The path of the local file a resolved URI names (`LocalFileName`): the stream's URIs
     /// are URI references (a folder typed as "Stream #1" is "Stream %231" in them), files are
     /// opened and written by path.
+    /// The folder that holds the written copy's files as `root` holds the input's: the output
+    /// folder for a copy (`output` is its copy of the input playlist), `root` in place.
+    func outputRoot(_ output: String) -> String {
+        output.hasSuffix("/" + rootPlaylist) ? String(output.dropLast(rootPlaylist.count + 1)) : root
+    }
+
     static func file(_ uri: String) -> String {
         LocalPath.name(of: uri).flatMap { $0.refusal == nil ? $0.path : nil } ?? uri
     }

@@ -21,6 +21,10 @@ struct StreamWriter {
     var wait: Bool
     var report: @Sendable (String) -> Void
     var hook: (@Sendable (Int) -> Void)?
+    /// `--keep-names`: a rewritten segment replaces the file of its own name (a temporary file
+    /// renamed over it: each reader gets the old file or the new one, whole) instead of getting
+    /// a new name; the playlists' URI lines stay as they are.
+    var keepNames = false
 
     /// One rewritten segment: the playlist (resolved URI), the segment, its new bytes, and
     /// `SegmentName.fingerprint` of them when the caller has it already (nil: hashed here).
@@ -177,12 +181,12 @@ struct StreamWriter {
                         if !inPlace { try tree.copy(file, from: source, run: run, progress: progress) }
                         return
                     }
-                    let fingerprint = known ?? SegmentName.fingerprint(bytes)
-                    let newName = SegmentName.renamed(name, fingerprint: fingerprint)
+                    let fingerprint = keepNames ? "" : known ?? SegmentName.fingerprint(bytes)
+                    let newName = keepNames ? name : SegmentName.renamed(name, fingerprint: fingerprint)
                     let target = try tree.folder(folder)
                     let use = PendingSegment(
                         folder: folder, temporary: "", newName: newName, playlist: playlist, uriLine: segment.uriLine,
-                        newURI: SegmentName.renamed(segment.uri, fingerprint: fingerprint))
+                        newURI: keepNames ? segment.uri : SegmentName.renamed(segment.uri, fingerprint: fingerprint))
                     if let earlier = pendingFiles[Tree.join(folder, newName)] {
                         guard try target.read(earlier) == bytes else {
                             throw EmbedError("\(tree.absolute(file)): two playlists list this segment and its rewritten bytes differ between them under one new name (\(newName)); embed cannot write both — give each playlist its own segment files")
@@ -204,7 +208,10 @@ struct StreamWriter {
                 while !pending.isEmpty {
                     let next = pending.removeFirst()
                     let target = try tree.folder(next.folder)
-                    if try target.createExclusively(next.newName, with: next.temporary, progress: progress) {
+                    if keepNames {
+                        // Over the segment of the same name: rename(2) replaces it whole.
+                        try target.replace(next.newName, with: next.temporary, progress: progress)
+                    } else if try target.createExclusively(next.newName, with: next.temporary, progress: progress) {
                         created.append(Tree.join(next.folder, next.newName))
                     } else {
                         // Written before (the same poster again): the same bytes may stay, others may not.
@@ -236,7 +243,8 @@ struct StreamWriter {
             // The copy: every other file of the stream, as it is.
             if !inPlace {
                 // A segment a target shares with a playlist embed leaves alone is copied as well.
-                let sharedElsewhere = layout.segments.filter { !targetPlaylists.contains($0.playlist) }.map(\.file)
+                // (Under --keep-names a shared segment's name holds its new bytes already.)
+                let sharedElsewhere = keepNames ? [] : layout.segments.filter { !targetPlaylists.contains($0.playlist) }.map(\.file)
                 let written = targetPlaylists.union([layout.rootPlaylist]).union(dropped).union(additions.map(\.file))
                     .union(Set(targetSegments.map(\.file)).subtracting(sharedElsewhere).subtracting(layout.otherFiles))
                 for file in layout.files where !written.contains(file) {

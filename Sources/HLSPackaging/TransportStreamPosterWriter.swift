@@ -37,7 +37,18 @@ public struct TransportStreamPosterWriter: Sendable {
         if let existing {
             pid = existing.pid
         } else if poster == nil {
-            return segment   // nothing to remove
+            // Nothing to remove (a final runt the poster leaves out, say); only the PMT counters
+            // still move by the variant's shift, or they would jump back at this segment.
+            guard pmtCounterShift != 0 else { return segment }
+            var out = ByteWriter(capacity: segment.count)
+            for index in 0..<stream.packetCount {
+                if stream.packets[index].pid == program.pmtPID {
+                    emitPMT(stream.packet(index), extra: [], into: &out)
+                } else {
+                    out.writeBytes(stream.packet(index))
+                }
+            }
+            return out.bytes
         } else if let chosen = metadataPID {
             guard !stream.usedPIDs.contains(chosen) else {
                 throw PackagingError(.pidConflict, "PID 0x\(hexPID(chosen)) carries timed ID3 in the earlier segments of this variant but is used by another stream in this one; the variant's segments do not share one program layout — re-mux them consistently")

@@ -89,6 +89,31 @@ public enum ImageFitter {
             quality: choice.qscale, description: describe(choice, original: original))
     }
 
+    /// The floor of the search: the smallest size it tries (smallest side 16 px) at the worst
+    /// qscale (31) — what `--fit` goes down to before it gives up, and names when it does.
+    /// Throws ``ImageFitFailure`` when the input does not decode.
+    public static func floor(
+        _ image: [UInt8], mimeType: String, maximumPixels: Int = ImageHeader.defaultMaximumPixels
+    ) throws -> FittedImage {
+        guard !image.isEmpty, let kind = ArtworkDecoder.imageKind(image, mimeType: mimeType) else {
+            throw ImageFitFailure("unsupported image type \"\(mimeType)\" (expected JPEG or PNG)")
+        }
+        if let refusal = ImageHeader.refusal(image, maximumPixels: maximumPixels) {
+            throw ImageFitFailure("\(kind.rawValue.uppercased()) \(refusal)")
+        }
+        do {
+            let reencoder = try ImageReencoder(decoding: image, kind: kind)
+            let original = reencoder.sourceSize
+            let size = candidateSizes(for: original).last ?? original
+            let choice = FitChoice(size: size, qscale: qscaleRange.upperBound, data: try reencoder.jpeg(size: size, qscale: qscaleRange.upperBound))
+            return FittedImage(
+                data: choice.data, mimeType: "image/jpeg", width: size.width, height: size.height, quality: choice.qscale,
+                description: describe(choice, original: original))
+        } catch {
+            throw ImageFitFailure("re-encoding as JPEG failed: \(error)")
+        }
+    }
+
     /// One encoding the search settled on.
     struct FitChoice: Equatable {
         var size: PixelSize

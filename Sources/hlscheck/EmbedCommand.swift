@@ -13,12 +13,14 @@ struct EmbedCommand: AsyncParsableCommand {
         commandName: "embed",
         abstract: "Put a poster (ID3 APIC) into every audio-only segment, within the budget.",
         discussion: """
-            Targets every audio-only variant and audio rendition (or those named with --variant): \
+            Targets every audio-only variant and the audio renditions it uses (an AUDIO rendition \
+            that plays beside video only when named with --variant): \
             MPEG-TS gains a timed-ID3 stream, packed audio an APIC in its leading ID3 tag, fMP4 an \
             emsg box. BANDWIDTH and AVERAGE-BANDWIDTH of the touched variants are recomputed; every \
             other byte of every playlist stays. Embedding again replaces the poster; --remove takes \
             it out. Nothing is written when the result would exceed the budget (unless --force), \
-            and the written stream is checked again: the exit code is check's. \
+            and the written stream is checked again: exit 1 for an error in what embed wrote; \
+            findings the stream had before are counted, and fail only with --fail-on. \
             With --add-audio-only it creates the missing audio-only variant instead: the source's \
             audio re-encoded as AAC-LC within the budget, cut on the source's segment boundaries, \
             the poster in every segment, added to the multivariant playlist (docs/embed.md).
@@ -40,11 +42,14 @@ struct EmbedCommand: AsyncParsableCommand {
     @Flag(help: "When another hlscheck embed is rewriting the same stream, wait for it instead of refusing.")
     var wait = false
 
-    @Option(name: .customLong("variant"), help: "Only this audio-only variant or audio rendition (URI); repeatable.")
+    @Option(name: .customLong("variant"), help: "Only this audio-only variant or audio rendition (URI); repeatable. An AUDIO rendition that plays beside video gets the poster only when named.")
     var variants: [String] = []
 
     @Option(help: "The APIC description text.")
     var description = ""
+
+    @Flag(name: .customLong("keep-names"), help: "Rewrite segments under their own names (each replaced whole by a rename) instead of new names made from their bytes; for streams behind no cache (docs/embed.md).")
+    var keepNames = false
 
     @Flag(help: "Take the poster out instead.")
     var remove = false
@@ -52,17 +57,26 @@ struct EmbedCommand: AsyncParsableCommand {
     @Flag(help: "Write even when the result exceeds the budget.")
     var force = false
 
-    @Flag(help: "Re-encode the image (JPEG quality, then size) to the largest version that fits the budget.")
+    @Flag(help: "Re-encode the image (JPEG quality, then size, down to a smallest side of 16 px at qscale 31) to the largest version that fits the budget.")
     var fit = false
 
-    @Flag(name: .customLong("add-audio-only"), help: "Create the missing audio-only variant (AAC-LC within the budget, the poster in every segment) and add it to the multivariant playlist; with --remove, drop the one added before.")
+    @Flag(name: .customLong("add-audio-only"), help: "Create the missing audio-only variant (AAC-LC within the budget, the poster in every segment; one rendition per language when the source's AUDIO group has several) and add it to the multivariant playlist; nothing when one that does its job is there; with --remove, drop the one added before.")
     var addAudioOnly = false
 
-    @Option(name: .customLong("audio-bitrate"), help: "With --add-audio-only: the AAC bit rate in kbit/s (default: the highest that fits the budget with the poster).")
+    @Flag(help: "With --add-audio-only: when the stream has an audio-only variant that does not do its job (over the budget, or without the poster), build the new one in its place.")
+    var replace = false
+
+    @Option(name: .customLong("name"), help: "With --add-audio-only: the new variant's playlist, DIR/PLAYLIST relative to the multivariant playlist (default audio-only/index.m3u8 when nothing is there).")
+    var variantName: String?
+
+    @Option(name: .customLong("audio-bitrate"), help: "With --add-audio-only: the AAC bit rate in kbit/s (default: the highest of 24, 32, 40, 48, 56, 64, 80, 96, 112, 128 whose peak with the poster fits the budget; stereo from 32).")
     var audioBitrate: Int?
 
     @Option(name: .customLong("audio-from"), help: "With --add-audio-only: the variant or audio rendition (URI) to take the audio from (default: the best audio).")
     var audioFrom: String?
+
+    @Option(name: .customLong("fail-on"), help: "Lowest severity of a re-check finding that makes the exit code 1, findings that were in the stream before embed included (default: an error in what embed wrote; old findings are only counted).")
+    var failOn: FailLevel?
 
     @Option(name: .customLong("budget-kbps"), help: "Audio-only budget in kbit/s, poster included (default 64).")
     var budgetKbps: Int = 64
@@ -85,11 +99,17 @@ struct EmbedCommand: AsyncParsableCommand {
             if remove && image != nil { throw ValidationError("--remove takes no --image") }
             if let audioBitrate, !(16...320).contains(audioBitrate) { throw ValidationError("--audio-bitrate must be between 16 and 320 (kbit/s)") }
             if !variants.isEmpty { throw ValidationError("--variant does not apply to --add-audio-only (use --audio-from to choose the source)") }
+            if keepNames { throw ValidationError("--keep-names does not apply to --add-audio-only (its files are new; --name chooses the playlist's)") }
             if fit && image == nil { throw ValidationError("--fit needs an --image") }
+            if let variantName, let problem = AudioOnlyVariantBuilder.nameProblem(variantName) {
+                throw ValidationError("--name \(variantName): the new variant's playlist needs \(problem)")
+            }
             guard (1...1_000_000).contains(budgetKbps) else { throw ValidationError("--budget-kbps must be between 1 and 1000000") }
             return
         }
-        if audioBitrate != nil || audioFrom != nil { throw ValidationError("--audio-bitrate and --audio-from go with --add-audio-only") }
+        if audioBitrate != nil || audioFrom != nil || replace || variantName != nil {
+            throw ValidationError("--audio-bitrate, --audio-from, --name and --replace go with --add-audio-only")
+        }
         guard remove != (image != nil) else {
             throw ValidationError(remove ? "--remove takes no --image" : "give the poster with --image FILE (or --remove)")
         }
@@ -109,6 +129,7 @@ struct EmbedCommand: AsyncParsableCommand {
             destination: output.map { .folder($0) } ?? .inPlace, variants: variants, force: force, fit: fit,
             configuration: configuration)
         request.wait = wait
+        request.keepNames = keepNames
         request.report = { printError("hlscheck: \(TerminalText.escaped($0))") }
         request.writeStepHook = Self.testHook()
         if addAudioOnly { return try await runAddAudioOnly(poster: poster) }
@@ -128,8 +149,25 @@ struct EmbedCommand: AsyncParsableCommand {
         }
         // Paths as typed (the output folder may be named "Stream #1"), escaped like every name.
         print("wrote \(TerminalText.escaped(outcome.output))\n")
-        print(TextReporter().render([outcome.verification]), terminator: "")
-        if outcome.verification.fails(at: .error) { throw ExitCode(1) }
+        try finish(outcome.verification, outcome.verdict, output: outcome.output)
+    }
+
+    /// Prints the re-check — the findings in what embed wrote, and how many were in the stream
+    /// before — and exits 1 when the policy says so (docs/embed.md, "Exit code").
+    func finish(_ verification: CheckReport, _ verdict: EmbedVerdict, output: String) throws {
+        var shown = verification
+        shown.diagnostics = verdict.written
+        print(TextReporter().render([shown]), terminator: "")
+        let before = verdict.beforeCount
+        if before > 0 {
+            print("\(before) finding\(before == 1 ? " was" : "s were") in the ladder before embed; `hlscheck check \(TerminalText.escaped(output))` lists them")
+        }
+        if verdict.fails(failPolicy) { throw ExitCode(1) }
+    }
+
+    var failPolicy: EmbedVerdict.FailPolicy {
+        guard let failOn else { return .writtenErrors }
+        return failOn.threshold.map { .atOrAbove($0) } ?? .never
     }
 
     func runAddAudioOnly(poster: Poster?) async throws {
@@ -139,6 +177,8 @@ struct EmbedCommand: AsyncParsableCommand {
         request.audioBitRate = audioBitrate.map { $0 * 1000 }
         request.audioFrom = audioFrom
         request.force = force
+        request.replace = replace
+        request.name = variantName
         request.fit = fit
         request.remove = remove
         request.wait = wait
@@ -153,16 +193,19 @@ struct EmbedCommand: AsyncParsableCommand {
         }
         switch outcome.action {
         case .alreadyPresent:
-            print("\(TerminalText.escaped(playlist)) already has the audio-only variant \(TerminalText.escaped(outcome.variantURI ?? "")) that hlscheck added: nothing to do (--force rebuilds it, --remove drops it)")
+            print("\(TerminalText.escaped(playlist)) already has an audio-only variant that does its job: \(TerminalText.escaped(outcome.existing ?? outcome.variantURI ?? "")); nothing was written (hlscheck embed --image changes its poster)")
             return
         case .nothingToRemove:
             print("\(TerminalText.escaped(playlist)) has no audio-only variant that hlscheck added: nothing to remove")
             return
         case .removed:
             print("removed the audio-only variant \(outcome.variantURI ?? "") and its files")
-        case .added, .rebuilt:
+        case .added, .rebuilt, .replaced:
             if let fitted = outcome.fittedImage { print("re-encoded \(image ?? "the image"): \(fitted)") }
-            print("\(outcome.action == .added ? "added" : "rebuilt") the audio-only variant \(outcome.variantURI ?? "") from \(outcome.source ?? "?"): \(outcome.segments) segments, CODECS=\"\(outcome.codecs ?? "")\", BANDWIDTH=\(outcome.peak ?? 0), AVERAGE-BANDWIDTH=\(outcome.average ?? 0)")
+            if !outcome.replaced.isEmpty {
+                print("replaced the audio-only variant \(outcome.replaced.map { TerminalText.escaped($0) }.joined(separator: ", ")) in the multivariant playlist (its files stay: other playlists may use them)")
+            }
+            print("\(outcome.action == .rebuilt ? "rebuilt" : "added") the audio-only variant \(outcome.variantURI ?? "") from \(outcome.source ?? "?"): \(outcome.segments) segments, CODECS=\"\(outcome.codecs ?? "")\", BANDWIDTH=\(outcome.peak ?? 0), AVERAGE-BANDWIDTH=\(outcome.average ?? 0)")
             for line in outcome.arithmetic { print("  \(line)") }
             if let offset = outcome.largestStartOffset {
                 print("  segment starts: within \(String(format: "%.1f", offset * 1000)) ms of the source's")
@@ -170,8 +213,7 @@ struct EmbedCommand: AsyncParsableCommand {
         }
         print("wrote \(TerminalText.escaped(outcome.output))\n")
         if let verification = outcome.verification {
-            print(TextReporter().render([verification]), terminator: "")
-            if verification.fails(at: .error) { throw ExitCode(1) }
+            try finish(verification, outcome.verdict, output: outcome.output)
         }
     }
 

@@ -229,7 +229,7 @@ func playlistEntries(_ playlist: String) throws -> (extinf: [String], files: [St
         let new = try playlistEntries((outputFolder as NSString).appendingPathComponent(try #require(outcome.variantURI)))
         #expect(new.extinf == source.extinf)
         #expect(new.files.count == source.files.count)
-        let ourFolder = (outputFolder as NSString).appendingPathComponent(AudioOnlyVariantBuilder.folderName)
+        let ourFolder = (outputFolder as NSString).appendingPathComponent(((outcome.variantURI ?? "") as NSString).deletingLastPathComponent)
         let newInit = (ourFolder as NSString).appendingPathComponent(
             try FileManager.default.contentsOfDirectory(atPath: ourFolder).first { $0.hasPrefix("init") } ?? "none")
         for (index, (sourceFile, newFile)) in zip(source.files, new.files).enumerated() {
@@ -319,9 +319,9 @@ func playlistEntries(_ playlist: String) throws -> (extinf: [String], files: [St
         #expect(rebuilt.action == .rebuilt)
         #expect(rebuilt.audioBitRate == 24_000)
         let text = try String(contentsOfFile: master, encoding: .utf8)
-        #expect(text.components(separatedBy: AudioOnlyVariantBuilder.folderName + "/").count == 2, "one variant of ours: \(text)")
+        #expect(text.components(separatedBy: "\naudio-only/").count == 2, "one variant of ours: \(text)")
         // The first build's files are gone; only the rebuilt variant's remain.
-        let ours = try FileManager.default.contentsOfDirectory(atPath: (stream as NSString).appendingPathComponent(AudioOnlyVariantBuilder.folderName))
+        let ours = try FileManager.default.contentsOfDirectory(atPath: (stream as NSString).appendingPathComponent("audio-only"))
         #expect(ours.count == 4, "\(ours)")
 
         request.force = false
@@ -330,7 +330,7 @@ func playlistEntries(_ playlist: String) throws -> (extinf: [String], files: [St
         let removed = try await AudioOnlyVariantBuilder(request).run()
         #expect(removed.action == .removed)
         #expect(try Data(contentsOf: URL(fileURLWithPath: master)) == original)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: (stream as NSString).appendingPathComponent(AudioOnlyVariantBuilder.folderName)).isEmpty)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: (stream as NSString).appendingPathComponent("audio-only")).isEmpty)
         #expect(try await AudioOnlyVariantBuilder(request).run().action == .nothingToRemove)
     }
 

@@ -291,11 +291,13 @@ func segmentFiles(of playlist: String) throws -> [String] {
 @Suite struct EmbedSafetyTests {
     /// `root`: the folder the stream is confined to (`--root`), for streams that reach beyond the
     /// input playlist's folder through `../` or links.
-    static func embed(_ input: String, _ destination: EmbedRequest.Destination, image: String = "poster.jpg", root: String? = nil) async throws -> EmbedOutcome {
+    static func embed(
+        _ input: String, _ destination: EmbedRequest.Destination, image: String = "poster.jpg", root: String? = nil, variants: [String] = []
+    ) async throws -> EmbedOutcome {
         var configuration = CheckConfiguration()
         configuration.confinement.root = root
         return try await PosterEmbedder(EmbedRequest(
-            input: input, poster: try Poster(image: fixture(image)), posterName: image, destination: destination,
+            input: input, poster: try Poster(image: fixture(image)), posterName: image, destination: destination, variants: variants,
             configuration: configuration)).run()
     }
 

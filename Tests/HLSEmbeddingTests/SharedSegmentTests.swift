@@ -8,7 +8,8 @@ import Testing
 
 /// Third-party ladders list the same segment files in more than one media playlist: an
 /// audio-only variant and an audio rendition (ffmpeg's var_stream_map with agroup, a copied
-/// playlist per group). Embed rewrites such a segment once and points every playlist at it.
+/// playlist per group). Named with --variant, embed rewrites such a segment once and points
+/// every playlist at it; by default the rendition, which plays beside video, keeps its files.
 @Suite struct SharedSegmentTests {
     /// The compliant sample with a second audio playlist, `audio/rendition.m3u8`, listing the
     /// same three segment files as the audio-only variant `audio/index.m3u8`, as the rendition of
@@ -21,6 +22,24 @@ import Testing
 
     enum Destination: String, CaseIterable, Sendable { case inPlace, existingOutputFolder, newOutputFolder }
 
+    /// The audio-only variant and the rendition beside the video, both named.
+    static let both = ["audio/index.m3u8", "audio/rendition.m3u8"]
+
+    @Test func byDefaultTheRenditionBesideTheVideoKeepsTheSharedFiles() async throws {
+        let (folder, master) = try Self.sharedSegmentsCopy()
+        let before = try segmentFiles(of: folder.path("compliant/audio/rendition.m3u8"))
+        let outcome = try await EmbedSafetyTests.embed(master, .folder(folder.path("out")))
+        #expect(outcome.targets.map(\.uri) == ["audio/index.m3u8"])
+        let rendition = try segmentFiles(of: folder.path("out/audio/rendition.m3u8"))
+        #expect(rendition.map { ($0 as NSString).lastPathComponent } == before.map { ($0 as NSString).lastPathComponent })
+        for (old, new) in zip(before, rendition) {
+            #expect(try Data(contentsOf: URL(fileURLWithPath: old)) == Data(contentsOf: URL(fileURLWithPath: new)))
+        }
+        for segment in try segmentFiles(of: folder.path("out/audio/index.m3u8")) {
+            #expect(try pictures(in: segment, container: .mpegTS).map(\.data) == [try fixture("poster.jpg")])
+        }
+    }
+
     @Test(arguments: Destination.allCases)
     func aSegmentTwoPlaylistsShareIsRewrittenOnceAndBothPlaylistsPointAtIt(_ destination: Destination) async throws {
         let (folder, master) = try Self.sharedSegmentsCopy()
@@ -28,13 +47,13 @@ import Testing
         switch destination {
         case .inPlace:
             written = folder.path("compliant")
-            _ = try await EmbedSafetyTests.embed(master, .inPlace)
+            _ = try await EmbedSafetyTests.embed(master, .inPlace, variants: Self.both)
         case .existingOutputFolder, .newOutputFolder:
             written = folder.path("out")
             if destination == .existingOutputFolder {
                 try FileManager.default.createDirectory(atPath: written, withIntermediateDirectories: false)
             }
-            _ = try await EmbedSafetyTests.embed(master, .folder(written))
+            _ = try await EmbedSafetyTests.embed(master, .folder(written), variants: Self.both)
         }
         let variant = try segmentFiles(of: written + "/audio/index.m3u8")
         let rendition = try segmentFiles(of: written + "/audio/rendition.m3u8")
@@ -52,8 +71,8 @@ import Testing
 
     @Test func embeddingAgainIntoTheSameOutputReplacesThePosterOfSharedSegments() async throws {
         let (folder, master) = try Self.sharedSegmentsCopy()
-        _ = try await EmbedSafetyTests.embed(master, .folder(folder.path("out")))
-        _ = try await EmbedSafetyTests.embed(master, .folder(folder.path("out")), image: "poster.png")
+        _ = try await EmbedSafetyTests.embed(master, .folder(folder.path("out")), variants: Self.both)
+        _ = try await EmbedSafetyTests.embed(master, .folder(folder.path("out")), image: "poster.png", variants: Self.both)
         for playlist in ["index.m3u8", "rendition.m3u8"] {
             let segments = try segmentFiles(of: folder.path("out/audio/" + playlist))
             #expect(try segments.map { try pictures(in: $0, container: .mpegTS).map(\.mimeType) } == Array(repeating: ["image/png"], count: 3))

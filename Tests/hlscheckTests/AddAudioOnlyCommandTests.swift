@@ -25,7 +25,7 @@ import Testing
 
         let added = try #require(try EmbedCommandTests.embed(Self.arguments(folder)))
         #expect(added.status == 0, "\(added.stderr)")
-        #expect(added.stdout.contains("added the audio-only variant hlscheck-audio-only/index.embed-"), "\(added.stdout)")
+        #expect(added.stdout.contains("added the audio-only variant audio-only/index.m3u8 "), "\(added.stdout)")
         #expect(added.stdout.contains("\n  audio ") && added.stdout.contains(" kbit/s (AAC-LC, stereo, 44100 Hz; measured peak "), "\(added.stdout)")
         #expect(added.stdout.contains("\n  + poster 6449 bytes in every segment "))
         #expect(added.stdout.contains("within the 64.0 kbit/s budget"))
@@ -37,17 +37,17 @@ import Testing
 
         let again = try #require(try EmbedCommandTests.embed(Self.arguments(folder)))
         #expect(again.status == 0)
-        #expect(again.stdout.contains("already has the audio-only variant hlscheck-audio-only/index.embed-"), "\(again.stdout)")
-        #expect(again.stdout.contains("nothing to do"))
+        #expect(again.stdout.contains("already has an audio-only variant that does its job: audio-only/index.m3u8 "), "\(again.stdout)")
+        #expect(again.stdout.contains("within the 64.0 kbit/s budget, the poster in every segment; nothing was written"), "\(again.stdout)")
 
         let removed = try #require(try EmbedCommandTests.embed(
             ["--add-audio-only", "--remove", master, "--in-place", "--root", folder.path("")]))
         // Exits like check: without the variant the stream fails again, and says why.
         #expect(removed.status == 1, "\(removed.stderr)")
-        #expect(removed.stdout.contains("removed the audio-only variant hlscheck-audio-only/index.embed-"), "\(removed.stdout)")
+        #expect(removed.stdout.contains("removed the audio-only variant audio-only/index.m3u8"), "\(removed.stdout)")
         #expect(removed.stdout.contains("[audio-only-variant-missing]"))
         #expect(try Data(contentsOf: URL(fileURLWithPath: master)) == original)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path("no-audio-only/hlscheck-audio-only")).isEmpty)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path("no-audio-only/audio-only")).isEmpty)
     }
 
     @Test func inPlaceRefusesALiveLadderItsEncoderIsStillWriting() throws {
@@ -68,7 +68,7 @@ import Testing
     @Test func audioOptionsWithoutAddAudioOnlyAreAUsageError() throws {
         let result = try #require(try EmbedCommandTests.embed(["--image", "poster.jpg", "--audio-bitrate", "48", "master.m3u8", "--in-place"]))
         #expect(result.status == 64)
-        #expect(result.stderr.contains("--audio-bitrate and --audio-from go with --add-audio-only"), "\(result.stderr)")
+        #expect(result.stderr.contains("--audio-bitrate, --audio-from, --name and --replace go with --add-audio-only"), "\(result.stderr)")
     }
 
     /// Every URI the master and its media playlists name exists: a player sees a whole stream.
@@ -98,7 +98,7 @@ import Testing
         #expect(counted.status == 0, "\(counted.stderr)")
         let steps = counted.stderr.split(separator: "\n").compactMap { $0.split(separator: " ").last.flatMap { Int($0) } }.max() ?? 0
         #expect(steps > 10, "\(steps) steps")
-        let clean = try FileManager.default.contentsOfDirectory(atPath: reference.path("no-audio-only/hlscheck-audio-only")).sorted()
+        let clean = try FileManager.default.contentsOfDirectory(atPath: reference.path("no-audio-only/audio-only")).sorted()
 
         var generator = SplitMix64(seed: 12)
         var chosen = Set([1, 2, steps - 1, steps])
@@ -112,7 +112,7 @@ import Testing
 
             let next = try #require(try EmbedCommandTests.embed(Self.arguments(folder)))
             #expect(next.status == 0, "after a kill at step \(step): \(next.stderr)")
-            let left = try FileManager.default.contentsOfDirectory(atPath: folder.path("no-audio-only/hlscheck-audio-only")).sorted()
+            let left = try FileManager.default.contentsOfDirectory(atPath: folder.path("no-audio-only/audio-only")).sorted()
             #expect(left == clean, "after a kill at step \(step) and a run to the end")
             let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.path("no-audio-only")).filter { $0.hasPrefix(".hlscheck-embed") }
             #expect(leftovers.isEmpty, "after a kill at step \(step): \(leftovers)")

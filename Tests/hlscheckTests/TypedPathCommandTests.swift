@@ -203,7 +203,7 @@ struct TypedPathCommandTests {
             ["embed", "--add-audio-only", "--image", EmbedCommandTests.poster, "Stream #1?/no-audio-only/master.m3u8", "--in-place",
              "--root", "Stream #1?"], in: folder)
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
-        #expect(result.stdout.contains("added the audio-only variant hlscheck-audio-only/index.embed-"), "\(result.stdout)")
+        #expect(result.stdout.contains("added the audio-only variant audio-only/index.m3u8 "), "\(result.stdout)")
         #expect(result.stdout.contains("1 stream checked: 0 errors, 0 warnings, 0 notes"), "\(result.stdout)")
         let check = try run(["check", "Stream #1?/no-audio-only/master.m3u8", "--root", "Stream #1?"], in: folder)
         #expect(check.status == 0, "\(check.stdout)")

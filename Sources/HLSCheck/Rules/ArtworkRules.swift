@@ -91,7 +91,12 @@ public struct ArtworkInconsistentRule: Rule {
             // whose poster differs from that one.
             var inspected = 0, withArtwork = 0
             var missing: SegmentRecord?, first: SegmentRecord?, different: SegmentRecord?
-            for record in measurement.inspectedRecords {
+            // A final runt may go without the poster: no peak window measures it alone, and a
+            // poster in it would only weigh twice in its neighbour's (docs/measurement.md,
+            // "Runt segments"); `hlscheck embed` leaves it out there.
+            let runt = measurement.finalRuntIndex
+            for (index, record) in measurement.records.enumerated() where record.isInspected {
+                if index == runt, record.artwork == nil { continue }
                 inspected += 1
                 guard let artwork = record.artwork else {
                     if missing == nil { missing = record }
