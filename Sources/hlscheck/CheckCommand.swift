@@ -58,13 +58,14 @@ struct CheckCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "Playlists (.m3u8) or folders of streams.")
+    @Argument(help: "Playlists (.m3u8) or folders of streams.", completion: .file(extensions: ["m3u8", "m3u"]))
     var paths: [String]
 
     @Option(name: .long, help: "Report format; repeat for several (each needs its own --output but one).")
     var format: [ReportFormat] = []
 
-    @Option(name: [.short, .long], help: "Write a format to a file instead of standard output, e.g. json=report.json.")
+    @Option(name: [.short, .long], help: "Write a format to a file instead of standard output, e.g. json=report.json.",
+            completion: .custom { _, _, prefix in OutputTarget.completions(prefix) })
     var output: [OutputTarget] = []
 
     @Option(help: "Colour in text output.")
@@ -73,7 +74,7 @@ struct CheckCommand: AsyncParsableCommand {
     @Option(help: "Default severities and parameters.")
     var profile: Profile?
 
-    @Option(help: "Configuration file (instead of the nearest .hlscheck.yml).")
+    @Option(help: "Configuration file (instead of the nearest .hlscheck.yml).", completion: .file(extensions: ["yml", "yaml"]))
     var config: String?
 
     @Option(name: .customLong("budget-kbps"), help: "Audio-only budget in kbit/s, poster included (default 64).")

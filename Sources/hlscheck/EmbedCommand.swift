@@ -25,13 +25,13 @@ struct EmbedCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "The poster: a JPEG or PNG file.")
+    @Option(help: "The poster: a JPEG or PNG file.", completion: .file(extensions: ["jpg", "jpeg", "png"]))
     var image: String?
 
-    @Argument(help: "The multivariant or media playlist.")
+    @Argument(help: "The multivariant or media playlist.", completion: .file(extensions: ["m3u8", "m3u"]))
     var playlist: String
 
-    @Option(help: "Write a complete copy of the stream into this folder.")
+    @Option(help: "Write a complete copy of the stream into this folder.", completion: .directory)
     var output: String?
 
     @Flag(name: .customLong("in-place"), help: "Rewrite the stream where it is (new segments under new names, the playlists swapped in last); a finished stream only (EXT-X-ENDLIST), one no other program writes meanwhile.")

@@ -15,6 +15,18 @@ struct HLSCheckCommand: AsyncParsableCommand {
         subcommands: [CheckCommand.self, EmbedCommand.self, InspectCommand.self, ArtworkCommand.self, RulesCommand.self],
         defaultSubcommand: CheckCommand.self
     )
+
+    /// swift-argument-parser's entry point, except that the bash completion script gains what
+    /// the generated one lacks (BashCompletion): paths for the default subcommand, and
+    /// `--output FORMAT=PATH`.
+    static func main() async {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if arguments == ["--generate-completion-script", "bash"] || arguments == ["--generate-completion-script=bash"] {
+            print(completionScript(for: .bash) + BashCompletion.defaultSubcommand(root: self), terminator: "")
+            return
+        }
+        await main(nil)
+    }
 }
 
 extension HLSCheckCommand {

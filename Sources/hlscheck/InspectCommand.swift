@@ -13,10 +13,10 @@ struct InspectCommand: AsyncParsableCommand {
         abstract: "Print what media segments contain: tracks, codecs, duration, ID3 tags, posters."
     )
 
-    @Argument(help: "Segment files (.ts, .aac, .mp3, .ac3, .ec3, .m4s, .mp4).")
+    @Argument(help: "Segment files (.ts, .aac, .mp3, .ac3, .ec3, .m4s, .mp4).", completion: .file())
     var segments: [String]
 
-    @Option(name: .customLong("init"), help: "The EXT-X-MAP initialization section for fMP4 fragments.")
+    @Option(name: .customLong("init"), help: "The EXT-X-MAP initialization section for fMP4 fragments.", completion: .file())
     var initSection: String?
 
     @Option(help: "Output format.")
