@@ -110,6 +110,7 @@ public struct ReportPaths: Sendable, Hashable {
             variant.peakCombination = variant.peakCombination?.map(display)
             return variant
         }
+        report.multivariantPlaylists = report.multivariantPlaylists?.map(display)
         // The HTML report finds each variant's chart by its playlist path.
         report.bitrateSeries = Dictionary(report.bitrateSeries.map { (display($0.key), $0.value) }, uniquingKeysWith: { first, _ in first })
         return report

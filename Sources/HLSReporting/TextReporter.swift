@@ -37,6 +37,7 @@ public struct TextReporter: Sendable {
         for diagnostic in report.diagnostics where !diagnostic.suppressed {
             out += line(for: diagnostic) + "\n"
         }
+        if let multivariant = report.multivariantPlaylists { out += mediaPlaylistNote(report.input, multivariant) + "\n" }
         guard !quiet else { return out }
         if !report.variants.isEmpty {
             if report.diagnostics.contains(where: { !$0.suppressed }) { out += "\n" }
@@ -54,6 +55,17 @@ public struct TextReporter: Sendable {
         return "Rules:\n" + rules.map { rule in
             "  \(TerminalText.escaped(rule))\(String(repeating: " ", count: width - rule.count))  \(RuleDocumentation.url(for: rule))\n"
         }.joined() + "\n"
+    }
+
+    /// A media playlist was checked on its own: a passing check says nothing about the stream's
+    /// variants, so say what did not run and, when known, what to check instead.
+    func mediaPlaylistNote(_ input: String, _ multivariant: [String]) -> String {
+        let instead = multivariant.isEmpty
+            ? "check the stream's multivariant playlist for them"
+            : "check \(multivariant.map { TerminalText.escaped($0) }.joined(separator: " or ")), which references it"
+        return paint(TerminalText.escaped(input), "1")
+            + " is a media playlist: the checks of a multivariant playlist (audio-only variant, BANDWIDTH, renditions) did not run; "
+            + instead
     }
 
     func line(for diagnostic: Diagnostic) -> String {

@@ -273,6 +273,16 @@ struct CheckCommand: AsyncParsableCommand {
                 writeStandardOutput(shown)
             }
         }
+        // Every report went to a file: standard output would say nothing, and the exit code alone
+        // does not say what was found. The summary line and where each report went, as text.
+        if formats.allSatisfy({ format in output.contains { $0.format == format } }) {
+            var lines = [TextReporter().summaryLine(tally)]
+            for format in formats {
+                guard let path = output.first(where: { $0.format == format })?.path else { continue }
+                lines.append("The \(format.rawValue) report is in \(TerminalText.escaped(path))")
+            }
+            writeStandardOutput(lines.joined(separator: "\n") + "\n")
+        }
     }
 }
 
