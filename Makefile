@@ -84,7 +84,11 @@ install: deps
 	    $(DESTDIR)$(PREFIX)/share/bash-completion/completions $(DESTDIR)$(PREFIX)/share/zsh/site-functions \
 	    $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 	install -m 0755 $(BIN) $(DESTDIR)$(PREFIX)/bin/hlscheck
-	install -m 0644 $(MANUAL_DIR)/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	@# generate-manual's EXIT STATUS says only "0 on success, >0 on error": each page's real exit
+	@# codes and its EXAMPLES (man/PAGE.mdoc) take the place of that line.
+	for page in $(MANUAL_DIR)/*.1; do name=$$(basename $$page .1); \
+	    if [ -f man/$$name.mdoc ]; then sed -e "/^\.Ex -std/{r man/$$name.mdoc" -e 'd;}' $$page; else cat $$page; fi \
+	        >$(DESTDIR)$(PREFIX)/share/man/man1/$$name.1 && chmod 0644 $(DESTDIR)$(PREFIX)/share/man/man1/$$name.1 || exit 1; done
 	$(BIN) --generate-completion-script bash >$(DESTDIR)$(PREFIX)/share/bash-completion/completions/hlscheck
 	$(BIN) --generate-completion-script zsh >$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_hlscheck
 	$(BIN) --generate-completion-script fish >$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/hlscheck.fish

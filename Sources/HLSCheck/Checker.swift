@@ -39,6 +39,9 @@ public struct CheckReport: Sendable {
     /// (audio-only variant, BANDWIDTH, renditions) had nothing to judge. Holds the multivariant
     /// playlists beside it that reference it (StreamDiscovery.multivariantPlaylists), if any.
     public var multivariantPlaylists: [String]?
+    /// Where the rules are documented on the web (`CheckConfiguration.documentationURL`); nil:
+    /// reports link nowhere and point to `hlscheck rules ID` instead.
+    public var documentationURL: String?
 
     /// Makes the report of an input that was checked.
     public init(input: String, diagnostics: [Diagnostic], variants: [VariantSummary], checkedRules: [RuleDescription]) {
@@ -149,6 +152,7 @@ public struct Checker: Sendable {
             variants: analysis.variants.map { VariantSummary($0, audioOnlyBudget: configuration.audioOnlyBudget) }, checkedRules: checkedRules)
         report.ruleDurations = ruleDurations
         report.audioOnlyBudget = configuration.audioOnlyBudget
+        report.documentationURL = configuration.documentationURL
         if deliveryObserver != nil { report.delivery = analysis.delivery }
         if configuration.keepsSegmentDetail {
             report.bitrateSeries = analysis.measurements.mapValues(BitrateSeries.init)

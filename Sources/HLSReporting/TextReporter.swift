@@ -23,8 +23,8 @@ public struct TextReporter: Sendable {
         return reports.map(render(stream:)).joined() + ending(tally)
     }
 
-    /// What follows the streams' parts: where each rule found is documented (not with `quiet`),
-    /// then the summary line.
+    /// What follows the streams' parts: the command that explains each rule found (not with
+    /// `quiet`), then the summary line.
     public func ending(_ tally: ReportTally) -> String {
         (quiet ? "" : documentation(tally)) + summaryLine(tally) + "\n"
     }
@@ -47,14 +47,12 @@ public struct TextReporter: Sendable {
         return out + "\n"
     }
 
-    /// Where each rule that found something is documented, once per rule, alphabetically.
+    /// The command that explains every rule that found something (`hlscheck rules ID…`, in the
+    /// terminal, whatever is published where), once per rule, alphabetically.
     func documentation(_ tally: ReportTally) -> String {
         let rules = tally.rules.sorted()
         guard !rules.isEmpty else { return "" }
-        let width = rules.map(\.count).max() ?? 0
-        return "Rules:\n" + rules.map { rule in
-            "  \(TerminalText.escaped(rule))\(String(repeating: " ", count: width - rule.count))  \(RuleDocumentation.url(for: rule))\n"
-        }.joined() + "\n"
+        return "What each rule checks and how to fix it: hlscheck rules \(rules.map { TerminalText.escaped($0) }.joined(separator: " "))\n\n"
     }
 
     /// A media playlist was checked on its own: a passing check says nothing about the stream's

@@ -101,6 +101,9 @@ struct CheckCommand: AsyncParsableCommand {
     @OptionGroup(title: "Remote and live streams (http, https)")
     var remote: RemoteArguments
 
+    @OptionGroup(title: "Remote and live streams (http, https)")
+    var extent: StreamExtentArguments
+
     /// The formats to render, in order: `--format` values, plus formats named only by `--output`.
     var formats: [ReportFormat] {
         var all = format
@@ -217,7 +220,7 @@ struct CheckCommand: AsyncParsableCommand {
         limitOptions.apply(to: &configuration)
         // The HTML report draws every segment and shows each distinct poster (read once more).
         configuration.keepsSegmentDetail = formats.contains(.html)
-        remote.apply(to: &configuration)
+        extent.apply(to: &configuration)
         // A remote stream is fetched with several requests in flight: fetching one segment
         // overlaps inspecting another.
         if paths.contains(where: URIScheme.isRemote) {

@@ -64,10 +64,12 @@ struct EmbedCommand: AsyncParsableCommand {
     @Option(name: .customLong("audio-from"), help: "With --add-audio-only: the variant or audio rendition (URI) to take the audio from (default: the best audio).")
     var audioFrom: String?
 
-    @Option(name: .customLong("budget-kbps"), help: "Audio-only budget in kbit/s, poster included (default 64).")
+    @Option(name: .customLong("budget-kbps"), help: "Audio-only budget in kbit/s, poster included.")
     var budgetKbps: Int = 64
 
-    @OptionGroup(title: "Limits and file access")
+    // Untitled: swift-argument-parser prints titled groups before OPTIONS, which put the limits
+    // above --image and --output, the options every embed needs.
+    @OptionGroup
     var limitOptions: LimitOptions
 
     func validate() throws {

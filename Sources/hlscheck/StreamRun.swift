@@ -200,7 +200,8 @@ extension CheckCommand {
             }
         }
         if exitCode != 2, let maximum = runOptions.maxWarnings, outcome.tally.warnings > maximum {
-            printError("hlscheck: \(outcome.tally.warnings) warnings, more than --max-warnings \(maximum) allows; fix some (or record them with --write-baseline)")
+            let count = outcome.tally.warnings
+            printError("hlscheck: \(count) warning\(count == 1 ? "" : "s"), more than --max-warnings \(maximum) allows; fix some (or record them with --write-baseline)")
         }
         if exitCode != 0 { throw ExitCode(exitCode) }
     }

@@ -64,6 +64,10 @@ echo "$out" | grep -q '^1 stream checked: 0 errors' || fail "the check $how did 
 # 3. The rest of the installation: manual pages and completions.
 for page in hlscheck hlscheck-check hlscheck-embed hlscheck-inspect hlscheck-artwork hlscheck-rules; do
     [ -s "$prefix/share/man/man1/$page.1" ] || fail "no manual page $page.1"
+    # man/PAGE.mdoc in place of generate-manual's generic exit status, and examples.
+    grep -q '^\.Sh EXAMPLES' "$prefix/share/man/man1/$page.1" || fail "$page.1 has no EXAMPLES section"
+    ! grep -q '^\.Ex -std' "$prefix/share/man/man1/$page.1" || fail "$page.1 has only the generic EXIT STATUS"
+    grep -q '^\.It 64' "$prefix/share/man/man1/$page.1" || fail "$page.1 does not list exit code 64"
 done
 bash -n "$prefix/share/bash-completion/completions/hlscheck" || fail "the bash completion script does not parse"
 [ -s "$prefix/share/zsh/site-functions/_hlscheck" ] || fail "no zsh completion"
