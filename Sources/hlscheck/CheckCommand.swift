@@ -236,8 +236,11 @@ struct CheckCommand: AsyncParsableCommand {
             switch format {
             case .text:
                 let reporter = TextReporter(color: target == nil && textIsColored, quiet: runOptions.quiet)
-                // On standard output, each stream's part was printed as it was done: the summary is left.
-                text = target == nil ? reporter.ending(tally) : reporter.render(reports)
+                // On standard output, each stream's part was printed as it was done: the summary is
+                // left. In a file, paths as they open from the working directory, as on the terminal.
+                let fromHere = context.paths.fromWorkingDirectory
+                text = target == nil
+                    ? reporter.ending(tally) : reporter.render(reports.map { fromHere.relocating($0, from: context.paths) })
             case .json:
                 text = JSONReporter().render(reports)
             case .junit:

@@ -42,6 +42,8 @@ struct StreamRun: Sendable {
     /// How reports show paths (relative to the repository root); the baseline's file names are
     /// relative to the same root.
     var paths: ReportPaths
+    /// How the text report shows them: as they open from the working directory.
+    var textPaths: ReportPaths { paths.fromWorkingDirectory }
     /// The run's HTTP client when an input is a URL (docs/remote.md); local paths are still read
     /// from disk through it.
     var fetcher: RemoteFetcher?
@@ -148,11 +150,12 @@ struct StreamRun: Sendable {
         if let baseline { report = baseline.apply(to: report, lines: &lines) }
         let entries = recordsBaseline ? Baseline.entries(of: report, lines: &lines) : []
         // Paths as every report shows them, once the files have been read for the baseline;
-        // credentials written in a URL are sent, never shown (docs/security.md).
+        // credentials written in a URL are sent, never shown (docs/security.md). The text names
+        // files as they open from here; the machine formats relative to the repository root.
+        let shown = text.map { $0.render(stream: textPaths.apply(to: report).redactingCredentials()) } ?? ""
         report = paths.apply(to: report).redactingCredentials()
         // Belt and braces, as for every report: no URL in the text shows its credentials.
-        return Finished(
-            report: report, text: CredentialRedaction.redact(text?.render(stream: report) ?? ""), baselineEntries: entries)
+        return Finished(report: report, text: CredentialRedaction.redact(shown), baselineEntries: entries)
     }
 }
 
