@@ -203,8 +203,12 @@ struct CheckCommand: AsyncParsableCommand {
             throw ExitCode(2)
         }
         await fetcher?.shutdown()
-        // Standard error says it too, whatever the formats: where a tool says it could not run.
-        for error in outcome.inputErrors.compactMap({ $0 }) { printError("hlscheck: \(TerminalText.escaped(error.description))") }
+        // Standard error says it too, whatever the formats: where a tool says it could not run —
+        // unless it would be said twice on one screen: the text report on the same terminal has
+        // just printed it (input-unreadable).
+        if !(streamsText && Terminal.isSameTerminal(STDOUT_FILENO, STDERR_FILENO)) {
+            for error in outcome.inputErrors.compactMap({ $0 }) { printError("hlscheck: \(TerminalText.escaped(error.description))") }
+        }
         let exitCode = runExitCode(outcome)
         try write(outcome.reports.compactMap { $0 }, tally: outcome.tally, context: ReportContext(
             paths: reportPaths, started: started, exitCode: Int(exitCode), maximumPlaylistBytes: limitOptions.limits.playlistBytes))
