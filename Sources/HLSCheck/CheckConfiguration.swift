@@ -39,6 +39,13 @@ public struct CheckConfiguration: Sendable, Hashable {
     /// `--live-duration`: reload the live playlists for this many seconds (RFC 8216 §6.3.4) and
     /// check what must hold across reloads; nil checks the current window only.
     public var liveWatchSeconds: Double?
+    /// Where docs/rules.md is published (`documentation-url` in `.hlscheck.yml`, else this
+    /// build's `builtInDocumentationURL`): reports link each rule to its section there. Nil
+    /// links nowhere: no report points at a page that may not exist.
+    public var documentationURL: String? = CheckConfiguration.builtInDocumentationURL
+    /// The page docs/rules.md is published at for this build; nil, as this source publishes
+    /// none. A distribution that serves the file sets it here.
+    public static let builtInDocumentationURL: String? = nil
 
     /// The `audio-only-64k` defaults: 64 kbit/s budget (given in bit/s), 10 % bandwidth tolerance,
     /// 0.5 s duration tolerance, 2 segments at once, 192 kbit/s cellular budget.

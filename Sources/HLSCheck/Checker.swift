@@ -35,6 +35,13 @@ public struct CheckReport: Sendable {
     public var audioOnlyBudget: Int?
     /// How the stream travelled over http(s) (protocols, answers, bytes); nil for a local stream.
     public var delivery: DeliveryLog?
+    /// Set when the input is a media playlist: the checks that judge a multivariant playlist
+    /// (audio-only variant, BANDWIDTH, renditions) had nothing to judge. Holds the multivariant
+    /// playlists beside it that reference it (StreamDiscovery.multivariantPlaylists), if any.
+    public var multivariantPlaylists: [String]?
+    /// Where the rules are documented on the web (`CheckConfiguration.documentationURL`); nil:
+    /// reports link nowhere and point to `hlscheck rules ID` instead.
+    public var documentationURL: String?
 
     /// Makes the report of an input that was checked.
     public init(input: String, diagnostics: [Diagnostic], variants: [VariantSummary], checkedRules: [RuleDescription]) {
@@ -147,11 +154,17 @@ public struct Checker: Sendable {
             variants: analysis.variants.map { VariantSummary($0, audioOnlyBudget: configuration.audioOnlyBudget) }, checkedRules: checkedRules)
         report.ruleDurations = ruleDurations
         report.audioOnlyBudget = configuration.audioOnlyBudget
+        report.documentationURL = configuration.documentationURL
         if deliveryObserver != nil { report.delivery = analysis.delivery }
         if configuration.keepsSegmentDetail {
             report.bitrateSeries = analysis.measurements.mapValues(BitrateSeries.init)
             report.posterImages = await measurer(analysis.loaded).posterImages(
                 StreamAnalysis.playlistsToMeasure(analysis.loaded), analysis.measurements)
+        }
+        if analysis.loaded.root.media != nil {
+            // Only a local stream has folders to look in.
+            report.multivariantPlaylists = URIScheme.isRemote(uri)
+                ? [] : StreamDiscovery.multivariantPlaylists(referencing: uri, maximumBytes: configuration.limits.playlistBytes)
         }
         report.duration = CheckReport.seconds(start.duration(to: clock.now))
         return report.namingFiles()

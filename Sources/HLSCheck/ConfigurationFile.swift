@@ -15,6 +15,7 @@ internal import MediaFormats
 ///       codecs-missing: error
 ///     ignore:
 ///       - "legacy/**"
+///     documentation-url: https://example.com/hlscheck/rules.html
 public struct ConfigurationFile: Sendable, Hashable {
     /// The file names searched in each folder, in this order.
     public static let names = [".hlscheck.yml", ".hlscheck.yaml", ".hlscheck.json"]
@@ -35,6 +36,8 @@ public struct ConfigurationFile: Sendable, Hashable {
     public var rules: [String: Severity?] = [:]
     /// Glob patterns, relative to the file's folder, of playlists folder discovery skips.
     public var ignore: [String] = []
+    /// `documentation-url:` the page docs/rules.md is published at (http or https), nil when absent.
+    public var documentationURL: String?
 
     /// The folder the file is in: ignore patterns are relative to it.
     public var folder: String { (path as NSString).deletingLastPathComponent }
@@ -124,8 +127,13 @@ public struct ConfigurationFile: Sendable, Hashable {
                     throw file.problem(value, "ignore must be a list of glob patterns")
                 }
                 file.ignore = patterns.compactMap { $0 }
+            case "documentation-url":
+                guard let url = value.string, url.hasPrefix("https://") || url.hasPrefix("http://"), !url.contains(where: \.isWhitespace) else {
+                    throw file.problem(value, "documentation-url must be the http(s) address docs/rules.md is published at")
+                }
+                file.documentationURL = url
             default:
-                throw file.problem(keyNode, "unknown setting \"\(key)\" (known: profile, budget-kbps, bandwidth-tolerance, duration-tolerance, fail-on, rules, ignore)")
+                throw file.problem(keyNode, "unknown setting \"\(key)\" (known: profile, budget-kbps, bandwidth-tolerance, duration-tolerance, fail-on, rules, ignore, documentation-url)")
             }
         }
         return file
@@ -143,5 +151,6 @@ public struct ConfigurationFile: Sendable, Hashable {
         if let bandwidthTolerance { configuration.bandwidthTolerance = bandwidthTolerance }
         if let durationTolerance { configuration.durationTolerance = durationTolerance }
         configuration.severityOverrides.merge(rules) { _, file in file }
+        if let documentationURL { configuration.documentationURL = documentationURL }
     }
 }

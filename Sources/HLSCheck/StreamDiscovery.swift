@@ -99,6 +99,38 @@ public enum StreamDiscovery {
         return playlists.filter { !referenced.contains(standard($0)) }.sorted()
     }
 
+    /// The multivariant playlists in the folder of `playlist` (a media playlist's path) and in the
+    /// folder above it that reference it: where its stream's multivariant playlist probably is,
+    /// when a media playlist was given as the input. Sorted by path; each file is read once,
+    /// within the playlist size limit, and only one that can reference playlists is parsed.
+    public static func multivariantPlaylists(referencing playlist: String, maximumBytes: Int = maximumPlaylistSize) -> [String] {
+        let target = standard(playlist)
+        let folder = (playlist as NSString).deletingLastPathComponent
+        let parent = folder.isEmpty ? ".." : (folder as NSString).deletingLastPathComponent
+        var seen = Set<String>()
+        var found: [String] = []
+        for directory in [folder, parent] where seen.insert(standard(directory.isEmpty ? "." : directory)).inserted {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.isEmpty ? "." : directory)) ?? []
+            for name in names.sorted() where ["m3u8", "m3u"].contains((name as NSString).pathExtension.lowercased()) {
+                let path = directory.isEmpty ? name : (directory as NSString).appendingPathComponent(name)
+                guard standard(path) != target, isRegularFile(path),
+                      let file = try? RegularFile(path: path),
+                      let bytes = try? file.readAll(maximumBytes: maximumBytes, limitHint: "--max-playlist-bytes"),
+                      mayReferencePlaylists(bytes)
+                else { continue }
+                let base = ResolutionBase.filePath(path)
+                guard let master = PlaylistParser.parse(bytes, uri: base.uriReference).multivariant else { continue }
+                let uris = master.variants.map(\.uri) + master.iFrameVariants.map(\.uri) + master.renditions.compactMap(\.uri)
+                let references = uris.contains { uri in
+                    let resolved = URIResolver.resolve(uri, against: base)
+                    return standard(LocalPath.path(of: resolved) ?? resolved) == target
+                }
+                if references { found.append(path) }
+            }
+        }
+        return found.sorted()
+    }
+
     /// Whether `bytes` hold a tag that can reference a playlist (RFC 8216 §4.3.4.1-4.3.4.3:
     /// EXT-X-MEDIA, EXT-X-STREAM-INF, EXT-X-I-FRAME-STREAM-INF; tag names are case-sensitive,
     /// §4.1). Without one, a parse would find no playlist URI, so none is needed.

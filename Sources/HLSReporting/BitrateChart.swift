@@ -18,7 +18,9 @@ struct BitrateChart {
 
     // Geometry of the SVG's coordinate system (viewBox); CSS scales it to the page.
     static let width = 760.0, height = 230.0
-    static let left = 78.0, right = 16.0, top = 14.0, bottom = 40.0
+    // The right margin holds the reference lines' names and the top one the peak window's: text
+    // outside the plot, where no bar or other label is drawn.
+    static let left = 78.0, right = 84.0, top = 26.0, bottom = 40.0
     var plotWidth: Double { Self.width - Self.left - Self.right }
     var plotHeight: Double { Self.height - Self.top - Self.bottom }
 
@@ -42,6 +44,8 @@ struct BitrateChart {
         var name: String
         var value: Int
         var cssClass: String
+        /// The name beside the line, in the chart's right margin (the legend has the full name and value).
+        var shortName: String
     }
 
     var bars: [Bar] {
@@ -70,11 +74,13 @@ struct BitrateChart {
 
     var references: [Reference] {
         var lines: [Reference] = []
-        if let value = variant.declaredBandwidth { lines.append(Reference(name: "BANDWIDTH", value: value, cssClass: "ref-bandwidth")) }
-        if let value = variant.declaredAverageBandwidth {
-            lines.append(Reference(name: "AVERAGE-BANDWIDTH", value: value, cssClass: "ref-average"))
+        if let value = variant.declaredBandwidth {
+            lines.append(Reference(name: "BANDWIDTH", value: value, cssClass: "ref-bandwidth", shortName: "BANDWIDTH"))
         }
-        if let budget { lines.append(Reference(name: "audio-only budget", value: budget, cssClass: "ref-budget")) }
+        if let value = variant.declaredAverageBandwidth {
+            lines.append(Reference(name: "AVERAGE-BANDWIDTH", value: value, cssClass: "ref-average", shortName: "AVERAGE"))
+        }
+        if let budget { lines.append(Reference(name: "audio-only budget", value: budget, cssClass: "ref-budget", shortName: "budget")) }
         return lines
     }
 
@@ -204,7 +210,11 @@ struct BitrateChart {
                 "rect", ["x": c(x0), "y": c(Self.top), "width": c(max(1, x1 - x0)), "height": c(plotHeight), "class": "window"],
                 title: "peak window: \(window.count) segment\(window.count == 1 ? "" : "s") from \(Self.timeLabel(first.start)), \(peak.formattedBitrate)")
             try writer.fullElement("line", ["x1": c(x0), "x2": c(max(x1, x0 + 1)), "y1": c(y(Double(peak))), "y2": c(y(Double(peak))), "class": "peak-line"])
-            try writer.fullElement("text", ["x": c(x0 + 3), "y": c(Self.top + 11), "class": "window-label"], text: "peak window")
+            // Above the plot, over the window's start (its end when the window ends the playlist).
+            let nearEnd = x0 > Self.left + plotWidth - 80
+            try writer.fullElement(
+                "text", ["x": c(nearEnd ? max(x1, x0 + 1) : x0), "y": c(Self.top - 6), "class": nearEnd ? "window-label end" : "window-label"],
+                text: "peak window")
             try writer.fullEndElement()
         }
 
@@ -254,13 +264,13 @@ struct BitrateChart {
         }
         try writer.fullEndElement()
 
-        // Reference lines, labelled at the right end just above the line; when lines are close,
-        // the higher labels move up (into the free space above the bars) so that none overlap.
+        // Reference lines, named in the right margin level with the line; when lines are close,
+        // the higher names move up so that none overlap (the top margin takes the last ones).
         let lines = references.sorted { $0.value < $1.value }
         var labelY: [Double] = []
         for line in lines {
-            let position = y(Double(line.value)) - 4
-            labelY.append(max(min(position, (labelY.last ?? .infinity) - 13), Self.top + 9))
+            let position = y(Double(line.value)) + 4
+            labelY.append(max(min(position, (labelY.last ?? .infinity) - 13), 10))
         }
         try writer.startElement("g")
         try writer.attribute("class", "references")
@@ -270,8 +280,8 @@ struct BitrateChart {
                 "line", ["x1": c(Self.left), "x2": c(Self.left + plotWidth), "y1": lineY, "y2": lineY, "class": line.cssClass],
                 title: "\(line.name) \(line.value.formattedBitrate)")
             try writer.fullElement(
-                "text", ["x": c(Self.left + plotWidth - 4), "y": c(textY), "class": "ref-label end \(line.cssClass)"],
-                text: "\(line.name) \(line.value.formattedBitrate)")
+                "text", ["x": c(Self.left + plotWidth + 6), "y": c(textY), "class": "ref-label \(line.cssClass)"],
+                text: line.shortName)
         }
         try writer.fullEndElement()
 

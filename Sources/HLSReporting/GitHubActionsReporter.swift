@@ -81,13 +81,15 @@ public struct GitHubActionsReporter: Sendable {
             out += "| \(Self.cell(report.input)) | \(verdict) | \(report.count(.error)) | \(report.count(.warning)) | "
                 + "\(report.count(.note)) | \(report.variants.count) |\n"
         }
-        let findings = reports.flatMap { $0.diagnostics.filter { !$0.suppressed } }
+        let findings = reports.flatMap { report in report.diagnostics.filter { !$0.suppressed }.map { (report.documentationURL, $0) } }
         if !findings.isEmpty {
             out += "\n| where | severity | rule | message |\n|---|---|---|---|\n"
-            for diagnostic in findings.prefix(Self.summaryFindingLimit) {
+            for (documentation, diagnostic) in findings.prefix(Self.summaryFindingLimit) {
                 let place = diagnostic.place ?? diagnostic.location?.uri ?? ""
-                out += "| \(Self.cell(place)) | \(diagnostic.severity.rawValue) | "
-                    + "[\(Self.cell(diagnostic.rule))](\(RuleDocumentation.url(for: diagnostic.rule))) | \(Self.cell(diagnostic.message)) |\n"
+                // A link only to a page that is configured to exist; else the id, which `hlscheck rules ID` explains.
+                let rule = RuleDocumentation.url(for: diagnostic.rule, documentation: documentation)
+                    .map { "[\(Self.cell(diagnostic.rule))](\($0))" } ?? "`\(Self.cell(diagnostic.rule))`"
+                out += "| \(Self.cell(place)) | \(diagnostic.severity.rawValue) | \(rule) | \(Self.cell(diagnostic.message)) |\n"
             }
             if findings.count > Self.summaryFindingLimit {
                 out += "\n\(findings.count - Self.summaryFindingLimit) more findings are not listed here: see the text, JSON or SARIF report.\n"

@@ -1,8 +1,11 @@
 public import HLSCheck
 public import Foundation
 
-/// One self-contained HTML page for people (docs/html-report.md): per stream its verdict, the
-/// variant table, a bit-rate chart per variant, the posters it carries and the findings.
+/// One self-contained HTML page for people (docs/html-report.md): an index of the streams with
+/// their counts and most frequent rule, then per stream its verdict, what must be fixed and what
+/// should be (first, so the first screen names the failing rules), the variant table, a bit-rate
+/// chart per variant, the posters it carries and every finding. Light or dark, as the reader's
+/// system prefers.
 ///
 /// Nothing is fetched when it is opened — the style sheet is inline, the charts are inline SVG,
 /// a poster is a `data:` URI, and a Content-Security-Policy forbids every request and every
@@ -83,6 +86,20 @@ public struct HTMLReporter: Sendable {
                 try writer.fullElement("span", ["class": verdict.cssClass], text: verdict.label)
                 try writer.text(" ")
                 try writer.fullElement("a", ["href": "#\(Self.streamID(index))"], text: report.input)
+                // Counts per severity and the rule found most, so that a row of "Fails" tells
+                // the streams apart.
+                try writer.startElement("span")
+                try writer.attribute("class", "overview-counts")
+                try writer.fullElement("span", ["class": "count error"], text: Self.plural(report.count(.error), "error"))
+                try writer.fullElement("span", ["class": "count warning"], text: Self.plural(report.count(.warning), "warning"))
+                try writer.fullElement("span", ["class": "count note"], text: Self.plural(report.count(.note), "note"))
+                if let top = Self.topRule(report) {
+                    try writer.text(" ")
+                    try writer.fullElement("span", ["class": "top-rule"], text: "most: ")
+                    try writer.fullElement("code", ["class": "rule"], text: top.rule)
+                    if top.count > 1 { try writer.text(" ×\(top.count)") }
+                }
+                try writer.fullEndElement()
                 try writer.fullEndElement()
             }
             try writer.fullEndElement()
@@ -150,6 +167,7 @@ public struct HTMLReporter: Sendable {
         if let error = report.inputError {
             try writer.fullElement("p", ["class": "input-error"], text: error.description)
         }
+        try writeFixSummary(report, stream: index, to: writer)
         if !report.variants.isEmpty {
             try writeVariantTable(report, stream: index, to: writer)
             try writeCharts(report, stream: index, to: writer)
@@ -159,9 +177,67 @@ public struct HTMLReporter: Sendable {
         try writer.fullEndElement()
     }
 
+    static func plural(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
+
+    /// The rule with the most unsuppressed findings (the most severe first on a tie, then by id).
+    static func topRule(_ report: CheckReport) -> (rule: String, count: Int)? {
+        var counts: [String: (count: Int, severity: Severity)] = [:]
+        for diagnostic in report.diagnostics where !diagnostic.suppressed {
+            let old = counts[diagnostic.rule] ?? (0, diagnostic.severity)
+            counts[diagnostic.rule] = (old.count + 1, max(old.severity, diagnostic.severity))
+        }
+        return counts.max { a, b in
+            (a.value.count, a.value.severity, b.key) < (b.value.count, b.value.severity, a.key)
+        }.map { ($0.key, $0.value.count) }
+    }
+
+    /// The findings that fail the stream (at or above its `failureThreshold`: must fix) and the
+    /// other errors and warnings (should fix), each grouped by rule in order of first appearance:
+    /// the rule, how often, the first message, a link to the first finding in the full list.
+    private func writeFixSummary(_ report: CheckReport, stream: Int, to writer: XMLDocumentWriter) throws(XMLWriterError) {
+        let shown = report.diagnostics.indices.filter { !report.diagnostics[$0].suppressed && report.diagnostics[$0].severity != .note }
+        let fails = { (index: Int) in report.failureThreshold.map { report.diagnostics[index].severity >= $0 } ?? false }
+        let groups: [(title: String, cssClass: String, findings: [Int])] = [
+            ("Must fix", "must-fix", shown.filter(fails)), ("Should fix", "should-fix", shown.filter { !fails($0) }),
+        ]
+        guard groups.contains(where: { !$0.findings.isEmpty }) else { return }
+        try writer.startElement("div")
+        try writer.attribute("class", "fix-summary")
+        for group in groups where !group.findings.isEmpty {
+            try writer.startElement("section")
+            try writer.attribute("class", group.cssClass)
+            try writer.fullElement("h3", text: "\(group.title) (\(group.findings.count))")
+            try writer.startElement("ul")
+            var order: [String] = []
+            var byRule: [String: [Int]] = [:]
+            for index in group.findings {
+                let rule = report.diagnostics[index].rule
+                if byRule[rule] == nil { order.append(rule) }
+                byRule[rule, default: []].append(index)
+            }
+            for rule in order {
+                let indices = byRule[rule] ?? []
+                guard let first = indices.first else { continue }
+                let diagnostic = report.diagnostics[first]
+                try writer.startElement("li")
+                try writer.fullElement("a", ["href": "#\(Self.findingID(stream, first))", "class": "rule-link"], text: rule)
+                if indices.count > 1 { try writer.fullElement("span", ["class": "times"], text: " ×\(indices.count)") }
+                try writer.text(" ")
+                try writer.fullElement("span", ["class": "message"], text: diagnostic.message)
+                if let place = diagnostic.place ?? diagnostic.location?.uri {
+                    try writer.text(" ")
+                    try writer.fullElement("span", ["class": "place"], text: indices.count > 1 ? "first at \(place)" : place)
+                }
+                try writer.fullEndElement()
+            }
+            try writer.fullEndElement()
+            try writer.fullEndElement()
+        }
+        try writer.fullEndElement()
+    }
+
     /// "2 errors, 1 warning, 0 notes (1 suppressed)".
     static func counts(_ report: CheckReport) -> String {
-        func plural(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
         var text = [plural(report.count(.error), "error"), plural(report.count(.warning), "warning"), plural(report.count(.note), "note")]
             .joined(separator: ", ")
         if report.suppressedCount > 0 { text += " (\(report.suppressedCount) suppressed)" }
@@ -268,7 +344,12 @@ public struct HTMLReporter: Sendable {
             }
             let budget = variant.audioOnly ? report.audioOnlyBudget : nil
             let chart = BitrateChart(series: series, variant: variant, budget: budget, idPrefix: Self.chartID(stream, variantIndex))
+            // A chart narrower than its min-width (a phone) scrolls sideways instead of shrinking
+            // its text below legibility.
+            try writer.startElement("div")
+            try writer.attribute("class", "chart-scroll")
             try chart.write(to: writer)
+            try writer.fullEndElement()
             try writeLegend(chart, variant: variant, to: writer)
             try writer.fullEndElement()
         }

@@ -11,14 +11,17 @@ public import HLSCheck
 /// A test case fails exactly when what it holds fails the exit code: a finding at or above the
 /// report's `failureThreshold` (`--fail-on`, default `error`), or an input that could not be
 /// checked (its suite holds the single case `input-unreadable`). The Ant schema gives a test case
-/// at most one `<failure>` and no output of its own, so several failing findings share one
-/// failure, and the findings below the threshold go to the suite's `<system-out>` as
-/// compiler-style lines.
+/// at most one `<failure>`, so several failing findings share one failure; the findings below the
+/// threshold go to the suite's `<system-out>` as compiler-style lines.
 ///
-/// Beyond the Apache Ant schema, each test case has a `file` attribute (the playlist it is
-/// about: the input, or the variant's media playlist), which GitLab and Jenkins use to link the
-/// case; suite times are the real wall-clock time of checking the input, test case times the time
-/// its rule took (shared evenly among a per-variant rule's cases).
+/// Beyond the Apache Ant schema, as Jenkins, GitLab and surefire read it: each test case has a
+/// `file` attribute (the playlist it is about: the variant's media playlist, or the file its
+/// first finding is in, else the input), which they use to link the case, and a `<system-out>`
+/// of its own with the findings it holds that do not fail (warnings, notes), located, so that a
+/// CI test view lists them under their rule. An input listed twice is two suites, the second
+/// named `input (2)`, so no two test cases share a class and a name. Suite times are the real
+/// wall-clock time of checking the input, test case times the time its rule took (shared evenly
+/// among a per-variant rule's cases).
 public struct JUnitReporter: Sendable {
     /// ISO 8601 without a zone (`2026-11-21T10:00:00`), as the schema requires.
     public var timestamp: String
@@ -43,8 +46,13 @@ public struct JUnitReporter: Sendable {
     public func render(_ reports: [CheckReport]) throws -> String {
         let writer = try XMLDocumentWriter()
         try writer.startElement("testsuites")
+        var seen: [String: Int] = [:]
         for (index, report) in reports.enumerated() {
-            try writeSuite(report, id: index, to: writer)
+            // The same input twice (two paths naming it, a folder and a file in it): the second
+            // suite is named apart, or a CI view would merge or drop its test cases.
+            seen[report.input, default: 0] += 1
+            let count = seen[report.input] ?? 1
+            try writeSuite(report, name: count == 1 ? report.input : "\(report.input) (\(count))", id: index, to: writer)
         }
         try writer.endElement()
         return try writer.finish()
@@ -132,6 +140,11 @@ public struct JUnitReporter: Sendable {
                 testCase.diagnostics = owned[rule]?[variant] ?? []
                 testCase.failing = testCase.diagnostics.filter { fails($0, in: report) }
                 testCase.time = time
+                // A stream-level case is about the file its first finding is in (a media
+                // playlist's finding links there, not to the input).
+                if variant == nil, let first = (testCase.failing.first ?? testCase.diagnostics.first)?.location?.uri, !first.isEmpty {
+                    testCase.file = first
+                }
                 cases.append(testCase)
             }
         }
@@ -149,11 +162,11 @@ public struct JUnitReporter: Sendable {
         return "\(milliseconds / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction)"
     }
 
-    private func writeSuite(_ report: CheckReport, id: Int, to writer: XMLDocumentWriter) throws(XMLWriterError) {
+    private func writeSuite(_ report: CheckReport, name: String, id: Int, to writer: XMLDocumentWriter) throws(XMLWriterError) {
         let cases = Self.testCases(for: report)
         try writer.startElement("testsuite")
-        try writer.attribute("name", report.input)
-        try writer.attribute("package", report.input)
+        try writer.attribute("name", name)
+        try writer.attribute("package", name)
         try writer.attribute("id", String(id))
         try writer.attribute("timestamp", timestamp)
         try writer.attribute("hostname", hostname.isEmpty ? "localhost" : hostname)
@@ -171,7 +184,7 @@ public struct JUnitReporter: Sendable {
         for testCase in cases {
             try writer.startElement("testcase")
             try writer.attribute("name", testCase.name)
-            try writer.attribute("classname", report.input)
+            try writer.attribute("classname", name)
             try writer.attribute("file", testCase.file)
             try writer.attribute("time", Self.seconds(testCase.time))
             let failing = testCase.failing
@@ -181,6 +194,10 @@ public struct JUnitReporter: Sendable {
                 try writer.element(
                     "failure", attributes: ["message": message, "type": first.rule],
                     text: failing.map(Self.failureLine).joined(separator: "\n"))
+            }
+            let passing = testCase.diagnostics.filter { !Self.fails($0, in: report) }
+            if !passing.isEmpty {
+                try writer.element("system-out", text: passing.map(Self.outputLine).joined(separator: "\n") + "\n")
             }
             try writer.endElement()
         }

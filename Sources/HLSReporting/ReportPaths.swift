@@ -93,10 +93,27 @@ public struct ReportPaths: Sendable, Hashable {
         return "/" + parts.joined(separator: "/")
     }
 
+    /// Paths as a person opens them from the folder they ran the command in: relative to the
+    /// working directory (absolute outside it). What the text report shows, where the machine
+    /// formats stay relative to the repository root.
+    public var fromWorkingDirectory: ReportPaths {
+        ReportPaths(root: workingDirectory, workingDirectory: workingDirectory)
+    }
+
+    /// `report`, whose paths `other` made (relative to `other.root`), with its paths shown as
+    /// this value shows them.
+    public func relocating(_ report: CheckReport, from other: ReportPaths) -> CheckReport {
+        map(report) { path in display(other.resolve(path) ?? path) }
+    }
+
     /// The report with every path it holds shown by `display`: the input, the locations of its
     /// findings, its variants' resolved playlists and the keys of their bit-rate series. Messages and the URIs written in
     /// playlists are left as they are.
     public func apply(to report: CheckReport) -> CheckReport {
+        map(report, display)
+    }
+
+    private func map(_ report: CheckReport, _ display: (String) -> String) -> CheckReport {
         var report = report
         report.input = display(report.input)
         report.diagnostics = report.diagnostics.map { diagnostic in
@@ -110,6 +127,7 @@ public struct ReportPaths: Sendable, Hashable {
             variant.peakCombination = variant.peakCombination?.map(display)
             return variant
         }
+        report.multivariantPlaylists = report.multivariantPlaylists?.map(display)
         // The HTML report finds each variant's chart by its playlist path.
         report.bitrateSeries = Dictionary(report.bitrateSeries.map { (display($0.key), $0.value) }, uniquingKeysWith: { first, _ in first })
         return report

@@ -2,20 +2,18 @@ public import HLSCheck
 import Foundation
 
 /// The rule catalogue as documentation: docs/rules.md (generated, so it cannot drift from the
-/// code), `hlscheck rules --format json`, and the links SARIF and the text report give to it.
+/// code), `hlscheck rules --format json`, `hlscheck rules ID` in the terminal, and the links
+/// SARIF and the GitHub job summary give to a published docs/rules.md when one is configured.
 public enum RuleDocumentation {
-    /// The project's home, SARIF's `informationUri`.
-    public static let repositoryURL = "https://github.com/hlscheck/hlscheck"
-    /// docs/rules.md on the default branch; each rule has an anchor named after its id.
-    public static let rulesDocumentURL = repositoryURL + "/blob/main/docs/rules.md"
 
     /// The command that writes docs/rules.md.
     public static let regenerateCommand = "swift run hlscheck rules --format markdown > docs/rules.md"
 
-    /// Where rule `id` is documented: its heading in docs/rules.md (`#audio-only-over-budget`).
-    /// `input-unreadable`, not a catalogue rule, has a section there too.
-    public static func url(for id: String) -> String {
-        "\(rulesDocumentURL)#\(anchor(id))"
+    /// Where rule `id` is documented on the web: its heading (`#audio-only-over-budget`) in
+    /// docs/rules.md as published at `documentation` (`documentation-url`, or the build's); nil
+    /// when no page is configured. `input-unreadable`, not a catalogue rule, has a section too.
+    public static func url(for id: String, documentation: String?) -> String? {
+        documentation.map { "\($0)#\(anchor(id))" }
     }
 
     /// GitHub's anchor for a heading that is the bare id: lower case, anything but letters,
@@ -49,9 +47,10 @@ public enum RuleDocumentation {
 
             Every rule hlscheck knows, as `hlscheck rules` lists them. Ids are stable: they name the
             rule in reports, in `.hlscheck.yml` (`rules:`), in `--profile` tables
-            ([profiles.md](profiles.md)) and in `# hlscheck-disable-next-line RULE` comments. Each
-            rule has an anchor here named after its id; SARIF `helpUri` and the text report link to
-            `\(rulesDocumentURL)#RULE-ID`.
+            ([profiles.md](profiles.md)) and in `# hlscheck-disable-next-line RULE` comments.
+            `hlscheck rules RULE-ID` prints a rule's section in the terminal. Each rule has an anchor
+            here named after its id: where this file is published (`documentation-url:` in
+            `.hlscheck.yml`), SARIF `helpUri` and the GitHub job summary link to `URL#RULE-ID`.
 
             Severity per profile: `off` when the profile switches the rule off. Scope: whether a
             finding concerns the stream as a whole or one variant (a JUnit report has one test case
@@ -61,7 +60,7 @@ public enum RuleDocumentation {
             `{"tool", "profile", "rules": [{"id", "name", "summary", "rationale", "specItems"
             ([{"reference", "rfc8216" (RFC 8216's section where bis-22 numbers it differently),
             "level", "requirement"}]), "defaultSeverity", "severity" (in the profile; absent when it
-            switches the rule off), "scope", "readsSegments", "needsDecode", "helpUri"}]}`.
+            switches the rule off), "scope", "readsSegments", "needsDecode", "helpUri" (only with a documentation URL)}]}`.
 
             Each rule lists the spec items it enforces: `bis-22 §…` is
             draft-pantos-hls-rfc8216bis-22, `RFC 8216 §…` RFC 8216 (in parentheses where bis-22 numbers
@@ -119,6 +118,59 @@ public enum RuleDocumentation {
         text.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\n", with: " ")
     }
 
+    // MARK: - hlscheck rules ID
+
+    /// Every id `hlscheck rules ID` explains: the catalogue's, and `input-unreadable`.
+    public static var explainedIDs: [String] {
+        RuleCatalogue.descriptions.map(\.id) + [CheckReport.inputUnreadableRule]
+    }
+
+    /// A rule's whole story for the terminal (`hlscheck rules ID`): what it finds, why (with the
+    /// spec section), its severity in `profile`, when it runs, the tested examples, and how to
+    /// change or excuse it; wrapped at `width` columns. Nil for an id that names no rule.
+    public static func explanation(of id: String, profile: Profile, documentation: String?, width: Int = 80) -> String? {
+        var out: String
+        if id == CheckReport.inputUnreadableRule {
+            out = "\(id): not a rule, an input that could not be checked\n\n"
+            out += wrap(inputUnreadableSummary + " " + inputUnreadableRationale, width) + "\n"
+        } else {
+            guard let rule = RuleCatalogue.description(of: id) else { return nil }
+            out = "\(rule.id): \(rule.name)\n\n"
+            out += wrap(rule.summary, width) + "\n\n" + wrap(rule.rationale, width) + "\n\n"
+            let level = severity(of: rule, in: profile)?.rawValue ?? "off"
+            var facts = [
+                "Severity: \(level) in profile \(profile.rawValue) (default \(rule.defaultSeverity.rawValue)).",
+                "Scope: \(rule.scope == .variant ? "each finding concerns one variant" : "the stream as a whole").",
+            ]
+            facts.append(rule.needsDecoding ? "Runs only with --decode." : rule.needsMedia ? "Reads segments: silent with --playlist-only." : "Runs with --playlist-only too.")
+            let triggering = rule.triggering.map(\.name)
+                + rule.profileExamples.filter(\.triggers).map { "\($0.example.name) (\($0.profile.rawValue))" }
+            let passing = rule.nonTriggering.map(\.name)
+                + rule.profileExamples.filter { !$0.triggers }.map { "\($0.example.name) (\($0.profile.rawValue))" }
+            if !triggering.isEmpty { facts.append("Reported for: " + triggering.joined(separator: "; ") + ".") }
+            if !passing.isEmpty { facts.append("Not reported for: " + passing.joined(separator: "; ") + ".") }
+            facts.append("Change its severity or turn it off in .hlscheck.yml (rules: \(rule.id): warning, or off); excuse one finding with a line \"# hlscheck-disable-next-line \(rule.id)\" above it in the playlist.")
+            out += facts.map { wrap($0, width) }.joined(separator: "\n") + "\n"
+        }
+        if let link = url(for: id, documentation: documentation) { out += "\nDocumentation: \(link)\n" }
+        return out
+    }
+
+    /// `text` cut into lines of at most `width` columns at spaces (a longer word stands alone).
+    static func wrap(_ text: String, _ width: Int) -> String {
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(separator: " ", omittingEmptySubsequences: true) {
+            if !line.isEmpty, line.count + 1 + word.count > width {
+                lines.append(line)
+                line = ""
+            }
+            line += (line.isEmpty ? "" : " ") + word
+        }
+        if !line.isEmpty { lines.append(line) }
+        return lines.joined(separator: "\n")
+    }
+
     // MARK: - hlscheck rules --format json
 
     struct RuleEntry: Encodable {
@@ -134,7 +186,7 @@ public enum RuleDocumentation {
         var scope: String
         var readsSegments: Bool
         var needsDecode: Bool
-        var helpUri: String
+        var helpUri: String?
     }
 
     struct RuleList: Encodable {
@@ -144,13 +196,15 @@ public enum RuleDocumentation {
     }
 
     /// The catalogue as JSON, with the severities `profile` gives (docs/rules.md documents the keys).
-    public static func json(profile: Profile, _ rules: [RuleDescription] = RuleCatalogue.descriptions) -> String {
+    public static func json(
+        profile: Profile, documentation: String? = CheckConfiguration.builtInDocumentationURL, _ rules: [RuleDescription] = RuleCatalogue.descriptions
+    ) -> String {
         let list = RuleList(profile: profile.rawValue, rules: rules.map { rule in
             RuleEntry(
                 id: rule.id, name: rule.name, summary: rule.summary, rationale: rule.rationale, specItems: rule.specItems,
                 defaultSeverity: rule.defaultSeverity.rawValue, severity: severity(of: rule, in: profile)?.rawValue,
                 scope: rule.scope.rawValue, readsSegments: rule.needsMedia, needsDecode: rule.needsDecoding,
-                helpUri: url(for: rule.id))
+                helpUri: url(for: rule.id, documentation: documentation))
         })
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

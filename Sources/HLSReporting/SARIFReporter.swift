@@ -2,8 +2,9 @@ public import HLSCheck
 public import Foundation
 
 /// SARIF 2.1.0 (OASIS), the format code-scanning services ingest (GitHub code scanning, Azure
-/// DevOps, SonarQube): one run whose driver lists every rule hlscheck knows (each with a `helpUri`
-/// into docs/rules.md), and one result per finding.
+/// DevOps, SonarQube): one run whose driver lists every rule hlscheck knows (each with its
+/// rationale as `help`, and a `helpUri` into docs/rules.md when a documentation URL is
+/// configured), and one result per finding.
 ///
 /// Paths are relative to the repository root, named by the base id `REPOROOT`
 /// (`originalUriBaseIds`); a path outside it is an absolute `file://` URI. Each result has a
@@ -83,7 +84,8 @@ public struct SARIFReporter: Sendable {
     struct Driver: Encodable {
         var name = "hlscheck"
         var version = HLSCheckVersion.current
-        var informationUri = RuleDocumentation.repositoryURL
+        /// The rules' documentation page, when configured (SARIF §3.19.17 makes it optional).
+        var informationUri: String?
         var rules: [ReportingDescriptor]
     }
     struct ReportingDescriptor: Encodable {
@@ -92,7 +94,7 @@ public struct SARIFReporter: Sendable {
         var shortDescription: Text
         var fullDescription: Text
         var help: Text
-        var helpUri: String
+        var helpUri: String?
         var defaultConfiguration: Configuration
     }
     struct Configuration: Encodable {
@@ -138,7 +140,9 @@ public struct SARIFReporter: Sendable {
     /// One SARIF 2.1.0 log for all reports.
     public func render(_ reports: [CheckReport]) -> String {
         let catalogue = RuleCatalogue.descriptions
-        let descriptors = catalogue.map(Self.descriptor) + [Self.inputUnreadable]
+        // One run, one driver: the documentation URL of the first report that has one.
+        let documentation = reports.lazy.compactMap(\.documentationURL).first ?? CheckConfiguration.builtInDocumentationURL
+        let descriptors = catalogue.map { Self.descriptor($0, documentation: documentation) } + [Self.inputUnreadable(documentation: documentation)]
         var ruleIndex: [String: Int] = [:]
         for (index, rule) in descriptors.enumerated() where ruleIndex[rule.id] == nil {
             ruleIndex[rule.id] = index
@@ -156,7 +160,7 @@ public struct SARIFReporter: Sendable {
         }
         let log = Log(runs: [
             Run(
-                tool: Tool(driver: Driver(rules: descriptors)),
+                tool: Tool(driver: Driver(informationUri: documentation, rules: descriptors)),
                 invocations: invocation.map { [invocationObject($0, reports)] },
                 originalUriBaseIds: paths.map { [Self.rootBaseID: ArtifactLocation(uri: Self.fileURI(directory: $0.root))] },
                 artifacts: reports.map { Artifact(location: artifactLocation($0.input)) },
@@ -172,19 +176,22 @@ public struct SARIFReporter: Sendable {
 
     /// An input that could not be checked (exit code 2): not a catalogue rule, but a result
     /// like any other, so a code-scanning view never shows a clean run that did not happen.
-    static let inputUnreadable = ReportingDescriptor(
-        id: CheckReport.inputUnreadableRule, name: identifier(CheckReport.inputUnreadableRule),
-        shortDescription: Text(text: "an input could not be checked"),
-        fullDescription: Text(text: "The input is missing, is not a playlist (a segment, an image, no #EXTM3U at the start), cannot be read (a FIFO, a device, permissions), is unreachable, or lies outside its root: nothing in it was checked, and the run exits with code 2."),
-        help: Text(text: "an input could not be checked\n\nFix the path or the file, or run `hlscheck inspect` on a segment."),
-        helpUri: RuleDocumentation.url(for: CheckReport.inputUnreadableRule),
-        defaultConfiguration: Configuration(level: "error"))
+    static func inputUnreadable(documentation: String?) -> ReportingDescriptor {
+        ReportingDescriptor(
+            id: CheckReport.inputUnreadableRule, name: identifier(CheckReport.inputUnreadableRule),
+            shortDescription: Text(text: "an input could not be checked"),
+            fullDescription: Text(text: "The input is missing, is not a playlist (a segment, an image, no #EXTM3U at the start), cannot be read (a FIFO, a device, permissions), is unreachable, or lies outside its root: nothing in it was checked, and the run exits with code 2."),
+            help: Text(text: "an input could not be checked\n\nFix the path or the file, or run `hlscheck inspect` on a segment."),
+            helpUri: RuleDocumentation.url(for: CheckReport.inputUnreadableRule, documentation: documentation),
+            defaultConfiguration: Configuration(level: "error"))
+    }
 
-    static func descriptor(_ rule: RuleDescription) -> ReportingDescriptor {
+    static func descriptor(_ rule: RuleDescription, documentation: String?) -> ReportingDescriptor {
         ReportingDescriptor(
             id: rule.id, name: identifier(rule.id), shortDescription: Text(text: rule.summary),
-            fullDescription: Text(text: rule.rationale), help: Text(text: "\(rule.summary)\n\n\(rule.rationale)"),
-            helpUri: RuleDocumentation.url(for: rule.id),
+            fullDescription: Text(text: rule.rationale),
+            help: Text(text: "\(rule.summary)\n\n\(rule.rationale)\n\n`hlscheck rules \(rule.id)` explains it in full."),
+            helpUri: RuleDocumentation.url(for: rule.id, documentation: documentation),
             defaultConfiguration: Configuration(level: rule.defaultSeverity.rawValue))
     }
 

@@ -23,8 +23,8 @@ public struct TextReporter: Sendable {
         return reports.map(render(stream:)).joined() + ending(tally)
     }
 
-    /// What follows the streams' parts: where each rule found is documented (not with `quiet`),
-    /// then the summary line.
+    /// What follows the streams' parts: the command that explains each rule found (not with
+    /// `quiet`), then the summary line.
     public func ending(_ tally: ReportTally) -> String {
         (quiet ? "" : documentation(tally)) + summaryLine(tally) + "\n"
     }
@@ -37,6 +37,7 @@ public struct TextReporter: Sendable {
         for diagnostic in report.diagnostics where !diagnostic.suppressed {
             out += line(for: diagnostic) + "\n"
         }
+        if let multivariant = report.multivariantPlaylists { out += mediaPlaylistNote(report.input, multivariant) + "\n" }
         guard !quiet else { return out }
         if !report.variants.isEmpty {
             if report.diagnostics.contains(where: { !$0.suppressed }) { out += "\n" }
@@ -46,14 +47,23 @@ public struct TextReporter: Sendable {
         return out + "\n"
     }
 
-    /// Where each rule that found something is documented, once per rule, alphabetically.
+    /// The command that explains every rule that found something (`hlscheck rules ID…`, in the
+    /// terminal, whatever is published where), once per rule, alphabetically.
     func documentation(_ tally: ReportTally) -> String {
         let rules = tally.rules.sorted()
         guard !rules.isEmpty else { return "" }
-        let width = rules.map(\.count).max() ?? 0
-        return "Rules:\n" + rules.map { rule in
-            "  \(TerminalText.escaped(rule))\(String(repeating: " ", count: width - rule.count))  \(RuleDocumentation.url(for: rule))\n"
-        }.joined() + "\n"
+        return "What each rule checks and how to fix it: hlscheck rules \(rules.map { TerminalText.escaped($0) }.joined(separator: " "))\n\n"
+    }
+
+    /// A media playlist was checked on its own: a passing check says nothing about the stream's
+    /// variants, so say what did not run and, when known, what to check instead.
+    func mediaPlaylistNote(_ input: String, _ multivariant: [String]) -> String {
+        let instead = multivariant.isEmpty
+            ? "check the stream's multivariant playlist for them"
+            : "check \(multivariant.map { TerminalText.escaped($0) }.joined(separator: " or ")), which references it"
+        return paint(TerminalText.escaped(input), "1")
+            + " is a media playlist: the checks of a multivariant playlist (audio-only variant, BANDWIDTH, renditions) did not run; "
+            + instead
     }
 
     func line(for diagnostic: Diagnostic) -> String {

@@ -14,10 +14,10 @@ struct ArtworkCommand: AsyncParsableCommand {
         discussion: "With a playlist, the poster in the first segment of every media playlist is listed, audio-only variants first; --extract writes the first one listed."
     )
 
-    @Argument(help: "A multivariant or media playlist (.m3u8), or one segment.")
+    @Argument(help: "A multivariant or media playlist (.m3u8), or one segment.", completion: .file())
     var input: String
 
-    @Option(help: "Write the image bytes to this file (replaced atomically; only a regular file is replaced).")
+    @Option(help: "Write the image bytes to this file (replaced atomically; only a regular file is replaced).", completion: .file())
     var extract: String?
 
     @OptionGroup(title: "Limits and file access")

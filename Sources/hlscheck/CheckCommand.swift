@@ -58,13 +58,14 @@ struct CheckCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "Playlists (.m3u8) or folders of streams.")
+    @Argument(help: "Playlists (.m3u8) or folders of streams.", completion: .file(extensions: ["m3u8", "m3u"]))
     var paths: [String]
 
     @Option(name: .long, help: "Report format; repeat for several (each needs its own --output but one).")
     var format: [ReportFormat] = []
 
-    @Option(name: [.short, .long], help: "Write a format to a file instead of standard output, e.g. json=report.json.")
+    @Option(name: [.short, .long], help: "Write a format to a file instead of standard output, e.g. json=report.json.",
+            completion: .custom { _, _, prefix in OutputTarget.completions(prefix) })
     var output: [OutputTarget] = []
 
     @Option(help: "Colour in text output.")
@@ -73,7 +74,7 @@ struct CheckCommand: AsyncParsableCommand {
     @Option(help: "Default severities and parameters.")
     var profile: Profile?
 
-    @Option(help: "Configuration file (instead of the nearest .hlscheck.yml).")
+    @Option(help: "Configuration file (instead of the nearest .hlscheck.yml).", completion: .file(extensions: ["yml", "yaml"]))
     var config: String?
 
     @Option(name: .customLong("budget-kbps"), help: "Audio-only budget in kbit/s, poster included (default 64).")
@@ -99,6 +100,9 @@ struct CheckCommand: AsyncParsableCommand {
 
     @OptionGroup(title: "Remote and live streams (http, https)")
     var remote: RemoteArguments
+
+    @OptionGroup(title: "Remote and live streams (http, https)")
+    var extent: StreamExtentArguments
 
     /// The formats to render, in order: `--format` values, plus formats named only by `--output`.
     var formats: [ReportFormat] {
@@ -203,8 +207,12 @@ struct CheckCommand: AsyncParsableCommand {
             throw ExitCode(2)
         }
         await fetcher.shutdown()
-        // Standard error says it too, whatever the formats: where a tool says it could not run.
-        for error in outcome.inputErrors.compactMap({ $0 }) { printError("hlscheck: \(TerminalText.escaped(error.description))") }
+        // Standard error says it too, whatever the formats: where a tool says it could not run —
+        // unless it would be said twice on one screen: the text report on the same terminal has
+        // just printed it (input-unreadable).
+        if !(streamsText && Terminal.isSameTerminal(STDOUT_FILENO, STDERR_FILENO)) {
+            for error in outcome.inputErrors.compactMap({ $0 }) { printError("hlscheck: \(TerminalText.escaped(error.description))") }
+        }
         let exitCode = runExitCode(outcome)
         try write(outcome.reports.compactMap { $0 }, tally: outcome.tally, context: ReportContext(
             paths: reportPaths, started: started, exitCode: Int(exitCode), maximumPlaylistBytes: limitOptions.limits.playlistBytes))
@@ -220,7 +228,7 @@ struct CheckCommand: AsyncParsableCommand {
         limitOptions.apply(to: &configuration)
         // The HTML report draws every segment and shows each distinct poster (read once more).
         configuration.keepsSegmentDetail = formats.contains(.html)
-        remote.apply(to: &configuration)
+        extent.apply(to: &configuration)
         // A remote stream is fetched with several requests in flight: fetching one segment
         // overlaps inspecting another.
         if paths.contains(where: URIScheme.isRemote) {
@@ -236,8 +244,11 @@ struct CheckCommand: AsyncParsableCommand {
             switch format {
             case .text:
                 let reporter = TextReporter(color: target == nil && textIsColored, quiet: runOptions.quiet)
-                // On standard output, each stream's part was printed as it was done: the summary is left.
-                text = target == nil ? reporter.ending(tally) : reporter.render(reports)
+                // On standard output, each stream's part was printed as it was done: the summary is
+                // left. In a file, paths as they open from the working directory, as on the terminal.
+                let fromHere = context.paths.fromWorkingDirectory
+                text = target == nil
+                    ? reporter.ending(tally) : reporter.render(reports.map { fromHere.relocating($0, from: context.paths) })
             case .json:
                 text = JSONReporter().render(reports)
             case .junit:
@@ -275,6 +286,16 @@ struct CheckCommand: AsyncParsableCommand {
             } else {
                 writeStandardOutput(shown)
             }
+        }
+        // Every report went to a file: standard output would say nothing, and the exit code alone
+        // does not say what was found. The summary line and where each report went, as text.
+        if formats.allSatisfy({ format in output.contains { $0.format == format } }) {
+            var lines = [TextReporter().summaryLine(tally)]
+            for format in formats {
+                guard let path = output.first(where: { $0.format == format })?.path else { continue }
+                lines.append("The \(format.rawValue) report is in \(TerminalText.escaped(path))")
+            }
+            writeStandardOutput(lines.joined(separator: "\n") + "\n")
         }
     }
 }

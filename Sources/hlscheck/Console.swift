@@ -17,6 +17,14 @@ enum Terminal {
         return isatty(descriptor) == 1 && environment["TERM"] != "dumb" && !ci
     }
 
+    /// Whether both descriptors are the one terminal (a person sees what is written to either in
+    /// one place), not a pipe or a file.
+    static func isSameTerminal(_ one: Int32, _ other: Int32) -> Bool {
+        var a = stat(), b = stat()
+        return isatty(one) == 1 && isatty(other) == 1 && fstat(one, &a) == 0 && fstat(other, &b) == 0
+            && a.st_dev == b.st_dev && a.st_ino == b.st_ino && a.st_rdev == b.st_rdev
+    }
+
     /// Columns of the terminal on `descriptor` (`COLUMNS` or 80 when it cannot be asked).
     static func width(_ descriptor: Int32) -> Int {
         var size = winsize()

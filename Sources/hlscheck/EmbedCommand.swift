@@ -27,13 +27,13 @@ struct EmbedCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "The poster: a JPEG or PNG file.")
+    @Option(help: "The poster: a JPEG or PNG file.", completion: .file(extensions: ["jpg", "jpeg", "png"]))
     var image: String?
 
-    @Argument(help: "The multivariant or media playlist.")
+    @Argument(help: "The multivariant or media playlist.", completion: .file(extensions: ["m3u8", "m3u"]))
     var playlist: String
 
-    @Option(help: "Write a complete copy of the stream into this folder.")
+    @Option(help: "Write a complete copy of the stream into this folder.", completion: .directory)
     var output: String?
 
     @Flag(name: .customLong("in-place"), help: "Rewrite the stream where it is (new segments under new names, the playlists swapped in last); a finished stream only (EXT-X-ENDLIST), one no other program writes meanwhile.")
@@ -78,10 +78,12 @@ struct EmbedCommand: AsyncParsableCommand {
     @Option(name: .customLong("fail-on"), help: "Lowest severity of a re-check finding that makes the exit code 1, findings that were in the stream before embed included (default: an error in what embed wrote; old findings are only counted).")
     var failOn: FailLevel?
 
-    @Option(name: .customLong("budget-kbps"), help: "Audio-only budget in kbit/s, poster included (default 64).")
+    @Option(name: .customLong("budget-kbps"), help: "Audio-only budget in kbit/s, poster included.")
     var budgetKbps: Int = 64
 
-    @OptionGroup(title: "Limits and file access")
+    // Untitled: swift-argument-parser prints titled groups before OPTIONS, which put the limits
+    // above --image and --output, the options every embed needs.
+    @OptionGroup
     var limitOptions: LimitOptions
 
     func validate() throws {

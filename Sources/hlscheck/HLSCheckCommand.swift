@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import HLSCheck
 
 /// The root command: configuration only. `hlscheck PLAYLIST` runs `check`, the default subcommand.
@@ -15,6 +16,47 @@ struct HLSCheckCommand: AsyncParsableCommand {
         subcommands: [CheckCommand.self, EmbedCommand.self, InspectCommand.self, ArtworkCommand.self, RulesCommand.self],
         defaultSubcommand: CheckCommand.self
     )
+
+    /// swift-argument-parser's entry point, except that the bash completion script gains what
+    /// the generated one lacks (BashCompletion): paths for the default subcommand, and
+    /// `--output FORMAT=PATH`.
+    static func main() async {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if arguments == ["--generate-completion-script", "bash"] || arguments == ["--generate-completion-script=bash"] {
+            print(completionScript(for: .bash) + BashCompletion.defaultSubcommand(root: self), terminator: "")
+            return
+        }
+        do {
+            var command = try await asyncParseAsRoot(nil)
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            if exitCode(for: error) == .validationFailure, let message = betterSuggestion(fullMessage(for: error)) {
+                printError(message)
+                Foundation.exit(ExitCode.validationFailure.rawValue)
+            }
+            exit(withError: error)
+        }
+    }
+
+    /// swift-argument-parser suggests the option nearest by edit distance, so `--budget` got
+    /// `--quiet`; an option whose name starts with what was typed (`--budget-kbps`) is the one
+    /// meant. `message` rewritten with it, or nil to keep it as it is.
+    static func betterSuggestion(_ message: String) -> String? {
+        guard let match = message.firstMatch(of: /Unknown option '(--[A-Za-z0-9-]+)'(\. Did you mean '[^']*'\?)?/) else { return nil }
+        let typed = String(match.1)
+        // The subcommand the usage line names, else check (the default).
+        let name = message.firstMatch(of: /Usage: hlscheck ([a-z]+)/).map { String($0.1) } ?? "check"
+        guard let subcommand = configuration.subcommands.first(where: { $0.configuration.commandName == name }) else { return nil }
+        let options = Set(helpMessage(for: subcommand, columns: 1000).matches(of: /--[a-z0-9][a-z0-9-]*/).map { String($0.0) })
+        guard let meant = options.filter({ $0.hasPrefix(typed + "-") || ($0.hasPrefix(typed) && $0 != typed) })
+            .min(by: { ($0.count, $0) < ($1.count, $1) })
+        else { return nil }
+        return message.replacingCharacters(in: match.range, with: "Unknown option '\(typed)'. Did you mean '\(meant)'?")
+    }
 }
 
 extension HLSCheckCommand {

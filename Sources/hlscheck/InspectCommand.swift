@@ -13,22 +13,22 @@ struct InspectCommand: AsyncParsableCommand {
         abstract: "Print what media segments contain: tracks, codecs, duration, ID3 tags, posters."
     )
 
-    @Argument(help: "Segment files (.ts, .aac, .mp3, .ac3, .ec3, .m4s, .mp4).")
+    @Argument(help: "Segment files (.ts, .aac, .mp3, .ac3, .ec3, .m4s, .mp4).", completion: .file())
     var segments: [String]
 
-    @Option(name: .customLong("init"), help: "The EXT-X-MAP initialization section for fMP4 fragments.")
+    @Option(name: .customLong("init"), help: "The EXT-X-MAP initialization section for fMP4 fragments.", completion: .file())
     var initSection: String?
 
     @Option(help: "Output format.")
     var format: InspectFormat = .text
 
-    @Option(name: .customLong("max-segment-bytes"), help: ArgumentHelp("Largest segment read, in bytes (default 268435456).", valueName: "bytes"))
+    @Option(name: .customLong("max-segment-bytes"), help: ArgumentHelp("Largest segment read, in bytes.", valueName: "bytes"))
     var maxSegmentBytes: Int = LocalSegmentSource.defaultMaximumByteCount
 
-    @Option(name: .customLong("max-image-pixels"), help: ArgumentHelp("Largest poster decoded, in pixels (default 40000000).", valueName: "pixels"))
+    @Option(name: .customLong("max-image-pixels"), help: ArgumentHelp("Largest poster decoded, in pixels.", valueName: "pixels"))
     var maxImagePixels: Int = ImageHeader.defaultMaximumPixels
 
-    @Option(name: .customLong("max-id3-bytes"), help: ArgumentHelp("Largest ID3 tag read, in bytes (default 16777216).", valueName: "bytes"))
+    @Option(name: .customLong("max-id3-bytes"), help: ArgumentHelp("Largest ID3 tag read, in bytes.", valueName: "bytes"))
     var maxID3Bytes: Int = EmbeddedID3.maximumPESSize
 
     func validate() throws {

@@ -32,7 +32,7 @@ struct LimitOptions: ParsableArguments {
 
     @Option(help: ArgumentHelp(
         "Folder a local stream may read from (default: the folder given, else each input playlist's folder).",
-        valueName: "folder"))
+        valueName: "folder"), completion: .directory)
     var root: String?
 
     @Flag(name: .customLong("allow-outside-root"), help: "Read local files outside the stream's root.")

@@ -2,9 +2,8 @@ import ArgumentParser
 import HLSCheck
 import HLSRemote
 
-/// `--header`, `--insecure`, timeouts, retries, connections, `--sample`, `--live-duration`:
-/// how remote streams are fetched, and how much of a long or live stream is checked
-/// (docs/remote.md).
+/// `--header`, `--insecure`, timeouts, retries, connections: how remote streams and segments are
+/// fetched (docs/remote.md). Shared by check, artwork and inspect.
 struct RemoteArguments: ParsableArguments {
     @Option(name: .customLong("header"), help: ArgumentHelp("Send this HTTP header with every request, e.g. 'Authorization: Bearer …'; repeatable.", valueName: "Name: value"))
     var headers: [String] = []
@@ -24,11 +23,6 @@ struct RemoteArguments: ParsableArguments {
     @Option(name: .customLong("http-connections"), help: ArgumentHelp("Requests in flight and connections per host (default 4).", valueName: "count"))
     var httpConnections: Int?
 
-    @Option(help: ArgumentHelp("Read only N segments of each media playlist, spread over it; the report says so (segments-sampled).", valueName: "N"))
-    var sample: Int?
-
-    @Option(name: .customLong("live-duration"), help: ArgumentHelp("Reload live playlists for this long (e.g. 60s, 2m) and check what must hold across reloads.", valueName: "duration"))
-    var liveDuration: String?
 
     func validate() throws {
         for header in headers where Self.parseHeader(header) == nil {
@@ -40,10 +34,6 @@ struct RemoteArguments: ParsableArguments {
         if let retries, !(0...10).contains(retries) { throw ValidationError("--retries must be between 0 and 10, got \(retries)") }
         if let httpConnections, !(1...64).contains(httpConnections) {
             throw ValidationError("--http-connections must be between 1 and 64, got \(httpConnections)")
-        }
-        if let sample, sample < 1 { throw ValidationError("--sample must be at least 1, got \(sample)") }
-        if let liveDuration, Self.seconds(liveDuration) == nil {
-            throw ValidationError("--live-duration takes a duration such as 60s, 90, 2m or 1h; got \(TerminalText.escaped(liveDuration))")
         }
     }
 
@@ -58,11 +48,6 @@ struct RemoteArguments: ParsableArguments {
         return options
     }
 
-    func apply(to configuration: inout CheckConfiguration) {
-        configuration.sampleSegments = sample
-        configuration.liveWatchSeconds = liveDuration.flatMap(Self.seconds)
-    }
-
     /// "Name: value" → (name, value); nil when the name is not an RFC 9110 token or the value
     /// holds a line break (a header must not smuggle another).
     static func parseHeader(_ text: String) -> (String, String)? {
@@ -72,6 +57,29 @@ struct RemoteArguments: ParsableArguments {
         let token = Set("!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
         guard !name.isEmpty, name.allSatisfy(token.contains), !value.contains("\r"), !value.contains("\n"), !value.contains("\0") else { return nil }
         return (name, String(value))
+    }
+
+}
+
+/// `--sample`, `--live-duration`: how much of a long or live stream is checked (docs/remote.md).
+/// Only check reads whole streams, so only check has them (inspect reads the segments it is given).
+struct StreamExtentArguments: ParsableArguments {
+    @Option(help: ArgumentHelp("Read only N segments of each media playlist, spread over it; the report says so (segments-sampled).", valueName: "N"))
+    var sample: Int?
+
+    @Option(name: .customLong("live-duration"), help: ArgumentHelp("Reload live playlists for this long (e.g. 60s, 2m) and check what must hold across reloads.", valueName: "duration"))
+    var liveDuration: String?
+
+    func validate() throws {
+        if let sample, sample < 1 { throw ValidationError("--sample must be at least 1, got \(sample)") }
+        if let liveDuration, Self.seconds(liveDuration) == nil {
+            throw ValidationError("--live-duration takes a duration such as 60s, 90, 2m or 1h; got \(TerminalText.escaped(liveDuration))")
+        }
+    }
+
+    func apply(to configuration: inout CheckConfiguration) {
+        configuration.sampleSegments = sample
+        configuration.liveWatchSeconds = liveDuration.flatMap(Self.seconds)
     }
 
     /// "60s", "60", "2m", "1h", "1.5m" → seconds; nil when not a positive duration.

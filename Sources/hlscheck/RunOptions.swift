@@ -14,12 +14,12 @@ struct RunOptions: ParsableArguments {
 
     @Option(help: ArgumentHelp(
         "Findings recorded in this file (by --write-baseline) are reported as baselined and do not fail; new ones do.",
-        valueName: "file"))
+        valueName: "file"), completion: .file(extensions: ["json"]))
     var baseline: String?
 
     @Option(name: .customLong("write-baseline"), help: ArgumentHelp(
         "Record the run's findings in this file, for --baseline (written atomically; the run reports and exits as usual).",
-        valueName: "file"))
+        valueName: "file"), completion: .file())
     var writeBaseline: String?
 
     @Option(name: .customLong("max-warnings"), help: ArgumentHelp(

@@ -49,6 +49,8 @@ struct StreamRun: Sendable {
     /// Whether an input is a URL: then every input's report tells how its resources travelled
     /// (the delivery and live rules run).
     var remoteInputs: Bool
+    /// How the text report shows them: as they open from the working directory.
+    var textPaths: ReportPaths { paths.fromWorkingDirectory }
 
     /// What the run leaves for the end: reports (when kept), counts, and what decides the exit code.
     struct Outcome: Sendable {
@@ -153,11 +155,12 @@ struct StreamRun: Sendable {
         if let baseline { report = baseline.apply(to: report, lines: &lines) }
         let entries = recordsBaseline ? Baseline.entries(of: report, lines: &lines) : []
         // Paths as every report shows them, once the files have been read for the baseline;
-        // credentials written in a URL are sent, never shown (docs/security.md).
+        // credentials written in a URL are sent, never shown (docs/security.md). The text names
+        // files as they open from here; the machine formats relative to the repository root.
+        let shown = text.map { $0.render(stream: textPaths.apply(to: report).redactingCredentials()) } ?? ""
         report = paths.apply(to: report).redactingCredentials()
         // Belt and braces, as for every report: no URL in the text shows its credentials.
-        return Finished(
-            report: report, text: CredentialRedaction.redact(text?.render(stream: report) ?? ""), baselineEntries: entries)
+        return Finished(report: report, text: CredentialRedaction.redact(shown), baselineEntries: entries)
     }
 }
 
@@ -205,7 +208,8 @@ extension CheckCommand {
             }
         }
         if exitCode != 2, let maximum = runOptions.maxWarnings, outcome.tally.warnings > maximum {
-            printError("hlscheck: \(outcome.tally.warnings) warnings, more than --max-warnings \(maximum) allows; fix some (or record them with --write-baseline)")
+            let count = outcome.tally.warnings
+            printError("hlscheck: \(count) warning\(count == 1 ? "" : "s"), more than --max-warnings \(maximum) allows; fix some (or record them with --write-baseline)")
         }
         if exitCode != 0 { throw ExitCode(exitCode) }
     }

@@ -135,7 +135,12 @@ import Testing
         // The awkward path: every Markdown and HTML special escaped, the newline shown, one row.
         #expect(lines[5].hasPrefix("| ") && lines[5].contains(#"we,ird:50%&amp;&lt;x&gt;"q'\\x0aname/master.m3u8 | ❌ fails | 2 | 1 | 1 | 2 |"#),
                 "\(lines[5])")
-        #expect(summary.contains("| [playlist-unreadable](https://github.com/hlscheck/hlscheck/blob/main/docs/rules.md#playlist-unreadable) |"))
+        // No documentation URL configured: the rule id, no link that may lead nowhere.
+        #expect(summary.contains("| `playlist-unreadable` |"))
+        #expect(!summary.contains("](http"))
+        var linked = awkward.report
+        linked.documentationURL = "https://docs.example/rules"
+        #expect(reporter.summary([linked]).contains("| [playlist-unreadable](https://docs.example/rules#playlist-unreadable) |"))
         #expect(summary.contains(#"a&amp;b&lt;c&gt;%,:"q"."#))
         #expect(!summary.contains("<c>"))
         #expect(reporter.summary([]) == "### hlscheck\n\nNo stream to check.\n\n")

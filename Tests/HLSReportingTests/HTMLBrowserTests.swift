@@ -61,8 +61,80 @@ func pngSize(_ data: Data) -> (width: Int, height: Int)? {
     return (int(16), int(20))
 }
 
+/// What a screenshot shows (Tests/Scripts/png-ink.py): the luma of its top-left pixel and how many
+/// pixels of a box differ from it.
+struct ScreenshotInk: Decodable {
+    var width: Int
+    var height: Int
+    var background: Int
+    var ink: Int
+
+    static func measure(_ png: URL, box: (Int, Int, Int, Int)? = nil) throws -> ScreenshotInk {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = [PackageRoot.url.appendingPathComponent("Tests/Scripts/png-ink.py").path, png.path]
+            + (box.map { [$0.0, $0.1, $0.2, $0.3].map(String.init) } ?? [])
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return try JSONDecoder().decode(ScreenshotInk.self, from: data)
+    }
+}
+
 @Suite("HTML report in a headless browser", .serialized)
 struct HTMLBrowserTests {
+    /// A failing stream and a passing one, as `hlscheck a b --output html=…` writes them; `css`
+    /// is added to the page's style sheet (to hide parts of it for a screenshot).
+    static func failingReportFile(in folder: TemporaryFolder, css: String = "") async throws -> URL {
+        let failing = try await checkForHTML("Samples/no-audio-only/master.m3u8", root: "Samples")
+        let passing = try await checkForHTML("Samples/packed-audio/master.m3u8", root: "Samples")
+        var html = try HTMLReporter(generated: "2026-11-21 10:00 UTC").render([failing, passing])
+        if !css.isEmpty, let end = html.range(of: "</style>") { html.replaceSubrange(end, with: css + "</style>") }
+        let name = "report-\(UUID().uuidString).html"
+        try folder.write(Data(html.utf8), to: name)
+        return folder.url.appendingPathComponent(name)
+    }
+
+    func screenshot(_ page: URL, in folder: TemporaryFolder, width: Int, height: Int, _ extra: [String] = []) throws -> URL {
+        let browser = try HeadlessChromium()
+        let shot = folder.url.appendingPathComponent("shot-\(UUID().uuidString).png")
+        let outcome = try browser.run(["--screenshot=\(shot.path)", "--window-size=\(width),\(height)"] + extra, page: page)
+        #expect(!outcome.killedByWatchdog && outcome.status == 0)
+        return shot
+    }
+
+    /// The first screen of a report names what fails: with everything but the must-fix summary
+    /// made invisible, the top 1000 × 700 pixels still show something, and with that summary
+    /// hidden too they show nothing (so the first measure is the summary's text, on screen).
+    @Test func theFirstScreenNamesTheFailingRules() async throws {
+        let folder = try TemporaryFolder()
+        let onlySummary = "body * { visibility: hidden; } .must-fix, .must-fix * { visibility: visible; }"
+        let shown = try screenshot(try await Self.failingReportFile(in: folder, css: onlySummary), in: folder, width: 1000, height: 700)
+        let summaryInk = try ScreenshotInk.measure(shown)
+        #expect(summaryInk.ink > 500, "the must-fix summary is not on the first screen: \(summaryInk)")
+        let hidden = try screenshot(
+            try await Self.failingReportFile(in: folder, css: "body * { visibility: hidden; }"), in: folder, width: 1000, height: 700)
+        #expect(try ScreenshotInk.measure(hidden).ink == 0)
+        // And what the summary says: the rule that fails, linked to its finding.
+        let page = try LibXML2.parseHTML(try String(contentsOf: try await Self.failingReportFile(in: folder), encoding: .utf8))
+        let mustFix = try #require(page.find("section", classes: ["must-fix"]).first)
+        #expect(mustFix.find("a").first?.text == "audio-only-variant-missing")
+    }
+
+    /// Followed the reader's dark mode: the page's background is dark when the browser prefers it.
+    @Test func followsTheReadersDarkMode() async throws {
+        let folder = try TemporaryFolder()
+        let page = try await Self.failingReportFile(in: folder)
+        let light = try ScreenshotInk.measure(try screenshot(page, in: folder, width: 600, height: 300))
+        let dark = try ScreenshotInk.measure(try screenshot(page, in: folder, width: 600, height: 300, ["--force-dark-mode"]))
+        #expect(light.background > 230, "\(light)")
+        #expect(dark.background < 40, "\(dark)")
+        // Text is drawn on both.
+        #expect(light.ink > 300 && dark.ink > 300)
+    }
+
     /// The packed-audio sample's report: video variants, and an audio-only one with a poster.
     static func reportFile(in folder: TemporaryFolder) async throws -> URL {
         let report = try await checkForHTML("Samples/packed-audio/master.m3u8", root: "Samples")

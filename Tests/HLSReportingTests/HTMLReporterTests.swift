@@ -87,6 +87,52 @@ struct HTMLReporterTests {
         #expect(facts.contains("at most \(HTMLReporter.bytes(largest)) fit"))
     }
 
+    /// What must be fixed comes before the variants and charts: the failing rule, its message,
+    /// and a link to the finding in the full list.
+    @Test func theFailingRulesComeFirst() async throws {
+        let report = try await checkForHTML("Samples/no-audio-only/master.m3u8", root: "Samples")
+        let page = try LibXML2.parseHTML(try HTMLReporter().render([report]))
+        let headings = page.find("h3").map(\.text)
+        #expect(headings.first == "Must fix (1)", "\(headings)")
+        #expect(headings.firstIndex(of: "Variants") ?? 0 > 0)
+        let mustFix = try #require(page.find("section", classes: ["must-fix"]).first)
+        let link = try #require(mustFix.find("a").first)
+        #expect(link.text == "audio-only-variant-missing")
+        let target = String(link.attributes["href"]?.dropFirst() ?? "")
+        let finding = try #require(page.find("li", classes: ["finding"]).first { $0.attributes["id"] == target })
+        #expect(finding.text.contains("audio-only-variant-missing"))
+        #expect(mustFix.text.contains(report.diagnostics[0].message))
+        // A passing stream has nothing to fix: no summary.
+        let passing = try LibXML2.parseHTML(try HTMLReporter().render([try await checkForHTML("Samples/compliant/master.m3u8")]))
+        #expect(passing.find("div", classes: ["fix-summary"]).isEmpty)
+    }
+
+    /// The index of several streams tells them apart: counts per severity and the rule found most.
+    @Test func theIndexGivesCountsAndTheTopRulePerStream() async throws {
+        let failing = try await checkForHTML("Samples/no-audio-only/master.m3u8", root: "Samples")
+        let passing = try await checkForHTML("Samples/compliant/master.m3u8")
+        let page = try LibXML2.parseHTML(try HTMLReporter().render([failing, passing]))
+        let rows = try #require(page.find("ul", classes: ["overview"]).first).find("li")
+        #expect(rows.count == 2)
+        #expect(rows[0].text.contains("1 error") && rows[0].text.contains("most: audio-only-variant-missing"), "\(rows[0].text)")
+        #expect(rows[1].text.contains("0 errors") && rows[1].text.contains("0 warnings") && !rows[1].text.contains("most:"))
+    }
+
+    /// No chart text inside the plot: reference lines are named in the right margin and the peak
+    /// window above the plot, where no bar is drawn.
+    @Test func chartLabelsStayOutOfThePlot() async throws {
+        let report = try await checkForHTML("Samples/packed-audio/master.m3u8", root: "Samples")
+        let page = try LibXML2.parseHTML(try HTMLReporter().render([report]))
+        for chart in page.find("svg", classes: ["chart"]) {
+            let plotRight = BitrateChart.width - BitrateChart.right, plotTop = BitrateChart.top
+            let labels = chart.find("text").filter { ($0.attributes["class"] ?? "").contains("ref-label") }
+            #expect(labels.count == 2 || labels.count == 3)
+            #expect(labels.allSatisfy { Double($0.attributes["x"] ?? "") ?? 0 > plotRight }, "\(labels.map(\.attributes))")
+            let window = chart.find("text", classes: ["window-label"])
+            #expect(window.allSatisfy { Double($0.attributes["y"] ?? "") ?? .infinity < plotTop })
+        }
+    }
+
     @Test func findingsNameTheirFileAndLineAndLinkToThemselvesAndTheirChart() async throws {
         let report = try await checkForHTML("Samples/no-audio-only/master.m3u8", root: "Samples")
         #expect(report.fails)

@@ -28,11 +28,11 @@ import TestSupport
         ]
         let xml = try reporter.render(reports)
         let violations = try LibXML2.violations(
-            of: JUnitExtensions.withoutFileAttributes(xml), against: schemas.appendingPathComponent("JUnit.xsd"))
+            of: JUnitExtensions.withoutExtensions(xml), against: schemas.appendingPathComponent("JUnit.xsd"))
         #expect(violations.isEmpty, "\(violations.joined(separator: "\n"))\n\(xml)")
-        // The `file` attribute is the one extension: the strict schema names exactly it.
+        // The `file` attribute and a test case's output are the extensions: the strict schema names exactly them.
         let strict = try LibXML2.violations(of: xml, against: schemas.appendingPathComponent("JUnit.xsd"))
-        #expect(!strict.isEmpty && strict.allSatisfy { $0.contains("'file'") }, "\(strict)")
+        #expect(!strict.isEmpty && strict.allSatisfy { $0.contains("'file'") || $0.contains("system-out") }, "\(strict)")
     }
 
     /// The cases a report should have: one per stream-scoped rule, one per variant for the others.
@@ -57,6 +57,45 @@ import TestSupport
             <failure type="t"/><failure type="t"/></testcase></testsuite></testsuites>
             """
         #expect(!(try LibXML2.violations(of: invalid, against: schema)).isEmpty)
+    }
+
+    @Test func anInputListedTwiceIsTwoSuitesWhoseCasesDoNotShareNames() async throws {
+        let report = try await ReportFixtures.sample("no-audio-only")
+        let suites = try LibXML2.parse(try reporter.render([report, report])).all("testsuite")
+        #expect(suites.map { $0.attributes["name"] } == ["Samples/no-audio-only/master.m3u8", "Samples/no-audio-only/master.m3u8 (2)"])
+        let identities = suites.flatMap { suite in
+            suite.all("testcase").map { "\($0.attributes["classname"] ?? "")|\($0.attributes["name"] ?? "")" }
+        }
+        #expect(Set(identities).count == identities.count, "\(identities)")
+    }
+
+    @Test func aStreamLevelFindingInAMediaPlaylistLinksThatPlaylist() throws {
+        let rule = try #require(RuleCatalogue.descriptions.first { $0.scope == .stream })
+        let report = CheckReport(
+            input: "show/master.m3u8",
+            diagnostics: [Diagnostic(rule: rule.id, severity: .error, message: "m", location: SourceLocation(uri: "show/v180/index.m3u8", line: 3))],
+            variants: [], checkedRules: [rule])
+        let suite = try #require(try LibXML2.parse(try reporter.render([report])).first("testsuite"))
+        let testCase = try #require(suite.all("testcase").first { $0.attributes["name"] == rule.id })
+        #expect(testCase.attributes["file"] == "show/v180/index.m3u8")
+        #expect(testCase.first("failure")?.text == "show/v180/index.m3u8:3: m")
+    }
+
+    @Test func aWarningIsListedInItsOwnCaseWithItsLocation() async throws {
+        let awkward = try await ReportFixtures.awkwardStream()
+        let suite = try #require(try LibXML2.parse(try reporter.render([awkward.report])).first("testsuite"))
+        let warnings = awkward.report.diagnostics.filter { $0.severity != .error && !$0.suppressed }
+        #expect(!warnings.isEmpty)
+        for warning in warnings {
+            let place = try #require(warning.location)
+            let line = "\(place): \(warning.severity.rawValue): \(warning.message) [\(warning.rule)]"
+            let owners = suite.all("testcase").filter { $0.first("system-out")?.text.contains(line) == true }
+            #expect(owners.count == 1, "\(line)")
+            #expect(owners.first?.attributes["name"]?.hasPrefix(warning.rule) == true)
+            #expect(owners.first?.first("failure") == nil)
+        }
+        // A case with nothing to say has no output of its own.
+        #expect(suite.all("testcase").contains { $0.children.isEmpty })
     }
 
     @Test func failsOnlyTheRuleThatFoundAnError() async throws {

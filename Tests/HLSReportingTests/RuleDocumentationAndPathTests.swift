@@ -20,7 +20,10 @@ import TestSupport
             #expect(markdown.contains("| [`\(rule.id)`](#\(rule.id)) |"))
         }
         #expect(markdown.contains("\n## input-unreadable\n"))
-        #expect(RuleDocumentation.url(for: "codecs-missing") == RuleDocumentation.rulesDocumentURL + "#codecs-missing")
+        // A link only where a documentation page is configured.
+        #expect(RuleDocumentation.url(for: "codecs-missing", documentation: "https://docs.example/rules.html")
+            == "https://docs.example/rules.html#codecs-missing")
+        #expect(RuleDocumentation.url(for: "codecs-missing", documentation: nil) == nil)
     }
 }
 

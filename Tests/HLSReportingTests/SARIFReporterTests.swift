@@ -138,13 +138,23 @@ enum PythonJSONSchema {
         #expect(outside.uri == "file:///elsewhere/a%20b.m3u8" && outside.uriBaseId == nil)
     }
 
-    @Test func rulesLinkToTheirDocumentationAndTheToolToItsHome() throws {
-        let driver = try #require(try run([])["tool"] as? [String: Any])["driver"] as? [String: Any]
-        #expect(driver?["informationUri"] as? String == "https://github.com/hlscheck/hlscheck")
+    @Test func rulesLinkToTheirDocumentationOnlyWhereItIsConfigured() async throws {
+        // No documentation URL: no link that may lead nowhere; the help names the command instead.
+        let unlinked = try #require(try run([])["tool"] as? [String: Any])["driver"] as? [String: Any]
+        #expect(unlinked?["informationUri"] == nil)
+        let unlinkedRules = try #require(unlinked?["rules"] as? [[String: Any]])
+        #expect(unlinkedRules.allSatisfy { $0["helpUri"] == nil })
+        let help = try #require(unlinkedRules.first { $0["id"] as? String == "codecs-missing" }?["help"] as? [String: Any])
+        #expect((help["text"] as? String)?.hasSuffix("`hlscheck rules codecs-missing` explains it in full.") == true)
+
+        var report = try await ReportFixtures.sample("no-audio-only")
+        report.documentationURL = "https://docs.example/hlscheck/rules.html"
+        let driver = try #require(try run([report])["tool"] as? [String: Any])["driver"] as? [String: Any]
+        #expect(driver?["informationUri"] as? String == "https://docs.example/hlscheck/rules.html")
         let rules = try #require(driver?["rules"] as? [[String: Any]])
         for rule in rules {
             let id = try #require(rule["id"] as? String)
-            #expect(rule["helpUri"] as? String == "https://github.com/hlscheck/hlscheck/blob/main/docs/rules.md#\(id)")
+            #expect(rule["helpUri"] as? String == "https://docs.example/hlscheck/rules.html#\(id)")
         }
         // Every anchor exists in docs/rules.md.
         let document = try String(contentsOf: PackageRoot.url.appendingPathComponent("docs/rules.md"), encoding: .utf8)

@@ -136,8 +136,7 @@ import Testing
         #expect(result.stdout == """
             error: no/such/master.m3u8: no such file or folder [input-unreadable]
 
-            Rules:
-              input-unreadable  https://github.com/hlscheck/hlscheck/blob/main/docs/rules.md#input-unreadable
+            What each rule checks and how to fix it: hlscheck rules input-unreadable
 
             0 streams checked, 1 could not be read: 1 error, 0 warnings, 0 notes
 

@@ -82,7 +82,7 @@ import Testing
         // JUnit: valid, one suite per input, each unreadable input a failing test case.
         let xml = try String(contentsOfFile: folder.path("r.xml"), encoding: .utf8)
         if let schemas = PackageRoot.schemas {
-            let violations = try LibXML2.violations(of: JUnitExtensions.withoutFileAttributes(xml), against: schemas.appendingPathComponent("JUnit.xsd"))
+            let violations = try LibXML2.violations(of: JUnitExtensions.withoutExtensions(xml), against: schemas.appendingPathComponent("JUnit.xsd"))
             #expect(violations.isEmpty, "\(violations.joined(separator: "\n"))\n\(xml)")
         }
         let suites = try LibXML2.parse(xml).all("testsuite")
@@ -145,7 +145,7 @@ import Testing
         #expect(failed == (failOn == ["--fail-on", "warning"]))
         #expect(warns.first("system-out")?.text.contains("[codecs-missing]") == !failed)
         if let schemas = PackageRoot.schemas {
-            #expect(try LibXML2.violations(of: JUnitExtensions.withoutFileAttributes(result.stdout), against: schemas.appendingPathComponent("JUnit.xsd")).isEmpty)
+            #expect(try LibXML2.violations(of: JUnitExtensions.withoutExtensions(result.stdout), against: schemas.appendingPathComponent("JUnit.xsd")).isEmpty)
         }
     }
 

@@ -104,7 +104,11 @@ enum Terminal {
         // be read (standard error), then the summary, on clean lines.
         let erased = try #require(shown.range(of: "\r\u{1B}[K", options: .backwards))
         let last = shown[erased.upperBound...]
-        #expect(last.hasPrefix("hlscheck: missing.m3u8: no such file or folder\r\nRules:\r\n  codecs-missing "), "\(shown.debugDescription)")
+        #expect(last.hasPrefix("What each rule checks and how to fix it: hlscheck rules codecs-missing input-unreadable"), "\(shown.debugDescription)")
+        // The input that could not be read is said once on the screen: by the text report (standard
+        // error, the same terminal, does not repeat it).
+        #expect(shown.components(separatedBy: "missing.m3u8: no such file or folder").count == 2, "\(shown.debugDescription)")
+        #expect(shown.contains(" missing.m3u8: no such file or folder [input-unreadable]"))
         #expect(last.hasSuffix("\r\n\r\n5 streams checked, 1 could not be read: 1 error, 1 warning, 0 notes\r\n"), "\(shown.debugDescription)")
     }
 

@@ -36,7 +36,7 @@ public struct AudioOnlyVariantMissingRule: Rule {
             message = "no audio-only variant: add one of at most \(budget.formattedBitrate) for cellular fallback"
         } else {
             let list = audioOnly.map { "\($0.uri) (\(($0.declaredBandwidth ?? 0).formattedBitrate(beside: budget)))" }
-            message = "no audio-only variant within \(budget.formattedBitrate): \(list.joined(separator: ", ")) exceed it"
+            message = "no audio-only variant within \(budget.formattedBitrate): \(list.joined(separator: ", ")) \(list.count == 1 ? "exceeds" : "exceed") it"
         }
         return [Finding(message, at: stream.root.location(line: 1))]
     }
