@@ -25,6 +25,9 @@ public struct SegmentRecord: Sendable, Hashable {
     public var hasVideo: Bool
     /// The video track's size in pixels, nil without video or when unknown.
     public var videoResolution: Resolution?
+    /// The video track's frames per second (its packets over its timestamp span, to 0.01), nil
+    /// without video or without timestamps.
+    public var videoFrameRate: Double?
     /// The first APIC picture of the segment, nil when it carries none.
     public var artwork: ArtworkFacts?
     /// Bytes the poster costs the segment: its APIC frame(s), and for MPEG-TS the transport
@@ -109,6 +112,7 @@ public struct PlaylistMeasurement: Sendable, Hashable {
             if BitrateWindow.Segment(bytes: record.bytes, duration: record.extinf, measured: record.isMeasured).counts { measured += 1 }
             if record.isInspected { inspected += 1 }
             containsVideo = containsVideo || record.hasVideo
+            if record.isInspected, let rate = record.videoFrameRate { measuredFrameRate = max(measuredFrameRate ?? 0, rate) }
             containsAudio = containsAudio || record.hasAudio
         }
         measuredSegmentCount = measured
@@ -140,6 +144,9 @@ public struct PlaylistMeasurement: Sendable, Hashable {
     /// Whether any segment holds video / audio, and whether any was inspected at all: computed
     /// once, since rules ask for every variant.
     public private(set) var containsVideo = false
+    /// The highest video frame rate of the inspected segments, frames per second; nil without
+    /// video. FRAME-RATE declares the maximum frame rate of the variant (bis-22 §4.4.6.2).
+    public private(set) var measuredFrameRate: Double?
     /// Whether any inspected segment holds audio.
     public private(set) var containsAudio = false
     /// Whether any segment was inspected at all.
@@ -442,6 +449,9 @@ struct MediaMeasurer: Sendable {
             record.hasVideo = video != nil
             if let width = video?.width, let height = video?.height, width > 0, height > 0 {
                 record.videoResolution = Resolution(width: width, height: height)
+            }
+            if let video, video.packetCount > 1, let seconds = video.duration, seconds > 0 {
+                record.videoFrameRate = (Double(video.packetCount) / seconds * 100).rounded() / 100
             }
             record.artwork = facts.artwork.first
             (record.artworkOverhead, record.posterLayout) = Self.posterCost(facts)

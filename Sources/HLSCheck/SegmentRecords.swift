@@ -174,6 +174,7 @@ public struct SegmentRecords: RandomAccessCollection, Sendable, Hashable {
         var hasAudio: Bool
         var hasVideo: Bool
         var videoResolution: Resolution?
+        var videoFrameRate: Double?
         var artwork: ArtworkFacts?
         var artworkOverhead: Int
         var posterLayout: PosterBudget.Layout
@@ -188,6 +189,7 @@ public struct SegmentRecords: RandomAccessCollection, Sendable, Hashable {
             hasAudio = record.hasAudio
             hasVideo = record.hasVideo
             videoResolution = record.videoResolution
+            videoFrameRate = record.videoFrameRate
             artwork = record.artwork
             artworkOverhead = record.artworkOverhead
             posterLayout = record.posterLayout
@@ -203,6 +205,7 @@ public struct SegmentRecords: RandomAccessCollection, Sendable, Hashable {
             record.hasAudio = hasAudio
             record.hasVideo = hasVideo
             record.videoResolution = videoResolution
+            record.videoFrameRate = videoFrameRate
             record.artwork = artwork
             record.artworkOverhead = artworkOverhead
             record.posterLayout = posterLayout
