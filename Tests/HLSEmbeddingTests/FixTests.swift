@@ -60,7 +60,8 @@ import Testing
     }
 
     @Test func fixingInPlaceLeavesNoFindingOfAFixableRuleAndASecondFixChangesNothing() async throws {
-        let (_, master) = try Self.ladder()
+        let (folder, master) = try Self.ladder()
+        defer { withExtendedLifetime(folder) {} }
         let found = try await Self.findings(master).map(\.rule)
         let rules = ["playlist-type-missing", "frame-rate-missing", "independent-segments-missing", "average-bandwidth-missing"]
         #expect(found.contains("average-bandwidth-missing"), "\(found)")
@@ -130,7 +131,10 @@ import Testing
         let outcome = try await Self.fix(master, .inPlace)
         let root = try #require(outcome.changed.first { $0.file.hasSuffix("master.m3u8") })
         let fixed = try String(contentsOfFile: master, encoding: .utf8)
-        #expect(fixed.components(separatedBy: "\r\n").count == fixed.components(separatedBy: "\n").count, "every line ends in CRLF")
+        // In bytes: Swift reads CR LF as one Character.
+        let bytes = Array(fixed.utf8)
+        let lineFeeds = bytes.indices.filter { bytes[$0] == 0x0A }
+        #expect(!lineFeeds.isEmpty && lineFeeds.allSatisfy { $0 > 0 && bytes[$0 - 1] == 0x0D }, "every line ends in CRLF")
         let edited = Set(root.fixes.map(\.line))
         let oldLines = original.components(separatedBy: "\r\n")
         let newLines = fixed.components(separatedBy: "\r\n").filter { !$0.hasPrefix("#EXT-X-INDEPENDENT-SEGMENTS") }
