@@ -117,7 +117,14 @@ public struct FixPlan: Sendable {
         for (uri, playlist, media) in Self.mediaPlaylists(analysis) {
             mediaFixes(uri, playlist, media, measurement: analysis.measurements[uri], configuration)
         }
-        fixes.sort { ($0.playlist == analysis.loaded.rootURI ? "" : $0.playlist, $0.line) < ($1.playlist == analysis.loaded.rootURI ? "" : $1.playlist, $1.line) }
+        // Root first, then by playlist and line; for one line in the order planned (a tag gains
+        // its attributes in that order).
+        let root = analysis.loaded.rootURI
+        fixes = fixes.enumerated().sorted {
+            ($0.element.playlist == root ? "" : $0.element.playlist, $0.element.line, $0.offset)
+                < ($1.element.playlist == root ? "" : $1.element.playlist, $1.element.line, $1.offset)
+        }.map(\.element)
+        buildIndex()
     }
 
     /// The edits of one playlist.
@@ -130,14 +137,40 @@ public struct FixPlan: Sendable {
     /// (a header tag, the target duration of a long segment), the plan's one edit of that rule there.
     public func fix(for diagnostic: Diagnostic) -> PlaylistFix? {
         guard let location = diagnostic.location else { return nil }
-        let candidates = fixes.filter { $0.rule == diagnostic.rule && $0.playlist == location.uri }
-        if let same = candidates.first(where: { $0.line == location.line }) { return same }
-        return candidates.first { fix in
+        // By index: a playlist of 20 000 segments may have as many findings and edits.
+        let key = FixKey(rule: diagnostic.rule, playlist: location.uri, line: location.line)
+        if let same = index.onLine[key] { return fixes[same] }
+        return index.wholePlaylist[FixKey(rule: diagnostic.rule, playlist: location.uri, line: 0)].map { fixes[$0] }
+    }
+
+    private struct FixKey: Hashable {
+        var rule: String
+        var playlist: String
+        var line: Int
+    }
+
+    /// Where `fix(for:)` finds an edit: by rule, playlist and line; and for a finding about the
+    /// playlist as a whole, its first edit of that rule that is not about one line's attribute
+    /// or one segment's EXTINF.
+    private struct FixIndex {
+        var onLine: [FixKey: Int] = [:]
+        var wholePlaylist: [FixKey: Int] = [:]
+    }
+
+    private var index = FixIndex()
+
+    private mutating func buildIndex() {
+        for (position, fix) in fixes.enumerated() {
+            let key = FixKey(rule: fix.rule, playlist: fix.playlist, line: fix.line)
+            if index.onLine[key] == nil { index.onLine[key] = position }
+            let aboutThePlaylist: Bool
             switch fix.change {
-            case .insertLine: return true
-            case .tagValue(let tag, _): return tag != "#EXTINF"
-            case .attribute: return false
+            case .insertLine: aboutThePlaylist = true
+            case .tagValue(let tag, _): aboutThePlaylist = tag != "#EXTINF"
+            case .attribute: aboutThePlaylist = false
             }
+            let whole = FixKey(rule: fix.rule, playlist: fix.playlist, line: 0)
+            if aboutThePlaylist, index.wholePlaylist[whole] == nil { index.wholePlaylist[whole] = position }
         }
     }
 
@@ -217,7 +250,8 @@ public struct FixPlan: Sendable {
                 set("RESOLUTION", actual.description, "resolution-missing", "the video of the segments is \(actual); AS 9.2")
             }
         }
-        if inspectedAll, let measured = measurements.compactMap(\.measuredFrameRate).max(), measured > 0 {
+        // A rate from a timestamp span of a few ticks (a damaged segment) is no frame rate to declare.
+        if inspectedAll, let measured = measurements.compactMap(\.measuredFrameRate).max(), measured > 0, measured <= Self.highestFrameRate {
             let text = Self.frameRateText(measured)
             if let declared = stream.frameRate {
                 if declared > 0, abs(declared - measured) > Self.frameRateTolerance * measured {
@@ -228,6 +262,9 @@ public struct FixPlan: Sendable {
             }
         }
     }
+
+    /// The highest frame rate `fix` writes: above it the measurement is no video's rate.
+    static let highestFrameRate = 1000.0
 
     /// How far a declared FRAME-RATE may be from the measured one (29.97 written as 30 is 0.1 %).
     static let frameRateTolerance = 0.02

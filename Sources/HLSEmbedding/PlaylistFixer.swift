@@ -121,6 +121,7 @@ public struct PlaylistFixer: Sendable {
     /// refused when the file changed since (another program writing it).
     func changedPlaylists(_ analysis: StreamAnalysis, _ plan: FixPlan) throws(EmbedError) -> [FixOutcome.ChangedPlaylist] {
         var result: [FixOutcome.ChangedPlaylist] = []
+        let byPlaylist = Dictionary(grouping: plan.fixes, by: \.playlist)
         for uri in plan.playlists {
             let file = StreamLayout.file(uri)
             let parsed = uri == analysis.loaded.rootURI ? analysis.root : analysis.loaded.mediaPlaylists[uri]
@@ -133,7 +134,7 @@ public struct PlaylistFixer: Sendable {
             guard let parsed, PlaylistSourceDigest(bytes) == parsed.sourceDigest else {
                 throw EmbedError("\(file) changed while hlscheck was reading the stream (another program is writing it); nothing was changed — run again when it is done")
             }
-            let fixes = plan.fixes(ofPlaylist: uri)
+            let fixes = byPlaylist[uri] ?? []
             let after: [UInt8]
             do {
                 after = try FixPlan.apply(fixes, to: bytes)
@@ -204,7 +205,10 @@ extension FixOutcome.ChangedPlaylist {
         }
         let changes = operations.indices.filter { if case .same = operations[$0] { return false } else { return true } }
         guard !changes.isEmpty else { return "" }
-        var text = "--- a/\(file)\n+++ b/\(file)\n"
+        // As git and diff -u name files: a/ and b/ before a relative path (patch -p1 from the
+        // folder the command ran in), an absolute path as it is (patch -p0).
+        let (oldName, newName) = file.hasPrefix("/") ? (file, file) : ("a/" + file, "b/" + file)
+        var text = "--- \(oldName)\n+++ \(newName)\n"
         let context = 3
         var start = 0
         while start < changes.count {

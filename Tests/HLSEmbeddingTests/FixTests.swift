@@ -120,6 +120,7 @@ import Testing
 
     @Test func everyByteNotFixedStays() async throws {
         let (folder, master) = try Self.ladder()
+        defer { withExtendedLifetime(folder) {} }
         // CRLF line endings, a comment, a suppression directive and an attribute order ffmpeg
         // does not write: all kept.
         try Self.edit(master) { text in

@@ -36,7 +36,7 @@ import Testing
             let bandwidth = line.split(separator: ":", maxSplits: 1)[1].split(separator: ",").first { $0.hasPrefix("BANDWIDTH=") }
             #expect(bandwidth?.hasSuffix("000") == true, "\(line)")
         }
-        #expect(result.stdout.contains("--- a/") && result.stdout.contains("@@ -1,"), "\(result.stdout)")
+        #expect(result.stdout.contains("--- \(master)\n+++ \(master)\n@@ -1,"), "an absolute path as it is: \(result.stdout)")
         #expect(result.stderr.contains("playlist-type-missing") && result.stderr.contains("frame-rate-missing"), "\(result.stderr)")
     }
 
@@ -69,6 +69,71 @@ import Testing
         #expect(written.contains("FRAME-RATE=25.000") && written.contains("#EXT-X-INDEPENDENT-SEGMENTS\n"), "\(written)")
         let refused = try HLSCheckBinary.run(["check", master, "--fix", "--playlist-only"])
         #expect(refused.status == 64, "\(refused.stderr)")
+    }
+
+    static let hasPatch = FileManager.default.isExecutableFile(atPath: "/usr/bin/patch")
+
+    /// The diff is the edit: patch(1) applied to the stream gives the bytes `--output` writes.
+    @Test(.enabled(if: hasPatch, "needs patch(1)"))
+    func theDiffAppliedWithPatchGivesWhatOutputWrites() throws {
+        let folder = try TemporaryFolder()
+        let master = try makeFFmpegDefaultLadder(in: folder.path("ladder"))
+        // Run where a CI job runs it, in the repository: relative paths, patch -p1 from there.
+        let diff = try HLSCheckBinary.run(["fix", "ladder/master.m3u8", "--diff"], in: folder.url)
+        #expect(diff.status == 1)
+        #expect(diff.stdout.hasPrefix("--- a/ladder/master.m3u8\n+++ b/ladder/master.m3u8\n"), "\(diff.stdout)")
+        let written = try HLSCheckBinary.run(["fix", master, "--output", folder.path("fixed")])
+        #expect(written.status != 2, "\(written.stderr)")
+        try diff.stdout.write(toFile: folder.path("edits.diff"), atomically: true, encoding: .utf8)
+        let patch = Process()
+        patch.executableURL = URL(fileURLWithPath: "/usr/bin/patch")
+        patch.arguments = ["-p1", "--batch", "--quiet", "-i", folder.path("edits.diff")]
+        patch.standardInput = FileHandle.nullDevice
+        patch.currentDirectoryURL = folder.url
+        try patch.run()
+        patch.waitUntilExit()
+        #expect(patch.terminationStatus == 0)
+        for playlist in ["master.m3u8", "stream_0.m3u8", "stream_1.m3u8"] {
+            #expect(FileManager.default.contentsEqual(atPath: folder.path("ladder/" + playlist), andPath: folder.path("fixed/" + playlist)), "\(playlist)")
+        }
+    }
+
+    /// SIGKILL at every writing step of `fix --in-place`: each playlist is wholly old or new, the
+    /// input playlist never new before its media playlists, and the next run finishes the job.
+    @Test(.enabled(if: HLSCheckBinary.hasWriteStepHook, "the kill hook is compiled into debug builds only"))
+    func killedAtAnyStepLeavesEachPlaylistOldOrNewAndTheNextRunFinishes() throws {
+        let reference = try TemporaryFolder()
+        let master = try makeFFmpegDefaultLadder(in: reference.path("ladder"))
+        let old = try snapshot(reference.path("ladder"))
+        try FileManager.default.copyItem(atPath: reference.path("ladder"), toPath: reference.path("counted"))
+        let counted = try HLSCheckBinary.run(
+            ["fix", reference.path("counted/master.m3u8"), "--in-place"], environment: ["HLSCHECK_TEST_COUNT_STEPS": "1"])
+        #expect(counted.status != 2, "\(counted.stderr)")
+        let new = try snapshot(reference.path("counted"))
+        let steps = counted.stderr.split(separator: "\n").compactMap { $0.hasPrefix("hlscheck: test: step ") ? $0.split(separator: " ").last.flatMap { Int($0) } : nil }.max() ?? 0
+        #expect(steps > 5, "\(counted.stderr)")
+        let playlists = ["stream_0.m3u8", "stream_1.m3u8", "master.m3u8"]
+        #expect(playlists.allSatisfy { old[$0] != new[$0] })
+        for step in 1...max(steps, 1) {
+            let folder = try TemporaryFolder()
+            try FileManager.default.copyItem(atPath: reference.path("ladder"), toPath: folder.path("ladder"))
+            let input = folder.path("ladder/master.m3u8")
+            let killed = try HLSCheckBinary.run(["fix", input, "--in-place"], environment: ["HLSCHECK_TEST_KILL_AT_STEP": String(step)])
+            #expect(killed.killedBySignal, "step \(step): \(killed.stderr)")
+            let after = try snapshot(folder.path("ladder"))
+            for playlist in playlists {
+                #expect(after[playlist] == old[playlist] || after[playlist] == new[playlist], "step \(step): \(playlist) is neither")
+            }
+            if after["master.m3u8"] == new["master.m3u8"] {
+                #expect(after["stream_0.m3u8"] == new["stream_0.m3u8"] && after["stream_1.m3u8"] == new["stream_1.m3u8"], "step \(step): the input playlist came first")
+            }
+            let finished = try HLSCheckBinary.run(["fix", input, "--in-place"])
+            #expect(finished.status != 2, "step \(step): \(finished.stderr)")
+            let done = try snapshot(folder.path("ladder"))
+            #expect(done.filter { $0.key.contains("hlscheck") }.isEmpty, "step \(step): \(done.keys.sorted())")
+            for playlist in playlists { #expect(done[playlist] == new[playlist], "step \(step): \(playlist)") }
+        }
+        _ = master
     }
 
     @Test func fixNeedsExactlyOneOfDiffOutputAndInPlace() throws {
