@@ -109,10 +109,10 @@ public struct FixPlan: Sendable {
             for variant in analysis.variants {
                 if let stream = variant.stream { variantFixes(variant, stream, rootURI: analysis.loaded.rootURI, configuration) }
             }
-            independentSegments(analysis, header: headerLine(analysis.root, version: master.versionLine), present: master.independentSegments)
+            independentSegments(analysis, header: master.versionLine ?? 1, present: master.independentSegments)
             versionFix(analysis.loaded.rootURI, declared: master.version, line: master.versionLine, required: analysis.root.requiredVersion)
         } else if let media = analysis.root.media {
-            independentSegments(analysis, header: headerLine(analysis.root, version: media.versionLine), present: media.independentSegments)
+            independentSegments(analysis, header: media.versionLine ?? 1, present: media.independentSegments)
         }
         for (uri, playlist, media) in Self.mediaPlaylists(analysis) {
             mediaFixes(uri, playlist, media, measurement: analysis.measurements[uri], configuration)
@@ -286,7 +286,7 @@ public struct FixPlan: Sendable {
         return detected.sorted { (rank($0), position($0), $0) < (rank($1), position($1), $1) }
     }
 
-    /// EXT-X-INDEPENDENT-SEGMENTS when every segment of every measured playlist was inspected and
+    /// EXT-X-INDEPENDENT-SEGMENTS, after `header` (EXT-X-VERSION's line, else #EXTM3U's), when every segment of every measured playlist was inspected and
     /// each one with video starts with a keyframe (bis-22 §4.4.2.1; AS 9.11, 9.12). Audio frames
     /// decode on their own.
     private mutating func independentSegments(_ analysis: StreamAnalysis, header: Int, present: Bool) {
@@ -306,11 +306,6 @@ public struct FixPlan: Sendable {
             playlist: analysis.loaded.rootURI, line: header, change: .insertLine("#EXT-X-INDEPENDENT-SEGMENTS"),
             rule: "independent-segments-missing",
             reason: video ? "every segment with video starts with a keyframe; AS 9.11" : "every segment is audio, which decodes on its own; bis-22 §4.4.2.1"))
-    }
-
-    /// The line a new header tag goes after: EXT-X-VERSION's, else #EXTM3U's (line 1).
-    private func headerLine(_ playlist: Playlist, version: Int?) -> Int {
-        version ?? 1
     }
 
     // MARK: - Media playlists
