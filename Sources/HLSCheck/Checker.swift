@@ -150,7 +150,8 @@ public struct Checker: Sendable {
         let analysis = try await analyse(uri)
         var ruleDurations: [String: Double] = [:]
         var report = CheckReport(
-            input: uri, diagnostics: diagnose(analysis, ruleDurations: &ruleDurations),
+            input: uri,
+            diagnostics: FixPlan(analysis, configuration: configuration).proposing(diagnose(analysis, ruleDurations: &ruleDurations), in: analysis),
             variants: analysis.variants.map { VariantSummary($0, audioOnlyBudget: configuration.audioOnlyBudget) }, checkedRules: checkedRules)
         report.ruleDurations = ruleDurations
         report.audioOnlyBudget = configuration.audioOnlyBudget
@@ -354,6 +355,7 @@ extension CheckReport {
         report.diagnostics = diagnostics.map { diagnostic in
             var diagnostic = diagnostic
             if let uri = diagnostic.location?.uri { diagnostic.location?.uri = file(uri) }
+            if let uri = diagnostic.fix?.uri { diagnostic.fix?.uri = file(uri) }
             return diagnostic
         }
         report.variants = variants.map { variant in

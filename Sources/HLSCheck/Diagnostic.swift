@@ -32,6 +32,8 @@ public struct Diagnostic: Sendable, Hashable, Codable {
     /// Known from a baseline file (`--baseline`): also `suppressed` (reported, never counted),
     /// but excused by the baseline rather than by a comment in the playlist.
     public var baselined = false
+    /// The edit `hlscheck fix` makes for it, when a measurement settles it (docs/fix.md).
+    public var fix: ProposedFix?
 
     /// Makes a finding.
     public init(rule: String, severity: Severity, message: String, location: SourceLocation?, suppressed: Bool = false) {

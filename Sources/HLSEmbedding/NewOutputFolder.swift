@@ -183,7 +183,7 @@ extension StreamWriter {
         // Every other file of the stream, as it is (a segment a target shares with a playlist
         // embed leaves alone included).
         let sharedElsewhere = keepNames ? [] : layout.segments.filter { !targetPlaylists.contains($0.playlist) }.map(\.file)
-        let written = targetPlaylists.union([layout.rootPlaylist]).union(dropped).union(additions.map(\.file))
+        let written = targetPlaylists.union([layout.rootPlaylist]).union(dropped).union(additions.map(\.file)).union(editedPlaylists.keys)
             .union(Set(targetSegments.map(\.file)).subtracting(sharedElsewhere).subtracting(layout.otherFiles))
         for file in layout.files where !written.contains(file) {
             if layout.digests[file] != nil {

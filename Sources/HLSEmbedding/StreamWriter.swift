@@ -25,6 +25,9 @@ struct StreamWriter {
     /// renamed over it: each reader gets the old file or the new one, whole) instead of getting
     /// a new name; the playlists' URI lines stay as they are.
     var keepNames = false
+    /// Playlists (relative to the layout's root) whose new bytes the caller made, with no segment
+    /// of theirs rewritten (`hlscheck fix`): replaced in step 4 like the rewritten ones.
+    var editedPlaylists: [String: [UInt8]] = [:]
 
     /// One rewritten segment: the playlist (resolved URI), the segment, its new bytes, and
     /// `SegmentName.fingerprint` of them when the caller has it already (nil: hashed here).
@@ -116,7 +119,7 @@ struct StreamWriter {
         defer { sharedLocks.forEach { $0.release() } }
         if inPlace {
             var locked: Set<[UInt64]> = [Self.identity(held.folder)]
-            for playlist in targetPlaylists.sorted() {
+            for playlist in targetPlaylists.union(editedPlaylists.keys).sorted() {
                 let folder = try tree.folder((playlist as NSString).deletingLastPathComponent)
                 guard locked.insert(Self.identity(folder)).inserted else { continue }
                 do {
@@ -143,7 +146,7 @@ struct StreamWriter {
             }
         }
         // Playlists are replaced, never written through: refuse a link before creating anything.
-        for playlist in targetPlaylists.union([layout.rootPlaylist]).sorted() {
+        for playlist in targetPlaylists.union([layout.rootPlaylist]).union(editedPlaylists.keys).sorted() {
             let (folder, name) = Tree.split(playlist)
             if let existing = (try? tree.folder(folder, create: false))?.status(name), !Folder.isRegular(existing) {
                 throw EmbedError("\(tree.absolute(playlist)) is \(Folder.isLink(existing) ? "a symbolic link" : "not a regular file"); embed does not replace it — point the command at the real file, or use --output")
@@ -245,7 +248,7 @@ struct StreamWriter {
                 // A segment a target shares with a playlist embed leaves alone is copied as well.
                 // (Under --keep-names a shared segment's name holds its new bytes already.)
                 let sharedElsewhere = keepNames ? [] : layout.segments.filter { !targetPlaylists.contains($0.playlist) }.map(\.file)
-                let written = targetPlaylists.union([layout.rootPlaylist]).union(dropped).union(additions.map(\.file))
+                let written = targetPlaylists.union([layout.rootPlaylist]).union(dropped).union(additions.map(\.file)).union(editedPlaylists.keys)
                     .union(Set(targetSegments.map(\.file)).subtracting(sharedElsewhere).subtracting(layout.otherFiles))
                 for file in layout.files where !written.contains(file) {
                     if layout.digests[file] != nil {
@@ -320,10 +323,11 @@ struct StreamWriter {
         master: [UInt8]?, targets: Set<String>, newURIs: [String: [Int: String]], source: Tree
     ) throws(EmbedError) -> [(playlist: String, bytes: [UInt8]?)] {
         var result: [(playlist: String, bytes: [UInt8]?)] = []
-        for playlist in layout.playlists.reversed() where targets.contains(playlist) || playlist == layout.rootPlaylist {
+        for playlist in layout.playlists.reversed() where targets.contains(playlist) || playlist == layout.rootPlaylist || editedPlaylists[playlist] != nil {
             let current = try layout.unchangedPlaylist(playlist) { () throws(EmbedError) in try source.read(playlist, followLinks: true) }
             var bytes: [UInt8]?
             if playlist == layout.rootPlaylist, let master { bytes = master }
+            if let edited = editedPlaylists[playlist] { bytes = edited }
             if let edits = newURIs[playlist] { bytes = PlaylistLines.replacing(edits, in: current) }
             result.append((playlist, bytes))
         }

@@ -1,4 +1,4 @@
-// Byte-preserving edits of a playlist, for the packager.
+// Byte-preserving edits of a playlist, for the packager and `hlscheck fix`.
 //
 // The editor keeps the original bytes and splices only the value being changed, so an untouched
 // playlist reproduces byte for byte and an edit leaves the BOM, line endings, attribute order and
@@ -84,6 +84,46 @@ public struct PlaylistEditor: Sendable, Hashable {
         }
         let hasAttributes = end > colon + 1
         bytes.insert(contentsOf: (hasAttributes ? [0x2C] : []) + nameBytes + [0x3D] + newValue, at: end)
+    }
+
+    /// Sets the value of the tag at 1-based `line` (`#EXT-X-VERSION:3` → `#EXT-X-VERSION:4`): the
+    /// text after the colon, or with `upToComma` only the part before the first comma (EXTINF's
+    /// duration, its title kept).
+    public mutating func setTagValue(_ value: String, onTagAtLine line: Int, upToComma: Bool = false) throws {
+        guard let (start, end) = content(ofLine: line), end - start > 4, bytes[start] == 0x23,
+              let colon = bytes[start..<end].firstIndex(of: 0x3A) else {
+            throw EditError.notAnAttributeTag(line: line)
+        }
+        var valueEnd = end
+        if upToComma, let comma = bytes[(colon + 1)..<end].firstIndex(of: 0x2C) { valueEnd = comma }
+        bytes.replaceSubrange((colon + 1)..<valueEnd, with: Array(value.utf8))
+    }
+
+    /// Inserts `text` as a line of its own after 1-based `line`, ending it the way that line ends
+    /// (CRLF after a CRLF line), so a playlist keeps one style of line ending.
+    public mutating func insertLine(_ text: String, afterLine line: Int) throws {
+        guard let range = lineRange(line) else { throw EditError.lineOutOfRange(line) }
+        let crlf = range.upperBound > range.lowerBound && bytes[range.upperBound - 1] == 0x0D
+        let ending: [UInt8] = crlf ? [0x0D, 0x0A] : [0x0A]
+        if range.upperBound < bytes.count {
+            // After the line's LF.
+            bytes.insert(contentsOf: Array(text.utf8) + ending, at: range.upperBound + 1)
+        } else {
+            // The last line has no line ending: give it one, and none to the new last line.
+            bytes.insert(contentsOf: ending + Array(text.utf8), at: range.upperBound)
+        }
+    }
+
+    /// The content of 1-based `line`: without BOM, CR, LF and surrounding blanks.
+    private func content(ofLine line: Int) -> (Int, Int)? {
+        guard let range = lineRange(line) else { return nil }
+        var start = range.lowerBound
+        var end = range.upperBound
+        if line == 1, bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { start += 3 }
+        if end > start, bytes[end - 1] == 0x0D { end -= 1 }
+        while end > start, bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09 { end -= 1 }
+        while start < end, bytes[start] == 0x20 || bytes[start] == 0x09 { start += 1 }
+        return (start, end)
     }
 
     /// Convenience for integer attributes (BANDWIDTH, AVERAGE-BANDWIDTH).

@@ -1156,6 +1156,9 @@ public struct Playlist: Sendable, Hashable, CustomReflectable {
     /// The bytes it was parsed from, as a digest: embed compares it with the file before
     /// replacing the file, so that a change another program made meanwhile is never overwritten.
     public var sourceDigest = PlaylistSourceDigest([])
+    /// The lowest EXT-X-VERSION the features the playlist uses require (RFC 8216 §7); 1 when
+    /// nothing needs more. `version-too-low` reports a declared version below it.
+    public var requiredVersion = 1
 
     /// Every `#EXT` tag in file order, known or not. Made on each read from compact storage (a
     /// playlist of 100 000 segments has 300 000 tags): to find tags by name, `tagLines(named:)`

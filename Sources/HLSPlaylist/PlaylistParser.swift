@@ -1522,6 +1522,7 @@ struct ParserState {
         var playlist = Playlist(uri: uri, content: content, tagStore: tags, problems: sink.problems)
         playlist.comments = comments
         playlist.variables = variables
+        playlist.requiredVersion = max(1, requirements.map(\.version).max() ?? 1)
         return playlist
     }
 

@@ -516,6 +516,15 @@ public struct HTMLReporter: Sendable {
             }
             try writer.fullEndElement()
             try writer.fullElement("p", ["class": "message"], text: diagnostic.message)
+            if let fix = diagnostic.fix {
+                // What `hlscheck fix` writes: the proposed line, as it would stand in the playlist.
+                try writer.startElement("p")
+                try writer.attribute("class", "fix")
+                try writer.text(fix.inserted ? "hlscheck fix adds after line \(fix.line): " : "hlscheck fix makes line \(fix.line): ")
+                try writer.fullElement("code", ["class": "proposed-line"], text: fix.text)
+                try writer.text(" — \(fix.description)")
+                try writer.fullEndElement()
+            }
             try writer.fullEndElement()
         }
         try writer.fullEndElement()

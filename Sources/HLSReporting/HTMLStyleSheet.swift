@@ -134,6 +134,7 @@ enum HTMLStyleSheet {
         .finding.note .severity { color: var(--muted); }
         .finding.suppressed { opacity: 0.7; }
         .rule { font-size: 12px; background: var(--panel); padding: 0 5px; border-radius: 4px; }
+        .fix { font-size: 13px; margin: 2px 0 0; } .proposed-line { background: var(--panel); padding: 0 5px; border-radius: 4px; overflow-wrap: anywhere; }
         .to-chart { font-size: 12px; }
         footer { color: var(--muted); font-size: 12px; padding-top: 14px; padding-bottom: 28px; }
         @media print { .chart-figure, .poster, .findings li { break-inside: avoid; } }

@@ -35,6 +35,17 @@ public struct JSONReporter: Sendable {
             var suppressed: Bool?
             /// Present (true) only for findings a baseline file excuses (also `suppressed`).
             var baselined: Bool?
+            /// The edit `hlscheck fix` makes for the finding; absent when no measurement settles it.
+            var fix: Fix?
+        }
+        /// An edit of one playlist line (docs/fix.md).
+        struct Fix: Encodable {
+            var uri: String
+            var line: Int
+            /// True: `text` is a new line inserted after `line`; false: `text` replaces `line`.
+            var inserted: Bool
+            var text: String
+            var description: String
         }
         /// An input that could not be checked (exit code 2), with why.
         struct FailedInput: Encodable {
@@ -99,7 +110,10 @@ public struct JSONReporter: Sendable {
                     location: diagnostic.location.map {
                         Document.Location(uri: $0.uri, line: $0.line, column: $0.column > 0 ? $0.column : nil)
                     },
-                    suppressed: diagnostic.suppressed ? true : nil, baselined: diagnostic.baselined ? true : nil)
+                    suppressed: diagnostic.suppressed ? true : nil, baselined: diagnostic.baselined ? true : nil,
+                    fix: diagnostic.fix.map {
+                        Document.Fix(uri: $0.uri, line: $0.line, inserted: $0.inserted, text: $0.text, description: $0.description)
+                    })
             },
             variants: reports.flatMap { report in
                 report.variants.map { Document.Variant(input: report.input, summary: Self.finite($0)) }

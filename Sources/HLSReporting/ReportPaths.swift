@@ -119,6 +119,7 @@ public struct ReportPaths: Sendable, Hashable {
         report.diagnostics = report.diagnostics.map { diagnostic in
             var diagnostic = diagnostic
             if let uri = diagnostic.location?.uri { diagnostic.location?.uri = display(uri) }
+            if let uri = diagnostic.fix?.uri { diagnostic.fix?.uri = display(uri) }
             return diagnostic
         }
         report.variants = report.variants.map { variant in

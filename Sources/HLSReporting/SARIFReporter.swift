@@ -120,6 +120,20 @@ public struct SARIFReporter: Sendable {
         var partialFingerprints: [String: String]
         /// In-source suppressions (SARIF §3.27.23): a `# hlscheck-disable-next-line` comment.
         var suppressions: [Suppression]?
+        /// The edit `hlscheck fix` makes (SARIF §3.27.30), for code-scanning views to offer.
+        var fixes: [Fix]?
+    }
+    struct Fix: Encodable {
+        var description: Text
+        var artifactChanges: [ArtifactChange]
+    }
+    struct ArtifactChange: Encodable {
+        var artifactLocation: ArtifactLocation
+        var replacements: [Replacement]
+    }
+    struct Replacement: Encodable {
+        var deletedRegion: Region
+        var insertedContent: Text
     }
     struct Suppression: Encodable {
         var kind: String
@@ -135,6 +149,8 @@ public struct SARIFReporter: Sendable {
     struct Region: Encodable {
         var startLine: Int
         var startColumn: Int?
+        var endLine: Int?
+        var endColumn: Int?
     }
 
     /// One SARIF 2.1.0 log for all reports.
@@ -156,7 +172,8 @@ public struct SARIFReporter: Sendable {
                 partialFingerprints: [Self.fingerprintKey: fingerprint(diagnostic, in: &fingerprints)],
                 suppressions: diagnostic.baselined
                     ? [Suppression(kind: "external", justification: "in the baseline file (--baseline)")]
-                    : diagnostic.suppressed ? [Suppression(kind: "inSource", justification: "a # hlscheck-disable comment in the playlist")] : nil)
+                    : diagnostic.suppressed ? [Suppression(kind: "inSource", justification: "a # hlscheck-disable comment in the playlist")] : nil,
+                fixes: diagnostic.fix.map { [fix($0)] })
         }
         let log = Log(runs: [
             Run(
@@ -193,6 +210,32 @@ public struct SARIFReporter: Sendable {
             help: Text(text: "\(rule.summary)\n\n\(rule.rationale)\n\n`hlscheck rules \(rule.id)` explains it in full."),
             helpUri: RuleDocumentation.url(for: rule.id, documentation: documentation),
             defaultConfiguration: Configuration(level: rule.defaultSeverity.rawValue))
+    }
+
+    /// A proposed edit as a SARIF fix: the line's text replaced (a region of line numbers only
+    /// is the whole line without its line ending, §3.30.2), or a line added at the end of the
+    /// line it follows.
+    func fix(_ proposed: ProposedFix) -> Fix {
+        let region: Region
+        let text: String
+        if proposed.inserted {
+            if let line = sourceLines.text(of: proposed.uri, line: proposed.line) {
+                let end = (line.hasSuffix("\r") ? String(line.dropLast()) : line).utf16.count + 1
+                region = Region(startLine: proposed.line, startColumn: end, endLine: proposed.line, endColumn: end)
+                text = "\n" + proposed.text
+            } else {
+                region = Region(startLine: proposed.line + 1, startColumn: 1, endLine: proposed.line + 1, endColumn: 1)
+                text = proposed.text + "\n"
+            }
+        } else {
+            region = Region(startLine: proposed.line)
+            text = proposed.text
+        }
+        return Fix(
+            description: Text(text: proposed.description),
+            artifactChanges: [ArtifactChange(
+                artifactLocation: artifactLocation(proposed.uri),
+                replacements: [Replacement(deletedRegion: region, insertedContent: Text(text: text))])])
     }
 
     /// Line and column are 1-based; 0 means unknown (a column of 0: the whole line).

@@ -25,6 +25,8 @@ public struct SourceLines: Sendable {
             for diagnostic in report.diagnostics {
                 guard let location = diagnostic.location, location.line > 0 else { continue }
                 wanted[location.uri, default: []].insert(location.line)
+                // The line a proposed edit changes, for SARIF's replacement regions.
+                if let fix = diagnostic.fix, fix.line > 0 { wanted[fix.uri, default: []].insert(fix.line) }
             }
         }
         var lines: [String: [Int: String]] = [:]

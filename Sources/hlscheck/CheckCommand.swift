@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HLSCheck
+import HLSEmbedding
 import HLSPlaylist
 import MediaInspection
 import HLSRemote
@@ -89,6 +90,9 @@ struct CheckCommand: AsyncParsableCommand {
     @Flag(help: "Also decode the audio and video of every segment and report frames that fail (decode-error); costs CPU.")
     var decode = false
 
+    @Flag(help: "First fix what the measurements prove, in place (hlscheck fix --in-place on each playlist, docs/fix.md), then check what is left.")
+    var fix = false
+
     @Option(help: "Check only the K-th of N deterministic slices of the inputs (K from 1), e.g. 2/4.")
     var shard: String?
 
@@ -128,6 +132,12 @@ struct CheckCommand: AsyncParsableCommand {
         if let first = paths.first, CommandLine.arguments.dropFirst().first == first,
            !FileManager.default.fileExists(atPath: first), let command = HLSCheckCommand.suggestion(for: first) {
             throw ValidationError("unknown command or missing file \"\(TerminalText.escaped(first))\"; did you mean \"\(command)\"?")
+        }
+        if fix, playlistOnly {
+            throw ValidationError("--fix rewrites playlists from what their segments measure, which --playlist-only says not to read; choose one")
+        }
+        if fix, let remote = paths.first(where: URIScheme.isRemote) {
+            throw ValidationError("--fix rewrites a stream's playlists, so it works on local streams only; \(CredentialRedaction.redact(remote)) is a URL")
         }
         if shard != nil, parsedShard == nil {
             throw ValidationError("--shard takes K/N with 1 ≤ K ≤ N, e.g. 2/4; got \(shard ?? "")")
@@ -197,6 +207,9 @@ struct CheckCommand: AsyncParsableCommand {
             // FFmpeg is loaded on first use: a missing library stops the run before any stream.
             // A remote stream is fetched while it loads (startLoadingFFmpeg).
             if !playlistOnly { if !remoteInputs { try loadFFmpegForCheck() } else { startLoadingFFmpeg() } }
+            if fix {
+                for job in jobs where job.unusable == nil { try await fixInPlace(job.input, configuration: job.configuration) }
+            }
             outcome = await streamRun(
                 baseline: baseline, count: jobs.count, paths: reportPaths, fetcher: fetcher, remoteInputs: remoteInputs
             ).run(jobs)
@@ -217,6 +230,21 @@ struct CheckCommand: AsyncParsableCommand {
         try write(outcome.reports.compactMap { $0 }, tally: outcome.tally, context: ReportContext(
             paths: reportPaths, started: started, exitCode: Int(exitCode), maximumPlaylistBytes: limitOptions.limits.playlistBytes))
         try finishRun(outcome, exitCode: exitCode)
+    }
+
+    /// `--fix`: the stream's playlists fixed in place before it is checked; each edit on stderr.
+    func fixInPlace(_ input: String, configuration: CheckConfiguration) async throws(CheckError) {
+        var request = FixRequest(input: input, destination: .inPlace, configuration: configuration)
+        request.report = { printError("hlscheck: \(TerminalText.escaped($0))") }
+        do {
+            let outcome = try await PlaylistFixer(request).run()
+            for changed in outcome.changed {
+                for edit in changed.fixes { printError("hlscheck: fixed \(FixCommand.describe(edit, in: changed.file))") }
+            }
+        } catch {
+            // Nothing of this stream was written; the run stops, as for an unreadable --config.
+            throw CheckError("--fix: \(error.description)")
+        }
     }
 
     /// Profile, then the configuration file, then command-line flags.

@@ -13,7 +13,7 @@ struct HLSCheckCommand: AsyncParsableCommand {
             2 the check could not run (unreadable playlist, I/O error), 64 usage error.
             """,
         version: HLSCheckVersion.current,
-        subcommands: [CheckCommand.self, EmbedCommand.self, InspectCommand.self, ArtworkCommand.self, RulesCommand.self],
+        subcommands: [CheckCommand.self, FixCommand.self, EmbedCommand.self, InspectCommand.self, ArtworkCommand.self, RulesCommand.self],
         defaultSubcommand: CheckCommand.self
     )
 

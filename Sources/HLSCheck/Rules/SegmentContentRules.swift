@@ -199,25 +199,11 @@ public struct CodecsMismatchRule: Rule {
 
     public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         stream.variants.compactMap { variant in
-            guard let declared = variant.stream?.codecs, !declared.isEmpty else { return nil }
-            let detected = variant.detectedCodecs
-            guard !detected.isEmpty else { return nil }
-            let declaredKeys = Set(declared.map(Self.comparable))
-            let undeclared = detected.filter { !declaredKeys.contains(Self.comparable($0)) }
-            let detectedKinds = Set(detected.map(CodecKind.init(codec:)))
-            // Absence is a verdict only when every segment was inspected.
-            let complete = variant.combinationMeasurements.allSatisfy(\.isComplete)
-            let absent = complete ? declared.filter {
-                let kind = CodecKind(codec: $0)
-                return (kind == .audio || kind == .video) && !detectedKinds.contains(kind)
-            } : []
-            guard !undeclared.isEmpty || !absent.isEmpty else { return nil }
-            var parts: [String] = []
-            if !undeclared.isEmpty { parts.append("the segments hold \(undeclared.joined(separator: ", ")), not declared") }
-            if !absent.isEmpty { parts.append("\(absent.joined(separator: ", ")) is declared but absent") }
+            // The verdict `hlscheck fix` acts on too (FixPlan).
+            guard let declared = variant.stream?.codecs, let verdict = variant.codecsVerdict, verdict.isWrong else { return nil }
             let column = variant.stream?.attributes["CODECS"]?.column ?? 0
             return Finding(
-                "CODECS=\"\(declared.joined(separator: ","))\" of \(variant.uri): \(parts.joined(separator: "; ")) (detected: \(detected.joined(separator: ",")))",
+                "CODECS=\"\(declared.joined(separator: ","))\" of \(variant.uri): \(verdict.phrase) (detected: \(variant.detectedCodecs.joined(separator: ",")))",
                 at: SourceLocation(uri: variant.location.uri, line: variant.location.line, column: column))
         }
     }
@@ -239,17 +225,8 @@ public struct CodecsSampleEntryMismatchRule: Rule {
 
     public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         stream.variants.compactMap { variant in
-            guard let declared = variant.stream?.codecs, !declared.isEmpty else { return nil }
             // Only fMP4 has sample entries; in MPEG-TS both spellings describe the same stream.
-            let detected = variant.combinationMeasurements
-                .filter { $0.records.contains { $0.container == .fragmentedMP4 } }
-                .flatMap(\.codecs)
-            let pairs = Set(detected.compactMap { found -> String? in
-                guard let written = declared.first(where: { CodecEquivalence.format($0) == CodecEquivalence.format(found) }),
-                      CodecEquivalence.sampleEntry(written) != CodecEquivalence.sampleEntry(found)
-                else { return nil }
-                return "\(written) is declared but the segments use \(found)"
-            }).sorted()
+            let pairs = variant.sampleEntryMismatches
             guard !pairs.isEmpty else { return nil }
             let column = variant.stream?.attributes["CODECS"]?.column ?? 0
             return Finding(
@@ -276,7 +253,7 @@ public struct ResolutionMismatchRule: Rule {
     public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         stream.variants.compactMap { variant in
             guard let declared = variant.stream?.resolution,
-                  let actual = variant.measurement?.records.lazy.compactMap(\.videoResolution).first,
+                  let actual = variant.measuredResolution,
                   actual != declared
             else { return nil }
             let column = variant.stream?.attributes["RESOLUTION"]?.column ?? 0

@@ -1,0 +1,235 @@
+public import HLSCheck
+import Foundation
+import HLSPlaylist
+
+/// What `hlscheck fix` was asked to do.
+public struct FixRequest: Sendable {
+    /// The multivariant or media playlist.
+    public var input: String
+    /// Where the fixed playlists go; nil: nowhere (`--diff` shows the edits and writes nothing).
+    public var destination: EmbedRequest.Destination?
+    /// The tolerances and limits the stream is measured and re-checked with.
+    public var configuration: CheckConfiguration
+    /// When another run holds the stream's lock: wait for it (true) or refuse.
+    public var wait = false
+    /// Messages for the user while the run goes on.
+    public var report: @Sendable (String) -> Void = { _ in }
+    /// Called before each step of writing (see ``EmbedRequest/writeStepHook``).
+    public var writeStepHook: (@Sendable (Int) -> Void)?
+
+    public init(input: String, destination: EmbedRequest.Destination?, configuration: CheckConfiguration = CheckConfiguration()) {
+        self.input = input
+        self.destination = destination
+        self.configuration = configuration
+    }
+}
+
+/// What `hlscheck fix` did, or would do.
+public struct FixOutcome: Sendable {
+    /// One playlist the edits change.
+    public struct ChangedPlaylist: Sendable {
+        /// The playlist's file, as the input named it (`ladder/master.m3u8`).
+        public var file: String
+        /// Its bytes as read, and with the edits.
+        public var before: [UInt8]
+        public var after: [UInt8]
+        /// The edits, in line order.
+        public var fixes: [PlaylistFix]
+    }
+
+    /// The playlists that change, root first.
+    public var changed: [ChangedPlaylist]
+    /// Findings of the check no edit settles: for a person to look at.
+    public var unfixed: [Diagnostic]
+    /// The written input playlist; nil for `--diff`.
+    public var output: String?
+    /// The check of what was written; nil for `--diff`.
+    public var verification: CheckReport?
+}
+
+/// `hlscheck fix`: measures the stream, plans the edits the measurements prove (FixPlan),
+/// applies them to the playlists' bytes (PlaylistEditor) and writes them with embed's writer —
+/// the same lock, digest check, journal and renames (docs/fix.md, docs/embed.md).
+public struct PlaylistFixer: Sendable {
+    public var request: FixRequest
+
+    public init(_ request: FixRequest) {
+        self.request = request
+    }
+
+    public func run() async throws(EmbedError) -> FixOutcome {
+        let lock = request.destination == .inPlace
+            ? try StreamWriter.lockInPlace(request.input, wait: request.wait, report: request.report) : nil
+        defer { lock?.release() }
+        let checker = Checker(configuration: request.configuration)
+        let analysis: StreamAnalysis
+        do {
+            analysis = try await checker.analyse(request.input)
+        } catch {
+            throw EmbedError(error.description)
+        }
+        let plan = FixPlan(analysis, configuration: request.configuration)
+        let changed = try changedPlaylists(analysis, plan)
+        let unfixed = checker.diagnose(analysis).filter { diagnostic in
+            !diagnostic.suppressed && !diagnostic.baselined && plan.fix(for: diagnostic) == nil
+        }.map { diagnostic in
+            var named = diagnostic
+            if let uri = diagnostic.location?.uri { named.location?.uri = StreamLayout.file(uri) }
+            return named
+        }
+        guard let destination = request.destination else {
+            return FixOutcome(changed: changed, unfixed: unfixed, output: nil, verification: nil)
+        }
+
+        try StreamLayout.requirePlainFileNames(analysis)
+        if destination == .inPlace, let live = FixPlan.mediaPlaylists(analysis).first(where: { !$0.2.endList }) {
+            throw EmbedError("\(StreamLayout.file(live.0)) has no EXT-X-ENDLIST: a live stream whose encoder may still be writing its playlists and would write back what fix changed; fix it in place once it has ended, or write a copy with --output")
+        }
+        let layout = try StreamLayout(analysis)
+        // In place with nothing to change: nothing is written (no journal, no rename).
+        let output = destination == .inPlace && changed.isEmpty
+            ? layout.absolute(layout.rootPlaylist) : try write(changed, plan, layout: layout, destination: destination, lock: lock)
+        lock?.release()
+
+        let verification: CheckReport
+        do {
+            var configuration = request.configuration
+            if configuration.confinement.root == nil {
+                configuration.confinement.root = StreamRoot.commonFolder(of: [request.input, output])
+            }
+            var recheck = Checker(configuration: configuration)
+            recheck.knownSegments = knownSegments(analysis, layout: layout, output: output)
+            verification = try await recheck.check(output)
+        } catch {
+            throw EmbedError("wrote \(output) but cannot re-check it: \(error.description)")
+        }
+        return FixOutcome(changed: changed, unfixed: unfixed, output: output, verification: verification)
+    }
+
+    /// Writes the changed playlists with embed's writer: every other file of the stream as it is.
+    func write(
+        _ changed: [FixOutcome.ChangedPlaylist], _ plan: FixPlan, layout: StreamLayout, destination: EmbedRequest.Destination,
+        lock: StreamLock?
+    ) throws(EmbedError) -> String {
+        var writer = StreamWriter(
+            layout: layout, destination: destination, wait: request.wait, report: request.report, hook: request.writeStepHook)
+        writer.editedPlaylists = Dictionary(uniqueKeysWithValues: zip(plan.playlists, changed).map { (layout.relative($0), $1.after) })
+        return try writer.write(master: nil, targets: [], lock: lock) { (_: StreamWriter.Put) throws(EmbedError) in }
+    }
+
+    /// The new bytes of every playlist the plan edits, made from the bytes the analysis parsed:
+    /// refused when the file changed since (another program writing it).
+    func changedPlaylists(_ analysis: StreamAnalysis, _ plan: FixPlan) throws(EmbedError) -> [FixOutcome.ChangedPlaylist] {
+        var result: [FixOutcome.ChangedPlaylist] = []
+        let byPlaylist = Dictionary(grouping: plan.fixes, by: \.playlist)
+        for uri in plan.playlists {
+            let file = StreamLayout.file(uri)
+            let parsed = uri == analysis.loaded.rootURI ? analysis.root : analysis.loaded.mediaPlaylists[uri]
+            let bytes: [UInt8]
+            do {
+                bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: file)))
+            } catch {
+                throw EmbedError("\(file): cannot read it again: \(error.localizedDescription)")
+            }
+            guard let parsed, PlaylistSourceDigest(bytes) == parsed.sourceDigest else {
+                throw EmbedError("\(file) changed while hlscheck was reading the stream (another program is writing it); nothing was changed — run again when it is done")
+            }
+            let fixes = byPlaylist[uri] ?? []
+            let after: [UInt8]
+            do {
+                after = try FixPlan.apply(fixes, to: bytes)
+            } catch {
+                throw EmbedError("\(file): cannot apply the edits: \(error)")
+            }
+            result.append(FixOutcome.ChangedPlaylist(file: file, before: bytes, after: after, fixes: fixes))
+        }
+        return result
+    }
+
+    /// Every segment is as it was: the re-check takes the measured records instead of reading
+    /// them again (KnownSegments; the playlists' new EXTINF values are their own).
+    func knownSegments(_ analysis: StreamAnalysis, layout: StreamLayout, output: String) -> KnownSegments? {
+        let configuration = request.configuration
+        guard !configuration.decode, configuration.liveWatchSeconds == nil,
+              output.hasSuffix("/" + layout.rootPlaylist) else { return nil }
+        let root = String(output.dropLast(layout.rootPlaylist.count + 1))
+        var known = KnownSegments()
+        for (uri, measurement) in analysis.measurements {
+            known.set(measurement.records.map { $0 }, forPlaylistAt: (root as NSString).appendingPathComponent(layout.relative(uri)))
+        }
+        return known
+    }
+}
+
+extension FixOutcome.ChangedPlaylist {
+    /// The edits as a unified diff (`--- a/FILE`, `+++ b/FILE`, hunks with three lines of
+    /// context), built from the edits themselves: each is confined to its line (or inserts one),
+    /// so the alignment is known and the cost is linear in the playlist's lines.
+    public var unifiedDiff: String {
+        var old = String(decoding: before, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map {
+            $0.hasSuffix("\r") ? String($0.dropLast()) : String($0)
+        }
+        if old.last == "" { old.removeLast() }
+        var replaced: [Int: String] = [:]
+        var inserted: [Int: [String]] = [:]
+        for fix in fixes {
+            guard fix.line >= 1, fix.line <= old.count else { continue }
+            if case .insertLine(let text) = fix.change {
+                // Each insertion goes right below its line, above those made before it.
+                inserted[fix.line, default: []].insert(text, at: 0)
+            } else {
+                replaced[fix.line] = fix.proposedLine(from: replaced[fix.line] ?? old[fix.line - 1])
+            }
+        }
+        enum Operation { case same(Int), removed(Int), added(String) }
+        var operations: [Operation] = []
+        for index in old.indices {
+            if let line = replaced[index + 1], line != old[index] {
+                operations += [.removed(index), .added(line)]
+            } else {
+                operations.append(.same(index))
+            }
+            operations += (inserted[index + 1] ?? []).map(Operation.added)
+        }
+        // Each operation's line numbers before and after (1-based, of the next line to come).
+        var oldNumber = [Int](), newNumber = [Int]()
+        var o = 1, n = 1
+        for operation in operations {
+            oldNumber.append(o)
+            newNumber.append(n)
+            switch operation {
+            case .same: o += 1; n += 1
+            case .removed: o += 1
+            case .added: n += 1
+            }
+        }
+        let changes = operations.indices.filter { if case .same = operations[$0] { return false } else { return true } }
+        guard !changes.isEmpty else { return "" }
+        // As git and diff -u name files: a/ and b/ before a relative path (patch -p1 from the
+        // folder the command ran in), an absolute path as it is (patch -p0).
+        let (oldName, newName) = file.hasPrefix("/") ? (file, file) : ("a/" + file, "b/" + file)
+        var text = "--- \(oldName)\n+++ \(newName)\n"
+        let context = 3
+        var start = 0
+        while start < changes.count {
+            var end = start
+            while end + 1 < changes.count, changes[end + 1] - changes[end] <= 2 * context + 1 { end += 1 }
+            let first = max(0, changes[start] - context), last = min(operations.count - 1, changes[end] + context)
+            var oldCount = 0, newCount = 0
+            var body = ""
+            for operation in operations[first...last] {
+                switch operation {
+                case .same(let index): body += " \(old[index])\n"; oldCount += 1; newCount += 1
+                case .removed(let index): body += "-\(old[index])\n"; oldCount += 1
+                case .added(let line): body += "+\(line)\n"; newCount += 1
+                }
+            }
+            // An empty range is numbered by the line before it (diff(1)'s convention).
+            let oldStart = oldCount == 0 ? oldNumber[first] - 1 : oldNumber[first]
+            let newStart = newCount == 0 ? newNumber[first] - 1 : newNumber[first]
+            text += "@@ -\(oldStart),\(oldCount) +\(newStart),\(newCount) @@\n" + body
+            start = end + 1
+        }
+        return text
+    }
+}
