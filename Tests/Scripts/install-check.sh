@@ -62,7 +62,7 @@ out=$(hidden "$bin" Samples/compliant/master.m3u8 2>&1) || fail "hlscheck Sample
 echo "$out" | grep -q '^1 stream checked: 0 errors' || fail "the check $how did not report: $out"
 
 # 3. The rest of the installation: manual pages and completions.
-for page in hlscheck hlscheck-check hlscheck-embed hlscheck-inspect hlscheck-artwork hlscheck-rules; do
+for page in hlscheck hlscheck.check hlscheck.embed hlscheck.inspect hlscheck.artwork hlscheck.rules; do
     [ -s "$prefix/share/man/man1/$page.1" ] || fail "no manual page $page.1"
     # man/PAGE.mdoc in place of generate-manual's generic exit status, and examples.
     grep -q '^\.Sh EXAMPLES' "$prefix/share/man/man1/$page.1" || fail "$page.1 has no EXAMPLES section"
