@@ -289,7 +289,8 @@ public struct PlaylistLoader: Sendable {
             throw PlaylistReadError(uri: requested, reason: tooManySegments(media.segments.count))
         }
         guard let master = root.multivariant else {
-            let outside = streamRoot.map { outsideSegments(of: root, at: uri, root: $0) }
+            var listings: [String: Set<String>?] = [:]
+            let outside = streamRoot.map { outsideSegments(of: root, at: uri, root: $0, listings: &listings) }
                 ?? (remoteRoot ? localSegments(of: root, at: uri, root: uri) : [])
             return LoadedStream(rootURI: uri, root: root, mediaPlaylists: [:], failures: [], outsideRoot: outside)
         }
@@ -387,6 +388,9 @@ public struct PlaylistLoader: Sendable {
             }
         }
         var checked: Set<String> = []
+        // Each folder listed once for all its playlists: listing it per playlist made a stream of
+        // N media playlists in one folder cost N listings of N entries.
+        var listings: [String: Set<String>?] = [:]
         for key in playlists.keys.sorted() {
             guard let playlist = playlists[key], checked.insert(playlist.uri).inserted, playlist.uri != uri else { continue }
             if LocalPath.path(of: playlist.uri) == nil {
@@ -394,7 +398,7 @@ public struct PlaylistLoader: Sendable {
                 // multivariant playlist referenced it).
                 outside += localSegments(of: playlist, at: playlist.uri, root: playlist.uri)
             } else if let streamRoot {
-                outside += outsideSegments(of: playlist, at: playlist.uri, root: streamRoot)
+                outside += outsideSegments(of: playlist, at: playlist.uri, root: streamRoot, listings: &listings)
             }
         }
         failures.sort { ($0.referencedFrom.line, $0.referencedFrom.column) < ($1.referencedFrom.line, $1.referencedFrom.column) }
@@ -466,9 +470,12 @@ public struct PlaylistLoader: Sendable {
     }
 
     /// Segment and EXT-X-MAP URIs of a media playlist whose local files lie outside the root.
-    private func outsideSegments(of playlist: Playlist, at uri: String, root: StreamRoot) -> [OutsideRootReference] {
+    /// `listings`: the folders listed so far (PlaylistFolder), by path.
+    private func outsideSegments(
+        of playlist: Playlist, at uri: String, root: StreamRoot, listings: inout [String: Set<String>?]
+    ) -> [OutsideRootReference] {
         guard playlist.media != nil else { return [] }
-        let folder = PlaylistFolder(playlistURI: uri, root: root)
+        let folder = PlaylistFolder(playlistURI: uri, root: root, listings: &listings)
         return outsideSegments(of: playlist, at: uri, rootName: root.path, surelyInside: { folder?.surelyInside($0) ?? false },
                                surelyInsideNumbered: { folder?.surelyInside(numbered: $0) ?? false }) {
             root.contains($0)
@@ -553,7 +560,9 @@ struct PlaylistFolder {
 
     /// nil when the playlist is not a plain local path, or its folder lies outside the root or
     /// cannot be listed.
-    init?(playlistURI uri: String, root: StreamRoot) {
+    /// `listings`: folders already listed, by path (nil: could not be listed), so that the
+    /// playlists of one folder share one listing.
+    init?(playlistURI uri: String, root: StreamRoot, listings: inout [String: Set<String>?]) {
         let components = URIComponents(uri)
         guard components.scheme == nil, components.authority == nil else { return nil }
         // Resolution treats the last path segment on its own: "x" resolves to prefix + "x".
@@ -564,8 +573,9 @@ struct PlaylistFolder {
         if folderURI.isEmpty { folderURI = probe.hasPrefix("/") ? "/" : "." }
         // The folder the URI names (a folder typed as "Stream #1" is "Stream %231" in it).
         guard let folder = LocalPath.name(of: folderURI).flatMap({ $0.refusal == nil ? $0.path : nil }) else { return nil }
-        guard let real = RegularFile.realPath(folder), root.contains(canonicalPath: real),
-              let links = FolderListing.possibleSymlinks(in: folder) else { return nil }
+        guard let real = RegularFile.realPath(folder), root.contains(canonicalPath: real) else { return nil }
+        if listings[folder] == nil { listings[folder] = .some(FolderListing.possibleSymlinks(in: folder)) }
+        guard let listed = listings[folder], let links = listed else { return nil }
         possibleSymlinks = links
     }
 
