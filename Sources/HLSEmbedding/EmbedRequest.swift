@@ -84,6 +84,8 @@ public struct EmbedOutcome: Sendable {
         public var averageAfter: Int?
         /// What the rewrite kept or added besides the poster (a PRIV timestamp packed audio needs).
         public var notes: [String] = []
+        /// Segments rewritten without the poster: a final runt (docs/measurement.md, "Runt segments").
+        public var withoutPoster = 0
     }
 
     /// The playlist to give players: the written copy of the input.

@@ -108,9 +108,11 @@ public struct PosterEmbedder: Sendable {
         return EmbedOutcome(
             output: output,
             targets: plan.targets.map { target in
-                EmbedOutcome.Target(
+                var result = EmbedOutcome.Target(
                     uri: target.uri, segments: target.newSizes.count, peakBefore: target.measurement.peakBitrate,
                     peakAfter: target.newPeak, averageAfter: target.newAverage, notes: notes(target))
+                result.withoutPoster = request.poster != nil && target.runtLeftOut != nil ? 1 : 0
+                return result
             },
             fittedImage: fitted, verification: verification, verdict: EmbedVerdict(written: split.written, before: split.before))
     }

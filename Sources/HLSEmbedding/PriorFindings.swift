@@ -10,7 +10,7 @@ public import HLSCheck
 /// are: embed keeps every line of every playlist where it was (it changes attribute values and
 /// URIs in place, and appends or replaces whole entries), so a finding at the same place under
 /// the same rule is the one that was there before, whatever numbers its message now gives.
-public struct PriorFindings: Sendable {
+struct PriorFindings: Sendable {
     struct Key: Hashable {
         var rule: String
         var file: String?
@@ -19,7 +19,7 @@ public struct PriorFindings: Sendable {
 
     private var keys: Set<Key>
     /// How many findings (not suppressed) the stream had before embed.
-    public let count: Int
+    let count: Int
 
     /// `diagnostics` of the stream before embed, whose files lie under `root`.
     init(_ diagnostics: [Diagnostic], root: String) {
@@ -31,7 +31,7 @@ public struct PriorFindings: Sendable {
 
     /// The findings of `diagnostics` (the re-check's, files under `root`) that were not in the
     /// stream before, and those that were.
-    public func split(_ diagnostics: [Diagnostic], root: String) -> (written: [Diagnostic], before: [Diagnostic]) {
+    func split(_ diagnostics: [Diagnostic], root: String) -> (written: [Diagnostic], before: [Diagnostic]) {
         let working = FileManager.default.currentDirectoryPath
         var written: [Diagnostic] = [], before: [Diagnostic] = []
         for diagnostic in diagnostics {

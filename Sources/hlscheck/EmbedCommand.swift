@@ -146,7 +146,8 @@ struct EmbedCommand: AsyncParsableCommand {
         for target in outcome.targets {
             let before = target.peakBefore?.formattedBitrate ?? "?"
             let after = target.peakAfter?.formattedBitrate ?? "?"
-            print("\(remove ? "removed the poster from" : "embedded the poster in") \(target.segments) segments of \(TerminalText.escaped(target.uri)): peak \(before) → \(after)")
+            let count = target.withoutPoster > 0 ? "\(target.segments - target.withoutPoster) of \(target.segments)" : "\(target.segments)"
+            print("\(remove ? "removed the poster from" : "embedded the poster in") \(count) segments of \(TerminalText.escaped(target.uri)): peak \(before) → \(after)")
             for note in target.notes { printError("hlscheck: \(TerminalText.escaped(note))") }
         }
         // Paths as typed (the output folder may be named "Stream #1"), escaped like every name.

@@ -29,6 +29,7 @@ func probedStreamTypes(_ path: String) throws -> [String] {
         let outcome = try await PosterEmbedder(EmbedRequest(input: master, poster: poster, posterName: "poster.jpg", destination: .folder(output))).run()
 
         let target = try #require(outcome.targets.first { $0.uri == "audio/index.m3u8" })
+        #expect(target.withoutPoster == 1)
         #expect(target.notes.contains { $0.hasPrefix("left the poster out of the last segment seg3.ts of audio/index.m3u8 (0.021 s, under half the 6 s target duration)") }, "\(target.notes)")
         // ffprobe sees the timed-ID3 stream in the three full segments, not in the runt.
         let files = try segmentFiles(of: folder.path("out/audio/index.m3u8"))
