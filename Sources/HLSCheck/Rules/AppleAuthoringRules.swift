@@ -63,7 +63,6 @@ public struct ResolutionMissingRule: Rule {
         specItems: [
             .apple("9.2", .must, "EXT-X-STREAM-INF always provides RESOLUTION when the variant includes video."),
             .apple("9.4", .must, "EXT-X-I-FRAME-STREAM-INF always provides RESOLUTION."),
-            .bis("4.4.6.2", rfc: "4.3.4.2", .should, "RESOLUTION is recommended for a variant stream that includes video."),
         ],
         triggering: [
             RuleExample("video variant without RESOLUTION", files: Examples.stream(

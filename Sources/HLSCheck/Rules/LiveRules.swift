@@ -37,7 +37,7 @@ public struct LiveDiscontinuitySequenceRule: Rule {
         rationale: "RFC 8216 §6.2.1 allows the server only to increment it; §4.3.3.3: it counts the discontinuities removed from the front, so clients can align variants and renditions.",
         specItems: [
             .bis("6.2.1", rfc: "6.2.1", .must, "A server changes a media playlist only by appending, removing from the front and incrementing EXT-X-MEDIA-SEQUENCE and EXT-X-DISCONTINUITY-SEQUENCE."),
-            .bis("4.4.3.3", rfc: "4.3.3.3", .must, "EXT-X-DISCONTINUITY-SEQUENCE grows by the discontinuities removed from the front of the playlist."),
+            .bis("6.2.2", .must, "The discontinuity sequence number increments by the discontinuities removed from the front of the playlist and never decreases."),
         ])
     public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] { liveFindings(stream, Self.description.id) }
 }

@@ -22,7 +22,6 @@ public struct PlaylistSyntaxRule: Rule {
         summary: "A line, tag or attribute breaks the RFC 8216 grammar.",
         rationale: "RFC 8216 §4 defines the playlist grammar; players reject or misread playlists that break it.",
         specItems: [
-            .bis("4", rfc: "4", .must, "Playlists that break the syntax and structure rules of section 4 are invalid, and clients must fail to parse them."),
             .bis("4.1", rfc: "4.1", .must, "A playlist is UTF-8 without a byte order mark and without control characters other than CR and LF."),
             .bis("4.2", rfc: "4.2", .must, "An attribute list is comma-separated NAME=value pairs, and an attribute name appears at most once in a list."),
             .bis("4.4.1.1", rfc: "4.3.1.1", .must, "The first line of every playlist is the tag EXTM3U."),
@@ -63,7 +62,7 @@ public struct PlaylistLenientRule: Rule {
         summary: "The playlist bends RFC 8216 in a way most players tolerate.",
         rationale: "Tolerated deviations (unknown attribute values, odd whitespace, SHOULDs) still trip strict players.",
         specItems: [
-            .bis("4.2", rfc: "4.2", .must, "Clients ignore an attribute whose name they do not recognise, so a misspelt attribute is silently lost."),
+            .bis("4.2", rfc: "4.2", .must, "No whitespace around the '=' of an attribute: strict parsers reject what lenient ones accept."),
         ],
         triggering: [
             RuleExample("EXTINF without its trailing comma", files: [

@@ -11,7 +11,6 @@ public struct PlaylistUnreadableRule: Rule {
         rationale: "A player that switches to this variant or rendition stalls (RFC 8216 §4.3.4).",
         specItems: [
             .bis("4.4.6.2", rfc: "4.3.4.2", .must, "The URI line after EXT-X-STREAM-INF identifies the variant's media playlist, which clients load."),
-            .bis("4.4.6.1", rfc: "4.3.4.1", .must, "The URI of an EXT-X-MEDIA identifies the rendition's media playlist."),
         ],
         triggering: [
             RuleExample("variant playlist missing", files: [

@@ -140,7 +140,7 @@ public struct AudioOnlyContainsVideoRule: Rule {
         summary: "A variant declared audio-only (by CODECS) carries a video track.",
         rationale: "Players pick the audio-only variant by its CODECS; video inside it wastes the cellular budget and contradicts the declaration (RFC 8216 §4.3.4.2).",
         specItems: [
-            .bis("4.4.6.2", rfc: "4.3.4.2", .must, "CODECS lists every media format present in any segment of the variant stream."),
+            .bis("6.2.4", .must, "CODECS lists every media format present in any segment of the variant stream."),
         ],
         needsMedia: true)
 
@@ -190,7 +190,7 @@ public struct CodecsMismatchRule: Rule {
         summary: "CODECS does not match the RFC 6381 codec strings of what the segments of the playable combinations contain.",
         rationale: "RFC 8216 §4.3.4.2: CODECS MUST list every media format present in the variant's segments; players use it to skip variants they cannot decode.",
         specItems: [
-            .bis("4.4.6.2", rfc: "4.3.4.2", .must, "CODECS lists every media format present in any segment of the variant stream, and nothing else."),
+            .bis("6.2.4", .must, "CODECS lists every media format present in any segment of the variant stream, and nothing else."),
         ],
         needsMedia: true)
 
@@ -246,7 +246,7 @@ public struct ResolutionMismatchRule: Rule {
         summary: "RESOLUTION differs from the width × height of the video in the segments.",
         rationale: "RFC 8216 §4.3.4.2: RESOLUTION is the optimal pixel resolution of the video; players use it to pick a variant for the screen.",
         specItems: [
-            .bis("4.4.6.2", rfc: "4.3.4.2", .should, "RESOLUTION gives the optimal pixel resolution at which to display all the video in the variant stream."),
+            .bis("4.4.6.2.1", rfc: "4.3.4.2.1", .must, "The video of a variant has the optimal pixel resolution its RESOLUTION declares."),
         ],
         needsMedia: true)
 

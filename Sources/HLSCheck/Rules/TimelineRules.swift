@@ -79,7 +79,6 @@ public struct SegmentStartsWithoutKeyframeRule: Rule {
         rationale: "Apple's HLS Authoring Specification: every video segment starts with an IDR frame (with its parameter sets) so a player can start or switch variants there; with EXT-X-INDEPENDENT-SEGMENTS the playlist promises it (RFC 8216 §4.3.5.1: every segment decodes without information from other segments).",
         specItems: [
             .apple("7.4", .must, "Video segments start with an IDR frame."),
-            .bis("4.4.2.1", rfc: "4.3.5.1", .must, "With EXT-X-INDEPENDENT-SEGMENTS, every sample of a segment decodes without information from other segments."),
         ],
         needsMedia: true)
 
