@@ -8,25 +8,13 @@ public import Foundation
 /// EXT-X-INDEPENDENT-SEGMENTS. Returns the multivariant playlist's path.
 public func makeFFmpegDefaultLadder(in folder: String, seconds: Int = 6) throws -> String {
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.currentDirectoryURL = URL(fileURLWithPath: folder)
-    process.arguments = [
+    try ToolProcess.run([
         "ffmpeg", "-nostdin", "-hide_banner", "-loglevel", "error", "-y",
         "-f", "lavfi", "-i", "testsrc2=size=640x360:rate=25", "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000",
         "-t", String(seconds), "-map", "0:v", "-map", "1:a", "-map", "0:v", "-map", "1:a",
         "-c:v", "libx264", "-preset", "veryfast", "-g", "50", "-c:a", "aac", "-b:a", "64k",
         "-b:v:0", "600k", "-s:v:1", "320x180", "-b:v:1", "200k",
         "-f", "hls", "-master_pl_name", "master.m3u8", "-var_stream_map", "v:0,a:0 v:1,a:1", "stream_%v.m3u8",
-    ]
-    let errors = Pipe()
-    process.standardError = errors
-    process.standardOutput = FileHandle.nullDevice
-    try process.run()
-    let message = errors.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else {
-        throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "ffmpeg failed: \(String(decoding: message, as: UTF8.self))"])
-    }
+    ], in: folder)
     return (folder as NSString).appendingPathComponent("master.m3u8")
 }

@@ -10,17 +10,10 @@ public enum VerdictFixtures {
     /// A fresh folder holding the case `name` (its `master.m3u8` at the top).
     public static func make(_ name: String) throws -> TemporaryFolder {
         let folder = try TemporaryFolder()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = [PackageRoot.url.appendingPathComponent("Tests/Scripts/verdict-fixtures.sh").path, folder.url.path, name]
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let message = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw Failure(description: "verdict-fixtures.sh \(name) failed: \(String(decoding: message, as: UTF8.self))")
+        do {
+            try ToolProcess.run(["sh", PackageRoot.url.appendingPathComponent("Tests/Scripts/verdict-fixtures.sh").path, folder.url.path, name])
+        } catch {
+            throw Failure(description: "verdict-fixtures.sh \(name): \(error)")
         }
         return folder
     }
