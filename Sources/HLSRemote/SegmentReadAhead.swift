@@ -1,4 +1,4 @@
-public import MediaInspection
+import MediaInspection
 import NIOConcurrencyHelpers
 
 /// A segment a read-ahead plans to fetch: its URL and byte range.

@@ -1,4 +1,4 @@
-public import MediaFormats
+import MediaFormats
 
 extension SegmentInspector {
     /// What our own readers find in segment bytes held in memory, without libavformat: the

@@ -69,7 +69,7 @@ extension OutputTarget {
             let candidate = folder + name
             guard candidate.hasPrefix(path), name.hasPrefix(".") == path.dropFirst(folder.count).hasPrefix(".") else { return nil }
             var isFolder: ObjCBool = false
-            FileManager.default.fileExists(atPath: candidate, isDirectory: &isFolder)
+            _ = FileManager.default.fileExists(atPath: candidate, isDirectory: &isFolder)
             return format + candidate + (isFolder.boolValue ? "/" : "")
         }
     }
