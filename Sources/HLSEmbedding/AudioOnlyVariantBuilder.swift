@@ -111,12 +111,7 @@ public struct AudioOnlyVariantBuilder: Sendable {
         let lock = request.destination == .inPlace
             ? try StreamWriter.lockInPlace(request.input, wait: request.wait, report: request.report) : nil
         defer { lock?.release() }
-        let analysis: StreamAnalysis
-        do {
-            analysis = try await Checker(configuration: request.configuration).analyse(request.input)
-        } catch {
-            throw EmbedError(error.description)
-        }
+        let analysis = try await StreamWriter.analyse(request.input, configuration: request.configuration)
         guard let multivariant = analysis.multivariant else {
             throw EmbedError("\(request.input): a media playlist; --add-audio-only adds a variant to a multivariant playlist")
         }

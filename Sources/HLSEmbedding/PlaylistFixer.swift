@@ -61,13 +61,8 @@ public struct PlaylistFixer: Sendable {
         let lock = request.destination == .inPlace
             ? try StreamWriter.lockInPlace(request.input, wait: request.wait, report: request.report) : nil
         defer { lock?.release() }
+        let analysis = try await StreamWriter.analyse(request.input, configuration: request.configuration)
         let checker = Checker(configuration: request.configuration)
-        let analysis: StreamAnalysis
-        do {
-            analysis = try await checker.analyse(request.input)
-        } catch {
-            throw EmbedError(error.description)
-        }
         let plan = FixPlan(analysis, configuration: request.configuration)
         let changed = try changedPlaylists(analysis, plan)
         let unfixed = checker.diagnose(analysis).filter { diagnostic in

@@ -29,12 +29,7 @@ public struct PosterEmbedder: Sendable {
         let lock = request.destination == .inPlace
             ? try StreamWriter.lockInPlace(request.input, wait: request.wait, report: request.report) : nil
         defer { lock?.release() }
-        let analysis: StreamAnalysis
-        do {
-            analysis = try await Checker(configuration: request.configuration).analyse(request.input)
-        } catch {
-            throw EmbedError(error.description)
-        }
+        let analysis = try await StreamWriter.analyse(request.input, configuration: request.configuration)
         try StreamLayout.requirePlainFileNames(analysis)
         let targets = try selectTargets(analysis)
         try preflight(targets)

@@ -1,5 +1,6 @@
 import Foundation
 import HLSPlaylist
+import HLSCheck
 
 /// Writes the rewritten stream so that every player, at every moment — and the folder after a
 /// crash or a kill at any point — sees the old stream or the new one, each whole.
@@ -41,6 +42,16 @@ struct StreamWriter {
         var file: String
         var bytes: [UInt8]
         var isPlaylist: Bool
+    }
+
+    /// The analysis every writer starts from: the stream loaded and measured as `check` does it;
+    /// an unreadable input is the run's error.
+    static func analyse(_ input: String, configuration: CheckConfiguration) async throws(EmbedError) -> StreamAnalysis {
+        do {
+            return try await Checker(configuration: configuration).analyse(input)
+        } catch {
+            throw EmbedError(error.description)
+        }
     }
 
     /// `--in-place`: locks the input playlist's folder before anything reads the stream, and
