@@ -125,6 +125,9 @@ public struct Checker: Sendable {
     public var knownSegments: KnownSegments?
     /// The clocks the live watch (`liveWatchSeconds`) keeps its reload schedule by.
     public var liveClock: LiveClock = .continuous
+    /// Where a media playlist given as input looks for the multivariant playlists that reference
+    /// it; one index shared by the checks of a run reads each folder once.
+    public var multivariantIndex = MultivariantPlaylistIndex()
 
     /// `source` and `segmentSource` default to local files within `configuration.limits`.
     public init(
@@ -165,7 +168,8 @@ public struct Checker: Sendable {
         if analysis.loaded.root.media != nil {
             // Only a local stream has folders to look in.
             report.multivariantPlaylists = URIScheme.isRemote(uri)
-                ? [] : StreamDiscovery.multivariantPlaylists(referencing: uri, maximumBytes: configuration.limits.playlistBytes)
+                ? [] : StreamDiscovery.multivariantPlaylists(
+                    referencing: uri, maximumBytes: configuration.limits.playlistBytes, index: multivariantIndex)
         }
         report.duration = CheckReport.seconds(start.duration(to: clock.now))
         return report.namingFiles()

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 public import HLSPlaylist
 internal import MediaFormats
 
@@ -103,32 +104,45 @@ public enum StreamDiscovery {
     /// folder above it that reference it: where its stream's multivariant playlist probably is,
     /// when a media playlist was given as the input. Sorted by path; each file is read once,
     /// within the playlist size limit, and only one that can reference playlists is parsed.
-    public static func multivariantPlaylists(referencing playlist: String, maximumBytes: Int = maximumPlaylistSize) -> [String] {
+    public static func multivariantPlaylists(
+        referencing playlist: String, maximumBytes: Int = maximumPlaylistSize, index: MultivariantPlaylistIndex = MultivariantPlaylistIndex()
+    ) -> [String] {
         let target = standard(playlist)
         let folder = (playlist as NSString).deletingLastPathComponent
         let parent = folder.isEmpty ? ".." : (folder as NSString).deletingLastPathComponent
         var seen = Set<String>()
         var found: [String] = []
         for directory in [folder, parent] where seen.insert(standard(directory.isEmpty ? "." : directory)).inserted {
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.isEmpty ? "." : directory)) ?? []
-            for name in names.sorted() where ["m3u8", "m3u"].contains((name as NSString).pathExtension.lowercased()) {
-                let path = directory.isEmpty ? name : (directory as NSString).appendingPathComponent(name)
-                guard standard(path) != target, isRegularFile(path),
-                      let file = try? RegularFile(path: path),
-                      let bytes = try? file.readAll(maximumBytes: maximumBytes, limitHint: "--max-playlist-bytes"),
-                      mayReferencePlaylists(bytes)
-                else { continue }
-                let base = ResolutionBase.filePath(path)
-                guard let master = PlaylistParser.parse(bytes, uri: base.uriReference).multivariant else { continue }
-                let uris = master.variants.map(\.uri) + master.iFrameVariants.map(\.uri) + master.renditions.compactMap(\.uri)
-                let references = uris.contains { uri in
-                    let resolved = URIResolver.resolve(uri, against: base)
-                    return standard(LocalPath.path(of: resolved) ?? resolved) == target
-                }
-                if references { found.append(path) }
+            for entry in index.playlists(in: directory, maximumBytes: maximumBytes)
+            where entry.standardPath != target && entry.references.contains(target) {
+                found.append(entry.path)
             }
         }
         return found.sorted()
+    }
+
+    /// The multivariant playlists directly in `directory`, each with the files its variants,
+    /// I-frame streams and renditions name (standardized paths).
+    static func multivariantPlaylists(in directory: String, maximumBytes: Int) -> [MultivariantPlaylistIndex.Entry] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.isEmpty ? "." : directory)) ?? []
+        var entries: [MultivariantPlaylistIndex.Entry] = []
+        for name in names.sorted() where ["m3u8", "m3u"].contains((name as NSString).pathExtension.lowercased()) {
+            let path = directory.isEmpty ? name : (directory as NSString).appendingPathComponent(name)
+            guard isRegularFile(path),
+                  let file = try? RegularFile(path: path),
+                  let bytes = try? file.readAll(maximumBytes: maximumBytes, limitHint: "--max-playlist-bytes"),
+                  mayReferencePlaylists(bytes)
+            else { continue }
+            let base = ResolutionBase.filePath(path)
+            guard let master = PlaylistParser.parse(bytes, uri: base.uriReference).multivariant else { continue }
+            let uris = master.variants.map(\.uri) + master.iFrameVariants.map(\.uri) + master.renditions.compactMap(\.uri)
+            let references = Set(uris.map { uri in
+                let resolved = URIResolver.resolve(uri, against: base)
+                return standard(LocalPath.path(of: resolved) ?? resolved)
+            })
+            entries.append(MultivariantPlaylistIndex.Entry(path: path, standardPath: standard(path), references: references))
+        }
+        return entries
     }
 
     /// Whether `bytes` hold a tag that can reference a playlist (RFC 8216 §4.3.4.1-4.3.4.3:
@@ -172,7 +186,7 @@ public enum StreamDiscovery {
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
     }
 
-    private static func standard(_ path: String) -> String {
+    static func standard(_ path: String) -> String {
         URL(fileURLWithPath: path).standardizedFileURL.path
     }
 
@@ -320,5 +334,31 @@ public struct DiscoveredPlaylistSource: PlaylistSource {
         guard discovered.count > 0, let path = LocalPath.path(of: uri), let real = RegularFile.realPath(path),
               let handed = discovered.parsed(atRealPath: real), handed.bytes.count <= base.maximumSize else { return nil }
         return handed
+    }
+}
+
+/// The multivariant playlists of each folder a run looked in for the one that references a
+/// media playlist given as input (`CheckReport.multivariantPlaylists`): each folder is read once
+/// per run, however many of its media playlists are checked, so checking N media playlists of
+/// one folder reads the folder once, not N times.
+public final class MultivariantPlaylistIndex: Sendable {
+    struct Entry: Sendable {
+        var path: String
+        var standardPath: String
+        var references: Set<String>
+    }
+
+    private let folders = Mutex<[String: [Entry]]>([:])
+
+    public init() {}
+
+    func playlists(in directory: String, maximumBytes: Int) -> [Entry] {
+        let key = StreamDiscovery.standard(directory.isEmpty ? "." : directory) + "\u{0}\(maximumBytes)"
+        if let known = folders.withLock({ $0[key] }) { return known }
+        // Read outside the lock: two checks that ask at once may both read the folder, and keep
+        // the same answer.
+        let entries = StreamDiscovery.multivariantPlaylists(in: directory, maximumBytes: maximumBytes)
+        folders.withLock { $0[key] = entries }
+        return entries
     }
 }

@@ -32,6 +32,9 @@ struct StreamJob: Sendable {
 struct StreamRun: Sendable {
     var jobs: Int
     var slots: SegmentSlots
+    /// The multivariant playlists of the folders the run's media-playlist inputs sit in, each
+    /// folder read once for the whole run.
+    var multivariantIndex = MultivariantPlaylistIndex()
     var console: Console
     var baseline: Baseline?
     var recordsBaseline: Bool
@@ -142,6 +145,7 @@ struct StreamRun: Sendable {
                 segmentSource: RemoteSegmentSource(fetcher: fetcher, maximumByteCount: limits.segmentBytes))
             checker.deliveryObserver = remoteInputs ? RemoteDeliveryLog(fetcher: fetcher, input: job.input) : nil
             checker.segmentSlots = slots
+            checker.multivariantIndex = multivariantIndex
             do {
                 report = try await checker.check(job.input)
             } catch {
