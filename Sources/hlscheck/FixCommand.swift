@@ -98,7 +98,9 @@ struct FixCommand: AsyncParsableCommand {
         }
         if outcome.changed.isEmpty { print("nothing to fix: the measurements agree with the playlists") }
         for diagnostic in outcome.unfixed { print("needs a person: \(Self.describe(diagnostic))") }
-        if let written = outcome.output { print("wrote \(TerminalText.escaped(written))\n") }
+        // In place with nothing to change, nothing was written: the check that follows is of the
+        // files as they were.
+        if let written = outcome.output, !(inPlace && outcome.changed.isEmpty) { print("wrote \(TerminalText.escaped(written))\n") }
         if let verification = outcome.verification {
             print(TextReporter().render([verification]), terminator: "")
             if verification.fails(at: .error) { throw ExitCode(1) }

@@ -53,6 +53,9 @@ import Testing
         #expect(left.isEmpty, "\(left)")
         let again = try HLSCheckBinary.run(["fix", master, "--diff"])
         #expect(again.status == 0 && again.stdout.isEmpty, "\(again.stdout)")
+        // In place a second time: nothing to fix, and nothing said to be written.
+        let inPlaceAgain = try HLSCheckBinary.run(["fix", master, "--in-place", "--profile", "apple-ios"])
+        #expect(inPlaceAgain.stdout.contains("nothing to fix") && !inPlaceAgain.stdout.contains("wrote "), "\(inPlaceAgain.stdout)")
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.path("ladder")).filter { $0.contains("hlscheck") }
         #expect(leftovers.isEmpty, "\(leftovers)")
     }
