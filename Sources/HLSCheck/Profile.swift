@@ -77,6 +77,7 @@ public enum Profile: String, Sendable, Hashable, CaseIterable, Codable {
         "cellular-variant-missing", "average-bandwidth-missing", "resolution-missing", "audio-only-variant-present",
         "playlist-type-missing", "frame-rate-missing", "independent-segments-missing", "iframe-playlist-missing",
         "language-missing", "live-segments-too-few", "program-date-time-missing",
+        "score-inconsistent", "video-bit-rates-too-few", "audio-description-invalid", "map-missing",
     ]
     /// Rules of the audio-only budget and poster, which no RFC asks for.
     static let audioOnlyRules: Set<String> = [
