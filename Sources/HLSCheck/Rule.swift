@@ -76,6 +76,9 @@ public struct RuleDescription: Sendable {
     /// Whether the rule needs decoded frames: it runs (and is listed as checked) only with
     /// `--decode`.
     public var needsDecoding = false
+    /// Whether configuration (`.hlscheck.yml` `rules:`, `--profile`) may change the rule; false
+    /// for `input-unreadable`, which always fails the run.
+    public var configurable = true
     /// Whether the rule judges how resources travelled over HTTP (docs/remote.md): it finds
     /// nothing in a local stream, so its examples are remote tests, not local files.
     public var needsNetwork = false

@@ -61,15 +61,3 @@ enum HLSCheckBinary {
             stderr: String(decoding: stderrData, as: UTF8.self), killedBySignal: process.terminationReason == .uncaughtSignal)
     }
 }
-
-/// Compares with a golden file under Tests/hlscheckTests/Golden; `HLSCHECK_UPDATE_GOLDEN=1`
-/// rewrites the golden file instead (review the diff before committing it).
-func matchesGolden(_ actual: String, _ name: String) throws -> Bool {
-    let url = PackageRoot.url.appendingPathComponent("Tests/hlscheckTests/Golden/\(name)")
-    if ProcessInfo.processInfo.environment["HLSCHECK_UPDATE_GOLDEN"] == "1" {
-        try Data(actual.utf8).write(to: url)
-        return true
-    }
-    let expected = try String(contentsOf: url, encoding: .utf8)
-    return expected == actual
-}

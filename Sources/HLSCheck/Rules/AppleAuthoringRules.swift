@@ -9,7 +9,9 @@ public struct CellularVariantMissingRule: Rule {
     public init() {}
 
     public static let description = RuleDescription(
-        id: "cellular-variant-missing", name: "No cellular variant", defaultSeverity: .error, settings: .appleOnly,
+        id: "cellular-variant-missing", name: "No cellular variant", defaultSeverity: .error,
+        // AS 9.21 is amended for iOS alone: Apple TV is not on cellular networks.
+        settings: [.audioOnly64k: .off, .rfc8216: .off, .appleTVOS: .off],
         summary: "No variant declares a BANDWIDTH within the cellular budget (Apple: 192 kbit/s).",
         rationale: "Apple HLS Authoring Specification: a stream for cellular networks must offer a variant whose peak is at most 192 kbit/s.",
         specItems: [
