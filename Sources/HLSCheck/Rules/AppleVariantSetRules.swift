@@ -9,7 +9,7 @@ public struct ScoreInconsistentRule: Rule {
     public init() {}
 
     public static let description = RuleDescription(
-        id: "score-inconsistent", name: "SCORE on some variants only", defaultSeverity: .error,
+        id: "score-inconsistent", name: "SCORE on some variants only", defaultSeverity: .error, settings: .appleOnly,
         summary: "One EXT-X-STREAM-INF has a SCORE attribute and another has none.",
         rationale: "Apple's authoring specification: if any variant has SCORE, every variant must; the player ranks variants by SCORE, and a variant without one cannot be ranked against the others.",
         specItems: [
@@ -42,7 +42,7 @@ public struct VideoBitRatesTooFewRule: Rule {
     public init() {}
 
     public static let description = RuleDescription(
-        id: "video-bit-rates-too-few", name: "Video at one bit rate only", defaultSeverity: .error,
+        id: "video-bit-rates-too-few", name: "Video at one bit rate only", defaultSeverity: .error, settings: .appleOnly,
         summary: "Every variant with video declares the same BANDWIDTH (or there is one): the video is offered at one bit rate.",
         rationale: "Apple's authoring specification requires video at several bit rates: adaptive streaming is choosing among them, and with one a viewer on a slow network stalls instead of dropping to a lower rate.",
         specItems: [
@@ -81,7 +81,7 @@ public struct AudioDescriptionInvalidRule: Rule {
     }
 
     public static let description = RuleDescription(
-        id: "audio-description-invalid", name: "Audio description not selectable", defaultSeverity: .error,
+        id: "audio-description-invalid", name: "Audio description not selectable", defaultSeverity: .error, settings: .appleOnly,
         summary: "An EXT-X-MEDIA audio rendition marked public.accessibility.describes-video lacks AUTOSELECT=YES or LANGUAGE.",
         rationale: "Apple's authoring specification: audio description must have AUTOSELECT=YES, so that players pick it for viewers who ask for described video, and LANGUAGE naming the language of the descriptions, so that they pick the right one.",
         specItems: [
@@ -125,7 +125,7 @@ public struct MapMissingRule: Rule {
     }
 
     public static let description = RuleDescription(
-        id: "map-missing", name: "fMP4 media playlist without EXT-X-MAP", defaultSeverity: .error,
+        id: "map-missing", name: "fMP4 media playlist without EXT-X-MAP", defaultSeverity: .error, settings: .appleOnly,
         summary: "A media playlist of fragmented MP4 segments (by their measured container, or else by their file extension) has no EXT-X-MAP.",
         rationale: "Apple's authoring specification requires EXT-X-MAP in fMP4 media playlists: the initialization section it names holds the track descriptions a player needs to decode every fragment.",
         specItems: [
