@@ -23,7 +23,9 @@ extension StreamAnalysis {
 /// A short name for a media playlist in a message: its URI as resolved, relative to the root's
 /// folder where it lies below it.
 private func shortName(_ uri: String, in stream: StreamAnalysis) -> String {
-    let root = stream.loaded.rootURI
+    // Resolved URIs drop a leading "./" that the root's may keep.
+    var root = Substring(stream.loaded.rootURI)
+    while root.hasPrefix("./") { root = root.dropFirst(2) }
     guard let slash = root.lastIndex(of: "/") else { return uri }
     let folder = root[...slash]
     return uri.hasPrefix(folder) ? String(uri.dropFirst(folder.count)) : uri
