@@ -301,6 +301,9 @@ public struct DateRangesInconsistentRule: Rule {
         var findings: [Finding] = []
         // The first description of each ID, to compare the others with.
         var first: [String: (uri: String, attributes: [String: String])] = [:]
+        // A live playlist read a moment later may already carry the tag that completes a range
+        // (END-DATE, DURATION): there only the attributes both playlists have must agree.
+        let ended = stream.isEnded
         for (uri, playlist, media) in playlists {
             let ranges = Self.ranges(media)
             byURI[uri] = ranges
@@ -309,8 +312,8 @@ public struct DateRangesInconsistentRule: Rule {
                     first[id] = (uri, range.attributes)
                     continue
                 }
-                let differing = Set(range.attributes.keys).union(earlier.attributes.keys).sorted()
-                    .filter { range.attributes[$0] != earlier.attributes[$0] }
+                let names = ended ? Set(range.attributes.keys).union(earlier.attributes.keys) : Set(range.attributes.keys).intersection(earlier.attributes.keys)
+                let differing = names.sorted().filter { range.attributes[$0] != earlier.attributes[$0] }
                 if let name = differing.first {
                     findings.append(Finding(
                         "EXT-X-DATERANGE ID=\"\(id)\" says \(name)=\(range.attributes[name] ?? "nothing") here but \(name)=\(earlier.attributes[name] ?? "nothing") in \(shortName(earlier.uri, in: stream)): a date range is the same in every playlist that carries it",
