@@ -32,6 +32,9 @@ struct PlannedTarget: Sendable {
     var timestampsAdded = 0
     /// Pictures other than the poster the rewritten segments keep (a back cover): counted in the budget.
     var keptPictures = KeptPictures()
+    /// The files whose byte ranges are its segments (a single-file variant), written again
+    /// whole with their ranges moved; empty when every segment is a file of its own.
+    var byteRangedFiles: [ByteRangedFile] = []
 
     /// The segments that carry media (GAP segments have none), in the order measurements use.
     var segments: [MediaSegment] { playlist.segments.filter { !$0.gap } }
