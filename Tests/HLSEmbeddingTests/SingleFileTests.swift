@@ -216,14 +216,18 @@ struct ListedSegment {
                 "the playlist's ranges as they were")
     }
 
-    @Test(arguments: SingleFileLadder.allCases)
-    func addAudioOnlyTakesItsAudioFromASingleFileVariant(_ kind: SingleFileLadder) async throws {
+    static let addCases = SingleFileLadder.allCases.flatMap { kind in [false, true].map { (kind, $0) } }
+
+    @Test(arguments: addCases)
+    func addAudioOnlyTakesItsAudioFromASingleFileVariant(_ kind: SingleFileLadder, _ inPlace: Bool) async throws {
         let folder = try TemporaryFolder()
         let master = try await Self.ladder(kind, in: folder, audioOnlyVariant: false, muxed: true)
         let stream = folder.path("stream")
         let before = try snapshot(stream)
+        let written = inPlace ? stream : folder.path("out")
         var request = AudioOnlyRequest(
-            input: master, poster: try Poster(image: fixture("poster.jpg")), posterName: "poster.jpg", destination: .folder(folder.path("out")))
+            input: master, poster: try Poster(image: fixture("poster.jpg")), posterName: "poster.jpg",
+            destination: inPlace ? .inPlace : .folder(written))
         request.audioFrom = "video/index.m3u8"
         let outcome = try await AudioOnlyVariantBuilder(request).run()
         #expect(outcome.action == .added)
@@ -233,13 +237,13 @@ struct ListedSegment {
         #expect(variant.artwork?.segmentsWithArtwork == 3)
         #expect(try #require(variant.measuredPeakBitrate) <= 64_000)
         for (name, bytes) in before where name != "master.m3u8" {
-            #expect(try Data(contentsOf: URL(fileURLWithPath: folder.path("out/" + name))) == bytes, "\(name) is copied as it was")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: (written as NSString).appendingPathComponent(name))) == bytes, "\(name) stays as it was")
         }
 
         // Segment for segment on the source's ranges: the same EXTINF, whole files of their own
         // (no byte range), each starting within one audio frame of its source range.
         let source = try ListedSegment.all(in: stream + "/video/index.m3u8")
-        let new = try ListedSegment.all(in: folder.path("out/" + variantURI))
+        let new = try ListedSegment.all(in: (written as NSString).appendingPathComponent(variantURI))
         #expect(source.count == 3 && source.allSatisfy { $0.range != nil })
         #expect(new.map(\.extinf) == source.map(\.extinf))
         #expect(new.allSatisfy { $0.range == nil && $0.initRange == nil })
@@ -251,8 +255,50 @@ struct ListedSegment {
                 .filter { if case .attachedPicture = $0 { return true } else { return false } }
             #expect(pictures.count == 1, "segment \(index)")
         }
-        let newSamples = try Shell.decodedSamples(folder.path("out/" + variantURI))
+        let newSamples = try Shell.decodedSamples((written as NSString).appendingPathComponent(variantURI))
         let sourceSamples = try Shell.decodedSamples(stream + "/video/index.m3u8")
         #expect(abs(newSamples - sourceSamples) <= 1024, "decoded \(newSamples) samples, the source \(sourceSamples)")
+    }
+
+    /// What cannot be rewritten consistently is refused before anything is written, naming the
+    /// line: two ranges that share bytes, and a file another playlist of the stream lists too.
+    @Test func refusesOverlappingRangesAndAFileAnotherPlaylistListsBeforeWritingAnything() async throws {
+        let folder = try TemporaryFolder()
+        let master = try await Self.ladder(.transportStream, in: folder)
+        let stream = folder.path("stream")
+        let playlist = stream + "/audio/index.m3u8"
+        let original = try String(contentsOfFile: playlist, encoding: .utf8)
+        let request = EmbedRequest(input: master, poster: try Poster(image: fixture("poster.jpg")), posterName: "poster.jpg", destination: .inPlace)
+
+        // The second range starts 188 bytes (one TS packet) early: it overlaps the first.
+        let second = try #require(original.split(separator: "\n").filter { $0.hasPrefix("#EXT-X-BYTERANGE:") }.dropFirst().first)
+        let parts = second.dropFirst("#EXT-X-BYTERANGE:".count).split(separator: "@").compactMap { Int($0) }
+        let overlapping = original.replacingOccurrences(of: String(second), with: "#EXT-X-BYTERANGE:\(parts[0] + 188)@\(parts[1] - 188)")
+        try Data(overlapping.utf8).write(to: URL(fileURLWithPath: playlist))
+        let before = try snapshot(stream)
+        await #expect {
+            try await PosterEmbedder(request).run()
+        } throws: { error in
+            let text = (error as? EmbedError)?.description ?? ""
+            return text.contains("audio/index.m3u8:") && text.contains("overlaps the one on line") && text.contains("audio.ts")
+        }
+        #expect(try snapshot(stream) == before, "nothing was written")
+
+        // A second playlist (an alternative rendition, say) over the same file.
+        try Data(original.utf8).write(to: URL(fileURLWithPath: playlist))
+        try Data(original.utf8).write(to: URL(fileURLWithPath: stream + "/audio/other.m3u8"))
+        var text = try String(contentsOfFile: master, encoding: .utf8)
+        text += "#EXT-X-STREAM-INF:BANDWIDTH=64000,CODECS=\"mp4a.40.2\"\naudio/other.m3u8\n"
+        try Data(text.utf8).write(to: URL(fileURLWithPath: master))
+        var one = request
+        one.variants = ["audio/index.m3u8"]
+        let shared = try snapshot(stream)
+        await #expect {
+            try await PosterEmbedder(one).run()
+        } throws: { error in
+            let text = (error as? EmbedError)?.description ?? ""
+            return text.contains("other.m3u8") && text.contains("give each playlist its own file")
+        }
+        #expect(try snapshot(stream) == shared, "nothing was written")
     }
 }
