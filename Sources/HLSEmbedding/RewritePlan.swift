@@ -44,7 +44,9 @@ struct PlannedTarget: Sendable {
     var runtLeftOut: (uri: String, duration: Double)? {
         guard let index = measurement.finalRuntIndex else { return nil }
         let record = measurement.records[index]
-        return (record.uri, record.extinf)
+        // A byte range of a single file is told from the file's other segments by its range.
+        let range = index < segments.count ? segments[index].byteRange.map { " (byte range \($0.length)@\($0.offset))" } ?? "" : ""
+        return (record.uri + range, record.extinf)
     }
 
     /// The poster for the segment at `index` (in `segments`' order): none for a final runt —
