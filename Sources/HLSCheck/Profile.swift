@@ -77,6 +77,10 @@ public enum Profile: String, Sendable, Hashable, CaseIterable, Codable {
         "cellular-variant-missing", "average-bandwidth-missing", "resolution-missing", "audio-only-variant-present",
         "playlist-type-missing", "frame-rate-missing", "independent-segments-missing", "iframe-playlist-missing",
         "language-missing", "live-segments-too-few", "program-date-time-missing",
+        "video-codec-unsupported", "codec-container-unsupported", "video-profile-level-unsupported", "video-interlaced",
+        "frame-rate-too-high", "hdr-format-unsupported", "sdr-variant-missing", "hdr-low-frame-rate-missing",
+        "sdr-iframe-missing", "audio-streams-multiple", "multichannel-audio-muxed", "stereo-audio-missing",
+        "format-change-without-discontinuity",
     ]
     /// Rules of the audio-only budget and poster, which no RFC asks for.
     static let audioOnlyRules: Set<String> = [

@@ -17,6 +17,9 @@ extension RuleDescription {
         "segment-unreadable", "continuity-error", "segment-starts-without-keyframe", "discontinuity-missing",
         "segment-encrypted", "decode-error", "average-bandwidth-missing", "resolution-missing", "frame-rate-missing",
         "frame-rate-mismatch",
+        "video-codec-unsupported", "codec-container-unsupported", "video-profile-level-unsupported", "video-interlaced",
+        "frame-rate-too-high", "hdr-format-unsupported", "video-range-mismatch", "audio-streams-multiple",
+        "multichannel-audio-muxed", "format-change-without-discontinuity",
     ]
 
     public var scope: RuleScope { Self.perVariantRuleIDs.contains(id) ? .variant : .stream }

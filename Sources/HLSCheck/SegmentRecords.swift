@@ -125,6 +125,28 @@ public struct SegmentRecords: RandomAccessCollection, Sendable, Hashable {
     /// The RFC 6381 strings of the records, each once, sorted.
     var distinctCodecs: [String] { Array(Set(contents.values.flatMap(\.codecs))).sorted() }
 
+    /// The track formats of the records, each distinct list once (in no particular order).
+    var distinctTrackFormats: [[TrackFormat]] { Array(Set(contents.values.map(\.trackFormats))) }
+
+    /// The first inspected record one of whose track formats satisfies `matches`. Formats repeat
+    /// from segment to segment: the predicate is asked once per distinct list of formats, and a
+    /// record is made only for a segment whose formats match.
+    func firstInspected(where matches: (TrackFormat) -> Bool) -> SegmentRecord? {
+        var verdicts: [UInt32: Bool] = [:]
+        for index in indices {
+            let content = contentIndices[index]
+            let verdict: Bool
+            if let known = verdicts[content] {
+                verdict = known
+            } else {
+                verdict = contents[content].trackFormats.contains(where: matches)
+                verdicts[content] = verdict
+            }
+            if verdict, self[index].isInspected { return self[index] }
+        }
+        return nil
+    }
+
     /// A record with what the playlist says of `segment`, and nothing measured yet.
     public static func playlistPart(of segment: MediaSegment) -> SegmentRecord {
         SegmentRecord(
@@ -182,9 +204,11 @@ public struct SegmentRecords: RandomAccessCollection, Sendable, Hashable {
         var videoStartsWithKeyframe: Bool?
         var keyframeHasParameterSets: Bool?
         var decrypted: Bool
+        var trackFormats: [TrackFormat]
 
         init(_ record: SegmentRecord) {
             container = record.container
+            trackFormats = record.trackFormats
             codecs = record.codecs
             hasAudio = record.hasAudio
             hasVideo = record.hasVideo
@@ -201,6 +225,7 @@ public struct SegmentRecords: RandomAccessCollection, Sendable, Hashable {
 
         func fill(_ record: inout SegmentRecord) {
             record.container = container
+            record.trackFormats = trackFormats
             record.codecs = codecs
             record.hasAudio = hasAudio
             record.hasVideo = hasVideo
