@@ -128,19 +128,25 @@ public struct SegmentRecords: RandomAccessCollection, Sendable, Hashable {
     /// The track formats of the records, each distinct list once (in no particular order).
     var distinctTrackFormats: [[TrackFormat]] { Array(Set(contents.values.map(\.trackFormats))) }
 
-    /// The first inspected record one of whose track formats satisfies `matches`. Formats repeat
-    /// from segment to segment: the predicate is asked once per distinct list of formats, and a
-    /// record is made only for a segment whose formats match.
+    /// The first inspected record one of whose track formats satisfies `matches`.
     func firstInspected(where matches: (TrackFormat) -> Bool) -> SegmentRecord? {
+        firstInspected { _, formats in formats.contains(where: matches) }
+    }
+
+    /// The first inspected record whose container and track formats satisfy `matches`. They
+    /// repeat from segment to segment: the predicate is asked once per distinct pair, and a
+    /// record is made only for a segment that matches.
+    func firstInspected(whereContent matches: (SegmentContainer?, [TrackFormat]) -> Bool) -> SegmentRecord? {
         var verdicts: [UInt32: Bool] = [:]
         for index in indices {
-            let content = contentIndices[index]
+            let number = contentIndices[index]
             let verdict: Bool
-            if let known = verdicts[content] {
+            if let known = verdicts[number] {
                 verdict = known
             } else {
-                verdict = contents[content].trackFormats.contains(where: matches)
-                verdicts[content] = verdict
+                let content = contents[number]
+                verdict = matches(content.container, content.trackFormats)
+                verdicts[number] = verdict
             }
             if verdict, self[index].isInspected { return self[index] }
         }

@@ -15,14 +15,12 @@ public struct AudioStreamsMultipleRule: Rule {
 
     public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         stream.measuredPlaylists.compactMap { measurement in
-            for record in measurement.inspectedRecords {
-                let audio = record.trackFormats.filter { $0.kind == .audio }
-                guard audio.count > 1 else { continue }
-                return Finding(
-                    "segment \(record.uri) carries \(audio.count) audio tracks (\(audio.map { $0.codecString ?? $0.codecName }.joined(separator: ", "))): keep one per segment and offer the others as EXT-X-MEDIA audio renditions",
-                    at: measurement.location(of: record))
-            }
-            return nil
+            guard let record = measurement.records.firstInspected(whereContent: { _, formats in formats.count { $0.kind == .audio } > 1 })
+            else { return nil }
+            let audio = record.trackFormats.filter { $0.kind == .audio }
+            return Finding(
+                "segment \(record.uri) carries \(audio.count) audio tracks (\(audio.map { $0.codecString ?? $0.codecName }.joined(separator: ", "))): keep one per segment and offer the others as EXT-X-MEDIA audio renditions",
+                at: measurement.location(of: record))
         }
     }
 }
@@ -41,15 +39,19 @@ public struct MultichannelAudioMuxedRule: Rule {
 
     public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         stream.measuredPlaylists.compactMap { measurement in
-            guard measurement.containsVideo else { return nil }
-            for record in measurement.inspectedRecords where record.hasVideo {
-                guard let audio = record.trackFormats.first(where: { $0.kind == .audio && ($0.channels ?? 0) > 2 }) else { continue }
-                return Finding(
-                    "segment \(record.uri) carries \(audio.channels ?? 0)-channel \(audio.codecString ?? audio.codecName) audio with its video: put multichannel audio in a separate EXT-X-MEDIA audio rendition",
-                    at: measurement.location(of: record))
-            }
-            return nil
+            guard measurement.containsVideo,
+                  let record = measurement.records.firstInspected(whereContent: { _, formats in
+                      formats.contains { $0.kind == .video } && formats.contains(where: Self.isMultichannel)
+                  }),
+                  let audio = record.trackFormats.first(where: Self.isMultichannel) else { return nil }
+            return Finding(
+                "segment \(record.uri) carries \(audio.channels ?? 0)-channel \(audio.codecString ?? audio.codecName) audio with its video: put multichannel audio in a separate EXT-X-MEDIA audio rendition",
+                at: measurement.location(of: record))
         }
+    }
+
+    static func isMultichannel(_ format: TrackFormat) -> Bool {
+        format.kind == .audio && (format.channels ?? 0) > 2
     }
 }
 

@@ -147,16 +147,16 @@ public struct CodecContainerUnsupportedRule: Rule {
 
     public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         stream.measuredPlaylists.compactMap { measurement in
-            for record in measurement.inspectedRecords {
-                guard let container = record.container,
-                      let (format, codec) = record.trackFormats.lazy.compactMap({ format in Self.misplaced(format, in: container).map { (format, $0) } }).first
-                else { continue }
-                let allowed = format.codecName == "h264" ? "fMP4 or MPEG-TS" : "fMP4 (with EXT-X-MAP)"
-                return Finding(
-                    "segment \(record.uri) carries \(codec) in \(Self.name(container)): Apple devices play it only from \(allowed) segments; package it so",
-                    at: measurement.location(of: record))
-            }
-            return nil
+            guard let record = measurement.records.firstInspected(whereContent: { container, formats in
+                      formats.contains { Self.misplaced($0, in: container) != nil }
+                  }),
+                  let container = record.container,
+                  let format = record.trackFormats.first(where: { Self.misplaced($0, in: container) != nil }),
+                  let codec = Self.misplaced(format, in: container) else { return nil }
+            let allowed = format.codecName == "h264" ? "fMP4 or MPEG-TS" : "fMP4 (with EXT-X-MAP)"
+            return Finding(
+                "segment \(record.uri) carries \(codec) in \(Self.name(container)): Apple devices play it only from \(allowed) segments; package it so",
+                at: measurement.location(of: record))
         }
     }
 }
