@@ -301,4 +301,22 @@ enum DolbyVisionBox {
             #expect(found.first?.message.contains("Dolby Vision Profile \(profile) Level \(level)") == true, "\(found)")
         }
     }
+
+    @Test func av1InFragmentedMP4IsCheckedAgainstLevel62() async throws {
+        let folder = try TemporaryFolder()
+        let uri = try EncodedStream.encode(folder, "av1", fmp4: true,
+            ["-map", "0:v", "-c:v", "libsvtav1", "-preset", "12", "-g", "25", "-svtav1-params", "tile-columns=0"])
+        let master = try EncodedStream.master(folder, [("BANDWIDTH=2000000,CODECS=\"av01.0.00M.08\",RESOLUTION=160x90,FRAME-RATE=25.000", uri)])
+        let clean = try await EncodedStream.check(master, profile: .appleIOS)
+        #expect(!clean.contains { ["codec-container-unsupported", "video-codec-unsupported", "video-profile-level-unsupported"].contains($0.rule) },
+                "\(clean)")
+        // The codec string comes from the av1C record: seq_level_idx_0 19 is Level 6.3.
+        var initSection = try MediaFixtures.bytes("av1/init.mp4", in: folder.url)
+        let record = try #require(initSection.indices.dropLast(12).first { Array(initSection[$0..<($0 + 4)]) == Array("av1C".utf8) }) + 4
+        initSection[record + 1] = initSection[record + 1] & 0xE0 | 19
+        try folder.write(Data(initSection), to: "av1/init.mp4")
+        let above = try await EncodedStream.check(master, profile: .appleIOS)
+        let finding = try #require(above.first { $0.rule == "video-profile-level-unsupported" }, "\(above)")
+        #expect(finding.message.contains("AV1 Main Profile, Level 6.3") && finding.message.contains("AS 1.37"), "\(finding.message)")
+    }
 }
