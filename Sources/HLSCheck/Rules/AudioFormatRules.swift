@@ -7,7 +7,7 @@ public struct AudioStreamsMultipleRule: Rule {
     public init() {}
 
     public static let description = RuleDescription(
-        id: "audio-streams-multiple", name: "Several audio tracks in a segment", defaultSeverity: .error,
+        id: "audio-streams-multiple", name: "Several audio tracks in a segment", defaultSeverity: .error, scope: .variant, settings: .appleOnly,
         summary: "A media segment carries more than one audio track.",
         rationale: "A player plays one audio track of a segment; the others (a second language, a commentary) are never heard. Each belongs in its own rendition, declared with EXT-X-MEDIA.",
         specItems: [.apple("2.17", .must, "A media segment holds at most one audio stream.")],
@@ -31,7 +31,7 @@ public struct MultichannelAudioMuxedRule: Rule {
     public init() {}
 
     public static let description = RuleDescription(
-        id: "multichannel-audio-muxed", name: "Multichannel audio muxed with video", defaultSeverity: .error,
+        id: "multichannel-audio-muxed", name: "Multichannel audio muxed with video", defaultSeverity: .error, scope: .variant, settings: .appleOnly,
         summary: "A segment carries video together with audio of more than two channels.",
         rationale: "Multichannel audio belongs in a separate audio rendition (EXT-X-MEDIA TYPE=AUDIO with CHANNELS), so that devices without a multichannel output choose stereo instead, and the video variants do not each carry the surround bytes.",
         specItems: [.apple("9.6", .must, "Multichannel audio is a separate audio stream.")],
@@ -70,7 +70,7 @@ public struct StereoAudioMissingRule: Rule {
     }
 
     public static let description = RuleDescription(
-        id: "stereo-audio-missing", name: "No stereo AAC audio", defaultSeverity: .error,
+        id: "stereo-audio-missing", name: "No stereo AAC audio", defaultSeverity: .error, settings: .appleOnly,
         summary: "The stream has audio, but none of it is stereo AAC-LC, HE-AAC v1 or HE-AAC v2.",
         rationale: "Stereo AAC is the audio every Apple device decodes and every output plays; a stream whose audio is only multichannel, mono, or in another codec leaves some devices without the audio they need.",
         specItems: [.apple("2.3", .must, "Stereo AAC-LC, HE-AAC v1 or HE-AAC v2 audio is provided.")],
@@ -101,7 +101,7 @@ public struct FormatChangeWithoutDiscontinuityRule: Rule {
     public init() {}
 
     public static let description = RuleDescription(
-        id: "format-change-without-discontinuity", name: "Format change without EXT-X-DISCONTINUITY", defaultSeverity: .error,
+        id: "format-change-without-discontinuity", name: "Format change without EXT-X-DISCONTINUITY", defaultSeverity: .error, scope: .variant, settings: .appleOnly,
         summary: "The audio channel layout or the video frame rate changes from one segment to the next without EXT-X-DISCONTINUITY before it.",
         rationale: "A player sets up its decoders and outputs for the format it is playing; a new channel layout or frame rate without EXT-X-DISCONTINUITY reaches them unannounced, and the audio drops out or the video stutters.",
         specItems: [

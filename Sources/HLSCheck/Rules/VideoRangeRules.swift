@@ -50,7 +50,7 @@ public struct VideoRangeMismatchRule: Rule {
     public init() {}
 
     public static let description = RuleDescription(
-        id: "video-range-mismatch", name: "VIDEO-RANGE differs from the video", defaultSeverity: .error,
+        id: "video-range-mismatch", name: "VIDEO-RANGE differs from the video", defaultSeverity: .error, scope: .variant,
         summary: "VIDEO-RANGE (SDR when absent) is not what the transfer characteristics in the video bitstream call for: SDR for 1, 6, 13, 14, 15; HLG for 18; PQ for 16.",
         rationale: "Players choose between SDR and HDR variants by VIDEO-RANGE and set the display up for it; PQ declared on SDR video, or HDR video without VIDEO-RANGE, shows with wrong brightness and colours, or is offered to a display that cannot show it.",
         specItems: [
@@ -85,7 +85,7 @@ public struct SDRVariantMissingRule: Rule {
     public init() {}
 
     public static let description = RuleDescription(
-        id: "sdr-variant-missing", name: "No SDR video", defaultSeverity: .error,
+        id: "sdr-variant-missing", name: "No SDR video", defaultSeverity: .error, settings: .appleOnly,
         summary: "Every video variant declares VIDEO-RANGE=PQ or HLG: no SDR video is offered.",
         rationale: "Devices and displays without HDR play the SDR variants; a stream of HDR variants only leaves them nothing to play. video-range-mismatch checks that what is declared SDR is SDR.",
         specItems: [.apple("1.24", .must, "SDR video is provided.")],
@@ -115,7 +115,7 @@ public struct HDRLowFrameRateMissingRule: Rule {
     public init() {}
 
     public static let description = RuleDescription(
-        id: "hdr-low-frame-rate-missing", name: "No HDR variant at 30 fps or less", defaultSeverity: .warning,
+        id: "hdr-low-frame-rate-missing", name: "No HDR variant at 30 fps or less", defaultSeverity: .warning, settings: .appleOnly,
         summary: "HDR variants (VIDEO-RANGE=PQ or HLG) are offered, but none at 30 frames per second or less.",
         rationale: "Devices that decode HDR only up to 30 frames per second (older Apple TVs among them) need an HDR variant at that rate, or they fall back to SDR.",
         specItems: [
@@ -153,7 +153,7 @@ public struct SDRIFrameStreamMissingRule: Rule {
     public init() {}
 
     public static let description = RuleDescription(
-        id: "sdr-iframe-missing", name: "No SDR I-frame stream", defaultSeverity: .error,
+        id: "sdr-iframe-missing", name: "No SDR I-frame stream", defaultSeverity: .error, settings: .appleOnly,
         summary: "I-frame streams are offered, but every one declares VIDEO-RANGE=PQ or HLG.",
         rationale: "Trick play (scrubbing, fast forward) on a device or display without HDR needs an SDR I-frame stream. iframe-playlist-missing reports a stream with no I-frame stream at all.",
         specItems: [
