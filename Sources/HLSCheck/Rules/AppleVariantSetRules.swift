@@ -18,7 +18,7 @@ public struct ScoreInconsistentRule: Rule {
         ],
         triggering: [RuleExample("SCORE on one of two variants", files: Examples.stream(
             "#EXT-X-STREAM-INF:BANDWIDTH=800000,CODECS=\"avc1.4d401f,mp4a.40.2\",RESOLUTION=640x360,SCORE=2.0\nvideo.m3u8\n",
-            "#EXT-X-STREAM-INF:BANDWIDTH=1600000,CODECS=\"avc1.4d401f,mp4a.40.2\",RESOLUTION=1280x720\nvideo2.m3u8\n"))],
+            "#EXT-X-STREAM-INF:BANDWIDTH=1600000,CODECS=\"avc1.4d401f,mp4a.40.2\",RESOLUTION=1280x720\nvideo2.m3u8\n")).expecting(line: 5, "has no SCORE, but the variant on line 3 has")],
         nonTriggering: [
             RuleExample("SCORE on every variant", files: Examples.stream(
                 "#EXT-X-STREAM-INF:BANDWIDTH=800000,CODECS=\"avc1.4d401f,mp4a.40.2\",RESOLUTION=640x360,SCORE=1.0\nvideo.m3u8\n",
@@ -48,7 +48,8 @@ public struct VideoBitRatesTooFewRule: Rule {
         specItems: [
             .apple("9.9", .must, "Video is provided at multiple bit rates (variant streams of different BANDWIDTH)."),
         ],
-        triggering: [RuleExample("one video variant and an audio-only one", files: Examples.stream(Examples.videoVariant, Examples.audioVariant()))],
+        triggering: [RuleExample("one video variant and an audio-only one", files: Examples.stream(Examples.videoVariant, Examples.audioVariant()))
+            .expecting(line: 1, "the video is offered at one bit rate only (variant video.m3u8)")],
         nonTriggering: [
             RuleExample("two video variants", files: Examples.stream(
                 Examples.videoVariant, "#EXT-X-STREAM-INF:BANDWIDTH=1600000,CODECS=\"avc1.4d401f,mp4a.40.2\",RESOLUTION=1280x720\nvideo2.m3u8\n")),
@@ -89,7 +90,7 @@ public struct AudioDescriptionInvalidRule: Rule {
             .apple("2.27", .must, "An audio description rendition has a LANGUAGE attribute naming the language of the descriptions."),
         ],
         triggering: [
-            RuleExample("described audio without AUTOSELECT", files: stream(",LANGUAGE=\"en\"")),
+            RuleExample("described audio without AUTOSELECT", files: stream(",LANGUAGE=\"en\"")).expecting(line: 4, "lacks AUTOSELECT=YES"),
             RuleExample("described audio without LANGUAGE", files: stream(",AUTOSELECT=YES")),
         ],
         nonTriggering: [RuleExample("described audio with both", files: stream(",LANGUAGE=\"en\",AUTOSELECT=YES"))])
@@ -133,7 +134,7 @@ public struct MapMissingRule: Rule {
         ],
         triggering: [RuleExample("fMP4 segments without EXT-X-MAP", files: [
             "master.m3u8": "#EXTM3U\n" + Examples.audioVariant(), "audio.m3u8": fmp4Media(map: false),
-        ])],
+        ]).expecting(line: 1, "fragmented MP4 (seg0.m4s) but it has no EXT-X-MAP")],
         nonTriggering: [
             RuleExample("fMP4 segments with EXT-X-MAP", files: ["master.m3u8": "#EXTM3U\n" + Examples.audioVariant(), "audio.m3u8": fmp4Media(map: true)]),
             RuleExample("MPEG-TS segments", files: Examples.stream(Examples.audioVariant())),

@@ -23,7 +23,8 @@ public struct IFrameBandwidthMismatchRule: Rule {
             .apple("6.9", .must, "The peak segment bit rate of I-frame playlists is computed as the HLS specification defines it and declared as BANDWIDTH."),
         ],
         triggering: [
-            RuleExample("BANDWIDTH half the I-frame peak", files: stream(bandwidth: 30000)),
+            RuleExample("BANDWIDTH half the I-frame peak", files: stream(bandwidth: 30000))
+                .expecting(line: 5, column: 27, "declares BANDWIDTH=30000, but its I-frames peak at 60000 bit/s"),
             RuleExample("BANDWIDTH twice the I-frame peak", files: stream(bandwidth: 120_000)),
         ],
         nonTriggering: [RuleExample("BANDWIDTH at the I-frame peak", files: stream(bandwidth: 60000))])

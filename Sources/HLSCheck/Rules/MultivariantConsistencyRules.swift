@@ -54,7 +54,7 @@ public struct RenditionGroupsInconsistentRule: Rule {
                 "#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"hi\",NAME=\"English\",LANGUAGE=\"en\",DEFAULT=YES,AUTOSELECT=YES,URI=\"en-hi.m3u8\"\n"
                     + "#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"hi\",NAME=\"Deutsch\",LANGUAGE=\"de\",AUTOSELECT=YES,URI=\"de-hi.m3u8\"\n"
                     + "#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"lo\",NAME=\"English\",LANGUAGE=\"en\",DEFAULT=YES,AUTOSELECT=YES,URI=\"en-lo.m3u8\"\n",
-                groups: ["hi", "lo"])),
+                groups: ["hi", "lo"])).expecting(line: 5, "lacks NAME=\"Deutsch\" of group \"hi\""),
             RuleExample("the same NAME with another LANGUAGE", files: master(
                 "#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"hi\",NAME=\"main\",LANGUAGE=\"en\",DEFAULT=YES,AUTOSELECT=YES,URI=\"en-hi.m3u8\"\n"
                     + "#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"lo\",NAME=\"main\",LANGUAGE=\"de\",DEFAULT=YES,AUTOSELECT=YES,URI=\"de-lo.m3u8\"\n",
@@ -125,7 +125,7 @@ public struct ClosedCaptionsNoneInconsistentRule: Rule {
         ],
         triggering: [RuleExample("NONE on one of two variants", files: Examples.stream(
             "#EXT-X-STREAM-INF:BANDWIDTH=800000,CODECS=\"avc1.4d401f,mp4a.40.2\",RESOLUTION=640x360,CLOSED-CAPTIONS=NONE\nvideo.m3u8\n",
-            "#EXT-X-STREAM-INF:BANDWIDTH=1600000,CODECS=\"avc1.4d401f,mp4a.40.2\",RESOLUTION=1280x720\nvideo2.m3u8\n"))],
+            "#EXT-X-STREAM-INF:BANDWIDTH=1600000,CODECS=\"avc1.4d401f,mp4a.40.2\",RESOLUTION=1280x720\nvideo2.m3u8\n")).expecting(line: 5, "has no CLOSED-CAPTIONS=NONE")],
         nonTriggering: [
             RuleExample("NONE on every variant", files: Examples.stream(
                 "#EXT-X-STREAM-INF:BANDWIDTH=800000,CODECS=\"avc1.4d401f,mp4a.40.2\",RESOLUTION=640x360,CLOSED-CAPTIONS=NONE\nvideo.m3u8\n",
@@ -159,7 +159,7 @@ public struct StartMismatchRule: Rule {
         triggering: [RuleExample("TIME-OFFSET 10 in the multivariant playlist, 20 in the media playlist", files: [
             "master.m3u8": "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-START:TIME-OFFSET=10\n" + Examples.audioVariant(),
             "audio.m3u8": Examples.media().replacingOccurrences(of: "#EXT-X-PLAYLIST-TYPE:VOD\n", with: "#EXT-X-PLAYLIST-TYPE:VOD\n#EXT-X-START:TIME-OFFSET=20\n"),
-        ])],
+        ]).expecting(line: 5, "EXT-X-START:TIME-OFFSET=20.0 differs from the multivariant playlist's TIME-OFFSET=10.0")],
         nonTriggering: [
             RuleExample("the same start point in both", files: [
                 "master.m3u8": "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-START:TIME-OFFSET=10\n" + Examples.audioVariant(),
@@ -202,7 +202,7 @@ public struct SessionKeyMismatchRule: Rule {
         ],
         triggering: [RuleExample("a SAMPLE-AES session key for an AES-128 key", files: stream(
             session: "#EXT-X-SESSION-KEY:METHOD=SAMPLE-AES,URI=\"https://keys.example/k1\"",
-            key: "#EXT-X-KEY:METHOD=AES-128,URI=\"https://keys.example/k1\""))],
+            key: "#EXT-X-KEY:METHOD=AES-128,URI=\"https://keys.example/k1\"")).expecting(line: 5, "has the URI of the EXT-X-SESSION-KEY on line 3")],
         nonTriggering: [RuleExample("the same method and the default key format", files: stream(
             session: "#EXT-X-SESSION-KEY:METHOD=AES-128,URI=\"https://keys.example/k1\",KEYFORMAT=\"identity\"",
             key: "#EXT-X-KEY:METHOD=AES-128,URI=\"https://keys.example/k1\""))])
@@ -255,7 +255,8 @@ public struct PathwayIDInvalidRule: Rule {
             .bis("4.4.6.6", .must, "The PATHWAY-ID of EXT-X-CONTENT-STEERING is a legal pathway id that the PATHWAY-ID of some variant stream names."),
         ],
         triggering: [
-            RuleExample("a pathway no variant belongs to", files: stream(steering: ",PATHWAY-ID=\"CDN-B\"", pathway: "CDN-A")),
+            RuleExample("a pathway no variant belongs to", files: stream(steering: ",PATHWAY-ID=\"CDN-B\"", pathway: "CDN-A"))
+                .expecting(line: 3, "PATHWAY-ID=\"CDN-B\" names no pathway of this playlist"),
             RuleExample("a pathway id with a space", files: stream(steering: ",PATHWAY-ID=\"CDN A\"", pathway: "CDN A")),
         ],
         nonTriggering: [

@@ -18,7 +18,8 @@ public struct ProgramDateTimeAmbiguousRule: Rule {
             .bis("6.2.1", .must, "Where the dates of two segments overlap, the later segment overlaps the earlier one only partially."),
         ],
         triggering: [
-            RuleExample("the second segment dated 3 s into the first", files: media("2026-01-01T00:00:03.000Z")),
+            RuleExample("the second segment dated 3 s into the first", files: media("2026-01-01T00:00:03.000Z"))
+                .expecting(line: 10, "3 s before the segment on line 6 ends"),
             RuleExample("the second segment dated back to the first", files: media("2026-01-01T00:00:00.000Z")),
         ],
         nonTriggering: [

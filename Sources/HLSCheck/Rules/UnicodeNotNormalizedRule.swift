@@ -15,7 +15,8 @@ public struct UnicodeNotNormalizedRule: Rule {
         ],
         triggering: [RuleExample("a NAME with a combining accent", files: Examples.stream(
             "#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"aud\",NAME=\"Franc\u{0327}ais\",LANGUAGE=\"fr\",DEFAULT=YES,AUTOSELECT=YES,URI=\"audio.m3u8\"\n",
-            "#EXT-X-STREAM-INF:BANDWIDTH=800000,CODECS=\"avc1.4d401f,mp4a.40.2\",RESOLUTION=640x360,AUDIO=\"aud\"\nvideo.m3u8\n"))],
+            "#EXT-X-STREAM-INF:BANDWIDTH=800000,CODECS=\"avc1.4d401f,mp4a.40.2\",RESOLUTION=640x360,AUDIO=\"aud\"\nvideo.m3u8\n"))
+            .expecting(line: 3, "holds text that is not in Unicode Normalization Form C")],
         nonTriggering: [RuleExample("the same NAME precomposed", files: Examples.stream(
             "#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"aud\",NAME=\"Fran\u{00E7}ais\",LANGUAGE=\"fr\",DEFAULT=YES,AUTOSELECT=YES,URI=\"audio.m3u8\"\n",
             "#EXT-X-STREAM-INF:BANDWIDTH=800000,CODECS=\"avc1.4d401f,mp4a.40.2\",RESOLUTION=640x360,AUDIO=\"aud\"\nvideo.m3u8\n"))])

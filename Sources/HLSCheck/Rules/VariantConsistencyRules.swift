@@ -48,7 +48,7 @@ public struct PlaylistTypeInconsistentRule: Rule {
                 + "#EXT-X-STREAM-INF:BANDWIDTH=800000,CODECS=\"avc1.4d401f,mp4a.40.2\",RESOLUTION=640x360,AUDIO=\"aud\"\nvideo.m3u8\n",
             "video.m3u8": Examples.media(),
             "audio.m3u8": Examples.media().replacingOccurrences(of: "#EXT-X-PLAYLIST-TYPE:VOD\n", with: ""),
-        ])],
+        ]).expecting(line: 1, "has no EXT-X-PLAYLIST-TYPE, but video.m3u8 says EXT-X-PLAYLIST-TYPE:VOD")],
         nonTriggering: [
             RuleExample("VOD everywhere", files: Examples.stream(Examples.videoVariant, Examples.audioVariant())),
             RuleExample("no type anywhere", files: [
@@ -92,7 +92,7 @@ public struct ServerControlInconsistentRule: Rule {
             .bis("6.2.4", .must, "If any media playlist has EXT-X-SERVER-CONTROL, every media playlist has the same EXT-X-SERVER-CONTROL."),
         ],
         triggering: [RuleExample("HOLD-BACK 18 in one playlist, 24 in the other", files: files(
-            "#EXT-X-SERVER-CONTROL:HOLD-BACK=18\n", "#EXT-X-SERVER-CONTROL:HOLD-BACK=24\n"))],
+            "#EXT-X-SERVER-CONTROL:HOLD-BACK=18\n", "#EXT-X-SERVER-CONTROL:HOLD-BACK=24\n")).expecting(line: 4, "differs in HOLD-BACK from audio.m3u8")],
         nonTriggering: [RuleExample("the same server control in both", files: files(
             "#EXT-X-SERVER-CONTROL:CAN-BLOCK-RELOAD=YES,HOLD-BACK=18\n", "#EXT-X-SERVER-CONTROL:HOLD-BACK=18.0,CAN-BLOCK-RELOAD=YES\n"))])
 
@@ -143,7 +143,7 @@ public struct ProgramDateTimeInconsistentRule: Rule {
             "master.m3u8": "#EXTM3U\n#EXT-X-VERSION:3\n" + Examples.videoVariant + Examples.audioVariant(),
             "video.m3u8": Examples.media().replacingOccurrences(of: "#EXTINF:6.0,\nseg0.ts", with: "#EXT-X-PROGRAM-DATE-TIME:2026-01-01T00:00:00.000Z\n#EXTINF:6.0,\nseg0.ts"),
             "audio.m3u8": Examples.media(),
-        ])],
+        ]).expecting(line: 1, "has no EXT-X-PROGRAM-DATE-TIME, but video.m3u8 has")],
         nonTriggering: [RuleExample("dates in every playlist", files: [
             "master.m3u8": "#EXTM3U\n#EXT-X-VERSION:3\n" + Examples.videoVariant + Examples.audioVariant(),
             "video.m3u8": Examples.media().replacingOccurrences(of: "#EXTINF:6.0,\nseg0.ts", with: "#EXT-X-PROGRAM-DATE-TIME:2026-01-01T00:00:00.000Z\n#EXTINF:6.0,\nseg0.ts"),
@@ -190,7 +190,8 @@ public struct DiscontinuitiesMisalignedRule: Rule {
         ],
         triggering: [
             RuleExample("a break in the video playlist only", files: files(
-                video: withBreakAt12, audio: "#EXTINF:6,\nseg0.ts\n#EXTINF:6,\nseg1.ts\n#EXTINF:6,\nseg2.ts\n")),
+                video: withBreakAt12, audio: "#EXTINF:6,\nseg0.ts\n#EXTINF:6,\nseg1.ts\n#EXTINF:6,\nseg2.ts\n"))
+                .expecting(line: 1, "has 0 EXT-X-DISCONTINUITY tags, video.m3u8 has 1 (at 12 s)"),
             RuleExample("the break 6 s later in the audio playlist", files: files(
                 video: withBreakAt12, audio: "#EXTINF:6,\nseg0.ts\n#EXTINF:6,\nseg1.ts\n#EXTINF:6,\nseg2.ts\n#EXT-X-DISCONTINUITY\n#EXTINF:6,\nseg3.ts\n")),
         ],
@@ -272,7 +273,8 @@ public struct DateRangesInconsistentRule: Rule {
             .bis("6.2.4", .must, "Date Ranges (EXT-X-DATERANGE) appear in at least one media playlist of every playable combination, identical wherever they appear."),
         ],
         triggering: [
-            RuleExample("an ad break missing from the video variant and its audio", files: files(video: "", audio: "")),
+            RuleExample("an ad break missing from the video variant and its audio", files: files(video: "", audio: ""))
+                .expecting(line: 4, "variant video.m3u8 can play without EXT-X-DATERANGE ID=\"ad\""),
             RuleExample("the same ID with another duration", files: files(
                 video: ad.replacingOccurrences(of: "DURATION=6", with: "DURATION=12"), audio: "")),
         ],
@@ -375,7 +377,7 @@ public struct DurationMismatchRule: Rule {
             .apple("8.3", .must, "Audio and video playlists cover the same duration of content."),
             .apple("2.15", .must, "Alternative audio and audio description last the whole content."),
         ],
-        triggering: [RuleExample("audio 12 s shorter than video", files: files(audio: [6, 6]))],
+        triggering: [RuleExample("audio 12 s shorter than video", files: files(audio: [6, 6])).expecting(line: 9, "12 s less than video.m3u8")],
         nonTriggering: [RuleExample("audio 40 ms longer than video", files: files(audio: [6, 6, 6, 6.04]))])
 
     public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
