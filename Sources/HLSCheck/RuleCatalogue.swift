@@ -34,6 +34,10 @@ public enum RuleCatalogue {
         TimestampsMisalignedRule(),
         TargetDurationInconsistentRule(),
         LowLatencyInvalidRule(),
+        PartTooShortRule(),
+        PartTagMisplacedRule(),
+        RenditionReportInvalidRule(),
+        PartHoldBackShortRule(),
         LiveWindowShortRule(),
         DateRangeInvalidRule(),
         SessionMetadataInvalidRule(),
@@ -55,6 +59,8 @@ public enum RuleCatalogue {
         // Remote delivery and live reloads (docs/remote.md).
         PlaylistContentTypeRule(),
         RedirectToHTTPRule(),
+        PlaylistNotCompressedRule(),
+        MediaRedirectedRule(),
         DeliveryRetriedRule(),
         TLSNotVerifiedRule(),
         LiveMediaSequenceRegressedRule(),
@@ -62,6 +68,12 @@ public enum RuleCatalogue {
         LiveTargetDurationChangedRule(),
         LiveSegmentChangedRule(),
         LivePlaylistStaleRule(),
+        LiveVODChangedRule(),
+        LiveDateRangeChangedRule(),
+        LivePreloadHintBrokenRule(),
+        LivePartStaleRule(),
+        BlockingReloadInvalidRule(),
+        DeltaUpdateInvalidRule(),
         SegmentsSampledRule(),
     ]
 

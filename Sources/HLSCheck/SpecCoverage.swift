@@ -285,6 +285,5 @@ package enum SpecCoverage {
         ("cellular-variant-missing", "AS iOS 9.21", "MUST", ""),
         ("playlist-content-type", "AS 10.4", "SHOULD", ""),
         ("low-latency-invalid", "AS 14.1", "MUST", ""),
-        ("low-latency-invalid", "AS 14.3", "MUST", ""),
     ]
 }
