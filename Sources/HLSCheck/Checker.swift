@@ -211,8 +211,8 @@ public struct Checker: Sendable {
                 var observation = await watcher.watch(live, seconds: seconds)
                 if let directives = ((loader.source as? SniffingPlaylistSource)?.base ?? loader.source) as? any DirectiveSource {
                     // bis-22 §6.2.5: what the server says it supports, asked for once the watch is over.
-                    let probe = DeliveryDirectiveProbe(source: directives, limits: loader.limits)
-                    for (uri, first) in live.sorted(by: { $0.key < $1.key }) where first.serverControl != nil {
+                    let probe = DeliveryDirectiveProbe(source: directives, limits: loader.limits, readsMedia: !configuration.playlistOnly)
+                    for (uri, first) in live.sorted(by: { $0.key < $1.key }) where first.serverControl != nil || first.partTarget != nil {
                         observation.findings += await probe.probe(uri, first: first, watchedSeconds: observation.watchedSeconds)
                     }
                 }

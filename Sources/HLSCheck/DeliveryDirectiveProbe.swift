@@ -31,12 +31,18 @@ public protocol DirectiveSource: Sendable {
 struct DeliveryDirectiveProbe: Sendable {
     var source: any DirectiveSource
     var limits: LoaderLimits
+    /// Whether the parts and the preload hint of a low-latency playlist are requested too
+    /// (not with --playlist-only, which reads no media).
+    var readsMedia = true
+    /// Distinct part resources requested per playlist at most.
+    static let maximumPartRequests = 32
 
     /// The findings for the playlist at `uri`, first read as `first`.
     /// `watchedSeconds`: how long ago `first` was read.
     func probe(_ uri: String, first: MediaPlaylist, watchedSeconds: Double) async -> [LiveFinding] {
-        guard let control = first.serverControl else { return [] }
         var findings: [LiveFinding] = []
+        if readsMedia, first.partTarget != nil { findings += await probeParts(uri) }
+        guard let control = first.serverControl else { return findings }
         let blocking = control.string("CAN-BLOCK-RELOAD") == "YES"
         let skipUntil = control.decimalFloatingPoint("CAN-SKIP-UNTIL")
         let blockRule = BlockingReloadInvalidRule.description.id, deltaRule = DeltaUpdateInvalidRule.description.id
@@ -67,6 +73,40 @@ struct DeliveryDirectiveProbe: Sendable {
             findings += await probeDelta(uri, first: first, skipUntil: skipUntil, watchedSeconds: watchedSeconds, rule: deltaRule)
         } else if let delta = await playlist(Self.url(uri, ["_HLS_skip=YES"])), delta.media.skippedSegments != nil {
             add(deltaRule, "\(delta.uri) was answered with a delta update (EXT-X-SKIP) although EXT-X-SERVER-CONTROL has no CAN-SKIP-UNTIL; _HLS_skip must be ignored then (bis-22 §6.2.5.1)")
+        }
+        return findings
+    }
+
+    // MARK: - Parts and preload hints (§4.4.4.9, §6.2.1, §6.2.6)
+
+    /// Requests every part the playlist lists now without GAP=YES, and the resource its preload
+    /// hint names: each must be there for a client that asks.
+    private func probeParts(_ uri: String) async -> [LiveFinding] {
+        guard let current = await playlist(uri) else { return [] }
+        let rule = PartUnavailableRule.description.id
+        var findings: [LiveFinding] = []
+        var asked: Set<String> = []
+        for part in current.media.segments.flatMap(\.parts) + current.media.trailingParts where !part.gap {
+            let resolved = URIResolver.resolve(part.uri, against: uri)
+            guard asked.count < Self.maximumPartRequests, asked.insert(resolved).inserted else { continue }
+            let answer = await source.answer(resolved)
+            guard !Self.isSuccess(answer) else { continue }
+            findings.append(LiveFinding(
+                rule: rule,
+                message: "partial segment \(part.uri) is listed without GAP=YES but was answered \(Self.describe(answer)); a part must be there as soon as the playlist lists it, or be marked GAP=YES (bis-22 §4.4.4.9, §6.2.1)",
+                location: SourceLocation(uri: uri, line: part.line)))
+        }
+        let hintLines = current.playlist.tagLines(named: "#EXT-X-PRELOAD-HINT")
+        for (index, hint) in current.media.preloadHints.enumerated() {
+            guard let hinted = hint.string("URI") else { continue }
+            let resolved = URIResolver.resolve(hinted, against: uri)
+            guard asked.insert(resolved).inserted else { continue }
+            let answer = await source.answer(resolved)
+            guard !Self.isSuccess(answer) else { continue }
+            findings.append(LiveFinding(
+                rule: rule,
+                message: "preload hint \(hinted) was answered \(Self.describe(answer)); a hinted resource can be requested as soon as the hint is in the playlist, the server holding the request until it is ready (bis-22 §6.2.6)",
+                location: SourceLocation(uri: uri, line: index < hintLines.count ? hintLines[index] : 0)))
         }
         return findings
     }

@@ -74,6 +74,7 @@ public enum RuleCatalogue {
         LivePartStaleRule(),
         BlockingReloadInvalidRule(),
         DeltaUpdateInvalidRule(),
+        PartUnavailableRule(),
         SegmentsSampledRule(),
     ]
 

@@ -25,7 +25,14 @@ final class LowLatencyOrigin: Sendable {
         case stallsAfterTenSeconds
         /// Its preload hint names a URI the part is then not published under.
         case hintsWrongURI
+        /// Lists parts it answers 404 for.
+        case partsMissing
+        /// Answers 404 for the hinted part instead of holding the request until it exists.
+        case refusesHintedPart
     }
+
+    /// What every part and segment holds: a real MPEG-TS segment of the committed sample.
+    static let mediaBytes: [UInt8] = Array((try? Data(contentsOf: URL(fileURLWithPath: Remote.samples + "/compliant/audio/seg0.ts"))) ?? Data())
 
     static let partsPerSegment = 4
     /// Segments in the window: 48 s, twice the skip boundary.
@@ -74,6 +81,25 @@ final class LowLatencyOrigin: Sendable {
         return (200, playlist(parts: count, skip: skip))
     }
 
+    /// The answer to a request for a part (`/s12.3.mp4`) or a segment (`/s12.mp4`): there once
+    /// published; the part after the last published one is held until it exists (the origin's
+    /// time jumps there); anything later is 404.
+    func media(_ path: String) -> (status: Int, body: [UInt8]) {
+        let numbers = path.dropFirst(2).dropLast(4).split(separator: ".").compactMap { Int($0) }
+        guard path.hasPrefix("/s"), path.hasSuffix(".mp4"), !numbers.isEmpty else { return (404, []) }
+        // Parts published once this one exists: a segment needs all of its parts.
+        let needed = numbers.count == 2 ? numbers[0] * Self.partsPerSegment + numbers[1] + 1 : (numbers[0] + 1) * Self.partsPerSegment
+        if numbers.count == 2, flaws.contains(.partsMissing) { return (404, []) }
+        let available = shown.withLock { shown -> Bool in
+            let now = max(shown, published(at: clock.elapsedSeconds))
+            if needed <= now { return true }
+            guard needed == now + 1, numbers.count == 2, !flaws.contains(.refusesHintedPart) else { return false }
+            shown = needed
+            return true
+        }
+        return available ? (200, Self.mediaBytes) : (404, [])
+    }
+
     /// The playlist when `parts` parts exist; a delta update with `skip`.
     func playlist(parts: Int, skip: String?) -> String {
         let complete = parts / Self.partsPerSegment, trailing = parts % Self.partsPerSegment
@@ -117,13 +143,14 @@ final class LowLatencyOrigin: Sendable {
     }
 
     /// Watches the origin over loopback for `seconds` of its clock, playlists only.
-    static func check(_ flaws: Set<Flaw> = [], seconds: Double = 6) async throws -> (CheckReport, [ReceivedRequest]) {
+    static func check(_ flaws: Set<Flaw> = [], seconds: Double = 6, media: Bool = false) async throws -> (CheckReport, [ReceivedRequest]) {
         let clock = SteppingClock()
         let origin = LowLatencyOrigin(clock: clock, flaws: flaws)
         return try await Remote.withSamplesServer { server in
             server.inject(.respond { origin.answer($0) }, at: "live.m3u8")
+            server.fallback(.media { origin.media($0) })
             let report = try await Remote.check(server.url("live.m3u8"), liveClock: LiveClock { clock }) {
-                $0.playlistOnly = true
+                $0.playlistOnly = !media
                 $0.liveWatchSeconds = seconds
             }
             return (report, server.requests)
@@ -149,6 +176,30 @@ struct LowLatencyOriginTests {
         #expect(!queries.contains("_HLS_skip=v2"))
         // Reloaded once per part target: about six reloads in six seconds, not one per segment.
         #expect(requests.filter { $0.path == "/live.m3u8" && $0.query == nil }.count >= 5)
+    }
+
+    @Test func everyListedPartAndTheHintedOneAreRequestedAndServed() async throws {
+        let (report, requests) = try await LowLatencyOrigin.check(seconds: 2, media: true)
+        #expect(report.findings("part-unavailable").isEmpty, "\(report.findings("part-unavailable"))")
+        // The parts of the last three segments, those after them, and the hinted one.
+        let parts = Set(requests.map(\.path).filter { $0.split(separator: ".").count == 3 })
+        #expect(parts.count >= 13, "\(parts.sorted())")
+    }
+
+    @Test func missingPartsAndARefusedHintAreErrors() async throws {
+        let (missing, _) = try await LowLatencyOrigin.check([.partsMissing], seconds: 2, media: true)
+        let parts = missing.findings("part-unavailable")
+        #expect(parts.contains { $0.message.contains("is listed without GAP=YES but was answered HTTP 404") }, "\(parts)")
+        #expect(parts.contains { $0.message.contains("preload hint") }, "\(parts)")
+        #expect(parts.allSatisfy { $0.severity == .error })
+        let (refused, _) = try await LowLatencyOrigin.check([.refusesHintedPart], seconds: 2, media: true)
+        let hint = refused.findings("part-unavailable")
+        #expect(hint.count == 1, "\(hint)")
+        #expect(hint.first?.message.contains("preload hint s") == true, "\(hint)")
+        // With --playlist-only no part is requested.
+        let (listed, requests) = try await LowLatencyOrigin.check([.partsMissing], seconds: 2)
+        #expect(listed.findings("part-unavailable").isEmpty)
+        #expect(!requests.contains { $0.path.hasSuffix(".mp4") })
     }
 
     @Test func originThatAnswersBlockingRequestsEarlyIsAnError() async throws {

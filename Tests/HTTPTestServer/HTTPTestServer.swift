@@ -36,6 +36,9 @@ public enum Fault: Sendable {
     /// Answer with the status and playlist text the closure gives for the request's query (what
     /// follows "?", empty without one): an origin that reads delivery directives.
     case respond(@Sendable (_ query: String) -> (status: Int, body: String))
+    /// Answer with the status and bytes the closure gives for the path (no query); as
+    /// `HTTPTestServer.fallback`, for every path no other fault names.
+    case media(@Sendable (_ path: String) -> (status: Int, body: [UInt8]))
     /// A body without end: chunks of `pieceBytes` as fast as the client takes them, no length
     /// announced (chunked over HTTP/1.1, DATA frames over HTTP/2). Stops when the client leaves.
     case endlessBody(pieceBytes: Int)
@@ -70,6 +73,7 @@ public final class HTTPTestServer: Sendable {
 
     struct ServerState {
         var faults: [String: Fault] = [:]
+        var fallback: Fault?
         var counts: [String: Int] = [:]
         var requests: [ReceivedRequest] = []
     }
@@ -133,6 +137,11 @@ public final class HTTPTestServer: Sendable {
         state.withLockedValue { $0.faults["/" + path] = fault }
     }
 
+    /// What the server does for a path that no `inject` names, instead of serving the folder.
+    public func fallback(_ fault: Fault) {
+        state.withLockedValue { $0.fallback = fault }
+    }
+
     /// Every request so far, in arrival order.
     public var requests: [ReceivedRequest] { state.withLockedValue { $0.requests } }
 
@@ -174,7 +183,7 @@ private final class RequestHandler: ChannelInboundHandler {
                 httpVersion: head.version.major == 2 ? "HTTP/2" : "HTTP/\(head.version.major).\(head.version.minor)"))
             let count = state.counts[path, default: 0]
             state.counts[path] = count + 1
-            return (state.faults[path], count)
+            return (state.faults[path] ?? state.fallback, count)
         }
         switch fault {
         case .status(let status)?:
@@ -195,6 +204,9 @@ private final class RequestHandler: ChannelInboundHandler {
         case .respond(let answer)?:
             let (status, body) = answer(head.uri.split(separator: "?", maxSplits: 1).dropFirst().first.map(String.init) ?? "")
             sendPlaylist(context, head: head, status: status, body: Array(body.utf8))
+        case .media(let answer)?:
+            let (status, body) = answer(path)
+            send(context, status: status, body: body, extra: [("Content-Type", "video/mp2t")])
         case .contentType(let type)?:
             serveFile(context, path: path, head: head, contentType: type)
         case .gzip?:

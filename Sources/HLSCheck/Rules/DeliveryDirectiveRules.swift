@@ -40,3 +40,17 @@ public struct DeltaUpdateInvalidRule: Rule {
         ])
     public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] { probeFindings(stream, Self.description.id) }
 }
+
+public struct PartUnavailableRule: Rule {
+    public init() {}
+    public static let description = RuleDescription.live(
+        id: "part-unavailable", name: "Listed part or hinted resource not served", defaultSeverity: .error,
+        summary: "A partial segment the playlist lists without GAP=YES, or the resource its EXT-X-PRELOAD-HINT names, was answered with an error (--live-duration requests them once the watch is over, unless --playlist-only).",
+        rationale: "A low-latency client fetches each part the moment the playlist lists it, and requests the hinted part before it is listed, expecting the server to hold that request until the part is ready (bis-22 §6.2.6). A part that is not there must say GAP=YES (§4.4.4.9, §6.2.1); a 404 instead stalls the client at the live edge.",
+        specItems: [
+            .bis("4.4.4.9", .must, "A partial segment that cannot be fetched is marked GAP=YES."),
+            .bis("6.2.1", .must, "A Partial segment can be fetched as soon as it is in the playlist."),
+            .bis("6.2.6", .must, "A hinted resource is available to requests as soon as its hint is in the playlist."),
+        ])
+    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] { probeFindings(stream, Self.description.id) }
+}
