@@ -38,6 +38,7 @@ public enum RuleCatalogue {
         PartTagMisplacedRule(),
         RenditionReportInvalidRule(),
         PartHoldBackShortRule(),
+        BitrateTagMismatchRule(),
         LiveWindowShortRule(),
         DateRangeInvalidRule(),
         SessionMetadataInvalidRule(),
