@@ -37,7 +37,8 @@ public struct PartTooShortRule: Rule {
             .bis("4.4.4.9", .must, "A partial segment lasts at least 85 % of the part target duration, except an independent part, a gap part, the part preceding a gap, and a segment's last part."),
         ],
         triggering: [
-            RuleExample("a 0.5 s part in the middle of a segment with PART-TARGET 1", files: LowLatencyExamples.media(parts: ["1", "0.5", "1", "1"])),
+            RuleExample("a 0.5 s part in the middle of a segment with PART-TARGET 1", files: LowLatencyExamples.media(parts: ["1", "0.5", "1", "1"]))
+                .expecting(line: 9, "partial segment s10.1.mp4 lasts 0.5 s, less than 85 % of PART-TARGET 1 s"),
         ],
         nonTriggering: [
             RuleExample("parts of the full part target", files: LowLatencyExamples.media()),
@@ -83,7 +84,8 @@ public struct PartTagMisplacedRule: Rule {
         ],
         triggering: [
             RuleExample("a key between the parts of a segment", files: LowLatencyExamples.media(
-                tail: "#EXT-X-PART:DURATION=1,URI=\"s11.0.mp4\",INDEPENDENT=YES\n#EXT-X-KEY:METHOD=NONE\n#EXT-X-PART:DURATION=1,URI=\"s11.1.mp4\"\n")),
+                tail: "#EXT-X-PART:DURATION=1,URI=\"s11.0.mp4\",INDEPENDENT=YES\n#EXT-X-KEY:METHOD=NONE\n#EXT-X-PART:DURATION=1,URI=\"s11.1.mp4\"\n"))
+                .expecting(line: 15, "EXT-X-KEY comes after an EXT-X-PART of the segment it applies to"),
             RuleExample("a discontinuity after the first part of the segment it starts", files: LowLatencyExamples.media(
                 tail: "#EXT-X-PART:DURATION=1,URI=\"s11.0.mp4\",INDEPENDENT=YES\n#EXT-X-DISCONTINUITY\n#EXTINF:1,\ns11.mp4\n")),
         ],
@@ -138,7 +140,8 @@ public struct RenditionReportInvalidRule: Rule {
         ],
         triggering: [
             RuleExample("an absolute report URI", files: LowLatencyExamples.media(
-                tail: "#EXT-X-RENDITION-REPORT:URI=\"https://cdn.example/low.m3u8\",LAST-MSN=10,LAST-PART=3\n")),
+                tail: "#EXT-X-RENDITION-REPORT:URI=\"https://cdn.example/low.m3u8\",LAST-MSN=10,LAST-PART=3\n"))
+                .expecting(line: 14, column: 25, "URI https://cdn.example/low.m3u8 is absolute"),
             RuleExample("a report without URI", files: LowLatencyExamples.media(tail: "#EXT-X-RENDITION-REPORT:LAST-MSN=10,LAST-PART=3\n")),
         ],
         nonTriggering: [
@@ -186,7 +189,8 @@ public struct PartHoldBackShortRule: Rule {
             .bis("4.4.3.8", .should, "PART-HOLD-BACK is at least three part target durations."),
             .apple("14.3", .must, "PART-HOLD-BACK is at least three times the part target duration."),
         ],
-        triggering: [RuleExample("PART-HOLD-BACK of 2.5 part targets", files: LowLatencyExamples.media(holdBack: "2.5"))],
+        triggering: [RuleExample("PART-HOLD-BACK of 2.5 part targets", files: LowLatencyExamples.media(holdBack: "2.5"))
+            .expecting(line: 5, "PART-HOLD-BACK=2.5 is less than three times PART-TARGET (3 s)")],
         nonTriggering: [
             RuleExample("PART-HOLD-BACK of three part targets", files: LowLatencyExamples.media()),
             RuleExample("PART-HOLD-BACK=1.0 over PART-TARGET=0.33334", files: LowLatencyExamples.media(

@@ -45,7 +45,8 @@ public struct PlaylistNotCompressedRule: Rule {
 public struct MediaRedirectedRule: Rule {
     public init() {}
 
-    public static let description = RuleDescription.network(
+    public static let description: RuleDescription = {
+        var description = RuleDescription.network(
         id: "media-redirected", name: "Segment request redirected", defaultSeverity: .warning,
         summary: "A media segment fetched over HTTP was answered with a redirect (301, 302, 303, 307 or 308) before its body.",
         rationale: """
@@ -59,6 +60,10 @@ public struct MediaRedirectedRule: Rule {
         specItems: [
             .apple("8.18", .must, "Media requests are not redirected, except for ads."),
         ])
+        // Only Apple's authoring specification asks it.
+        description.settings = .appleOnly
+        return description
+    }()
 
     public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         var seen: Set<String> = []
