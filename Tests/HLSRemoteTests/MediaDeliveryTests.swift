@@ -40,16 +40,18 @@ struct MediaDeliveryTests {
         #expect(identity.findings("playlist-unreadable").isEmpty)
     }
 
-    @Test func redirectedSegmentIsReportedOncePerPlaylist() async throws {
+    @Test func redirectedSegmentIsAnAppleErrorOncePerPlaylist() async throws {
         let report = try await Remote.withSamplesServer { origin in
             try await Remote.withSamplesServer { cdn in
                 cdn.inject(.redirect(to: origin.url("compliant/audio/seg0.ts")), at: "compliant/audio/seg0.ts")
                 cdn.inject(.redirect(to: origin.url("compliant/audio/seg1.ts")), at: "compliant/audio/seg1.ts")
-                return try await Remote.check(cdn.url("compliant/master.m3u8"))
+                // Only Apple's authoring specification forbids it (AS 8.18): an error under its profiles.
+                return try await Remote.check(cdn.url("compliant/master.m3u8")) { Profile.appleIOS.configure(&$0) }
             }
         }
         let redirected = report.findings("media-redirected")
         #expect(redirected.count == 1, "\(report.diagnostics)")
+        #expect(redirected.first?.severity == .error)
         #expect(redirected.first?.message.contains("and 1 more segment of this playlist") == true, "\(redirected)")
         #expect(redirected.first?.location?.uri.hasSuffix("compliant/audio/index.m3u8") == true)
         // The segments were read through the redirect, and no downgrade happened.
