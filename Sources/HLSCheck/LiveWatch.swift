@@ -337,6 +337,14 @@ public struct LiveComparison: Sendable {
                 message: "EXT-X-MEDIA-SEQUENCE went back from \(previous.mediaSequence) to \(current.mediaSequence) between reloads; it may only increase (RFC 8216 §6.2.1)",
                 location: at(0)))
         }
+        if let type = previous.playlistType, current.mediaSequence > previous.mediaSequence {
+            // bis-22 §6.2.1: an EVENT playlist only grows; §6.2.2: a playlist that removes
+            // segments has no EXT-X-PLAYLIST-TYPE. No numbers in the message: told once.
+            findings.append(LiveFinding(
+                rule: LiveSegmentChangedRule.description.id,
+                message: "segments were removed from the front of a playlist with EXT-X-PLAYLIST-TYPE:\(type.rawValue) (its EXT-X-MEDIA-SEQUENCE grew); an EVENT playlist only grows, and a playlist that drops segments has no EXT-X-PLAYLIST-TYPE (bis-22 §6.2.1, §6.2.2)",
+                location: at(0)))
+        }
         if current.discontinuitySequence < previous.discontinuitySequence {
             findings.append(LiveFinding(
                 rule: LiveDiscontinuitySequenceRule.description.id,

@@ -189,7 +189,7 @@ extension SpecRequirements {
                gap: "checked for playlists only; segments, keys and subtitles are not"),
         // 14. Low-latency HLS
         .apple("14.1", .must, "Low-latency delivery meets the Low-Latency Server Configuration Profile of the HLS specification's Appendix B.",
-               gap: "the playlist attributes are checked; blocking reload, preload hint delivery and rendition reports are not"),
+               gap: "the playlist attributes, rendition report URIs and, with --live-duration, the answers to delivery directives, parts and preload hints are checked; that the server offers every feature the profile asks for is not"),
         .apple("14.2a", .must, "The part target duration is at least the 95th-percentile round-trip time to clients.",
                notCheckable: "the clients' round-trip times are not in the stream"),
         .apple("14.2b", .should, "The part target duration is at least three times the 95th-percentile round-trip time.",

@@ -84,6 +84,19 @@ struct LiveReloadTests {
         #expect(report.diagnostics.filter { $0.rule.hasPrefix("live-") }.isEmpty, "\(report.diagnostics)")
     }
 
+    @Test func eventPlaylistThatDropsSegmentsIsAnErrorAndOneThatGrowsIsNot() async throws {
+        let event = "#EXT-X-PLAYLIST-TYPE:EVENT\n"
+        let sliding = try await Self.watch { request in Self.live(from: 10 + request, extra: event) }
+        let dropped = sliding.findings("live-segment-changed")
+        #expect(dropped.count == 1, "\(sliding.diagnostics)")
+        #expect(dropped.first?.message.contains("removed from the front of a playlist with EXT-X-PLAYLIST-TYPE:EVENT") == true, "\(dropped)")
+        let growing = try await Self.watch { request in
+            // Segments 10, 11, 12, then one more per reload, none removed.
+            Self.live(from: 10, extra: event) + (0..<request).map { "#EXTINF:1.0,\n/packed-audio/audio/seg\($0 % 3).aac\n" }.joined()
+        }
+        #expect(growing.diagnostics.filter { $0.rule.hasPrefix("live-") }.isEmpty, "\(growing.diagnostics)")
+    }
+
     @Test func vodPlaylistThatChangesIsAnErrorAndOneThatStaysIsNot() async throws {
         let changing = try await Self.watch { request in Self.vod(request == 0 ? 2 : 3) }
         let changed = changing.findings("live-vod-changed")
