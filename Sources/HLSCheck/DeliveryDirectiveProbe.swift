@@ -42,6 +42,7 @@ struct DeliveryDirectiveProbe: Sendable {
     func probe(_ uri: String, first: MediaPlaylist, watchedSeconds: Double) async -> [LiveFinding] {
         var findings: [LiveFinding] = []
         if readsMedia, first.partTarget != nil { findings += await probeParts(uri) }
+        if readsMedia, !first.endList { findings += await probeRemoved(uri, first: first, watchedSeconds: watchedSeconds) }
         guard let control = first.serverControl else { return findings }
         let blocking = control.string("CAN-BLOCK-RELOAD") == "YES"
         let skipUntil = control.decimalFloatingPoint("CAN-SKIP-UNTIL")
@@ -107,6 +108,36 @@ struct DeliveryDirectiveProbe: Sendable {
                 rule: rule,
                 message: "preload hint \(hinted) was answered \(Self.describe(answer)); a hinted resource can be requested as soon as the hint is in the playlist, the server holding the request until it is ready (bis-22 §6.2.6)",
                 location: SourceLocation(uri: uri, line: index < hintLines.count ? hintLines[index] : 0)))
+        }
+        return findings
+    }
+
+    /// bis-22 §6.2.2: a part that left the playlist stays downloadable for three target
+    /// durations, a segment for its duration plus the playlist's. What left during a watch
+    /// shorter than that is requested once it is over.
+    private func probeRemoved(_ uri: String, first: MediaPlaylist, watchedSeconds: Double) async -> [LiveFinding] {
+        guard let current = await playlist(uri)?.media else { return [] }
+        let rule = RemovedMediaUnavailableRule.description.id
+        let target = Double(max(1, first.targetDuration ?? 1))
+        var findings: [LiveFinding] = []
+        var asked = 0
+        let removedSegments = first.segments.filter { $0.mediaSequence < current.mediaSequence && !$0.gap }
+        let stillListed = Set((current.segments.flatMap(\.parts) + current.trailingParts).map(\.uri))
+        // Parts go before their segments (§6.2.2 removes them three target durations from the end).
+        let removedParts = watchedSeconds < 3 * target
+            ? (first.segments.flatMap(\.parts) + first.trailingParts).filter { !$0.gap && !stillListed.contains($0.uri) } : []
+        var seen: Set<String> = []
+        for (what, written, line) in removedParts.map({ ("partial segment", $0.uri, $0.line) })
+            + removedSegments.filter({ watchedSeconds < $0.duration + first.totalDuration }).map({ ("segment", $0.uri, $0.uriLine) }) {
+            let resolved = URIResolver.resolve(written, against: uri)
+            guard asked < Self.maximumPartRequests, seen.insert(resolved).inserted else { continue }
+            asked += 1
+            let answer = await source.answer(resolved)
+            guard !Self.isSuccess(answer) else { continue }
+            findings.append(LiveFinding(
+                rule: rule,
+                message: "\(what) \(written) left the playlist during the watch and was answered \(Self.describe(answer)) less than \(what == "segment" ? "its duration plus the playlist's" : "three target durations") later; clients that loaded an older version still fetch it (bis-22 §6.2.2)",
+                location: SourceLocation(uri: uri, line: line)))
         }
         return findings
     }

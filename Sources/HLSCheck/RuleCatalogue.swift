@@ -92,6 +92,7 @@ public enum RuleCatalogue {
         BlockingReloadInvalidRule(),
         DeltaUpdateInvalidRule(),
         PartUnavailableRule(),
+        RemovedMediaUnavailableRule(),
         SegmentsSampledRule(),
     ]
 

@@ -29,6 +29,8 @@ final class LowLatencyOrigin: Sendable {
         case partsMissing
         /// Answers 404 for the hinted part instead of holding the request until it exists.
         case refusesHintedPart
+        /// Deletes parts and segments as soon as they leave the playlist.
+        case deletesRemoved
     }
 
     /// What every part and segment holds: a real MPEG-TS segment of the committed sample.
@@ -90,6 +92,11 @@ final class LowLatencyOrigin: Sendable {
         // Parts published once this one exists: a segment needs all of its parts.
         let needed = numbers.count == 2 ? numbers[0] * Self.partsPerSegment + numbers[1] + 1 : (numbers[0] + 1) * Self.partsPerSegment
         if numbers.count == 2, flaws.contains(.partsMissing) { return (404, []) }
+        if flaws.contains(.deletesRemoved) {
+            // What the playlist no longer lists: segments before its window, parts before its last three segments.
+            let complete = shown.withLock { max($0, published(at: clock.elapsedSeconds)) } / Self.partsPerSegment
+            if numbers[0] < (numbers.count == 2 ? complete - 3 : complete - Self.window) { return (404, []) }
+        }
         let available = shown.withLock { shown -> Bool in
             let now = max(shown, published(at: clock.elapsedSeconds))
             if needed <= now { return true }
@@ -200,6 +207,15 @@ struct LowLatencyOriginTests {
         let (listed, requests) = try await LowLatencyOrigin.check([.partsMissing], seconds: 2)
         #expect(listed.findings("part-unavailable").isEmpty)
         #expect(!requests.contains { $0.path.hasSuffix(".mp4") })
+    }
+
+    @Test func partsAndSegmentsDeletedAsSoonAsTheyLeaveAreErrors() async throws {
+        let (report, _) = try await LowLatencyOrigin.check([.deletesRemoved], seconds: 6, media: true)
+        let removed = report.findings("removed-media-unavailable")
+        #expect(removed.contains { $0.message.hasPrefix("partial segment s12.0.mp4 left the playlist during the watch and was answered HTTP 404") }, "\(removed)")
+        #expect(removed.contains { $0.message.hasPrefix("segment s3.mp4 left the playlist") }, "\(removed)")
+        let (kept, _) = try await LowLatencyOrigin.check(seconds: 6, media: true)
+        #expect(kept.findings("removed-media-unavailable").isEmpty, "\(kept.findings("removed-media-unavailable"))")
     }
 
     @Test func originThatAnswersBlockingRequestsEarlyIsAnError() async throws {

@@ -54,3 +54,16 @@ public struct PartUnavailableRule: Rule {
         ])
     public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] { probeFindings(stream, Self.description.id) }
 }
+
+public struct RemovedMediaUnavailableRule: Rule {
+    public init() {}
+    public static let description = RuleDescription.live(
+        id: "removed-media-unavailable", name: "Removed part or segment deleted too early", defaultSeverity: .error,
+        summary: "A segment or part that left a live playlist during --live-duration was answered with an error when requested once the watch was over, sooner than the protocol lets a server delete it (not with --playlist-only).",
+        rationale: "bis-22 §6.2.2: a client may hold an older version of the playlist and fetch from it, so a part that left the playlist stays downloadable for three target durations, and a segment for its own duration plus the playlist's. Deleting them sooner makes clients that are a reload behind fail.",
+        specItems: [
+            .bis("6.2.2", .must, "A removed Partial Segment stays available for 3 × the target duration."),
+            .bis("6.2.2", .must, "A removed segment stays available for its Availability duration, its own plus the playlist's."),
+        ])
+    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] { probeFindings(stream, Self.description.id) }
+}
