@@ -6,6 +6,10 @@ public struct CheckConfiguration: Sendable, Hashable {
     public var audioOnlyBudget: Int
     /// How far a measured value may exceed the declared one before a bandwidth rule fires.
     public var bandwidthTolerance: Double
+    /// The same for a live variant (no EXT-X-ENDLIST), whose peak and average only need to
+    /// stay under the declared values plus this much: 25 % (AS 1.29; the average's 10 % is
+    /// `bandwidthTolerance`, AS 1.28). The rfc8216 profile allows none.
+    public var liveBandwidthTolerance = 0.25
     /// Read no segment: only the playlists are checked.
     public var playlistOnly: Bool
     /// Per-rule severity overrides; `nil` as a value switches a rule off.

@@ -190,11 +190,12 @@ public struct Checker: Sendable {
         let cache = SegmentFactsCache()
         var analysis = StreamAnalysis(loaded: loaded, measurements: await measure(loaded, cache: cache))
         if let seconds = configuration.liveWatchSeconds {
-            // Live media playlists (no EXT-X-ENDLIST), as they were first read.
+            // Live media playlists (no EXT-X-ENDLIST), as they were first read, and VOD ones,
+            // loaded once more to see that they do not change (bis-22 §6.2.1).
             var live: [String: MediaPlaylist] = [:]
-            if let media = loaded.root.media, !media.endList { live[loaded.rootURI] = media }
+            if let media = loaded.root.media, !media.endList || media.playlistType == .vod { live[loaded.rootURI] = media }
             for (key, playlist) in loaded.mediaPlaylists {
-                if let media = playlist.media, !media.endList { live[key] = media }
+                if let media = playlist.media, !media.endList || media.playlistType == .vod { live[key] = media }
             }
             if !live.isEmpty {
                 var watcher = LiveWatcher(source: loader.source, limits: loader.limits, clock: liveClock)
@@ -206,7 +207,15 @@ public struct Checker: Sendable {
                         maximumSegments: configuration.limits.segmentsPerPlaylist,
                         firstWindow: analysis.measurements.mapValues(\.records.count))
                 }
-                analysis.live = await watcher.watch(live, seconds: seconds)
+                var observation = await watcher.watch(live, seconds: seconds)
+                if let directives = ((loader.source as? SniffingPlaylistSource)?.base ?? loader.source) as? any DirectiveSource {
+                    // bis-22 §6.2.5: what the server says it supports, asked for once the watch is over.
+                    let probe = DeliveryDirectiveProbe(source: directives, limits: loader.limits, readsMedia: !configuration.playlistOnly)
+                    for (uri, first) in live.sorted(by: { $0.key < $1.key }) where first.serverControl != nil || first.partTarget != nil {
+                        observation.findings += await probe.probe(uri, first: first, watchedSeconds: observation.watchedSeconds)
+                    }
+                }
+                analysis.live = observation
                 analysis = analysis.addingLiveSegments()
             }
         }

@@ -1,8 +1,8 @@
 import HLSPlaylist
 
 /// How one resource travelled over HTTP, as the remote sources saw it: what the delivery rules
-/// (docs/remote.md) judge. Only playlists and noteworthy segments (retried, redirected to plain
-/// HTTP, failed) are recorded, so a long stream's log stays small.
+/// (docs/remote.md) judge. Only playlists and noteworthy segments (retried, redirected, failed)
+/// are recorded, so a long stream's log stays small.
 public struct DeliveryRecord: Sendable, Hashable {
     public enum Kind: String, Sendable, Hashable {
         case playlist, segment
@@ -24,12 +24,19 @@ public struct DeliveryRecord: Sendable, Hashable {
     public var failure: String?
     /// The protocol of the final answer ("HTTP/1.1", "HTTP/2"), nil when none arrived.
     public var httpVersion: String?
+    /// The Accept-Encoding the request offered, nil when it sent none (a byte range).
+    public var acceptEncoding: String?
+    /// The Content-Encoding of the final response ("gzip"), nil when the body came as it is.
+    public var contentEncoding: String?
 
     public init(
         uri: String, kind: Kind, status: Int? = nil, contentType: String? = nil, redirects: [String] = [],
-        retries: [String] = [], failure: String? = nil, httpVersion: String? = nil
+        retries: [String] = [], failure: String? = nil, httpVersion: String? = nil, acceptEncoding: String? = nil,
+        contentEncoding: String? = nil
     ) {
         self.httpVersion = httpVersion
+        self.acceptEncoding = acceptEncoding
+        self.contentEncoding = contentEncoding
         self.uri = uri
         self.kind = kind
         self.status = status

@@ -176,6 +176,30 @@ public struct LiveWatcher: Sendable {
             if reported.insert(finding.rule + "\u{0}" + finding.message).inserted { findings.append(finding) }
         }
         let targetDuration = max(1, first.targetDuration ?? 1)
+        if first.endList || first.playlistType == .vod {
+            // bis-22 §6.2.1: a VOD playlist never changes. Loaded again once, a target duration on.
+            let next = start.advanced(by: .seconds(targetDuration))
+            guard next < deadline else { return (0, [], start.duration(to: clock.now)) }
+            try? await Task.sleep(until: next, clock: clock)
+            guard let bytes = try? await source.read(uri), bytes.count <= limits.playlistBytes,
+                  let current = PlaylistParser.parse(bytes, uri: uri).media
+            else { return (1, [], start.duration(to: clock.now)) }
+            if first.playlistType == .vod, let change = LiveComparison.vodChange(previous: first, current: current) {
+                add(LiveFinding(
+                    rule: LiveVODChangedRule.description.id,
+                    message: "\(uri) has EXT-X-PLAYLIST-TYPE:VOD but changed when loaded again: \(change); a VOD playlist must never change (bis-22 §6.2.1)",
+                    location: SourceLocation(uri: uri, line: 0)))
+            }
+            return (1, findings, start.duration(to: clock.now))
+        }
+        // Low-latency playlists are reloaded once per part target (a client in low-latency mode
+        // asks at least that often), so that a late part shows.
+        let partTarget: Duration? = first.partTarget.flatMap { $0 > 0 && $0.isFinite ? .milliseconds(Int64(max(1, $0 * 1000))) : nil }
+        let interval = min(partTarget ?? .seconds(targetDuration), .seconds(targetDuration))
+        var dateRanges = DateRangeLedger(first: first)
+        var lastPart = LiveComparison.lastPart(of: first).map { [$0.sequence, $0.index] }
+        var lastNewPartSeen = start
+        var partStaleReported = false
         // The first version was loaded before the watch began: counting from the watch's start
         // keeps the schedule whatever the task scheduler does under load.
         var loadStarted = start
@@ -192,7 +216,7 @@ public struct LiveWatcher: Sendable {
         let expected = max(1, Int((watchFor / Double(targetDuration)).rounded(.up)))
         let stride = measuring?.sample.map { max(1, (expected + max(1, $0) - 1) / max(1, $0)) } ?? 1
         while !Task.isCancelled {
-            let wait: Duration = changed ? .seconds(targetDuration) : .milliseconds(Int64(targetDuration) * 500)
+            let wait: Duration = changed ? interval : interval / 2
             let next = loadStarted.advanced(by: wait)
             guard next < deadline else { break }
             try? await Task.sleep(until: next, clock: clock)
@@ -218,6 +242,13 @@ public struct LiveWatcher: Sendable {
                 guard let current = parsed.media else { break }
                 let comparison = LiveComparison(previous: previous, current: current, uri: uri)
                 for finding in comparison.findings { add(finding) }
+                for finding in dateRanges.compare(previous: previous, current: current, uri: uri) { add(finding) }
+                let part = LiveComparison.lastPart(of: current).map { [$0.sequence, $0.index] }
+                if let part, part != lastPart {
+                    lastPart = part
+                    lastNewPartSeen = clock.now
+                    partStaleReported = false
+                }
                 changed = comparison.changed
                 if comparison.addedSegments {
                     lastNewSegmentSeen = clock.now
@@ -236,6 +267,17 @@ public struct LiveWatcher: Sendable {
                 }
                 previous = current
                 if current.endList { break }
+            }
+            // bis-22 §6.2.1: a new part within one part target of the last, measured as the
+            // segments are below.
+            if let partTarget, lastPart != nil, !previous.endList, !partStaleReported, lastNewPartSeen.duration(to: loadStarted) > partTarget {
+                partStaleReported = true
+                let age = lastNewPartSeen.duration(to: loadStarted)
+                let seconds = Double(age.components.seconds) + Double(age.components.attoseconds) / 1e18
+                add(LiveFinding(
+                    rule: LivePartStaleRule.description.id,
+                    message: "\(uri) had no new partial segment for at least \(Self.format(seconds)) s, more than its part target duration of \(first.partTarget.map { String($0) } ?? "") s (bis-22 §6.2.1)",
+                    location: SourceLocation(uri: uri, line: previous.targetDurationLine ?? 0)))
             }
             // RFC 8216 §6.2.1: a new version with a new segment no later than 1.5 × target
             // duration after the previous one. Measured from when the current version was first
@@ -287,11 +329,20 @@ public struct LiveComparison: Sendable {
         let lastPrevious = previous.mediaSequence + previous.segments.count - 1
         let lastCurrent = current.mediaSequence + current.segments.count - 1
         changed = current.mediaSequence != previous.mediaSequence || lastCurrent != lastPrevious || current.endList != previous.endList
+            || Self.lastPart(of: current).map { [$0.sequence, $0.index] } != Self.lastPart(of: previous).map { [$0.sequence, $0.index] }
         addedSegments = lastCurrent > lastPrevious
         if current.mediaSequence < previous.mediaSequence {
             findings.append(LiveFinding(
                 rule: LiveMediaSequenceRegressedRule.description.id,
                 message: "EXT-X-MEDIA-SEQUENCE went back from \(previous.mediaSequence) to \(current.mediaSequence) between reloads; it may only increase (RFC 8216 §6.2.1)",
+                location: at(0)))
+        }
+        if let type = previous.playlistType, current.mediaSequence > previous.mediaSequence {
+            // bis-22 §6.2.1: an EVENT playlist only grows; §6.2.2: a playlist that removes
+            // segments has no EXT-X-PLAYLIST-TYPE. No numbers in the message: told once.
+            findings.append(LiveFinding(
+                rule: LiveSegmentChangedRule.description.id,
+                message: "segments were removed from the front of a playlist with EXT-X-PLAYLIST-TYPE:\(type.rawValue) (its EXT-X-MEDIA-SEQUENCE grew); an EVENT playlist only grows, and a playlist that drops segments has no EXT-X-PLAYLIST-TYPE (bis-22 §6.2.1, §6.2.2)",
                 location: at(0)))
         }
         if current.discontinuitySequence < previous.discontinuitySequence {
@@ -324,11 +375,13 @@ public struct LiveComparison: Sendable {
             for number in overlapStart...overlapEnd {
                 let old = previous.segments[number - previous.mediaSequence]
                 let new = current.segments[number - current.mediaSequence]
-                if old.uri != new.uri || abs(old.duration - new.duration) > 0.0005 || old.discontinuity != new.discontinuity {
+                let keyChange = Self.keyChange(old: old, new: new)
+                if old.uri != new.uri || abs(old.duration - new.duration) > 0.0005 || old.discontinuity != new.discontinuity || keyChange != nil {
                     var what: [String] = []
                     if old.uri != new.uri { what.append("URI \(old.uri) became \(new.uri)") }
                     if abs(old.duration - new.duration) > 0.0005 { what.append("EXTINF \(old.duration) became \(new.duration)") }
                     if old.discontinuity != new.discontinuity { what.append("EXT-X-DISCONTINUITY \(new.discontinuity ? "added" : "removed")") }
+                    if let keyChange { what.append(keyChange) }
                     findings.append(LiveFinding(
                         rule: LiveSegmentChangedRule.description.id,
                         message: "segment \(number) changed between reloads (\(what.joined(separator: ", "))); a published segment must not change (RFC 8216 §6.2.1)",
@@ -343,6 +396,7 @@ public struct LiveComparison: Sendable {
                 message: "segments \(lastCurrent + 1)–\(lastPrevious) disappeared from the end of the playlist between reloads; segments may only be removed from the front, in order (RFC 8216 §6.2.1)",
                 location: at(0)))
         }
+        findings += Self.preloadHintFindings(previous: previous, current: current, uri: uri)
     }
 }
 

@@ -36,6 +36,8 @@ public enum Profile: String, Sendable, Hashable, CaseIterable, Codable {
         configuration.profile = self
         // RFC 8216 §4.3.4.2: the peak segment bit rate MUST NOT exceed BANDWIDTH — no tolerance.
         configuration.bandwidthTolerance = self == .rfc8216 ? 0 : 0.10
+        // AS 1.29: a live peak may reach 125 % of BANDWIDTH.
+        configuration.liveBandwidthTolerance = self == .rfc8216 ? 0 : 0.25
         // The 64 kbit/s rule is the cellular fallback for video; this project's own profile also
         // holds a pure audio stream (and its poster) to it.
         configuration.budgetAppliesWithoutVideo = self == .audioOnly64k

@@ -261,7 +261,6 @@ package enum SpecCoverage {
         ("average-bandwidth-mismatch", "AS 1.26", "MUST", ""),
         ("bandwidth-below-peak", "AS 1.27", "MUST", ""),
         ("bandwidth-above-peak", "AS 1.27", "MUST", ""),
-        ("bandwidth-below-peak", "AS 1.29", "MUST", ""),
         ("discontinuity-missing", "AS 7.1", "MUST", ""),
         ("continuity-error", "AS 7.2", "MUST", ""),
         ("discontinuity-missing", "AS 7.2", "MUST", ""),
@@ -285,6 +284,5 @@ package enum SpecCoverage {
         ("cellular-variant-missing", "AS iOS 9.21", "MUST", ""),
         ("playlist-content-type", "AS 10.4", "SHOULD", ""),
         ("low-latency-invalid", "AS 14.1", "MUST", ""),
-        ("low-latency-invalid", "AS 14.3", "MUST", ""),
     ]
 }

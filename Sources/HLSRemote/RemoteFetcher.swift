@@ -66,6 +66,8 @@ struct FetchedResource: Sendable {
     var finalURL: String
     /// "HTTP/1.1", "HTTP/2": what the final answer came over.
     var httpVersion: String
+    /// The response's Content-Encoding ("gzip"), nil when the body came as it is.
+    var contentEncoding: String? = nil
 }
 
 /// The HTTP client of one run, shared by the playlist and segment sources. Call `shutdown()`
@@ -152,12 +154,12 @@ public final class RemoteFetcher: Sendable, DeliveryObserver {
     /// followed, a 5xx retried and a failure reported exactly as if this call had made it.
     func fetch(
         _ uri: String, kind: DeliveryRecord.Kind, range: SegmentByteRange? = nil, maximumBytes: Int, limitFlag: String,
-        firstAttempt: FirstAttempt? = nil
+        firstAttempt: FirstAttempt? = nil, recorded: Bool = true
     ) async throws(RemoteFetchError) -> FetchedResource {
         // The common case of a read ahead: the body came at the first try, nothing to record
-        // (segments are recorded only with retries or a downgrade, both impossible here).
+        // (segments are recorded only with retries or a redirect, both impossible here).
         if kind == .segment, case .success(.body(let resource))? = firstAttempt?.result { return resource }
-        var record = DeliveryRecord(uri: uri, kind: kind)
+        var record = DeliveryRecord(uri: uri, kind: kind, acceptEncoding: acceptEncoding(range: range))
         // Requests in flight are bounded; a request's deadline starts once it holds a permit.
         await permits.acquire()
         let outcome: Result<FetchedResource, RemoteFetchError>
@@ -174,7 +176,8 @@ public final class RemoteFetcher: Sendable, DeliveryObserver {
             record.status = resource.status
             record.contentType = resource.contentType
             record.httpVersion = resource.httpVersion
-            if kind == .playlist || !record.retries.isEmpty || record.downgrade != nil {
+            record.contentEncoding = resource.contentEncoding
+            if recorded, kind == .playlist || !record.retries.isEmpty || !record.redirects.isEmpty {
                 recorder.add(record)
             }
             return resource
@@ -182,7 +185,7 @@ public final class RemoteFetcher: Sendable, DeliveryObserver {
             record.status = error.status
             record.failure = error.reason
             record.httpVersion = error.httpVersion
-            recorder.add(record)
+            if recorded { recorder.add(record) }
             throw error
         }
     }
@@ -335,11 +338,9 @@ public final class RemoteFetcher: Sendable, DeliveryObserver {
         headers.add(name: "User-Agent", value: Self.userAgent)
         if let range {
             headers.add(name: "Range", value: "bytes=\(range.offset)-\(range.offset + max(0, range.length) - 1)")
-        } else {
-            // Segments are compressed media; playlists are text that gzip shrinks tenfold.
-            headers.add(name: "Accept-Encoding", value: "gzip, deflate")
         }
         for header in options.headers { headers.replaceOrAdd(name: header.name, value: header.value) }
+        if let encoding = acceptEncoding(range: range) { headers.replaceOrAdd(name: "Accept-Encoding", value: encoding) }
         var request: HTTPClient.Request
         do {
             request = try HTTPClient.Request(url: Self.withoutUserinfo(url), method: .GET, headers: headers)
@@ -403,10 +404,18 @@ public final class RemoteFetcher: Sendable, DeliveryObserver {
         }
         return .body(FetchedResource(
             bytes: collected.bytes, status: status, contentType: head.headers.first(name: "Content-Type"), finalURL: url,
-            httpVersion: version))
+            httpVersion: version, contentEncoding: head.headers.first(name: "Content-Encoding")))
     }
 
     private static let userAgent = "hlscheck/\(HLSCheckVersion.current)"
+
+    /// The Accept-Encoding a request sends: gzip and deflate for a whole resource (segments are
+    /// compressed media; playlists are text that gzip shrinks tenfold), none for a byte range;
+    /// `--header 'Accept-Encoding: …'` overrides it.
+    private func acceptEncoding(range: SegmentByteRange?) -> String? {
+        if let header = options.headers.last(where: { $0.name.lowercased() == "accept-encoding" }) { return header.value }
+        return range == nil ? "gzip, deflate" : nil
+    }
 
     /// How many times its compressed size a gzip body may inflate to (docs/security.md); the
     /// byte limits apply to the inflated body as well.

@@ -20,7 +20,8 @@ enum Remote {
     }
 
     static func check(
-        _ url: String, options: RemoteOptions = Remote.fast, _ configure: (inout CheckConfiguration) -> Void = { _ in }
+        _ url: String, options: RemoteOptions = Remote.fast, liveClock: LiveClock = LiveClock { SteppingClock() },
+        _ configure: (inout CheckConfiguration) -> Void = { _ in }
     ) async throws -> CheckReport {
         let fetcher = RemoteFetcher(options: options)
         var configuration = CheckConfiguration()
@@ -32,7 +33,7 @@ enum Remote {
         checker.deliveryObserver = RemoteDeliveryLog(fetcher: fetcher, input: url)
         // A live watch keeps time by clocks that move only when it sleeps: its verdicts never
         // depend on how fast a loaded machine answers.
-        checker.liveClock = LiveClock { SteppingClock() }
+        checker.liveClock = liveClock
         do {
             let report = try await checker.check(url)
             await fetcher.shutdown()

@@ -1,7 +1,8 @@
 // A real HTTP/1.1 and HTTP/2 server on 127.0.0.1 for the remote tests: serves a folder, and
 // injects the faults a CDN shows (statuses, failures that heal, slow bodies, resets mid-body,
 // redirect loops, wrong Content-Type, gzip, basic auth, a live playlist that advances, an
-// endless body, a huge Content-Length). No mock client: hlscheck's own HTTP client talks to it
+// endless body, a huge Content-Length). Playlists are gzipped for clients that accept it.
+// No mock client: hlscheck's own HTTP client talks to it
 // over loopback. HTTP/2 is offered as browsers and CDNs offer it: over TLS, chosen by ALPN.
 
 import Foundation
@@ -32,6 +33,12 @@ public enum Fault: Sendable {
     case basicAuth(user: String, password: String)
     /// Serve the text the closure gives for the n-th request (from 0) of this path.
     case dynamic(@Sendable (Int) -> String)
+    /// Answer with the status and playlist text the closure gives for the request's query (what
+    /// follows "?", empty without one): an origin that reads delivery directives.
+    case respond(@Sendable (_ query: String) -> (status: Int, body: String))
+    /// Answer with the status and bytes the closure gives for the path (no query); as
+    /// `HTTPTestServer.fallback`, for every path no other fault names.
+    case media(@Sendable (_ path: String) -> (status: Int, body: [UInt8]))
     /// A body without end: chunks of `pieceBytes` as fast as the client takes them, no length
     /// announced (chunked over HTTP/1.1, DATA frames over HTTP/2). Stops when the client leaves.
     case endlessBody(pieceBytes: Int)
@@ -46,6 +53,8 @@ public enum Fault: Sendable {
 /// One request as the server saw it.
 public struct ReceivedRequest: Sendable {
     public var path: String
+    /// What follows "?" in the request target, nil without one.
+    public var query: String? = nil
     public var headers: [(String, String)]
     /// "HTTP/1.1" or "HTTP/2": what the request came over.
     public var httpVersion: String
@@ -64,6 +73,7 @@ public final class HTTPTestServer: Sendable {
 
     struct ServerState {
         var faults: [String: Fault] = [:]
+        var fallback: Fault?
         var counts: [String: Int] = [:]
         var requests: [ReceivedRequest] = []
     }
@@ -127,6 +137,11 @@ public final class HTTPTestServer: Sendable {
         state.withLockedValue { $0.faults["/" + path] = fault }
     }
 
+    /// What the server does for a path that no `inject` names, instead of serving the folder.
+    public func fallback(_ fault: Fault) {
+        state.withLockedValue { $0.fallback = fault }
+    }
+
     /// Every request so far, in arrival order.
     public var requests: [ReceivedRequest] { state.withLockedValue { $0.requests } }
 
@@ -163,11 +178,12 @@ private final class RequestHandler: ChannelInboundHandler {
         let path = String(head.uri.split(separator: "?", maxSplits: 1).first ?? "/")
         let (fault, count) = state.withLockedValue { state -> (Fault?, Int) in
             state.requests.append(ReceivedRequest(
-                path: path, headers: head.headers.map { ($0.name, $0.value) },
+                path: path, query: head.uri.split(separator: "?", maxSplits: 1).dropFirst().first.map(String.init),
+                headers: head.headers.map { ($0.name, $0.value) },
                 httpVersion: head.version.major == 2 ? "HTTP/2" : "HTTP/\(head.version.major).\(head.version.minor)"))
             let count = state.counts[path, default: 0]
             state.counts[path] = count + 1
-            return (state.faults[path], count)
+            return (state.faults[path] ?? state.fallback, count)
         }
         switch fault {
         case .status(let status)?:
@@ -184,7 +200,13 @@ private final class RequestHandler: ChannelInboundHandler {
             }
             serveFile(context, path: path, head: head)
         case .dynamic(let text)?:
-            send(context, status: 200, body: Array(text(count).utf8), extra: [("Content-Type", "application/vnd.apple.mpegurl")])
+            sendPlaylist(context, head: head, body: Array(text(count).utf8))
+        case .respond(let answer)?:
+            let (status, body) = answer(head.uri.split(separator: "?", maxSplits: 1).dropFirst().first.map(String.init) ?? "")
+            sendPlaylist(context, head: head, status: status, body: Array(body.utf8))
+        case .media(let answer)?:
+            let (status, body) = answer(path)
+            send(context, status: status, body: body, extra: [("Content-Type", "video/mp2t")])
         case .contentType(let type)?:
             serveFile(context, path: path, head: head, contentType: type)
         case .gzip?:
@@ -281,7 +303,19 @@ private final class RequestHandler: ChannelInboundHandler {
                 return
             }
         }
+        // Playlists are gzipped for a client that accepts it, as a well-configured origin does
+        // (AS 10.1); `.contentType` serves them as they are.
+        if type == nil, path.hasSuffix(".m3u8") { return sendPlaylist(context, head: head, body: bytes) }
         send(context, status: 200, body: bytes, extra: [("Content-Type", type ?? contentType(path))])
+    }
+
+    /// A playlist body, gzipped when the request accepts gzip.
+    private func sendPlaylist(_ context: ChannelHandlerContext, head: HTTPRequestHead, status: Int = 200, body: [UInt8]) {
+        let type = ("Content-Type", "application/vnd.apple.mpegurl")
+        guard (200..<300).contains(status), head.headers.first(name: "Accept-Encoding")?.lowercased().contains("gzip") == true else {
+            return send(context, status: status, body: body, extra: [type])
+        }
+        send(context, status: status, body: gzip(body), extra: [type, ("Content-Encoding", "gzip")])
     }
 
     private func send(_ context: ChannelHandlerContext, status: Int, body: [UInt8], extra: [(String, String)] = []) {

@@ -58,10 +58,12 @@ public struct LiveSegmentChangedRule: Rule {
     public init() {}
     public static let description = RuleDescription.live(
         id: "live-segment-changed", name: "Published segment changed or removed out of order", defaultSeverity: .error,
-        summary: "A segment kept its media sequence number but changed URI, duration or discontinuity, or segments vanished from the end of the window.",
-        rationale: "RFC 8216 §6.2.1: the server may only append, and remove segments from the front in the order they appear. A client that already scheduled a segment must find the same one.",
+        summary: "A segment kept its media sequence number but changed URI, duration, discontinuity or key, segments vanished from the end of the window, or a playlist with EXT-X-PLAYLIST-TYPE dropped segments from the front.",
+        rationale: "RFC 8216 §6.2.1: the server may only append, and remove segments from the front in the order they appear. A client that already scheduled a segment must find the same one. bis-22 §6.2.3: the EXT-X-KEY of a segment still in the playlist stays, or a client that reads the segment later cannot decrypt it.",
         specItems: [
             .bis("6.2.1", rfc: "6.2.1", .must, "Segments are removed only from the front, in playlist order, and a published segment keeps its URI and duration."),
+            .bis("6.2.3", rfc: "6.2.3", .must, "A key stays in the playlist while it applies to a segment of it; it is not removed before."),
+            .bis("6.2.2", rfc: "6.2.2", .must, "A playlist from which segments are removed has no EXT-X-PLAYLIST-TYPE."),
         ])
     public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] { liveFindings(stream, Self.description.id) }
 }

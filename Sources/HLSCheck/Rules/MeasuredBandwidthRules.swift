@@ -37,21 +37,24 @@ public struct BandwidthBelowPeakRule: Rule {
             .bis("4.4.6.2", rfc: "4.3.4.2", .must, "Once every segment exists, BANDWIDTH is the largest sum of peak segment bit rates over the playable combinations of renditions."),
             .apple("9.13", .must, "BANDWIDTH is the largest sum of peak segment bit rates of any playable combination of renditions."),
             .apple("1.27", .must, "For VOD, the measured peak bit rate is within 10 % of BANDWIDTH."),
+            .apple("1.29", .must, "For live, the measured peak bit rate stays below 125 % of BANDWIDTH."),
         ],
         needsMedia: true)
 
     public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         stream.variants.compactMap { variant in
+            let tolerance = variant.isLive ? configuration.liveBandwidthTolerance : configuration.bandwidthTolerance
             guard let declared = variant.declaredBandwidth, let peak = variant.measuredPeakBitrate,
-                  Double(peak) > Double(declared) * (1 + configuration.bandwidthTolerance)
+                  Double(peak) > Double(declared) * (1 + tolerance)
             else { return nil }
             let column = variant.stream?.attributes["BANDWIDTH"]?.column ?? 0
             // A partial measurement still proves BANDWIDTH too low, but the real peak may be higher.
             let advice = variant.partialMeasurementPhrase.map {
                 "\($0), so the real peak may be higher: declare at least BANDWIDTH=\(peak) once every segment is readable"
             } ?? "declare at least BANDWIDTH=\(peak)"
+            let allowance = variant.isLive && tolerance > 0 ? ", more than the \(Int((tolerance * 100).rounded())) % a live stream may peak above it (AS 1.29)" : ""
             return Finding(
-                "BANDWIDTH=\(declared) but \(variant.uri) peaks at \(peak) bit/s measured\(variant.combinationPhrase) (\(percent(peak, of: declared)) over): \(advice)",
+                "BANDWIDTH=\(declared) but \(variant.uri) peaks at \(peak) bit/s measured\(variant.combinationPhrase) (\(percent(peak, of: declared)) over\(allowance)): \(advice)",
                 at: SourceLocation(uri: variant.location.uri, line: variant.location.line, column: column))
         }
     }
@@ -74,8 +77,9 @@ public struct BandwidthAbovePeakRule: Rule {
 
     public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         stream.variants.compactMap { variant in
-            // From some segments only, the real peak may be anywhere above: no verdict.
-            guard variant.isMeasurementComplete, let declared = variant.declaredBandwidth,
+            // From some segments only, the real peak may be anywhere above: no verdict. A live
+            // stream's segments do not all exist yet: BANDWIDTH bounds them (AS 1.29), no more.
+            guard variant.isMeasurementComplete, !variant.isLive, let declared = variant.declaredBandwidth,
                   let peak = variant.measuredPeakBitrate, peak > 0,
                   Double(declared) > Double(peak) * (1 + configuration.bandwidthTolerance)
             else { return nil }
@@ -99,15 +103,18 @@ public struct AverageBandwidthMismatchRule: Rule {
         specItems: [
             .bis("4.4.6.2", rfc: "4.3.4.2", .must, "Once every segment exists, AVERAGE-BANDWIDTH is the largest sum of average segment bit rates over the playable combinations."),
             .apple("1.26", .must, "For VOD, the average segment bit rate is within 10 % of AVERAGE-BANDWIDTH."),
+            .apple("1.28", .must, "For live, the average bit rate stays below 110 % of AVERAGE-BANDWIDTH."),
         ],
         needsMedia: true)
 
     public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         stream.variants.compactMap { variant in
             // An average over some segments says nothing about the real one: no verdict, no advice.
+            // A live average only has to stay under the declared one plus the tolerance (AS 1.28).
             guard variant.isMeasurementComplete, let declared = variant.declaredAverageBandwidth, declared > 0,
                   let measured = variant.measuredAverageBitrate, measured > 0,
-                  abs(Double(measured) - Double(declared)) > Double(declared) * configuration.bandwidthTolerance
+                  (variant.isLive ? Double(measured) - Double(declared) : abs(Double(measured) - Double(declared)))
+                      > Double(declared) * configuration.bandwidthTolerance
             else { return nil }
             let column = variant.stream?.attributes["AVERAGE-BANDWIDTH"]?.column ?? 0
             return Finding(
@@ -115,6 +122,12 @@ public struct AverageBandwidthMismatchRule: Rule {
                 at: SourceLocation(uri: variant.location.uri, line: variant.location.line, column: column))
         }
     }
+}
+
+extension VariantAnalysis {
+    /// Whether the variant's media playlist is live (no EXT-X-ENDLIST): its bit rates are held
+    /// to AS 1.28–1.29, not to VOD's 1.26–1.27.
+    var isLive: Bool { playlist.map { !$0.endList && $0.playlistType != .vod } ?? false }
 }
 
 /// How far `value` is from `base`, for a message: "12 %", or in bits below 1 % ("500 bit/s"),
