@@ -18,15 +18,15 @@ enum GStreamerPlayback {
     static let missing = "gst-launch-1.0 is not installed: `make test-deps` installs GStreamer (gstreamer1.0-tools, -plugins-base, -good, -bad, gstreamer1.0-libav)"
 
     struct Playback {
-        var transcript: ToolProcess.Transcript
+        var result: ToolProcess.Result
         /// "Got EOS from element "playbin3-0"": the pipeline played to its end.
-        var reachedEndOfStream: Bool { transcript.output.contains("Got EOS from element \"playbin3") }
+        var reachedEndOfStream: Bool { result.output.contains("Got EOS from element \"playbin3") }
         /// Lines where GStreamer reports an error (a demuxer or decoder that gave up).
-        var errors: [String] { transcript.output.split(separator: "\n").map(String.init).filter { $0.hasPrefix("ERROR:") } }
+        var errors: [String] { result.output.split(separator: "\n").map(String.init).filter { $0.hasPrefix("ERROR:") } }
         /// The audio buffers the sink received: each one's start and duration, in seconds of
         /// GStreamer's timeline (hlsdemux2 puts the stream at an offset of its own).
         var audioBuffers: [(pts: Double, duration: Double)] {
-            transcript.output.matches(of: /pts: (\d+):(\d+):(\d+\.\d+), duration: (\d+):(\d+):(\d+\.\d+)/).compactMap { match in
+            result.output.matches(of: /pts: (\d+):(\d+):(\d+\.\d+), duration: (\d+):(\d+):(\d+\.\d+)/).compactMap { match in
                 func seconds(_ h: Substring, _ m: Substring, _ s: Substring) -> Double? {
                     guard let h = Double(h), let m = Double(m), let s = Double(s) else { return nil }
                     return h * 3600 + m * 60 + s
@@ -40,22 +40,22 @@ enum GStreamerPlayback {
         var audioDuration: Double { audioBuffers.reduce(0) { $0 + $1.duration } }
     }
 
-    /// Plays `relativePath` of `folder`, served over loopback HTTP, to its end; at most a minute,
-    /// then killed (a pipeline that stalls fails the test instead of hanging it).
+    /// Plays `relativePath` of `folder`, served over loopback HTTP, to its end; killed after a
+    /// minute (a pipeline that stalls fails the test instead of hanging it).
     static func play(_ relativePath: String, in folder: String) async throws -> Playback {
         let server = try await HTTPTestServer(folder: folder)
-        let transcript: ToolProcess.Transcript
+        let result: ToolProcess.Result
         do {
-            transcript = try ToolProcess.transcript([
-                "timeout", "--kill-after=5", "60", "gst-launch-1.0", "-v", "playbin3", "uri=\(server.url(relativePath))",
+            result = try ToolProcess.capture([
+                "gst-launch-1.0", "-v", "playbin3", "uri=\(server.url(relativePath))",
                 "audio-sink=fakesink silent=false", "video-sink=fakesink", "text-sink=fakesink",
-            ])
+            ], timeout: 60)
         } catch {
             await server.stop()
             throw error
         }
         await server.stop()
-        return Playback(transcript: transcript)
+        return Playback(result: result)
     }
 }
 
@@ -74,8 +74,8 @@ enum GStreamerPlayback {
         let variant = try #require(outcome.variantURI)
 
         let playback = try await GStreamerPlayback.play(variant, in: written)
-        let tail = playback.transcript.output.split(separator: "\n").filter { !$0.contains("last-message") }.suffix(12).joined(separator: "\n")
-        #expect(playback.transcript.status == 0, "gst-launch-1.0 exited \(playback.transcript.status):\n\(tail)")
+        let tail = playback.result.output.split(separator: "\n").filter { !$0.contains("last-message") }.suffix(12).joined(separator: "\n")
+        #expect(!playback.result.killedBySignal && playback.result.status == 0, "gst-launch-1.0 exited \(playback.result.status)\(playback.result.killedBySignal ? " (killed: it did not finish within a minute)" : ""):\n\(tail)")
         #expect(playback.errors.isEmpty, "\(playback.errors)")
         #expect(playback.reachedEndOfStream, "no end of stream:\n\(tail)")
         // As much audio as GStreamer plays from the source, within two AAC frames per run of
