@@ -121,7 +121,8 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "HLSEmbeddingTests",
-            dependencies: ["HLSEmbedding", "HLSCheck", "HLSPackaging", "MediaFormats", "TestSupport"], swiftSettings: strict),
+            dependencies: ["HLSEmbedding", "HLSCheck", "HLSPackaging", "MediaFormats", "TestSupport", "HTTPTestServer"],
+            swiftSettings: strict),
         .testTarget(
             name: "HLSReportingTests", dependencies: ["HLSReporting", "HLSCheck", "HLSPlaylist", "MediaInspection", "MediaFormats", "TestSupport", "CLibXML2"],
             exclude: ["Golden"], swiftSettings: strict + libxml2Swift),

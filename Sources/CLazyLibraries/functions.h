@@ -21,6 +21,7 @@
     F(avutil, int, av_dict_set, (AVDictionary ** a0, const char * a1, const char * a2, int a3), (a0, a1, a2, a3)) \
     F(avutil, AVFrame *, av_frame_alloc, (void), ()) \
     V(avutil, av_frame_free, (AVFrame ** a0), (a0)) \
+    V(avutil, av_frame_move_ref, (AVFrame * a0, AVFrame * a1), (a0, a1)) \
     F(avutil, int, av_frame_get_buffer, (AVFrame * a0, int a1), (a0, a1)) \
     V(avutil, av_frame_unref, (AVFrame * a0), (a0)) \
     V(avutil, av_free, (void * a0), (a0)) \
@@ -38,6 +39,7 @@
     F(avcodec, int, av_new_packet, (AVPacket * a0, int a1), (a0, a1)) \
     F(avcodec, AVPacket *, av_packet_alloc, (void), ()) \
     V(avcodec, av_packet_free, (AVPacket ** a0), (a0)) \
+    F(avcodec, int, av_packet_ref, (AVPacket * a0, const AVPacket * a1), (a0, a1)) \
     V(avcodec, av_packet_unref, (AVPacket * a0), (a0)) \
     F(avcodec, AVCodecContext *, avcodec_alloc_context3, (const AVCodec * a0), (a0)) \
     F(avcodec, const AVCodec *, avcodec_find_decoder, (enum AVCodecID a0), (a0)) \

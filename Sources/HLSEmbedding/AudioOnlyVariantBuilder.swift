@@ -27,6 +27,11 @@ public struct AudioOnlyRequest: Sendable {
     public var replace = false
     /// Shrink the poster when audio, container and poster do not fit.
     public var fit = false
+    /// Take the poster from the stream's own video at this time instead of `poster`
+    /// (`--poster-from-video`); it is fitted to the budget as with `fit`.
+    public var posterFromVideo: PosterFrameTime?
+    /// The APIC description of a poster taken from the video.
+    public var posterDescription = ""
     /// Drop the variant an earlier run added.
     public var remove = false
     public var configuration: CheckConfiguration
@@ -112,6 +117,11 @@ public struct AudioOnlyVariantBuilder: Sendable {
             ? try StreamWriter.lockInPlace(request.input, wait: request.wait, report: request.report) : nil
         defer { lock?.release() }
         let analysis = try await StreamWriter.analyse(request.input, configuration: request.configuration)
+        return try await run(analysed: analysis, lock: lock)
+    }
+
+    /// What `run()` does once the stream is analysed (and, in place, locked).
+    func run(analysed analysis: StreamAnalysis, lock: StreamLock?) async throws(EmbedError) -> AudioOnlyOutcome {
         guard let multivariant = analysis.multivariant else {
             throw EmbedError("\(request.input): a media playlist; --add-audio-only adds a variant to a multivariant playlist")
         }
@@ -160,6 +170,19 @@ public struct AudioOnlyVariantBuilder: Sendable {
             throw EmbedError("\(request.input): the audio-only variant \(existing.uri) that hlscheck added does not do its job (\(problems.joined(separator: "; "))); nothing was written: --force rebuilds it")
         }
         let replaced = request.replace ? invalid.map(\.stream) : []
+        if let time = request.posterFromVideo {
+            // Taken only now that a variant is to be built: a run that writes nothing decodes nothing.
+            let taken = try VideoPoster.take(
+                analysis, at: time, description: request.posterDescription, input: request.input,
+                maximumPixels: request.configuration.limits.imagePixels)
+            request.report(taken.note)
+            var resolved = self
+            resolved.request.poster = taken.poster
+            resolved.request.posterName = taken.name
+            resolved.request.fit = true
+            resolved.request.posterFromVideo = nil
+            return try await resolved.run(analysed: analysis, lock: lock)
+        }
 
         var source = try selectSource(analysis)
         // Several languages in the source's AUDIO group: one low-rate rendition per language,
@@ -781,7 +804,7 @@ public struct AudioOnlyVariantBuilder: Sendable {
         }
         var problems: [String] = []
         if peak > budget { problems.append("it peaks at \(Self.kbps(peak)) against the \(Self.kbps(budget)) budget") }
-        if request.poster != nil {
+        if request.poster != nil || request.posterFromVideo != nil {
             let runt = measurement.finalRuntIndex
             var inspected = 0, missing = 0
             for (index, record) in measurement.records.enumerated() where record.isInspected && index != runt {

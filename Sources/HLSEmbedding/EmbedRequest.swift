@@ -27,6 +27,11 @@ public struct EmbedRequest: Sendable {
     public var force: Bool
     /// Re-encode the image smaller until the result fits the budget.
     public var fit: Bool
+    /// Take the poster from the stream's own video at this time instead of `poster`
+    /// (`--poster-from-video`); it is fitted to the budget as with `fit`.
+    public var posterFromVideo: PosterFrameTime?
+    /// The APIC description of a poster taken from the video.
+    public var posterDescription = ""
     /// The budget, profile and limits the result is measured and re-checked with.
     public var configuration: CheckConfiguration
     /// When another `hlscheck embed` holds the stream's lock: wait for it (true) or refuse.

@@ -35,7 +35,27 @@ public struct PosterEmbedder: Sendable {
         if request.destination == .inPlace, let live = targets.first(where: { !$0.playlist.endList }) {
             throw StreamWriter.stillWritten(live.playlistURI)
         }
+        return try await withPosterFromVideo(analysis).embed(analysis, targets: targets, lock: lock)
+    }
 
+    /// This embedder with the picture `--poster-from-video` takes from the stream's video as its
+    /// poster, to be fitted like `--fit`; itself when the poster is an image.
+    func withPosterFromVideo(_ analysis: StreamAnalysis) throws(EmbedError) -> PosterEmbedder {
+        guard let time = request.posterFromVideo else { return self }
+        let taken = try VideoPoster.take(
+            analysis, at: time, description: request.posterDescription, input: request.input,
+            maximumPixels: request.configuration.limits.imagePixels)
+        request.report(taken.note)
+        var resolved = self
+        resolved.request.poster = taken.poster
+        resolved.request.posterName = taken.name
+        resolved.request.fit = true
+        resolved.request.posterFromVideo = nil
+        return resolved
+    }
+
+    /// Plans, measures, writes and re-checks the analysed stream (see `run()`).
+    func embed(_ analysis: StreamAnalysis, targets: [PlannedTarget], lock: StreamLock?) async throws(EmbedError) -> EmbedOutcome {
         var poster = request.poster
         var fitted: String?
         var plan = try await rewritePlan(targets, poster: poster)

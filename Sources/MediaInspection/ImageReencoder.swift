@@ -52,7 +52,7 @@ extension ImageReencoder {
 }
 
 /// Owns one `AVFrame` (and the buffers it references); frees it in `deinit`.
-private final class OwnedFrame {
+final class OwnedFrame {
     let pointer: UnsafeMutablePointer<AVFrame>
 
     init() throws(LibAVError) {
@@ -145,7 +145,7 @@ private final class OwnedFrame {
 }
 
 /// Owns an `AVCodecContext`.
-private final class CodecContext {
+final class CodecContext {
     let pointer: UnsafeMutablePointer<AVCodecContext>
 
     init(_ codec: UnsafePointer<AVCodec>) throws(LibAVError) {
@@ -160,7 +160,7 @@ private final class CodecContext {
 }
 
 /// Owns an `AVPacket`.
-private final class OwnedPacket {
+final class OwnedPacket {
     let pointer: UnsafeMutablePointer<AVPacket>
 
     init() throws(LibAVError) {
@@ -175,7 +175,7 @@ private final class OwnedPacket {
 }
 
 /// Owns a `SwsContext`.
-private final class Scaler {
+final class Scaler {
     let pointer: OpaquePointer
 
     init(from sourceSize: PixelSize, _ sourceFormat: AVPixelFormat, to size: PixelSize, _ format: AVPixelFormat) throws(LibAVError) {
@@ -193,7 +193,7 @@ private final class Scaler {
 }
 
 /// The `mjpeg` encoder set up for one picture at a fixed qscale.
-private struct JPEGEncoder {
+struct JPEGEncoder {
     private let context: CodecContext
     private let lambda: Int32
 

@@ -30,6 +30,13 @@ struct EmbedCommand: AsyncParsableCommand {
     @Option(help: "The poster: a JPEG or PNG file.", completion: .file(extensions: ["jpg", "jpeg", "png"]))
     var image: String?
 
+    @Option(
+        name: .customLong("poster-from-video"),
+        help: ArgumentHelp(
+            "Take the poster from the stream's own video instead of --image: the frame at TIME (seconds, M:SS, H:MM:SS, or a share such as 25%; TIME may be left out: 10%) of the video variant with the most pixels, re-encoded as JPEG to fit the budget as with --fit.",
+            valueName: "time"))
+    var posterFromVideo: PosterFrameTime?
+
     @Argument(help: "The multivariant or media playlist.", completion: .file(extensions: ["m3u8", "m3u"]))
     var playlist: String
 
@@ -102,7 +109,10 @@ struct EmbedCommand: AsyncParsableCommand {
             if let audioBitrate, !(16...320).contains(audioBitrate) { throw ValidationError("--audio-bitrate must be between 16 and 320 (kbit/s)") }
             if !variants.isEmpty { throw ValidationError("--variant does not apply to --add-audio-only (use --audio-from to choose the source)") }
             if keepNames { throw ValidationError("--keep-names does not apply to --add-audio-only (its files are new; --name chooses the playlist's)") }
-            if fit && image == nil { throw ValidationError("--fit needs an --image") }
+            if posterFromVideo != nil && (image != nil || remove) {
+                throw ValidationError(remove ? "--remove takes no --poster-from-video" : "--image and --poster-from-video exclude each other: the poster is one or the other")
+            }
+            if fit && image == nil && posterFromVideo == nil { throw ValidationError("--fit needs an --image") }
             if let variantName, let problem = AudioOnlyVariantBuilder.nameProblem(variantName) {
                 throw ValidationError("--name \(variantName): the new variant's playlist needs \(problem)")
             }
@@ -112,8 +122,11 @@ struct EmbedCommand: AsyncParsableCommand {
         if audioBitrate != nil || audioFrom != nil || replace || variantName != nil {
             throw ValidationError("--audio-bitrate, --audio-from, --name and --replace go with --add-audio-only")
         }
-        guard remove != (image != nil) else {
-            throw ValidationError(remove ? "--remove takes no --image" : "give the poster with --image FILE (or --remove)")
+        if posterFromVideo != nil && (image != nil || remove) {
+            throw ValidationError(remove ? "--remove takes no --poster-from-video" : "--image and --poster-from-video exclude each other: the poster is one or the other")
+        }
+        guard remove != (image != nil || posterFromVideo != nil) else {
+            throw ValidationError(remove ? "--remove takes no --image" : "give the poster with --image FILE or --poster-from-video [TIME] (or --remove)")
         }
         if fit && remove { throw ValidationError("--fit needs an --image") }
         guard (1...1_000_000).contains(budgetKbps) else { throw ValidationError("--budget-kbps must be between 1 and 1000000") }
@@ -130,6 +143,8 @@ struct EmbedCommand: AsyncParsableCommand {
             input: playlist, poster: poster, posterName: image.map { ($0 as NSString).lastPathComponent } ?? "",
             destination: output.map { .folder($0) } ?? .inPlace, variants: variants, force: force, fit: fit,
             configuration: configuration)
+        request.posterFromVideo = posterFromVideo
+        request.posterDescription = description
         request.wait = wait
         request.keepNames = keepNames
         request.report = { printError("hlscheck: \(TerminalText.escaped($0))") }
@@ -142,7 +157,7 @@ struct EmbedCommand: AsyncParsableCommand {
             printError("hlscheck: \(TerminalText.escaped(error.description))")
             throw ExitCode(2)
         }
-        if let fitted = outcome.fittedImage { print("re-encoded \(image ?? "the image"): \(fitted)") }
+        if let fitted = outcome.fittedImage { print("re-encoded \(posterSourceName): \(fitted)") }
         for target in outcome.targets {
             let before = target.peakBefore?.formattedBitrate ?? "?"
             let after = target.peakAfter?.formattedBitrate ?? "?"
@@ -183,6 +198,8 @@ struct EmbedCommand: AsyncParsableCommand {
         request.replace = replace
         request.name = variantName
         request.fit = fit
+        request.posterFromVideo = posterFromVideo
+        request.posterDescription = description
         request.remove = remove
         request.wait = wait
         request.report = { printError("hlscheck: \(TerminalText.escaped($0))") }
@@ -204,7 +221,7 @@ struct EmbedCommand: AsyncParsableCommand {
         case .removed:
             print("removed the audio-only variant \(outcome.variantURI ?? "") and its files")
         case .added, .rebuilt, .replaced:
-            if let fitted = outcome.fittedImage { print("re-encoded \(image ?? "the image"): \(fitted)") }
+            if let fitted = outcome.fittedImage { print("re-encoded \(posterSourceName): \(fitted)") }
             if !outcome.replaced.isEmpty {
                 print("replaced the audio-only variant \(outcome.replaced.map { TerminalText.escaped($0) }.joined(separator: ", ")) in the multivariant playlist (its files stay: other playlists may use them)")
             }
@@ -218,6 +235,12 @@ struct EmbedCommand: AsyncParsableCommand {
         if let verification = outcome.verification {
             try finish(verification, outcome.verdict, output: outcome.output)
         }
+    }
+
+    /// How "re-encoded …" names the poster: the image file, or the frame taken from the video.
+    var posterSourceName: String {
+        if let image { return image }
+        return posterFromVideo == nil ? "the image" : "the video frame"
     }
 
     var configuration: CheckConfiguration {
@@ -268,5 +291,28 @@ struct EmbedCommand: AsyncParsableCommand {
             printError("hlscheck: \(path): \(error.description)")
             throw ExitCode(2)
         }
+    }
+}
+
+extension EmbedCommand {
+    /// What `--poster-from-video` means when its TIME is left out.
+    static let defaultPosterTime = "10%"
+
+    /// `--poster-from-video` may come without its TIME (`embed --poster-from-video master.m3u8
+    /// --output out`), which swift-argument-parser cannot express: an option either always or
+    /// never takes a value. `arguments` (without the program name) with the default TIME put
+    /// in wherever the word after the option is not a time.
+    static func withDefaultPosterTime(_ arguments: [String]) -> [String] {
+        guard arguments.first == "embed" else { return arguments }
+        var result: [String] = []
+        for (index, argument) in arguments.enumerated() {
+            result.append(argument)
+            // After "--" every word is an argument, never an option.
+            if argument == "--" { return result + arguments[(index + 1)...] }
+            guard argument == "--poster-from-video" else { continue }
+            let next: String? = index + 1 < arguments.count ? arguments[index + 1] : nil
+            if next.flatMap({ PosterFrameTime($0) }) == nil { result.append(defaultPosterTime) }
+        }
+        return result
     }
 }

@@ -27,7 +27,7 @@ struct HLSCheckCommand: AsyncParsableCommand {
             return
         }
         do {
-            var command = try await asyncParseAsRoot(nil)
+            var command = try await asyncParseAsRoot(EmbedCommand.withDefaultPosterTime(arguments))
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {

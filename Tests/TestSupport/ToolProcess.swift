@@ -27,6 +27,12 @@ public enum ToolProcess {
         public var output: String { stdout + stderr }
     }
 
+    /// The program's path on PATH, nil when it is not installed.
+    public static func locate(_ program: String) -> String? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
+        return path.split(separator: ":").map { "\($0)/\(program)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
     /// Runs `arguments` — the program first, looked up on PATH unless `executable` names it — in
     /// `folder`, with `environment` added to (or, with `replacingEnvironment`, instead of) the
     /// test's own, standard input empty. A watchdog kills it after `timeout` seconds, so that a

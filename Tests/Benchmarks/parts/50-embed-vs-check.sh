@@ -1,22 +1,22 @@
 #!/usr/bin/env bash
-# Part of `make bench`: `hlscheck embed` against `cp -r` of the same stream — an
-# audio-only variant of 600 segments (2 s each), once as MPEG-TS and once as packed audio (ADTS),
-# with --output (to a folder that does not exist yet) and with --in-place (each in-place run
+# Part of `make bench`: `hlscheck embed` against the full check of the same stream, side by side —
+# an audio-only variant of 600 segments (2 s each), once as MPEG-TS and once as packed audio
+# (ADTS). Embed must measure every segment before it writes (the budget comes first), so its
+# floor is the check; what it adds is the rewrite, the files and the re-check. Rows: the check,
+# embed --output (to a folder that does not exist yet) and embed --in-place (each in-place run
 # starts from a fresh copy made by hyperfine's --prepare, not timed), every command from the same
 # filesystem state (see settle.sh below): by default, as root, each run on a file system of its
 # own, made afresh by the run's --prepare (a 256 MiB ext4 without a journal, like this machine's
 # disk, on a loop device with direct I/O), the input copied onto it, the output written on it.
-# One more row: FFmpeg's libraries loaded as hlscheck loads them and nothing else (ffmpeg-load-floor.c),
-# the floor of any run that inspects a segment.
 #   HLSCHECK_BIN=path       the binary to measure (default .build/release/hlscheck)
-#   HLSCHECK_BASELINE=path  also time this binary's embed (say main's), in the same hyperfine run
+#   HLSCHECK_BASELINE=path  also time this binary's embed and check (say main's), in the same hyperfine run
 #   BENCH_WORK=folder       keep the generated media there and reuse it on the next run
 #   BENCH_RUNS=n            runs per command (default 7)
 #   BENCH_RT=1              run every timed command at real-time priority (chrt -f 50, root): on
 #                           a machine others are using, the figures of an idle one (each run
 #                           is short; the kernel keeps 5 % of every second for everyone else)
 #   BENCH_FS=disk           instead: every run on the disk the media is on,
-#                           settled by rm + sync + dropping the caches (the denominator drifts)
+#                           settled by rm + sync + dropping the caches
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 bin=$(realpath "${HLSCHECK_BIN:-.build/release/hlscheck}")
@@ -55,20 +55,20 @@ echo "$(ls "$work/ts/audio" | grep -c '\.ts$') TS segments, $(ls "$work/aac/audi
 # skips every inode deleted in the last 30 s — 5.5 min while its inode-table block is still dirty
 # — checking each one's deletion time, so creating 600 files right after 600-file `rm -rf`s
 # costs 3× the system time of creating them after an idle minute, whatever the settle step
-# flushes or drops (cp -r of 600 files: anywhere from 37 to 193 ms on one disk). A file system
+# flushes or drops (copying 600 files: anywhere from 37 to 193 ms on one disk). A file system
 # made with mkfs has deleted nothing. Direct I/O on the loop device: a sync writes to the disk,
 # not into the page cache of the image file (which would be written back during a later run).
 #
 # disk (BENCH_FS=disk, or when a loop mount is not permitted): the previous output removed,
 # everything flushed (`sync`), the kernel's caches dropped when we may (root) and the inputs, the
 # binary and its libraries read back in, for a machine where a loop mount is not permitted; its
-# cp -r rows depend on what the commands before deleted.
+# embed rows depend on what the commands before deleted.
 mode=${BENCH_FS:-fresh}
 mnt=$work/fs
 if [ "$mode" = fresh ]; then
     mkdir -p "$mnt"
     if [ "$(id -u)" != 0 ] || ! command -v mkfs.ext4 >/dev/null || ! command -v losetup >/dev/null; then
-        echo "note: not root or no mkfs.ext4/losetup: every run on the disk the media is on (BENCH_FS=disk); cp -r figures depend on the files the command before deleted"
+        echo "note: not root or no mkfs.ext4/losetup: every run on the disk the media is on (BENCH_FS=disk); embed figures depend on the files the command before deleted"
         mode=disk
     fi
 fi
@@ -102,7 +102,7 @@ else
     [ -w /proc/sys/vm/drop_caches ] && echo 3 > /proc/sys/vm/drop_caches
     find $work/ts $work/aac \${3:+"\$2"} -type f -exec cat {} + > /dev/null
 fi
-cat "$bin" \$(ldd "$bin" 2>/dev/null | awk '/=> \\//{print \$3}') "\$(command -v cp)" \$(command -v chrt) /bin/sh > /dev/null
+cat "$bin" \$(ldd "$bin" 2>/dev/null | awk '/=> \\//{print \$3}') \$(command -v chrt) /bin/sh > /dev/null
 # hlscheck opens FFmpeg and libxml2 with dlopen (not in its ldd list): warm them and what they need too.
 libs=\$(ldconfig -p | awk '/(libavformat|libavcodec|libavutil|libswscale|libswresample)\\.so\\.[0-9]+ |libxml2\\.so\\.2 /{print \$NF}')
 cat \$libs \$(ldd \$libs 2>/dev/null | awk '/=> \\//{print \$3}' | sort -u) > /dev/null
@@ -119,11 +119,11 @@ if [ "$mode" = fresh ]; then
     trap cleanup EXIT
     # Does it work here (a container may refuse loop devices)? One try before timing anything.
     if ! "$work/settle.sh" fresh none "$work/ts" 2>/dev/null; then
-        echo "note: cannot make and mount a file system here: every run on the disk the media is on (BENCH_FS=disk); cp -r figures depend on the files the command before deleted"
+        echo "note: cannot make and mount a file system here: every run on the disk the media is on (BENCH_FS=disk); embed figures depend on the files the command before deleted"
         mode=disk; settle="$work/settle.sh disk"
     fi
 fi
-[ "$mode" = disk ] && { [ -w /proc/sys/vm/drop_caches ] || echo "note: not root, caches are not dropped between runs: cp -r figures may depend on the files the command before deleted"; }
+[ "$mode" = disk ] && { [ -w /proc/sys/vm/drop_caches ] || echo "note: not root, caches are not dropped between runs: embed figures may depend on the files the command before deleted"; }
 echo "File system state of every run: $mode"
 
 rt=""
@@ -132,49 +132,40 @@ if [ "${BENCH_RT:-}" = 1 ]; then
     else echo "note: BENCH_RT=1 needs root and chrt: timed at normal priority"; fi
 fi
 
-# HLSCHECK_BASELINE=path adds the embed rows of another binary (say main's) to the same run.
+# HLSCHECK_BASELINE=path adds the rows of another binary (say main's) to the same run.
 commands=()
 for kind in TS ADTS; do
     stream=$work/ts; [ "$kind" = ADTS ] && stream=$work/aac
     if [ "$mode" = fresh ]; then
-        input=$mnt/stream; copy=$mnt/copy; out=$mnt/out; inplace=$mnt/inplace
+        input=$mnt/stream; out=$mnt/out; inplace=$mnt/inplace
         prepare="$settle none $stream"; prepare_inplace="$settle inplace $stream"
     else
-        input=$stream; copy=$work/copy; out=$work/out; inplace=$work/inplace
-        prepare="$settle $copy"; prepare_inplace="$settle $inplace $stream"
+        input=$stream; out=$work/out; inplace=$work/inplace
+        prepare="$settle $work/none"; prepare_inplace="$settle $inplace $stream"
     fi
-    commands+=(-n "cp -r ($kind)" --prepare "$prepare" "${rt}cp -r $input $copy"
-               -n "cp -r, then sync ($kind)" --prepare "$prepare" "${rt}sh -c 'cp -r $input $copy && sync'")
     for binary in "$bin" ${HLSCHECK_BASELINE:+"$(realpath "$HLSCHECK_BASELINE")"}; do
         label=$kind; [ "$binary" != "$bin" ] && label="$kind, baseline"
-        [ "$mode" = disk ] && prepare="$settle $out"
-        commands+=(-n "embed --output ($label)" --prepare "$prepare"
+        prepare_out=$prepare; [ "$mode" = disk ] && prepare_out="$settle $out"
+        commands+=(-n "check ($label)" --prepare "$prepare" "$rt$binary $input/master.m3u8 || true"
+                   -n "embed --output ($label)" --prepare "$prepare_out"
                    "$rt$binary embed --image $poster $input/master.m3u8 --output $out || true"
                    -n "embed --in-place ($label)" --prepare "$prepare_inplace"
                    "$rt$binary embed --image $poster $inplace/master.m3u8 --in-place || true")
     done
-    [ "$mode" = disk ] && prepare="$settle $work/none"
-    commands+=(-n "check ($kind, the stream as it is)" --prepare "$prepare" "$rt$bin $input/master.m3u8 || true")
 done
-# The floor of any run that inspects: FFmpeg's libraries loaded as hlscheck loads them, nothing else.
-cc -O2 -o "$work/ffmpeg-load-floor" Tests/Benchmarks/ffmpeg-load-floor.c \
-   $(pkg-config --cflags libavformat libavcodec libavutil libswresample libswscale) -ldl
-"$work/ffmpeg-load-floor"
-commands+=(-n "FFmpeg loaded, nothing else (C, dlopen as hlscheck does) (TS)" --prepare "$prepare" "$rt$work/ffmpeg-load-floor")
 hyperfine --warmup 1 --runs "${BENCH_RUNS:-7}" --style basic --export-json "$work/results.json" "${commands[@]}"
 echo
 python3 - "$work/results.json" <<'PY'
-import json, statistics, sys
+import json, sys
 results = json.load(open(sys.argv[1]))["results"]
-kind = lambda r: "ADTS" if "ADTS" in r["command"] else "TS"
-copy = {k: next(r for r in results if r["command"] == f"cp -r ({k})") for k in ("TS", "ADTS")}
-synced = {k: next(r for r in results if r["command"] == f"cp -r, then sync ({k})") for k in ("TS", "ADTS")}
+# Each row against the check of the same stream by the same binary (the label in brackets).
+label = lambda r: r["command"][r["command"].index("(") + 1:-1]
+check = {label(r): r for r in results if r["command"].startswith("check (")}
 cpu = lambda r: r["user"] + r["system"]
-print("| command | median (wall) | min–max | ÷ cp -r | ÷ cp -r + sync | CPU user+sys | ÷ cp -r |")
-print("|---|---:|---:|---:|---:|---:|---:|")
+print("| command | median (wall) | min–max | ÷ check | CPU user+sys | ÷ check |")
+print("|---|---:|---:|---:|---:|---:|")
 for r in results:
-    base, durable = copy[kind(r)], synced[kind(r)]
+    base = check[label(r)]
     print(f"| {r['command']} | {r['median'] * 1000:.0f} ms | {min(r['times']) * 1000:.0f}–{max(r['times']) * 1000:.0f} ms "
-          f"| {r['median'] / base['median']:.1f}× | {r['median'] / durable['median']:.1f}× "
-          f"| {cpu(r) * 1000:.0f} ms | {cpu(r) / cpu(base):.1f}× |")
+          f"| {r['median'] / base['median']:.2f}× | {cpu(r) * 1000:.0f} ms | {cpu(r) / cpu(base):.2f}× |")
 PY

@@ -1,0 +1,91 @@
+import Foundation
+import HLSEmbedding
+import HLSPackaging
+import HTTPTestServer
+import TestSupport
+import Testing
+
+/// GStreamer, a player that shares no demuxer or decoder with hlscheck's FFmpeg: `playbin3`
+/// (hlsdemux2, tsdemux / qtdemux / aacparse, the avdec_aac decoder of gst-libav) plays a media
+/// playlist over HTTP — hlsdemux2 fetches through libsoup, which has no file:// — into fake
+/// sinks as fast as it can. `gst-launch-1.0 -v` prints every buffer the
+/// audio sink receives (`silent=false`), so the run tells how far the audio went, not only that
+/// the pipeline ended.
+enum GStreamerPlayback {
+    /// What `gst-launch-1.0` needs: the tool (gstreamer1.0-tools) and, for HLS, AAC and both
+    /// containers, plugins-base, -good, -bad and gstreamer1.0-libav — the Makefile's
+    /// TEST_DEB_PACKAGES, which `make test` installs.
+    static let missing = "gst-launch-1.0 is not installed: `make test-deps` installs GStreamer (gstreamer1.0-tools, -plugins-base, -good, -bad, gstreamer1.0-libav)"
+
+    struct Playback {
+        var result: ToolProcess.Result
+        /// "Got EOS from element "playbin3-0"": the pipeline played to its end.
+        var reachedEndOfStream: Bool { result.output.contains("Got EOS from element \"playbin3") }
+        /// Lines where GStreamer reports an error (a demuxer or decoder that gave up).
+        var errors: [String] { result.output.split(separator: "\n").map(String.init).filter { $0.hasPrefix("ERROR:") } }
+        /// The audio buffers the sink received: each one's start and duration, in seconds of
+        /// GStreamer's timeline (hlsdemux2 puts the stream at an offset of its own).
+        var audioBuffers: [(pts: Double, duration: Double)] {
+            result.output.matches(of: /pts: (\d+):(\d+):(\d+\.\d+), duration: (\d+):(\d+):(\d+\.\d+)/).compactMap { match in
+                func seconds(_ h: Substring, _ m: Substring, _ s: Substring) -> Double? {
+                    guard let h = Double(h), let m = Double(m), let s = Double(s) else { return nil }
+                    return h * 3600 + m * 60 + s
+                }
+                guard let pts = seconds(match.1, match.2, match.3), let duration = seconds(match.4, match.5, match.6) else { return nil }
+                return (pts, duration)
+            }
+        }
+
+        /// Seconds of audio played: the buffers' durations added up.
+        var audioDuration: Double { audioBuffers.reduce(0) { $0 + $1.duration } }
+    }
+
+    /// Plays `relativePath` of `folder`, served over loopback HTTP, to its end; killed after a
+    /// minute (a pipeline that stalls fails the test instead of hanging it).
+    static func play(_ relativePath: String, in folder: String) async throws -> Playback {
+        let server = try await HTTPTestServer(folder: folder)
+        let result: ToolProcess.Result
+        do {
+            result = try ToolProcess.capture([
+                "gst-launch-1.0", "-v", "playbin3", "uri=\(server.url(relativePath))",
+                "audio-sink=fakesink silent=false", "video-sink=fakesink", "text-sink=fakesink",
+            ], timeout: 60)
+        } catch {
+            await server.stop()
+            throw error
+        }
+        await server.stop()
+        return Playback(result: result)
+    }
+}
+
+/// What `embed --add-audio-only` writes plays in GStreamer from its first to its last frame.
+@Suite(.serialized) struct GStreamerPlaybackTests {
+    @Test(arguments: Ladder.allCases)
+    func gstreamerPlaysTheNewAudioOnlyVariantToItsEnd(_ ladder: Ladder) async throws {
+        // Never skipped: without GStreamer the test fails and says how to install it.
+        try #require(ToolProcess.locate("gst-launch-1.0") != nil, "\(GStreamerPlayback.missing)")
+        let folder = try TemporaryFolder()
+        let master = try await ladder.make(in: folder)
+        let request = AudioOnlyRequest(
+            input: master, poster: try Poster(image: fixture("poster.jpg")), posterName: "poster.jpg", destination: .folder(folder.path("out")))
+        let outcome = try await AudioOnlyVariantBuilder(request).run()
+        let written = (outcome.output as NSString).deletingLastPathComponent
+        let variant = try #require(outcome.variantURI)
+
+        let playback = try await GStreamerPlayback.play(variant, in: written)
+        let tail = playback.result.output.split(separator: "\n").filter { !$0.contains("last-message") }.suffix(12).joined(separator: "\n")
+        #expect(!playback.result.killedBySignal && playback.result.status == 0, "gst-launch-1.0 exited \(playback.result.status)\(playback.result.killedBySignal ? " (killed: it did not finish within a minute)" : ""):\n\(tail)")
+        #expect(playback.errors.isEmpty, "\(playback.errors)")
+        #expect(playback.reachedEndOfStream, "no end of stream:\n\(tail)")
+        // As much audio as GStreamer plays from the source, within two AAC frames per run of
+        // continuous timestamps (the encoder starts afresh at each discontinuity).
+        let buffers = playback.audioBuffers
+        #expect(!buffers.isEmpty, "the audio sink received no buffer:\n\(tail)")
+        let source = try await GStreamerPlayback.play(ladder.audioPlaylist, in: (master as NSString).deletingLastPathComponent)
+        #expect(!source.audioBuffers.isEmpty, "GStreamer played no audio from the source")
+        let runs = ladder == .tsDiscontinuity ? 2.0 : 1.0
+        #expect(abs(playback.audioDuration - source.audioDuration) <= runs * 2 * 1024 / 48_000,
+                "GStreamer played \(playback.audioDuration) s of the new audio, \(source.audioDuration) s of the source's")
+    }
+}
