@@ -3,10 +3,11 @@
 
 PREFIX ?= /usr/local
 SWIFT ?= swift
-# What building hlscheck needs. The ffmpeg CLI (test media, samples) and chromium (the HTML
-# report's browser test) and openssl (a test's self-signed certificate) are TEST_DEB_PACKAGES: `make build`/`make install` never pull them in.
+# What building hlscheck needs. The ffmpeg CLI (test media, samples), chromium (the HTML
+# report's browser test), openssl (a test's self-signed certificate), and zsh and fish (the
+# completion scripts' tests run in the real shells) are TEST_DEB_PACKAGES: `make build`/`make install` never pull them in.
 DEB_PACKAGES := libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libswresample-dev libxml2-dev pkg-config
-TEST_DEB_PACKAGES := ffmpeg chromium openssl
+TEST_DEB_PACKAGES := ffmpeg chromium openssl zsh fish
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN := .build/release/hlscheck
 

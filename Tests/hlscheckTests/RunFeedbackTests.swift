@@ -56,7 +56,7 @@ enum Terminal {
         var outputs: [String: [String]] = [:]
         for jobs in ["1", "4"] {
             let result = try HLSCheckBinary.run(
-                inputs + ["--jobs", jobs, "--format", "text", "-o", "json=\(jobs).json", "-o", "sarif=\(jobs).sarif", "-o", "github=\(jobs).github"],
+                inputs + ["--jobs", jobs, "--show-variants", "--format", "text", "-o", "json=\(jobs).json", "-o", "sarif=\(jobs).sarif", "-o", "github=\(jobs).github"],
                 in: folder.url)
             #expect(!result.killedBySignal)
             #expect(result.status == 2, "\(result.stderr)")
@@ -88,7 +88,7 @@ enum Terminal {
 
     @Test func onATerminalAProgressLineIsDrawnInPlaceAndCleared() throws {
         let (folder, inputs) = try Self.streams()
-        let result = try Terminal.run(inputs + ["--jobs", "2"], in: folder.url)
+        let result = try Terminal.run(inputs + ["--jobs", "2", "--show-variants"], in: folder.url)
         #expect(result.status == 2, "\(result.stdout)")
         let shown = result.stdout
         #expect(shown.contains("\r\u{1B}[Khlscheck: 0/6 streams"), "\(shown.debugDescription)")
@@ -114,7 +114,7 @@ enum Terminal {
 
     @Test func termDumbAndNoColorAndQuietAreHonoured() throws {
         let (folder, inputs) = try Self.streams()
-        let dumb = try Terminal.run(inputs, environment: ["TERM": "dumb"], in: folder.url)
+        let dumb = try Terminal.run(inputs + ["--show-variants"], environment: ["TERM": "dumb"], in: folder.url)
         #expect(dumb.status == 2)
         #expect(!dumb.stdout.contains("\u{1B}"), "\(dumb.stdout.debugDescription)")
         #expect(dumb.stdout.contains("Variants of c1/master.m3u8"))

@@ -180,7 +180,7 @@ public struct TimestampsMisalignedRule: Rule {
             let offset = start - reference
             guard abs(offset) > Self.tolerance else { return nil }
             return Finding(
-                "\(uri) starts segment \(record.uri) at \(seconds(start)) s, \(seconds(abs(offset))) s \(offset < 0 ? "before" : "after") the \(others) other playlist\(others == 1 ? "" : "s") of this stream (\(seconds(reference)) s): players switching to it jump in time",
+                "segment \(record.uri) starts at \(seconds(start)) s, \(seconds(abs(offset))) s \(offset < 0 ? "before" : "after") the \(others) other playlist\(others == 1 ? "" : "s") of this stream (\(seconds(reference)) s): players switching to this playlist jump in time",
                 at: SourceLocation(uri: uri, line: record.line))
         }
     }
@@ -264,7 +264,7 @@ public struct TargetDurationInconsistentRule: Rule {
         guard let reference = counts.max(by: { ($0.value, -$0.key) < ($1.value, -$1.key) })?.key else { return [] }
         return declared.filter { $0.target != reference }.map { uri, target, line in
             Finding(
-                "\(uri) declares EXT-X-TARGETDURATION \(target) s, the other playlists of this stream \(reference) s: every variant and rendition must use the same target duration",
+                "EXT-X-TARGETDURATION is \(target) s here, \(reference) s in the other playlists of this stream: every variant and rendition must use the same target duration",
                 at: SourceLocation(uri: uri, line: line))
         }
     }
