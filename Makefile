@@ -37,20 +37,20 @@ RELEASE_BUILD = $(SWIFT) build -c release --product hlscheck --static-swift-stdl
 build: deps
 	$(RELEASE_BUILD)
 
-# The main job: check the bundled samples (MPEG-TS, packed audio, fMP4), then the one that lacks
+# The main job: check the bundled samples (MPEG-TS, packed audio, fMP4), with their variant tables, then the one that lacks
 # an audio-only variant (that last report is expected to fail, so its exit code does not stop make).
 run: build
-	$(BIN) Samples/compliant/master.m3u8
+	$(BIN) Samples/compliant/master.m3u8 --show-variants
 	@echo
-	$(BIN) Samples/packed-audio/master.m3u8 --root Samples
+	$(BIN) Samples/packed-audio/master.m3u8 --root Samples --show-variants
 	@echo
-	$(BIN) Samples/fmp4/master.m3u8
+	$(BIN) Samples/fmp4/master.m3u8 --show-variants
 	@echo
-	-$(BIN) Samples/no-audio-only/master.m3u8 --root Samples
+	-$(BIN) Samples/no-audio-only/master.m3u8 --root Samples --show-variants
 	@echo
 	@# ... and the packager closing the loop: the missing audio-only variant, into a temporary copy, checked.
 	out=$$(mktemp -d) && $(BIN) embed --add-audio-only --image Samples/poster.jpg Samples/no-audio-only/master.m3u8 --root Samples --output $$out \
-	  && echo && $(BIN) $$out/no-audio-only/master.m3u8 --root $$out; status=$$?; rm -rf $$out; exit $$status
+	  && echo && $(BIN) $$out/no-audio-only/master.m3u8 --root $$out --show-variants; status=$$?; rm -rf $$out; exit $$status
 
 # Python packages the tests use to read reports as CI consumers do.
 PIP_TEST_PACKAGES := junitparser xunitparser
