@@ -2,6 +2,7 @@
 public enum RuleCatalogue {
     /// One instance of every rule.
     public static let all: [any Rule] = [
+        InputUnreadableRule(),
         PlaylistSyntaxRule(),
         PlaylistLenientRule(),
         VersionTooLowRule(),

@@ -35,25 +35,12 @@ import Testing
         #expect(result.stderr.contains("--quiet leaves out the variant tables that --show-variants asks for; choose one"), "\(result.stderr)")
     }
 
-    /// `hlscheck ARGS` on a terminal `columns` wide (a pseudo-terminal sized with stty); the
+    /// `hlscheck ARGS` on a terminal `columns` wide (TERM=dumb: no colour, no progress line); the
     /// screen's lines, without carriage returns.
     static func onTerminal(columns: Int, _ arguments: [String]) throws -> [String] {
-        func quoted(_ word: String) -> String { "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'" }
-        let command = "stty cols \(columns) rows 50 && "
-            + (["env", "-i", "TERM=dumb", "PATH=/usr/bin:/bin", HLSCheckBinary.executable.path] + arguments).map(quoted).joined(separator: " ")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-        process.arguments = ["-q", "-e", "-c", command, "/dev/null"]
-        process.currentDirectoryURL = PackageRoot.url
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(String(decoding: data, as: UTF8.self))")
-        return String(decoding: data, as: UTF8.self).replacingOccurrences(of: "\r", with: "")
+        let result = try Terminal.run(arguments, environment: ["TERM": "dumb"], columns: columns, in: PackageRoot.url)
+        #expect(result.status == 0, "\(result.stdout)")
+        return result.stdout.replacingOccurrences(of: "\r", with: "")
             .split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
     }
 

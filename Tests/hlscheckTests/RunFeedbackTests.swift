@@ -4,31 +4,19 @@ import Testing
 
 /// Runs the binary on a pseudo-terminal (util-linux `script`, from bsdutils, essential in
 /// Debian): standard output and standard error are the terminal, and what it shows comes back
-/// as one stream (line ends as `\r\n`).
+/// as one stream (line ends as `\r\n`). `columns` sizes the terminal (stty), as a window would.
 enum Terminal {
-    static func run(_ arguments: [String], environment: [String: String] = [:], in folder: URL) throws -> CommandResult {
+    static func run(
+        _ arguments: [String], environment: [String: String] = [:], columns: Int? = nil, in folder: URL
+    ) throws -> CommandResult {
         func quoted(_ word: String) -> String { "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'" }
         var variables = ["TERM": "xterm-256color", "PATH": "/usr/bin:/bin"]
         variables.merge(environment) { $1 }
-        let command = (["env", "-i"] + variables.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+        let command = (columns.map { "stty cols \($0) rows 50 && " } ?? "")
+            + (["env", "-i"] + variables.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
             + [HLSCheckBinary.executable.path] + arguments).map(quoted).joined(separator: " ")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-        process.arguments = ["-q", "-e", "-c", command, "/dev/null"]
-        process.currentDirectoryURL = folder
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let watchdog = DispatchWorkItem { process.terminate() }
-        DispatchQueue.global().asyncAfter(deadline: .now() + 120, execute: watchdog)
-        defer { watchdog.cancel() }
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return CommandResult(
-            status: process.terminationStatus, stdout: String(decoding: data, as: UTF8.self), stderr: "",
-            killedBySignal: process.terminationReason == .uncaughtSignal)
+        return try ToolProcess.capture(
+            ["-q", "-e", "-c", command, "/dev/null"], executable: URL(fileURLWithPath: "/usr/bin/script"), in: folder)
     }
 }
 

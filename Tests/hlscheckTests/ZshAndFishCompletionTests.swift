@@ -68,25 +68,13 @@ import Testing
     }
 
     static func run(_ executable: String, _ arguments: [String], in folder: TemporaryFolder) throws -> [String] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.currentDirectoryURL = folder.url
-        var environment = ProcessInfo.processInfo.environment
-        environment["PATH"] = folder.path("bin") + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
-        environment["HITS_FILE"] = folder.path(".hits")
-        environment["HOME"] = folder.path(".")
-        process.environment = environment
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
         try? FileManager.default.removeItem(atPath: folder.path(".hits"))
-        try process.run()
-        let output = out.fileHandleForReading.readDataToEndOfFile()
-        let errors = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(arguments.last ?? ""): \(String(decoding: errors, as: UTF8.self))")
-        return String(decoding: output, as: UTF8.self).split(separator: "\n").map(String.init)
+        let path = folder.path("bin") + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+        let result = try ToolProcess.capture(
+            arguments, executable: URL(fileURLWithPath: executable), in: folder.url,
+            environment: ["PATH": path, "HITS_FILE": folder.path(".hits"), "HOME": folder.path(".")])
+        #expect(result.status == 0, "\(arguments.last ?? ""): \(result.stderr)")
+        return result.stdout.split(separator: "\n").map(String.init)
     }
 
     /// What zsh offers after `line` and TAB.

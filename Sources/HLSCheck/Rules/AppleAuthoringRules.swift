@@ -10,6 +10,8 @@ public struct CellularVariantMissingRule: Rule {
 
     public static let description = RuleDescription(
         id: "cellular-variant-missing", name: "No cellular variant", defaultSeverity: .error,
+        // AS 9.21 is amended for iOS alone: Apple TV is not on cellular networks.
+        settings: [.audioOnly64k: .off, .rfc8216: .off, .appleTVOS: .off],
         summary: "No variant declares a BANDWIDTH within the cellular budget (Apple: 192 kbit/s).",
         rationale: "Apple HLS Authoring Specification: a stream for cellular networks must offer a variant whose peak is at most 192 kbit/s.",
         specItems: [
@@ -33,7 +35,7 @@ public struct AverageBandwidthMissingRule: Rule {
     public init() {}
 
     public static let description = RuleDescription(
-        id: "average-bandwidth-missing", name: "AVERAGE-BANDWIDTH missing", defaultSeverity: .error,
+        id: "average-bandwidth-missing", name: "AVERAGE-BANDWIDTH missing", defaultSeverity: .error, scope: .variant, settings: .appleOnly,
         summary: "An EXT-X-STREAM-INF has no AVERAGE-BANDWIDTH attribute.",
         rationale: "Apple HLS Authoring Specification: every variant must declare AVERAGE-BANDWIDTH; players use it to estimate sustained throughput.",
         specItems: [
@@ -57,7 +59,7 @@ public struct ResolutionMissingRule: Rule {
     public init() {}
 
     public static let description = RuleDescription(
-        id: "resolution-missing", name: "RESOLUTION missing", defaultSeverity: .error,
+        id: "resolution-missing", name: "RESOLUTION missing", defaultSeverity: .error, scope: .variant, settings: [.audioOnly64k: .off, .rfc8216: .severity(.warning)],
         summary: "A variant with video, or an I-frame stream, has no RESOLUTION attribute.",
         rationale: "RFC 8216 §4.3.4.2: RESOLUTION SHOULD be included for variants with video; Apple's authoring specification requires it.",
         specItems: [
@@ -92,7 +94,7 @@ public struct AudioOnlyVariantPresentRule: Rule {
     public init() {}
 
     public static let description = RuleDescription(
-        id: "audio-only-variant-present", name: "Audio-only variant not allowed", defaultSeverity: .error,
+        id: "audio-only-variant-present", name: "Audio-only variant not allowed", defaultSeverity: .error, settings: [.audioOnly64k: .off, .rfc8216: .off, .appleIOS: .off, .appleTVOS: .severity(.error)],
         summary: "The multivariant playlist lists an audio-only variant (not allowed on tvOS).",
         rationale: "Apple HLS Authoring Specification (tvOS): audio-only variants must not be listed in the multivariant playlist of a video stream; offer audio through EXT-X-MEDIA renditions instead.",
         specItems: [

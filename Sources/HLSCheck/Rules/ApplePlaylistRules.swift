@@ -2,7 +2,7 @@ import HLSPlaylist
 
 // Playlist requirements of Apple's HLS Authoring Specification that RFC 8216 and bis-22 leave
 // optional. Like the other Apple rules they are off in audio-only-64k and rfc8216 and errors in
-// apple-ios / apple-tvos (Profile.appleOnlyRules, docs/profiles.md).
+// apple-ios / apple-tvos (their `settings: .appleOnly`, docs/profiles.md).
 
 extension VariantAnalysis {
     /// Whether the variant carries video: by CODECS, by a VIDEO rendition group, or by its
@@ -32,7 +32,7 @@ public struct PlaylistTypeMissingRule: Rule {
     public init() {}
 
     public static let description = RuleDescription(
-        id: "playlist-type-missing", name: "VOD playlist without EXT-X-PLAYLIST-TYPE:VOD", defaultSeverity: .error,
+        id: "playlist-type-missing", name: "VOD playlist without EXT-X-PLAYLIST-TYPE:VOD", defaultSeverity: .error, settings: .appleOnly,
         summary: "A media playlist that ends with EXT-X-ENDLIST (VOD) has no EXT-X-PLAYLIST-TYPE.",
         rationale: "Apple's authoring specification requires EXT-X-PLAYLIST-TYPE:VOD on media playlists made from static content: it tells the player that the playlist will not change, so it neither reloads it nor treats it as live.",
         specItems: [
@@ -67,7 +67,7 @@ public struct FrameRateMissingRule: Rule {
     public init() {}
 
     public static let description = RuleDescription(
-        id: "frame-rate-missing", name: "FRAME-RATE missing", defaultSeverity: .error,
+        id: "frame-rate-missing", name: "FRAME-RATE missing", defaultSeverity: .error, scope: .variant, settings: .appleOnly,
         summary: "An EXT-X-STREAM-INF of a variant with video has no FRAME-RATE attribute.",
         rationale: "Apple's authoring specification requires FRAME-RATE on every variant with video; players use it to leave out variants the device cannot decode in time. bis-22 asks for it above 30 frames per second.",
         specItems: [
@@ -103,7 +103,7 @@ public struct IndependentSegmentsMissingRule: Rule {
     public init() {}
 
     public static let description = RuleDescription(
-        id: "independent-segments-missing", name: "EXT-X-INDEPENDENT-SEGMENTS missing", defaultSeverity: .error,
+        id: "independent-segments-missing", name: "EXT-X-INDEPENDENT-SEGMENTS missing", defaultSeverity: .error, settings: .appleOnly,
         summary: "Neither the multivariant playlist nor every video media playlist carries EXT-X-INDEPENDENT-SEGMENTS.",
         rationale: "Apple's authoring specification requires video segments to start with an IDR frame and the playlists to say so with EXT-X-INDEPENDENT-SEGMENTS, in the multivariant playlist or else in every video media playlist: without it a player switching variants downloads more than it needs to find a frame it can decode.",
         specItems: [
@@ -141,7 +141,7 @@ public struct IFramePlaylistMissingRule: Rule {
     public init() {}
 
     public static let description = RuleDescription(
-        id: "iframe-playlist-missing", name: "No I-frame playlist", defaultSeverity: .error,
+        id: "iframe-playlist-missing", name: "No I-frame playlist", defaultSeverity: .error, settings: .appleOnly,
         summary: "A multivariant playlist with video variants has no EXT-X-I-FRAME-STREAM-INF.",
         rationale: "Apple's authoring specification requires I-frame playlists: players show their frames while the user scrubs or scans; without them the timeline shows nothing but a spinner.",
         specItems: [
@@ -169,7 +169,7 @@ public struct LanguageMissingRule: Rule {
     public init() {}
 
     public static let description = RuleDescription(
-        id: "language-missing", name: "LANGUAGE missing", defaultSeverity: .error,
+        id: "language-missing", name: "LANGUAGE missing", defaultSeverity: .error, settings: .appleOnly,
         summary: "An EXT-X-MEDIA tag of TYPE AUDIO, SUBTITLES or CLOSED-CAPTIONS has no LANGUAGE attribute.",
         rationale: "Apple's authoring specification requires LANGUAGE on every rendition that is not video: players pick audio and subtitles by the user's language preferences and list them by language in their menus.",
         specItems: [

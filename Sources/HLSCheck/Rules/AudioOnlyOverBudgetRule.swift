@@ -6,7 +6,7 @@ public struct AudioOnlyOverBudgetRule: Rule {
     public init() {}
 
     public static let description = RuleDescription(
-        id: "audio-only-over-budget", name: "Audio-only variant over budget", defaultSeverity: .error,
+        id: "audio-only-over-budget", name: "Audio-only variant over budget", defaultSeverity: .error, scope: .variant, settings: .audioOnlyBudget,
         summary: "An audio-only variant's declared BANDWIDTH or measured peak exceeds the audio-only budget.",
         rationale: "Apple QA1767: the audio-only variant must have a maximum measured bit rate of 64 kbit/s; BANDWIDTH is what players use to pick it.",
         specItems: [

@@ -6,7 +6,7 @@ public struct AudioOnlyVariantMissingRule: Rule {
     public init() {}
 
     public static let description = RuleDescription(
-        id: "audio-only-variant-missing", name: "No audio-only variant within budget", defaultSeverity: .error,
+        id: "audio-only-variant-missing", name: "No audio-only variant within budget", defaultSeverity: .error, settings: [.rfc8216: .off, .appleIOS: .severity(.warning), .appleTVOS: .off],
         summary: "No variant is audio-only with BANDWIDTH within the audio-only budget (default 64 kbit/s).",
         rationale: "App Store Review Guideline 9.4 (historic) and Apple QA1767: apps streaming video over cellular must offer an audio-only variant of at most 64 kbit/s.",
         specItems: [

@@ -58,7 +58,7 @@ public struct LiveSegmentsTooFewRule: Rule {
     public init() {}
 
     public static let description = RuleDescription(
-        id: "live-segments-too-few", name: "Live playlist with fewer than six segments", defaultSeverity: .error,
+        id: "live-segments-too-few", name: "Live playlist with fewer than six segments", defaultSeverity: .error, settings: .appleOnly,
         summary: "A live (linear) media playlist lists fewer than six segments.",
         rationale: "Apple's authoring specification asks for at least six segments in a live playlist, so that a player joining at the live edge has room to buffer and to recover from a late reload.",
         specItems: [
@@ -91,7 +91,7 @@ public struct ProgramDateTimeMissingRule: Rule {
     public init() {}
 
     public static let description = RuleDescription(
-        id: "program-date-time-missing", name: "Live playlist without EXT-X-PROGRAM-DATE-TIME", defaultSeverity: .error,
+        id: "program-date-time-missing", name: "Live playlist without EXT-X-PROGRAM-DATE-TIME", defaultSeverity: .error, settings: .appleOnly,
         summary: "A live (linear) media playlist has no EXT-X-PROGRAM-DATE-TIME tag.",
         rationale: "Apple's authoring specification requires EXT-X-PROGRAM-DATE-TIME in every live playlist: players map the live timeline to wall-clock time with it (the program guide, seeking back, SharePlay).",
         specItems: [

@@ -6,7 +6,7 @@ public struct PlaylistUnreadableRule: Rule {
     public init() {}
 
     public static let description = RuleDescription(
-        id: "playlist-unreadable", name: "Referenced playlist unreadable", defaultSeverity: .error,
+        id: "playlist-unreadable", name: "Referenced playlist unreadable", defaultSeverity: .error, scope: .variant,
         summary: "A referenced media playlist is missing or cannot be read.",
         rationale: "A player that switches to this variant or rendition stalls (RFC 8216 §4.3.4).",
         specItems: [

@@ -6,7 +6,7 @@ public struct TargetDurationExceededRule: Rule {
     public init() {}
 
     public static let description = RuleDescription(
-        id: "target-duration-exceeded", name: "Segment longer than target duration", defaultSeverity: .error,
+        id: "target-duration-exceeded", name: "Segment longer than target duration", defaultSeverity: .error, scope: .variant,
         summary: "An EXTINF duration, rounded to the nearest integer, exceeds EXT-X-TARGETDURATION.",
         rationale: "RFC 8216 §4.3.3.1: the EXTINF duration of each segment, rounded to the nearest integer, MUST be less than or equal to the target duration.",
         specItems: [
