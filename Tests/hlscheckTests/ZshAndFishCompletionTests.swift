@@ -130,5 +130,10 @@ import Testing
         #expect(try Self.fish("hlscheck embed --image pos", in: folder) == ["poster.jpg"])
         #expect(try Self.fish("hlscheck Sample.m3u8 --baseline bas", in: folder) == ["baseline.json"])
         #expect(try Self.fish("hlscheck Sample.m3u8 --config str", in: folder) == ["strict.yml"])
+        #expect(try Self.fish("hlscheck Sample.m3u8 --output js", in: folder) == ["json="])
+        #expect(try Self.fish("hlscheck check Sample.m3u8 -o ", in: folder)
+            == ["text=", "json=", "junit=", "github=", "sarif=", "html="])
+        #expect(try Self.fish("hlscheck Sample.m3u8 --output html=rep", in: folder) == ["html=reports/"])
+        #expect(try Self.fish("hlscheck check Sample.m3u8 -o json=reports/", in: folder) == ["json=reports/old.html"])
     }
 }
