@@ -4,12 +4,12 @@
 PREFIX ?= /usr/local
 SWIFT ?= swift
 # What building hlscheck needs. The ffmpeg CLI (test media, samples), chromium (the HTML
-# report's browser test), openssl (a test's self-signed certificate) and GStreamer (playing what
-# embed writes, as a player other than FFmpeg) are TEST_DEB_PACKAGES: `make build`/`make install`
-# never pull them in.
+# report's browser test), openssl (a test's self-signed certificate), GStreamer (playing what
+# embed writes, as a player other than FFmpeg), and zsh and fish (the completion scripts' tests
+# run in the real shells) are TEST_DEB_PACKAGES: `make build`/`make install` never pull them in.
 DEB_PACKAGES := libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libswresample-dev libxml2-dev pkg-config
-TEST_DEB_PACKAGES := ffmpeg chromium openssl gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good \
-	gstreamer1.0-plugins-bad gstreamer1.0-libav
+TEST_DEB_PACKAGES := ffmpeg chromium openssl zsh fish gstreamer1.0-tools gstreamer1.0-plugins-base \
+	gstreamer1.0-plugins-good gstreamer1.0-plugins-bad gstreamer1.0-libav
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN := .build/release/hlscheck
 
@@ -39,20 +39,20 @@ RELEASE_BUILD = $(SWIFT) build -c release --product hlscheck --static-swift-stdl
 build: deps
 	$(RELEASE_BUILD)
 
-# The main job: check the bundled samples (MPEG-TS, packed audio, fMP4), then the one that lacks
+# The main job: check the bundled samples (MPEG-TS, packed audio, fMP4), with their variant tables, then the one that lacks
 # an audio-only variant (that last report is expected to fail, so its exit code does not stop make).
 run: build
-	$(BIN) Samples/compliant/master.m3u8
+	$(BIN) Samples/compliant/master.m3u8 --show-variants
 	@echo
-	$(BIN) Samples/packed-audio/master.m3u8 --root Samples
+	$(BIN) Samples/packed-audio/master.m3u8 --root Samples --show-variants
 	@echo
-	$(BIN) Samples/fmp4/master.m3u8
+	$(BIN) Samples/fmp4/master.m3u8 --show-variants
 	@echo
-	-$(BIN) Samples/no-audio-only/master.m3u8 --root Samples
+	-$(BIN) Samples/no-audio-only/master.m3u8 --root Samples --show-variants
 	@echo
 	@# ... and the packager closing the loop: the missing audio-only variant, into a temporary copy, checked.
 	out=$$(mktemp -d) && $(BIN) embed --add-audio-only --image Samples/poster.jpg Samples/no-audio-only/master.m3u8 --root Samples --output $$out \
-	  && echo && $(BIN) $$out/no-audio-only/master.m3u8 --root $$out; status=$$?; rm -rf $$out; exit $$status
+	  && echo && $(BIN) $$out/no-audio-only/master.m3u8 --root $$out --show-variants; status=$$?; rm -rf $$out; exit $$status
 
 # Python packages the tests use to read reports as CI consumers do.
 PIP_TEST_PACKAGES := junitparser xunitparser

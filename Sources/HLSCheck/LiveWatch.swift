@@ -288,7 +288,7 @@ public struct LiveWatcher: Sendable {
                 let seconds = Double(age.components.seconds) + Double(age.components.attoseconds) / 1e18
                 add(LiveFinding(
                     rule: LivePlaylistStaleRule.description.id,
-                    message: "\(uri) had no new segment for at least \(Self.format(seconds)) s, more than 1.5 × its target duration of \(targetDuration) s (RFC 8216 §6.2.1)",
+                    message: "no new segment for at least \(Self.format(seconds)) s, more than 1.5 × the target duration of \(targetDuration) s (RFC 8216 §6.2.1)",
                     location: SourceLocation(uri: uri, line: previous.targetDurationLine ?? 0)))
             }
         }

@@ -1,44 +1,62 @@
 public import HLSCheck
 
-/// Compiler-style lines (`path:line:col: error: message [rule-id]`), then the variant table
-/// and a one-line summary: what a person reads in a terminal or a CI log.
+/// Compiler-style lines (`path:line:col: error: message [rule-id]`) and a one-line summary: what
+/// a person reads in a terminal or a CI log. The variant table of each stream (declared against
+/// measured bit rates, codecs, the poster) is a detail shown on request (`--show-variants`),
+/// fitted to the width of the terminal.
 public struct TextReporter: Sendable {
     /// ANSI colours for a terminal; never in files or pipes.
     public var color: Bool
 
-    /// Findings and the summary only: no variant tables, no blank lines (`--quiet`).
+    /// Findings and the summary only: no variant tables, no blank lines, no line that names
+    /// `hlscheck rules` (`--quiet`). Wins over `showsVariants`.
     public var quiet: Bool
 
-    /// Makes a reporter; `color` adds ANSI colours (only for a terminal), `quiet` leaves out the
-    /// variant tables.
-    public init(color: Bool = false, quiet: Bool = false) {
+    /// Each stream's variant table after its findings (`--show-variants`).
+    public var showsVariants: Bool
+
+    /// The columns a variant table fits in (a terminal's width); nil for no limit (a file, a
+    /// pipe: each variant stays on one line, for grep). A table wider than this is printed as
+    /// several narrower ones, each led by the URI column.
+    public var width: Int?
+
+    /// Makes a reporter; `color` adds ANSI colours (only for a terminal), `quiet` prints findings
+    /// and the summary only, `showsVariants` adds each stream's variant table, fitted to `width`
+    /// columns when given.
+    public init(color: Bool = false, quiet: Bool = false, showsVariants: Bool = true, width: Int? = nil) {
         self.color = color
         self.quiet = quiet
+        self.showsVariants = showsVariants
+        self.width = width
     }
 
-    /// The text report of every input, in order: findings, variant table and summary.
+    /// The text report of every input, in order: findings (and variant tables), then the summary.
     public func render(_ reports: [CheckReport]) -> String {
         var tally = ReportTally()
         for report in reports { tally.add(report) }
         return reports.map(render(stream:)).joined() + ending(tally)
     }
 
+    private var tables: Bool { showsVariants && !quiet }
+
     /// What follows the streams' parts: the command that explains each rule found (not with
-    /// `quiet`), then the summary line.
+    /// `quiet`), then the summary line. Without tables, one blank line sets the summary apart
+    /// from the findings above it (none when nothing was printed above).
     public func ending(_ tally: ReportTally) -> String {
-        (quiet ? "" : documentation(tally)) + summaryLine(tally) + "\n"
+        let separated = !quiet && !tables && (!tally.rules.isEmpty || tally.mediaPlaylists > 0)
+        return (separated ? "\n" : "") + (quiet ? "" : documentation(tally)) + summaryLine(tally) + "\n"
     }
 
-    /// One stream's part of the report (its findings and variant table), without the summary:
-    /// what `hlscheck check` prints as soon as that stream is done. `render` is these parts, in
-    /// input order, then the summary line.
+    /// One stream's part of the report (its findings, and its variant table when shown), without
+    /// the summary: what `hlscheck check` prints as soon as that stream is done. `render` is these
+    /// parts, in input order, then the summary line.
     public func render(stream report: CheckReport) -> String {
         var out = ""
         for diagnostic in report.diagnostics where !diagnostic.suppressed {
             out += line(for: diagnostic) + "\n"
         }
         if let multivariant = report.multivariantPlaylists { out += mediaPlaylistNote(report.input, multivariant) + "\n" }
-        guard !quiet else { return out }
+        guard tables else { return out }
         if !report.variants.isEmpty {
             if report.diagnostics.contains(where: { !$0.suppressed }) { out += "\n" }
             out += "Variants of \(TerminalText.escaped(report.input))\n"
@@ -100,7 +118,7 @@ public struct TextReporter: Sendable {
         let note = table.shortensCells
             ? "  (a cell longer than \(Table.maximumCellWidth) characters is shortened in the middle with …; --format json has it whole)\n"
             : ""
-        return table.render(indent: "  ") + note
+        return table.render(indent: "  ", width: width) + note
     }
 
     /// "3 (18.0 s)", or "measured 2 of 3 (18.0 s)" when some could not be read.
@@ -151,6 +169,8 @@ public struct ReportTally: Sendable, Hashable {
     public var notes = 0
     public var suppressed = 0
     public var baselined = 0
+    /// Inputs that were media playlists: the text report says what did not run for each.
+    public var mediaPlaylists = 0
     /// The rules with an unsuppressed finding (the text report's "Rules:" links, listed in
     /// alphabetical order so that a concurrent run prints what a sequential one does).
     public var rules: Set<String> = []
@@ -165,6 +185,7 @@ public struct ReportTally: Sendable, Hashable {
         notes += report.count(.note)
         suppressed += report.suppressedCount
         baselined += report.baselinedCount
+        mediaPlaylists += report.multivariantPlaylists == nil ? 0 : 1
         for diagnostic in report.diagnostics where !diagnostic.suppressed { rules.insert(diagnostic.rule) }
     }
 }
@@ -209,17 +230,39 @@ struct Table {
         return String(cell.prefix(kept / 2)) + "…" + String(cell.suffix(kept - kept / 2))
     }
 
-    func render(indent: String) -> String {
+    /// The table, one line per row. When its lines would be wider than `width` columns, the
+    /// columns are dealt into several tables, one below the other, each as wide as fits and each
+    /// led by the first column (the URI, which names the row): nothing is cut, and a row of each
+    /// part still reads on its own. A column wider than `width` by itself gets a part of its own.
+    func render(indent: String, width: Int? = nil) -> String {
         let all = [header] + rows.map { $0.map(Self.fitted) }
         let widths = header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
-        return all.map { row in
-            var line = indent
-            for (column, cell) in row.enumerated() {
-                let isLast = column == row.count - 1
-                line += isLast ? cell : cell + String(repeating: " ", count: max(0, widths[column] - cell.count) + 2)
+        var parts: [[Int]] = []
+        if let width, header.count > 2 {
+            var part = [0], used = indent.count + widths[0]
+            for column in header.indices.dropFirst() {
+                if part.count > 1, used + 2 + widths[column] > width {
+                    parts.append(part)
+                    (part, used) = ([0], indent.count + widths[0])
+                }
+                part.append(column)
+                used += 2 + widths[column]
             }
-            return line
-        }.joined(separator: "\n") + "\n"
+            parts.append(part)
+        } else {
+            parts = [Array(header.indices)]
+        }
+        return parts.map { columns in
+            all.map { row in
+                var line = indent
+                for (position, column) in columns.enumerated() {
+                    let cell = row[column]
+                    line += position == columns.count - 1
+                        ? cell : cell + String(repeating: " ", count: max(0, widths[column] - cell.count) + 2)
+                }
+                return line + "\n"
+            }.joined()
+        }.joined(separator: "\n")
     }
 }
 

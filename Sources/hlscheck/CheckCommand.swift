@@ -220,10 +220,10 @@ struct CheckCommand: AsyncParsableCommand {
             throw ExitCode(2)
         }
         await fetcher.shutdown()
-        // Standard error says it too, whatever the formats: where a tool says it could not run —
-        // unless it would be said twice on one screen: the text report on the same terminal has
-        // just printed it (input-unreadable).
-        if !(streamsText && Terminal.isSameTerminal(STDOUT_FILENO, STDERR_FILENO)) {
+        // An input that could not be checked is said once, where a person reads: the text report
+        // on standard output has a line for it (input-unreadable). When standard output carries
+        // a machine format, or the text goes to a file, standard error says it.
+        if !streamsText {
             for error in outcome.inputErrors.compactMap({ $0 }) { printError("hlscheck: \(TerminalText.escaped(error.description))") }
         }
         let exitCode = runExitCode(outcome)
@@ -271,7 +271,9 @@ struct CheckCommand: AsyncParsableCommand {
             let text: String
             switch format {
             case .text:
-                let reporter = TextReporter(color: target == nil && textIsColored, quiet: runOptions.quiet)
+                // A file is not a terminal: its tables keep one line per variant.
+                let reporter = target == nil
+                    ? standardOutputText : TextReporter(quiet: runOptions.quiet, showsVariants: runOptions.showVariants)
                 // On standard output, each stream's part was printed as it was done: the summary is
                 // left. In a file, paths as they open from the working directory, as on the terminal.
                 let fromHere = context.paths.fromWorkingDirectory

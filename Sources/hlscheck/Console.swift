@@ -17,12 +17,14 @@ enum Terminal {
         return isatty(descriptor) == 1 && environment["TERM"] != "dumb" && !ci
     }
 
-    /// Whether both descriptors are the one terminal (a person sees what is written to either in
-    /// one place), not a pipe or a file.
-    static func isSameTerminal(_ one: Int32, _ other: Int32) -> Bool {
-        var a = stat(), b = stat()
-        return isatty(one) == 1 && isatty(other) == 1 && fstat(one, &a) == 0 && fstat(other, &b) == 0
-            && a.st_dev == b.st_dev && a.st_ino == b.st_ino && a.st_rdev == b.st_rdev
+    /// The columns text written to `descriptor` must fit in: `COLUMNS` when set to a number
+    /// (as a user or a script asks), else the width of the terminal; nil for a pipe or a file
+    /// (no terminal to fit: a table row stays one line, for grep and diff).
+    static func textWidth(_ descriptor: Int32, environment: [String: String] = ProcessInfo.processInfo.environment) -> Int? {
+        if let columns = environment["COLUMNS"].flatMap({ Int($0) }), columns > 0 { return columns }
+        guard isatty(descriptor) == 1 else { return nil }
+        var size = winsize()
+        return ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0 && size.ws_col > 0 ? Int(size.ws_col) : 80
     }
 
     /// Columns of the terminal on `descriptor` (`COLUMNS` or 80 when it cannot be asked).

@@ -175,7 +175,7 @@ struct EmbedCommand: AsyncParsableCommand {
     func finish(_ verification: CheckReport, _ verdict: EmbedVerdict, output: String) throws {
         var shown = verification
         shown.diagnostics = verdict.written
-        print(TextReporter().render([shown]), terminator: "")
+        print(TextReporter(width: Terminal.textWidth(STDOUT_FILENO)).render([shown]), terminator: "")
         let before = verdict.beforeCount
         if before > 0 {
             print("\(before) finding\(before == 1 ? " was" : "s were") in the ladder before embed; `hlscheck check \(TerminalText.escaped(output))` lists them")

@@ -102,7 +102,7 @@ struct FixCommand: AsyncParsableCommand {
         // files as they were.
         if let written = outcome.output, !(inPlace && outcome.changed.isEmpty) { print("wrote \(TerminalText.escaped(written))\n") }
         if let verification = outcome.verification {
-            print(TextReporter().render([verification]), terminator: "")
+            print(TextReporter(width: Terminal.textWidth(STDOUT_FILENO)).render([verification]), terminator: "")
             if verification.fails(at: .error) { throw ExitCode(1) }
         }
     }

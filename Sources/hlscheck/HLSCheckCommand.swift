@@ -17,13 +17,18 @@ struct HLSCheckCommand: AsyncParsableCommand {
         defaultSubcommand: CheckCommand.self
     )
 
-    /// swift-argument-parser's entry point, except that the bash completion script gains what
-    /// the generated one lacks (BashCompletion): paths for the default subcommand, and
-    /// `--output FORMAT=PATH`.
+    /// swift-argument-parser's entry point, except that the completion scripts gain what the
+    /// generated ones lack (BashCompletion, ZshCompletion, FishCompletion): paths for the default
+    /// subcommand, and in bash `--output FORMAT=PATH`.
     static func main() async {
         let arguments = Array(CommandLine.arguments.dropFirst())
-        if arguments == ["--generate-completion-script", "bash"] || arguments == ["--generate-completion-script=bash"] {
-            print(completionScript(for: .bash) + BashCompletion.defaultSubcommand(root: self), terminator: "")
+        if let shell = completionShell(arguments) {
+            let generated = completionScript(for: shell)
+            switch shell {
+            case .zsh: print(ZshCompletion.script(generated, root: self), terminator: "")
+            case .fish: print(FishCompletion.script(generated, root: self), terminator: "")
+            default: print(generated + BashCompletion.defaultSubcommand(root: self), terminator: "")
+            }
             return
         }
         do {
@@ -40,6 +45,16 @@ struct HLSCheckCommand: AsyncParsableCommand {
             }
             exit(withError: error)
         }
+    }
+
+    /// The shell of `--generate-completion-script SHELL` (or `=SHELL`) when that is all the
+    /// command line says; nil otherwise (swift-argument-parser reports a shell it does not know).
+    static func completionShell(_ arguments: [String]) -> CompletionShell? {
+        let option = "--generate-completion-script"
+        let name = arguments.count == 2 && arguments[0] == option ? arguments[1]
+            : arguments.count == 1 && arguments[0].hasPrefix(option + "=") ? String(arguments[0].dropFirst(option.count + 1))
+            : nil
+        return name.flatMap { CompletionShell(rawValue: $0) }
     }
 
     /// swift-argument-parser suggests the option nearest by edit distance, so `--budget` got

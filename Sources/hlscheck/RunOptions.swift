@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 
-/// `--jobs`, `--quiet`, `--baseline`, `--write-baseline`, `--max-warnings`: how a run of many
+/// `--jobs`, `--quiet`, `--show-variants`, `--baseline`, `--write-baseline`, `--max-warnings`: how a run of many
 /// streams proceeds and what it tolerates (docs/configuration.md, docs/ci.md).
 struct RunOptions: ParsableArguments {
     @Option(name: [.short, .long], help: ArgumentHelp(
@@ -9,8 +9,11 @@ struct RunOptions: ParsableArguments {
         valueName: "count"))
     var jobs: Int?
 
-    @Flag(name: [.short, .long], help: "Text shows findings and the summary only (no variant tables); no progress line.")
+    @Flag(name: [.short, .long], help: "Text shows findings and the summary only (no blank lines, no 'hlscheck rules' line); no progress line.")
     var quiet = false
+
+    @Flag(name: .customLong("show-variants"), help: "Text shows each stream's variant table too (declared and measured bit rates, codecs, segments, the poster), fitted to the terminal's width.")
+    var showVariants = false
 
     @Option(help: ArgumentHelp(
         "Findings recorded in this file (by --write-baseline) are reported as baselined and do not fail; new ones do.",
@@ -28,6 +31,7 @@ struct RunOptions: ParsableArguments {
 
     func validate() throws {
         if let jobs, !(1...1024).contains(jobs) { throw ValidationError("--jobs must be between 1 and 1024, got \(jobs)") }
+        if quiet, showVariants { throw ValidationError("--quiet leaves out the variant tables that --show-variants asks for; choose one") }
         if let maxWarnings, maxWarnings < 0 { throw ValidationError("--max-warnings must be 0 or more, got \(maxWarnings)") }
     }
 

@@ -177,6 +177,14 @@ extension CheckCommand {
         color == .always || (color == .auto && Terminal.allowsColor(STDOUT_FILENO))
     }
 
+    /// The text reporter for standard output: colour and width as the terminal allows, tables
+    /// only with `--show-variants`.
+    var standardOutputText: TextReporter {
+        TextReporter(
+            color: textIsColored, quiet: runOptions.quiet, showsVariants: runOptions.showVariants,
+            width: Terminal.textWidth(STDOUT_FILENO))
+    }
+
     func streamRun(baseline: Baseline?, count: Int, paths: ReportPaths, fetcher: RemoteFetcher, remoteInputs: Bool) -> StreamRun {
         // Segments in flight over every stream: one per core (two at least, as one stream has).
         let slots = SegmentSlots(capacity: max(2, ProcessInfo.processInfo.activeProcessorCount))
@@ -185,7 +193,7 @@ extension CheckCommand {
             jobs: runOptions.jobCount, slots: slots,
             console: Console(showsProgress: showsProgress, total: count, slots: slots),
             baseline: baseline, recordsBaseline: runOptions.writeBaseline != nil,
-            text: streamsText ? TextReporter(color: textIsColored, quiet: runOptions.quiet) : nil,
+            text: streamsText ? standardOutputText : nil,
             completionOrder: isatty(STDOUT_FILENO) == 1,
             // Every format but streamed text is rendered at the end, from every report.
             keepsReports: formats.contains { $0 != .text } || !streamsText,

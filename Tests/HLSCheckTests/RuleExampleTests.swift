@@ -42,6 +42,11 @@ func ruleExample(_ testCase: RuleExampleCase) async throws {
         #expect(!fired.isEmpty, "expected \(testCase.rule); got \(report.diagnostics)")
         for diagnostic in fired {
             #expect(diagnostic.location?.line ?? 0 > 0, "\(diagnostic) has no line")
+            // Every report prints the location before the message (`v1/index.m3u8:4: error: …`):
+            // a message that names its own file again says it twice.
+            if let file = diagnostic.location?.uri {
+                #expect(!diagnostic.message.contains(file), "\(diagnostic.message) repeats \(file)")
+            }
         }
         if let expected = testCase.example.expected {
             #expect(

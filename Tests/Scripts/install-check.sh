@@ -72,5 +72,9 @@ done
 bash -n "$prefix/share/bash-completion/completions/hlscheck" || fail "the bash completion script does not parse"
 [ -s "$prefix/share/zsh/site-functions/_hlscheck" ] || fail "no zsh completion"
 [ -s "$prefix/share/fish/vendor_completions.d/hlscheck.fish" ] || fail "no fish completion"
+# zsh and fish are test dependencies: the scripts parse in them (what they complete is tested in
+# Tests/hlscheckTests/ZshAndFishCompletionTests.swift).
+zsh -n "$prefix/share/zsh/site-functions/_hlscheck" || fail "the zsh completion script does not parse"
+fish --no-execute "$prefix/share/fish/vendor_completions.d/hlscheck.fish" || fail "the fish completion script does not parse"
 
 echo "install-check: the installed hlscheck ($(du -k "$bin" | cut -f1) KiB) links no Swift runtime library and runs $how"

@@ -33,6 +33,8 @@ enum HLSCheckBinary {
         // A test run inside GitHub Actions must not append to the real job summary.
         var inherited = ProcessInfo.processInfo.environment
         inherited["GITHUB_STEP_SUMMARY"] = nil
+        // Text fits COLUMNS when it is set: a test that wants a width says so.
+        inherited["COLUMNS"] = nil
         return try ToolProcess.capture(
             arguments, executable: executable, in: folder, environment: inherited.merging(environment) { $1 },
             replacingEnvironment: true, timeout: timeout)

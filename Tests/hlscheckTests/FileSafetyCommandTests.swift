@@ -47,14 +47,14 @@ struct FileSafetyCommandTests {
         let folder = try folder([:], fifo: "live.m3u8")
         let result = try run(["check", "live.m3u8"], in: folder)
         #expect(result.status == 2)
-        #expect(result.stderr.contains("live.m3u8: is a FIFO (named pipe), not a regular file"))
+        #expect(result.stdout.contains("live.m3u8: is a FIFO (named pipe), not a regular file"), "\(result.stdout)")
     }
 
     @Test func fifoAsConfigurationFileIsRefused() throws {
         let folder = try folder(["master.m3u8": "#EXTM3U\n" + Self.audioVariant + "audio.m3u8\n"], fifo: ".hlscheck.yml")
         let result = try run(["check", "master.m3u8", "--playlist-only"], in: folder)
         #expect(result.status == 2)
-        #expect(result.stderr.contains(".hlscheck.yml: cannot read the configuration file: is a FIFO (named pipe)"), "\(result.stderr)")
+        #expect(result.stdout.contains(".hlscheck.yml: cannot read the configuration file: is a FIFO (named pipe)"), "\(result.stdout)")
     }
 
     @Test func folderModeSkipsFIFOsAndSymlinkLoops() throws {
@@ -153,11 +153,11 @@ struct FileSafetyCommandTests {
         ])
         let segments = try run(["check", "index.m3u8", "--max-segments", "2"], in: folder)
         #expect(segments.status == 2)
-        #expect(segments.stderr.contains("has 3 segments, more than the limit of 2 (raise it with --max-segments)"))
+        #expect(segments.stdout.contains("has 3 segments, more than the limit of 2 (raise it with --max-segments)"))
         let bytes = try run(["check", "index.m3u8", "--max-playlist-bytes", "10"], in: folder)
-        #expect(bytes.stderr.contains("over the limit of 10 bytes (raise it with --max-playlist-bytes)"))
+        #expect(bytes.stdout.contains("over the limit of 10 bytes (raise it with --max-playlist-bytes)"))
         let lines = try run(["check", "index.m3u8", "--max-playlist-lines", "5"], in: folder)
-        #expect(lines.stderr.contains("has more than 5 lines (raise the limit with --max-playlist-lines)"))
+        #expect(lines.stdout.contains("has more than 5 lines (raise the limit with --max-playlist-lines)"))
         let usage = try run(["check", "index.m3u8", "--max-segments", "0"], in: folder)
         #expect(usage.status == 64)
     }

@@ -93,6 +93,6 @@ import Testing
         let broken = try TemporaryFolder([".hlscheck.yml": "documentation-url: docs/rules.md\n", "master.m3u8": "#EXTM3U\n"])
         let refused = try HLSCheckBinary.run(["master.m3u8"], in: broken.url)
         #expect(refused.status == 2)
-        #expect(refused.stderr.contains("documentation-url must be the http(s) address"), "\(refused.stderr)")
+        #expect(refused.stdout.contains("documentation-url must be the http(s) address"), "\(refused.stdout)")
     }
 }

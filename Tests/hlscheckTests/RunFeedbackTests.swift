@@ -4,13 +4,16 @@ import Testing
 
 /// Runs the binary on a pseudo-terminal (util-linux `script`, from bsdutils, essential in
 /// Debian): standard output and standard error are the terminal, and what it shows comes back
-/// as one stream (line ends as `\r\n`).
+/// as one stream (line ends as `\r\n`). `columns` sizes the terminal (stty), as a window would.
 enum Terminal {
-    static func run(_ arguments: [String], environment: [String: String] = [:], in folder: URL) throws -> CommandResult {
+    static func run(
+        _ arguments: [String], environment: [String: String] = [:], columns: Int? = nil, in folder: URL
+    ) throws -> CommandResult {
         func quoted(_ word: String) -> String { "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'" }
         var variables = ["TERM": "xterm-256color", "PATH": "/usr/bin:/bin"]
         variables.merge(environment) { $1 }
-        let command = (["env", "-i"] + variables.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+        let command = (columns.map { "stty cols \($0) rows 50 && " } ?? "")
+            + (["env", "-i"] + variables.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
             + [HLSCheckBinary.executable.path] + arguments).map(quoted).joined(separator: " ")
         return try ToolProcess.capture(
             ["-q", "-e", "-c", command, "/dev/null"], executable: URL(fileURLWithPath: "/usr/bin/script"), in: folder)
@@ -41,7 +44,7 @@ enum Terminal {
         var outputs: [String: [String]] = [:]
         for jobs in ["1", "4"] {
             let result = try HLSCheckBinary.run(
-                inputs + ["--jobs", jobs, "--format", "text", "-o", "json=\(jobs).json", "-o", "sarif=\(jobs).sarif", "-o", "github=\(jobs).github"],
+                inputs + ["--jobs", jobs, "--show-variants", "--format", "text", "-o", "json=\(jobs).json", "-o", "sarif=\(jobs).sarif", "-o", "github=\(jobs).github"],
                 in: folder.url)
             #expect(!result.killedBySignal)
             #expect(result.status == 2, "\(result.stderr)")
@@ -73,7 +76,7 @@ enum Terminal {
 
     @Test func onATerminalAProgressLineIsDrawnInPlaceAndCleared() throws {
         let (folder, inputs) = try Self.streams()
-        let result = try Terminal.run(inputs + ["--jobs", "2"], in: folder.url)
+        let result = try Terminal.run(inputs + ["--jobs", "2", "--show-variants"], in: folder.url)
         #expect(result.status == 2, "\(result.stdout)")
         let shown = result.stdout
         #expect(shown.contains("\r\u{1B}[Khlscheck: 0/6 streams"), "\(shown.debugDescription)")
@@ -99,7 +102,7 @@ enum Terminal {
 
     @Test func termDumbAndNoColorAndQuietAreHonoured() throws {
         let (folder, inputs) = try Self.streams()
-        let dumb = try Terminal.run(inputs, environment: ["TERM": "dumb"], in: folder.url)
+        let dumb = try Terminal.run(inputs + ["--show-variants"], environment: ["TERM": "dumb"], in: folder.url)
         #expect(dumb.status == 2)
         #expect(!dumb.stdout.contains("\u{1B}"), "\(dumb.stdout.debugDescription)")
         #expect(dumb.stdout.contains("Variants of c1/master.m3u8"))

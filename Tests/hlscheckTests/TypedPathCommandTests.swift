@@ -64,7 +64,7 @@ struct TypedPathCommandTests {
             ["\(parent)/stream/master.m3u8"], [folder.path("\(parent)/stream/master.m3u8")], ["\(parent)/stream"],
             ["--root", parent, "\(parent)/stream/master.m3u8"],
         ] {
-            let result = try run(["check"] + arguments, in: folder)
+            let result = try run(["check", "--show-variants"] + arguments, in: folder)
             #expect(result.status == 0, "\(arguments): \(result.stdout)\(result.stderr)")
             #expect(!result.stdout.contains("unreadable") && !result.stdout.contains("uri-outside-root"), "\(arguments): \(result.stdout)")
             #expect(result.stdout.contains("1 stream checked: 0 errors, 0 warnings, 0 notes"), "\(arguments): \(result.stdout)")
@@ -160,7 +160,7 @@ struct TypedPathCommandTests {
         #expect(copied.stdout.contains("wrote \(output)/master.m3u8\n"), "\(copied.stdout)")
         #expect(copied.stdout.contains("0 errors, 0 warnings"), "\(copied.stdout)")
         try Self.expectPlays(output, container: container)
-        let recheck = try run(["check", "\(output)/master.m3u8"], in: folder)
+        let recheck = try run(["check", "\(output)/master.m3u8", "--show-variants"], in: folder)
         #expect(recheck.status == 0, "\(recheck.stdout)")
         #expect(recheck.stdout.contains("in 3/3"), "every segment carries the poster: \(recheck.stdout)")
 
@@ -168,7 +168,7 @@ struct TypedPathCommandTests {
         #expect(inPlace.status == 0, "\(inPlace.stdout)\(inPlace.stderr)")
         #expect(inPlace.stdout.contains("embedded the poster in 3 segments of audio/index.m3u8"), "\(inPlace.stdout)")
         try Self.expectPlays(input, container: container)
-        let checked = try run(["check", "\(input)/master.m3u8"], in: folder)
+        let checked = try run(["check", "\(input)/master.m3u8", "--show-variants"], in: folder)
         #expect(checked.status == 0, "\(checked.stdout)")
         #expect(checked.stdout.contains("in 3/3"), "\(checked.stdout)")
     }

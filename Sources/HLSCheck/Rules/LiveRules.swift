@@ -95,7 +95,7 @@ public struct SegmentsSampledRule: Rule {
             guard skipped > 0 else { return nil }
             let read = measurement.records.count - skipped
             return Finding(
-                "sampled: \(read) of \(measurement.records.count) segments of \(LocalPath.shown(measurement.playlistURI)) were read (--sample \(configuration.sampleSegments ?? read)); bit rates and content findings cover those only",
+                "sampled: \(read) of \(measurement.records.count) segments of this playlist were read (--sample \(configuration.sampleSegments ?? read)); bit rates and content findings cover those only",
                 at: SourceLocation(uri: measurement.playlistURI, line: measurement.records.first?.line ?? 0))
         }
     }

@@ -30,7 +30,7 @@ public struct SegmentUnreadableRule: Rule {
                   !outside.contains(URIResolver.resolve(record.uri, against: measurement.playlistURI))
             else { return nil }
             return Finding(
-                "segment \(record.uri): \(problem); it is left out of the bit-rate measurement of \(LocalPath.shown(measurement.playlistURI))",
+                "segment \(record.uri): \(problem); it is left out of this playlist's bit-rate measurement",
                 at: SourceLocation(uri: measurement.playlistURI, line: record.line))
         }
     }
@@ -72,7 +72,7 @@ public struct SegmentEncryptedRule: Rule {
             }
             guard let first, let reason = first.hiddenContentReason else { return nil }
             return Finding(
-                "\(hidden) of \(measurement.records.count) segments of \(LocalPath.shown(measurement.playlistURI)) are encrypted and were not decrypted (\(reason)): their bytes count for bit rate; codecs, poster and durations are not checked",
+                "\(hidden) of \(measurement.records.count) segments of this playlist are encrypted and were not decrypted (\(reason)): their bytes count for bit rate; codecs, poster and durations are not checked",
                 at: SourceLocation(uri: measurement.playlistURI, line: first.line))
         }
     }

@@ -179,7 +179,7 @@ public struct TimestampsMisalignedRule: Rule {
                 return Start(uri: measurement.playlistURI, record: first, start: start)
             }
             return Self.report(starts) { start, offset, others, reference in
-                "\(start.uri) starts at \(seconds(start.start)) s, \(seconds(abs(offset))) s \(offset < 0 ? "before" : "after") the \(others) other playlist\(others == 1 ? "" : "s") of this VOD stream (\(seconds(reference)) s): the first segment of every media playlist must start at the same media timestamp, or its media plays out of sync with the others; cut or pad it to start with them"
+                "the first segment, \(start.record.uri), starts at \(seconds(start.start)) s, \(seconds(abs(offset))) s \(offset < 0 ? "before" : "after") the \(others) other playlist\(others == 1 ? "" : "s") of this VOD stream (\(seconds(reference)) s): the first segment of every media playlist must start at the same media timestamp, or its media plays out of sync with the others; cut or pad it to start with them"
             }
         }
         // Live or event: windows start at different places and sequence numbers may differ
@@ -206,7 +206,7 @@ public struct TimestampsMisalignedRule: Rule {
         guard let date = common.min() else { return [] }
         let starts = dated.compactMap { uri, byDate in byDate[date].map { Start(uri: uri, record: $0.0, start: $0.1) } }
         return Self.report(starts) { start, offset, others, reference in
-            "\(start.uri) starts segment \(start.record.uri) at \(seconds(start.start)) s, \(seconds(abs(offset))) s \(offset < 0 ? "before" : "after") the segments of the same EXT-X-PROGRAM-DATE-TIME in the \(others) other playlist\(others == 1 ? "" : "s") of this stream (\(seconds(reference)) s): the same content must have the same timestamps in every variant, or players switching to it jump in time"
+            "segment \(start.record.uri) starts at \(seconds(start.start)) s, \(seconds(abs(offset))) s \(offset < 0 ? "before" : "after") the segments of the same EXT-X-PROGRAM-DATE-TIME in the \(others) other playlist\(others == 1 ? "" : "s") of this stream (\(seconds(reference)) s): the same content must have the same timestamps in every variant, or players switching to it jump in time"
         }
     }
 
@@ -247,7 +247,7 @@ public struct TargetDurationInconsistentRule: Rule {
                 "master.m3u8": "#EXTM3U\n" + Examples.videoVariant + Examples.audioVariant(),
                 "video.m3u8": Examples.media([10, 10], target: 10),
                 "audio.m3u8": Examples.media([6, 6], target: 6),
-            ]).expecting(line: 3, "video.m3u8 declares EXT-X-TARGETDURATION 10 s"),
+            ]).expecting(line: 3, "EXT-X-TARGETDURATION is 10 s here, 6 s in the other playlists"),
             RuleExample("live subtitles at 30 s, live video at 6 s", files: [
                 "master.m3u8": "#EXTM3U\n" + Examples.subtitles + Examples.subtitledVariant,
                 "video.m3u8": Examples.live([6, 6], target: 6),
@@ -305,7 +305,7 @@ public struct TargetDurationInconsistentRule: Rule {
         guard let reference = counts.max(by: { ($0.value, -$0.key) < ($1.value, -$1.key) })?.key else { return [] }
         return declared.filter { $0.target != reference }.map { uri, target, line in
             Finding(
-                "\(uri) declares EXT-X-TARGETDURATION \(target) s, the other playlists of this stream \(reference) s: every variant and rendition must use the same target duration",
+                "EXT-X-TARGETDURATION is \(target) s here, \(reference) s in the other playlists of this stream: every variant and rendition must use the same target duration",
                 at: SourceLocation(uri: uri, line: line))
         }
     }
