@@ -63,6 +63,9 @@ public struct SegmentRecord: Sendable, Hashable {
     public var hiddenContentReason: String?
     /// With `--decode`: what decoding each audio and video track found; nil when not decoded.
     public var decoding: [TrackDecodeFacts]?
+    /// The format of each audio and video track, in track order (codec, channels, colour, field
+    /// coding): what the media format rules judge. Empty when the content was not inspected.
+    public var trackFormats: [TrackFormat] = []
 
     /// Left unread by `--sample N`: neither measured nor inspected, and no problem either.
     public var sampledOut: Bool = false
@@ -283,7 +286,8 @@ struct MediaMeasurer: Sendable {
         let kept = await cache.kept(keys)
         var seen: Set<SegmentFactsCache.Key> = []
         return zip(planned.flatMap(\.requests), zip(keys, kept)).compactMap { request, entry in
-            !entry.1 && seen.insert(entry.0).inserted ? request : nil
+            // A refused segment is never read, so never fetched ahead either.
+            request.refusal == nil && !entry.1 && seen.insert(entry.0).inserted ? request : nil
         }
     }
 
@@ -378,7 +382,7 @@ struct MediaMeasurer: Sendable {
 
     /// What the inspector is asked for one segment of the playlist at `playlistURI`.
     func request(_ segment: MediaSegment, at playlistURI: String, wantsStreamInfo: Bool = false) -> SegmentRequest {
-        SegmentRequest(
+        var request = SegmentRequest(
             uri: URIResolver.resolve(segment.uri, against: playlistURI),
             range: segment.byteRange.map { SegmentByteRange(offset: $0.offset, length: $0.length) },
             initSection: segment.map.map {
@@ -389,6 +393,10 @@ struct MediaMeasurer: Sendable {
             wantsStreamInfo: wantsStreamInfo,
             decryption: decryption(segment.key, segment: segment, playlistURI: playlistURI),
             wantsDecode: decode)
+        if let line = segment.unreadableByteRangeLine {
+            request.refusal = "its EXT-X-BYTERANGE (line \(line)) could not be read, so which bytes are the segment is unknown: not measured"
+        }
+        return request
     }
 
     /// The bytes of every distinct poster (by content hash) in `measurements`, read again from
@@ -477,6 +485,7 @@ struct MediaMeasurer: Sendable {
             record.videoStartsWithKeyframe = facts.videoStartsWithKeyframe
             record.keyframeHasParameterSets = facts.keyframeHasParameterSets
             record.decoding = facts.decoding
+            record.trackFormats = facts.tracks.filter { $0.kind == .audio || $0.kind == .video }.map(\.format)
         }
         return record
     }

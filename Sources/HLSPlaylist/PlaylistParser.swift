@@ -241,6 +241,8 @@ struct ParserState {
     var dateRangeIDs: Set<String> = []
     var pendingExtinf: (line: Int, duration: Double, title: String?)?
     var pendingByteRange: (length: Int, offset: Int?, line: Int, column: Int)?
+    /// The line of an EXT-X-BYTERANGE for the next segment whose value could not be read.
+    var pendingUnreadableByteRange: Int?
     var pendingDiscontinuity = false
     var pendingGap = false
     var pendingProgramDateTime: String?
@@ -595,10 +597,13 @@ struct ParserState {
             requireVersion(4, "EXT-X-BYTERANGE", line.number, line.column)
             guard let value, !value.isEmpty else {
                 sink.error("EXT-X-BYTERANGE needs a value <length>[@<offset>]", line: line.number, column: line.column)
+                pendingUnreadableByteRange = line.number
                 return
             }
             if let range = parseByteRange(value, tag: tagName, line: line.number, column: valueColumn) {
                 pendingByteRange = (range.length, range.offset, line.number, valueColumn)
+            } else {
+                pendingUnreadableByteRange = line.number
             }
         case .discontinuity:
             noValue(tagName, value, line, valueColumn)
@@ -1377,19 +1382,22 @@ struct ParserState {
             if end.overflow || end.partialValue > ValueLimits.maximumInteger {
                 sink.error("EXT-X-BYTERANGE: continuing the previous segment, this range ends beyond byte \(ValueLimits.maximumInteger), the largest hlscheck accepts; it is ignored",
                            line: range.line, column: range.column)
+                pendingUnreadableByteRange = range.line
                 previousSegmentRangeEnd = nil
             } else {
                 byteRange = ByteRange(length: range.length, offset: offset)
                 previousSegmentRangeEnd = end.partialValue
             }
         }
-        let rare = SegmentRareFields(title: extinf?.title, byteRange: byteRange, parts: pendingParts,
+        var rare = SegmentRareFields(title: extinf?.title, byteRange: byteRange, parts: pendingParts,
                                      writtenDateTime: pendingPackedDateTime == 0 ? pendingProgramDateTime : nil)
+        rare.unreadableByteRangeLine = pendingUnreadableByteRange
         if !rare.isEmpty { segment.rare = rare }
         previousSegmentURI = segmentURI
         previousSegmentHadRange = pendingByteRange != nil
         if pendingByteRange == nil { previousSegmentRangeEnd = nil }
         pendingByteRange = nil
+        pendingUnreadableByteRange = nil
         pendingDiscontinuity = false
         pendingGap = false
         pendingProgramDateTime = nil

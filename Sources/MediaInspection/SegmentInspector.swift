@@ -52,6 +52,7 @@ public struct SegmentInspector: Sendable {
 
     /// `gauge` records the most bytes the inspection's buffers held at once (for tests).
     func inspect(_ request: SegmentRequest, gauge: BufferGauge?) async throws -> SegmentFacts {
+        if let refusal = request.refusal { throw SegmentReadError(uri: request.uri, reason: refusal) }
         let segment = try await source.open(request.uri, range: request.range)
         let initBytes = try await openInitSection(request)
         guard let decryption = request.decryption else {
@@ -459,7 +460,8 @@ extension ArtworkFacts {
     init(_ picture: AttachedPicture, maximumPixels: Int, images: DecodedImages? = nil) {
         self.init(
             mimeType: picture.mimeType, pictureType: Int(picture.pictureType),
-            byteCount: picture.data.count, contentHash: SHA256.hexDigest(picture.data)
+            byteCount: picture.data.count, contentHash: SHA256.hexDigest(picture.data),
+            contentType: Self.contentType(of: picture.data)
         )
         let decode = { ArtworkDecoder.decode(picture.data, mimeType: picture.mimeType, maximumPixels: maximumPixels) }
         let key = DecodedImages.Key(contentHash: contentHash, byteCount: byteCount, mimeType: mimeType, maximumPixels: maximumPixels)

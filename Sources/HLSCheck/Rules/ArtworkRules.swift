@@ -134,7 +134,7 @@ public struct ArtworkInvalidRule: Rule {
 
     public static let description = RuleDescription(
         id: "artwork-invalid", name: "Poster not a valid image", defaultSeverity: .error, scope: .variant, settings: [.rfc8216: .off],
-        summary: "An APIC frame holds no decodable JPEG/PNG, or declares the wrong MIME type.",
+        summary: "An APIC frame holds no decodable JPEG/PNG, declares a MIME type other than those, or declares one its bytes are not (a PNG labelled image/jpeg).",
         rationale: "Players show only JPEG or PNG still images; anything else costs budget and shows nothing (ID3v2.4 §4.14 APIC).",
         specItems: [
             SpecItem("ID3v2.4 §4.14", .must, "An APIC frame holds a picture of the MIME type it declares."),
@@ -154,6 +154,13 @@ public struct ArtworkInvalidRule: Rule {
                 } else if !["image/jpeg", "image/jpg", "image/png"].contains(artwork.mimeType.lowercased()) {
                     reported.insert(artwork.contentHash)
                     findings.append(Finding("the poster in \(record.uri) declares MIME type \"\(artwork.mimeType)\": use image/jpeg or image/png", at: location))
+                } else if let actual = artwork.contentType,
+                          actual != (artwork.mimeType.lowercased() == "image/jpg" ? "image/jpeg" : artwork.mimeType.lowercased()) {
+                    // A decoder that sniffs shows it anyway; one that trusts the declared type does not.
+                    reported.insert(artwork.contentHash)
+                    findings.append(Finding(
+                        "the poster in \(record.uri) declares MIME type \"\(artwork.mimeType)\" but its bytes are \(actual): declare \(actual), or re-embed it (hlscheck embed)",
+                        at: location))
                 }
             }
         }
