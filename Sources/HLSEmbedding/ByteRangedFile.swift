@@ -42,12 +42,19 @@ struct ByteRangedFile: Sendable {
         var files: [ByteRangedFile] = []
         var index: [String: Int] = [:]
         var previousURILine = 0
+        var nextTag = 0   // segments and tags are both in line order: one pass over each
         for (position, segment) in segments.enumerated() {
             defer { previousURILine = segment.uriLine }
             guard segment.byteRange != nil else { continue }
             let resolved = StreamLayout.file(URIResolver.resolve(segment.uri, against: playlistURI))
             // The segment's own tag: the last EXT-X-BYTERANGE between the URI line before and its own.
-            guard let line = tagLines.last(where: { $0 > previousURILine && $0 < segment.uriLine }) else {
+            while nextTag < tagLines.count, tagLines[nextTag] <= previousURILine { nextTag += 1 }
+            var own: Int?
+            while nextTag < tagLines.count, tagLines[nextTag] < segment.uriLine {
+                own = tagLines[nextTag]
+                nextTag += 1
+            }
+            guard let line = own else {
                 throw EmbedError("\(place):\(segment.uriLine): segment \(segment.uri) has a byte range, but no EXT-X-BYTERANGE line before it was found: the playlist changed while embed ran? Run again")
             }
             if let known = index[resolved] {

@@ -219,7 +219,7 @@ public struct PosterEmbedder: Sendable {
         var result = targets
         for (position, target) in targets.enumerated() {
             if target.segments.contains(where: { $0.byteRange != nil }) {
-                result[position].byteRangedFiles = try byteRangedFiles(target, analysis, targets: targets)
+                result[position].byteRangedFiles = try byteRangedFiles(target, analysis)
             }
             for (segment, record) in zip(target.segments, target.measurement.records) {
                 let place = "\(StreamLayout.file(target.playlistURI)):\(record.line)"
@@ -240,7 +240,7 @@ public struct PosterEmbedder: Sendable {
     /// The files `target`'s byte ranges lie in, from the playlist as the analysis read it;
     /// refused when another playlist of the stream lists one of them too: the file is written
     /// again whole under a new name, and that playlist's ranges would point into the old one.
-    func byteRangedFiles(_ target: PlannedTarget, _ analysis: StreamAnalysis, targets: [PlannedTarget]) throws(EmbedError) -> [ByteRangedFile] {
+    func byteRangedFiles(_ target: PlannedTarget, _ analysis: StreamAnalysis) throws(EmbedError) -> [ByteRangedFile] {
         let path = StreamLayout.file(target.playlistURI)
         guard let bytes = FileManager.default.contents(atPath: path).map({ [UInt8]($0) }),
               PlaylistSourceDigest(bytes) == analysis.loaded.mediaPlaylists[target.playlistURI]?.sourceDigest else {

@@ -301,4 +301,40 @@ struct ListedSegment {
         }
         #expect(try snapshot(stream) == shared, "nothing was written")
     }
+
+    /// RFC 8216 §4.3.2.2 lets a range leave out its offset when it follows the previous
+    /// segment's range of the same file: the rewritten playlist gives every offset, and the
+    /// ranges still cover the new file back to back.
+    @Test func impliedOffsetsAreWrittenOutAndTheRangesStillCoverTheNewFile() async throws {
+        let folder = try TemporaryFolder()
+        let master = try await Self.ladder(.transportStream, in: folder)
+        let playlist = folder.path("stream/audio/index.m3u8")
+        var lines = try String(contentsOfFile: playlist, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        var seen = 0
+        for (index, line) in lines.enumerated() where line.hasPrefix("#EXT-X-BYTERANGE:") {
+            seen += 1
+            if seen > 1, let at = line.firstIndex(of: "@") { lines[index] = String(line[..<at]) }
+        }
+        #expect(seen == 3)
+        try Data(lines.joined(separator: "\n").utf8).write(to: URL(fileURLWithPath: playlist))
+
+        let outcome = try await PosterEmbedder(EmbedRequest(
+            input: master, poster: try Poster(image: fixture("poster.jpg")), posterName: "poster.jpg", destination: .folder(folder.path("out")))).run()
+        #expect(outcome.verdict.written.filter { $0.severity >= .warning }.isEmpty, "\(outcome.verdict.written)")
+        let written = try String(contentsOfFile: folder.path("out/audio/index.m3u8"), encoding: .utf8)
+        #expect(written.split(separator: "\n").filter { $0.hasPrefix("#EXT-X-BYTERANGE:") }.allSatisfy { $0.contains("@") }, "\(written)")
+        let segments = try ListedSegment.all(in: folder.path("out/audio/index.m3u8"))
+        var end = 0
+        for segment in segments {
+            let range = try #require(segment.range)
+            #expect(range.offset == end)
+            end += range.length
+            let pictures = EmbeddedID3.tags(in: try segment.playable(), container: .mpegTS).flatMap { $0.tag?.frames ?? [] }
+                .filter { if case .attachedPicture = $0 { return true } else { return false } }
+            #expect(pictures.count == 1)
+        }
+        let file = try #require(segments.first?.file)
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: file)[.size] as? Int)
+        #expect(end == size)
+    }
 }
