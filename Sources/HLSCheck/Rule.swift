@@ -24,12 +24,38 @@ public struct RuleExample: Sendable {
     public var files: [String: String]
     /// The file checked, relative to the folder.
     public var entry: String
+    /// For a triggering example: where one of its findings must be and part of what it says.
+    public var expected: ExpectedFinding?
 
     /// Makes an example; `entry` defaults to `master.m3u8`.
     public init(_ name: String, files: [String: String], entry: String = "master.m3u8") {
         self.name = name
         self.files = files
         self.entry = entry
+    }
+}
+
+/// A finding a triggering example must produce: its line, its column (0: the whole line) and a
+/// part of its message, so that a rule that fires for the wrong reason or at the wrong place
+/// fails its example.
+public struct ExpectedFinding: Sendable, Hashable {
+    public var line: Int
+    public var column: Int
+    public var message: String
+
+    public init(line: Int, column: Int, message: String) {
+        self.line = line
+        self.column = column
+        self.message = message
+    }
+}
+
+extension RuleExample {
+    /// The example, with a finding at `line` and `column` whose message contains `message`.
+    public func expecting(line: Int, column: Int = 0, _ message: String) -> RuleExample {
+        var example = self
+        example.expected = ExpectedFinding(line: line, column: column, message: message)
+        return example
     }
 }
 

@@ -43,8 +43,25 @@ func ruleExample(_ testCase: RuleExampleCase) async throws {
         for diagnostic in fired {
             #expect(diagnostic.location?.line ?? 0 > 0, "\(diagnostic) has no line")
         }
+        if let expected = testCase.example.expected {
+            #expect(
+                fired.contains {
+                    $0.location?.line == expected.line && $0.location?.column == expected.column
+                        && $0.message.contains(expected.message)
+                },
+                "expected a finding at \(expected.line):\(expected.column) saying \"\(expected.message)\"; got \(fired.map { "\($0.location?.line ?? 0):\($0.location?.column ?? 0) \($0.message)" })")
+        }
     } else {
         #expect(fired.isEmpty, "unexpected: \(fired)")
+    }
+}
+
+/// Every rule with a triggering example states, for one of them, the finding it must produce.
+@Test func everyRuleStatesTheFindingOfATriggeringExample() {
+    for rule in RuleCatalogue.descriptions {
+        let examples = rule.triggering + rule.profileExamples.filter(\.triggers).map(\.example)
+        guard !examples.isEmpty else { continue }
+        #expect(examples.contains { $0.expected != nil }, "\(rule.id): no triggering example states its finding (.expecting(line:column:_:))")
     }
 }
 

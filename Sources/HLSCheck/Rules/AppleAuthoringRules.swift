@@ -17,7 +17,7 @@ public struct CellularVariantMissingRule: Rule {
         specItems: [
             .apple("9.21", platform: "iOS", .must, "A multivariant playlist delivered over cellular networks contains a variant whose peak BANDWIDTH is at most 192 kbit/s."),
         ],
-        triggering: [RuleExample("only an 800 kbit/s variant", files: Examples.stream(Examples.videoVariant))],
+        triggering: [RuleExample("only an 800 kbit/s variant", files: Examples.stream(Examples.videoVariant)).expecting(line: 1, "no variant is within 192 kbit/s for cellular")],
         nonTriggering: [RuleExample("a 48 kbit/s variant", files: Examples.stream(Examples.videoVariant, Examples.audioVariant()))])
 
     public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
@@ -41,7 +41,7 @@ public struct AverageBandwidthMissingRule: Rule {
         specItems: [
             .apple("9.14", .must, "EXT-X-STREAM-INF includes AVERAGE-BANDWIDTH."),
         ],
-        triggering: [RuleExample("variant without AVERAGE-BANDWIDTH", files: Examples.stream(Examples.audioVariant()))],
+        triggering: [RuleExample("variant without AVERAGE-BANDWIDTH", files: Examples.stream(Examples.audioVariant())).expecting(line: 3, "variant audio.m3u8 has no AVERAGE-BANDWIDTH")],
         nonTriggering: [RuleExample("variant with AVERAGE-BANDWIDTH", files: Examples.stream(
             "#EXT-X-STREAM-INF:BANDWIDTH=48000,AVERAGE-BANDWIDTH=45000,CODECS=\"mp4a.40.2\"\naudio.m3u8\n"))])
 
@@ -68,7 +68,7 @@ public struct ResolutionMissingRule: Rule {
         ],
         triggering: [
             RuleExample("video variant without RESOLUTION", files: Examples.stream(
-                "#EXT-X-STREAM-INF:BANDWIDTH=800000,CODECS=\"avc1.4d401f,mp4a.40.2\"\nvideo.m3u8\n")),
+                "#EXT-X-STREAM-INF:BANDWIDTH=800000,CODECS=\"avc1.4d401f,mp4a.40.2\"\nvideo.m3u8\n")).expecting(line: 3, "video variant video.m3u8 has no RESOLUTION"),
             RuleExample("I-frame stream without RESOLUTION", files: Examples.stream(
                 Examples.videoVariant, Examples.iFrameStream(resolution: nil))),
         ],
@@ -100,7 +100,7 @@ public struct AudioOnlyVariantPresentRule: Rule {
         specItems: [
             .apple("9.20", platform: "tvOS", .must, "No audio-only variant is listed in the multivariant playlist."),
         ],
-        triggering: [RuleExample("audio-only variant listed", files: Examples.stream(Examples.videoVariant, Examples.audioVariant()))],
+        triggering: [RuleExample("audio-only variant listed", files: Examples.stream(Examples.videoVariant, Examples.audioVariant())).expecting(line: 5, "audio-only variant audio.m3u8 must not be listed")],
         nonTriggering: [RuleExample("video variants only", files: Examples.stream(Examples.videoVariant))])
 
     public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {

@@ -41,7 +41,7 @@ public struct PlaylistTypeMissingRule: Rule {
         triggering: [RuleExample("VOD playlist without the tag", files: [
             "master.m3u8": "#EXTM3U\n" + Examples.audioVariant(),
             "audio.m3u8": Examples.media().replacingOccurrences(of: "#EXT-X-PLAYLIST-TYPE:VOD\n", with: ""),
-        ])],
+        ]).expecting(line: 8, "the playlist ends with EXT-X-ENDLIST but has no")],
         nonTriggering: [
             RuleExample("EXT-X-PLAYLIST-TYPE:VOD", files: Examples.stream(Examples.audioVariant())),
             RuleExample("a finished EVENT playlist", files: [
@@ -74,7 +74,7 @@ public struct FrameRateMissingRule: Rule {
             .apple("9.15", .must, "Each EXT-X-STREAM-INF tag that includes video content has a FRAME-RATE attribute."),
             .bis("4.4.6.2", rfc: "4.3.4.2", .should, "FRAME-RATE is included when any video in the variant stream exceeds 30 frames per second."),
         ],
-        triggering: [RuleExample("video variant without FRAME-RATE", files: Examples.stream(Examples.videoVariant))],
+        triggering: [RuleExample("video variant without FRAME-RATE", files: Examples.stream(Examples.videoVariant)).expecting(line: 3, "video variant video.m3u8 has no FRAME-RATE")],
         nonTriggering: [
             RuleExample("video variant with FRAME-RATE", files: Examples.stream(
                 "#EXT-X-STREAM-INF:BANDWIDTH=800000,CODECS=\"avc1.4d401f,mp4a.40.2\",RESOLUTION=640x360,FRAME-RATE=25.000\nvideo.m3u8\n")),
@@ -110,7 +110,7 @@ public struct IndependentSegmentsMissingRule: Rule {
             .apple("9.12", .must, "When video segments start with an IDR and the multivariant playlist has no EXT-X-INDEPENDENT-SEGMENTS, every video media playlist carries it."),
             .apple("9.11", .should, "When video segments start with an IDR, the multivariant playlist carries EXT-X-INDEPENDENT-SEGMENTS."),
         ],
-        triggering: [RuleExample("video ladder without the tag", files: Examples.stream(Examples.videoVariant))],
+        triggering: [RuleExample("video ladder without the tag", files: Examples.stream(Examples.videoVariant)).expecting(line: 1, "EXT-X-INDEPENDENT-SEGMENTS is neither in the")],
         nonTriggering: [
             RuleExample("the tag in the multivariant playlist", files: Examples.stream(
                 Examples.videoVariant, header: "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-INDEPENDENT-SEGMENTS\n")),
@@ -147,7 +147,7 @@ public struct IFramePlaylistMissingRule: Rule {
         specItems: [
             .apple("6.1", .must, "I-frame playlists (EXT-X-I-FRAME-STREAM-INF) are provided to support scrubbing and scanning."),
         ],
-        triggering: [RuleExample("video ladder without I-frame playlist", files: Examples.stream(Examples.videoVariant))],
+        triggering: [RuleExample("video ladder without I-frame playlist", files: Examples.stream(Examples.videoVariant)).expecting(line: 1, "the stream has video (video.m3u8) but no I-frame")],
         nonTriggering: [
             RuleExample("an EXT-X-I-FRAME-STREAM-INF", files: Examples.stream(Examples.videoVariant, Examples.iFrameStream())),
             RuleExample("audio-only stream", files: Examples.stream(Examples.audioVariant())),
@@ -179,7 +179,7 @@ public struct LanguageMissingRule: Rule {
         ],
         triggering: [RuleExample("audio rendition without LANGUAGE", files: Examples.stream(
             "#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"aud\",NAME=\"main\",DEFAULT=YES,AUTOSELECT=YES,URI=\"audio.m3u8\"\n",
-            "#EXT-X-STREAM-INF:BANDWIDTH=800000,CODECS=\"avc1.4d401f,mp4a.40.2\",RESOLUTION=640x360,AUDIO=\"aud\"\nvideo.m3u8\n"))],
+            "#EXT-X-STREAM-INF:BANDWIDTH=800000,CODECS=\"avc1.4d401f,mp4a.40.2\",RESOLUTION=640x360,AUDIO=\"aud\"\nvideo.m3u8\n")).expecting(line: 3, "EXT-X-MEDIA TYPE=AUDIO NAME=\"main\" has no")],
         nonTriggering: [
             RuleExample("audio rendition with LANGUAGE", files: Examples.stream(
                 "#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"aud\",NAME=\"English\",LANGUAGE=\"en\",DEFAULT=YES,AUTOSELECT=YES,URI=\"audio.m3u8\"\n",

@@ -13,7 +13,7 @@ public struct AudioOnlyOverBudgetRule: Rule {
             SpecItem("QA1767", .must, "The audio-only variant peaks at 64 kbit/s or less, measured."),
         ],
         triggering: [
-            RuleExample("BANDWIDTH=96000", files: Examples.stream(Examples.videoVariant, Examples.audioVariant(bandwidth: 96000)))
+            RuleExample("BANDWIDTH=96000", files: Examples.stream(Examples.videoVariant, Examples.audioVariant(bandwidth: 96000))).expecting(line: 5, "audio-only variant audio.m3u8 declares")
         ],
         nonTriggering: [
             RuleExample("BANDWIDTH=64000", files: Examples.stream(Examples.videoVariant, Examples.audioVariant(bandwidth: 64000)))

@@ -13,7 +13,7 @@ public struct AudioOnlyVariantMissingRule: Rule {
             SpecItem("QA1767", .must, "An app that streams video over cellular networks offers an audio-only variant of at most 64 kbit/s (App Store rule, historical)."),
         ],
         triggering: [
-            RuleExample("video variants only", files: Examples.stream(Examples.videoVariant)),
+            RuleExample("video variants only", files: Examples.stream(Examples.videoVariant)).expecting(line: 1, "no audio-only variant: add one of at most 64"),
             RuleExample("audio-only variant at 96 kbit/s", files: Examples.stream(
                 Examples.videoVariant, Examples.audioVariant(bandwidth: 96000))),
         ],

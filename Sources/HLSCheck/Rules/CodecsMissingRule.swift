@@ -16,7 +16,7 @@ public struct CodecsMissingRule: Rule {
         ],
         triggering: [
             RuleExample("variant without CODECS", files: Examples.stream(
-                "#EXT-X-STREAM-INF:BANDWIDTH=800000,RESOLUTION=640x360\nvideo.m3u8\n", Examples.audioVariant())),
+                "#EXT-X-STREAM-INF:BANDWIDTH=800000,RESOLUTION=640x360\nvideo.m3u8\n", Examples.audioVariant())).expecting(line: 3, "variant video.m3u8 has no CODECS attribute"),
             RuleExample("I-frame stream without CODECS", files: Examples.stream(
                 Examples.videoVariant, Examples.iFrameStream(codecs: nil))),
         ],

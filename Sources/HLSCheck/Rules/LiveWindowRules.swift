@@ -23,7 +23,7 @@ public struct LiveWindowShortRule: Rule {
         triggering: [RuleExample("two 6 s segments after dropping some", files: [
             "master.m3u8": "#EXTM3U\n" + Examples.audioVariant(),
             "audio.m3u8": Examples.live([6, 6], target: 6).replacingOccurrences(of: "#EXT-X-TARGETDURATION:6\n", with: "#EXT-X-TARGETDURATION:6\n#EXT-X-MEDIA-SEQUENCE:40\n"),
-        ])],
+        ]).expecting(line: 3, "the live playlist lasts 12.0 s after dropping")],
         nonTriggering: [
             RuleExample("three 6 s segments", files: [
                 "master.m3u8": "#EXTM3U\n" + Examples.audioVariant(),
@@ -66,7 +66,7 @@ public struct LiveSegmentsTooFewRule: Rule {
         ],
         triggering: [RuleExample("three live segments", files: [
             "master.m3u8": "#EXTM3U\n" + Examples.audioVariant(), "audio.m3u8": Examples.live([6, 6, 6], target: 6),
-        ])],
+        ]).expecting(line: 3, "the live playlist lists 3 segments: keep at")],
         nonTriggering: [
             RuleExample("six live segments", files: [
                 "master.m3u8": "#EXTM3U\n" + Examples.audioVariant(), "audio.m3u8": Examples.live(Array(repeating: 6, count: 6), target: 6),
@@ -99,7 +99,7 @@ public struct ProgramDateTimeMissingRule: Rule {
         ],
         triggering: [RuleExample("live playlist without the tag", files: [
             "master.m3u8": "#EXTM3U\n" + Examples.audioVariant(), "audio.m3u8": Examples.live(),
-        ])],
+        ]).expecting(line: 3, "the live playlist has no")],
         nonTriggering: [
             RuleExample("live playlist with the tag", files: [
                 "master.m3u8": "#EXTM3U\n" + Examples.audioVariant(),

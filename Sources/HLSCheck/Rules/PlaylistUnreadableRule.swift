@@ -16,7 +16,7 @@ public struct PlaylistUnreadableRule: Rule {
             RuleExample("variant playlist missing", files: [
                 "master.m3u8": "#EXTM3U\n" + Examples.audioVariant() + Examples.videoVariant,
                 "video.m3u8": Examples.media(),
-            ]),
+            ]).expecting(line: 3, column: 1, "cannot read "),
             RuleExample("variant is a multivariant playlist", files: [
                 "master.m3u8": "#EXTM3U\n" + Examples.audioVariant() + Examples.videoVariant,
                 "audio.m3u8": Examples.media(),

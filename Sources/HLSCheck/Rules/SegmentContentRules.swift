@@ -52,7 +52,7 @@ public struct SegmentEncryptedRule: Rule {
                 "master.m3u8": "#EXTM3U\n" + Examples.audioVariant(),
                 "audio.m3u8": "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:6\n#EXT-X-KEY:METHOD=AES-128,URI=\"missing.key\"\n#EXTINF:6.0,\nseg0.ts\n#EXT-X-ENDLIST\n",
                 "seg0.ts": String(repeating: "encrypted bytes.", count: 2),
-            ])
+            ]).expecting(line: 5, "are encrypted and were not decrypted")
         ],
         nonTriggering: [
             RuleExample("clear segment", files: [

@@ -17,7 +17,7 @@ public struct TargetDurationExceededRule: Rule {
             RuleExample("7 s segment with target 6", files: [
                 "master.m3u8": "#EXTM3U\n" + Examples.audioVariant(),
                 "audio.m3u8": Examples.media([6, 7], target: 6),
-            ])
+            ]).expecting(line: 7, "segment seg1.ts lasts 7.0 s, longer than")
         ],
         nonTriggering: [
             RuleExample("6.4 s rounds down to 6", files: [

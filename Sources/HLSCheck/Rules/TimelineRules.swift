@@ -206,7 +206,7 @@ public struct TargetDurationInconsistentRule: Rule {
                 "master.m3u8": "#EXTM3U\n" + Examples.videoVariant + Examples.audioVariant(),
                 "video.m3u8": Examples.media([10, 10], target: 10),
                 "audio.m3u8": Examples.media([6, 6], target: 6),
-            ]),
+            ]).expecting(line: 3, "video.m3u8 declares EXT-X-TARGETDURATION 10 s"),
             RuleExample("live subtitles at 30 s, live video at 6 s", files: [
                 "master.m3u8": "#EXTM3U\n" + Examples.subtitles + Examples.subtitledVariant,
                 "video.m3u8": Examples.live([6, 6], target: 6),
