@@ -9,8 +9,9 @@
 #                    byte ranges of the IDR frame that starts each of its segments.
 #   no-audio-only/   a master offering only the two video variants (no audio-only variant).
 #   packed-audio/    the two video variants + an audio-only variant of packed ADTS AAC.
-#   fmp4/            an fMP4 (CMAF-style) H.264/AAC variant + an audio-only fMP4 AAC variant, and
-#                    the video variant's I-frame playlist (each range: the moof and the IDR sample).
+#   fmp4/            two fMP4 (CMAF-style) H.264/AAC variants (Apple 9.9: video at several bit
+#                    rates) + an audio-only fMP4 AAC variant, and each video variant's I-frame
+#                    playlist (each range: the moof and the IDR sample).
 #   poster.jpg       the still image that `hlscheck embed` (dogfooding) then puts into every
 #                    audio-only segment of compliant/, packed-audio/ and fmp4/ — with the RFC 8216
 #                    §3.4 PRIV timestamps packed audio needs (on the TS variants' timeline), which
@@ -32,7 +33,7 @@ hls_out() { # $1 = folder
 }
 
 rm -rf compliant no-audio-only packed-audio fmp4 poster.jpg
-mkdir -p compliant/v0 compliant/v1 compliant/audio no-audio-only packed-audio/audio fmp4/v0 fmp4/audio
+mkdir -p compliant/v0 compliant/v1 compliant/audio no-audio-only packed-audio/audio fmp4/v0 fmp4/v1 fmp4/audio
 (cd .. && swift build --product hlscheck >/dev/null)
 hlscheck="$(cd .. && swift build --show-bin-path)/hlscheck"
 
@@ -59,7 +60,7 @@ ffmpeg "${common[@]}" "${audio_in[@]}" -t $((seconds - 1)).98 -c:a aac -b:a 32k 
 sed -i -e '/#EXT-X-ALLOW-CACHE/d' -e 's/#EXT-X-MEDIA-SEQUENCE:0/#EXT-X-MEDIA-SEQUENCE:0\n#EXT-X-PLAYLIST-TYPE:VOD/' \
   -e "s/#EXT-X-TARGETDURATION:.*/#EXT-X-TARGETDURATION:$segment/" packed-audio/audio/index.m3u8
 
-# fMP4: an H.264/AAC variant and an audio-only AAC variant, each with its EXT-X-MAP init section.
+# fMP4: two H.264/AAC variants and an audio-only AAC variant, each with its EXT-X-MAP init section.
 fmp4_out() { # $1 = folder
   echo -f hls -hls_time "$segment" -hls_playlist_type vod -hls_flags independent_segments \
        -hls_segment_type fmp4 -hls_fmp4_init_filename init.mp4 -hls_segment_filename "$1/seg%d.m4s" "$1/index.m3u8"
@@ -68,6 +69,10 @@ ffmpeg "${common[@]}" -f lavfi -i "testsrc2=size=256x144:rate=25:duration=${seco
   -c:v libx264 -threads 1 -profile:v baseline -level 3.0 -pix_fmt yuv420p \
   -g 50 -keyint_min 50 -sc_threshold 0 -b:v 100k -maxrate 100k -bufsize 200k \
   -c:a aac -b:a 32k -ac 2 "${exact[@]}" $(fmp4_out fmp4/v0)
+ffmpeg "${common[@]}" -f lavfi -i "testsrc2=size=426x240:rate=25:duration=${seconds}" "${audio_in[@]}" \
+  -c:v libx264 -threads 1 -profile:v baseline -level 3.0 -pix_fmt yuv420p \
+  -g 50 -keyint_min 50 -sc_threshold 0 -b:v 200k -maxrate 200k -bufsize 400k \
+  -c:a aac -b:a 32k -ac 2 "${exact[@]}" $(fmp4_out fmp4/v1)
 ffmpeg "${common[@]}" "${audio_in[@]}" -t $((seconds - 1)).98 -c:a aac -b:a 32k -ac 2 "${exact[@]}" $(fmp4_out fmp4/audio)
 
 # Declared values from what was written: peak over the RFC 8216 §4.1 window, average, codecs.
@@ -196,9 +201,11 @@ open("compliant/master.m3u8", "w").write(head + "".join(variants) + audio_only("
 open("no-audio-only/master.m3u8", "w").write(head + from_compliant + from_compliant_iframes)
 open("packed-audio/master.m3u8", "w").write(head + from_compliant + audio_only("packed-audio/audio") + from_compliant_iframes)
 
-peak, avg = rates("fmp4/v0")
-fmp4_video = f'#EXT-X-STREAM-INF:BANDWIDTH={peak},AVERAGE-BANDWIDTH={avg},CODECS="{avc_codec("fmp4/v0", "init.mp4")},mp4a.40.2",RESOLUTION=256x144,FRAME-RATE=25.000\nv0/index.m3u8\n'
-fmp4_iframes = iframe_variant("fmp4/v0", "256x144", "v0/iframes.m3u8", init="init.mp4")
+fmp4_video, fmp4_iframes = "", ""
+for name, res in (("v0", "256x144"), ("v1", "426x240")):
+    peak, avg = rates(f"fmp4/{name}")
+    fmp4_video += f'#EXT-X-STREAM-INF:BANDWIDTH={peak},AVERAGE-BANDWIDTH={avg},CODECS="{avc_codec(f"fmp4/{name}", "init.mp4")},mp4a.40.2",RESOLUTION={res},FRAME-RATE=25.000\n{name}/index.m3u8\n'
+    fmp4_iframes += iframe_variant(f"fmp4/{name}", res, f"{name}/iframes.m3u8", init="init.mp4")
 open("fmp4/master.m3u8", "w").write("#EXTM3U\n#EXT-X-VERSION:7\n#EXT-X-INDEPENDENT-SEGMENTS\n" + fmp4_video + audio_only("fmp4/audio") + fmp4_iframes)
 PY
 # Dogfooding: hlscheck embeds the poster, recomputes the audio-only BANDWIDTH and re-checks.

@@ -286,7 +286,8 @@ struct MediaMeasurer: Sendable {
         let kept = await cache.kept(keys)
         var seen: Set<SegmentFactsCache.Key> = []
         return zip(planned.flatMap(\.requests), zip(keys, kept)).compactMap { request, entry in
-            !entry.1 && seen.insert(entry.0).inserted ? request : nil
+            // A refused segment is never read, so never fetched ahead either.
+            request.refusal == nil && !entry.1 && seen.insert(entry.0).inserted ? request : nil
         }
     }
 
@@ -381,7 +382,7 @@ struct MediaMeasurer: Sendable {
 
     /// What the inspector is asked for one segment of the playlist at `playlistURI`.
     func request(_ segment: MediaSegment, at playlistURI: String, wantsStreamInfo: Bool = false) -> SegmentRequest {
-        SegmentRequest(
+        var request = SegmentRequest(
             uri: URIResolver.resolve(segment.uri, against: playlistURI),
             range: segment.byteRange.map { SegmentByteRange(offset: $0.offset, length: $0.length) },
             initSection: segment.map.map {
@@ -392,6 +393,10 @@ struct MediaMeasurer: Sendable {
             wantsStreamInfo: wantsStreamInfo,
             decryption: decryption(segment.key, segment: segment, playlistURI: playlistURI),
             wantsDecode: decode)
+        if let line = segment.unreadableByteRangeLine {
+            request.refusal = "its EXT-X-BYTERANGE (line \(line)) could not be read, so which bytes are the segment is unknown: not measured"
+        }
+        return request
     }
 
     /// The bytes of every distinct poster (by content hash) in `measurements`, read again from

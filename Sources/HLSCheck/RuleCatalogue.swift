@@ -79,6 +79,26 @@ public enum RuleCatalogue {
         LiveSegmentChangedRule(),
         LivePlaylistStaleRule(),
         SegmentsSampledRule(),
+        // Relations between the playlists of one stream (bis-22 §4.4.6, §6.2.4).
+        RenditionGroupsInconsistentRule(),
+        ClosedCaptionsNoneInconsistentRule(),
+        StartMismatchRule(),
+        SessionKeyMismatchRule(),
+        PathwayIDInvalidRule(),
+        PlaylistTypeInconsistentRule(),
+        ServerControlInconsistentRule(),
+        ProgramDateTimeInconsistentRule(),
+        DiscontinuitiesMisalignedRule(),
+        DateRangesInconsistentRule(),
+        DurationMismatchRule(),
+        ProgramDateTimeAmbiguousRule(),
+        IFrameBandwidthMismatchRule(),
+        UnicodeNotNormalizedRule(),
+        // Apple's authoring specification on the set of variants and renditions.
+        ScoreInconsistentRule(),
+        VideoBitRatesTooFewRule(),
+        AudioDescriptionInvalidRule(),
+        MapMissingRule(),
     ]
 
     /// The description of every rule, in catalogue order.

@@ -32,15 +32,23 @@ public struct VariantAnalysis: Sendable, Hashable {
     /// What the variant's own segments hold; nil with `--playlist-only` or when unreadable.
     public var measurement: PlaylistMeasurement?
 
-    /// Audio-only by declaration: CODECS lists only audio codecs; without CODECS, no RESOLUTION
-    /// and no VIDEO rendition group.
+    /// Audio-only by declaration: CODECS lists only audio codecs. Without CODECS the
+    /// declaration does not say: RESOLUTION or a VIDEO group makes it video, and neither leaves
+    /// its kind unknown (`isKindUnknown`), not audio-only.
     public var isDeclaredAudioOnly: Bool {
         if let codecs = stream?.codecs, !codecs.isEmpty {
             let kinds = codecs.map(CodecKind.init(codec:))
             return kinds.contains(.audio) && !kinds.contains(.video)
         }
-        if let stream { return stream.resolution == nil && videoRenditions.isEmpty }
         return false
+    }
+
+    /// Whether neither the declaration (CODECS, RESOLUTION, a VIDEO group) nor inspected
+    /// segments tell whether the variant carries video: with `--playlist-only`, a variant of
+    /// BANDWIDTH alone may be audio-only or video.
+    public var isKindUnknown: Bool {
+        guard let stream, stream.codecs?.isEmpty ?? true, stream.resolution == nil, videoRenditions.isEmpty else { return false }
+        return !(CollectionOfOne(measurement).compactMap { $0 } + allRenditions.lazy.compactMap(\.measurement)).contains(where: \.hasInspectedSegments)
     }
 
     /// Audio-only by content when the segments were inspected — audio and no video, in the

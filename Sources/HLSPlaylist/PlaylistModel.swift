@@ -777,6 +777,13 @@ public struct MediaSegment: Sendable, Hashable, CustomReflectable {
         get { rare.byteRange }
         set { rare.byteRange = newValue }
     }
+    /// The line of an `#EXT-X-BYTERANGE` for this segment that could not be read (a malformed or
+    /// out-of-range value, reported as playlist-syntax): which bytes are the segment is unknown,
+    /// so nothing is measured from it. Nil when there is none.
+    public var unreadableByteRangeLine: Int? {
+        get { rare.unreadableByteRangeLine }
+        set { rare.unreadableByteRangeLine = newValue }
+    }
     /// Partial segments that make up this segment (low-latency HLS).
     public var parts: [PartialSegment] {
         get { rare.parts }
@@ -902,9 +909,11 @@ struct SegmentRareFields: Sendable, Hashable {
     var writtenDateTime: String?
     var uriLine: Int?
     var extinfLine: Int?
+    var unreadableByteRangeLine: Int?
 
     var isEmpty: Bool {
         title == nil && byteRange == nil && parts.isEmpty && writtenDateTime == nil && uriLine == nil && extinfLine == nil
+            && unreadableByteRangeLine == nil
     }
 }
 

@@ -133,7 +133,7 @@ let tagKindsByLength: [[(name: [UInt8], kind: TagKind, traits: TagKind.Traits, c
 private let yesNo: AttributeType = .enumeratedString(["YES", "NO"])
 
 private let keySchema: [String: AttributeType] = [
-    "METHOD": .openEnumeratedString(["NONE", "AES-128", "SAMPLE-AES", "SAMPLE-AES-CTR"]),
+    "METHOD": .openEnumeratedString(["NONE", "AES-128", "AES-256-GCM", "SAMPLE-AES", "SAMPLE-AES-CTR"]),
     "URI": .quotedString, "IV": .hexadecimalSequence, "KEYFORMAT": .quotedString,
     "KEYFORMATVERSIONS": .quotedString,
 ]
@@ -241,6 +241,8 @@ struct ParserState {
     var dateRangeIDs: Set<String> = []
     var pendingExtinf: (line: Int, duration: Double, title: String?)?
     var pendingByteRange: (length: Int, offset: Int?, line: Int, column: Int)?
+    /// The line of an EXT-X-BYTERANGE for the next segment whose value could not be read.
+    var pendingUnreadableByteRange: Int?
     var pendingDiscontinuity = false
     var pendingGap = false
     var pendingProgramDateTime: String?
@@ -595,10 +597,13 @@ struct ParserState {
             requireVersion(4, "EXT-X-BYTERANGE", line.number, line.column)
             guard let value, !value.isEmpty else {
                 sink.error("EXT-X-BYTERANGE needs a value <length>[@<offset>]", line: line.number, column: line.column)
+                pendingUnreadableByteRange = line.number
                 return
             }
             if let range = parseByteRange(value, tag: tagName, line: line.number, column: valueColumn) {
                 pendingByteRange = (range.length, range.offset, line.number, valueColumn)
+            } else {
+                pendingUnreadableByteRange = line.number
             }
         case .discontinuity:
             noValue(tagName, value, line, valueColumn)
@@ -617,6 +622,12 @@ struct ParserState {
                 range = ByteRange(length: parsed.length, offset: parsed.offset ?? 0)
             }
             currentMap = MediaInitializationSection(line: line.number, uri: attrs.string("URI") ?? "", byteRange: range)
+            // bis-22 §4.4.4.5: an AES-128 key that applies to a Media Initialization Section
+            // needs an IV: the section has no media sequence number to stand in for one.
+            if let key = currentKey, key.method == "AES-128", key.iv == nil {
+                sink.error("EXT-X-MAP is encrypted by the AES-128 EXT-X-KEY on line \(key.line), which has no IV: add an IV attribute to that key (bis-22 §4.4.4.5)",
+                           line: line.number, column: line.column, kind: .structure)
+            }
         case .programDateTime:
             guard let value, !value.isEmpty else {
                 sink.error("EXT-X-PROGRAM-DATE-TIME needs a date-time value", line: line.number, column: line.column)
@@ -664,12 +675,20 @@ struct ParserState {
             requireVersion(9, "EXT-X-SKIP", line.number, line.column)
             let attrs = attributeList(tagName, value, line, valueColumn)
             require(["SKIPPED-SEGMENTS"], in: attrs, tag: tagName, line: line)
+            if let attr = attrs["RECENTLY-REMOVED-DATERANGES"] {
+                // bis-22 §8: skipping date ranges (a v2 delta update) is protocol version 10.
+                requireVersion(10, "EXT-X-SKIP with RECENTLY-REMOVED-DATERANGES", line.number, attr.column)
+            }
             media.skippedSegments = attrs.decimalInteger("SKIPPED-SEGMENTS").flatMap { Int(exactly: $0) }
 
         // Media playlist tags
         case .targetduration:
             sawTargetDuration = true
             if let v = requiredInteger(tagName, value, line, valueColumn, maximum: ValueLimits.maximumTargetDuration, unit: " seconds") {
+                if v == 0 {
+                    sink.error("EXT-X-TARGETDURATION:0: the target duration is at least 1 (bis-22 §4.4.3.1); give the longest EXTINF rounded to the nearest integer",
+                               line: line.number, column: valueColumn)
+                }
                 media.targetDuration = v
                 media.targetDurationLine = line.number
             }
@@ -715,6 +734,7 @@ struct ParserState {
             variant.codecs = attrs.string("CODECS").map(splitCodecs)
             variant.resolution = attrs.resolution("RESOLUTION")
             variant.videoGroup = attrs.string("VIDEO")
+            checkVariantValues(attrs, tag: "EXT-X-I-FRAME-STREAM-INF", line: line.number)
             master.iFrameVariants.append(variant)
         case .media:
             handleMedia(tagName, value, line, valueColumn)
@@ -780,6 +800,15 @@ struct ParserState {
         return nil
     }
 
+    /// bis-22 §4.4.5.1: the value of an X- attribute of EXT-X-DATERANGE is a quoted-string, a
+    /// hexadecimal-sequence or a decimal-floating-point (signed or not).
+    static func isClientAttributeValue(_ raw: String) -> Bool {
+        if raw.count >= 2, raw.hasPrefix("\""), raw.hasSuffix("\"") { return true }
+        if raw.hasPrefix("0x") || raw.hasPrefix("0X") { return AttributeValueParser.hexadecimalSequence(raw) != nil }
+        let unsigned = raw.hasPrefix("-") ? raw.dropFirst() : Substring(raw)
+        return !unsigned.isEmpty && AttributeValueParser.isDecimalFloatingPointSyntax(unsigned)
+    }
+
     /// The EXT-X-STREAM-INF attributes an I-frame stream does not have: it plays no audio, no
     /// subtitles and no captions, and its frame rate is that of its I-frames.
     static let notIFrameAttributes: Set<String> = ["FRAME-RATE", "AUDIO", "SUBTITLES", "CLOSED-CAPTIONS"]
@@ -826,6 +855,11 @@ struct ParserState {
                     sink.warning("\(bare(tagName)): unknown attribute \(excerpt(name)) (clients ignore it; is it misspelt?)", line: line.number, column: attributes[index].column)
                 }
                 let raw = attributes[index].rawValue
+                if tagName == "#EXT-X-DATERANGE", name.hasPrefix("X-"), !raw.isEmpty, !Self.isClientAttributeValue(raw) {
+                    sink.error(
+                        "EXT-X-DATERANGE: the value of \(excerpt(name)) is \(excerpt(raw)); a client-defined attribute holds a quoted string, a hexadecimal sequence (0x…) or a signed decimal number (bis-22 §4.4.5.1)",
+                        line: line.number, column: attributes[index].column)
+                }
                 if raw.hasPrefix("\""), raw.hasSuffix("\""), raw.count >= 2 {
                     attributes[index].value = .quotedString(substitute(String(raw.dropFirst().dropLast()), line.number, attributes[index].column))
                 }
@@ -851,12 +885,21 @@ struct ParserState {
             sink.warning("attribute \(attribute.name): expected \(expected), found \(shown)", line: line, column: column)
         }
         if raw.isEmpty { return nil } // already reported by the lexer
+        // bis-22 §4.2: a quoted-string is non-empty unless its attribute allows it, and none
+        // of the attributes hlscheck knows does.
+        func rejectEmpty() {
+            if isQuoted, inner.isEmpty {
+                sink.error("attribute \(attribute.name): the quoted string is empty (bis-22 §4.2); give it a value or leave the attribute out",
+                           line: line, column: column)
+            }
+        }
         switch type {
         case .quotedString:
             guard isQuoted else {
                 bend("a quoted string")
                 return .quotedString(substitute(raw, line, column))
             }
+            rejectEmpty()
             return .quotedString(substitute(inner, line, column))
         case .quotedStringOrNone:
             if raw == "NONE" { return .enumeratedString("NONE") }
@@ -864,6 +907,7 @@ struct ParserState {
                 bend("a quoted string or NONE")
                 return .quotedString(raw)
             }
+            rejectEmpty()
             return .quotedString(substitute(inner, line, column))
         case .enumeratedString(let allowed), .openEnumeratedString(let allowed):
             if isQuoted {
@@ -1081,7 +1125,16 @@ struct ParserState {
             }
             kind = .imported
         default:
+            // bis-22 §8: QUERYPARAM is protocol version 11.
+            requireVersion(11, "EXT-X-DEFINE with QUERYPARAM", line.number, attr.column)
             if let v = queryParameters[name] {
+                // bis-22 §4.4.2.3: the percent-decoded value must hold nothing a quoted-string
+                // cannot (line feed, carriage return, double quote).
+                let lowered = v.lowercased()
+                if v.contains("\"") || ["%0a", "%0d", "%22"].contains(where: lowered.contains) {
+                    sink.error("EXT-X-DEFINE: query parameter \(name) decodes to a line feed, carriage return or double quote, which a variable value cannot hold (bis-22 §4.4.2.3)",
+                               line: line.number, column: attr.column, kind: .variable)
+                }
                 variables[name] = v
             } else if queryParameters.isEmpty {
                 sink.warning("EXT-X-DEFINE: QUERYPARAM \(name) cannot be resolved: the playlist URI has no query parameters", line: line.number, column: attr.column, kind: .variable)
@@ -1262,6 +1315,14 @@ struct ParserState {
         } else if key.uri == nil {
             require(["URI"], in: attrs, tag: tagName, line: line)
         }
+        if let ivAttr = attrs["IV"], method == "AES-256-GCM" || method == "SAMPLE-AES-CTR" {
+            sink.error("\(bare(tagName)) with METHOD=\(method) must not have an IV attribute (bis-22 §4.4.4.4); remove it",
+                       line: line.number, column: ivAttr.column, kind: .structure)
+        }
+        if tagName == "#EXT-X-KEY", method == "SAMPLE-AES" {
+            // bis-22 §8: an EXT-X-KEY with METHOD=SAMPLE-AES is protocol version 5.
+            requireVersion(5, "EXT-X-KEY with METHOD=SAMPLE-AES", line.number, attrs["METHOD"]?.column ?? line.column)
+        }
         if let ivAttr = attrs["IV"] {
             requireVersion(2, "the IV attribute", line.number, ivAttr.column)
             if let iv = key.iv, iv.count != 16 {
@@ -1377,19 +1438,22 @@ struct ParserState {
             if end.overflow || end.partialValue > ValueLimits.maximumInteger {
                 sink.error("EXT-X-BYTERANGE: continuing the previous segment, this range ends beyond byte \(ValueLimits.maximumInteger), the largest hlscheck accepts; it is ignored",
                            line: range.line, column: range.column)
+                pendingUnreadableByteRange = range.line
                 previousSegmentRangeEnd = nil
             } else {
                 byteRange = ByteRange(length: range.length, offset: offset)
                 previousSegmentRangeEnd = end.partialValue
             }
         }
-        let rare = SegmentRareFields(title: extinf?.title, byteRange: byteRange, parts: pendingParts,
+        var rare = SegmentRareFields(title: extinf?.title, byteRange: byteRange, parts: pendingParts,
                                      writtenDateTime: pendingPackedDateTime == 0 ? pendingProgramDateTime : nil)
+        rare.unreadableByteRangeLine = pendingUnreadableByteRange
         if !rare.isEmpty { segment.rare = rare }
         previousSegmentURI = segmentURI
         previousSegmentHadRange = pendingByteRange != nil
         if pendingByteRange == nil { previousSegmentRangeEnd = nil }
         pendingByteRange = nil
+        pendingUnreadableByteRange = nil
         pendingDiscontinuity = false
         pendingGap = false
         pendingProgramDateTime = nil
@@ -1417,7 +1481,65 @@ struct ParserState {
         }
         v.pathwayID = attrs.string("PATHWAY-ID")
         v.stableVariantID = attrs.string("STABLE-VARIANT-ID")
+        checkVariantValues(attrs, tag: "EXT-X-STREAM-INF", line: line)
         return v
+    }
+
+    /// bis-22 §4.4.6.2 values of EXT-X-STREAM-INF and EXT-X-I-FRAME-STREAM-INF that the
+    /// grammar of their type alone does not catch.
+    mutating func checkVariantValues(_ attrs: AttributeList, tag: String, line: Int) {
+        if let attr = attrs["STABLE-VARIANT-ID"], !Self.isStableID(attr.stringValue) {
+            sink.error("\(tag): STABLE-VARIANT-ID \"\(excerpt(attr.stringValue))\" may contain only a-z, A-Z, 0-9, '+', '/', '=', '.', '-' and '_' (bis-22 §4.4.6.2)",
+                       line: line, column: attr.column)
+        }
+        for attr in attrs.attributes where attr.name.hasPrefix("REQ-") {
+            // bis-22 §8: REQ- attributes are protocol version 12.
+            requireVersion(12, "the \(attr.name) attribute", line, attr.column)
+        }
+        if let attr = attrs["REQ-VIDEO-LAYOUT"], !attr.stringValue.isEmpty,
+           attr.stringValue.split(separator: ",", omittingEmptySubsequences: false).contains(where: { $0.trimmingSpaces.isEmpty }) {
+            sink.error("\(tag): REQ-VIDEO-LAYOUT \"\(excerpt(attr.stringValue))\" has an empty entry (bis-22 §4.4.6.2); remove the extra comma",
+                       line: line, column: attr.column)
+        }
+        if let attr = attrs["SUPPLEMENTAL-CODECS"], !attr.stringValue.isEmpty {
+            for element in attr.stringValue.split(separator: ",", omittingEmptySubsequences: false) {
+                let format = element.split(separator: "/", omittingEmptySubsequences: false).first.map { $0.trimmingSpaces } ?? ""
+                if !Self.isCodecFormat(format) {
+                    sink.error("\(tag): SUPPLEMENTAL-CODECS element \"\(excerpt(String(element)))\" does not start with a codec format such as dvh1.08.07 (bis-22 §4.4.6.2)",
+                               line: line, column: attr.column)
+                }
+            }
+        }
+    }
+
+    /// bis-22 §4.4.6.1, §4.4.6.2: STABLE-RENDITION-ID and STABLE-VARIANT-ID use only
+    /// a-z, A-Z, 0-9, '+', '/', '=', '.', '-' and '_'.
+    static func isStableID(_ text: String) -> Bool {
+        !text.isEmpty && text.utf8.allSatisfy { byte in
+            (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+                || [0x2B, 0x2F, 0x3D, 0x2E, 0x2D, 0x5F].contains(byte)
+        }
+    }
+
+    /// An RFC 6381 codec format as CODECS lists it: a four-character sample entry (letters,
+    /// digits, '-', as in ec-3) followed by dot-separated parameters (`avc1.64001f`, `dvh1.08.07`).
+    static func isCodecFormat<S: StringProtocol>(_ text: S) -> Bool {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard let entry = parts.first, entry.utf8.count == 4 else { return false }
+        func isCodeCharacter(_ byte: UInt8) -> Bool {
+            (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || byte == 0x2D
+        }
+        return entry.utf8.allSatisfy(isCodeCharacter)
+            && parts.dropFirst().allSatisfy { !$0.isEmpty && $0.utf8.allSatisfy(isCodeCharacter) }
+    }
+
+    /// bis-22 §4.4.6.1: a closed-caption INSTREAM-ID is CC1 to CC4 or SERVICE1 to SERVICE63.
+    static func isClosedCaptionChannel(_ text: String) -> Bool {
+        if text.hasPrefix("CC"), let n = Int(text.dropFirst(2)), text.count == 3 { return (1...4).contains(n) }
+        if text.hasPrefix("SERVICE"), let n = Int(text.dropFirst(7)), !text.dropFirst(7).hasPrefix("0"), text.dropFirst(7).allSatisfy({ $0.isASCII && $0.isNumber }) {
+            return (1...63).contains(n)
+        }
+        return false
     }
 
     mutating func handleMedia(_ tagName: String, _ value: Substring?, _ line: SourceLine, _ column: Int) {
@@ -1448,6 +1570,29 @@ struct ParserState {
             // bis-22 §4.4.6.1: from protocol version 13 INSTREAM-ID may name the media of any
             // TYPE; RFC 8216 allowed it with CLOSED-CAPTIONS only.
             requireVersion(13, "INSTREAM-ID on a rendition other than CLOSED-CAPTIONS", line.number, attr.column)
+        }
+        if let attr = attrs["STABLE-RENDITION-ID"], !Self.isStableID(attr.stringValue) {
+            sink.error("EXT-X-MEDIA: STABLE-RENDITION-ID \"\(excerpt(attr.stringValue))\" may contain only a-z, A-Z, 0-9, '+', '/', '=', '.', '-' and '_' (bis-22 §4.4.6.1)",
+                       line: line.number, column: attr.column)
+        }
+        if r.type == .closedCaptions, let attr = attrs["INSTREAM-ID"], let id = r.instreamID, !id.isEmpty, !Self.isClosedCaptionChannel(id) {
+            sink.error("EXT-X-MEDIA: INSTREAM-ID \"\(excerpt(id))\" is no caption channel; closed captions are CC1 to CC4 (CEA-608) or SERVICE1 to SERVICE63 (CEA-708) (bis-22 §4.4.6.1)",
+                       line: line.number, column: attr.column)
+        }
+        if let type = r.type, type != .audio {
+            for name in ["BIT-DEPTH", "SAMPLE-RATE", "CHANNELS"] {
+                if let attr = attrs[name] {
+                    sink.error("EXT-X-MEDIA: \(name) describes audio and is allowed only with TYPE=AUDIO, not TYPE=\(type.rawValue) (bis-22 §4.4.6.1); remove it",
+                               line: line.number, column: attr.column, kind: .structure)
+                }
+            }
+        }
+        if let attr = attrs["CHANNELS"], let channels = r.channels {
+            let parameters = channels.split(separator: "/", omittingEmptySubsequences: false)
+            if parameters.count >= 3, parameters[1].isEmpty {
+                sink.error("EXT-X-MEDIA: CHANNELS \"\(excerpt(channels))\" has a third parameter but an empty second one (bis-22 §4.4.6.1); give the spatial audio identifiers or leave the third out",
+                           line: line.number, column: attr.column)
+            }
         }
         if let attr = attrs["FORCED"], r.type != .subtitles {
             sink.error("EXT-X-MEDIA: FORCED is allowed only with TYPE=SUBTITLES", line: line.number, column: attr.column, kind: .structure)

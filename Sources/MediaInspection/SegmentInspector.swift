@@ -52,6 +52,7 @@ public struct SegmentInspector: Sendable {
 
     /// `gauge` records the most bytes the inspection's buffers held at once (for tests).
     func inspect(_ request: SegmentRequest, gauge: BufferGauge?) async throws -> SegmentFacts {
+        if let refusal = request.refusal { throw SegmentReadError(uri: request.uri, reason: refusal) }
         let segment = try await source.open(request.uri, range: request.range)
         let initBytes = try await openInitSection(request)
         guard let decryption = request.decryption else {

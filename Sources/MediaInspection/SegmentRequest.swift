@@ -27,6 +27,9 @@ public struct SegmentRequest: Sendable, Hashable {
     public var decryption: SegmentDecryption?
     /// Also decode every audio and video frame (`hlscheck check --decode`, SegmentDecoder).
     public var wantsDecode: Bool
+    /// Why the segment must not be read (its bytes are unknown, e.g. an EXT-X-BYTERANGE that
+    /// could not be read): inspecting it fails with this reason before any byte is opened.
+    public var refusal: String?
 
     /// Makes a request; by default no init section, no stream info, no decryption, no decoding.
     public init(

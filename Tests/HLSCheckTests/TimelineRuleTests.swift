@@ -130,7 +130,45 @@ import Testing
             let finding = try #require(findings.first)
             #expect(findings.count == 1)
             #expect(finding.location?.uri.hasSuffix("packed/index.m3u8") == true)
-            #expect(finding.message.contains("1.400 s before the 2 other playlists"))
+            #expect(finding.message.contains("1.400 s before the 2 other playlists of this VOD stream"))
+            #expect(finding.message.contains("the first segment of every media playlist must start at the same media timestamp"))
+        } else {
+            #expect(findings.isEmpty, "\(findings)")
+        }
+    }
+
+    /// bis-22 §4.4.3.2 lets media sequence numbers differ between playlists: the same content
+    /// numbered one higher in the audio playlist is aligned, not a jump.
+    @Test func alignsAVODStreamByItsFirstSegmentsNotBySequenceNumber() async throws {
+        let stream = try MediaFixtures.sampleStream(master: Self.master)
+        let playlist = try String(contentsOfFile: stream.path("audio/index.m3u8"), encoding: .utf8)
+        try stream.write(Data(playlist.replacingOccurrences(of: "#EXT-X-MEDIA-SEQUENCE:0", with: "#EXT-X-MEDIA-SEQUENCE:1").utf8), to: "audio/index.m3u8")
+        let findings = try await check(stream).diagnostics.filter { $0.rule == "timestamps-misaligned" }
+        #expect(findings.isEmpty, "\(findings)")
+    }
+
+    /// Live playlists hold different windows: the segments of one date are the same content.
+    @Test(arguments: [false, true])
+    func alignsLivePlaylistsByDate(_ shifted: Bool) async throws {
+        let stream = try MediaFixtures.sampleStream(master: Self.master)
+        // The video window starts at seg0, the audio window one segment later, numbered 7.
+        let video = try String(contentsOfFile: stream.path("v0/index.m3u8"), encoding: .utf8)
+            .replacingOccurrences(of: "#EXT-X-PLAYLIST-TYPE:VOD\n", with: "").replacingOccurrences(of: "#EXT-X-ENDLIST\n", with: "")
+            .replacingOccurrences(of: "#EXTINF:6.000000,\nseg0.ts", with: "#EXT-X-PROGRAM-DATE-TIME:2026-01-01T00:00:00.000Z\n#EXTINF:6.000000,\nseg0.ts")
+        try stream.write(Data(video.utf8), to: "v0/index.m3u8")
+        let lines = try String(contentsOfFile: stream.path("audio/index.m3u8"), encoding: .utf8).components(separatedBy: "\n")
+        let first = try #require(lines.firstIndex(of: "seg0.ts"))
+        // Dated as what it is (6 s after the video's first segment), or as if it were that one.
+        let date = shifted ? "2026-01-01T00:00:00.000Z" : "2026-01-01T00:00:06.000Z"
+        let audio = (lines[..<(first - 1)] + ["#EXT-X-PROGRAM-DATE-TIME:\(date)"] + lines[(first + 1)...])
+            .filter { $0 != "#EXT-X-PLAYLIST-TYPE:VOD" && $0 != "#EXT-X-ENDLIST" }
+            .joined(separator: "\n").replacingOccurrences(of: "#EXT-X-MEDIA-SEQUENCE:0", with: "#EXT-X-MEDIA-SEQUENCE:7")
+        try stream.write(Data(audio.utf8), to: "audio/index.m3u8")
+        let findings = try await check(stream).diagnostics.filter { $0.rule == "timestamps-misaligned" }
+        if shifted {
+            let finding = try #require(findings.first)
+            #expect(findings.count == 1, "\(findings)")
+            #expect(finding.message.contains("the same EXT-X-PROGRAM-DATE-TIME"), "\(finding.message)")
         } else {
             #expect(findings.isEmpty, "\(findings)")
         }

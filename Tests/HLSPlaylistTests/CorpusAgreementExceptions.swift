@@ -11,6 +11,12 @@ enum CorpusAgreementExceptions {
         "bis-22 §6.2.2: the server MUST NOT remove a Media Segment from a live Playlist if that would leave it shorter than three target durations (EXT-X-MEDIA-SEQUENCE above 0: segments were removed)"
     private static let canSkipUntil =
         "rfc8216bis §4.4.3.8: CAN-SKIP-UNTIL MUST be at least six times the Target Duration"
+    private static let steeringPathway =
+        "bis-22 §4.4.6.6: the PATHWAY-ID of EXT-X-CONTENT-STEERING MUST match the PATHWAY-ID of at least one Variant Stream (no EXT-X-STREAM-INF here has one)"
+    private static let closedCaptionsNone =
+        "bis-22 §4.4.6.2: if CLOSED-CAPTIONS=NONE is present on one EXT-X-STREAM-INF tag, it MUST be present on all of them"
+    private static let sameGroupMembers =
+        "bis-22 §4.4.6.1.1: each Group of the same TYPE MUST have the same set of members, and corresponding members identical attributes but URI, CHANNELS, BIT-DEPTH, SAMPLE-RATE, STABLE-RENDITION-ID and INSTREAM-ID"
     private static let unknownNamesIgnored =
         "RFC 8216 §6.3.1: clients MUST ignore unrecognized tags and attribute/value pairs with an unrecognized AttributeName (the file is valid; the source project's strict mode is stricter than the spec)"
 
@@ -48,6 +54,20 @@ enum CorpusAgreementExceptions {
         "globocom-m3u8/extracted/BITRATE_PLAYLIST.m3u8": liveWindow,
         "globocom-m3u8/extracted/CUE_OUT_CONT_ALT_PLAYLIST.m3u8": liveWindow,
         "iheartradio-open-m3u8/src/test/resources/liveMediaPlaylist.m3u8": liveWindow,
+        "Eyevinn-hls-m3u8/m3u8/sample-playlists/master-with-sessiondata.m3u8": steeringPathway,
+        "carlanton-m3u8-parser/src/test/resources/multivariant/apple-multivariant.m3u8": steeringPathway,
+        "sethdeckard-m3u8/spec/fixtures/content_steering.m3u8": steeringPathway,
+        "Eyevinn-hls-vodtolive/testvectors/hls4/master-nouri.m3u8": closedCaptionsNone,
+        "Eyevinn-hls-vodtolive/testvectors/hls4/master.m3u8": closedCaptionsNone,
+        "Eyevinn-hls-vodtolive/testvectors/hls7/master-nouri.m3u8": closedCaptionsNone,
+        "Eyevinn-hls-vodtolive/testvectors/hls7/master.m3u8": closedCaptionsNone,
+        "Eyevinn-hls-vodtolive/testvectors/hls_dolby/index.m3u8": sameGroupMembers,
+        "Eyevinn-hls-vodtolive/testvectors/hls_multiaudiotracks/master.m3u8": sameGroupMembers,
+        "Eyevinn-hls-vodtolive/testvectors/hls_multiaudiotracks2/master.m3u8": sameGroupMembers,
+        "Eyevinn-hls-vodtolive/testvectors/hls_multiaudiotracks3/master.m3u8": sameGroupMembers,
+        "carlanton-m3u8-parser/src/test/resources/multivariant/content-steering.m3u8": sameGroupMembers,
+        "globocom-m3u8/extracted/CONTENT_STEERING_PLAYLIST.m3u8": sameGroupMembers,
+        "rutgersc-m3u8-rs/sample-playlists/master-not-ending-in-newline-1.m3u8": sameGroupMembers,
     ]
 
     /// `INVALID` files that the spec allows: the checker is right to report no error.

@@ -421,7 +421,7 @@ struct VariableTests {
     @Test func substitutesInURIsAndQuotedStrings() throws {
         let p = parse("""
         #EXTM3U
-        #EXT-X-VERSION:8
+        #EXT-X-VERSION:11
         #EXT-X-DEFINE:NAME="host",VALUE="https://cdn.example"
         #EXT-X-DEFINE:IMPORT="token"
         #EXT-X-DEFINE:QUERYPARAM="session"
@@ -442,6 +442,21 @@ struct VariableTests {
         let p = parse("#EXTM3U\n#EXT-X-VERSION:8\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\n{$nope}/a.ts\n")
         let found = try #require(problem(p, line: 5, "variable {$nope} is not defined"))
         #expect(found.kind == .variable && found.severity == .error)
+    }
+
+    /// bis-22 §8: QUERYPARAM came with protocol version 11.
+    @Test func rejectsQueryParameterBelowVersion11() {
+        let p = parse("#EXTM3U\n#EXT-X-VERSION:8\n#EXT-X-DEFINE:QUERYPARAM=\"s\"\n#EXT-X-TARGETDURATION:10\n", query: ["s": "1"])
+        let found = problem(p, line: 3, "requires EXT-X-VERSION 11")
+        #expect(found?.kind == .versionTooLow)
+    }
+
+    /// bis-22 §4.4.2.3: a variable's value cannot hold what a quoted-string cannot.
+    @Test func rejectsQueryParameterThatDecodesToAQuote() {
+        let p = parse("#EXTM3U\n#EXT-X-VERSION:11\n#EXT-X-DEFINE:QUERYPARAM=\"s\"\n#EXT-X-TARGETDURATION:10\n", query: ["s": "a%22b"])
+        #expect(problem(p, line: 3, "double quote")?.severity == .error)
+        let clean = parse("#EXTM3U\n#EXT-X-VERSION:11\n#EXT-X-DEFINE:QUERYPARAM=\"s\"\n#EXT-X-TARGETDURATION:10\n", query: ["s": "a%20b"])
+        #expect(clean.problems.isEmpty, "\(clean.problems)")
     }
 
     @Test func rejectsImportMissingFromMultivariant() {

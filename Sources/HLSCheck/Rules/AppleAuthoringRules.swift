@@ -101,7 +101,12 @@ public struct AudioOnlyVariantPresentRule: Rule {
             .apple("9.20", platform: "tvOS", .must, "No audio-only variant is listed in the multivariant playlist."),
         ],
         triggering: [RuleExample("audio-only variant listed", files: Examples.stream(Examples.videoVariant, Examples.audioVariant())).expecting(line: 5, "audio-only variant audio.m3u8 must not be listed")],
-        nonTriggering: [RuleExample("video variants only", files: Examples.stream(Examples.videoVariant))])
+        nonTriggering: [
+            RuleExample("video variants only", files: Examples.stream(Examples.videoVariant)),
+            // Without CODECS and RESOLUTION, and with the segments unread, the kind is unknown.
+            RuleExample("a variant declared by BANDWIDTH alone", files: Examples.stream(
+                Examples.videoVariant, "#EXT-X-STREAM-INF:BANDWIDTH=400000\nvideo2.m3u8\n")),
+        ])
 
     public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         guard stream.multivariant != nil else { return [] }

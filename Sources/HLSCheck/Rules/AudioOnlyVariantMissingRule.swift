@@ -27,6 +27,9 @@ public struct AudioOnlyVariantMissingRule: Rule {
     public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         guard stream.multivariant != nil else { return [] }
         let audioOnly = stream.variants.filter(\.isAudioOnly)
+        // A variant whose kind nothing tells (no CODECS, no RESOLUTION, segments not read) may
+        // be the audio-only one: no finding from a guess.
+        if audioOnly.isEmpty, stream.variants.contains(where: \.isKindUnknown) { return [] }
         // The rule is about video streams: a pure audio stream has nothing to fall back from.
         guard audioOnly.count < stream.variants.count else { return [] }
         let budget = configuration.audioOnlyBudget

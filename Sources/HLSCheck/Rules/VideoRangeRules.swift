@@ -91,8 +91,7 @@ public struct SDRVariantMissingRule: Rule {
         specItems: [.apple("1.24", .must, "SDR video is provided.")],
         triggering: [
             RuleExample("PQ variants only", files: Examples.stream(
-                "#EXT-X-STREAM-INF:BANDWIDTH=800000,CODECS=\"hvc1.2.4.L123.B0,mp4a.40.2\",RESOLUTION=1280x720,VIDEO-RANGE=PQ\nvideo.m3u8\n"))
-                .expecting(line: 3, "every video variant declares VIDEO-RANGE=PQ or HLG"),
+                "#EXT-X-STREAM-INF:BANDWIDTH=800000,CODECS=\"hvc1.2.4.L123.B0,mp4a.40.2\",RESOLUTION=1280x720,VIDEO-RANGE=PQ\nvideo.m3u8\n")).expecting(line: 3, "every video variant declares VIDEO-RANGE=PQ or HLG"),
         ],
         nonTriggering: [
             RuleExample("an SDR variant beside the PQ one", files: Examples.stream(
@@ -126,8 +125,7 @@ public struct HDRLowFrameRateMissingRule: Rule {
         triggering: [
             RuleExample("PQ at 60 fps only", files: Examples.stream(
                 "#EXT-X-STREAM-INF:BANDWIDTH=800000,CODECS=\"hvc1.2.4.L123.B0,mp4a.40.2\",RESOLUTION=1280x720,FRAME-RATE=60.000,VIDEO-RANGE=PQ\nhdr.m3u8\n",
-                "#EXT-X-STREAM-INF:BANDWIDTH=600000,CODECS=\"avc1.4d401f,mp4a.40.2\",RESOLUTION=1280x720,FRAME-RATE=30.000\nsdr.m3u8\n"))
-                .expecting(line: 3, "the HDR variants run at 60.000 frames per second or more"),
+                "#EXT-X-STREAM-INF:BANDWIDTH=600000,CODECS=\"avc1.4d401f,mp4a.40.2\",RESOLUTION=1280x720,FRAME-RATE=30.000\nsdr.m3u8\n")).expecting(line: 3, "the HDR variants run at 60.000 frames per second"),
         ],
         nonTriggering: [
             RuleExample("PQ at 60 and at 30 fps", files: Examples.stream(
@@ -165,8 +163,7 @@ public struct SDRIFrameStreamMissingRule: Rule {
         triggering: [
             RuleExample("PQ I-frame stream only", files: Examples.stream(
                 Examples.videoVariant,
-                "#EXT-X-I-FRAME-STREAM-INF:BANDWIDTH=90000,CODECS=\"hvc1.2.4.L123.B0\",RESOLUTION=640x360,VIDEO-RANGE=PQ,URI=\"iframes.m3u8\"\n"))
-                .expecting(line: 5, "every I-frame stream declares VIDEO-RANGE=PQ or HLG"),
+                "#EXT-X-I-FRAME-STREAM-INF:BANDWIDTH=90000,CODECS=\"hvc1.2.4.L123.B0\",RESOLUTION=640x360,VIDEO-RANGE=PQ,URI=\"iframes.m3u8\"\n")).expecting(line: 5, "every I-frame stream declares VIDEO-RANGE=PQ or HLG"),
         ],
         nonTriggering: [
             RuleExample("an SDR I-frame stream", files: Examples.stream(Examples.videoVariant, Examples.iFrameStream())),

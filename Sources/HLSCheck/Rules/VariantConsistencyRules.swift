@@ -1,0 +1,405 @@
+import HLSPlaylist
+
+// bis-22 §6.2.4: the media playlists of one multivariant playlist describe the same
+// presentation, so what they say about it as a whole (its type, its clock, its server
+// control, its date ranges, its discontinuities) must agree.
+
+extension StreamAnalysis {
+    /// The media playlists the multivariant playlist names (variants, renditions, I-frame
+    /// streams) that were read, in URI order; empty when the input is a media playlist, whose
+    /// siblings hlscheck does not see.
+    var siblingMediaPlaylists: [(uri: String, playlist: Playlist, media: MediaPlaylist)] {
+        multivariant == nil ? [] : mediaPlaylists
+    }
+
+    /// Whether every media playlist is complete (EXT-X-ENDLIST): all of them then start at the
+    /// start of the presentation and can be compared position by position.
+    var isEnded: Bool {
+        let playlists = siblingMediaPlaylists
+        return !playlists.isEmpty && playlists.allSatisfy(\.media.endList)
+    }
+}
+
+/// A short name for a media playlist in a message: its URI as resolved, relative to the root's
+/// folder where it lies below it.
+private func shortName(_ uri: String, in stream: StreamAnalysis) -> String {
+    // Resolved URIs drop a leading "./" that the root's may keep.
+    var root = Substring(stream.loaded.rootURI)
+    while root.hasPrefix("./") { root = root.dropFirst(2) }
+    guard let slash = root.lastIndex(of: "/") else { return uri }
+    let folder = root[...slash]
+    return uri.hasPrefix(folder) ? String(uri.dropFirst(folder.count)) : uri
+}
+
+/// EXT-X-PLAYLIST-TYPE on some media playlists but not all, or with different values.
+public struct PlaylistTypeInconsistentRule: Rule {
+    /// Makes the rule; it holds no state, so one instance serves every check.
+    public init() {}
+
+    public static let description = RuleDescription(
+        id: "playlist-type-inconsistent", name: "EXT-X-PLAYLIST-TYPE differs between media playlists", defaultSeverity: .error,
+        summary: "One media playlist of the stream has EXT-X-PLAYLIST-TYPE and another has none, or another value.",
+        rationale: "bis-22 §6.2.4: if any media playlist of a multivariant playlist has EXT-X-PLAYLIST-TYPE, all have it with the same value; a player treats the stream as VOD, EVENT or live from the playlist it happens to load.",
+        specItems: [
+            .bis("6.2.4", .must, "If any media playlist has EXT-X-PLAYLIST-TYPE, every media playlist has EXT-X-PLAYLIST-TYPE with the same value."),
+        ],
+        triggering: [RuleExample("VOD video, no type on the audio rendition", files: [
+            "master.m3u8": "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"aud\",NAME=\"English\",LANGUAGE=\"en\",DEFAULT=YES,AUTOSELECT=YES,URI=\"audio.m3u8\"\n"
+                + "#EXT-X-STREAM-INF:BANDWIDTH=800000,CODECS=\"avc1.4d401f,mp4a.40.2\",RESOLUTION=640x360,AUDIO=\"aud\"\nvideo.m3u8\n",
+            "video.m3u8": Examples.media(),
+            "audio.m3u8": Examples.media().replacingOccurrences(of: "#EXT-X-PLAYLIST-TYPE:VOD\n", with: ""),
+        ]).expecting(line: 1, "has no EXT-X-PLAYLIST-TYPE, but video.m3u8 says EXT-X-PLAYLIST-TYPE:VOD")],
+        nonTriggering: [
+            RuleExample("VOD everywhere", files: Examples.stream(Examples.videoVariant, Examples.audioVariant())),
+            RuleExample("no type anywhere", files: [
+                "master.m3u8": "#EXTM3U\n#EXT-X-VERSION:3\n" + Examples.videoVariant + Examples.audioVariant(),
+                "video.m3u8": Examples.live(), "audio.m3u8": Examples.live(),
+            ]),
+        ])
+
+    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+        let playlists = stream.siblingMediaPlaylists
+        guard let typed = playlists.first(where: { $0.media.playlistType != nil }), let type = typed.media.playlistType else { return [] }
+        return playlists.compactMap { uri, playlist, media in
+            guard media.playlistType != type else { return nil }
+            let line = playlist.tagLines(named: "#EXT-X-PLAYLIST-TYPE").first ?? 1
+            let own = media.playlistType.map { "says EXT-X-PLAYLIST-TYPE:\($0.rawValue)" } ?? "has no EXT-X-PLAYLIST-TYPE"
+            return Finding(
+                "this media playlist \(own), but \(shortName(typed.uri, in: stream)) says EXT-X-PLAYLIST-TYPE:\(type.rawValue): every media playlist of the stream carries the same type, or none does",
+                at: playlist.location(line: line))
+        }
+    }
+}
+
+/// EXT-X-SERVER-CONTROL on some media playlists but not all, or with other attributes.
+public struct ServerControlInconsistentRule: Rule {
+    /// Makes the rule; it holds no state, so one instance serves every check.
+    public init() {}
+
+    static func files(_ video: String, _ audio: String) -> [String: String] {
+        [
+            "master.m3u8": "#EXTM3U\n#EXT-X-VERSION:9\n" + Examples.videoVariant + Examples.audioVariant(),
+            "video.m3u8": "#EXTM3U\n#EXT-X-VERSION:9\n#EXT-X-TARGETDURATION:6\n\(video)#EXTINF:6,\nseg0.ts\n#EXTINF:6,\nseg1.ts\n#EXTINF:6,\nseg2.ts\n",
+            "audio.m3u8": "#EXTM3U\n#EXT-X-VERSION:9\n#EXT-X-TARGETDURATION:6\n\(audio)#EXTINF:6,\nseg0.ts\n#EXTINF:6,\nseg1.ts\n#EXTINF:6,\nseg2.ts\n",
+        ]
+    }
+
+    public static let description = RuleDescription(
+        id: "server-control-inconsistent", name: "EXT-X-SERVER-CONTROL differs between media playlists", defaultSeverity: .error,
+        summary: "One media playlist of the stream has EXT-X-SERVER-CONTROL and another has none, or one with other attributes.",
+        rationale: "bis-22 §6.2.4: if any media playlist has EXT-X-SERVER-CONTROL, all have the same one; the hold-back and the delivery directives a player relies on must not change when it switches variants.",
+        specItems: [
+            .bis("6.2.4", .must, "If any media playlist has EXT-X-SERVER-CONTROL, every media playlist has the same EXT-X-SERVER-CONTROL."),
+        ],
+        triggering: [RuleExample("HOLD-BACK 18 in one playlist, 24 in the other", files: files(
+            "#EXT-X-SERVER-CONTROL:HOLD-BACK=18\n", "#EXT-X-SERVER-CONTROL:HOLD-BACK=24\n")).expecting(line: 4, "differs in HOLD-BACK from audio.m3u8")],
+        nonTriggering: [RuleExample("the same server control in both", files: files(
+            "#EXT-X-SERVER-CONTROL:CAN-BLOCK-RELOAD=YES,HOLD-BACK=18\n", "#EXT-X-SERVER-CONTROL:HOLD-BACK=18.0,CAN-BLOCK-RELOAD=YES\n"))])
+
+    /// The attributes, each with its value as written or, for numbers, as a number.
+    static func normalised(_ list: AttributeList) -> [String: String] {
+        var result: [String: String] = [:]
+        for attribute in list.attributes {
+            result[attribute.name] = list.decimalFloatingPoint(attribute.name).map { "\($0)" } ?? attribute.rawValue
+        }
+        return result
+    }
+
+    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+        let playlists = stream.siblingMediaPlaylists
+        guard let reference = playlists.first(where: { $0.media.serverControl != nil }), let control = reference.media.serverControl else { return [] }
+        let expected = Self.normalised(control)
+        return playlists.compactMap { uri, playlist, media in
+            let own = media.serverControl.map(Self.normalised)
+            guard own != expected else { return nil }
+            let line = playlist.tagLines(named: "#EXT-X-SERVER-CONTROL").first ?? 1
+            let what: String
+            if let own {
+                let differing = Set(own.keys).union(expected.keys).sorted().filter { own[$0] != expected[$0] }
+                what = "its EXT-X-SERVER-CONTROL differs in \(differing.joined(separator: ", ")) from"
+            } else {
+                what = "it has no EXT-X-SERVER-CONTROL, unlike"
+            }
+            return Finding(
+                "\(what) \(shortName(reference.uri, in: stream)): every media playlist of the stream carries the same EXT-X-SERVER-CONTROL",
+                at: playlist.location(line: line))
+        }
+    }
+}
+
+/// EXT-X-PROGRAM-DATE-TIME in some media playlists but not all.
+public struct ProgramDateTimeInconsistentRule: Rule {
+    /// Makes the rule; it holds no state, so one instance serves every check.
+    public init() {}
+
+    public static let description = RuleDescription(
+        id: "program-date-time-inconsistent", name: "EXT-X-PROGRAM-DATE-TIME in some media playlists only", defaultSeverity: .error,
+        summary: "One media playlist of the stream has EXT-X-PROGRAM-DATE-TIME and another has none.",
+        rationale: "bis-22 §6.2.4: if any media playlist has EXT-X-PROGRAM-DATE-TIME, all have it, with consistent mappings of date to media timestamp; a player that seeks by date or shows the wall-clock time loses it when it switches to a variant without.",
+        specItems: [
+            .bis("6.2.4", .must, "If any media playlist has EXT-X-PROGRAM-DATE-TIME, every media playlist has EXT-X-PROGRAM-DATE-TIME."),
+        ],
+        triggering: [RuleExample("dates in the video playlist only", files: [
+            "master.m3u8": "#EXTM3U\n#EXT-X-VERSION:3\n" + Examples.videoVariant + Examples.audioVariant(),
+            "video.m3u8": Examples.media().replacingOccurrences(of: "#EXTINF:6.0,\nseg0.ts", with: "#EXT-X-PROGRAM-DATE-TIME:2026-01-01T00:00:00.000Z\n#EXTINF:6.0,\nseg0.ts"),
+            "audio.m3u8": Examples.media(),
+        ]).expecting(line: 1, "has no EXT-X-PROGRAM-DATE-TIME, but video.m3u8 has")],
+        nonTriggering: [RuleExample("dates in every playlist", files: [
+            "master.m3u8": "#EXTM3U\n#EXT-X-VERSION:3\n" + Examples.videoVariant + Examples.audioVariant(),
+            "video.m3u8": Examples.media().replacingOccurrences(of: "#EXTINF:6.0,\nseg0.ts", with: "#EXT-X-PROGRAM-DATE-TIME:2026-01-01T00:00:00.000Z\n#EXTINF:6.0,\nseg0.ts"),
+            "audio.m3u8": Examples.media().replacingOccurrences(of: "#EXTINF:6.0,\nseg0.ts", with: "#EXT-X-PROGRAM-DATE-TIME:2026-01-01T00:00:00.000Z\n#EXTINF:6.0,\nseg0.ts"),
+        ])])
+
+    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+        let playlists = stream.siblingMediaPlaylists
+        func dated(_ media: MediaPlaylist) -> Bool { media.segments.contains { $0.programDateTime != nil } }
+        guard let reference = playlists.first(where: { dated($0.media) }) else { return [] }
+        return playlists.compactMap { uri, playlist, media in
+            // An empty playlist (a live one between windows) has no segment to date.
+            guard !media.segments.isEmpty, !dated(media) else { return nil }
+            return Finding(
+                "this media playlist has no EXT-X-PROGRAM-DATE-TIME, but \(shortName(reference.uri, in: stream)) has: date every media playlist of the stream, with the same date for the same media timestamp",
+                at: playlist.location(line: 1))
+        }
+    }
+}
+
+/// Discontinuities at different places, or numbered differently, in the media playlists of a
+/// finished stream.
+public struct DiscontinuitiesMisalignedRule: Rule {
+    /// Makes the rule; it holds no state, so one instance serves every check.
+    public init() {}
+
+    static func files(video: String, audio: String) -> [String: String] {
+        [
+            "master.m3u8": "#EXTM3U\n#EXT-X-VERSION:3\n" + Examples.videoVariant + Examples.audioVariant(),
+            "video.m3u8": "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:6\n#EXT-X-PLAYLIST-TYPE:VOD\n\(video)#EXT-X-ENDLIST\n",
+            "audio.m3u8": "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:6\n#EXT-X-PLAYLIST-TYPE:VOD\n\(audio)#EXT-X-ENDLIST\n",
+        ]
+    }
+
+    static let withBreakAt12 = "#EXTINF:6,\nseg0.ts\n#EXTINF:6,\nseg1.ts\n#EXT-X-DISCONTINUITY\n#EXTINF:6,\nseg2.ts\n"
+
+    public static let description = RuleDescription(
+        id: "discontinuities-misaligned", name: "Discontinuities differ between media playlists", defaultSeverity: .error,
+        summary: "In a finished stream (every media playlist ends with EXT-X-ENDLIST), the media playlists have EXT-X-DISCONTINUITY at different times, a different number of them, or a different EXT-X-DISCONTINUITY-SEQUENCE.",
+        rationale: "bis-22 §6.2.4: matching content in every variant and rendition has matching discontinuity sequence numbers; Apple's authoring specification (8.15) asks for discontinuities at the same times in all of them. A player switching variants across a break it does not expect resets its timeline in the wrong place.",
+        specItems: [
+            .bis("6.2.4", .must, "Matching content in every variant stream and rendition has matching Discontinuity Sequence Numbers."),
+            .apple("8.15", .must, "All variants and renditions have discontinuities at the same points in time."),
+        ],
+        triggering: [
+            RuleExample("a break in the video playlist only", files: files(
+                video: withBreakAt12, audio: "#EXTINF:6,\nseg0.ts\n#EXTINF:6,\nseg1.ts\n#EXTINF:6,\nseg2.ts\n"))
+                .expecting(line: 1, "has 0 EXT-X-DISCONTINUITY tags, video.m3u8 has 1 (at 12 s)"),
+            RuleExample("the break 6 s later in the audio playlist", files: files(
+                video: withBreakAt12, audio: "#EXTINF:6,\nseg0.ts\n#EXTINF:6,\nseg1.ts\n#EXTINF:6,\nseg2.ts\n#EXT-X-DISCONTINUITY\n#EXTINF:6,\nseg3.ts\n")),
+        ],
+        nonTriggering: [RuleExample("the break after 12 s in both", files: files(
+            video: withBreakAt12, audio: "#EXTINF:4,\nseg0.ts\n#EXTINF:4,\nseg1.ts\n#EXTINF:4,\nseg2.ts\n#EXT-X-DISCONTINUITY\n#EXTINF:6,\nseg3.ts\n"))])
+
+    /// When each discontinuity of `media` happens, in seconds from the playlist's start.
+    static func breaks(_ media: MediaPlaylist) -> [Double] {
+        var time = 0.0, result: [Double] = []
+        for segment in media.segments {
+            if segment.discontinuity { result.append(time) }
+            time += segment.duration
+        }
+        return result
+    }
+
+    static func seconds(_ value: Double) -> String {
+        let rounded = (value * 1000).rounded() / 1000
+        return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
+    }
+
+    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+        // Live playlists hold different windows of the presentation: their positions do not
+        // compare without matching their segments in time.
+        guard stream.isEnded else { return [] }
+        let playlists = stream.siblingMediaPlaylists.filter { !$0.media.segments.isEmpty }
+        guard let reference = playlists.first(where: { $0.uri == stream.variants.first?.playlistURI }) ?? playlists.first else { return [] }
+        let expected = Self.breaks(reference.media)
+        let referenceName = shortName(reference.uri, in: stream)
+        var findings: [Finding] = []
+        for (uri, playlist, media) in playlists where uri != reference.uri {
+            let own = Self.breaks(media)
+            // Segments of different playlists end at different instants (audio frames are not
+            // video frames): a break is the same one within the smaller target duration.
+            let tolerance = Double(min(media.targetDuration ?? 1, reference.media.targetDuration ?? 1))
+            let location = playlist.location(line: media.segments.first { $0.discontinuity }?.extinfLine ?? 1)
+            if media.discontinuitySequence != reference.media.discontinuitySequence {
+                findings.append(Finding(
+                    "EXT-X-DISCONTINUITY-SEQUENCE is \(media.discontinuitySequence) here but \(reference.media.discontinuitySequence) in \(referenceName): the same content has the same discontinuity sequence number in every playlist",
+                    at: playlist.location(line: playlist.tagLines(named: "#EXT-X-DISCONTINUITY-SEQUENCE").first ?? 1)))
+            } else if own.count != expected.count {
+                findings.append(Finding(
+                    "this playlist has \(own.count) EXT-X-DISCONTINUITY tag\(own.count == 1 ? "" : "s"), \(referenceName) has \(expected.count)\(expected.isEmpty ? "" : " (at \(expected.map { Self.seconds($0) + " s" }.joined(separator: ", ")))"): every variant and rendition breaks at the same points of the content",
+                    at: location))
+            } else if let index = Array(zip(own, expected)).firstIndex(where: { abs($0 - $1) >= tolerance }) {
+                findings.append(Finding(
+                    "discontinuity \(index + 1) comes \(Self.seconds(own[index])) s into this playlist but \(Self.seconds(expected[index])) s into \(referenceName): every variant and rendition breaks at the same points of the content",
+                    at: playlist.location(line: media.segments.filter(\.discontinuity)[index].extinfLine ?? 1)))
+            }
+        }
+        return findings
+    }
+}
+
+/// Date ranges missing from a playable combination, or described differently in two playlists.
+public struct DateRangesInconsistentRule: Rule {
+    /// Makes the rule; it holds no state, so one instance serves every check.
+    public init() {}
+
+    static let dated = "#EXT-X-PROGRAM-DATE-TIME:2026-01-01T00:00:00.000Z\n"
+    static let ad = "#EXT-X-DATERANGE:ID=\"ad\",START-DATE=\"2026-01-01T00:00:06.000Z\",DURATION=6\n"
+
+    static func files(video: String, audio: String) -> [String: String] {
+        [
+            "master.m3u8": "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"aud\",NAME=\"English\",LANGUAGE=\"en\",DEFAULT=YES,AUTOSELECT=YES,URI=\"audio.m3u8\"\n"
+                + "#EXT-X-STREAM-INF:BANDWIDTH=800000,CODECS=\"avc1.4d401f,mp4a.40.2\",RESOLUTION=640x360,AUDIO=\"aud\"\nvideo.m3u8\n"
+                + "#EXT-X-STREAM-INF:BANDWIDTH=48000,CODECS=\"mp4a.40.2\"\naudio-only.m3u8\n",
+            "video.m3u8": "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:6\n#EXT-X-PLAYLIST-TYPE:VOD\n\(dated)\(video)#EXTINF:6,\ns0.ts\n#EXTINF:6,\ns1.ts\n#EXT-X-ENDLIST\n",
+            "audio.m3u8": "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:6\n#EXT-X-PLAYLIST-TYPE:VOD\n\(dated)\(audio)#EXTINF:6,\ns0.ts\n#EXTINF:6,\ns1.ts\n#EXT-X-ENDLIST\n",
+            "audio-only.m3u8": "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:6\n#EXT-X-PLAYLIST-TYPE:VOD\n\(dated)\(ad)#EXTINF:6,\ns0.ts\n#EXTINF:6,\ns1.ts\n#EXT-X-ENDLIST\n",
+        ]
+    }
+
+    public static let description = RuleDescription(
+        id: "date-ranges-inconsistent", name: "Date ranges differ between playable combinations", defaultSeverity: .error,
+        summary: "An EXT-X-DATERANGE of the stream is in no playlist of some playable combination (a variant with one rendition of each of its groups) of a finished stream, or two playlists describe the range of one ID differently.",
+        rationale: "bis-22 §6.2.4: date ranges (ad breaks, chapters, interstitials) must reach the player whatever it plays: each must appear in every playable combination, and be the same wherever it appears.",
+        specItems: [
+            .bis("6.2.4", .must, "Date Ranges (EXT-X-DATERANGE) appear in at least one media playlist of every playable combination, identical wherever they appear."),
+        ],
+        triggering: [
+            RuleExample("an ad break missing from the video variant and its audio", files: files(video: "", audio: ""))
+                .expecting(line: 4, "variant video.m3u8 can play without EXT-X-DATERANGE ID=\"ad\""),
+            RuleExample("the same ID with another duration", files: files(
+                video: ad.replacingOccurrences(of: "DURATION=6", with: "DURATION=12"), audio: "")),
+        ],
+        nonTriggering: [
+            RuleExample("the range in the audio rendition, which every combination of the video variant plays", files: files(video: "", audio: ad)),
+        ])
+
+    /// The date ranges of `media` by ID, each as its attributes (NAME=value as written).
+    static func ranges(_ media: MediaPlaylist) -> [String: (line: Int, attributes: [String: String])] {
+        var result: [String: (line: Int, attributes: [String: String])] = [:]
+        for range in media.dateRanges {
+            guard let id = range.id else { continue }
+            var entry = result[id] ?? (range.line, [:])
+            for attribute in range.attributes.attributes where entry.attributes[attribute.name] == nil {
+                entry.attributes[attribute.name] = attribute.rawValue
+            }
+            result[id] = entry
+        }
+        return result
+    }
+
+    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+        guard let master = stream.multivariant else { return [] }
+        let playlists = stream.siblingMediaPlaylists
+        var byURI: [String: [String: (line: Int, attributes: [String: String])]] = [:]
+        var findings: [Finding] = []
+        // The first description of each ID, to compare the others with.
+        var first: [String: (uri: String, attributes: [String: String])] = [:]
+        // A live playlist read a moment later may already carry the tag that completes a range
+        // (END-DATE, DURATION): there only the attributes both playlists have must agree.
+        let ended = stream.isEnded
+        for (uri, playlist, media) in playlists {
+            let ranges = Self.ranges(media)
+            byURI[uri] = ranges
+            for (id, range) in ranges.sorted(by: { $0.value.line < $1.value.line }) {
+                guard let earlier = first[id] else {
+                    first[id] = (uri, range.attributes)
+                    continue
+                }
+                let names = ended ? Set(range.attributes.keys).union(earlier.attributes.keys) : Set(range.attributes.keys).intersection(earlier.attributes.keys)
+                let differing = names.sorted().filter { range.attributes[$0] != earlier.attributes[$0] }
+                if let name = differing.first {
+                    findings.append(Finding(
+                        "EXT-X-DATERANGE ID=\"\(id)\" says \(name)=\(range.attributes[name] ?? "nothing") here but \(name)=\(earlier.attributes[name] ?? "nothing") in \(shortName(earlier.uri, in: stream)): a date range is the same in every playlist that carries it",
+                        at: playlist.location(line: range.line)))
+                }
+            }
+        }
+        // Live playlists hold different windows: a range may have left one and not yet another.
+        guard stream.isEnded, !first.isEmpty else { return findings }
+        let all = Set(first.keys)
+        for variant in master.variants {
+            let uri = stream.loaded.resolvedURI(of: variant)
+            guard byURI[uri] != nil else { continue }
+            // An ID is in every combination when the variant's own playlist has it, or every
+            // member of one of its rendition groups does.
+            var covered = Set(byURI[uri]?.keys ?? [:].keys)
+            let groups: [(MediaType, String?)] = [(.audio, variant.audioGroup), (.video, variant.videoGroup), (.subtitles, variant.subtitlesGroup)]
+            for (type, group) in groups {
+                guard let group else { continue }
+                let members = master.renditions(ofType: type, group: group)
+                let sets = members.map { rendition in
+                    stream.loaded.resolvedURI(of: rendition).flatMap { byURI[$0] }.map { Set($0.keys) } ?? []
+                }
+                if let common = sets.first.map({ sets.dropFirst().reduce($0) { $0.intersection($1) } }), !members.isEmpty {
+                    covered.formUnion(common)
+                }
+            }
+            let missing = all.subtracting(covered).sorted()
+            if let id = missing.first {
+                findings.append(Finding(
+                    "variant \(variant.uri) can play without EXT-X-DATERANGE ID=\"\(id)\"\(missing.count > 1 ? " (and \(missing.count - 1) more date range\(missing.count > 2 ? "s" : ""))" : ""), which \(shortName(first[id]?.uri ?? "", in: stream)) carries: put every date range in the variant's playlist, or in every rendition of one of its groups",
+                    at: stream.root.location(line: variant.line)))
+            }
+        }
+        return findings
+    }
+}
+
+/// Finished media playlists of one stream that last noticeably different times.
+public struct DurationMismatchRule: Rule {
+    /// Makes the rule; it holds no state, so one instance serves every check.
+    public init() {}
+
+    static func files(audio: [Double]) -> [String: String] {
+        [
+            "master.m3u8": "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"aud\",NAME=\"English\",LANGUAGE=\"en\",DEFAULT=YES,AUTOSELECT=YES,URI=\"audio.m3u8\"\n"
+                + "#EXT-X-STREAM-INF:BANDWIDTH=800000,CODECS=\"avc1.4d401f,mp4a.40.2\",RESOLUTION=640x360,AUDIO=\"aud\"\nvideo.m3u8\n",
+            "video.m3u8": Examples.media([6, 6, 6, 6]),
+            "audio.m3u8": Examples.media(audio),
+        ]
+    }
+
+    public static let description = RuleDescription(
+        id: "duration-mismatch", name: "Media playlists of different lengths", defaultSeverity: .error,
+        summary: "In a finished stream (every media playlist ends with EXT-X-ENDLIST), a variant or audio/video rendition playlist lasts longer than another by more than the smaller of their target durations, by the sum of its EXTINF durations.",
+        rationale: "bis-22 §6.2.4: content that one variant or rendition has and another lacks may only be at the start or the end, and no longer than the smallest target duration; Apple's authoring specification asks audio and video playlists, and alternative audio, to cover the same content. A player switching to the shorter playlist, or playing a shorter audio rendition, loses picture or sound at the end.",
+        specItems: [
+            .bis("6.2.4", .must, "Content present in one variant but not another is only at the beginning or end, and no longer than the smallest target duration."),
+            .apple("8.3", .must, "Audio and video playlists cover the same duration of content."),
+            .apple("2.15", .must, "Alternative audio and audio description last the whole content."),
+        ],
+        triggering: [RuleExample("audio 12 s shorter than video", files: files(audio: [6, 6])).expecting(line: 9, "12 s less than video.m3u8")],
+        nonTriggering: [RuleExample("audio 40 ms longer than video", files: files(audio: [6, 6, 6, 6.04]))])
+
+    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+        guard stream.isEnded, let master = stream.multivariant else { return [] }
+        // Variants and their audio and video renditions: subtitle cues and I-frames end where
+        // their last cue or frame does, not where the media ends.
+        var uris: [String] = []
+        func add(_ uri: String?) { if let uri, !uris.contains(uri) { uris.append(uri) } }
+        for variant in master.variants { add(stream.loaded.resolvedURI(of: variant)) }
+        for rendition in master.renditions where rendition.type == .audio || rendition.type == .video {
+            add(stream.loaded.resolvedURI(of: rendition))
+        }
+        let playlists = uris.compactMap { uri in stream.loaded.mediaPlaylists[uri].flatMap { playlist in playlist.media.map { (uri, playlist, $0) } } }
+            .filter { !$0.2.segments.isEmpty }
+        guard let longest = playlists.max(by: { $0.2.totalDuration < $1.2.totalDuration }) else { return [] }
+        return playlists.compactMap { uri, playlist, media in
+            let shortfall = longest.2.totalDuration - media.totalDuration
+            let allowed = Double(min(media.targetDuration ?? 1, longest.2.targetDuration ?? 1))
+            guard shortfall > allowed else { return nil }
+            return Finding(
+                "this playlist lasts \(DiscontinuitiesMisalignedRule.seconds(media.totalDuration)) s, \(DiscontinuitiesMisalignedRule.seconds(shortfall)) s less than \(shortName(longest.0, in: stream)) (\(DiscontinuitiesMisalignedRule.seconds(longest.2.totalDuration)) s): every variant and rendition covers the same content, give or take one target duration (\(Int(allowed)) s) at the start or end",
+                at: playlist.location(line: playlist.tagLines(named: "#EXT-X-ENDLIST").first ?? 1))
+        }
+    }
+}
