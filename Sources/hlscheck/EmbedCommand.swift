@@ -311,8 +311,19 @@ extension EmbedCommand {
             if argument == "--" { return result + arguments[(index + 1)...] }
             guard argument == "--poster-from-video" else { continue }
             let next: String? = index + 1 < arguments.count ? arguments[index + 1] : nil
-            if next.flatMap({ PosterFrameTime($0) }) == nil { result.append(defaultPosterTime) }
+            if let next, PosterFrameTime(next) != nil || looksLikeTime(next) { continue }
+            result.append(defaultPosterTime)
         }
         return result
+    }
+
+    /// A word meant as TIME but malformed (`1e20`, `-5`, `120%`): left for the parser, which
+    /// refuses it as the option's value, rather than taken for the playlist.
+    static func looksLikeTime(_ word: String) -> Bool {
+        if word.hasSuffix("%") { return true }
+        // A sign or a point before a digit: `-5`, `.5`; never an option such as `--output`.
+        let digits = word.drop { "+-.".contains($0) }
+        guard digits.first?.isNumber == true else { return false }
+        return !word.contains("/") && !word.lowercased().hasSuffix(".m3u8") && !word.lowercased().hasSuffix(".m3u")
     }
 }

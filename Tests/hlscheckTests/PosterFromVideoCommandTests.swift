@@ -46,4 +46,16 @@ import Testing
         #expect(result.status == 64)
         #expect(result.stderr.contains("--poster-from-video"), "\(result.stderr)")
     }
+
+    /// A malformed TIME is refused as the option's value, never taken for the playlist.
+    @Test(arguments: ["1e20", "-5", "120%", "1:xx"])
+    func aMalformedTimeIsRefusedAsTheOptionsValue(_ time: String) throws {
+        let folder = try TemporaryFolder()
+        _ = try AddAudioOnlyCommandTests.sampleCopy(in: folder)
+        let result = try #require(try EmbedCommandTests.embed(Self.arguments(folder, ["--poster-from-video", time])))
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("--poster-from-video"), "\(result.stderr)")
+        #expect(!result.stderr.contains("Unexpected argument"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.path("out")))
+    }
 }
