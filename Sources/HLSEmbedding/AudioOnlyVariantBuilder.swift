@@ -170,17 +170,10 @@ public struct AudioOnlyVariantBuilder: Sendable {
             throw EmbedError("\(request.input): the audio-only variant \(existing.uri) that hlscheck added does not do its job (\(problems.joined(separator: "; "))); nothing was written: --force rebuilds it")
         }
         let replaced = request.replace ? invalid.map(\.stream) : []
-        if let time = request.posterFromVideo {
+        if request.posterFromVideo != nil {
             // Taken only now that a variant is to be built: a run that writes nothing decodes nothing.
-            let taken = try VideoPoster.take(
-                analysis, at: time, description: request.posterDescription, input: request.input,
-                maximumPixels: request.configuration.limits.imagePixels)
-            request.report(taken.note)
             var resolved = self
-            resolved.request.poster = taken.poster
-            resolved.request.posterName = taken.name
-            resolved.request.fit = true
-            resolved.request.posterFromVideo = nil
+            try resolved.request.takePosterFromVideo(analysis)
             return try await resolved.run(analysed: analysis, lock: lock)
         }
 

@@ -41,16 +41,8 @@ public struct PosterEmbedder: Sendable {
     /// This embedder with the picture `--poster-from-video` takes from the stream's video as its
     /// poster, to be fitted like `--fit`; itself when the poster is an image.
     func withPosterFromVideo(_ analysis: StreamAnalysis) throws(EmbedError) -> PosterEmbedder {
-        guard let time = request.posterFromVideo else { return self }
-        let taken = try VideoPoster.take(
-            analysis, at: time, description: request.posterDescription, input: request.input,
-            maximumPixels: request.configuration.limits.imagePixels)
-        request.report(taken.note)
         var resolved = self
-        resolved.request.poster = taken.poster
-        resolved.request.posterName = taken.name
-        resolved.request.fit = true
-        resolved.request.posterFromVideo = nil
+        try resolved.request.takePosterFromVideo(analysis)
         return resolved
     }
 

@@ -141,3 +141,36 @@ enum VideoPoster {
         return text
     }
 }
+
+/// What `embed` and `embed --add-audio-only` ask about their poster, so that both take it from
+/// the video the same way.
+protocol PosterChoosingRequest {
+    var input: String { get }
+    var poster: Poster? { get set }
+    var posterName: String { get set }
+    var posterDescription: String { get }
+    var fit: Bool { get set }
+    var posterFromVideo: PosterFrameTime? { get set }
+    var configuration: CheckConfiguration { get }
+    var report: @Sendable (String) -> Void { get }
+}
+
+extension EmbedRequest: PosterChoosingRequest {}
+extension AudioOnlyRequest: PosterChoosingRequest {}
+
+extension PosterChoosingRequest {
+    /// With `--poster-from-video`: the frame taken from `analysis`'s video becomes the poster,
+    /// fitted to the budget as with `--fit`, and the request no longer asks for a frame. Nothing
+    /// when the poster is an image.
+    mutating func takePosterFromVideo(_ analysis: StreamAnalysis) throws(EmbedError) {
+        guard let time = posterFromVideo else { return }
+        let taken = try VideoPoster.take(
+            analysis, at: time, description: posterDescription, input: input,
+            maximumPixels: configuration.limits.imagePixels)
+        report(taken.note)
+        poster = taken.poster
+        posterName = taken.name
+        fit = true
+        posterFromVideo = nil
+    }
+}
