@@ -46,7 +46,7 @@ enum GStreamerPlayback {
         let server = try await HTTPTestServer(folder: folder)
         let result: ToolProcess.Result
         do {
-            result = try ToolProcess.capture([
+            result = try await ToolProcess.captureOffPool([
                 "gst-launch-1.0", "-v", "playbin3", "uri=\(server.url(relativePath))",
                 "audio-sink=fakesink silent=false", "video-sink=fakesink", "text-sink=fakesink",
             ], timeout: 60)

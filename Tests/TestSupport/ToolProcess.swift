@@ -74,6 +74,24 @@ public enum ToolProcess {
             killedBySignal: process.terminationReason == .uncaughtSignal)
     }
 
+    /// `capture` on a thread of its own, for async tests: waiting for the program never holds
+    /// one of the few threads Swift concurrency runs on, which a server the program talks to (a
+    /// loopback test server) and the other tests need meanwhile.
+    public static func captureOffPool(
+        _ arguments: [String], executable: URL? = nil, in folder: URL? = nil, environment: [String: String] = [:],
+        replacingEnvironment: Bool = false, timeout: TimeInterval = 120
+    ) async throws -> Result {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread {
+                continuation.resume(with: Swift.Result {
+                    try capture(
+                        arguments, executable: executable, in: folder, environment: environment,
+                        replacingEnvironment: replacingEnvironment, timeout: timeout)
+                })
+            }
+        }
+    }
+
     /// Runs `arguments` in `folder` and returns its standard output; throws, with what it wrote
     /// to standard error, when it exits with a status other than 0.
     @discardableResult
