@@ -19,6 +19,8 @@ enum GStreamerPlayback {
 
     struct Playback {
         var result: ToolProcess.Result
+        /// The paths GStreamer asked the server for, in order: a failed run says how far it got.
+        var requested: [String]
         /// "Got EOS from element "playbin3-0"": the pipeline played to its end.
         var reachedEndOfStream: Bool { result.output.contains("Got EOS from element \"playbin3") }
         /// Lines where GStreamer reports an error (a demuxer or decoder that gave up).
@@ -54,8 +56,9 @@ enum GStreamerPlayback {
             await server.stop()
             throw error
         }
+        let requested = server.requests.map(\.path)
         await server.stop()
-        return Playback(result: result)
+        return Playback(result: result, requested: requested)
     }
 }
 
@@ -75,6 +78,7 @@ enum GStreamerPlayback {
 
         let playback = try await GStreamerPlayback.play(variant, in: written)
         let tail = playback.result.output.split(separator: "\n").filter { !$0.contains("last-message") }.suffix(12).joined(separator: "\n")
+            + "\nrequests served: " + playback.requested.joined(separator: " ")
         #expect(!playback.result.killedBySignal && playback.result.status == 0, "gst-launch-1.0 exited \(playback.result.status)\(playback.result.killedBySignal ? " (killed: it did not finish within a minute)" : ""):\n\(tail)")
         #expect(playback.errors.isEmpty, "\(playback.errors)")
         #expect(playback.reachedEndOfStream, "no end of stream:\n\(tail)")

@@ -69,6 +69,10 @@ public final class HTTPTestServer: Sendable {
     public let port: Int
     public let scheme: String
     private let channel: any Channel
+    /// The server's own event-loop thread: nothing another test runs on a shared group (a
+    /// client in the same process, a busy or blocking handler of another server) can delay its
+    /// answers, so a client with a timeout of its own (GStreamer's is 10 s) never sees one.
+    private let group: MultiThreadedEventLoopGroup
     private let state: NIOLockedValueBox<ServerState>
 
     struct ServerState {
@@ -93,7 +97,9 @@ public final class HTTPTestServer: Sendable {
             sslContext = try NIOSSLContext(configuration: configuration)
         }
         let context = sslContext
-        let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        self.group = group
+        let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(ChannelOptions.backlog, value: 64)
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
@@ -123,7 +129,12 @@ public final class HTTPTestServer: Sendable {
                         http1ChannelConfigurator: http1)
                 }
             }
-        channel = try await bootstrap.bind(host: "127.0.0.1", port: 0).get()
+        do {
+            channel = try await bootstrap.bind(host: "127.0.0.1", port: 0).get()
+        } catch {
+            try? await group.shutdownGracefully()
+            throw error
+        }
         port = channel.localAddress?.port ?? 0
         scheme = tls == nil ? "http" : "https"
     }
@@ -147,6 +158,7 @@ public final class HTTPTestServer: Sendable {
 
     public func stop() async {
         try? await channel.close()
+        try? await group.shutdownGracefully()
     }
 }
 
