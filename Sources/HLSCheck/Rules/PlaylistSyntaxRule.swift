@@ -36,9 +36,9 @@ public struct PlaylistSyntaxRule: Rule {
                 "audio.m3u8": Examples.media(),
             ]),
             RuleExample("FRAME-RATE on an I-frame stream", files: Examples.stream(
-                Examples.videoVariant, Examples.iFrameStream().replacingOccurrences(of: ",URI=", with: ",FRAME-RATE=25,URI="))),
+                Examples.videoVariant, Examples.iFrameStream().replacing(",URI=", with: ",FRAME-RATE=25,URI="))),
             RuleExample("AUDIO on an I-frame stream", files: Examples.stream(
-                Examples.videoVariant, Examples.iFrameStream().replacingOccurrences(of: ",URI=", with: ",AUDIO=\"aud\",URI="))),
+                Examples.videoVariant, Examples.iFrameStream().replacing(",URI=", with: ",AUDIO=\"aud\",URI="))),
             RuleExample("media playlist without #EXTM3U", files: [
                 "master.m3u8": "#EXTM3U\n" + Examples.audioVariant(),
                 "audio.m3u8": String(Examples.media().dropFirst("#EXTM3U\n".count)),
