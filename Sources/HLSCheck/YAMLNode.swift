@@ -2,8 +2,8 @@ internal import CLibYAML
 
 /// One node of a YAML document (YAML 1.1 as libyaml reads it, so JSON too): what
 /// `.hlscheck.yml` is read into. libyaml parses; this composes its events into a tree, with
-/// aliases resolved, and reads scalars as YAML 1.1's core types (YAML 1.1 §7, "Language-
-/// Independent Types": bool, int, float).
+/// aliases resolved, and reads scalars as YAML 1.1's types do (the YAML 1.1 type repository,
+/// yaml.org/type: bool, int, float), as Yams read them before.
 struct YAMLNode: Sendable, Hashable {
     enum Content: Sendable, Hashable {
         case scalar(String)
