@@ -17,6 +17,7 @@
 #include <libavutil/audio_fifo.h>
 #include <libavutil/channel_layout.h>
 #include <libavutil/opt.h>
+#include <libavutil/dovi_meta.h>
 
 static inline int hls_averror(int posixError) { return AVERROR(posixError); }
 static inline int hls_averror_eof(void) { return AVERROR_EOF; }

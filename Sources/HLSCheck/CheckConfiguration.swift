@@ -67,9 +67,11 @@ public struct CheckConfiguration: Sendable, Hashable {
     /// The severity a rule reports at, or nil when it is switched off.
     public func severity(for rule: RuleDescription) -> Severity? {
         if let override = severityOverrides[rule.id] { return override }
-        if let profiled = profile.severity(for: rule.id) { return profiled }
-        if profile.followsMust(of: rule) { return .error }
-        return rule.defaultSeverity
+        switch rule.settings[profile] ?? .on {
+        case .off: return nil
+        case .severity(let severity): return severity
+        case .on: return profile.followsMust(of: rule) ? .error : rule.defaultSeverity
+        }
     }
 }
 

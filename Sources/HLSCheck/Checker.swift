@@ -53,9 +53,8 @@ public struct CheckReport: Sendable {
 
     /// The rule id under which an input that could not be checked at all is reported: a
     /// missing file, a file that is not a playlist, a refused FIFO, an unreachable URL, an input
-    /// outside its root. Not a rule of the catalogue (no configuration turns it off): it is the
-    /// exit code 2 of a run, shown in every report format.
-    public static let inputUnreadableRule = "input-unreadable"
+    /// outside its root. No configuration changes it: it is the exit code 2 of a run.
+    public static let inputUnreadableRule = InputUnreadableRule.description.id
 
     /// Why the input could not be checked; nil when it was.
     public var inputError: CheckError?

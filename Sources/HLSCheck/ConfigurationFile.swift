@@ -109,6 +109,9 @@ public struct ConfigurationFile: Sendable, Hashable {
                     guard known.contains(rule) else {
                         throw file.problem(ruleNode, "unknown rule \"\(rule)\" (hlscheck rules lists them)")
                     }
+                    guard RuleCatalogue.description(of: rule)?.configurable != false else {
+                        throw file.problem(ruleNode, "\(rule) cannot be changed: an input that could not be checked always fails the run (exit code 2); remove this line")
+                    }
                     // YAML reads a bare `off` as the boolean false.
                     let text = severityNode.string ?? ""
                     if text == "off" || severityNode.bool == false {

@@ -63,6 +63,9 @@ public struct SegmentRecord: Sendable, Hashable {
     public var hiddenContentReason: String?
     /// With `--decode`: what decoding each audio and video track found; nil when not decoded.
     public var decoding: [TrackDecodeFacts]?
+    /// The format of each audio and video track, in track order (codec, channels, colour, field
+    /// coding): what the media format rules judge. Empty when the content was not inspected.
+    public var trackFormats: [TrackFormat] = []
 
     /// Left unread by `--sample N`: neither measured nor inspected, and no problem either.
     public var sampledOut: Bool = false
@@ -477,6 +480,7 @@ struct MediaMeasurer: Sendable {
             record.videoStartsWithKeyframe = facts.videoStartsWithKeyframe
             record.keyframeHasParameterSets = facts.keyframeHasParameterSets
             record.decoding = facts.decoding
+            record.trackFormats = facts.tracks.filter { $0.kind == .audio || $0.kind == .video }.map(\.format)
         }
         return record
     }

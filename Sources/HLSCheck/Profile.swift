@@ -10,37 +10,6 @@ public enum Profile: String, Sendable, Hashable, CaseIterable, Codable {
     /// Only what RFC 8216 says MUST or SHOULD.
     case rfc8216
 
-    /// The severity this profile gives a rule: `.some(nil)` switches it off, nil keeps the
-    /// catalogue default.
-    public func severity(for rule: String) -> Severity?? {
-        switch self {
-        case .audioOnly64k:
-            if Self.appleOnlyRules.contains(rule) { return .some(nil) }
-        case .appleIOS:
-            switch rule {
-            case "audio-only-variant-present": return .some(nil)
-            case "audio-only-variant-missing": return .warning
-            // AS 9.15 asks for FRAME-RATE on video variants; a value the video does not have
-            // misleads the player as much as none.
-            case "codecs-missing", "extinf-duration-mismatch", "frame-rate-mismatch": return .error
-            default: break
-            }
-        case .appleTVOS:
-            switch rule {
-            case "audio-only-variant-present", "codecs-missing", "extinf-duration-mismatch", "frame-rate-mismatch": return .error
-            case "audio-only-variant-missing", "audio-only-over-budget", "artwork-over-budget", "artwork-missing",
-                "artwork-inconsistent":
-                return .some(nil)
-            default: break
-            }
-        case .rfc8216:
-            // RFC 8216 §4.3.4.2: RESOLUTION SHOULD be present for video.
-            if rule == "resolution-missing" { return .warning }
-            if Self.appleOnlyRules.contains(rule) || Self.audioOnlyRules.contains(rule) { return .some(nil) }
-        }
-        return nil
-    }
-
     /// Whether the profile makes `rule` an error because the rule enforces a MUST of the
     /// specification the profile follows: an Apple profile, any MUST of Apple's authoring
     /// specification (its general items and those amended for the profile's platform). What the
@@ -71,16 +40,4 @@ public enum Profile: String, Sendable, Hashable, CaseIterable, Codable {
         // holds a pure audio stream (and its poster) to it.
         configuration.budgetAppliesWithoutVideo = self == .audioOnly64k
     }
-
-    /// Rules only Apple's authoring specification asks for.
-    static let appleOnlyRules: Set<String> = [
-        "cellular-variant-missing", "average-bandwidth-missing", "resolution-missing", "audio-only-variant-present",
-        "playlist-type-missing", "frame-rate-missing", "independent-segments-missing", "iframe-playlist-missing",
-        "language-missing", "live-segments-too-few", "program-date-time-missing",
-    ]
-    /// Rules of the audio-only budget and poster, which no RFC asks for.
-    static let audioOnlyRules: Set<String> = [
-        "audio-only-variant-missing", "audio-only-over-budget", "artwork-over-budget", "artwork-missing",
-        "artwork-inconsistent", "artwork-invalid",
-    ]
 }

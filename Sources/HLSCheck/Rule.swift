@@ -24,12 +24,38 @@ public struct RuleExample: Sendable {
     public var files: [String: String]
     /// The file checked, relative to the folder.
     public var entry: String
+    /// For a triggering example: where one of its findings must be and part of what it says.
+    public var expected: ExpectedFinding?
 
     /// Makes an example; `entry` defaults to `master.m3u8`.
     public init(_ name: String, files: [String: String], entry: String = "master.m3u8") {
         self.name = name
         self.files = files
         self.entry = entry
+    }
+}
+
+/// A finding a triggering example must produce: its line, its column (0: the whole line) and a
+/// part of its message, so that a rule that fires for the wrong reason or at the wrong place
+/// fails its example.
+public struct ExpectedFinding: Sendable, Hashable {
+    public var line: Int
+    public var column: Int
+    public var message: String
+
+    public init(line: Int, column: Int, message: String) {
+        self.line = line
+        self.column = column
+        self.message = message
+    }
+}
+
+extension RuleExample {
+    /// The example, with a finding at `line` and `column` whose message contains `message`.
+    public func expecting(line: Int, column: Int = 0, _ message: String) -> RuleExample {
+        var example = self
+        example.expected = ExpectedFinding(line: line, column: column, message: message)
+        return example
     }
 }
 
@@ -58,6 +84,12 @@ public struct RuleDescription: Sendable {
     public var name: String
     /// The severity under the default profile.
     public var defaultSeverity: Severity
+    /// What one finding is about: the stream, or one variant (JUnit test cases follow it).
+    public var scope: RuleScope
+    /// How each profile departs from `defaultSeverity`; a profile not named runs the rule at its
+    /// default (raised to an error where the profile's specification says MUST, see
+    /// `Profile.followsMust`). docs/profiles.md tabulates them.
+    public var settings: [Profile: RuleSetting]
     /// One line: what the rule enforces.
     public var summary: String
     /// Why, with the spec section.
@@ -70,6 +102,9 @@ public struct RuleDescription: Sendable {
     /// Whether the rule needs decoded frames: it runs (and is listed as checked) only with
     /// `--decode`.
     public var needsDecoding = false
+    /// Whether configuration (`.hlscheck.yml` `rules:`, `--profile`) may change the rule; false
+    /// for `input-unreadable`, which always fails the run.
+    public var configurable = true
     /// Whether the rule judges how resources travelled over HTTP (docs/remote.md): it finds
     /// nothing in a local stream, so its examples are remote tests, not local files.
     public var needsNetwork = false
@@ -82,14 +117,17 @@ public struct RuleDescription: Sendable {
 
     /// Makes a description; `needsDecoding` stays false unless set afterwards.
     public init(
-        id: String, name: String, defaultSeverity: Severity, summary: String, rationale: String,
-        specItems: [SpecItem] = [], needsMedia: Bool = false, triggering: [RuleExample] = [], nonTriggering: [RuleExample] = [],
+        id: String, name: String, defaultSeverity: Severity, scope: RuleScope = .stream,
+        settings: [Profile: RuleSetting] = [:], summary: String, rationale: String, specItems: [SpecItem] = [],
+        needsMedia: Bool = false, triggering: [RuleExample] = [], nonTriggering: [RuleExample] = [],
         profileExamples: [ProfileExample] = []
     ) {
         self.profileExamples = profileExamples
         self.id = id
         self.name = name
         self.defaultSeverity = defaultSeverity
+        self.scope = scope
+        self.settings = settings
         self.summary = summary
         self.rationale = rationale
         self.specItems = specItems

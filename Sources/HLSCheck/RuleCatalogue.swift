@@ -2,6 +2,7 @@
 public enum RuleCatalogue {
     /// One instance of every rule.
     public static let all: [any Rule] = [
+        InputUnreadableRule(),
         PlaylistSyntaxRule(),
         PlaylistLenientRule(),
         VersionTooLowRule(),
@@ -50,6 +51,21 @@ public enum RuleCatalogue {
         LanguageMissingRule(),
         LiveSegmentsTooFewRule(),
         ProgramDateTimeMissingRule(),
+        // What the segments' bitstreams are: codecs, profiles, colour, channels.
+        VideoCodecUnsupportedRule(),
+        CodecContainerUnsupportedRule(),
+        VideoProfileLevelUnsupportedRule(),
+        VideoInterlacedRule(),
+        FrameRateTooHighRule(),
+        HDRFormatUnsupportedRule(),
+        VideoRangeMismatchRule(),
+        SDRVariantMissingRule(),
+        HDRLowFrameRateMissingRule(),
+        SDRIFrameStreamMissingRule(),
+        AudioStreamsMultipleRule(),
+        MultichannelAudioMuxedRule(),
+        StereoAudioMissingRule(),
+        FormatChangeWithoutDiscontinuityRule(),
         SuppressionUnknownRuleRule(),
         SuppressionUnusedRule(),
         // Remote delivery and live reloads (docs/remote.md).

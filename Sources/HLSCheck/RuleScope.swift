@@ -1,23 +1,31 @@
 /// What one finding of a rule is about: the stream as a whole, or one variant. A JUnit report
 /// gives a per-variant rule one test case per variant, and every other rule one per stream, so
 /// that a stream of eight variants does not list eight copies of `audio-only-variant-missing`.
+/// A per-variant rule's findings each concern one variant: its declaration (EXT-X-STREAM-INF and
+/// URI lines), its media playlist, its segments or its renditions.
 public enum RuleScope: String, Sendable, Hashable, Codable {
     case stream, variant
 }
 
-extension RuleDescription {
-    /// The rules whose findings each concern one variant: its declaration (EXT-X-STREAM-INF and
-    /// URI lines), its media playlist, its segments or its renditions. Kept here, in one table,
-    /// rather than in each rule; a test checks that every id is in the catalogue.
-    public static let perVariantRuleIDs: Set<String> = [
-        "playlist-unreadable", "target-duration-exceeded", "codecs-missing", "audio-only-over-budget",
-        "artwork-over-budget", "artwork-missing", "artwork-inconsistent", "artwork-invalid", "bandwidth-below-peak",
-        "bandwidth-above-peak", "average-bandwidth-mismatch", "codecs-mismatch", "codecs-sample-entry-mismatch",
-        "audio-only-contains-video", "resolution-mismatch", "extinf-duration-mismatch", "packed-audio-timestamp-missing",
-        "segment-unreadable", "continuity-error", "segment-starts-without-keyframe", "discontinuity-missing",
-        "segment-encrypted", "decode-error", "average-bandwidth-missing", "resolution-missing", "frame-rate-missing",
-        "frame-rate-mismatch",
-    ]
+/// How a profile runs one rule.
+public enum RuleSetting: Sendable, Hashable {
+    /// Not run.
+    case off
+    /// Run at the rule's default severity, raised to an error where the profile's specification
+    /// says MUST (`Profile.followsMust`).
+    case on
+    /// Run at this severity.
+    case severity(Severity)
+}
 
-    public var scope: RuleScope { Self.perVariantRuleIDs.contains(id) ? .variant : .stream }
+extension [Profile: RuleSetting] {
+    /// A rule only Apple's authoring specification asks for: off in the profiles that do not
+    /// follow it.
+    public static let appleOnly: Self = [.audioOnly64k: .off, .rfc8216: .off]
+    /// A rule of the audio-only budget and its poster, which no RFC asks for and tvOS, where
+    /// audio-only variants are not allowed in the multivariant playlist, does not want.
+    public static let audioOnlyBudget: Self = [.rfc8216: .off, .appleTVOS: .off]
+    /// A rule whose MUST Apple's authoring specification states in its own words (CODECS, EXTINF,
+    /// FRAME-RATE against the media): an error in the Apple profiles.
+    public static let errorForApple: Self = [.appleIOS: .severity(.error), .appleTVOS: .severity(.error)]
 }

@@ -125,6 +125,34 @@ public struct SegmentRecords: RandomAccessCollection, Sendable, Hashable {
     /// The RFC 6381 strings of the records, each once, sorted.
     var distinctCodecs: [String] { Array(Set(contents.values.flatMap(\.codecs))).sorted() }
 
+    /// The track formats of the records, each distinct list once (in no particular order).
+    var distinctTrackFormats: [[TrackFormat]] { Array(Set(contents.values.map(\.trackFormats))) }
+
+    /// The first inspected record one of whose track formats satisfies `matches`.
+    func firstInspected(where matches: (TrackFormat) -> Bool) -> SegmentRecord? {
+        firstInspected { _, formats in formats.contains(where: matches) }
+    }
+
+    /// The first inspected record whose container and track formats satisfy `matches`. They
+    /// repeat from segment to segment: the predicate is asked once per distinct pair, and a
+    /// record is made only for a segment that matches.
+    func firstInspected(whereContent matches: (SegmentContainer?, [TrackFormat]) -> Bool) -> SegmentRecord? {
+        var verdicts: [UInt32: Bool] = [:]
+        for index in indices {
+            let number = contentIndices[index]
+            let verdict: Bool
+            if let known = verdicts[number] {
+                verdict = known
+            } else {
+                let content = contents[number]
+                verdict = matches(content.container, content.trackFormats)
+                verdicts[number] = verdict
+            }
+            if verdict, self[index].isInspected { return self[index] }
+        }
+        return nil
+    }
+
     /// A record with what the playlist says of `segment`, and nothing measured yet.
     public static func playlistPart(of segment: MediaSegment) -> SegmentRecord {
         SegmentRecord(
@@ -182,9 +210,11 @@ public struct SegmentRecords: RandomAccessCollection, Sendable, Hashable {
         var videoStartsWithKeyframe: Bool?
         var keyframeHasParameterSets: Bool?
         var decrypted: Bool
+        var trackFormats: [TrackFormat]
 
         init(_ record: SegmentRecord) {
             container = record.container
+            trackFormats = record.trackFormats
             codecs = record.codecs
             hasAudio = record.hasAudio
             hasVideo = record.hasVideo
@@ -201,6 +231,7 @@ public struct SegmentRecords: RandomAccessCollection, Sendable, Hashable {
 
         func fill(_ record: inout SegmentRecord) {
             record.container = container
+            record.trackFormats = trackFormats
             record.codecs = codecs
             record.hasAudio = hasAudio
             record.hasVideo = hasVideo

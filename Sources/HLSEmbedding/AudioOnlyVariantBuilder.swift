@@ -424,9 +424,14 @@ public struct AudioOnlyVariantBuilder: Sendable {
     /// segments have none, and are refused).
     static func inputs(_ source: Source) -> [AudioSourceSegment] {
         zip(source.playlist.segments, source.measurement.records).map { segment, record in
+            // A single-file source (ffmpeg's `-hls_flags single_file`) is read range by range,
+            // as the checker reads it: the segment is its EXT-X-BYTERANGE, the init section its
+            // EXT-X-MAP BYTERANGE (RFC 8216 §4.3.2.2, §4.3.2.5).
             AudioSourceSegment(
                 path: StreamLayout.file(URIResolver.resolve(segment.uri, against: source.playlistURI)),
+                range: segment.byteRange.map { SegmentByteRange(offset: $0.offset, length: $0.length) },
                 initSection: segment.map.map { StreamLayout.file(URIResolver.resolve($0.uri, against: source.playlistURI)) },
+                initRange: segment.map?.byteRange.map { SegmentByteRange(offset: $0.offset, length: $0.length) },
                 container: record.container ?? .unknown, discontinuity: segment.discontinuity)
         }
     }
@@ -438,7 +443,6 @@ public struct AudioOnlyVariantBuilder: Sendable {
             if let key = segment.key, key.isEncrypting {
                 throw EmbedError("\(place): segment \(segment.uri) is encrypted (METHOD=\(key.method)): hlscheck cannot decode encrypted media")
             }
-            if segment.byteRange != nil { throw EmbedError("\(place): segment \(segment.uri) is a byte range (EXT-X-BYTERANGE): not supported by --add-audio-only") }
             if index < source.measurement.records.count, let problem = source.measurement.records[index].problem {
                 throw EmbedError("\(place): segment \(segment.uri) cannot be read: \(problem)")
             }
@@ -716,7 +720,8 @@ public struct AudioOnlyVariantBuilder: Sendable {
     }
 
     /// The new media playlist: the source's, line for line, with the segment URIs and EXT-X-MAP
-    /// pointing at the new files; tags that describe the source's bytes (EXT-X-BITRATE) or its
+    /// pointing at the new files; tags that describe the source's bytes (EXT-X-BITRATE, the
+    /// byte ranges of a single-file source: each new segment is a file of its own) or its
     /// low-latency parts are left out. TARGETDURATION, MEDIA-SEQUENCE, DISCONTINUITY(-SEQUENCE),
     /// PLAYLIST-TYPE, EXTINF, PROGRAM-DATE-TIME and ENDLIST stay as they were.
     static func mediaPlaylist(from bytes: [UInt8], playlist: MediaPlaylist, names: [String], initName: String?) -> [UInt8] {
@@ -726,7 +731,7 @@ public struct AudioOnlyVariantBuilder: Sendable {
         let crlf = text.contains("\r\n")
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { String($0.hasSuffix("\r") ? $0.dropLast() : $0[...]) }
         if lines.last == "" { lines.removeLast() }
-        let dropped = ["#EXT-X-BITRATE", "#EXT-X-PART:", "#EXT-X-PART-INF", "#EXT-X-PRELOAD-HINT", "#EXT-X-RENDITION-REPORT", "#EXT-X-SERVER-CONTROL", "#EXT-X-SKIP", "#EXT-X-I-FRAMES-ONLY"]
+        let dropped = ["#EXT-X-BITRATE", "#EXT-X-BYTERANGE", "#EXT-X-PART:", "#EXT-X-PART-INF", "#EXT-X-PRELOAD-HINT", "#EXT-X-RENDITION-REPORT", "#EXT-X-SERVER-CONTROL", "#EXT-X-SKIP", "#EXT-X-I-FRAMES-ONLY"]
         var out: [String] = []
         for (offset, line) in lines.enumerated() {
             let number = offset + 1

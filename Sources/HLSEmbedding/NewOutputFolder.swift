@@ -163,9 +163,11 @@ extension StreamWriter {
 
         // The rewritten segments under their new names; unchanged ones linked.
         var newURIs: [String: [Int: String]] = [:]
-        try produce { (playlistURI: String, segment: MediaSegment, bytes: [UInt8], known: String?) throws(EmbedError) in
-            let playlist = layout.relative(playlistURI)
-            let file = layout.relative(URIResolver.resolve(segment.uri, against: playlistURI))
+        var movedFiles = Set<String>()
+        try produce { (rewritten: RewrittenFile) throws(EmbedError) in
+            let bytes = rewritten.bytes
+            let playlist = layout.relative(rewritten.playlistURI)
+            let file = layout.relative(URIResolver.resolve(rewritten.uri, against: rewritten.playlistURI))
             let (folder, name) = Tree.split(file)
             let sourceFolder = try source.folder(folder)
             let (original, unchanged) = try sourceFolder.status(name, holding: bytes)
@@ -174,14 +176,17 @@ extension StreamWriter {
                 return
             }
             // The name and the URI from one fingerprint: the bytes are hashed once, if at all.
-            if keepNames {
+            if keepNames && !rewritten.rangesMove {
                 // Nobody sees this folder yet: the new bytes simply take the segment's own name.
                 try enqueue(file, bytes, like: original)
                 return
             }
-            let fingerprint = known ?? SegmentName.fingerprint(bytes)
+            // A file whose byte ranges move gets a new name under --keep-names too, as in any
+            // other folder (ByteRangedFile): one rule, whoever may see the folder.
+            if rewritten.rangesMove { movedFiles.insert(file) }
+            let fingerprint = rewritten.fingerprint ?? SegmentName.fingerprint(bytes)
             try enqueue(Tree.join(folder, SegmentName.renamed(name, fingerprint: fingerprint)), bytes, like: original)
-            newURIs[playlist, default: [:]][segment.uriLine] = SegmentName.renamed(segment.uri, fingerprint: fingerprint)
+            newURIs[playlist, default: [:]].merge(rewritten.lines { SegmentName.renamed($0, fingerprint: fingerprint) }) { $1 }
         }
         try createBatch()
         // New files (`--add-audio-only`): segments, then their playlists.
@@ -192,7 +197,7 @@ extension StreamWriter {
         // embed leaves alone included).
         let sharedElsewhere = keepNames ? [] : layout.segments.filter { !targetPlaylists.contains($0.playlist) }.map(\.file)
         let written = targetPlaylists.union([layout.rootPlaylist]).union(dropped).union(additions.map(\.file)).union(editedPlaylists.keys)
-            .union(Set(targetSegments.map(\.file)).subtracting(sharedElsewhere).subtracting(layout.otherFiles))
+            .union(Set(targetSegments.map(\.file)).subtracting(sharedElsewhere).subtracting(layout.otherFiles.subtracting(movedFiles)))
         for file in layout.files where !written.contains(file) {
             if layout.digests[file] != nil {
                 _ = try layout.unchangedPlaylist(file) { () throws(EmbedError) in try source.read(file, followLinks: true) }

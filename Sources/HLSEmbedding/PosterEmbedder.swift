@@ -27,10 +27,10 @@ public struct PosterEmbedder: Sendable {
     }
 
     /// Plans, measures, writes and re-checks the stream. Throws `EmbedError` for an unreadable
-    /// input, no target to rewrite, encrypted or byte-range segments, a segment that cannot be
-    /// rewritten, a result over budget without `force` (or that `fit` cannot make fit), a lock
-    /// held by another run, or a write that failed; and, after writing, when the written stream
-    /// cannot be re-checked.
+    /// input, no target to rewrite, encrypted segments, byte ranges that cannot be rewritten
+    /// consistently (ByteRangedFile), a segment that cannot be rewritten, a result over budget
+    /// without `force` (or that `fit` cannot make fit), a lock held by another run, or a write
+    /// that failed; and, after writing, when the written stream cannot be re-checked.
     public func run() async throws(EmbedError) -> EmbedOutcome {
         // In place, nobody else may change the stream between our reading and our writing.
         let lock = request.destination == .inPlace
@@ -38,8 +38,7 @@ public struct PosterEmbedder: Sendable {
         defer { lock?.release() }
         let analysis = try await StreamWriter.analyse(request.input, configuration: request.configuration)
         try StreamLayout.requirePlainFileNames(analysis)
-        let targets = try selectTargets(analysis)
-        try preflight(targets)
+        let targets = try preflight(try selectTargets(analysis), analysis)
         if request.destination == .inPlace, let live = targets.first(where: { !$0.playlist.endList }) {
             throw StreamWriter.stillWritten(live.playlistURI)
         }
@@ -76,17 +75,30 @@ public struct PosterEmbedder: Sendable {
             // The measured bytes, kept from the first pass; beyond the memory bound, a second
             // pass (the writers are deterministic, so these are the measured bytes again).
             for target in plan.targets {
-                if let rewritten = target.rewritten {
-                    for (index, (segment, bytes)) in zip(target.segments, rewritten).enumerated() {
-                        try put(target.playlistURI, segment, bytes, target.fingerprints[index])
+                // Segments that are byte ranges of one file wait for the file's other ranges.
+                var ranged: [Int: [UInt8]] = [:]
+                let inFiles = Set(target.byteRangedFiles.flatMap(\.segments))
+                func rewritten(_ index: Int, _ segment: MediaSegment, _ bytes: [UInt8], _ fingerprint: String?) throws(EmbedError) {
+                    if inFiles.contains(index) {
+                        ranged[index] = bytes
+                    } else {
+                        try put(RewrittenFile(playlistURI: target.playlistURI, segment: segment, bytes: bytes, fingerprint: fingerprint))
                     }
-                    continue
                 }
-                var session = SegmentSession(timelineStart: target.timelineStart)
-                for (index, (segment, record)) in zip(target.segments, target.measurement.records).enumerated() {
-                    let path = URIResolver.resolve(segment.uri, against: target.playlistURI)
-                    let bytes = try session.rewrite(path, segment: segment, record: record, poster: target.poster(finalPoster, forSegment: index))
-                    try put(target.playlistURI, segment, bytes, nil)
+                if let kept = target.rewritten {
+                    for (index, (segment, bytes)) in zip(target.segments, kept).enumerated() {
+                        try rewritten(index, segment, bytes, target.fingerprints[index])
+                    }
+                } else {
+                    var session = SegmentSession(timelineStart: target.timelineStart)
+                    for (index, (segment, record)) in zip(target.segments, target.measurement.records).enumerated() {
+                        let path = URIResolver.resolve(segment.uri, against: target.playlistURI)
+                        let bytes = try session.rewrite(path, segment: segment, record: record, poster: target.poster(finalPoster, forSegment: index))
+                        try rewritten(index, segment, bytes, nil)
+                    }
+                }
+                for file in target.byteRangedFiles {
+                    try put(try Self.rewrittenFile(file, target: target, segments: file.segments.map { ranged[$0] ?? [] }))
                 }
             }
         }
@@ -188,16 +200,18 @@ public struct PosterEmbedder: Sendable {
         }
     }
 
-    /// Refuses what cannot be rewritten, before anything is written.
-    func preflight(_ targets: [PlannedTarget]) throws(EmbedError) {
-        for target in targets {
+    /// Refuses what cannot be rewritten, before anything is written; returns the targets with
+    /// the files their byte ranges lie in (a single-file variant, ByteRangedFile).
+    func preflight(_ targets: [PlannedTarget], _ analysis: StreamAnalysis) throws(EmbedError) -> [PlannedTarget] {
+        var result = targets
+        for (position, target) in targets.enumerated() {
+            if target.segments.contains(where: { $0.byteRange != nil }) {
+                result[position].byteRangedFiles = try byteRangedFiles(target, analysis, targets: targets)
+            }
             for (segment, record) in zip(target.segments, target.measurement.records) {
                 let place = "\(StreamLayout.file(target.playlistURI)):\(record.line)"
                 if record.encrypted {
                     throw EmbedError("\(place): segment \(segment.uri) is encrypted (METHOD=\(segment.key?.method ?? "?")): hlscheck cannot rewrite encrypted media")
-                }
-                if segment.byteRange != nil {
-                    throw EmbedError("\(place): segment \(segment.uri) is a byte range (EXT-X-BYTERANGE): rewriting it would move every range after it; split the file into segments first")
                 }
                 if let problem = record.problem {
                     throw EmbedError("\(place): segment \(segment.uri) cannot be read: \(problem)")
@@ -207,6 +221,41 @@ public struct PosterEmbedder: Sendable {
                 }
             }
         }
+        return result
+    }
+
+    /// The files `target`'s byte ranges lie in, from the playlist as the analysis read it;
+    /// refused when another playlist of the stream lists one of them too: the file is written
+    /// again whole under a new name, and that playlist's ranges would point into the old one.
+    func byteRangedFiles(_ target: PlannedTarget, _ analysis: StreamAnalysis, targets: [PlannedTarget]) throws(EmbedError) -> [ByteRangedFile] {
+        let path = StreamLayout.file(target.playlistURI)
+        guard let bytes = FileManager.default.contents(atPath: path).map({ [UInt8]($0) }),
+              PlaylistSourceDigest(bytes) == analysis.loaded.mediaPlaylists[target.playlistURI]?.sourceDigest else {
+            throw EmbedError("\(path) changed while embed ran: another program is writing the stream (a live encoder, an editor, another tool); embed stopped before writing anything — run again when it has finished")
+        }
+        let files = try ByteRangedFile.files(of: target.segments, playlistURI: target.playlistURI, playlist: bytes)
+        let ours = Set(files.map(\.resolved))
+        for (uri, playlist) in analysis.loaded.mediaPlaylists.sorted(by: { $0.key < $1.key }) where uri != target.playlistURI {
+            for segment in playlist.media?.segments ?? [] {
+                let listed = [segment.uri] + (segment.map.map { [$0.uri] } ?? [])
+                guard let shared = listed.first(where: { ours.contains(StreamLayout.file(URIResolver.resolve($0, against: uri))) }) else { continue }
+                throw EmbedError("\(StreamLayout.file(uri)):\(segment.uriLine) lists \(shared), whose byte ranges are the segments of \(path) too: embed writes that file again with its ranges moved, which would leave \(StreamLayout.file(uri))'s ranges pointing into the old one — give each playlist its own file")
+            }
+        }
+        return files
+    }
+
+    /// The byte-ranged `file` of `target` written again with `segments` (its segments'
+    /// rewritten bytes, in the order of `file.segments`), and the lines that change with it.
+    static func rewrittenFile(_ file: ByteRangedFile, target: PlannedTarget, segments: [[UInt8]]) throws(EmbedError) -> RewrittenFile {
+        let original = try SegmentSession.read(StreamLayout.file(file.resolved), range: nil)
+        let all = target.segments
+        let assembled = try file.assemble(original: original, rewritten: segments, of: all)
+        var uriLines: [Int: String] = [:]
+        for index in file.segments { uriLines[all[index].uriLine] = all[index].uri }
+        return RewrittenFile(
+            playlistURI: target.playlistURI, uri: file.uri, bytes: assembled.bytes, uriLines: uriLines,
+            rangeLines: assembled.rangeLines, mapLines: assembled.maps)
     }
 
     /// What the rewrite did besides the poster: a removal gives back the bytes from before the
@@ -219,6 +268,10 @@ public struct PosterEmbedder: Sendable {
         if let kept = target.keptPictures.note(playlist: target.uri) { notes.append(kept) }
         if request.poster != nil, let runt = target.runtLeftOut {
             notes.append("left the poster out of the last segment \(runt.uri) of \(target.uri) (\(Self.seconds(runt.duration)), under half the \(target.measurement.targetDuration) s target duration): no peak window measures it alone, and a poster in it would weigh twice in the window it shares with the segment before (docs/measurement.md, \"Runt segments\")")
+        }
+        let changed = zip(target.newSizes, target.measurement.records).contains { $0 != $1.bytes }
+        for file in target.byteRangedFiles where changed {
+            notes.append("wrote \(file.uri), whose byte ranges are \(file.segments.count) segments of \(target.uri), again whole under a new name, with its EXT-X-BYTERANGE\(file.maps.isEmpty ? "" : " and EXT-X-MAP") lines moved to the new ranges\(request.keepNames ? " (--keep-names cannot keep its name: the old playlist's ranges fit only the old file, and a playlist and its file cannot be replaced in one rename)" : "")")
         }
         if target.timestampsAdded > 0 {
             notes.append("added an ID3 PRIV timestamp to \(target.timestampsAdded) packed-audio segments of \(target.uri) that had none: RFC 8216 §3.4 requires it")

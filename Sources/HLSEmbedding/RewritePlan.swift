@@ -32,6 +32,9 @@ struct PlannedTarget: Sendable {
     var timestampsAdded = 0
     /// Pictures other than the poster the rewritten segments keep (a back cover): counted in the budget.
     var keptPictures = KeptPictures()
+    /// The files whose byte ranges are its segments (a single-file variant), written again
+    /// whole with their ranges moved; empty when every segment is a file of its own.
+    var byteRangedFiles: [ByteRangedFile] = []
 
     /// The segments that carry media (GAP segments have none), in the order measurements use.
     var segments: [MediaSegment] { playlist.segments.filter { !$0.gap } }
@@ -41,7 +44,9 @@ struct PlannedTarget: Sendable {
     var runtLeftOut: (uri: String, duration: Double)? {
         guard let index = measurement.finalRuntIndex else { return nil }
         let record = measurement.records[index]
-        return (record.uri, record.extinf)
+        // A byte range of a single file is told from the file's other segments by its range.
+        let range = index < segments.count ? segments[index].byteRange.map { " (byte range \($0.length)@\($0.offset))" } ?? "" : ""
+        return (record.uri + range, record.extinf)
     }
 
     /// The poster for the segment at `index` (in `segments`' order): none for a final runt —

@@ -44,9 +44,12 @@ struct SegmentSession {
     }
 
     /// Rewrites the segment at `uri` (a resolved URI of the stream).
+    /// A segment that is a byte range of its file (EXT-X-BYTERANGE, a single-file variant) is
+    /// that range alone, its init section the EXT-X-MAP BYTERANGE: what the rewrite returns
+    /// replaces the range (ByteRangedFile puts the file together again).
     mutating func rewrite(_ uri: String, segment: MediaSegment, record: SegmentRecord, poster: Poster?) throws(EmbedError) -> [UInt8] {
         let path = StreamLayout.file(uri)
-        let bytes = try read(path)
+        let bytes = try Self.read(path, range: segment.byteRange)
         do {
             switch record.container {
             case .mpegTS:
@@ -61,8 +64,9 @@ struct SegmentSession {
                 var initSection: [UInt8]?
                 if let map = segment.map {
                     let initPath = StreamLayout.file(URIResolver.resolve(map.uri, against: uri))
-                    if initSections[initPath] == nil { initSections[initPath] = try read(initPath) }
-                    initSection = initSections[initPath]
+                    let key = map.byteRange.map { "\(initPath) \($0.length)@\($0.offset)" } ?? initPath
+                    if initSections[key] == nil { initSections[key] = try Self.read(initPath, range: map.byteRange) }
+                    initSection = initSections[key]
                 }
                 return try FragmentedMP4PosterWriter.rewrite(bytes, initSection: initSection, poster: poster)
             case .unknown, nil:
@@ -77,8 +81,21 @@ struct SegmentSession {
         }
     }
 
+    /// The bytes of `range` in the file at `path` (positioned reads of the range alone), or the
+    /// whole file.
+    static func read(_ path: String, range: ByteRange?) throws(EmbedError) -> [UInt8] {
+        guard let range else { return try read(path) }
+        do {
+            let file = try RegularFile(path: path)
+            let region = try file.region((range.offset, range.length))
+            return try file.read(offset: region.offset, length: region.count)
+        } catch {
+            throw EmbedError("\(path): cannot read the segment: \(error.reason)")
+        }
+    }
+
     /// The whole file at `path`, read straight into the array (not through Data: one copy).
-    private func read(_ path: String) throws(EmbedError) -> [UInt8] {
+    private static func read(_ path: String) throws(EmbedError) -> [UInt8] {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw EmbedError("\(path): cannot read the segment: \(lastError())") }
         defer { close(descriptor) }

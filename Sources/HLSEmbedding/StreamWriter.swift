@@ -38,9 +38,8 @@ struct StreamWriter {
     /// of theirs rewritten (`hlscheck fix`): replaced in step 4 like the rewritten ones.
     var editedPlaylists: [String: [UInt8]] = [:]
 
-    /// One rewritten segment: the playlist (resolved URI), the segment, its new bytes, and
-    /// `SegmentName.fingerprint` of them when the caller has it already (nil: hashed here).
-    typealias Put = (String, MediaSegment, [UInt8], String?) throws(EmbedError) -> Void
+    /// One rewritten file: a segment, or a file whose byte ranges are segments.
+    typealias Put = (RewrittenFile) throws(EmbedError) -> Void
 
     /// A file the stream gains (`embed --add-audio-only`): a path relative to the layout's root
     /// and its bytes, created under a name nothing has (a name holding the same bytes is reused,
@@ -186,6 +185,9 @@ struct StreamWriter {
             // are not on disk yet.
             var newURIs: [String: [Int: String]] = [:]
             var renamedFolders = Set<String>()
+            // Files whose byte ranges moved: every line naming them (EXT-X-MAP included) now
+            // names the new file, so the old one is not an init section that stays.
+            var movedFiles = Set<String>()
             var pending: [PendingSegment] = []
             // A segment file several target playlists list (an audio-only variant and an audio
             // rendition with the same segments) gets one temporary and one new name; the other
@@ -193,9 +195,10 @@ struct StreamWriter {
             var pendingFiles: [String: String] = [:]
             var sharedUses: [String: [PendingSegment]] = [:]
             do throws(EmbedError) {
-                try produce { (playlistURI: String, segment: MediaSegment, bytes: [UInt8], known: String?) throws(EmbedError) in
-                    let playlist = layout.relative(playlistURI)
-                    let file = layout.relative(URIResolver.resolve(segment.uri, against: playlistURI))
+                try produce { (rewritten: RewrittenFile) throws(EmbedError) in
+                    let bytes = rewritten.bytes
+                    let playlist = layout.relative(rewritten.playlistURI)
+                    let file = layout.relative(URIResolver.resolve(rewritten.uri, against: rewritten.playlistURI))
                     let (folder, name) = Tree.split(file)
                     let sourceFolder = try source.folder(folder)
                     let (original, unchanged) = try sourceFolder.status(name, holding: bytes)
@@ -203,12 +206,16 @@ struct StreamWriter {
                         if !inPlace { try tree.copy(file, from: source, run: run, progress: progress) }
                         return
                     }
-                    let fingerprint = keepNames ? "" : known ?? SegmentName.fingerprint(bytes)
-                    let newName = keepNames ? name : SegmentName.renamed(name, fingerprint: fingerprint)
+                    // Under --keep-names over its own name, unless its byte ranges move with it
+                    // (ByteRangedFile: the old playlist's ranges fit the old file only).
+                    let overOwnName = keepNames && !rewritten.rangesMove
+                    let fingerprint = overOwnName ? "" : rewritten.fingerprint ?? SegmentName.fingerprint(bytes)
+                    let newName = overOwnName ? name : SegmentName.renamed(name, fingerprint: fingerprint)
+                    if rewritten.rangesMove { movedFiles.insert(file) }
                     let target = try tree.folder(folder)
                     let use = PendingSegment(
-                        folder: folder, temporary: "", newName: newName, playlist: playlist, uriLine: segment.uriLine,
-                        newURI: keepNames ? segment.uri : SegmentName.renamed(segment.uri, fingerprint: fingerprint))
+                        folder: folder, temporary: "", newName: newName, overOwnName: overOwnName, playlist: playlist,
+                        edits: rewritten.lines { overOwnName ? $0 : SegmentName.renamed($0, fingerprint: fingerprint) })
                     if let earlier = pendingFiles[Tree.join(folder, newName)] {
                         guard try target.read(earlier) == bytes else {
                             throw EmbedError("\(tree.absolute(file)): two playlists list this segment and its rewritten bytes differ between them under one new name (\(newName)); embed cannot write both — give each playlist its own segment files")
@@ -230,7 +237,7 @@ struct StreamWriter {
                 while !pending.isEmpty {
                     let next = pending.removeFirst()
                     let target = try tree.folder(next.folder)
-                    if keepNames {
+                    if next.overOwnName {
                         // Over the segment of the same name: rename(2) replaces it whole.
                         try target.replace(next.newName, with: next.temporary, progress: progress)
                     } else if try target.createExclusively(next.newName, with: next.temporary, progress: progress) {
@@ -245,7 +252,7 @@ struct StreamWriter {
                     }
                     renamedFolders.insert(next.folder)
                     for use in [next] + sharedUses[Tree.join(next.folder, next.newName), default: []] {
-                        newURIs[use.playlist, default: [:]][use.uriLine] = use.newURI
+                        newURIs[use.playlist, default: [:]].merge(use.edits) { $1 }
                     }
                 }
             } catch {
@@ -268,7 +275,7 @@ struct StreamWriter {
                 // (Under --keep-names a shared segment's name holds its new bytes already.)
                 let sharedElsewhere = keepNames ? [] : layout.segments.filter { !targetPlaylists.contains($0.playlist) }.map(\.file)
                 let written = targetPlaylists.union([layout.rootPlaylist]).union(dropped).union(additions.map(\.file)).union(editedPlaylists.keys)
-                    .union(Set(targetSegments.map(\.file)).subtracting(sharedElsewhere).subtracting(layout.otherFiles))
+                    .union(Set(targetSegments.map(\.file)).subtracting(sharedElsewhere).subtracting(layout.otherFiles.subtracting(movedFiles)))
                 for file in layout.files where !written.contains(file) {
                     if layout.digests[file] != nil {
                         _ = try layout.unchangedPlaylist(file) { () throws(EmbedError) in try source.read(file, followLinks: true) }
@@ -293,7 +300,7 @@ struct StreamWriter {
             }
 
             // 5. What no playlist references any more.
-            var referenced = Set(layout.playlists).union(layout.otherFiles)
+            var referenced = Set(layout.playlists).union(layout.otherFiles.subtracting(movedFiles))
             for segment in layout.segments where !dropped.contains(segment.file) {
                 if let uri = newURIs[segment.playlist]?[segment.line] {
                     referenced.insert(Tree.join(PathString.parent(segment.file), PathString.lastComponent(uri)))
@@ -563,9 +570,63 @@ struct PendingSegment {
     var folder: String
     var temporary: String
     var newName: String
+    /// `--keep-names`: renamed over the file of its own name.
+    var overOwnName: Bool
     var playlist: String
-    var uriLine: Int
-    var newURI: String
+    /// The playlist's lines that change once the file has its name (1-based line: new text).
+    var edits: [Int: String]
+}
+
+/// New bytes for one file of the stream, and the lines of its playlist that name it: a
+/// segment (its URI line), or a file whose byte ranges are segments (ByteRangedFile: each
+/// segment's URI and EXT-X-BYTERANGE line, and the EXT-X-MAP lines of ranges in it).
+struct RewrittenFile {
+    /// The playlist (a resolved URI).
+    var playlistURI: String
+    /// The file's URI as the playlist writes it (on its first line).
+    var uri: String
+    var bytes: [UInt8]
+    /// `SegmentName.fingerprint(bytes)` when the caller has it already (nil: hashed by the writer).
+    var fingerprint: String?
+    /// The lines that name the file: 1-based line → the URI as written there.
+    var uriLines: [Int: String]
+    /// EXT-X-BYTERANGE lines of its segments: 1-based line → the range in the new bytes.
+    var rangeLines: [Int: ByteRange] = [:]
+    /// EXT-X-MAP lines of ranges in it: 1-based line → its URI as written, the range in the new bytes.
+    var mapLines: [Int: (uri: String, range: ByteRange)] = [:]
+
+    /// A whole segment.
+    init(playlistURI: String, segment: MediaSegment, bytes: [UInt8], fingerprint: String?) {
+        self.playlistURI = playlistURI
+        self.uri = segment.uri
+        self.bytes = bytes
+        self.fingerprint = fingerprint
+        self.uriLines = [segment.uriLine: segment.uri]
+    }
+
+    init(playlistURI: String, uri: String, bytes: [UInt8], uriLines: [Int: String], rangeLines: [Int: ByteRange], mapLines: [Int: (uri: String, range: ByteRange)]) {
+        self.playlistURI = playlistURI
+        self.uri = uri
+        self.bytes = bytes
+        self.uriLines = uriLines
+        self.rangeLines = rangeLines
+        self.mapLines = mapLines
+    }
+
+    /// Whether the playlist's ranges into the file change with its bytes.
+    var rangesMove: Bool { !rangeLines.isEmpty || !mapLines.isEmpty }
+
+    /// The new text of every line that names the file, its URIs passed through `rename`. Offsets
+    /// are always written (RFC 8216 §4.3.2.2 allows leaving them out only after a range of the
+    /// same file; written, they stay true whatever moves).
+    func lines(renaming rename: (String) -> String) -> [Int: String] {
+        var lines = uriLines.mapValues(rename)
+        for (line, range) in rangeLines { lines[line] = "#EXT-X-BYTERANGE:\(range.length)@\(range.offset)" }
+        for (line, map) in mapLines {
+            lines[line] = "#EXT-X-MAP:URI=\"\(rename(map.uri))\",BYTERANGE=\"\(map.range.length)@\(map.range.offset)\""
+        }
+        return lines
+    }
 }
 
 /// Line-level edits of a playlist: only the named lines change, every other byte stays.

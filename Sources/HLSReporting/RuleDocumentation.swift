@@ -23,11 +23,6 @@ public enum RuleDocumentation {
             .map(Character.init))
     }
 
-    /// What `input-unreadable` means: shown where rules are (SARIF, docs), though it is no rule.
-    public static let inputUnreadableSummary = "An input could not be checked."
-    public static let inputUnreadableRationale =
-        "The input is missing, is not a playlist (a segment, an image, no #EXTM3U at the start), cannot be read (a FIFO, a device, permissions), is unreachable, or lies outside its root: nothing in it was checked, and the run exits with code 2. No setting turns it off, and --fail-on never does not pass it. Fix the path or the file, or run `hlscheck inspect` on a segment."
-
     /// The severity `profile` gives `rule`, nil when the profile switches it off.
     static func severity(of rule: RuleDescription, in profile: Profile) -> Severity? {
         var configuration = CheckConfiguration()
@@ -78,8 +73,6 @@ public enum RuleDocumentation {
             out += "| [`\(rule.id)`](#\(anchor(rule.id))) | " + levels.joined(separator: " | ")
                 + " | \(rule.scope.rawValue) | \(cell(rule.summary)) |\n"
         }
-        out += "| [`\(CheckReport.inputUnreadableRule)`](#\(anchor(CheckReport.inputUnreadableRule))) | "
-            + profiles.map { _ in "error" }.joined(separator: " | ") + " | stream | \(cell(inputUnreadableSummary)) |\n"
         for rule in rules {
             out += "\n## \(rule.id)\n\n"
             out += "**\(rule.name).** \(rule.summary)\n\n"
@@ -95,6 +88,7 @@ public enum RuleDocumentation {
             } else {
                 facts.append("runs with `--playlist-only` too")
             }
+            if !rule.configurable { facts.append("no setting changes it: the run exits with code 2") }
             out += "- " + facts.joined(separator: "\n- ") + "\n"
             let triggering = rule.triggering.map(\.name)
                 + rule.profileExamples.filter(\.triggers).map { "\($0.example.name) (`\($0.profile.rawValue)`)" }
@@ -103,8 +97,6 @@ public enum RuleDocumentation {
             if !triggering.isEmpty { out += "- reported for (examples tested): " + triggering.joined(separator: "; ") + "\n" }
             if !passing.isEmpty { out += "- not reported for: " + passing.joined(separator: "; ") + "\n" }
         }
-        out += "\n## \(CheckReport.inputUnreadableRule)\n\n"
-        out += "**Not a rule: an input that could not be checked.** \(inputUnreadableRationale)\n"
         return out
     }
 
@@ -120,38 +112,34 @@ public enum RuleDocumentation {
 
     // MARK: - hlscheck rules ID
 
-    /// Every id `hlscheck rules ID` explains: the catalogue's, and `input-unreadable`.
-    public static var explainedIDs: [String] {
-        RuleCatalogue.descriptions.map(\.id) + [CheckReport.inputUnreadableRule]
-    }
+    /// Every id `hlscheck rules ID` explains.
+    public static var explainedIDs: [String] { RuleCatalogue.descriptions.map(\.id) }
 
     /// A rule's whole story for the terminal (`hlscheck rules ID`): what it finds, why (with the
     /// spec section), its severity in `profile`, when it runs, the tested examples, and how to
     /// change or excuse it; wrapped at `width` columns. Nil for an id that names no rule.
     public static func explanation(of id: String, profile: Profile, documentation: String?, width: Int = 80) -> String? {
-        var out: String
-        if id == CheckReport.inputUnreadableRule {
-            out = "\(id): not a rule, an input that could not be checked\n\n"
-            out += wrap(inputUnreadableSummary + " " + inputUnreadableRationale, width) + "\n"
-        } else {
-            guard let rule = RuleCatalogue.description(of: id) else { return nil }
-            out = "\(rule.id): \(rule.name)\n\n"
-            out += wrap(rule.summary, width) + "\n\n" + wrap(rule.rationale, width) + "\n\n"
-            let level = severity(of: rule, in: profile)?.rawValue ?? "off"
-            var facts = [
-                "Severity: \(level) in profile \(profile.rawValue) (default \(rule.defaultSeverity.rawValue)).",
-                "Scope: \(rule.scope == .variant ? "each finding concerns one variant" : "the stream as a whole").",
-            ]
-            facts.append(rule.needsDecoding ? "Runs only with --decode." : rule.needsMedia ? "Reads segments: silent with --playlist-only." : "Runs with --playlist-only too.")
-            let triggering = rule.triggering.map(\.name)
-                + rule.profileExamples.filter(\.triggers).map { "\($0.example.name) (\($0.profile.rawValue))" }
-            let passing = rule.nonTriggering.map(\.name)
-                + rule.profileExamples.filter { !$0.triggers }.map { "\($0.example.name) (\($0.profile.rawValue))" }
-            if !triggering.isEmpty { facts.append("Reported for: " + triggering.joined(separator: "; ") + ".") }
-            if !passing.isEmpty { facts.append("Not reported for: " + passing.joined(separator: "; ") + ".") }
+        guard let rule = RuleCatalogue.description(of: id) else { return nil }
+        var out = "\(rule.id): \(rule.name)\n\n"
+        out += wrap(rule.summary, width) + "\n\n" + wrap(rule.rationale, width) + "\n\n"
+        let level = severity(of: rule, in: profile)?.rawValue ?? "off"
+        var facts = [
+            "Severity: \(level) in profile \(profile.rawValue) (default \(rule.defaultSeverity.rawValue)).",
+            "Scope: \(rule.scope == .variant ? "each finding concerns one variant" : "the stream as a whole").",
+        ]
+        facts.append(rule.needsDecoding ? "Runs only with --decode." : rule.needsMedia ? "Reads segments: silent with --playlist-only." : "Runs with --playlist-only too.")
+        let triggering = rule.triggering.map(\.name)
+            + rule.profileExamples.filter(\.triggers).map { "\($0.example.name) (\($0.profile.rawValue))" }
+        let passing = rule.nonTriggering.map(\.name)
+            + rule.profileExamples.filter { !$0.triggers }.map { "\($0.example.name) (\($0.profile.rawValue))" }
+        if !triggering.isEmpty { facts.append("Reported for: " + triggering.joined(separator: "; ") + ".") }
+        if !passing.isEmpty { facts.append("Not reported for: " + passing.joined(separator: "; ") + ".") }
+        if rule.configurable {
             facts.append("Change its severity or turn it off in .hlscheck.yml (rules: \(rule.id): warning, or off); excuse one finding with a line \"# hlscheck-disable-next-line \(rule.id)\" above it in the playlist.")
-            out += facts.map { wrap($0, width) }.joined(separator: "\n") + "\n"
+        } else {
+            facts.append("No setting changes it: the run exits with code 2 whatever --fail-on says.")
         }
+        out += facts.map { wrap($0, width) }.joined(separator: "\n") + "\n"
         if let link = url(for: id, documentation: documentation) { out += "\nDocumentation: \(link)\n" }
         return out
     }

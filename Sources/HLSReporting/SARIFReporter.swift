@@ -35,8 +35,15 @@ public struct SARIFReporter: Sendable {
     /// The text of the lines findings are on, by report path and line (`SourceLines`).
     public var sourceLines: SourceLines
 
+    /// The rules the log describes (`tool.driver.rules`).
+    public var catalogue: [RuleDescription]
+
     /// Makes a reporter; without `paths`, report paths are written as given.
-    public init(paths: ReportPaths? = nil, invocation: Invocation? = nil, sourceLines: SourceLines = SourceLines()) {
+    public init(
+        paths: ReportPaths? = nil, invocation: Invocation? = nil, sourceLines: SourceLines = SourceLines(),
+        catalogue: [RuleDescription] = RuleCatalogue.descriptions
+    ) {
+        self.catalogue = catalogue
         self.paths = paths
         self.invocation = invocation
         self.sourceLines = sourceLines
@@ -156,10 +163,9 @@ public struct SARIFReporter: Sendable {
 
     /// One SARIF 2.1.0 log for all reports.
     public func render(_ reports: [CheckReport]) -> String {
-        let catalogue = RuleCatalogue.descriptions
         // One run, one driver: the documentation URL of the first report that has one.
         let documentation = reports.lazy.compactMap(\.documentationURL).first ?? CheckConfiguration.builtInDocumentationURL
-        let descriptors = catalogue.map { Self.descriptor($0, documentation: documentation) } + [Self.inputUnreadable(documentation: documentation)]
+        let descriptors = catalogue.map { Self.descriptor($0, documentation: documentation) }
         var ruleIndex: [String: Int] = [:]
         for (index, rule) in descriptors.enumerated() where ruleIndex[rule.id] == nil {
             ruleIndex[rule.id] = index
@@ -190,18 +196,6 @@ public struct SARIFReporter: Sendable {
         // defensive answer rather than a trap.
         guard let data = try? encoder.encode(log) else { return "{}\n" }
         return String(decoding: data, as: UTF8.self) + "\n"
-    }
-
-    /// An input that could not be checked (exit code 2): not a catalogue rule, but a result
-    /// like any other, so a code-scanning view never shows a clean run that did not happen.
-    static func inputUnreadable(documentation: String?) -> ReportingDescriptor {
-        ReportingDescriptor(
-            id: CheckReport.inputUnreadableRule, name: identifier(CheckReport.inputUnreadableRule),
-            shortDescription: Text(text: "an input could not be checked"),
-            fullDescription: Text(text: "The input is missing, is not a playlist (a segment, an image, no #EXTM3U at the start), cannot be read (a FIFO, a device, permissions), is unreachable, or lies outside its root: nothing in it was checked, and the run exits with code 2."),
-            help: Text(text: "an input could not be checked\n\nFix the path or the file, or run `hlscheck inspect` on a segment."),
-            helpUri: RuleDocumentation.url(for: CheckReport.inputUnreadableRule, documentation: documentation),
-            defaultConfiguration: Configuration(level: "error"))
     }
 
     static func descriptor(_ rule: RuleDescription, documentation: String?) -> ReportingDescriptor {

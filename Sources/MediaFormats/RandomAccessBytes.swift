@@ -97,6 +97,18 @@ public struct FileRegionBytes: RandomAccessBytes, Sendable {
     }
 }
 
+extension RegularFile {
+    /// The whole file, or `range` (offset, length) of it — an EXT-X-BYTERANGE — refused when it
+    /// does not lie inside the file as it is now.
+    public func region(_ range: (offset: Int, length: Int)?) throws(RegularFileError) -> FileRegionBytes {
+        guard let range else { return FileRegionBytes(file: self) }
+        guard range.offset >= 0, range.length >= 0, range.offset <= size, range.length <= size - range.offset else {
+            throw RegularFileError(path: path, reason: "byte range \(range.length)@\(range.offset) lies beyond the end of the file (\(size) bytes)")
+        }
+        return FileRegionBytes(file: self, offset: range.offset, length: range.length)
+    }
+}
+
 /// One reader after another: an fMP4 fragment behind its EXT-X-MAP init section, demuxed as one
 /// stream without concatenating them in memory.
 public struct ConcatenatedBytes: RandomAccessBytes {

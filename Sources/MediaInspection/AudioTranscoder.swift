@@ -13,17 +13,31 @@ import MediaFormats
 public struct AudioSourceSegment: Sendable, Hashable {
     /// Local path of the segment.
     public var path: String
+    /// The segment's EXT-X-BYTERANGE in the file (a single-file variant), nil for the whole file.
+    public var range: SegmentByteRange?
     /// Local path of its EXT-X-MAP initialization section (fMP4), nil otherwise.
     public var initSection: String?
+    /// The EXT-X-MAP BYTERANGE in that file, nil for the whole file.
+    public var initRange: SegmentByteRange?
     public var container: SegmentContainer
     /// EXT-X-DISCONTINUITY before it: the timeline may jump, the encoder starts afresh.
     public var discontinuity: Bool
 
-    public init(path: String, initSection: String?, container: SegmentContainer, discontinuity: Bool) {
+    public init(
+        path: String, range: SegmentByteRange? = nil, initSection: String?, initRange: SegmentByteRange? = nil,
+        container: SegmentContainer, discontinuity: Bool
+    ) {
         self.path = path
+        self.range = range
         self.initSection = initSection
+        self.initRange = initRange
         self.container = container
         self.discontinuity = discontinuity
+    }
+
+    /// "audio.ts", or "audio.ts (byte range 26508@0)": where the segment is, for messages.
+    var place: String {
+        range.map { "\(path) (byte range \($0.length)@\($0.offset))" } ?? path
     }
 }
 
@@ -128,7 +142,7 @@ public enum AudioTranscoder {
             do {
                 try active.finish()
             } catch {
-                throw AudioTranscodingError("\(sources[runSegments.last ?? 0].path): cannot finish encoding: \(error.description)")
+                throw AudioTranscodingError("\(sources[runSegments.last ?? 0].place): cannot finish encoding: \(error.description)")
             }
             result.assign(active.output, runSegments: runSegments, runStart: active.runStartSamples)
             result.sourceSamples += active.decodedSamples
@@ -138,12 +152,13 @@ public enum AudioTranscoder {
 
         for (index, source) in sources.enumerated() {
             // Regular files only (never a FIFO), read through positioned reads as libavformat asks:
-            // a segment is never held whole in memory.
+            // a segment is never held whole in memory; a byte range (a single-file variant,
+            // RFC 8216 §4.3.2.2) is the region of the file it names, served by seeking.
             let bytes: any RandomAccessBytes
             do throws(RegularFileError) {
-                let segment = FileRegionBytes(file: try RegularFile(path: source.path))
+                let segment = try RegularFile(path: source.path).region(source.range.map { ($0.offset, $0.length) })
                 if let initPath = source.initSection {
-                    bytes = ConcatenatedBytes(FileRegionBytes(file: try RegularFile(path: initPath)), segment)
+                    bytes = ConcatenatedBytes(try RegularFile(path: initPath).region(source.initRange.map { ($0.offset, $0.length) }), segment)
                 } else {
                     bytes = segment
                 }
@@ -163,7 +178,7 @@ public enum AudioTranscoder {
                     format.pointee.streams[Int(index)]?.pointee.codecpar?.pointee.codec_type == AVMEDIA_TYPE_AUDIO
                 } ?? -1
                 guard streamIndex >= 0, let stream = format.pointee.streams[Int(streamIndex)] else {
-                    throw AudioTranscodingError("\(source.path): has no audio track to take the audio from")
+                    throw AudioTranscodingError("\(source.place): has no audio track to take the audio from")
                 }
                 if pipeline == nil {
                     pipeline = try Pipeline(stream: stream, bitRate: bitRate, maximumChannels: maximumChannels)
@@ -182,7 +197,7 @@ public enum AudioTranscoder {
                 }
                 previousSamples = active.decodedSamples - samplesBefore
                 guard let start else {
-                    throw AudioTranscodingError("\(source.path): its audio track holds no frame")
+                    throw AudioTranscodingError("\(source.place): its audio track holds no frame")
                 }
                 if runSegments.isEmpty { active.runStartSamples = (start * Int64(active.sampleRate) + 45_000) / 90_000 }
                 result.sourceStarts.append(start)
@@ -190,9 +205,9 @@ public enum AudioTranscoder {
             } catch let error as AudioTranscodingError {
                 throw error
             } catch let error as LibAVError {
-                throw AudioTranscodingError("\(source.path): \(error.description)")
+                throw AudioTranscodingError("\(source.place): \(error.description)")
             } catch {
-                throw AudioTranscodingError("\(source.path): \(error)")
+                throw AudioTranscodingError("\(source.place): \(error)")
             }
         }
         try finishRun()

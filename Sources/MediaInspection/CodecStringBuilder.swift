@@ -99,6 +99,32 @@ enum CodecStringBuilder {
         return nil
     }
 
+    /// The 12-byte general profile_tier_level block (ITU-T H.265 §7.3.3) from an
+    /// HEVCDecoderConfigurationRecord or, in Annex B, from the first SPS.
+    static func hevcProfileTierLevel(extradata: [UInt8]) -> [UInt8]? {
+        if extradata.count >= 13, extradata[0] == 1 { return Array(extradata[1..<13]) }
+        return hevcProfileTierLevel(annexB: extradata[...])
+    }
+
+    static func hevcProfileTierLevel(annexB bytes: ArraySlice<UInt8>) -> [UInt8]? {
+        for nal in annexBUnits(bytes) where nal.count >= 2 && (nal[nal.startIndex] >> 1) & 0x3F == 33 {
+            let payload = removingEmulationPrevention(nal.dropFirst(2).prefix(20))
+            return payload.count >= 13 ? Array(payload[1..<13]) : nil
+        }
+        return nil
+    }
+
+    /// `av01.<profile>.<level><tier>.<bit depth>` (AV1 Codec ISO Media File Format Binding
+    /// §5 "Codecs Parameter String") from an AV1CodecConfigurationRecord (marker and version
+    /// 0x81, then seq_profile and seq_level_idx_0, then tier, high_bitdepth and twelve_bit).
+    static func av01(configuration c: [UInt8]) -> String? {
+        guard c.count >= 4, c[0] == 0x81 else { return nil }
+        let profile = Int(c[1] >> 5), level = Int(c[1] & 0x1F)
+        let tier = c[2] & 0x80 != 0 ? "H" : "M"
+        let depth = c[2] & 0x40 == 0 ? 8 : (profile == 2 && c[2] & 0x20 != 0 ? 12 : 10)
+        return "av01.\(profile).\(level < 10 ? "0" : "")\(level)\(tier).\(depth < 10 ? "0" : "")\(depth)"
+    }
+
     /// NAL units of an Annex B stream (start codes 00 00 01 / 00 00 00 01), without start codes.
     static func annexBUnits(_ bytes: ArraySlice<UInt8>) -> [ArraySlice<UInt8>] {
         var starts: [Int] = []

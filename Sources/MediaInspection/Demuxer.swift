@@ -141,6 +141,9 @@ final class Demuxer {
             track.kind = .audio
             track.channels = positive(parameters.ch_layout.nb_channels)
             track.sampleRate = positive(parameters.sample_rate)
+            if parameters.ch_layout.order == AV_CHANNEL_ORDER_NATIVE, parameters.ch_layout.u.mask != 0 {
+                track.channelMask = parameters.ch_layout.u.mask
+            }
             let adts = CodecStringBuilder.adts(stats.firstPacketPrefix[...])
             switch parameters.codec_id {
             case AV_CODEC_ID_AAC:
@@ -161,22 +164,48 @@ final class Demuxer {
             track.kind = .video
             track.width = positive(parameters.width)
             track.height = positive(parameters.height)
+            // What libavcodec learnt (a colr box, or the frames avformat_find_stream_info
+            // decoded); the parameter sets below say it for every segment, where they are read.
+            track.transferCharacteristics = Self.codePoint(parameters.color_trc.rawValue)
+            track.colourPrimaries = Self.codePoint(parameters.color_primaries.rawValue)
+            switch parameters.field_order {
+            case AV_FIELD_TT, AV_FIELD_BB, AV_FIELD_TB, AV_FIELD_BT: track.interlaced = true
+            case AV_FIELD_PROGRESSIVE: track.interlaced = false
+            default: break
+            }
+            track.dolbyVision = Self.dolbyVision(stream)
             switch parameters.codec_id {
             case AV_CODEC_ID_H264:
                 track.codecString = (CodecStringBuilder.avc1(extradata: extradata)
                     ?? CodecStringBuilder.avc1(annexB: stats.firstKeyframe[...]))
                     // An fMP4 sample entry avc3 (parameter sets in band, ISO/IEC 14496-15 §5.4.2).
                     .map { fourCC(parameters.codec_tag) == "avc3" ? "avc3" + $0.dropFirst(4) : $0 }
-                if track.width == nil || track.height == nil,
-                   let sps = H264SequenceParameterSet(extradataOrAnnexB: extradata)
+                if let sps = H264SequenceParameterSet(extradataOrAnnexB: extradata)
                     ?? H264SequenceParameterSet(extradataOrAnnexB: stats.firstKeyframe) {
-                    track.width = sps.width
-                    track.height = sps.height
+                    if track.width == nil || track.height == nil {
+                        track.width = sps.width
+                        track.height = sps.height
+                    }
+                    // A stream that may code fields is interlaced video (ITU-T H.264 §7.4.2.1.1).
+                    if !sps.framesOnly { track.interlaced = true }
+                    track.interlaced = track.interlaced ?? false
+                    track.transferCharacteristics = sps.transferCharacteristics.flatMap(Self.codePoint) ?? track.transferCharacteristics
+                    track.colourPrimaries = sps.colourPrimaries.flatMap(Self.codePoint) ?? track.colourPrimaries
                 }
             case AV_CODEC_ID_HEVC:
                 let entry = fourCC(parameters.codec_tag) == "hev1" ? "hev1" : "hvc1"
                 track.codecString = CodecStringBuilder.hevc(sampleEntry: entry, extradata: extradata)
                     ?? CodecStringBuilder.hevc(sampleEntry: entry, annexB: stats.firstKeyframe[...])
+                // general_progressive_source_flag and general_interlaced_source_flag
+                // (ITU-T H.265 §7.4.4): interlaced alone is interlaced video.
+                if let ptl = CodecStringBuilder.hevcProfileTierLevel(extradata: extradata)
+                    ?? CodecStringBuilder.hevcProfileTierLevel(annexB: stats.firstKeyframe[...]) {
+                    let progressive = ptl[5] & 0x80 != 0, interlaced = ptl[5] & 0x40 != 0
+                    if interlaced && !progressive { track.interlaced = true }
+                    track.interlaced = track.interlaced ?? false
+                }
+            case AV_CODEC_ID_AV1:
+                track.codecString = CodecStringBuilder.av01(configuration: extradata)
             default: break
             }
         case AVMEDIA_TYPE_DATA where parameters.codec_id == AV_CODEC_ID_TIMED_ID3:
@@ -217,6 +246,28 @@ final class Demuxer {
     }
 
     private func positive(_ value: Int32) -> Int? { value > 0 ? Int(value) : nil }
+
+    /// An ITU-T H.273 colour code point that says something: 0 and 3 are reserved, 2 is
+    /// "unspecified", and values past 255 are libavutil's own.
+    private static func codePoint<Value: BinaryInteger>(_ value: Value) -> Int? {
+        let value = Int(value)
+        return value == 0 || value == 2 || value == 3 || value > 255 ? nil : value
+    }
+
+    /// The Dolby Vision configuration libavformat attached to the stream (from a dvcC/dvvC box
+    /// or a DOVI video stream descriptor).
+    private static func dolbyVision(_ stream: UnsafeMutablePointer<AVStream>) -> DolbyVisionConfiguration? {
+        guard let sideData = stream.pointee.side_data else { return nil }
+        for index in 0..<Int(max(0, stream.pointee.nb_side_data)) {
+            let entry = sideData[index]
+            guard entry.type == AV_PKT_DATA_DOVI_CONF, let data = entry.data,
+                  entry.size >= MemoryLayout<AVDOVIDecoderConfigurationRecord>.size else { continue }
+            let record = UnsafeRawPointer(data).loadUnaligned(as: AVDOVIDecoderConfigurationRecord.self)
+            return DolbyVisionConfiguration(
+                profile: Int(record.dv_profile), level: Int(record.dv_level), compatibility: Int(record.dv_bl_signal_compatibility_id))
+        }
+        return nil
+    }
 
     /// Whether an Annex B keyframe starts with the parameter sets a decoder needs (H.264: SPS and
     /// PPS, ITU-T H.264 §7.4.1.2.3; HEVC: VPS, SPS and PPS). Nil when the codec is neither, or

@@ -1,16 +1,24 @@
-/// The picture size from an H.264 sequence parameter set (ITU-T H.264 §7.3.2.1.1, cropping per
-/// §7.4.2.1.1). Without `avformat_find_stream_info` libavformat leaves video width/height at 0;
-/// reading the SPS at the start of the first keyframe gives the size for free.
+/// The picture size, field coding and colour description from an H.264 sequence parameter set
+/// (ITU-T H.264 §7.3.2.1.1, cropping per §7.4.2.1.1, VUI per Annex E.1.1). Without
+/// `avformat_find_stream_info` libavformat leaves video width/height at 0, and in MPEG-TS it
+/// never decodes a frame, so it never learns the colour description either; reading the SPS at
+/// the start of the first keyframe gives them for free.
 struct H264SequenceParameterSet: Equatable {
     var width: Int
     var height: Int
+    /// frame_mbs_only_flag: false when the stream may code fields (PAFF or MBAFF), which is how
+    /// H.264 carries interlaced video (§7.4.2.1.1).
+    var framesOnly = true
+    /// The VUI's colour description (Annex E.2.1, code points of ITU-T H.273); nil when absent.
+    var colourPrimaries: Int?
+    var transferCharacteristics: Int?
 
     /// `nal` starts with the NAL header byte (type 7), emulation prevention still in place.
     init?(nal: ArraySlice<UInt8>) {
         guard nal.count >= 4, nal[nal.startIndex] & 0x1F == 7 else { return nil }
         var bits = ExpGolombReader(CodecStringBuilder.removingEmulationPrevention(nal.dropFirst()))
-        guard let size = Self.parse(&bits) else { return nil }
-        (width, height) = size
+        guard let parsed = Self.parse(&bits) else { return nil }
+        self = parsed
     }
 
     /// From extradata (AVCDecoderConfigurationRecord or Annex B) or an Annex B access unit.
@@ -31,7 +39,12 @@ struct H264SequenceParameterSet: Equatable {
 
     private static let highProfiles: Set<UInt32> = [100, 110, 122, 244, 44, 83, 86, 118, 128, 138, 139, 134, 135]
 
-    private static func parse(_ r: inout ExpGolombReader) -> (Int, Int)? {
+    private init(width: Int, height: Int) {
+        self.width = width
+        self.height = height
+    }
+
+    private static func parse(_ r: inout ExpGolombReader) -> H264SequenceParameterSet? {
         guard let profile = r.bits(8), r.bits(16) != nil, r.ue() != nil else { return nil }
         var chromaFormat: UInt32 = 1
         var separateColourPlanes = false
@@ -73,7 +86,26 @@ struct H264SequenceParameterSet: Equatable {
         let width = (Int(widthMBs) + 1) * 16 - cropX * (crop[0] + crop[1])
         let height = heightFactor * (Int(heightUnits) + 1) * 16 - cropY * (crop[2] + crop[3])
         guard width > 0, height > 0, width <= 16384, height <= 16384 else { return nil }
-        return (width, height)
+        var parameters = H264SequenceParameterSet(width: width, height: height)
+        parameters.framesOnly = frameMBsOnly == 1
+        // A VUI cut short leaves the colour unknown, not the size.
+        if r.bits(1) == 1 { readColourDescription(&r, into: &parameters) }
+        return parameters
+    }
+
+    /// vui_parameters() up to the colour description (Annex E.1.1).
+    private static func readColourDescription(_ r: inout ExpGolombReader, into parameters: inout H264SequenceParameterSet) {
+        if r.bits(1) == 1 {
+            // aspect_ratio_idc 255 is Extended_SAR: two 16-bit numbers follow.
+            guard let idc = r.bits(8) else { return }
+            if idc == 255 { guard r.bits(32) != nil else { return } }
+        }
+        if r.bits(1) == 1 { guard r.bits(1) != nil else { return } }
+        // video_signal_type_present_flag: video_format, video_full_range_flag, then the colour.
+        guard r.bits(1) == 1, r.bits(4) != nil, r.bits(1) == 1,
+              let primaries = r.bits(8), let transfer = r.bits(8) else { return }
+        parameters.colourPrimaries = Int(primaries)
+        parameters.transferCharacteristics = Int(transfer)
     }
 
     private static func skipScalingList(_ r: inout ExpGolombReader, size: Int) -> Bool {

@@ -126,6 +126,28 @@ public struct TrackFacts: Sendable, Hashable, Codable {
     public var packetCount: Int
     /// Seconds from this track's packet timestamps, nil without timestamps.
     public var duration: Double?
+    /// Video: the transfer characteristics the bitstream declares, as an ITU-T H.273 code point
+    /// (1 BT.709, 16 PQ, 18 HLG, …); nil when it declares none or "unspecified" (2).
+    public var transferCharacteristics: Int?
+    /// Video: the colour primaries the bitstream declares (ITU-T H.273: 1 BT.709, 9 BT.2020);
+    /// nil when it declares none or "unspecified".
+    public var colourPrimaries: Int?
+    /// Video: whether the bitstream codes interlaced pictures (H.264 frame_mbs_only_flag 0, HEVC
+    /// general_interlaced_source_flag, or a field order libavcodec reports); nil when unknown.
+    public var interlaced: Bool?
+    /// Video: the Dolby Vision configuration record (dvcC/dvvC box, DOVI descriptor), nil without one.
+    public var dolbyVision: DolbyVisionConfiguration?
+    /// Audio: the channel layout as a mask of speaker positions (libavutil's AV_CH_* bits), nil
+    /// when the layout is unknown or not a set of standard positions.
+    public var channelMask: UInt64?
+
+    /// What describes the track's format, without what varies from segment to segment.
+    public var format: TrackFormat {
+        TrackFormat(
+            kind: kind, codecName: codecName, codecString: codecString, channels: channels, channelMask: channelMask,
+            transferCharacteristics: transferCharacteristics, colourPrimaries: colourPrimaries, interlaced: interlaced,
+            dolbyVision: dolbyVision)
+    }
 
     /// Makes the facts of one track.
     public init(
@@ -142,6 +164,64 @@ public struct TrackFacts: Sendable, Hashable, Codable {
         self.height = height
         self.packetCount = packetCount
         self.duration = duration
+    }
+}
+
+/// Dolby Vision's decoder configuration record (Dolby Vision streams within ISO BMFF §3.2 /
+/// within MPEG-2 TS §2.2), as libavformat reads it.
+public struct DolbyVisionConfiguration: Sendable, Hashable, Codable {
+    /// dv_profile: 5, 8, 10, …
+    public var profile: Int
+    /// dv_level: 1 to 13.
+    public var level: Int
+    /// dv_bl_signal_compatibility_id: what the base layer is without the enhancement (1 HDR10, 2 SDR, 4 HLG).
+    public var compatibility: Int
+
+    /// Makes a configuration.
+    public init(profile: Int, level: Int, compatibility: Int = 0) {
+        self.profile = profile
+        self.level = level
+        self.compatibility = compatibility
+    }
+}
+
+/// A track's format: codec, channels, colour, field coding. The same from segment to segment
+/// of one rendition, so a playlist's records keep one copy per distinct format.
+public struct TrackFormat: Sendable, Hashable, Codable {
+    /// Audio, video, timed metadata, an attached picture or something else.
+    public var kind: TrackKind
+    /// libavcodec's codec name ("aac", "h264", "hevc", "av1", "flac", …).
+    public var codecName: String
+    /// RFC 6381 codec string, nil when not determinable.
+    public var codecString: String?
+    /// Audio: channel count.
+    public var channels: Int?
+    /// Audio: speaker positions (AV_CH_* bits).
+    public var channelMask: UInt64?
+    /// Video: ITU-T H.273 transfer characteristics.
+    public var transferCharacteristics: Int?
+    /// Video: ITU-T H.273 colour primaries.
+    public var colourPrimaries: Int?
+    /// Video: interlaced coding.
+    public var interlaced: Bool?
+    /// Video: Dolby Vision configuration.
+    public var dolbyVision: DolbyVisionConfiguration?
+
+    /// Makes a format.
+    public init(
+        kind: TrackKind, codecName: String, codecString: String? = nil, channels: Int? = nil, channelMask: UInt64? = nil,
+        transferCharacteristics: Int? = nil, colourPrimaries: Int? = nil, interlaced: Bool? = nil,
+        dolbyVision: DolbyVisionConfiguration? = nil
+    ) {
+        self.kind = kind
+        self.codecName = codecName
+        self.codecString = codecString
+        self.channels = channels
+        self.channelMask = channelMask
+        self.transferCharacteristics = transferCharacteristics
+        self.colourPrimaries = colourPrimaries
+        self.interlaced = interlaced
+        self.dolbyVision = dolbyVision
     }
 }
 
@@ -220,12 +300,16 @@ public struct ArtworkFacts: Sendable, Hashable, Codable {
     public var height: Int?
     /// Why the image did not decode, nil when it did.
     public var decodeProblem: String?
+    /// What the image bytes are by their signature ("image/jpeg", "image/png", "image/gif"),
+    /// whatever `mimeType` says; nil when they start like none of them.
+    public var contentType: String?
 
     /// Makes the facts of one picture.
     public init(
         mimeType: String, pictureType: Int, byteCount: Int, contentHash: String,
-        width: Int? = nil, height: Int? = nil, decodeProblem: String? = nil
+        width: Int? = nil, height: Int? = nil, decodeProblem: String? = nil, contentType: String? = nil
     ) {
+        self.contentType = contentType
         self.mimeType = mimeType
         self.pictureType = pictureType
         self.byteCount = byteCount
@@ -233,5 +317,17 @@ public struct ArtworkFacts: Sendable, Hashable, Codable {
         self.width = width
         self.height = height
         self.decodeProblem = decodeProblem
+    }
+}
+
+extension ArtworkFacts {
+    /// The image format `bytes` start with: JPEG's SOI marker and APP segment (FF D8 FF), PNG's
+    /// eight-byte signature, or GIF's "GIF8"; nil for anything else.
+    public static func contentType(of bytes: some Collection<UInt8>) -> String? {
+        let head = Array(bytes.prefix(8))
+        if head.starts(with: [0xFF, 0xD8, 0xFF]) { return "image/jpeg" }
+        if head.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return "image/png" }
+        if head.starts(with: Array("GIF8".utf8)) { return "image/gif" }
+        return nil
     }
 }

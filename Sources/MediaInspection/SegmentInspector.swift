@@ -459,7 +459,8 @@ extension ArtworkFacts {
     init(_ picture: AttachedPicture, maximumPixels: Int, images: DecodedImages? = nil) {
         self.init(
             mimeType: picture.mimeType, pictureType: Int(picture.pictureType),
-            byteCount: picture.data.count, contentHash: SHA256.hexDigest(picture.data)
+            byteCount: picture.data.count, contentHash: SHA256.hexDigest(picture.data),
+            contentType: Self.contentType(of: picture.data)
         )
         let decode = { ArtworkDecoder.decode(picture.data, mimeType: picture.mimeType, maximumPixels: maximumPixels) }
         let key = DecodedImages.Key(contentHash: contentHash, byteCount: byteCount, mimeType: mimeType, maximumPixels: maximumPixels)

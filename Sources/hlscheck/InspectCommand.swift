@@ -108,6 +108,9 @@ struct InspectCommand: AsyncParsableCommand {
             if let width = track.width, let height = track.height, width > 0 { parts.append("\(width)x\(height)") }
             if let channels = track.channels { parts.append("\(channels) ch") }
             if let rate = track.sampleRate { parts.append("\(rate) Hz") }
+            if let transfer = track.transferCharacteristics { parts.append("transfer \(transfer)") }
+            if track.interlaced == true { parts.append("interlaced") }
+            if let vision = track.dolbyVision { parts.append("Dolby Vision profile \(vision.profile) level \(vision.level)") }
             parts.append("\(track.packetCount) packets")
             lines.append(parts.joined(separator: ", "))
         }

@@ -92,9 +92,6 @@ struct RulesCommand: ParsableCommand {
                 if let link = RuleDocumentation.url(for: rule.id, documentation: documentation) { print(indent + link) }
             }
         }
-        // Not a rule (no setting turns it off), but reports name it like one.
-        row(CheckReport.inputUnreadableRule, "error", RuleDocumentation.inputUnreadableSummary + " (not a rule: always an error, exit code 2)")
-        if verbose { print(String(repeating: " ", count: width + 11) + RuleDocumentation.inputUnreadableRationale) }
         print("\nExplain a rule in full: hlscheck rules RULE-ID")
     }
 }

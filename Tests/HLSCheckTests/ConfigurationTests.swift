@@ -55,6 +55,7 @@ import Testing
         ("budget: 64\n", ":1:1: unknown setting \"budget\""),
         ("rules:\n  no-such-rule: error\n", ":2:3: unknown rule \"no-such-rule\""),
         ("rules:\n  artwork-missing: loud\n", ":2:20: the severity of artwork-missing must be"),
+        ("rules:\n  input-unreadable: off\n", ":2:3: input-unreadable cannot be changed"),
         ("profile: android\n", ":1:10: profile must be one of audio-only-64k"),
         ("budget-kbps: [\n", ":2:1: not valid YAML or JSON: while parsing a flow node"),
         ("rules: *defaults\n", ":1:8: not valid YAML or JSON: alias *defaults names no anchor before it"),

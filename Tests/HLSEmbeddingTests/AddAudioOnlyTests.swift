@@ -115,27 +115,9 @@ enum ADTSFrames {
 
 /// Tools we did not write: ffmpeg/ffprobe (libavformat, libavcodec), GStreamer, mutagen.
 enum Shell {
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
-    }
-
     @discardableResult
     static func run(_ arguments: [String], in folder: URL? = nil) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        if let folder { process.currentDirectoryURL = folder }
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        let errorData = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw Failure(description: "\(arguments.prefix(3).joined(separator: " ")) failed (\(process.terminationStatus)): \(String(decoding: errorData, as: UTF8.self))")
-        }
-        return String(decoding: data, as: UTF8.self)
+        try ToolProcess.run(arguments, in: folder?.path)
     }
 
     static func available(_ tool: String) -> Bool {

@@ -9,17 +9,10 @@ import Testing
 enum SelfSignedCertificate {
     static func make(in folder: TemporaryFolder) throws -> (certificate: String, key: String) {
         let certificate = folder.path("cert.pem"), key = folder.path("key.pem")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [
+        try ToolProcess.run([
             "openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate,
             "-days", "2", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
-        ]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw CheckError("openssl could not make a test certificate") }
+        ])
         return (certificate, key)
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import HLSCheck
 import HLSReporting
 import Testing
+import TestSupport
 
 @Suite struct GitHubActionsReporterTests {
     let reporter = GitHubActionsReporter()
@@ -14,8 +15,8 @@ import Testing
 
     @Test(arguments: ["no-audio-only", "compliant"])
     func sampleMatchesGolden(_ sample: String) async throws {
-        let output = reporter.render([try await ReportFixtures.sample(sample)])
-        #expect(try ReportFixtures.matchesGolden(output, "\(sample).github.txt"), "\(output)")
+        let output = reporter.render([try await ReportFixtures.sample(sample, rules: ReportFixtures.goldenRules)])
+        try Golden.expect(output, matches: "Tests/HLSReportingTests/Golden/\(sample).github.txt")
     }
 
     @Test func missingAudioOnlyVariantIsAnErrorAnnotation() async throws {

@@ -18,36 +18,21 @@ struct HeadlessChromium {
         profile = try TemporaryFolder()
     }
 
-    struct Outcome {
-        var status: Int32
-        var stdout: Data
-        var killedByWatchdog: Bool
-    }
-
     /// Runs the browser on `page` with `arguments`; the watchdog kills it after `timeout` seconds
     /// (a slow 2-core CI machine renders this page in about 5 s).
-    func run(_ arguments: [String], page: URL, timeout: TimeInterval = 90) throws -> Outcome {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = [
+    func run(_ arguments: [String], page: URL, timeout: TimeInterval = 90) throws -> ToolProcess.Result {
+        let arguments = [
             "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--hide-scrollbars",
             "--no-first-run", "--disable-extensions", "--disable-background-networking", "--disable-sync",
             "--disable-component-update", "--user-data-dir=\(profile.path("profile"))",
             // No way out: every host name resolves to nothing, every request goes to a dead proxy.
             "--host-resolver-rules=MAP * ~NOTFOUND", "--proxy-server=127.0.0.1:9", "--proxy-bypass-list=<-loopback>",
         ] + arguments + [page.absoluteString]
-        process.environment = ["HOME": profile.path("home"), "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let watchdog = DispatchWorkItem { process.terminate() }
-        DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: watchdog)
-        defer { watchdog.cancel() }
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
         // The browser exits on its own; only the watchdog's SIGTERM ends it by a signal.
-        return Outcome(status: process.terminationStatus, stdout: stdout, killedByWatchdog: process.terminationReason == .uncaughtSignal)
+        return try ToolProcess.capture(
+            arguments, executable: URL(fileURLWithPath: executable),
+            environment: ["HOME": profile.path("home"), "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"], replacingEnvironment: true,
+            timeout: timeout)
     }
 }
 
@@ -70,16 +55,10 @@ struct ScreenshotInk: Decodable {
     var ink: Int
 
     static func measure(_ png: URL, box: (Int, Int, Int, Int)? = nil) throws -> ScreenshotInk {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = [PackageRoot.url.appendingPathComponent("Tests/Scripts/png-ink.py").path, png.path]
-            + (box.map { [$0.0, $0.1, $0.2, $0.3].map(String.init) } ?? [])
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return try JSONDecoder().decode(ScreenshotInk.self, from: data)
+        let output = try ToolProcess.run(
+            ["python3", PackageRoot.url.appendingPathComponent("Tests/Scripts/png-ink.py").path, png.path]
+                + (box.map { [$0.0, $0.1, $0.2, $0.3].map(String.init) } ?? []))
+        return try JSONDecoder().decode(ScreenshotInk.self, from: Data(output.utf8))
     }
 }
 
@@ -101,7 +80,7 @@ struct HTMLBrowserTests {
         let browser = try HeadlessChromium()
         let shot = folder.url.appendingPathComponent("shot-\(UUID().uuidString).png")
         let outcome = try browser.run(["--screenshot=\(shot.path)", "--window-size=\(width),\(height)"] + extra, page: page)
-        #expect(!outcome.killedByWatchdog && outcome.status == 0)
+        #expect(!outcome.killedBySignal && outcome.status == 0)
         return shot
     }
 
@@ -149,7 +128,7 @@ struct HTMLBrowserTests {
         let page = try await Self.reportFile(in: folder)
         let shot = folder.url.appendingPathComponent("shot.png")
         let outcome = try browser.run(["--screenshot=\(shot.path)", "--window-size=1000,1400"], page: page)
-        #expect(!outcome.killedByWatchdog)
+        #expect(!outcome.killedBySignal)
         #expect(outcome.status == 0)
         let png = try Data(contentsOf: shot)
         let size = try #require(pngSize(png), "the screenshot is not a PNG")
@@ -163,9 +142,9 @@ struct HTMLBrowserTests {
         let folder = try TemporaryFolder()
         let page = try await Self.reportFile(in: folder)
         let outcome = try browser.run(["--dump-dom", "--window-size=1000,1400"], page: page)
-        #expect(!outcome.killedByWatchdog)
+        #expect(!outcome.killedBySignal)
         #expect(outcome.status == 0)
-        let dom = String(decoding: outcome.stdout, as: UTF8.self)
+        let dom = outcome.stdout
         let document = try LibXML2.parseHTML(dom)
 
         // What the browser built: three charts with their bars, the poster, the findings section.

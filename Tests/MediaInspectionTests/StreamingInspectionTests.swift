@@ -18,23 +18,8 @@ struct StreamingInspectionTests {
         }
     }
 
-    struct ToolFailure: Error, CustomStringConvertible {
-        var description: String
-    }
-
     static func ffmpeg(_ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["ffmpeg", "-hide_banner", "-loglevel", "error", "-y"] + arguments
-        process.standardOutput = FileHandle.nullDevice
-        let errors = Pipe()
-        process.standardError = errors
-        try process.run()
-        let message = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw ToolFailure(description: "ffmpeg failed: \(String(decoding: message, as: UTF8.self))")
-        }
+        try ToolProcess.run(["ffmpeg", "-hide_banner", "-loglevel", "error", "-y"] + arguments)
     }
 
     /// 30 s of AAC at 192 kbit/s (~720 KB, several windows and many I/O buffers), as ADTS and

@@ -11,15 +11,7 @@ import Testing
     }
 
     static func runGit(_ arguments: [String], in folder: URL) throws -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["git"] + arguments
-        process.currentDirectoryURL = folder
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        return process.terminationStatus
+        try ToolProcess.capture(["git"] + arguments, in: folder).status
     }
 
     /// The streams of ReportCompletenessTests inside `repo/streams/`, `repo` a git work tree.
@@ -88,27 +80,11 @@ import Testing
     }
 
     static func python(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3"] + arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, output)
+        let result = try ToolProcess.capture(["python3"] + arguments)
+        return (result.status, result.output)
     }
 
-    static let consumersAvailable: Bool = {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", "import junitparser, xunitparser"]
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return false }
-        process.waitUntilExit()
-        return process.terminationStatus == 0
-    }()
+    static let consumersAvailable = (try? python(["-c", "import junitparser, xunitparser"]).status) == 0
 
     /// The JUnit report of a run over good, warning, failing and unreadable streams, read by the
     /// two Python consumers CI plugins build on: each sees every suite, case and failure.
@@ -135,16 +111,8 @@ import Testing
             suite, outcome = xunitparser.parse(open(sys.argv[1], "rb"))
             print("xunitparser", outcome.testsRun, len(outcome.failures), len(outcome.errors))
             """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script, folder.path("r.xml")]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(output)")
+        let (status, output) = try Self.python(["-c", script, folder.path("r.xml")])
+        #expect(status == 0, "\(output)")
         let lines = output.split(separator: "\n")
         #expect(lines.filter { $0.hasPrefix("junitparser ") }.map { String($0.dropFirst("junitparser ".count)) } == expected, "\(output)")
         let total = ours.reduce(0) { $0 + $1.all("testcase").count }

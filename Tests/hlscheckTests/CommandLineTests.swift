@@ -6,15 +6,15 @@ import Testing
     @Test func compliantSamplePassesInPlaylistOnlyMode() throws {
         let result = try HLSCheckBinary.run(["Samples/compliant/master.m3u8", "--playlist-only"])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
-        #expect(try matchesGolden(result.stdout, "compliant-playlist-only.txt"), "\(result.stdout)")
+        try Golden.expect(result.stdout, matches: "Tests/hlscheckTests/Golden/compliant-playlist-only.txt")
     }
 
     @Test func compliantSampleMeasuresClean() throws {
         let text = try HLSCheckBinary.run(["Samples/compliant/master.m3u8"])
         #expect(text.status == 0, "\(text.stdout)\(text.stderr)")
-        #expect(try matchesGolden(text.stdout, "compliant.txt"), "\(text.stdout)")
+        try Golden.expect(text.stdout, matches: "Tests/hlscheckTests/Golden/compliant.txt")
         let json = try HLSCheckBinary.run(["Samples/compliant/master.m3u8", "--format", "json"])
-        #expect(try matchesGolden(json.stdout, "compliant.json"), "\(json.stdout)")
+        try Golden.expect(json.stdout, matches: "Tests/hlscheckTests/Golden/compliant.json")
     }
 
     @Test(arguments: ["Samples/packed-audio/master.m3u8", "Samples/fmp4/master.m3u8"])
@@ -92,13 +92,13 @@ import Testing
         #expect(result.status == 1)
         #expect(result.stdout.contains(
             "Samples/no-audio-only/master.m3u8:1: error: no audio-only variant"))
-        #expect(try matchesGolden(result.stdout, "no-audio-only-playlist-only.txt"), "\(result.stdout)")
+        try Golden.expect(result.stdout, matches: "Tests/hlscheckTests/Golden/no-audio-only-playlist-only.txt")
     }
 
     @Test func jsonReportHasTheDocumentedShape() throws {
         let result = try HLSCheckBinary.run(["Samples/no-audio-only/master.m3u8", "--playlist-only", "--format", "json", "--root", "Samples"])
         #expect(result.status == 1)
-        #expect(try matchesGolden(result.stdout, "no-audio-only-playlist-only.json"), "\(result.stdout)")
+        try Golden.expect(result.stdout, matches: "Tests/hlscheckTests/Golden/no-audio-only-playlist-only.json")
         let object = try #require(
             try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         let summary = try #require(object["summary"] as? [String: Int])

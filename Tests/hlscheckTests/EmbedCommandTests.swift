@@ -96,15 +96,77 @@ import Testing
     /// left; the last run, not killed, leaves exactly the stream a clean run writes.
     @Test(.enabled(if: HLSCheckBinary.hasWriteStepHook, "the write-step hook exists in debug builds only"), arguments: killCases)
     func killedAtAnyStepLeavesTheOldOrTheNewStreamAndTheNextRunFinishes(_ container: Container, _ mode: Mode) throws {
+        try Self.killedRuns(container, mode, keepNames: false)
+    }
+
+    /// The same 50 kills with `--keep-names`, where each rewritten segment is renamed over the
+    /// file of its own name and the media playlist keeps its bytes: after each kill every
+    /// segment is wholly the old or the new one (never missing, never a mix of the two), the
+    /// multivariant playlist is new only once every segment is, the next run removes what the
+    /// killed one left, and the last run leaves exactly the stream a clean run writes.
+    @Test(.enabled(if: HLSCheckBinary.hasWriteStepHook, "the write-step hook exists in debug builds only"), arguments: killCases)
+    func killedAtAnyStepWithKeptNamesLeavesEachSegmentOldOrNewAndTheNextRunFinishes(_ container: Container, _ mode: Mode) throws {
+        try Self.killedRuns(container, mode, keepNames: true)
+    }
+
+    /// What a player reads under `--keep-names`, against the two complete versions (the same
+    /// names in both): the version of the multivariant playlist, of each other file, and what is
+    /// neither.
+    static func keptNameVersions(in folder: String, _ versions: [[String: Data]]) -> (master: Int?, segments: [Int?], problems: [String]) {
+        func version(_ path: String) -> Int? {
+            let data = FileManager.default.contents(atPath: (folder as NSString).appendingPathComponent(path))
+            return versions.firstIndex { $0[path] == data && data != nil }
+        }
+        var problems: [String] = []
+        let master = version("master.m3u8")
+        if master == nil { problems.append("master.m3u8 is of neither version") }
+        #expect(Set(versions[0].keys) == Set(versions[1].keys), "--keep-names: both versions have the same file names")
+        var segments: [Int?] = []
+        for path in versions[0].keys.sorted() where path != "master.m3u8" && versions[0][path] != versions[1][path] {
+            let current = version(path)
+            if current == nil {
+                problems.append("\(path) is \(FileManager.default.fileExists(atPath: (folder as NSString).appendingPathComponent(path)) ? "of neither version" : "missing")")
+            }
+            segments.append(current)
+        }
+        for path in versions[0].keys.sorted() where path != "master.m3u8" && versions[0][path] == versions[1][path] && version(path) == nil {
+            problems.append("\(path), the same in both versions, changed or is missing")
+        }
+        return (master, segments, problems)
+    }
+
+    /// The same 50 kills on a single-file stream (ffmpeg's `-hls_flags single_file`: every
+    /// segment a byte range of one file, written again whole under a new name with its ranges
+    /// moved): after each kill the media playlist and the file its ranges point into are of one
+    /// version, and the next run finishes.
+    @Test(.enabled(if: HLSCheckBinary.hasWriteStepHook, "the write-step hook exists in debug builds only"),
+          arguments: SingleFileLadder.allCases.flatMap { kind in Mode.allCases.map { (kind, $0) } })
+    func killedAtAnyStepASingleFileStreamStaysOldOrNewAndTheNextRunFinishes(_ kind: SingleFileLadder, _ mode: Mode) throws {
+        // One file of ≈ 25 KB and its playlist: fewer 4 KiB writes than the three segments above.
+        let seed = 60 + (SingleFileLadder.allCases.firstIndex(of: kind) ?? 0) * 2 + (mode == .output ? 0 : 1)
+        try Self.killedRuns(seed: seed, mode, keepNames: false, minimumSteps: 15) { folder in
+            _ = try kind.make(in: folder.path("stream"))
+        }
+    }
+
+    static func killedRuns(_ container: Container, _ mode: Mode, keepNames: Bool) throws {
+        let seed = (Self.killCases.firstIndex { $0 == (container, mode) } ?? 0) + (keepNames ? 40 : 8)
+        try killedRuns(seed: seed, mode, keepNames: keepNames) { folder in _ = try Self.smallStream(container, in: folder) }
+    }
+
+    /// Kills runs of `embed` on the stream `make` writes into `folder/stream` (see
+    /// killedAtAnyStepLeavesTheOldOrTheNewStreamAndTheNextRunFinishes).
+    static func killedRuns(seed: Int, _ mode: Mode, keepNames: Bool, minimumSteps: Int = 20, make: (TemporaryFolder) throws -> Void) throws {
         let posters = [Self.otherPoster, Self.poster]
         func arguments(_ folder: TemporaryFolder, _ poster: Int) -> [String] {
             ["--image", posters[poster], folder.path("stream/master.m3u8")] + (mode == .output ? ["--output", folder.path("out")] : ["--in-place"])
+                + (keepNames ? ["--keep-names"] : [])
         }
         func destination(_ folder: TemporaryFolder) -> String { folder.path(mode == .output ? "out" : "stream") }
 
         // The two complete versions (poster 0, then poster 1 over it) and each run's step count.
         let reference = try TemporaryFolder()
-        _ = try Self.smallStream(container, in: reference)
+        try make(reference)
         let input = try snapshot(reference.path("stream"))
         var versions: [[String: Data]] = []
         var steps: [Int] = []
@@ -115,29 +177,50 @@ import Testing
             steps.append(run.stderr.split(separator: "\n").compactMap { $0.split(separator: " ").last.flatMap { Int($0) } }.max() ?? 0)
         }
         #expect(versions[0] != versions[1])
-        #expect(steps.allSatisfy { $0 > 20 }, "runs of \(steps) steps")
+        #expect(steps.allSatisfy { $0 > minimumSteps }, "runs of \(steps) steps")
+        if keepNames {
+            #expect(versions[0]["audio/index.m3u8"] == input["audio/index.m3u8"], "--keep-names: the media playlist keeps its bytes")
+        }
 
         let folder = try TemporaryFolder()
-        _ = try Self.smallStream(container, in: folder)
+        try make(folder)
         let first = try #require(try Self.embed(arguments(folder, 0)))
         #expect(first.status == 0, "\(first.stderr)")
-        var generator = SplitMix64(seed: UInt64(Self.killCases.firstIndex { $0 == (container, mode) } ?? 0) + 8)
+        var generator = SplitMix64(seed: UInt64(seed))
         var kills = 0
         var leftoversSeen = 0
         var run = 0
         while kills < 50 && run < 60 {
             run += 1
             // The other poster than the segments hold, so that every run has all of them to rewrite.
-            let before = Self.versions(in: destination(folder), versions)
-            let poster = 1 - (before.media ?? 1)
-            let step = Int.random(in: 1...steps[poster], using: &generator)
-            let temporaries = try Self.temporaryFiles(destination(folder))
-            let result = try Self.embed(arguments(folder, poster), environment: ["HLSCHECK_TEST_KILL_AT_STEP": String(step)])
-            let after = Self.versions(in: destination(folder), versions)
-            #expect(after.problems.isEmpty, "run \(run), killed at step \(step): \(after.problems)")
-            // The input playlist is swapped in last: never new while its media playlist is old.
-            if before.master == before.media, after.master == poster {
-                #expect(after.media == poster, "run \(run), killed at step \(step): the new master.m3u8 came before the new audio/index.m3u8")
+            let poster: Int
+            let step: Int
+            let result: CommandResult?
+            let temporaries: Set<String>
+            if keepNames {
+                let before = Self.keptNameVersions(in: destination(folder), versions)
+                poster = before.segments.allSatisfy { $0 == 1 } ? 0 : 1
+                step = Int.random(in: 1...steps[poster], using: &generator)
+                temporaries = try Self.temporaryFiles(destination(folder))
+                result = try Self.embed(arguments(folder, poster), environment: ["HLSCHECK_TEST_KILL_AT_STEP": String(step)])
+                let after = Self.keptNameVersions(in: destination(folder), versions)
+                #expect(after.problems.isEmpty, "run \(run), killed at step \(step): \(after.problems)")
+                // The multivariant playlist is swapped in last: new only once every segment is.
+                if versions[0]["master.m3u8"] != versions[1]["master.m3u8"], before.master != poster, after.master == poster {
+                    #expect(after.segments.allSatisfy { $0 == poster }, "run \(run), killed at step \(step): the new master.m3u8 came before the new segments")
+                }
+            } else {
+                let before = Self.versions(in: destination(folder), versions)
+                poster = 1 - (before.media ?? 1)
+                step = Int.random(in: 1...steps[poster], using: &generator)
+                temporaries = try Self.temporaryFiles(destination(folder))
+                result = try Self.embed(arguments(folder, poster), environment: ["HLSCHECK_TEST_KILL_AT_STEP": String(step)])
+                let after = Self.versions(in: destination(folder), versions)
+                #expect(after.problems.isEmpty, "run \(run), killed at step \(step): \(after.problems)")
+                // The input playlist is swapped in last: never new while its media playlist is old.
+                if before.master == before.media, after.master == poster {
+                    #expect(after.media == poster, "run \(run), killed at step \(step): the new master.m3u8 came before the new audio/index.m3u8")
+                }
             }
             // What the run before left was removed first, and said so.
             let remaining = try Self.temporaryFiles(destination(folder))

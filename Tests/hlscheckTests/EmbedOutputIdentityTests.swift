@@ -14,16 +14,7 @@ struct EmbedOutputIdentityTests {
             return !hidden && FileManager.default.fileExists(atPath: folder.appendingPathComponent(path).path, isDirectory: &isDirectory)
                 && !isDirectory.boolValue
         }.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["sha256sum"] + files
-        process.currentDirectoryURL = folder
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+        return try ToolProcess.run(["sha256sum"] + files, in: folder.path)
     }
 
     @Test func embedWritesTheBytesItWroteBefore() throws {

@@ -10,12 +10,14 @@ public struct CellularVariantMissingRule: Rule {
 
     public static let description = RuleDescription(
         id: "cellular-variant-missing", name: "No cellular variant", defaultSeverity: .error,
+        // AS 9.21 is amended for iOS alone: Apple TV is not on cellular networks.
+        settings: [.audioOnly64k: .off, .rfc8216: .off, .appleTVOS: .off],
         summary: "No variant declares a BANDWIDTH within the cellular budget (Apple: 192 kbit/s).",
         rationale: "Apple HLS Authoring Specification: a stream for cellular networks must offer a variant whose peak is at most 192 kbit/s.",
         specItems: [
             .apple("9.21", platform: "iOS", .must, "A multivariant playlist delivered over cellular networks contains a variant whose peak BANDWIDTH is at most 192 kbit/s."),
         ],
-        triggering: [RuleExample("only an 800 kbit/s variant", files: Examples.stream(Examples.videoVariant))],
+        triggering: [RuleExample("only an 800 kbit/s variant", files: Examples.stream(Examples.videoVariant)).expecting(line: 1, "no variant is within 192 kbit/s for cellular")],
         nonTriggering: [RuleExample("a 48 kbit/s variant", files: Examples.stream(Examples.videoVariant, Examples.audioVariant()))])
 
     public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
@@ -33,13 +35,13 @@ public struct AverageBandwidthMissingRule: Rule {
     public init() {}
 
     public static let description = RuleDescription(
-        id: "average-bandwidth-missing", name: "AVERAGE-BANDWIDTH missing", defaultSeverity: .error,
+        id: "average-bandwidth-missing", name: "AVERAGE-BANDWIDTH missing", defaultSeverity: .error, scope: .variant, settings: .appleOnly,
         summary: "An EXT-X-STREAM-INF has no AVERAGE-BANDWIDTH attribute.",
         rationale: "Apple HLS Authoring Specification: every variant must declare AVERAGE-BANDWIDTH; players use it to estimate sustained throughput.",
         specItems: [
             .apple("9.14", .must, "EXT-X-STREAM-INF includes AVERAGE-BANDWIDTH."),
         ],
-        triggering: [RuleExample("variant without AVERAGE-BANDWIDTH", files: Examples.stream(Examples.audioVariant()))],
+        triggering: [RuleExample("variant without AVERAGE-BANDWIDTH", files: Examples.stream(Examples.audioVariant())).expecting(line: 3, "variant audio.m3u8 has no AVERAGE-BANDWIDTH")],
         nonTriggering: [RuleExample("variant with AVERAGE-BANDWIDTH", files: Examples.stream(
             "#EXT-X-STREAM-INF:BANDWIDTH=48000,AVERAGE-BANDWIDTH=45000,CODECS=\"mp4a.40.2\"\naudio.m3u8\n"))])
 
@@ -57,7 +59,7 @@ public struct ResolutionMissingRule: Rule {
     public init() {}
 
     public static let description = RuleDescription(
-        id: "resolution-missing", name: "RESOLUTION missing", defaultSeverity: .error,
+        id: "resolution-missing", name: "RESOLUTION missing", defaultSeverity: .error, scope: .variant, settings: [.audioOnly64k: .off, .rfc8216: .severity(.warning)],
         summary: "A variant with video, or an I-frame stream, has no RESOLUTION attribute.",
         rationale: "RFC 8216 §4.3.4.2: RESOLUTION SHOULD be included for variants with video; Apple's authoring specification requires it.",
         specItems: [
@@ -66,7 +68,7 @@ public struct ResolutionMissingRule: Rule {
         ],
         triggering: [
             RuleExample("video variant without RESOLUTION", files: Examples.stream(
-                "#EXT-X-STREAM-INF:BANDWIDTH=800000,CODECS=\"avc1.4d401f,mp4a.40.2\"\nvideo.m3u8\n")),
+                "#EXT-X-STREAM-INF:BANDWIDTH=800000,CODECS=\"avc1.4d401f,mp4a.40.2\"\nvideo.m3u8\n")).expecting(line: 3, "video variant video.m3u8 has no RESOLUTION"),
             RuleExample("I-frame stream without RESOLUTION", files: Examples.stream(
                 Examples.videoVariant, Examples.iFrameStream(resolution: nil))),
         ],
@@ -92,13 +94,13 @@ public struct AudioOnlyVariantPresentRule: Rule {
     public init() {}
 
     public static let description = RuleDescription(
-        id: "audio-only-variant-present", name: "Audio-only variant not allowed", defaultSeverity: .error,
+        id: "audio-only-variant-present", name: "Audio-only variant not allowed", defaultSeverity: .error, settings: [.audioOnly64k: .off, .rfc8216: .off, .appleIOS: .off, .appleTVOS: .severity(.error)],
         summary: "The multivariant playlist lists an audio-only variant (not allowed on tvOS).",
         rationale: "Apple HLS Authoring Specification (tvOS): audio-only variants must not be listed in the multivariant playlist of a video stream; offer audio through EXT-X-MEDIA renditions instead.",
         specItems: [
             .apple("9.20", platform: "tvOS", .must, "No audio-only variant is listed in the multivariant playlist."),
         ],
-        triggering: [RuleExample("audio-only variant listed", files: Examples.stream(Examples.videoVariant, Examples.audioVariant()))],
+        triggering: [RuleExample("audio-only variant listed", files: Examples.stream(Examples.videoVariant, Examples.audioVariant())).expecting(line: 5, "audio-only variant audio.m3u8 must not be listed")],
         nonTriggering: [RuleExample("video variants only", files: Examples.stream(Examples.videoVariant))])
 
     public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {

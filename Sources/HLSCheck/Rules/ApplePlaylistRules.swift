@@ -2,7 +2,7 @@ import HLSPlaylist
 
 // Playlist requirements of Apple's HLS Authoring Specification that RFC 8216 and bis-22 leave
 // optional. Like the other Apple rules they are off in audio-only-64k and rfc8216 and errors in
-// apple-ios / apple-tvos (Profile.appleOnlyRules, docs/profiles.md).
+// apple-ios / apple-tvos (their `settings: .appleOnly`, docs/profiles.md).
 
 extension VariantAnalysis {
     /// Whether the variant carries video: by CODECS, by a VIDEO rendition group, or by its
@@ -32,7 +32,7 @@ public struct PlaylistTypeMissingRule: Rule {
     public init() {}
 
     public static let description = RuleDescription(
-        id: "playlist-type-missing", name: "VOD playlist without EXT-X-PLAYLIST-TYPE:VOD", defaultSeverity: .error,
+        id: "playlist-type-missing", name: "VOD playlist without EXT-X-PLAYLIST-TYPE:VOD", defaultSeverity: .error, settings: .appleOnly,
         summary: "A media playlist that ends with EXT-X-ENDLIST (VOD) has no EXT-X-PLAYLIST-TYPE.",
         rationale: "Apple's authoring specification requires EXT-X-PLAYLIST-TYPE:VOD on media playlists made from static content: it tells the player that the playlist will not change, so it neither reloads it nor treats it as live.",
         specItems: [
@@ -41,7 +41,7 @@ public struct PlaylistTypeMissingRule: Rule {
         triggering: [RuleExample("VOD playlist without the tag", files: [
             "master.m3u8": "#EXTM3U\n" + Examples.audioVariant(),
             "audio.m3u8": Examples.media().replacing("#EXT-X-PLAYLIST-TYPE:VOD\n", with: ""),
-        ])],
+        ]).expecting(line: 8, "the playlist ends with EXT-X-ENDLIST but has no")],
         nonTriggering: [
             RuleExample("EXT-X-PLAYLIST-TYPE:VOD", files: Examples.stream(Examples.audioVariant())),
             RuleExample("a finished EVENT playlist", files: [
@@ -67,14 +67,14 @@ public struct FrameRateMissingRule: Rule {
     public init() {}
 
     public static let description = RuleDescription(
-        id: "frame-rate-missing", name: "FRAME-RATE missing", defaultSeverity: .error,
+        id: "frame-rate-missing", name: "FRAME-RATE missing", defaultSeverity: .error, scope: .variant, settings: .appleOnly,
         summary: "An EXT-X-STREAM-INF of a variant with video has no FRAME-RATE attribute.",
         rationale: "Apple's authoring specification requires FRAME-RATE on every variant with video; players use it to leave out variants the device cannot decode in time. bis-22 asks for it above 30 frames per second.",
         specItems: [
             .apple("9.15", .must, "Each EXT-X-STREAM-INF tag that includes video content has a FRAME-RATE attribute."),
             .bis("4.4.6.2", rfc: "4.3.4.2", .should, "FRAME-RATE is included when any video in the variant stream exceeds 30 frames per second."),
         ],
-        triggering: [RuleExample("video variant without FRAME-RATE", files: Examples.stream(Examples.videoVariant))],
+        triggering: [RuleExample("video variant without FRAME-RATE", files: Examples.stream(Examples.videoVariant)).expecting(line: 3, "video variant video.m3u8 has no FRAME-RATE")],
         nonTriggering: [
             RuleExample("video variant with FRAME-RATE", files: Examples.stream(
                 "#EXT-X-STREAM-INF:BANDWIDTH=800000,CODECS=\"avc1.4d401f,mp4a.40.2\",RESOLUTION=640x360,FRAME-RATE=25.000\nvideo.m3u8\n")),
@@ -103,14 +103,14 @@ public struct IndependentSegmentsMissingRule: Rule {
     public init() {}
 
     public static let description = RuleDescription(
-        id: "independent-segments-missing", name: "EXT-X-INDEPENDENT-SEGMENTS missing", defaultSeverity: .error,
+        id: "independent-segments-missing", name: "EXT-X-INDEPENDENT-SEGMENTS missing", defaultSeverity: .error, settings: .appleOnly,
         summary: "Neither the multivariant playlist nor every video media playlist carries EXT-X-INDEPENDENT-SEGMENTS.",
         rationale: "Apple's authoring specification requires video segments to start with an IDR frame and the playlists to say so with EXT-X-INDEPENDENT-SEGMENTS, in the multivariant playlist or else in every video media playlist: without it a player switching variants downloads more than it needs to find a frame it can decode.",
         specItems: [
             .apple("9.12", .must, "When video segments start with an IDR and the multivariant playlist has no EXT-X-INDEPENDENT-SEGMENTS, every video media playlist carries it."),
             .apple("9.11", .should, "When video segments start with an IDR, the multivariant playlist carries EXT-X-INDEPENDENT-SEGMENTS."),
         ],
-        triggering: [RuleExample("video ladder without the tag", files: Examples.stream(Examples.videoVariant))],
+        triggering: [RuleExample("video ladder without the tag", files: Examples.stream(Examples.videoVariant)).expecting(line: 1, "EXT-X-INDEPENDENT-SEGMENTS is neither in the")],
         nonTriggering: [
             RuleExample("the tag in the multivariant playlist", files: Examples.stream(
                 Examples.videoVariant, header: "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-INDEPENDENT-SEGMENTS\n")),
@@ -141,13 +141,13 @@ public struct IFramePlaylistMissingRule: Rule {
     public init() {}
 
     public static let description = RuleDescription(
-        id: "iframe-playlist-missing", name: "No I-frame playlist", defaultSeverity: .error,
+        id: "iframe-playlist-missing", name: "No I-frame playlist", defaultSeverity: .error, settings: .appleOnly,
         summary: "A multivariant playlist with video variants has no EXT-X-I-FRAME-STREAM-INF.",
         rationale: "Apple's authoring specification requires I-frame playlists: players show their frames while the user scrubs or scans; without them the timeline shows nothing but a spinner.",
         specItems: [
             .apple("6.1", .must, "I-frame playlists (EXT-X-I-FRAME-STREAM-INF) are provided to support scrubbing and scanning."),
         ],
-        triggering: [RuleExample("video ladder without I-frame playlist", files: Examples.stream(Examples.videoVariant))],
+        triggering: [RuleExample("video ladder without I-frame playlist", files: Examples.stream(Examples.videoVariant)).expecting(line: 1, "the stream has video (video.m3u8) but no I-frame")],
         nonTriggering: [
             RuleExample("an EXT-X-I-FRAME-STREAM-INF", files: Examples.stream(Examples.videoVariant, Examples.iFrameStream())),
             RuleExample("audio-only stream", files: Examples.stream(Examples.audioVariant())),
@@ -169,7 +169,7 @@ public struct LanguageMissingRule: Rule {
     public init() {}
 
     public static let description = RuleDescription(
-        id: "language-missing", name: "LANGUAGE missing", defaultSeverity: .error,
+        id: "language-missing", name: "LANGUAGE missing", defaultSeverity: .error, settings: .appleOnly,
         summary: "An EXT-X-MEDIA tag of TYPE AUDIO, SUBTITLES or CLOSED-CAPTIONS has no LANGUAGE attribute.",
         rationale: "Apple's authoring specification requires LANGUAGE on every rendition that is not video: players pick audio and subtitles by the user's language preferences and list them by language in their menus.",
         specItems: [
@@ -179,7 +179,7 @@ public struct LanguageMissingRule: Rule {
         ],
         triggering: [RuleExample("audio rendition without LANGUAGE", files: Examples.stream(
             "#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"aud\",NAME=\"main\",DEFAULT=YES,AUTOSELECT=YES,URI=\"audio.m3u8\"\n",
-            "#EXT-X-STREAM-INF:BANDWIDTH=800000,CODECS=\"avc1.4d401f,mp4a.40.2\",RESOLUTION=640x360,AUDIO=\"aud\"\nvideo.m3u8\n"))],
+            "#EXT-X-STREAM-INF:BANDWIDTH=800000,CODECS=\"avc1.4d401f,mp4a.40.2\",RESOLUTION=640x360,AUDIO=\"aud\"\nvideo.m3u8\n")).expecting(line: 3, "EXT-X-MEDIA TYPE=AUDIO NAME=\"main\" has no")],
         nonTriggering: [
             RuleExample("audio rendition with LANGUAGE", files: Examples.stream(
                 "#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"aud\",NAME=\"English\",LANGUAGE=\"en\",DEFAULT=YES,AUTOSELECT=YES,URI=\"audio.m3u8\"\n",

@@ -13,7 +13,7 @@ public struct ArtworkOverBudgetRule: Rule {
     public init() {}
 
     public static let description = RuleDescription(
-        id: "artwork-over-budget", name: "Poster blows the budget", defaultSeverity: .error,
+        id: "artwork-over-budget", name: "Poster blows the budget", defaultSeverity: .error, scope: .variant, settings: .audioOnlyBudget,
         summary: "With its poster, an audio-only variant's measured peak exceeds the budget.",
         rationale: "The APIC image is repeated in every segment, so it counts against the 64 kbit/s audio-only budget (Apple QA1767): a 20 KiB JPEG in 6 s segments adds about 27 kbit/s.",
         specItems: [
@@ -50,7 +50,7 @@ public struct ArtworkMissingRule: Rule {
     public init() {}
 
     public static let description = RuleDescription(
-        id: "artwork-missing", name: "Audio-only variant without poster", defaultSeverity: .warning,
+        id: "artwork-missing", name: "Audio-only variant without poster", defaultSeverity: .warning, scope: .variant, settings: .audioOnlyBudget,
         summary: "An audio-only variant carries no still image (ID3 APIC) in its segments.",
         rationale: "Apple's HLS authoring guidance recommends a still image in the audio-only variant so players show something while they sit on it.",
         specItems: [
@@ -76,7 +76,7 @@ public struct ArtworkInconsistentRule: Rule {
     public init() {}
 
     public static let description = RuleDescription(
-        id: "artwork-inconsistent", name: "Poster inconsistent", defaultSeverity: .warning,
+        id: "artwork-inconsistent", name: "Poster inconsistent", defaultSeverity: .warning, scope: .variant, settings: .audioOnlyBudget,
         summary: "The still image is absent from some segments of an audio-only variant, or differs between segments.",
         rationale: "A player joining at any segment shows that segment's image: an image in only some segments leaves a black screen after a seek or a switch.",
         specItems: [
@@ -133,8 +133,8 @@ public struct ArtworkInvalidRule: Rule {
     public init() {}
 
     public static let description = RuleDescription(
-        id: "artwork-invalid", name: "Poster not a valid image", defaultSeverity: .error,
-        summary: "An APIC frame holds no decodable JPEG/PNG, or declares the wrong MIME type.",
+        id: "artwork-invalid", name: "Poster not a valid image", defaultSeverity: .error, scope: .variant, settings: [.rfc8216: .off],
+        summary: "An APIC frame holds no decodable JPEG/PNG, declares a MIME type other than those, or declares one its bytes are not (a PNG labelled image/jpeg).",
         rationale: "Players show only JPEG or PNG still images; anything else costs budget and shows nothing (ID3v2.4 §4.14 APIC).",
         specItems: [
             SpecItem("ID3v2.4 §4.14", .must, "An APIC frame holds a picture of the MIME type it declares."),
@@ -154,6 +154,13 @@ public struct ArtworkInvalidRule: Rule {
                 } else if !["image/jpeg", "image/jpg", "image/png"].contains(artwork.mimeType.lowercased()) {
                     reported.insert(artwork.contentHash)
                     findings.append(Finding("the poster in \(record.uri) declares MIME type \"\(artwork.mimeType)\": use image/jpeg or image/png", at: location))
+                } else if let actual = artwork.contentType,
+                          actual != (artwork.mimeType.lowercased() == "image/jpg" ? "image/jpeg" : artwork.mimeType.lowercased()) {
+                    // A decoder that sniffs shows it anyway; one that trusts the declared type does not.
+                    reported.insert(artwork.contentHash)
+                    findings.append(Finding(
+                        "the poster in \(record.uri) declares MIME type \"\(artwork.mimeType)\" but its bytes are \(actual): declare \(actual), or re-embed it (hlscheck embed)",
+                        at: location))
                 }
             }
         }

@@ -6,14 +6,14 @@ public struct AudioOnlyOverBudgetRule: Rule {
     public init() {}
 
     public static let description = RuleDescription(
-        id: "audio-only-over-budget", name: "Audio-only variant over budget", defaultSeverity: .error,
+        id: "audio-only-over-budget", name: "Audio-only variant over budget", defaultSeverity: .error, scope: .variant, settings: .audioOnlyBudget,
         summary: "An audio-only variant's declared BANDWIDTH or measured peak exceeds the audio-only budget.",
         rationale: "Apple QA1767: the audio-only variant must have a maximum measured bit rate of 64 kbit/s; BANDWIDTH is what players use to pick it.",
         specItems: [
             SpecItem("QA1767", .must, "The audio-only variant peaks at 64 kbit/s or less, measured."),
         ],
         triggering: [
-            RuleExample("BANDWIDTH=96000", files: Examples.stream(Examples.videoVariant, Examples.audioVariant(bandwidth: 96000)))
+            RuleExample("BANDWIDTH=96000", files: Examples.stream(Examples.videoVariant, Examples.audioVariant(bandwidth: 96000))).expecting(line: 5, "audio-only variant audio.m3u8 declares")
         ],
         nonTriggering: [
             RuleExample("BANDWIDTH=64000", files: Examples.stream(Examples.videoVariant, Examples.audioVariant(bandwidth: 64000)))

@@ -6,14 +6,14 @@ public struct AudioOnlyVariantMissingRule: Rule {
     public init() {}
 
     public static let description = RuleDescription(
-        id: "audio-only-variant-missing", name: "No audio-only variant within budget", defaultSeverity: .error,
+        id: "audio-only-variant-missing", name: "No audio-only variant within budget", defaultSeverity: .error, settings: [.rfc8216: .off, .appleIOS: .severity(.warning), .appleTVOS: .off],
         summary: "No variant is audio-only with BANDWIDTH within the audio-only budget (default 64 kbit/s).",
         rationale: "App Store Review Guideline 9.4 (historic) and Apple QA1767: apps streaming video over cellular must offer an audio-only variant of at most 64 kbit/s.",
         specItems: [
             SpecItem("QA1767", .must, "An app that streams video over cellular networks offers an audio-only variant of at most 64 kbit/s (App Store rule, historical)."),
         ],
         triggering: [
-            RuleExample("video variants only", files: Examples.stream(Examples.videoVariant)),
+            RuleExample("video variants only", files: Examples.stream(Examples.videoVariant)).expecting(line: 1, "no audio-only variant: add one of at most 64"),
             RuleExample("audio-only variant at 96 kbit/s", files: Examples.stream(
                 Examples.videoVariant, Examples.audioVariant(bandwidth: 96000))),
         ],

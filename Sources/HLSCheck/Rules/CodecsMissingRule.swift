@@ -6,7 +6,7 @@ public struct CodecsMissingRule: Rule {
     public init() {}
 
     public static let description = RuleDescription(
-        id: "codecs-missing", name: "CODECS missing", defaultSeverity: .warning,
+        id: "codecs-missing", name: "CODECS missing", defaultSeverity: .warning, scope: .variant, settings: .errorForApple,
         summary: "An EXT-X-STREAM-INF or EXT-X-I-FRAME-STREAM-INF has no CODECS attribute.",
         rationale: "RFC 8216 §4.3.4.2: every EXT-X-STREAM-INF tag SHOULD include CODECS; without it a player cannot tell an audio-only variant from a video one before downloading it.",
         specItems: [
@@ -16,7 +16,7 @@ public struct CodecsMissingRule: Rule {
         ],
         triggering: [
             RuleExample("variant without CODECS", files: Examples.stream(
-                "#EXT-X-STREAM-INF:BANDWIDTH=800000,RESOLUTION=640x360\nvideo.m3u8\n", Examples.audioVariant())),
+                "#EXT-X-STREAM-INF:BANDWIDTH=800000,RESOLUTION=640x360\nvideo.m3u8\n", Examples.audioVariant())).expecting(line: 3, "variant video.m3u8 has no CODECS attribute"),
             RuleExample("I-frame stream without CODECS", files: Examples.stream(
                 Examples.videoVariant, Examples.iFrameStream(codecs: nil))),
         ],

@@ -8,7 +8,7 @@ public struct DecodeErrorRule: Rule {
 
     public static let description: RuleDescription = {
         var description = RuleDescription(
-            id: "decode-error", name: "Frames fail to decode", defaultSeverity: .error,
+            id: "decode-error", name: "Frames fail to decode", defaultSeverity: .error, scope: .variant,
             summary: "With --decode: audio or video frames of a segment fail to decode with libavcodec (a transport packet dropped from a frame, damaged bytes inside a frame).",
             rationale: "A player decodes every frame it presents; a frame that fails shows as a glitch, a frozen picture or a gap in the sound (RFC 8216 §3: segments carry media in a format the client decodes). Checked only with --decode, since decoding costs CPU; without it the rule says nothing.",
             specItems: [

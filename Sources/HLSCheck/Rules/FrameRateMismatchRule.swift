@@ -10,7 +10,7 @@ public struct FrameRateMismatchRule: Rule {
     static let tolerance = 0.02
 
     public static let description = RuleDescription(
-        id: "frame-rate-mismatch", name: "FRAME-RATE differs from the video", defaultSeverity: .warning,
+        id: "frame-rate-mismatch", name: "FRAME-RATE differs from the video", defaultSeverity: .warning, scope: .variant, settings: .errorForApple,
         summary: "FRAME-RATE differs by more than 2 % from the highest frame rate of the video in the segments.",
         rationale: "FRAME-RATE is the maximum frame rate of all the video in the variant; players leave out variants whose declared rate the device cannot decode, and pick by it between variants of one resolution. A wrong value hides a variant the device could play, or offers one it cannot.",
         specItems: [

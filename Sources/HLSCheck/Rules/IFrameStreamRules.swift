@@ -14,7 +14,7 @@ public struct IFramesOnlyMissingRule: Rule {
             .apple("6.8", .must, "I-frame playlists contain the EXT-X-I-FRAMES-ONLY tag."),
         ],
         triggering: [RuleExample("I-frame stream pointing at a regular playlist", files: Examples.stream(
-            Examples.videoVariant, Examples.iFrameStream()).merging(["iframes.m3u8": Examples.media()]) { $1 })],
+            Examples.videoVariant, Examples.iFrameStream()).merging(["iframes.m3u8": Examples.media()]) { $1 }).expecting(line: 5, column: 83, "I-frame stream iframes.m3u8 is a playlist")],
         nonTriggering: [RuleExample("I-frame stream with EXT-X-I-FRAMES-ONLY", files: Examples.stream(
             Examples.videoVariant, Examples.iFrameStream()))])
 

@@ -23,7 +23,7 @@ public struct LiveWindowShortRule: Rule {
         triggering: [RuleExample("two 6 s segments after dropping some", files: [
             "master.m3u8": "#EXTM3U\n" + Examples.audioVariant(),
             "audio.m3u8": Examples.live([6, 6], target: 6).replacing("#EXT-X-TARGETDURATION:6\n", with: "#EXT-X-TARGETDURATION:6\n#EXT-X-MEDIA-SEQUENCE:40\n"),
-        ])],
+        ]).expecting(line: 3, "the live playlist lasts 12.0 s after dropping")],
         nonTriggering: [
             RuleExample("three 6 s segments", files: [
                 "master.m3u8": "#EXTM3U\n" + Examples.audioVariant(),
@@ -58,7 +58,7 @@ public struct LiveSegmentsTooFewRule: Rule {
     public init() {}
 
     public static let description = RuleDescription(
-        id: "live-segments-too-few", name: "Live playlist with fewer than six segments", defaultSeverity: .error,
+        id: "live-segments-too-few", name: "Live playlist with fewer than six segments", defaultSeverity: .error, settings: .appleOnly,
         summary: "A live (linear) media playlist lists fewer than six segments.",
         rationale: "Apple's authoring specification asks for at least six segments in a live playlist, so that a player joining at the live edge has room to buffer and to recover from a late reload.",
         specItems: [
@@ -66,7 +66,7 @@ public struct LiveSegmentsTooFewRule: Rule {
         ],
         triggering: [RuleExample("three live segments", files: [
             "master.m3u8": "#EXTM3U\n" + Examples.audioVariant(), "audio.m3u8": Examples.live([6, 6, 6], target: 6),
-        ])],
+        ]).expecting(line: 3, "the live playlist lists 3 segments: keep at")],
         nonTriggering: [
             RuleExample("six live segments", files: [
                 "master.m3u8": "#EXTM3U\n" + Examples.audioVariant(), "audio.m3u8": Examples.live(Array(repeating: 6, count: 6), target: 6),
@@ -91,7 +91,7 @@ public struct ProgramDateTimeMissingRule: Rule {
     public init() {}
 
     public static let description = RuleDescription(
-        id: "program-date-time-missing", name: "Live playlist without EXT-X-PROGRAM-DATE-TIME", defaultSeverity: .error,
+        id: "program-date-time-missing", name: "Live playlist without EXT-X-PROGRAM-DATE-TIME", defaultSeverity: .error, settings: .appleOnly,
         summary: "A live (linear) media playlist has no EXT-X-PROGRAM-DATE-TIME tag.",
         rationale: "Apple's authoring specification requires EXT-X-PROGRAM-DATE-TIME in every live playlist: players map the live timeline to wall-clock time with it (the program guide, seeking back, SharePlay).",
         specItems: [
@@ -99,7 +99,7 @@ public struct ProgramDateTimeMissingRule: Rule {
         ],
         triggering: [RuleExample("live playlist without the tag", files: [
             "master.m3u8": "#EXTM3U\n" + Examples.audioVariant(), "audio.m3u8": Examples.live(),
-        ])],
+        ]).expecting(line: 3, "the live playlist has no")],
         nonTriggering: [
             RuleExample("live playlist with the tag", files: [
                 "master.m3u8": "#EXTM3U\n" + Examples.audioVariant(),

@@ -30,7 +30,7 @@ public struct BandwidthBelowPeakRule: Rule {
     public init() {}
 
     public static let description = RuleDescription(
-        id: "bandwidth-below-peak", name: "BANDWIDTH below measured peak", defaultSeverity: .error,
+        id: "bandwidth-below-peak", name: "BANDWIDTH below measured peak", defaultSeverity: .error, scope: .variant,
         summary: "Declared BANDWIDTH is below the measured peak of a playable combination (the variant with one rendition of each group) by more than the tolerance (10 %).",
         rationale: "RFC 8216 §4.3.4.2: BANDWIDTH is the largest sum of peak segment bit rates over every playable combination of renditions; Apple's authoring spec allows 10 % for VOD.",
         specItems: [
@@ -63,7 +63,7 @@ public struct BandwidthAbovePeakRule: Rule {
     public init() {}
 
     public static let description = RuleDescription(
-        id: "bandwidth-above-peak", name: "BANDWIDTH far above measured peak", defaultSeverity: .note,
+        id: "bandwidth-above-peak", name: "BANDWIDTH far above measured peak", defaultSeverity: .note, scope: .variant,
         summary: "Declared BANDWIDTH exceeds the measured peak of every playable combination by more than the tolerance (10 %).",
         rationale: "Apple's HLS Authoring Specification: for VOD the measured peak must be within 10 % of BANDWIDTH; an inflated BANDWIDTH keeps players on a lower variant than the network allows (RFC 8216 §4.3.4.2 defines BANDWIDTH as the peak, not a ceiling).",
         specItems: [
@@ -93,7 +93,7 @@ public struct AverageBandwidthMismatchRule: Rule {
     public init() {}
 
     public static let description = RuleDescription(
-        id: "average-bandwidth-mismatch", name: "AVERAGE-BANDWIDTH off", defaultSeverity: .warning,
+        id: "average-bandwidth-mismatch", name: "AVERAGE-BANDWIDTH off", defaultSeverity: .warning, scope: .variant,
         summary: "AVERAGE-BANDWIDTH differs from the measured average bit rate (largest over the playable combinations) by more than the tolerance (10 %).",
         rationale: "RFC 8216 §4.3.4.2: AVERAGE-BANDWIDTH is the largest sum of average segment bit rates over the playable combinations; Apple's authoring spec allows 10 % for VOD.",
         specItems: [

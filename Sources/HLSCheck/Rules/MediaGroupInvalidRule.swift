@@ -19,7 +19,7 @@ public struct MediaGroupInvalidRule: Rule {
         triggering: [
             RuleExample("AUDIO group without EXT-X-MEDIA", files: Examples.stream(
                 "#EXT-X-STREAM-INF:BANDWIDTH=800000,CODECS=\"avc1.4d401f,mp4a.40.2\",RESOLUTION=640x360,AUDIO=\"aud\"\nvideo.m3u8\n",
-                Examples.audioVariant())),
+                Examples.audioVariant())).expecting(line: 3, column: 86, "EXT-X-STREAM-INF: AUDIO=\"aud\" names no"),
             RuleExample("two defaults", files: Examples.stream(
                 "#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"aud\",NAME=\"English\",DEFAULT=YES,AUTOSELECT=YES,URI=\"audio.m3u8\"\n",
                 "#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"aud\",NAME=\"French\",DEFAULT=YES,AUTOSELECT=YES,URI=\"audio.m3u8\"\n",

@@ -34,7 +34,7 @@ public struct PlaylistSyntaxRule: Rule {
             RuleExample("missing BANDWIDTH", files: [
                 "master.m3u8": "#EXTM3U\n#EXT-X-STREAM-INF:CODECS=\"mp4a.40.2\"\naudio.m3u8\n",
                 "audio.m3u8": Examples.media(),
-            ]),
+            ]).expecting(line: 2, column: 1, "EXT-X-STREAM-INF is missing the required"),
             RuleExample("FRAME-RATE on an I-frame stream", files: Examples.stream(
                 Examples.videoVariant, Examples.iFrameStream().replacing(",URI=", with: ",FRAME-RATE=25,URI="))),
             RuleExample("AUDIO on an I-frame stream", files: Examples.stream(
@@ -68,7 +68,7 @@ public struct PlaylistLenientRule: Rule {
             RuleExample("EXTINF without its trailing comma", files: [
                 "master.m3u8": "#EXTM3U\n" + Examples.audioVariant(),
                 "audio.m3u8": "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:6\n#EXTINF:6\nseg0.ts\n#EXT-X-ENDLIST\n",
-            ]),
+            ]).expecting(line: 4, column: 10, "EXTINF: a comma must follow the duration"),
             RuleExample("PROGRAM-ID in a version 6 multivariant playlist", files: Examples.stream(
                 "#EXT-X-STREAM-INF:PROGRAM-ID=1,BANDWIDTH=48000,CODECS=\"mp4a.40.2\"\naudio.m3u8\n",
                 header: "#EXTM3U\n#EXT-X-VERSION:6\n")),
@@ -98,7 +98,7 @@ public struct VersionTooLowRule: Rule {
             RuleExample("EXT-X-BYTERANGE in a version 3 playlist", files: [
                 "master.m3u8": "#EXTM3U\n" + Examples.audioVariant(),
                 "audio.m3u8": "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:6\n#EXTINF:6.0,\n#EXT-X-BYTERANGE:1000@0\nseg0.ts\n#EXT-X-ENDLIST\n",
-            ])
+            ]).expecting(line: 5, column: 1, "EXT-X-BYTERANGE requires EXT-X-VERSION 4 or")
         ],
         nonTriggering: [
             RuleExample("EXT-X-BYTERANGE in a version 4 playlist", files: [

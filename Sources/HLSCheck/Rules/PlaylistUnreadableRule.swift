@@ -6,7 +6,7 @@ public struct PlaylistUnreadableRule: Rule {
     public init() {}
 
     public static let description = RuleDescription(
-        id: "playlist-unreadable", name: "Referenced playlist unreadable", defaultSeverity: .error,
+        id: "playlist-unreadable", name: "Referenced playlist unreadable", defaultSeverity: .error, scope: .variant,
         summary: "A referenced media playlist is missing or cannot be read.",
         rationale: "A player that switches to this variant or rendition stalls (RFC 8216 §4.3.4).",
         specItems: [
@@ -16,7 +16,7 @@ public struct PlaylistUnreadableRule: Rule {
             RuleExample("variant playlist missing", files: [
                 "master.m3u8": "#EXTM3U\n" + Examples.audioVariant() + Examples.videoVariant,
                 "video.m3u8": Examples.media(),
-            ]),
+            ]).expecting(line: 3, column: 1, "cannot read "),
             RuleExample("variant is a multivariant playlist", files: [
                 "master.m3u8": "#EXTM3U\n" + Examples.audioVariant() + Examples.videoVariant,
                 "audio.m3u8": Examples.media(),

@@ -34,7 +34,7 @@ public struct LowLatencyInvalidRule: Rule {
             .bis("4.4.5.3", .must, "EXT-X-PRELOAD-HINT has TYPE PART or MAP, and a playlist with EXT-X-ENDLIST carries none."),
         ],
         triggering: [
-            RuleExample("CAN-SKIP-UNTIL below six target durations", files: media("#EXT-X-SERVER-CONTROL:CAN-SKIP-UNTIL=12\n")),
+            RuleExample("CAN-SKIP-UNTIL below six target durations", files: media("#EXT-X-SERVER-CONTROL:CAN-SKIP-UNTIL=12\n")).expecting(line: 4, "CAN-SKIP-UNTIL=12 is less than six times"),
             RuleExample("HOLD-BACK below three target durations", files: media("#EXT-X-SERVER-CONTROL:HOLD-BACK=8\n")),
             RuleExample("EXT-X-PART-INF without PART-HOLD-BACK", files: media("#EXT-X-PART-INF:PART-TARGET=1\n#EXT-X-SERVER-CONTROL:CAN-BLOCK-RELOAD=YES\n")),
             RuleExample("PART-HOLD-BACK below two part targets", files: media("#EXT-X-PART-INF:PART-TARGET=1\n#EXT-X-SERVER-CONTROL:PART-HOLD-BACK=1.5\n")),
@@ -118,7 +118,7 @@ public struct DateRangeInvalidRule: Rule {
         ],
         triggering: [
             RuleExample("END-DATE before START-DATE", files: media(
-                "#EXT-X-DATERANGE:ID=\"ad\",START-DATE=\"2026-01-01T00:00:10.000Z\",END-DATE=\"2026-01-01T00:00:05.000Z\"\n")),
+                "#EXT-X-DATERANGE:ID=\"ad\",START-DATE=\"2026-01-01T00:00:10.000Z\",END-DATE=\"2026-01-01T00:00:05.000Z\"\n")).expecting(line: 5, "EXT-X-DATERANGE ID=\"ad\": END-DATE is 5 s before"),
             RuleExample("END-DATE is not START-DATE + DURATION", files: media(
                 "#EXT-X-DATERANGE:ID=\"ad\",START-DATE=\"2026-01-01T00:00:00.000Z\",DURATION=30,END-DATE=\"2026-01-01T00:00:20.000Z\"\n")),
             RuleExample("END-ON-NEXT with DURATION", files: media(
@@ -267,7 +267,7 @@ public struct SessionMetadataInvalidRule: Rule {
         ],
         triggering: [
             RuleExample("the same DATA-ID and LANGUAGE twice", files: master(
-                "#EXT-X-SESSION-DATA:DATA-ID=\"com.example.title\",VALUE=\"One\",LANGUAGE=\"en\"\n#EXT-X-SESSION-DATA:DATA-ID=\"com.example.title\",VALUE=\"Two\",LANGUAGE=\"en\"\n")),
+                "#EXT-X-SESSION-DATA:DATA-ID=\"com.example.title\",VALUE=\"One\",LANGUAGE=\"en\"\n#EXT-X-SESSION-DATA:DATA-ID=\"com.example.title\",VALUE=\"Two\",LANGUAGE=\"en\"\n")).expecting(line: 4, "EXT-X-SESSION-DATA DATA-ID=\"com.example.title\""),
             RuleExample("the same session key twice", files: master(
                 "#EXT-X-SESSION-KEY:METHOD=AES-128,URI=\"key.bin\"\n#EXT-X-SESSION-KEY:METHOD=AES-128,URI=\"key.bin\"\n")),
         ],

@@ -14,7 +14,7 @@ public struct SegmentUnreadableRule: Rule {
     public init() {}
 
     public static let description = RuleDescription(
-        id: "segment-unreadable", name: "Segment unreadable", defaultSeverity: .error,
+        id: "segment-unreadable", name: "Segment unreadable", defaultSeverity: .error, scope: .variant,
         summary: "A segment is missing, truncated or cannot be demuxed.",
         rationale: "A player that reaches this segment stalls or skips (RFC 8216 §3).",
         specItems: [
@@ -43,7 +43,7 @@ public struct SegmentEncryptedRule: Rule {
     public init() {}
 
     public static let description = RuleDescription(
-        id: "segment-encrypted", name: "Encrypted content not inspected", defaultSeverity: .note,
+        id: "segment-encrypted", name: "Encrypted content not inspected", defaultSeverity: .note, scope: .variant,
         summary: "Encrypted segments could not be decrypted (no reachable AES-128 key, or SAMPLE-AES): their bytes count for bit rate, but codecs, poster and durations are not checked.",
         rationale: "RFC 8216 §4.3.2.4, §5.2: AES-128 segments decrypt with the key at the EXT-X-KEY URI; hlscheck decrypts them when it can read the key, as Apple's mediastreamvalidator does, and says so when it cannot.",
         needsMedia: true,
@@ -52,7 +52,7 @@ public struct SegmentEncryptedRule: Rule {
                 "master.m3u8": "#EXTM3U\n" + Examples.audioVariant(),
                 "audio.m3u8": "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:6\n#EXT-X-KEY:METHOD=AES-128,URI=\"missing.key\"\n#EXTINF:6.0,\nseg0.ts\n#EXT-X-ENDLIST\n",
                 "seg0.ts": String(repeating: "encrypted bytes.", count: 2),
-            ])
+            ]).expecting(line: 5, "are encrypted and were not decrypted")
         ],
         nonTriggering: [
             RuleExample("clear segment", files: [
@@ -84,7 +84,7 @@ public struct ExtinfDurationMismatchRule: Rule {
     public init() {}
 
     public static let description = RuleDescription(
-        id: "extinf-duration-mismatch", name: "EXTINF differs from the media", defaultSeverity: .warning,
+        id: "extinf-duration-mismatch", name: "EXTINF differs from the media", defaultSeverity: .warning, scope: .variant, settings: .errorForApple,
         summary: "A segment's EXTINF differs from its duration measured from packet timestamps by more than 0.5 s.",
         rationale: "RFC 8216 §4.3.2.1: EXTINF is the segment's duration; wrong values shift seeking, the timeline and every bit rate computed from them.",
         specItems: [
@@ -110,7 +110,7 @@ public struct PackedAudioTimestampMissingRule: Rule {
     public init() {}
 
     public static let description = RuleDescription(
-        id: "packed-audio-timestamp-missing", name: "Packed audio without timestamp", defaultSeverity: .error,
+        id: "packed-audio-timestamp-missing", name: "Packed audio without timestamp", defaultSeverity: .error, scope: .variant,
         summary: "A packed-audio segment (AAC, MP3, AC-3, E-AC-3) does not start with an ID3 PRIV transportStreamTimestamp.",
         rationale: "RFC 8216 §3.4: each packed-audio segment MUST signal the timestamp of its first sample with an ID3 PRIV tag at the beginning of the segment.",
         specItems: [
@@ -136,7 +136,7 @@ public struct AudioOnlyContainsVideoRule: Rule {
     public init() {}
 
     public static let description = RuleDescription(
-        id: "audio-only-contains-video", name: "Audio-only variant carries video", defaultSeverity: .error,
+        id: "audio-only-contains-video", name: "Audio-only variant carries video", defaultSeverity: .error, scope: .variant,
         summary: "A variant declared audio-only (by CODECS) carries a video track.",
         rationale: "Players pick the audio-only variant by its CODECS; video inside it wastes the cellular budget and contradicts the declaration (RFC 8216 §4.3.4.2).",
         specItems: [
@@ -186,7 +186,7 @@ public struct CodecsMismatchRule: Rule {
     public init() {}
 
     public static let description = RuleDescription(
-        id: "codecs-mismatch", name: "CODECS differs from the media", defaultSeverity: .error,
+        id: "codecs-mismatch", name: "CODECS differs from the media", defaultSeverity: .error, scope: .variant,
         summary: "CODECS does not match the RFC 6381 codec strings of what the segments of the playable combinations contain.",
         rationale: "RFC 8216 §4.3.4.2: CODECS MUST list every media format present in the variant's segments; players use it to skip variants they cannot decode.",
         specItems: [
@@ -215,7 +215,7 @@ public struct CodecsSampleEntryMismatchRule: Rule {
     public init() {}
 
     public static let description = RuleDescription(
-        id: "codecs-sample-entry-mismatch", name: "CODECS names the other sample entry", defaultSeverity: .warning,
+        id: "codecs-sample-entry-mismatch", name: "CODECS names the other sample entry", defaultSeverity: .warning, scope: .variant,
         summary: "CODECS declares avc1 where the fMP4 segments use avc3 (or hvc1 for hev1, and the reverse).",
         rationale: "RFC 6381 §3.3 and ISO/IEC 14496-15: avc3/hev1 carry parameter sets in band, avc1/hvc1 in the sample entry; some players (Apple's among them for HEVC) accept only the one they were told about.",
         specItems: [
@@ -242,7 +242,7 @@ public struct ResolutionMismatchRule: Rule {
     public init() {}
 
     public static let description = RuleDescription(
-        id: "resolution-mismatch", name: "RESOLUTION differs from the video", defaultSeverity: .warning,
+        id: "resolution-mismatch", name: "RESOLUTION differs from the video", defaultSeverity: .warning, scope: .variant,
         summary: "RESOLUTION differs from the width × height of the video in the segments.",
         rationale: "RFC 8216 §4.3.4.2: RESOLUTION is the optimal pixel resolution of the video; players use it to pick a variant for the screen.",
         specItems: [

@@ -13,7 +13,7 @@ public struct SuppressionUnknownRuleRule: Rule {
             """,
         triggering: [
             RuleExample("a misspelt rule id", files: Examples.stream(
-                "# hlscheck-disable-next-line codec-missing\n" + Examples.audioVariant())),
+                "# hlscheck-disable-next-line codec-missing\n" + Examples.audioVariant())).expecting(line: 3, "# hlscheck-disable-next-line names"),
             RuleExample("a misspelt directive", files: Examples.stream(
                 "# hlscheck-disable-nextline playlist-syntax\n" + Examples.audioVariant())),
         ],
@@ -44,7 +44,7 @@ public struct SuppressionUnusedRule: Rule {
             """,
         triggering: [
             RuleExample("a next-line directive before a valid line", files: Examples.stream(
-                "# hlscheck-disable-next-line playlist-syntax\n" + Examples.audioVariant())),
+                "# hlscheck-disable-next-line playlist-syntax\n" + Examples.audioVariant())).expecting(line: 3, "# hlscheck-disable-next-line playlist-syntax"),
             RuleExample("a region with nothing in it", files: Examples.stream(
                 "# hlscheck-disable playlist-syntax\n" + Examples.audioVariant() + "# hlscheck-enable playlist-syntax\n")),
             RuleExample("an enable without a disable", files: Examples.stream(

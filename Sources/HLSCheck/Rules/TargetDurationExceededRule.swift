@@ -6,7 +6,7 @@ public struct TargetDurationExceededRule: Rule {
     public init() {}
 
     public static let description = RuleDescription(
-        id: "target-duration-exceeded", name: "Segment longer than target duration", defaultSeverity: .error,
+        id: "target-duration-exceeded", name: "Segment longer than target duration", defaultSeverity: .error, scope: .variant,
         summary: "An EXTINF duration, rounded to the nearest integer, exceeds EXT-X-TARGETDURATION.",
         rationale: "RFC 8216 §4.3.3.1: the EXTINF duration of each segment, rounded to the nearest integer, MUST be less than or equal to the target duration.",
         specItems: [
@@ -17,7 +17,7 @@ public struct TargetDurationExceededRule: Rule {
             RuleExample("7 s segment with target 6", files: [
                 "master.m3u8": "#EXTM3U\n" + Examples.audioVariant(),
                 "audio.m3u8": Examples.media([6, 7], target: 6),
-            ])
+            ]).expecting(line: 7, "segment seg1.ts lasts 7.0 s, longer than")
         ],
         nonTriggering: [
             RuleExample("6.4 s rounds down to 6", files: [

@@ -33,7 +33,7 @@ public struct ContinuityErrorRule: Rule {
     public init() {}
 
     public static let description = RuleDescription(
-        id: "continuity-error", name: "TS continuity counter gap", defaultSeverity: .warning,
+        id: "continuity-error", name: "TS continuity counter gap", defaultSeverity: .warning, scope: .variant,
         summary: "An MPEG-TS continuity_counter skips inside a segment, or does not continue across the join with the previous segment.",
         rationale: "ISO/IEC 13818-1 §2.4.3.3: the continuity_counter increments by one with each packet of a PID that carries payload; a gap means packets were lost or the segments were cut from different muxer runs, and demuxers drop the PES packet it interrupts. A join is only checked between segments that follow each other without EXT-X-DISCONTINUITY (RFC 8216 §4.3.2.3).",
         specItems: [
@@ -74,7 +74,7 @@ public struct SegmentStartsWithoutKeyframeRule: Rule {
     public init() {}
 
     public static let description = RuleDescription(
-        id: "segment-starts-without-keyframe", name: "Video segment does not start with a keyframe", defaultSeverity: .warning,
+        id: "segment-starts-without-keyframe", name: "Video segment does not start with a keyframe", defaultSeverity: .warning, scope: .variant,
         summary: "A video segment's first frame is not a keyframe (IDR), or an in-band H.264/HEVC keyframe has no SPS/PPS before it.",
         rationale: "Apple's HLS Authoring Specification: every video segment starts with an IDR frame (with its parameter sets) so a player can start or switch variants there; with EXT-X-INDEPENDENT-SEGMENTS the playlist promises it (RFC 8216 §4.3.5.1: every segment decodes without information from other segments).",
         specItems: [
@@ -108,7 +108,7 @@ public struct DiscontinuityMissingRule: Rule {
     public init() {}
 
     public static let description = RuleDescription(
-        id: "discontinuity-missing", name: "Timestamp jump without EXT-X-DISCONTINUITY", defaultSeverity: .error,
+        id: "discontinuity-missing", name: "Timestamp jump without EXT-X-DISCONTINUITY", defaultSeverity: .error, scope: .variant,
         summary: "A segment's first timestamp is not where the previous segment ended (by more than the duration tolerance), and no EXT-X-DISCONTINUITY marks the join.",
         rationale: "RFC 8216 §4.3.2.3: the EXT-X-DISCONTINUITY tag MUST be present if there is a change in the timestamp sequence. Without it a player schedules the segment at the wrong time: it stalls, skips or loses lip sync.",
         specItems: [
@@ -206,7 +206,7 @@ public struct TargetDurationInconsistentRule: Rule {
                 "master.m3u8": "#EXTM3U\n" + Examples.videoVariant + Examples.audioVariant(),
                 "video.m3u8": Examples.media([10, 10], target: 10),
                 "audio.m3u8": Examples.media([6, 6], target: 6),
-            ]),
+            ]).expecting(line: 3, "video.m3u8 declares EXT-X-TARGETDURATION 10 s"),
             RuleExample("live subtitles at 30 s, live video at 6 s", files: [
                 "master.m3u8": "#EXTM3U\n" + Examples.subtitles + Examples.subtitledVariant,
                 "video.m3u8": Examples.live([6, 6], target: 6),

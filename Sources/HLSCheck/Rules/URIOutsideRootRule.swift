@@ -20,7 +20,7 @@ public struct URIOutsideRootRule: Rule {
             RuleExample("variant climbs out with ..", files: [
                 "stream/master.m3u8": "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=48000,CODECS=\"mp4a.40.2\"\n../secret.m3u8\n",
                 "secret.m3u8": Examples.media(),
-            ], entry: "stream/master.m3u8"),
+            ], entry: "stream/master.m3u8").expecting(line: 3, column: 1, "../secret.m3u8 lies outside the stream's root"),
             RuleExample("absolute variant path", files: [
                 "master.m3u8": "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=48000,CODECS=\"mp4a.40.2\"\n/etc/hostname\n"
             ]),
