@@ -30,7 +30,7 @@ public struct HTMLReporter: Sendable {
 
     /// `date` in UTC as "2026-11-21 10:00 UTC".
     public static func generated(at date: Date) -> String {
-        guard let time = UTCTime(secondsSince1970: date.timeIntervalSince1970) else { return "1970-01-01 00:00 UTC" }
+        guard let time = UTCTime(secondsSince1970: date.timeIntervalSince1970, roundingToMilliseconds: true) else { return "1970-01-01 00:00 UTC" }
         return "\(time.date) \(time.time.prefix(5)) UTC"
     }
 

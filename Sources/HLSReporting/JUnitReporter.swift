@@ -37,7 +37,7 @@ public struct JUnitReporter: Sendable {
 
     /// `date` in UTC, formatted as the schema's `timestamp` wants it: ISO 8601 without a zone.
     public static func timestamp(for date: Date) -> String {
-        guard let time = UTCTime(secondsSince1970: date.timeIntervalSince1970) else { return "1970-01-01T00:00:00" }
+        guard let time = UTCTime(secondsSince1970: date.timeIntervalSince1970, roundingToMilliseconds: true) else { return "1970-01-01T00:00:00" }
         return time.date + "T" + time.time
     }
 
