@@ -7,7 +7,7 @@ SWIFT ?= swift
 # report's browser test), openssl (a test's self-signed certificate), GStreamer (playing what
 # embed writes, as a player other than FFmpeg), and zsh and fish (the completion scripts' tests
 # run in the real shells) are TEST_DEB_PACKAGES: `make build`/`make install` never pull them in.
-DEB_PACKAGES := libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libswresample-dev libxml2-dev pkg-config
+DEB_PACKAGES := libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libswresample-dev libxml2-dev libyaml-dev pkg-config
 TEST_DEB_PACKAGES := ffmpeg chromium openssl zsh fish gstreamer1.0-tools gstreamer1.0-plugins-base \
 	gstreamer1.0-plugins-good gstreamer1.0-plugins-bad gstreamer1.0-libav
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
@@ -88,7 +88,9 @@ install: build
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
 	    $(DESTDIR)$(PREFIX)/share/bash-completion/completions $(DESTDIR)$(PREFIX)/share/zsh/site-functions \
 	    $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
-	install -m 0755 $(BIN) $(DESTDIR)$(PREFIX)/bin/hlscheck
+	@# Stripped: the symbol table and debug sections are half the file (docs/benchmarks.md, "Build
+	@# time and binary size"); .build/release/hlscheck keeps them for debugging.
+	install -m 0755 -s $(BIN) $(DESTDIR)$(PREFIX)/bin/hlscheck
 	@# generate-manual's EXIT STATUS says only "0 on success, >0 on error": each page's real exit
 	@# codes and its EXAMPLES (man/PAGE.mdoc) take the place of that line.
 	for page in $(MANUAL_DIR)/*.1; do name=$$(basename $$page .1); \

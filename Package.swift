@@ -28,7 +28,6 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
         // Remote streams only (HLSRemote, and the loopback test server): HTTP/1.1 and HTTP/2, TLS.
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.81.0"),
@@ -46,6 +45,14 @@ let package = Package(
             name: "CLibXML2",
             providers: [.apt(["libxml2-dev"])]
         ),
+        // `.hlscheck.yml`. libyaml is linked statically (Debian's libyaml.a, ~100 KB): no library
+        // to load at run time, and none of Foundation's ICU-backed API (NSRegularExpression,
+        // DateFormatter) that a Swift YAML package would bring in with ~45 MB of ICU data
+        // (docs/benchmarks.md, "Build time and binary size").
+        .systemLibrary(
+            name: "CLibYAML",
+            providers: [.apt(["libyaml-dev"])]
+        ),
         // A stub for each FFmpeg and libxml2 function the Swift code calls, loading the library with
         // dlopen on the first call (Sources/CLazyLibraries/include/CLazyLibraries.h).
         .target(
@@ -56,8 +63,9 @@ let package = Package(
         .target(name: "MediaFormats", swiftSettings: strict),
         .target(name: "MediaInspection", dependencies: ["CFFmpeg", "CLazyLibraries", "MediaFormats"], swiftSettings: strict),
         .target(
-            name: "HLSCheck", dependencies: ["HLSPlaylist", "MediaInspection", "MediaFormats", .product(name: "Yams", package: "Yams")],
-            swiftSettings: strict),
+            name: "HLSCheck", dependencies: ["HLSPlaylist", "MediaInspection", "MediaFormats", "CLibYAML"],
+            swiftSettings: strict,
+            linkerSettings: [.linkedLibrary(":libyaml.a", .when(platforms: [.linux])), .linkedLibrary("yaml", .when(platforms: [.macOS]))]),
         .target(
             name: "HLSReporting", dependencies: ["HLSCheck", "CLibXML2", "CLazyLibraries", "MediaFormats"],
             swiftSettings: strict + libxml2Swift),

@@ -1,4 +1,11 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 internal import MediaFormats
 
 /// Writes a file so that a reader (or a crash) sees either the old content or the new one, never
@@ -27,7 +34,7 @@ public enum AtomicFile {
         while written < bytes.count {
             let count = bytes.withUnsafeBytes { buffer -> Int in
                 guard let base = buffer.baseAddress else { return 0 }
-                return Foundation.write(descriptor, base + written, bytes.count - written)
+                return systemWrite(descriptor, base + written, bytes.count - written)
             }
             if count < 0 {
                 if errno == EINTR { continue }
@@ -46,4 +53,9 @@ public enum AtomicFile {
             throw CheckError("\(TerminalText.escaped(path)): \(failure)")
         }
     }
+}
+
+/// write(2), which `AtomicFile.write` cannot name unqualified (its own name).
+private func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+    write(descriptor, bytes, count)
 }

@@ -1,4 +1,11 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 internal import MediaFormats
 
 /// Known findings recorded once (`hlscheck check --write-baseline FILE`) so that a later run
@@ -193,7 +200,7 @@ public struct BaselineLines {
             cache[uri] = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
         }
         guard let lines = cache[uri], line <= lines.count else { return nil }
-        let trimmed = lines[line - 1].trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = lines[line - 1].trimmingWhiteSpace()
         return String(trimmed.prefix(500))
     }
 }

@@ -1,5 +1,4 @@
-import Foundation
-import Yams
+import FoundationEssentials
 internal import MediaFormats
 
 /// `.hlscheck.yml` (or `.yaml`, `.json`): the settings of a stream repository, found from the
@@ -40,7 +39,7 @@ public struct ConfigurationFile: Sendable, Hashable {
     public var documentationURL: String?
 
     /// The folder the file is in: ignore patterns are relative to it.
-    public var folder: String { (path as NSString).deletingLastPathComponent }
+    public var folder: String { PathString.parent(path) }
 
     /// The nearest configuration file in `folder` or a folder above it, nil when there is none.
     public static func discover(from folder: String) throws(CheckError) -> ConfigurationFile? {
@@ -67,13 +66,11 @@ public struct ConfigurationFile: Sendable, Hashable {
         } catch {
             throw CheckError("\(path): cannot read the configuration file: \(error.reason)")
         }
-        let node: Node?
+        let node: YAMLNode?
         do {
-            node = try Yams.compose(yaml: String(decoding: data, as: UTF8.self))
-        } catch let error as YamlError {
-            throw CheckError("\(path): not valid YAML or JSON: \(error)")
+            node = try YAMLNode.parse(data)
         } catch {
-            throw CheckError("\(path): not valid YAML or JSON: \(error)")
+            throw CheckError("\(path):\(error.line):\(error.column): not valid YAML or JSON: \(error.problem)")
         }
         var file = ConfigurationFile(path: path)
         guard let node else { return file }  // an empty file configures nothing
@@ -142,9 +139,8 @@ public struct ConfigurationFile: Sendable, Hashable {
         return file
     }
 
-    private func problem(_ node: Node, _ message: String) -> CheckError {
-        let place = node.mark.map { "\(path):\($0.line):\($0.column)" } ?? path
-        return CheckError("\(place): \(message)")
+    private func problem(_ node: YAMLNode, _ message: String) -> CheckError {
+        CheckError("\(path):\(node.line):\(node.column): \(message)")
     }
 
     /// Applies the file's parameters and rule severities over a configuration — after the

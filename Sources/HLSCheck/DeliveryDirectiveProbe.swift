@@ -239,7 +239,7 @@ struct DeliveryDirectiveProbe: Sendable {
             let skipTag = delta.playlist.tags.first { $0.name == "#EXT-X-SKIP" }
             // The list as written: tab-separated IDs in one quoted string (bis-22 §4.4.5.2).
             let removedList = skipTag?.value.flatMap { value -> String? in
-                guard let start = value.range(of: "RECENTLY-REMOVED-DATERANGES=\"") else { return nil }
+                guard let start = value.firstRange(of: "RECENTLY-REMOVED-DATERANGES=\"") else { return nil }
                 return String(value[start.upperBound...].prefix { $0 != "\"" })
             }
             let deltaRanges = Set(delta.media.dateRanges.compactMap(\.id))

@@ -86,7 +86,7 @@ package enum SpecCoverage {
         func occursFreely(_ key: String) -> Bool {
             var masked = sentence
             for longer in allKeys.filter({ $0.count > key.count && $0.contains(key) }).sorted(by: { $0.count > $1.count }) {
-                masked = masked.replacingOccurrences(of: longer, with: "\u{1}")
+                masked = masked.replacing(longer, with: "\u{1}")
             }
             return masked.contains(key)
         }

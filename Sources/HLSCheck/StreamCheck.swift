@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import MediaFormats
 import HLSPlaylist
 
 extension CheckConfiguration {
@@ -90,7 +91,7 @@ extension StreamDiscovery {
     /// else the folder it is in.
     public static func folder(of path: String) -> String {
         if isFolder(path) { return path }
-        let parent = (path as NSString).deletingLastPathComponent
+        let parent = PathString.parent(path)
         return parent.isEmpty ? "." : parent
     }
 }

@@ -1,4 +1,11 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Synchronization
 public import HLSPlaylist
 internal import MediaFormats
@@ -22,12 +29,13 @@ public enum StreamDiscovery {
     ) throws(CheckError) -> [String] {
         var result: [String] = []
         for path in paths {
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            // stat(2) follows symbolic links, as FileManager.fileExists(atPath:isDirectory:) does.
+            var info = stat()
+            guard stat(path, &info) == 0 else {
                 if path.contains("://") { result.append(path); continue }
                 throw CheckError("\(TerminalText.escaped(path)): no such file or folder")
             }
-            result += isDirectory.boolValue ? try masters(in: path, ignore: ignore, keeping: &discovered) : [path]
+            result += (info.st_mode & S_IFMT) == S_IFDIR ? try masters(in: path, ignore: ignore, keeping: &discovered) : [path]
         }
         // The same playlist named twice (or found twice) is checked once.
         var seen = Set<String>()
@@ -46,23 +54,15 @@ public enum StreamDiscovery {
     public static func masters(
         in folder: String, ignore: (String) -> Bool, keeping discovered: inout DiscoveredPlaylists
     ) throws(CheckError) -> [String] {
-        let root = URL(fileURLWithPath: folder)
-        guard let walker = FileManager.default.enumerator(
-            at: root, includingPropertiesForKeys: [.isRegularFileKey, .isSymbolicLinkKey, .isDirectoryKey],
-            options: [.skipsHiddenFiles])
-        else { throw CheckError("\(TerminalText.escaped(folder)): cannot list the folder") }
+        guard let files = Self.filesBelow(folder) else {
+            throw CheckError("\(TerminalText.escaped(folder)): cannot list the folder")
+        }
         var playlists: [String] = []
-        for case let url as URL in walker {
-            let values = try? url.resourceValues(forKeys: [.isSymbolicLinkKey, .isDirectoryKey])
-            if values?.isSymbolicLink == true, values?.isDirectory == true || isFolder(url.path) {
-                walker.skipDescendants()
-                continue
-            }
-            let ext = url.pathExtension.lowercased()
+        for relative in files {
+            let ext = PathString.pathExtension(relative).lowercased()
             guard ext == "m3u8" || ext == "m3u" else { continue }
             // Keep the user's spelling of the folder so report paths read like their input.
-            let relative = String(url.path.dropFirst(root.standardizedFileURL.path.count).drop { $0 == "/" })
-            let path = (folder as NSString).appendingPathComponent(relative)
+            let path = PathString.join(folder, relative)
             if !ignore(path) && isRegularFile(path) { playlists.append(path) }
         }
         var referenced = Set<String>()
@@ -108,8 +108,8 @@ public enum StreamDiscovery {
         referencing playlist: String, maximumBytes: Int = maximumPlaylistSize, index: MultivariantPlaylistIndex = MultivariantPlaylistIndex()
     ) -> [String] {
         let target = standard(playlist)
-        let folder = (playlist as NSString).deletingLastPathComponent
-        let parent = folder.isEmpty ? ".." : (folder as NSString).deletingLastPathComponent
+        let folder = PathString.parent(playlist)
+        let parent = folder.isEmpty ? ".." : PathString.parent(folder)
         var seen = Set<String>()
         var found: [String] = []
         for directory in [folder, parent] where seen.insert(standard(directory.isEmpty ? "." : directory)).inserted {
@@ -126,8 +126,8 @@ public enum StreamDiscovery {
     static func multivariantPlaylists(in directory: String, maximumBytes: Int) -> [MultivariantPlaylistIndex.Entry] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.isEmpty ? "." : directory)) ?? []
         var entries: [MultivariantPlaylistIndex.Entry] = []
-        for name in names.sorted() where ["m3u8", "m3u"].contains((name as NSString).pathExtension.lowercased()) {
-            let path = directory.isEmpty ? name : (directory as NSString).appendingPathComponent(name)
+        for name in names.sorted() where ["m3u8", "m3u"].contains(PathString.pathExtension(name).lowercased()) {
+            let path = directory.isEmpty ? name : PathString.join(directory, name)
             guard isRegularFile(path),
                   let file = try? RegularFile(path: path),
                   let bytes = try? file.readAll(maximumBytes: maximumBytes, limitHint: "--max-playlist-bytes"),
@@ -181,6 +181,40 @@ public enum StreamDiscovery {
     }
 
     /// Whether `path` is a folder (following links).
+    /// Every entry under `folder` that is not a folder, as a path relative to it, hidden entries
+    /// (a name starting with ".") and their contents left out; nil when `folder` cannot be listed.
+    /// A symbolic link to a folder is neither listed nor followed, so a link loop cannot make the
+    /// walk endless; a folder that cannot be read is passed over.
+    static func filesBelow(_ folder: String) -> [String]? {
+        var files: [String] = []
+        var pending: [String] = [""]   // folders to list, relative to `folder`
+        var first = true
+        while let relative = pending.popLast() {
+            let path = relative.isEmpty ? (folder.isEmpty ? "." : folder) : PathString.join(folder, relative)
+            guard let directory = opendir(path) else {
+                if first { return nil }
+                continue
+            }
+            first = false
+            defer { closedir(directory) }
+            while let entry = readdir(directory) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
+                    String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+                }
+                guard !name.hasPrefix(".") else { continue }
+                let child = relative.isEmpty ? name : relative + "/" + name
+                var info = stat()
+                guard fstatat(dirfd(directory), name, &info, AT_SYMLINK_NOFOLLOW) == 0 else { continue }
+                switch info.st_mode & S_IFMT {
+                case S_IFDIR: pending.append(child)
+                case S_IFLNK: if !isFolder(PathString.join(folder, child)) { files.append(child) }
+                default: files.append(child)
+                }
+            }
+        }
+        return files.sorted()
+    }
+
     public static func isFolder(_ path: String) -> Bool {
         var info = stat()
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR

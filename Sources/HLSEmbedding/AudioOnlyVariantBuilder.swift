@@ -1,4 +1,11 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 public import HLSCheck
 public import HLSPackaging
 import HLSPlaylist
@@ -269,7 +276,7 @@ public struct AudioOnlyVariantBuilder: Sendable {
         arithmetic.append("+ \(container == .adts ? "ADTS framing and the ID3 timestamp" : container == .mpegTS ? "MPEG-TS packets, PES headers, PAT/PMT" : "moof/mdat boxes") \(Self.kbps(overhead))")
         if let poster {
             if let runt = Self.finalRunt(segments, targetDuration: targetDuration) {
-                arithmetic.append("+ poster \(poster.data.count) bytes in every segment but the last \(Self.kbps(built.peak - built.peakWithoutPoster)) (the last, \(String(format: "%.3f", segments[runt].duration)) s, is under half the \(targetDuration) s target duration: no peak window measures it alone, so it goes without the poster; docs/measurement.md, \"Runt segments\")")
+                arithmetic.append("+ poster \(poster.data.count) bytes in every segment but the last \(Self.kbps(built.peak - built.peakWithoutPoster)) (the last, \(fixedPoint(segments[runt].duration, decimals: 3)) s, is under half the \(targetDuration) s target duration: no peak window measures it alone, so it goes without the poster; docs/measurement.md, \"Runt segments\")")
             } else {
                 arithmetic.append("+ poster \(poster.data.count) bytes in every segment \(Self.kbps(built.peak - built.peakWithoutPoster))")
             }
@@ -300,7 +307,7 @@ public struct AudioOnlyVariantBuilder: Sendable {
 
         // Names: segments named after their bytes, so a rebuild never overwrites what the
         // current playlist references; the playlist under --name (docs/embed.md).
-        let masterFolder = (analysis.loaded.rootURI as NSString).deletingLastPathComponent
+        let masterFolder = PathString.parent(analysis.loaded.rootURI)
         func files(_ variant: BuiltVariant, from: Source) throws(EmbedError) -> (additions: [StreamWriter.Addition], playlist: [UInt8]) {
             var additions: [StreamWriter.Addition] = []
             var names: [String] = []
@@ -319,7 +326,7 @@ public struct AudioOnlyVariantBuilder: Sendable {
             return (additions, Self.mediaPlaylist(from: sourceBytes, playlist: from.playlist, names: names, initName: initName))
         }
         func place(_ files: (additions: [StreamWriter.Addition], playlist: [UInt8]), in relative: String, as playlistName: String) -> String {
-            let folder = layout.relative((masterFolder as NSString).appendingPathComponent(relative))
+            let folder = layout.relative(PathString.join(masterFolder, relative))
             additions += files.additions.map { .init(file: Tree.join(folder, $0.file), bytes: $0.bytes, isPlaylist: $0.isPlaylist) }
             additions.append(.init(file: Tree.join(folder, playlistName), bytes: files.playlist, isPlaylist: true))
             return relative.isEmpty ? playlistName : relative + "/" + playlistName
@@ -342,7 +349,7 @@ public struct AudioOnlyVariantBuilder: Sendable {
                 let from = index == 0 ? source : language.source
                 let content = index == 0 ? main : try files(variant, from: from)
                 let folder = Tree.join(relativeFolder, Self.folderName(forLanguage: language.rendition.language, index: index))
-                let existing = FileManager.default.contents(atPath: (masterFolder as NSString).appendingPathComponent(Tree.join(folder, playlistName)))
+                let existing = FileManager.default.contents(atPath: PathString.join(masterFolder, Tree.join(folder, playlistName)))
                 let name = existing.map { [UInt8]($0) == content.playlist } ?? true ? playlistName : SegmentName.renamed(playlistName, bytes: content.playlist)
                 let uri = place(content, in: folder, as: name)
                 uris.append(uri)
@@ -646,7 +653,7 @@ public struct AudioOnlyVariantBuilder: Sendable {
     }
 
     static func kbps(_ bits: Int) -> String {
-        String(format: "%.1f kbit/s", Double(bits) / 1000)
+        fixedPoint(Double(bits) / 1000, decimals: 1) + " kbit/s"
     }
 
     // MARK: - Playlists
@@ -684,9 +691,9 @@ public struct AudioOnlyVariantBuilder: Sendable {
         if let problem = Self.nameProblem(wanted) {
             throw EmbedError("--name \(wanted): the new variant's playlist needs \(problem)")
         }
-        let folder = (wanted as NSString).deletingLastPathComponent
-        let playlist = (wanted as NSString).lastPathComponent
-        let path = (masterFolder as NSString).appendingPathComponent(wanted)
+        let folder = PathString.parent(wanted)
+        let playlist = PathString.lastComponent(wanted)
+        let path = PathString.join(masterFolder, wanted)
         guard FileManager.default.fileExists(atPath: path) else { return (folder, playlist) }
         let existing = FileManager.default.contents(atPath: path).map { [UInt8]($0) } ?? []
         // Left by a run that was killed before the multivariant playlist was swapped in: the
@@ -748,7 +755,7 @@ public struct AudioOnlyVariantBuilder: Sendable {
                 out.append(name)
                 continue
             }
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            let trimmed = line.trimmingWhiteSpace(newlines: false)
             if dropped.contains(where: { trimmed.hasPrefix($0) }) { continue }
             if trimmed.hasPrefix("#EXT-X-MAP:") {
                 if let initName { out.append("#EXT-X-MAP:URI=\"\(initName)\"") }

@@ -1,4 +1,11 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import MediaFormats
 
 /// `.hlscheck-embed.journal`, beside the lock: written before a run creates anything, removed
@@ -29,12 +36,12 @@ struct EmbedJournal: Codable {
         try progress.step()
         let descriptor = openat(folder.descriptor, Self.name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
-            throw EmbedError("\((folder.path as NSString).appendingPathComponent(Self.name)): cannot create it: \(lastError())")
+            throw EmbedError("\(PathString.join(folder.path, Self.name)): cannot create it: \(lastError())")
         }
         defer { close(descriptor) }
         let written = bytes.withUnsafeBytes { systemWrite(descriptor, $0.baseAddress, $0.count) }
         guard written == bytes.count, fsync(descriptor) == 0 else {
-            throw EmbedError("\((folder.path as NSString).appendingPathComponent(Self.name)): cannot write it: \(lastError())")
+            throw EmbedError("\(PathString.join(folder.path, Self.name)): cannot write it: \(lastError())")
         }
         folder.sync()
     }
@@ -62,9 +69,9 @@ struct EmbedJournal: Codable {
         var read = Set<String>()
         while let playlist = pending.popLast() {
             guard read.insert(standardized(playlist)).inserted, let text = FileManager.default.contents(atPath: playlist) else { continue }
-            let base = (playlist as NSString).deletingLastPathComponent
+            let base = PathString.parent(playlist)
             for uri in PlaylistReferences.uris(in: [UInt8](text)) where !uri.contains("://") {
-                let path = standardized(uri.hasPrefix("/") ? uri : (base as NSString).appendingPathComponent(uri))
+                let path = standardized(uri.hasPrefix("/") ? uri : PathString.join(base, uri))
                 referenced.insert(path)
                 if path.lowercased().hasSuffix(".m3u8") || path.lowercased().hasSuffix(".m3u") { pending.append(path) }
             }
@@ -78,18 +85,18 @@ struct EmbedJournal: Codable {
             return opened
         }
         for path in journal.replaced {
-            let parent = (path as NSString).deletingLastPathComponent
-            let name = (path as NSString).lastPathComponent
+            let parent = PathString.parent(path)
+            let name = PathString.lastComponent(path)
             for entry in open(parent)?.entries() ?? [] where SegmentName.isRenaming(entry, of: name) {
-                candidates.insert(standardized((parent as NSString).appendingPathComponent(entry)))
+                candidates.insert(standardized(PathString.join(parent, entry)))
             }
         }
         // Another stream's playlists beside these files still list the old segments: they stay.
-        let folderPaths = Set(candidates.map { ($0 as NSString).deletingLastPathComponent } + [standardized(folder.path)])
+        let folderPaths = Set(candidates.map { PathString.parent($0) } + [standardized(folder.path)])
         referenced.formUnion(PlaylistReferences.listedByOtherPlaylists(in: folderPaths, excluding: read.union(candidates)).keys)
         for path in candidates.subtracting(referenced).sorted() {
-            if let parent = open((path as NSString).deletingLastPathComponent),
-               try parent.removeFile((path as NSString).lastPathComponent, progress: progress) {
+            if let parent = open(PathString.parent(path)),
+               try parent.removeFile(PathString.lastComponent(path), progress: progress) {
                 removed += 1
             }
         }
@@ -116,14 +123,14 @@ enum PlaylistReferences {
     static func uris(in bytes: [UInt8]) -> [String] {
         var result: [String] = []
         for line in String(decoding: bytes, as: UTF8.self).split(whereSeparator: { $0 == "\n" || $0 == "\r" }) {
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            let trimmed = line.trimmingWhiteSpace(newlines: false)
             if trimmed.isEmpty { continue }
             if !trimmed.hasPrefix("#") {
                 result.append(trimmed)
                 continue
             }
             var rest = Substring(trimmed)
-            while let start = rest.range(of: "URI=\"") {
+            while let start = rest.firstRange(of: "URI=\"") {
                 rest = rest[start.upperBound...]
                 guard let end = rest.firstIndex(of: "\"") else { break }
                 result.append(String(rest[..<end]))
@@ -154,11 +161,11 @@ extension PlaylistReferences {
             for name in folder.entries().sorted() {
                 let lowered = name.lowercased()
                 guard lowered.hasSuffix(".m3u8") || lowered.hasSuffix(".m3u") else { continue }
-                let playlist = EmbedJournal.standardized((path as NSString).appendingPathComponent(name))
+                let playlist = EmbedJournal.standardized(PathString.join(path, name))
                 guard !excluded.contains(playlist), let status = folder.status(name, followLinks: true), Folder.isRegular(status),
                       Int(status.st_size) <= maximumBytes, let bytes = try? folder.read(name, followLinks: true) else { continue }
                 for uri in uris(in: bytes) where !uri.contains("://") {
-                    let file = EmbedJournal.standardized(uri.hasPrefix("/") ? uri : (path as NSString).appendingPathComponent(uri))
+                    let file = EmbedJournal.standardized(uri.hasPrefix("/") ? uri : PathString.join(path, uri))
                     if listed[file] == nil { listed[file] = playlist }
                 }
             }

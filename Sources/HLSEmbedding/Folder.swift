@@ -1,5 +1,14 @@
 import CHLSSystem
-import Foundation
+import Dispatch
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import MediaFormats
 import Synchronization
 
 /// One open folder. Every operation is relative to its descriptor and never follows a symbolic
@@ -28,7 +37,7 @@ final class Folder {
     /// The subfolder `name`, created when missing if `create`. With `followLinks == false` a
     /// symbolic link there is refused, so nothing is ever written through it.
     func subfolder(_ name: String, create: Bool, followLinks: Bool) throws(EmbedError) -> Folder {
-        let full = (path as NSString).appendingPathComponent(name)
+        let full = PathString.join(path, name)
         let flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC | (followLinks ? 0 : O_NOFOLLOW)
         var descriptor = openat(self.descriptor, name, flags)
         if descriptor < 0, errno == ENOENT, create {
@@ -68,7 +77,7 @@ final class Folder {
     /// refused, and so is a link unless `followLinks` (reading the input through its links is
     /// the user's layout; what embed is about to replace must be the file itself).
     func read(_ name: String, followLinks: Bool = false) throws(EmbedError) -> [UInt8]? {
-        let full = (path as NSString).appendingPathComponent(name)
+        let full = PathString.join(path, name)
         let descriptor = openat(self.descriptor, name, O_RDONLY | O_CLOEXEC | O_NONBLOCK | (followLinks ? 0 : O_NOFOLLOW))
         guard descriptor >= 0 else {
             if errno == ENOENT { return nil }
@@ -111,7 +120,7 @@ final class Folder {
         for name: String, run: String, bytes: ArraySlice<UInt8>, like: stat?, owner: Bool, flush: Bool = true, progress: WriteProgress
     ) throws(EmbedError) -> String {
         let temporary = TemporaryName.make(for: name, run: run)
-        let full = (path as NSString).appendingPathComponent(name)
+        let full = PathString.join(path, name)
         try progress.step()
         let descriptor = openat(self.descriptor, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw EmbedError("\(full): cannot create a temporary file beside it: \(lastError())") }
@@ -156,7 +165,7 @@ final class Folder {
     /// flushed: only for a folder nobody can see yet (the staging folder of a new `--output`,
     /// renamed into place after one flush of everything). False when `name` exists already.
     func createNew(_ name: String, bytes: ArraySlice<UInt8>, like: stat?, progress: WriteProgress) throws(EmbedError) -> Bool {
-        let full = (path as NSString).appendingPathComponent(name)
+        let full = PathString.join(path, name)
         try progress.step()
         let descriptor = openat(self.descriptor, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
@@ -271,7 +280,7 @@ final class Folder {
         guard renameat(descriptor, temporary, descriptor, name) == 0 else {
             let reason = lastError()
             unlinkat(descriptor, temporary, 0)
-            throw EmbedError("\((path as NSString).appendingPathComponent(name)): cannot replace it: \(reason)")
+            throw EmbedError("\(PathString.join(path, name)): cannot replace it: \(reason)")
         }
     }
 
@@ -284,7 +293,7 @@ final class Folder {
             let reason = lastError()
             if code == EEXIST { return false }
             unlinkat(descriptor, temporary, 0)
-            throw EmbedError("\((path as NSString).appendingPathComponent(name)): cannot create it: \(reason)")
+            throw EmbedError("\(PathString.join(path, name)): cannot create it: \(reason)")
         }
         return true
     }
@@ -319,10 +328,10 @@ final class Folder {
         if hls_sync_filesystem(descriptor) == 0 { return }
         for name in names {
             let file = openat(descriptor, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
-            guard file >= 0 else { throw EmbedError("\((path as NSString).appendingPathComponent(name)): cannot open it to flush it: \(lastError())") }
+            guard file >= 0 else { throw EmbedError("\(PathString.join(path, name)): cannot open it to flush it: \(lastError())") }
             defer { close(file) }
             guard fsync(file) == 0 else {
-                throw EmbedError("\((path as NSString).appendingPathComponent(name)): cannot flush it to disk: \(lastError())")
+                throw EmbedError("\(PathString.join(path, name)): cannot flush it to disk: \(lastError())")
             }
         }
     }

@@ -1,5 +1,13 @@
 import CHLSSystem
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import MediaFormats
 import HLSPlaylist
 
 /// `--output DIR` where DIR does not exist yet: the whole copy is built in one staging folder
@@ -49,7 +57,7 @@ extension StreamWriter {
             report("removed \(removed) leftover\(removed == 1 ? "" : "s") of an interrupted run in \(parent.path)")
         }
         guard parent.status(name) == nil else { return nil }
-        let finalRoot = (parent.path as NSString).appendingPathComponent(name)
+        let finalRoot = PathString.join(parent.path, name)
 
         let progress = WriteProgress(hook: hook)
         let run = String(UInt32.random(in: .min ... .max), radix: 16)
@@ -85,7 +93,7 @@ extension StreamWriter {
             throw error
         }
         parent.sync()
-        return (finalRoot as NSString).appendingPathComponent(layout.rootPlaylist)
+        return PathString.join(finalRoot, layout.rootPlaylist)
     }
 
     /// Every file of the copy in the staging folder `root`, flushed to disk.

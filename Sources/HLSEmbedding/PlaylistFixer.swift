@@ -1,5 +1,13 @@
 public import HLSCheck
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import MediaFormats
 import HLSPlaylist
 
 /// What `hlscheck fix` was asked to do.
@@ -122,9 +130,9 @@ public struct PlaylistFixer: Sendable {
             let parsed = uri == analysis.loaded.rootURI ? analysis.root : analysis.loaded.mediaPlaylists[uri]
             let bytes: [UInt8]
             do {
-                bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: file)))
+                bytes = try RegularFile(path: file).readAll(maximumBytes: .max, limitHint: "")
             } catch {
-                throw EmbedError("\(file): cannot read it again: \(error.localizedDescription)")
+                throw EmbedError("\(file): cannot read it again: \(error.reason)")
             }
             guard let parsed, PlaylistSourceDigest(bytes) == parsed.sourceDigest else {
                 throw EmbedError("\(file) changed while hlscheck was reading the stream (another program is writing it); nothing was changed — run again when it is done")
@@ -150,7 +158,7 @@ public struct PlaylistFixer: Sendable {
         let root = String(output.dropLast(layout.rootPlaylist.count + 1))
         var known = KnownSegments()
         for (uri, measurement) in analysis.measurements {
-            known.set(measurement.records.map { $0 }, forPlaylistAt: (root as NSString).appendingPathComponent(layout.relative(uri)))
+            known.set(measurement.records.map { $0 }, forPlaylistAt: PathString.join(root, layout.relative(uri)))
         }
         return known
     }

@@ -1,4 +1,11 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import HLSCheck
 import HLSPackaging
 import HLSPlaylist
@@ -150,7 +157,7 @@ public struct PosterEmbedder: Sendable {
         let root = String(output.dropLast(layout.rootPlaylist.count + 1))
         var known = KnownSegments()
         for (uri, measurement) in analysis.measurements {
-            let path = (root as NSString).appendingPathComponent(layout.relative(uri))
+            let path = PathString.join(root, layout.relative(uri))
             if let target = plan.target(uri) {
                 guard target.newRecords.count == measurement.records.count else { continue }
                 known.set(target.newRecords, forPlaylistAt: path)
@@ -286,7 +293,7 @@ public struct PosterEmbedder: Sendable {
 
     /// "0.021 s": a short duration as the notes give it.
     static func seconds(_ duration: Double) -> String {
-        String(format: "%.3f s", duration)
+        fixedPoint(duration, decimals: 3) + " s"
     }
 
     // MARK: - Rewriting
@@ -426,9 +433,9 @@ public struct PosterEmbedder: Sendable {
         guard analysis.multivariant != nil else { return nil }
         let original: [UInt8]
         do {
-            original = try [UInt8](Data(contentsOf: URL(fileURLWithPath: StreamLayout.file(analysis.loaded.rootURI))))
+            original = try RegularFile(path: StreamLayout.file(analysis.loaded.rootURI)).readAll(maximumBytes: .max, limitHint: "")
         } catch {
-            throw EmbedError("\(StreamLayout.file(analysis.loaded.rootURI)): cannot read it again: \(error.localizedDescription)")
+            throw EmbedError("\(StreamLayout.file(analysis.loaded.rootURI)): cannot read it again: \(error.reason)")
         }
         var editor = PlaylistEditor(bytes: original)
         for variant in analysis.variants {

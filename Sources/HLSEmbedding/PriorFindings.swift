@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 public import HLSCheck
 
 /// The findings a stream had before embed, so that the re-check's can be told apart: those that

@@ -29,7 +29,7 @@ enum SegmentName {
             base = String(name[..<dot])
             ext = String(name[dot...])
         }
-        if let range = base.range(of: marker, options: .backwards), isFingerprint(base[range.upperBound...]) {
+        if let range = base.ranges(of: marker).last, isFingerprint(base[range.upperBound...]) {
             base = String(base[..<range.lowerBound])
         }
         return (base, ext)

@@ -1,4 +1,12 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import MediaFormats
 import HLSCheck
 import HLSPlaylist
 
@@ -134,6 +142,6 @@ struct StreamLayout: Sendable {
     }
 
     func absolute(_ relative: String) -> String {
-        (root as NSString).appendingPathComponent(relative)
+        PathString.join(root, relative)
     }
 }

@@ -1,5 +1,13 @@
 import CHLSSystem
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import MediaFormats
 
 /// `.hlscheck-embed.lock` in the folder embed writes in: an exclusive flock(2) held for the whole
 /// run, so a second `hlscheck embed` on the same stream refuses (or, with `--wait`, waits)
@@ -27,7 +35,7 @@ final class StreamLock {
     static func acquire(
         in folder: Folder, named name: String = StreamLock.name, wait: Bool, report: @Sendable (String) -> Void
     ) throws(EmbedError) -> StreamLock {
-        let path = (folder.path as NSString).appendingPathComponent(name)
+        let path = PathString.join(folder.path, name)
         var announced = false
         while true {
             let descriptor = openat(folder.descriptor, name, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o644)
@@ -96,7 +104,7 @@ final class StreamLock {
         var buffer = [UInt8](repeating: 0, count: 256)
         for _ in 0..<20 {
             let count = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
-            let text = count > 0 ? String(decoding: buffer[0..<count], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) : ""
+            let text = count > 0 ? String(decoding: buffer[0..<count], as: UTF8.self).trimmingWhiteSpace() : ""
             if !text.isEmpty { return text }
             usleep(5_000)
         }

@@ -1,4 +1,12 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import MediaFormats
 import HLSPlaylist
 import HLSCheck
 
@@ -57,7 +65,7 @@ struct StreamWriter {
     /// cleans what an interrupted run left.
     static func lockInPlace(_ input: String, wait: Bool, report: @Sendable (String) -> Void) throws(EmbedError) -> StreamLock? {
         guard !input.contains("://") else { return nil }   // refused later: embed rewrites local streams
-        let folder = try Folder.open((URL(fileURLWithPath: input).standardizedFileURL.path as NSString).deletingLastPathComponent)
+        let folder = try Folder.open(PathString.parent(URL(fileURLWithPath: input).standardizedFileURL.path))
         let lock = try StreamLock.acquire(in: folder, wait: wait, report: report)
         try cleanUp(folder, report: report)
         return lock
@@ -130,12 +138,12 @@ struct StreamWriter {
         if inPlace {
             var locked: Set<[UInt64]> = [Self.identity(held.folder)]
             for playlist in targetPlaylists.union(editedPlaylists.keys).sorted() {
-                let folder = try tree.folder((playlist as NSString).deletingLastPathComponent)
+                let folder = try tree.folder(PathString.parent(playlist))
                 guard locked.insert(Self.identity(folder)).inserted else { continue }
                 do {
                     sharedLocks.append(try StreamLock.acquire(in: folder, wait: false, report: report))
                 } catch {
-                    throw EmbedError("\(error.description.replacingOccurrences(of: " — run again when it has finished, or add --wait", with: "")) — \(tree.absolute(playlist)) belongs to this stream too; run again when that run has finished")
+                    throw EmbedError("\(error.description.replacing(" — run again when it has finished, or add --wait", with: "")) — \(tree.absolute(playlist)) belongs to this stream too; run again when that run has finished")
                 }
             }
         }
@@ -146,9 +154,9 @@ struct StreamWriter {
             // Those of a copy written before (say, with another poster), inside the folder only.
             for playlist in targetPlaylists.sorted() {
                 guard let old = try tree.read(playlist) else { continue }
-                let base = (tree.absolute(playlist) as NSString).deletingLastPathComponent
+                let base = PathString.parent(tree.absolute(playlist))
                 for uri in PlaylistReferences.uris(in: old) where !uri.contains("://") && !uri.hasPrefix("/") {
-                    let path = EmbedJournal.standardized((base as NSString).appendingPathComponent(uri))
+                    let path = EmbedJournal.standardized(PathString.join(base, uri))
                     if path.hasPrefix(root == "/" ? "/" : root + "/") {
                         replaced.insert(String(path.dropFirst(root == "/" ? 1 : root.count + 1)))
                     }
@@ -165,7 +173,7 @@ struct StreamWriter {
         let journal = EmbedJournal(
             run: run, pid: getpid(), playlists: layout.playlists.map(tree.absolute),
             replaced: replaced.sorted().map(tree.absolute),
-            folders: Set((layout.files + additions.map(\.file)).map { ($0 as NSString).deletingLastPathComponent }).sorted().map(tree.absolute))
+            folders: Set((layout.files + additions.map(\.file)).map { PathString.parent($0) }).sorted().map(tree.absolute))
         try journal.write(in: held.folder, progress: progress)
 
         var created: [String] = []
@@ -239,7 +247,7 @@ struct StreamWriter {
                         let same = try target.read(next.newName) == target.read(next.temporary)
                         _ = try? target.removeFile(next.temporary, progress: WriteProgress(hook: nil))
                         guard same else {
-                            throw EmbedError("\((target.path as NSString).appendingPathComponent(next.newName)) exists with other content; embed does not overwrite it — move it away and run again")
+                            throw EmbedError("\(PathString.join(target.path, next.newName)) exists with other content; embed does not overwrite it — move it away and run again")
                         }
                     }
                     renamedFolders.insert(next.folder)
@@ -295,7 +303,7 @@ struct StreamWriter {
             var referenced = Set(layout.playlists).union(layout.otherFiles.subtracting(movedFiles))
             for segment in layout.segments where !dropped.contains(segment.file) {
                 if let uri = newURIs[segment.playlist]?[segment.line] {
-                    referenced.insert(Tree.join((segment.file as NSString).deletingLastPathComponent, (uri as NSString).lastPathComponent))
+                    referenced.insert(Tree.join(PathString.parent(segment.file), PathString.lastComponent(uri)))
                 } else {
                     referenced.insert(segment.file)
                 }
@@ -359,7 +367,7 @@ struct StreamWriter {
     ) -> Set<String> {
         guard !files.isEmpty else { return [] }
         let absolute = { (file: String) in EmbedJournal.standardized(tree.absolute(file)) }
-        let folders = Set(files.map { (absolute($0) as NSString).deletingLastPathComponent } + [EmbedJournal.standardized(tree.root)])
+        let folders = Set(files.map { PathString.parent(absolute($0)) } + [EmbedJournal.standardized(tree.root)])
         let listed = PlaylistReferences.listedByOtherPlaylists(in: folders, excluding: Set(ours.map(absolute)))
         let kept = files.filter { listed[absolute($0)] != nil }
         if let example = kept.sorted().first, let playlist = listed[absolute(example)] {
@@ -378,7 +386,7 @@ struct StreamWriter {
         let temporary = try target.temporary(for: name, run: run, bytes: addition.bytes[...], like: nil, owner: false, progress: progress)
         guard try target.createExclusively(name, with: temporary, progress: progress) else {
             _ = try? target.removeFile(temporary, progress: WriteProgress(hook: nil))
-            throw EmbedError("\((target.path as NSString).appendingPathComponent(name)) exists with other content; embed does not overwrite it — move it away and run again")
+            throw EmbedError("\(PathString.join(target.path, name)) exists with other content; embed does not overwrite it — move it away and run again")
         }
         target.sync()
         return true
@@ -402,15 +410,15 @@ struct StreamWriter {
         var existing = Self.followingLinks(URL(fileURLWithPath: requested).standardizedFileURL.path)
         var missing: [String] = []
         while Self.resolved(existing) == nil, existing != "/" {
-            missing.insert((existing as NSString).lastPathComponent, at: 0)
-            existing = (existing as NSString).deletingLastPathComponent
+            missing.insert(PathString.lastComponent(existing), at: 0)
+            existing = PathString.parent(existing)
         }
         guard let base = Self.resolved(existing) else { throw EmbedError("--output \(requested): cannot resolve the folder") }
         var info = stat()
         if missing.isEmpty, stat(base, &info) == 0, info.st_mode & S_IFMT != S_IFDIR {
             throw EmbedError("--output \(requested) is \(info.st_mode & S_IFMT == S_IFREG ? "a file" : "a device, FIFO or socket"), not a folder: name a new folder (or one that holds an earlier copy) to write the copy in")
         }
-        let target = missing.reduce(base) { ($0 as NSString).appendingPathComponent($1) }
+        let target = missing.reduce(base) { PathString.join($0, $1) }
         // Each folder resolved once (realpath(3) costs a readlink per component), not once per file.
         let inputFolders = Set(Set(layout.files.map(layout.absoluteParent)).map { Self.resolved($0) ?? $0 })
         for folder in inputFolders.sorted() {
@@ -434,12 +442,12 @@ struct StreamWriter {
         var hops = 0
         while !pending.isEmpty {
             let component = pending.removeFirst()
-            let candidate = (result as NSString).appendingPathComponent(component)
+            let candidate = PathString.join(result, component)
             var info = stat()
             if lstat(candidate, &info) == 0, info.st_mode & S_IFMT == S_IFLNK, hops < 40,
                let target = try? FileManager.default.destinationOfSymbolicLink(atPath: candidate) {
                 hops += 1
-                let absolute = target.hasPrefix("/") ? target : (result as NSString).appendingPathComponent(target)
+                let absolute = target.hasPrefix("/") ? target : PathString.join(result, target)
                 pending = absolute.split(separator: "/").map(String.init) + pending
                 result = "/"
                 continue
@@ -467,7 +475,7 @@ struct StreamWriter {
 
 extension StreamLayout {
     func absoluteParent(_ relative: String) -> String {
-        (absolute(relative) as NSString).deletingLastPathComponent
+        PathString.parent(absolute(relative))
     }
 }
 
@@ -494,11 +502,11 @@ final class Tree {
     }
 
     static func join(_ folder: String, _ name: String) -> String {
-        folder.isEmpty ? name : (folder as NSString).appendingPathComponent(name)
+        folder.isEmpty ? name : PathString.join(folder, name)
     }
 
     func absolute(_ relative: String) -> String {
-        (root as NSString).appendingPathComponent(relative)
+        PathString.join(root, relative)
     }
 
     func folder(_ relative: String, create: Bool? = nil) throws(EmbedError) -> Folder {

@@ -1,4 +1,4 @@
-import Foundation
+import MediaFormats
 import HLSCheck
 public import HLSPackaging
 import HLSPlaylist
@@ -18,7 +18,7 @@ public enum PosterFrameTime: Sendable, Hashable, CustomStringConvertible {
     /// Reads "10%", "12", "12.5", "1:30" or "1:02:03.5"; nil for anything else (a negative
     /// number, a share of 100 % or more, minutes or seconds of 60 or more).
     public init?(_ text: String) {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmingWhiteSpace(newlines: false)
         if trimmed.hasSuffix("%") {
             guard let percent = Self.number(trimmed.dropLast()), percent < 100 else { return nil }
             self = .share(percent / 100)
@@ -135,7 +135,7 @@ enum VideoPoster {
 
     /// 12.5 → "12.5", 12 → "12", 0.1234 → "0.123": at most three decimals, none trailing.
     static func decimal(_ value: Double) -> String {
-        var text = String(format: "%.3f", value)
+        var text = fixedPoint(value, decimals: 3)
         while text.hasSuffix("0") { text.removeLast() }
         if text.hasSuffix(".") { text.removeLast() }
         return text

@@ -507,7 +507,7 @@ public final class RemoteFetcher: Sendable, DeliveryObserver {
     /// BoringSSL's reason code ("CERTIFICATE_VERIFY_FAILED"), in words; never its raw dump.
     static func handshakeFailure(_ detail: String) -> Failure {
         var reason = "UNKNOWN"
-        if let marker = detail.range(of: "OPENSSL_internal:") {
+        if let marker = detail.firstRange(of: "OPENSSL_internal:") {
             reason = String(detail[marker.upperBound...].prefix { $0.isLetter || $0.isNumber || $0 == "_" })
         }
         switch reason {

@@ -10,7 +10,7 @@ public enum CommandLineRedaction {
     /// In every URL inside `argument` (`scheme://…`, also after `--flag=`): the user information
     /// becomes `REDACTED@`, and each query value becomes `REDACTED`.
     public static func redacted(_ argument: String) -> String {
-        guard let scheme = argument.range(of: "://") else { return argument }
+        guard let scheme = argument.firstRange(of: "://") else { return argument }
         let head = argument[..<scheme.upperBound]
         var rest = Substring(argument[scheme.upperBound...])
         // Authority: up to the first / ? or #.
@@ -41,6 +41,6 @@ public enum CommandLineRedaction {
             default: false
             }
         }
-        return safe ? argument : "'" + argument.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
+        return safe ? argument : "'" + argument.replacing("'", with: #"'\''"#) + "'"
     }
 }

@@ -88,6 +88,6 @@ package enum CoverageDocumentation {
 
     /// Table cell text: `|` would end the cell, a line break the row.
     static func cell(_ text: String) -> String {
-        text.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\n", with: " ")
+        text.replacing("|", with: "\\|").replacing("\n", with: " ")
     }
 }

@@ -1,5 +1,13 @@
 public import HLSCheck
-public import Foundation
+public import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import MediaFormats
 
 /// One self-contained HTML page for people (docs/html-report.md): an index of the streams with
 /// their counts and most frequent rule, then per stream its verdict, what must be fixed and what
@@ -22,11 +30,8 @@ public struct HTMLReporter: Sendable {
 
     /// `date` in UTC as "2026-11-21 10:00 UTC".
     public static func generated(at date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyy-MM-dd HH:mm 'UTC'"
-        return formatter.string(from: date)
+        guard let time = UTCTime(secondsSince1970: date.timeIntervalSince1970, roundingToMilliseconds: true) else { return "1970-01-01 00:00 UTC" }
+        return "\(time.date) \(time.time.prefix(5)) UTC"
     }
 
     /// How a stream came out, as the page's colour says it.

@@ -1,5 +1,5 @@
 public import HLSCheck
-import Foundation
+import FoundationEssentials
 
 /// The machine-readable report of design.md §4, documented in docs/json-report.md.
 /// Keys may be added, never renamed.

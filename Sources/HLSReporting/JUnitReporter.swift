@@ -1,4 +1,5 @@
-public import Foundation
+public import FoundationEssentials
+import MediaFormats
 public import HLSCheck
 
 /// JUnit XML for CI test views (GitLab, Jenkins, GitHub test-report actions): one `<testsuite>`
@@ -36,10 +37,8 @@ public struct JUnitReporter: Sendable {
 
     /// `date` in UTC, formatted as the schema's `timestamp` wants it: ISO 8601 without a zone.
     public static func timestamp(for date: Date) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.formatOptions = [.withFullDate, .withTime, .withColonSeparatorInTime]
-        return formatter.string(from: date)
+        guard let time = UTCTime(secondsSince1970: date.timeIntervalSince1970, roundingToMilliseconds: true) else { return "1970-01-01T00:00:00" }
+        return time.date + "T" + time.time
     }
 
     /// One JUnit XML document for all reports. Throws `XMLWriterError` when libxml2 fails to write it.

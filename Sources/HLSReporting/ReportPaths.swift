@@ -1,5 +1,13 @@
 public import HLSCheck
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import MediaFormats
 
 /// Paths as every report shows them: relative to the repository root, normalised (no `./`, no
 /// `..` that can be resolved), so that GitHub annotations, SARIF results and JUnit `file`
@@ -39,13 +47,12 @@ public struct ReportPaths: Sendable, Hashable {
     /// The nearest folder at or above `path` (a folder) or its folder (a file) holding `.git` (a
     /// folder, or the file a linked worktree or submodule has); nil outside any work tree.
     static func repositoryRoot(above path: String) -> String? {
-        var isDirectory: ObjCBool = false
-        let isFolder = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
-        var folder = isFolder ? path : (path as NSString).deletingLastPathComponent
+        let isFolder = StreamDiscovery.isFolder(path)
+        var folder = isFolder ? path : PathString.parent(path)
         while !folder.isEmpty {
             if FileManager.default.fileExists(atPath: folder == "/" ? "/.git" : folder + "/.git") { return folder }
             if folder == "/" { return nil }
-            folder = (folder as NSString).deletingLastPathComponent
+            folder = PathString.parent(folder)
         }
         return nil
     }

@@ -1,5 +1,5 @@
 public import HLSCheck
-import Foundation
+import FoundationEssentials
 
 /// The rule catalogue as documentation: docs/rules.md (generated, so it cannot drift from the
 /// code), `hlscheck rules --format json`, `hlscheck rules ID` in the terminal, and the links
@@ -107,7 +107,7 @@ public enum RuleDocumentation {
 
     /// Table cell text: `|` would end the cell, a line break the row.
     private static func cell(_ text: String) -> String {
-        text.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\n", with: " ")
+        text.replacing("|", with: "\\|").replacing("\n", with: " ")
     }
 
     // MARK: - hlscheck rules ID

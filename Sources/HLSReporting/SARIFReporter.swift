@@ -1,5 +1,6 @@
 public import HLSCheck
-public import Foundation
+public import FoundationEssentials
+import MediaFormats
 
 /// SARIF 2.1.0 (OASIS), the format code-scanning services ingest (GitHub code scanning, Azure
 /// DevOps, SonarQube): one run whose driver lists every rule hlscheck knows (each with its
@@ -321,10 +322,8 @@ public struct SARIFReporter: Sendable {
 
     /// RFC 3339 in UTC with milliseconds, as SARIF's `date-time` wants it.
     static func utc(_ date: Date) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter.string(from: date)
+        UTCTime(secondsSince1970: date.timeIntervalSince1970, roundingToMilliseconds: true)?.internetDateTimeWithMilliseconds
+            ?? "1970-01-01T00:00:00.000Z"
     }
 
     /// SARIF §3.49.7 wants a rule name that reads as an identifier: `audio-only-over-budget`

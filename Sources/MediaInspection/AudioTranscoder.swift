@@ -1,5 +1,12 @@
 internal import CFFmpeg
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import MediaFormats
 
 /// One segment of the playlist the new audio comes from.

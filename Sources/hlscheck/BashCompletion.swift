@@ -1,5 +1,13 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import HLSCheck
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// What hlscheck adds to the bash completion script swift-argument-parser generates.
 ///
@@ -68,9 +76,7 @@ extension OutputTarget {
         return names.sorted().compactMap { name -> String? in
             let candidate = folder + name
             guard candidate.hasPrefix(path), name.hasPrefix(".") == path.dropFirst(folder.count).hasPrefix(".") else { return nil }
-            var isFolder: ObjCBool = false
-            _ = FileManager.default.fileExists(atPath: candidate, isDirectory: &isFolder)
-            return format + candidate + (isFolder.boolValue ? "/" : "")
+            return format + candidate + (StreamDiscovery.isFolder(candidate) ? "/" : "")
         }
     }
 }

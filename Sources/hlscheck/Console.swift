@@ -1,5 +1,13 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import HLSCheck
+import MediaFormats
 
 /// What the terminal allows: colour and a progress line redrawn in place.
 enum Terminal {
@@ -98,7 +106,7 @@ actor Console {
             parts.append("\(segments) segment\(segments == 1 ? "" : "s")")
             if elapsed >= 0.5 { parts.append("\(Int((Double(segments) / elapsed).rounded())) segments/s") }
         } else if elapsed >= 0.5, done > 0 {
-            parts.append(String(format: "%.1f streams/s", Double(done) / elapsed))
+            parts.append(fixedPoint(Double(done) / elapsed, decimals: 1) + " streams/s")
         }
         if done > 0, done < total {
             let remaining = elapsed / Double(done) * Double(total - done)
@@ -120,9 +128,21 @@ actor Console {
 /// Unbuffered writes (write(2)), so text streamed during the run and the final report leave in
 /// the order they were written.
 func writeStandardOutput(_ text: String) {
-    FileHandle.standardOutput.write(Data(text.utf8))
+    writeAll(STDOUT_FILENO, text)
 }
 
 func writeStandardError(_ text: String) {
-    FileHandle.standardError.write(Data(text.utf8))
+    writeAll(STDERR_FILENO, text)
+}
+
+/// All of `text`, in as many write(2) calls as it takes; a closed pipe or a full disk ends it
+/// quietly (the exit code still says how the run went).
+private func writeAll(_ descriptor: Int32, _ text: String) {
+    var bytes = Array(text.utf8)[...]
+    while !bytes.isEmpty {
+        let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        if written < 0 && errno == EINTR { continue }
+        guard written > 0 else { return }
+        bytes = bytes.dropFirst(written)
+    }
 }

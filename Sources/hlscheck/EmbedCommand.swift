@@ -1,5 +1,12 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import HLSCheck
 import HLSEmbedding
 import HLSPackaging
@@ -140,7 +147,7 @@ struct EmbedCommand: AsyncParsableCommand {
             poster = try loadPoster(image)
         }
         var request = EmbedRequest(
-            input: playlist, poster: poster, posterName: image.map { ($0 as NSString).lastPathComponent } ?? "",
+            input: playlist, poster: poster, posterName: image.map { PathString.lastComponent($0) } ?? "",
             destination: output.map { .folder($0) } ?? .inPlace, variants: variants, force: force, fit: fit,
             configuration: configuration)
         request.posterFromVideo = posterFromVideo
@@ -190,7 +197,7 @@ struct EmbedCommand: AsyncParsableCommand {
 
     func runAddAudioOnly(poster: Poster?) async throws {
         var request = AudioOnlyRequest(
-            input: playlist, poster: poster, posterName: image.map { ($0 as NSString).lastPathComponent } ?? "",
+            input: playlist, poster: poster, posterName: image.map { PathString.lastComponent($0) } ?? "",
             destination: output.map { .folder($0) } ?? .inPlace, configuration: configuration)
         request.audioBitRate = audioBitrate.map { $0 * 1000 }
         request.audioFrom = audioFrom
@@ -228,7 +235,7 @@ struct EmbedCommand: AsyncParsableCommand {
             print("\(outcome.action == .rebuilt ? "rebuilt" : "added") the audio-only variant \(outcome.variantURI ?? "") from \(outcome.source ?? "?"): \(outcome.segments) segments, CODECS=\"\(outcome.codecs ?? "")\", BANDWIDTH=\(outcome.peak ?? 0), AVERAGE-BANDWIDTH=\(outcome.average ?? 0)")
             for line in outcome.arithmetic { print("  \(line)") }
             if let offset = outcome.largestStartOffset {
-                print("  segment starts: within \(String(format: "%.1f", offset * 1000)) ms of the source's")
+                print("  segment starts: within \(fixedPoint(offset * 1000, decimals: 1)) ms of the source's")
             }
         }
         print("wrote \(TerminalText.escaped(outcome.output))\n")

@@ -1,5 +1,12 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import HLSCheck
 
 /// The root command: configuration only. `hlscheck PLAYLIST` runs `check`, the default subcommand.
@@ -41,7 +48,7 @@ struct HLSCheckCommand: AsyncParsableCommand {
         } catch {
             if exitCode(for: error) == .validationFailure, let message = betterSuggestion(fullMessage(for: error)) {
                 printError(message)
-                Foundation.exit(ExitCode.validationFailure.rawValue)
+                exitProcess(ExitCode.validationFailure.rawValue)
             }
             exit(withError: error)
         }
@@ -70,7 +77,9 @@ struct HLSCheckCommand: AsyncParsableCommand {
         guard let meant = options.filter({ $0.hasPrefix(typed + "-") || ($0.hasPrefix(typed) && $0 != typed) })
             .min(by: { ($0.count, $0) < ($1.count, $1) })
         else { return nil }
-        return message.replacingCharacters(in: match.range, with: "Unknown option '\(typed)'. Did you mean '\(meant)'?")
+        var rewritten = message
+        rewritten.replaceSubrange(match.range, with: "Unknown option '\(typed)'. Did you mean '\(meant)'?")
+        return rewritten
     }
 }
 

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import HLSCheck
 import HLSPlaylist
 import HLSRemote
@@ -100,8 +100,8 @@ struct InspectCommand: AsyncParsableCommand {
 
     func describe(_ facts: SegmentFacts) -> String {
         var lines = ["\(CredentialRedaction.redact(facts.uri)): \(facts.container.rawValue), \(facts.byteCount) bytes"
-            + (facts.duration.map { ", \(String(format: "%.3f", $0)) s" } ?? "")
-            + (facts.firstPTS.map { ", first PTS \(String(format: "%.3f", $0)) s" } ?? "")]
+            + (facts.duration.map { ", \(fixedPoint($0, decimals: 3)) s" } ?? "")
+            + (facts.firstPTS.map { ", first PTS \(fixedPoint($0, decimals: 3)) s" } ?? "")]
         if let problem = facts.problem { lines.append("  problem: \(problem)") }
         for track in facts.tracks {
             var parts = ["  \(track.kind.rawValue)", track.codecString ?? track.codecName]

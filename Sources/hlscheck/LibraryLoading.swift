@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import HLSCheck
 import MediaInspection
 
@@ -32,7 +32,7 @@ func loadFFmpegForCheck() throws(CheckError) {
 /// package: at the first inspection (the stub's message), or after a run that inspected nothing
 /// (`loadFFmpegForCheck` again, which returns the recorded failure at once).
 func startLoadingFFmpeg() {
-    Thread.detachNewThread {
+    startDetachedThread {
         _ = try? FFmpegLibraries.load()
     }
 }

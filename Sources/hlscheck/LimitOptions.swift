@@ -1,5 +1,12 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import HLSCheck
 import HLSPlaylist
 
@@ -50,8 +57,7 @@ struct LimitOptions: ParsableArguments {
         }
         if let timeout, timeout < 0 { throw ValidationError("--timeout must be 0 (no limit) or more seconds, got \(timeout)") }
         if let root {
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory), isDirectory.boolValue else {
+            guard StreamDiscovery.isFolder(root) else {
                 throw ValidationError("--root \(TerminalText.escaped(root)) is not a folder")
             }
         }
@@ -83,11 +89,13 @@ struct LimitOptions: ParsableArguments {
     /// block the watchdog too.
     func startWatchdog(command: String) {
         guard let seconds = limits.timeoutSeconds else { return }
-        let thread = Thread {
-            Thread.sleep(forTimeInterval: TimeInterval(seconds))
+        startDetachedThread {
+            var left = timespec(tv_sec: Int(seconds), tv_nsec: 0)
+            var remaining = timespec()
+            // nanosleep stops early for a signal and says how long was left.
+            while nanosleep(&left, &remaining) != 0 && errno == EINTR { left = remaining }
             printError("hlscheck: \(command) stopped after \(seconds) s, the run time limit; nothing was reported (raise it with --timeout SECONDS, 0 for none)")
-            Foundation.exit(2)
+            exitProcess(2)
         }
-        thread.start()
     }
 }

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 
 /// `--jobs`, `--quiet`, `--show-variants`, `--baseline`, `--write-baseline`, `--max-warnings`: how a run of many
 /// streams proceeds and what it tolerates (docs/configuration.md, docs/ci.md).

@@ -16,7 +16,7 @@ enum ZshCompletion {
             ($0.configuration.commandName ?? "", $0.configuration.abstract)
         } + [("help", "Show subcommand help information.")]
         let described = subcommands.map { name, abstract in
-            "'\(name):\(abstract.replacingOccurrences(of: "'", with: "'\\''"))'"
+            "'\(name):\(abstract.replacing("'", with: "'\\''"))'"
         }
         let wrapper = """
             # \(name) PATH… runs `\(name) check PATH…`: with no subcommand named, complete as check does
@@ -42,7 +42,9 @@ enum ZshCompletion {
         // The generated root function is the one defined at the start of a line as `_hlscheck() {`;
         // the subcommands' functions (`_hlscheck_check`) keep their names.
         let definition = "\n\(function)() {\n"
-        guard let range = generated.range(of: definition) else { return generated }
-        return generated.replacingCharacters(in: range, with: "\n\(wrapper)\(renamed)() {\n")
+        guard let range = generated.firstRange(of: definition) else { return generated }
+        var result = generated
+        result.replaceSubrange(range, with: "\n\(wrapper)\(renamed)() {\n")
+        return result
     }
 }

@@ -28,13 +28,39 @@ import Testing
         #expect(file.ignore == ["old/**"])
     }
 
+    @Test func readsYAMLAsYAML11DoesAnchorsAliasesQuotesAndFlowStyle() throws {
+        let tree = try TemporaryFolder([
+            ".hlscheck.yml": """
+                # a comment, then the settings
+                budget-kbps: 0x40            # 64, hexadecimal as YAML 1.1 reads it
+                duration-tolerance: 1_000.5
+                fail-on: 'warning'
+                rules: &severities {artwork-missing: OFF, codecs-missing: "note"}
+                ignore:
+                  - "legacy/**"
+                  - old/*.m3u8
+
+                """,
+        ])
+        let file = try ConfigurationFile.load(tree.path(".hlscheck.yml"))
+        #expect(file.budgetKbps == 64)
+        #expect(file.durationTolerance == 1000.5)
+        #expect(file.failOn == "warning")
+        #expect(file.rules["artwork-missing"] == .some(nil))
+        #expect(file.rules["codecs-missing"] == .note)
+        #expect(file.ignore == ["legacy/**", "old/*.m3u8"])
+    }
+
     @Test(arguments: [
         ("budget: 64\n", ":1:1: unknown setting \"budget\""),
         ("rules:\n  no-such-rule: error\n", ":2:3: unknown rule \"no-such-rule\""),
         ("rules:\n  artwork-missing: loud\n", ":2:20: the severity of artwork-missing must be"),
         ("rules:\n  input-unreadable: off\n", ":2:3: input-unreadable cannot be changed"),
         ("profile: android\n", ":1:10: profile must be one of audio-only-64k"),
-        ("budget-kbps: [\n", "not valid YAML"),
+        ("budget-kbps: [\n", ":2:1: not valid YAML or JSON: while parsing a flow node"),
+        ("rules: *defaults\n", ":1:8: not valid YAML or JSON: alias *defaults names no anchor before it"),
+        ("profile: apple-ios\n---\nprofile: apple-tvos\n", ":2:1: not valid YAML or JSON: a second document"),
+        ("ignore: " + String(repeating: "[", count: 100_000) + "\n", ":1:72: not valid YAML or JSON: nested more than 64 levels deep"),
     ])
     func rejectsMistakesNamingFileLineAndColumn(_ yaml: String, _ expected: String) throws {
         let tree = try TemporaryFolder([".hlscheck.yml": yaml])

@@ -40,13 +40,13 @@ public struct PlaylistTypeMissingRule: Rule {
         ],
         triggering: [RuleExample("VOD playlist without the tag", files: [
             "master.m3u8": "#EXTM3U\n" + Examples.audioVariant(),
-            "audio.m3u8": Examples.media().replacingOccurrences(of: "#EXT-X-PLAYLIST-TYPE:VOD\n", with: ""),
+            "audio.m3u8": Examples.media().replacing("#EXT-X-PLAYLIST-TYPE:VOD\n", with: ""),
         ]).expecting(line: 8, "the playlist ends with EXT-X-ENDLIST but has no")],
         nonTriggering: [
             RuleExample("EXT-X-PLAYLIST-TYPE:VOD", files: Examples.stream(Examples.audioVariant())),
             RuleExample("a finished EVENT playlist", files: [
                 "master.m3u8": "#EXTM3U\n" + Examples.audioVariant(),
-                "audio.m3u8": Examples.media().replacingOccurrences(of: "TYPE:VOD", with: "TYPE:EVENT"),
+                "audio.m3u8": Examples.media().replacing("TYPE:VOD", with: "TYPE:EVENT"),
             ]),
         ])
 
@@ -116,7 +116,7 @@ public struct IndependentSegmentsMissingRule: Rule {
                 Examples.videoVariant, header: "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-INDEPENDENT-SEGMENTS\n")),
             RuleExample("the tag in the video media playlist", files: [
                 "master.m3u8": "#EXTM3U\n" + Examples.videoVariant,
-                "video.m3u8": Examples.media().replacingOccurrences(of: "#EXT-X-PLAYLIST-TYPE:VOD\n", with: "#EXT-X-PLAYLIST-TYPE:VOD\n#EXT-X-INDEPENDENT-SEGMENTS\n"),
+                "video.m3u8": Examples.media().replacing("#EXT-X-PLAYLIST-TYPE:VOD\n", with: "#EXT-X-PLAYLIST-TYPE:VOD\n#EXT-X-INDEPENDENT-SEGMENTS\n"),
             ]),
             RuleExample("audio-only stream", files: Examples.stream(Examples.audioVariant())),
         ])

@@ -1,4 +1,5 @@
 import HLSPlaylist
+import MediaFormats
 
 // Rules about how a remote stream is delivered over HTTP (docs/remote.md). They read the
 // delivery log the remote sources kept; on a local stream the log is empty and they are silent.
@@ -84,7 +85,7 @@ public struct PlaylistContentTypeRule: Rule {
     /// "Application/VND.apple.mpegURL; charset=utf-8" → "application/vnd.apple.mpegurl".
     static func mediaType(_ contentType: String) -> String {
         let bare = contentType.split(separator: ";", maxSplits: 1).first.map(String.init) ?? contentType
-        return bare.trimmingSpaces().lowercased()
+        return bare.trimmingWhiteSpace(newlines: false).lowercased()
     }
 }
 
@@ -170,7 +171,7 @@ enum URIPath {
     static func path(of uri: String) -> String {
         var rest = Substring(uri)
         if let cut = rest.firstIndex(where: { $0 == "?" || $0 == "#" }) { rest = rest[..<cut] }
-        if let scheme = rest.range(of: "://") {
+        if let scheme = rest.firstRange(of: "://") {
             let afterAuthority = rest[scheme.upperBound...]
             return afterAuthority.firstIndex(of: "/").map { String(afterAuthority[$0...]) } ?? "/"
         }
@@ -178,11 +179,3 @@ enum URIPath {
     }
 }
 
-extension String {
-    func trimmingSpaces() -> String {
-        var slice = Substring(self)
-        while slice.first == " " || slice.first == "\t" { slice = slice.dropFirst() }
-        while slice.last == " " || slice.last == "\t" { slice = slice.dropLast() }
-        return String(slice)
-    }
-}

@@ -11,8 +11,8 @@ public struct IFrameBandwidthMismatchRule: Rule {
     static func stream(bandwidth: Int) -> [String: String] {
         // Two I-frames of 45 000 bytes each per 6 s: 60 000 bit/s.
         Examples.stream(
-            Examples.videoVariant, Examples.iFrameStream().replacingOccurrences(of: "BANDWIDTH=90000", with: "BANDWIDTH=\(bandwidth)")
-        ).merging(["iframes.m3u8": Examples.iFrameMedia.replacingOccurrences(of: "5000@0", with: "45000@0")]) { $1 }
+            Examples.videoVariant, Examples.iFrameStream().replacing("BANDWIDTH=90000", with: "BANDWIDTH=\(bandwidth)")
+        ).merging(["iframes.m3u8": Examples.iFrameMedia.replacing("5000@0", with: "45000@0")]) { $1 }
     }
 
     public static let description = RuleDescription(

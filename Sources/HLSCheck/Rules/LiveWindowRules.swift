@@ -22,12 +22,12 @@ public struct LiveWindowShortRule: Rule {
         ],
         triggering: [RuleExample("two 6 s segments after dropping some", files: [
             "master.m3u8": "#EXTM3U\n" + Examples.audioVariant(),
-            "audio.m3u8": Examples.live([6, 6], target: 6).replacingOccurrences(of: "#EXT-X-TARGETDURATION:6\n", with: "#EXT-X-TARGETDURATION:6\n#EXT-X-MEDIA-SEQUENCE:40\n"),
+            "audio.m3u8": Examples.live([6, 6], target: 6).replacing("#EXT-X-TARGETDURATION:6\n", with: "#EXT-X-TARGETDURATION:6\n#EXT-X-MEDIA-SEQUENCE:40\n"),
         ]).expecting(line: 3, "the live playlist lasts 12.0 s after dropping")],
         nonTriggering: [
             RuleExample("three 6 s segments", files: [
                 "master.m3u8": "#EXTM3U\n" + Examples.audioVariant(),
-                "audio.m3u8": Examples.live([6, 6, 6], target: 6).replacingOccurrences(of: "#EXT-X-TARGETDURATION:6\n", with: "#EXT-X-TARGETDURATION:6\n#EXT-X-MEDIA-SEQUENCE:40\n"),
+                "audio.m3u8": Examples.live([6, 6, 6], target: 6).replacing("#EXT-X-TARGETDURATION:6\n", with: "#EXT-X-TARGETDURATION:6\n#EXT-X-MEDIA-SEQUENCE:40\n"),
             ]),
             RuleExample("a live stream that has only begun", files: [
                 "master.m3u8": "#EXTM3U\n" + Examples.audioVariant(), "audio.m3u8": Examples.live([6], target: 6),
@@ -103,7 +103,7 @@ public struct ProgramDateTimeMissingRule: Rule {
         nonTriggering: [
             RuleExample("live playlist with the tag", files: [
                 "master.m3u8": "#EXTM3U\n" + Examples.audioVariant(),
-                "audio.m3u8": Examples.live().replacingOccurrences(of: "#EXTINF", with: "#EXT-X-PROGRAM-DATE-TIME:2026-01-01T00:00:00.000Z\n#EXTINF"),
+                "audio.m3u8": Examples.live().replacing("#EXTINF", with: "#EXT-X-PROGRAM-DATE-TIME:2026-01-01T00:00:00.000Z\n#EXTINF"),
             ]),
             RuleExample("VOD", files: Examples.stream(Examples.audioVariant())),
         ])

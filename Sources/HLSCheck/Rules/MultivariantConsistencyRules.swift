@@ -37,7 +37,7 @@ public struct RenditionGroupsInconsistentRule: Rule {
         var files = ["master.m3u8": text]
         for index in groups.indices { files["video\(index).m3u8"] = Examples.media() }
         for line in renditions.split(separator: "\n") {
-            if let start = line.range(of: "URI=\"") { files[String(line[start.upperBound...].prefix { $0 != "\"" })] = Examples.media() }
+            if let start = line.firstRange(of: "URI=\"") { files[String(line[start.upperBound...].prefix { $0 != "\"" })] = Examples.media() }
         }
         return files
     }
@@ -158,12 +158,12 @@ public struct StartMismatchRule: Rule {
         ],
         triggering: [RuleExample("TIME-OFFSET 10 in the multivariant playlist, 20 in the media playlist", files: [
             "master.m3u8": "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-START:TIME-OFFSET=10\n" + Examples.audioVariant(),
-            "audio.m3u8": Examples.media().replacingOccurrences(of: "#EXT-X-PLAYLIST-TYPE:VOD\n", with: "#EXT-X-PLAYLIST-TYPE:VOD\n#EXT-X-START:TIME-OFFSET=20\n"),
+            "audio.m3u8": Examples.media().replacing("#EXT-X-PLAYLIST-TYPE:VOD\n", with: "#EXT-X-PLAYLIST-TYPE:VOD\n#EXT-X-START:TIME-OFFSET=20\n"),
         ]).expecting(line: 5, "EXT-X-START:TIME-OFFSET=20.0 differs from the multivariant playlist's TIME-OFFSET=10.0")],
         nonTriggering: [
             RuleExample("the same start point in both", files: [
                 "master.m3u8": "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-START:TIME-OFFSET=10\n" + Examples.audioVariant(),
-                "audio.m3u8": Examples.media().replacingOccurrences(of: "#EXT-X-PLAYLIST-TYPE:VOD\n", with: "#EXT-X-PLAYLIST-TYPE:VOD\n#EXT-X-START:TIME-OFFSET=10.0,PRECISE=NO\n"),
+                "audio.m3u8": Examples.media().replacing("#EXT-X-PLAYLIST-TYPE:VOD\n", with: "#EXT-X-PLAYLIST-TYPE:VOD\n#EXT-X-START:TIME-OFFSET=10.0,PRECISE=NO\n"),
             ]),
             RuleExample("a start point in the multivariant playlist only", files: Examples.stream(
                 Examples.audioVariant(), header: "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-START:TIME-OFFSET=10\n")),

@@ -51,12 +51,12 @@ public struct PlaylistSyntaxRule: Rule {
                 "audio.m3u8": Examples.media(),
             ]).expecting(line: 2, column: 1, "EXT-X-STREAM-INF is missing the required"),
             RuleExample("FRAME-RATE on an I-frame stream", files: Examples.stream(
-                Examples.videoVariant, Examples.iFrameStream().replacingOccurrences(of: ",URI=", with: ",FRAME-RATE=25,URI="))),
+                Examples.videoVariant, Examples.iFrameStream().replacing(",URI=", with: ",FRAME-RATE=25,URI="))),
             RuleExample("AUDIO on an I-frame stream", files: Examples.stream(
-                Examples.videoVariant, Examples.iFrameStream().replacingOccurrences(of: ",URI=", with: ",AUDIO=\"aud\",URI="))),
+                Examples.videoVariant, Examples.iFrameStream().replacing(",URI=", with: ",AUDIO=\"aud\",URI="))),
             RuleExample("EXT-X-TARGETDURATION:0", files: [
                 "master.m3u8": "#EXTM3U\n" + Examples.audioVariant(),
-                "audio.m3u8": Examples.media().replacingOccurrences(of: "TARGETDURATION:6", with: "TARGETDURATION:0"),
+                "audio.m3u8": Examples.media().replacing("TARGETDURATION:6", with: "TARGETDURATION:0"),
             ]),
             RuleExample("an empty NAME", files: Examples.stream(
                 "#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"aud\",NAME=\"\",LANGUAGE=\"en\",URI=\"audio.m3u8\"\n",

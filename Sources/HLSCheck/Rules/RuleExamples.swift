@@ -61,7 +61,7 @@ enum Examples {
         for line in variants.joined().split(separator: "\n") {
             if !line.hasPrefix("#") {
                 files[String(line)] = media()
-            } else if let start = line.range(of: "URI=\"") {
+            } else if let start = line.firstRange(of: "URI=\"") {
                 // An I-frame stream's playlist is an I-frame playlist.
                 files[String(line[start.upperBound...].prefix { $0 != "\"" })] =
                     line.hasPrefix("#EXT-X-I-FRAME-STREAM-INF") ? iFrameMedia : media()

@@ -1,4 +1,3 @@
-import Foundation
 import HLSPlaylist
 
 /// Playlist text that is not in Unicode Normalization Form C.
@@ -21,10 +20,12 @@ public struct UnicodeNotNormalizedRule: Rule {
             "#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"aud\",NAME=\"Fran\u{00E7}ais\",LANGUAGE=\"fr\",DEFAULT=YES,AUTOSELECT=YES,URI=\"audio.m3u8\"\n",
             "#EXT-X-STREAM-INF:BANDWIDTH=800000,CODECS=\"avc1.4d401f,mp4a.40.2\",RESOLUTION=640x360,AUDIO=\"aud\"\nvideo.m3u8\n"))])
 
-    /// Whether `text` is in NFC; ASCII (nearly every line) is, without asking Foundation.
+    /// Whether `text` is in NFC: its UTF-8 equals the standard library's NFC form of it (what
+    /// Foundation's `precomposedStringWithCanonicalMapping` is built on). ASCII, nearly every
+    /// line, is NFC without asking.
     static func isNormalized(_ text: String) -> Bool {
         if text.utf8.allSatisfy({ $0 < 0x80 }) { return true }
-        return text.unicodeScalars.elementsEqual(text.precomposedStringWithCanonicalMapping.unicodeScalars)
+        return text.utf8.elementsEqual(text._nfcCodeUnits)
     }
 
     public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {

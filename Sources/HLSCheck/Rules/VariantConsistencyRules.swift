@@ -47,7 +47,7 @@ public struct PlaylistTypeInconsistentRule: Rule {
             "master.m3u8": "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"aud\",NAME=\"English\",LANGUAGE=\"en\",DEFAULT=YES,AUTOSELECT=YES,URI=\"audio.m3u8\"\n"
                 + "#EXT-X-STREAM-INF:BANDWIDTH=800000,CODECS=\"avc1.4d401f,mp4a.40.2\",RESOLUTION=640x360,AUDIO=\"aud\"\nvideo.m3u8\n",
             "video.m3u8": Examples.media(),
-            "audio.m3u8": Examples.media().replacingOccurrences(of: "#EXT-X-PLAYLIST-TYPE:VOD\n", with: ""),
+            "audio.m3u8": Examples.media().replacing("#EXT-X-PLAYLIST-TYPE:VOD\n", with: ""),
         ]).expecting(line: 1, "has no EXT-X-PLAYLIST-TYPE, but video.m3u8 says EXT-X-PLAYLIST-TYPE:VOD")],
         nonTriggering: [
             RuleExample("VOD everywhere", files: Examples.stream(Examples.videoVariant, Examples.audioVariant())),
@@ -141,13 +141,13 @@ public struct ProgramDateTimeInconsistentRule: Rule {
         ],
         triggering: [RuleExample("dates in the video playlist only", files: [
             "master.m3u8": "#EXTM3U\n#EXT-X-VERSION:3\n" + Examples.videoVariant + Examples.audioVariant(),
-            "video.m3u8": Examples.media().replacingOccurrences(of: "#EXTINF:6.0,\nseg0.ts", with: "#EXT-X-PROGRAM-DATE-TIME:2026-01-01T00:00:00.000Z\n#EXTINF:6.0,\nseg0.ts"),
+            "video.m3u8": Examples.media().replacing("#EXTINF:6.0,\nseg0.ts", with: "#EXT-X-PROGRAM-DATE-TIME:2026-01-01T00:00:00.000Z\n#EXTINF:6.0,\nseg0.ts"),
             "audio.m3u8": Examples.media(),
         ]).expecting(line: 1, "has no EXT-X-PROGRAM-DATE-TIME, but video.m3u8 has")],
         nonTriggering: [RuleExample("dates in every playlist", files: [
             "master.m3u8": "#EXTM3U\n#EXT-X-VERSION:3\n" + Examples.videoVariant + Examples.audioVariant(),
-            "video.m3u8": Examples.media().replacingOccurrences(of: "#EXTINF:6.0,\nseg0.ts", with: "#EXT-X-PROGRAM-DATE-TIME:2026-01-01T00:00:00.000Z\n#EXTINF:6.0,\nseg0.ts"),
-            "audio.m3u8": Examples.media().replacingOccurrences(of: "#EXTINF:6.0,\nseg0.ts", with: "#EXT-X-PROGRAM-DATE-TIME:2026-01-01T00:00:00.000Z\n#EXTINF:6.0,\nseg0.ts"),
+            "video.m3u8": Examples.media().replacing("#EXTINF:6.0,\nseg0.ts", with: "#EXT-X-PROGRAM-DATE-TIME:2026-01-01T00:00:00.000Z\n#EXTINF:6.0,\nseg0.ts"),
+            "audio.m3u8": Examples.media().replacing("#EXTINF:6.0,\nseg0.ts", with: "#EXT-X-PROGRAM-DATE-TIME:2026-01-01T00:00:00.000Z\n#EXTINF:6.0,\nseg0.ts"),
         ])])
 
     public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
@@ -276,7 +276,7 @@ public struct DateRangesInconsistentRule: Rule {
             RuleExample("an ad break missing from the video variant and its audio", files: files(video: "", audio: ""))
                 .expecting(line: 4, "variant video.m3u8 can play without EXT-X-DATERANGE ID=\"ad\""),
             RuleExample("the same ID with another duration", files: files(
-                video: ad.replacingOccurrences(of: "DURATION=6", with: "DURATION=12"), audio: "")),
+                video: ad.replacing("DURATION=6", with: "DURATION=12"), audio: "")),
         ],
         nonTriggering: [
             RuleExample("the range in the audio rendition, which every combination of the video variant plays", files: files(video: "", audio: ad)),
