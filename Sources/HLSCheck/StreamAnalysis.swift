@@ -181,6 +181,8 @@ public struct StreamAnalysis: Sendable {
     public var delivery = DeliveryLog()
     /// What reloading a live playlist showed (`--live-duration`); nil when not watched.
     public var live: LiveObservation?
+    /// The JSON resources EXT-X-SESSION-DATA URIs name, as read; empty with `--playlist-only`.
+    package var sessionData: [SessionDataResource] = []
 
     /// The root playlist.
     public var root: Playlist { loaded.root }

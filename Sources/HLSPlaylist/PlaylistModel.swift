@@ -352,6 +352,8 @@ public struct SessionData: Sendable, Hashable {
     public var uri: String?
     /// LANGUAGE, nil when absent.
     public var language: String?
+    /// FORMAT (bis-22 §4.4.6.4: JSON or RAW), nil when absent, which means JSON.
+    public var format: String?
 
     /// Makes an entry with only its line; the parser fills the attributes.
     public init(line: Int) {
@@ -1074,8 +1076,12 @@ public struct MediaPlaylist: Sendable, Hashable {
     public var targetDurationLine: Int?
     /// EXT-X-MEDIA-SEQUENCE; 0 when absent.
     public var mediaSequence: Int
+    /// 1-based line of the EXT-X-MEDIA-SEQUENCE tag, nil when absent.
+    public var mediaSequenceLine: Int?
     /// EXT-X-DISCONTINUITY-SEQUENCE; 0 when absent.
     public var discontinuitySequence: Int
+    /// 1-based line of the EXT-X-DISCONTINUITY-SEQUENCE tag, nil when absent.
+    public var discontinuitySequenceLine: Int?
     /// EXT-X-PLAYLIST-TYPE, nil when absent.
     public var playlistType: PlaylistType?
     /// Whether `#EXT-X-ENDLIST` is present.
