@@ -2,11 +2,11 @@ import HLSPlaylist
 
 /// A playlist whose URI path ends neither in .m3u8 nor in .m3u and that no playlist
 /// Content-Type identifies either.
-public struct PlaylistNotIdentifiableRule: Rule {
+package struct PlaylistNotIdentifiableRule: Rule {
     /// Makes the rule; it holds no state, so one instance serves every check.
-    public init() {}
+    package init() {}
 
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         id: "playlist-not-identifiable", name: "Playlist identifiable neither by path nor by type", defaultSeverity: .error,
         summary: "A playlist's URI path ends neither in .m3u8 nor in .m3u, and it was not served with a playlist Content-Type (a local file has none).",
         rationale: """
@@ -47,7 +47,7 @@ public struct PlaylistNotIdentifiableRule: Rule {
         return path.hasSuffix(".m3u8") || path.hasSuffix(".m3u")
     }
 
-    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+    package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         // The root's finding is located at its first line, where a reader of the file starts.
         var references: [(uri: String, location: SourceLocation)] = [(stream.loaded.rootURI, stream.root.location(line: 1))]
         if let master = stream.multivariant {

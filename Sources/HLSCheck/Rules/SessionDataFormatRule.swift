@@ -2,15 +2,15 @@ import HLSPlaylist
 
 /// The resource a session-data URI names is not JSON although its FORMAT (JSON by default)
 /// says so, or cannot be read.
-public struct SessionDataFormatMismatchRule: Rule {
+package struct SessionDataFormatMismatchRule: Rule {
     /// Makes the rule; it holds no state, so one instance serves every check.
-    public init() {}
+    package init() {}
 
     static func stream(_ tag: String, _ files: [String: String]) -> [String: String] {
         Examples.stream(Examples.audioVariant(), header: "#EXTM3U\n#EXT-X-VERSION:3\n" + tag).merging(files) { $1 }
     }
 
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         id: "session-data-format-mismatch", name: "Session data not in its FORMAT", defaultSeverity: .error,
         summary: "The resource an EXT-X-SESSION-DATA URI names is not JSON although its FORMAT is JSON (the default), or it cannot be read.",
         rationale: """
@@ -40,7 +40,7 @@ public struct SessionDataFormatMismatchRule: Rule {
             RuleExample("a VALUE", files: stream("#EXT-X-SESSION-DATA:DATA-ID=\"com.example.title\",VALUE=\"Big Buck Bunny\"\n", [:])),
         ])
 
-    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+    package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         stream.sessionData.compactMap { resource in
             let tag = "EXT-X-SESSION-DATA DATA-ID=\"\(resource.dataID)\""
             let location = stream.root.location(line: resource.line)

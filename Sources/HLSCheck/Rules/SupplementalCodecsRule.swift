@@ -3,15 +3,15 @@ import MediaFormats
 
 /// SUPPLEMENTAL-CODECS whose elements do not sit on a base layer CODECS names, or whose further
 /// fields are not brands.
-public struct SupplementalCodecsMismatchRule: Rule {
+package struct SupplementalCodecsMismatchRule: Rule {
     /// Makes the rule; it holds no state, so one instance serves every check.
-    public init() {}
+    package init() {}
 
     static func master(_ attributes: String) -> [String: String] {
         Examples.stream("#EXT-X-STREAM-INF:BANDWIDTH=9000000,\(attributes),RESOLUTION=3840x2160,VIDEO-RANGE=HLG\nvideo.m3u8\n")
     }
 
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         id: "supplemental-codecs-mismatch", name: "SUPPLEMENTAL-CODECS without its base layer", defaultSeverity: .error, scope: .variant,
         summary: "A SUPPLEMENTAL-CODECS element enhances a base layer whose codec CODECS does not list, or has a further field that is not a compatibility brand.",
         rationale: """
@@ -73,7 +73,7 @@ public struct SupplementalCodecsMismatchRule: Rule {
         }
     }
 
-    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+    package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         guard let master = stream.multivariant else { return [] }
         let declarations = master.variants.map { ($0.attributes, $0.codecs, $0.line) }
             + master.iFrameVariants.map { ($0.attributes, $0.codecs, $0.line) }
