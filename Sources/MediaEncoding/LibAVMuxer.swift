@@ -43,6 +43,10 @@ enum LibAVMuxer {
         defer { av_dict_free(&options) }
         av_dict_set(&options, "movflags", "frag_custom+empty_moov+default_base_moof+skip_sidx+skip_trailer", 0)
         av_dict_set(&options, "use_editlist", "0", 0)
+        // Without an edit list the mp4 muxer would otherwise shift the first frame to time 0
+        // (avoid_negative_ts=make_zero): a source whose audio starts later, as ffmpeg's muxed
+        // fMP4 does behind an empty edit, would come out early by that much.
+        av_dict_set(&options, "avoid_negative_ts", "make_non_negative", 0)
         try output.openBuffer()
         try LibAV.check("avformat_write_header", avformat_write_header(context, &options))
         let initSection = try output.takeBuffer()

@@ -10,21 +10,21 @@ import Testing
 /// 2-second segments, synthetic picture and tone, bit-exact flags): the kinds of stream
 /// `embed --add-audio-only` must follow.
 enum Ladder: String, CaseIterable, CustomStringConvertible {
-    case tsMuxed, tsRendition, fmp4Rendition, packedRendition, tsDiscontinuity
+    case tsMuxed, tsRendition, fmp4Rendition, packedRendition, tsDiscontinuity, fmp4Muxed
 
     var description: String { rawValue }
 
     /// The media playlist the audio comes from, relative to the master.
     var audioPlaylist: String {
         switch self {
-        case .tsMuxed, .tsDiscontinuity: return "video/index.m3u8"
+        case .tsMuxed, .tsDiscontinuity, .fmp4Muxed: return "video/index.m3u8"
         default: return "audio/index.m3u8"
         }
     }
 
     var container: ContainerKind {
         switch self {
-        case .fmp4Rendition: return .fragmentedMP4
+        case .fmp4Rendition, .fmp4Muxed: return .fragmentedMP4
         case .packedRendition: return .packedAudio
         default: return .mpegTS
         }
@@ -54,6 +54,11 @@ enum Ladder: String, CaseIterable, CustomStringConvertible {
           { grep -v '#EXT-X-ENDLIST' video/a.m3u8; echo '#EXT-X-DISCONTINUITY'; grep -A1 '#EXTINF' video/b.m3u8 | grep -v -- '--'; echo '#EXT-X-ENDLIST'; } > video/index.m3u8
           rm video/a.m3u8 video/b.m3u8
           printf '#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-INDEPENDENT-SEGMENTS\n#EXT-X-STREAM-INF:BANDWIDTH=1,CODECS="avc1.42c01e,mp4a.40.2",RESOLUTION=128x72\nvideo/index.m3u8\n' > master.m3u8 ;;
+        fmp4Muxed)
+          # Main profile with B-frames: ffmpeg delays both tracks behind empty edits (the audio
+          # by 58 ms), so the audio does not start at 0.
+          ffmpeg $c $video $audio $(echo "$x264" | sed 's/baseline/main/') -bf 2 $aac $x $hls $fmp4 -hls_segment_filename video/seg%d.m4s video/index.m3u8
+          printf '#EXTM3U\n#EXT-X-VERSION:7\n#EXT-X-INDEPENDENT-SEGMENTS\n#EXT-X-STREAM-INF:BANDWIDTH=1,CODECS="avc1.4d401e,mp4a.40.2",RESOLUTION=128x72\nvideo/index.m3u8\n' > master.m3u8 ;;
         tsRendition|fmp4Rendition)
           if [ "$1" = fmp4Rendition ]; then ext=m4s; extra="$fmp4"; version=7; else ext=ts; extra=""; version=4; fi
           ffmpeg $c $video -an $x264 $x $hls $extra -hls_segment_filename video/seg%d.$ext video/index.m3u8
