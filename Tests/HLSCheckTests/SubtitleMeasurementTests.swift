@@ -152,6 +152,19 @@ enum SubtitledLadder {
         #expect(below.message.contains("measured 7 of 8 segments, so the real peak may be higher"))
     }
 
+    @Test func unreadableSubtitlePlaylistIsNamedAndNoAdviceIsGiven() async throws {
+        let folder = try SubtitledLadder.make()
+        try FileManager.default.removeItem(atPath: folder.path("subs/en.m3u8"))
+        let video = try await SubtitledLadder.videoRates(folder)
+        try SubtitledLadder.master(folder, bandwidth: video.peak * 8 / 10, average: video.average + 2 * SubtitledLadder.subtitleRate)
+        let report = try await SubtitledLadder.report(folder)
+        #expect(report.diagnostics.contains { $0.rule == "playlist-unreadable" })
+        #expect(report.variants.first?.measurementComplete == false)
+        let below = try #require(report.diagnostics.first { $0.rule == "bandwidth-below-peak" })
+        #expect(below.message.contains("measured 4 of 4 segments (subs/en.m3u8 was not read), so the real peak may be higher"))
+        #expect(!report.diagnostics.contains { $0.rule == "average-bandwidth-mismatch" })
+    }
+
     @Test func segmentThatIsNoWebVTTIsUnreadable() async throws {
         let folder = try SubtitledLadder.make()
         try folder.write(Data("1\n00:00:01,000 --> 00:00:02,000\nan SRT cue\n".utf8), to: "subs/en1.vtt")

@@ -15,13 +15,16 @@ extension VariantAnalysis {
             ?? playlistURI
     }
 
-    /// "measured 4 of 6 segments" over the combinations' playlists, nil when complete.
+    /// "measured 4 of 6 segments" over the combinations' playlists, and the playlists that were
+    /// not read at all ("subs/en.m3u8 was not read"), nil when complete.
     var partialMeasurementPhrase: String? {
         guard !isMeasurementComplete else { return nil }
         let measurements = combinationMeasurements
         let measured = measurements.reduce(0) { $0 + $1.measuredSegmentCount }
         let total = measurements.reduce(0) { $0 + $1.records.count }
-        return "measured \(measured) of \(total) segments"
+        let unread = combinationPlaylists.filter { measurement(of: $0) == nil }.map(renditionName)
+        let playlists = unread.isEmpty ? "" : " (\(unread.joined(separator: ", ")) \(unread.count == 1 ? "was" : "were") not read)"
+        return "measured \(measured) of \(total) segments\(playlists)"
     }
 }
 
