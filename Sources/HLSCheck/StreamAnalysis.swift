@@ -33,7 +33,7 @@ public struct VariantAnalysis: Sendable, Hashable {
     public var measurement: PlaylistMeasurement?
     /// The renditions of the variant's SUBTITLES group, in playlist order: a client plays one
     /// of them beside the video and audio, so its bytes count for BANDWIDTH too.
-    public var subtitleRenditions: [RenditionAnalysis] = []
+    package var subtitleRenditions: [RenditionAnalysis] = []
 
     /// Audio-only by declaration: CODECS lists only audio codecs. Without CODECS the
     /// declaration does not say: RESOLUTION or a VIDEO group makes it video, and neither leaves
@@ -115,13 +115,13 @@ public struct VariantAnalysis: Sendable, Hashable {
 
     /// The playlists of the SUBTITLES renditions, each once, in playlist order: one of them
     /// joins each playable combination (bis-22 §4.4.6.2 counts every rendition a client plays).
-    public var subtitlePlaylists: [String] {
+    package var subtitlePlaylists: [String] {
         var seen: Set<String> = []
         return subtitleRenditions.compactMap(\.playlistURI).filter { seen.insert($0).inserted }
     }
 
     /// Every playlist of every playable combination, subtitles included, each once.
-    public var combinationPlaylists: [String] {
+    package var combinationPlaylists: [String] {
         var seen: Set<String> = []
         return (Array(playableCombinations.joined()) + subtitlePlaylists).filter { seen.insert($0).inserted }
     }
