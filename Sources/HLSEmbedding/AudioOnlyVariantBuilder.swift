@@ -471,7 +471,7 @@ package struct AudioOnlyVariantBuilder: Sendable {
         case .mpegTS: return .mpegTS
         case .adts, .mp3, .ac3, .eac3: return .adts
         case .fragmentedMP4: return .fragmentedMP4
-        case .unknown, nil:
+        case .webVTT, .unknown, nil:
             throw EmbedError("\(StreamLayout.file(measurement.playlistURI)): its segments are in no container --add-audio-only can follow (MPEG-TS, packed audio, fMP4)")
         }
     }

@@ -83,22 +83,18 @@ struct RewritePlan: Sendable {
 
     /// Whether the rewrite touches this variant: a playlist of one of its playable combinations.
     func touches(_ variant: VariantAnalysis) -> Bool {
-        variant.playableCombinations.joined().contains { target($0) != nil }
+        variant.combinationPlaylists.contains { target($0) != nil }
     }
 
     /// The variant's new BANDWIDTH and AVERAGE-BANDWIDTH: the largest sums over its playable
     /// combinations (docs/measurement.md; a playlist is never counted twice), nil when untouched
     /// or unmeasured.
     func declaredValues(for variant: VariantAnalysis) -> (peak: Int, average: Int)? {
-        guard touches(variant) else { return nil }
-        var best: (peak: Int, average: Int)?
-        for combination in variant.playableCombinations {
-            let parts = combination.compactMap { rates($0, measured: variant.measurement(of: $0)) }
-            guard parts.count == combination.count else { continue }
-            let peak = parts.reduce(0) { $0 + $1.peak }, average = parts.reduce(0) { $0 + $1.average }
-            best = (max(best?.peak ?? 0, peak), max(best?.average ?? 0, average))
-        }
-        return best
+        guard touches(variant),
+              let peak = variant.largestSum(byPlaylist: { rates($0, measured: variant.measurement(of: $0))?.peak }),
+              let average = variant.largestSum(byPlaylist: { rates($0, measured: variant.measurement(of: $0))?.average })
+        else { return nil }
+        return (peak.sum, average.sum)
     }
 
     /// The first touched audio-only variant whose new peak exceeds the budget.

@@ -69,7 +69,7 @@ struct SegmentSession {
                     initSection = initSections[key]
                 }
                 return try FragmentedMP4PosterWriter.rewrite(bytes, initSection: initSection, poster: poster)
-            case .unknown, nil:
+            case .webVTT, .unknown, nil:
                 throw EmbedError("\(path): not a container hlscheck can rewrite")
             }
         } catch let error as PackagingError {

@@ -2,6 +2,18 @@
 /// spec), built from the bytes libav hands over: decoder configuration records, ADTS headers,
 /// or the parameter sets at the start of the first keyframe. Pure functions of bytes.
 enum CodecStringBuilder {
+    /// `stpp.ttml.<profile>` for IMSC in ISO BMFF (ISO/IEC 14496-30, the W3C TTML profile
+    /// registry's codecs parameter), the profile found among the first bytes of a TTML document
+    /// by its designator; `stpp` alone when the document names none of them.
+    static func stpp(firstDocument bytes: [UInt8]) -> String {
+        let text = String(decoding: bytes, as: UTF8.self)
+        let designators = [("imsc1/text", "im1t"), ("imsc1/image", "im1i"), ("imsc1.1/text", "im2t"), ("imsc1.1/image", "im2i")]
+        for (designator, code) in designators where text.contains("http://www.w3.org/ns/ttml/profile/" + designator) {
+            return "stpp.ttml." + code
+        }
+        return "stpp"
+    }
+
     /// `mp4a.40.<audio object type>` (ISO/IEC 14496-3 §1.5.1.1): 2 = AAC-LC, 5 = HE-AAC (SBR),
     /// 29 = HE-AACv2 (PS), 34 = MP3 as HLS writes it.
     static func mp4a(objectType: Int) -> String { "mp4a.40.\(objectType)" }

@@ -24,7 +24,11 @@ enum ContainerSniffer {
             return (sniffed, nil)
         }
         guard !bytes.isEmpty, byExtension != .fragmentedMP4 else { return (byExtension, nil) }
-        let expected = byExtension == .mpegTS ? "a 0x47 sync byte every 188 bytes" : "an audio frame sync word after its ID3 tags"
+        let expected = switch byExtension {
+        case .mpegTS: "a 0x47 sync byte every 188 bytes"
+        case .webVTT: "the WEBVTT signature, W3C WebVTT §4.1"
+        default: "an audio frame sync word after its ID3 tags"
+        }
         return (byExtension, "does not start like \(byExtension.rawValue) (expected \(expected))")
     }
 
@@ -55,6 +59,7 @@ enum ContainerSniffer {
         case "ac3": return .ac3
         case "ec3", "eac3": return .eac3
         case "mp4", "m4s", "m4a", "m4v", "mov", "cmfa", "cmfv", "cmft", "cmfm", "fmp4": return .fragmentedMP4
+        case "vtt", "webvtt": return .webVTT
         default: return nil
         }
     }
@@ -71,6 +76,16 @@ enum ContainerSniffer {
         return name[name.index(after: dot)...].lowercased()
     }
 
+    /// Whether `bytes` begin as a WebVTT file must (W3C WebVTT §4.1): an optional UTF-8 byte
+    /// order mark, "WEBVTT", then the end of the file, a space, a tab or a line break.
+    static func startsWithWebVTTSignature(_ bytes: [UInt8]) -> Bool {
+        var rest = bytes[...]
+        if rest.starts(with: [0xEF, 0xBB, 0xBF]) { rest = rest.dropFirst(3) }
+        guard rest.starts(with: Array("WEBVTT".utf8)) else { return false }
+        guard let next = rest.dropFirst(6).first else { return true }
+        return [0x20, 0x09, 0x0A, 0x0D].contains(next)
+    }
+
     /// Cheap sniff of the first bytes: TS sync bytes, ISO BMFF box types, or (after any ID3v2
     /// tags) ADTS / MPEG audio / AC-3 sync words.
     static func container(sniffing source: any RandomAccessBytes) -> SegmentContainer {
@@ -78,6 +93,7 @@ enum ContainerSniffer {
         let prefix = (try? source.bytes(at: 0, length: 4096)) ?? []
         let bytes = prefix
         if bytes.count >= 189, bytes[0] == 0x47, bytes[188] == 0x47 { return .mpegTS }
+        if startsWithWebVTTSignature(bytes) { return .webVTT }
         if bytes.count >= 8 {
             let box = String(decoding: bytes[4..<8], as: UTF8.self)
             if ["ftyp", "styp", "moof", "moov", "sidx", "emsg", "prft"].contains(box) { return .fragmentedMP4 }

@@ -120,8 +120,9 @@ package final class Demuxer {
                     codec: stream.pointee.codecpar?.pointee.codec_id, keyframe: videoStats.firstKeyframe)
             }
         }
-        if result.problem == nil, !result.tracks.contains(where: { ($0.kind == .audio || $0.kind == .video) && $0.packetCount > 0 }) {
-            result.problem = "no audio or video packets found"
+        // A subtitle rendition's segments hold subtitles alone (IMSC in fMP4).
+        if result.problem == nil, !result.tracks.contains(where: { [.audio, .video, .subtitles].contains($0.kind) && $0.packetCount > 0 }) {
+            result.problem = "no audio, video or subtitle packets found"
         }
         return result
     }
@@ -210,6 +211,15 @@ package final class Demuxer {
             }
         case AVMEDIA_TYPE_DATA where parameters.codec_id == AV_CODEC_ID_TIMED_ID3:
             track.kind = .timedMetadata
+        case AVMEDIA_TYPE_DATA where fourCC(parameters.codec_tag) == "stpp":
+            // IMSC subtitles in fMP4 (bis-22 §3): libavformat 5.1 reads the stpp sample entry
+            // as a data track of no known codec. The TTML document of its first sample names the
+            // IMSC profile; the codec string then names it too (TTML profile registry).
+            track.kind = .subtitles
+            track.codecName = "ttml"
+            track.codecString = CodecStringBuilder.stpp(firstDocument: stats.firstKeyframe.isEmpty ? stats.firstPacketPrefix : stats.firstKeyframe)
+        case AVMEDIA_TYPE_SUBTITLE:
+            track.kind = .subtitles
         default:
             break
         }

@@ -15,6 +15,8 @@ package enum SegmentContainer: String, Sendable, Hashable, Codable, CaseIterable
     case eac3
     /// ISO BMFF / CMAF (fMP4, .m4s, .mp4, .m4a, .cmf*).
     case fragmentedMP4 = "mov"
+    /// A WebVTT subtitle segment (RFC 8216 §3.5): text, measured for its bytes, not demuxed.
+    case webVTT = "webvtt"
     /// Not recognised: libavformat probes the bytes itself.
     case unknown
 
@@ -22,7 +24,7 @@ package enum SegmentContainer: String, Sendable, Hashable, Codable, CaseIterable
     package var isPackedAudio: Bool {
         switch self {
         case .adts, .mp3, .ac3, .eac3: return true
-        case .mpegTS, .fragmentedMP4, .unknown: return false
+        case .mpegTS, .fragmentedMP4, .webVTT, .unknown: return false
         }
     }
 }
@@ -101,6 +103,8 @@ package enum TrackKind: String, Sendable, Hashable, Codable {
     case audio, video, timedMetadata
     /// A cover image libavformat exposes as a one-frame video stream (ID3 APIC of packed audio).
     case attachedPicture
+    /// Subtitles: the cues of a WebVTT segment, or an fMP4 track of IMSC (TTML, sample entry stpp).
+    case subtitles
     /// Any other stream (data, subtitles, or one without codec parameters).
     case other
 }

@@ -60,7 +60,7 @@ package struct SegmentInspector: Sendable {
             // scanners of the other containers read their own way, beside libavformat.
             let sniffed = ContainerSniffer.container(uri: request.uri, source: segment, hasInitSection: initBytes != nil)
             var facts: SegmentFacts
-            if gauge == nil, segment.count >= Self.concurrentPassesThreshold, sniffed.0 != .mpegTS {
+            if gauge == nil, segment.count >= Self.concurrentPassesThreshold, sniffed.0 != .mpegTS, sniffed.0 != .webVTT {
                 facts = try await Self.inspectConcurrently(
                     uri: request.uri, segment: segment, initSection: initBytes, wantsStreamInfo: request.wantsStreamInfo,
                     wantsDecode: request.wantsDecode, maximumImagePixels: maximumImagePixels, maximumID3Bytes: maximumID3Bytes,
@@ -207,6 +207,7 @@ package struct SegmentInspector: Sendable {
         streamInfoDecodesVideo: Bool = false, images: DecodedImages? = nil
     ) throws(SegmentReadError) -> SegmentFacts {
         let sniffed = sniffed ?? ContainerSniffer.container(uri: uri, source: segment, hasInitSection: initSection != nil)
+        if sniffed.0 == .webVTT { return webVTT(uri: uri, segment: segment, layoutProblem: sniffed.problem) }
         if sniffed.0 == .mpegTS {
             let feed = ScanFeed(
                 scanner: TransportStreamScanner(count: segment.count, maximumTagBytes: maximumID3Bytes),
@@ -235,6 +236,22 @@ package struct SegmentInspector: Sendable {
             uri: uri, segment: segment, container: demuxed.container, maximumID3Bytes: maximumID3Bytes, gauge: gauge,
             windowSize: windowSize)
         return finish(demuxed, scanned, maximumImagePixels: maximumImagePixels, images: images)
+    }
+
+    /// A WebVTT segment (RFC 8216 §3.5) is text a client downloads whole: its bytes count for bit
+    /// rate like any rendition's. It is not demuxed: its cue times are mapped to the stream's
+    /// timeline by its X-TIMESTAMP-MAP header, not by what libavformat would read from them, so
+    /// it has no timestamps or duration of its own here. Bytes that do not start with the
+    /// WebVTT signature are no WebVTT file.
+    static func webVTT(uri: String, segment: any RandomAccessBytes, layoutProblem: String?) -> SegmentFacts {
+        var facts = SegmentFacts(uri: uri, byteCount: segment.count, container: .webVTT)
+        if ContainerSniffer.startsWithWebVTTSignature((try? segment.bytes(at: 0, length: 16)) ?? []) {
+            facts.tracks = [TrackFacts(kind: .subtitles, codecName: "webvtt")]
+        } else {
+            facts.problem = layoutProblem
+                ?? (segment.count == 0 ? "segment is empty" : "does not start with the WEBVTT signature (W3C WebVTT §4.1): not a WebVTT file")
+        }
+        return facts
     }
 
     /// Segments at least this large, but for MPEG-TS (read once), are demuxed and scanned at the
@@ -371,7 +388,7 @@ package struct SegmentInspector: Sendable {
         if head.starts(with: Array("#EXTM3U".utf8)) {
             return "is a playlist (it starts with #EXTM3U), not a media segment"
         }
-        return "is not a media segment: its name has no segment extension (.ts, .aac, .mp3, .ac3, .ec3, .m4s, .mp4) and its first bytes are none of MPEG-TS, fMP4, ADTS, MP3, AC-3 or E-AC-3"
+        return "is not a media segment: its name has no segment extension (.ts, .aac, .mp3, .ac3, .ec3, .m4s, .mp4, .vtt) and its first bytes are none of MPEG-TS, fMP4, ADTS, MP3, AC-3, E-AC-3 or WebVTT"
     }
 
     /// libavformat refused to open the bytes as the container their name or first bytes chose:
@@ -386,6 +403,7 @@ package struct SegmentInspector: Sendable {
         case .ac3: "AC-3"
         case .eac3: "E-AC-3"
         case .fragmentedMP4: "fMP4"
+        case .webVTT: "WebVTT"
         case .unknown: "media"
         }
         return "cannot be opened as \(name): its \(source.count) bytes hold no complete \(name) frame or packet that libavformat accepts (cut short, or not \(name) despite its name); check the file with ffprobe and write it again (\(error.description))"
@@ -426,7 +444,7 @@ extension SegmentContainer {
         case .mpegTS: return .mpegTS
         case .adts, .mp3, .ac3, .eac3: return .packedAudio
         case .fragmentedMP4: return .fragmentedMP4
-        case .unknown: return .unknown
+        case .webVTT, .unknown: return .unknown
         }
     }
 }

@@ -138,8 +138,15 @@ import Testing
         for rule in ["segment-starts-without-keyframe", "continuity-error", "average-bandwidth-mismatch", "bandwidth-above-peak"] {
             #expect(try Self.severity(rule, in: .appleIOS) == .error, "\(rule)")
             #expect(try Self.severity(rule, in: .appleTVOS) == .error, "\(rule)")
-            #expect(try Self.severity(rule, in: .rfc8216) != .error, "\(rule)")
             #expect(try Self.severity(rule, in: .audioOnly64k) != .error, "\(rule)")
+        }
+        for rule in ["segment-starts-without-keyframe", "continuity-error"] {
+            #expect(try Self.severity(rule, in: .rfc8216) != .error, "\(rule)")
+        }
+        // bis-22 §4.4.6.2 makes BANDWIDTH and AVERAGE-BANDWIDTH the measured values: the profile
+        // that follows it holds them there to the bit, as errors.
+        for rule in ["average-bandwidth-mismatch", "bandwidth-above-peak"] {
+            #expect(try Self.severity(rule, in: .rfc8216) == .error, "\(rule)")
         }
         // Items of Apple's specification that are SHOULDs, or none at all, do not change.
         #expect(try Self.severity("playlist-content-type", in: .appleIOS) == .warning)

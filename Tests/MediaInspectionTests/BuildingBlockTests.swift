@@ -18,6 +18,14 @@ struct BuildingBlockTests {
         #expect(try ArtworkDecoder.decode(Fixtures.bytes("poster.png"), mimeType: "image/jpeg").get() == PixelSize(width: 40, height: 30))
     }
 
+    @Test func imscCodecStringNamesTheProfileTheDocumentDesignates() {
+        let text = Array(#"<tt xmlns="http://www.w3.org/ns/ttml" ttp:profile="http://www.w3.org/ns/ttml/profile/imsc1/text">"#.utf8)
+        #expect(CodecStringBuilder.stpp(firstDocument: text) == "stpp.ttml.im1t")
+        let image = Array(#"<tt ttp:contentProfiles="http://www.w3.org/ns/ttml/profile/imsc1.1/image">"#.utf8)
+        #expect(CodecStringBuilder.stpp(firstDocument: image) == "stpp.ttml.im2i")
+        #expect(CodecStringBuilder.stpp(firstDocument: Array(#"<tt xmlns="http://www.w3.org/ns/ttml">"#.utf8)) == "stpp")
+    }
+
     @Test func avcCodecStringFromConfigurationRecordAndAnnexB() {
         #expect(CodecStringBuilder.avc1(extradata: [1, 0x64, 0x00, 0x1F, 0xFF]) == "avc1.64001f")
         #expect(CodecStringBuilder.avc1(annexB: [0, 0, 0, 1, 0x09, 0xF0, 0, 0, 1, 0x67, 0x42, 0xC0, 0x1E, 0xAA][...]) == "avc1.42c01e")

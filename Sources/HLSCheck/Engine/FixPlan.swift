@@ -203,22 +203,29 @@ package struct FixPlan: Sendable {
 
         // BANDWIDTH is the peak (bis-22 §4.4.6.2): below it by any amount is wrong; above it is
         // a choice the check accepts within the tolerance.
+        // Without a tolerance (rfc8216, which follows bis-22 §4.4.6.2 to the bit) the value is
+        // the measured one; with one, it is rounded up to the next 1 000 bit/s, which the
+        // tolerance absorbs.
+        let exact = configuration.bandwidthTolerance == 0
+        func written(_ measured: Int) -> (value: String, how: String) {
+            exact ? (String(measured), "") : (String(Self.declaredBitrate(measured: measured)), ", rounded up to the next 1 000 bit/s")
+        }
         if let peak = variant.measuredPeakBitrate, peak > 0, let declared = stream.bandwidth {
-            let value = Self.declaredBitrate(measured: peak)
+            let (value, how) = written(peak)
             if declared < peak {
-                set("BANDWIDTH", String(value), "bandwidth-below-peak", "measured peak \(peak) bit/s\(combination), rounded up to the next 1 000 bit/s")
+                set("BANDWIDTH", value, "bandwidth-below-peak", "measured peak \(peak) bit/s\(combination)\(how)")
             } else if Double(declared) > Double(peak) * (1 + configuration.bandwidthTolerance) {
-                set("BANDWIDTH", String(value), "bandwidth-above-peak", "measured peak \(peak) bit/s\(combination), rounded up to the next 1 000 bit/s")
+                set("BANDWIDTH", value, "bandwidth-above-peak", "measured peak \(peak) bit/s\(combination)\(how)")
             }
         }
         if let average = variant.measuredAverageBitrate, average > 0 {
-            let value = String(Self.declaredBitrate(measured: average))
+            let (value, how) = written(average)
             if let declared = stream.averageBandwidth {
                 if declared > 0, abs(Double(average) - Double(declared)) > Double(declared) * configuration.bandwidthTolerance {
-                    set("AVERAGE-BANDWIDTH", value, "average-bandwidth-mismatch", "measured average \(average) bit/s, rounded up to the next 1 000 bit/s")
+                    set("AVERAGE-BANDWIDTH", value, "average-bandwidth-mismatch", "measured average \(average) bit/s\(how)")
                 }
             } else {
-                set("AVERAGE-BANDWIDTH", value, "average-bandwidth-missing", "measured average \(average) bit/s, rounded up to the next 1 000 bit/s; AS 9.14")
+                set("AVERAGE-BANDWIDTH", value, "average-bandwidth-missing", "measured average \(average) bit/s\(how); AS 9.14")
             }
         }
 
@@ -383,6 +390,8 @@ struct CodecsVerdict {
     var phrase: String {
         var parts: [String] = []
         if !undeclared.isEmpty { parts.append("the segments hold \(undeclared.joined(separator: ", ")), not declared") }
+        // IMSC whose documents name no profile: the codec string names it (bis-22 §4.4.6.2).
+        if undeclared.contains("stpp") { parts.append("stpp is IMSC subtitles: declare it with its TTML profile, such as stpp.ttml.im1t (text) or stpp.ttml.im1i (image)") }
         if !absent.isEmpty { parts.append("\(absent.joined(separator: ", ")) is declared but absent") }
         return parts.joined(separator: "; ")
     }

@@ -31,6 +31,9 @@ package struct VariantAnalysis: Sendable, Hashable {
     package var videoRenditions: [RenditionAnalysis]
     /// What the variant's own segments hold; nil with `--playlist-only` or when unreadable.
     package var measurement: PlaylistMeasurement?
+    /// The renditions of the variant's SUBTITLES group, in playlist order: a client plays one
+    /// of them beside the video and audio, so its bytes count for BANDWIDTH too.
+    package var subtitleRenditions: [RenditionAnalysis] = []
 
     /// Audio-only by declaration: CODECS lists only audio codecs. Without CODECS the
     /// declaration does not say: RESOLUTION or a VIDEO group makes it video, and neither leaves
@@ -73,13 +76,18 @@ package struct VariantAnalysis: Sendable, Hashable {
     /// The declared AVERAGE-BANDWIDTH in bit/s, nil when absent.
     package var declaredAverageBandwidth: Int? { stream?.averageBandwidth }
 
-    /// Every playable combination (RFC 8216 §4.3.4.2): the playlists a client downloads at once.
+    /// Every playable combination of video and audio (RFC 8216 §4.3.4.2): the playlists a
+    /// client downloads at once, each played with one of `subtitlePlaylists` when the variant
+    /// has SUBTITLES (`largestSum` adds the one that weighs most). The subtitles are a choice of
+    /// their own, not multiplied out here: a group of every language beside a group of every
+    /// dubbed audio would make a product of combinations whose sums differ only by the
+    /// subtitle rendition's share.
     ///
     /// The first playlist plays the video (and whatever is muxed with it): the variant's own, or a
     /// VIDEO rendition with a URI of its own, which a client loads *instead* (an alternate angle).
     /// Then one AUDIO rendition with a URI of its own, when the group has one; a rendition without
     /// URI, or whose URI is the first playlist, is muxed there and adds nothing — a playlist is
-    /// never counted twice. SUBTITLES and CLOSED-CAPTIONS are not measured (docs/measurement.md).
+    /// never counted twice. CLOSED-CAPTIONS are carried in the video (docs/measurement.md).
     ///
     /// A variant whose own playlist *is* one of its AUDIO renditions (an audio-only variant over
     /// a group of languages, its URI the default's) has no media beside that group: choosing
@@ -105,28 +113,60 @@ package struct VariantAnalysis: Sendable, Hashable {
         }
     }
 
+    /// The playlists of the SUBTITLES renditions, each once, in playlist order: one of them
+    /// joins each playable combination (bis-22 §4.4.6.2 counts every rendition a client plays).
+    package var subtitlePlaylists: [String] {
+        var seen: Set<String> = []
+        return subtitleRenditions.compactMap(\.playlistURI).filter { seen.insert($0).inserted }
+    }
+
+    /// Every playlist of every playable combination, subtitles included, each once.
+    package var combinationPlaylists: [String] {
+        var seen: Set<String> = []
+        return (Array(playableCombinations.joined()) + subtitlePlaylists).filter { seen.insert($0).inserted }
+    }
+
     /// The measurement of a playlist of this variant (its own or a rendition's).
     package func measurement(of uri: String) -> PlaylistMeasurement? {
         if uri == playlistURI { return measurement }
-        return allRenditions.first { $0.playlistURI == uri }?.measurement
+        return (allRenditions.first { $0.playlistURI == uri } ?? subtitleRenditions.first { $0.playlistURI == uri })?.measurement
     }
 
     /// The measured playlists of every combination, each once, in combination order.
     var combinationMeasurements: [PlaylistMeasurement] {
-        var seen: Set<String> = []
-        return playableCombinations.joined().filter { seen.insert($0).inserted }.compactMap(measurement(of:))
+        combinationPlaylists.compactMap(measurement(of:))
     }
 
     /// The largest sum of `value` over the combinations whose playlists were all measured, with
     /// the combination that gives it; nil when the variant's own playlist was not measured.
     private func largestSum(_ value: (PlaylistMeasurement) -> Int?) -> (sum: Int, combination: [String])? {
         guard measurement.flatMap(value) != nil else { return nil }
+        return largestSum(byPlaylist: { measurement(of: $0).flatMap(value) })
+    }
+
+    /// The largest sum of `value` (of a playlist URI) over the playable combinations whose
+    /// playlists all have one, with the combination that gives it, subtitles included: the one
+    /// definition the check and `hlscheck embed` (its new BANDWIDTH) share.
+    ///
+    /// Each combination takes the subtitle playlist of the largest value that is not already one
+    /// of its playlists (a playlist is never counted twice); subtitle playlists without a value
+    /// (not measured) are passed over — `isMeasurementComplete` is then false, so the sum is a
+    /// lower bound no rule gives advice from. Linear in combinations plus subtitle renditions.
+    package func largestSum(byPlaylist value: (String) -> Int?) -> (sum: Int, combination: [String])? {
+        // The three largest are enough: a combination holds at most two playlists to skip.
+        let subtitles = subtitlePlaylists.compactMap { uri in value(uri).map { (uri: uri, value: $0) } }
+            .sorted { $0.value > $1.value }.prefix(3)
         var best: (sum: Int, combination: [String])?
         for combination in playableCombinations {
-            let values = combination.map { measurement(of: $0).flatMap(value) }
+            let values = combination.map(value)
             guard values.allSatisfy({ $0 != nil }) else { continue }
-            let sum = values.reduce(0) { $0 + ($1 ?? 0) }
-            if sum > (best?.sum ?? -1) { best = (sum, combination) }
+            var sum = values.reduce(0) { $0 + ($1 ?? 0) }
+            var played = combination
+            if let subtitle = subtitles.first(where: { !combination.contains($0.uri) }) {
+                sum += subtitle.value
+                played.append(subtitle.uri)
+            }
+            if sum > (best?.sum ?? -1) { best = (sum, played) }
         }
         return best
     }
@@ -143,7 +183,7 @@ package struct VariantAnalysis: Sendable, Hashable {
     /// Whether every segment of every playlist of every combination was measured: without it,
     /// measured values are lower bounds and no rule computes advice from them.
     package var isMeasurementComplete: Bool {
-        playableCombinations.joined().allSatisfy { uri in
+        combinationPlaylists.allSatisfy { uri in
             measurement(of: uri).map { $0.measuredSegmentCount == $0.records.count } ?? false
         }
     }
@@ -204,7 +244,7 @@ package struct StreamAnalysis: Sendable {
         var result: [String: MediaPlaylist] = [:]
         for variant in analysis.variants {
             if let playlist = variant.playlist { result[variant.playlistURI] = playlist }
-            for rendition in variant.allRenditions {
+            for rendition in [variant.allRenditions.map { $0 }, variant.subtitleRenditions].joined() {
                 if let uri = rendition.playlistURI, let playlist = rendition.playlist { result[uri] = playlist }
             }
         }
@@ -248,7 +288,8 @@ package struct StreamAnalysis: Sendable {
                 playlist: loaded.mediaPlaylists[resolved]?.media,
                 audioRenditions: renditions(.audio, variant.audioGroup),
                 videoRenditions: renditions(.video, variant.videoGroup),
-                measurement: measurements[resolved])
+                measurement: measurements[resolved],
+                subtitleRenditions: renditions(.subtitles, variant.subtitlesGroup))
         }
     }
 }

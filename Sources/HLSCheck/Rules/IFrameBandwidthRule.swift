@@ -21,6 +21,7 @@ package struct IFrameBandwidthMismatchRule: Rule {
         rationale: "bis-22 §4.4.6.3: BANDWIDTH of an I-frame stream means what it means for a variant, the peak segment bit rate of its playlist; Apple's authoring specification asks for the I-frame peak computed that way. Players pick the I-frame stream they can fetch fast enough while scrubbing: a BANDWIDTH of half the peak makes them pick one that stalls.",
         specItems: [
             .apple("6.9", .must, "The peak segment bit rate of I-frame playlists is computed as the HLS specification defines it and declared as BANDWIDTH."),
+            .apple("1.27", .must, "For VOD, the measured peak bit rate of an I-frame playlist is within 10 % of BANDWIDTH."),
         ],
         triggering: [
             RuleExample("BANDWIDTH half the I-frame peak", files: stream(bandwidth: 30000))

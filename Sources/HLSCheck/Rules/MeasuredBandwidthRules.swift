@@ -11,16 +11,20 @@ extension VariantAnalysis {
 
     /// A rendition playlist as its EXT-X-MEDIA wrote it.
     func renditionName(_ playlistURI: String) -> String {
-        allRenditions.first { $0.playlistURI == playlistURI }?.rendition.uri ?? playlistURI
+        (allRenditions.first { $0.playlistURI == playlistURI } ?? subtitleRenditions.first { $0.playlistURI == playlistURI })?.rendition.uri
+            ?? playlistURI
     }
 
-    /// "measured 4 of 6 segments" over the combinations' playlists, nil when complete.
+    /// "measured 4 of 6 segments" over the combinations' playlists, and the playlists that were
+    /// not read at all ("subs/en.m3u8 was not read"), nil when complete.
     var partialMeasurementPhrase: String? {
         guard !isMeasurementComplete else { return nil }
         let measurements = combinationMeasurements
         let measured = measurements.reduce(0) { $0 + $1.measuredSegmentCount }
         let total = measurements.reduce(0) { $0 + $1.records.count }
-        return "measured \(measured) of \(total) segments"
+        let unread = combinationPlaylists.filter { measurement(of: $0) == nil }.map(renditionName)
+        let playlists = unread.isEmpty ? "" : " (\(unread.joined(separator: ", ")) \(unread.count == 1 ? "was" : "were") not read)"
+        return "measured \(measured) of \(total) segments\(playlists)"
     }
 }
 
@@ -31,8 +35,8 @@ package struct BandwidthBelowPeakRule: Rule {
 
     package static let description = RuleDescription(
         id: "bandwidth-below-peak", name: "BANDWIDTH below measured peak", defaultSeverity: .error, scope: .variant,
-        summary: "Declared BANDWIDTH is below the measured peak of a playable combination (the variant with one rendition of each group) by more than the tolerance (10 %).",
-        rationale: "RFC 8216 §4.3.4.2: BANDWIDTH is the largest sum of peak segment bit rates over every playable combination of renditions; Apple's authoring spec allows 10 % for VOD.",
+        summary: "Declared BANDWIDTH is below the measured peak of a playable combination (the variant with one rendition of each group, SUBTITLES included) by more than the tolerance (10 %; none in rfc8216).",
+        rationale: "RFC 8216 §4.3.4.2: BANDWIDTH is the largest sum of peak segment bit rates over every playable combination of renditions; Apple's authoring spec allows 10 % for VOD. The rfc8216 profile, which follows bis-22, allows nothing: BANDWIDTH is the peak, measured to the bit.",
         specItems: [
             .bis("4.4.6.2", rfc: "4.3.4.2", .must, "Once every segment exists, BANDWIDTH is the largest sum of peak segment bit rates over the playable combinations of renditions."),
             .apple("9.13", .must, "BANDWIDTH is the largest sum of peak segment bit rates of any playable combination of renditions."),
@@ -67,8 +71,9 @@ package struct BandwidthAbovePeakRule: Rule {
 
     package static let description = RuleDescription(
         id: "bandwidth-above-peak", name: "BANDWIDTH far above measured peak", defaultSeverity: .note, scope: .variant,
-        summary: "Declared BANDWIDTH exceeds the measured peak of every playable combination by more than the tolerance (10 %).",
-        rationale: "Apple's HLS Authoring Specification: for VOD the measured peak must be within 10 % of BANDWIDTH; an inflated BANDWIDTH keeps players on a lower variant than the network allows (RFC 8216 §4.3.4.2 defines BANDWIDTH as the peak, not a ceiling).",
+        settings: [.rfc8216: .severity(.error)],
+        summary: "Declared BANDWIDTH exceeds the measured peak of every playable combination (SUBTITLES included) by more than the tolerance (10 %; none in rfc8216).",
+        rationale: "Apple's HLS Authoring Specification: for VOD the measured peak must be within 10 % of BANDWIDTH; an inflated BANDWIDTH keeps players on a lower variant than the network allows. bis-22 §4.4.6.2 defines BANDWIDTH as the peak, not a ceiling: the rfc8216 profile, which follows it, makes any excess over the measured peak an error.",
         specItems: [
             .apple("1.27", .must, "For VOD, the measured peak bit rate is within 10 % of BANDWIDTH."),
             .bis("4.4.6.2", rfc: "4.3.4.2", .must, "Once every segment exists, BANDWIDTH is the largest sum of peak segment bit rates over the playable combinations of renditions."),
@@ -98,8 +103,9 @@ package struct AverageBandwidthMismatchRule: Rule {
 
     package static let description = RuleDescription(
         id: "average-bandwidth-mismatch", name: "AVERAGE-BANDWIDTH off", defaultSeverity: .warning, scope: .variant,
-        summary: "AVERAGE-BANDWIDTH differs from the measured average bit rate (largest over the playable combinations) by more than the tolerance (10 %).",
-        rationale: "RFC 8216 §4.3.4.2: AVERAGE-BANDWIDTH is the largest sum of average segment bit rates over the playable combinations; Apple's authoring spec allows 10 % for VOD.",
+        settings: [.rfc8216: .severity(.error)],
+        summary: "AVERAGE-BANDWIDTH differs from the measured average bit rate (largest over the playable combinations, SUBTITLES included) by more than the tolerance (10 %; none in rfc8216).",
+        rationale: "RFC 8216 §4.3.4.2: AVERAGE-BANDWIDTH is the largest sum of average segment bit rates over the playable combinations; Apple's authoring spec allows 10 % for VOD. The rfc8216 profile, which follows bis-22 §4.4.6.2, holds it to the measured average to the bit, an error.",
         specItems: [
             .bis("4.4.6.2", rfc: "4.3.4.2", .must, "Once every segment exists, AVERAGE-BANDWIDTH is the largest sum of average segment bit rates over the playable combinations."),
             .apple("1.26", .must, "For VOD, the average segment bit rate is within 10 % of AVERAGE-BANDWIDTH."),

@@ -183,6 +183,9 @@ enum CodecEquivalence {
             return "avc.\(hex[0])\(hex[1])..\(hex[4])\(hex[5])"
         }
         if lower.hasPrefix("hev1.") || lower.hasPrefix("hvc1.") { return "hevc." + lower.dropFirst(5) }
+        // IMSC in ISO BMFF: `stpp.ttml.im1t` refines `stpp` with the TTML profile, which the
+        // segments name only when their document carries a profile designator.
+        if lower == "stpp" || lower.hasPrefix("stpp.") { return "stpp" }
         return lower
     }
 
@@ -203,6 +206,7 @@ package struct CodecsMismatchRule: Rule {
         rationale: "RFC 8216 §4.3.4.2: CODECS MUST list every media format present in the variant's segments; players use it to skip variants they cannot decode.",
         specItems: [
             .bis("6.2.4", .must, "CODECS lists every media format present in any segment of the variant stream, and nothing else."),
+            .bis("4.4.6.2", rfc: "4.3.4.2", .must, "CODECS of a variant with IMSC subtitle renditions (fMP4 with the stpp sample entry) names them, such as stpp.ttml.im1t."),
         ],
         needsMedia: true)
 

@@ -141,6 +141,7 @@ package struct CodecContainerUnsupportedRule: Rule {
         case .mpegTS: return "MPEG-TS"
         case .adts, .mp3, .ac3, .eac3: return "packed audio"
         case .fragmentedMP4: return "fMP4"
+        case .webVTT: return "WebVTT"
         case .unknown: return "an unrecognised container"
         }
     }
