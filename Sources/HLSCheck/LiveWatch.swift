@@ -419,6 +419,7 @@ extension StreamAnalysis {
         var merged = StreamAnalysis(loaded: loaded, measurements: measurements)
         merged.delivery = delivery
         merged.live = live
+        merged.iFramePlaylists = iFramePlaylists
         return merged
     }
 }

@@ -114,6 +114,11 @@ public enum RuleCatalogue {
         VideoBitRatesTooFewRule(),
         AudioDescriptionInvalidRule(),
         MapMissingRule(),
+        ChannelsMissingRule(),
+        IFrameInitializationMissingRule(),
+        IFrameRangeIncludesInitializationRule(),
+        IFrameMovieFragmentMissingRule(),
+        SBRNotSignalledRule(),
     ]
 
     /// The description of every rule, in catalogue order.

@@ -181,6 +181,9 @@ public struct StreamAnalysis: Sendable {
     public var delivery = DeliveryLog()
     /// What reloading a live playlist showed (`--live-duration`); nil when not watched.
     public var live: LiveObservation?
+    /// What the resources of each I-frame playlist hold, keyed by resolved URI; empty with
+    /// `--playlist-only` (IFramePlaylistInspection).
+    package var iFramePlaylists: [String: IFramePlaylistInspection] = [:]
 
     /// The root playlist.
     public var root: Playlist { loaded.root }

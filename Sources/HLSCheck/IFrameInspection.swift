@@ -1,0 +1,212 @@
+import HLSPlaylist
+import MediaFormats
+import MediaInspection
+
+/// What reading the resources of one I-frame playlist showed: whether each resource starts with
+/// its Media Initialization Section (bis-22 §4.4.3.6), whether each fMP4 I-frame's byte range
+/// holds its movie fragment box (AS 6.10), and the codecs of its I-frames (bis-22 §6.2.4).
+///
+/// I-frame playlists are not measured like variants (their segments are single frames whose
+/// duration is the span to the next I-frame, not their own): the checker reads only what these
+/// requirements need, through the same segment source and inspector.
+package struct IFramePlaylistInspection: Sendable, Hashable {
+    /// A finding's place and what it says: the EXTINF line of the I-frame segment concerned.
+    package struct Problem: Sendable, Hashable {
+        package var line: Int
+        package var message: String
+    }
+
+    /// The resolved URI of the I-frame playlist.
+    package var playlistURI: String
+    /// Resources without EXT-X-MAP whose bytes before their first I-frame are not a Media
+    /// Initialization Section, each at its first I-frame segment.
+    package var missingInitialization: [Problem] = []
+    /// fMP4 I-frame segments whose byte range holds no `moof` before its media data.
+    package var missingMovieFragment: [Problem] = []
+    /// RFC 6381 strings of the I-frames inspected, sorted: the first I-frame of each resource
+    /// and of each run after EXT-X-DISCONTINUITY (where alone a format may change, bis-22 §4.4.4.3).
+    package var codecs: [String] = []
+    /// Whether every I-frame chosen for its codecs was inspected: only then is a declared codec
+    /// that none of them holds absent.
+    package var isComplete = false
+}
+
+extension MediaMeasurer {
+    /// Bytes of a resource's start read to find its Media Initialization Section: PAT and PMT
+    /// take a few packets, an fMP4 `ftyp` and `moov` a few kilobytes.
+    static let initializationPrefixBytes = 64 << 10
+
+    /// Reads what `IFramePlaylistInspection` holds for the I-frame playlist `playlist`, found at
+    /// `playlistURI` (`base`: where its URIs resolve).
+    func inspectIFrames(_ playlist: MediaPlaylist, at playlistURI: String, base: String) async -> IFramePlaylistInspection {
+        var result = IFramePlaylistInspection(playlistURI: playlistURI)
+        let source = inspector.source
+        let segments = playlist.segments.filter { !$0.gap }
+        func resolved(_ segment: MediaSegment) -> String { URIResolver.resolve(segment.uri, against: base) }
+
+        // bis-22 §4.4.3.6: without EXT-X-MAP, a resource starts with its initialization
+        // section, which lies before its first I-frame.
+        var firstOffset: [String: (offset: Int?, line: Int)] = [:]
+        var order: [String] = []
+        for segment in segments where segment.map == nil && segment.unreadableByteRangeLine == nil {
+            let uri = resolved(segment)
+            let offset = segment.byteRange?.offset
+            if let known = firstOffset[uri] {
+                firstOffset[uri] = (known.offset.flatMap { old in offset.map { min(old, $0) } }, known.line)
+            } else {
+                firstOffset[uri] = (offset, (segment.extinfLine ?? segment.uriLine))
+                order.append(uri)
+            }
+        }
+        for uri in order {
+            guard let (offset, line) = firstOffset[uri] else { continue }
+            // The section ends where the first I-frame starts; at offset 0 the range itself
+            // would hold it (iframe-range-includes-initialization), so the start is read as is.
+            let length = offset.map { $0 > 0 ? min($0, Self.initializationPrefixBytes) : Self.initializationPrefixBytes }
+                ?? Self.initializationPrefixBytes
+            let bytes: [UInt8]
+            do {
+                let resource = try await source.open(uri, range: nil)
+                bytes = try resource.bytes(at: 0, length: min(length, resource.count))
+            } catch { continue }  // an unreadable resource is segment-unreadable's, not this rule's
+            if let reason = InitializationSectionShape.problem(inPrefix: bytes, endsAt: offset.flatMap { $0 > 0 ? $0 : nil }) {
+                result.missingInitialization.append(.init(line: line, message: reason))
+            }
+        }
+
+        // The I-frames whose codecs are read: the first of each resource and after each discontinuity.
+        var seen: Set<String> = []
+        var chosen: [MediaSegment] = []
+        for segment in segments where segment.unreadableByteRangeLine == nil {
+            if seen.insert(resolved(segment)).inserted || segment.discontinuity { chosen.append(segment) }
+        }
+        var requests: [SegmentRequest] = []
+        for segment in chosen {
+            // AES-128 over an I-frame playlist chains through the whole resource (bis-22 §6.2.3):
+            // a range alone does not decrypt with the playlist's IV.
+            if let method = segment.key?.method, method != "NONE" { continue }
+            var request = request(segment, at: base, wantsStreamInfo: requests.isEmpty)
+            if segment.map == nil, let range = segment.byteRange, range.offset > 0 {
+                // The section a client assumes: from the start of the resource to the first I-frame.
+                let start = firstOffset[request.uri]?.offset ?? range.offset
+                if start > 0 { request.initSection = .init(uri: request.uri, range: SegmentByteRange(offset: 0, length: start)) }
+            }
+            requests.append(request)
+        }
+        let outcomes = requests.isEmpty ? [] : await inspect(requests, from: inspector.source)
+        var codecs: Set<String> = [], inspected = 0, fragmented = false
+        for outcome in outcomes {
+            guard case .success(let facts) = outcome else { continue }
+            // A range that ends inside a packet (as ffmpeg cuts them) still says what it holds.
+            // Tracks the init section declares but the range holds no sample of (the audio of a
+            // muxed fMP4 resource) are not in the I-frame segment.
+            let held = Set(facts.tracks.filter { $0.packetCount > 0 }.compactMap(\.codecString))
+            guard !held.isEmpty else { continue }
+            inspected += 1
+            codecs.formUnion(held)
+            fragmented = fragmented || facts.container == .fragmentedMP4
+        }
+        result.codecs = codecs.sorted()
+        result.isComplete = inspected == chosen.count && inspected > 0
+        if fragmented { result.missingMovieFragment = await movieFragmentProblems(segments, base: base) }
+        return result
+    }
+
+    /// AS 6.10: each fMP4 I-frame's byte range holds the `moof` of its fragment before any media
+    /// data. `--sample` bounds the ranges read as it bounds segments.
+    private func movieFragmentProblems(_ segments: [MediaSegment], base: String) async -> [IFramePlaylistInspection.Problem] {
+        let ranged = segments.filter { $0.byteRange != nil && $0.unreadableByteRangeLine == nil }
+        let indices = Self.sampledIndices(count: ranged.count, sample: sample).sorted()
+        var problems: [IFramePlaylistInspection.Problem] = []
+        for index in indices {
+            let segment = ranged[index]
+            guard let range = segment.byteRange else { continue }
+            let uri = URIResolver.resolve(segment.uri, against: base)
+            guard let bytes = try? await source(uri, range: SegmentByteRange(offset: range.offset, length: range.length)) else { continue }
+            if let reason = MovieFragmentWalk.problem(bytes) {
+                problems.append(.init(line: (segment.extinfLine ?? segment.uriLine), message: reason))
+            }
+        }
+        return problems
+    }
+
+    private func source(_ uri: String, range: SegmentByteRange) async throws -> any RandomAccessBytes {
+        try await inspector.source.open(uri, range: range)
+    }
+}
+
+/// What a resource's first bytes must be to start with a Media Initialization Section
+/// (bis-22 §3: for MPEG-TS a PAT followed by the PMT of its program; for fMP4 an `ftyp` and
+/// the `moov` that describes the tracks).
+enum InitializationSectionShape {
+    /// Why `prefix`, the first bytes of a resource (up to its first I-frame at `endsAt`, when that
+    /// is known and above 0), does not start with an initialization section; nil when it does.
+    static func problem(inPrefix prefix: [UInt8], endsAt: Int?) -> String? {
+        let before = endsAt.map { " before its first I-frame (byte \($0))" } ?? ""
+        if prefix.first == TransportStreamPacket.syncByte {
+            var pmtPID: UInt16?
+            var offset = 0
+            while offset + TransportStreamPacket.size <= prefix.count {
+                guard let packet = TransportStreamPacket(prefix[offset..<(offset + TransportStreamPacket.size)]) else {
+                    return "its bytes lose the transport stream's packet sync at byte \(offset), before the PAT and PMT"
+                }
+                offset += TransportStreamPacket.size
+                if packet.pid == 0, pmtPID == nil, packet.payloadUnitStart,
+                   let pat = section(packet.payload).flatMap(ProgramAssociationSection.init), let pid = pat.programs.values.min() {
+                    pmtPID = pid
+                } else if let pid = pmtPID, packet.pid == pid, packet.payloadUnitStart {
+                    return nil
+                } else if packet.pid >= 0x20 && packet.pid != TransportStreamPacket.nullPID {
+                    // Media before the tables: the resource does not start with them.
+                    return pmtPID == nil
+                        ? "it starts with media packets (PID \(packet.pid)) before any PAT: the Media Initialization Section (PAT and PMT) must come first"
+                        : "it starts with media packets (PID \(packet.pid)) between the PAT and the PMT: the Media Initialization Section (PAT and PMT) must come first"
+                }
+            }
+            return pmtPID == nil ? "its first \(prefix.count) bytes\(before) hold no PAT" : "its first \(prefix.count) bytes\(before) hold the PAT but not the PMT"
+        }
+        var offset = 0, sawFileType = false
+        while offset + 8 <= prefix.count {
+            let size = prefix[offset..<(offset + 4)].reduce(0) { $0 << 8 | Int($1) }
+            let type = String(decoding: prefix[(offset + 4)..<(offset + 8)], as: UTF8.self)
+            if type == "ftyp" { sawFileType = true }
+            if type == "moov" { return sawFileType ? nil : "it has a moov but no ftyp before it" }
+            if type == "moof" || type == "mdat" { break }
+            guard size >= 8 else { break }
+            offset += size
+        }
+        if sawFileType { return "its first bytes\(before) hold an ftyp but no moov" }
+        return "it does not start with a Media Initialization Section (a PAT and PMT for MPEG-TS, an ftyp and moov for fMP4)"
+    }
+
+    /// The PSI section a packet's payload starts (after its pointer_field).
+    private static func section(_ payload: ArraySlice<UInt8>) -> ArraySlice<UInt8>? {
+        guard let pointer = payload.first else { return nil }
+        let start = payload.startIndex + 1 + Int(pointer)
+        return start < payload.endIndex ? payload[start...] : nil
+    }
+}
+
+/// The top-level boxes of an fMP4 I-frame's byte range (ISO/IEC 14496-12 §4.2, §8.8.4).
+enum MovieFragmentWalk {
+    /// Why the range `bytes` holds no `moof` before its media data; nil when it does.
+    static func problem(_ bytes: any RandomAccessBytes) -> String? {
+        var offset = 0
+        while offset + 8 <= bytes.count {
+            guard let header = try? bytes.bytes(at: offset, length: 8), header.count == 8 else { break }
+            let size = header[0..<4].reduce(0) { $0 << 8 | Int($1) }
+            let type = String(decoding: header[4..<8], as: UTF8.self)
+            if type == "moof" { return nil }
+            if type == "mdat" {
+                return offset == 0
+                    ? "its byte range starts with the mdat, without the moof that describes the I-frame"
+                    : "its byte range reaches the mdat (at byte \(offset) of the range) without a moof before it"
+            }
+            guard size >= 8, type.utf8.allSatisfy({ (0x20...0x7E).contains($0) }) else {
+                return "its byte range does not start at a box boundary: no moof is found"
+            }
+            offset += size
+        }
+        return "its byte range holds no moof"
+    }
+}
