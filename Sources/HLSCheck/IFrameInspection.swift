@@ -45,32 +45,42 @@ extension MediaMeasurer {
         func resolved(_ segment: MediaSegment) -> String { URIResolver.resolve(segment.uri, against: base) }
 
         // bis-22 §4.4.3.6: without EXT-X-MAP, a resource starts with its initialization
-        // section, which lies before its first I-frame.
-        var firstOffset: [String: (offset: Int?, line: Int)] = [:]
+        // section, which lies before its first I-frame. An encrypted resource's start is
+        // cipher text, not read here.
+        struct FirstIFrame { var range: ByteRange?, line: Int }
+        var firstIFrame: [String: FirstIFrame] = [:]
         var order: [String] = []
-        for segment in segments where segment.map == nil && segment.unreadableByteRangeLine == nil {
+        for segment in segments where segment.map == nil && segment.unreadableByteRangeLine == nil && (segment.key?.method ?? "NONE") == "NONE" {
             let uri = resolved(segment)
-            let offset = segment.byteRange?.offset
-            if let known = firstOffset[uri] {
-                firstOffset[uri] = (known.offset.flatMap { old in offset.map { min(old, $0) } }, known.line)
+            if let known = firstIFrame[uri] {
+                // Without a byte range the whole resource is one I-frame segment.
+                if let range = segment.byteRange, let first = known.range, range.offset < first.offset { firstIFrame[uri]?.range = range }
+                if segment.byteRange == nil { firstIFrame[uri]?.range = nil }
             } else {
-                firstOffset[uri] = (offset, (segment.extinfLine ?? segment.uriLine))
+                firstIFrame[uri] = FirstIFrame(range: segment.byteRange, line: segment.extinfLine ?? segment.uriLine)
                 order.append(uri)
             }
         }
+        // The starts read, served again as the I-frames' initialization sections below.
+        var prefixes: [String: [UInt8]] = [:]
         for uri in order {
-            guard let (offset, line) = firstOffset[uri] else { continue }
-            // The section ends where the first I-frame starts; at offset 0 the range itself
-            // would hold it (iframe-range-includes-initialization), so the start is read as is.
-            let length = offset.map { $0 > 0 ? min($0, Self.initializationPrefixBytes) : Self.initializationPrefixBytes }
-                ?? Self.initializationPrefixBytes
+            guard let first = firstIFrame[uri] else { continue }
             let bytes: [UInt8]
             do {
-                let resource = try await source.open(uri, range: nil)
-                bytes = try resource.bytes(at: 0, length: min(length, resource.count))
+                if let range = first.range {
+                    // Up to the first I-frame; one that starts at byte 0 holds the section itself
+                    // (iframe-range-includes-initialization), whose start is read instead.
+                    let length = min(range.offset > 0 ? range.offset : range.length, Self.initializationPrefixBytes)
+                    bytes = try await source.read(uri, range: SegmentByteRange(offset: 0, length: length))
+                    if range.offset > 0, length == range.offset { prefixes[uri] = bytes }
+                } else {
+                    let resource = try await source.open(uri, range: nil)
+                    bytes = try resource.bytes(at: 0, length: min(Self.initializationPrefixBytes, resource.count))
+                }
             } catch { continue }  // an unreadable resource is segment-unreadable's, not this rule's
-            if let reason = InitializationSectionShape.problem(inPrefix: bytes, endsAt: offset.flatMap { $0 > 0 ? $0 : nil }) {
-                result.missingInitialization.append(.init(line: line, message: reason))
+            let end = first.range.flatMap { $0.offset > 0 ? $0.offset : nil }
+            if let reason = InitializationSectionShape.problem(inPrefix: bytes, endsAt: end) {
+                result.missingInitialization.append(.init(line: first.line, message: reason))
             }
         }
 
@@ -88,12 +98,12 @@ extension MediaMeasurer {
             var request = request(segment, at: base, wantsStreamInfo: requests.isEmpty)
             if segment.map == nil, let range = segment.byteRange, range.offset > 0 {
                 // The section a client assumes: from the start of the resource to the first I-frame.
-                let start = firstOffset[request.uri]?.offset ?? range.offset
+                let start = firstIFrame[request.uri]?.range?.offset ?? range.offset
                 if start > 0 { request.initSection = .init(uri: request.uri, range: SegmentByteRange(offset: 0, length: start)) }
             }
             requests.append(request)
         }
-        let outcomes = requests.isEmpty ? [] : await inspect(requests, from: inspector.source)
+        let outcomes = requests.isEmpty ? [] : await inspect(requests, from: KnownPrefixSource(base: source, prefixes: prefixes))
         var codecs: Set<String> = [], inspected = 0, fragmented = false
         for outcome in outcomes {
             guard case .success(let facts) = outcome else { continue }
@@ -208,5 +218,37 @@ enum MovieFragmentWalk {
             offset += size
         }
         return "its byte range holds no moof"
+    }
+}
+
+/// A source that answers the reads of resources' starts already read (`prefixes`, from byte 0)
+/// from memory: an I-frame's initialization section is the start of its resource that
+/// `inspectIFrames` has just read, so it is not fetched twice.
+private struct KnownPrefixSource: SegmentByteSource {
+    var base: any SegmentByteSource
+    var prefixes: [String: [UInt8]]
+
+    private func known(_ uri: String, _ range: SegmentByteRange?) -> [UInt8]? {
+        guard let range, range.offset == 0, let bytes = prefixes[uri], bytes.count == range.length else { return nil }
+        return bytes
+    }
+
+    func read(_ uri: String, range: SegmentByteRange?) async throws -> [UInt8] {
+        if let bytes = known(uri, range) { return bytes }
+        return try await base.read(uri, range: range)
+    }
+
+    func open(_ uri: String, range: SegmentByteRange?) async throws -> any RandomAccessBytes & Sendable {
+        if let bytes = known(uri, range) { return InMemoryBytes(bytes) }
+        return try await base.open(uri, range: range)
+    }
+
+    func residentByteEstimate(_ uri: String, range: SegmentByteRange?) -> Int {
+        base.residentByteEstimate(uri, range: range)
+    }
+
+    func readingAhead<Value: Sendable>(_ requests: [SegmentRequest], _ body: (any SegmentByteSource) async -> Value) async -> Value {
+        let prefixes = prefixes
+        return await base.readingAhead(requests) { source in await body(KnownPrefixSource(base: source, prefixes: prefixes)) }
     }
 }
