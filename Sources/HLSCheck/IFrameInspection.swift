@@ -45,19 +45,25 @@ extension MediaMeasurer {
         func resolved(_ segment: MediaSegment) -> String { URIResolver.resolve(segment.uri, against: base) }
 
         // bis-22 §4.4.3.6: without EXT-X-MAP, a resource starts with its initialization
-        // section, which lies before its first I-frame. An encrypted resource's start is
-        // cipher text, not read here.
-        struct FirstIFrame { var range: ByteRange?, line: Int }
+        // section, which lies before its first I-frame. Under AES-128 the resource is one CBC
+        // run from its start (bis-22 §6.2.3), whose first blocks are decrypted; SAMPLE-AES
+        // leaves the tables clear; other methods are not read.
+        struct FirstIFrame { var range: ByteRange?, line: Int, segment: MediaSegment }
         var firstIFrame: [String: FirstIFrame] = [:]
         var order: [String] = []
-        for segment in segments where segment.map == nil && segment.unreadableByteRangeLine == nil && (segment.key?.method ?? "NONE") == "NONE" {
+        for segment in segments where segment.map == nil && segment.unreadableByteRangeLine == nil {
+            let method = segment.key?.method ?? "NONE"
+            guard method == "NONE" || method == "AES-128" || method.hasPrefix("SAMPLE-AES") else { continue }
             let uri = resolved(segment)
             if let known = firstIFrame[uri] {
                 // Without a byte range the whole resource is one I-frame segment.
-                if let range = segment.byteRange, let first = known.range, range.offset < first.offset { firstIFrame[uri]?.range = range }
+                if let range = segment.byteRange, let first = known.range, range.offset < first.offset {
+                    firstIFrame[uri]?.range = range
+                    firstIFrame[uri]?.segment = segment
+                }
                 if segment.byteRange == nil { firstIFrame[uri]?.range = nil }
             } else {
-                firstIFrame[uri] = FirstIFrame(range: segment.byteRange, line: segment.extinfLine ?? segment.uriLine)
+                firstIFrame[uri] = FirstIFrame(range: segment.byteRange, line: segment.extinfLine ?? segment.uriLine, segment: segment)
                 order.append(uri)
             }
         }
@@ -65,22 +71,34 @@ extension MediaMeasurer {
         var prefixes: [String: [UInt8]] = [:]
         for uri in order {
             guard let first = firstIFrame[uri] else { continue }
-            let bytes: [UInt8]
+            let key = first.segment.key?.method == "AES-128" ? first.segment.key : nil
+            var bytes: [UInt8]
             do {
                 if let range = first.range {
                     // Up to the first I-frame; one that starts at byte 0 holds the section itself
                     // (iframe-range-includes-initialization), whose start is read instead.
                     let length = min(range.offset > 0 ? range.offset : range.length, Self.initializationPrefixBytes)
-                    bytes = try await source.read(uri, range: SegmentByteRange(offset: 0, length: length))
-                    if range.offset > 0, length == range.offset { prefixes[uri] = bytes }
+                    // Cipher text is read to the end of the block the section ends in.
+                    let read = key == nil ? length : min((length + 15) / 16 * 16, range.offset + range.length)
+                    bytes = try await source.read(uri, range: SegmentByteRange(offset: 0, length: read))
+                    if key == nil, range.offset > 0, length == range.offset { prefixes[uri] = bytes }
+                    if let key {
+                        guard let clear = try await clearStart(bytes, key: key, segment: first.segment, base: base) else { continue }
+                        bytes = Array(clear.prefix(length))
+                    }
                 } else {
                     let resource = try await source.open(uri, range: nil)
                     bytes = try resource.bytes(at: 0, length: min(Self.initializationPrefixBytes, resource.count))
+                    if let key {
+                        guard let clear = try await clearStart(bytes, key: key, segment: first.segment, base: base) else { continue }
+                        bytes = clear
+                    }
                 }
-            } catch { continue }  // an unreadable resource is segment-unreadable's, not this rule's
+            } catch { continue }  // an unreadable resource or key is segment-unreadable's, not this rule's
             let end = first.range.flatMap { $0.offset > 0 ? $0.offset : nil }
             if let reason = InitializationSectionShape.problem(inPrefix: bytes, endsAt: end) {
-                result.missingInitialization.append(.init(line: first.line, message: reason))
+                let decrypted = key == nil ? "" : " (decrypted with the AES-128 key and IV of its first I-frame)"
+                result.missingInitialization.append(.init(line: first.line, message: reason + decrypted))
             }
         }
 
@@ -120,6 +138,16 @@ extension MediaMeasurer {
         result.isComplete = inspected == chosen.count && inspected > 0
         if fragmented { result.missingMovieFragment = await movieFragmentProblems(segments, base: base) }
         return result
+    }
+
+    /// The clear text of the first bytes of a resource under `key` (METHOD=AES-128), with the IV
+    /// of `segment`, its first I-frame: the tag's, or the segment's media sequence number (RFC
+    /// 8216 §5.2). Nil when the key is not 16 bytes.
+    private func clearStart(_ cipher: [UInt8], key: EncryptionKey, segment: MediaSegment, base: String) async throws -> [UInt8]? {
+        guard let uri = key.uri else { return nil }
+        let keyBytes = try await inspector.source.read(URIResolver.resolve(uri, against: base), range: SegmentByteRange(offset: 0, length: 16))
+        let iv = key.iv.flatMap { $0.count == 16 ? $0 : nil } ?? SegmentDecryption.iv(mediaSequence: segment.mediaSequence)
+        return SegmentDecryption.clearStart(of: cipher, key: keyBytes, iv: iv)
     }
 
     /// AS 6.10: each fMP4 I-frame's byte range holds the `moof` of its fragment before any media

@@ -92,6 +92,33 @@ enum IFrameLadder {
         #expect(noPAT.first?.location?.uri.hasSuffix("ts/iframes.m3u8") == true && noPAT.first?.location?.line == 7, "\(noPAT)")
     }
 
+    /// Under METHOD=AES-128 an I-frame resource is one CBC run from its first byte (bis-22
+    /// §6.2.3): its start is decrypted with the key and the first I-frame's IV (its media
+    /// sequence number) before the tables are looked for.
+    @Test func anEncryptedResourceIsDecryptedBeforeItsStartIsJudged() async throws {
+        let folder = try TemporaryFolder()
+        let written = try IFrameLadder.make(folder, "ts", fmp4: false)
+        let key = "000102030405060708090a0b0c0d0e0f"
+        try ToolProcess.run([
+            "openssl", "enc", "-aes-128-cbc", "-K", key, "-iv", String(repeating: "0", count: 32),
+            "-in", "video.ts", "-out", "video.enc.ts",
+        ], in: folder.path("ts"))
+        try FileManager.default.removeItem(atPath: folder.path("ts/video.ts"))
+        try FileManager.default.moveItem(atPath: folder.path("ts/video.enc.ts"), toPath: folder.path("ts/video.ts"))
+        try folder.write(Data((0..<16).map { UInt8($0) }), to: "ts/key.bin")
+        let encrypted = written.replacing("#EXT-X-I-FRAMES-ONLY\n", with: "#EXT-X-I-FRAMES-ONLY\n#EXT-X-KEY:METHOD=AES-128,URI=\"key.bin\"\n")
+
+        let repaired = IFrameLadder.moving(encrypted, range: 0, by: 3 * 188)
+        let clean = try await IFrameLadder.check(try IFrameLadder.master(folder, "ts", repaired, codecs: "avc1.42c01e"))
+        #expect(!clean.contains { $0.rule == "iframe-initialization-missing" }, "\(clean)")
+
+        let afterSDT = IFrameLadder.moving(encrypted, range: 0, by: 188)
+        let noPAT = try await IFrameLadder.check(try IFrameLadder.master(folder, "ts", afterSDT, codecs: "avc1.42c01e"))
+        let finding = try #require(noPAT.first { $0.rule == "iframe-initialization-missing" }, "\(noPAT)")
+        #expect(finding.location?.line == 8, "\(finding)")
+        #expect(finding.message.contains("hold no PAT (decrypted with the AES-128 key and IV of its first I-frame)"), "\(finding.message)")
+    }
+
     /// The CODECS of an I-frame stream is compared with what its I-frames hold, read with the
     /// section before the first I-frame as their initialization section.
     @Test func iFrameStreamCodecsAreComparedWithTheIFrames() async throws {
