@@ -151,25 +151,44 @@ extension MediaMeasurer {
     }
 
     /// AS 6.10: each fMP4 I-frame's byte range holds the `moof` of its fragment before any media
-    /// data. `--sample` bounds the ranges read as it bounds segments.
+    /// data. `--sample` bounds the ranges read as it bounds segments; as many are read at once
+    /// as segments are inspected. Ranges of encrypted resources are not walked.
     private func movieFragmentProblems(_ segments: [MediaSegment], base: String) async -> [IFramePlaylistInspection.Problem] {
-        let ranged = segments.filter { $0.byteRange != nil && $0.unreadableByteRangeLine == nil }
+        let ranged = segments.filter { $0.byteRange != nil && $0.unreadableByteRangeLine == nil && ($0.key?.method ?? "NONE") == "NONE" }
         let indices = Self.sampledIndices(count: ranged.count, sample: sample).sorted()
+        let source = inspector.source
         var problems: [IFramePlaylistInspection.Problem] = []
-        for index in indices {
-            let segment = ranged[index]
-            guard let range = segment.byteRange else { continue }
-            let uri = URIResolver.resolve(segment.uri, against: base)
-            guard let bytes = try? await source(uri, range: SegmentByteRange(offset: range.offset, length: range.length)) else { continue }
-            if let reason = MovieFragmentWalk.problem(bytes) {
-                problems.append(.init(line: (segment.extinfLine ?? segment.uriLine), message: reason))
+        // The shape of MediaMeasurer.inspectAll: no nested function captures the group (a
+        // release build of Swift 6.3.1 miscompiled that shape).
+        await withTaskGroup(of: IFramePlaylistInspection.Problem?.self) { group in
+            var next = 0
+            while next < min(max(1, maxConcurrent), indices.count) {
+                let segment = ranged[indices[next]]
+                group.addTask { await Self.movieFragmentProblem(segment, base: base, source: source) }
+                next += 1
+            }
+            while let problem = await group.next() {
+                if let problem { problems.append(problem) }
+                if next < indices.count {
+                    let segment = ranged[indices[next]]
+                    group.addTask { await Self.movieFragmentProblem(segment, base: base, source: source) }
+                    next += 1
+                }
             }
         }
-        return problems
+        return problems.sorted { $0.line < $1.line }
     }
 
-    private func source(_ uri: String, range: SegmentByteRange) async throws -> any RandomAccessBytes {
-        try await inspector.source.open(uri, range: range)
+    /// Why `segment`'s byte range holds no `moof`; nil when it does, or when it cannot be read.
+    private static func movieFragmentProblem(
+        _ segment: MediaSegment, base: String, source: any SegmentByteSource
+    ) async -> IFramePlaylistInspection.Problem? {
+        guard let range = segment.byteRange,
+              let bytes = try? await source.open(
+                  URIResolver.resolve(segment.uri, against: base), range: SegmentByteRange(offset: range.offset, length: range.length)),
+              let reason = MovieFragmentWalk.problem(bytes)
+        else { return nil }
+        return IFramePlaylistInspection.Problem(line: segment.extinfLine ?? segment.uriLine, message: reason)
     }
 }
 
