@@ -3,11 +3,11 @@ import MediaInspection
 
 /// Audio renditions of one NAME and codec whose segments carry different channel counts, one of
 /// them without CHANNELS.
-public struct ChannelsMissingRule: Rule {
+package struct ChannelsMissingRule: Rule {
     /// Makes the rule; it holds no state, so one instance serves every check.
-    public init() {}
+    package init() {}
 
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         id: "channels-missing", name: "CHANNELS missing where channel counts differ", defaultSeverity: .error, scope: .stream,
         summary: "Two AUDIO renditions (in different groups) have the same NAME and their segments the same codec but a different number of channels, and one of them has no CHANNELS attribute.",
         rationale: "bis-22 §4.4.6.1: when renditions of one NAME and codec differ in channel count, CHANNELS is required on them: it is the only thing that tells a player which of the groups carries the surround mix and which the stereo one before it downloads any audio, so a stereo device may pick the six-channel rendition and downmix, or a surround system the stereo one. The channel count is measured in each rendition's first inspected segment with audio.",
@@ -23,7 +23,7 @@ public struct ChannelsMissingRule: Rule {
         var channels: Int
     }
 
-    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+    package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         guard let master = stream.multivariant else { return [] }
         var measured: [Measured] = []
         for rendition in master.renditions where rendition.type == .audio && rendition.name != nil {

@@ -1,11 +1,11 @@
 import HLSPlaylist
 
 /// An I-frame resource without EXT-X-MAP that does not start with its Media Initialization Section.
-public struct IFrameInitializationMissingRule: Rule {
+package struct IFrameInitializationMissingRule: Rule {
     /// Makes the rule; it holds no state, so one instance serves every check.
-    public init() {}
+    package init() {}
 
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         id: "iframe-initialization-missing", name: "I-frame resource without initialization section", defaultSeverity: .error,
         summary: "A resource that holds I-frame segments has no EXT-X-MAP and does not start with its Media Initialization Section (a PAT and PMT for MPEG-TS, an ftyp and moov for fMP4) before its first I-frame.",
         rationale: "bis-22 §4.4.3.6: a player scrubbing fetches I-frames in any order, each alone; it finds the tables that describe them in EXT-X-MAP or, without it, at the start of the resource, up to the first I-frame. A resource that starts with media (the PAT and PMT cut off, or in the middle of a range) leaves every I-frame of it undecodable. The first bytes of each resource, up to its first I-frame, are read, and decrypted when METHOD=AES-128 encrypts the resource (one CBC run from its start, bis-22 §6.2.3).",
@@ -14,7 +14,7 @@ public struct IFrameInitializationMissingRule: Rule {
         ],
         needsMedia: true)
 
-    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+    package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         stream.iFramePlaylists.values.sorted { $0.playlistURI < $1.playlistURI }.flatMap { inspection in
             inspection.missingInitialization.map { problem in
                 Finding(
@@ -26,9 +26,9 @@ public struct IFrameInitializationMissingRule: Rule {
 }
 
 /// An I-frame byte range that includes its Media Initialization Section.
-public struct IFrameRangeIncludesInitializationRule: Rule {
+package struct IFrameRangeIncludesInitializationRule: Rule {
     /// Makes the rule; it holds no state, so one instance serves every check.
-    public init() {}
+    package init() {}
 
     static func stream(_ media: String) -> [String: String] {
         Examples.stream(Examples.videoVariant, Examples.iFrameStream()).merging(["iframes.m3u8": media]) { $1 }
@@ -51,7 +51,7 @@ public struct IFrameRangeIncludesInitializationRule: Rule {
 
         """
 
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         id: "iframe-range-includes-initialization", name: "I-frame byte range includes the initialization section", defaultSeverity: .error,
         summary: "An I-frame segment's EXT-X-BYTERANGE overlaps the EXT-X-MAP byte range of the same resource, or, without EXT-X-MAP, starts at byte 0 of its resource, where the Media Initialization Section must be.",
         rationale: "bis-22 §4.4.3.6: an I-frame's byte range must not include the Media Initialization Section; a player takes the section from EXT-X-MAP or from the start of the resource up to the first I-frame, and fetches it once. A range that includes it makes every scrub to that I-frame download the section again, and is counted into the I-frame peak (BANDWIDTH). ffmpeg's `-hls_flags iframes_only` writes such a first range.",
@@ -69,7 +69,7 @@ public struct IFrameRangeIncludesInitializationRule: Rule {
             RuleExample("I-frame ranges after the EXT-X-MAP section", files: stream(mapped.replacing("12000@0", with: "11200@800"))),
         ])
 
-    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+    package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         stream.playlists.flatMap { playlist -> [Finding] in
             guard let media = playlist.media, media.iFramesOnly else { return [] }
             var findings: [Finding] = []
@@ -99,18 +99,18 @@ public struct IFrameRangeIncludesInitializationRule: Rule {
 }
 
 /// An fMP4 I-frame whose byte range holds no movie fragment box.
-public struct IFrameMovieFragmentMissingRule: Rule {
+package struct IFrameMovieFragmentMissingRule: Rule {
     /// Makes the rule; it holds no state, so one instance serves every check.
-    public init() {}
+    package init() {}
 
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         id: "iframe-moof-missing", name: "fMP4 I-frame without its moof", defaultSeverity: .error, settings: .appleOnly,
         summary: "The EXT-X-BYTERANGE of an fMP4 I-frame segment holds no moof box before its media data: it starts in the mdat, or not at a box boundary.",
         rationale: "Apple's authoring specification 6.10: an fMP4 I-frame segment includes the moof of its I-frame, since the moof's track run says where the frame's bytes are and how long it lasts; a range of sample bytes alone cannot be decoded. Each I-frame's range is read (as many as `--sample` reads of segments); the ranges of an encrypted resource are not.",
         specItems: [.apple("6.10", .must, "In fMP4, I-frame segments include the moof of their I-frame.")],
         needsMedia: true)
 
-    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+    package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         stream.iFramePlaylists.values.sorted { $0.playlistURI < $1.playlistURI }.flatMap { inspection in
             inspection.missingMovieFragment.map { problem in
                 Finding(

@@ -2,14 +2,14 @@ import HLSPlaylist
 import MediaInspection
 
 /// HE-AAC in fMP4 whose AudioSpecificConfig does not signal SBR.
-public struct SBRNotSignalledRule: Rule {
+package struct SBRNotSignalledRule: Rule {
     /// Makes the rule; it holds no state, so one instance serves every check.
-    public init() {}
+    package init() {}
 
     /// HE-AAC v1 and v2 (ISO/IEC 14496-3 audio object types 5 and 29).
     static let heAAC: Set<String> = ["mp4a.40.5", "mp4a.40.29"]
 
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         id: "sbr-not-signalled", name: "HE-AAC without explicit SBR signalling", defaultSeverity: .error, scope: .variant,
         settings: .appleOnly,
         summary: "CODECS declares HE-AAC (mp4a.40.5 or mp4a.40.29), but the AudioSpecificConfig in the fMP4 sample entry (esds) of the variant's audio signals AAC-LC without SBR: neither object type 5 or 29 first nor the sync extension 0x2b7 with sbrPresentFlag set.",
@@ -17,7 +17,7 @@ public struct SBRNotSignalledRule: Rule {
         specItems: [.apple("2.24", .must, "HE-AAC in fMP4 signals SBR explicitly.")],
         needsMedia: true)
 
-    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+    package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         stream.variants.compactMap { variant in
             guard let declared = variant.stream?.codecs?.filter({ Self.heAAC.contains($0.lowercased()) }), let he = declared.first else { return nil }
             for measurement in variant.combinationMeasurements {
