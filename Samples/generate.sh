@@ -6,7 +6,8 @@
 #   compliant/       master + two H.264/AAC variants + an audio-only AAC variant <= 64 kbit/s (TS),
 #                    BANDWIDTH / AVERAGE-BANDWIDTH / CODECS computed from the written segments, and
 #                    an I-frame playlist per video variant (Apple HLS Authoring Specification 6.1):
-#                    byte ranges of the IDR frame that starts each of its segments.
+#                    byte ranges of the IDR frame that starts each of its segments, after the
+#                    segment's SDT, PAT and PMT.
 #   no-audio-only/   a master offering only the two video variants (no audio-only variant).
 #   packed-audio/    the two video variants + an audio-only variant of packed ADTS AAC.
 #   fmp4/            two fMP4 (CMAF-style) H.264/AAC variants (Apple 9.9: video at several bit
@@ -114,9 +115,10 @@ def avc_codec(folder, first="seg0.ts"):
     i = data.find(b"avcC")  # fMP4: profile, compatibility, level follow the avcC version byte
     return "avc1.%02x%02x%02x" % (data[i + 5], data[i + 6], data[i + 7])
 
-def ts_first_iframe_end(data):
-    # MPEG-TS: the segment's PAT/PMT, then the first video PES (the IDR every segment starts
-    # with, AS 7.4) up to the packet that starts the next video PES.
+def ts_first_iframe(data):
+    # MPEG-TS: the first video PES (the IDR every segment starts with, AS 7.4) up to the packet
+    # that starts the next video PES, as (start, end). The SDT, PAT and PMT before it are the
+    # segment's Media Initialization Section, which the range must leave out (bis-22 §4.4.3.6).
     pmt_pid = video_pid = None
     starts = []
     for i in range(0, len(data) - 187, 188):
@@ -136,8 +138,8 @@ def ts_first_iframe_end(data):
         elif pusi and pid == video_pid:
             starts.append(i)
             if len(starts) == 2:
-                return starts[1]
-    return len(data)
+                return starts[0], starts[1]
+    return (starts[0] if starts else 0), len(data)
 
 def mp4_first_iframe_end(data):
     # fMP4: the moof and the first sample of its mdat (the IDR), as AS 6.10 asks.
@@ -173,8 +175,9 @@ def iframe_playlist(folder, init=None):
     frames = []
     for uri, (_, duration) in zip(uris, segs):
         data = open(os.path.join(folder, uri), "rb").read()
-        length = mp4_first_iframe_end(data) if init else ts_first_iframe_end(data)
-        text += f"#EXTINF:{duration:.6f},\n#EXT-X-BYTERANGE:{length}@0\n{uri}\n"
+        start, end = (0, mp4_first_iframe_end(data)) if init else ts_first_iframe(data)
+        length = end - start
+        text += f"#EXTINF:{duration:.6f},\n#EXT-X-BYTERANGE:{length}@{start}\n{uri}\n"
         frames.append((length, duration))
     open(os.path.join(folder, "iframes.m3u8"), "w").write(text + "#EXT-X-ENDLIST\n")
     return window_rates(target, frames)

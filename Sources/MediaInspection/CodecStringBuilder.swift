@@ -29,6 +29,34 @@ enum CodecStringBuilder {
         return objectType == 0 ? nil : objectType
     }
 
+    /// How an AudioSpecificConfig (ISO/IEC 14496-3 §1.6.2.1) signals SBR: object type 5 or 29
+    /// first (hierarchical), or an AAC-LC config followed by the sync extension 0x2b7 naming
+    /// object type 5 with sbrPresentFlag set (backward compatible), or neither. Nil for configs
+    /// other than those of HE-AAC and AAC-LC, and for an AAC-LC config with a program config
+    /// element (channelConfiguration 0), whose length this does not work out.
+    static func sbrSignalling(audioSpecificConfig config: [UInt8]) -> AACSBRSignalling? {
+        var reader = ExpGolombReader(config)
+        var consumed = 0
+        func read(_ count: Int) -> UInt32? {
+            consumed += count
+            return reader.bits(count)
+        }
+        guard var objectType = read(5) else { return nil }
+        if objectType == 31 { objectType = (read(6) ?? 0) + 32 }
+        guard let frequencyIndex = read(4) else { return nil }
+        if frequencyIndex == 0x0F, read(24) == nil { return nil }
+        guard let channelConfiguration = read(4) else { return nil }
+        if objectType == 5 || objectType == 29 { return .hierarchical }
+        // GASpecificConfig of AAC-LC (§4.4.1): frameLengthFlag, dependsOnCoreCoder (and its
+        // 14-bit delay), extensionFlag (0 for object type 2).
+        guard objectType == 2, channelConfiguration != 0, read(1) != nil, let dependsOnCore = read(1) else { return nil }
+        if dependsOnCore == 1, read(14) == nil { return nil }
+        guard read(1) == 0 else { return nil }
+        // The sync extension, when at least 16 bits are left (§1.6.2.1, Table 1.15).
+        guard config.count * 8 - consumed >= 16, read(11) == 0x2B7, read(5) == 5 else { return .notSignalled }
+        return read(1) == 1 ? .backwardCompatible : .notSignalled
+    }
+
     /// Facts from an ADTS header (ISO/IEC 13818-7 §6.2): profile, sample rate, channels.
     struct ADTSFacts: Equatable {
         var objectType: Int

@@ -152,6 +152,7 @@ package final class Demuxer {
                     ?? CodecStringBuilder.audioObjectType(audioSpecificConfig: extradata)
                     ?? adts?.objectType
                 track.codecString = objectType.map(CodecStringBuilder.mp4a(objectType:))
+                if !extradata.isEmpty { track.sbrSignalling = CodecStringBuilder.sbrSignalling(audioSpecificConfig: extradata) }
                 track.channels = track.channels ?? adts?.channels
                 track.sampleRate = track.sampleRate ?? adts?.sampleRate
             case AV_CODEC_ID_MP3: track.codecString = CodecStringBuilder.mp4a(objectType: 34)

@@ -24,6 +24,30 @@ package struct SegmentDecryption: Sendable, Hashable {
     }
 }
 
+extension SegmentDecryption {
+    /// The clear text of `cipher`, the first bytes of a resource that AES-128-CBC encrypts as one
+    /// run from its first byte with `iv` (RFC 8216 §5.2; bis-22 §6.2.3 for the resources of
+    /// I-frame playlists): whole blocks only, and no padding looked for, since the run goes on
+    /// past them. Nil when the key or the IV is not 16 bytes.
+    package static func clearStart(of cipher: [UInt8], key: [UInt8], iv: [UInt8]) -> [UInt8]? {
+        guard key.count == 16, iv.count == 16, let context = av_aes_alloc() else { return nil }
+        defer { av_free(UnsafeMutableRawPointer(context)) }
+        guard av_aes_init(context, key, 128, 1) == 0 else { return nil }
+        let blocks = cipher.count / 16
+        var clear = [UInt8](repeating: 0, count: blocks * 16)
+        guard blocks > 0 else { return clear }
+        var chain = iv
+        clear.withUnsafeMutableBufferPointer { output in
+            cipher.withUnsafeBufferPointer { input in
+                chain.withUnsafeMutableBufferPointer { vector in
+                    av_aes_crypt(context, output.baseAddress, input.baseAddress, Int32(blocks), vector.baseAddress, 1)
+                }
+            }
+        }
+        return clear
+    }
+}
+
 /// What happened to an encrypted segment's content.
 package enum DecryptionOutcome: Sendable, Hashable, Codable {
     /// Decrypted with its key: the facts describe the clear content.

@@ -144,13 +144,17 @@ package struct TrackFacts: Sendable, Hashable, Codable {
     /// Audio: the channel layout as a mask of speaker positions (libavutil's AV_CH_* bits), nil
     /// when the layout is unknown or not a set of standard positions.
     package var channelMask: UInt64?
+    /// AAC: how its AudioSpecificConfig (an fMP4 sample entry's esds) signals SBR; nil without one.
+    package var sbrSignalling: AACSBRSignalling?
 
     /// What describes the track's format, without what varies from segment to segment.
     package var format: TrackFormat {
-        TrackFormat(
+        var format = TrackFormat(
             kind: kind, codecName: codecName, codecString: codecString, channels: channels, channelMask: channelMask,
             transferCharacteristics: transferCharacteristics, colourPrimaries: colourPrimaries, interlaced: interlaced,
             dolbyVision: dolbyVision)
+        format.sbrSignalling = sbrSignalling
+        return format
     }
 
     /// Makes the facts of one track.
@@ -189,6 +193,18 @@ package struct DolbyVisionConfiguration: Sendable, Hashable, Codable {
     }
 }
 
+/// How an AAC AudioSpecificConfig signals spectral band replication, the "HE" of HE-AAC
+/// (ISO/IEC 14496-3 §1.6.5): a decoder that is told of SBR before the first frame outputs at
+/// the full rate from the start; told nothing, it finds SBR only in the frames (implicit).
+package enum AACSBRSignalling: String, Sendable, Hashable, Codable {
+    /// Object type 5 or 29 first, then the core's (hierarchical signalling).
+    case hierarchical
+    /// An AAC-LC config followed by the sync extension 0x2b7 with sbrPresentFlag set.
+    case backwardCompatible
+    /// An AAC-LC config that does not signal SBR: any SBR in the frames is implicit.
+    case notSignalled
+}
+
 /// A track's format: codec, channels, colour, field coding. The same from segment to segment
 /// of one rendition, so a playlist's records keep one copy per distinct format.
 package struct TrackFormat: Sendable, Hashable, Codable {
@@ -210,6 +226,8 @@ package struct TrackFormat: Sendable, Hashable, Codable {
     package var interlaced: Bool?
     /// Video: Dolby Vision configuration.
     package var dolbyVision: DolbyVisionConfiguration?
+    /// AAC: how its AudioSpecificConfig signals SBR; nil without one.
+    package var sbrSignalling: AACSBRSignalling?
 
     /// Makes a format.
     package init(

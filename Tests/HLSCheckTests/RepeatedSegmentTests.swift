@@ -76,8 +76,10 @@ import Testing
         let analysis = try await Checker(segmentSource: source).analyse(master)
         #expect(analysis.measurements.keys.contains { $0.hasSuffix("audio/rendition.m3u8") })
         #expect(analysis.measurements.keys.contains { $0.hasSuffix("audio/index.m3u8") })
-        // Each name is read once for the audio (v0 and v1 have files of the same names: 3 reads in all).
-        #expect(await source.counter.reads == ["seg0.ts": 3, "seg1.ts": 3, "seg2.ts": 3])
+        // Each name is read once for the audio (v0 and v1 have files of the same names: 3 reads),
+        // and twice for each of the two I-frame playlists over v0's and v1's files (the start of
+        // the resource, which is also its I-frame's initialization section, and the I-frame): 7.
+        #expect(await source.counter.reads == ["seg0.ts": 7, "seg1.ts": 7, "seg2.ts": 7])
         // Both playlists have the same measurement of the same files.
         let own = try #require(analysis.measurements.first { $0.key.hasSuffix("audio/index.m3u8") }?.value)
         let rendition = try #require(analysis.measurements.first { $0.key.hasSuffix("audio/rendition.m3u8") }?.value)

@@ -194,6 +194,7 @@ public struct Checker: Sendable {
             analysis.sessionData = await SessionDataResource.read(
                 loaded, source: segmentSource, streamRoot: loader.streamRoot(for: loaded.rootURI))
         }
+        analysis.iFramePlaylists = await inspectIFramePlaylists(loaded, cache: cache)
         if let seconds = configuration.liveWatchSeconds {
             // Live media playlists (no EXT-X-ENDLIST), as they were first read, and VOD ones,
             // loaded once more to see that they do not change (bis-22 §6.2.1).
@@ -254,6 +255,20 @@ public struct Checker: Sendable {
             measurements[uri] = await measurer.measure(playlist, at: uri, base: base)
         }
         return measurements
+    }
+
+    /// Reads what the I-frame playlists' rules need of their resources (IFramePlaylistInspection),
+    /// one playlist at a time. Nothing with `--playlist-only`.
+    func inspectIFramePlaylists(_ loaded: LoadedStream, cache: SegmentFactsCache) async -> [String: IFramePlaylistInspection] {
+        guard !configuration.playlistOnly, let master = loaded.root.multivariant else { return [:] }
+        let measurer = measurer(loaded, cache: cache)
+        var result: [String: IFramePlaylistInspection] = [:]
+        for iFrame in master.iFrameVariants {
+            let uri = loaded.resolvedURI(of: iFrame)
+            guard result[uri] == nil, let media = loaded.mediaPlaylists[uri]?.media, media.iFramesOnly else { continue }
+            result[uri] = await measurer.inspectIFrames(media, at: uri, base: loaded.mediaPlaylists[uri]?.uri ?? uri)
+        }
+        return result
     }
 
     private func measurer(_ loaded: LoadedStream, cache: SegmentFactsCache = SegmentFactsCache()) -> MediaMeasurer {

@@ -387,6 +387,19 @@ struct CodecsVerdict {
     /// Declared audio or video formats no segment holds (only when every segment was inspected).
     var absent: [String]
     var isWrong: Bool { !undeclared.isEmpty || !absent.isEmpty }
+
+    /// `declared` CODECS against the `detected` codec strings; absence is a verdict only when
+    /// every segment was inspected (`complete`). Nil without a declaration or a detected codec.
+    init?(declared: [String], detected: [String], complete: Bool) {
+        guard !declared.isEmpty, !detected.isEmpty else { return nil }
+        let declaredKeys = Set(declared.map(CodecEquivalence.format))
+        undeclared = detected.filter { !declaredKeys.contains(CodecEquivalence.format($0)) }
+        let detectedKinds = Set(detected.map(CodecKind.init(codec:)))
+        absent = complete ? declared.filter {
+            let kind = CodecKind(codec: $0)
+            return (kind == .audio || kind == .video) && !detectedKinds.contains(kind)
+        } : []
+    }
     var phrase: String {
         var parts: [String] = []
         if !undeclared.isEmpty { parts.append("the segments hold \(undeclared.joined(separator: ", ")), not declared") }
@@ -406,19 +419,8 @@ extension VariantAnalysis {
 
     /// CODECS against the detected codecs; nil without CODECS or without detected codecs.
     var codecsVerdict: CodecsVerdict? {
-        guard let declared = stream?.codecs, !declared.isEmpty else { return nil }
-        let detected = detectedCodecs
-        guard !detected.isEmpty else { return nil }
-        let declaredKeys = Set(declared.map(CodecEquivalence.format))
-        let undeclared = detected.filter { !declaredKeys.contains(CodecEquivalence.format($0)) }
-        let detectedKinds = Set(detected.map(CodecKind.init(codec:)))
-        // Absence is a verdict only when every segment was inspected.
-        let complete = combinationMeasurements.allSatisfy(\.isComplete)
-        let absent = complete ? declared.filter {
-            let kind = CodecKind(codec: $0)
-            return (kind == .audio || kind == .video) && !detectedKinds.contains(kind)
-        } : []
-        return CodecsVerdict(undeclared: undeclared, absent: absent)
+        guard let declared = stream?.codecs else { return nil }
+        return CodecsVerdict(declared: declared, detected: detectedCodecs, complete: combinationMeasurements.allSatisfy(\.isComplete))
     }
 
     /// "avc1.64001e is declared but the segments use avc3.64001e", for fMP4 segments only (in

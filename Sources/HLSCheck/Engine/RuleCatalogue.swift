@@ -117,6 +117,11 @@ package enum RuleCatalogue {
         SupplementalCodecsMismatchRule(),
         PlaylistNotIdentifiableRule(),
         SessionDataFormatMismatchRule(),
+        ChannelsMissingRule(),
+        IFrameInitializationMissingRule(),
+        IFrameRangeIncludesInitializationRule(),
+        IFrameMovieFragmentMissingRule(),
+        SBRNotSignalledRule(),
     ]
 
     /// The description of every rule, in catalogue order.

@@ -223,6 +223,9 @@ package struct StreamAnalysis: Sendable {
     package var live: LiveObservation?
     /// The JSON resources EXT-X-SESSION-DATA URIs name, as read; empty with `--playlist-only`.
     package var sessionData: [SessionDataResource] = []
+    /// What the resources of each I-frame playlist hold, keyed by resolved URI; empty with
+    /// `--playlist-only` (IFramePlaylistInspection).
+    package var iFramePlaylists: [String: IFramePlaylistInspection] = [:]
 
     /// The root playlist.
     package var root: Playlist { loaded.root }

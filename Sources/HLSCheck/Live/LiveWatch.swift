@@ -457,6 +457,7 @@ extension StreamAnalysis {
         merged.delivery = delivery
         merged.live = live
         merged.sessionData = sessionData
+        merged.iFramePlaylists = iFramePlaylists
         return merged
     }
 }

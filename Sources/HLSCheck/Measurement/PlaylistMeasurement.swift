@@ -333,7 +333,7 @@ struct MediaMeasurer: Sendable {
 
     /// Inspects one batch through `source`, within the run's shared slots when there are any.
     /// Outcomes in input order.
-    private func inspect(_ requests: [SegmentRequest], from source: any SegmentByteSource) async -> [Result<SegmentFacts, any Error>] {
+    func inspect(_ requests: [SegmentRequest], from source: any SegmentByteSource) async -> [Result<SegmentFacts, any Error>] {
         let inspector = inspector.reading(from: source)
         if let slots {
             return await Self.inspectAll(requests, inspector: inspector, maxConcurrent: maxConcurrent, slots: slots)

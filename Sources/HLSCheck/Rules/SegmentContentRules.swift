@@ -202,8 +202,8 @@ package struct CodecsMismatchRule: Rule {
 
     package static let description = RuleDescription(
         id: "codecs-mismatch", name: "CODECS differs from the media", defaultSeverity: .error, scope: .variant,
-        summary: "CODECS does not match the RFC 6381 codec strings of what the segments of the playable combinations contain.",
-        rationale: "RFC 8216 §4.3.4.2: CODECS MUST list every media format present in the variant's segments; players use it to skip variants they cannot decode.",
+        summary: "CODECS does not match the RFC 6381 codec strings of what the segments of the playable combinations contain, or, for an I-frame stream, what its I-frames contain.",
+        rationale: "RFC 8216 §4.3.4.2: CODECS MUST list every media format present in the variant's segments; players use it to skip variants they cannot decode. An I-frame stream's formats are read from the first I-frame of each resource and of each run after EXT-X-DISCONTINUITY, the only places where a format may change.",
         specItems: [
             .bis("6.2.4", .must, "CODECS lists every media format present in any segment of the variant stream, and nothing else."),
             .bis("4.4.6.2", rfc: "4.3.4.2", .must, "CODECS of a variant with IMSC subtitle renditions (fMP4 with the stpp sample entry) names them, such as stpp.ttml.im1t."),
@@ -221,7 +221,7 @@ package struct CodecsMismatchRule: Rule {
             return Finding(
                 "CODECS=\"\(declared.joined(separator: ","))\" of \(variant.uri): \(verdict.phrase) (detected: \(variant.detectedCodecs.joined(separator: ",")))",
                 at: SourceLocation(uri: variant.location.uri, line: variant.location.line, column: column))
-        }
+        } + Self.iFrameFindings(stream)
     }
 }
 
