@@ -13,7 +13,7 @@ import Synchronization
 /// nothing new. Keyed by the image's SHA-256 (which the facts hold anyway), its size, its MIME
 /// type and the pixel limit it was judged against; a few distinct images are kept, then the
 /// memo starts over, so a hostile stream of all-different images costs what it did before.
-public final class DecodedImages: Sendable {
+package final class DecodedImages: Sendable {
     struct Key: Hashable {
         var contentHash: String
         var byteCount: Int
@@ -36,7 +36,7 @@ public final class DecodedImages: Sendable {
     private let digests = Mutex<[(picture: [UInt8], digest: String)]>([])
 
     /// Remembers nothing yet.
-    public init() {}
+    package init() {}
 
     /// The hex SHA-256 of `picture`: remembered, or computed.
     func contentHash(_ picture: [UInt8]) -> String {
