@@ -37,13 +37,16 @@ package struct PosterEmbedder: Sendable {
         let lock = request.destination == .inPlace
             ? try StreamWriter.lockInPlace(request.input, wait: request.wait, report: request.report) : nil
         defer { lock?.release() }
-        let analysis = try await StreamWriter.analyse(request.input, configuration: request.configuration)
+        // The analysis keeps the audio segments it reads, and the rewrite takes them from there:
+        // each segment is read once.
+        let sourceBytes = SegmentBytesKeeper(byteBudget: Self.keptSourceBytes)
+        let analysis = try await StreamWriter.analyse(request.input, configuration: request.configuration, keeping: sourceBytes)
         try StreamLayout.requirePlainFileNames(analysis)
         let targets = try preflight(try selectTargets(analysis), analysis)
         if request.destination == .inPlace, let live = targets.first(where: { !$0.playlist.endList }) {
             throw StreamWriter.stillWritten(live.playlistURI)
         }
-        return try await withPosterFromVideo(analysis).embed(analysis, targets: targets, lock: lock)
+        return try await withPosterFromVideo(analysis).embed(analysis, targets: targets, lock: lock, sourceBytes: sourceBytes)
     }
 
     /// This embedder with the picture `--poster-from-video` takes from the stream's video as its
@@ -55,10 +58,16 @@ package struct PosterEmbedder: Sendable {
     }
 
     /// Plans, measures, writes and re-checks the analysed stream (see `run()`).
-    func embed(_ analysis: StreamAnalysis, targets: [PlannedTarget], lock: StreamLock?) async throws(EmbedError) -> EmbedOutcome {
+    /// `sourceBytes`: the segments the analysis kept, taken by the first rewrite instead of
+    /// reading their files again.
+    func embed(
+        _ analysis: StreamAnalysis, targets: [PlannedTarget], lock: StreamLock?, sourceBytes: SegmentBytesKeeper? = nil
+    ) async throws(EmbedError) -> EmbedOutcome {
         var poster = request.poster
         var fitted: String?
-        var plan = try await rewritePlan(targets, poster: poster)
+        var plan = try await rewritePlan(targets, poster: poster, sourceBytes: sourceBytes)
+        // What the rewrite did not take (segments of playlists that are no target) is let go.
+        sourceBytes?.removeAll()
         if let excess = plan.overBudget(analysis, budget: request.configuration.audioOnlyBudget), let image = poster,
            !request.force {
             let fitting = maximumImageBytes(excess, analysis, image: image)
@@ -77,7 +86,6 @@ package struct PosterEmbedder: Sendable {
         }
 
         let layout = try StreamLayout(analysis)
-        let prior = PriorFindings(Checker(configuration: request.configuration).diagnose(analysis), root: layout.root)
         let master = try masterBytes(analysis, plan)
         let finalPoster = poster
         var writer = StreamWriter(
@@ -131,6 +139,11 @@ package struct PosterEmbedder: Sendable {
         } catch {
             throw EmbedError("wrote \(output) but cannot re-check it: \(error.description)")
         }
+        // The stream's findings from before matter only when the re-check has some to tell
+        // apart: a clean result needs no second pass of the rules over the analysis.
+        let prior = verification.diagnostics.isEmpty
+            ? PriorFindings([], root: layout.root)
+            : PriorFindings(Checker(configuration: request.configuration).diagnose(analysis), root: layout.root)
         let split = prior.split(verification.diagnostics, root: layout.outputRoot(output))
         return EmbedOutcome(
             output: output,
@@ -299,6 +312,10 @@ package struct PosterEmbedder: Sendable {
 
     // MARK: - Rewriting
 
+    /// How many bytes of the segments it read the analysis keeps for the rewrite (each at most
+    /// ``SegmentBytesKeeper/defaultMaximumSegmentBytes``); beyond it the rewrite reads them again.
+    static let keptSourceBytes = 64 << 20
+
     /// How many rewritten bytes the measuring pass keeps for the writing pass (600 audio
     /// segments with a 20 KB poster are about 20 MB); beyond it they are rewritten again.
     static let keptRewriteBytes = 128 << 20
@@ -311,7 +328,10 @@ package struct PosterEmbedder: Sendable {
     /// the re-check and the fingerprint that names the new file — runs beside it in child tasks,
     /// at most ``scansInFlight`` at once, each result stored at its segment's index: the plan
     /// does not depend on which task finishes first.
-    func rewritePlan(_ targets: [PlannedTarget], poster: Poster?) async throws(EmbedError) -> RewritePlan {
+    /// `sourceBytes`: segments read already (the analysis's), taken instead of reading their files.
+    func rewritePlan(
+        _ targets: [PlannedTarget], poster: Poster?, sourceBytes: SegmentBytesKeeper? = nil
+    ) async throws(EmbedError) -> RewritePlan {
         var plan = RewritePlan()
         var kept = 0
         // Our own ID3/TS/emsg readers, with the check's limits, for what the re-check reuses.
@@ -333,9 +353,11 @@ package struct PosterEmbedder: Sendable {
                 var inFlight = 0
                 for (index, (segment, record)) in work.enumerated() {
                     let path = URIResolver.resolve(segment.uri, against: target.playlistURI)
+                    let read = sourceBytes?.take(path, range: segment.byteRange.map { SegmentByteRange(offset: $0.offset, length: $0.length) })
                     let bytes: [UInt8]
                     do throws(EmbedError) {
-                        bytes = try session.rewrite(path, segment: segment, record: record, poster: target.poster(poster, forSegment: index))
+                        bytes = try session.rewrite(
+                            path, segment: segment, record: record, poster: target.poster(poster, forSegment: index), alreadyRead: read)
                     } catch {
                         failure = error
                         break

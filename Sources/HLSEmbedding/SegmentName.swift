@@ -29,8 +29,11 @@ enum SegmentName {
             base = String(name[..<dot])
             ext = String(name[dot...])
         }
-        if let range = base.ranges(of: marker).last, isFingerprint(base[range.upperBound...]) {
-            base = String(base[..<range.lowerBound])
+        // Our marker and fingerprint end the name when it has them (no later marker can start
+        // inside 8 hex digits): looked for at the end, not searched for.
+        let fingerprint = base.suffix(8)
+        if isFingerprint(fingerprint), base[..<fingerprint.startIndex].hasSuffix(marker) {
+            base = String(base.dropLast(8 + marker.count))
         }
         return (base, ext)
     }

@@ -46,10 +46,14 @@ struct SegmentSession {
     /// Rewrites the segment at `uri` (a resolved URI of the stream).
     /// A segment that is a byte range of its file (EXT-X-BYTERANGE, a single-file variant) is
     /// that range alone, its init section the EXT-X-MAP BYTERANGE: what the rewrite returns
-    /// replaces the range (ByteRangedFile puts the file together again).
-    mutating func rewrite(_ uri: String, segment: MediaSegment, record: SegmentRecord, poster: Poster?) throws(EmbedError) -> [UInt8] {
+    /// replaces the range (ByteRangedFile puts the file together again). `alreadyRead`: the
+    /// segment's bytes when they were read before (the analysis kept them); else the file is read.
+    mutating func rewrite(
+        _ uri: String, segment: MediaSegment, record: SegmentRecord, poster: Poster?, alreadyRead: [UInt8]? = nil
+    ) throws(EmbedError) -> [UInt8] {
         let path = StreamLayout.file(uri)
-        let bytes = try Self.read(path, range: segment.byteRange)
+        let bytes: [UInt8]
+        if let alreadyRead { bytes = alreadyRead } else { bytes = try Self.read(path, range: segment.byteRange) }
         do {
             switch record.container {
             case .mpegTS:

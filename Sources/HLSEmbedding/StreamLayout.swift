@@ -117,6 +117,9 @@ struct StreamLayout: Sendable {
     /// building a URL for each of a long stream's segments (links are not followed either way).
     static func standardized(_ path: String, in workingFolder: String) -> String {
         let absolute = path.hasPrefix("/") ? path : workingFolder + "/" + path
+        // Most paths are standardized already: told by one walk over their bytes, not split and
+        // joined again.
+        if isStandardized(absolute) { return absolute }
         var parts: [Substring] = []
         for part in absolute.split(separator: "/") {
             if part == "." { continue }
@@ -127,6 +130,27 @@ struct StreamLayout: Sendable {
             parts.append(part)
         }
         return "/" + parts.joined(separator: "/")
+    }
+
+    /// Whether `path` is what `standardized` would make of it: absolute, with no empty, "." or
+    /// ".." component and no slash at its end.
+    static func isStandardized(_ path: String) -> Bool {
+        let slash = UInt8(ascii: "/"), dot = UInt8(ascii: ".")
+        var bytes = path.utf8.makeIterator()
+        guard bytes.next() == slash else { return false }
+        // The current component's length, and how many of its bytes are dots.
+        var length = 0, dots = 0
+        func isPlain() -> Bool { length > 0 && !(dots == length && length <= 2) }
+        while let byte = bytes.next() {
+            if byte == slash {
+                guard isPlain() else { return false }
+                (length, dots) = (0, 0)
+            } else {
+                length += 1
+                if byte == dot { dots += 1 }
+            }
+        }
+        return path.utf8.count == 1 || isPlain()
     }
 
     /// The nearest folder that holds all `paths` (absolute, standardized).

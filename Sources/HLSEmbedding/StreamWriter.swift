@@ -9,6 +9,7 @@ import Darwin
 import MediaFormats
 import HLSPlaylist
 import HLSCheck
+import MediaInspection
 
 /// Writes the rewritten stream so that every player, at every moment — and the folder after a
 /// crash or a kill at any point — sees the old stream or the new one, each whole.
@@ -53,9 +54,13 @@ struct StreamWriter {
 
     /// The analysis every writer starts from: the stream loaded and measured as `check` does it;
     /// an unreadable input is the run's error.
-    static func analyse(_ input: String, configuration: CheckConfiguration) async throws(EmbedError) -> StreamAnalysis {
+    static func analyse(
+        _ input: String, configuration: CheckConfiguration, keeping keeper: SegmentBytesKeeper? = nil
+    ) async throws(EmbedError) -> StreamAnalysis {
+        var checker = Checker(configuration: configuration)
+        checker.segmentBytesKeeper = keeper
         do {
-            return try await Checker(configuration: configuration).analyse(input)
+            return try await checker.analyse(input)
         } catch {
             throw EmbedError(error.description)
         }

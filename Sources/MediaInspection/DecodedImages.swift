@@ -1,3 +1,10 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Synchronization
 
 /// What decoding a poster showed, remembered by the image's content: a stream carries the same
@@ -19,8 +26,39 @@ package final class DecodedImages: Sendable {
 
     private let results = Mutex<[Key: Result<PixelSize, ArtworkDecodeFailure>]>([:])
 
+    /// Pictures up to this size have their SHA-256 remembered (a poster is tens of KB): the
+    /// memo holds at most `capacity` of them.
+    static let largestRememberedPicture = 1 << 20
+
+    /// The SHA-256 of the pictures seen last, with their bytes: the same poster in every segment
+    /// is hashed once, and told from another by comparing bytes, which costs a small part of
+    /// hashing them again.
+    private let digests = Mutex<[(picture: [UInt8], digest: String)]>([])
+
     /// Remembers nothing yet.
     package init() {}
+
+    /// The hex SHA-256 of `picture`: remembered, or computed.
+    func contentHash(_ picture: [UInt8]) -> String {
+        guard picture.count <= Self.largestRememberedPicture else { return SHA256.hexDigest(picture) }
+        if let known = digests.withLock({ $0.first { Self.sameBytes($0.picture, picture) }?.digest }) { return known }
+        let digest = SHA256.hexDigest(picture)
+        digests.withLock { digests in
+            if digests.count >= Self.capacity { digests.removeAll(keepingCapacity: true) }
+            digests.append((picture, digest))
+        }
+        return digest
+    }
+
+    private static func sameBytes(_ first: [UInt8], _ second: [UInt8]) -> Bool {
+        guard first.count == second.count else { return false }
+        return first.withUnsafeBytes { a in
+            second.withUnsafeBytes { b in
+                guard let x = a.baseAddress, let y = b.baseAddress else { return true }
+                return memcmp(x, y, a.count) == 0
+            }
+        }
+    }
 
     /// The result of decoding the image `key` names: remembered, or `decode()`'s.
     func result(

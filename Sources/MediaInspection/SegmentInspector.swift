@@ -13,6 +13,9 @@ package struct SegmentInspector: Sendable {
     /// Posters already decoded, shared by every inspection of this inspector (and of those
     /// `reading(from:)` makes).
     let decodedImages: DecodedImages
+    /// Where segments read whole are kept for the next reader (`hlscheck embed`'s rewrite);
+    /// nil: nothing is kept, and every segment is read where it is asked for.
+    package var keeper: SegmentBytesKeeper?
 
     /// Makes an inspector; the limits default to `ImageHeader.defaultMaximumPixels` pixels and
     /// `EmbeddedID3.maximumPESSize` bytes.
@@ -32,8 +35,10 @@ package struct SegmentInspector: Sendable {
 
     /// The same inspector reading from `source` (``SegmentByteSource/readingAhead(_:_:)``).
     package func reading(from source: any SegmentByteSource) -> SegmentInspector {
-        SegmentInspector(
+        var inspector = SegmentInspector(
             source: source, maximumImagePixels: maximumImagePixels, maximumID3Bytes: maximumID3Bytes, decodedImages: decodedImages)
+        inspector.keeper = keeper
+        return inspector
     }
 
     /// What a source that fetches whole bodies is assumed to hold per segment when no byte
@@ -53,9 +58,21 @@ package struct SegmentInspector: Sendable {
     /// `gauge` records the most bytes the inspection's buffers held at once (for tests).
     func inspect(_ request: SegmentRequest, gauge: BufferGauge?) async throws -> SegmentFacts {
         if let refusal = request.refusal { throw SegmentReadError(uri: request.uri, reason: refusal) }
-        let segment = try await source.open(request.uri, range: request.range)
+        var segment = try await source.open(request.uri, range: request.range)
         let initBytes = try await openInitSection(request)
         guard let decryption = request.decryption else {
+            // For a keeper, a small segment is read whole, with one read: the sniff, libavformat
+            // and the scanners then read it from memory, and the keeper may hold it for its next
+            // reader (each would otherwise read the file again).
+            var whole: [UInt8]?
+            if let keeper, segment.count <= keeper.maximumSegmentBytes {
+                do {
+                    whole = try segment.bytes(at: 0, length: segment.count)
+                } catch {
+                    throw SegmentReadError(uri: request.uri, reason: error.reason)
+                }
+                segment = InMemoryBytes(whole ?? [])
+            }
             // A TS segment is read once, for libavformat and the scanners together; the
             // scanners of the other containers read their own way, beside libavformat.
             let sniffed = ContainerSniffer.container(uri: request.uri, source: segment, hasInitSection: initBytes != nil)
@@ -76,6 +93,7 @@ package struct SegmentInspector: Sendable {
             if let problem = facts.problem, EncryptionEvidence.looksEncrypted(segment) {
                 facts.problem = problem + "; its bytes look encrypted (whole 16-byte blocks, no container structure, byte values spread as evenly as random ones), but no EXT-X-KEY applies to it: an encrypted segment needs an EXT-X-KEY with the URI of its key (bis-22 §6.2.3)"
             }
+            if let keeper, let whole { keeper.offer(whole, of: request, facts: facts) }
             return facts
         }
         // The downloaded (encrypted) size is what counts for bit rate; the content is the clear text.
@@ -493,7 +511,7 @@ extension ArtworkFacts {
     init(_ picture: AttachedPicture, maximumPixels: Int, images: DecodedImages? = nil) {
         self.init(
             mimeType: picture.mimeType, pictureType: Int(picture.pictureType),
-            byteCount: picture.data.count, contentHash: SHA256.hexDigest(picture.data),
+            byteCount: picture.data.count, contentHash: images?.contentHash(picture.data) ?? SHA256.hexDigest(picture.data),
             contentType: Self.contentType(of: picture.data)
         )
         let decode = { ArtworkDecoder.decode(picture.data, mimeType: picture.mimeType, maximumPixels: maximumPixels) }

@@ -122,6 +122,9 @@ public struct Checker: Sendable {
     /// Segments whose facts the caller already knows (`hlscheck embed` re-checking what it has
     /// just written): their records are taken instead of reading them (KnownSegments).
     package var knownSegments: KnownSegments?
+    /// Where the analysis keeps the small segments without video it read whole, for the caller
+    /// to take instead of reading them again (`hlscheck embed` rewrites them next); nil: none kept.
+    package var segmentBytesKeeper: SegmentBytesKeeper?
     /// The clocks the live watch (`liveWatchSeconds`) keeps its reload schedule by.
     package var liveClock: LiveClock = .continuous
     /// Where a media playlist given as input looks for the multivariant playlists that reference
@@ -273,11 +276,12 @@ public struct Checker: Sendable {
 
     private func measurer(_ loaded: LoadedStream, cache: SegmentFactsCache = SegmentFactsCache()) -> MediaMeasurer {
         // Segments outside the stream's root are never opened (uri-outside-root reports them).
-        let inspector = SegmentInspector(
+        var inspector = SegmentInspector(
             source: RefusingSegmentSource(
                 base: segmentSource, refused: loaded.outsideRootURIs,
                 reason: "lies outside the stream's root; not read (see uri-outside-root)"),
             maximumImagePixels: configuration.limits.imagePixels, maximumID3Bytes: configuration.limits.id3Bytes)
+        inspector.keeper = segmentBytesKeeper
         var measurer = MediaMeasurer(inspector: inspector, maxConcurrent: configuration.maxConcurrentSegments)
         measurer.decode = configuration.decode
         measurer.slots = segmentSlots
