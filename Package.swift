@@ -28,12 +28,10 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        // Remote streams only (HLSRemote, and the loopback test server): HTTP/1.1 and HTTP/2, TLS.
-        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        // The loopback test server only (Tests/HTTPTestServer): HTTP/1.1 and HTTP/2 over TLS, an
+        // implementation independent of the client it tests (libcurl). No product depends on them.
         .package(url: "https://github.com/apple/swift-nio", from: "2.81.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.29.0"),
-        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.24.0"),
-        // Already under async-http-client; named here for the test server's HTTP/2 mode.
         .package(url: "https://github.com/apple/swift-nio-http2", from: "1.36.0"),
     ],
     targets: [
@@ -52,6 +50,13 @@ let package = Package(
         .systemLibrary(
             name: "CLibYAML",
             providers: [.apt(["libyaml-dev"])]
+        ),
+        // http(s) for HLSRemote: libcurl (OpenSSL, nghttp2 for HTTP/2), linked as a shared library.
+        // In place of SwiftNIO, swift-nio-ssl (BoringSSL) and async-http-client, which took most of
+        // a first build's time (docs/benchmarks.md, "Build time and binary size").
+        .systemLibrary(
+            name: "CCurl",
+            providers: [.apt(["libcurl4-openssl-dev", "zlib1g-dev"])]
         ),
         // A stub for each FFmpeg and libxml2 function the Swift code calls, loading the library with
         // dlopen on the first call (Sources/CLazyLibraries/include/CLazyLibraries.h).
@@ -77,20 +82,8 @@ let package = Package(
             name: "HLSEmbedding",
             dependencies: ["HLSCheck", "HLSPackaging", "HLSPlaylist", "MediaFormats", "MediaInspection", "CHLSSystem"],
             swiftSettings: strict),
-        // http(s) sources for playlists and segments; the only target that depends on SwiftNIO.
-        .target(
-            name: "HLSRemote",
-            dependencies: [
-                "HLSCheck", "HLSPlaylist", "MediaInspection",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-            ],
-            swiftSettings: strict),
+        // http(s) sources for playlists and segments, through libcurl (CurlEngine.swift).
+        .target(name: "HLSRemote", dependencies: ["HLSCheck", "HLSPlaylist", "MediaInspection", "CCurl"], swiftSettings: strict),
         .executableTarget(
             name: "hlscheck",
             dependencies: [
