@@ -6,7 +6,7 @@ import PackageDescription
 let strict: [SwiftSetting] = [
     .enableUpcomingFeature("InternalImportsByDefault"),
 ]
-// FFmpeg and libxml2 are not linked: CLazyLibraries loads them on first use, so the
+// FFmpeg, libxml2 and libcurl are not linked: CLazyLibraries loads them on first use, so the
 // system-library targets below give their headers only, without pkg-config (whose --libs would
 // link them). Debian's FFmpeg headers are on the default include path; libxml2's are not.
 let libxml2Headers = "/usr/include/libxml2"
@@ -51,14 +51,15 @@ let package = Package(
             name: "CLibYAML",
             providers: [.apt(["libyaml-dev"])]
         ),
-        // http(s) for HLSRemote: libcurl (OpenSSL, nghttp2 for HTTP/2), linked as a shared library.
-        // In place of SwiftNIO, swift-nio-ssl (BoringSSL) and async-http-client, which took most of
-        // a first build's time (docs/benchmarks.md, "Build time and binary size").
+        // http(s) for HLSRemote: libcurl (OpenSSL, nghttp2 for HTTP/2) and zlib, headers only (loaded
+        // on first use by CLazyLibraries, like FFmpeg). In place of SwiftNIO, swift-nio-ssl
+        // (BoringSSL) and async-http-client, which took most of a first build's time
+        // (docs/benchmarks.md, "Build time and binary size").
         .systemLibrary(
             name: "CCurl",
             providers: [.apt(["libcurl4-openssl-dev", "zlib1g-dev"])]
         ),
-        // A stub for each FFmpeg and libxml2 function the Swift code calls, loading the library with
+        // A stub for each FFmpeg, libxml2 and libcurl function the Swift code calls, loading the library with
         // dlopen on the first call (Sources/CLazyLibraries/include/CLazyLibraries.h).
         .target(
             name: "CLazyLibraries",
@@ -83,7 +84,9 @@ let package = Package(
             dependencies: ["HLSCheck", "HLSPackaging", "HLSPlaylist", "MediaFormats", "MediaInspection", "CHLSSystem"],
             swiftSettings: strict),
         // http(s) sources for playlists and segments, through libcurl (CurlEngine.swift).
-        .target(name: "HLSRemote", dependencies: ["HLSCheck", "HLSPlaylist", "MediaInspection", "CCurl"], swiftSettings: strict),
+        .target(
+            name: "HLSRemote", dependencies: ["HLSCheck", "HLSPlaylist", "MediaInspection", "CCurl", "CLazyLibraries"],
+            swiftSettings: strict),
         .executableTarget(
             name: "hlscheck",
             dependencies: [

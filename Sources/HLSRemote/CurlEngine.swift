@@ -98,6 +98,9 @@ final class CurlTransfer: @unchecked Sendable {
         errorBuffer.deallocate()
     }
 
+    /// Hands the request to the engine's thread; `completion` runs there once it has ended.
+    func start(_ completion: @escaping @Sendable (Finished) -> Void) { engine.start(self, completion: completion) }
+
     /// Ends the request; its completion runs with `cancelled` set (unless it finished first).
     func cancel() { engine.cancel(self) }
 
@@ -342,7 +345,7 @@ final class CurlEngine: @unchecked Sendable {
     }
 
     /// Starts `transfer`; `completion` runs once, on the engine's thread, when it has ended.
-    func start(_ transfer: CurlTransfer, completion: @escaping @Sendable (CurlTransfer.Finished) -> Void) {
+    fileprivate func start(_ transfer: CurlTransfer, completion: @escaping @Sendable (CurlTransfer.Finished) -> Void) {
         transfer.completion = completion
         let accepted = queue.withLock { queue -> Bool in
             guard !queue.stopping else { return false }

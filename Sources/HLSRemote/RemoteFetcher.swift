@@ -4,6 +4,7 @@
 // and bodies bounded before they are held (docs/remote.md).
 
 import CCurl
+import CLazyLibraries
 public import HLSCheck
 import Glibc
 import HLSPlaylist
@@ -71,16 +72,25 @@ struct FetchedResource: Sendable {
 public final class RemoteFetcher: Sendable, DeliveryObserver {
     public let options: RemoteOptions
     /// Made on the first request: a local check whose playlists might name a URL holds a
-    /// fetcher, and pays for a thread and a connection pool only if one does.
-    private let madeEngine = Mutex<CurlEngine?>(nil)
-    private var engine: CurlEngine {
-        madeEngine.withLock { made in
+    /// fetcher, and pays for loading libcurl, a thread and a connection pool only if one does.
+    private let madeEngine = Mutex<Result<CurlEngine, Failure>?>(nil)
+
+    private func engine() throws(Failure) -> CurlEngine {
+        let made = madeEngine.withLock { made -> Result<CurlEngine, Failure> in
             if let made { return made }
-            let engine = CurlEngine(maximumConnections: options.maximumConnections)
-            made = engine
-            return engine
+            let result: Result<CurlEngine, Failure>
+            if let failure = hls_load_curl() {
+                // No libcurl: every remote resource says so, with the package to install.
+                result = .failure(Failure(reason: String(cString: failure), shortReason: "no libcurl", retryable: false))
+            } else {
+                result = .success(CurlEngine(maximumConnections: options.maximumConnections))
+            }
+            made = result
+            return result
         }
+        return try made.get()
     }
+
     private let recorder = DeliveryRecorder()
     /// Requests in flight, bounded by `maximumConnections`.
     let permits: Permits
@@ -92,8 +102,7 @@ public final class RemoteFetcher: Sendable, DeliveryObserver {
 
     /// Closes every connection. The fetcher cannot be used afterwards.
     public func shutdown() async {
-        let made = madeEngine.withLock { $0 }
-        await made?.shutdown()
+        if case .success(let engine)? = madeEngine.withLock({ $0 }) { await engine.shutdown() }
     }
 
     public func deliveryLog() async -> DeliveryLog {
@@ -263,7 +272,7 @@ public final class RemoteFetcher: Sendable, DeliveryObserver {
         let transfer = try send(url, range: range, maximumBytes: maximumBytes, limitFlag: limitFlag)
         let finished = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<CurlTransfer.Finished, Never>) in
-                engine.start(transfer) { continuation.resume(returning: $0) }
+                transfer.start { continuation.resume(returning: $0) }
             }
         } onCancel: {
             transfer.cancel()
@@ -287,7 +296,7 @@ public final class RemoteFetcher: Sendable, DeliveryObserver {
             completion(FirstAttempt(result: .failure(error)))
             return nil
         }
-        engine.start(transfer) { [self] finished in
+        transfer.start { [self] finished in
             completion(FirstAttempt(result: Result { () throws(Failure) in
                 try judge(finished, url: url, range: range)
             }))
@@ -318,7 +327,7 @@ public final class RemoteFetcher: Sendable, DeliveryObserver {
             user: credentials?.0, password: credentials?.1, insecure: options.insecure,
             connectTimeoutMilliseconds: Int(options.connectTimeoutSeconds * 1000),
             timeoutMilliseconds: Int(options.requestTimeoutSeconds * 1000))
-        guard let transfer = engine.transfer(request, range: range, maximumBytes: maximumBytes, limitFlag: limitFlag) else {
+        guard let transfer = try engine().transfer(request, range: range, maximumBytes: maximumBytes, limitFlag: limitFlag) else {
             throw Failure(reason: "cannot make an HTTP request (out of memory)", shortReason: "client error", retryable: false)
         }
         return transfer
