@@ -68,6 +68,9 @@ let package = Package(
         .target(name: "HLSPlaylist", dependencies: ["MediaFormats"], swiftSettings: strict),
         .target(name: "MediaFormats", swiftSettings: strict),
         .target(name: "MediaInspection", dependencies: ["CFFmpeg", "CLazyLibraries", "MediaFormats"], swiftSettings: strict),
+        // The encoders only the packager uses (audio transcoding, poster fitting, the still from
+        // the video), over MediaInspection's libav plumbing.
+        .target(name: "MediaEncoding", dependencies: ["CFFmpeg", "MediaInspection", "MediaFormats"], swiftSettings: strict),
         .target(
             name: "HLSCheck", dependencies: ["HLSPlaylist", "MediaInspection", "MediaFormats", "CLibYAML"],
             swiftSettings: strict,
@@ -81,7 +84,7 @@ let package = Package(
         .target(name: "HLSPackaging", dependencies: ["MediaFormats"], swiftSettings: strict),
         .target(
             name: "HLSEmbedding",
-            dependencies: ["HLSCheck", "HLSPackaging", "HLSPlaylist", "MediaFormats", "MediaInspection", "CHLSSystem"],
+            dependencies: ["HLSCheck", "HLSPackaging", "HLSPlaylist", "MediaFormats", "MediaInspection", "MediaEncoding", "CHLSSystem"],
             swiftSettings: strict),
         // http(s) sources for playlists and segments, through libcurl (CurlEngine.swift).
         .target(
@@ -117,7 +120,7 @@ let package = Package(
         .testTarget(name: "HLSPlaylistTests", dependencies: ["HLSPlaylist", "HLSCheck", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "MediaFormatsTests", dependencies: ["MediaFormats", "TestSupport"], swiftSettings: strict),
         .testTarget(
-            name: "MediaInspectionTests", dependencies: ["MediaInspection", "MediaFormats", "TestSupport"],
+            name: "MediaInspectionTests", dependencies: ["MediaInspection", "MediaEncoding", "MediaFormats", "TestSupport"],
             exclude: ["Fixtures"], swiftSettings: strict),
         .testTarget(name: "HLSCheckTests", dependencies: ["HLSCheck", "HLSPlaylist", "MediaFormats", "MediaInspection", "TestSupport"], swiftSettings: strict),
         .testTarget(
@@ -125,7 +128,7 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "HLSEmbeddingTests",
-            dependencies: ["HLSEmbedding", "HLSCheck", "HLSPackaging", "MediaFormats", "TestSupport", "HTTPTestServer"],
+            dependencies: ["HLSEmbedding", "HLSCheck", "HLSPackaging", "MediaEncoding", "MediaFormats", "TestSupport", "HTTPTestServer"],
             swiftSettings: strict),
         .testTarget(
             name: "HLSReportingTests", dependencies: ["HLSReporting", "HLSCheck", "HLSPlaylist", "MediaInspection", "MediaFormats", "TestSupport", "CLibXML2"],

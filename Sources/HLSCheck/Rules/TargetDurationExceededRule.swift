@@ -1,11 +1,11 @@
 import HLSPlaylist
 
 /// An EXTINF that, rounded to the nearest integer, exceeds EXT-X-TARGETDURATION.
-public struct TargetDurationExceededRule: Rule {
+package struct TargetDurationExceededRule: Rule {
     /// Makes the rule; it holds no state, so one instance serves every check.
-    public init() {}
+    package init() {}
 
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         id: "target-duration-exceeded", name: "Segment longer than target duration", defaultSeverity: .error, scope: .variant,
         summary: "An EXTINF duration, rounded to the nearest integer, exceeds EXT-X-TARGETDURATION.",
         rationale: "RFC 8216 §4.3.3.1: the EXTINF duration of each segment, rounded to the nearest integer, MUST be less than or equal to the target duration.",
@@ -27,7 +27,7 @@ public struct TargetDurationExceededRule: Rule {
         ]
     )
 
-    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+    package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         stream.playlists.flatMap { playlist -> [Finding] in
             guard let media = playlist.media, let target = media.targetDuration else { return [] }
             return media.segments.compactMap { segment in
