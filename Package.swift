@@ -6,7 +6,7 @@ import PackageDescription
 let strict: [SwiftSetting] = [
     .enableUpcomingFeature("InternalImportsByDefault"),
 ]
-// FFmpeg and libxml2 are not linked: CLazyLibraries loads them on first use, so the
+// FFmpeg, libxml2 and libcurl are not linked: CLazyLibraries loads them on first use, so the
 // system-library targets below give their headers only, without pkg-config (whose --libs would
 // link them). Debian's FFmpeg headers are on the default include path; libxml2's are not.
 let libxml2Headers = "/usr/include/libxml2"
@@ -28,12 +28,10 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        // Remote streams only (HLSRemote, and the loopback test server): HTTP/1.1 and HTTP/2, TLS.
-        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        // The loopback test server only (Tests/HTTPTestServer): HTTP/1.1 and HTTP/2 over TLS, an
+        // implementation independent of the client it tests (libcurl). No product depends on them.
         .package(url: "https://github.com/apple/swift-nio", from: "2.81.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.29.0"),
-        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.24.0"),
-        // Already under async-http-client; named here for the test server's HTTP/2 mode.
         .package(url: "https://github.com/apple/swift-nio-http2", from: "1.36.0"),
     ],
     targets: [
@@ -53,7 +51,15 @@ let package = Package(
             name: "CLibYAML",
             providers: [.apt(["libyaml-dev"])]
         ),
-        // A stub for each FFmpeg and libxml2 function the Swift code calls, loading the library with
+        // http(s) for HLSRemote: libcurl (OpenSSL, nghttp2 for HTTP/2) and zlib, headers only (loaded
+        // on first use by CLazyLibraries, like FFmpeg). In place of SwiftNIO, swift-nio-ssl
+        // (BoringSSL) and async-http-client, which took most of a first build's time
+        // (docs/benchmarks.md, "Build time and binary size").
+        .systemLibrary(
+            name: "CCurl",
+            providers: [.apt(["libcurl4-openssl-dev", "zlib1g-dev"])]
+        ),
+        // A stub for each FFmpeg, libxml2 and libcurl function the Swift code calls, loading the library with
         // dlopen on the first call (Sources/CLazyLibraries/include/CLazyLibraries.h).
         .target(
             name: "CLazyLibraries",
@@ -80,19 +86,9 @@ let package = Package(
             name: "HLSEmbedding",
             dependencies: ["HLSCheck", "HLSPackaging", "HLSPlaylist", "MediaFormats", "MediaInspection", "MediaEncoding", "CHLSSystem"],
             swiftSettings: strict),
-        // http(s) sources for playlists and segments; the only target that depends on SwiftNIO.
+        // http(s) sources for playlists and segments, through libcurl (CurlEngine.swift).
         .target(
-            name: "HLSRemote",
-            dependencies: [
-                "HLSCheck", "HLSPlaylist", "MediaInspection",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-            ],
+            name: "HLSRemote", dependencies: ["HLSCheck", "HLSPlaylist", "MediaInspection", "CCurl", "CLazyLibraries"],
             swiftSettings: strict),
         .executableTarget(
             name: "hlscheck",

@@ -1,4 +1,4 @@
-// Stubs for FFmpeg and libxml2, loaded with dlopen on first use (include/CLazyLibraries.h says why).
+// Stubs for FFmpeg, libxml2 and libcurl (with zlib), loaded with dlopen on first use (include/CLazyLibraries.h says why).
 //
 // Everything defined here is hidden (Package.swift compiles this target with -fvisibility=hidden;
 // not a `#pragma GCC visibility`, which would also hide the C library's declarations and make
@@ -47,6 +47,13 @@
 #include <libxml/xmlschemas.h>
 #include <libxml/xmlwriter.h>
 
+// curl's setopt type checks are macros over the real names; the wrappers below call through pointers.
+#define CURL_DISABLE_TYPECHECK
+#include <curl/curl.h>
+#include <zlib.h>
+// The typed wrappers' declarations, so that a definition below that differs is a compile error.
+#include "../CCurl/shim.h"
+
 #include "CLazyLibraries.h"
 #include "functions.h"
 
@@ -55,8 +62,8 @@
 
 // The libraries, by the SONAME the headers this was compiled against belong to: a library of
 // another major version has another ABI, and is refused by name rather than called wrongly.
-enum hls_library { LIB_avutil, LIB_swresample, LIB_swscale, LIB_avcodec, LIB_avformat, LIB_xml2, LIB_COUNT };
-enum hls_group { GROUP_FFMPEG, GROUP_LIBXML2, GROUP_COUNT };
+enum hls_library { LIB_avutil, LIB_swresample, LIB_swscale, LIB_avcodec, LIB_avformat, LIB_xml2, LIB_z, LIB_curl, LIB_COUNT };
+enum hls_group { GROUP_FFMPEG, GROUP_LIBXML2, GROUP_CURL, GROUP_COUNT };
 
 // libxml2 2.14 changed its ABI and its SONAME (libxml2.so.16).
 #if LIBXML_VERSION >= 21400
@@ -88,12 +95,16 @@ static const struct {
     [LIB_avformat] = {"libavformat.so." HLS_STRING(LIBAVFORMAT_VERSION_MAJOR), "libavformat" HLS_STRING(LIBAVFORMAT_VERSION_MAJOR), GROUP_FFMPEG,
                       "avformat_version", LIBAVFORMAT_VERSION_MAJOR},
     [LIB_xml2] = {"libxml2.so." HLS_STRING(HLS_LIBXML2_MAJOR), HLS_LIBXML2_PACKAGE, GROUP_LIBXML2, NULL, 0},
+    // libcurl's SONAME has been libcurl.so.4 since 2006 (7.16); zlib's libz.so.1 since 1.1.
+    [LIB_z] = {"libz.so.1", "zlib1g", GROUP_CURL, NULL, 0},
+    [LIB_curl] = {"libcurl.so.4", "libcurl4", GROUP_CURL, NULL, 0},
 };
 
 // One index per stubbed function, and the library each comes from.
 #define HLS_INDEX_F(library, type, name, parameters, arguments) FUNCTION_##name,
 #define HLS_INDEX_V(library, name, parameters, arguments) FUNCTION_##name,
-enum hls_function { HLS_LAZY_FUNCTIONS(HLS_INDEX_F, HLS_INDEX_V) FUNCTION_hls_xmlFree, FUNCTION_COUNT };
+#define HLS_INDEX_L(library, name) FUNCTION_##name,
+enum hls_function { HLS_LAZY_FUNCTIONS(HLS_INDEX_F, HLS_INDEX_V) HLS_LAZY_VARIADIC(HLS_INDEX_L) FUNCTION_hls_xmlFree, FUNCTION_COUNT };
 
 #define HLS_ENTRY_F(library, type, name, parameters, arguments) [FUNCTION_##name] = {#name, LIB_##library},
 #define HLS_ENTRY_V(library, name, parameters, arguments) [FUNCTION_##name] = {#name, LIB_##library},
@@ -102,6 +113,8 @@ static const struct {
     enum hls_library library;
 } functions[FUNCTION_COUNT] = {
     HLS_LAZY_FUNCTIONS(HLS_ENTRY_F, HLS_ENTRY_V)
+#define HLS_ENTRY_L(library, name) [FUNCTION_##name] = {#name, LIB_##library},
+    HLS_LAZY_VARIADIC(HLS_ENTRY_L)
     // A variable holding a function pointer (xmlMemSetup may change it): its address is kept.
     [FUNCTION_hls_xmlFree] = {"xmlFree", LIB_xml2},
 };
@@ -112,7 +125,7 @@ static struct {
     pthread_once_t once;
     const char *failure;  // NULL once loaded
     char message[768];
-} groups[GROUP_COUNT] = {{PTHREAD_ONCE_INIT, NULL, {0}}, {PTHREAD_ONCE_INIT, NULL, {0}}};
+} groups[GROUP_COUNT] = {{PTHREAD_ONCE_INIT, NULL, {0}}, {PTHREAD_ONCE_INIT, NULL, {0}}, {PTHREAD_ONCE_INIT, NULL, {0}}};
 static void *addresses[FUNCTION_COUNT];
 
 // The SONAME to open. Debug builds only: HLSCHECK_TEST_MISSING_LIBRARY=<name> (libavcodec,
@@ -197,6 +210,7 @@ static void load_group(enum hls_group group) {
 
 static void load_ffmpeg(void) { load_group(GROUP_FFMPEG); }
 static void load_libxml2(void) { load_group(GROUP_LIBXML2); }
+static void load_curl(void) { load_group(GROUP_CURL); }
 
 const char *hls_load_ffmpeg(void) {
     pthread_once(&groups[GROUP_FFMPEG].once, load_ffmpeg);
@@ -206,6 +220,11 @@ const char *hls_load_ffmpeg(void) {
 const char *hls_load_libxml2(void) {
     pthread_once(&groups[GROUP_LIBXML2].once, load_libxml2);
     return groups[GROUP_LIBXML2].failure;
+}
+
+const char *hls_load_curl(void) {
+    pthread_once(&groups[GROUP_CURL].once, load_curl);
+    return groups[GROUP_CURL].failure;
 }
 
 // A stub called although its library cannot be loaded: the callers check hls_load_* first
@@ -231,7 +250,7 @@ static void unavailable(const char *failure) {
 
 static void *address_of(enum hls_function function) {
     enum hls_group group = libraries[functions[function].library].group;
-    const char *failure = group == GROUP_FFMPEG ? hls_load_ffmpeg() : hls_load_libxml2();
+    const char *failure = group == GROUP_FFMPEG ? hls_load_ffmpeg() : group == GROUP_LIBXML2 ? hls_load_libxml2() : hls_load_curl();
     if (failure) unavailable(failure);
     return addresses[function];
 }
@@ -247,4 +266,32 @@ HLS_LAZY_FUNCTIONS(HLS_STUB_F, HLS_STUB_V)
 void hls_xml_free(void *pointer) {
     xmlFreeFunc free_function = *(xmlFreeFunc *)address_of(FUNCTION_hls_xmlFree);
     free_function(pointer);
+}
+
+// Declared in Sources/CCurl/shim.h: curl's variadic functions, one typed wrapper per kind of
+// argument hlscheck passes (Swift cannot call a variadic C function).
+typedef CURLcode (*hls_easy_setopt_function)(CURL *, CURLoption, ...);
+typedef CURLcode (*hls_easy_getinfo_function)(CURL *, CURLINFO, ...);
+typedef CURLMcode (*hls_multi_setopt_function)(CURLM *, CURLMoption, ...);
+
+CURLcode hls_curl_easy_setopt_long(CURL *handle, CURLoption option, long value) {
+    return ((hls_easy_setopt_function)address_of(FUNCTION_curl_easy_setopt))(handle, option, value);
+}
+CURLcode hls_curl_easy_setopt_string(CURL *handle, CURLoption option, const char *value) {
+    return ((hls_easy_setopt_function)address_of(FUNCTION_curl_easy_setopt))(handle, option, value);
+}
+CURLcode hls_curl_easy_setopt_pointer(CURL *handle, CURLoption option, void *value) {
+    return ((hls_easy_setopt_function)address_of(FUNCTION_curl_easy_setopt))(handle, option, value);
+}
+CURLcode hls_curl_easy_setopt_list(CURL *handle, CURLoption option, struct curl_slist *value) {
+    return ((hls_easy_setopt_function)address_of(FUNCTION_curl_easy_setopt))(handle, option, value);
+}
+CURLcode hls_curl_easy_setopt_callback(CURL *handle, CURLoption option, hls_curl_data_callback value) {
+    return ((hls_easy_setopt_function)address_of(FUNCTION_curl_easy_setopt))(handle, option, value);
+}
+CURLcode hls_curl_easy_getinfo_long(CURL *handle, CURLINFO info, long *value) {
+    return ((hls_easy_getinfo_function)address_of(FUNCTION_curl_easy_getinfo))(handle, info, value);
+}
+CURLMcode hls_curl_multi_setopt_long(CURLM *multi, CURLMoption option, long value) {
+    return ((hls_multi_setopt_function)address_of(FUNCTION_curl_multi_setopt))(multi, option, value);
 }

@@ -1,4 +1,4 @@
-// Every FFmpeg and libxml2 function hlscheck calls, one line each, for LazyLibraries.c:
+// Every FFmpeg, libxml2, libcurl and zlib function hlscheck calls, one line each, for LazyLibraries.c:
 //   F(library, return type, name, (parameters), (arguments))   a function returning a value
 //   V(library, name, (parameters), (arguments))                a function returning void
 // The parameter lists must match the headers exactly: each stub is a definition of the header's
@@ -112,5 +112,29 @@
     F(xml2, int, xmlTextWriterStartElement, (xmlTextWriterPtr a0, const xmlChar * a1), (a0, a1)) \
     F(xml2, int, xmlTextWriterWriteAttribute, (xmlTextWriterPtr a0, const xmlChar * a1, const xmlChar * a2), (a0, a1, a2)) \
     F(xml2, int, xmlTextWriterWriteRaw, (xmlTextWriterPtr a0, const xmlChar * a1), (a0, a1)) \
-    F(xml2, int, xmlTextWriterWriteString, (xmlTextWriterPtr a0, const xmlChar * a1), (a0, a1))
+    F(xml2, int, xmlTextWriterWriteString, (xmlTextWriterPtr a0, const xmlChar * a1), (a0, a1)) \
+    F(curl, CURLcode, curl_global_init, (long a0), (a0)) \
+    F(curl, CURL *, curl_easy_init, (void), ()) \
+    V(curl, curl_easy_cleanup, (CURL * a0), (a0)) \
+    F(curl, const char *, curl_easy_strerror, (CURLcode a0), (a0)) \
+    F(curl, struct curl_slist *, curl_slist_append, (struct curl_slist * a0, const char * a1), (a0, a1)) \
+    V(curl, curl_slist_free_all, (struct curl_slist * a0), (a0)) \
+    F(curl, CURLM *, curl_multi_init, (void), ()) \
+    F(curl, CURLMcode, curl_multi_cleanup, (CURLM * a0), (a0)) \
+    F(curl, CURLMcode, curl_multi_add_handle, (CURLM * a0, CURL * a1), (a0, a1)) \
+    F(curl, CURLMcode, curl_multi_remove_handle, (CURLM * a0, CURL * a1), (a0, a1)) \
+    F(curl, CURLMcode, curl_multi_perform, (CURLM * a0, int * a1), (a0, a1)) \
+    F(curl, CURLMcode, curl_multi_poll, (CURLM * a0, struct curl_waitfd a1[], unsigned int a2, int a3, int * a4), (a0, a1, a2, a3, a4)) \
+    F(curl, CURLMcode, curl_multi_wakeup, (CURLM * a0), (a0)) \
+    F(curl, CURLMsg *, curl_multi_info_read, (CURLM * a0, int * a1), (a0, a1)) \
+    F(z, int, inflateInit2_, (z_streamp a0, int a1, const char * a2, int a3), (a0, a1, a2, a3)) \
+    F(z, int, inflate, (z_streamp a0, int a1), (a0, a1)) \
+    F(z, int, inflateEnd, (z_streamp a0), (a0))
+
+// Variadic functions (curl's setopt and getinfo): looked up like the others, called only through
+// the typed wrappers at the end of LazyLibraries.c (declared in Sources/CCurl/shim.h).
+#define HLS_LAZY_VARIADIC(L) \
+    L(curl, curl_easy_setopt) \
+    L(curl, curl_easy_getinfo) \
+    L(curl, curl_multi_setopt)
 

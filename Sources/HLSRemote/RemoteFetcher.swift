@@ -1,18 +1,15 @@
-// Fetching playlists and segments over http(s) with AsyncHTTPClient: connection reuse, HTTP/2
-// where the server offers it (ALPN), redirects followed by hand (bounded, and judged: https → http
-// is a finding, other schemes are refused), bounded retries with backoff, timeouts, and bodies
-// bounded before they are held (docs/remote.md).
+// Fetching playlists and segments over http(s) with libcurl (CurlEngine): connection reuse,
+// HTTP/2 where the server offers it (ALPN), redirects followed by hand (bounded, and judged:
+// https → http is a finding, other schemes are refused), bounded retries with backoff, timeouts,
+// and bodies bounded before they are held (docs/remote.md).
 
-import AsyncHTTPClient
+import CCurl
+import CLazyLibraries
 package import HLSCheck
+import Glibc
 import HLSPlaylist
 import MediaInspection
-import NIOConcurrencyHelpers
-import NIOCore
-import NIOHTTP1
-import NIOHTTPCompression
-import NIOPosix
-import NIOSSL
+import Synchronization
 
 /// What the remote sources may do; every value has a flag (docs/remote.md).
 package struct RemoteOptions: Sendable, Hashable {
@@ -74,57 +71,38 @@ struct FetchedResource: Sendable {
 /// when the run is over.
 package final class RemoteFetcher: Sendable, DeliveryObserver {
     package let options: RemoteOptions
-    private let configuration: HTTPClient.Configuration
     /// Made on the first request: a local check whose playlists might name a URL holds a
-    /// fetcher, and pays for an HTTP client only if one does.
-    private let madeClient = NIOLockedValueBox<HTTPClient?>(nil)
-    private var client: HTTPClient {
-        madeClient.withLockedValue { made in
+    /// fetcher, and pays for loading libcurl, a thread and a connection pool only if one does.
+    private let madeEngine = Mutex<Result<CurlEngine, Failure>?>(nil)
+
+    private func engine() throws(Failure) -> CurlEngine {
+        let made = madeEngine.withLock { made -> Result<CurlEngine, Failure> in
             if let made { return made }
-            // One event loop (a loop is a group of one) for every connection and every response: a
-            // response goes from the socket to the body collector without hopping to another loop
-            // (with the whole group, a hop per body part cost a wake-up and a context switch), and
-            // the other core stays free for inspecting; one loop carries far more than a checker
-            // fetches, TLS included. Not pinned per request (`.delegateAndChannel(on:)`): the pool
-            // then opens a short-lived extra connection whenever its connections are all leased.
-            let client = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton.next(), configuration: configuration)
-            made = client
-            return client
+            let result: Result<CurlEngine, Failure>
+            if let failure = hls_load_curl() {
+                // No libcurl: every remote resource says so, with the package to install.
+                result = .failure(Failure(reason: String(cString: failure), shortReason: "no libcurl", retryable: false))
+            } else {
+                result = .success(CurlEngine(maximumConnections: options.maximumConnections))
+            }
+            made = result
+            return result
         }
+        return try made.get()
     }
+
     private let recorder = DeliveryRecorder()
     /// Requests in flight, bounded by `maximumConnections`.
     let permits: Permits
 
     package init(options: RemoteOptions = RemoteOptions()) {
         self.options = options
-        var tls = TLSConfiguration.makeClientConfiguration()
-        if options.insecure { tls.certificateVerification = .none }
-        var configuration = HTTPClient.Configuration(
-            tlsConfiguration: tls,
-            // Followed by hand: each hop is judged (scheme, downgrade, credentials) and recorded.
-            redirectConfiguration: .disallow,
-            // No idle-read timeout: each request's deadline (--request-timeout, from sending
-            // to the last body byte) already bounds it, and an idle timer is re-armed on every
-            // read of every response.
-            timeout: HTTPClient.Configuration.Timeout(connect: .milliseconds(Int64(options.connectTimeoutSeconds * 1000))),
-            // gzip bodies are inflated within the playlist byte limit (checked again after).
-            decompression: .enabled(limit: .ratio(Self.inflationRatio)))
-        configuration.httpVersion = .automatic
-        // No distributed tracing: a span per request costs time and nobody collects it.
-        configuration.tracing.tracer = nil
-        configuration.connectionPool = HTTPClient.Configuration.ConnectionPool(
-            idleTimeout: .seconds(30), concurrentHTTP1ConnectionsPerHostSoftLimit: max(1, options.maximumConnections))
-        // Connection failures are retried here, bounded and reported, not inside the pool.
-        configuration.connectionPool.retryConnectionEstablishment = false
-        self.configuration = configuration
         permits = Permits(max(1, options.maximumConnections))
     }
 
     /// Closes every connection. The fetcher cannot be used afterwards.
     package func shutdown() async {
-        let made = madeClient.withLockedValue { $0 }
-        try? await made?.shutdown()
+        if case .success(let engine)? = madeEngine.withLock({ $0 }) { await engine.shutdown() }
     }
 
     package func deliveryLog() async -> DeliveryLog {
@@ -291,100 +269,89 @@ package final class RemoteFetcher: Sendable, DeliveryObserver {
     private func once(
         _ url: String, original: String, range: SegmentByteRange?, maximumBytes: Int, limitFlag: String
     ) async throws(Failure) -> Outcome {
-        let (task, collector) = try send(url, range: range, maximumBytes: maximumBytes, limitFlag: limitFlag)
-        let result: Result<BodyCollector.Collected, any Error>
-        do {
-            result = .success(try await withTaskCancellationHandler {
-                try await task.futureResult.get()
-            } onCancel: {
-                task.cancel()
-            })
-        } catch {
-            result = .failure(error)
+        let transfer = try send(url, range: range, maximumBytes: maximumBytes, limitFlag: limitFlag)
+        let finished = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<CurlTransfer.Finished, Never>) in
+                transfer.start { continuation.resume(returning: $0) }
+            }
+        } onCancel: {
+            transfer.cancel()
         }
-        return try judge(result, collector: collector, url: url, range: range)
+        return try judge(finished, url: url, range: range)
     }
 
     /// GETs a segment (or `range` of it) ahead of its reader, without a Swift task: the request
-    /// is sent from the calling thread and `completion` runs on the event loop with the answer,
-    /// judged as `once` judges it. The caller holds a permit for it. Returns the request, to
-    /// cancel it, or nil when it could not be built (`completion` has run then).
+    /// is handed to the HTTP thread and `completion` runs there with the answer, judged as
+    /// `once` judges it. The caller holds a permit for it. Returns the request, to cancel it, or
+    /// nil when it could not be built (`completion` has run then).
     func startFirstAttempt(
         _ url: String, range: SegmentByteRange?, maximumBytes: Int, limitFlag: String,
         completion: @escaping @Sendable (FirstAttempt) -> Void
-    ) -> HTTPClient.Task<BodyCollector.Collected>? {
+    ) -> CurlTransfer? {
         if URIScheme.of(url) == "https" { recorder.noteTLS() }
-        let sent: (HTTPClient.Task<BodyCollector.Collected>, BodyCollector)
+        let transfer: CurlTransfer
         do throws(Failure) {
-            sent = try send(url, range: range, maximumBytes: maximumBytes, limitFlag: limitFlag)
+            transfer = try send(url, range: range, maximumBytes: maximumBytes, limitFlag: limitFlag)
         } catch {
             completion(FirstAttempt(result: .failure(error)))
             return nil
         }
-        let (task, collector) = sent
-        task.futureResult.whenComplete { [self] result in
+        transfer.start { [self] finished in
             completion(FirstAttempt(result: Result { () throws(Failure) in
-                try judge(result, collector: collector, url: url, range: range)
+                try judge(finished, url: url, range: range)
             }))
         }
-        return task
+        return transfer
     }
 
-    /// Builds the request for `url` and hands it to the client.
+    /// Builds the request for `url`: headers, credentials, limits (docs/remote.md, "How
+    /// resources are fetched").
     private func send(
         _ url: String, range: SegmentByteRange?, maximumBytes: Int, limitFlag: String
-    ) throws(Failure) -> (HTTPClient.Task<BodyCollector.Collected>, BodyCollector) {
-        var headers = HTTPHeaders()
-        headers.add(name: "User-Agent", value: Self.userAgent)
+    ) throws(Failure) -> CurlTransfer {
+        var headers: [String] = []
         if let range {
-            headers.add(name: "Range", value: "bytes=\(range.offset)-\(range.offset + max(0, range.length) - 1)")
+            headers.append("Range: bytes=\(range.offset)-\(range.offset + max(0, range.length) - 1)")
         }
-        for header in options.headers { headers.replaceOrAdd(name: header.name, value: header.value) }
-        if let encoding = acceptEncoding(range: range) { headers.replaceOrAdd(name: "Accept-Encoding", value: encoding) }
-        var request: HTTPClient.Request
-        do {
-            request = try HTTPClient.Request(url: Self.withoutUserinfo(url), method: .GET, headers: headers)
-        } catch {
-            throw describe(error, receivedBytes: nil)
+        for header in options.headers {
+            headers.removeAll { $0.lowercased().hasPrefix(header.name.lowercased() + ":") }
+            headers.append("\(header.name): \(header.value)")
         }
-        if let (user, password) = Self.credentials(of: url) {
-            request.setBasicAuth(username: user, password: password)
+        if let encoding = acceptEncoding(range: range) {
+            headers.removeAll { $0.lowercased().hasPrefix("accept-encoding:") }
+            headers.append("Accept-Encoding: \(encoding)")
         }
-
-        // One deadline for the whole exchange, head and body: a body that trickles is cut off
-        // when it passes. The body is gathered on the event loop, within its bounds, and the
-        // task resumes once with all of it (docs/remote.md, "How resources are fetched").
-        let collector = BodyCollector(range: range, maximumBytes: maximumBytes, limitFlag: limitFlag)
-        let deadline = NIODeadline.now() + .milliseconds(Int64(options.requestTimeoutSeconds * 1000))
-        return (client.execute(request: request, delegate: collector, deadline: deadline), collector)
+        let credentials = Self.credentials(of: url)
+        let request = CurlRequest(
+            url: Self.withoutUserinfo(url), headers: headers, userAgent: Self.userAgent,
+            user: credentials?.0, password: credentials?.1, insecure: options.insecure,
+            connectTimeoutMilliseconds: Int(options.connectTimeoutSeconds * 1000),
+            timeoutMilliseconds: Int(options.requestTimeoutSeconds * 1000))
+        guard let transfer = try engine().transfer(request, range: range, maximumBytes: maximumBytes, limitFlag: limitFlag) else {
+            throw Failure(reason: "cannot make an HTTP request (out of memory)", shortReason: "client error", retryable: false)
+        }
+        return transfer
     }
 
     /// What one answer (or the error instead of one) means: a body, a redirect, or a failure.
-    private func judge(
-        _ result: Result<BodyCollector.Collected, any Error>, collector: BodyCollector, url: String, range: SegmentByteRange?
-    ) throws(Failure) -> Outcome {
-        let collected: BodyCollector.Collected
-        switch result {
-        case .success(let value):
-            collected = value
-        case .failure(let failure as Failure):
+    private func judge(_ finished: CurlTransfer.Finished, url: String, range: SegmentByteRange?) throws(Failure) -> Outcome {
+        let collected = finished.collected
+        switch finished.abort {
+        case .failure(let failure)?:
             throw failure
-        case .failure(is BodyCollector.Enough):
+        case .enough?:
             // The range a server answered whole (200) is complete: the rest is not read.
-            collected = collector.collected
-        case .failure(let error):
-            throw describe(
-                error, receivedBytes: collector.collected.head == nil ? nil : collector.received,
-                limit: (collector.maximumBytes, collector.limitFlag))
+            break
+        case nil:
+            if finished.code != CURLE_OK { throw describe(finished, url: url) }
         }
-        guard let head = collected.head else {
+        guard let status = collected.status else {
             throw Failure(reason: "the server closed the connection before answering", shortReason: "connection closed", retryable: true)
         }
-        let status = Int(head.status.code)
-        let version = DeliveryRecord.protocolName(head.version.major, head.version.minor)
-        recorder.count(version: head.version, bytes: collected.bytes.count)
+        let version = DeliveryRecord.protocolName(collected.version.major, collected.version.minor)
+        recorder.count(version: version, bytes: collected.bytes.count)
         if [301, 302, 303, 307, 308].contains(status) {
-            guard let location = head.headers.first(name: "Location"), !location.isEmpty else {
+            guard let location = collected.header("location"), !location.isEmpty else {
                 throw Failure(
                     reason: "HTTP \(status) redirect without a Location header", shortReason: "HTTP \(status)", status: status, retryable: false,
                     httpVersion: version)
@@ -392,7 +359,8 @@ package final class RemoteFetcher: Sendable, DeliveryObserver {
             return .redirect(location)
         }
         guard (200..<300).contains(status) else {
-            let text = "HTTP \(status) \(head.status.reasonPhrase)"
+            let phrase = collected.reasonPhrase.isEmpty ? Self.reasonPhrase(status) : collected.reasonPhrase
+            let text = "HTTP \(status)" + (phrase.isEmpty ? "" : " \(phrase)")
             throw Failure(
                 reason: text, shortReason: "HTTP \(status)", status: status, retryable: (500..<600).contains(status) && status != 501,
                 httpVersion: version)
@@ -403,8 +371,39 @@ package final class RemoteFetcher: Sendable, DeliveryObserver {
                 shortReason: "short range", status: status, retryable: false, httpVersion: version)
         }
         return .body(FetchedResource(
-            bytes: collected.bytes, status: status, contentType: head.headers.first(name: "Content-Type"), finalURL: url,
-            httpVersion: version, contentEncoding: head.headers.first(name: "Content-Encoding")))
+            bytes: collected.bytes, status: status, contentType: collected.header("content-type"), finalURL: url,
+            httpVersion: version, contentEncoding: collected.header("content-encoding")))
+    }
+
+    /// The reason phrase of a status an HTTP/2 answer carries without one (RFC 9113 §8.3.2).
+    static func reasonPhrase(_ status: Int) -> String {
+        switch status {
+        case 200: "OK"
+        case 206: "Partial Content"
+        case 301: "Moved Permanently"
+        case 302: "Found"
+        case 303: "See Other"
+        case 304: "Not Modified"
+        case 307: "Temporary Redirect"
+        case 308: "Permanent Redirect"
+        case 400: "Bad Request"
+        case 401: "Unauthorized"
+        case 403: "Forbidden"
+        case 404: "Not Found"
+        case 405: "Method Not Allowed"
+        case 406: "Not Acceptable"
+        case 408: "Request Timeout"
+        case 410: "Gone"
+        case 412: "Precondition Failed"
+        case 416: "Range Not Satisfiable"
+        case 429: "Too Many Requests"
+        case 500: "Internal Server Error"
+        case 501: "Not Implemented"
+        case 502: "Bad Gateway"
+        case 503: "Service Unavailable"
+        case 504: "Gateway Timeout"
+        default: ""
+        }
     }
 
     private static let userAgent = "hlscheck/\(HLSCheckVersion.current)"
@@ -421,111 +420,79 @@ package final class RemoteFetcher: Sendable, DeliveryObserver {
     /// byte limits apply to the inflated body as well.
     static let inflationRatio = 200
 
-    /// A network error as a user reads it; whether a retry may help.
-    /// `limit`: the byte limit of the resource and the flag that raises it, when known.
-    private func describe(_ error: any Error, receivedBytes: Int?, limit: (bytes: Int, flag: String)? = nil) -> Failure {
-        let partial = receivedBytes.map { " after \($0) bytes of the body" } ?? ""
-        if let error = error as? HTTPClientError {
-            switch error {
-            case .connectTimeout:
-                return Failure(reason: "no connection within \(Self.seconds(options.connectTimeoutSeconds)) s (raise it with --connect-timeout)", shortReason: "connect timeout", retryable: true)
-            case .deadlineExceeded, .readTimeout:
-                return Failure(reason: "no complete answer within \(Self.seconds(options.requestTimeoutSeconds)) s\(partial) (raise it with --request-timeout)", shortReason: "timeout", retryable: false)
-            case .remoteConnectionClosed, .uncleanShutdown:
-                return Failure(reason: "the server closed the connection\(partial) before the answer was complete", shortReason: "connection closed", retryable: true)
-            case .tlsHandshakeTimeout:
-                return Failure(reason: "no TLS handshake within \(Self.seconds(options.connectTimeoutSeconds)) s", shortReason: "TLS timeout", retryable: true)
-            case .invalidURL, .emptyHost, .emptyScheme:
-                return Failure(reason: "is not a valid URL", shortReason: "invalid URL", retryable: false)
-            case .bodyLengthMismatch:
-                return Failure(reason: "the body was shorter than its Content-Length\(partial)", shortReason: "short body", retryable: true)
-            default:
-                return Failure(reason: "HTTP client error (\(error.shortDescription))", shortReason: "client error", retryable: false)
-            }
-        }
-        if let error = error as? NIOSSLError {
-            if case .handshakeFailed(let detail) = error {
-                return Self.handshakeFailure(String(describing: detail))
-            }
-            if case .uncleanShutdown = error {
-                return Failure(reason: "the server closed the TLS connection\(partial) before the answer was complete", shortReason: "connection closed", retryable: true)
-            }
-            return Failure(reason: "TLS error (\(error))", shortReason: "TLS", retryable: false)
-        }
-        if let error = error as? NIOConnectionError {
-            let refused = error.connectionErrors.map { String(describing: $0.error) }.joined(separator: "; ")
-            return Failure(
-                reason: "cannot connect to \(error.host):\(error.port)\(refused.isEmpty ? "" : " (\(Self.errnoText(refused)))")",
-                shortReason: "cannot connect", retryable: true)
-        }
-        if let error = error as? IOError {
-            switch error.errnoCode {
-            case 111:  // ECONNREFUSED
-                return Failure(reason: "cannot connect: connection refused", shortReason: "connection refused", retryable: true)
-            case 104, 32:  // ECONNRESET, EPIPE
-                return Failure(reason: "the connection was reset" + partial, shortReason: "connection reset", retryable: true)
-            default:
-                return Failure(reason: "network error (errno \(error.errnoCode))" + partial, shortReason: "network error", retryable: true)
-            }
-        }
-        if let error = error as? HTTPParserError, error == .invalidContentLength, let limit {
-            // llhttp refuses a Content-Length past 2^64 − 1 before handing over the head, so the
-            // collector never sees it: it is a size over any limit, not a broken connection.
-            return Failure(
-                reason: "the server declared a Content-Length that is not a byte count hlscheck accepts (too large, or not a number): over the limit of \(limit.bytes) bytes (raise it with \(limit.flag)), so it was not read",
-                shortReason: "too large", retryable: false)
-        }
-        if error is HTTPParserError {
-            // What a connection closed mid-body looks like to the HTTP/1.1 parser.
-            return Failure(
-                reason: "the server closed the connection\(partial) before the answer was complete", shortReason: "connection closed",
-                retryable: true)
-        }
-        if let error = error as? ChannelError {
-            switch error {
-            case .connectTimeout:
-                return Failure(reason: "no connection within \(Self.seconds(options.connectTimeoutSeconds)) s (raise it with --connect-timeout)", shortReason: "connect timeout", retryable: true)
-            default:
-                return Failure(reason: "the connection failed (\(error))\(partial)", shortReason: "connection failed", retryable: true)
-            }
-        }
-        if let error = error as? NIOHTTPDecompression.DecompressionError {
-            // Compressed bodies are asked for with Accept-Encoding; --header replaces that header.
-            let identity = "to have it sent uncompressed, pass --header 'Accept-Encoding: identity'"
-            if error == .limit {
-                return Failure(
-                    reason: "the gzip-compressed body inflates to more than \(Self.inflationRatio) times its size (a compression bomb, or an unusually repetitive playlist), so it was not read; \(identity)",
-                    shortReason: "bad gzip", retryable: false)
-            }
-            return Failure(
-                reason: "the body is not valid gzip or deflate although the server said so (Content-Encoding); \(identity)",
-                shortReason: "bad gzip", retryable: false)
-        }
-        return Failure(reason: "network error (\(type(of: error)))\(partial)", shortReason: "network error", retryable: true)
+    /// A gzip body that inflates past `inflationRatio` times its size.
+    static var inflationFailure: Failure {
+        Failure(
+            reason: "the gzip-compressed body inflates to more than \(inflationRatio) times its size (a compression bomb, or an unusually repetitive playlist), so it was not read; \(identityAdvice)",
+            shortReason: "bad gzip", retryable: false)
     }
 
-    /// BoringSSL's reason code ("CERTIFICATE_VERIFY_FAILED"), in words; never its raw dump.
-    static func handshakeFailure(_ detail: String) -> Failure {
-        var reason = "UNKNOWN"
-        if let marker = detail.firstRange(of: "OPENSSL_internal:") {
-            reason = String(detail[marker.upperBound...].prefix { $0.isLetter || $0.isNumber || $0 == "_" })
+    /// A gzip or deflate body that does not inflate.
+    static var badEncodingFailure: Failure {
+        Failure(
+            reason: "the body is not valid gzip or deflate although the server said so (Content-Encoding); \(identityAdvice)",
+            shortReason: "bad gzip", retryable: false)
+    }
+
+    /// Compressed bodies are asked for with Accept-Encoding; --header replaces that header.
+    private static let identityAdvice = "to have it sent uncompressed, pass --header 'Accept-Encoding: identity'"
+
+    /// A transfer curl ended with an error, as a user reads it; whether a retry may help.
+    private func describe(_ finished: CurlTransfer.Finished, url: String) -> Failure {
+        let partial = finished.collected.status == nil ? "" : " after \(finished.received) bytes of the body"
+        let message = finished.message
+        if finished.cancelled {
+            return Failure(reason: "the request was cancelled", shortReason: "cancelled", retryable: false)
         }
-        switch reason {
-        case "CERTIFICATE_VERIFY_FAILED":
+        switch finished.code {
+        case CURLE_OPERATION_TIMEDOUT:
+            // curl says which phase ran out of time: resolving or connecting, or the exchange.
+            if message.hasPrefix("Connection timed out") || message.hasPrefix("Resolving timed out")
+                || message.hasPrefix("Failed to connect") {
+                return Failure(reason: "no connection within \(Self.seconds(options.connectTimeoutSeconds)) s (raise it with --connect-timeout)", shortReason: "connect timeout", retryable: true)
+            }
+            return Failure(reason: "no complete answer within \(Self.seconds(options.requestTimeoutSeconds)) s\(partial) (raise it with --request-timeout)", shortReason: "timeout", retryable: false)
+        case CURLE_COULDNT_CONNECT:
+            let why = finished.osErrno == Int(ECONNREFUSED) ? "connection refused" : (finished.osErrno != 0 ? String(cString: strerror(Int32(finished.osErrno))) : message)
+            return Failure(reason: "cannot connect to \(Self.hostAndPort(of: url)) (\(why))", shortReason: "cannot connect", retryable: true)
+        case CURLE_COULDNT_RESOLVE_HOST:
+            return Failure(reason: "cannot resolve the host name of \(Self.hostAndPort(of: url))", shortReason: "cannot resolve", retryable: true)
+        case CURLE_PARTIAL_FILE, CURLE_GOT_NOTHING:
+            return Failure(reason: "the server closed the connection\(partial) before the answer was complete", shortReason: "connection closed", retryable: true)
+        case CURLE_RECV_ERROR, CURLE_SEND_ERROR:
+            if finished.osErrno == Int(ECONNRESET) || finished.osErrno == Int(EPIPE) {
+                return Failure(reason: "the connection was reset" + partial, shortReason: "connection reset", retryable: true)
+            }
+            return Failure(reason: "the server closed the connection\(partial) before the answer was complete", shortReason: "connection closed", retryable: true)
+        case CURLE_HTTP2, CURLE_HTTP2_STREAM:
+            return Failure(reason: "the server reset the HTTP/2 stream\(partial) before the answer was complete", shortReason: "stream reset", retryable: true)
+        case CURLE_PEER_FAILED_VERIFICATION:
             return Failure(
                 reason: "TLS handshake failed: the server's certificate was not accepted (self-signed, expired, or not for this host); if you trust this server, pass --insecure (reported as tls-not-verified)",
                 shortReason: "TLS", retryable: false)
-        case "WRONG_VERSION_NUMBER":
-            return Failure(
-                reason: "TLS handshake failed: the server did not answer in TLS (a plain-http server? try an http:// URL)",
-                shortReason: "TLS", retryable: false)
+        case CURLE_SSL_CONNECT_ERROR:
+            if message.lowercased().contains("wrong version number") {
+                return Failure(
+                    reason: "TLS handshake failed: the server did not answer in TLS (a plain-http server? try an http:// URL)",
+                    shortReason: "TLS", retryable: false)
+            }
+            return Failure(reason: "TLS handshake failed (\(message))", shortReason: "TLS", retryable: false)
+        case CURLE_URL_MALFORMAT, CURLE_UNSUPPORTED_PROTOCOL:
+            return Failure(reason: "is not a valid URL", shortReason: "invalid URL", retryable: false)
+        case CURLE_BAD_CONTENT_ENCODING:
+            return Self.badEncodingFailure
+        case CURLE_WEIRD_SERVER_REPLY:
+            return Failure(reason: "the server's answer is not valid HTTP (\(message))\(partial)", shortReason: "bad answer", retryable: true)
         default:
-            return Failure(reason: "TLS handshake failed (\(reason.lowercased().replacingUnderscores()))", shortReason: "TLS", retryable: false)
+            let text = message.isEmpty ? String(cString: curl_easy_strerror(finished.code)) : message
+            return Failure(reason: "network error (\(text))\(partial)", shortReason: "network error", retryable: true)
         }
     }
 
-    private static func errnoText(_ text: String) -> String {
-        text.contains("111") || text.lowercased().contains("refused") ? "connection refused" : text
+    /// host:port of a URL, for messages (credentials left out).
+    static func hostAndPort(of url: String) -> String {
+        let origin = origin(of: url)
+        return origin.firstRange(of: "://").map { String(origin[$0.upperBound...]) } ?? origin
     }
 
     static func seconds(_ value: Double) -> String {
@@ -605,101 +572,6 @@ extension String {
     func replacingUnderscores() -> String { String(map { $0 == "_" ? " " : $0 }) }
 }
 
-/// Gathers one response on the event loop that delivers it: the head, then the body within its
-/// bounds (a declared or actual length over `maximumBytes` fails at once, a range the server
-/// answered whole is cut to the range). A redirect's or an error's body is not kept.
-final class BodyCollector: HTTPClientResponseDelegate {
-    struct Collected: Sendable {
-        var head: HTTPResponseHead?
-        var bytes: [UInt8] = []
-    }
-    typealias Response = Collected
-
-    /// Ends a body early once the wanted range is complete.
-    struct Enough: Error {}
-
-    private struct State {
-        var collected = Collected()
-        var keeps = false
-        var skip = 0
-        var received = 0
-    }
-
-    private let range: SegmentByteRange?
-    let maximumBytes: Int
-    let limitFlag: String
-    /// Touched only on the request's event loop; the lock makes that provable to the compiler.
-    private let state = NIOLockedValueBox(State())
-
-    init(range: SegmentByteRange?, maximumBytes: Int, limitFlag: String) {
-        self.range = range
-        self.maximumBytes = maximumBytes
-        self.limitFlag = limitFlag
-    }
-
-    /// What arrived so far (all of it once the task has finished).
-    var collected: Collected { state.withLockedValue { $0.collected } }
-    /// Body bytes received so far, skipped ones included.
-    var received: Int { state.withLockedValue { $0.received } }
-
-    func didReceiveHead(task: HTTPClient.Task<Collected>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
-        let status = Int(head.status.code)
-        let keeps = (200..<300).contains(status)
-        // A range asked for and answered whole (200): the server ignores Range; cut it here.
-        let skip = range != nil && status == 200 ? range?.offset ?? 0 : 0
-        // A length of digits that no Int holds (past 2^63 − 1) is over any limit too.
-        if keeps, range == nil, let declared = head.headers.first(name: "Content-Length"),
-           Int(declared).map({ $0 > maximumBytes }) ?? (!declared.isEmpty && declared.utf8.allSatisfy { (0x30...0x39).contains($0) }) {
-            state.withLockedValue { $0.collected.head = head }
-            return task.eventLoop.makeFailedFuture(RemoteFetcher.Failure(
-                reason: "\(declared) bytes, over the limit of \(maximumBytes) (raise it with \(limitFlag))", shortReason: "too large",
-                status: status, retryable: false))
-        }
-        let expected = range?.length ?? head.headers.first(name: "Content-Length").flatMap(Int.init).map { $0 - skip } ?? 0
-        state.withLockedValue {
-            $0.collected.head = head
-            $0.keeps = keeps
-            $0.skip = skip
-            // Never more than the limit, nor more than a lying header can make us hold unused.
-            if keeps { $0.collected.bytes.reserveCapacity(max(0, min(expected, maximumBytes, 16 << 20))) }
-        }
-        return task.eventLoop.makeSucceededVoidFuture()
-    }
-
-    func didReceiveBodyPart(task: HTTPClient.Task<Collected>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
-        let failure: (any Error)? = state.withLockedValue { state in
-            state.received += buffer.readableBytes
-            guard state.keeps else { return nil }
-            var chunk = buffer
-            if state.skip > 0 {
-                let skipped = min(chunk.readableBytes, state.skip)
-                chunk.moveReaderIndex(forwardBy: skipped)
-                state.skip -= skipped
-            }
-            state.collected.bytes.append(contentsOf: chunk.readableBytesView)
-            if let range, state.collected.bytes.count >= range.length {
-                state.collected.bytes.removeLast(state.collected.bytes.count - range.length)
-                state.keeps = false
-                return Enough()
-            }
-            if state.collected.bytes.count > maximumBytes {
-                state.collected.bytes = []
-                state.keeps = false
-                return RemoteFetcher.Failure(
-                    reason: "more than \(maximumBytes) bytes, over the limit (raise it with \(limitFlag))", shortReason: "too large",
-                    status: state.collected.head.map { Int($0.status.code) }, retryable: false)
-            }
-            return nil
-        }
-        if let failure { return task.eventLoop.makeFailedFuture(failure) }
-        return task.eventLoop.makeSucceededVoidFuture()
-    }
-
-    func didFinishRequest(task: HTTPClient.Task<Collected>) throws -> Collected {
-        state.withLockedValue { $0.collected }
-    }
-}
-
 /// The delivery records of one run, and what every request had in common (how many, over
 /// which protocol, how many bytes): counted under a lock, not an actor, since every request
 /// passes here and a hop per request is measurable (docs/benchmarks.md).
@@ -712,29 +584,29 @@ final class DeliveryRecorder: Sendable {
         var finalURLs: [String: String] = [:]
     }
 
-    private let state = NIOLockedValueBox(State())
+    private let state = Mutex(State())
 
-    var records: [DeliveryRecord] { state.withLockedValue { $0.records } }
-    var usedTLS: Bool { state.withLockedValue { $0.usedTLS } }
-    var traffic: DeliveryTraffic { state.withLockedValue { $0.traffic } }
-    func finalURL(of uri: String) -> String? { state.withLockedValue { $0.finalURLs[uri] } }
+    var records: [DeliveryRecord] { state.withLock { $0.records } }
+    var usedTLS: Bool { state.withLock { $0.usedTLS } }
+    var traffic: DeliveryTraffic { state.withLock { $0.traffic } }
+    func finalURL(of uri: String) -> String? { state.withLock { $0.finalURLs[uri] } }
 
-    func add(_ record: DeliveryRecord) { state.withLockedValue { $0.records.append(record) } }
-    func moved(_ uri: String, to final: String) { state.withLockedValue { $0.finalURLs[uri] = final } }
-    func noteTLS() { state.withLockedValue { $0.usedTLS = true } }
+    func add(_ record: DeliveryRecord) { state.withLock { $0.records.append(record) } }
+    func moved(_ uri: String, to final: String) { state.withLock { $0.finalURLs[uri] = final } }
+    func noteTLS() { state.withLock { $0.usedTLS = true } }
 
     /// One answer received (any status, redirects included).
-    func count(version: HTTPVersion, bytes: Int) {
-        state.withLockedValue {
+    func count(version: String, bytes: Int) {
+        state.withLock {
             $0.traffic.responses += 1
             $0.traffic.bodyBytes += bytes
-            $0.traffic.httpVersions[DeliveryRecord.protocolName(version.major, version.minor), default: 0] += 1
+            $0.traffic.httpVersions[version, default: 0] += 1
         }
     }
 
     /// Hands over the records so far and starts afresh.
     func take() -> (records: [DeliveryRecord], usedTLS: Bool, traffic: DeliveryTraffic) {
-        state.withLockedValue { state in
+        state.withLock { state in
             defer {
                 state.records = []
                 state.usedTLS = false
@@ -752,19 +624,19 @@ final class Permits: Sendable {
         var waiting: [CheckedContinuation<Void, Never>] = []
     }
 
-    private let state: NIOLockedValueBox<State>
+    private let state: Mutex<State>
 
-    init(_ count: Int) { state = NIOLockedValueBox(State(available: count)) }
+    init(_ count: Int) { state = Mutex(State(available: count)) }
 
     func acquire() async {
-        let granted = state.withLockedValue { state -> Bool in
+        let granted = state.withLock { state -> Bool in
             guard state.available > 0 else { return false }
             state.available -= 1
             return true
         }
         guard !granted else { return }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let now = state.withLockedValue { state -> Bool in
+            let now = state.withLock { state -> Bool in
                 if state.available > 0 {
                     state.available -= 1
                     return true
@@ -776,9 +648,9 @@ final class Permits: Sendable {
         }
     }
 
-    /// A permit if one is free now; never waits (the read-ahead, on the event loop, asks again later).
+    /// A permit if one is free now; never waits (the read-ahead, on the HTTP thread, asks again later).
     func tryAcquire() -> Bool {
-        state.withLockedValue { state in
+        state.withLock { state in
             guard state.available > 0 else { return false }
             state.available -= 1
             return true
@@ -786,7 +658,7 @@ final class Permits: Sendable {
     }
 
     func release() {
-        let next = state.withLockedValue { state -> CheckedContinuation<Void, Never>? in
+        let next = state.withLock { state -> CheckedContinuation<Void, Never>? in
             if state.waiting.isEmpty {
                 state.available += 1
                 return nil

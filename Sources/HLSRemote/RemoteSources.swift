@@ -94,7 +94,7 @@ extension RemoteSegmentSource {
     package static let readAheadBytes = 64 << 20
 
     /// Fetches the batch's remote segments ahead of their inspection (SegmentReadAhead), in
-    /// order, `--http-connections` requests at a time, each started from the event loop as the
+    /// order, `--http-connections` requests at a time, each started on the HTTP thread as the
     /// previous answer completes; bounded by the bytes waiting to be read (`readAheadBytes`).
     package func readingAhead<Value: Sendable>(
         _ requests: [SegmentRequest], _ body: (any SegmentByteSource) async -> Value

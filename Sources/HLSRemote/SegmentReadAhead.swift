@@ -1,5 +1,5 @@
 import MediaInspection
-import NIOConcurrencyHelpers
+import Synchronization
 
 /// A segment a read-ahead plans to fetch: its URL and byte range.
 struct SegmentReadAheadKey: Hashable, Sendable {
@@ -12,7 +12,7 @@ struct SegmentReadAheadKey: Hashable, Sendable {
 /// overlap").
 ///
 /// The fetches are started without a Swift task: `fetch` sends a request and calls back when
-/// its answer is complete, and that callback, on the HTTP client's event loop, starts the next
+/// its answer is complete, and that callback, on the HTTP thread (CurlEngine), starts the next
 /// planned request at once. A reader whose body has arrived takes it without waiting; only a
 /// reader that is ahead of the network suspends. (With a task per fetch, each answer woke a
 /// task to hand over the body and start the next one: about a third of the client's CPU per
@@ -42,15 +42,15 @@ final class SegmentReadAhead<Value: Sendable>: Sendable {
             var cancelled = false
         }
 
-        private let state = NIOLockedValueBox(State())
+        private let state = Mutex(State())
 
         /// The answer; waits for it when it has not come yet. Cancelling the reader cancels the fetch
         /// (its answer is then the fetch's cancellation failure).
         func value() async -> Value {
-            if let value = state.withLockedValue({ $0.value }) { return value }
+            if let value = state.withLock({ $0.value }) { return value }
             return await withTaskCancellationHandler {
                 await withCheckedContinuation { (continuation: CheckedContinuation<Value, Never>) in
-                    let ready = state.withLockedValue { state -> Value? in
+                    let ready = state.withLock { state -> Value? in
                         if let value = state.value { return value }
                         state.waiter = continuation
                         return nil
@@ -62,10 +62,10 @@ final class SegmentReadAhead<Value: Sendable>: Sendable {
             }
         }
 
-        var isComplete: Bool { state.withLockedValue { $0.value != nil } }
+        var isComplete: Bool { state.withLock { $0.value != nil } }
 
         func complete(_ value: Value) {
-            let waiter = state.withLockedValue { state -> CheckedContinuation<Value, Never>? in
+            let waiter = state.withLock { state -> CheckedContinuation<Value, Never>? in
                 guard state.value == nil else { return nil }
                 state.value = value
                 state.cancel = nil
@@ -77,7 +77,7 @@ final class SegmentReadAhead<Value: Sendable>: Sendable {
 
         /// How to cancel the fetch, once it was started; at once when it was cancelled before.
         func started(_ cancel: Cancel?) {
-            let now = state.withLockedValue { state -> Bool in
+            let now = state.withLock { state -> Bool in
                 guard state.value == nil else { return false }
                 state.cancel = cancel
                 return state.cancelled
@@ -86,7 +86,7 @@ final class SegmentReadAhead<Value: Sendable>: Sendable {
         }
 
         func cancel() {
-            let cancel = state.withLockedValue { state -> Cancel? in
+            let cancel = state.withLock { state -> Cancel? in
                 state.cancelled = true
                 return state.value == nil ? state.cancel : nil
             }
@@ -125,7 +125,7 @@ final class SegmentReadAhead<Value: Sendable>: Sendable {
     private let byteBudget: Int
     private let maximumInFlight: Int
     private let permits: Permits?
-    private let state: NIOLockedValueBox<State>
+    private let state: Mutex<State>
 
     /// `fetch` starts one segment's request; `size` is the bytes an answer holds.
     init(
@@ -141,17 +141,17 @@ final class SegmentReadAhead<Value: Sendable>: Sendable {
         self.permits = permits
         var positions: [Key: ArraySlice<Int>] = [:]
         for (position, key) in plan.enumerated() { positions[key, default: []].append(position) }
-        state = NIOLockedValueBox(State(positions: positions))
+        state = Mutex(State(positions: positions))
     }
 
     /// Starts the first fetches.
     func start() {
-        launch(state.withLockedValue { topUp(&$0) })
+        launch(state.withLock { topUp(&$0) })
     }
 
     /// Cancels what is still fetched ahead; later reads go to the network directly.
     func stop() {
-        let abandoned = state.withLockedValue { state -> [Pending] in
+        let abandoned = state.withLock { state -> [Pending] in
             state.stopped = true
             defer { state.running = [:] }
             return state.running.values.map(\.pending)
@@ -162,7 +162,7 @@ final class SegmentReadAhead<Value: Sendable>: Sendable {
     /// The fetch of `key` planned next, if there is one, and the window moved on; nil when the
     /// plan does not hold it or its turn has not come (read it directly).
     func take(_ key: Key) -> Pending? {
-        let (taken, starts) = state.withLockedValue { state -> (Pending?, [(Int, Pending)]) in
+        let (taken, starts) = state.withLock { state -> (Pending?, [(Int, Pending)]) in
             guard !state.stopped, let position = state.positions[key]?.popFirst() else { return (nil, []) }
             let taken: Pending?
             if let entry = state.running.removeValue(forKey: position) {
@@ -179,7 +179,7 @@ final class SegmentReadAhead<Value: Sendable>: Sendable {
     }
 
     /// Fetches started ahead so far (tests).
-    var started: Int { state.withLockedValue { $0.started } }
+    var started: Int { state.withLock { $0.started } }
 
     /// Reserves the fetches the window, the byte budget and the permits allow now; `launch`
     /// starts them once the lock is released (a fetch may complete at once).
@@ -213,7 +213,7 @@ final class SegmentReadAhead<Value: Sendable>: Sendable {
         pending.complete(value)
         permits?.release()
         let byteCount = size(value)
-        launch(state.withLockedValue { state in
+        launch(state.withLock { state in
             state.inFlight -= 1
             if state.running[position]?.pending === pending {
                 state.running[position]?.readyBytes = byteCount

@@ -1,8 +1,9 @@
 import Foundation
+import HTTPTestServer
 import Testing
 import TestSupport
 
-/// FFmpeg and libxml2 are loaded on first use: a command that needs neither starts
+/// FFmpeg, libxml2 and libcurl are loaded on first use: a command that needs none of them starts
 /// without mapping them (with them, ~40 ms before `main`), and a machine without them gets one
 /// line naming the library and the package to install, never a crash.
 @Suite struct StartupTests {
@@ -22,14 +23,14 @@ import TestSupport
         return (result, libraries)
     }
 
-    static let lazilyLoaded = ["libavformat", "libavcodec", "libavutil", "libswscale", "libswresample", "libxml2"]
+    static let lazilyLoaded = ["libavformat", "libavcodec", "libavutil", "libswscale", "libswresample", "libxml2", "libcurl"]
 
     @Test(arguments: [
         ["--version"], ["--help"], ["rules"],
         ["Samples/compliant/master.m3u8", "--playlist-only"],
         ["Samples/compliant/master.m3u8", "--playlist-only", "--format", "json"],
     ])
-    func commandsThatReadNoMediaLoadNeitherFFmpegNorLibxml2(_ arguments: [String]) throws {
+    func localCommandsThatReadNoMediaLoadNeitherFFmpegNorLibxml2NorLibcurl(_ arguments: [String]) throws {
         let (result, libraries) = try Self.loadedLibraries(arguments)
         #expect(result.status == 0, "\(result.stderr.suffix(500))")
         let loaded = libraries.filter { library in Self.lazilyLoaded.contains { library.hasPrefix($0) } }
@@ -86,5 +87,41 @@ import TestSupport
         #expect(!result.killedBySignal)
         #expect(result.stderr.contains("cannot write the JUnit report: cannot load libxml2.so."))
         #expect(result.stderr.contains("install the Debian package libxml2"))
+    }
+
+    /// A server over the samples, stopped after `body`.
+    static func withSamplesServer<T>(_ body: (HTTPTestServer) async throws -> T) async throws -> T {
+        let server = try await HTTPTestServer(folder: PackageRoot.url.appendingPathComponent("Samples").path)
+        do {
+            let result = try await body(server)
+            await server.stop()
+            return result
+        } catch {
+            await server.stop()
+            throw error
+        }
+    }
+
+    @Test func aRemoteCheckLoadsLibcurlAndNotFFmpegForPlaylistsOnly() async throws {
+        let (result, libraries) = try await Self.withSamplesServer { server in
+            try Self.loadedLibraries([server.url("compliant/master.m3u8"), "--playlist-only"])
+        }
+        #expect(result.status == 0, "\(result.stderr.suffix(500))")
+        #expect(libraries.contains { $0.hasPrefix("libcurl.so.") })
+        #expect(!libraries.contains { $0.hasPrefix("libavformat.so.") })
+    }
+
+    @Test(.enabled(if: HLSCheckBinary.hasWriteStepHook, "the missing-library hook exists in debug builds only"))
+    func aRemoteCheckWithoutLibcurlSaysWhichPackageToInstall() async throws {
+        let result = try await Self.withSamplesServer { server in
+            try Self.withoutLibrary("libcurl", [server.url("compliant/master.m3u8"), "--playlist-only"])
+        }
+        #expect(result.status == 2)
+        #expect(!result.killedBySignal)
+        #expect(result.stdout.contains("cannot load libcurl.so.4"), "\(result.stdout)")
+        #expect(result.stdout.contains("install the Debian package libcurl4"), "\(result.stdout)")
+        // A local check needs no libcurl.
+        let local = try Self.withoutLibrary("libcurl", ["Samples/compliant/master.m3u8", "--playlist-only"])
+        #expect(local.status == 0, "\(local.stderr)")
     }
 }

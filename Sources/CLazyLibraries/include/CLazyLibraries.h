@@ -1,6 +1,6 @@
 #ifndef HLSCHECK_CLAZYLIBRARIES_H
 #define HLSCHECK_CLAZYLIBRARIES_H
-// FFmpeg and libxml2 are loaded with dlopen the first time one of their functions is called
+// FFmpeg, libxml2 and libcurl are loaded with dlopen the first time one of their functions is called
 // (docs/benchmarks.md "Start-up"): the dynamic loader would otherwise map and relocate
 // FFmpeg's ~130 dependent libraries before `main`, ~40 ms, even for `--version` or a
 // `--playlist-only` check that never calls them. LazyLibraries.c defines, for every function the
@@ -14,5 +14,8 @@ const char *_Nullable hls_load_ffmpeg(void);
 
 /// As `hls_load_ffmpeg`, for libxml2 (the JUnit and HTML reports).
 const char *_Nullable hls_load_libxml2(void);
+
+/// As `hls_load_ffmpeg`, for libcurl and zlib (http(s) sources: HLSRemote).
+const char *_Nullable hls_load_curl(void);
 
 #endif
