@@ -140,6 +140,21 @@ public struct TrackFacts: Sendable, Hashable, Codable {
     /// Audio: the channel layout as a mask of speaker positions (libavutil's AV_CH_* bits), nil
     /// when the layout is unknown or not a set of standard positions.
     public var channelMask: UInt64?
+    /// Seconds: the track's earliest presentation timestamp, nil without timestamps (raw packed
+    /// audio carries none: its segment's `firstPTS` comes from the ID3 PRIV tag).
+    public var startTime: Double?
+    /// The track's identifier in its container: the PID in MPEG-TS, the track_ID in ISO BMFF
+    /// (libavformat's stream id); nil when the container gives none.
+    public var id: Int?
+    /// fMP4 only: the track's timescale (units a second), and from the segment's boxes
+    /// (`MovieFragmentTiming`) the first fragment's decode time (tfdt) and the end of its last
+    /// fragment (that tfdt plus its samples' durations), in those units; nil for other
+    /// containers or when the boxes do not say.
+    public var decodeTimeScale: Int?
+    /// See `decodeTimeScale`.
+    public var firstDecodeTime: Int64?
+    /// See `decodeTimeScale`.
+    public var decodeEndTime: Int64?
 
     /// What describes the track's format, without what varies from segment to segment.
     public var format: TrackFormat {

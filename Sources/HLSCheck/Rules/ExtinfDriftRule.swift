@@ -1,0 +1,86 @@
+import HLSPlaylist
+
+/// EXTINF durations whose sum over a run of segments drifts from the media's own duration by
+/// more than one frame, although each segment passes `extinf-duration-mismatch`'s tolerance.
+package struct ExtinfDriftRule: Rule {
+    /// Makes the rule; it holds no state, so one instance serves every check.
+    package init() {}
+
+    package static let description = RuleDescription(
+        id: "extinf-drift", name: "EXTINF durations drift from the media", defaultSeverity: .warning, scope: .variant,
+        summary: "Over a run of consecutive segments, the EXTINF durations add up to more than one frame away from the duration of their media, measured from the packet timestamps of each segment's first video track (its first audio track without video).",
+        rationale: "Players place each segment on the timeline by the EXTINF durations before it: small errors that add up move seeking, subtitles and EXT-X-PROGRAM-DATE-TIME away from the media, and bis-22 §4.4.4.1 asks for durations accurate enough that their sum shows no perceptible error. Apple holds the sum over any run of segments to one video frame (AS 8.1); this rule uses one frame of the segments' own timing track — a video frame, or an audio frame for audio-only media. Segments whose EXTINF is off by more than the duration tolerance on their own are extinf-duration-mismatch's and end a run; so does a segment that was not read.",
+        specItems: [
+            .apple("8.1", .must, "The EXTINF durations of any run of segments add up to their real duration within one video frame."),
+            .bis("4.4.4.1", rfc: "4.3.2.1", .should, "EXTINF durations are accurate enough that their sum over segments shows no perceptible error."),
+        ],
+        needsMedia: true)
+
+    package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+        stream.measuredPlaylists.compactMap { measurement in
+            Self.firstDrift(in: measurement, tolerance: configuration.durationTolerance).map { drift in
+                let count = drift.last - drift.first + 1
+                let records = measurement.records
+                let first = records[drift.first], last = records[drift.last]
+                let run = count == 1 ? "segment \(last.uri)" : "the \(count) segments from \(first.uri) to \(last.uri)"
+                return Finding(
+                    "the EXTINF durations of \(run) add up to \(seconds(drift.listed)) s, but their media lasts \(seconds(drift.measured)) s: \(seconds(abs(drift.listed - drift.measured))) s apart, more than one frame (\(seconds(drift.frame)) s); give each segment its measured duration in EXTINF",
+                    at: measurement.location(of: last))
+            }
+        }
+    }
+
+    /// A run of records (indices `first`...`last`) whose EXTINF sum `listed` is more than `frame`
+    /// away from their measured sum `measured`.
+    struct Drift: Equatable {
+        var first: Int
+        var last: Int
+        var listed: Double
+        var measured: Double
+        var frame: Double
+    }
+
+    /// The drifting run that ends first in `measurement`, and of those the longest. Linear: with
+    /// D(k) the difference of the sums up to segment k, a run from i + 1 to k drifts by
+    /// D(k) − D(i), so the extremes of D before k tell whether any run ending at k drifts.
+    static func firstDrift(in measurement: PlaylistMeasurement, tolerance: Double) -> Drift? {
+        let records = measurement.records
+        // The run so far: the extremes of D before the current record (with the index they were
+        // reached after: the run they bound starts at the next record), and its largest frame.
+        var difference = 0.0
+        var low = (value: 0.0, after: -1), high = (value: 0.0, after: -1)
+        var frame = 0.0
+        var previousSequence: Int?
+        for index in records.indices {
+            let record = records[index]
+            guard record.isInspected, let media = record.timingDuration, let frameDuration = record.frameDuration, frameDuration > 0,
+                  record.extinf.isFinite, record.extinf > 0,
+                  abs((record.measuredDuration ?? media) - record.extinf) <= tolerance,
+                  previousSequence.map({ record.mediaSequence == $0 + 1 }) ?? true
+            else {
+                // Not measured, or extinf-duration-mismatch's: the next run starts after it.
+                difference = 0
+                low = (0, index)
+                high = (0, index)
+                frame = 0
+                previousSequence = nil
+                continue
+            }
+            previousSequence = record.mediaSequence
+            frame = max(frame, frameDuration)
+            difference += record.extinf - media
+            // A millionth of a second for the decimals EXTINF and timestamps are written with.
+            let allowed = frame + 1e-6
+            for (extreme, drifts) in [(low, difference - low.value > allowed), (high, high.value - difference > allowed)] where drifts {
+                let first = extreme.after + 1
+                let runRecords = (first...index).map { records[$0] }
+                let listed = runRecords.reduce(0) { $0 + $1.extinf }
+                let measured = runRecords.reduce(0) { $0 + ($1.timingDuration ?? 0) }
+                return Drift(first: first, last: index, listed: listed, measured: measured, frame: frame)
+            }
+            if difference < low.value { low = (difference, index) }
+            if difference > high.value { high = (difference, index) }
+        }
+        return nil
+    }
+}
