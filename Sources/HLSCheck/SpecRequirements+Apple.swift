@@ -112,7 +112,7 @@ extension SpecRequirements {
         .apple("6.16", platform: "tvOS", .must, "SDR trick play streams are provided."),
         // 7. Media segmentation
         .apple("7.1", .must, "Media is continuous across segments, except at ad and other inserted transitions.",
-               gap: "timestamp continuity at unmarked joins only; whether the content itself continues is not judged"),
+               gap: "the timestamps and the encoding (container, tracks, codecs, picture size, sample rate) are compared at unmarked joins; whether the content itself continues is not judged"),
         .apple("7.2", .must, "In MPEG-TS, continuity counters and timestamps are sequential."),
         .apple("7.3", .must, "In fMP4, each fragment's decode time follows on from the previous segment's decode time and duration."),
         .apple("7.4", .must, "Video segments start with an IDR frame."),

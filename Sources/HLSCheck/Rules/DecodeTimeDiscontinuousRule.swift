@@ -16,7 +16,7 @@ package struct DecodeTimeDiscontinuousRule: Rule {
         needsMedia: true)
 
     package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
-        stream.measuredPlaylists.flatMap { measurement -> [Finding] in
+        stream.timedPlaylists.flatMap { measurement -> [Finding] in
             var findings: [Finding] = []
             var previous: SegmentRecord?
             for record in measurement.inspectedRecords {

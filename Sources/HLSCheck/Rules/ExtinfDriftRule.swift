@@ -17,7 +17,7 @@ package struct ExtinfDriftRule: Rule {
         needsMedia: true)
 
     package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
-        stream.measuredPlaylists.compactMap { measurement in
+        stream.timedPlaylists.compactMap { measurement in
             Self.firstDrift(in: measurement, tolerance: configuration.durationTolerance).map { drift in
                 let count = drift.last - drift.first + 1
                 let records = measurement.records

@@ -1,6 +1,14 @@
 import HLSPlaylist
 import MediaInspection
 
+extension StreamAnalysis {
+    /// The measured playlists whose segments follow each other in time, in URI order: all but
+    /// I-frame playlists, whose segments are single frames far apart.
+    var timedPlaylists: [PlaylistMeasurement] {
+        measuredPlaylists.filter { loaded.mediaPlaylists[$0.playlistURI]?.media?.iFramesOnly != true }
+    }
+}
+
 /// A change of container, of the audio and video tracks (their number, kinds, ids or codecs), of
 /// the picture size or of the audio sample rate between two segments that follow each other
 /// without EXT-X-DISCONTINUITY: an ad or a programme spliced in from another encoder, unmarked.
@@ -16,11 +24,12 @@ package struct TrackChangeWithoutDiscontinuityRule: Rule {
             .bis("4.4.4.3", rfc: "4.3.2.3", .must, "EXT-X-DISCONTINUITY marks every change of file format, and of the number, type or ids of tracks."),
             .bis("6.2.1", .must, "A change of encoding parameters — codec, resolution, file format, tracks — is marked with EXT-X-DISCONTINUITY."),
             .apple("8.13", .must, "Breaks of encoding continuity — container, tracks, codec, resolution, sample rate — are marked with EXT-X-DISCONTINUITY."),
+            .apple("7.1", .must, "Media is continuous across segments: the same container, tracks and encoding from one segment to the next, except at inserted transitions."),
         ],
         needsMedia: true)
 
     package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
-        stream.measuredPlaylists.flatMap { measurement -> [Finding] in
+        stream.timedPlaylists.flatMap { measurement -> [Finding] in
             var findings: [Finding] = []
             var previous: SegmentRecord?
             for record in measurement.inspectedRecords {
