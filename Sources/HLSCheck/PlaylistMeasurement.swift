@@ -67,8 +67,6 @@ public struct SegmentRecord: Sendable, Hashable {
     /// coding): what the media format rules judge. Empty when the content was not inspected.
     public var trackFormats: [TrackFormat] = []
 
-    /// The container ids of the timed metadata tracks (timed ID3 in MPEG-TS), in track order.
-    public var metadataTrackIDs: [Int?] = []
     /// The first audio track's sample rate in Hz, nil without audio or when unknown.
     public var audioSampleRate: Int?
     /// The container ids of the audio and video tracks (PID, track_ID), parallel to
@@ -530,7 +528,6 @@ struct MediaMeasurer: Sendable {
             let tracks = facts.tracks.filter { $0.kind == .audio || $0.kind == .video }
             record.trackFormats = tracks.map(\.format)
             record.trackIDs = tracks.map(\.id)
-            record.metadataTrackIDs = facts.tracks.filter { $0.kind == .timedMetadata }.map(\.id)
             record.audioSampleRate = tracks.first { $0.kind == .audio }?.sampleRate
             let timing = video ?? tracks.first { $0.kind == .audio }
             record.timingStart = timing?.startTime ?? (facts.container.isPackedAudio ? facts.firstPTS : nil)

@@ -232,7 +232,6 @@ public struct SegmentRecords: RandomAccessCollection, Sendable, Hashable {
         var decrypted: Bool
         var trackFormats: [TrackFormat]
         var trackIDs: [Int?]
-        var metadataTrackIDs: [Int?]
         var frameDuration: Double?
         var audioSampleRate: Int?
 
@@ -240,7 +239,6 @@ public struct SegmentRecords: RandomAccessCollection, Sendable, Hashable {
             container = record.container
             trackFormats = record.trackFormats
             trackIDs = record.trackIDs
-            metadataTrackIDs = record.metadataTrackIDs
             frameDuration = record.frameDuration
             audioSampleRate = record.audioSampleRate
             codecs = record.codecs
@@ -261,7 +259,6 @@ public struct SegmentRecords: RandomAccessCollection, Sendable, Hashable {
             record.container = container
             record.trackFormats = trackFormats
             record.trackIDs = trackIDs
-            record.metadataTrackIDs = metadataTrackIDs
             record.frameDuration = frameDuration
             record.audioSampleRate = audioSampleRate
             record.codecs = codecs

@@ -70,7 +70,6 @@ import Testing
         records[0].keyframeHasParameterSets = false
         records[0].decoding = decoding
         records[0].trackIDs = [0x100, 0x101]
-        records[0].metadataTrackIDs = [0x102]
         records[0].timingDuration = 6.0
         records[0].timingStart = 10.04
         records[0].frameDuration = 0.04

@@ -177,21 +177,6 @@ import Testing
         #expect(finding.location?.line == (map.isEmpty ? 7 : 8))
     }
 
-    /// hlscheck embed's audio (a timed-ID3 PID beside the AAC) followed by ffmpeg's plain AAC:
-    /// the metadata track goes away, unmarked.
-    @Test func flagsATimedMetadataTrackThatGoesAway() async throws {
-        let folder = try TemporaryFolder()
-        try folder.write(Data(contentsOf: MediaFixtures.samples.appendingPathComponent("audio/seg0.ts")), to: "a/seg0.ts")
-        try Self.encode(folder, "b", audioOnly: true)
-        let playlist = "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:6\n#EXT-X-PLAYLIST-TYPE:VOD\n#EXTINF:6.0,\na/seg0.ts\n#EXTINF:1.0,\nb/index1.ts\n#EXT-X-ENDLIST\n"
-        try folder.write(Data(playlist.utf8), to: "spliced.m3u8")
-        let findings = try await Self.findings("track-change-without-discontinuity", folder, "spliced.m3u8", codecs: "mp4a.40.2", profile: .rfc8216)
-        let finding = try #require(findings.first)
-        #expect(findings.count == 1)
-        #expect(finding.message.contains("it has no timed metadata track where a/seg0.ts has a timed metadata track"), "\(finding.message)")
-        #expect(finding.location?.line == 7)
-    }
-
     @Test func segmentsOfOneEncodeNeverChange() async throws {
         let folder = try TemporaryFolder()
         let playlist = try Self.encode(folder, "a", seconds: 4)

@@ -18,7 +18,7 @@ package struct TrackChangeWithoutDiscontinuityRule: Rule {
 
     package static let description = RuleDescription(
         id: "track-change-without-discontinuity", name: "Container or track change without EXT-X-DISCONTINUITY", defaultSeverity: .error, scope: .variant,
-        summary: "From one segment to the next, the container, the number, kinds, ids or codecs of the audio and video tracks, the timed metadata tracks, the video resolution or the audio sample rate change, and no EXT-X-DISCONTINUITY marks the join.",
+        summary: "From one segment to the next, the container, the number, kinds, ids or codecs of the audio and video tracks, the video resolution or the audio sample rate change, and no EXT-X-DISCONTINUITY marks the join.",
         rationale: "A player keeps its demuxer and decoders from one segment to the next unless EXT-X-DISCONTINUITY tells it to start afresh (bis-22 §4.4.4.3, RFC 8216 §4.3.2.3): a segment in another container, with other tracks, another codec or another picture size reaches them unannounced, and playback stalls or breaks there. Content spliced in from another encoder (an ad, the next programme) is where this happens. Channel layout and frame rate changes are format-change-without-discontinuity's (AS 2.11, 8.14); jumps of the timestamps are discontinuity-missing's.",
         specItems: [
             .bis("4.4.4.3", rfc: "4.3.2.3", .must, "EXT-X-DISCONTINUITY marks every change of file format, and of the number, type or ids of tracks."),
@@ -64,12 +64,6 @@ package struct TrackChangeWithoutDiscontinuityRule: Rule {
                 changes.append("its \(before.kind.rawValue) codec is \(after.codecString ?? after.codecName) where \(previous.uri) has \(before.codecString ?? before.codecName)")
             }
         }
-        // Timed metadata (timed ID3) is a track too (bis-22 §4.4.4.3 names every track).
-        if previous.metadataTrackIDs.count != next.metadataTrackIDs.count {
-            changes.append("it has \(metadata(next.metadataTrackIDs)) where \(previous.uri) has \(metadata(previous.metadataTrackIDs))")
-        } else if zip(previous.metadataTrackIDs, next.metadataTrackIDs).contains(where: { $0 != nil && $1 != nil && $0 != $1 }) {
-            changes.append("its timed metadata track ids are \(ids(next.metadataTrackIDs)) where \(previous.uri) has \(ids(previous.metadataTrackIDs))")
-        }
         if let before = previous.videoResolution, let after = next.videoResolution, before != after {
             changes.append("its video is \(after.width)x\(after.height) where \(previous.uri) has \(before.width)x\(before.height)")
         }
@@ -99,14 +93,6 @@ package struct TrackChangeWithoutDiscontinuityRule: Rule {
 
     private static func tracks(_ kinds: [TrackKind]) -> String {
         kinds.isEmpty ? "none" : kinds.map(\.rawValue).joined(separator: " + ")
-    }
-
-    private static func metadata(_ ids: [Int?]) -> String {
-        switch ids.count {
-        case 0: "no timed metadata track"
-        case 1: "a timed metadata track"
-        default: "\(ids.count) timed metadata tracks"
-        }
     }
 
     private static func ids(_ ids: [Int?]) -> String {
