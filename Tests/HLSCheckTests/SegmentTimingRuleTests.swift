@@ -83,6 +83,25 @@ import Testing
         #expect(rfc.map(\.severity) == [.warning])
     }
 
+    /// Audio that goes with video is held to one video frame (AS 8.1), not to one of its own
+    /// frames: the same 15 ms a segment drift past 40 ms after three segments, not two.
+    @Test func audioBesideVideoIsHeldToOneVideoFrame() async throws {
+        let folder = try TemporaryFolder()
+        try Self.encode(folder, "video", seconds: 6, ["-an"])
+        let audio = try Self.encode(folder, "audio", seconds: 6, audioOnly: true)
+        try Self.editDurations(folder, audio) { $0 + 0.015 }
+        let master = "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-INDEPENDENT-SEGMENTS\n"
+            + "#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"aud\",NAME=\"English\",LANGUAGE=\"en\",DEFAULT=YES,AUTOSELECT=YES,URI=\"audio/index.m3u8\"\n"
+            + "#EXT-X-STREAM-INF:BANDWIDTH=300000,CODECS=\"avc1.64000c,mp4a.40.2\",AUDIO=\"aud\"\nvideo/index.m3u8\n"
+        try folder.write(Data(master.utf8), to: "master.m3u8")
+        let findings = try await EncodedStream.check(folder.path("master.m3u8"), profile: .appleIOS).filter { $0.rule == "extinf-drift" }
+        let finding = try #require(findings.first)
+        #expect(findings.count == 1, "\(findings)")
+        #expect(finding.location?.uri.hasSuffix("audio/index.m3u8") == true)
+        #expect(finding.message.contains("the 3 segments from index0.ts to index2.ts"), "\(finding.message)")
+        #expect(finding.message.contains("more than one frame (0.040 s)"))
+    }
+
     /// A segment whose EXTINF is off by more than the duration tolerance is
     /// extinf-duration-mismatch's alone: the runs on either side of it are judged on their own.
     @Test func aSegmentOffByMoreThanTheToleranceEndsTheRun() async throws {

@@ -8,8 +8,8 @@ package struct ExtinfDriftRule: Rule {
 
     package static let description = RuleDescription(
         id: "extinf-drift", name: "EXTINF durations drift from the media", defaultSeverity: .warning, scope: .variant,
-        summary: "Over a run of consecutive segments, the EXTINF durations add up to more than one frame away from the duration of their media, measured from the packet timestamps of each segment's first video track (its first audio track without video).",
-        rationale: "Players place each segment on the timeline by the EXTINF durations before it: small errors that add up move seeking, subtitles and EXT-X-PROGRAM-DATE-TIME away from the media, and bis-22 §4.4.4.1 asks for durations accurate enough that their sum shows no perceptible error. Apple holds the sum over any run of segments to one video frame (AS 8.1); this rule uses one frame of the segments' own timing track — a video frame, or an audio frame for audio-only media. Segments whose EXTINF is off by more than the duration tolerance on their own are extinf-duration-mismatch's and end a run; so does a segment that was not read.",
+        summary: "Over a run of consecutive segments, the EXTINF durations add up to more than one video frame away from the duration of their media (one audio frame in a stream without video), measured from the packet timestamps of each segment's first video track (its first audio track without video).",
+        rationale: "Players place each segment on the timeline by the EXTINF durations before it: small errors that add up move seeking, subtitles and EXT-X-PROGRAM-DATE-TIME away from the media, and bis-22 §4.4.4.1 asks for durations accurate enough that their sum shows no perceptible error. Apple holds the sum over any run of segments to one video frame (AS 8.1): this rule allows one frame of the playlist's own video, one frame of the stream's slowest video for audio that goes with video (an audio rendition, an audio-only variant), and one audio frame for a stream without video. Segments whose EXTINF is off by more than the duration tolerance on their own are extinf-duration-mismatch's and end a run; so does a segment that was not read.",
         specItems: [
             .apple("8.1", .must, "The EXTINF durations of any run of segments add up to their real duration within one video frame."),
             .bis("4.4.4.1", rfc: "4.3.2.1", .should, "EXTINF durations are accurate enough that their sum over segments shows no perceptible error."),
@@ -17,8 +17,14 @@ package struct ExtinfDriftRule: Rule {
         needsMedia: true)
 
     package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
-        stream.timedPlaylists.compactMap { measurement in
-            Self.firstDrift(in: measurement, tolerance: configuration.durationTolerance).map { drift in
+        let playlists = stream.timedPlaylists
+        // AS 8.1 counts in video frames: audio that goes with video (a rendition, an audio-only
+        // variant) is held to one frame of the stream's slowest video; audio alone to one of
+        // its own frames.
+        let videoFrame = playlists.compactMap(\.measuredFrameRate).filter { $0 > 0 }.min().map { 1 / $0 }
+        return playlists.compactMap { measurement in
+            let floor = measurement.containsVideo ? nil : videoFrame
+            return Self.firstDrift(in: measurement, tolerance: configuration.durationTolerance, frameFloor: floor).map { drift in
                 let count = drift.last - drift.first + 1
                 let records = measurement.records
                 let first = records[drift.first], last = records[drift.last]
@@ -43,7 +49,7 @@ package struct ExtinfDriftRule: Rule {
     /// The drifting run that ends first in `measurement`, and of those the longest. Linear: with
     /// D(k) the difference of the sums up to segment k, a run from i + 1 to k drifts by
     /// D(k) − D(i), so the extremes of D before k tell whether any run ending at k drifts.
-    static func firstDrift(in measurement: PlaylistMeasurement, tolerance: Double) -> Drift? {
+    static func firstDrift(in measurement: PlaylistMeasurement, tolerance: Double, frameFloor: Double? = nil) -> Drift? {
         let records = measurement.records
         // The run so far: the extremes of D before the current record (with the index they were
         // reached after: the run they bound starts at the next record), and its largest frame.
@@ -67,7 +73,7 @@ package struct ExtinfDriftRule: Rule {
                 continue
             }
             previousSequence = record.mediaSequence
-            frame = max(frame, frameDuration)
+            frame = max(frame, frameDuration, frameFloor ?? 0)
             difference += record.extinf - media
             // A millionth of a second for the decimals EXTINF and timestamps are written with.
             let allowed = frame + 1e-6
