@@ -9,7 +9,7 @@ package struct ExtinfDriftRule: Rule {
     package static let description = RuleDescription(
         id: "extinf-drift", name: "EXTINF durations drift from the media", defaultSeverity: .warning, scope: .variant,
         summary: "Over a run of consecutive segments, the EXTINF durations add up to more than one video frame away from the duration of their media (one audio frame in a stream without video), measured from the packet timestamps of each segment's first video track (its first audio track without video).",
-        rationale: "Players place each segment on the timeline by the EXTINF durations before it: small errors that add up move seeking, subtitles and EXT-X-PROGRAM-DATE-TIME away from the media, and bis-22 §4.4.4.1 asks for durations accurate enough that their sum shows no perceptible error. Apple holds the sum over any run of segments to one video frame (AS 8.1): this rule allows one frame of the playlist's own video, one frame of the stream's slowest video for audio that goes with video (an audio rendition, an audio-only variant), and one audio frame for a stream without video. Segments whose EXTINF is off by more than the duration tolerance on their own are extinf-duration-mismatch's and end a run; so does a segment that was not read.",
+        rationale: "Players place each segment on the timeline by the EXTINF durations before it: small errors that add up move seeking, subtitles and EXT-X-PROGRAM-DATE-TIME away from the media, and bis-22 §4.4.4.1 asks for durations accurate enough that their sum shows no perceptible error. Apple holds the sum over any run of segments to one video frame (AS 8.1): this rule allows one frame of the playlist's own video, one frame of the stream's slowest video for audio that goes with video (an audio rendition, an audio-only variant), and one audio frame for a stream without video. Segments whose EXTINF is off by more than the duration tolerance on their own are extinf-duration-mismatch's and end a run; so does a segment that was not read, and EXT-X-DISCONTINUITY, after which the timeline starts again.",
         specItems: [
             .apple("8.1", .must, "The EXTINF durations of any run of segments add up to their real duration within one video frame."),
             .bis("4.4.4.1", rfc: "4.3.2.1", .should, "EXTINF durations are accurate enough that their sum over segments shows no perceptible error."),
@@ -73,6 +73,14 @@ package struct ExtinfDriftRule: Rule {
                 continue
             }
             previousSequence = record.mediaSequence
+            if record.discontinuity {
+                // The timeline starts again here: a player places the segment at the EXTINF sum
+                // before it, and no error from before carries over.
+                difference = 0
+                low = (0, index - 1)
+                high = (0, index - 1)
+                frame = 0
+            }
             frame = max(frame, frameDuration, frameFloor ?? 0)
             difference += record.extinf - media
             // A millionth of a second for the decimals EXTINF and timestamps are written with.
