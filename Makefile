@@ -132,8 +132,10 @@ FUZZ_FLAGS = -max_len=65536 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1
 # hlscheck executable with the sanitizers, which the system linker (gold) cannot.
 fuzz-build: deps
 	@mkdir -p $(FUZZ_BUILD)
+	@# -enable-testing: the targets reach the parsers' package-level API through @testable import
+	@# (the library's public API is only what a client needs).
 	@$(foreach t,$(FUZZ_TARGETS),$(SWIFT) build --package-path Fuzz --scratch-path $(FUZZ_BUILD) -c release \
-	    -Xswiftc -sanitize=fuzzer,address --product fuzz-$(t) >$(FUZZ_BUILD)/build.log 2>&1 \
+	    -Xswiftc -sanitize=fuzzer,address -Xswiftc -enable-testing --product fuzz-$(t) >$(FUZZ_BUILD)/build.log 2>&1 \
 	    && echo "built fuzz-$(t)" || { cat $(FUZZ_BUILD)/build.log; false; } &&) true
 
 fuzz-seeds:

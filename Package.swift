@@ -62,6 +62,9 @@ let package = Package(
         .target(name: "HLSPlaylist", dependencies: ["MediaFormats"], swiftSettings: strict),
         .target(name: "MediaFormats", swiftSettings: strict),
         .target(name: "MediaInspection", dependencies: ["CFFmpeg", "CLazyLibraries", "MediaFormats"], swiftSettings: strict),
+        // The encoders only the packager uses (audio transcoding, poster fitting, the still from
+        // the video), over MediaInspection's libav plumbing.
+        .target(name: "MediaEncoding", dependencies: ["CFFmpeg", "MediaInspection", "MediaFormats"], swiftSettings: strict),
         .target(
             name: "HLSCheck", dependencies: ["HLSPlaylist", "MediaInspection", "MediaFormats", "CLibYAML"],
             swiftSettings: strict,
@@ -75,7 +78,7 @@ let package = Package(
         .target(name: "HLSPackaging", dependencies: ["MediaFormats"], swiftSettings: strict),
         .target(
             name: "HLSEmbedding",
-            dependencies: ["HLSCheck", "HLSPackaging", "HLSPlaylist", "MediaFormats", "MediaInspection", "CHLSSystem"],
+            dependencies: ["HLSCheck", "HLSPackaging", "HLSPlaylist", "MediaFormats", "MediaInspection", "MediaEncoding", "CHLSSystem"],
             swiftSettings: strict),
         // http(s) sources for playlists and segments; the only target that depends on SwiftNIO.
         .target(
@@ -121,7 +124,7 @@ let package = Package(
         .testTarget(name: "HLSPlaylistTests", dependencies: ["HLSPlaylist", "HLSCheck", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "MediaFormatsTests", dependencies: ["MediaFormats", "TestSupport"], swiftSettings: strict),
         .testTarget(
-            name: "MediaInspectionTests", dependencies: ["MediaInspection", "MediaFormats", "TestSupport"],
+            name: "MediaInspectionTests", dependencies: ["MediaInspection", "MediaEncoding", "MediaFormats", "TestSupport"],
             exclude: ["Fixtures"], swiftSettings: strict),
         .testTarget(name: "HLSCheckTests", dependencies: ["HLSCheck", "HLSPlaylist", "MediaFormats", "MediaInspection", "TestSupport"], swiftSettings: strict),
         .testTarget(
@@ -129,7 +132,7 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "HLSEmbeddingTests",
-            dependencies: ["HLSEmbedding", "HLSCheck", "HLSPackaging", "MediaFormats", "TestSupport", "HTTPTestServer"],
+            dependencies: ["HLSEmbedding", "HLSCheck", "HLSPackaging", "MediaEncoding", "MediaFormats", "TestSupport", "HTTPTestServer"],
             swiftSettings: strict),
         .testTarget(
             name: "HLSReportingTests", dependencies: ["HLSReporting", "HLSCheck", "HLSPlaylist", "MediaInspection", "MediaFormats", "TestSupport", "CLibXML2"],

@@ -6,47 +6,48 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-public import HLSCheck
-public import HLSPackaging
+package import HLSCheck
+package import HLSPackaging
 import HLSPlaylist
 import MediaFormats
 import MediaInspection
+import MediaEncoding
 
 /// What `hlscheck embed --add-audio-only` was asked to do.
-public struct AudioOnlyRequest: Sendable {
+package struct AudioOnlyRequest: Sendable {
     /// The multivariant playlist.
-    public var input: String
+    package var input: String
     /// The poster for every segment of the new variant; nil: none.
-    public var poster: Poster?
-    public var posterName: String
-    public var destination: EmbedRequest.Destination
+    package var poster: Poster?
+    package var posterName: String
+    package var destination: EmbedRequest.Destination
     /// The AAC bit rate (bit/s); nil: the highest that fits the budget with the poster.
-    public var audioBitRate: Int?
+    package var audioBitRate: Int?
     /// The variant or audio rendition to take the audio from (URI as written or resolved).
-    public var audioFrom: String?
+    package var audioFrom: String?
     /// The new variant's playlist, relative to the multivariant playlist ("DIR/PLAYLIST");
     /// nil: `audio-only/index.m3u8`.
-    public var name: String?
+    package var name: String?
     /// Rebuild the variant when it is there already (never a licence to exceed the budget).
-    public var force = false
+    package var force = false
     /// Replace an audio-only variant that does not do its job (over the budget, without the
     /// poster) with the new one, in its place in the multivariant playlist.
-    public var replace = false
+    package var replace = false
     /// Shrink the poster when audio, container and poster do not fit.
-    public var fit = false
+    package var fit = false
     /// Take the poster from the stream's own video at this time instead of `poster`
     /// (`--poster-from-video`); it is fitted to the budget as with `fit`.
-    public var posterFromVideo: PosterFrameTime?
+    package var posterFromVideo: PosterFrameTime?
     /// The APIC description of a poster taken from the video.
-    public var posterDescription = ""
+    package var posterDescription = ""
     /// Drop the variant an earlier run added.
-    public var remove = false
-    public var configuration: CheckConfiguration
-    public var wait = false
-    public var report: @Sendable (String) -> Void = { _ in }
-    public var writeStepHook: (@Sendable (Int) -> Void)?
+    package var remove = false
+    package var configuration: CheckConfiguration
+    package var wait = false
+    package var report: @Sendable (String) -> Void = { _ in }
+    package var writeStepHook: (@Sendable (Int) -> Void)?
 
-    public init(input: String, poster: Poster?, posterName: String, destination: EmbedRequest.Destination, configuration: CheckConfiguration = CheckConfiguration()) {
+    package init(input: String, poster: Poster?, posterName: String, destination: EmbedRequest.Destination, configuration: CheckConfiguration = CheckConfiguration()) {
         self.input = input
         self.poster = poster
         self.posterName = posterName
@@ -56,35 +57,35 @@ public struct AudioOnlyRequest: Sendable {
 }
 
 /// What `--add-audio-only` did.
-public struct AudioOnlyOutcome: Sendable {
-    public enum Action: String, Sendable { case added, rebuilt, replaced, alreadyPresent, removed, nothingToRemove }
-    public var action: Action
+package struct AudioOnlyOutcome: Sendable {
+    package enum Action: String, Sendable { case added, rebuilt, replaced, alreadyPresent, removed, nothingToRemove }
+    package var action: Action
     /// The playlist to give players (the written copy of the input, or the input).
-    public var output: String
+    package var output: String
     /// The new variant's URI as written in the multivariant playlist.
-    public var variantURI: String?
+    package var variantURI: String?
     /// The playlist the audio came from.
-    public var source: String?
-    public var segments = 0
-    public var audioBitRate: Int?
-    public var peak: Int?
-    public var average: Int?
-    public var codecs: String?
+    package var source: String?
+    package var segments = 0
+    package var audioBitRate: Int?
+    package var peak: Int?
+    package var average: Int?
+    package var codecs: String?
     /// The bit-rate arithmetic, one line each, for the user.
-    public var arithmetic: [String] = []
-    public var fittedImage: String?
+    package var arithmetic: [String] = []
+    package var fittedImage: String?
     /// How the new segments line up with the source: the largest |first PTS − source first PTS| (s).
-    public var largestStartOffset: Double?
-    public var verification: CheckReport?
+    package var largestStartOffset: Double?
+    package var verification: CheckReport?
     /// The re-check's findings split into those in what was written and those that were in the
     /// stream before (docs/embed.md, "Exit code").
-    public var verdict = EmbedVerdict(written: [], before: [])
+    package var verdict = EmbedVerdict(written: [], before: [])
     /// `alreadyPresent`: why the variant there does its job ("… peaks at 51.2 kbit/s within …").
-    public var existing: String?
+    package var existing: String?
     /// `replaced`: the URIs of the audio-only variants whose entries the new one took.
-    public var replaced: [String] = []
+    package var replaced: [String] = []
     /// The languages of the new variant's AUDIO group, default first; empty for one rendition.
-    public var languages: [String] = []
+    package var languages: [String] = []
 }
 
 /// `hlscheck embed --add-audio-only`: creates the audio-only variant a stream lacks — the
@@ -92,17 +93,17 @@ public struct AudioOnlyOutcome: Sendable {
 /// segment boundaries, in the container the stream uses, with the poster in every segment — and
 /// adds it to the multivariant playlist, through the same writer as `embed` (new files first,
 /// the input playlist swapped in last, lock and journal).
-public struct AudioOnlyVariantBuilder: Sendable {
+package struct AudioOnlyVariantBuilder: Sendable {
     /// Where the new variant goes without `--name`, beside the multivariant playlist.
-    public static let defaultName = "audio-only/index.m3u8"
+    package static let defaultName = "audio-only/index.m3u8"
     /// The folder earlier versions wrote the variant into, and the one used when
     /// `audio-only/index.m3u8` belongs to someone else: a variant there is ours.
-    public static let folderName = "hlscheck-audio-only"
+    package static let folderName = "hlscheck-audio-only"
     /// The comment line (RFC 8216 §4.1) that marks a media playlist this command wrote, so that
     /// `--remove` and `--force` find it under any `--name`.
-    public static let marker = "# written by hlscheck embed --add-audio-only"
+    package static let marker = "# written by hlscheck embed --add-audio-only"
     /// Below this the AAC-LC encoder makes mush; `--audio-bitrate` takes nothing lower.
-    public static let minimumBitRate = 16_000
+    package static let minimumBitRate = 16_000
     /// The rates `--add-audio-only` chooses from, lowest first: the steps of common AAC-LC
     /// ladders. FFmpeg's native `aac` encoder (the one libavcodec has here) makes AAC-LC only —
     /// no HE-AAC (SBR), which would sound better at the lowest rungs.
@@ -113,13 +114,13 @@ public struct AudioOnlyVariantBuilder: Sendable {
     /// The audio `--fit` keeps beside the re-encoded poster when `--audio-bitrate` is not given.
     static let fitRate = 32_000
 
-    public var request: AudioOnlyRequest
+    package var request: AudioOnlyRequest
 
-    public init(_ request: AudioOnlyRequest) {
+    package init(_ request: AudioOnlyRequest) {
         self.request = request
     }
 
-    public func run() async throws(EmbedError) -> AudioOnlyOutcome {
+    package func run() async throws(EmbedError) -> AudioOnlyOutcome {
         let lock = request.destination == .inPlace
             ? try StreamWriter.lockInPlace(request.input, wait: request.wait, report: request.report) : nil
         defer { lock?.release() }
@@ -671,7 +672,7 @@ public struct AudioOnlyVariantBuilder: Sendable {
 
     /// Why `name` cannot name the new variant's playlist (relative to the multivariant
     /// playlist), nil when it can: plain relative path components, ending in `.m3u8`.
-    public static func nameProblem(_ name: String) -> String? {
+    package static func nameProblem(_ name: String) -> String? {
         let parts = name.split(separator: "/", omittingEmptySubsequences: false)
         if name.hasPrefix("/") || parts.contains(where: { $0.isEmpty || $0 == "." || $0 == ".." }) {
             return "a relative path without empty, '.' or '..' parts"

@@ -1,4 +1,4 @@
-public import HLSCheck
+package import HLSCheck
 import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
@@ -11,21 +11,21 @@ import MediaFormats
 import HLSPlaylist
 
 /// What `hlscheck fix` was asked to do.
-public struct FixRequest: Sendable {
+package struct FixRequest: Sendable {
     /// The multivariant or media playlist.
-    public var input: String
+    package var input: String
     /// Where the fixed playlists go; nil: nowhere (`--diff` shows the edits and writes nothing).
-    public var destination: EmbedRequest.Destination?
+    package var destination: EmbedRequest.Destination?
     /// The tolerances and limits the stream is measured and re-checked with.
-    public var configuration: CheckConfiguration
+    package var configuration: CheckConfiguration
     /// When another run holds the stream's lock: wait for it (true) or refuse.
-    public var wait = false
+    package var wait = false
     /// Messages for the user while the run goes on.
-    public var report: @Sendable (String) -> Void = { _ in }
+    package var report: @Sendable (String) -> Void = { _ in }
     /// Called before each step of writing (see ``EmbedRequest/writeStepHook``).
-    public var writeStepHook: (@Sendable (Int) -> Void)?
+    package var writeStepHook: (@Sendable (Int) -> Void)?
 
-    public init(input: String, destination: EmbedRequest.Destination?, configuration: CheckConfiguration = CheckConfiguration()) {
+    package init(input: String, destination: EmbedRequest.Destination?, configuration: CheckConfiguration = CheckConfiguration()) {
         self.input = input
         self.destination = destination
         self.configuration = configuration
@@ -33,39 +33,39 @@ public struct FixRequest: Sendable {
 }
 
 /// What `hlscheck fix` did, or would do.
-public struct FixOutcome: Sendable {
+package struct FixOutcome: Sendable {
     /// One playlist the edits change.
-    public struct ChangedPlaylist: Sendable {
+    package struct ChangedPlaylist: Sendable {
         /// The playlist's file, as the input named it (`ladder/master.m3u8`).
-        public var file: String
+        package var file: String
         /// Its bytes as read, and with the edits.
-        public var before: [UInt8]
-        public var after: [UInt8]
+        package var before: [UInt8]
+        package var after: [UInt8]
         /// The edits, in line order.
-        public var fixes: [PlaylistFix]
+        package var fixes: [PlaylistFix]
     }
 
     /// The playlists that change, root first.
-    public var changed: [ChangedPlaylist]
+    package var changed: [ChangedPlaylist]
     /// Findings of the check no edit settles: for a person to look at.
-    public var unfixed: [Diagnostic]
+    package var unfixed: [Diagnostic]
     /// The written input playlist; nil for `--diff`.
-    public var output: String?
+    package var output: String?
     /// The check of what was written; nil for `--diff`.
-    public var verification: CheckReport?
+    package var verification: CheckReport?
 }
 
 /// `hlscheck fix`: measures the stream, plans the edits the measurements prove (FixPlan),
 /// applies them to the playlists' bytes (PlaylistEditor) and writes them with embed's writer —
 /// the same lock, digest check, journal and renames (docs/fix.md, docs/embed.md).
-public struct PlaylistFixer: Sendable {
-    public var request: FixRequest
+package struct PlaylistFixer: Sendable {
+    package var request: FixRequest
 
-    public init(_ request: FixRequest) {
+    package init(_ request: FixRequest) {
         self.request = request
     }
 
-    public func run() async throws(EmbedError) -> FixOutcome {
+    package func run() async throws(EmbedError) -> FixOutcome {
         let lock = request.destination == .inPlace
             ? try StreamWriter.lockInPlace(request.input, wait: request.wait, report: request.report) : nil
         defer { lock?.release() }
@@ -168,7 +168,7 @@ extension FixOutcome.ChangedPlaylist {
     /// The edits as a unified diff (`--- a/FILE`, `+++ b/FILE`, hunks with three lines of
     /// context), built from the edits themselves: each is confined to its line (or inserts one),
     /// so the alignment is known and the cost is linear in the playlist's lines.
-    public var unifiedDiff: String {
+    package var unifiedDiff: String {
         var old = String(decoding: before, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map {
             $0.hasSuffix("\r") ? String($0.dropLast()) : String($0)
         }

@@ -11,18 +11,19 @@ import HLSPackaging
 import HLSPlaylist
 import MediaFormats
 import MediaInspection
+import MediaEncoding
 
 /// `hlscheck embed`: puts the poster into every segment of the audio-only variants and audio
 /// renditions, recomputes their BANDWIDTH / AVERAGE-BANDWIDTH, writes the stream, re-checks it.
 ///
 /// Budget first: everything is rewritten in memory, one segment at a time, and measured before a
 /// single byte is written; then the files are written (a copy, or an atomic in-place swap).
-public struct PosterEmbedder: Sendable {
+package struct PosterEmbedder: Sendable {
     /// What to embed, where, and under which budget.
-    public var request: EmbedRequest
+    package var request: EmbedRequest
 
     /// Makes an embedder for `request`; nothing is read until `run()`.
-    public init(_ request: EmbedRequest) {
+    package init(_ request: EmbedRequest) {
         self.request = request
     }
 
@@ -31,7 +32,7 @@ public struct PosterEmbedder: Sendable {
     /// consistently (ByteRangedFile), a segment that cannot be rewritten, a result over budget
     /// without `force` (or that `fit` cannot make fit), a lock held by another run, or a write
     /// that failed; and, after writing, when the written stream cannot be re-checked.
-    public func run() async throws(EmbedError) -> EmbedOutcome {
+    package func run() async throws(EmbedError) -> EmbedOutcome {
         // In place, nobody else may change the stream between our reading and our writing.
         let lock = request.destination == .inPlace
             ? try StreamWriter.lockInPlace(request.input, wait: request.wait, report: request.report) : nil

@@ -1,5 +1,5 @@
 import FoundationEssentials
-public import HLSCheck
+package import HLSCheck
 
 /// The findings a stream had before embed, so that the re-check's can be told apart: those that
 /// were in the ladder already (a wrong CODECS on a video variant, say) and those in what embed
@@ -50,14 +50,14 @@ struct PriorFindings: Sendable {
 }
 
 /// The re-check of what embed wrote, with the findings that were in the ladder before set apart.
-public struct EmbedVerdict: Sendable {
+package struct EmbedVerdict: Sendable {
     /// The re-check's findings in what embed wrote (not in the stream before).
-    public var written: [Diagnostic]
+    package var written: [Diagnostic]
     /// The re-check's findings that were in the stream before embed.
-    public var before: [Diagnostic]
+    package var before: [Diagnostic]
 
     /// When findings make the run fail.
-    public enum FailPolicy: Sendable, Hashable {
+    package enum FailPolicy: Sendable, Hashable {
         /// The default: a finding at error in what embed wrote; old ones never.
         case writtenErrors
         /// `--fail-on`: any finding at or above this severity, old ones included.
@@ -67,7 +67,7 @@ public struct EmbedVerdict: Sendable {
     }
 
     /// Whether the run fails under `policy`. Suppressed findings never fail, as in `hlscheck check`.
-    public func fails(_ policy: FailPolicy) -> Bool {
+    package func fails(_ policy: FailPolicy) -> Bool {
         switch policy {
         case .writtenErrors: return written.contains { !$0.suppressed && $0.severity >= .error }
         case .atOrAbove(let threshold): return (written + before).contains { !$0.suppressed && $0.severity >= threshold }
@@ -76,5 +76,5 @@ public struct EmbedVerdict: Sendable {
     }
 
     /// The findings that were in the ladder before embed and are still there (not suppressed).
-    public var beforeCount: Int { before.filter { !$0.suppressed }.count }
+    package var beforeCount: Int { before.filter { !$0.suppressed }.count }
 }

@@ -1,23 +1,24 @@
 import MediaFormats
 import HLSCheck
-public import HLSPackaging
+package import HLSPackaging
 import HLSPlaylist
 import MediaInspection
+import MediaEncoding
 
 /// Where in the stream `--poster-from-video` takes its picture: a share of the stream's
 /// duration or a time from its start (the sum of EXTINF before it, as a player's seek bar counts).
-public enum PosterFrameTime: Sendable, Hashable, CustomStringConvertible {
+package enum PosterFrameTime: Sendable, Hashable, CustomStringConvertible {
     /// This share of the duration, 0 ≤ share < 1.
     case share(Double)
     /// This many seconds from the start.
     case seconds(Double)
 
     /// 10 % in: past a title card or a fade from black, still near the start.
-    public static let `default` = PosterFrameTime.share(0.1)
+    package static let `default` = PosterFrameTime.share(0.1)
 
     /// Reads "10%", "12", "12.5", "1:30" or "1:02:03.5"; nil for anything else (a negative
     /// number, a share of 100 % or more, minutes or seconds of 60 or more).
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         let trimmed = text.trimmingWhiteSpace(newlines: false)
         if trimmed.hasSuffix("%") {
             guard let percent = Self.number(trimmed.dropLast()), percent < 100 else { return nil }
@@ -43,7 +44,7 @@ public enum PosterFrameTime: Sendable, Hashable, CustomStringConvertible {
         return value
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .share(let share): return "\(VideoPoster.decimal(share * 100)) %"
         case .seconds(let seconds): return "\(VideoPoster.decimal(seconds)) s"

@@ -10,11 +10,11 @@ internal import MediaFormats
 /// references end on box boundaries gets its first_offset/referenced_size adjusted
 /// (ISO/IEC 14496-12 §8.16.3) so that byte-range requests still fetch whole subsegments, the
 /// new `emsg` counting as part of the subsegment of the `moof` it precedes.
-public enum FragmentedMP4PosterWriter {
+package enum FragmentedMP4PosterWriter {
     /// `fragment` with its ID3 emsg APIC set to `poster` (nil removes it, and drops emsg boxes
     /// left empty). `initSection` (EXT-X-MAP) supplies the track timescale for the emsg; without
     /// it the emsg uses 90 kHz and takes the `tfdt` time as is.
-    public static func rewrite(_ fragment: [UInt8], initSection: [UInt8]?, poster: Poster?) throws(PackagingError) -> [UInt8] {
+    package static func rewrite(_ fragment: [UInt8], initSection: [UInt8]?, poster: Poster?) throws(PackagingError) -> [UInt8] {
         guard let boxes = ISOBox.boxes(in: fragment[...]), !boxes.isEmpty else {
             throw PackagingError(.wrongContainer, "the fragment is not a sequence of ISO BMFF boxes (a size field runs past the end, or it is not fMP4): it is truncated, encrypted as a whole, or another format")
         }

@@ -1,8 +1,8 @@
 /// Why a segment or an image could not be packaged. Every description says what was found and
 /// what to do about it, so `hlscheck embed` can print it as is; `kind` lets callers branch.
-public struct PackagingError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct PackagingError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What kind of problem it is, so that callers can branch without parsing the message.
-    public enum Kind: String, Sendable, Hashable {
+    package enum Kind: String, Sendable, Hashable {
         /// The poster is not a JPEG or PNG image.
         case unsupportedImage
         /// The segment is not in the container the writer handles (or not in any known one).
@@ -26,12 +26,12 @@ public struct PackagingError: Error, Sendable, Hashable, CustomStringConvertible
     }
 
     /// What kind of problem it is.
-    public var kind: Kind
+    package var kind: Kind
     /// What was found and what to do, ready to print.
-    public var description: String
+    package var description: String
 
     /// Makes an error.
-    public init(_ kind: Kind, _ description: String) {
+    package init(_ kind: Kind, _ description: String) {
         self.kind = kind
         self.description = description
     }

@@ -9,11 +9,11 @@ internal import MediaFormats
 /// (design.md §6). Other frames keep their bytes; the audio after the tag(s) is not touched. A
 /// later tag that cannot be read is dropped; a damaged leading tag is refused (it holds the
 /// timestamp, and where the audio starts cannot be told).
-public enum PackedAudioPosterWriter {
+package enum PackedAudioPosterWriter {
     /// `segment` with the leading tag's APIC set to `poster` (nil removes it). When the segment
     /// has no timestamp PRIV, one is added with `timestampIfMissing` (90 kHz ticks, wrapped to
     /// 33 bits); without it such a segment is refused, since the output must be valid HLS.
-    public static func rewrite(_ segment: [UInt8], poster: Poster?, timestampIfMissing: Int64?) throws(PackagingError) -> [UInt8] {
+    package static func rewrite(_ segment: [UInt8], poster: Poster?, timestampIfMissing: Int64?) throws(PackagingError) -> [UInt8] {
         try refuseOtherContainers(segment)
 
         // The tags at the very start, back to back (a timestamp tag and a picture tag, say).

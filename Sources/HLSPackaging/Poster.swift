@@ -1,20 +1,20 @@
-public import MediaFormats
+package import MediaFormats
 
 /// The still image embedded in audio-only segments: an ID3v2 APIC frame (ID3v2.4 frames §4.14)
 /// with picture type 3, "Cover (front)". Apple's players show it while they sit on an audio-only
 /// variant; HLS authoring rules accept JPEG and PNG only.
-public struct Poster: Sendable, Hashable {
+package struct Poster: Sendable, Hashable {
     /// "image/jpeg" or "image/png", from the image's signature.
-    public var mimeType: String
+    package var mimeType: String
     /// The image bytes as given.
-    public var data: [UInt8]
+    package var data: [UInt8]
     /// The APIC description text (may be empty).
-    public var description: String
+    package var description: String
 
     /// Sniffs the image format from its signature: JPEG (SOI marker FF D8 followed by a marker,
     /// ITU-T T.81 §B.1.1.3) or PNG (the 8-byte signature of ISO/IEC 15948 §5.2). Anything else
     /// is refused with an error that names what the bytes look like.
-    public init(image: [UInt8], description: String = "") throws(PackagingError) {
+    package init(image: [UInt8], description: String = "") throws(PackagingError) {
         if image.starts(with: [0xFF, 0xD8, 0xFF]) {
             mimeType = "image/jpeg"
         } else if image.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) {
@@ -33,10 +33,10 @@ public struct Poster: Sendable, Hashable {
     }
 
     /// Largest accepted image (the MediaFormats reader's cap for one timed-ID3 PES packet).
-    public static let maximumByteCount = EmbeddedID3.maximumPESSize - 1024
+    package static let maximumByteCount = EmbeddedID3.maximumPESSize - 1024
 
     /// The APIC frame, picture type 3 (front cover).
-    public var frame: ID3Frame {
+    package var frame: ID3Frame {
         .attachedPicture(AttachedPicture(mimeType: mimeType, pictureType: 3, description: description, data: data))
     }
 

@@ -13,9 +13,9 @@ internal import MediaFormats
 ///
 /// Use one writer per variant and feed it the segments in playlist order: it keeps the timed-ID3
 /// PID and its continuity_counter (§2.4.3.3) running across segments, as one muxer would.
-public struct TransportStreamPosterWriter: Sendable {
+package struct TransportStreamPosterWriter: Sendable {
     /// The PID of the timed-ID3 stream, chosen at the first segment and kept for the variant.
-    public private(set) var metadataPID: UInt16?
+    package private(set) var metadataPID: UInt16?
     private var nextContinuityCounter: UInt8 = 0
     /// How far this variant's PMT continuity counters are ahead of the originals: one for every
     /// packet added to carry a PMT that outgrew its packets, so they stay continuous across
@@ -23,11 +23,11 @@ public struct TransportStreamPosterWriter: Sendable {
     private var pmtCounterShift: UInt8 = 0
 
     /// A writer for one variant, before its first segment.
-    public init() {}
+    package init() {}
 
     /// `segment` with its APIC set to `poster`; `poster == nil` removes APIC frames (and the
     /// timed-ID3 stream, when it is the one this writer adds and nothing else remains in it).
-    public mutating func rewrite(_ segment: [UInt8], poster: Poster?) throws(PackagingError) -> [UInt8] {
+    package mutating func rewrite(_ segment: [UInt8], poster: Poster?) throws(PackagingError) -> [UInt8] {
         let stream = try ParsedTransportStream(segment)
         let program = try stream.audioProgram()
 

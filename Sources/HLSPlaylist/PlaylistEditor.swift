@@ -5,9 +5,9 @@
 // spelling of everything else exactly as they were.
 
 /// Edits a playlist's bytes in place, changing only the value being set (see the file comment).
-public struct PlaylistEditor: Sendable, Hashable {
+package struct PlaylistEditor: Sendable, Hashable {
     /// Why an edit was refused; the bytes are left unchanged.
-    public enum EditError: Error, Sendable, Hashable, CustomStringConvertible {
+    package enum EditError: Error, Sendable, Hashable, CustomStringConvertible {
         /// The playlist has no such 1-based line.
         case lineOutOfRange(Int)
         /// The line is not a tag with an attribute list (`#EXT…:NAME=value,…`).
@@ -16,7 +16,7 @@ public struct PlaylistEditor: Sendable, Hashable {
         case invalidAttributeName(String)
 
         /// The reason, naming the line or attribute.
-        public var description: String {
+        package var description: String {
             switch self {
             case .lineOutOfRange(let line): return "line \(line) does not exist in the playlist"
             case .notAnAttributeTag(let line): return "line \(line) is not a tag with an attribute list"
@@ -26,21 +26,21 @@ public struct PlaylistEditor: Sendable, Hashable {
     }
 
     /// The playlist's bytes, with every edit made so far.
-    public private(set) var bytes: [UInt8]
+    package private(set) var bytes: [UInt8]
 
     /// Starts from a playlist's bytes, kept exactly (BOM and line endings included).
-    public init(bytes: [UInt8]) {
+    package init(bytes: [UInt8]) {
         self.bytes = bytes
     }
 
     /// Starts from a playlist's text, as UTF-8.
-    public init(_ text: String) {
+    package init(_ text: String) {
         self.bytes = Array(text.utf8)
     }
 
     /// Sets attribute `name` of the tag at 1-based `line` to `value`, written as given (include the
     /// quotes for a quoted string). Adds `,NAME=value` at the end of the list when absent.
-    public mutating func setAttribute(_ name: String, to value: String, onTagAtLine line: Int) throws {
+    package mutating func setAttribute(_ name: String, to value: String, onTagAtLine line: Int) throws {
         guard !name.isEmpty, name.utf8.allSatisfy({ (65...90).contains($0) || (48...57).contains($0) || $0 == 45 }) else {
             throw EditError.invalidAttributeName(name)
         }
@@ -89,7 +89,7 @@ public struct PlaylistEditor: Sendable, Hashable {
     /// Sets the value of the tag at 1-based `line` (`#EXT-X-VERSION:3` → `#EXT-X-VERSION:4`): the
     /// text after the colon, or with `upToComma` only the part before the first comma (EXTINF's
     /// duration, its title kept).
-    public mutating func setTagValue(_ value: String, onTagAtLine line: Int, upToComma: Bool = false) throws {
+    package mutating func setTagValue(_ value: String, onTagAtLine line: Int, upToComma: Bool = false) throws {
         guard let (start, end) = content(ofLine: line), end - start > 4, bytes[start] == 0x23,
               let colon = bytes[start..<end].firstIndex(of: 0x3A) else {
             throw EditError.notAnAttributeTag(line: line)
@@ -101,7 +101,7 @@ public struct PlaylistEditor: Sendable, Hashable {
 
     /// Inserts `text` as a line of its own after 1-based `line`, ending it the way that line ends
     /// (CRLF after a CRLF line), so a playlist keeps one style of line ending.
-    public mutating func insertLine(_ text: String, afterLine line: Int) throws {
+    package mutating func insertLine(_ text: String, afterLine line: Int) throws {
         guard let range = lineRange(line) else { throw EditError.lineOutOfRange(line) }
         let crlf = range.upperBound > range.lowerBound && bytes[range.upperBound - 1] == 0x0D
         let ending: [UInt8] = crlf ? [0x0D, 0x0A] : [0x0A]
@@ -127,12 +127,12 @@ public struct PlaylistEditor: Sendable, Hashable {
     }
 
     /// Convenience for integer attributes (BANDWIDTH, AVERAGE-BANDWIDTH).
-    public mutating func setAttribute(_ name: String, to value: Int, onTagAtLine line: Int) throws {
+    package mutating func setAttribute(_ name: String, to value: Int, onTagAtLine line: Int) throws {
         try setAttribute(name, to: String(value), onTagAtLine: line)
     }
 
     /// The text of the playlist after the edits.
-    public var text: String { String(decoding: bytes, as: UTF8.self) }
+    package var text: String { String(decoding: bytes, as: UTF8.self) }
 
     private func trimmed(_ start: Int, _ end: Int) -> Range<Int> {
         var s = start

@@ -3,7 +3,7 @@
 internal import MediaFormats
 
 /// Where playlist bytes come from. `uri` is already resolved (a path or a URL string).
-public protocol PlaylistSource: Sendable {
+package protocol PlaylistSource: Sendable {
     /// The whole playlist at `uri`. Throws when it cannot be read (the built-in sources throw
     /// `PlaylistReadError`, also for a file over their size limit); never for content problems.
     func read(_ uri: String) async throws -> [UInt8]
@@ -23,51 +23,51 @@ public protocol PlaylistSource: Sendable {
 
 extension PlaylistSource {
     /// No canonical name: each spelling of a URI is read on its own.
-    public func canonicalName(_ uri: String) async -> String? { nil }
-    public func finalURI(_ uri: String) async -> String? { nil }
+    package func canonicalName(_ uri: String) async -> String? { nil }
+    package func finalURI(_ uri: String) async -> String? { nil }
     /// Nothing parsed in advance.
-    public func parsedPlaylist(_ uri: String) async -> (bytes: [UInt8], playlist: Playlist)? { nil }
+    package func parsedPlaylist(_ uri: String) async -> (bytes: [UInt8], playlist: Playlist)? { nil }
 }
 
 /// A playlist could not be read: the URI and the operating system's reason.
-public struct PlaylistReadError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct PlaylistReadError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The URI (path or URL) that could not be read.
-    public var uri: String
+    package var uri: String
     /// The operating system's reason, or the limit that refused it and the option that raises it.
-    public var reason: String
+    package var reason: String
 
     /// Makes an error.
-    public init(uri: String, reason: String) {
+    package init(uri: String, reason: String) {
         self.uri = uri
         self.reason = reason
     }
 
     /// `uri: reason`.
-    public var description: String { "\(uri): \(reason)" }
+    package var description: String { "\(uri): \(reason)" }
 }
 
 /// Playlists larger than this are refused (a playlist of a 10-hour stream is a few MiB).
-public let maximumPlaylistSize = 16 * 1024 * 1024
+package let maximumPlaylistSize = 16 * 1024 * 1024
 
 /// Reads local files — regular files only: a FIFO, a device or a folder is refused before a byte
 /// is read, so nothing can block the checker. Relative paths are relative to the working directory.
-public struct LocalFileSource: PlaylistSource {
+package struct LocalFileSource: PlaylistSource {
     /// Largest file read, in bytes; larger files are refused.
-    public var maximumSize: Int
+    package var maximumSize: Int
 
     /// A source with the default limit, `maximumPlaylistSize` bytes.
-    public init() {
+    package init() {
         self.maximumSize = maximumPlaylistSize
     }
 
     /// A source that refuses files larger than `maximumSize` bytes.
-    public init(maximumSize: Int) {
+    package init(maximumSize: Int) {
         self.maximumSize = maximumSize
     }
 
     /// Reads a whole regular file (a `file://` URL or a path). Throws `PlaylistReadError` when it is
     /// missing, not a regular file, unreadable or larger than `maximumSize`.
-    public func read(_ uri: String) async throws -> [UInt8] {
+    package func read(_ uri: String) async throws -> [UInt8] {
         guard let name = LocalPath.name(of: uri) else { return try Self.readFile(uri, maximumSize: maximumSize) }
         if let refusal = name.refusal { throw PlaylistReadError(uri: uri, reason: "not read: \(refusal)") }
         do {
@@ -103,7 +103,7 @@ public struct LocalFileSource: PlaylistSource {
     }
 
     /// The real path (symlinks and `..` resolved), nil when the file does not exist.
-    public func canonicalName(_ uri: String) async -> String? {
+    package func canonicalName(_ uri: String) async -> String? {
         LocalPath.path(of: uri).flatMap(RegularFile.realPath)
     }
 
@@ -124,18 +124,18 @@ public struct LocalFileSource: PlaylistSource {
 }
 
 /// The limits the loader enforces; each message names the option that raises it.
-public struct LoaderLimits: Sendable, Hashable {
+package struct LoaderLimits: Sendable, Hashable {
     /// Bytes of one playlist (`--max-playlist-bytes`).
-    public var playlistBytes: Int
+    package var playlistBytes: Int
     /// Lines of one playlist (`--max-playlist-lines`).
-    public var playlistLines: Int
+    package var playlistLines: Int
     /// Playlists of one stream, the root included (`--max-playlists`).
-    public var playlists: Int
+    package var playlists: Int
     /// Media segments of one media playlist (`--max-segments`).
-    public var segmentsPerPlaylist: Int
+    package var segmentsPerPlaylist: Int
 
     /// The defaults: 16 MiB and 1 000 000 lines per playlist, 1 000 playlists, 100 000 segments per playlist.
-    public init(
+    package init(
         playlistBytes: Int = maximumPlaylistSize, playlistLines: Int = 1_000_000, playlists: Int = 1_000,
         segmentsPerPlaylist: Int = 100_000
     ) {
@@ -147,16 +147,16 @@ public struct LoaderLimits: Sendable, Hashable {
 }
 
 /// A referenced playlist that could not be loaded, located at the line that references it.
-public struct LoadFailure: Sendable, Hashable {
+package struct LoadFailure: Sendable, Hashable {
     /// The resolved URI of the playlist that could not be loaded.
-    public var uri: String
+    package var uri: String
     /// The line that references it (a URI line or URI attribute in the root playlist).
-    public var referencedFrom: SourceLocation
+    package var referencedFrom: SourceLocation
     /// Why: the operating system's reason, or the limit that refused it.
-    public var reason: String
+    package var reason: String
 
     /// Makes a failure.
-    public init(uri: String, referencedFrom: SourceLocation, reason: String) {
+    package init(uri: String, referencedFrom: SourceLocation, reason: String) {
         self.uri = uri
         self.referencedFrom = referencedFrom
         self.reason = reason
@@ -164,22 +164,22 @@ public struct LoadFailure: Sendable, Hashable {
 }
 
 /// A root playlist and the media playlists it references.
-public struct LoadedStream: Sendable {
+package struct LoadedStream: Sendable {
     /// The URI the stream was loaded from, as given.
-    public var rootURI: String
+    package var rootURI: String
     /// The root playlist: multivariant, or a media playlist on its own.
-    public var root: Playlist
+    package var root: Playlist
     /// The playlists the root references, keyed by resolved URI. Empty when the root is itself a
     /// media playlist (it is only in `root`, so nothing is reported twice). Two URIs that name
     /// the same file share one value, read once; see `uniquePlaylists`.
-    public var mediaPlaylists: [String: Playlist]
+    package var mediaPlaylists: [String: Playlist]
     /// Referenced playlists that could not be read, each with the line that references it.
-    public var failures: [LoadFailure]
+    package var failures: [LoadFailure]
     /// Local files named by a playlist or segment URI that lie outside the stream's root: not read.
-    public var outsideRoot: [OutsideRootReference]
+    package var outsideRoot: [OutsideRootReference]
 
     /// Makes a loaded stream.
-    public init(
+    package init(
         rootURI: String, root: Playlist, mediaPlaylists: [String: Playlist], failures: [LoadFailure],
         outsideRoot: [OutsideRootReference] = []
     ) {
@@ -191,31 +191,31 @@ public struct LoadedStream: Sendable {
     }
 
     /// `reference` resolved against the root playlist's URI (RFC 3986 §5.2).
-    public func resolve(_ reference: String) -> String { URIResolver.resolve(reference, against: rootURI) }
+    package func resolve(_ reference: String) -> String { URIResolver.resolve(reference, against: rootURI) }
 
     /// The variant's URI resolved against the root.
-    public func resolvedURI(of variant: VariantStream) -> String { resolve(variant.uri) }
+    package func resolvedURI(of variant: VariantStream) -> String { resolve(variant.uri) }
     /// The I-frame variant's URI resolved against the root.
-    public func resolvedURI(of variant: IFrameVariantStream) -> String { resolve(variant.uri) }
+    package func resolvedURI(of variant: IFrameVariantStream) -> String { resolve(variant.uri) }
     /// The rendition's URI resolved against the root; nil when the rendition has no URI.
-    public func resolvedURI(of rendition: Rendition) -> String? { rendition.uri.map(resolve) }
+    package func resolvedURI(of rendition: Rendition) -> String? { rendition.uri.map(resolve) }
 
     /// The variant's media playlist, nil when it could not be loaded (see `failure(for:)`).
-    public func playlist(for variant: VariantStream) -> Playlist? { mediaPlaylists[resolvedURI(of: variant)] }
+    package func playlist(for variant: VariantStream) -> Playlist? { mediaPlaylists[resolvedURI(of: variant)] }
     /// The I-frame variant's playlist, nil when it could not be loaded.
-    public func playlist(for variant: IFrameVariantStream) -> Playlist? { mediaPlaylists[resolvedURI(of: variant)] }
+    package func playlist(for variant: IFrameVariantStream) -> Playlist? { mediaPlaylists[resolvedURI(of: variant)] }
     /// The rendition's media playlist, nil when it has no URI or could not be loaded.
-    public func playlist(for rendition: Rendition) -> Playlist? { resolvedURI(of: rendition).flatMap { mediaPlaylists[$0] } }
+    package func playlist(for rendition: Rendition) -> Playlist? { resolvedURI(of: rendition).flatMap { mediaPlaylists[$0] } }
 
     /// The failure of a variant's playlist, if it could not be loaded.
-    public func failure(for uri: String) -> LoadFailure? { failures.first { $0.uri == uri } }
+    package func failure(for uri: String) -> LoadFailure? { failures.first { $0.uri == uri } }
 
     /// Resolved URIs (playlists and segments) that were refused for lying outside the root.
-    public var outsideRootURIs: Set<String> { Set(outsideRoot.map(\.resolvedURI)) }
+    package var outsideRootURIs: Set<String> { Set(outsideRoot.map(\.resolvedURI)) }
 
     /// Every playlist that was read, each once however many names it has: root first, then
     /// media playlists in URI order.
-    public var uniquePlaylists: [Playlist] {
+    package var uniquePlaylists: [Playlist] {
         var seen: Set<String> = [root.uri]
         var result = [root]
         for key in mediaPlaylists.keys.sorted() {
@@ -225,34 +225,34 @@ public struct LoadedStream: Sendable {
     }
 
     /// Every playlist's problems, root first, then media playlists in URI order.
-    public var allProblems: [PlaylistProblem] { uniquePlaylists.flatMap(\.problems) }
+    package var allProblems: [PlaylistProblem] { uniquePlaylists.flatMap(\.problems) }
 }
 
 /// Walks a multivariant playlist to every media playlist it references (variants, EXT-X-MEDIA
 /// renditions with a URI, I-frame playlists), concurrently. Each file is read once whatever its
 /// name (`a/../x.m3u8`, a symlink, the root itself); a local stream reads nothing outside its
 /// root; the limits bound what one stream can cost.
-public struct PlaylistLoader: Sendable {
+package struct PlaylistLoader: Sendable {
     /// Where playlist bytes come from.
-    public var source: any PlaylistSource
+    package var source: any PlaylistSource
     /// What one stream may cost.
-    public var limits: LoaderLimits
+    package var limits: LoaderLimits
     /// How local files outside the stream's root are treated.
-    public var confinement: Confinement
+    package var confinement: Confinement
 
     /// Largest playlist read, in bytes: `limits.playlistBytes`.
-    public var maximumSize: Int {
+    package var maximumSize: Int {
         get { limits.playlistBytes }
         set { limits.playlistBytes = newValue }
     }
 
     /// A loader with default limits except the playlist size (bytes), confined to the root playlist's folder.
-    public init(source: any PlaylistSource, maximumSize: Int = maximumPlaylistSize) {
+    package init(source: any PlaylistSource, maximumSize: Int = maximumPlaylistSize) {
         self.init(source: source, limits: LoaderLimits(playlistBytes: maximumSize))
     }
 
     /// A loader with the given limits and confinement (default: the root playlist's folder).
-    public init(source: any PlaylistSource, limits: LoaderLimits, confinement: Confinement = Confinement()) {
+    package init(source: any PlaylistSource, limits: LoaderLimits, confinement: Confinement = Confinement()) {
         self.source = source
         self.limits = limits
         self.confinement = confinement
@@ -260,7 +260,7 @@ public struct PlaylistLoader: Sendable {
 
     /// The root a local stream entered at `uri` is confined to; nil when not confined (remote,
     /// allowed outside, or the folder does not exist).
-    public func streamRoot(for uri: String) -> StreamRoot? {
+    package func streamRoot(for uri: String) -> StreamRoot? {
         guard !confinement.allowOutside, LocalPath.path(of: uri) != nil else { return nil }
         if let folder = confinement.root { return StreamRoot(folder: folder) }
         return StreamRoot(ofPlaylist: uri)
@@ -269,7 +269,7 @@ public struct PlaylistLoader: Sendable {
     /// Throws `PlaylistReadError` only when the root itself cannot be read (or is over a limit).
     /// `requested` is what the user named the stream by: a file path, or an http(s) or file URL
     /// (`ResolutionBase(input:)`); errors about it name it as given.
-    public func load(_ requested: String) async throws -> LoadedStream {
+    package func load(_ requested: String) async throws -> LoadedStream {
         // The one place the stream's base is made: a path the user typed is a file path, every
         // character part of a name ("Stream #1/", "what?/", "100%/"), and becomes the URI
         // reference that names that very file; the stream's URIs resolve against it.

@@ -29,15 +29,15 @@ public struct SourceLocation: Sendable, Hashable, Codable, CustomStringConvertib
 
 /// A content problem the parser found. Parsing never throws on content: it records a problem
 /// and keeps going, like a compiler.
-public struct PlaylistProblem: Sendable, Hashable {
+package struct PlaylistProblem: Sendable, Hashable {
     /// How serious a problem is: an error breaks a MUST of the specification, a warning a SHOULD or a
     /// likely mistake.
-    public enum Severity: String, Sendable, Hashable, Codable {
+    package enum Severity: String, Sendable, Hashable, Codable {
         case error, warning
     }
 
     /// What sort of rule a problem breaks, so that the rules layer can map each to its own rule id.
-    public enum Kind: String, Sendable, Hashable, Codable {
+    package enum Kind: String, Sendable, Hashable, Codable {
         /// A line, tag or attribute that breaks the grammar of RFC 8216 §4 (or a typed value).
         case syntax
         /// A structural rule that needs only this file: a missing or repeated tag, a tag of the
@@ -53,16 +53,16 @@ public struct PlaylistProblem: Sendable, Hashable {
     }
 
     /// Error or warning.
-    public var severity: Severity
+    package var severity: Severity
     /// What is wrong, for a person to read; names the tag or attribute involved.
-    public var message: String
+    package var message: String
     /// Where the problem is, in the parsed playlist.
-    public var location: SourceLocation
+    package var location: SourceLocation
     /// Which kind of rule is broken; the rules layer maps it to a rule id.
-    public var kind: Kind
+    package var kind: Kind
 
     /// Makes a problem; `kind` defaults to `.syntax`.
-    public init(_ severity: Severity, _ message: String, at location: SourceLocation, kind: Kind = .syntax) {
+    package init(_ severity: Severity, _ message: String, at location: SourceLocation, kind: Kind = .syntax) {
         self.severity = severity
         self.message = message
         self.location = location
@@ -71,7 +71,7 @@ public struct PlaylistProblem: Sendable, Hashable {
 }
 
 /// A value of one attribute in an attribute list (RFC 8216 §4.2), with its raw text kept.
-public enum AttributeValue: Sendable, Hashable {
+package enum AttributeValue: Sendable, Hashable {
     /// A decimal-integer (0 to 2^64-1, RFC 8216 §4.2).
     case decimalInteger(UInt64)
     /// A hexadecimal-sequence (`0x…`), as bytes.
@@ -89,36 +89,36 @@ public enum AttributeValue: Sendable, Hashable {
 }
 
 /// A decimal-resolution attribute value (RFC 8216 §4.2), in pixels.
-public struct Resolution: Sendable, Hashable, Codable, CustomStringConvertible {
+package struct Resolution: Sendable, Hashable, Codable, CustomStringConvertible {
     /// Width in pixels.
-    public var width: Int
+    package var width: Int
     /// Height in pixels.
-    public var height: Int
+    package var height: Int
 
     /// Makes a resolution from a width and height in pixels.
-    public init(width: Int, height: Int) {
+    package init(width: Int, height: Int) {
         self.width = width
         self.height = height
     }
 
     /// `<width>x<height>`, as written in a playlist.
-    public var description: String { "\(width)x\(height)" }
+    package var description: String { "\(width)x\(height)" }
 }
 
 /// One `NAME=value` pair of an attribute list, in file order.
-public struct Attribute: Sendable, Hashable {
+package struct Attribute: Sendable, Hashable {
     /// The attribute name, e.g. `BANDWIDTH`.
-    public var name: String
+    package var name: String
     /// The value text exactly as written (quotes included for quoted strings).
-    public var rawValue: String
+    package var rawValue: String
     /// 1-based column of the attribute name on its line.
-    public var column: Int
+    package var column: Int
     /// The typed value, when the parser knows the attribute's type and the value is well formed.
     /// Quoted strings and hexadecimal sequences are stored after variable substitution.
-    public var value: AttributeValue?
+    package var value: AttributeValue?
 
     /// Makes an attribute; `value` is nil when untyped or malformed.
-    public init(name: String, rawValue: String, column: Int, value: AttributeValue? = nil) {
+    package init(name: String, rawValue: String, column: Int, value: AttributeValue? = nil) {
         self.name = name
         self.rawValue = rawValue
         self.column = column
@@ -127,7 +127,7 @@ public struct Attribute: Sendable, Hashable {
 
     /// The text of the value: a quoted string without its quotes (after substitution), otherwise
     /// the raw text.
-    public var stringValue: String {
+    package var stringValue: String {
         switch value {
         case .quotedString(let s)?: return s
         case .enumeratedString(let s)?: return s
@@ -141,35 +141,35 @@ public struct Attribute: Sendable, Hashable {
 }
 
 /// An attribute list in file order. Typed accessors interpret a value on demand.
-public struct AttributeList: Sendable, Hashable {
+package struct AttributeList: Sendable, Hashable {
     /// The attributes in file order. A repeated name is kept once, the first time (the repeat is
     /// a syntax error).
-    public var attributes: [Attribute]
+    package var attributes: [Attribute]
 
     /// Makes a list from attributes in file order.
-    public init(_ attributes: [Attribute] = []) {
+    package init(_ attributes: [Attribute] = []) {
         self.attributes = attributes
     }
 
     /// The first attribute named `name`, nil when absent.
-    public subscript(name: String) -> Attribute? {
+    package subscript(name: String) -> Attribute? {
         attributes.first { $0.name == name }
     }
 
     /// Whether an attribute named `name` is present (whatever its value).
-    public func contains(_ name: String) -> Bool { self[name] != nil }
+    package func contains(_ name: String) -> Bool { self[name] != nil }
 
     /// A quoted-string or enumerated-string attribute's text (quotes removed).
-    public func string(_ name: String) -> String? { self[name]?.stringValue }
+    package func string(_ name: String) -> String? { self[name]?.stringValue }
 
     /// A decimal-integer attribute, nil when absent or malformed.
-    public func decimalInteger(_ name: String) -> UInt64? {
+    package func decimalInteger(_ name: String) -> UInt64? {
         if case .decimalInteger(let v)? = self[name]?.value { return v }
         return nil
     }
 
     /// A decimal-floating-point (or signed, or integer) attribute, nil when absent or malformed.
-    public func decimalFloatingPoint(_ name: String) -> Double? {
+    package func decimalFloatingPoint(_ name: String) -> Double? {
         switch self[name]?.value {
         case .decimalFloatingPoint(let v)?, .signedDecimalFloatingPoint(let v)?: return v
         case .decimalInteger(let v)?: return Double(v)
@@ -178,13 +178,13 @@ public struct AttributeList: Sendable, Hashable {
     }
 
     /// A decimal-resolution attribute, nil when absent or malformed.
-    public func resolution(_ name: String) -> Resolution? {
+    package func resolution(_ name: String) -> Resolution? {
         if case .decimalResolution(let r)? = self[name]?.value { return r }
         return nil
     }
 
     /// A hexadecimal-sequence attribute as bytes, nil when absent or malformed.
-    public func hexadecimalSequence(_ name: String) -> [UInt8]? {
+    package func hexadecimalSequence(_ name: String) -> [UInt8]? {
         if case .hexadecimalSequence(let v)? = self[name]?.value { return v }
         return nil
     }
@@ -192,16 +192,16 @@ public struct AttributeList: Sendable, Hashable {
 
 /// Any `#EXT…` tag line, as written. Kept for every tag, known or not, so that vendor tags
 /// (SCTE-35 cues, `#EXT-X-CUE-OUT`, …) are never dropped.
-public struct Tag: Sendable, Hashable {
+package struct Tag: Sendable, Hashable {
     /// Tag name including the leading `#`, e.g. `#EXT-X-STREAM-INF`.
-    public var name: String
+    package var name: String
     /// Everything after the first `:`, or nil when the tag has no colon.
-    public var value: String?
+    package var value: String?
     /// 1-based line of the tag.
-    public var line: Int
+    package var line: Int
 
     /// Makes a tag; `name` includes the leading `#`.
-    public init(name: String, value: String?, line: Int) {
+    package init(name: String, value: String?, line: Int) {
         self.name = name
         self.value = value
         self.line = line
@@ -211,52 +211,52 @@ public struct Tag: Sendable, Hashable {
 // MARK: - Multivariant (master) playlist
 
 /// The HDCP-LEVEL attribute of `#EXT-X-STREAM-INF` (RFC 8216 §4.3.4.2, rfc8216bis adds TYPE-1).
-public enum HDCPLevel: String, Sendable, Hashable, Codable {
+package enum HDCPLevel: String, Sendable, Hashable, Codable {
     case type0 = "TYPE-0", type1 = "TYPE-1", none = "NONE"
 }
 
 /// `#EXT-X-STREAM-INF` followed by its URI line (RFC 8216 §4.3.4.2).
-public struct VariantStream: Sendable, Hashable {
+package struct VariantStream: Sendable, Hashable {
     /// The URI line after the tag, as written (after variable substitution); a relative reference
     /// resolves against the playlist's URI.
-    public var uri: String
+    package var uri: String
     /// Line of the `#EXT-X-STREAM-INF` tag.
-    public var line: Int
+    package var line: Int
     /// Line of the URI that follows the tag.
-    public var uriLine: Int
+    package var uriLine: Int
     /// Every attribute of the `#EXT-X-STREAM-INF` tag, in file order.
-    public var attributes: AttributeList
+    package var attributes: AttributeList
     /// BANDWIDTH: the peak segment bit rate in bit/s (RFC 8216 §4.3.4.2); nil when absent or not an integer.
-    public var bandwidth: Int?
+    package var bandwidth: Int?
     /// AVERAGE-BANDWIDTH: the average segment bit rate in bit/s; nil when absent.
-    public var averageBandwidth: Int?
+    package var averageBandwidth: Int?
     /// The CODECS attribute split at commas and trimmed, nil when absent.
-    public var codecs: [String]?
+    package var codecs: [String]?
     /// RESOLUTION in pixels, nil when absent or malformed.
-    public var resolution: Resolution?
+    package var resolution: Resolution?
     /// FRAME-RATE in frames per second, nil when absent.
-    public var frameRate: Double?
+    package var frameRate: Double?
     /// HDCP-LEVEL as written (`TYPE-0`, `TYPE-1`, `NONE`), nil when absent.
-    public var hdcpLevel: String?
+    package var hdcpLevel: String?
     /// VIDEO-RANGE as written (`SDR`, `HLG`, `PQ`), nil when absent.
-    public var videoRange: String?
+    package var videoRange: String?
     /// AUDIO: the GROUP-ID of the `#EXT-X-MEDIA` audio renditions this variant uses, nil when absent.
-    public var audioGroup: String?
+    package var audioGroup: String?
     /// VIDEO: the GROUP-ID of the video renditions, nil when absent.
-    public var videoGroup: String?
+    package var videoGroup: String?
     /// SUBTITLES: the GROUP-ID of the subtitle renditions, nil when absent.
-    public var subtitlesGroup: String?
+    package var subtitlesGroup: String?
     /// The CLOSED-CAPTIONS attribute: a group id, or nil for absent or `NONE`.
-    public var closedCaptionsGroup: String?
+    package var closedCaptionsGroup: String?
     /// Whether CLOSED-CAPTIONS is the enumerated string `NONE`.
-    public var closedCaptionsNone: Bool
+    package var closedCaptionsNone: Bool
     /// PATHWAY-ID (rfc8216bis, content steering), nil when absent.
-    public var pathwayID: String?
+    package var pathwayID: String?
     /// STABLE-VARIANT-ID (rfc8216bis), nil when absent.
-    public var stableVariantID: String?
+    package var stableVariantID: String?
 
     /// Makes a variant with only its URI, lines and attributes; the typed fields start nil.
-    public init(uri: String, line: Int, uriLine: Int, attributes: AttributeList) {
+    package init(uri: String, line: Int, uriLine: Int, attributes: AttributeList) {
         self.uri = uri
         self.line = line
         self.uriLine = uriLine
@@ -266,27 +266,27 @@ public struct VariantStream: Sendable, Hashable {
 }
 
 /// `#EXT-X-I-FRAME-STREAM-INF` (RFC 8216 §4.3.4.3).
-public struct IFrameVariantStream: Sendable, Hashable {
+package struct IFrameVariantStream: Sendable, Hashable {
     /// The URI attribute as written (relative to the playlist or absolute); empty when missing (an
     /// error already reported).
-    public var uri: String
+    package var uri: String
     /// 1-based line of the tag.
-    public var line: Int
+    package var line: Int
     /// Every attribute of the tag, in file order.
-    public var attributes: AttributeList
+    package var attributes: AttributeList
     /// BANDWIDTH in bit/s, nil when absent.
-    public var bandwidth: Int?
+    package var bandwidth: Int?
     /// AVERAGE-BANDWIDTH in bit/s, nil when absent.
-    public var averageBandwidth: Int?
+    package var averageBandwidth: Int?
     /// CODECS split at commas and trimmed, nil when absent.
-    public var codecs: [String]?
+    package var codecs: [String]?
     /// RESOLUTION in pixels, nil when absent.
-    public var resolution: Resolution?
+    package var resolution: Resolution?
     /// VIDEO: the GROUP-ID of the video renditions, nil when absent.
-    public var videoGroup: String?
+    package var videoGroup: String?
 
     /// Makes an I-frame variant; the typed fields start nil.
-    public init(uri: String, line: Int, attributes: AttributeList) {
+    package init(uri: String, line: Int, attributes: AttributeList) {
         self.uri = uri
         self.line = line
         self.attributes = attributes
@@ -294,44 +294,44 @@ public struct IFrameVariantStream: Sendable, Hashable {
 }
 
 /// The TYPE attribute of `#EXT-X-MEDIA` (RFC 8216 §4.3.4.1).
-public enum MediaType: String, Sendable, Hashable, Codable, CaseIterable {
+package enum MediaType: String, Sendable, Hashable, Codable, CaseIterable {
     case audio = "AUDIO", video = "VIDEO", subtitles = "SUBTITLES", closedCaptions = "CLOSED-CAPTIONS"
 }
 
 /// `#EXT-X-MEDIA` (RFC 8216 §4.3.4.1).
-public struct Rendition: Sendable, Hashable {
+package struct Rendition: Sendable, Hashable {
     /// 1-based line of the tag.
-    public var line: Int
+    package var line: Int
     /// Every attribute of the tag, in file order.
-    public var attributes: AttributeList
+    package var attributes: AttributeList
     /// TYPE, nil when absent or not one of the four types.
-    public var type: MediaType?
+    package var type: MediaType?
     /// GROUP-ID, nil when absent.
-    public var groupID: String?
+    package var groupID: String?
     /// NAME, nil when absent.
-    public var name: String?
+    package var name: String?
     /// URI as written (relative to the playlist or absolute), nil when absent (the rendition is in
     /// the variant's own segments).
-    public var uri: String?
+    package var uri: String?
     /// LANGUAGE (RFC 5646 tag), nil when absent.
-    public var language: String?
+    package var language: String?
     /// ASSOC-LANGUAGE, nil when absent.
-    public var assocLanguage: String?
+    package var assocLanguage: String?
     /// DEFAULT=YES.
-    public var isDefault: Bool
+    package var isDefault: Bool
     /// AUTOSELECT=YES.
-    public var autoselect: Bool
+    package var autoselect: Bool
     /// FORCED=YES.
-    public var forced: Bool
+    package var forced: Bool
     /// INSTREAM-ID (closed captions: `CC1`…`CC4`, `SERVICE1`…), nil when absent.
-    public var instreamID: String?
+    package var instreamID: String?
     /// CHARACTERISTICS as written (comma-separated UTIs), nil when absent.
-    public var characteristics: String?
+    package var characteristics: String?
     /// CHANNELS, e.g. "2" or "16/JOC".
-    public var channels: String?
+    package var channels: String?
 
     /// Makes a rendition; the typed fields start nil and the flags false.
-    public init(line: Int, attributes: AttributeList) {
+    package init(line: Int, attributes: AttributeList) {
         self.line = line
         self.attributes = attributes
         self.isDefault = false
@@ -341,50 +341,50 @@ public struct Rendition: Sendable, Hashable {
 }
 
 /// `#EXT-X-SESSION-DATA` (RFC 8216 §4.3.4.4).
-public struct SessionData: Sendable, Hashable {
+package struct SessionData: Sendable, Hashable {
     /// 1-based line of the tag.
-    public var line: Int
+    package var line: Int
     /// DATA-ID, nil when absent.
-    public var dataID: String?
+    package var dataID: String?
     /// VALUE, nil when absent.
-    public var value: String?
+    package var value: String?
     /// URI, nil when absent.
-    public var uri: String?
+    package var uri: String?
     /// LANGUAGE, nil when absent.
-    public var language: String?
+    package var language: String?
 
     /// Makes an entry with only its line; the parser fills the attributes.
-    public init(line: Int) {
+    package init(line: Int) {
         self.line = line
     }
 }
 
 /// `#EXT-X-CONTENT-STEERING` (rfc8216bis §4.4.6.6).
-public struct ContentSteering: Sendable, Hashable {
+package struct ContentSteering: Sendable, Hashable {
     /// 1-based line of the tag.
-    public var line: Int
+    package var line: Int
     /// SERVER-URI, nil when absent.
-    public var serverURI: String?
+    package var serverURI: String?
     /// PATHWAY-ID, nil when absent.
-    public var pathwayID: String?
+    package var pathwayID: String?
 
     /// Makes an entry with only its line; the parser fills the attributes.
-    public init(line: Int) {
+    package init(line: Int) {
         self.line = line
     }
 }
 
 /// `#EXT-X-START` (RFC 8216 §4.3.5.2).
-public struct StartPoint: Sendable, Hashable {
+package struct StartPoint: Sendable, Hashable {
     /// 1-based line of the tag.
-    public var line: Int
+    package var line: Int
     /// TIME-OFFSET in seconds (negative: from the end of the playlist), nil when absent or malformed.
-    public var timeOffset: Double?
+    package var timeOffset: Double?
     /// PRECISE=YES.
-    public var precise: Bool
+    package var precise: Bool
 
     /// Makes a start point; `timeOffset` in seconds.
-    public init(line: Int, timeOffset: Double?, precise: Bool) {
+    package init(line: Int, timeOffset: Double?, precise: Bool) {
         self.line = line
         self.timeOffset = timeOffset
         self.precise = precise
@@ -392,9 +392,9 @@ public struct StartPoint: Sendable, Hashable {
 }
 
 /// `#EXT-X-DEFINE` (rfc8216bis §4.4.2.3): NAME/VALUE, IMPORT or QUERYPARAM.
-public struct VariableDefinition: Sendable, Hashable {
+package struct VariableDefinition: Sendable, Hashable {
     /// Where the variable's value comes from.
-    public enum Kind: Sendable, Hashable {
+    package enum Kind: Sendable, Hashable {
         /// NAME/VALUE: the value given in the tag.
         case value(String)
         /// IMPORT: taken from the multivariant playlist.
@@ -404,14 +404,14 @@ public struct VariableDefinition: Sendable, Hashable {
     }
 
     /// 1-based line of the tag.
-    public var line: Int
+    package var line: Int
     /// The variable name (NAME, IMPORT or QUERYPARAM value).
-    public var name: String
+    package var name: String
     /// Where the value comes from.
-    public var kind: Kind
+    package var kind: Kind
 
     /// Makes a definition.
-    public init(line: Int, name: String, kind: Kind) {
+    package init(line: Int, name: String, kind: Kind) {
         self.line = line
         self.name = name
         self.kind = kind
@@ -419,32 +419,32 @@ public struct VariableDefinition: Sendable, Hashable {
 }
 
 /// A multivariant (master) playlist (RFC 8216 §4.3.4): variants, renditions and session data.
-public struct MultivariantPlaylist: Sendable, Hashable {
+package struct MultivariantPlaylist: Sendable, Hashable {
     /// EXT-X-VERSION, from the first such tag; nil when absent (meaning version 1).
-    public var version: Int?
+    package var version: Int?
     /// 1-based line of that EXT-X-VERSION tag, nil when absent.
-    public var versionLine: Int?
+    package var versionLine: Int?
     /// Whether `#EXT-X-INDEPENDENT-SEGMENTS` is present.
-    public var independentSegments: Bool
+    package var independentSegments: Bool
     /// `#EXT-X-STREAM-INF` variants, in file order.
-    public var variants: [VariantStream]
+    package var variants: [VariantStream]
     /// `#EXT-X-I-FRAME-STREAM-INF` variants, in file order.
-    public var iFrameVariants: [IFrameVariantStream]
+    package var iFrameVariants: [IFrameVariantStream]
     /// `#EXT-X-MEDIA` renditions, in file order.
-    public var renditions: [Rendition]
+    package var renditions: [Rendition]
     /// `#EXT-X-SESSION-DATA` tags, in file order.
-    public var sessionData: [SessionData]
+    package var sessionData: [SessionData]
     /// `#EXT-X-SESSION-KEY` tags, same attributes as `#EXT-X-KEY`.
-    public var sessionKeys: [EncryptionKey]
+    package var sessionKeys: [EncryptionKey]
     /// `#EXT-X-CONTENT-STEERING`, the last one when repeated; nil when absent.
-    public var contentSteering: ContentSteering?
+    package var contentSteering: ContentSteering?
     /// `#EXT-X-START`, the first one; nil when absent.
-    public var start: StartPoint?
+    package var start: StartPoint?
     /// `#EXT-X-DEFINE` tags, in file order.
-    public var definitions: [VariableDefinition]
+    package var definitions: [VariableDefinition]
 
     /// Makes an empty playlist.
-    public init() {
+    package init() {
         self.independentSegments = false
         self.variants = []
         self.iFrameVariants = []
@@ -455,7 +455,7 @@ public struct MultivariantPlaylist: Sendable, Hashable {
     }
 
     /// The renditions of one group of one type, in file order.
-    public func renditions(ofType type: MediaType, group: String) -> [Rendition] {
+    package func renditions(ofType type: MediaType, group: String) -> [Rendition] {
         renditions.filter { $0.type == type && $0.groupID == group }
     }
 }
@@ -464,56 +464,56 @@ public struct MultivariantPlaylist: Sendable, Hashable {
 
 /// `#EXT-X-BYTERANGE` / BYTERANGE attribute, with the offset resolved: when the playlist omits
 /// the offset, the range starts right after the previous range of the same resource (§4.3.2.2).
-public struct ByteRange: Sendable, Hashable, Codable {
+package struct ByteRange: Sendable, Hashable, Codable {
     /// Length in bytes.
-    public var length: Int
+    package var length: Int
     /// Offset of the first byte from the start of the resource.
-    public var offset: Int
+    package var offset: Int
 
     /// Makes a range: `length` bytes from byte `offset`.
-    public init(length: Int, offset: Int) {
+    package init(length: Int, offset: Int) {
         self.length = length
         self.offset = offset
     }
 }
 
 /// `#EXT-X-KEY` / `#EXT-X-SESSION-KEY` (RFC 8216 §4.3.2.4).
-public struct EncryptionKey: Sendable, Hashable {
+package struct EncryptionKey: Sendable, Hashable {
     /// 1-based line of the tag.
-    public var line: Int
+    package var line: Int
     /// NONE, AES-128, SAMPLE-AES, SAMPLE-AES-CTR, …
-    public var method: String
+    package var method: String
     /// URI of the key as written (relative to the playlist or absolute); nil when absent (METHOD=NONE).
-    public var uri: String?
+    package var uri: String?
     /// IV as bytes (should be 16), nil when absent.
-    public var iv: [UInt8]?
+    package var iv: [UInt8]?
     /// KEYFORMAT, nil when absent (meaning `identity`).
-    public var keyFormat: String?
+    package var keyFormat: String?
     /// KEYFORMATVERSIONS as written, nil when absent.
-    public var keyFormatVersions: String?
+    package var keyFormatVersions: String?
 
     /// Makes a key with only its METHOD; the parser fills the attributes.
-    public init(line: Int, method: String) {
+    package init(line: Int, method: String) {
         self.line = line
         self.method = method
     }
 
     /// Whether METHOD is anything but NONE.
-    public var isEncrypting: Bool { method != "NONE" }
+    package var isEncrypting: Bool { method != "NONE" }
 }
 
 /// `#EXT-X-MAP` (RFC 8216 §4.3.2.5).
-public struct MediaInitializationSection: Sendable, Hashable {
+package struct MediaInitializationSection: Sendable, Hashable {
     /// 1-based line of the tag.
-    public var line: Int
+    package var line: Int
     /// The URI attribute as written (relative to the playlist or absolute); empty when missing (an
     /// error already reported).
-    public var uri: String
+    package var uri: String
     /// BYTERANGE of the resource, nil when absent (the whole resource); offset defaults to 0.
-    public var byteRange: ByteRange?
+    package var byteRange: ByteRange?
 
     /// Makes a media initialization section.
-    public init(line: Int, uri: String, byteRange: ByteRange?) {
+    package init(line: Int, uri: String, byteRange: ByteRange?) {
         self.line = line
         self.uri = uri
         self.byteRange = byteRange
@@ -521,16 +521,16 @@ public struct MediaInitializationSection: Sendable, Hashable {
 }
 
 /// `#EXT-X-DATERANGE` (RFC 8216 §4.3.2.7).
-public struct DateRange: Sendable, Hashable {
+package struct DateRange: Sendable, Hashable {
     /// 1-based line of the tag.
-    public var line: Int
+    package var line: Int
     /// ID, nil when absent.
-    public var id: String?
+    package var id: String?
     /// Every attribute of the tag, in file order.
-    public var attributes: AttributeList
+    package var attributes: AttributeList
 
     /// Makes a date range.
-    public init(line: Int, id: String?, attributes: AttributeList) {
+    package init(line: Int, id: String?, attributes: AttributeList) {
         self.line = line
         self.id = id
         self.attributes = attributes
@@ -538,22 +538,22 @@ public struct DateRange: Sendable, Hashable {
 }
 
 /// `#EXT-X-PART` (rfc8216bis §4.4.4.9).
-public struct PartialSegment: Sendable, Hashable {
+package struct PartialSegment: Sendable, Hashable {
     /// 1-based line of the tag.
-    public var line: Int
+    package var line: Int
     /// URI as written (relative to the playlist or absolute).
-    public var uri: String
+    package var uri: String
     /// DURATION in seconds; 0 when absent or malformed.
-    public var duration: Double
+    package var duration: Double
     /// INDEPENDENT=YES.
-    public var independent: Bool
+    package var independent: Bool
     /// BYTERANGE with its offset resolved, nil when absent.
-    public var byteRange: ByteRange?
+    package var byteRange: ByteRange?
     /// GAP=YES.
-    public var gap: Bool
+    package var gap: Bool
 
     /// Makes a partial segment; `duration` in seconds.
-    public init(line: Int, uri: String, duration: Double, independent: Bool, byteRange: ByteRange?, gap: Bool) {
+    package init(line: Int, uri: String, duration: Double, independent: Bool, byteRange: ByteRange?, gap: Bool) {
         self.line = line
         self.uri = uri
         self.duration = duration
@@ -572,14 +572,14 @@ public struct PartialSegment: Sendable, Hashable {
 /// template and its number, any other URI a range of one buffer of URI bytes per playlist; the
 /// EXTINF line is a small delta from the URI line. The public properties read and write through
 /// them as if they were stored. Cost trap: `uri` makes a `String` on each read.
-public struct MediaSegment: Sendable, Hashable, CustomReflectable {
+package struct MediaSegment: Sendable, Hashable, CustomReflectable {
     /// Where the URI's text is: a run's template with `uriPayload` as the number, or a buffer of
     /// URI bytes with `uriPayload` as `offset << 24 | length`.
     var uriSource: URISource
     /// See `uriSource`.
     var uriPayload: UInt64
     /// EXTINF duration in seconds.
-    public var duration: Double
+    package var duration: Double
     /// The `#EXT-X-PROGRAM-DATE-TIME` value, packed (`PackedDateTime`); 0 when it is not.
     var packedDateTime: UInt64 = 0
     /// The key, map, bitrate and media sequence base in force (shared by a run of segments),
@@ -599,7 +599,7 @@ public struct MediaSegment: Sendable, Hashable, CustomReflectable {
     static let gapBit: UInt32 = 1 << 31
 
     /// Makes a segment; `duration` in seconds; the other fields start empty.
-    public init(uri: String, uriLine: Int, duration: Double, mediaSequence: Int) {
+    package init(uri: String, uriLine: Int, duration: Double, mediaSequence: Int) {
         let text = URIText(Array(uri.utf8))
         self.uriSource = .text(text)
         self.uriPayload = URIText.whole
@@ -636,7 +636,7 @@ public struct MediaSegment: Sendable, Hashable, CustomReflectable {
     /// The URI as written (after variable substitution). Made on each read (a numbered URI from
     /// its template, another from the playlist's buffer of URI bytes): a loop over 100 000
     /// segments that only compares them can use `uriTemplate` first.
-    public var uri: String {
+    package var uri: String {
         get {
             switch uriSource {
             case .template(let template): return template.uri(uriPayload)
@@ -656,7 +656,7 @@ public struct MediaSegment: Sendable, Hashable, CustomReflectable {
     }
 
     /// Line of the URI.
-    public var uriLine: Int {
+    package var uriLine: Int {
         get { storedURILine == .max ? rare.uriLine ?? 0 : Int(storedURILine) }
         set {
             if let small = UInt32(exactly: newValue), small != .max {
@@ -674,7 +674,7 @@ public struct MediaSegment: Sendable, Hashable, CustomReflectable {
     }
 
     /// Line of the `#EXTINF` tag, nil when it is missing (a syntax error already reported).
-    public var extinfLine: Int? {
+    package var extinfLine: Int? {
         get {
             let delta = (bits & Self.extinfMask) >> Self.extinfShift
             if delta == 0 { return nil }
@@ -701,19 +701,19 @@ public struct MediaSegment: Sendable, Hashable, CustomReflectable {
     }
 
     /// Preceded by `#EXT-X-DISCONTINUITY`.
-    public var discontinuity: Bool {
+    package var discontinuity: Bool {
         get { bits & Self.discontinuityBit != 0 }
         set { bits = newValue ? bits | Self.discontinuityBit : bits & ~Self.discontinuityBit }
     }
 
     /// Preceded by `#EXT-X-GAP`.
-    public var gap: Bool {
+    package var gap: Bool {
         get { bits & Self.gapBit != 0 }
         set { bits = newValue ? bits | Self.gapBit : bits & ~Self.gapBit }
     }
 
     /// Media sequence number of this segment.
-    public var mediaSequence: Int {
+    package var mediaSequence: Int {
         get { context.sequenceBase &+ Int(bits & Self.sequenceMask) }
         set {
             let delta = newValue.subtractingReportingOverflow(context.sequenceBase)
@@ -756,7 +756,7 @@ public struct MediaSegment: Sendable, Hashable, CustomReflectable {
     }
 
     /// `#EXT-X-PROGRAM-DATE-TIME` value as written, when the tag precedes this segment; nil otherwise.
-    public var programDateTime: String? {
+    package var programDateTime: String? {
         get { packedDateTime != 0 ? PackedDateTime.text(packedDateTime) : rare.writtenDateTime }
         set {
             var text = newValue
@@ -768,39 +768,39 @@ public struct MediaSegment: Sendable, Hashable, CustomReflectable {
     }
 
     /// The EXTINF title (after the comma), nil when absent or empty.
-    public var title: String? {
+    package var title: String? {
         get { rare.title }
         set { rare.title = newValue }
     }
     /// `#EXT-X-BYTERANGE` with its offset resolved, nil when the segment is the whole resource.
-    public var byteRange: ByteRange? {
+    package var byteRange: ByteRange? {
         get { rare.byteRange }
         set { rare.byteRange = newValue }
     }
     /// The line of an `#EXT-X-BYTERANGE` for this segment that could not be read (a malformed or
     /// out-of-range value, reported as playlist-syntax): which bytes are the segment is unknown,
     /// so nothing is measured from it. Nil when there is none.
-    public var unreadableByteRangeLine: Int? {
+    package var unreadableByteRangeLine: Int? {
         get { rare.unreadableByteRangeLine }
         set { rare.unreadableByteRangeLine = newValue }
     }
     /// Partial segments that make up this segment (low-latency HLS).
-    public var parts: [PartialSegment] {
+    package var parts: [PartialSegment] {
         get { rare.parts }
         set { rare.parts = newValue }
     }
     /// The key in force for this segment, nil when none or METHOD=NONE.
-    public var key: EncryptionKey? {
+    package var key: EncryptionKey? {
         get { context.key }
         set { context = SegmentContext(key: newValue, map: map, bitrate: bitrate, sequenceBase: context.sequenceBase) }
     }
     /// The EXT-X-MAP in force for this segment.
-    public var map: MediaInitializationSection? {
+    package var map: MediaInitializationSection? {
         get { context.map }
         set { context = SegmentContext(key: key, map: newValue, bitrate: bitrate, sequenceBase: context.sequenceBase) }
     }
     /// `#EXT-X-BITRATE` in force, kbit/s.
-    public var bitrate: Int? {
+    package var bitrate: Int? {
         get { context.bitrate }
         set { context = SegmentContext(key: key, map: map, bitrate: newValue, sequenceBase: context.sequenceBase) }
     }
@@ -818,7 +818,7 @@ public struct MediaSegment: Sendable, Hashable, CustomReflectable {
         }
     }
 
-    public static func == (lhs: MediaSegment, rhs: MediaSegment) -> Bool {
+    package static func == (lhs: MediaSegment, rhs: MediaSegment) -> Bool {
         let lhsContext = lhs.context, rhsContext = rhs.context
         return sameURI(lhs, rhs)
             && lhs.uriLine == rhs.uriLine && lhs.extinfLine == rhs.extinfLine
@@ -830,7 +830,7 @@ public struct MediaSegment: Sendable, Hashable, CustomReflectable {
             && lhs.rare.writtenDateTime == rhs.rare.writtenDateTime
     }
 
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         hasher.combine(uri)
         hasher.combine(uriLine)
         hasher.combine(extinfLine)
@@ -848,7 +848,7 @@ public struct MediaSegment: Sendable, Hashable, CustomReflectable {
     }
 
     /// The public fields, in the order they were declared when each was stored.
-    public var customMirror: Mirror {
+    package var customMirror: Mirror {
         Mirror(self, children: [
             "uri": uri as Any, "uriLine": uriLine as Any, "extinfLine": extinfLine as Any, "duration": duration as Any,
             "title": title as Any, "byteRange": byteRange as Any, "discontinuity": discontinuity as Any, "key": key as Any,
@@ -1058,55 +1058,55 @@ final class SegmentContext: Sendable {
 }
 
 /// `#EXT-X-PLAYLIST-TYPE` (RFC 8216 §4.3.3.5).
-public enum PlaylistType: String, Sendable, Hashable, Codable {
+package enum PlaylistType: String, Sendable, Hashable, Codable {
     case event = "EVENT", vod = "VOD"
 }
 
 /// A media playlist (RFC 8216 §4.3.3): its segments and the tags that apply to them.
-public struct MediaPlaylist: Sendable, Hashable {
+package struct MediaPlaylist: Sendable, Hashable {
     /// EXT-X-VERSION, from the first such tag; nil when absent (meaning version 1).
-    public var version: Int?
+    package var version: Int?
     /// 1-based line of that EXT-X-VERSION tag, nil when absent.
-    public var versionLine: Int?
+    package var versionLine: Int?
     /// EXT-X-TARGETDURATION in seconds, nil when absent or malformed.
-    public var targetDuration: Int?
+    package var targetDuration: Int?
     /// 1-based line of the EXT-X-TARGETDURATION tag, nil when absent.
-    public var targetDurationLine: Int?
+    package var targetDurationLine: Int?
     /// EXT-X-MEDIA-SEQUENCE; 0 when absent.
-    public var mediaSequence: Int
+    package var mediaSequence: Int
     /// EXT-X-DISCONTINUITY-SEQUENCE; 0 when absent.
-    public var discontinuitySequence: Int
+    package var discontinuitySequence: Int
     /// EXT-X-PLAYLIST-TYPE, nil when absent.
-    public var playlistType: PlaylistType?
+    package var playlistType: PlaylistType?
     /// Whether `#EXT-X-ENDLIST` is present.
-    public var endList: Bool
+    package var endList: Bool
     /// Whether `#EXT-X-I-FRAMES-ONLY` is present.
-    public var iFramesOnly: Bool
+    package var iFramesOnly: Bool
     /// Whether `#EXT-X-INDEPENDENT-SEGMENTS` is present.
-    public var independentSegments: Bool
+    package var independentSegments: Bool
     /// The media segments in file order.
-    public var segments: [MediaSegment]
+    package var segments: [MediaSegment]
     /// `#EXT-X-DATERANGE` tags in file order.
-    public var dateRanges: [DateRange]
+    package var dateRanges: [DateRange]
     /// `#EXT-X-PART-INF:PART-TARGET`.
-    public var partTarget: Double?
+    package var partTarget: Double?
     /// `#EXT-X-SERVER-CONTROL` attributes.
-    public var serverControl: AttributeList?
+    package var serverControl: AttributeList?
     /// `#EXT-X-PRELOAD-HINT` tags.
-    public var preloadHints: [AttributeList]
+    package var preloadHints: [AttributeList]
     /// `#EXT-X-RENDITION-REPORT` tags.
-    public var renditionReports: [AttributeList]
+    package var renditionReports: [AttributeList]
     /// `#EXT-X-SKIP:SKIPPED-SEGMENTS`.
-    public var skippedSegments: Int?
+    package var skippedSegments: Int?
     /// Partial segments after the last complete segment.
-    public var trailingParts: [PartialSegment]
+    package var trailingParts: [PartialSegment]
     /// `#EXT-X-START`, the first one; nil when absent.
-    public var start: StartPoint?
+    package var start: StartPoint?
     /// `#EXT-X-DEFINE` tags, in file order.
-    public var definitions: [VariableDefinition]
+    package var definitions: [VariableDefinition]
 
     /// Makes an empty playlist.
-    public init() {
+    package init() {
         self.mediaSequence = 0
         self.discontinuitySequence = 0
         self.endList = false
@@ -1121,11 +1121,11 @@ public struct MediaPlaylist: Sendable, Hashable {
     }
 
     /// Sum of EXTINF durations.
-    public var totalDuration: Double { segments.reduce(0) { $0 + $1.duration } }
+    package var totalDuration: Double { segments.reduce(0) { $0 + $1.duration } }
 }
 
 /// What a playlist is: decided by which kind of tag it has more of.
-public enum PlaylistContent: Sendable, Hashable {
+package enum PlaylistContent: Sendable, Hashable {
     /// A multivariant playlist.
     case multivariant(MultivariantPlaylist)
     /// A media playlist.
@@ -1134,59 +1134,59 @@ public enum PlaylistContent: Sendable, Hashable {
 
 /// A comment line: `#` not followed by `EXT` (RFC 8216 §4.1). Kept for in-file directives such
 /// as `# hlscheck-disable-next-line RULE`.
-public struct Comment: Sendable, Hashable {
+package struct Comment: Sendable, Hashable {
     /// 1-based line of the comment.
-    public var line: Int
+    package var line: Int
     /// The whole line, `#` included.
-    public var text: String
+    package var text: String
 
     /// Makes a comment.
-    public init(line: Int, text: String) {
+    package init(line: Int, text: String) {
         self.line = line
         self.text = text
     }
 }
 
 /// One parsed playlist file: its model, every tag as written, and the problems found.
-public struct Playlist: Sendable, Hashable, CustomReflectable {
+package struct Playlist: Sendable, Hashable, CustomReflectable {
     /// The URI the playlist was read from (a path or URL string), used in every location.
-    public var uri: String
+    package var uri: String
     /// The playlist's model: multivariant or media.
-    public var content: PlaylistContent
+    package var content: PlaylistContent
     /// The tags, compactly: one small record each and their text in one buffer.
     var tagStore: TagStore
     /// Every problem the parser found, errors and warnings, in the order found.
-    public var problems: [PlaylistProblem]
+    package var problems: [PlaylistProblem]
     /// Comment lines in file order.
-    public var comments: [Comment] = []
+    package var comments: [Comment] = []
     /// The variables in force after parsing (EXT-X-DEFINE NAME/VALUE, IMPORT and QUERYPARAM), so
     /// that a loader can pass a multivariant playlist's variables to its media playlists.
-    public var variables: [String: String] = [:]
+    package var variables: [String: String] = [:]
     /// The bytes it was parsed from, as a digest: embed compares it with the file before
     /// replacing the file, so that a change another program made meanwhile is never overwritten.
-    public var sourceDigest = PlaylistSourceDigest([])
+    package var sourceDigest = PlaylistSourceDigest([])
     /// The lowest EXT-X-VERSION the features the playlist uses require (RFC 8216 §7); 1 when
     /// nothing needs more. `version-too-low` reports a declared version below it.
-    public var requiredVersion = 1
+    package var requiredVersion = 1
 
     /// Every `#EXT` tag in file order, known or not. Made on each read from compact storage (a
     /// playlist of 100 000 segments has 300 000 tags): to find tags by name, `tagLines(named:)`
     /// costs no string per tag.
-    public var tags: [Tag] {
+    package var tags: [Tag] {
         get { tagStore.tags }
         set { tagStore = TagStore(newValue) }
     }
 
     /// The 1-based lines of the tags named `name` (leading `#` included), in file order.
-    public func tagLines(named name: String) -> [Int] { tagStore.lines(named: name) }
+    package func tagLines(named name: String) -> [Int] { tagStore.lines(named: name) }
 
     /// The problems with severity `.error`.
-    public var errors: [PlaylistProblem] { problems.filter { $0.severity == .error } }
+    package var errors: [PlaylistProblem] { problems.filter { $0.severity == .error } }
     /// The problems with severity `.warning`.
-    public var warnings: [PlaylistProblem] { problems.filter { $0.severity == .warning } }
+    package var warnings: [PlaylistProblem] { problems.filter { $0.severity == .warning } }
 
     /// Makes a playlist; `comments` and `variables` start empty.
-    public init(uri: String, content: PlaylistContent, tags: [Tag], problems: [PlaylistProblem]) {
+    package init(uri: String, content: PlaylistContent, tags: [Tag], problems: [PlaylistProblem]) {
         self.init(uri: uri, content: content, tagStore: TagStore(tags), problems: problems)
     }
 
@@ -1198,7 +1198,7 @@ public struct Playlist: Sendable, Hashable, CustomReflectable {
     }
 
     /// The public fields, in the order they were declared when each was stored.
-    public var customMirror: Mirror {
+    package var customMirror: Mirror {
         Mirror(self, children: [
             "uri": uri as Any, "content": content as Any, "tags": tags as Any, "problems": problems as Any,
             "comments": comments as Any, "variables": variables as Any,
@@ -1206,19 +1206,19 @@ public struct Playlist: Sendable, Hashable, CustomReflectable {
     }
 
     /// The multivariant model, nil for a media playlist.
-    public var multivariant: MultivariantPlaylist? {
+    package var multivariant: MultivariantPlaylist? {
         if case .multivariant(let m) = content { return m }
         return nil
     }
 
     /// The media model, nil for a multivariant playlist.
-    public var media: MediaPlaylist? {
+    package var media: MediaPlaylist? {
         if case .media(let m) = content { return m }
         return nil
     }
 
     /// A location in this playlist: `column` 0 means the whole line.
-    public func location(line: Int, column: Int = 0) -> SourceLocation {
+    package func location(line: Int, column: Int = 0) -> SourceLocation {
         SourceLocation(uri: uri, line: line, column: column)
     }
 }

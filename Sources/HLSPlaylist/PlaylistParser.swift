@@ -4,12 +4,12 @@
 // PlaylistProblem with a line and a column; the parser never throws and never stops early.
 
 /// The playlist parser: bytes or text in, a `Playlist` with its problems out; never throws.
-public enum PlaylistParser {
+package enum PlaylistParser {
     /// Parses one playlist file.
     /// - Parameters:
     ///   - importedVariables: the variables of the multivariant playlist, for `EXT-X-DEFINE:IMPORT`.
     ///   - queryParameters: the query parameters of the playlist's URI, for `EXT-X-DEFINE:QUERYPARAM`.
-    public static func parse(
+    package static func parse(
         _ bytes: [UInt8], uri: String,
         importedVariables: [String: String] = [:], queryParameters: [String: String] = [:]
     ) -> Playlist {
@@ -21,7 +21,7 @@ public enum PlaylistParser {
     }
 
     /// Parses one playlist file from text (see `parse(_:uri:importedVariables:queryParameters:)` for bytes).
-    public static func parse(
+    package static func parse(
         _ text: String, uri: String,
         importedVariables: [String: String] = [:], queryParameters: [String: String] = [:]
     ) -> Playlist {

@@ -4,14 +4,14 @@
 /// the analysis parsed — `hlscheck embed` does, before it replaces a playlist.
 ///
 /// It detects change, it does not authenticate: whoever may write the folder may write anything.
-public struct PlaylistSourceDigest: Sendable, Hashable, CustomStringConvertible {
+package struct PlaylistSourceDigest: Sendable, Hashable, CustomStringConvertible {
     /// The number of bytes.
-    public var byteCount: Int
+    package var byteCount: Int
     /// The hash of the bytes: eight at a time, each folded in by two multiplies and a shift.
-    public var value: UInt64
+    package var value: UInt64
 
     /// The digest of `bytes`.
-    public init(_ bytes: [UInt8]) {
+    package init(_ bytes: [UInt8]) {
         byteCount = bytes.count
         value = bytes.withUnsafeBytes { raw in
             var hash: UInt64 = 0xCBF2_9CE4_8422_2325 ^ UInt64(raw.count)
@@ -31,5 +31,5 @@ public struct PlaylistSourceDigest: Sendable, Hashable, CustomStringConvertible 
         }
     }
 
-    public var description: String { "\(byteCount) bytes, digest \(String(value, radix: 16))" }
+    package var description: String { "\(byteCount) bytes, digest \(String(value, radix: 16))" }
 }

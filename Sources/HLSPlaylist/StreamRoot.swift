@@ -1,27 +1,27 @@
 // Confinement: a local stream reads nothing outside its folder, so a playlist cannot make the
 // checker open (and print) files it was never meant to (docs/security.md).
 
-public import MediaFormats
+package import MediaFormats
 
 /// The local path a URI names (`LocalFileName`: query and fragment dropped, percent-decoded);
 /// nil for `http`/`https` URLs.
-public enum LocalPath {
+package enum LocalPath {
     /// The local path `uri` names; nil for `http`/`https` URLs. For a URI that names no file (an
     /// escape decoding to '/' or NUL, see `name(of:)`) the undecoded path, which confinement and
     /// the local sources refuse.
-    public static func path(of uri: String) -> String? {
+    package static func path(of uri: String) -> String? {
         name(of: uri)?.path
     }
 
     /// How a report or a message names the resource at `uri` (a resolved URI): the path of the
     /// local file it names, as typed (`Stream #1/v0/index.m3u8`, not `Stream %231/…`), or the
     /// URL itself.
-    public static func shown(_ uri: String) -> String {
+    package static func shown(_ uri: String) -> String {
         path(of: uri) ?? uri
     }
 
     /// How `uri` maps to a local file; nil for `http`/`https` URLs.
-    public static func name(of uri: String) -> LocalFileName? {
+    package static func name(of uri: String) -> LocalFileName? {
         // Without a ':' there is no scheme to read (the common case: a path).
         if uri.hasPrefix("file://") || !uri.utf8.contains(UInt8(ascii: ":")) { return LocalFileName(uri: uri) }
         // Any other scheme ("javascript:", "data:", "evil:../../x") names no file: LocalFileName
@@ -33,18 +33,18 @@ public enum LocalPath {
 
 /// The folder a local stream lives in. Nothing outside it is read unless the user allows it:
 /// a playlist that names `../../etc/passwd` must not make the checker print that file.
-public struct StreamRoot: Sendable, Hashable {
+package struct StreamRoot: Sendable, Hashable {
     /// The folder's real path (symlinks resolved), without a trailing slash.
-    public var path: String
+    package var path: String
 
     /// nil when `folder` does not exist.
-    public init?(folder: String) {
+    package init?(folder: String) {
         guard let real = RegularFile.realPath(folder.isEmpty ? "." : folder) else { return nil }
         path = real
     }
 
     /// The root of a stream entered at `playlist`: the playlist's folder.
-    public init?(ofPlaylist playlist: String) {
+    package init?(ofPlaylist playlist: String) {
         guard let local = LocalPath.path(of: playlist) else { return nil }
         let slash = local.lastIndex(of: "/")
         let folder = slash.map { String(local[..<$0]) } ?? "."
@@ -53,7 +53,7 @@ public struct StreamRoot: Sendable, Hashable {
 
     /// The deepest folder holding every one of `playlists` (local paths), by real path; nil when
     /// one of them is not local or does not exist.
-    public static func commonFolder(of playlists: [String]) -> String? {
+    package static func commonFolder(of playlists: [String]) -> String? {
         var common: [Substring]?
         for playlist in playlists {
             guard let root = StreamRoot(ofPlaylist: playlist) else { return nil }
@@ -67,14 +67,14 @@ public struct StreamRoot: Sendable, Hashable {
     /// `..`. A path that does not exist is judged by its deepest existing folder. Remote URIs are
     /// not local files and are not judged here (true).
     /// A local URI that names no file (an escape decoding to '/' or NUL) is not inside.
-    public func contains(_ uri: String) -> Bool {
+    package func contains(_ uri: String) -> Bool {
         guard let local = LocalPath.name(of: uri) else { return true }
         guard local.refusal == nil else { return false }
         return contains(canonicalPath: Self.canonical(local.path))
     }
 
     /// Whether `real`, an already canonical path (symlinks and `..` resolved), lies inside the root.
-    public func contains(canonicalPath real: String) -> Bool {
+    package func contains(canonicalPath real: String) -> Bool {
         path == "/" || real == path || real.hasPrefix(path + "/")
     }
 
@@ -123,35 +123,35 @@ public struct StreamRoot: Sendable, Hashable {
 }
 
 /// How the loader treats local files outside the stream's root.
-public struct Confinement: Sendable, Hashable {
+package struct Confinement: Sendable, Hashable {
     /// The folder to stay in; nil: the folder of the root playlist.
-    public var root: String?
+    package var root: String?
     /// Read outside the root all the same (`--allow-outside-root`).
-    public var allowOutside: Bool
+    package var allowOutside: Bool
 
     /// Confines to `root` (nil: the root playlist's folder) unless `allowOutside`.
-    public init(root: String? = nil, allowOutside: Bool = false) {
+    package init(root: String? = nil, allowOutside: Bool = false) {
         self.root = root
         self.allowOutside = allowOutside
     }
 }
 
 /// A URI that names a local file outside the stream's root: not read, located where it is written.
-public struct OutsideRootReference: Sendable, Hashable {
+package struct OutsideRootReference: Sendable, Hashable {
     /// The URI as written in the playlist.
-    public var uri: String
+    package var uri: String
     /// The URI resolved against its playlist (what would have been opened).
-    public var resolvedURI: String
+    package var resolvedURI: String
     /// The line that names the URI.
-    public var location: SourceLocation
+    package var location: SourceLocation
     /// The root it lies outside: the root folder's real path, or for a remote playlist its URL.
-    public var root: String
+    package var root: String
     /// Set when the URI names no file at all (an escape decoding to '/' or NUL, `LocalFileName`):
     /// why, instead of "outside the root".
-    public var refusal: String?
+    package var refusal: String?
 
     /// Makes a reference.
-    public init(uri: String, resolvedURI: String, location: SourceLocation, root: String, refusal: String? = nil) {
+    package init(uri: String, resolvedURI: String, location: SourceLocation, root: String, refusal: String? = nil) {
         self.uri = uri
         self.resolvedURI = resolvedURI
         self.location = location

@@ -13,7 +13,7 @@
 internal import MediaFormats
 
 /// The base of a reference resolution, told apart where it is made (see the file comment).
-public enum ResolutionBase: Sendable, Hashable {
+package enum ResolutionBase: Sendable, Hashable {
     /// A path of the local file system, every character part of a name: a command-line
     /// argument, a path handed to the library, a file found by listing a folder.
     case filePath(String)
@@ -23,14 +23,14 @@ public enum ResolutionBase: Sendable, Hashable {
 
     /// What a user names a stream by: an `http`, `https` or `file` URL is a URI (write it
     /// encoded, as a URL is); anything else is a file path.
-    public init(input: String) {
+    package init(input: String) {
         let lowered = input.prefix(8).lowercased()
         let isURL = lowered.hasPrefix("http://") || lowered.hasPrefix("https://") || lowered.hasPrefix("file://")
         self = isURL ? .uri(input) : .filePath(input)
     }
 
     /// The base as URI-reference text: what resolution, `Playlist.uri` and locations hold.
-    public var uriReference: String {
+    package var uriReference: String {
         switch self {
         case .filePath(let path): LocalFileName.uriReference(forPath: path)
         case .uri(let uri): uri
@@ -39,16 +39,16 @@ public enum ResolutionBase: Sendable, Hashable {
 }
 
 /// Resolves URI references against the URI of their playlist (see the file comment).
-public enum URIResolver {
+package enum URIResolver {
     /// Resolves `reference` against `base`, a file path or a URI (see `ResolutionBase`).
-    public static func resolve(_ reference: String, against base: ResolutionBase) -> String {
+    package static func resolve(_ reference: String, against base: ResolutionBase) -> String {
         resolve(reference, against: base.uriReference)
     }
 
     /// Resolves `reference` (a URI line or URI attribute) against the URI of the playlist that
     /// contains it (RFC 3986 §5.2.2). `base` is a URI reference: a file path the user gave goes
     /// through `resolve(_:against: .filePath(path))` instead.
-    public static func resolve(_ reference: String, against base: String) -> String {
+    package static func resolve(_ reference: String, against base: String) -> String {
         let r = URIComponents(reference)
         if r.scheme != nil {
             var t = r

@@ -7,44 +7,44 @@
 // only ever see numbers whose sums and products fit in an Int or a finite Double.
 
 /// The largest (and smallest) values the parser accepts for numbers; see the file comment.
-public enum ValueLimits {
+package enum ValueLimits {
     /// Longest duration of one segment or part (EXTINF, EXT-X-PART DURATION, PART-TARGET,
     /// HOLD-BACK, …): 1 000 000 s, about 11.6 days.
-    public static let maximumDuration: Double = 1_000_000
+    package static let maximumDuration: Double = 1_000_000
     /// Shortest non-zero duration: 1 µs, the finest precision real playlists write (one in the
     /// corpus has `#EXTINF:0.000011,`). A zero EXTINF means "unknown" and is kept; 1e-30 would
     /// turn a segment's bytes into a bit rate no integer holds.
-    public static let minimumNonZeroDuration: Double = 0.000_001
+    package static let minimumNonZeroDuration: Double = 0.000_001
     /// EXT-X-TARGETDURATION, in seconds.
-    public static let maximumTargetDuration = 1_000_000
+    package static let maximumTargetDuration = 1_000_000
     /// BANDWIDTH and AVERAGE-BANDWIDTH, in bit/s: 1 Tbit/s.
-    public static let maximumBandwidth: UInt64 = 1_000_000_000_000
+    package static let maximumBandwidth: UInt64 = 1_000_000_000_000
     /// EXT-X-BITRATE, in kbit/s (the same 1 Tbit/s).
-    public static let maximumBitrateTag = 1_000_000_000
+    package static let maximumBitrateTag = 1_000_000_000
     /// Integers that are counted or added (MEDIA-SEQUENCE, DISCONTINUITY-SEQUENCE, byte-range
     /// lengths, offsets and ends, SKIPPED-SEGMENTS, LAST-MSN, …): 2^53 − 1, the largest integer a
     /// JSON reader and a Double hold exactly. Other decimal-integer attributes (PROGRAM-ID, client
     /// attributes) keep the full RFC range, 0 to 2^64 − 1: nothing computes with them.
-    public static let maximumInteger = 9_007_199_254_740_991
+    package static let maximumInteger = 9_007_199_254_740_991
     /// Each side of RESOLUTION, in pixels.
-    public static let maximumResolutionSide = 65_535
+    package static let maximumResolutionSide = 65_535
     /// FRAME-RATE, in frames per second.
-    public static let maximumFrameRate: Double = 1_000
+    package static let maximumFrameRate: Double = 1_000
     /// Magnitude of any other decimal-floating-point value (EXT-X-START TIME-OFFSET,
     /// EXT-X-DATERANGE DURATION, SCORE, …).
-    public static let maximumMagnitude: Double = 1_000_000_000
+    package static let maximumMagnitude: Double = 1_000_000_000
 
     /// At most this many problems are kept for one line; the rest are summed up in one more.
-    public static let maximumProblemsPerLine = 20
+    package static let maximumProblemsPerLine = 20
     /// At most this many problems are kept for one file; the rest are summed up in one more.
-    public static let maximumProblemsPerFile = 10_000
+    package static let maximumProblemsPerFile = 10_000
     /// Variable substitution (EXT-X-DEFINE) may add at most this many bytes to a playlist, plus
     /// four times the playlist's own size: a chain of definitions cannot expand a small file into
     /// gigabytes ("billion laughs").
-    public static let substitutionAllowance = 1 << 20
+    package static let substitutionAllowance = 1 << 20
 
     /// Is `value` an acceptable duration: 0, or 1 ms to `maximumDuration`?
-    public static func isAcceptableDuration(_ value: Double) -> Bool {
+    package static func isAcceptableDuration(_ value: Double) -> Bool {
         value == 0 || (value >= minimumNonZeroDuration && value <= maximumDuration)
     }
 

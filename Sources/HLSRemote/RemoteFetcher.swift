@@ -4,7 +4,7 @@
 // bounded before they are held (docs/remote.md).
 
 import AsyncHTTPClient
-public import HLSCheck
+package import HLSCheck
 import HLSPlaylist
 import MediaInspection
 import NIOConcurrencyHelpers
@@ -15,47 +15,47 @@ import NIOPosix
 import NIOSSL
 
 /// What the remote sources may do; every value has a flag (docs/remote.md).
-public struct RemoteOptions: Sendable, Hashable {
-    public struct Header: Sendable, Hashable {
-        public var name: String
-        public var value: String
+package struct RemoteOptions: Sendable, Hashable {
+    package struct Header: Sendable, Hashable {
+        package var name: String
+        package var value: String
 
-        public init(name: String, value: String) {
+        package init(name: String, value: String) {
             self.name = name
             self.value = value
         }
     }
 
     /// `--header 'Name: value'`, sent with every request.
-    public var headers: [Header] = []
+    package var headers: [Header] = []
     /// `--insecure`: accept any TLS certificate (the report says so: tls-not-verified).
-    public var insecure = false
+    package var insecure = false
     /// `--connect-timeout`: seconds to establish a connection (TCP and TLS).
-    public var connectTimeoutSeconds: Double = 10
+    package var connectTimeoutSeconds: Double = 10
     /// `--request-timeout`: seconds for one request, from sending it to the last body byte.
-    public var requestTimeoutSeconds: Double = 30
+    package var requestTimeoutSeconds: Double = 30
     /// Redirects followed for one resource before giving up (a loop ends here).
-    public var maximumRedirects = 5
+    package var maximumRedirects = 5
     /// `--retries`: further attempts after a 5xx answer or a broken connection.
-    public var retries = 2
+    package var retries = 2
     /// The first backoff delay in seconds; each further retry doubles it.
-    public var retryDelaySeconds: Double = 0.25
+    package var retryDelaySeconds: Double = 0.25
     /// `--http-connections`: connections per host, and requests in flight.
-    public var maximumConnections = 4
+    package var maximumConnections = 4
 
-    public init() {}
+    package init() {}
 }
 
 /// Why a resource could not be fetched: the user-facing reason (credentials redacted), and the
 /// HTTP status when one arrived.
-public struct RemoteFetchError: Error, Sendable, CustomStringConvertible {
-    public var uri: String
-    public var reason: String
-    public var status: Int?
+package struct RemoteFetchError: Error, Sendable, CustomStringConvertible {
+    package var uri: String
+    package var reason: String
+    package var status: Int?
     /// The protocol of the last answer ("HTTP/1.1", "HTTP/2"), nil when none arrived.
-    public var httpVersion: String?
+    package var httpVersion: String?
 
-    public var description: String { CredentialRedaction.redact("\(uri): \(reason)") }
+    package var description: String { CredentialRedaction.redact("\(uri): \(reason)") }
 }
 
 /// One fetched body.
@@ -72,8 +72,8 @@ struct FetchedResource: Sendable {
 
 /// The HTTP client of one run, shared by the playlist and segment sources. Call `shutdown()`
 /// when the run is over.
-public final class RemoteFetcher: Sendable, DeliveryObserver {
-    public let options: RemoteOptions
+package final class RemoteFetcher: Sendable, DeliveryObserver {
+    package let options: RemoteOptions
     private let configuration: HTTPClient.Configuration
     /// Made on the first request: a local check whose playlists might name a URL holds a
     /// fetcher, and pays for an HTTP client only if one does.
@@ -96,7 +96,7 @@ public final class RemoteFetcher: Sendable, DeliveryObserver {
     /// Requests in flight, bounded by `maximumConnections`.
     let permits: Permits
 
-    public init(options: RemoteOptions = RemoteOptions()) {
+    package init(options: RemoteOptions = RemoteOptions()) {
         self.options = options
         var tls = TLSConfiguration.makeClientConfiguration()
         if options.insecure { tls.certificateVerification = .none }
@@ -122,12 +122,12 @@ public final class RemoteFetcher: Sendable, DeliveryObserver {
     }
 
     /// Closes every connection. The fetcher cannot be used afterwards.
-    public func shutdown() async {
+    package func shutdown() async {
         let made = madeClient.withLockedValue { $0 }
         try? await made?.shutdown()
     }
 
-    public func deliveryLog() async -> DeliveryLog {
+    package func deliveryLog() async -> DeliveryLog {
         DeliveryLog(
             records: recorder.records, tlsVerificationDisabled: options.insecure, usedTLS: recorder.usedTLS,
             traffic: recorder.traffic)

@@ -1,10 +1,10 @@
-public import HLSCheck
+package import HLSCheck
 import HLSPlaylist
 
 // The probe of delivery directives (bis-22 §6.2.5) judges a 400 as an answer, so it needs the
 // status the fetcher saw; its requests are not the stream's and stay out of the delivery log.
 extension RemotePlaylistSource: DirectiveSource {
-    public func answer(_ uri: String) async -> DirectiveAnswer {
+    package func answer(_ uri: String) async -> DirectiveAnswer {
         guard URIScheme.isRemote(uri) else { return DirectiveAnswer(status: nil, failure: "not an http(s) URL") }
         do throws(RemoteFetchError) {
             let resource = try await fetcher.fetch(

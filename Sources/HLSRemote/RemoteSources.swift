@@ -1,29 +1,29 @@
-public import HLSPlaylist
-public import MediaInspection
-public import HLSCheck
+package import HLSPlaylist
+package import MediaInspection
+package import HLSCheck
 
 /// Playlists from http(s) URLs through the fetcher, anything else from local files (a local
 /// multivariant playlist may name remote media playlists). A stream read from the network never
 /// reaches the local branch: the loader refuses its local and non-http(s) URIs first
 /// (uri-outside-root).
-public struct RemotePlaylistSource: PlaylistSource {
-    public var fetcher: RemoteFetcher
+package struct RemotePlaylistSource: PlaylistSource {
+    package var fetcher: RemoteFetcher
     /// Where anything but an http(s) URL is read from.
-    public var local: any PlaylistSource
-    public var maximumSize: Int
+    package var local: any PlaylistSource
+    package var maximumSize: Int
 
     /// Local playlists from `local` (default: files within `maximumSize`).
-    public init(fetcher: RemoteFetcher, maximumSize: Int = maximumPlaylistSize, local: (any PlaylistSource)? = nil) {
+    package init(fetcher: RemoteFetcher, maximumSize: Int = maximumPlaylistSize, local: (any PlaylistSource)? = nil) {
         self.fetcher = fetcher
         self.maximumSize = maximumSize
         self.local = local ?? LocalFileSource(maximumSize: maximumSize)
     }
 
-    public func parsedPlaylist(_ uri: String) async -> (bytes: [UInt8], playlist: Playlist)? {
+    package func parsedPlaylist(_ uri: String) async -> (bytes: [UInt8], playlist: Playlist)? {
         URIScheme.isRemote(uri) ? nil : await local.parsedPlaylist(uri)
     }
 
-    public func read(_ uri: String) async throws -> [UInt8] {
+    package func read(_ uri: String) async throws -> [UInt8] {
         guard URIScheme.isRemote(uri) else { return try await local.read(uri) }
         do throws(RemoteFetchError) {
             return try await fetcher.fetch(uri, kind: .playlist, maximumBytes: maximumSize, limitFlag: "--max-playlist-bytes").bytes
@@ -32,27 +32,27 @@ public struct RemotePlaylistSource: PlaylistSource {
         }
     }
 
-    public func canonicalName(_ uri: String) async -> String? {
+    package func canonicalName(_ uri: String) async -> String? {
         URIScheme.isRemote(uri) ? nil : await local.canonicalName(uri)
     }
 
-    public func finalURI(_ uri: String) async -> String? {
+    package func finalURI(_ uri: String) async -> String? {
         URIScheme.isRemote(uri) ? await fetcher.finalURL(of: uri) : nil
     }
 }
 
 /// Segments, init sections and keys from http(s) URLs, held in memory (bounded by
 /// `--max-segment-bytes`) and inspected there; anything else from local files.
-public struct RemoteSegmentSource: SegmentByteSource {
-    public var fetcher: RemoteFetcher
-    public var local: LocalSegmentSource
+package struct RemoteSegmentSource: SegmentByteSource {
+    package var fetcher: RemoteFetcher
+    package var local: LocalSegmentSource
 
-    public init(fetcher: RemoteFetcher, maximumByteCount: Int = LocalSegmentSource.defaultMaximumByteCount) {
+    package init(fetcher: RemoteFetcher, maximumByteCount: Int = LocalSegmentSource.defaultMaximumByteCount) {
         self.fetcher = fetcher
         self.local = LocalSegmentSource(maximumByteCount: maximumByteCount)
     }
 
-    public func read(_ uri: String, range: SegmentByteRange?) async throws -> [UInt8] {
+    package func read(_ uri: String, range: SegmentByteRange?) async throws -> [UInt8] {
         guard URIScheme.isRemote(uri) else { return try await local.read(uri, range: range) }
         return try await read(uri, range: range, firstAttempt: nil)
     }
@@ -91,12 +91,12 @@ public struct RemoteSegmentSource: SegmentByteSource {
 extension RemoteSegmentSource {
     /// At most this many bytes of segments fetched ahead wait to be inspected: a few segments
     /// of 4K video, hundreds of audio segments.
-    public static let readAheadBytes = 64 << 20
+    package static let readAheadBytes = 64 << 20
 
     /// Fetches the batch's remote segments ahead of their inspection (SegmentReadAhead), in
     /// order, `--http-connections` requests at a time, each started from the event loop as the
     /// previous answer completes; bounded by the bytes waiting to be read (`readAheadBytes`).
-    public func readingAhead<Value: Sendable>(
+    package func readingAhead<Value: Sendable>(
         _ requests: [SegmentRequest], _ body: (any SegmentByteSource) async -> Value
     ) async -> Value {
         // A read refused before any request (a bad range) is left to its reader, which says why.
@@ -123,16 +123,16 @@ extension RemoteSegmentSource {
 
 /// The delivery log of one input: the fetcher serves every input of a run, checked one after
 /// another, so each check takes the records made since the previous one.
-public struct RemoteDeliveryLog: DeliveryObserver {
-    public var fetcher: RemoteFetcher
-    public var input: String
+package struct RemoteDeliveryLog: DeliveryObserver {
+    package var fetcher: RemoteFetcher
+    package var input: String
 
-    public init(fetcher: RemoteFetcher, input: String) {
+    package init(fetcher: RemoteFetcher, input: String) {
         self.fetcher = fetcher
         self.input = input
     }
 
-    public func deliveryLog() async -> DeliveryLog {
+    package func deliveryLog() async -> DeliveryLog {
         await fetcher.takeDeliveryLog()
     }
 }

@@ -1,15 +1,15 @@
 /// A command line fit for a report: credentials in URLs are hidden. A SARIF file is uploaded to
 /// code-scanning services and kept as a build artefact, so `https://user:token@host/x.m3u8` or a
 /// signed URL's query (`?Signature=…&Key-Pair-Id=…`) must not travel with it.
-public enum CommandLineRedaction {
+package enum CommandLineRedaction {
     /// Each argument redacted, quoted for a POSIX shell where needed, joined by spaces.
-    public static func commandLine(_ arguments: [String]) -> String {
+    package static func commandLine(_ arguments: [String]) -> String {
         arguments.map { quoted(redacted($0)) }.joined(separator: " ")
     }
 
     /// In every URL inside `argument` (`scheme://…`, also after `--flag=`): the user information
     /// becomes `REDACTED@`, and each query value becomes `REDACTED`.
-    public static func redacted(_ argument: String) -> String {
+    package static func redacted(_ argument: String) -> String {
         guard let scheme = argument.firstRange(of: "://") else { return argument }
         let head = argument[..<scheme.upperBound]
         var rest = Substring(argument[scheme.upperBound...])

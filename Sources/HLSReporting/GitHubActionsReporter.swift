@@ -1,4 +1,4 @@
-public import HLSCheck
+package import HLSCheck
 
 /// GitHub Actions workflow commands, which the runner turns into annotations on the pull
 /// request: `::error file=PATH,line=N,col=C,title=hlscheck RULE::MESSAGE`, one `::group::` per
@@ -8,17 +8,17 @@ public import HLSCheck
 /// the rest silently. So the first 10 of each type are workflow commands; later ones are printed
 /// as plain compiler-style lines in their stream's group, and a closing line says how many were
 /// not annotated and where to see them. `summary` is the Markdown for `$GITHUB_STEP_SUMMARY`.
-public struct GitHubActionsReporter: Sendable {
+package struct GitHubActionsReporter: Sendable {
     /// Annotations GitHub keeps per type and step.
-    public var annotationLimit: Int
+    package var annotationLimit: Int
 
     /// Makes a reporter that annotates at most `annotationLimit` findings of each type.
-    public init(annotationLimit: Int = 10) {
+    package init(annotationLimit: Int = 10) {
         self.annotationLimit = annotationLimit
     }
 
     /// One workflow command line per unsuppressed finding, for every report, in report order.
-    public func render(_ reports: [CheckReport]) -> String {
+    package func render(_ reports: [CheckReport]) -> String {
         var out = ""
         var annotated: [Severity: Int] = [:]
         var notAnnotated: [Severity: Int] = [:]
@@ -67,12 +67,12 @@ public struct GitHubActionsReporter: Sendable {
     // MARK: - Job summary
 
     /// Most finding rows the summary lists (GitHub accepts 1 MiB of summary per step).
-    public static let summaryFindingLimit = 200
+    package static let summaryFindingLimit = 200
 
     /// Markdown for `$GITHUB_STEP_SUMMARY`: a table of the streams with their verdicts, then the
     /// findings (the first `summaryFindingLimit`), each rule linked to docs/rules.md. Text from
     /// playlists is escaped: the summary renders Markdown and HTML.
-    public func summary(_ reports: [CheckReport]) -> String {
+    package func summary(_ reports: [CheckReport]) -> String {
         var out = "### hlscheck\n\n"
         guard !reports.isEmpty else { return out + "No stream to check.\n\n" }
         out += "| stream | verdict | errors | warnings | notes | variants |\n|---|---|---:|---:|---:|---:|\n"

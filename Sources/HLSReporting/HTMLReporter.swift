@@ -1,5 +1,5 @@
-public import HLSCheck
-public import FoundationEssentials
+package import HLSCheck
+package import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -20,16 +20,16 @@ import MediaFormats
 /// script. Everything is written through libxml2 (`XMLDocumentWriter`), which escapes every
 /// string from a playlist; a poster's bytes are embedded only when their header was read as
 /// JPEG or PNG (`PosterImage`).
-public struct HTMLReporter: Sendable {
+package struct HTMLReporter: Sendable {
     /// When the report was made, shown in its header; nil shows none (stable output for tests).
-    public var generated: String?
+    package var generated: String?
 
-    public init(generated: String? = nil) {
+    package init(generated: String? = nil) {
         self.generated = generated
     }
 
     /// `date` in UTC as "2026-11-21 10:00 UTC".
-    public static func generated(at date: Date) -> String {
+    package static func generated(at date: Date) -> String {
         guard let time = UTCTime(secondsSince1970: date.timeIntervalSince1970, roundingToMilliseconds: true) else { return "1970-01-01 00:00 UTC" }
         return "\(time.date) \(time.time.prefix(5)) UTC"
     }
@@ -69,7 +69,7 @@ public struct HTMLReporter: Sendable {
         }
     }
 
-    public func render(_ reports: [CheckReport]) throws -> String {
+    package func render(_ reports: [CheckReport]) throws -> String {
         let writer = try XMLDocumentWriter(.html)
         try writer.startElement("html")
         try writer.attribute("lang", "en")

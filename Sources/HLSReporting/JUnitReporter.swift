@@ -1,6 +1,6 @@
-public import FoundationEssentials
+package import FoundationEssentials
 import MediaFormats
-public import HLSCheck
+package import HLSCheck
 
 /// JUnit XML for CI test views (GitLab, Jenkins, GitHub test-report actions): one `<testsuite>`
 /// per input; in it one `<testcase>` per checked rule for the stream, except that a rule whose
@@ -23,26 +23,26 @@ public import HLSCheck
 /// named `input (2)`, so no two test cases share a class and a name. Suite times are the real
 /// wall-clock time of checking the input, test case times the time its rule took (shared evenly
 /// among a per-variant rule's cases).
-public struct JUnitReporter: Sendable {
+package struct JUnitReporter: Sendable {
     /// ISO 8601 without a zone (`2026-11-21T10:00:00`), as the schema requires.
-    public var timestamp: String
+    package var timestamp: String
     /// The `hostname` attribute of every `<testsuite>`.
-    public var hostname: String
+    package var hostname: String
 
     /// Makes a reporter; `timestamp` as from `timestamp(for:)`.
-    public init(timestamp: String, hostname: String) {
+    package init(timestamp: String, hostname: String) {
         self.timestamp = timestamp
         self.hostname = hostname
     }
 
     /// `date` in UTC, formatted as the schema's `timestamp` wants it: ISO 8601 without a zone.
-    public static func timestamp(for date: Date) -> String {
+    package static func timestamp(for date: Date) -> String {
         guard let time = UTCTime(secondsSince1970: date.timeIntervalSince1970, roundingToMilliseconds: true) else { return "1970-01-01T00:00:00" }
         return time.date + "T" + time.time
     }
 
     /// One JUnit XML document for all reports. Throws `XMLWriterError` when libxml2 fails to write it.
-    public func render(_ reports: [CheckReport]) throws -> String {
+    package func render(_ reports: [CheckReport]) throws -> String {
         let writer = try XMLDocumentWriter()
         try writer.startElement("testsuites")
         var seen: [String: Int] = [:]
@@ -154,7 +154,7 @@ public struct JUnitReporter: Sendable {
     static let longestPath = 4_096
 
     /// Seconds with millisecond precision, as `xs:decimal` wants them ("0.012").
-    public static func seconds(_ value: Double) -> String {
+    package static func seconds(_ value: Double) -> String {
         guard value.isFinite, value > 0 else { return "0.000" }
         let milliseconds = Int((value * 1000).rounded())
         let fraction = String(milliseconds % 1000)

@@ -1,4 +1,4 @@
-public import HLSCheck
+package import HLSCheck
 import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
@@ -17,13 +17,13 @@ import MediaFormats
 /// resolved lexically, and it is shown relative to `root`; a path outside the root is shown
 /// absolute (a `..` that climbs out of the repository would name a file of another checkout).
 /// URLs are left alone.
-public struct ReportPaths: Sendable, Hashable {
+package struct ReportPaths: Sendable, Hashable {
     /// The repository root, absolute and normalised.
-    public var root: String
+    package var root: String
     /// The folder relative paths are read from (the process's current directory).
-    public var workingDirectory: String
+    package var workingDirectory: String
 
-    public init(root: String, workingDirectory: String) {
+    package init(root: String, workingDirectory: String) {
         let cwd = Self.normalised(workingDirectory.hasPrefix("/") ? workingDirectory : "/" + workingDirectory)
         self.workingDirectory = cwd
         self.root = Self.normalised(root.hasPrefix("/") ? root : cwd + "/" + root)
@@ -32,7 +32,7 @@ public struct ReportPaths: Sendable, Hashable {
     /// The root for a run: the git work tree holding the first local input (the nearest folder
     /// above it with a `.git` entry, as `git rev-parse --show-toplevel` finds it), else `fallback`
     /// (`--root`), else the working directory.
-    public static func forRun(inputs: [String], fallback: String?, workingDirectory: String) -> ReportPaths {
+    package static func forRun(inputs: [String], fallback: String?, workingDirectory: String) -> ReportPaths {
         let paths = ReportPaths(root: workingDirectory, workingDirectory: workingDirectory)
         for input in inputs {
             guard let absolute = paths.absolute(input) else { continue }
@@ -73,7 +73,7 @@ public struct ReportPaths: Sendable, Hashable {
 
     /// How a report shows `path`: relative to the root when inside it (`.` for the root itself),
     /// absolute otherwise; URLs unchanged.
-    public func display(_ path: String) -> String {
+    package func display(_ path: String) -> String {
         guard !path.isEmpty, let absolute = absolute(path) else { return path }
         if absolute == root { return "." }
         let prefix = root == "/" ? "/" : root + "/"
@@ -81,7 +81,7 @@ public struct ReportPaths: Sendable, Hashable {
     }
 
     /// The absolute path of a path as `display` shows it; nil for a URL.
-    public func resolve(_ displayed: String) -> String? {
+    package func resolve(_ displayed: String) -> String? {
         if displayed.hasPrefix("/") { return displayed }
         if absolute(displayed) == nil { return nil }
         return displayed == "." ? root : Self.normalised(root + "/" + displayed)
@@ -103,20 +103,20 @@ public struct ReportPaths: Sendable, Hashable {
     /// Paths as a person opens them from the folder they ran the command in: relative to the
     /// working directory (absolute outside it). What the text report shows, where the machine
     /// formats stay relative to the repository root.
-    public var fromWorkingDirectory: ReportPaths {
+    package var fromWorkingDirectory: ReportPaths {
         ReportPaths(root: workingDirectory, workingDirectory: workingDirectory)
     }
 
     /// `report`, whose paths `other` made (relative to `other.root`), with its paths shown as
     /// this value shows them.
-    public func relocating(_ report: CheckReport, from other: ReportPaths) -> CheckReport {
+    package func relocating(_ report: CheckReport, from other: ReportPaths) -> CheckReport {
         map(report) { path in display(other.resolve(path) ?? path) }
     }
 
     /// The report with every path it holds shown by `display`: the input, the locations of its
     /// findings, its variants' resolved playlists and the keys of their bit-rate series. Messages and the URIs written in
     /// playlists are left as they are.
-    public func apply(to report: CheckReport) -> CheckReport {
+    package func apply(to report: CheckReport) -> CheckReport {
         map(report, display)
     }
 

@@ -1,18 +1,18 @@
-public import HLSCheck
+package import HLSCheck
 import FoundationEssentials
 
 /// The rule catalogue as documentation: docs/rules.md (generated, so it cannot drift from the
 /// code), `hlscheck rules --format json`, `hlscheck rules ID` in the terminal, and the links
 /// SARIF and the GitHub job summary give to a published docs/rules.md when one is configured.
-public enum RuleDocumentation {
+package enum RuleDocumentation {
 
     /// The command that writes docs/rules.md.
-    public static let regenerateCommand = "swift run hlscheck rules --format markdown > docs/rules.md"
+    package static let regenerateCommand = "swift run hlscheck rules --format markdown > docs/rules.md"
 
     /// Where rule `id` is documented on the web: its heading (`#audio-only-over-budget`) in
     /// docs/rules.md as published at `documentation` (`documentation-url`, or the build's); nil
     /// when no page is configured. `input-unreadable`, not a catalogue rule, has a section too.
-    public static func url(for id: String, documentation: String?) -> String? {
+    package static func url(for id: String, documentation: String?) -> String? {
         documentation.map { "\($0)#\(anchor(id))" }
     }
 
@@ -33,7 +33,7 @@ public enum RuleDocumentation {
     // MARK: - docs/rules.md
 
     /// The whole of docs/rules.md.
-    public static func markdown(_ rules: [RuleDescription] = RuleCatalogue.descriptions) -> String {
+    package static func markdown(_ rules: [RuleDescription] = RuleCatalogue.descriptions) -> String {
         let profiles = Profile.allCases
         var out = """
             <!-- Generated from the rule catalogue by `\(regenerateCommand)`; do not edit by hand. \
@@ -113,12 +113,12 @@ public enum RuleDocumentation {
     // MARK: - hlscheck rules ID
 
     /// Every id `hlscheck rules ID` explains.
-    public static var explainedIDs: [String] { RuleCatalogue.descriptions.map(\.id) }
+    package static var explainedIDs: [String] { RuleCatalogue.descriptions.map(\.id) }
 
     /// A rule's whole story for the terminal (`hlscheck rules ID`): what it finds, why (with the
     /// spec section), its severity in `profile`, when it runs, the tested examples, and how to
     /// change or excuse it; wrapped at `width` columns. Nil for an id that names no rule.
-    public static func explanation(of id: String, profile: Profile, documentation: String?, width: Int = 80) -> String? {
+    package static func explanation(of id: String, profile: Profile, documentation: String?, width: Int = 80) -> String? {
         guard let rule = RuleCatalogue.description(of: id) else { return nil }
         var out = "\(rule.id): \(rule.name)\n\n"
         out += wrap(rule.summary, width) + "\n\n" + wrap(rule.rationale, width) + "\n\n"
@@ -184,7 +184,7 @@ public enum RuleDocumentation {
     }
 
     /// The catalogue as JSON, with the severities `profile` gives (docs/rules.md documents the keys).
-    public static func json(
+    package static func json(
         profile: Profile, documentation: String? = CheckConfiguration.builtInDocumentationURL, _ rules: [RuleDescription] = RuleCatalogue.descriptions
     ) -> String {
         let list = RuleList(profile: profile.rawValue, rules: rules.map { rule in

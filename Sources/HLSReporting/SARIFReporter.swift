@@ -1,5 +1,5 @@
-public import HLSCheck
-public import FoundationEssentials
+package import HLSCheck
+package import FoundationEssentials
 import MediaFormats
 
 /// SARIF 2.1.0 (OASIS), the format code-scanning services ingest (GitHub code scanning, Azure
@@ -12,15 +12,15 @@ import MediaFormats
 /// `partialFingerprints` entry that survives reruns and moved lines: a hash of the rule, the file
 /// and the text of the finding's line (whitespace collapsed), with an occurrence count for
 /// identical lines; without the line's text, the message stands in for it.
-public struct SARIFReporter: Sendable {
+package struct SARIFReporter: Sendable {
     /// How the run went: SARIF's `invocations` (exit code, times, command line).
-    public struct Invocation: Sendable {
-        public var commandLine: [String]
-        public var start: Date
-        public var end: Date
-        public var exitCode: Int
+    package struct Invocation: Sendable {
+        package var commandLine: [String]
+        package var start: Date
+        package var end: Date
+        package var exitCode: Int
 
-        public init(commandLine: [String], start: Date, end: Date, exitCode: Int) {
+        package init(commandLine: [String], start: Date, end: Date, exitCode: Int) {
             self.commandLine = commandLine
             self.start = start
             self.end = end
@@ -30,16 +30,16 @@ public struct SARIFReporter: Sendable {
 
     /// The repository root the report's relative paths are relative to; nil leaves them without
     /// a base (as given).
-    public var paths: ReportPaths?
-    public var invocation: Invocation?
+    package var paths: ReportPaths?
+    package var invocation: Invocation?
     /// The text of the lines findings are on, by report path and line (`SourceLines`).
-    public var sourceLines: SourceLines
+    package var sourceLines: SourceLines
 
     /// The rules the log describes (`tool.driver.rules`).
-    public var catalogue: [RuleDescription]
+    package var catalogue: [RuleDescription]
 
     /// Makes a reporter; without `paths`, report paths are written as given.
-    public init(
+    package init(
         paths: ReportPaths? = nil, invocation: Invocation? = nil, sourceLines: SourceLines = SourceLines(),
         catalogue: [RuleDescription] = RuleCatalogue.descriptions
     ) {
@@ -162,7 +162,7 @@ public struct SARIFReporter: Sendable {
     }
 
     /// One SARIF 2.1.0 log for all reports.
-    public func render(_ reports: [CheckReport]) -> String {
+    package func render(_ reports: [CheckReport]) -> String {
         // One run, one driver: the documentation URL of the first report that has one.
         let documentation = reports.lazy.compactMap(\.documentationURL).first ?? CheckConfiguration.builtInDocumentationURL
         let descriptors = catalogue.map { Self.descriptor($0, documentation: documentation) }

@@ -1,25 +1,25 @@
-public import HLSCheck
+package import HLSCheck
 import MediaFormats
 
 /// The text of the lines findings are on, read again from the playlists after the check, so
 /// that SARIF fingerprints follow a line's content rather than its number. Only regular files
 /// are opened (never a FIFO or a device), each at most once and within the playlist size limit;
 /// a file that cannot be read again simply has no lines here.
-public struct SourceLines: Sendable {
+package struct SourceLines: Sendable {
     /// Line text by report path, then 1-based line number.
     var lines: [String: [Int: String]]
 
-    public init(_ lines: [String: [Int: String]] = [:]) {
+    package init(_ lines: [String: [Int: String]] = [:]) {
         self.lines = lines
     }
 
-    public func text(of path: String, line: Int) -> String? {
+    package func text(of path: String, line: Int) -> String? {
         lines[path]?[line]
     }
 
     /// The lines of every finding of `reports` (paths as `paths` shows them), read from disk.
     /// Inputs that could not be checked are not opened again, nor are URLs.
-    public static func read(for reports: [CheckReport], paths: ReportPaths, maximumBytes: Int) -> SourceLines {
+    package static func read(for reports: [CheckReport], paths: ReportPaths, maximumBytes: Int) -> SourceLines {
         var wanted: [String: Set<Int>] = [:]
         for report in reports where report.inputError == nil {
             for diagnostic in report.diagnostics {

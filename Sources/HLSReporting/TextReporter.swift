@@ -6,19 +6,19 @@ public import HLSCheck
 /// fitted to the width of the terminal.
 public struct TextReporter: Sendable {
     /// ANSI colours for a terminal; never in files or pipes.
-    public var color: Bool
+    package var color: Bool
 
     /// Findings and the summary only: no variant tables, no blank lines, no line that names
     /// `hlscheck rules` (`--quiet`). Wins over `showsVariants`.
-    public var quiet: Bool
+    package var quiet: Bool
 
     /// Each stream's variant table after its findings (`--show-variants`).
-    public var showsVariants: Bool
+    package var showsVariants: Bool
 
     /// The columns a variant table fits in (a terminal's width); nil for no limit (a file, a
     /// pipe: each variant stays on one line, for grep). A table wider than this is printed as
     /// several narrower ones, each led by the URI column.
-    public var width: Int?
+    package var width: Int?
 
     /// Makes a reporter; `color` adds ANSI colours (only for a terminal), `quiet` prints findings
     /// and the summary only, `showsVariants` adds each stream's variant table, fitted to `width`
@@ -42,7 +42,7 @@ public struct TextReporter: Sendable {
     /// What follows the streams' parts: the command that explains each rule found (not with
     /// `quiet`), then the summary line. Without tables, one blank line sets the summary apart
     /// from the findings above it (none when nothing was printed above).
-    public func ending(_ tally: ReportTally) -> String {
+    package func ending(_ tally: ReportTally) -> String {
         let separated = !quiet && !tables && (!tally.rules.isEmpty || tally.mediaPlaylists > 0)
         return (separated ? "\n" : "") + (quiet ? "" : documentation(tally)) + summaryLine(tally) + "\n"
     }
@@ -50,7 +50,7 @@ public struct TextReporter: Sendable {
     /// One stream's part of the report (its findings, and its variant table when shown), without
     /// the summary: what `hlscheck check` prints as soon as that stream is done. `render` is these
     /// parts, in input order, then the summary line.
-    public func render(stream report: CheckReport) -> String {
+    package func render(stream report: CheckReport) -> String {
         var out = ""
         for diagnostic in report.diagnostics where !diagnostic.suppressed {
             out += line(for: diagnostic) + "\n"
@@ -149,7 +149,7 @@ public struct TextReporter: Sendable {
     }
 
     /// "3 streams checked: 1 error, 2 warnings, 0 notes (4 suppressed, 3 by the baseline)".
-    public func summaryLine(_ tally: ReportTally) -> String {
+    package func summaryLine(_ tally: ReportTally) -> String {
         let checked = tally.streams - tally.unreadable
         let inputs = (checked == 1 ? "1 stream" : "\(checked) streams") + " checked"
             + (tally.unreadable > 0 ? ", \(tally.unreadable) could not be read" : "")
@@ -161,23 +161,23 @@ public struct TextReporter: Sendable {
 
 /// The counts of a run's summary line, gathered stream by stream so that a run that prints
 /// only text need not keep every stream's report until the end.
-public struct ReportTally: Sendable, Hashable {
-    public var streams = 0
-    public var unreadable = 0
-    public var errors = 0
-    public var warnings = 0
-    public var notes = 0
-    public var suppressed = 0
-    public var baselined = 0
+package struct ReportTally: Sendable, Hashable {
+    package var streams = 0
+    package var unreadable = 0
+    package var errors = 0
+    package var warnings = 0
+    package var notes = 0
+    package var suppressed = 0
+    package var baselined = 0
     /// Inputs that were media playlists: the text report says what did not run for each.
-    public var mediaPlaylists = 0
+    package var mediaPlaylists = 0
     /// The rules with an unsuppressed finding (the text report's "Rules:" links, listed in
     /// alphabetical order so that a concurrent run prints what a sequential one does).
-    public var rules: Set<String> = []
+    package var rules: Set<String> = []
 
-    public init() {}
+    package init() {}
 
-    public mutating func add(_ report: CheckReport) {
+    package mutating func add(_ report: CheckReport) {
         streams += 1
         unreadable += report.inputError == nil ? 0 : 1
         errors += report.count(.error)

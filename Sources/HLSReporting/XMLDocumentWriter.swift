@@ -3,15 +3,15 @@ import CLibXML2
 import HLSCheck
 
 /// A libxml2 call that failed while writing a report.
-public struct XMLWriterError: Error, Sendable, CustomStringConvertible {
+package struct XMLWriterError: Error, Sendable, CustomStringConvertible {
     /// The libxml2 function that reported the failure.
-    public var function: String
+    package var function: String
     /// Set when libxml2 itself could not be loaded (it is loaded on first use): the
     /// library, the loader's reason and the Debian package to install.
-    public var unavailable: String? = nil
+    package var unavailable: String? = nil
 
     /// Names the libxml2 function that failed, or the library that could not be loaded.
-    public var description: String { unavailable ?? "libxml2 \(function) failed while writing the XML report" }
+    package var description: String { unavailable ?? "libxml2 \(function) failed while writing the XML report" }
 }
 
 /// One libxml2 `xmlTextWriter` writing into one memory buffer; the sole owner of both, freed in

@@ -1,33 +1,33 @@
 /// The fixed and variable header of an ADTS frame (ISO/IEC 13818-7 §6.2.1 / ISO/IEC 14496-3
 /// §1.A.2.2): 7 bytes, or 9 with CRC.
-public struct ADTSHeader: Sendable, Hashable {
+package struct ADTSHeader: Sendable, Hashable {
     /// 4 for MPEG-4 (ID = 0), 2 for MPEG-2 (ID = 1).
-    public var mpegVersion: Int
+    package var mpegVersion: Int
     /// The 2-bit profile field; the MPEG-4 audio object type is `profile + 1` (1 = AAC LC).
-    public var profile: UInt8
+    package var profile: UInt8
     /// sampling_frequency_index (0–15); see `sampleRate` for the rate in Hz.
-    public var samplingFrequencyIndex: UInt8
+    package var samplingFrequencyIndex: UInt8
     /// nil for the reserved indexes 13–15.
-    public var sampleRate: Int?
+    package var sampleRate: Int?
     /// 0 means the channel layout is in the bitstream (a PCE); 1–7 per ISO/IEC 14496-3 table 1.19.
-    public var channelConfiguration: UInt8
+    package var channelConfiguration: UInt8
     /// Whole frame, header included.
-    public var frameLength: Int
+    package var frameLength: Int
     /// Whether a 16-bit CRC follows the header (protection_absent = 0).
-    public var hasCRC: Bool
+    package var hasCRC: Bool
     /// Raw data blocks in the frame (1–4); 1024 samples each.
-    public var rawDataBlockCount: Int
+    package var rawDataBlockCount: Int
 
     /// Header length in bytes: 9 with CRC, 7 without.
-    public var headerLength: Int { hasCRC ? 9 : 7 }
+    package var headerLength: Int { hasCRC ? 9 : 7 }
     /// The MPEG-4 audio object type, `profile + 1` (2 = AAC LC).
-    public var audioObjectType: Int { Int(profile) + 1 }
+    package var audioObjectType: Int { Int(profile) + 1 }
 
     static let sampleRates = [96000, 88200, 64000, 48000, 44100, 32000, 24000, 22050, 16000, 12000, 11025, 8000, 7350]
 
     /// Parses the header at the start of `bytes`; nil without a sync word, with layer ≠ 0, or
     /// with a frame length shorter than the header itself.
-    public init?(_ bytes: ArraySlice<UInt8>) {
+    package init?(_ bytes: ArraySlice<UInt8>) {
         guard bytes.count >= 7, bytes[bytes.startIndex] == 0xFF else { return nil }
         let b = Array(bytes.prefix(7))
         guard b[0] == 0xFF, b[1] & 0xF6 == 0xF0 else { return nil }   // syncword 0xFFF, layer 00

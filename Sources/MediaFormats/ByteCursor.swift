@@ -5,8 +5,8 @@
 /// used where they are, without a copy.
 ///
 /// A read failure ends the bytes early; `failure` keeps it for the caller to report.
-public final class ByteCursor {
-    public static let defaultWindowSize = 256 << 10
+package final class ByteCursor {
+    package static let defaultWindowSize = 256 << 10
 
     private let source: any RandomAccessBytes
     private let windowSize: Int
@@ -19,10 +19,10 @@ public final class ByteCursor {
     private let borrowsStorage: Bool
 
     /// Absolute position, from the start of the bytes.
-    public private(set) var offset = 0
-    public private(set) var failure: ByteReadError?
+    package private(set) var offset = 0
+    package private(set) var failure: ByteReadError?
 
-    public init(_ source: any RandomAccessBytes, windowSize: Int = ByteCursor.defaultWindowSize, gauge: BufferGauge? = nil) {
+    package init(_ source: any RandomAccessBytes, windowSize: Int = ByteCursor.defaultWindowSize, gauge: BufferGauge? = nil) {
         self.source = source
         self.windowSize = max(windowSize, 1024)
         self.gauge = gauge
@@ -39,14 +39,14 @@ public final class ByteCursor {
         gauge?.release(held)
     }
 
-    public var count: Int { source.count }
+    package var count: Int { source.count }
 
     /// Bytes from the cursor to the end (0 after a read failure).
-    public var remaining: Int { failure == nil ? max(0, source.count - offset) : 0 }
+    package var remaining: Int { failure == nil ? max(0, source.count - offset) : 0 }
 
     /// Up to `length` bytes from the cursor: fewer only at the end, or after a read failure.
     /// The slice is valid until the next call; do not keep it.
-    public func peek(_ length: Int) -> ArraySlice<UInt8> {
+    package func peek(_ length: Int) -> ArraySlice<UInt8> {
         let wanted = max(0, min(length, remaining))
         let start = offset - windowStart
         if start >= 0, start + wanted <= window.count {
@@ -56,12 +56,12 @@ public final class ByteCursor {
         return window[0..<min(wanted, window.count)]
     }
 
-    public func advance(by count: Int) {
+    package func advance(by count: Int) {
         offset = min(source.count, offset + max(0, count))
     }
 
     /// Moves to an absolute position (forward or back).
-    public func move(to position: Int) {
+    package func move(to position: Int) {
         offset = max(0, min(source.count, position))
     }
 
@@ -94,7 +94,7 @@ extension TransportStream {
     /// after lost sync the next 0x47 followed by another 0x47 188 bytes later (or one in the last
     /// packet) is taken as the resynchronisation point. A packet that does not parse is counted
     /// but not passed on.
-    public static func forEachPacket(in cursor: ByteCursor, _ body: (Int, Int, TransportStreamPacket) -> Void) {
+    package static func forEachPacket(in cursor: ByteCursor, _ body: (Int, Int, TransportStreamPacket) -> Void) {
         let size = TransportStreamPacket.size
         var index = 0
         while cursor.remaining >= size {

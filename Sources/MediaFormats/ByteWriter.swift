@@ -1,61 +1,61 @@
 /// Appends big-endian integers and byte runs; the mirror of `ByteReader`.
-public struct ByteWriter: Sendable {
+package struct ByteWriter: Sendable {
     /// Everything written so far.
-    public private(set) var bytes: [UInt8]
+    package private(set) var bytes: [UInt8]
 
     /// An empty writer; `capacity` bytes are reserved up front.
-    public init(capacity: Int = 0) {
+    package init(capacity: Int = 0) {
         bytes = []
         bytes.reserveCapacity(max(0, capacity))
     }
 
     /// Number of bytes written so far.
-    public var count: Int { bytes.count }
+    package var count: Int { bytes.count }
 
     /// Appends one byte.
-    public mutating func writeUInt8(_ value: UInt8) {
+    package mutating func writeUInt8(_ value: UInt8) {
         bytes.append(value)
     }
 
     /// Appends a 16-bit big-endian integer.
-    public mutating func writeUInt16(_ value: UInt16) {
+    package mutating func writeUInt16(_ value: UInt16) {
         writeInteger(UInt64(value), byteCount: 2)
     }
 
     /// Writes the low 24 bits of `value`.
-    public mutating func writeUInt24(_ value: UInt32) {
+    package mutating func writeUInt24(_ value: UInt32) {
         writeInteger(UInt64(value), byteCount: 3)
     }
 
     /// Appends a 32-bit big-endian integer.
-    public mutating func writeUInt32(_ value: UInt32) {
+    package mutating func writeUInt32(_ value: UInt32) {
         writeInteger(UInt64(value), byteCount: 4)
     }
 
     /// Appends a 64-bit big-endian integer.
-    public mutating func writeUInt64(_ value: UInt64) {
+    package mutating func writeUInt64(_ value: UInt64) {
         writeInteger(value, byteCount: 8)
     }
 
     /// Writes a 28-bit synchsafe integer (ID3v2.4 §6.2). Values above 0x0FFF_FFFF (256 MiB)
     /// cannot be represented; only the low 28 bits are written, so callers must cap sizes first.
-    public mutating func writeSynchsafeUInt28(_ value: UInt32) {
+    package mutating func writeSynchsafeUInt28(_ value: UInt32) {
         bytes.append(contentsOf: Self.synchsafeBytes(value))
     }
 
     /// Appends bytes as they are.
-    public mutating func writeBytes<Bytes: Sequence>(_ other: Bytes) where Bytes.Element == UInt8 {
+    package mutating func writeBytes<Bytes: Sequence>(_ other: Bytes) where Bytes.Element == UInt8 {
         bytes.append(contentsOf: other)
     }
 
     /// Writes `string`'s UTF-8 bytes followed by a NUL.
-    public mutating func writeNullTerminatedUTF8(_ string: String) {
+    package mutating func writeNullTerminatedUTF8(_ string: String) {
         bytes.append(contentsOf: string.utf8)
         bytes.append(0)
     }
 
     /// Overwrites four bytes at `index` with `value` (for sizes known only after the body).
-    public mutating func patchUInt32(_ value: UInt32, at index: Int) {
+    package mutating func patchUInt32(_ value: UInt32, at index: Int) {
         precondition(index >= 0 && index + 4 <= bytes.count, "patchUInt32 outside written bytes")
         for shift in 0..<4 {
             bytes[index + shift] = UInt8(truncatingIfNeeded: value >> (24 - 8 * shift))
@@ -64,7 +64,7 @@ public struct ByteWriter: Sendable {
 
     /// Overwrites four bytes at `index` with a 28-bit synchsafe integer (ID3v2.4 §6.2), e.g. a tag
     /// size known only after its frames are written. Only the low 28 bits are kept.
-    public mutating func patchSynchsafeUInt28(_ value: UInt32, at index: Int) {
+    package mutating func patchSynchsafeUInt28(_ value: UInt32, at index: Int) {
         precondition(index >= 0 && index + 4 <= bytes.count, "patchSynchsafeUInt28 outside written bytes")
         bytes.replaceSubrange(index..<(index + 4), with: Self.synchsafeBytes(value))
     }

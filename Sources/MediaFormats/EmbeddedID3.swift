@@ -1,23 +1,23 @@
 /// The container a segment's bytes are in, as far as finding ID3 goes.
-public enum ContainerKind: String, Sendable, Hashable, Codable {
+package enum ContainerKind: String, Sendable, Hashable, Codable {
     case mpegTS, packedAudio, fragmentedMP4, unknown
 }
 
 /// One ID3 tag found inside a segment.
-public struct FoundID3Tag: Sendable, Hashable {
+package struct FoundID3Tag: Sendable, Hashable {
     /// Byte offset in the segment: of the tag itself (packed audio), of the TS packet that
     /// starts its PES packet (MPEG-TS), or of the `emsg` box (fMP4).
-    public var offset: Int
+    package var offset: Int
     /// 90 kHz time: the PRIV transportStreamTimestamp (packed audio), the PES PTS (MPEG-TS),
     /// or the emsg v1 presentation_time (fMP4).
-    public var pts90k: Int64?
+    package var pts90k: Int64?
     /// nil when the tag could not be read; `error` then says why.
-    public var tag: ID3Tag?
+    package var tag: ID3Tag?
     /// Why the tag could not be read, nil when `tag` is set.
-    public var error: String?
+    package var error: String?
 
     /// Makes a found tag; `pts90k` in 90 kHz ticks.
-    public init(offset: Int, pts90k: Int64? = nil, tag: ID3Tag? = nil, error: String? = nil) {
+    package init(offset: Int, pts90k: Int64? = nil, tag: ID3Tag? = nil, error: String? = nil) {
         self.offset = offset
         self.pts90k = pts90k
         self.tag = tag
@@ -26,14 +26,14 @@ public struct FoundID3Tag: Sendable, Hashable {
 }
 
 /// Finds ID3 tags the way each HLS container carries them (design.md §6).
-public enum EmbeddedID3 {
+package enum EmbeddedID3 {
     /// Upper bound for one reassembled PES packet; larger ones are reported, not buffered.
-    public static let maximumPESSize = 16 << 20
+    package static let maximumPESSize = 16 << 20
 
     /// Which container `bytes` (the start of a segment) is in, from its first bytes: `ID3` or an
     /// ADTS, AC-3/E-AC-3 or MPEG audio frame is packed audio, 0x47 sync bytes 188 apart MPEG-TS,
     /// a top-level ISO BMFF box type (`ftyp`, `moof`, `emsg`, …) fragmented MP4.
-    public static func sniffContainer(_ bytes: ArraySlice<UInt8>) -> ContainerKind {
+    package static func sniffContainer(_ bytes: ArraySlice<UInt8>) -> ContainerKind {
         let s = bytes.startIndex
         if bytes.count >= 3, bytes[s] == 0x49, bytes[s + 1] == 0x44, bytes[s + 2] == 0x33 { return .packedAudio }
         if bytes.count >= TransportStreamPacket.size, bytes[s] == TransportStreamPacket.syncByte,
@@ -53,13 +53,13 @@ public enum EmbeddedID3 {
     /// Every ID3 tag in the segment. `.unknown` sniffs the container first; bytes that match no
     /// container give no tags.
     /// A tag larger than `maximumTagBytes` is reported, not parsed (`--max-id3-bytes`).
-    public static func tags(in bytes: [UInt8], container: ContainerKind, maximumTagBytes: Int = maximumPESSize) -> [FoundID3Tag] {
+    package static func tags(in bytes: [UInt8], container: ContainerKind, maximumTagBytes: Int = maximumPESSize) -> [FoundID3Tag] {
         tags(in: ByteCursor(InMemoryBytes(bytes)), container: container, maximumTagBytes: maximumTagBytes)
     }
 
     /// The same, read through a cursor from its position to the end, holding at most one window
     /// (and one tag) in memory: for segments of any size.
-    public static func tags(in cursor: ByteCursor, container: ContainerKind, maximumTagBytes: Int = maximumPESSize) -> [FoundID3Tag] {
+    package static func tags(in cursor: ByteCursor, container: ContainerKind, maximumTagBytes: Int = maximumPESSize) -> [FoundID3Tag] {
         switch container {
         case .packedAudio: return packedAudioTags(cursor, maximumTagBytes: maximumTagBytes)
         case .mpegTS:
@@ -199,7 +199,7 @@ public enum EmbeddedID3 {
 /// Collects the timed-ID3 tags of a transport stream packet by packet: follows the PAT and PMTs
 /// to the PIDs that carry ID3 (stream_type 0x15 with an ID3 metadata descriptor), reassembles
 /// their PES packets (each bounded by `maximumTagBytes`) and parses the tags in them.
-public struct TimedID3Collector {
+package struct TimedID3Collector {
     private let maximumTagBytes: Int
     private var pmtPIDs: Set<UInt16> = [] { didSet { updateRoles(oldValue, pmtPIDs, Self.pmtRole) } }
     private var id3PIDs: Set<UInt16> = [] { didSet { updateRoles(oldValue, id3PIDs, Self.id3Role) } }
@@ -210,7 +210,7 @@ public struct TimedID3Collector {
     private var pending: [UInt16: (offset: Int, bytes: [UInt8])] = [:]
     private var found: [FoundID3Tag] = []
 
-    public init(maximumTagBytes: Int = EmbeddedID3.maximumPESSize) {
+    package init(maximumTagBytes: Int = EmbeddedID3.maximumPESSize) {
         self.maximumTagBytes = maximumTagBytes
     }
 
@@ -243,12 +243,12 @@ public struct TimedID3Collector {
 
     /// Whether packets on `pid` can matter (the PAT, a PMT, a timed-ID3 PID found so far): every
     /// other packet is passed over by ``consume(_:at:)``, so a caller may skip it unread.
-    public func wantsPayload(of pid: UInt16) -> Bool {
+    package func wantsPayload(of pid: UInt16) -> Bool {
         pid == 0 || roles[Int(pid) & 0x1FFF] != 0
     }
 
     /// Takes the next packet and the byte offset where it starts.
-    public mutating func consume(_ packet: TransportStreamPacket, at offset: Int) {
+    package mutating func consume(_ packet: TransportStreamPacket, at offset: Int) {
         guard !packet.transportError, packet.scramblingControl == 0, packet.hasPayload else { return }
         let pid = packet.pid
         let role = roles[Int(pid) & 0x1FFF]
@@ -291,7 +291,7 @@ public struct TimedID3Collector {
     }
 
     /// The tags found, in order of offset, after the last packet.
-    public mutating func finish() -> [FoundID3Tag] {
+    package mutating func finish() -> [FoundID3Tag] {
         for pid in pending.keys.sorted() { flush(pid: pid) }
         // Stable order by offset: tags from one PES share its offset and keep their order.
         return found.enumerated().sorted { ($0.element.offset, $0.offset) < ($1.element.offset, $1.offset) }.map(\.element)

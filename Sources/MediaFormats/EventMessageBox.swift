@@ -1,32 +1,32 @@
 /// The `emsg` box of ISO/IEC 23009-1 §5.10.3.3 (DASH event message), versions 0 and 1. With
 /// scheme_id_uri `https://aomedia.org/emsg/ID3` (AOM "Carriage of ID3 Timed Metadata in the
 /// Common Media Application Format") message_data is one complete ID3v2 tag.
-public struct EventMessageBox: Sendable, Hashable {
+package struct EventMessageBox: Sendable, Hashable {
     /// The AOM scheme for ID3 in `emsg` (the one this module writes).
-    public static let id3SchemeIDURI = "https://aomedia.org/emsg/ID3"
+    package static let id3SchemeIDURI = "https://aomedia.org/emsg/ID3"
     /// Apple's earlier scheme for the same payload; accepted when reading.
-    public static let appleID3SchemeIDURI = "https://developer.apple.com/streaming/emsg-id3"
+    package static let appleID3SchemeIDURI = "https://developer.apple.com/streaming/emsg-id3"
 
     /// 0: `presentationTime` is presentation_time_delta relative to the segment's earliest
     /// presentation time; 1: it is an absolute presentation_time.
-    public var version: UInt8
+    package var version: UInt8
     /// scheme_id_uri.
-    public var schemeIDURI: String
+    package var schemeIDURI: String
     /// value (scheme-specific; empty for ID3).
-    public var value: String
+    package var value: String
     /// Ticks per second of `presentationTime` and `eventDuration`.
-    public var timescale: UInt32
+    package var timescale: UInt32
     /// presentation_time (version 1) or presentation_time_delta (version 0), in `timescale` ticks.
-    public var presentationTime: UInt64
+    package var presentationTime: UInt64
     /// event_duration in `timescale` ticks; 0xFFFFFFFF means unknown.
-    public var eventDuration: UInt32
+    package var eventDuration: UInt32
     /// id of the event.
-    public var id: UInt32
+    package var id: UInt32
     /// message_data: for the ID3 schemes, one complete ID3v2 tag.
-    public var messageData: [UInt8]
+    package var messageData: [UInt8]
 
     /// Makes a box; by default version 1 with the AOM ID3 scheme and an unknown duration.
-    public init(version: UInt8 = 1, schemeIDURI: String = Self.id3SchemeIDURI, value: String = "",
+    package init(version: UInt8 = 1, schemeIDURI: String = Self.id3SchemeIDURI, value: String = "",
                 timescale: UInt32, presentationTime: UInt64, eventDuration: UInt32 = 0xFFFF_FFFF,
                 id: UInt32 = 0, messageData: [UInt8]) {
         self.version = version
@@ -41,7 +41,7 @@ public struct EventMessageBox: Sendable, Hashable {
 
     /// Parses the box payload after the 8-byte (or 16-byte) box header; nil for other versions
     /// or when a field is missing.
-    public init?(payload: ArraySlice<UInt8>) {
+    package init?(payload: ArraySlice<UInt8>) {
         var reader = ByteReader(payload)
         guard let version = reader.readUInt8(), reader.readUInt24() != nil else { return nil }
         self.version = version
@@ -71,13 +71,13 @@ public struct EventMessageBox: Sendable, Hashable {
     }
 
     /// Whether the scheme is one of the ID3 schemes (AOM's or Apple's earlier one).
-    public var carriesID3: Bool {
+    package var carriesID3: Bool {
         schemeIDURI == Self.id3SchemeIDURI || schemeIDURI == Self.appleID3SchemeIDURI
     }
 
     /// presentation_time in 90 kHz ticks, for version 1 only (a version 0 delta needs the
     /// segment's earliest presentation time). nil for timescale 0 or on overflow.
-    public var presentationTime90k: Int64? {
+    package var presentationTime90k: Int64? {
         guard version == 1, timescale > 0 else { return nil }
         let scale = UInt64(timescale)
         let (whole, overflow) = (presentationTime / scale).multipliedReportingOverflow(by: 90_000)
@@ -88,7 +88,7 @@ public struct EventMessageBox: Sendable, Hashable {
     }
 
     /// The whole box, header included, in this box's version.
-    public func serialized() -> [UInt8] {
+    package func serialized() -> [UInt8] {
         var writer = ByteWriter(capacity: messageData.count + 64)
         writer.writeUInt32(0)   // size, patched below
         writer.writeBytes(Array("emsg".utf8))
@@ -115,7 +115,7 @@ public struct EventMessageBox: Sendable, Hashable {
     }
 
     /// A version 1 box carrying an ID3 tag at `pts90k` (timescale 90 kHz).
-    public static func id3(tag: ID3Tag, pts90k: Int64, id: UInt32 = 0) -> EventMessageBox {
+    package static func id3(tag: ID3Tag, pts90k: Int64, id: UInt32 = 0) -> EventMessageBox {
         EventMessageBox(version: 1, timescale: 90_000, presentationTime: UInt64(max(0, pts90k)),
                         id: id, messageData: tag.serialized())
     }

@@ -9,10 +9,10 @@ import Musl
 import Darwin
 #endif
 
-public enum FolderListing {
+package enum FolderListing {
     /// Names in `folder` that are symbolic links, or whose type the file system does not say
     /// (so they may be); nil when the folder cannot be listed.
-    public static func possibleSymlinks(in folder: String) -> Set<String>? {
+    package static func possibleSymlinks(in folder: String) -> Set<String>? {
         guard let directory = opendir(folder) else { return nil }
         defer { closedir(directory) }
         var names: Set<String> = []

@@ -1,6 +1,6 @@
 /// Why bytes could not be read as an ID3v2 tag. Each description says what was wrong and where,
 /// so a user can tell a truncated download from a writer bug.
-public enum ID3Error: Error, Sendable, Hashable, CustomStringConvertible {
+package enum ID3Error: Error, Sendable, Hashable, CustomStringConvertible {
     /// The bytes do not start with "ID3" followed by a plausible version and size.
     case notAnID3Tag
     /// ID3v2.2 (three-letter frame IDs) or an unknown future version.
@@ -17,7 +17,7 @@ public enum ID3Error: Error, Sendable, Hashable, CustomStringConvertible {
     case frameOverrunsTag(id: String, declared: Int, remaining: Int)
 
     /// What was wrong and where, for a person to read.
-    public var description: String {
+    package var description: String {
         switch self {
         case .notAnID3Tag:
             return "not an ID3v2 tag: the bytes do not start with an \"ID3\" header"

@@ -1,6 +1,6 @@
 /// One ID3v2 frame. The frames hlscheck reasons about are decoded; every other frame is kept
 /// byte-for-byte as `.unknown` so that a tag read and written again loses nothing.
-public enum ID3Frame: Sendable, Hashable {
+package enum ID3Frame: Sendable, Hashable {
     /// APIC (ID3v2.4 frames §4.14): the poster image.
     case attachedPicture(AttachedPicture)
     /// PRIV (§4.27), e.g. Apple's `com.apple.streaming.transportStreamTimestamp`.
@@ -15,7 +15,7 @@ public enum ID3Frame: Sendable, Hashable {
     case unknown(id: String, flags: UInt16, body: [UInt8])
 
     /// The four-character frame ID.
-    public var id: String {
+    package var id: String {
         switch self {
         case .attachedPicture: return "APIC"
         case .privateData: return "PRIV"
@@ -88,18 +88,18 @@ public enum ID3Frame: Sendable, Hashable {
 }
 
 /// The body of an APIC frame (ID3v2.4 frames §4.14).
-public struct AttachedPicture: Sendable, Hashable {
+package struct AttachedPicture: Sendable, Hashable {
     /// e.g. "image/jpeg" or "image/png"; "-->" means `data` is a URL.
-    public var mimeType: String
+    package var mimeType: String
     /// 3 = front cover, the type HLS posters use.
-    public var pictureType: UInt8
+    package var pictureType: UInt8
     /// The picture's description (text, may be empty).
-    public var description: String
+    package var description: String
     /// The image bytes (or a URL when `mimeType` is "-->").
-    public var data: [UInt8]
+    package var data: [UInt8]
 
     /// Makes a picture; `pictureType` defaults to 3, front cover.
-    public init(mimeType: String, pictureType: UInt8 = 3, description: String = "", data: [UInt8]) {
+    package init(mimeType: String, pictureType: UInt8 = 3, description: String = "", data: [UInt8]) {
         self.mimeType = mimeType
         self.pictureType = pictureType
         self.description = description

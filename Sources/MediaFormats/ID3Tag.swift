@@ -1,41 +1,41 @@
 /// An ID3v2.3 or ID3v2.4 tag: version and frames. Reading follows the ID3v2.4 "structure"
 /// document (§3 header, extended header, footer; §4 frames; §6 unsynchronisation) and the
 /// ID3v2.3 specification where it differs. Writing never unsynchronises and adds no padding.
-public struct ID3Tag: Sendable, Hashable {
+package struct ID3Tag: Sendable, Hashable {
     /// 3 or 4. `serialized()` writes v2.3 for 3 and v2.4 for anything else.
-    public var majorVersion: UInt8
+    package var majorVersion: UInt8
     /// The frames in tag order.
-    public var frames: [ID3Frame]
+    package var frames: [ID3Frame]
 
     /// Makes a tag; ID3v2.4 by default.
-    public init(majorVersion: UInt8 = 4, frames: [ID3Frame] = []) {
+    package init(majorVersion: UInt8 = 4, frames: [ID3Frame] = []) {
         self.majorVersion = majorVersion
         self.frames = frames
     }
 
     /// The 10-byte tag header (§3.1) and its footer, if any (§3.4).
-    public struct Header: Sendable, Hashable {
+    package struct Header: Sendable, Hashable {
         /// The ID3v2 major version as written (any value: the header is read for every version).
-        public var majorVersion: UInt8
+        package var majorVersion: UInt8
         /// The revision byte (0 in practice).
-        public var revision: UInt8
+        package var revision: UInt8
         /// The header flags byte (§3.1): unsynchronisation, extended header, experimental, footer.
-        public var flags: UInt8
+        package var flags: UInt8
         /// Size of everything after the header, excluding the footer.
-        public var bodySize: Int
+        package var bodySize: Int
 
         /// Unsynchronisation flag (§6) set.
-        public var isUnsynchronised: Bool { flags & 0x80 != 0 }
+        package var isUnsynchronised: Bool { flags & 0x80 != 0 }
         /// Extended header flag (§3.2) set.
-        public var hasExtendedHeader: Bool { flags & 0x40 != 0 }
+        package var hasExtendedHeader: Bool { flags & 0x40 != 0 }
         /// Footer flag exists only in v2.4.
-        public var hasFooter: Bool { majorVersion >= 4 && flags & 0x10 != 0 }
+        package var hasFooter: Bool { majorVersion >= 4 && flags & 0x10 != 0 }
         /// Header + body + footer.
-        public var tagByteCount: Int { 10 + bodySize + (hasFooter ? 10 : 0) }
+        package var tagByteCount: Int { 10 + bodySize + (hasFooter ? 10 : 0) }
 
         /// Reads the header at the start of `bytes`. Works for any version, so a scanner can
         /// skip a tag it cannot decode (e.g. ID3v2.2) by its declared size.
-        public static func parse(_ bytes: ArraySlice<UInt8>) throws(ID3Error) -> Header {
+        package static func parse(_ bytes: ArraySlice<UInt8>) throws(ID3Error) -> Header {
             var reader = ByteReader(bytes)
             guard let magic = reader.readBytes(3), magic.elementsEqual([0x49, 0x44, 0x33]) else {
                 throw .notAnID3Tag
@@ -53,7 +53,7 @@ public struct ID3Tag: Sendable, Hashable {
 
     /// Parses the tag at the start of `bytes`. `byteCount` is the whole tag including header
     /// and footer, so the caller can continue right after it.
-    public static func parse(_ bytes: ArraySlice<UInt8>) throws(ID3Error) -> (tag: ID3Tag, byteCount: Int) {
+    package static func parse(_ bytes: ArraySlice<UInt8>) throws(ID3Error) -> (tag: ID3Tag, byteCount: Int) {
         let header = try Header.parse(bytes)
         guard header.majorVersion == 3 || header.majorVersion == 4 else {
             throw .unsupportedVersion(header.majorVersion)
@@ -104,13 +104,13 @@ public struct ID3Tag: Sendable, Hashable {
 
     /// Parses a tag at the start of `bytes`; returns it and its size in bytes (header, body and
     /// footer). Throws `ID3Error` when the bytes are not a readable ID3v2.3/2.4 tag.
-    public static func parse(_ bytes: [UInt8]) throws(ID3Error) -> (tag: ID3Tag, byteCount: Int) {
+    package static func parse(_ bytes: [UInt8]) throws(ID3Error) -> (tag: ID3Tag, byteCount: Int) {
         try parse(bytes[...])
     }
 
     /// The tag as bytes: ID3v2.3 when `majorVersion == 3`, otherwise ID3v2.4. No
     /// unsynchronisation, no extended header, no padding, no footer.
-    public func serialized() -> [UInt8] {
+    package func serialized() -> [UInt8] {
         let version: UInt8 = majorVersion == 3 ? 3 : 4
         var writer = ByteWriter(capacity: 64)
         writer.writeBytes([0x49, 0x44, 0x33, version, 0, 0])

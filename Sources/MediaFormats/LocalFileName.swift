@@ -23,17 +23,17 @@ import Darwin
 #endif
 
 /// The local file a URI names (see the file comment).
-public struct LocalFileName: Sendable, Hashable {
+package struct LocalFileName: Sendable, Hashable {
     /// The path to open: the first of `candidates` that exists, else the first.
-    public var path: String
+    package var path: String
     /// Every name tried, the URI's meaning first and then the text as written when it differs.
-    public var candidates: [String]
+    package var candidates: [String]
     /// Why the URI names no file at all (an escape decoding to '/' or NUL); `path` is then not
     /// to be opened.
-    public var refusal: String?
+    package var refusal: String?
 
     /// The file `uri` names: a path or a `file://` URL (the caller has told remote URLs apart).
-    public init(uri: String) {
+    package init(uri: String) {
         // A URI with a scheme names a file only when the scheme is `file` (RFC 3986 §3.1): a
         // `javascript:` or `data:` URI is no relative path, and "no such file" would send the
         // user looking for one. A file whose name starts like a scheme is written `./name:x`.
@@ -102,7 +102,7 @@ public struct LocalFileName: Sendable, Hashable {
     /// query), and ':' in the first segment of a relative path (or `my:stream/` would be a
     /// scheme). A leading `//` (an authority to RFC 3986, the root folder to Linux) becomes `/`.
     /// Everything else stays as typed, so a plain path is its own URI reference.
-    public static func uriReference(forPath path: String) -> String {
+    package static func uriReference(forPath path: String) -> String {
         var text = Substring(path)
         if text.hasPrefix("//") {
             text = text.drop { $0 == "/" }
@@ -125,7 +125,7 @@ public struct LocalFileName: Sendable, Hashable {
     }
 
     /// The file `uri` names, or the refusal's reason.
-    public static func path(of uri: String) -> Result<String, LocalFileNameRefusal> {
+    package static func path(of uri: String) -> Result<String, LocalFileNameRefusal> {
         let name = LocalFileName(uri: uri)
         if let refusal = name.refusal { return .failure(LocalFileNameRefusal(reason: refusal)) }
         return .success(name.path)
@@ -133,11 +133,11 @@ public struct LocalFileName: Sendable, Hashable {
 
     /// Whether no candidate names anything in its folder (not even a dangling or looping link,
     /// whose reading says what the link does): the failure to read is then "no such file".
-    public var isMissing: Bool { !Self.exists(path) }
+    package var isMissing: Bool { !Self.exists(path) }
 
     /// When no candidate exists: which names were tried, for a "no such file" message; nil when
     /// only the name as written was tried (nothing to explain).
-    public var triedNames: String? {
+    package var triedNames: String? {
         guard candidates.count > 1 else { return nil }
         return "tried '\(candidates[0])' (the URI's path, decoded) and '\(candidates[1])' (as written)"
     }
@@ -216,7 +216,7 @@ public struct LocalFileName: Sendable, Hashable {
 }
 
 /// A URI that names no local file (an escape decoding to '/' or NUL): the reason, for a finding.
-public struct LocalFileNameRefusal: Error, Sendable, Hashable {
+package struct LocalFileNameRefusal: Error, Sendable, Hashable {
     /// Why, in words a user can act on.
-    public var reason: String
+    package var reason: String
 }

@@ -5,23 +5,23 @@
 ///
 /// libavformat's packet timestamps are not this: its mov demuxer shifts them by the edit list
 /// and leaves the duration of a fragment's last sample unset, and AS 7.3 is about the boxes.
-public enum MovieFragmentTiming {
+package enum MovieFragmentTiming {
     /// One track's place on its decode timeline, in its timescale.
-    public struct Track: Sendable, Hashable {
+    package struct Track: Sendable, Hashable {
         /// track_ID (tfhd).
-        public var trackID: UInt32
+        package var trackID: UInt32
         /// The first fragment's baseMediaDecodeTime.
-        public var start: UInt64
+        package var start: UInt64
         /// The last fragment's baseMediaDecodeTime plus the durations of its samples.
-        public var end: UInt64
+        package var end: UInt64
     }
 
     /// A `moof` larger than this is not read (its `trun` tables would describe millions of
     /// samples); a segment's is a few kilobytes.
-    public static let maximumMovieFragmentBytes = 4 << 20
+    package static let maximumMovieFragmentBytes = 4 << 20
 
     /// default_sample_duration of each track's `trex` (moov/mvex/trex, §8.8.3) in an init section.
-    public static func defaultDurations(initSection bytes: ArraySlice<UInt8>) -> [UInt32: UInt32] {
+    package static func defaultDurations(initSection bytes: ArraySlice<UInt8>) -> [UInt32: UInt32] {
         var defaults: [UInt32: UInt32] = [:]
         for moov in children(of: bytes) where moov.type == "moov" {
             for mvex in children(of: moov.payload) where mvex.type == "mvex" {
@@ -39,7 +39,7 @@ public enum MovieFragmentTiming {
     /// Each track of the segment under `cursor`, in the order its first fragment appears; empty
     /// when no `moof` has a `traf` with a `tfdt`. Walks the top-level boxes by their headers (an
     /// `mdat` of any size is stepped over) and reads each `moof` whole.
-    public static func tracks(in cursor: ByteCursor, defaultDurations: [UInt32: UInt32]) -> [Track] {
+    package static func tracks(in cursor: ByteCursor, defaultDurations: [UInt32: UInt32]) -> [Track] {
         var tracks: [Track] = []
         while cursor.remaining >= 8 {
             var reader = ByteReader(cursor.peek(16))

@@ -1,12 +1,12 @@
 /// Program Association and Program Map sections (ISO/IEC 13818-1 §2.4.4.3 table 2-30,
 /// §2.4.4.8 table 2-33), with the timed-ID3 descriptors of §2.6.58 (metadata_pointer_descriptor)
 /// and §2.6.60 (metadata_descriptor) as used by Apple's "Timed Metadata for HTTP Live Streaming".
-public struct ProgramAssociationSection: Sendable, Hashable {
+package struct ProgramAssociationSection: Sendable, Hashable {
     /// program_number → program_map_PID (program 0, the network PID, is left out).
-    public var programs: [UInt16: UInt16]
+    package var programs: [UInt16: UInt16]
 
     /// Parses a section starting at table_id; nil if it is not a valid PAT (CRC included).
-    public init?(_ section: ArraySlice<UInt8>) {
+    package init?(_ section: ArraySlice<UInt8>) {
         guard let body = PSISection.validatedBody(section, tableID: 0x00) else { return nil }
         var reader = ByteReader(body)
         var programs: [UInt16: UInt16] = [:]
@@ -18,16 +18,16 @@ public struct ProgramAssociationSection: Sendable, Hashable {
 }
 
 /// One elementary stream of a program map section (ISO/IEC 13818-1 table 2-33).
-public struct ElementaryStreamInfo: Sendable, Hashable {
+package struct ElementaryStreamInfo: Sendable, Hashable {
     /// 0x0F ADTS AAC, 0x03/0x04 MPEG audio, 0x81 AC-3, 0x87 E-AC-3, 0x15 metadata in PES, …
-    public var streamType: UInt8
+    package var streamType: UInt8
     /// elementary_PID (13 bits).
-    public var pid: UInt16
+    package var pid: UInt16
     /// ES_info descriptors, raw.
-    public var descriptors: [UInt8]
+    package var descriptors: [UInt8]
 
     /// Makes an entry; `descriptors` are the raw ES_info bytes.
-    public init(streamType: UInt8, pid: UInt16, descriptors: [UInt8] = []) {
+    package init(streamType: UInt8, pid: UInt16, descriptors: [UInt8] = []) {
         self.streamType = streamType
         self.pid = pid
         self.descriptors = descriptors
@@ -35,26 +35,26 @@ public struct ElementaryStreamInfo: Sendable, Hashable {
 
     /// Timed ID3: stream_type 0x15 (metadata carried in PES), or any stream whose
     /// metadata_descriptor names the 'ID3 ' format.
-    public var carriesTimedID3: Bool {
+    package var carriesTimedID3: Bool {
         streamType == 0x15 || TimedID3Descriptors.containsID3MetadataDescriptor(descriptors)
     }
 }
 
 /// A program map section (PMT, ISO/IEC 13818-1 §2.4.4.8 table 2-33).
-public struct ProgramMapSection: Sendable, Hashable {
+package struct ProgramMapSection: Sendable, Hashable {
     /// program_number.
-    public var programNumber: UInt16
+    package var programNumber: UInt16
     /// version_number (5 bits).
-    public var versionNumber: UInt8
+    package var versionNumber: UInt8
     /// PCR_PID (13 bits).
-    public var pcrPID: UInt16
+    package var pcrPID: UInt16
     /// program_info descriptors, raw.
-    public var programInfo: [UInt8]
+    package var programInfo: [UInt8]
     /// The elementary streams, in section order.
-    public var streams: [ElementaryStreamInfo]
+    package var streams: [ElementaryStreamInfo]
 
     /// Makes a section to serialise.
-    public init(programNumber: UInt16 = 1, versionNumber: UInt8 = 0, pcrPID: UInt16,
+    package init(programNumber: UInt16 = 1, versionNumber: UInt8 = 0, pcrPID: UInt16,
                 programInfo: [UInt8] = [], streams: [ElementaryStreamInfo]) {
         self.programNumber = programNumber
         self.versionNumber = versionNumber
@@ -64,7 +64,7 @@ public struct ProgramMapSection: Sendable, Hashable {
     }
 
     /// Parses a section starting at table_id; nil if it is not a valid PMT (CRC included).
-    public init?(_ section: ArraySlice<UInt8>) {
+    package init?(_ section: ArraySlice<UInt8>) {
         guard section.count >= 5, let body = PSISection.validatedBody(section, tableID: 0x02) else { return nil }
         let s = section.startIndex
         programNumber = UInt16(section[s + 3]) << 8 | UInt16(section[s + 4])
@@ -83,7 +83,7 @@ public struct ProgramMapSection: Sendable, Hashable {
     }
 
     /// The complete section from table_id to CRC_32.
-    public func serialized() -> [UInt8] {
+    package func serialized() -> [UInt8] {
         var body = ByteWriter()
         body.writeUInt16(0xE000 | (pcrPID & 0x1FFF))
         body.writeUInt16(0xF000 | UInt16(min(programInfo.count, 0x3FF)))
@@ -102,7 +102,7 @@ public struct ProgramMapSection: Sendable, Hashable {
 /// Builders for a PAT section (for tests and the packager).
 extension ProgramAssociationSection {
     /// A complete PAT section (table_id to CRC_32) listing `programs` with their PMT PIDs.
-    public static func serialized(programs: [(programNumber: UInt16, pmtPID: UInt16)], transportStreamID: UInt16 = 1) -> [UInt8] {
+    package static func serialized(programs: [(programNumber: UInt16, pmtPID: UInt16)], transportStreamID: UInt16 = 1) -> [UInt8] {
         var body = ByteWriter()
         for program in programs {
             body.writeUInt16(program.programNumber)
@@ -113,12 +113,12 @@ extension ProgramAssociationSection {
 }
 
 /// Builders and readers of the timed-ID3 descriptors (ISO/IEC 13818-1 §2.6.58, §2.6.60).
-public enum TimedID3Descriptors {
+package enum TimedID3Descriptors {
     static let id3: [UInt8] = Array("ID3 ".utf8)
 
     /// metadata_pointer_descriptor (tag 0x25, §2.6.58) for program_info: ID3 metadata carried
     /// in this transport stream, in the program `programNumber`.
-    public static func metadataPointer(programNumber: UInt16) -> [UInt8] {
+    package static func metadataPointer(programNumber: UInt16) -> [UInt8] {
         var writer = ByteWriter()
         writer.writeUInt8(0x25)
         writer.writeUInt8(15)
@@ -133,10 +133,10 @@ public enum TimedID3Descriptors {
     }
 
     /// metadata_descriptor (tag 0x26, §2.6.60) for the ID3 elementary stream's ES_info.
-    public static let metadata: [UInt8] = [0x26, 13, 0xFF, 0xFF] + id3 + [0xFF] + id3 + [0x00, 0x0F]
+    package static let metadata: [UInt8] = [0x26, 13, 0xFF, 0xFF] + id3 + [0xFF] + id3 + [0x00, 0x0F]
 
     /// Whether the descriptor loop holds a metadata_descriptor whose format is 'ID3 '.
-    public static func containsID3MetadataDescriptor(_ descriptors: [UInt8]) -> Bool {
+    package static func containsID3MetadataDescriptor(_ descriptors: [UInt8]) -> Bool {
         var reader = ByteReader(descriptors)
         while let tag = reader.readUInt8(), let length = reader.readUInt8(), let body = reader.readBytes(Int(length)) {
             guard tag == 0x26 else { continue }
@@ -197,7 +197,7 @@ enum PSISection {
 
 extension TransportStream {
     /// A PSI section (e.g. `ProgramMapSection.serialized()`) as TS packets on `pid`.
-    public static func sectionPackets(_ section: [UInt8], pid: UInt16, continuityCounter: inout UInt8) -> [UInt8] {
+    package static func sectionPackets(_ section: [UInt8], pid: UInt16, continuityCounter: inout UInt8) -> [UInt8] {
         PSISection.packets(section: section, pid: pid, continuityCounter: &continuityCounter)
     }
 }

@@ -8,21 +8,21 @@ import Darwin
 
 /// Why bytes could not be read from a ``RandomAccessBytes`` (an I/O error, a file that shrank,
 /// a segment that does not decrypt): what a user can act on.
-public struct ByteReadError: Error, Sendable, Hashable, CustomStringConvertible {
-    public var reason: String
+package struct ByteReadError: Error, Sendable, Hashable, CustomStringConvertible {
+    package var reason: String
 
-    public init(reason: String) {
+    package init(reason: String) {
         self.reason = reason
     }
 
-    public var description: String { reason }
+    package var description: String { reason }
 }
 
 /// A segment's bytes, read where they are asked for instead of held whole: a region of a file,
 /// bytes in memory (a body fetched over HTTP), a decrypting view of either, or an init section
 /// followed by a fragment. Readers copy into the caller's buffer, so what a reader holds is
 /// bounded by that buffer, whatever the segment's size.
-public protocol RandomAccessBytes {
+package protocol RandomAccessBytes {
     /// The number of bytes, known before any is read (a file's size, a byte range's length).
     var count: Int { get }
     /// Copies `min(buffer.count, count - offset)` bytes starting at `offset` into `buffer` and
@@ -32,7 +32,7 @@ public protocol RandomAccessBytes {
 
 extension RandomAccessBytes {
     /// `length` bytes at `offset` (fewer at the end), as an array: for small, bounded reads.
-    public func bytes(at offset: Int, length: Int) throws(ByteReadError) -> [UInt8] {
+    package func bytes(at offset: Int, length: Int) throws(ByteReadError) -> [UInt8] {
         let wanted = max(0, min(length, count - offset))
         guard wanted > 0 else { return [] }
         var result = [UInt8](repeating: 0, count: wanted)
@@ -47,16 +47,16 @@ extension RandomAccessBytes {
 }
 
 /// Bytes already in memory (a body fetched over HTTP, a test fixture): reads are copies.
-public struct InMemoryBytes: RandomAccessBytes, Sendable {
-    public let storage: [UInt8]
+package struct InMemoryBytes: RandomAccessBytes, Sendable {
+    package let storage: [UInt8]
 
-    public init(_ storage: [UInt8]) {
+    package init(_ storage: [UInt8]) {
         self.storage = storage
     }
 
-    public var count: Int { storage.count }
+    package var count: Int { storage.count }
 
-    public func read(at offset: Int, into buffer: UnsafeMutableRawBufferPointer) throws(ByteReadError) -> Int {
+    package func read(at offset: Int, into buffer: UnsafeMutableRawBufferPointer) throws(ByteReadError) -> Int {
         guard offset >= 0, offset < storage.count, let destination = buffer.baseAddress else { return 0 }
         let length = min(buffer.count, storage.count - offset)
         storage.withUnsafeBytes { source in
@@ -69,18 +69,18 @@ public struct InMemoryBytes: RandomAccessBytes, Sendable {
 /// `length` bytes of an open regular file starting at `offset` (a whole segment, or an
 /// EXT-X-BYTERANGE inside one): positioned reads (`pread`), so a byte range is served by seeking
 /// and concurrent readers of one file do not disturb each other.
-public struct FileRegionBytes: RandomAccessBytes, Sendable {
-    public let file: RegularFile
-    public let offset: Int
-    public let count: Int
+package struct FileRegionBytes: RandomAccessBytes, Sendable {
+    package let file: RegularFile
+    package let offset: Int
+    package let count: Int
 
-    public init(file: RegularFile, offset: Int = 0, length: Int? = nil) {
+    package init(file: RegularFile, offset: Int = 0, length: Int? = nil) {
         self.file = file
         self.offset = offset
         self.count = length ?? max(0, file.size - offset)
     }
 
-    public func read(at position: Int, into buffer: UnsafeMutableRawBufferPointer) throws(ByteReadError) -> Int {
+    package func read(at position: Int, into buffer: UnsafeMutableRawBufferPointer) throws(ByteReadError) -> Int {
         guard position >= 0, position < count, let base = buffer.baseAddress else { return 0 }
         let wanted = min(buffer.count, count - position)
         var filled = 0
@@ -100,7 +100,7 @@ public struct FileRegionBytes: RandomAccessBytes, Sendable {
 extension RegularFile {
     /// The whole file, or `range` (offset, length) of it — an EXT-X-BYTERANGE — refused when it
     /// does not lie inside the file as it is now.
-    public func region(_ range: (offset: Int, length: Int)?) throws(RegularFileError) -> FileRegionBytes {
+    package func region(_ range: (offset: Int, length: Int)?) throws(RegularFileError) -> FileRegionBytes {
         guard let range else { return FileRegionBytes(file: self) }
         guard range.offset >= 0, range.length >= 0, range.offset <= size, range.length <= size - range.offset else {
             throw RegularFileError(path: path, reason: "byte range \(range.length)@\(range.offset) lies beyond the end of the file (\(size) bytes)")
@@ -111,18 +111,18 @@ extension RegularFile {
 
 /// One reader after another: an fMP4 fragment behind its EXT-X-MAP init section, demuxed as one
 /// stream without concatenating them in memory.
-public struct ConcatenatedBytes: RandomAccessBytes {
-    public let first: any RandomAccessBytes
-    public let second: any RandomAccessBytes
+package struct ConcatenatedBytes: RandomAccessBytes {
+    package let first: any RandomAccessBytes
+    package let second: any RandomAccessBytes
 
-    public init(_ first: any RandomAccessBytes, _ second: any RandomAccessBytes) {
+    package init(_ first: any RandomAccessBytes, _ second: any RandomAccessBytes) {
         self.first = first
         self.second = second
     }
 
-    public var count: Int { first.count + second.count }
+    package var count: Int { first.count + second.count }
 
-    public func read(at offset: Int, into buffer: UnsafeMutableRawBufferPointer) throws(ByteReadError) -> Int {
+    package func read(at offset: Int, into buffer: UnsafeMutableRawBufferPointer) throws(ByteReadError) -> Int {
         guard offset >= 0 else { return 0 }
         let firstCount = first.count
         if offset >= firstCount { return try second.read(at: offset - firstCount, into: buffer) }
@@ -136,18 +136,18 @@ public struct ConcatenatedBytes: RandomAccessBytes {
 /// The most bytes the readers of one inspection held at once (window buffers, the demuxer's I/O
 /// buffer, decryption buffers): what makes "memory does not grow with segment size" testable
 /// without measuring RSS. One per inspection; not shared between threads.
-public final class BufferGauge {
-    public private(set) var current = 0
-    public private(set) var peak = 0
+package final class BufferGauge {
+    package private(set) var current = 0
+    package private(set) var peak = 0
 
-    public init() {}
+    package init() {}
 
-    public func hold(_ count: Int) {
+    package func hold(_ count: Int) {
         current += count
         peak = max(peak, current)
     }
 
-    public func release(_ count: Int) {
+    package func release(_ count: Int) {
         current -= count
     }
 }

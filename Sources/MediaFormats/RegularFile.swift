@@ -10,39 +10,39 @@ import Darwin
 #endif
 
 /// Why a file was not read: the path and a reason a user can act on.
-public struct RegularFileError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct RegularFileError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The path as given.
-    public var path: String
+    package var path: String
     /// Why it was not read (the operating system's reason, or the refusal).
-    public var reason: String
+    package var reason: String
 
     /// Makes an error.
-    public init(path: String, reason: String) {
+    package init(path: String, reason: String) {
         self.path = path
         self.reason = reason
     }
 
     /// `path: reason`.
-    public var description: String { "\(path): \(reason)" }
+    package var description: String { "\(path): \(reason)" }
 }
 
 /// An open regular file. `open` refuses anything else *before* a byte is read; the descriptor
 /// is closed when the value dies. Sendable: every property is a constant, and positioned reads
 /// (`pread`) from several threads do not disturb each other.
-public final class RegularFile: Sendable {
+package final class RegularFile: Sendable {
     /// The path as given to `init`.
-    public let path: String
+    package let path: String
     /// File size at open time.
-    public let size: Int
+    package let size: Int
     /// Device and inode: the same for every name of one file (hard links, symlinks, `..`).
-    public let identity: FileIdentity
+    package let identity: FileIdentity
     private let descriptor: Int32
 
     /// Opens `path` for reading without blocking (a FIFO with no writer would otherwise block in
     /// `open`), checks with `fstat` on the open descriptor that it is a regular file, then
     /// switches back to blocking reads. `followSymlinks: false` refuses a symlink as the last
     /// component (O_NOFOLLOW).
-    public init(path: String, followSymlinks: Bool = true) throws(RegularFileError) {
+    package init(path: String, followSymlinks: Bool = true) throws(RegularFileError) {
         self.path = path
         var flags = O_RDONLY | O_NONBLOCK | O_CLOEXEC
         if !followSymlinks { flags |= O_NOFOLLOW }
@@ -81,7 +81,7 @@ public final class RegularFile: Sendable {
     /// The whole file, refusing more than `maximumBytes` (checked against the size before
     /// reading and again while reading, as a file may grow). `limitHint` names the setting that
     /// raises the limit, for the message.
-    public func readAll(maximumBytes: Int, limitHint: String) throws(RegularFileError) -> [UInt8] {
+    package func readAll(maximumBytes: Int, limitHint: String) throws(RegularFileError) -> [UInt8] {
         guard size <= maximumBytes else {
             throw RegularFileError(path: path, reason: Self.tooLarge(size, maximumBytes, limitHint))
         }
@@ -104,12 +104,12 @@ public final class RegularFile: Sendable {
     }
 
     /// One positioned read (`pread`): bytes read, 0 at the end, -1 with `errno` set on failure.
-    public func positionedRead(into destination: UnsafeMutableRawPointer, count: Int, at offset: Int) -> Int {
+    package func positionedRead(into destination: UnsafeMutableRawPointer, count: Int, at offset: Int) -> Int {
         posixPread(descriptor, destination, count, offset)
     }
 
     /// `length` bytes at `offset`, with positioned reads; the caller has bounded `length`.
-    public func read(offset: Int, length: Int) throws(RegularFileError) -> [UInt8] {
+    package func read(offset: Int, length: Int) throws(RegularFileError) -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: length)
         var filled = 0
         while filled < length {
@@ -128,7 +128,7 @@ public final class RegularFile: Sendable {
     }
 
     /// "12 345 678 bytes, over the limit of 16 777 216 bytes (raise it with --max-playlist-bytes)".
-    public static func tooLarge(_ size: Int, _ limit: Int, _ hint: String) -> String {
+    package static func tooLarge(_ size: Int, _ limit: Int, _ hint: String) -> String {
         "\(size) bytes, over the limit of \(limit) bytes (raise it with \(hint))"
     }
 
@@ -139,7 +139,7 @@ public final class RegularFile: Sendable {
     }
 
     /// The operating system's text for `errno` value `code`.
-    public static func reason(_ code: Int32) -> String {
+    package static func reason(_ code: Int32) -> String {
         guard let text = strerror(code) else { return "error \(code)" }
         return String(cString: text)
     }
@@ -178,7 +178,7 @@ public final class RegularFile: Sendable {
 
     /// What is at `path` without following a final symlink, or nil when nothing is there.
     /// For refusing to write over something that is not a regular file.
-    public static func kindOfEntry(at path: String) -> String? {
+    package static func kindOfEntry(at path: String) -> String? {
         var info = stat()
         guard lstat(path, &info) == 0 else { return nil }
         let kind = info.st_mode & S_IFMT
@@ -186,7 +186,7 @@ public final class RegularFile: Sendable {
     }
 
     /// The canonical absolute path (symlinks and `..` resolved), nil when `path` does not exist.
-    public static func realPath(_ path: String) -> String? {
+    package static func realPath(_ path: String) -> String? {
         guard let resolved = realpath(path, nil) else { return nil }
         defer { free(resolved) }
         return String(cString: resolved)
@@ -194,11 +194,11 @@ public final class RegularFile: Sendable {
 }
 
 /// Device and inode of an open file.
-public struct FileIdentity: Sendable, Hashable {
+package struct FileIdentity: Sendable, Hashable {
     /// st_dev.
-    public var device: UInt64
+    package var device: UInt64
     /// st_ino.
-    public var inode: UInt64
+    package var inode: UInt64
 }
 
 /// `read(2)`, named apart from methods called `read`.

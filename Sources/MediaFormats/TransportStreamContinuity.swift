@@ -1,23 +1,23 @@
 /// The continuity_counter story of one TS segment (ISO/IEC 13818-1 §2.4.3.3), small enough to
 /// keep for every segment of a long stream: the gaps inside it, and each PID's first and last
 /// counter so that a checker can judge the join with the next segment of the same playlist.
-public struct TransportStreamContinuity: Sendable, Hashable, Codable {
+package struct TransportStreamContinuity: Sendable, Hashable, Codable {
     /// The counters a PID starts and ends the segment with.
-    public struct Edge: Sendable, Hashable, Codable {
+    package struct Edge: Sendable, Hashable, Codable {
         /// The PID.
-        public var pid: UInt16
+        package var pid: UInt16
         /// Counter of the PID's first packet, and whether that packet carries a payload (the
         /// counter advances only for those) or signals a discontinuity (which resets it).
-        public var firstCounter: UInt8
+        package var firstCounter: UInt8
         /// See `firstCounter`.
-        public var firstHasPayload: Bool
+        package var firstHasPayload: Bool
         /// See `firstCounter`.
-        public var firstSignalsDiscontinuity: Bool
+        package var firstSignalsDiscontinuity: Bool
         /// Counter of the PID's last packet in the segment.
-        public var lastCounter: UInt8
+        package var lastCounter: UInt8
 
         /// Makes an edge.
-        public init(pid: UInt16, firstCounter: UInt8, firstHasPayload: Bool, firstSignalsDiscontinuity: Bool, lastCounter: UInt8) {
+        package init(pid: UInt16, firstCounter: UInt8, firstHasPayload: Bool, firstSignalsDiscontinuity: Bool, lastCounter: UInt8) {
             self.pid = pid
             self.firstCounter = firstCounter
             self.firstHasPayload = firstHasPayload
@@ -28,7 +28,7 @@ public struct TransportStreamContinuity: Sendable, Hashable, Codable {
         /// Whether this edge continues `previous` (the same PID's end in the segment before):
         /// the counter advances by one for a packet with payload, stays for one without, may
         /// repeat once (a duplicate packet), and anything goes after a discontinuity_indicator.
-        public func continues(_ previous: Edge) -> Bool {
+        package func continues(_ previous: Edge) -> Bool {
             if firstSignalsDiscontinuity { return true }
             let expected = firstHasPayload ? (previous.lastCounter &+ 1) & 0x0F : previous.lastCounter
             return firstCounter == expected || (firstHasPayload && firstCounter == previous.lastCounter)
@@ -36,29 +36,29 @@ public struct TransportStreamContinuity: Sendable, Hashable, Codable {
     }
 
     /// Gaps inside the segment, at most `keptErrors` of them (the count is exact).
-    public var errors: [ContinuityError]
+    package var errors: [ContinuityError]
     /// The exact number of gaps inside the segment (may exceed `errors.count`).
-    public var errorCount: Int
+    package var errorCount: Int
     /// One per PID, in order of first appearance; the null PID is left out.
-    public var edges: [Edge]
+    package var edges: [Edge]
 
     /// How many gaps `errors` keeps.
-    public static let keptErrors = 8
+    package static let keptErrors = 8
 
     /// Makes a summary.
-    public init(errors: [ContinuityError] = [], errorCount: Int = 0, edges: [Edge] = []) {
+    package init(errors: [ContinuityError] = [], errorCount: Int = 0, edges: [Edge] = []) {
         self.errors = errors
         self.errorCount = errorCount
         self.edges = edges
     }
 
     /// The edge of `pid`, nil when the PID does not appear in the segment.
-    public func edge(of pid: UInt16) -> Edge? { edges.first { $0.pid == pid } }
+    package func edge(of pid: UInt16) -> Edge? { edges.first { $0.pid == pid } }
 }
 
 /// Follows the continuity counters of a TS segment packet by packet, so that a segment of any
 /// size is judged in one streaming pass (``TransportStream/forEachPacket(in:_:)``).
-public struct ContinuityTracker {
+package struct ContinuityTracker {
     /// Per PID (13 bits, so a table rather than a dictionary: this runs for every packet of a
     /// segment of any size), one word, so that a packet reads and writes one entry: bits 0–3
     /// the last counter, bit 4 whether that packet was a duplicate, bits 5… the index of the
@@ -68,10 +68,10 @@ public struct ContinuityTracker {
     /// ``continuity``, so that a packet does not write into the edge list.
     private var recorded = TransportStreamContinuity()
 
-    public init() {}
+    package init() {}
 
     /// The gaps and edge counters of the packets consumed so far.
-    public var continuity: TransportStreamContinuity {
+    package var continuity: TransportStreamContinuity {
         var result = recorded
         for index in result.edges.indices {
             result.edges[index].lastCounter = UInt8(pidStates[Int(result.edges[index].pid)] & 0x0F)
@@ -82,7 +82,7 @@ public struct ContinuityTracker {
     /// Takes the next packet (with its index among all packets); returns the gap it opens, nil
     /// when its counter is as expected or it is on the null PID (which is not checked).
     @discardableResult
-    public mutating func consume(_ packet: TransportStreamPacket, packetIndex: Int) -> ContinuityError? {
+    package mutating func consume(_ packet: TransportStreamPacket, packetIndex: Int) -> ContinuityError? {
         consume(
             pid: packet.pid, continuityCounter: packet.continuityCounter, hasPayload: packet.hasPayload,
             discontinuity: packet.discontinuity, packetIndex: packetIndex)
@@ -91,7 +91,7 @@ public struct ContinuityTracker {
     /// ``consume(_:packetIndex:)`` from the header fields alone: the scanner's path, which sees
     /// every packet of a segment and parses no payload.
     @discardableResult
-    public mutating func consume(
+    package mutating func consume(
         pid: UInt16, continuityCounter counter: UInt8, hasPayload: Bool, discontinuity: Bool, packetIndex: Int
     ) -> ContinuityError? {
         guard pid != TransportStreamPacket.nullPID else { return nil }
@@ -129,7 +129,7 @@ public struct ContinuityTracker {
 
 extension TransportStream {
     /// Gaps and edge counters of a segment; see ``TransportStreamContinuity``.
-    public static func continuity(in ts: [UInt8]) -> TransportStreamContinuity {
+    package static func continuity(in ts: [UInt8]) -> TransportStreamContinuity {
         var tracker = ContinuityTracker()
         forEachPacket(in: ByteCursor(InMemoryBytes(ts))) { _, index, packet in tracker.consume(packet, packetIndex: index) }
         return tracker.continuity

@@ -1,35 +1,35 @@
 /// One 188-byte MPEG-2 transport stream packet (ISO/IEC 13818-1 §2.4.3.2, table 2-2, and the
 /// adaptation field of §2.4.3.4, table 2-6).
-public struct TransportStreamPacket: Sendable, Hashable {
+package struct TransportStreamPacket: Sendable, Hashable {
     /// Packet length in bytes.
-    public static let size = 188
+    package static let size = 188
     /// sync_byte, the first byte of every packet.
-    public static let syncByte: UInt8 = 0x47
+    package static let syncByte: UInt8 = 0x47
     /// The null PID (stuffing packets).
-    public static let nullPID: UInt16 = 0x1FFF
+    package static let nullPID: UInt16 = 0x1FFF
 
     /// transport_error_indicator.
-    public var transportError: Bool
+    package var transportError: Bool
     /// payload_unit_start_indicator: a PES packet or PSI section starts in this payload.
-    public var payloadUnitStart: Bool
+    package var payloadUnitStart: Bool
     /// The 13-bit PID.
-    public var pid: UInt16
+    package var pid: UInt16
     /// transport_scrambling_control; non-zero means the payload is encrypted.
-    public var scramblingControl: UInt8
+    package var scramblingControl: UInt8
     /// Whether an adaptation field is present (adaptation_field_control).
-    public var hasAdaptationField: Bool
+    package var hasAdaptationField: Bool
     /// Whether a payload is present (adaptation_field_control).
-    public var hasPayload: Bool
+    package var hasPayload: Bool
     /// continuity_counter (4 bits).
-    public var continuityCounter: UInt8
+    package var continuityCounter: UInt8
     /// discontinuity_indicator from the adaptation field.
-    public var discontinuity: Bool
+    package var discontinuity: Bool
     /// The payload bytes (empty when there is none), as a slice of the input.
-    public var payload: ArraySlice<UInt8>
+    package var payload: ArraySlice<UInt8>
 
     /// Parses a packet at the start of `bytes`; nil without the sync byte, with fewer than 188
     /// bytes, or with an adaptation field longer than the packet.
-    public init?(_ bytes: ArraySlice<UInt8>) {
+    package init?(_ bytes: ArraySlice<UInt8>) {
         guard bytes.count >= Self.size, bytes[bytes.startIndex] == Self.syncByte else { return nil }
         let s = bytes.startIndex
         let b1 = bytes[s + 1], b2 = bytes[s + 2], b3 = bytes[s + 3]
@@ -54,22 +54,22 @@ public struct TransportStreamPacket: Sendable, Hashable {
 }
 
 /// A continuity_counter gap on one PID (ISO/IEC 13818-1 §2.4.3.3).
-public struct ContinuityError: Sendable, Hashable, Codable {
+package struct ContinuityError: Sendable, Hashable, Codable {
     /// The PID with the gap.
-    public var pid: UInt16
+    package var pid: UInt16
     /// Index of the offending packet (0-based, counting 188-byte packets).
-    public var packetIndex: Int
+    package var packetIndex: Int
     /// The counter the previous packet called for.
-    public var expected: UInt8
+    package var expected: UInt8
     /// The counter the packet carries.
-    public var found: UInt8
+    package var found: UInt8
 }
 
 /// Helpers over whole transport streams (byte arrays of 188-byte packets).
-public enum TransportStream {
+package enum TransportStream {
     /// Byte offsets of the packets in `ts`: packets are 188 bytes apart, and after lost sync the
     /// next 0x47 followed by another 0x47 188 bytes later is taken as the resynchronisation point.
-    public static func packetOffsets(in ts: ArraySlice<UInt8>) -> [Int] {
+    package static func packetOffsets(in ts: ArraySlice<UInt8>) -> [Int] {
         var offsets: [Int] = []
         offsets.reserveCapacity(ts.count / TransportStreamPacket.size)
         var index = ts.startIndex
@@ -96,7 +96,7 @@ public enum TransportStream {
     /// packet with payload on a PID, stay the same for packets without payload, and may repeat
     /// once for a duplicate packet. A set discontinuity_indicator resets the expectation.
     /// The null PID is not checked.
-    public static func continuityErrors(in ts: [UInt8]) -> [ContinuityError] {
+    package static func continuityErrors(in ts: [UInt8]) -> [ContinuityError] {
         var errors: [ContinuityError] = []
         forEachContinuityStep(in: ts) { _, _, error in
             if let error { errors.append(error) }
@@ -107,7 +107,7 @@ public enum TransportStream {
     /// Splits a PES packet into transport packets on `pid`, starting at `continuityCounter` and
     /// leaving it at the value for the next packet. The last packet is filled with adaptation
     /// field stuffing (§2.4.3.5), the standard way to end a PES without padding the payload.
-    public static func packetize(pes: [UInt8], pid: UInt16, continuityCounter: inout UInt8) -> [UInt8] {
+    package static func packetize(pes: [UInt8], pid: UInt16, continuityCounter: inout UInt8) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity((pes.count / 184 + 1) * TransportStreamPacket.size)
         var index = 0
@@ -135,26 +135,26 @@ public enum TransportStream {
     /// A PES packet of private_stream_1 (stream_id 0xBD) carrying one timed-ID3 tag with a PTS,
     /// as Apple's "Timed Metadata for HTTP Live Streaming" prescribes, split into TS packets.
     /// PES_packet_length is 0 (unbounded) when the tag is too large for the 16-bit field.
-    public static func timedID3Packets(tag: [UInt8], pts90k: Int64, pid: UInt16, continuityCounter: inout UInt8) -> [UInt8] {
+    package static func timedID3Packets(tag: [UInt8], pts90k: Int64, pid: UInt16, continuityCounter: inout UInt8) -> [UInt8] {
         packetize(pes: PESPacket.build(streamID: 0xBD, pts90k: pts90k, payload: tag),
                   pid: pid, continuityCounter: &continuityCounter)
     }
 }
 
 /// A PES packet header (ISO/IEC 13818-1 §2.4.3.6, table 2-21).
-public struct PESPacket: Sendable, Hashable {
+package struct PESPacket: Sendable, Hashable {
     /// stream_id (0xBD private_stream_1, 0xC0–0xDF audio, 0xE0–0xEF video, …).
-    public var streamID: UInt8
+    package var streamID: UInt8
     /// 0 means unbounded (allowed for video, and used by muxers for large timed-ID3 tags).
-    public var packetLength: Int
+    package var packetLength: Int
     /// PTS in 90 kHz ticks (33 bits), nil when absent.
-    public var pts90k: Int64?
+    package var pts90k: Int64?
     /// The payload after the header; a slice of the input.
-    public var payload: ArraySlice<UInt8>
+    package var payload: ArraySlice<UInt8>
 
     /// Parses a reassembled PES packet; nil without the start code prefix or with a header
     /// longer than the data. A bounded packet's payload stops at PES_packet_length.
-    public init?(_ bytes: ArraySlice<UInt8>) {
+    package init?(_ bytes: ArraySlice<UInt8>) {
         var reader = ByteReader(bytes)
         guard reader.readUInt24() == 0x000001, let streamID = reader.readUInt8(),
               let length = reader.readUInt16() else { return nil }
@@ -182,7 +182,7 @@ public struct PESPacket: Sendable, Hashable {
     }
 
     /// A PES packet with a PTS-only header and data_alignment_indicator set.
-    public static func build(streamID: UInt8, pts90k: Int64, payload: [UInt8]) -> [UInt8] {
+    package static func build(streamID: UInt8, pts90k: Int64, payload: [UInt8]) -> [UInt8] {
         var writer = ByteWriter(capacity: payload.count + 14)
         writer.writeUInt24(0x000001)
         writer.writeUInt8(streamID)

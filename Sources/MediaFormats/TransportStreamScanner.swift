@@ -118,7 +118,7 @@ extension TransportStreamPacket {
 /// read: the continuity counters of every packet and the timed ID3 tags, the same as one walk
 /// of ``TransportStream/forEachPacket(in:_:)`` with a ``ContinuityTracker`` and a
 /// ``TimedID3Collector``. Only the packets of the PIDs that carry tables or ID3 are copied.
-public final class TransportStreamScanner {
+package final class TransportStreamScanner {
     private struct Consumers: TransportStreamPacketSink {
         var tracker = ContinuityTracker()
         var collector: TimedID3Collector
@@ -165,20 +165,20 @@ public final class TransportStreamScanner {
     private var state: State
 
     /// How many bytes the scanner has been fed.
-    public private(set) var consumed = 0
+    package private(set) var consumed = 0
 
     /// A scanner for a segment of `count` bytes; ID3 tags over `maximumTagBytes` are reported, not read.
-    public init(count: Int, maximumTagBytes: Int = EmbeddedID3.maximumPESSize) {
+    package init(count: Int, maximumTagBytes: Int = EmbeddedID3.maximumPESSize) {
         state = State(
             walker: TransportStreamPacketWalker(count: count),
             consumers: Consumers(collector: TimedID3Collector(maximumTagBytes: maximumTagBytes)))
     }
 
     /// The segment's length in bytes.
-    public var count: Int { state.walker.count }
+    package var count: Int { state.walker.count }
 
     /// Takes the next bytes of the segment (the ones right after those fed before).
-    public func feed(_ bytes: UnsafeRawBufferPointer) {
+    package func feed(_ bytes: UnsafeRawBufferPointer) {
         consumed += bytes.count
         state.feed(bytes)
     }
@@ -186,7 +186,7 @@ public final class TransportStreamScanner {
     /// Reads the PAT and PMT of the segment's init section (EXT-X-MAP before TS segments, RFC 8216
     /// §4.3.2.5), which say which PID carries timed ID3; call before `feed`. Its packets are not
     /// the segment's: not counted, and no continuity is kept for them.
-    public func readTables(ofInitSection bytes: UnsafeRawBufferPointer) {
+    package func readTables(ofInitSection bytes: UnsafeRawBufferPointer) {
         var walker = TransportStreamPacketWalker(count: bytes.count)
         var tables = TablesOnly(collector: state.consumers.collector)
         walker.feed(bytes, into: &tables)
@@ -194,7 +194,7 @@ public final class TransportStreamScanner {
     }
 
     /// The counters' story and the tags, once every byte has been fed.
-    public func finish() -> (continuity: TransportStreamContinuity, tags: [FoundID3Tag]) {
+    package func finish() -> (continuity: TransportStreamContinuity, tags: [FoundID3Tag]) {
         (state.consumers.tracker.continuity, state.consumers.collector.finish())
     }
 }

@@ -1,40 +1,40 @@
 internal import CFFmpeg
 
 /// Pixel dimensions of a decoded poster.
-public struct PixelSize: Sendable, Hashable, Codable {
+package struct PixelSize: Sendable, Hashable, Codable {
     /// Width in pixels.
-    public var width: Int
+    package var width: Int
     /// Height in pixels.
-    public var height: Int
+    package var height: Int
 
     /// Makes a size in pixels.
-    public init(width: Int, height: Int) {
+    package init(width: Int, height: Int) {
         self.width = width
         self.height = height
     }
 }
 
 /// Why a poster did not decode; `description` names the image kind and libav's reason.
-public struct ArtworkDecodeFailure: Error, Sendable, Hashable, CustomStringConvertible {
+package struct ArtworkDecodeFailure: Error, Sendable, Hashable, CustomStringConvertible {
     /// The image kind and libav's reason, for a person to read.
-    public var description: String
+    package var description: String
 
     /// Makes a failure with its message.
-    public init(_ description: String) {
+    package init(_ description: String) {
         self.description = description
     }
 }
 
 /// Decodes JPEG / PNG posters with libavcodec (mjpeg / png decoders) to learn their real size:
 /// an APIC whose bytes do not decode is a poster no player will show.
-public enum ArtworkDecoder {
+package enum ArtworkDecoder {
     /// The image formats a poster may be in.
-    public enum ImageKind: String, Sendable {
+    package enum ImageKind: String, Sendable {
         case jpeg, png
     }
 
     /// The kind from the magic bytes, falling back to the declared MIME type.
-    public static func imageKind(_ bytes: [UInt8], mimeType: String) -> ImageKind? {
+    package static func imageKind(_ bytes: [UInt8], mimeType: String) -> ImageKind? {
         if bytes.starts(with: [0xFF, 0xD8, 0xFF]) { return .jpeg }
         if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
         switch mimeType.lowercased() {
@@ -46,7 +46,7 @@ public enum ArtworkDecoder {
 
     /// Decodes the image to prove it shows, after its header's pixel count is checked against
     /// `maximumPixels`: a decoder allocates width × height whatever the file's size.
-    public static func decode(
+    package static func decode(
         _ bytes: [UInt8], mimeType: String, maximumPixels: Int = ImageHeader.defaultMaximumPixels
     ) -> Result<PixelSize, ArtworkDecodeFailure> {
         guard !bytes.isEmpty else { return .failure(ArtworkDecodeFailure("image is empty")) }

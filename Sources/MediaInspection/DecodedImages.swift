@@ -6,7 +6,7 @@ import Synchronization
 /// nothing new. Keyed by the image's SHA-256 (which the facts hold anyway), its size, its MIME
 /// type and the pixel limit it was judged against; a few distinct images are kept, then the
 /// memo starts over, so a hostile stream of all-different images costs what it did before.
-public final class DecodedImages: Sendable {
+package final class DecodedImages: Sendable {
     struct Key: Hashable {
         var contentHash: String
         var byteCount: Int
@@ -20,7 +20,7 @@ public final class DecodedImages: Sendable {
     private let results = Mutex<[Key: Result<PixelSize, ArtworkDecodeFailure>]>([:])
 
     /// Remembers nothing yet.
-    public init() {}
+    package init() {}
 
     /// The result of decoding the image `key` names: remembered, or `decode()`'s.
     func result(

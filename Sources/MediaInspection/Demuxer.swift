@@ -1,5 +1,5 @@
-internal import CFFmpeg
-internal import MediaFormats
+package import CFFmpeg
+package import MediaFormats
 
 /// What libavformat tells about a segment: tracks, durations from packet timestamps, problems.
 struct DemuxResult: Sendable {
@@ -13,15 +13,15 @@ struct DemuxResult: Sendable {
 
 /// Owns one `AVFormatContext` opened over a ``ReaderInput``; closes it in `deinit`.
 /// Lives inside one synchronous call, so its pointers never cross a task boundary.
-final class Demuxer {
+package final class Demuxer {
     private let input: ReaderInput
     private let container: SegmentContainer
-    private(set) var format: UnsafeMutablePointer<AVFormatContext>?
+    package private(set) var format: UnsafeMutablePointer<AVFormatContext>?
 
     /// Why the bytes stopped coming (an I/O error, a file that shrank), if they did.
     var readFailure: ByteReadError? { input.failure }
 
-    init(source: any RandomAccessBytes, container: SegmentContainer, gauge: BufferGauge? = nil, feed: ScanFeed? = nil) throws(LibAVError) {
+    package init(source: any RandomAccessBytes, container: SegmentContainer, gauge: BufferGauge? = nil, feed: ScanFeed? = nil) throws(LibAVError) {
         input = try ReaderInput(source, gauge: gauge, feed: feed)
         self.container = container
         guard let context = avformat_alloc_context() else {
@@ -54,7 +54,7 @@ final class Demuxer {
     /// string comes from the parameter sets. libavformat would otherwise decode at least seven
     /// frames to guess the reordering delay: for 1080p, ≈ 25 ms and 9 MB of frame buffers
     /// (StreamInfoDifferentialTests compare both ways over every test segment).
-    func findStreamInfo(maximumPixels: Int = ImageHeader.defaultMaximumPixels, decodingVideo: Bool = false) throws(LibAVError) {
+    package func findStreamInfo(maximumPixels: Int = ImageHeader.defaultMaximumPixels, decodingVideo: Bool = false) throws(LibAVError) {
         guard let format else { return }
         var options = [OpaquePointer?](repeating: nil, count: Int(format.pointee.nb_streams))
         defer { for index in options.indices { av_dict_free(&options[index]) } }

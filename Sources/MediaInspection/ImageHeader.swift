@@ -1,19 +1,19 @@
 /// The pixel size a JPEG or PNG declares in its header, read without decoding anything, so a
 /// 142-byte PNG that claims 16000 × 16000 is refused before a decoder allocates a gigabyte.
-public enum ImageHeader {
+package enum ImageHeader {
     /// 40 megapixels: an 8000 × 5000 photo. A poster is a few hundred pixels a side.
-    public static let defaultMaximumPixels = 40_000_000
+    package static let defaultMaximumPixels = 40_000_000
 
     /// Width and height from a PNG IHDR (ISO/IEC 15948 §11.2.2) or the first JPEG SOFn
     /// (ITU-T T.81 §B.2.2); nil when no header is found before the image data.
-    public static func size(_ bytes: [UInt8]) -> PixelSize? {
+    package static func size(_ bytes: [UInt8]) -> PixelSize? {
         if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return pngSize(bytes) }
         if bytes.starts(with: [0xFF, 0xD8]) { return jpegSize(bytes) }
         return nil
     }
 
     /// nil when the image may be decoded; otherwise why not, naming the option that raises the limit.
-    public static func refusal(_ bytes: [UInt8], maximumPixels: Int, limitHint: String = "--max-image-pixels") -> String? {
+    package static func refusal(_ bytes: [UInt8], maximumPixels: Int, limitHint: String = "--max-image-pixels") -> String? {
         guard let size = size(bytes) else { return "does not decode: no header with the picture size (PNG IHDR, JPEG SOF) was found" }
         let (pixels, overflow) = size.width.multipliedReportingOverflow(by: size.height)
         guard overflow || pixels > maximumPixels else { return nil }

@@ -3,30 +3,36 @@ internal import CFFmpeg
 /// A libav call that failed: which function, its return code and libav's own text for it.
 /// Everything in this module that calls into libav goes through ``LibAV/check(_:_:)``, so a
 /// failure always names the function that produced it (style.md, "one funnel for C calls").
-struct LibAVError: Error, Sendable, Hashable, CustomStringConvertible {
-    var function: String
-    var code: Int32
-    var message: String
+package struct LibAVError: Error, Sendable, Hashable, CustomStringConvertible {
+    package var function: String
+    package var code: Int32
+    package var message: String
+
+    package init(function: String, code: Int32, message: String) {
+        self.function = function
+        self.code = code
+        self.message = message
+    }
 
     /// libav's own text and the call that failed; the numeric code means nothing to a user.
-    var description: String { "\(function): \(message)" }
+    package var description: String { "\(function): \(message)" }
 }
 
-enum LibAV {
+package enum LibAV {
     /// Returns `result` when it is not negative, otherwise throws it as a ``LibAVError``
     /// carrying `av_strerror`'s text.
     @discardableResult
-    static func check(_ function: String, _ result: Int32) throws(LibAVError) -> Int32 {
+    package static func check(_ function: String, _ result: Int32) throws(LibAVError) -> Int32 {
         guard result < 0 else { return result }
         throw LibAVError(function: function, code: result, message: errorText(result))
     }
 
     /// A failure that libav reports by returning NULL rather than an error code.
-    static func nullResult(_ function: String) -> LibAVError {
+    package static func nullResult(_ function: String) -> LibAVError {
         LibAVError(function: function, code: hls_averror(ENOMEM), message: "returned NULL")
     }
 
-    static func errorText(_ code: Int32) -> String {
+    package static func errorText(_ code: Int32) -> String {
         var buffer = [CChar](repeating: 0, count: 128)
         if av_strerror(code, &buffer, buffer.count) < 0 {
             return "unknown libav error"
@@ -38,13 +44,13 @@ enum LibAV {
     /// libav writes warnings about damaged input straight to stderr; a checker reports those
     /// itself, so libav's own logging is switched off. Setting the level is idempotent and
     /// thread-safe inside libav (a single int), so calling it from every inspector is fine.
-    static func silenceLogging() {
+    package static func silenceLogging() {
         av_log_set_level(AV_LOG_QUIET)
         // Decode errors reach `--decode` through this callback (SegmentDecoder.swift).
         av_log_set_callback(libAVLogCallback)
     }
 
-    static func string(_ pointer: UnsafePointer<CChar>?) -> String? {
+    package static func string(_ pointer: UnsafePointer<CChar>?) -> String? {
         guard let pointer else { return nil }
         return String(cString: pointer)
     }

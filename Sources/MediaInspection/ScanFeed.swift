@@ -5,7 +5,7 @@ internal import MediaFormats
 /// order, but may go back (to re-read what it probed) or ahead (to the end, for timing) and back:
 /// the scanner takes only the bytes right after those it has, once, and ``complete(from:gauge:)``
 /// reads itself whatever libavformat never delivered in order.
-final class ScanFeed {
+package final class ScanFeed {
     let scanner: TransportStreamScanner
     /// Where the segment starts in what libavformat reads: after an init section (EXT-X-MAP).
     private let base: Int

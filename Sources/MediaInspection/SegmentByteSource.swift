@@ -1,15 +1,15 @@
-public import MediaFormats
+package import MediaFormats
 
 /// A byte range inside a resource, as given by EXT-X-BYTERANGE / EXT-X-MAP BYTERANGE
 /// (RFC 8216 §4.3.2.2): `length` bytes starting at `offset`.
-public struct SegmentByteRange: Sendable, Hashable, Codable {
+package struct SegmentByteRange: Sendable, Hashable, Codable {
     /// Offset of the first byte from the start of the resource.
-    public var offset: Int
+    package var offset: Int
     /// Length in bytes.
-    public var length: Int
+    package var length: Int
 
     /// Makes a range: `length` bytes from byte `offset`.
-    public init(offset: Int, length: Int) {
+    package init(offset: Int, length: Int) {
         self.offset = offset
         self.length = length
     }
@@ -21,7 +21,7 @@ public struct SegmentByteRange: Sendable, Hashable, Codable {
 /// A source that can serve bytes where they are asked for (a file) implements `open`, and the
 /// inspector then reads a segment of any size in bounded memory. A source that only fetches
 /// whole bodies (HTTP today) implements `read` alone: the default `open` wraps what it fetched.
-public protocol SegmentByteSource: Sendable {
+package protocol SegmentByteSource: Sendable {
     /// The bytes of `uri`, or of `range` inside it. Throws for operational failures
     /// (missing file, I/O error, resource too large), never for content problems.
     func read(_ uri: String, range: SegmentByteRange?) async throws -> [UInt8]
@@ -45,17 +45,17 @@ public protocol SegmentByteSource: Sendable {
 
 extension SegmentByteSource {
     /// Whole bodies, wrapped: bytes fetched into memory are read from there.
-    public func open(_ uri: String, range: SegmentByteRange?) async throws -> any RandomAccessBytes & Sendable {
+    package func open(_ uri: String, range: SegmentByteRange?) async throws -> any RandomAccessBytes & Sendable {
         InMemoryBytes(try await read(uri, range: range))
     }
 
     /// A whole body is held: its length when a byte range says it, else a typical segment.
-    public func residentByteEstimate(_ uri: String, range: SegmentByteRange?) -> Int {
+    package func residentByteEstimate(_ uri: String, range: SegmentByteRange?) -> Int {
         range?.length ?? SegmentInspector.typicalSegmentBytes
     }
 
     /// Nothing to fetch ahead: `body` reads from `self`.
-    public func readingAhead<Value: Sendable>(
+    package func readingAhead<Value: Sendable>(
         _ requests: [SegmentRequest], _ body: (any SegmentByteSource) async -> Value
     ) async -> Value {
         await body(self)
@@ -63,20 +63,20 @@ extension SegmentByteSource {
 }
 
 /// Why a ``LocalSegmentSource`` could not deliver bytes.
-public struct SegmentReadError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct SegmentReadError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The URI (path or URL) that could not be read.
-    public var uri: String
+    package var uri: String
     /// The operating system's reason, or the limit or range that refused it.
-    public var reason: String
+    package var reason: String
 
     /// Makes an error.
-    public init(uri: String, reason: String) {
+    package init(uri: String, reason: String) {
         self.uri = uri
         self.reason = reason
     }
 
     /// `uri: reason`.
-    public var description: String { "\(uri): \(reason)" }
+    package var description: String { "\(uri): \(reason)" }
 }
 
 /// Reads segments from the local file system. `uri` is a path, or a `file://` URL, mapped to a
@@ -84,35 +84,35 @@ public struct SegmentReadError: Error, Sendable, Hashable, CustomStringConvertib
 /// Regular files only (a FIFO or a device is refused before a byte is read, so nothing blocks);
 /// honours byte ranges with positioned reads and refuses anything over `maximumByteCount`,
 /// so a bogus playlist cannot make the checker allocate gigabytes.
-public struct LocalSegmentSource: SegmentByteSource {
+package struct LocalSegmentSource: SegmentByteSource {
     /// 256 MiB: a 6-second segment of 4K video at 40 Mbit/s is 30 MB.
-    public static let defaultMaximumByteCount = 256 << 20
+    package static let defaultMaximumByteCount = 256 << 20
 
     /// Largest read accepted, in bytes (a whole file, or a byte range's length).
-    public var maximumByteCount: Int
+    package var maximumByteCount: Int
 
     /// A source that refuses reads over `maximumByteCount` bytes (default 256 MiB).
-    public init(maximumByteCount: Int = LocalSegmentSource.defaultMaximumByteCount) {
+    package init(maximumByteCount: Int = LocalSegmentSource.defaultMaximumByteCount) {
         self.maximumByteCount = maximumByteCount
     }
 
     /// Reads a regular file or a byte range of it. Throws `SegmentReadError` when the file is
     /// missing or not a regular file, the range is invalid or beyond the end of the file, or the
     /// read is over `maximumByteCount`.
-    public func read(_ uri: String, range: SegmentByteRange?) async throws -> [UInt8] {
+    package func read(_ uri: String, range: SegmentByteRange?) async throws -> [UInt8] {
         try readSync(uri, range: range)
     }
 
     /// The file (or the byte range in it) read with positioned reads, never loaded whole.
-    public func open(_ uri: String, range: SegmentByteRange?) async throws -> any RandomAccessBytes & Sendable {
+    package func open(_ uri: String, range: SegmentByteRange?) async throws -> any RandomAccessBytes & Sendable {
         try openSync(uri, range: range)
     }
 
     /// What one streaming inspection holds whatever the segment's size: the scanners' window,
     /// the demuxer's I/O buffer and libavformat's own packet buffers.
-    public static let streamingFootprint = 4 << 20
+    package static let streamingFootprint = 4 << 20
 
-    public func residentByteEstimate(_ uri: String, range: SegmentByteRange?) -> Int {
+    package func residentByteEstimate(_ uri: String, range: SegmentByteRange?) -> Int {
         min(range?.length ?? Self.streamingFootprint, Self.streamingFootprint)
     }
 
@@ -166,38 +166,38 @@ public struct LocalSegmentSource: SegmentByteSource {
 
 /// Refuses the URIs in `refused` (local files outside the stream's root) without touching them,
 /// and reads every other one from `base`.
-public struct RefusingSegmentSource: SegmentByteSource {
+package struct RefusingSegmentSource: SegmentByteSource {
     /// The source every other URI is read from.
-    public var base: any SegmentByteSource
+    package var base: any SegmentByteSource
     /// Resolved URIs that are refused without being read.
-    public var refused: Set<String>
+    package var refused: Set<String>
     /// The reason given in the `SegmentReadError` of a refused URI.
-    public var reason: String
+    package var reason: String
 
     /// Makes a source that refuses `refused` with `reason` and reads the rest from `base`.
-    public init(base: any SegmentByteSource, refused: Set<String>, reason: String) {
+    package init(base: any SegmentByteSource, refused: Set<String>, reason: String) {
         self.base = base
         self.refused = refused
         self.reason = reason
     }
 
     /// Throws `SegmentReadError` with `reason` for a refused URI; otherwise reads from `base`.
-    public func read(_ uri: String, range: SegmentByteRange?) async throws -> [UInt8] {
+    package func read(_ uri: String, range: SegmentByteRange?) async throws -> [UInt8] {
         if refused.contains(uri) { throw SegmentReadError(uri: uri, reason: reason) }
         return try await base.read(uri, range: range)
     }
 
-    public func open(_ uri: String, range: SegmentByteRange?) async throws -> any RandomAccessBytes & Sendable {
+    package func open(_ uri: String, range: SegmentByteRange?) async throws -> any RandomAccessBytes & Sendable {
         if refused.contains(uri) { throw SegmentReadError(uri: uri, reason: reason) }
         return try await base.open(uri, range: range)
     }
 
-    public func residentByteEstimate(_ uri: String, range: SegmentByteRange?) -> Int {
+    package func residentByteEstimate(_ uri: String, range: SegmentByteRange?) -> Int {
         base.residentByteEstimate(uri, range: range)
     }
 
     /// `base` reads ahead only what is not refused: a refused URI is never fetched, not even ahead.
-    public func readingAhead<Value: Sendable>(
+    package func readingAhead<Value: Sendable>(
         _ requests: [SegmentRequest], _ body: (any SegmentByteSource) async -> Value
     ) async -> Value {
         let allowed = refused.isEmpty ? requests : requests.filter { !refused.contains($0.uri) }

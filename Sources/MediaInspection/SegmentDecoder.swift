@@ -2,23 +2,23 @@ internal import CFFmpeg
 internal import MediaFormats
 
 /// What decoding one audio or video track of a segment found (`hlscheck check --decode`).
-public struct TrackDecodeFacts: Sendable, Hashable, Codable {
+package struct TrackDecodeFacts: Sendable, Hashable, Codable {
     /// Audio or video.
-    public var kind: TrackKind
+    package var kind: TrackKind
     /// libavcodec's codec name ("h264", "aac", …).
-    public var codecName: String
+    package var codecName: String
     /// Frames (demuxed packets) handed to the decoder.
-    public var frameCount: Int
+    package var frameCount: Int
     /// Frames the decoder refused or reported damage in, or that the demuxer flagged corrupt.
-    public var failedFrameCount: Int
+    package var failedFrameCount: Int
     /// libav's own words for what went wrong, distinct, in order, at most
     /// ``SegmentDecoder/maximumReasons``.
-    public var reasons: [String]
+    package var reasons: [String]
     /// Why the track was not decoded at all (no decoder in this libavcodec), nil when it was.
-    public var notDecoded: String?
+    package var notDecoded: String?
 
     /// Makes the facts of one track; counts default to 0.
-    public init(
+    package init(
         kind: TrackKind, codecName: String, frameCount: Int = 0, failedFrameCount: Int = 0, reasons: [String] = [],
         notDecoded: String? = nil
     ) {

@@ -4,28 +4,28 @@ internal import MediaFormats
 /// How to decrypt a segment encrypted with EXT-X-KEY METHOD=AES-128 (RFC 8216 §4.3.2.4, §5.2):
 /// AES-128 in CBC mode with PKCS7 padding over the whole segment, a 16-byte key read from the
 /// key URI, and an IV from the tag or the segment's media sequence number.
-public struct SegmentDecryption: Sendable, Hashable {
+package struct SegmentDecryption: Sendable, Hashable {
     /// The key URI, resolved against the media playlist.
-    public var keyURI: String
+    package var keyURI: String
     /// 16 bytes.
-    public var iv: [UInt8]
+    package var iv: [UInt8]
 
     /// Makes a request; `iv` must be 16 bytes.
-    public init(keyURI: String, iv: [UInt8]) {
+    package init(keyURI: String, iv: [UInt8]) {
         self.keyURI = keyURI
         self.iv = iv
     }
 
     /// RFC 8216 §5.2: without an IV attribute, the media sequence number as a 128-bit
     /// big-endian integer.
-    public static func iv(mediaSequence: Int) -> [UInt8] {
+    package static func iv(mediaSequence: Int) -> [UInt8] {
         let value = UInt64(truncatingIfNeeded: mediaSequence)
         return [UInt8](repeating: 0, count: 8) + (0..<8).map { UInt8(truncatingIfNeeded: value >> (56 - 8 * $0)) }
     }
 }
 
 /// What happened to an encrypted segment's content.
-public enum DecryptionOutcome: Sendable, Hashable, Codable {
+package enum DecryptionOutcome: Sendable, Hashable, Codable {
     /// Decrypted with its key: the facts describe the clear content.
     case decrypted
     /// The key could not be had (unreachable, wrong size): only the byte count is known.

@@ -1,8 +1,8 @@
-public import MediaFormats
+package import MediaFormats
 
 /// The container a segment was demuxed as (chosen from the URI extension, else sniffed).
 /// The raw value is libavformat's name for the demuxer (`unknown` aside).
-public enum SegmentContainer: String, Sendable, Hashable, Codable, CaseIterable {
+package enum SegmentContainer: String, Sendable, Hashable, Codable, CaseIterable {
     /// MPEG-2 transport stream (ISO/IEC 13818-1).
     case mpegTS = "mpegts"
     /// Packed audio (RFC 8216 §3.4): ADTS AAC, MP3, AC-3, E-AC-3.
@@ -19,7 +19,7 @@ public enum SegmentContainer: String, Sendable, Hashable, Codable, CaseIterable 
     case unknown
 
     /// Packed audio is the only kind that must start with the timestamp ID3 tag.
-    public var isPackedAudio: Bool {
+    package var isPackedAudio: Bool {
         switch self {
         case .adts, .mp3, .ac3, .eac3: return true
         case .mpegTS, .fragmentedMP4, .unknown: return false
@@ -28,46 +28,46 @@ public enum SegmentContainer: String, Sendable, Hashable, Codable, CaseIterable 
 }
 
 /// What one media segment contains, as measured by demuxing it.
-public struct SegmentFacts: Sendable, Hashable, Codable {
+package struct SegmentFacts: Sendable, Hashable, Codable {
     /// The segment's URI as requested.
-    public var uri: String
+    package var uri: String
     /// Bytes of the segment itself (without the EXT-X-MAP init section).
-    public var byteCount: Int
+    package var byteCount: Int
     /// The container it was demuxed as.
-    public var container: SegmentContainer
+    package var container: SegmentContainer
     /// Every track libavformat found, in stream order.
-    public var tracks: [TrackFacts]
+    package var tracks: [TrackFacts]
     /// Seconds covered by the longest audio or video track, from packet timestamps:
     /// max(pts + duration) − min(pts). Container estimates are wrong for TS and init+fragment.
-    public var duration: Double?
+    package var duration: Double?
     /// Earliest audio/video presentation timestamp, in seconds. For packed audio, the PRIV
     /// transport stream timestamp (nil without it), since the raw stream has no timestamps.
-    public var firstPTS: Double?
+    package var firstPTS: Double?
     /// Every ID3 tag found in the segment (leading/packed, TS timed-metadata PES, …).
-    public var id3: [ID3TagFacts]
+    package var id3: [ID3TagFacts]
     /// APIC pictures found in those tags (the image bytes are not kept; see `extractArtwork`).
-    public var artwork: [ArtworkFacts]
+    package var artwork: [ArtworkFacts]
     /// For packed audio: the PTS (90 kHz) from the leading tag's
     /// `com.apple.streaming.transportStreamTimestamp` PRIV frame (RFC 8216 §3.4), nil when absent.
-    public var transportStreamTimestamp: Int64?
+    package var transportStreamTimestamp: Int64?
     /// Why the segment could not be demuxed (fully), nil when it was fine.
-    public var problem: String?
+    package var problem: String?
     /// MPEG-TS only: continuity_counter gaps inside the segment and each PID's edge counters.
-    public var continuity: TransportStreamContinuity?
+    package var continuity: TransportStreamContinuity?
     /// Whether the first video packet is a keyframe (an IDR picture); nil without video.
-    public var videoStartsWithKeyframe: Bool?
+    package var videoStartsWithKeyframe: Bool?
     /// H.264/HEVC carried in-band (MPEG-TS): whether the first keyframe is preceded by its
     /// parameter sets (SPS and PPS; VPS too for HEVC) in the segment. Nil where they live in the
     /// EXT-X-MAP init section (fMP4) or without such video.
-    public var keyframeHasParameterSets: Bool?
+    package var keyframeHasParameterSets: Bool?
     /// For a segment the request asked to decrypt: whether it was (nil: not encrypted).
-    public var decryption: DecryptionOutcome?
+    package var decryption: DecryptionOutcome?
     /// With `--decode`: what decoding each audio and video track found. Nil when the segment was
     /// not decoded (absent facts, not "no errors").
-    public var decoding: [TrackDecodeFacts]?
+    package var decoding: [TrackDecodeFacts]?
 
     /// Makes facts; the fields not listed start nil.
-    public init(
+    package init(
         uri: String, byteCount: Int, container: SegmentContainer, tracks: [TrackFacts] = [],
         duration: Double? = nil, firstPTS: Double? = nil, id3: [ID3TagFacts] = [],
         artwork: [ArtworkFacts] = [], transportStreamTimestamp: Int64? = nil, problem: String? = nil
@@ -86,17 +86,17 @@ public struct SegmentFacts: Sendable, Hashable, Codable {
 
     /// RFC 8216 §3.4: a packed-audio segment MUST start with an ID3 tag carrying the PRIV
     /// transport stream timestamp.
-    public var startsWithTimestampTag: Bool {
+    package var startsWithTimestampTag: Bool {
         guard let first = id3.first, first.offset == 0 else { return false }
         return first.transportStreamTimestamp != nil
     }
 
     /// The RFC 6381 codec strings of all tracks that have one, in track order.
-    public var codecStrings: [String] { tracks.compactMap(\.codecString) }
+    package var codecStrings: [String] { tracks.compactMap(\.codecString) }
 }
 
 /// What a track carries.
-public enum TrackKind: String, Sendable, Hashable, Codable {
+package enum TrackKind: String, Sendable, Hashable, Codable {
     /// An audio track, a video track, or timed metadata (e.g. timed ID3 in MPEG-TS).
     case audio, video, timedMetadata
     /// A cover image libavformat exposes as a one-frame video stream (ID3 APIC of packed audio).
@@ -106,58 +106,58 @@ public enum TrackKind: String, Sendable, Hashable, Codable {
 }
 
 /// One track of a segment, as libavformat describes it.
-public struct TrackFacts: Sendable, Hashable, Codable {
+package struct TrackFacts: Sendable, Hashable, Codable {
     /// Audio, video, timed metadata, an attached picture or something else.
-    public var kind: TrackKind
+    package var kind: TrackKind
     /// libavcodec's codec name ("aac", "h264", "timed_id3", …).
-    public var codecName: String
+    package var codecName: String
     /// RFC 6381 codec string as used in CODECS (e.g. "mp4a.40.2", "avc1.64000d"), nil when
     /// not determinable.
-    public var codecString: String?
+    package var codecString: String?
     /// Audio channel count, nil for other tracks or when unknown.
-    public var channels: Int?
+    package var channels: Int?
     /// Audio sample rate in Hz, nil for other tracks or when unknown.
-    public var sampleRate: Int?
+    package var sampleRate: Int?
     /// Video width in pixels, nil for other tracks or when unknown.
-    public var width: Int?
+    package var width: Int?
     /// Video height in pixels, nil for other tracks or when unknown.
-    public var height: Int?
+    package var height: Int?
     /// Packets demuxed from this track.
-    public var packetCount: Int
+    package var packetCount: Int
     /// Seconds from this track's packet timestamps, nil without timestamps.
-    public var duration: Double?
+    package var duration: Double?
     /// Video: the transfer characteristics the bitstream declares, as an ITU-T H.273 code point
     /// (1 BT.709, 16 PQ, 18 HLG, …); nil when it declares none or "unspecified" (2).
-    public var transferCharacteristics: Int?
+    package var transferCharacteristics: Int?
     /// Video: the colour primaries the bitstream declares (ITU-T H.273: 1 BT.709, 9 BT.2020);
     /// nil when it declares none or "unspecified".
-    public var colourPrimaries: Int?
+    package var colourPrimaries: Int?
     /// Video: whether the bitstream codes interlaced pictures (H.264 frame_mbs_only_flag 0, HEVC
     /// general_interlaced_source_flag, or a field order libavcodec reports); nil when unknown.
-    public var interlaced: Bool?
+    package var interlaced: Bool?
     /// Video: the Dolby Vision configuration record (dvcC/dvvC box, DOVI descriptor), nil without one.
-    public var dolbyVision: DolbyVisionConfiguration?
+    package var dolbyVision: DolbyVisionConfiguration?
     /// Audio: the channel layout as a mask of speaker positions (libavutil's AV_CH_* bits), nil
     /// when the layout is unknown or not a set of standard positions.
-    public var channelMask: UInt64?
+    package var channelMask: UInt64?
     /// Seconds: the track's earliest presentation timestamp, nil without timestamps (raw packed
     /// audio carries none: its segment's `firstPTS` comes from the ID3 PRIV tag).
-    public var startTime: Double?
+    package var startTime: Double?
     /// The track's identifier in its container: the PID in MPEG-TS, the track_ID in ISO BMFF
     /// (libavformat's stream id); nil when the container gives none.
-    public var id: Int?
+    package var id: Int?
     /// fMP4 only: the track's timescale (units a second), and from the segment's boxes
     /// (`MovieFragmentTiming`) the first fragment's decode time (tfdt) and the end of its last
     /// fragment (that tfdt plus its samples' durations), in those units; nil for other
     /// containers or when the boxes do not say.
-    public var decodeTimeScale: Int?
+    package var decodeTimeScale: Int?
     /// See `decodeTimeScale`.
-    public var firstDecodeTime: Int64?
+    package var firstDecodeTime: Int64?
     /// See `decodeTimeScale`.
-    public var decodeEndTime: Int64?
+    package var decodeEndTime: Int64?
 
     /// What describes the track's format, without what varies from segment to segment.
-    public var format: TrackFormat {
+    package var format: TrackFormat {
         TrackFormat(
             kind: kind, codecName: codecName, codecString: codecString, channels: channels, channelMask: channelMask,
             transferCharacteristics: transferCharacteristics, colourPrimaries: colourPrimaries, interlaced: interlaced,
@@ -165,7 +165,7 @@ public struct TrackFacts: Sendable, Hashable, Codable {
     }
 
     /// Makes the facts of one track.
-    public init(
+    package init(
         kind: TrackKind, codecName: String, codecString: String? = nil, channels: Int? = nil,
         sampleRate: Int? = nil, width: Int? = nil, height: Int? = nil, packetCount: Int = 0,
         duration: Double? = nil
@@ -184,16 +184,16 @@ public struct TrackFacts: Sendable, Hashable, Codable {
 
 /// Dolby Vision's decoder configuration record (Dolby Vision streams within ISO BMFF §3.2 /
 /// within MPEG-2 TS §2.2), as libavformat reads it.
-public struct DolbyVisionConfiguration: Sendable, Hashable, Codable {
+package struct DolbyVisionConfiguration: Sendable, Hashable, Codable {
     /// dv_profile: 5, 8, 10, …
-    public var profile: Int
+    package var profile: Int
     /// dv_level: 1 to 13.
-    public var level: Int
+    package var level: Int
     /// dv_bl_signal_compatibility_id: what the base layer is without the enhancement (1 HDR10, 2 SDR, 4 HLG).
-    public var compatibility: Int
+    package var compatibility: Int
 
     /// Makes a configuration.
-    public init(profile: Int, level: Int, compatibility: Int = 0) {
+    package init(profile: Int, level: Int, compatibility: Int = 0) {
         self.profile = profile
         self.level = level
         self.compatibility = compatibility
@@ -202,28 +202,28 @@ public struct DolbyVisionConfiguration: Sendable, Hashable, Codable {
 
 /// A track's format: codec, channels, colour, field coding. The same from segment to segment
 /// of one rendition, so a playlist's records keep one copy per distinct format.
-public struct TrackFormat: Sendable, Hashable, Codable {
+package struct TrackFormat: Sendable, Hashable, Codable {
     /// Audio, video, timed metadata, an attached picture or something else.
-    public var kind: TrackKind
+    package var kind: TrackKind
     /// libavcodec's codec name ("aac", "h264", "hevc", "av1", "flac", …).
-    public var codecName: String
+    package var codecName: String
     /// RFC 6381 codec string, nil when not determinable.
-    public var codecString: String?
+    package var codecString: String?
     /// Audio: channel count.
-    public var channels: Int?
+    package var channels: Int?
     /// Audio: speaker positions (AV_CH_* bits).
-    public var channelMask: UInt64?
+    package var channelMask: UInt64?
     /// Video: ITU-T H.273 transfer characteristics.
-    public var transferCharacteristics: Int?
+    package var transferCharacteristics: Int?
     /// Video: ITU-T H.273 colour primaries.
-    public var colourPrimaries: Int?
+    package var colourPrimaries: Int?
     /// Video: interlaced coding.
-    public var interlaced: Bool?
+    package var interlaced: Bool?
     /// Video: Dolby Vision configuration.
-    public var dolbyVision: DolbyVisionConfiguration?
+    package var dolbyVision: DolbyVisionConfiguration?
 
     /// Makes a format.
-    public init(
+    package init(
         kind: TrackKind, codecName: String, codecString: String? = nil, channels: Int? = nil, channelMask: UInt64? = nil,
         transferCharacteristics: Int? = nil, colourPrimaries: Int? = nil, interlaced: Bool? = nil,
         dolbyVision: DolbyVisionConfiguration? = nil
@@ -241,22 +241,22 @@ public struct TrackFormat: Sendable, Hashable, Codable {
 }
 
 /// One ID3v2 tag found in a segment, summarised (frame IDs and small text values, no images).
-public struct ID3TagFacts: Sendable, Hashable, Codable {
+package struct ID3TagFacts: Sendable, Hashable, Codable {
     /// Byte offset in the segment where the tag (or the PES carrying it) starts.
-    public var offset: Int
+    package var offset: Int
     /// 90 kHz PTS of the PES packet carrying the tag (MPEG-TS timed metadata), if any.
-    public var pts90k: Int64?
+    package var pts90k: Int64?
     /// The ID3v2 major version (3 or 4), nil when the tag could not be read.
-    public var majorVersion: Int?
+    package var majorVersion: Int?
     /// The tag's frames, in tag order.
-    public var frames: [ID3FrameFacts]
+    package var frames: [ID3FrameFacts]
     /// The PRIV `com.apple.streaming.transportStreamTimestamp` value (33-bit 90 kHz PTS).
-    public var transportStreamTimestamp: Int64?
+    package var transportStreamTimestamp: Int64?
     /// Why the tag could not be read, nil when it was fine.
-    public var problem: String?
+    package var problem: String?
 
     /// Makes the facts of one tag.
-    public init(
+    package init(
         offset: Int, pts90k: Int64? = nil, majorVersion: Int? = nil, frames: [ID3FrameFacts] = [],
         transportStreamTimestamp: Int64? = nil, problem: String? = nil
     ) {
@@ -270,23 +270,23 @@ public struct ID3TagFacts: Sendable, Hashable, Codable {
 }
 
 /// One ID3 frame, kept small: its ID, a short human-readable value and its body size.
-public struct ID3FrameFacts: Sendable, Hashable, Codable {
+package struct ID3FrameFacts: Sendable, Hashable, Codable {
     /// The four-character frame ID, e.g. `APIC`, `PRIV`, `TXXX`.
-    public var id: String
+    package var id: String
     /// Text value, PRIV owner, APIC MIME type — whatever identifies the frame; at most 256 chars.
-    public var summary: String
+    package var summary: String
     /// Bytes of the frame's payload: the image (APIC), the private data (PRIV), the UTF-8 text
     /// (text frames), or the whole body (other frames).
-    public var byteCount: Int
+    package var byteCount: Int
     /// The whole frame (10-byte header and body) as ID3v2.4 writes it: what the frame costs a
     /// tag (poster budget arithmetic). Nil when unknown.
-    public var frameByteCount: Int?
+    package var frameByteCount: Int?
     /// APIC only: the picture type (3 = front cover, the poster's; 4 = back cover, …); nil for
     /// other frames and for an APIC frame that cannot be read.
-    public var pictureType: Int?
+    package var pictureType: Int?
 
     /// Makes the facts of one frame.
-    public init(id: String, summary: String, byteCount: Int, frameByteCount: Int? = nil, pictureType: Int? = nil) {
+    package init(id: String, summary: String, byteCount: Int, frameByteCount: Int? = nil, pictureType: Int? = nil) {
         self.id = id
         self.summary = summary
         self.byteCount = byteCount
@@ -296,31 +296,31 @@ public struct ID3FrameFacts: Sendable, Hashable, Codable {
 
     /// An APIC frame `hlscheck embed` replaces with its poster: a front cover, or a picture that
     /// cannot be read. Other pictures (a back cover, an artist photo) stay beside the poster.
-    public var isReplacedByPoster: Bool { id == "APIC" && (pictureType ?? 3) == 3 }
+    package var isReplacedByPoster: Bool { id == "APIC" && (pictureType ?? 3) == 3 }
 }
 
 /// An APIC picture, measured but not kept.
-public struct ArtworkFacts: Sendable, Hashable, Codable {
+package struct ArtworkFacts: Sendable, Hashable, Codable {
     /// The APIC MIME type as written, e.g. "image/jpeg".
-    public var mimeType: String
+    package var mimeType: String
     /// ID3 picture type (3 = front cover).
-    public var pictureType: Int
+    package var pictureType: Int
     /// Size of the image bytes.
-    public var byteCount: Int
+    package var byteCount: Int
     /// SHA-256 of the image bytes, lowercase hex: the same poster in every segment has one hash.
-    public var contentHash: String
+    package var contentHash: String
     /// Width in pixels when the image decoded, else nil (see `decodeProblem`).
-    public var width: Int?
+    package var width: Int?
     /// Height in pixels when the image decoded, else nil.
-    public var height: Int?
+    package var height: Int?
     /// Why the image did not decode, nil when it did.
-    public var decodeProblem: String?
+    package var decodeProblem: String?
     /// What the image bytes are by their signature ("image/jpeg", "image/png", "image/gif"),
     /// whatever `mimeType` says; nil when they start like none of them.
-    public var contentType: String?
+    package var contentType: String?
 
     /// Makes the facts of one picture.
-    public init(
+    package init(
         mimeType: String, pictureType: Int, byteCount: Int, contentHash: String,
         width: Int? = nil, height: Int? = nil, decodeProblem: String? = nil, contentType: String? = nil
     ) {
@@ -338,7 +338,7 @@ public struct ArtworkFacts: Sendable, Hashable, Codable {
 extension ArtworkFacts {
     /// The image format `bytes` start with: JPEG's SOI marker and APP segment (FF D8 FF), PNG's
     /// eight-byte signature, or GIF's "GIF8"; nil for anything else.
-    public static func contentType(of bytes: some Collection<UInt8>) -> String? {
+    package static func contentType(of bytes: some Collection<UInt8>) -> String? {
         let head = Array(bytes.prefix(8))
         if head.starts(with: [0xFF, 0xD8, 0xFF]) { return "image/jpeg" }
         if head.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return "image/png" }

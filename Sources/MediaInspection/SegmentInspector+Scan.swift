@@ -12,7 +12,7 @@ extension SegmentInspector {
     /// bytes from a segment it inspected and changed only the ID3 metadata (`hlscheck embed`
     /// re-checking its output, docs/embed.md, "The re-check"). `problem` is set when the bytes
     /// are not what such a caller expects; the caller then inspects them for real.
-    public func scannedFacts(uri: String, bytes: [UInt8], hasInitSection: Bool) -> SegmentFacts {
+    package func scannedFacts(uri: String, bytes: [UInt8], hasInitSection: Bool) -> SegmentFacts {
         let source = InMemoryBytes(bytes)
         let (container, layoutProblem) = ContainerSniffer.container(uri: uri, source: source, hasInitSection: hasInitSection)
         var problems = [layoutProblem]

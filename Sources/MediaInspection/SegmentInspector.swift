@@ -1,22 +1,22 @@
-public import MediaFormats
+package import MediaFormats
 
 /// Inspects media segments: libavformat for tracks and timing, MediaFormats for ID3 (which
 /// libavformat 5.1 reads only partly, design.md §6). Sendable; every libav object it creates
 /// lives inside one synchronous call, so inspections can run concurrently.
-public struct SegmentInspector: Sendable {
+package struct SegmentInspector: Sendable {
     /// Where segment, init section and key bytes come from.
-    public let source: any SegmentByteSource
+    package let source: any SegmentByteSource
     /// Posters declaring more pixels than this are not decoded (their facts say why).
-    public var maximumImagePixels: Int
+    package var maximumImagePixels: Int
     /// ID3 tags larger than this are reported, not parsed.
-    public var maximumID3Bytes: Int
+    package var maximumID3Bytes: Int
     /// Posters already decoded, shared by every inspection of this inspector (and of those
     /// `reading(from:)` makes).
     let decodedImages: DecodedImages
 
     /// Makes an inspector; the limits default to `ImageHeader.defaultMaximumPixels` pixels and
     /// `EmbeddedID3.maximumPESSize` bytes.
-    public init(
+    package init(
         source: any SegmentByteSource, maximumImagePixels: Int = ImageHeader.defaultMaximumPixels,
         maximumID3Bytes: Int = EmbeddedID3.maximumPESSize
     ) {
@@ -31,14 +31,14 @@ public struct SegmentInspector: Sendable {
     }
 
     /// The same inspector reading from `source` (``SegmentByteSource/readingAhead(_:_:)``).
-    public func reading(from source: any SegmentByteSource) -> SegmentInspector {
+    package func reading(from source: any SegmentByteSource) -> SegmentInspector {
         SegmentInspector(
             source: source, maximumImagePixels: maximumImagePixels, maximumID3Bytes: maximumID3Bytes, decodedImages: decodedImages)
     }
 
     /// What a source that fetches whole bodies is assumed to hold per segment when no byte
     /// range says how much: a 6-second segment of 1080p video.
-    public static let typicalSegmentBytes = 8 << 20
+    package static let typicalSegmentBytes = 8 << 20
 
     /// Facts about one segment. Throws only when its bytes cannot be read; a segment that does
     /// not demux yields facts whose `problem` says why.
@@ -46,7 +46,7 @@ public struct SegmentInspector: Sendable {
     /// The segment is read through ``SegmentByteSource/open(_:range:)``: from a file, in bounded
     /// memory whatever its size (libavformat through a fixed I/O buffer, the ID3 and TS scanners
     /// through a bounded window); an AES-128 segment is decrypted where it is read.
-    public func inspect(_ request: SegmentRequest) async throws -> SegmentFacts {
+    package func inspect(_ request: SegmentRequest) async throws -> SegmentFacts {
         try await inspect(request, gauge: nil)
     }
 
@@ -101,7 +101,7 @@ public struct SegmentInspector: Sendable {
     /// `maximumBytesInFlight` by the source's estimate of what each holds (a file is streamed
     /// through bounded buffers; a body fetched whole is held whole), and returns the outcomes in
     /// input order. One request is always admitted, whatever its estimate. Results are small values.
-    public func inspectAll(
+    package func inspectAll(
         _ requests: [SegmentRequest], maxConcurrent: Int = 2, maximumBytesInFlight: Int = 256 << 20
     ) async -> [Result<SegmentFacts, any Error>] {
         let limit = max(1, maxConcurrent)
@@ -137,7 +137,7 @@ public struct SegmentInspector: Sendable {
     }
 
     /// The APIC pictures of a segment, with their image bytes (for `hlscheck artwork --extract`).
-    public func extractArtwork(_ request: SegmentRequest) async throws -> [AttachedPicture] {
+    package func extractArtwork(_ request: SegmentRequest) async throws -> [AttachedPicture] {
         let segment = try await source.open(request.uri, range: request.range)
         let (container, _) = ContainerSniffer.container(uri: request.uri, source: segment, hasInitSection: request.initSection != nil)
         let cursor = ByteCursor(segment)
@@ -154,7 +154,7 @@ public struct SegmentInspector: Sendable {
     /// The image bytes of the segment's APIC picture whose SHA-256 is `contentHash`
     /// (`ArtworkFacts.contentHash`); nil when the segment no longer holds it. Reads the segment
     /// again: a report asks this once per distinct poster, never per segment.
-    public func pictureBytes(_ request: SegmentRequest, contentHash: String) async throws -> [UInt8]? {
+    package func pictureBytes(_ request: SegmentRequest, contentHash: String) async throws -> [UInt8]? {
         try await extractArtwork(request).first { SHA256.hexDigest($0.data) == contentHash }?.data
     }
 

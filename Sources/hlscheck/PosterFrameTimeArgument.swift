@@ -1,10 +1,9 @@
-// A public type's conformance is public: both modules are imported publicly (as ProfileArgument does).
-public import ArgumentParser
-public import HLSEmbedding
+import ArgumentParser
+import HLSEmbedding
 
 /// `--poster-from-video TIME`: seconds, M:SS, H:MM:SS or a share such as 25%.
 extension PosterFrameTime: ExpressibleByArgument {
-    public init?(argument: String) {
+    init?(argument: String) {
         self.init(argument)
     }
 }

@@ -10,21 +10,21 @@ import Testing
 /// 2-second segments, synthetic picture and tone, bit-exact flags): the kinds of stream
 /// `embed --add-audio-only` must follow.
 enum Ladder: String, CaseIterable, CustomStringConvertible {
-    case tsMuxed, tsRendition, fmp4Rendition, packedRendition, tsDiscontinuity
+    case tsMuxed, tsRendition, fmp4Rendition, packedRendition, tsDiscontinuity, fmp4Muxed
 
     var description: String { rawValue }
 
     /// The media playlist the audio comes from, relative to the master.
     var audioPlaylist: String {
         switch self {
-        case .tsMuxed, .tsDiscontinuity: return "video/index.m3u8"
+        case .tsMuxed, .tsDiscontinuity, .fmp4Muxed: return "video/index.m3u8"
         default: return "audio/index.m3u8"
         }
     }
 
     var container: ContainerKind {
         switch self {
-        case .fmp4Rendition: return .fragmentedMP4
+        case .fmp4Rendition, .fmp4Muxed: return .fragmentedMP4
         case .packedRendition: return .packedAudio
         default: return .mpegTS
         }
@@ -32,10 +32,12 @@ enum Ladder: String, CaseIterable, CustomStringConvertible {
 
     static let script = #"""
         set -e
+        d=${2:-6}
+        short=$(awk "BEGIN { print $d - 0.02 }")
         c="-hide_banner -loglevel error -y"
         x="-map_metadata -1 -fflags +bitexact -flags:a +bitexact -flags:v +bitexact"
-        video="-f lavfi -i testsrc2=size=128x72:rate=25:duration=6"
-        audio="-f lavfi -i sine=frequency=440:beep_factor=4:sample_rate=48000:duration=6"
+        video="-f lavfi -i testsrc2=size=128x72:rate=25:duration=$d"
+        audio="-f lavfi -i sine=frequency=440:beep_factor=4:sample_rate=48000:duration=$d"
         x264="-c:v libx264 -threads 1 -profile:v baseline -level 3.0 -pix_fmt yuv420p -g 50 -keyint_min 50 -sc_threshold 0 -b:v 100k"
         aac="-c:a aac -b:a 96k -ac 2"
         hls="-f hls -hls_time 2 -hls_playlist_type vod -hls_flags independent_segments"
@@ -47,35 +49,41 @@ enum Ladder: String, CaseIterable, CustomStringConvertible {
           ffmpeg $c $video $audio $x264 $aac $x $hls -hls_segment_filename video/seg%d.ts video/index.m3u8
           printf '#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-INDEPENDENT-SEGMENTS\n#EXT-X-STREAM-INF:BANDWIDTH=1,CODECS="avc1.42c01e,mp4a.40.2",RESOLUTION=128x72\nvideo/index.m3u8\n' > master.m3u8 ;;
         tsDiscontinuity)
-          ffmpeg $c $video $audio $x264 $aac -t 4 $x $hls -hls_segment_filename video/a%d.ts video/a.m3u8
-          ffmpeg $c $video $audio $x264 $aac -t 4 -output_ts_offset 100 $x $hls -hls_segment_filename video/b%d.ts video/b.m3u8
+          ffmpeg $c $video $audio $x264 $aac -t $((d * 2 / 3)) $x $hls -hls_segment_filename video/a%d.ts video/a.m3u8
+          ffmpeg $c $video $audio $x264 $aac -t $((d * 2 / 3)) -output_ts_offset 100 $x $hls -hls_segment_filename video/b%d.ts video/b.m3u8
           { grep -v '#EXT-X-ENDLIST' video/a.m3u8; echo '#EXT-X-DISCONTINUITY'; grep -A1 '#EXTINF' video/b.m3u8 | grep -v -- '--'; echo '#EXT-X-ENDLIST'; } > video/index.m3u8
           rm video/a.m3u8 video/b.m3u8
           printf '#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-INDEPENDENT-SEGMENTS\n#EXT-X-STREAM-INF:BANDWIDTH=1,CODECS="avc1.42c01e,mp4a.40.2",RESOLUTION=128x72\nvideo/index.m3u8\n' > master.m3u8 ;;
+        fmp4Muxed)
+          # Main profile with B-frames: ffmpeg delays both tracks behind empty edits (the audio
+          # by 58 ms), so the audio does not start at 0.
+          ffmpeg $c $video $audio $(echo "$x264" | sed 's/baseline/main/') -bf 2 $aac $x $hls $fmp4 -hls_segment_filename video/seg%d.m4s video/index.m3u8
+          printf '#EXTM3U\n#EXT-X-VERSION:7\n#EXT-X-INDEPENDENT-SEGMENTS\n#EXT-X-STREAM-INF:BANDWIDTH=1,CODECS="avc1.4d401e,mp4a.40.2",RESOLUTION=128x72\nvideo/index.m3u8\n' > master.m3u8 ;;
         tsRendition|fmp4Rendition)
           if [ "$1" = fmp4Rendition ]; then ext=m4s; extra="$fmp4"; version=7; else ext=ts; extra=""; version=4; fi
           ffmpeg $c $video -an $x264 $x $hls $extra -hls_segment_filename video/seg%d.$ext video/index.m3u8
-          ffmpeg $c $audio -t 5.98 $aac $x $hls $extra -hls_segment_filename audio/seg%d.$ext audio/index.m3u8
+          ffmpeg $c $audio -t $short $aac $x $hls $extra -hls_segment_filename audio/seg%d.$ext audio/index.m3u8
           printf '#EXTM3U\n#EXT-X-VERSION:%s\n#EXT-X-INDEPENDENT-SEGMENTS\n%s\n#EXT-X-STREAM-INF:BANDWIDTH=1,CODECS="avc1.42c01e,mp4a.40.2",RESOLUTION=128x72,AUDIO="aud"\nvideo/index.m3u8\n' $version "$group" > master.m3u8 ;;
         packedRendition)
           ffmpeg $c $video -an $x264 $x $hls -hls_segment_filename video/seg%d.ts video/index.m3u8
-          ffmpeg $c $audio -t 5.98 $aac $x -f segment -segment_time 2 -segment_format adts -segment_list audio/index.m3u8 -segment_list_type m3u8 audio/seg%d.aac
+          ffmpeg $c $audio -t $short $aac $x -f segment -segment_time 2 -segment_format adts -segment_list audio/index.m3u8 -segment_list_type m3u8 audio/seg%d.aac
           sed -i -e '/#EXT-X-ALLOW-CACHE/d' -e 's/#EXT-X-MEDIA-SEQUENCE:0/#EXT-X-MEDIA-SEQUENCE:0\n#EXT-X-PLAYLIST-TYPE:VOD/' -e 's/#EXT-X-TARGETDURATION:.*/#EXT-X-TARGETDURATION:2/' audio/index.m3u8
           printf '#EXTM3U\n#EXT-X-VERSION:4\n#EXT-X-INDEPENDENT-SEGMENTS\n%s\n#EXT-X-STREAM-INF:BANDWIDTH=1,CODECS="avc1.42c01e,mp4a.40.2",RESOLUTION=128x72,AUDIO="aud"\nvideo/index.m3u8\n' "$group" > master.m3u8 ;;
         esac
         """#
 
-    /// Writes the ladder into `folder/stream` and returns its master, with BANDWIDTH and
-    /// AVERAGE-BANDWIDTH set to what the checker measures (so the source itself checks clean).
-    func make(in folder: TemporaryFolder) async throws -> String {
+    /// Writes the ladder, `seconds` long in 2-second segments, into `folder/stream` and returns
+    /// its master, with BANDWIDTH and AVERAGE-BANDWIDTH set to what the checker measures (so the
+    /// source itself checks clean).
+    func make(in folder: TemporaryFolder, seconds: Int = 6) async throws -> String {
         let stream = folder.url.appendingPathComponent("stream")
         try FileManager.default.createDirectory(at: stream, withIntermediateDirectories: true)
-        _ = try Shell.run(["/bin/sh", "-c", Self.script, "ladder", rawValue], in: stream)
+        _ = try Shell.run(["/bin/sh", "-c", Self.script, "ladder", rawValue, String(seconds)], in: stream)
         if self == .packedRendition {
             // The segment muxer writes no RFC 8216 §3.4 timestamp; give the source one, on the
             // video's timeline (ffmpeg starts TS at 1.4 s), so that it is valid HLS to start from.
             var timestamp: Int64 = 126_000
-            for index in 0..<3 {
+            for index in 0..<(seconds / 2) {
                 let path = stream.appendingPathComponent("audio/seg\(index).aac")
                 let bytes = [UInt8](try Data(contentsOf: path))
                 try Data(try PackedAudioPosterWriter.rewrite(bytes, poster: nil, timestampIfMissing: timestamp)).write(to: path)

@@ -3,6 +3,7 @@ import HLSCheck
 import HLSEmbedding
 import HLSPackaging
 import MediaInspection
+import MediaEncoding
 import TestSupport
 import Testing
 

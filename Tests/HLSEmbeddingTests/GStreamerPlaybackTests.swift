@@ -69,7 +69,11 @@ enum GStreamerPlayback {
         // Never skipped: without GStreamer the test fails and says how to install it.
         try #require(ToolProcess.locate("gst-launch-1.0") != nil, "\(GStreamerPlayback.missing)")
         let folder = try TemporaryFolder()
-        let master = try await ladder.make(in: folder)
+        // Longer than hlsdemux2's 10 s buffering threshold: GStreamer 1.22 fails a stream it
+        // downloads to its end before its output pads are exposed ("Couldn't download fragments",
+        // posted by "Can't push EOS on non-exposed pad"), which a 6-second stream on a loaded
+        // machine does; with more than the threshold to fetch, the download waits for the output.
+        let master = try await ladder.make(in: folder, seconds: 24)
         let request = AudioOnlyRequest(
             input: master, poster: try Poster(image: fixture("poster.jpg")), posterName: "poster.jpg", destination: .folder(folder.path("out")))
         let outcome = try await AudioOnlyVariantBuilder(request).run()

@@ -1,5 +1,6 @@
 import Foundation
 @testable import MediaInspection
+@testable import MediaEncoding
 import MediaFormats
 import Testing
 import TestSupport

@@ -1,5 +1,6 @@
 import Testing
 @testable import MediaInspection
+@testable import MediaEncoding
 
 /// `hlscheck embed --fit`: the poster is re-encoded to the largest JPEG under the byte budget.
 /// The fixture is 640x360, 22.7 KB (testsrc2 at -q:v 2, see Fixtures/make-fixtures.sh).

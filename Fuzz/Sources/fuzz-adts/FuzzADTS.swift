@@ -1,6 +1,6 @@
 import FuzzSupport
-import HLSPackaging
-import MediaFormats
+@testable import HLSPackaging
+@testable import MediaFormats
 
 /// Packed audio (RFC 8216 §3.4): ADTS frame headers (ISO/IEC 13818-7 §6.2), the leading ID3
 /// tag with its timestamp PRIV frame, and the packed-audio poster writer.

@@ -1,5 +1,5 @@
 import FuzzSupport
-import HLSPlaylist
+@testable import HLSPlaylist
 
 /// Tags whose value is an attribute list (RFC 8216 §4.2, rfc8216bis §4.4), with a context line
 /// that makes each one legal where it stands.

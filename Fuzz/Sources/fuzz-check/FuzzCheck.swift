@@ -1,9 +1,9 @@
 import Dispatch
 import FuzzSupport
-import HLSCheck
-import HLSPlaylist
-import HLSReporting
-import MediaInspection
+@testable import HLSCheck
+@testable import HLSPlaylist
+@testable import HLSReporting
+@testable import MediaInspection
 import Synchronization
 
 /// The three files of a fuzzed stream: every URI other than the root reads the media playlist,

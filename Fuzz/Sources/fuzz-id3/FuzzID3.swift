@@ -1,5 +1,5 @@
 import FuzzSupport
-import MediaFormats
+@testable import MediaFormats
 
 /// ID3v2 tags (ID3v2.3/2.4 structure), alone and as packed-audio segments: the reader must
 /// throw or return, never trap, and never claim more bytes than it was given.

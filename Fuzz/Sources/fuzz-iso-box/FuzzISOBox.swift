@@ -1,6 +1,6 @@
 import FuzzSupport
-import HLSPackaging
-import MediaFormats
+@testable import HLSPackaging
+@testable import MediaFormats
 
 /// ISO BMFF boxes (ISO/IEC 14496-12 §4.2) and emsg (ISO/IEC 23009-1 §5.10.3.3), through the
 /// fMP4 poster writer, which walks moof/traf/trun to place its emsg box. The first two bytes

@@ -1,5 +1,5 @@
 import FuzzSupport
-import HLSPlaylist
+@testable import HLSPlaylist
 
 /// Whole playlists through the tolerant parser: it must never trap or hang, and every problem
 /// it reports must point at a line of the input.

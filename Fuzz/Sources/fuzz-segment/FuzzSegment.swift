@@ -1,6 +1,6 @@
 import Dispatch
 import FuzzSupport
-import MediaInspection
+@testable import MediaInspection
 import Synchronization
 
 /// Segments held in memory, for the inspector.

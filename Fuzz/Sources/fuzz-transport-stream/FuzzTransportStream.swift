@@ -1,6 +1,6 @@
 import FuzzSupport
-import HLSPackaging
-import MediaFormats
+@testable import HLSPackaging
+@testable import MediaFormats
 
 /// MPEG-TS (ISO/IEC 13818-1): packet sync, PSI sections, PES packets and timed ID3 in TS, then
 /// the TS poster writer, which must throw on what it cannot rewrite, never trap.

@@ -4,11 +4,11 @@ import HLSPlaylist
 // They are off in the default profile and on in apple-ios / apple-tvos (docs/profiles.md).
 
 /// No variant light enough for cellular networks.
-public struct CellularVariantMissingRule: Rule {
+package struct CellularVariantMissingRule: Rule {
     /// Makes the rule; it holds no state, so one instance serves every check.
-    public init() {}
+    package init() {}
 
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         id: "cellular-variant-missing", name: "No cellular variant", defaultSeverity: .error,
         // AS 9.21 is amended for iOS alone: Apple TV is not on cellular networks.
         settings: [.audioOnly64k: .off, .rfc8216: .off, .appleTVOS: .off],
@@ -20,7 +20,7 @@ public struct CellularVariantMissingRule: Rule {
         triggering: [RuleExample("only an 800 kbit/s variant", files: Examples.stream(Examples.videoVariant)).expecting(line: 1, "no variant is within 192 kbit/s for cellular")],
         nonTriggering: [RuleExample("a 48 kbit/s variant", files: Examples.stream(Examples.videoVariant, Examples.audioVariant()))])
 
-    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+    package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         guard stream.multivariant != nil, !stream.variants.isEmpty else { return [] }
         if stream.variants.contains(where: { ($0.declaredBandwidth ?? .max) <= configuration.cellularBudget }) { return [] }
         return [Finding(
@@ -30,11 +30,11 @@ public struct CellularVariantMissingRule: Rule {
 }
 
 /// EXT-X-STREAM-INF without AVERAGE-BANDWIDTH.
-public struct AverageBandwidthMissingRule: Rule {
+package struct AverageBandwidthMissingRule: Rule {
     /// Makes the rule; it holds no state, so one instance serves every check.
-    public init() {}
+    package init() {}
 
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         id: "average-bandwidth-missing", name: "AVERAGE-BANDWIDTH missing", defaultSeverity: .error, scope: .variant, settings: .appleOnly,
         summary: "An EXT-X-STREAM-INF has no AVERAGE-BANDWIDTH attribute.",
         rationale: "Apple HLS Authoring Specification: every variant must declare AVERAGE-BANDWIDTH; players use it to estimate sustained throughput.",
@@ -45,7 +45,7 @@ public struct AverageBandwidthMissingRule: Rule {
         nonTriggering: [RuleExample("variant with AVERAGE-BANDWIDTH", files: Examples.stream(
             "#EXT-X-STREAM-INF:BANDWIDTH=48000,AVERAGE-BANDWIDTH=45000,CODECS=\"mp4a.40.2\"\naudio.m3u8\n"))])
 
-    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+    package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         stream.variants.compactMap { variant in
             guard let declared = variant.stream, declared.averageBandwidth == nil else { return nil }
             return Finding("variant \(variant.uri) has no AVERAGE-BANDWIDTH attribute", at: variant.location)
@@ -54,11 +54,11 @@ public struct AverageBandwidthMissingRule: Rule {
 }
 
 /// A video variant without RESOLUTION.
-public struct ResolutionMissingRule: Rule {
+package struct ResolutionMissingRule: Rule {
     /// Makes the rule; it holds no state, so one instance serves every check.
-    public init() {}
+    package init() {}
 
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         id: "resolution-missing", name: "RESOLUTION missing", defaultSeverity: .error, scope: .variant, settings: [.audioOnly64k: .off, .rfc8216: .severity(.warning)],
         summary: "A variant with video, or an I-frame stream, has no RESOLUTION attribute.",
         rationale: "RFC 8216 §4.3.4.2: RESOLUTION SHOULD be included for variants with video; Apple's authoring specification requires it.",
@@ -74,7 +74,7 @@ public struct ResolutionMissingRule: Rule {
         ],
         nonTriggering: [RuleExample("video variant with RESOLUTION", files: Examples.stream(Examples.videoVariant))])
 
-    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+    package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         stream.variants.compactMap { variant in
             guard let declared = variant.stream, declared.resolution == nil else { return nil }
             let declaresVideo = declared.codecs?.contains { CodecKind(codec: $0) == .video } ?? false
@@ -89,11 +89,11 @@ public struct ResolutionMissingRule: Rule {
 }
 
 /// An audio-only variant in the multivariant playlist where the platform forbids it.
-public struct AudioOnlyVariantPresentRule: Rule {
+package struct AudioOnlyVariantPresentRule: Rule {
     /// Makes the rule; it holds no state, so one instance serves every check.
-    public init() {}
+    package init() {}
 
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         id: "audio-only-variant-present", name: "Audio-only variant not allowed", defaultSeverity: .error, settings: [.audioOnly64k: .off, .rfc8216: .off, .appleIOS: .off, .appleTVOS: .severity(.error)],
         summary: "The multivariant playlist lists an audio-only variant (not allowed on tvOS).",
         rationale: "Apple HLS Authoring Specification (tvOS): audio-only variants must not be listed in the multivariant playlist of a video stream; offer audio through EXT-X-MEDIA renditions instead.",
@@ -108,7 +108,7 @@ public struct AudioOnlyVariantPresentRule: Rule {
                 Examples.videoVariant, "#EXT-X-STREAM-INF:BANDWIDTH=400000\nvideo2.m3u8\n")),
         ])
 
-    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+    package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         guard stream.multivariant != nil else { return [] }
         return stream.variants.filter(\.isAudioOnly).map { variant in
             Finding("audio-only variant \(variant.uri) must not be listed in the multivariant playlist", at: variant.location)

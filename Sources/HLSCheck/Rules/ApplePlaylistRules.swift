@@ -27,11 +27,11 @@ extension StreamAnalysis {
 }
 
 /// A VOD media playlist without EXT-X-PLAYLIST-TYPE:VOD.
-public struct PlaylistTypeMissingRule: Rule {
+package struct PlaylistTypeMissingRule: Rule {
     /// Makes the rule; it holds no state, so one instance serves every check.
-    public init() {}
+    package init() {}
 
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         id: "playlist-type-missing", name: "VOD playlist without EXT-X-PLAYLIST-TYPE:VOD", defaultSeverity: .error, settings: .appleOnly,
         summary: "A media playlist that ends with EXT-X-ENDLIST (VOD) has no EXT-X-PLAYLIST-TYPE.",
         rationale: "Apple's authoring specification requires EXT-X-PLAYLIST-TYPE:VOD on media playlists made from static content: it tells the player that the playlist will not change, so it neither reloads it nor treats it as live.",
@@ -50,7 +50,7 @@ public struct PlaylistTypeMissingRule: Rule {
             ]),
         ])
 
-    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+    package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         stream.mediaPlaylists.compactMap { _, playlist, media in
             guard media.endList, media.playlistType == nil else { return nil }
             let line = playlist.tagLines(named: "#EXT-X-ENDLIST").first ?? 1
@@ -62,11 +62,11 @@ public struct PlaylistTypeMissingRule: Rule {
 }
 
 /// A video variant without FRAME-RATE.
-public struct FrameRateMissingRule: Rule {
+package struct FrameRateMissingRule: Rule {
     /// Makes the rule; it holds no state, so one instance serves every check.
-    public init() {}
+    package init() {}
 
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         id: "frame-rate-missing", name: "FRAME-RATE missing", defaultSeverity: .error, scope: .variant, settings: .appleOnly,
         summary: "An EXT-X-STREAM-INF of a variant with video has no FRAME-RATE attribute.",
         rationale: "Apple's authoring specification requires FRAME-RATE on every variant with video; players use it to leave out variants the device cannot decode in time. bis-22 asks for it above 30 frames per second.",
@@ -81,7 +81,7 @@ public struct FrameRateMissingRule: Rule {
             RuleExample("audio-only variant", files: Examples.stream(Examples.audioVariant())),
         ])
 
-    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+    package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         stream.variants.compactMap { variant in
             guard let declared = variant.stream, declared.frameRate == nil, variant.carriesVideo else { return nil }
             let measured = variant.measurement?.measuredFrameRate.map { ": the video runs at \(Self.rate($0)) frames per second" } ?? ""
@@ -98,11 +98,11 @@ public struct FrameRateMissingRule: Rule {
 }
 
 /// EXT-X-INDEPENDENT-SEGMENTS in neither the multivariant playlist nor the video media playlists.
-public struct IndependentSegmentsMissingRule: Rule {
+package struct IndependentSegmentsMissingRule: Rule {
     /// Makes the rule; it holds no state, so one instance serves every check.
-    public init() {}
+    package init() {}
 
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         id: "independent-segments-missing", name: "EXT-X-INDEPENDENT-SEGMENTS missing", defaultSeverity: .error, settings: .appleOnly,
         summary: "Neither the multivariant playlist nor every video media playlist carries EXT-X-INDEPENDENT-SEGMENTS.",
         rationale: "Apple's authoring specification requires video segments to start with an IDR frame and the playlists to say so with EXT-X-INDEPENDENT-SEGMENTS, in the multivariant playlist or else in every video media playlist: without it a player switching variants downloads more than it needs to find a frame it can decode.",
@@ -121,7 +121,7 @@ public struct IndependentSegmentsMissingRule: Rule {
             RuleExample("audio-only stream", files: Examples.stream(Examples.audioVariant())),
         ])
 
-    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+    package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         guard let master = stream.multivariant, !master.independentSegments else { return [] }
         var without: [String] = []
         for variant in stream.variants where variant.carriesVideo {
@@ -136,11 +136,11 @@ public struct IndependentSegmentsMissingRule: Rule {
 }
 
 /// A stream with video and no I-frame stream.
-public struct IFramePlaylistMissingRule: Rule {
+package struct IFramePlaylistMissingRule: Rule {
     /// Makes the rule; it holds no state, so one instance serves every check.
-    public init() {}
+    package init() {}
 
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         id: "iframe-playlist-missing", name: "No I-frame playlist", defaultSeverity: .error, settings: .appleOnly,
         summary: "A multivariant playlist with video variants has no EXT-X-I-FRAME-STREAM-INF.",
         rationale: "Apple's authoring specification requires I-frame playlists: players show their frames while the user scrubs or scans; without them the timeline shows nothing but a spinner.",
@@ -153,7 +153,7 @@ public struct IFramePlaylistMissingRule: Rule {
             RuleExample("audio-only stream", files: Examples.stream(Examples.audioVariant())),
         ])
 
-    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+    package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         guard let master = stream.multivariant, master.iFrameVariants.isEmpty,
               let video = stream.variants.first(where: \.carriesVideo)
         else { return [] }
@@ -164,11 +164,11 @@ public struct IFramePlaylistMissingRule: Rule {
 }
 
 /// An EXT-X-MEDIA other than TYPE=VIDEO without LANGUAGE.
-public struct LanguageMissingRule: Rule {
+package struct LanguageMissingRule: Rule {
     /// Makes the rule; it holds no state, so one instance serves every check.
-    public init() {}
+    package init() {}
 
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         id: "language-missing", name: "LANGUAGE missing", defaultSeverity: .error, settings: .appleOnly,
         summary: "An EXT-X-MEDIA tag of TYPE AUDIO, SUBTITLES or CLOSED-CAPTIONS has no LANGUAGE attribute.",
         rationale: "Apple's authoring specification requires LANGUAGE on every rendition that is not video: players pick audio and subtitles by the user's language preferences and list them by language in their menus.",
@@ -189,7 +189,7 @@ public struct LanguageMissingRule: Rule {
                 "#EXT-X-STREAM-INF:BANDWIDTH=800000,CODECS=\"avc1.4d401f,mp4a.40.2\",RESOLUTION=640x360,VIDEO=\"vid\"\nvideo.m3u8\n")),
         ])
 
-    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+    package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         guard let master = stream.multivariant else { return [] }
         return master.renditions.compactMap { rendition in
             guard let type = rendition.type, type != .video, rendition.language == nil else { return nil }

@@ -4,11 +4,11 @@ import HLSPlaylist
 // and the fMP4 media playlists' initialization sections. Apple-only (Profile.appleOnlyRules).
 
 /// SCORE on some EXT-X-STREAM-INF tags but not all.
-public struct ScoreInconsistentRule: Rule {
+package struct ScoreInconsistentRule: Rule {
     /// Makes the rule; it holds no state, so one instance serves every check.
-    public init() {}
+    package init() {}
 
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         id: "score-inconsistent", name: "SCORE on some variants only", defaultSeverity: .error, settings: .appleOnly,
         summary: "One EXT-X-STREAM-INF has a SCORE attribute and another has none.",
         rationale: "Apple's authoring specification: if any variant has SCORE, every variant must; the player ranks variants by SCORE, and a variant without one cannot be ranked against the others.",
@@ -26,7 +26,7 @@ public struct ScoreInconsistentRule: Rule {
             RuleExample("no SCORE", files: Examples.stream(Examples.videoVariant)),
         ])
 
-    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+    package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         guard let master = stream.multivariant, let scored = master.variants.first(where: { $0.attributes.contains("SCORE") }) else { return [] }
         return master.variants.filter { !$0.attributes.contains("SCORE") }.map { variant in
             Finding(
@@ -37,11 +37,11 @@ public struct ScoreInconsistentRule: Rule {
 }
 
 /// A stream whose video comes at one bit rate only.
-public struct VideoBitRatesTooFewRule: Rule {
+package struct VideoBitRatesTooFewRule: Rule {
     /// Makes the rule; it holds no state, so one instance serves every check.
-    public init() {}
+    package init() {}
 
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         id: "video-bit-rates-too-few", name: "Video at one bit rate only", defaultSeverity: .error, settings: .appleOnly,
         summary: "Every variant with video declares the same BANDWIDTH (or there is one): the video is offered at one bit rate.",
         rationale: "Apple's authoring specification requires video at several bit rates: adaptive streaming is choosing among them, and with one a viewer on a slow network stalls instead of dropping to a lower rate.",
@@ -56,7 +56,7 @@ public struct VideoBitRatesTooFewRule: Rule {
             RuleExample("an audio-only stream", files: Examples.stream(Examples.audioVariant())),
         ])
 
-    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+    package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         guard stream.multivariant != nil else { return [] }
         let video = stream.variants.filter(\.carriesVideo)
         guard let first = video.first, Set(video.compactMap(\.declaredBandwidth)).count < 2 else { return [] }
@@ -67,9 +67,9 @@ public struct VideoBitRatesTooFewRule: Rule {
 }
 
 /// An audio description rendition without AUTOSELECT=YES or without LANGUAGE.
-public struct AudioDescriptionInvalidRule: Rule {
+package struct AudioDescriptionInvalidRule: Rule {
     /// Makes the rule; it holds no state, so one instance serves every check.
-    public init() {}
+    package init() {}
 
     /// bis-22 §4.4.6.1 / Apple 2.12: how an audio description is marked.
     static let describesVideo = "public.accessibility.describes-video"
@@ -81,7 +81,7 @@ public struct AudioDescriptionInvalidRule: Rule {
             "#EXT-X-STREAM-INF:BANDWIDTH=800000,CODECS=\"avc1.4d401f,mp4a.40.2\",RESOLUTION=640x360,AUDIO=\"aud\"\nvideo.m3u8\n")
     }
 
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         id: "audio-description-invalid", name: "Audio description not selectable", defaultSeverity: .error, settings: .appleOnly,
         summary: "An EXT-X-MEDIA audio rendition marked public.accessibility.describes-video lacks AUTOSELECT=YES or LANGUAGE.",
         rationale: "Apple's authoring specification: audio description must have AUTOSELECT=YES, so that players pick it for viewers who ask for described video, and LANGUAGE naming the language of the descriptions, so that they pick the right one.",
@@ -95,7 +95,7 @@ public struct AudioDescriptionInvalidRule: Rule {
         ],
         nonTriggering: [RuleExample("described audio with both", files: stream(",LANGUAGE=\"en\",AUTOSELECT=YES"))])
 
-    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+    package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         guard let master = stream.multivariant else { return [] }
         return master.renditions.compactMap { rendition in
             guard rendition.type == .audio,
@@ -113,9 +113,9 @@ public struct AudioDescriptionInvalidRule: Rule {
 }
 
 /// An fMP4 media playlist without EXT-X-MAP.
-public struct MapMissingRule: Rule {
+package struct MapMissingRule: Rule {
     /// Makes the rule; it holds no state, so one instance serves every check.
-    public init() {}
+    package init() {}
 
     /// File extensions of ISO BMFF segments (CMAF included).
     static let fragmentedMP4Extensions: Set<String> = ["m4s", "mp4", "m4a", "m4v", "cmfv", "cmfa", "cmft", "cmf"]
@@ -125,7 +125,7 @@ public struct MapMissingRule: Rule {
             + "#EXTINF:6.0,\nseg0.m4s\n#EXTINF:6.0,\nseg1.m4s\n#EXT-X-ENDLIST\n"
     }
 
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         id: "map-missing", name: "fMP4 media playlist without EXT-X-MAP", defaultSeverity: .error, settings: .appleOnly,
         summary: "A media playlist of fragmented MP4 segments (by their measured container, or else by their file extension) has no EXT-X-MAP.",
         rationale: "Apple's authoring specification requires EXT-X-MAP in fMP4 media playlists: the initialization section it names holds the track descriptions a player needs to decode every fragment.",
@@ -140,7 +140,7 @@ public struct MapMissingRule: Rule {
             RuleExample("MPEG-TS segments", files: Examples.stream(Examples.audioVariant())),
         ])
 
-    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+    package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         stream.mediaPlaylists.compactMap { uri, playlist, media in
             guard let first = media.segments.first, !media.segments.contains(where: { $0.map != nil }) else { return nil }
             let measured = stream.measurements[uri]?.records.lazy.compactMap(\.container).first

@@ -8,11 +8,11 @@ private func audioOnlyMeasurements(_ stream: StreamAnalysis) -> [(VariantAnalysi
 }
 
 /// The poster is what pushes an audio-only variant over the budget.
-public struct ArtworkOverBudgetRule: Rule {
+package struct ArtworkOverBudgetRule: Rule {
     /// Makes the rule; it holds no state, so one instance serves every check.
-    public init() {}
+    package init() {}
 
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         id: "artwork-over-budget", name: "Poster blows the budget", defaultSeverity: .error, scope: .variant, settings: .audioOnlyBudget,
         summary: "With its poster, an audio-only variant's measured peak exceeds the budget.",
         rationale: "The APIC image is repeated in every segment, so it counts against the 64 kbit/s audio-only budget (Apple QA1767): a 20 KiB JPEG in 6 s segments adds about 27 kbit/s.",
@@ -21,7 +21,7 @@ public struct ArtworkOverBudgetRule: Rule {
         ],
         needsMedia: true)
 
-    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+    package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         guard configuration.budgetAppliesWithoutVideo || stream.hasVideo else { return [] }
         let budget = configuration.audioOnlyBudget
         return audioOnlyMeasurements(stream).compactMap { variant, measurement in
@@ -45,11 +45,11 @@ public struct ArtworkOverBudgetRule: Rule {
 }
 
 /// An audio-only variant without a still image: the viewer sees a black screen.
-public struct ArtworkMissingRule: Rule {
+package struct ArtworkMissingRule: Rule {
     /// Makes the rule; it holds no state, so one instance serves every check.
-    public init() {}
+    package init() {}
 
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         id: "artwork-missing", name: "Audio-only variant without poster", defaultSeverity: .warning, scope: .variant, settings: .audioOnlyBudget,
         summary: "An audio-only variant carries no still image (ID3 APIC) in its segments.",
         rationale: "Apple's HLS authoring guidance recommends a still image in the audio-only variant so players show something while they sit on it.",
@@ -58,7 +58,7 @@ public struct ArtworkMissingRule: Rule {
         ],
         needsMedia: true)
 
-    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+    package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         audioOnlyMeasurements(stream).compactMap { variant, measurement in
             let inspected = measurement.inspectedRecords
             guard !inspected.isEmpty, !inspected.contains(where: { $0.artwork != nil }) else { return nil }
@@ -71,11 +71,11 @@ public struct ArtworkMissingRule: Rule {
 }
 
 /// The poster is missing from some segments or changes between them.
-public struct ArtworkInconsistentRule: Rule {
+package struct ArtworkInconsistentRule: Rule {
     /// Makes the rule; it holds no state, so one instance serves every check.
-    public init() {}
+    package init() {}
 
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         id: "artwork-inconsistent", name: "Poster inconsistent", defaultSeverity: .warning, scope: .variant, settings: .audioOnlyBudget,
         summary: "The still image is absent from some segments of an audio-only variant, or differs between segments.",
         rationale: "A player joining at any segment shows that segment's image: an image in only some segments leaves a black screen after a seek or a switch.",
@@ -84,7 +84,7 @@ public struct ArtworkInconsistentRule: Rule {
         ],
         needsMedia: true)
 
-    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+    package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         stream.variants.compactMap { variant -> Finding? in
             guard let measurement = variant.measurement else { return nil }
             // One pass: how many carry a poster, the first without, the first with, the first
@@ -128,11 +128,11 @@ public struct ArtworkInconsistentRule: Rule {
 }
 
 /// APIC present but not a decodable JPEG or PNG, or declared with the wrong MIME type.
-public struct ArtworkInvalidRule: Rule {
+package struct ArtworkInvalidRule: Rule {
     /// Makes the rule; it holds no state, so one instance serves every check.
-    public init() {}
+    package init() {}
 
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         id: "artwork-invalid", name: "Poster not a valid image", defaultSeverity: .error, scope: .variant, settings: [.rfc8216: .off],
         summary: "An APIC frame holds no decodable JPEG/PNG, declares a MIME type other than those, or declares one its bytes are not (a PNG labelled image/jpeg).",
         rationale: "Players show only JPEG or PNG still images; anything else costs budget and shows nothing (ID3v2.4 §4.14 APIC).",
@@ -141,7 +141,7 @@ public struct ArtworkInvalidRule: Rule {
         ],
         needsMedia: true)
 
-    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+    package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         var findings: [Finding] = []
         var reported: Set<String> = []
         for measurement in stream.measurements.values.sorted(by: { $0.playlistURI < $1.playlistURI }) {

@@ -2,18 +2,18 @@ import HLSPlaylist
 import MediaInspection
 
 /// A segment with more than one audio track.
-public struct AudioStreamsMultipleRule: Rule {
+package struct AudioStreamsMultipleRule: Rule {
     /// Makes the rule; it holds no state, so one instance serves every check.
-    public init() {}
+    package init() {}
 
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         id: "audio-streams-multiple", name: "Several audio tracks in a segment", defaultSeverity: .error, scope: .variant, settings: .appleOnly,
         summary: "A media segment carries more than one audio track.",
         rationale: "A player plays one audio track of a segment; the others (a second language, a commentary) are never heard. Each belongs in its own rendition, declared with EXT-X-MEDIA.",
         specItems: [.apple("2.17", .must, "A media segment holds at most one audio stream.")],
         needsMedia: true)
 
-    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+    package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         stream.measuredPlaylists.compactMap { measurement in
             guard let record = measurement.records.firstInspected(whereContent: { _, formats in formats.count { $0.kind == .audio } > 1 })
             else { return nil }
@@ -26,18 +26,18 @@ public struct AudioStreamsMultipleRule: Rule {
 }
 
 /// Multichannel audio muxed with video.
-public struct MultichannelAudioMuxedRule: Rule {
+package struct MultichannelAudioMuxedRule: Rule {
     /// Makes the rule; it holds no state, so one instance serves every check.
-    public init() {}
+    package init() {}
 
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         id: "multichannel-audio-muxed", name: "Multichannel audio muxed with video", defaultSeverity: .error, scope: .variant, settings: .appleOnly,
         summary: "A segment carries video together with audio of more than two channels.",
         rationale: "Multichannel audio belongs in a separate audio rendition (EXT-X-MEDIA TYPE=AUDIO with CHANNELS), so that devices without a multichannel output choose stereo instead, and the video variants do not each carry the surround bytes.",
         specItems: [.apple("9.6", .must, "Multichannel audio is a separate audio stream.")],
         needsMedia: true)
 
-    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+    package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         stream.measuredPlaylists.compactMap { measurement in
             guard measurement.containsVideo,
                   let record = measurement.records.firstInspected(whereContent: { _, formats in
@@ -56,9 +56,9 @@ public struct MultichannelAudioMuxedRule: Rule {
 }
 
 /// Audio without a stereo AAC choice.
-public struct StereoAudioMissingRule: Rule {
+package struct StereoAudioMissingRule: Rule {
     /// Makes the rule; it holds no state, so one instance serves every check.
-    public init() {}
+    package init() {}
 
     /// AAC-LC, HE-AAC v1 and HE-AAC v2 (ISO/IEC 14496-3 audio object types 2, 5 and 29).
     static let aac: Set<String> = ["mp4a.40.2", "mp4a.40.5", "mp4a.40.29"]
@@ -69,14 +69,14 @@ public struct StereoAudioMissingRule: Rule {
         return format.channels == 2 || codec == "mp4a.40.29"
     }
 
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         id: "stereo-audio-missing", name: "No stereo AAC audio", defaultSeverity: .error, settings: .appleOnly,
         summary: "The stream has audio, but none of it is stereo AAC-LC, HE-AAC v1 or HE-AAC v2.",
         rationale: "Stereo AAC is the audio every Apple device decodes and every output plays; a stream whose audio is only multichannel, mono, or in another codec leaves some devices without the audio they need.",
         specItems: [.apple("2.3", .must, "Stereo AAC-LC, HE-AAC v1 or HE-AAC v2 audio is provided.")],
         needsMedia: true)
 
-    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+    package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         let playlists = stream.measuredPlaylists
         // A playlist whose segments were not read may hold the stereo AAC.
         guard playlists.allSatisfy(\.hasInspectedSegments) else { return [] }
@@ -96,11 +96,11 @@ public struct StereoAudioMissingRule: Rule {
 }
 
 /// A channel layout or frame rate change without EXT-X-DISCONTINUITY.
-public struct FormatChangeWithoutDiscontinuityRule: Rule {
+package struct FormatChangeWithoutDiscontinuityRule: Rule {
     /// Makes the rule; it holds no state, so one instance serves every check.
-    public init() {}
+    package init() {}
 
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         id: "format-change-without-discontinuity", name: "Format change without EXT-X-DISCONTINUITY", defaultSeverity: .error, scope: .variant, settings: .appleOnly,
         summary: "The audio channel layout or the video frame rate changes from one segment to the next without EXT-X-DISCONTINUITY before it.",
         rationale: "A player sets up its decoders and outputs for the format it is playing; a new channel layout or frame rate without EXT-X-DISCONTINUITY reaches them unannounced, and the audio drops out or the video stutters.",
@@ -133,7 +133,7 @@ public struct FormatChangeWithoutDiscontinuityRule: Rule {
         return nil
     }
 
-    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+    package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         stream.measuredPlaylists.compactMap { measurement in
             var previous: SegmentRecord?
             for record in measurement.inspectedRecords {

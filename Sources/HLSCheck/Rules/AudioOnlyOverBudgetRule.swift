@@ -1,11 +1,11 @@
 import HLSPlaylist
 
 /// An audio-only variant whose declared BANDWIDTH exceeds the budget.
-public struct AudioOnlyOverBudgetRule: Rule {
+package struct AudioOnlyOverBudgetRule: Rule {
     /// Makes the rule; it holds no state, so one instance serves every check.
-    public init() {}
+    package init() {}
 
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         id: "audio-only-over-budget", name: "Audio-only variant over budget", defaultSeverity: .error, scope: .variant, settings: .audioOnlyBudget,
         summary: "An audio-only variant's declared BANDWIDTH or measured peak exceeds the audio-only budget.",
         rationale: "Apple QA1767: the audio-only variant must have a maximum measured bit rate of 64 kbit/s; BANDWIDTH is what players use to pick it.",
@@ -27,7 +27,7 @@ public struct AudioOnlyOverBudgetRule: Rule {
         ]
     )
 
-    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+    package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         // A stream without video has no video to fall back from (docs/profiles.md).
         guard configuration.budgetAppliesWithoutVideo || stream.hasVideo else { return [] }
         let budget = configuration.audioOnlyBudget

@@ -1,11 +1,11 @@
 import HLSPlaylist
 
 /// A stream with video must offer an audio-only variant within the budget.
-public struct AudioOnlyVariantMissingRule: Rule {
+package struct AudioOnlyVariantMissingRule: Rule {
     /// Makes the rule; it holds no state, so one instance serves every check.
-    public init() {}
+    package init() {}
 
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         id: "audio-only-variant-missing", name: "No audio-only variant within budget", defaultSeverity: .error, settings: [.rfc8216: .off, .appleIOS: .severity(.warning), .appleTVOS: .off],
         summary: "No variant is audio-only with BANDWIDTH within the audio-only budget (default 64 kbit/s).",
         rationale: "App Store Review Guideline 9.4 (historic) and Apple QA1767: apps streaming video over cellular must offer an audio-only variant of at most 64 kbit/s.",
@@ -24,7 +24,7 @@ public struct AudioOnlyVariantMissingRule: Rule {
         ]
     )
 
-    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+    package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         guard stream.multivariant != nil else { return [] }
         let audioOnly = stream.variants.filter(\.isAudioOnly)
         // A variant whose kind nothing tells (no CODECS, no RESOLUTION, segments not read) may

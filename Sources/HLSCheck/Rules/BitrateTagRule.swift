@@ -1,11 +1,11 @@
 import HLSPlaylist
 
 /// EXT-X-BITRATE off the measured bit rate of a segment it applies to.
-public struct BitrateTagMismatchRule: Rule {
+package struct BitrateTagMismatchRule: Rule {
     /// Makes the rule; it holds no state, so one instance serves every check.
-    public init() {}
+    package init() {}
 
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         id: "bitrate-tag-mismatch", name: "EXT-X-BITRATE off the measured segment bit rate", defaultSeverity: .error,
         summary: "A segment that EXT-X-BITRATE applies to (one without EXT-X-BYTERANGE) has a measured bit rate (bytes × 8 / EXTINF) outside 90–110 % of the tag's value.",
         rationale: "bis-22 §4.4.4.8: EXT-X-BITRATE gives the approximate bit rate of the segments after it, to within 10 % of each one's actual rate; clients use it to estimate how long a segment will take to fetch without fetching it (I-frame and low-latency playback). A value off by more misleads that estimate.",
@@ -14,7 +14,7 @@ public struct BitrateTagMismatchRule: Rule {
         ],
         needsMedia: true)
 
-    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+    package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         stream.measurements.values.sorted { $0.playlistURI < $1.playlistURI }.compactMap { measurement in
             var off: [(record: SegmentRecord, declared: Int, rate: Double)] = []
             for (index, record) in measurement.records.enumerated() {

@@ -1,11 +1,11 @@
 import HLSPlaylist
 
 /// EXT-X-STREAM-INF without CODECS: players must download segments to learn what they hold.
-public struct CodecsMissingRule: Rule {
+package struct CodecsMissingRule: Rule {
     /// Makes the rule; it holds no state, so one instance serves every check.
-    public init() {}
+    package init() {}
 
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         id: "codecs-missing", name: "CODECS missing", defaultSeverity: .warning, scope: .variant, settings: .errorForApple,
         summary: "An EXT-X-STREAM-INF or EXT-X-I-FRAME-STREAM-INF has no CODECS attribute.",
         rationale: "RFC 8216 §4.3.4.2: every EXT-X-STREAM-INF tag SHOULD include CODECS; without it a player cannot tell an audio-only variant from a video one before downloading it.",
@@ -23,7 +23,7 @@ public struct CodecsMissingRule: Rule {
         nonTriggering: [RuleExample("CODECS everywhere", files: Examples.stream(Examples.videoVariant, Examples.audioVariant()))]
     )
 
-    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+    package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         let variants = stream.variants.compactMap { variant -> Finding? in
             guard let declared = variant.stream, declared.codecs == nil else { return nil }
             return Finding("variant \(variant.uri) has no CODECS attribute", at: variant.location)

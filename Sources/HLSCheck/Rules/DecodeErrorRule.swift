@@ -2,11 +2,11 @@ import HLSPlaylist
 import MediaInspection
 
 /// With `--decode`: audio or video frames of a segment that libavcodec cannot decode cleanly.
-public struct DecodeErrorRule: Rule {
+package struct DecodeErrorRule: Rule {
     /// Makes the rule; it holds no state, so one instance serves every check.
-    public init() {}
+    package init() {}
 
-    public static let description: RuleDescription = {
+    package static let description: RuleDescription = {
         var description = RuleDescription(
             id: "decode-error", name: "Frames fail to decode", defaultSeverity: .error, scope: .variant,
             summary: "With --decode: audio or video frames of a segment fail to decode with libavcodec (a transport packet dropped from a frame, damaged bytes inside a frame).",
@@ -26,7 +26,7 @@ public struct DecodeErrorRule: Rule {
         return description
     }()
 
-    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+    package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         stream.measurements.values.sorted { $0.playlistURI < $1.playlistURI }.flatMap { measurement in
             measurement.records.flatMap { record -> [Finding] in
                 // A segment that did not read or demux whole is segment-unreadable's finding.

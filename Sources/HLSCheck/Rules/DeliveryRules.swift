@@ -42,12 +42,12 @@ extension StreamAnalysis {
 
 /// RFC 8216 §4: a playlist is identified by the path of its URI (.m3u8, .m3u) or by its HTTP
 /// Content-Type, which must then be application/vnd.apple.mpegurl or audio/mpegurl.
-public struct PlaylistContentTypeRule: Rule {
-    public init() {}
+package struct PlaylistContentTypeRule: Rule {
+    package init() {}
 
-    public static let acceptedTypes: Set<String> = ["application/vnd.apple.mpegurl", "audio/mpegurl"]
+    package static let acceptedTypes: Set<String> = ["application/vnd.apple.mpegurl", "audio/mpegurl"]
 
-    public static let description = RuleDescription.network(
+    package static let description = RuleDescription.network(
         id: "playlist-content-type", name: "Playlist served with a wrong Content-Type", defaultSeverity: .warning,
         summary: "A playlist fetched over HTTP came with a Content-Type other than application/vnd.apple.mpegurl or audio/mpegurl.",
         rationale: """
@@ -63,7 +63,7 @@ public struct PlaylistContentTypeRule: Rule {
             .apple("10.4", .should, "Playlists are served with the recommended MIME type application/vnd.apple.mpegurl (audio/mpegurl for .m3u)."),
         ])
 
-    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+    package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         // A live playlist is fetched on every reload: one finding per playlist.
         var seen: Set<String> = []
         return stream.delivery.records.compactMap { record in
@@ -90,10 +90,10 @@ public struct PlaylistContentTypeRule: Rule {
 }
 
 /// An https request redirected to plain http.
-public struct RedirectToHTTPRule: Rule {
-    public init() {}
+package struct RedirectToHTTPRule: Rule {
+    package init() {}
 
-    public static let description = RuleDescription.network(
+    package static let description = RuleDescription.network(
         id: "redirect-to-http", name: "Redirect from https to http", defaultSeverity: .error,
         summary: "A playlist, key or segment requested over https was redirected to a plain-http URL.",
         rationale: """
@@ -107,7 +107,7 @@ public struct RedirectToHTTPRule: Rule {
             .apple("11.3", .should, "Media segments are delivered over TLS."),
         ])
 
-    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+    package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         var seen: Set<String> = []
         return stream.delivery.records.compactMap { record in
             guard let hop = record.downgrade, seen.insert(record.uri).inserted else { return nil }
@@ -120,10 +120,10 @@ public struct RedirectToHTTPRule: Rule {
 
 /// Requests that needed retries: the stream played, but a client on the same network would
 /// have stalled or switched down.
-public struct DeliveryRetriedRule: Rule {
-    public init() {}
+package struct DeliveryRetriedRule: Rule {
+    package init() {}
 
-    public static let description = RuleDescription.network(
+    package static let description = RuleDescription.network(
         id: "delivery-retried", name: "Request retried", defaultSeverity: .note,
         summary: "A request failed with a 5xx status or a reset connection and was retried (--retries).",
         rationale: """
@@ -133,7 +133,7 @@ public struct DeliveryRetriedRule: Rule {
             where hlscheck succeeded.
             """)
 
-    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+    package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         stream.delivery.records.compactMap { record in
             guard !record.retries.isEmpty else { return nil }
             let outcome = record.failure.map { "still failing: \($0)" } ?? "then HTTP \(record.status ?? 200)\(record.httpVersion.map { " over \($0)" } ?? "")"
@@ -145,10 +145,10 @@ public struct DeliveryRetriedRule: Rule {
 }
 
 /// `--insecure`: the report says that TLS was not verified.
-public struct TLSNotVerifiedRule: Rule {
-    public init() {}
+package struct TLSNotVerifiedRule: Rule {
+    package init() {}
 
-    public static let description = RuleDescription.network(
+    package static let description = RuleDescription.network(
         id: "tls-not-verified", name: "TLS not verified", defaultSeverity: .warning,
         summary: "The stream was fetched over https with certificate verification off (--insecure).",
         rationale: """
@@ -158,7 +158,7 @@ public struct TLSNotVerifiedRule: Rule {
             for a clean one.
             """)
 
-    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+    package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         guard stream.delivery.tlsVerificationDisabled, stream.delivery.usedTLS else { return [] }
         return [Finding(
             "TLS certificates were not verified (--insecure): players verify them and may refuse this server",

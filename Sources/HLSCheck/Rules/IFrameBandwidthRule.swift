@@ -4,9 +4,9 @@ import HLSPlaylist
 ///
 /// An I-frame segment is a byte range of a larger resource: its size is the length the playlist
 /// gives, so the peak comes from the playlist alone, as a player would fetch it.
-public struct IFrameBandwidthMismatchRule: Rule {
+package struct IFrameBandwidthMismatchRule: Rule {
     /// Makes the rule; it holds no state, so one instance serves every check.
-    public init() {}
+    package init() {}
 
     static func stream(bandwidth: Int) -> [String: String] {
         // Two I-frames of 45 000 bytes each per 6 s: 60 000 bit/s.
@@ -15,7 +15,7 @@ public struct IFrameBandwidthMismatchRule: Rule {
         ).merging(["iframes.m3u8": Examples.iFrameMedia.replacing("5000@0", with: "45000@0")]) { $1 }
     }
 
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         id: "iframe-bandwidth-mismatch", name: "I-frame BANDWIDTH is not the I-frame peak", defaultSeverity: .error,
         summary: "The BANDWIDTH of an EXT-X-I-FRAME-STREAM-INF differs by more than the tolerance (10 %) from the peak segment bit rate of its I-frame playlist, computed from the byte range and EXTINF of each I-frame.",
         rationale: "bis-22 §4.4.6.3: BANDWIDTH of an I-frame stream means what it means for a variant, the peak segment bit rate of its playlist; Apple's authoring specification asks for the I-frame peak computed that way. Players pick the I-frame stream they can fetch fast enough while scrubbing: a BANDWIDTH of half the peak makes them pick one that stalls.",
@@ -29,7 +29,7 @@ public struct IFrameBandwidthMismatchRule: Rule {
         ],
         nonTriggering: [RuleExample("BANDWIDTH at the I-frame peak", files: stream(bandwidth: 60000))])
 
-    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+    package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         guard let master = stream.multivariant else { return [] }
         return master.iFrameVariants.compactMap { iFrame in
             guard let declared = iFrame.bandwidth, declared > 0,

@@ -1,11 +1,11 @@
 import HLSPlaylist
 
 /// An EXT-X-I-FRAME-STREAM-INF whose playlist is not an I-frame playlist.
-public struct IFramesOnlyMissingRule: Rule {
+package struct IFramesOnlyMissingRule: Rule {
     /// Makes the rule; it holds no state, so one instance serves every check.
-    public init() {}
+    package init() {}
 
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         id: "iframes-only-missing", name: "I-frame stream without EXT-X-I-FRAMES-ONLY", defaultSeverity: .error,
         summary: "The media playlist an EXT-X-I-FRAME-STREAM-INF points to has no EXT-X-I-FRAMES-ONLY tag.",
         rationale: "A player scrubbing through an I-frame stream downloads one frame per segment; a playlist without EXT-X-I-FRAMES-ONLY is a list of whole segments, so it downloads the full media instead, and the durations mean something else.",
@@ -18,7 +18,7 @@ public struct IFramesOnlyMissingRule: Rule {
         nonTriggering: [RuleExample("I-frame stream with EXT-X-I-FRAMES-ONLY", files: Examples.stream(
             Examples.videoVariant, Examples.iFrameStream()))])
 
-    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+    package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         guard let master = stream.multivariant else { return [] }
         return master.iFrameVariants.compactMap { iFrame in
             guard let media = stream.loaded.playlist(for: iFrame)?.media, !media.iFramesOnly else { return nil }

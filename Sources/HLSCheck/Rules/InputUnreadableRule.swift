@@ -2,9 +2,9 @@
 /// the input fails (`CheckReport(input:error:)`): there is no analysed stream for a rule to read,
 /// so `check` finds nothing. It is in the catalogue so that every report, `hlscheck rules` and
 /// docs/rules.md describe it like any other rule; no setting changes it.
-public struct InputUnreadableRule: Rule {
-    public init() {}
-    public static let description: RuleDescription = {
+package struct InputUnreadableRule: Rule {
+    package init() {}
+    package static let description: RuleDescription = {
         var description = RuleDescription(
             id: "input-unreadable", name: "Input could not be checked", defaultSeverity: .error,
             summary: "An input could not be checked: nothing in it was, and the run exits with code 2.",
@@ -13,5 +13,5 @@ public struct InputUnreadableRule: Rule {
         return description
     }()
 
-    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] { [] }
+    package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] { [] }
 }

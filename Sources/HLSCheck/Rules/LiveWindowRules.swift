@@ -9,11 +9,11 @@ extension MediaPlaylist {
 }
 
 /// A live playlist shorter than three target durations after segments were removed.
-public struct LiveWindowShortRule: Rule {
+package struct LiveWindowShortRule: Rule {
     /// Makes the rule; it holds no state, so one instance serves every check.
-    public init() {}
+    package init() {}
 
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         id: "live-window-short", name: "Live playlist window too short", defaultSeverity: .error,
         summary: "A live media playlist that has dropped segments lasts less than three target durations.",
         rationale: "A client starts playing three target durations from the live edge (bis-22 §6.3.3) and reloads once per target duration; a window shorter than that leaves it nothing to buffer, and a late reload finds its next segment already gone.",
@@ -35,7 +35,7 @@ public struct LiveWindowShortRule: Rule {
             RuleExample("VOD", files: Examples.stream(Examples.audioVariant())),
         ])
 
-    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+    package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         stream.mediaPlaylists.compactMap { _, playlist, media in
             // Only removal is restricted: a stream that has just started may be shorter.
             // A VOD playlist never drops segments; a delta update (EXT-X-SKIP) lists only part.
@@ -53,11 +53,11 @@ public struct LiveWindowShortRule: Rule {
 }
 
 /// A live (linear) playlist of fewer than six segments.
-public struct LiveSegmentsTooFewRule: Rule {
+package struct LiveSegmentsTooFewRule: Rule {
     /// Makes the rule; it holds no state, so one instance serves every check.
-    public init() {}
+    package init() {}
 
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         id: "live-segments-too-few", name: "Live playlist with fewer than six segments", defaultSeverity: .error, settings: .appleOnly,
         summary: "A live (linear) media playlist lists fewer than six segments.",
         rationale: "Apple's authoring specification asks for at least six segments in a live playlist, so that a player joining at the live edge has room to buffer and to recover from a late reload.",
@@ -74,7 +74,7 @@ public struct LiveSegmentsTooFewRule: Rule {
             RuleExample("VOD", files: Examples.stream(Examples.audioVariant())),
         ])
 
-    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+    package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         stream.mediaPlaylists.compactMap { _, playlist, media in
             // A delta update (EXT-X-SKIP) lists fewer segments than the playlist has.
             guard media.isLinear, media.skippedSegments == nil, !media.iFramesOnly, media.segments.count < 6 else { return nil }
@@ -86,11 +86,11 @@ public struct LiveSegmentsTooFewRule: Rule {
 }
 
 /// A live (linear) playlist without EXT-X-PROGRAM-DATE-TIME.
-public struct ProgramDateTimeMissingRule: Rule {
+package struct ProgramDateTimeMissingRule: Rule {
     /// Makes the rule; it holds no state, so one instance serves every check.
-    public init() {}
+    package init() {}
 
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         id: "program-date-time-missing", name: "Live playlist without EXT-X-PROGRAM-DATE-TIME", defaultSeverity: .error, settings: .appleOnly,
         summary: "A live (linear) media playlist has no EXT-X-PROGRAM-DATE-TIME tag.",
         rationale: "Apple's authoring specification requires EXT-X-PROGRAM-DATE-TIME in every live playlist: players map the live timeline to wall-clock time with it (the program guide, seeking back, SharePlay).",
@@ -108,7 +108,7 @@ public struct ProgramDateTimeMissingRule: Rule {
             RuleExample("VOD", files: Examples.stream(Examples.audioVariant())),
         ])
 
-    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+    package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         stream.mediaPlaylists.compactMap { _, playlist, media in
             guard media.isLinear, !media.segments.isEmpty, !media.segments.contains(where: { $0.programDateTime != nil }) else { return nil }
             return Finding(

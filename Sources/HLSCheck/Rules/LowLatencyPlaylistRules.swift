@@ -25,11 +25,11 @@ private enum LowLatencyExamples {
 }
 
 /// Partial segments shorter than 85 % of PART-TARGET where the protocol allows none.
-public struct PartTooShortRule: Rule {
+package struct PartTooShortRule: Rule {
     /// Makes the rule; it holds no state, so one instance serves every check.
-    public init() {}
+    package init() {}
 
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         id: "part-too-short", name: "Partial segment shorter than 85 % of PART-TARGET", defaultSeverity: .error,
         summary: "An EXT-X-PART lasts less than 85 % of the part target duration, and it is neither its segment's last part, nor INDEPENDENT, nor a gap, nor the part before a gap.",
         rationale: "bis-22 §4.4.4.9 keeps partial segments close to PART-TARGET, so that a client in low-latency mode, which reloads and fetches once per part target, gets a steady supply of media. Only the part that ends a segment, a part that starts with an independent frame (INDEPENDENT=YES), a gap part and the part before a gap may be shorter.",
@@ -47,7 +47,7 @@ public struct PartTooShortRule: Rule {
                 tail: "#EXT-X-PART:DURATION=0.3,URI=\"s11.0.mp4\"\n#EXT-X-PART:DURATION=1,URI=\"s11.1.mp4\",GAP=YES\n#EXT-X-PART:DURATION=0.2,URI=\"s11.2.mp4\"\n")),
         ])
 
-    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+    package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         stream.playlists.compactMap { playlist -> Finding? in
             guard let media = playlist.media, let partTarget = media.partTarget, partTarget > 0 else { return nil }
             let minimum = 0.85 * partTarget
@@ -68,14 +68,14 @@ public struct PartTooShortRule: Rule {
 }
 
 /// EXT-X-DISCONTINUITY, EXT-X-KEY, EXT-X-MAP or EXT-X-PROGRAM-DATE-TIME after a segment's first part.
-public struct PartTagMisplacedRule: Rule {
+package struct PartTagMisplacedRule: Rule {
     /// Makes the rule; it holds no state, so one instance serves every check.
-    public init() {}
+    package init() {}
 
     /// The tags that apply to a whole parent segment, and so must precede its parts.
     static let segmentTags = ["#EXT-X-DISCONTINUITY", "#EXT-X-KEY", "#EXT-X-MAP", "#EXT-X-PROGRAM-DATE-TIME"]
 
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         id: "part-tag-misplaced", name: "Segment tag after the segment's first part", defaultSeverity: .error,
         summary: "An EXT-X-DISCONTINUITY, EXT-X-KEY, EXT-X-MAP or EXT-X-PROGRAM-DATE-TIME stands between the partial segments of one parent segment instead of before its first EXT-X-PART.",
         rationale: "bis-22 §4.4.4.9: these tags apply to the whole parent segment, so they come before its first partial segment. A client in low-latency mode plays the parts as they appear; a key, map, date or discontinuity that arrives after the first part is seen too late for it.",
@@ -94,7 +94,7 @@ public struct PartTagMisplacedRule: Rule {
                 tail: "#EXT-X-DISCONTINUITY\n#EXT-X-KEY:METHOD=NONE\n#EXT-X-PROGRAM-DATE-TIME:2026-01-01T00:00:04.000Z\n#EXT-X-PART:DURATION=1,URI=\"s11.0.mp4\",INDEPENDENT=YES\n#EXT-X-PART:DURATION=1,URI=\"s11.1.mp4\"\n")),
         ])
 
-    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+    package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         stream.playlists.compactMap { playlist -> Finding? in
             guard let media = playlist.media else { return nil }
             let partLines = (media.segments.flatMap(\.parts) + media.trailingParts).map(\.line).sorted()
@@ -126,11 +126,11 @@ public struct PartTagMisplacedRule: Rule {
 }
 
 /// EXT-X-RENDITION-REPORT without a URI, or with one that is not relative.
-public struct RenditionReportInvalidRule: Rule {
+package struct RenditionReportInvalidRule: Rule {
     /// Makes the rule; it holds no state, so one instance serves every check.
-    public init() {}
+    package init() {}
 
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         id: "rendition-report-invalid", name: "Rendition report without a relative URI", defaultSeverity: .error,
         summary: "An EXT-X-RENDITION-REPORT has no URI, or its URI is absolute (a scheme or a host) rather than relative to the playlist holding it.",
         rationale: "bis-22 §4.4.5.4: a rendition report tells a low-latency client where another rendition's live edge is, so that it can switch with one blocking request. The report names the rendition by a URI relative to the media playlist that holds it; an absolute one can point at another host or pathway than the client is using.",
@@ -149,7 +149,7 @@ public struct RenditionReportInvalidRule: Rule {
                 tail: "#EXT-X-RENDITION-REPORT:URI=\"../low/index.m3u8\",LAST-MSN=10,LAST-PART=3\n#EXT-X-RENDITION-REPORT:URI=\"high.m3u8\"\n")),
         ])
 
-    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+    package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         stream.playlists.flatMap { playlist -> [Finding] in
             guard let media = playlist.media, !media.renditionReports.isEmpty else { return [] }
             let lines = playlist.tagLines(named: "#EXT-X-RENDITION-REPORT")
@@ -177,11 +177,11 @@ public struct RenditionReportInvalidRule: Rule {
 }
 
 /// PART-HOLD-BACK under three part target durations.
-public struct PartHoldBackShortRule: Rule {
+package struct PartHoldBackShortRule: Rule {
     /// Makes the rule; it holds no state, so one instance serves every check.
-    public init() {}
+    package init() {}
 
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         id: "part-hold-back-short", name: "PART-HOLD-BACK under three part targets", defaultSeverity: .warning,
         summary: "EXT-X-SERVER-CONTROL's PART-HOLD-BACK is less than three times PART-TARGET.",
         rationale: "A client in low-latency mode starts PART-HOLD-BACK from the live edge. bis-22 §4.4.3.8 requires at least two part targets and recommends three; Apple's authoring specification (14.3) requires three, so that one late part does not stall playback. Under two is low-latency-invalid's; this rule is the recommendation, an error in the Apple profiles.",
@@ -198,7 +198,7 @@ public struct PartHoldBackShortRule: Rule {
             RuleExample("no parts", files: Examples.stream(Examples.audioVariant())),
         ])
 
-    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+    package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         stream.playlists.compactMap { playlist -> Finding? in
             guard let media = playlist.media, let partTarget = media.partTarget,
                   let holdBack = media.serverControl?.decimalFloatingPoint("PART-HOLD-BACK"),

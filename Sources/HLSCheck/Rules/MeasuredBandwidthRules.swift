@@ -25,11 +25,11 @@ extension VariantAnalysis {
 }
 
 /// BANDWIDTH lower than the measured peak: players pick a variant the network cannot carry.
-public struct BandwidthBelowPeakRule: Rule {
+package struct BandwidthBelowPeakRule: Rule {
     /// Makes the rule; it holds no state, so one instance serves every check.
-    public init() {}
+    package init() {}
 
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         id: "bandwidth-below-peak", name: "BANDWIDTH below measured peak", defaultSeverity: .error, scope: .variant,
         summary: "Declared BANDWIDTH is below the measured peak of a playable combination (the variant with one rendition of each group) by more than the tolerance (10 %).",
         rationale: "RFC 8216 §4.3.4.2: BANDWIDTH is the largest sum of peak segment bit rates over every playable combination of renditions; Apple's authoring spec allows 10 % for VOD.",
@@ -41,7 +41,7 @@ public struct BandwidthBelowPeakRule: Rule {
         ],
         needsMedia: true)
 
-    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+    package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         stream.variants.compactMap { variant in
             let tolerance = variant.isLive ? configuration.liveBandwidthTolerance : configuration.bandwidthTolerance
             guard let declared = variant.declaredBandwidth, let peak = variant.measuredPeakBitrate,
@@ -61,11 +61,11 @@ public struct BandwidthBelowPeakRule: Rule {
 }
 
 /// BANDWIDTH far above the measured peak: players skip a variant the network could carry.
-public struct BandwidthAbovePeakRule: Rule {
+package struct BandwidthAbovePeakRule: Rule {
     /// Makes the rule; it holds no state, so one instance serves every check.
-    public init() {}
+    package init() {}
 
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         id: "bandwidth-above-peak", name: "BANDWIDTH far above measured peak", defaultSeverity: .note, scope: .variant,
         summary: "Declared BANDWIDTH exceeds the measured peak of every playable combination by more than the tolerance (10 %).",
         rationale: "Apple's HLS Authoring Specification: for VOD the measured peak must be within 10 % of BANDWIDTH; an inflated BANDWIDTH keeps players on a lower variant than the network allows (RFC 8216 §4.3.4.2 defines BANDWIDTH as the peak, not a ceiling).",
@@ -75,7 +75,7 @@ public struct BandwidthAbovePeakRule: Rule {
         ],
         needsMedia: true)
 
-    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+    package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         stream.variants.compactMap { variant in
             // From some segments only, the real peak may be anywhere above: no verdict. A live
             // stream's segments do not all exist yet: BANDWIDTH bounds them (AS 1.29), no more.
@@ -92,11 +92,11 @@ public struct BandwidthAbovePeakRule: Rule {
 }
 
 /// AVERAGE-BANDWIDTH off the measured average.
-public struct AverageBandwidthMismatchRule: Rule {
+package struct AverageBandwidthMismatchRule: Rule {
     /// Makes the rule; it holds no state, so one instance serves every check.
-    public init() {}
+    package init() {}
 
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         id: "average-bandwidth-mismatch", name: "AVERAGE-BANDWIDTH off", defaultSeverity: .warning, scope: .variant,
         summary: "AVERAGE-BANDWIDTH differs from the measured average bit rate (largest over the playable combinations) by more than the tolerance (10 %).",
         rationale: "RFC 8216 §4.3.4.2: AVERAGE-BANDWIDTH is the largest sum of average segment bit rates over the playable combinations; Apple's authoring spec allows 10 % for VOD.",
@@ -107,7 +107,7 @@ public struct AverageBandwidthMismatchRule: Rule {
         ],
         needsMedia: true)
 
-    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+    package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         stream.variants.compactMap { variant in
             // An average over some segments says nothing about the real one: no verdict, no advice.
             // A live average only has to stay under the declared one plus the tolerance (AS 1.28).

@@ -5,10 +5,10 @@ import HLSPlaylist
 // delivery log the remote sources keep (DeliveryRules.swift); a local stream has none.
 
 /// A playlist served without gzip to a request that accepted it.
-public struct PlaylistNotCompressedRule: Rule {
-    public init() {}
+package struct PlaylistNotCompressedRule: Rule {
+    package init() {}
 
-    public static let description = RuleDescription.network(
+    package static let description = RuleDescription.network(
         id: "playlist-not-compressed", name: "Playlist served without gzip", defaultSeverity: .warning,
         summary: "A playlist fetched over HTTP came without gzip Content-Encoding although the request accepted gzip.",
         rationale: """
@@ -24,7 +24,7 @@ public struct PlaylistNotCompressedRule: Rule {
             .apple("10.1", .must, "Playlists are delivered with gzip content encoding."),
         ])
 
-    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+    package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         // A live playlist is fetched on every reload: one finding per playlist.
         var seen: Set<String> = []
         return stream.delivery.records.compactMap { record in
@@ -42,10 +42,10 @@ public struct PlaylistNotCompressedRule: Rule {
 }
 
 /// A segment request answered with a redirect.
-public struct MediaRedirectedRule: Rule {
-    public init() {}
+package struct MediaRedirectedRule: Rule {
+    package init() {}
 
-    public static let description: RuleDescription = {
+    package static let description: RuleDescription = {
         var description = RuleDescription.network(
         id: "media-redirected", name: "Segment request redirected", defaultSeverity: .warning,
         summary: "A media segment fetched over HTTP was answered with a redirect (301, 302, 303, 307 or 308) before its body.",
@@ -65,7 +65,7 @@ public struct MediaRedirectedRule: Rule {
         return description
     }()
 
-    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+    package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         var seen: Set<String> = []
         let redirected = stream.delivery.records.filter { record in
             record.kind == .segment && !record.redirects.isEmpty && record.downgrade == nil && seen.insert(record.uri).inserted

@@ -3,11 +3,11 @@ import HLSPlaylist
 /// Rendition groups that break RFC 8216's group rules: a group reference that matches no
 /// EXT-X-MEDIA, two members with one NAME, several DEFAULT=YES members, DEFAULT=YES with
 /// AUTOSELECT=NO. The parser finds them (it has the columns); this rule gives them their id.
-public struct MediaGroupInvalidRule: Rule {
+package struct MediaGroupInvalidRule: Rule {
     /// Makes the rule; it holds no state, so one instance serves every check.
-    public init() {}
+    package init() {}
 
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         id: "media-group-invalid", name: "Rendition group broken", defaultSeverity: .error,
         summary: "A rendition group reference matches no EXT-X-MEDIA, or a group has duplicate NAMEs, several DEFAULT=YES members, or DEFAULT=YES with AUTOSELECT=NO.",
         rationale: "RFC 8216 §4.3.4.2: AUDIO, VIDEO, SUBTITLES and CLOSED-CAPTIONS MUST match the GROUP-ID of an EXT-X-MEDIA of that TYPE; §4.3.4.1.1: members of a group MUST have different NAMEs and at most one DEFAULT=YES; §4.3.4.1: AUTOSELECT MUST be YES when DEFAULT is YES.",
@@ -44,7 +44,7 @@ public struct MediaGroupInvalidRule: Rule {
         ]
     )
 
-    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+    package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         stream.parserFindings { $0.kind == .renditionGroup }
     }
 }

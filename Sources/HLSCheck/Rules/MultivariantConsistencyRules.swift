@@ -25,9 +25,9 @@ private struct GroupMember: Equatable {
 }
 
 /// Groups of one TYPE whose members differ.
-public struct RenditionGroupsInconsistentRule: Rule {
+package struct RenditionGroupsInconsistentRule: Rule {
     /// Makes the rule; it holds no state, so one instance serves every check.
-    public init() {}
+    package init() {}
 
     static func master(_ renditions: String, groups: [String]) -> [String: String] {
         var text = "#EXTM3U\n#EXT-X-VERSION:3\n" + renditions
@@ -42,7 +42,7 @@ public struct RenditionGroupsInconsistentRule: Rule {
         return files
     }
 
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         id: "rendition-groups-inconsistent", name: "Groups of one TYPE differ", defaultSeverity: .error,
         summary: "Two EXT-X-MEDIA groups of the same TYPE do not have the same members (by NAME), or corresponding members differ in an attribute other than URI, CHANNELS, BIT-DEPTH, SAMPLE-RATE, STABLE-RENDITION-ID and INSTREAM-ID.",
         rationale: "bis-22 §4.4.6.1.1: several groups of one TYPE offer the same renditions in several encodings (an audio group per bit rate, say). A player switching variants switches group and keeps the rendition of the same NAME; a language missing from one group, or a member whose LANGUAGE or DEFAULT differs, changes what the viewer hears when the bit rate changes.",
@@ -67,7 +67,7 @@ public struct RenditionGroupsInconsistentRule: Rule {
                 groups: ["hi", "lo"])),
         ])
 
-    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+    package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         guard let master = stream.multivariant else { return [] }
         var findings: [Finding] = []
         for type in MediaType.allCases {
@@ -112,11 +112,11 @@ public struct RenditionGroupsInconsistentRule: Rule {
 }
 
 /// CLOSED-CAPTIONS=NONE on some variants but not all.
-public struct ClosedCaptionsNoneInconsistentRule: Rule {
+package struct ClosedCaptionsNoneInconsistentRule: Rule {
     /// Makes the rule; it holds no state, so one instance serves every check.
-    public init() {}
+    package init() {}
 
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         id: "closed-captions-none-inconsistent", name: "CLOSED-CAPTIONS=NONE on some variants only", defaultSeverity: .error,
         summary: "One EXT-X-STREAM-INF says CLOSED-CAPTIONS=NONE and another does not.",
         rationale: "bis-22 §4.4.6.2: CLOSED-CAPTIONS=NONE says the variant carries no captions; when one variant says so, all must, or a player switching to a variant that does not say so may show captions the viewer did not have a moment ago (or the reverse).",
@@ -133,7 +133,7 @@ public struct ClosedCaptionsNoneInconsistentRule: Rule {
             RuleExample("NONE on no variant", files: Examples.stream(Examples.videoVariant)),
         ])
 
-    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+    package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         guard let master = stream.multivariant, let none = master.variants.first(where: \.closedCaptionsNone) else { return [] }
         let without = master.variants.filter { !$0.closedCaptionsNone }
         guard let first = without.first else { return [] }
@@ -145,11 +145,11 @@ public struct ClosedCaptionsNoneInconsistentRule: Rule {
 }
 
 /// EXT-X-START in the multivariant playlist and a media playlist with other values.
-public struct StartMismatchRule: Rule {
+package struct StartMismatchRule: Rule {
     /// Makes the rule; it holds no state, so one instance serves every check.
-    public init() {}
+    package init() {}
 
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         id: "start-mismatch", name: "EXT-X-START differs between playlists", defaultSeverity: .error,
         summary: "EXT-X-START appears in both the multivariant playlist and a media playlist with a different TIME-OFFSET or PRECISE.",
         rationale: "bis-22 §4.4.2.2: a preferred start point given in both places must be the same, or the player starts at one place or the other depending on which playlist it read last.",
@@ -169,7 +169,7 @@ public struct StartMismatchRule: Rule {
                 Examples.audioVariant(), header: "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-START:TIME-OFFSET=10\n")),
         ])
 
-    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+    package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         guard let start = stream.multivariant?.start, let offset = start.timeOffset else { return [] }
         return stream.mediaPlaylists.compactMap { uri, playlist, media in
             guard let own = media.start, let ownOffset = own.timeOffset,
@@ -182,9 +182,9 @@ public struct StartMismatchRule: Rule {
 }
 
 /// An EXT-X-SESSION-KEY that does not match the EXT-X-KEY tags with its URI.
-public struct SessionKeyMismatchRule: Rule {
+package struct SessionKeyMismatchRule: Rule {
     /// Makes the rule; it holds no state, so one instance serves every check.
-    public init() {}
+    package init() {}
 
     static func stream(session: String, key: String) -> [String: String] {
         [
@@ -193,7 +193,7 @@ public struct SessionKeyMismatchRule: Rule {
         ]
     }
 
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         id: "session-key-mismatch", name: "EXT-X-SESSION-KEY does not match EXT-X-KEY", defaultSeverity: .error,
         summary: "An EXT-X-KEY of a media playlist has the URI of an EXT-X-SESSION-KEY but another METHOD, KEYFORMAT or KEYFORMATVERSIONS.",
         rationale: "bis-22 §4.4.6.5: EXT-X-SESSION-KEY lets a player fetch keys before it reads a media playlist; a session key whose method or format differs from the key it announces makes the player prepare the wrong decryption.",
@@ -207,7 +207,7 @@ public struct SessionKeyMismatchRule: Rule {
             session: "#EXT-X-SESSION-KEY:METHOD=AES-128,URI=\"https://keys.example/k1\",KEYFORMAT=\"identity\"",
             key: "#EXT-X-KEY:METHOD=AES-128,URI=\"https://keys.example/k1\""))])
 
-    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+    package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         guard let master = stream.multivariant, !master.sessionKeys.isEmpty else { return [] }
         struct Identity: Equatable { var method: String, format: String, versions: String }
         func identity(_ key: EncryptionKey) -> Identity {
@@ -236,9 +236,9 @@ public struct SessionKeyMismatchRule: Rule {
 }
 
 /// EXT-X-CONTENT-STEERING's PATHWAY-ID that no variant has, or that is not a pathway id.
-public struct PathwayIDInvalidRule: Rule {
+package struct PathwayIDInvalidRule: Rule {
     /// Makes the rule; it holds no state, so one instance serves every check.
-    public init() {}
+    package init() {}
 
     static func stream(steering: String, pathway: String?) -> [String: String] {
         let attribute = pathway.map { ",PATHWAY-ID=\"\($0)\"" } ?? ""
@@ -247,7 +247,7 @@ public struct PathwayIDInvalidRule: Rule {
             header: "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-CONTENT-STEERING:SERVER-URI=\"https://steer.example/manifest.json\"\(steering)\n")
     }
 
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         id: "pathway-id-invalid", name: "Content steering pathway unknown", defaultSeverity: .error,
         summary: "EXT-X-CONTENT-STEERING names a PATHWAY-ID that is not a pathway id (a-z, A-Z, 0-9, '-', '.', '_') or that no EXT-X-STREAM-INF belongs to.",
         rationale: "bis-22 §4.4.6.6: PATHWAY-ID is the pathway a player starts on before the steering server answers; a pathway no variant belongs to leaves it nothing to play.",
@@ -271,7 +271,7 @@ public struct PathwayIDInvalidRule: Rule {
         }
     }
 
-    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+    package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         guard let master = stream.multivariant, let steering = master.contentSteering, let pathway = steering.pathwayID else { return [] }
         let location = stream.root.location(line: steering.line)
         guard Self.isPathwayID(pathway) else {

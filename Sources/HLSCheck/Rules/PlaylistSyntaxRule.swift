@@ -13,11 +13,11 @@ extension StreamAnalysis {
 }
 
 /// Grammar and structure errors the parser found in any playlist of the stream.
-public struct PlaylistSyntaxRule: Rule {
+package struct PlaylistSyntaxRule: Rule {
     /// Makes the rule; it holds no state, so one instance serves every check.
-    public init() {}
+    package init() {}
 
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         id: "playlist-syntax", name: "Playlist syntax", defaultSeverity: .error,
         summary: "A line, tag or attribute breaks the RFC 8216 grammar.",
         rationale: "RFC 8216 §4 defines the playlist grammar; players reject or misread playlists that break it.",
@@ -94,17 +94,17 @@ public struct PlaylistSyntaxRule: Rule {
         ]
     )
 
-    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+    package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         stream.parserFindings { $0.severity == .error && !PlaylistProblem.Kind.ownRules.contains($0.kind) }
     }
 }
 
 /// Things the parser accepted but that bend the specification.
-public struct PlaylistLenientRule: Rule {
+package struct PlaylistLenientRule: Rule {
     /// Makes the rule; it holds no state, so one instance serves every check.
-    public init() {}
+    package init() {}
 
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         id: "playlist-lenient", name: "Playlist bends the spec", defaultSeverity: .warning,
         summary: "The playlist bends RFC 8216 in a way most players tolerate.",
         rationale: "Tolerated deviations (unknown attribute values, odd whitespace, SHOULDs) still trip strict players.",
@@ -123,17 +123,17 @@ public struct PlaylistLenientRule: Rule {
         nonTriggering: [RuleExample("valid stream", files: Examples.stream(Examples.audioVariant()))]
     )
 
-    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+    package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         stream.parserFindings { $0.severity == .warning && !PlaylistProblem.Kind.ownRules.contains($0.kind) }
     }
 }
 
 /// EXT-X-VERSION lower than what the features used require (RFC 8216 §7).
-public struct VersionTooLowRule: Rule {
+package struct VersionTooLowRule: Rule {
     /// Makes the rule; it holds no state, so one instance serves every check.
-    public init() {}
+    package init() {}
 
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         id: "version-too-low", name: "EXT-X-VERSION too low", defaultSeverity: .error,
         summary: "EXT-X-VERSION is lower than the features the playlist uses require.",
         rationale: "RFC 8216 §7: a playlist MUST indicate the version of the features it uses, or older clients misparse it.",
@@ -166,7 +166,7 @@ public struct VersionTooLowRule: Rule {
         ]
     )
 
-    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+    package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         stream.parserFindings { $0.kind == .versionTooLow }
     }
 }

@@ -1,11 +1,11 @@
 import HLSPlaylist
 
 /// A media playlist the multivariant playlist references that cannot be read.
-public struct PlaylistUnreadableRule: Rule {
+package struct PlaylistUnreadableRule: Rule {
     /// Makes the rule; it holds no state, so one instance serves every check.
-    public init() {}
+    package init() {}
 
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         id: "playlist-unreadable", name: "Referenced playlist unreadable", defaultSeverity: .error, scope: .variant,
         summary: "A referenced media playlist is missing or cannot be read.",
         rationale: "A player that switches to this variant or rendition stalls (RFC 8216 §4.3.4).",
@@ -26,7 +26,7 @@ public struct PlaylistUnreadableRule: Rule {
         nonTriggering: [RuleExample("all playlists present", files: Examples.stream(Examples.audioVariant()))]
     )
 
-    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+    package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         let unreadable = stream.loaded.failures.map { failure in
             Finding("cannot read \(LocalPath.shown(failure.uri)): \(failure.reason)", at: failure.referencedFrom)
         }

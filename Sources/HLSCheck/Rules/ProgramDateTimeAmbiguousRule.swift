@@ -1,15 +1,15 @@
 import HLSPlaylist
 
 /// EXT-X-PROGRAM-DATE-TIME tags that give two segments the same dates.
-public struct ProgramDateTimeAmbiguousRule: Rule {
+package struct ProgramDateTimeAmbiguousRule: Rule {
     /// Makes the rule; it holds no state, so one instance serves every check.
-    public init() {}
+    package init() {}
 
     static func media(_ second: String) -> [String: String] {
         ["master.m3u8": "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:6\n#EXT-X-PLAYLIST-TYPE:VOD\n#EXT-X-PROGRAM-DATE-TIME:2026-01-01T00:00:00.000Z\n#EXTINF:6,\ns0.ts\n#EXT-X-DISCONTINUITY\n#EXT-X-PROGRAM-DATE-TIME:\(second)\n#EXTINF:6,\ns1.ts\n#EXT-X-ENDLIST\n"]
     }
 
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         id: "program-date-time-ambiguous", name: "Two segments share dates", defaultSeverity: .error,
         summary: "An EXT-X-PROGRAM-DATE-TIME dates a segment a second or more before the previous segments end, or inside a segment before it.",
         rationale: "bis-22 §6.2.1: the dates of a playlist must map to one segment each; overlaps under a second are tolerated, and where segments overlap the later one may overlap the earlier only in part. A player seeking to a date (or placing a date range) cannot tell which of two segments plays it.",
@@ -33,7 +33,7 @@ public struct ProgramDateTimeAmbiguousRule: Rule {
         return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
     }
 
-    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+    package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         stream.mediaPlaylists.flatMap { _, playlist, media -> [Finding] in
             var findings: [Finding] = []
             // The segment dated so far that ends last, and where the previous segment ends.

@@ -16,15 +16,15 @@ private func number(_ value: Double) -> String {
 }
 
 /// EXT-X-SERVER-CONTROL, EXT-X-PART and EXT-X-PRELOAD-HINT values that break rfc8216bis.
-public struct LowLatencyInvalidRule: Rule {
+package struct LowLatencyInvalidRule: Rule {
     /// Makes the rule; it holds no state, so one instance serves every check.
-    public init() {}
+    package init() {}
 
     static func media(_ body: String, target: Int = 4) -> [String: String] {
         ["master.m3u8": "#EXTM3U\n#EXT-X-VERSION:9\n#EXT-X-TARGETDURATION:\(target)\n\(body)#EXTINF:4,\ns0.ts\n"]
     }
 
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         id: "low-latency-invalid", name: "Low-latency attributes out of range", defaultSeverity: .error,
         summary: "EXT-X-SERVER-CONTROL hold-back or skip boundary too small, PART-HOLD-BACK missing or too small, a partial segment longer than PART-TARGET, or a preload hint that cannot be.",
         rationale: "rfc8216bis §4.4.3.8: the Skip Boundary (CAN-SKIP-UNTIL) MUST be at least six times the Target Duration; HOLD-BACK MUST be at least three times the Target Duration; PART-HOLD-BACK is REQUIRED with EXT-X-PART-INF and MUST be at least twice the Part Target Duration; CAN-SKIP-DATERANGES requires CAN-SKIP-UNTIL. §4.4.4.9: a Partial Segment's duration MUST be at most the Part Target Duration. §4.4.5.3: TYPE is PART or MAP, and a Playlist with EXT-X-ENDLIST MUST NOT contain EXT-X-PRELOAD-HINT.",
@@ -48,7 +48,7 @@ public struct LowLatencyInvalidRule: Rule {
                 "#EXT-X-PART-INF:PART-TARGET=1\n#EXT-X-SERVER-CONTROL:CAN-SKIP-UNTIL=24,HOLD-BACK=12,PART-HOLD-BACK=3\n#EXT-X-PART:DURATION=1,URI=\"p0.ts\"\n#EXT-X-PRELOAD-HINT:TYPE=PART,URI=\"p1.ts\"\n")),
         ])
 
-    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+    package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         stream.playlists.flatMap { playlist -> [Finding] in
             guard let media = playlist.media else { return [] }
             var findings: [Finding] = []
@@ -98,16 +98,16 @@ public struct LowLatencyInvalidRule: Rule {
 }
 
 /// EXT-X-DATERANGE tags whose values contradict each other.
-public struct DateRangeInvalidRule: Rule {
+package struct DateRangeInvalidRule: Rule {
     /// Makes the rule; it holds no state, so one instance serves every check.
-    public init() {}
+    package init() {}
 
     static func media(_ ranges: String, programDateTime: Bool = true) -> [String: String] {
         let pdt = programDateTime ? "#EXT-X-PROGRAM-DATE-TIME:2026-01-01T00:00:00.000Z\n" : ""
         return ["master.m3u8": "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:6\n\(pdt)\(ranges)#EXTINF:6,\ns0.ts\n#EXT-X-ENDLIST\n"]
     }
 
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         id: "daterange-invalid", name: "Date range contradicts itself", defaultSeverity: .error,
         summary: "An EXT-X-DATERANGE ends before it starts, has an END-DATE that is not START-DATE + DURATION, combines END-ON-NEXT with DURATION or END-DATE, cues PRE and POST, changes an attribute of an earlier tag with its ID, overlaps another range of an END-ON-NEXT class, or appears without EXT-X-PROGRAM-DATE-TIME.",
         rationale: "rfc8216bis §4.4.5.1: END-DATE MUST be equal to or later than START-DATE; DURATION and PLANNED-DURATION MUST NOT be negative; with both DURATION and END-DATE, END-DATE MUST equal START-DATE plus DURATION; END-ON-NEXT=YES MUST NOT come with DURATION or END-DATE, and other ranges of its CLASS MUST NOT overlap; CUE MUST NOT include both PRE and POST; tags with the same ID MUST give any attribute they share the same value; a Playlist with EXT-X-DATERANGE MUST contain EXT-X-PROGRAM-DATE-TIME.",
@@ -162,7 +162,7 @@ public struct DateRangeInvalidRule: Rule {
         }
     }
 
-    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+    package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         stream.playlists.flatMap { playlist -> [Finding] in
             guard let media = playlist.media, !media.dateRanges.isEmpty else { return [] }
             var findings: [Finding] = []
@@ -249,15 +249,15 @@ public struct DateRangeInvalidRule: Rule {
 }
 
 /// Duplicate EXT-X-SESSION-DATA and EXT-X-SESSION-KEY tags.
-public struct SessionMetadataInvalidRule: Rule {
+package struct SessionMetadataInvalidRule: Rule {
     /// Makes the rule; it holds no state, so one instance serves every check.
-    public init() {}
+    package init() {}
 
     static func master(_ tags: String) -> [String: String] {
         Examples.stream(Examples.audioVariant(), header: "#EXTM3U\n#EXT-X-VERSION:3\n" + tags)
     }
 
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         id: "session-metadata-invalid", name: "Duplicate session data or session key", defaultSeverity: .error,
         summary: "Two EXT-X-SESSION-DATA tags share DATA-ID and LANGUAGE, or two EXT-X-SESSION-KEY tags are identical.",
         rationale: "RFC 8216 §4.3.4.4: a Playlist MUST NOT contain more than one EXT-X-SESSION-DATA tag with the same DATA-ID and the same LANGUAGE. §4.3.4.5: a Multivariant Playlist MUST NOT contain more than one EXT-X-SESSION-KEY tag with the same METHOD, URI, IV, KEYFORMAT and KEYFORMATVERSIONS.",
@@ -276,7 +276,7 @@ public struct SessionMetadataInvalidRule: Rule {
                 "#EXT-X-SESSION-DATA:DATA-ID=\"com.example.title\",VALUE=\"One\",LANGUAGE=\"en\"\n#EXT-X-SESSION-DATA:DATA-ID=\"com.example.title\",VALUE=\"Un\",LANGUAGE=\"fr\"\n#EXT-X-SESSION-KEY:METHOD=AES-128,URI=\"a.bin\"\n#EXT-X-SESSION-KEY:METHOD=AES-128,URI=\"b.bin\"\n")),
         ])
 
-    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+    package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         guard let master = stream.multivariant else { return [] }
         var findings: [Finding] = []
         var dataSeen: [String: Int] = [:]

@@ -9,11 +9,11 @@ private func measuredRecords(_ stream: StreamAnalysis) -> some Sequence<(Playlis
 }
 
 /// A segment that is missing, truncated or cannot be demuxed.
-public struct SegmentUnreadableRule: Rule {
+package struct SegmentUnreadableRule: Rule {
     /// Makes the rule; it holds no state, so one instance serves every check.
-    public init() {}
+    package init() {}
 
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         id: "segment-unreadable", name: "Segment unreadable", defaultSeverity: .error, scope: .variant,
         summary: "A segment is missing, truncated or cannot be demuxed.",
         rationale: "A player that reaches this segment stalls or skips (RFC 8216 §3).",
@@ -22,7 +22,7 @@ public struct SegmentUnreadableRule: Rule {
         ],
         needsMedia: true)
 
-    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+    package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         // Segments outside the stream's root were never read: uri-outside-root reports them.
         let outside = stream.loaded.outsideRootURIs
         return measuredRecords(stream).compactMap { measurement, record in
@@ -38,11 +38,11 @@ public struct SegmentUnreadableRule: Rule {
 
 /// Encrypted segments whose content hlscheck cannot see: their bytes count, their content is
 /// unchecked. One note per media playlist.
-public struct SegmentEncryptedRule: Rule {
+package struct SegmentEncryptedRule: Rule {
     /// Makes the rule; it holds no state, so one instance serves every check.
-    public init() {}
+    package init() {}
 
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         id: "segment-encrypted", name: "Encrypted content not inspected", defaultSeverity: .note, scope: .variant,
         summary: "Encrypted segments could not be decrypted (no reachable AES-128 key, or SAMPLE-AES): their bytes count for bit rate, but codecs, poster and durations are not checked.",
         rationale: "RFC 8216 §4.3.2.4, §5.2: AES-128 segments decrypt with the key at the EXT-X-KEY URI; hlscheck decrypts them when it can read the key, as Apple's mediastreamvalidator does, and says so when it cannot.",
@@ -62,7 +62,7 @@ public struct SegmentEncryptedRule: Rule {
             ])
         ])
 
-    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+    package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         stream.measurements.values.sorted { $0.playlistURI < $1.playlistURI }.compactMap { measurement in
             var hidden = 0
             var first: SegmentRecord?
@@ -79,11 +79,11 @@ public struct SegmentEncryptedRule: Rule {
 }
 
 /// EXTINF far from the duration measured from packet timestamps.
-public struct ExtinfDurationMismatchRule: Rule {
+package struct ExtinfDurationMismatchRule: Rule {
     /// Makes the rule; it holds no state, so one instance serves every check.
-    public init() {}
+    package init() {}
 
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         id: "extinf-duration-mismatch", name: "EXTINF differs from the media", defaultSeverity: .warning, scope: .variant, settings: .errorForApple,
         summary: "A segment's EXTINF differs from its duration measured from packet timestamps by more than 0.5 s.",
         rationale: "RFC 8216 §4.3.2.1: EXTINF is the segment's duration; wrong values shift seeking, the timeline and every bit rate computed from them.",
@@ -92,7 +92,7 @@ public struct ExtinfDurationMismatchRule: Rule {
         ],
         needsMedia: true)
 
-    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+    package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         measuredRecords(stream).compactMap { measurement, record in
             guard let measured = record.measuredDuration, record.problem == nil,
                   abs(measured - record.extinf) > configuration.durationTolerance
@@ -105,11 +105,11 @@ public struct ExtinfDurationMismatchRule: Rule {
 }
 
 /// Packed audio without the PRIV timestamp tag at its start.
-public struct PackedAudioTimestampMissingRule: Rule {
+package struct PackedAudioTimestampMissingRule: Rule {
     /// Makes the rule; it holds no state, so one instance serves every check.
-    public init() {}
+    package init() {}
 
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         id: "packed-audio-timestamp-missing", name: "Packed audio without timestamp", defaultSeverity: .error, scope: .variant,
         summary: "A packed-audio segment (AAC, MP3, AC-3, E-AC-3) does not start with an ID3 PRIV transportStreamTimestamp.",
         rationale: "RFC 8216 §3.4: each packed-audio segment MUST signal the timestamp of its first sample with an ID3 PRIV tag at the beginning of the segment.",
@@ -118,7 +118,7 @@ public struct PackedAudioTimestampMissingRule: Rule {
         ],
         needsMedia: true)
 
-    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+    package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         measuredRecords(stream).compactMap { measurement, record in
             guard record.container?.isPackedAudio == true, record.problem == nil, !record.encrypted,
                   !record.startsWithTimestampTag
@@ -131,11 +131,11 @@ public struct PackedAudioTimestampMissingRule: Rule {
 }
 
 /// A variant declared audio-only whose segments carry video.
-public struct AudioOnlyContainsVideoRule: Rule {
+package struct AudioOnlyContainsVideoRule: Rule {
     /// Makes the rule; it holds no state, so one instance serves every check.
-    public init() {}
+    package init() {}
 
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         id: "audio-only-contains-video", name: "Audio-only variant carries video", defaultSeverity: .error, scope: .variant,
         summary: "A variant declared audio-only (by CODECS) carries a video track.",
         rationale: "Players pick the audio-only variant by its CODECS; video inside it wastes the cellular budget and contradicts the declaration (RFC 8216 §4.3.4.2).",
@@ -144,7 +144,7 @@ public struct AudioOnlyContainsVideoRule: Rule {
         ],
         needsMedia: true)
 
-    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+    package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         stream.variants.compactMap { variant in
             guard variant.isDeclaredAudioOnly, let measurement = variant.measurement, measurement.containsVideo,
                   let first = measurement.records.first(where: \.hasVideo)
@@ -181,11 +181,11 @@ enum CodecEquivalence {
 }
 
 /// CODECS that does not match what the segments contain.
-public struct CodecsMismatchRule: Rule {
+package struct CodecsMismatchRule: Rule {
     /// Makes the rule; it holds no state, so one instance serves every check.
-    public init() {}
+    package init() {}
 
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         id: "codecs-mismatch", name: "CODECS differs from the media", defaultSeverity: .error, scope: .variant,
         summary: "CODECS does not match the RFC 6381 codec strings of what the segments of the playable combinations contain.",
         rationale: "RFC 8216 §4.3.4.2: CODECS MUST list every media format present in the variant's segments; players use it to skip variants they cannot decode.",
@@ -197,7 +197,7 @@ public struct CodecsMismatchRule: Rule {
     /// Codec strings compared by format (sample entry folded, MP3 spellings merged).
     static func comparable(_ codec: String) -> String { CodecEquivalence.format(codec) }
 
-    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+    package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         stream.variants.compactMap { variant in
             // The verdict `hlscheck fix` acts on too (FixPlan).
             guard let declared = variant.stream?.codecs, let verdict = variant.codecsVerdict, verdict.isWrong else { return nil }
@@ -210,11 +210,11 @@ public struct CodecsMismatchRule: Rule {
 }
 
 /// CODECS names the right format with the other sample entry (avc1 for avc3, hvc1 for hev1).
-public struct CodecsSampleEntryMismatchRule: Rule {
+package struct CodecsSampleEntryMismatchRule: Rule {
     /// Makes the rule; it holds no state, so one instance serves every check.
-    public init() {}
+    package init() {}
 
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         id: "codecs-sample-entry-mismatch", name: "CODECS names the other sample entry", defaultSeverity: .warning, scope: .variant,
         summary: "CODECS declares avc1 where the fMP4 segments use avc3 (or hvc1 for hev1, and the reverse).",
         rationale: "RFC 6381 §3.3 and ISO/IEC 14496-15: avc3/hev1 carry parameter sets in band, avc1/hvc1 in the sample entry; some players (Apple's among them for HEVC) accept only the one they were told about.",
@@ -223,7 +223,7 @@ public struct CodecsSampleEntryMismatchRule: Rule {
         ],
         needsMedia: true)
 
-    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+    package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         stream.variants.compactMap { variant in
             // Only fMP4 has sample entries; in MPEG-TS both spellings describe the same stream.
             let pairs = variant.sampleEntryMismatches
@@ -237,11 +237,11 @@ public struct CodecsSampleEntryMismatchRule: Rule {
 }
 
 /// RESOLUTION that does not match the decoded video.
-public struct ResolutionMismatchRule: Rule {
+package struct ResolutionMismatchRule: Rule {
     /// Makes the rule; it holds no state, so one instance serves every check.
-    public init() {}
+    package init() {}
 
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         id: "resolution-mismatch", name: "RESOLUTION differs from the video", defaultSeverity: .warning, scope: .variant,
         summary: "RESOLUTION differs from the width × height of the video in the segments.",
         rationale: "RFC 8216 §4.3.4.2: RESOLUTION is the optimal pixel resolution of the video; players use it to pick a variant for the screen.",
@@ -250,7 +250,7 @@ public struct ResolutionMismatchRule: Rule {
         ],
         needsMedia: true)
 
-    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+    package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         stream.variants.compactMap { variant in
             guard let declared = variant.stream?.resolution,
                   let actual = variant.measuredResolution,

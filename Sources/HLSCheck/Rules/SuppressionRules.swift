@@ -1,10 +1,10 @@
 /// A suppression comment that names a rule id no rule has (a typo, or a rule that was renamed):
 /// it silently excuses nothing, so the finding it was meant for comes back unexplained.
 /// Reported by the engine from the directives (Suppressions), after the other rules.
-public struct SuppressionUnknownRuleRule: Rule {
-    public init() {}
+package struct SuppressionUnknownRuleRule: Rule {
+    package init() {}
 
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         id: "suppression-unknown-rule", name: "Suppression names an unknown rule", defaultSeverity: .warning,
         summary: "A # hlscheck-disable… comment names a rule id that does not exist, or is no directive at all.",
         rationale: """
@@ -25,16 +25,16 @@ public struct SuppressionUnknownRuleRule: Rule {
     )
 
     /// The engine reports it (Checker.diagnose), since it needs the rule catalogue in use.
-    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] { [] }
+    package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] { [] }
 }
 
 /// A suppression comment that excused nothing: the finding it was written for is gone (fixed, or
 /// moved to another line), and a stale exception would silently excuse a future one.
 /// Reported by the engine once every other rule has run (Suppressions).
-public struct SuppressionUnusedRule: Rule {
-    public init() {}
+package struct SuppressionUnusedRule: Rule {
+    package init() {}
 
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         id: "suppression-unused", name: "Suppression excuses nothing", defaultSeverity: .warning,
         summary: "A # hlscheck-disable… comment excused no finding (or a # hlscheck-enable ended no region).",
         rationale: """
@@ -67,5 +67,5 @@ public struct SuppressionUnusedRule: Rule {
     )
 
     /// The engine reports it (Checker.diagnose), once the findings it could excuse are known.
-    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] { [] }
+    package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] { [] }
 }

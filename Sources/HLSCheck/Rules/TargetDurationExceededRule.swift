@@ -2,11 +2,11 @@ import HLSPlaylist
 
 /// A segment that, rounded to the nearest integer, lasts longer than EXT-X-TARGETDURATION: by
 /// its EXTINF, or by its packet timestamps where the segments were read.
-public struct TargetDurationExceededRule: Rule {
+package struct TargetDurationExceededRule: Rule {
     /// Makes the rule; it holds no state, so one instance serves every check.
-    public init() {}
+    package init() {}
 
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         id: "target-duration-exceeded", name: "Segment longer than target duration", defaultSeverity: .error, scope: .variant,
         summary: "A segment's EXTINF duration or, where segments are read, its duration measured from packet timestamps, rounded to the nearest integer, exceeds EXT-X-TARGETDURATION.",
         rationale: "RFC 8216 §4.3.3.1: the EXTINF duration of each segment, rounded to the nearest integer, MUST be less than or equal to the target duration; bis-22 §6.2.1 holds the media itself to it (a segment whose duration rounds above the target duration), and Apple to at most 0.5 s over it (AS 7.7). A player paces its playlist reloads and its buffer by the target duration; a longer segment, whatever its EXTINF says, can stall it. Without segments (--playlist-only) only EXTINF is compared.",
@@ -29,7 +29,7 @@ public struct TargetDurationExceededRule: Rule {
         ]
     )
 
-    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+    package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         stream.playlists.flatMap { playlist -> [Finding] in
             guard let media = playlist.media, let target = media.targetDuration else { return [] }
             var findings: [Finding] = []

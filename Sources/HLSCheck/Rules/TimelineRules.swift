@@ -28,11 +28,11 @@ private func hex(_ pid: UInt16) -> String {
 }
 
 /// MPEG-TS continuity counter gaps inside a segment or across the join of two segments.
-public struct ContinuityErrorRule: Rule {
+package struct ContinuityErrorRule: Rule {
     /// Makes the rule; it holds no state, so one instance serves every check.
-    public init() {}
+    package init() {}
 
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         id: "continuity-error", name: "TS continuity counter gap", defaultSeverity: .warning, scope: .variant,
         summary: "An MPEG-TS continuity_counter skips inside a segment, or does not continue across the join with the previous segment.",
         rationale: "ISO/IEC 13818-1 §2.4.3.3: the continuity_counter increments by one with each packet of a PID that carries payload; a gap means packets were lost or the segments were cut from different muxer runs, and demuxers drop the PES packet it interrupts. A join is only checked between segments that follow each other without EXT-X-DISCONTINUITY (RFC 8216 §4.3.2.3).",
@@ -42,7 +42,7 @@ public struct ContinuityErrorRule: Rule {
         ],
         needsMedia: true)
 
-    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+    package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         demuxedRecords(stream).flatMap { measurement, records -> [Finding] in
             var findings: [Finding] = []
             for record in records {
@@ -69,11 +69,11 @@ public struct ContinuityErrorRule: Rule {
 }
 
 /// A video segment that does not begin with a keyframe, or whose keyframe lacks its parameter sets.
-public struct SegmentStartsWithoutKeyframeRule: Rule {
+package struct SegmentStartsWithoutKeyframeRule: Rule {
     /// Makes the rule; it holds no state, so one instance serves every check.
-    public init() {}
+    package init() {}
 
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         id: "segment-starts-without-keyframe", name: "Video segment does not start with a keyframe", defaultSeverity: .warning, scope: .variant,
         summary: "A video segment's first frame is not a keyframe (IDR), or an in-band H.264/HEVC keyframe has no SPS/PPS before it.",
         rationale: "Apple's HLS Authoring Specification: every video segment starts with an IDR frame (with its parameter sets) so a player can start or switch variants there; with EXT-X-INDEPENDENT-SEGMENTS the playlist promises it (RFC 8216 §4.3.5.1: every segment decodes without information from other segments).",
@@ -82,7 +82,7 @@ public struct SegmentStartsWithoutKeyframeRule: Rule {
         ],
         needsMedia: true)
 
-    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+    package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         demuxedRecords(stream).flatMap { measurement, records in
             records.compactMap { record -> Finding? in
                 let location = SourceLocation(uri: measurement.playlistURI, line: record.line)
@@ -103,11 +103,11 @@ public struct SegmentStartsWithoutKeyframeRule: Rule {
 }
 
 /// Timestamps that jump or restart between segments without EXT-X-DISCONTINUITY.
-public struct DiscontinuityMissingRule: Rule {
+package struct DiscontinuityMissingRule: Rule {
     /// Makes the rule; it holds no state, so one instance serves every check.
-    public init() {}
+    package init() {}
 
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         id: "discontinuity-missing", name: "Timestamp jump without EXT-X-DISCONTINUITY", defaultSeverity: .error, scope: .variant,
         summary: "A segment's first timestamp is not where the previous segment ended (by more than the duration tolerance), and no EXT-X-DISCONTINUITY marks the join.",
         rationale: "RFC 8216 §4.3.2.3: the EXT-X-DISCONTINUITY tag MUST be present if there is a change in the timestamp sequence. Without it a player schedules the segment at the wrong time: it stalls, skips or loses lip sync.",
@@ -122,7 +122,7 @@ public struct DiscontinuityMissingRule: Rule {
     /// stream may wrap once every 26.5 hours, which is no jump.
     static let wrapPeriod = Double(1 << 33) / 90_000
 
-    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+    package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         demuxedRecords(stream).flatMap { measurement, records in
             joins(records).compactMap { previous, next -> Finding? in
                 guard let start = previous.firstPTS, let nextStart = next.firstPTS else { return nil }
@@ -142,14 +142,14 @@ public struct DiscontinuityMissingRule: Rule {
 }
 
 /// Variants and renditions of one stream whose matching segments start at different times.
-public struct TimestampsMisalignedRule: Rule {
+package struct TimestampsMisalignedRule: Rule {
     /// Makes the rule; it holds no state, so one instance serves every check.
-    public init() {}
+    package init() {}
 
     /// More than one frame apart: a video frame at 24 fps lasts 42 ms, an AAC frame 21–23 ms.
     static let tolerance = 0.05
 
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         id: "timestamps-misaligned", name: "Variants not aligned in time", defaultSeverity: .error,
         summary: "In a VOD stream, the first segments of the media playlists start more than one frame (50 ms) apart; in a stream dated with EXT-X-PROGRAM-DATE-TIME, the segments of one date do.",
         rationale: "bis-22 §6.2.4: matching content in every variant and rendition has matching timestamps, and in a VOD stream the first segment of every media playlist starts at the same media timestamp; renditions that start apart play out of sync (an audio rendition 112 ms ahead of the video, as separately encoded ffmpeg audio is). Segments are matched by their place in time — the start of a VOD playlist, or a date — never by media sequence number, which bis-22 §4.4.3.2 lets differ between playlists. Packed audio counts from its ID3 PRIV timestamp (§3.4).",
@@ -167,7 +167,7 @@ public struct TimestampsMisalignedRule: Rule {
         var start: Double
     }
 
-    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+    package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         let measured = stream.measurements.values.sorted { $0.playlistURI < $1.playlistURI }
         guard measured.count > 1 else { return [] }
         let playlists = measured.compactMap { measurement in stream.loaded.mediaPlaylists[measurement.playlistURI]?.media.map { (measurement, $0) } }
@@ -228,11 +228,11 @@ public struct TimestampsMisalignedRule: Rule {
 }
 
 /// Media playlists of one stream that declare different target durations.
-public struct TargetDurationInconsistentRule: Rule {
+package struct TargetDurationInconsistentRule: Rule {
     /// Makes the rule; it holds no state, so one instance serves every check.
-    public init() {}
+    package init() {}
 
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         id: "target-duration-inconsistent", name: "Target durations differ between variants", defaultSeverity: .error,
         summary: "The media playlists of the variants and renditions of one stream declare different EXT-X-TARGETDURATION values.",
         rationale: "RFC 8216 §6.2.4: each Media Playlist in each Variant Stream MUST have the same target duration; only SUBTITLES renditions and I-frame playlists of VOD streams are exempt. A live player reloads every playlist it plays at the pace of its target duration: a live subtitle or I-frame playlist with another one falls out of step.",
@@ -261,7 +261,7 @@ public struct TargetDurationInconsistentRule: Rule {
                 .merging(["subs.m3u8": Examples.media([30], target: 30)]) { $1 }),
         ])
 
-    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+    package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         var declared: [(uri: String, target: Int, line: Int)] = []
         var seen: Set<String> = []
         func add(_ uri: String, _ playlist: MediaPlaylist?) {

@@ -3,11 +3,11 @@ import HLSPlaylist
 /// A URI that names a local file outside the stream's folder. The file is never read, and the
 /// finding never quotes it: a playlist must not turn the checker into a way to print
 /// `/etc/passwd` into a CI log.
-public struct URIOutsideRootRule: Rule {
+package struct URIOutsideRootRule: Rule {
     /// Makes the rule; it holds no state, so one instance serves every check.
-    public init() {}
+    package init() {}
 
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         id: "uri-outside-root", name: "URI outside the stream's root", defaultSeverity: .error,
         summary: "A playlist, rendition, segment or EXT-X-MAP URI names a local file outside the stream's folder (after percent-decoding and resolving `..` and symlinks; an escape decoding to '/' or NUL names no file at all), or a playlist read over http(s) names a local file or another scheme.",
         rationale: """
@@ -43,7 +43,7 @@ public struct URIOutsideRootRule: Rule {
         ]
     )
 
-    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+    package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         stream.loaded.outsideRoot.map { reference in
             if URIScheme.isRemote(reference.root) {
                 return Finding(

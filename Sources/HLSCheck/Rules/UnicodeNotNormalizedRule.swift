@@ -1,11 +1,11 @@
 import HLSPlaylist
 
 /// Playlist text that is not in Unicode Normalization Form C.
-public struct UnicodeNotNormalizedRule: Rule {
+package struct UnicodeNotNormalizedRule: Rule {
     /// Makes the rule; it holds no state, so one instance serves every check.
-    public init() {}
+    package init() {}
 
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         id: "unicode-not-normalized", name: "Text not in Unicode NFC", defaultSeverity: .error,
         summary: "A tag, URI or comment of a playlist holds characters that are not in Unicode Normalization Form C (an 'é' written as 'e' and a combining accent, say).",
         rationale: "bis-22 §4.1: playlist text is normalized to NFC, so that names compare byte for byte: a NAME, a LANGUAGE or a URI written decomposed in one playlist and composed in another is a different string to a player (and a different file on most servers).",
@@ -28,7 +28,7 @@ public struct UnicodeNotNormalizedRule: Rule {
         return text.utf8.elementsEqual(text._nfcCodeUnits)
     }
 
-    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+    package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         stream.playlists.compactMap { playlist in
             // One finding per playlist, at its first such line: the fix is the same everywhere.
             var lines: [Int] = []

@@ -32,11 +32,11 @@ private func shortName(_ uri: String, in stream: StreamAnalysis) -> String {
 }
 
 /// EXT-X-PLAYLIST-TYPE on some media playlists but not all, or with different values.
-public struct PlaylistTypeInconsistentRule: Rule {
+package struct PlaylistTypeInconsistentRule: Rule {
     /// Makes the rule; it holds no state, so one instance serves every check.
-    public init() {}
+    package init() {}
 
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         id: "playlist-type-inconsistent", name: "EXT-X-PLAYLIST-TYPE differs between media playlists", defaultSeverity: .error,
         summary: "One media playlist of the stream has EXT-X-PLAYLIST-TYPE and another has none, or another value.",
         rationale: "bis-22 §6.2.4: if any media playlist of a multivariant playlist has EXT-X-PLAYLIST-TYPE, all have it with the same value; a player treats the stream as VOD, EVENT or live from the playlist it happens to load.",
@@ -57,7 +57,7 @@ public struct PlaylistTypeInconsistentRule: Rule {
             ]),
         ])
 
-    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+    package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         let playlists = stream.siblingMediaPlaylists
         guard let typed = playlists.first(where: { $0.media.playlistType != nil }), let type = typed.media.playlistType else { return [] }
         return playlists.compactMap { uri, playlist, media in
@@ -72,9 +72,9 @@ public struct PlaylistTypeInconsistentRule: Rule {
 }
 
 /// EXT-X-SERVER-CONTROL on some media playlists but not all, or with other attributes.
-public struct ServerControlInconsistentRule: Rule {
+package struct ServerControlInconsistentRule: Rule {
     /// Makes the rule; it holds no state, so one instance serves every check.
-    public init() {}
+    package init() {}
 
     static func files(_ video: String, _ audio: String) -> [String: String] {
         [
@@ -84,7 +84,7 @@ public struct ServerControlInconsistentRule: Rule {
         ]
     }
 
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         id: "server-control-inconsistent", name: "EXT-X-SERVER-CONTROL differs between media playlists", defaultSeverity: .error,
         summary: "One media playlist of the stream has EXT-X-SERVER-CONTROL and another has none, or one with other attributes.",
         rationale: "bis-22 §6.2.4: if any media playlist has EXT-X-SERVER-CONTROL, all have the same one; the hold-back and the delivery directives a player relies on must not change when it switches variants.",
@@ -105,7 +105,7 @@ public struct ServerControlInconsistentRule: Rule {
         return result
     }
 
-    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+    package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         let playlists = stream.siblingMediaPlaylists
         guard let reference = playlists.first(where: { $0.media.serverControl != nil }), let control = reference.media.serverControl else { return [] }
         let expected = Self.normalised(control)
@@ -128,11 +128,11 @@ public struct ServerControlInconsistentRule: Rule {
 }
 
 /// EXT-X-PROGRAM-DATE-TIME in some media playlists but not all.
-public struct ProgramDateTimeInconsistentRule: Rule {
+package struct ProgramDateTimeInconsistentRule: Rule {
     /// Makes the rule; it holds no state, so one instance serves every check.
-    public init() {}
+    package init() {}
 
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         id: "program-date-time-inconsistent", name: "EXT-X-PROGRAM-DATE-TIME in some media playlists only", defaultSeverity: .error,
         summary: "One media playlist of the stream has EXT-X-PROGRAM-DATE-TIME and another has none.",
         rationale: "bis-22 §6.2.4: if any media playlist has EXT-X-PROGRAM-DATE-TIME, all have it, with consistent mappings of date to media timestamp; a player that seeks by date or shows the wall-clock time loses it when it switches to a variant without.",
@@ -150,7 +150,7 @@ public struct ProgramDateTimeInconsistentRule: Rule {
             "audio.m3u8": Examples.media().replacing("#EXTINF:6.0,\nseg0.ts", with: "#EXT-X-PROGRAM-DATE-TIME:2026-01-01T00:00:00.000Z\n#EXTINF:6.0,\nseg0.ts"),
         ])])
 
-    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+    package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         let playlists = stream.siblingMediaPlaylists
         func dated(_ media: MediaPlaylist) -> Bool { media.segments.contains { $0.programDateTime != nil } }
         guard let reference = playlists.first(where: { dated($0.media) }) else { return [] }
@@ -166,9 +166,9 @@ public struct ProgramDateTimeInconsistentRule: Rule {
 
 /// Discontinuities at different places, or numbered differently, in the media playlists of a
 /// finished stream.
-public struct DiscontinuitiesMisalignedRule: Rule {
+package struct DiscontinuitiesMisalignedRule: Rule {
     /// Makes the rule; it holds no state, so one instance serves every check.
-    public init() {}
+    package init() {}
 
     static func files(video: String, audio: String) -> [String: String] {
         [
@@ -180,7 +180,7 @@ public struct DiscontinuitiesMisalignedRule: Rule {
 
     static let withBreakAt12 = "#EXTINF:6,\nseg0.ts\n#EXTINF:6,\nseg1.ts\n#EXT-X-DISCONTINUITY\n#EXTINF:6,\nseg2.ts\n"
 
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         id: "discontinuities-misaligned", name: "Discontinuities differ between media playlists", defaultSeverity: .error,
         summary: "In a finished stream (every media playlist ends with EXT-X-ENDLIST), the media playlists have EXT-X-DISCONTINUITY at different times, a different number of them, or a different EXT-X-DISCONTINUITY-SEQUENCE.",
         rationale: "bis-22 §6.2.4: matching content in every variant and rendition has matching discontinuity sequence numbers; Apple's authoring specification (8.15) asks for discontinuities at the same times in all of them. A player switching variants across a break it does not expect resets its timeline in the wrong place.",
@@ -213,7 +213,7 @@ public struct DiscontinuitiesMisalignedRule: Rule {
         return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
     }
 
-    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+    package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         // Live playlists hold different windows of the presentation: their positions do not
         // compare without matching their segments in time.
         guard stream.isEnded else { return [] }
@@ -247,9 +247,9 @@ public struct DiscontinuitiesMisalignedRule: Rule {
 }
 
 /// Date ranges missing from a playable combination, or described differently in two playlists.
-public struct DateRangesInconsistentRule: Rule {
+package struct DateRangesInconsistentRule: Rule {
     /// Makes the rule; it holds no state, so one instance serves every check.
-    public init() {}
+    package init() {}
 
     static let dated = "#EXT-X-PROGRAM-DATE-TIME:2026-01-01T00:00:00.000Z\n"
     static let ad = "#EXT-X-DATERANGE:ID=\"ad\",START-DATE=\"2026-01-01T00:00:06.000Z\",DURATION=6\n"
@@ -265,7 +265,7 @@ public struct DateRangesInconsistentRule: Rule {
         ]
     }
 
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         id: "date-ranges-inconsistent", name: "Date ranges differ between playable combinations", defaultSeverity: .error,
         summary: "An EXT-X-DATERANGE of the stream is in no playlist of some playable combination (a variant with one rendition of each of its groups) of a finished stream, or two playlists describe the range of one ID differently.",
         rationale: "bis-22 §6.2.4: date ranges (ad breaks, chapters, interstitials) must reach the player whatever it plays: each must appear in every playable combination, and be the same wherever it appears.",
@@ -296,7 +296,7 @@ public struct DateRangesInconsistentRule: Rule {
         return result
     }
 
-    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+    package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         guard let master = stream.multivariant else { return [] }
         let playlists = stream.siblingMediaPlaylists
         var byURI: [String: [String: (line: Int, attributes: [String: String])]] = [:]
@@ -355,9 +355,9 @@ public struct DateRangesInconsistentRule: Rule {
 }
 
 /// Finished media playlists of one stream that last noticeably different times.
-public struct DurationMismatchRule: Rule {
+package struct DurationMismatchRule: Rule {
     /// Makes the rule; it holds no state, so one instance serves every check.
-    public init() {}
+    package init() {}
 
     static func files(audio: [Double]) -> [String: String] {
         [
@@ -368,7 +368,7 @@ public struct DurationMismatchRule: Rule {
         ]
     }
 
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         id: "duration-mismatch", name: "Media playlists of different lengths", defaultSeverity: .error,
         summary: "In a finished stream (every media playlist ends with EXT-X-ENDLIST), a variant or audio/video rendition playlist lasts longer than another by more than the smaller of their target durations, by the sum of its EXTINF durations.",
         rationale: "bis-22 §6.2.4: content that one variant or rendition has and another lacks may only be at the start or the end, and no longer than the smallest target duration; Apple's authoring specification asks audio and video playlists, and alternative audio, to cover the same content. A player switching to the shorter playlist, or playing a shorter audio rendition, loses picture or sound at the end.",
@@ -380,7 +380,7 @@ public struct DurationMismatchRule: Rule {
         triggering: [RuleExample("audio 12 s shorter than video", files: files(audio: [6, 6])).expecting(line: 9, "12 s less than video.m3u8")],
         nonTriggering: [RuleExample("audio 40 ms longer than video", files: files(audio: [6, 6, 6, 6.04]))])
 
-    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+    package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         guard stream.isEnded, let master = stream.multivariant else { return [] }
         // Variants and their audio and video renditions: subtitle cues and I-frames end where
         // their last cue or frame does, not where the media ends.

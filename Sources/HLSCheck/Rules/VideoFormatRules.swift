@@ -80,21 +80,21 @@ struct VideoProfileLevel: Equatable {
 }
 
 /// Video in a codec Apple devices do not play.
-public struct VideoCodecUnsupportedRule: Rule {
+package struct VideoCodecUnsupportedRule: Rule {
     /// Makes the rule; it holds no state, so one instance serves every check.
-    public init() {}
+    package init() {}
 
     /// libavcodec's names of the codecs AS 1.1 allows; Dolby Vision is carried as HEVC or H.264.
     static let allowed: Set<String> = ["h264", "hevc", "av1"]
 
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         id: "video-codec-unsupported", name: "Video codec not playable", defaultSeverity: .error, scope: .variant, settings: .appleOnly,
         summary: "A segment carries video that is not H.264, HEVC (Dolby Vision included) or AV1.",
         rationale: "Apple devices decode H.264/AVC, HEVC/H.265 (and Dolby Vision over it) and AV1 in HLS; video in any other codec (MPEG-2, VP9, …) is not played at all.",
         specItems: [.apple("1.1", .must, "Video is H.264/AVC, HEVC/H.265, Dolby Vision or AV1.")],
         needsMedia: true)
 
-    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+    package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         stream.measuredPlaylists.compactMap { measurement in
             guard let (record, format) = measurement.firstTrack(where: { $0.kind == .video && !Self.allowed.contains($0.codecName) })
             else { return nil }
@@ -106,11 +106,11 @@ public struct VideoCodecUnsupportedRule: Rule {
 }
 
 /// A codec in a container Apple devices do not play it from.
-public struct CodecContainerUnsupportedRule: Rule {
+package struct CodecContainerUnsupportedRule: Rule {
     /// Makes the rule; it holds no state, so one instance serves every check.
-    public init() {}
+    package init() {}
 
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         id: "codec-container-unsupported", name: "Codec in the wrong container", defaultSeverity: .error, scope: .variant, settings: .appleOnly,
         summary: "HEVC, AV1, FLAC, Apple Lossless or xHE-AAC outside fMP4, or H.264 outside fMP4 and MPEG-TS.",
         rationale: "Apple devices play HEVC, AV1 and the lossless and USAC audio codecs only from fragmented MP4 (CMAF) segments, and H.264 from fMP4 or MPEG-TS; the same bitstream in another container is not played.",
@@ -145,7 +145,7 @@ public struct CodecContainerUnsupportedRule: Rule {
         }
     }
 
-    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+    package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         stream.measuredPlaylists.compactMap { measurement in
             guard let record = measurement.records.firstInspected(whereContent: { container, formats in
                       formats.contains { Self.misplaced($0, in: container) != nil }
@@ -162,11 +162,11 @@ public struct CodecContainerUnsupportedRule: Rule {
 }
 
 /// Video above the profile or level Apple devices must decode.
-public struct VideoProfileLevelUnsupportedRule: Rule {
+package struct VideoProfileLevelUnsupportedRule: Rule {
     /// Makes the rule; it holds no state, so one instance serves every check.
-    public init() {}
+    package init() {}
 
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         id: "video-profile-level-unsupported", name: "Video profile or level too high", defaultSeverity: .error, scope: .variant, settings: .appleOnly,
         summary: "H.264 above High Profile Level 5.2 (5.1 on tvOS), HEVC above Main 10 Level 5.1 (6.0 on iOS), AV1 above Level 6.2, or Dolby Vision other than Profile 5 Level 7 (Profile 5 or 10, Level 9 on iOS).",
         rationale: "Apple devices are specified to decode up to these profiles and levels; a variant above them may not play, or plays on some devices only. The limits depend on the platform, so the profile (apple-ios, apple-tvos) picks them.",
@@ -210,7 +210,7 @@ public struct VideoProfileLevelUnsupportedRule: Rule {
         }
     }
 
-    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+    package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         stream.measuredPlaylists.compactMap { measurement in
             guard let (record, format) = measurement.firstTrack(where: { Self.excess($0, profile: configuration.profile) != nil }),
                   let excess = Self.excess(format, profile: configuration.profile) else { return nil }
@@ -222,18 +222,18 @@ public struct VideoProfileLevelUnsupportedRule: Rule {
 }
 
 /// Interlaced video.
-public struct VideoInterlacedRule: Rule {
+package struct VideoInterlacedRule: Rule {
     /// Makes the rule; it holds no state, so one instance serves every check.
-    public init() {}
+    package init() {}
 
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         id: "video-interlaced", name: "Interlaced video", defaultSeverity: .error, scope: .variant, settings: .appleOnly,
         summary: "A segment's video is coded interlaced (H.264 field coding, HEVC interlaced source, or a field order).",
         rationale: "Apple devices show progressive video; interlaced sources must be deinterlaced before encoding, or they play with combing artefacts or not at all.",
         specItems: [.apple("1.14", .must, "Interlaced sources are deinterlaced.")],
         needsMedia: true)
 
-    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+    package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         stream.measuredPlaylists.compactMap { measurement in
             guard let (record, format) = measurement.firstTrack(where: { $0.kind == .video && $0.interlaced == true }) else { return nil }
             return Finding(
@@ -244,21 +244,21 @@ public struct VideoInterlacedRule: Rule {
 }
 
 /// Video above 60 frames per second.
-public struct FrameRateTooHighRule: Rule {
+package struct FrameRateTooHighRule: Rule {
     /// Makes the rule; it holds no state, so one instance serves every check.
-    public init() {}
+    package init() {}
 
     /// 60 frames per second, with the 2 % by which `frame-rate-mismatch` tells two rates apart.
     static let limit = 60.0 * (1 + FrameRateMismatchRule.tolerance)
 
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         id: "frame-rate-too-high", name: "Video above 60 fps", defaultSeverity: .error, scope: .variant, settings: .appleOnly,
         summary: "A playlist's video runs at more than 60 frames per second (measured from the segments).",
         rationale: "Apple's authoring specification caps HLS video at 60 frames per second; faster video is not played on every device.",
         specItems: [.apple("1.19", .must, "No video runs above 60 fps.")],
         needsMedia: true)
 
-    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+    package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         stream.measuredPlaylists.compactMap { measurement in
             guard let rate = measurement.measuredFrameRate, rate > Self.limit,
                   let record = measurement.inspectedRecords.first(where: { ($0.videoFrameRate ?? 0) > Self.limit }) else { return nil }
@@ -270,11 +270,11 @@ public struct FrameRateTooHighRule: Rule {
 }
 
 /// PQ HEVC that is neither HDR10 nor Dolby Vision.
-public struct HDRFormatUnsupportedRule: Rule {
+package struct HDRFormatUnsupportedRule: Rule {
     /// Makes the rule; it holds no state, so one instance serves every check.
-    public init() {}
+    package init() {}
 
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         id: "hdr-format-unsupported", name: "HDR video that is not HDR10, HLG or Dolby Vision", defaultSeverity: .error, scope: .variant, settings: .appleOnly,
         summary: "HEVC video with the PQ transfer (16) that is not HDR10 (BT.2020 primaries, 10-bit Main 10) and carries no Dolby Vision configuration.",
         rationale: "Apple devices play HDR HEVC as HDR10 (PQ, BT.2020, 10 bits), HLG or Dolby Vision. PQ in 8 bits or with BT.709 primaries is none of them and shows with wrong colours or banding.",
@@ -291,7 +291,7 @@ public struct HDRFormatUnsupportedRule: Rule {
         return nil
     }
 
-    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+    package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         stream.measuredPlaylists.compactMap { measurement in
             guard let (record, format) = measurement.firstTrack(where: { Self.problem($0) != nil }), let problem = Self.problem(format)
             else { return nil }

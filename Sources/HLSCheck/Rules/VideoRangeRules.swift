@@ -45,11 +45,11 @@ extension VariantAnalysis {
 }
 
 /// VIDEO-RANGE that does not match the transfer characteristics of the video.
-public struct VideoRangeMismatchRule: Rule {
+package struct VideoRangeMismatchRule: Rule {
     /// Makes the rule; it holds no state, so one instance serves every check.
-    public init() {}
+    package init() {}
 
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         id: "video-range-mismatch", name: "VIDEO-RANGE differs from the video", defaultSeverity: .error, scope: .variant,
         summary: "VIDEO-RANGE (SDR when absent) is not what the transfer characteristics in the video bitstream call for: SDR for 1, 6, 13, 14, 15; HLG for 18; PQ for 16.",
         rationale: "Players choose between SDR and HDR variants by VIDEO-RANGE and set the display up for it; PQ declared on SDR video, or HDR video without VIDEO-RANGE, shows with wrong brightness and colours, or is offered to a display that cannot show it.",
@@ -61,7 +61,7 @@ public struct VideoRangeMismatchRule: Rule {
         ],
         needsMedia: true)
 
-    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+    package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         stream.variants.compactMap { variant in
             guard let declaration = variant.stream else { return nil }
             let transfers = variant.measuredTransfers
@@ -80,11 +80,11 @@ public struct VideoRangeMismatchRule: Rule {
 }
 
 /// Only HDR video variants.
-public struct SDRVariantMissingRule: Rule {
+package struct SDRVariantMissingRule: Rule {
     /// Makes the rule; it holds no state, so one instance serves every check.
-    public init() {}
+    package init() {}
 
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         id: "sdr-variant-missing", name: "No SDR video", defaultSeverity: .error, settings: .appleOnly,
         summary: "Every video variant declares VIDEO-RANGE=PQ or HLG: no SDR video is offered.",
         rationale: "Devices and displays without HDR play the SDR variants; a stream of HDR variants only leaves them nothing to play. video-range-mismatch checks that what is declared SDR is SDR.",
@@ -100,7 +100,7 @@ public struct SDRVariantMissingRule: Rule {
             RuleExample("audio only", files: Examples.stream(Examples.audioVariant())),
         ])
 
-    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+    package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         let video = stream.variants.filter(\.carriesVideo)
         guard let first = video.first, video.allSatisfy({ VideoRange.isHDR($0.stream?.videoRange) }) else { return [] }
         return [Finding(
@@ -110,11 +110,11 @@ public struct SDRVariantMissingRule: Rule {
 }
 
 /// HDR content without an HDR variant at 30 frames per second or less.
-public struct HDRLowFrameRateMissingRule: Rule {
+package struct HDRLowFrameRateMissingRule: Rule {
     /// Makes the rule; it holds no state, so one instance serves every check.
-    public init() {}
+    package init() {}
 
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         id: "hdr-low-frame-rate-missing", name: "No HDR variant at 30 fps or less", defaultSeverity: .warning, settings: .appleOnly,
         summary: "HDR variants (VIDEO-RANGE=PQ or HLG) are offered, but none at 30 frames per second or less.",
         rationale: "Devices that decode HDR only up to 30 frames per second (older Apple TVs among them) need an HDR variant at that rate, or they fall back to SDR.",
@@ -134,7 +134,7 @@ public struct HDRLowFrameRateMissingRule: Rule {
             RuleExample("SDR only", files: Examples.stream(Examples.videoVariant)),
         ])
 
-    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+    package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         let hdr = stream.variants.filter { $0.carriesVideo && VideoRange.isHDR($0.stream?.videoRange) }
         guard let first = hdr.first else { return [] }
         let rates = hdr.map { $0.stream?.frameRate ?? $0.measurement?.measuredFrameRate }
@@ -148,11 +148,11 @@ public struct HDRLowFrameRateMissingRule: Rule {
 }
 
 /// I-frame streams that are all HDR.
-public struct SDRIFrameStreamMissingRule: Rule {
+package struct SDRIFrameStreamMissingRule: Rule {
     /// Makes the rule; it holds no state, so one instance serves every check.
-    public init() {}
+    package init() {}
 
-    public static let description = RuleDescription(
+    package static let description = RuleDescription(
         id: "sdr-iframe-missing", name: "No SDR I-frame stream", defaultSeverity: .error, settings: .appleOnly,
         summary: "I-frame streams are offered, but every one declares VIDEO-RANGE=PQ or HLG.",
         rationale: "Trick play (scrubbing, fast forward) on a device or display without HDR needs an SDR I-frame stream. iframe-playlist-missing reports a stream with no I-frame stream at all.",
@@ -172,7 +172,7 @@ public struct SDRIFrameStreamMissingRule: Rule {
                 "#EXT-X-I-FRAME-STREAM-INF:BANDWIDTH=90000,CODECS=\"hvc1.2.4.L123.B0\",RESOLUTION=640x360,VIDEO-RANGE=PQ,URI=\"iframes-hdr.m3u8\"\n")),
         ])
 
-    public func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
+    package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         guard let iFrames = stream.multivariant?.iFrameVariants, let first = iFrames.first,
               iFrames.allSatisfy({ VideoRange.isHDR($0.attributes["VIDEO-RANGE"]?.rawValue) }) else { return [] }
         return [Finding(

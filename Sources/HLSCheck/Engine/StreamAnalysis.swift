@@ -1,0 +1,252 @@
+package import HLSPlaylist
+
+/// A rendition of an EXT-X-MEDIA group, with its playlist when it has one and it could be read.
+package struct RenditionAnalysis: Sendable, Hashable {
+    /// The EXT-X-MEDIA tag.
+    package var rendition: Rendition
+    /// Resolved URI of the rendition's media playlist, nil when it has none (muxed into the variant).
+    package var playlistURI: String?
+    /// The rendition's media playlist, nil without a URI or when it could not be read.
+    package var playlist: MediaPlaylist?
+    /// What its segments hold; nil with `--playlist-only`, without a playlist, or when unreadable.
+    package var measurement: PlaylistMeasurement?
+}
+
+/// One variant stream of the multivariant playlist — or the single media playlist that was given
+/// as input — with everything the rules need to judge it.
+package struct VariantAnalysis: Sendable, Hashable {
+    /// The URI as written in the multivariant playlist (or as given on the command line).
+    package var uri: String
+    /// The URI resolved against its referrer; the key of `LoadedStream.mediaPlaylists`.
+    package var playlistURI: String
+    /// The EXT-X-STREAM-INF, nil when the input is a media playlist.
+    package var stream: VariantStream?
+    /// Where the variant is declared: its EXT-X-STREAM-INF line, or line 1 of a media playlist.
+    package var location: SourceLocation
+    /// The media playlist, nil when it could not be read.
+    package var playlist: MediaPlaylist?
+    /// The renditions of the variant's AUDIO group, in playlist order.
+    package var audioRenditions: [RenditionAnalysis]
+    /// The renditions of the variant's VIDEO group, in playlist order.
+    package var videoRenditions: [RenditionAnalysis]
+    /// What the variant's own segments hold; nil with `--playlist-only` or when unreadable.
+    package var measurement: PlaylistMeasurement?
+
+    /// Audio-only by declaration: CODECS lists only audio codecs. Without CODECS the
+    /// declaration does not say: RESOLUTION or a VIDEO group makes it video, and neither leaves
+    /// its kind unknown (`isKindUnknown`), not audio-only.
+    package var isDeclaredAudioOnly: Bool {
+        if let codecs = stream?.codecs, !codecs.isEmpty {
+            let kinds = codecs.map(CodecKind.init(codec:))
+            return kinds.contains(.audio) && !kinds.contains(.video)
+        }
+        return false
+    }
+
+    /// Whether neither the declaration (CODECS, RESOLUTION, a VIDEO group) nor inspected
+    /// segments tell whether the variant carries video: with `--playlist-only`, a variant of
+    /// BANDWIDTH alone may be audio-only or video.
+    package var isKindUnknown: Bool {
+        guard let stream, stream.codecs?.isEmpty ?? true, stream.resolution == nil, videoRenditions.isEmpty else { return false }
+        return !(CollectionOfOne(measurement).compactMap { $0 } + allRenditions.lazy.compactMap(\.measurement)).contains(where: \.hasInspectedSegments)
+    }
+
+    /// Audio-only by content when the segments were inspected — audio and no video, in the
+    /// variant and its renditions — else by declaration.
+    package var isAudioOnly: Bool {
+        var inspected = false, audio = false, video = false
+        for measured in CollectionOfOne(measurement).compactMap({ $0 }) + allRenditions.lazy.compactMap(\.measurement) {
+            inspected = inspected || measured.hasInspectedSegments
+            audio = audio || measured.containsAudio
+            video = video || measured.containsVideo
+        }
+        guard inspected else { return isDeclaredAudioOnly }
+        return audio && !video
+    }
+
+    /// The audio renditions, then the video renditions, without copying either list (a hostile
+    /// master can give thousands of variants one group of thousands of renditions).
+    package var allRenditions: FlattenSequence<[[RenditionAnalysis]]> { [audioRenditions, videoRenditions].joined() }
+
+    /// The declared BANDWIDTH in bit/s, nil when absent (or for a media playlist given alone).
+    package var declaredBandwidth: Int? { stream?.bandwidth }
+    /// The declared AVERAGE-BANDWIDTH in bit/s, nil when absent.
+    package var declaredAverageBandwidth: Int? { stream?.averageBandwidth }
+
+    /// Every playable combination (RFC 8216 §4.3.4.2): the playlists a client downloads at once.
+    ///
+    /// The first playlist plays the video (and whatever is muxed with it): the variant's own, or a
+    /// VIDEO rendition with a URI of its own, which a client loads *instead* (an alternate angle).
+    /// Then one AUDIO rendition with a URI of its own, when the group has one; a rendition without
+    /// URI, or whose URI is the first playlist, is muxed there and adds nothing — a playlist is
+    /// never counted twice. SUBTITLES and CLOSED-CAPTIONS are not measured (docs/measurement.md).
+    ///
+    /// A variant whose own playlist *is* one of its AUDIO renditions (an audio-only variant over
+    /// a group of languages, its URI the default's) has no media beside that group: choosing
+    /// another rendition of the group plays that one instead, so each rendition is a
+    /// combination of its own (RFC 8216 §4.3.4.1.1: each member of a group is an alternative
+    /// rendition of the same content).
+    package var playableCombinations: [[String]] {
+        if videoRenditions.isEmpty, audioRenditions.count > 1, audioRenditions.contains(where: { $0.playlistURI == playlistURI }) {
+            var seen: [String] = []
+            for uri in audioRenditions.compactMap(\.playlistURI) where !seen.contains(uri) { seen.append(uri) }
+            return seen.map { [$0] }
+        }
+        var mains = [playlistURI]
+        for uri in videoRenditions.compactMap(\.playlistURI) where !mains.contains(uri) { mains.append(uri) }
+        var audio: [String?] = audioRenditions.isEmpty ? [nil] : []
+        for rendition in audioRenditions where !audio.contains(rendition.playlistURI) { audio.append(rendition.playlistURI) }
+        return mains.flatMap { main in
+            var seen: Set<[String]> = []
+            return audio.compactMap { other -> [String]? in
+                let combination = other.map { $0 == main ? [main] : [main, $0] } ?? [main]
+                return seen.insert(combination).inserted ? combination : nil
+            }
+        }
+    }
+
+    /// The measurement of a playlist of this variant (its own or a rendition's).
+    package func measurement(of uri: String) -> PlaylistMeasurement? {
+        if uri == playlistURI { return measurement }
+        return allRenditions.first { $0.playlistURI == uri }?.measurement
+    }
+
+    /// The measured playlists of every combination, each once, in combination order.
+    var combinationMeasurements: [PlaylistMeasurement] {
+        var seen: Set<String> = []
+        return playableCombinations.joined().filter { seen.insert($0).inserted }.compactMap(measurement(of:))
+    }
+
+    /// The largest sum of `value` over the combinations whose playlists were all measured, with
+    /// the combination that gives it; nil when the variant's own playlist was not measured.
+    private func largestSum(_ value: (PlaylistMeasurement) -> Int?) -> (sum: Int, combination: [String])? {
+        guard measurement.flatMap(value) != nil else { return nil }
+        var best: (sum: Int, combination: [String])?
+        for combination in playableCombinations {
+            let values = combination.map { measurement(of: $0).flatMap(value) }
+            guard values.allSatisfy({ $0 != nil }) else { continue }
+            let sum = values.reduce(0) { $0 + ($1 ?? 0) }
+            if sum > (best?.sum ?? -1) { best = (sum, combination) }
+        }
+        return best
+    }
+
+    /// The largest sum of peak bit rates over the playable combinations (docs/measurement.md).
+    package var measuredPeakBitrate: Int? { largestSum(\.peakBitrate)?.sum }
+
+    /// The combination that sets `measuredPeakBitrate`: playlist URIs, the main one first.
+    package var peakCombination: [String]? { largestSum(\.peakBitrate)?.combination }
+
+    /// The largest sum of average bit rates over the playable combinations.
+    package var measuredAverageBitrate: Int? { largestSum(\.averageBitrate)?.sum }
+
+    /// Whether every segment of every playlist of every combination was measured: without it,
+    /// measured values are lower bounds and no rule computes advice from them.
+    package var isMeasurementComplete: Bool {
+        playableCombinations.joined().allSatisfy { uri in
+            measurement(of: uri).map { $0.measuredSegmentCount == $0.records.count } ?? false
+        }
+    }
+
+    /// The largest poster, in image bytes, that every segment of the variant's own playlist can
+    /// carry with its peak combination staying within `budget` — the one answer the check, the
+    /// JSON report and `hlscheck embed` give (PosterBudget). Nil when nothing fits, or when some
+    /// segment was not measured and inspected: no advice from partial data.
+    package func largestPoster(within budget: Int, mimeType: String = PosterBudget.assumedMimeType, description: String = "") -> Int? {
+        guard let own = measurement, own.isComplete, isMeasurementComplete,
+              let peak = measuredPeakBitrate, let ownPeak = own.peakBitrate
+        else { return nil }
+        // What the rest of the peak combination (an audio rendition, say) takes of the budget.
+        let others = peak - ownPeak
+        return PosterBudget.largestPoster(
+            within: budget - others, PosterBudget.segments(own), targetDuration: own.targetDuration,
+            mimeType: mimeType, description: description)
+    }
+
+    /// RFC 6381 codec strings found in the segments of every playable combination.
+    package var detectedCodecs: [String] {
+        Array(Set(combinationMeasurements.flatMap(\.codecs))).sorted()
+    }
+}
+
+/// The loaded stream seen as variants. Built once by the checker, read by every rule.
+package struct StreamAnalysis: Sendable {
+    /// The playlists as loaded.
+    package var loaded: LoadedStream
+    /// One per EXT-X-STREAM-INF, in playlist order; a single one for a media playlist given alone.
+    package var variants: [VariantAnalysis]
+    /// Measurements of every inspected media playlist, keyed by resolved URI.
+    package var measurements: [String: PlaylistMeasurement]
+    /// How the stream's resources travelled over HTTP; empty for a local stream (docs/remote.md).
+    package var delivery = DeliveryLog()
+    /// What reloading a live playlist showed (`--live-duration`); nil when not watched.
+    package var live: LiveObservation?
+
+    /// The root playlist.
+    package var root: Playlist { loaded.root }
+
+    /// Whether any variant carries video: the audio-only budget is about the fallback for video
+    /// (docs/profiles.md, "audio-only budget without video").
+    package var hasVideo: Bool { variants.contains { !$0.isAudioOnly } }
+    /// The root as a multivariant playlist, nil when the input is a media playlist.
+    package var multivariant: MultivariantPlaylist? { loaded.root.multivariant }
+
+    /// Every playlist that was read, root first, then media playlists in URI order.
+    package var playlists: [Playlist] {
+        loaded.uniquePlaylists
+    }
+
+    /// The media playlists whose segments the checker measures: variants and their renditions.
+    package static func playlistsToMeasure(_ loaded: LoadedStream) -> [String: MediaPlaylist] {
+        let analysis = StreamAnalysis(loaded: loaded)
+        var result: [String: MediaPlaylist] = [:]
+        for variant in analysis.variants {
+            if let playlist = variant.playlist { result[variant.playlistURI] = playlist }
+            for rendition in variant.allRenditions {
+                if let uri = rendition.playlistURI, let playlist = rendition.playlist { result[uri] = playlist }
+            }
+        }
+        return result
+    }
+
+    /// Builds the variants of `loaded`, attaching `measurements` (keyed by resolved URI).
+    package init(loaded: LoadedStream, measurements: [String: PlaylistMeasurement] = [:]) {
+        self.loaded = loaded
+        self.measurements = measurements
+        let root = loaded.root
+        guard let master = root.multivariant else {
+            variants = [
+                VariantAnalysis(
+                    uri: loaded.rootURI, playlistURI: loaded.rootURI, stream: nil,
+                    location: root.location(line: 1), playlist: root.media,
+                    audioRenditions: [], videoRenditions: [], measurement: measurements[loaded.rootURI])
+            ]
+            return
+        }
+        // Each group's list is built once and shared by its variants (arrays are copy-on-write):
+        // linear in variants plus renditions, not their product.
+        struct GroupKey: Hashable { var type: MediaType, group: String }
+        var groups: [GroupKey: [RenditionAnalysis]] = [:]
+        for rendition in master.renditions {
+            guard let type = rendition.type, let group = rendition.groupID else { continue }
+            let uri = rendition.uri.map { URIResolver.resolve($0, against: loaded.rootURI) }
+            groups[GroupKey(type: type, group: group), default: []].append(RenditionAnalysis(
+                rendition: rendition, playlistURI: uri,
+                playlist: uri.flatMap { loaded.mediaPlaylists[$0]?.media },
+                measurement: uri.flatMap { measurements[$0] }))
+        }
+        func renditions(_ type: MediaType, _ group: String?) -> [RenditionAnalysis] {
+            group.flatMap { groups[GroupKey(type: type, group: $0)] } ?? []
+        }
+        variants = master.variants.map { variant in
+            let resolved = URIResolver.resolve(variant.uri, against: loaded.rootURI)
+            return VariantAnalysis(
+                uri: variant.uri, playlistURI: resolved, stream: variant,
+                location: root.location(line: variant.line),
+                playlist: loaded.mediaPlaylists[resolved]?.media,
+                audioRenditions: renditions(.audio, variant.audioGroup),
+                videoRenditions: renditions(.video, variant.videoGroup),
+                measurement: measurements[resolved])
+        }
+    }
+}

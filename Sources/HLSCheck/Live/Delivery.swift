@@ -1,0 +1,223 @@
+import HLSPlaylist
+
+/// How one resource travelled over HTTP, as the remote sources saw it: what the delivery rules
+/// (docs/remote.md) judge. Only playlists and noteworthy segments (retried, redirected, failed)
+/// are recorded, so a long stream's log stays small.
+package struct DeliveryRecord: Sendable, Hashable {
+    package enum Kind: String, Sendable, Hashable {
+        case playlist, segment
+    }
+
+    /// The URI as the loader or the inspector asked for it (credentials included: redact before
+    /// showing, see `CredentialRedaction`).
+    package var uri: String
+    package var kind: Kind
+    /// The final HTTP status, nil when no response arrived.
+    package var status: Int?
+    /// The Content-Type of the final response, nil when absent.
+    package var contentType: String?
+    /// Every URL a redirect led to, in order (the last one answered).
+    package var redirects: [String]
+    /// Why earlier attempts were retried ("HTTP 503", "connection reset"), in order.
+    package var retries: [String]
+    /// Why the resource could not be fetched, nil when it was.
+    package var failure: String?
+    /// The protocol of the final answer ("HTTP/1.1", "HTTP/2"), nil when none arrived.
+    package var httpVersion: String?
+    /// The Accept-Encoding the request offered, nil when it sent none (a byte range).
+    package var acceptEncoding: String?
+    /// The Content-Encoding of the final response ("gzip"), nil when the body came as it is.
+    package var contentEncoding: String?
+
+    package init(
+        uri: String, kind: Kind, status: Int? = nil, contentType: String? = nil, redirects: [String] = [],
+        retries: [String] = [], failure: String? = nil, httpVersion: String? = nil, acceptEncoding: String? = nil,
+        contentEncoding: String? = nil
+    ) {
+        self.httpVersion = httpVersion
+        self.acceptEncoding = acceptEncoding
+        self.contentEncoding = contentEncoding
+        self.uri = uri
+        self.kind = kind
+        self.status = status
+        self.contentType = contentType
+        self.redirects = redirects
+        self.retries = retries
+        self.failure = failure
+    }
+
+    /// "HTTP/2" for major version 2 (RFC 9113 names no minor version), else "HTTP/1.1", "HTTP/1.0".
+    package static func protocolName(_ major: Int, _ minor: Int) -> String {
+        major >= 2 ? "HTTP/\(major)" : "HTTP/\(major).\(minor)"
+    }
+
+    /// The first hop that went from https to plain http, as (from, to).
+    package var downgrade: (from: String, to: String)? {
+        var previous = uri
+        for next in redirects {
+            if URIScheme.of(previous) == "https", URIScheme.of(next) == "http" { return (previous, next) }
+            previous = next
+        }
+        return nil
+    }
+}
+
+/// What every answer of one check had in common, counted for all of them (records are kept
+/// only for the noteworthy ones): what a user debugging a CDN asks first.
+package struct DeliveryTraffic: Sendable, Hashable {
+    /// HTTP answers received, redirects and errors included (retries count each time).
+    package var responses = 0
+    /// Body bytes kept, after decompression.
+    package var bodyBytes = 0
+    /// Answers per protocol: "HTTP/1.1", "HTTP/2".
+    package var httpVersions: [String: Int] = [:]
+
+    package init(responses: Int = 0, bodyBytes: Int = 0, httpVersions: [String: Int] = [:]) {
+        self.responses = responses
+        self.bodyBytes = bodyBytes
+        self.httpVersions = httpVersions
+    }
+}
+
+/// What the network side of one check saw.
+package struct DeliveryLog: Sendable, Hashable {
+    package var records: [DeliveryRecord]
+    /// `--insecure`: TLS certificates and host names were not verified.
+    package var tlsVerificationDisabled: Bool
+    /// Whether any https URL was requested.
+    package var usedTLS: Bool
+    /// Counts over every answer.
+    package var traffic: DeliveryTraffic
+
+    package init(
+        records: [DeliveryRecord] = [], tlsVerificationDisabled: Bool = false, usedTLS: Bool = false,
+        traffic: DeliveryTraffic = DeliveryTraffic()
+    ) {
+        self.records = records
+        self.tlsVerificationDisabled = tlsVerificationDisabled
+        self.usedTLS = usedTLS
+        self.traffic = traffic
+    }
+}
+
+/// A source that can tell how its resources were delivered (HLSRemote's fetcher).
+package protocol DeliveryObserver: Sendable {
+    /// The records of `uris`' requests so far (playlists and noteworthy segments).
+    func deliveryLog() async -> DeliveryLog
+}
+
+/// The scheme of a URI, lowercased; nil without one.
+package enum URIScheme {
+    package static func of(_ uri: String) -> String? {
+        guard let colon = uri.firstIndex(of: ":") else { return nil }
+        let scheme = uri[..<colon]
+        guard let first = scheme.unicodeScalars.first, ("a"..."z").contains(first) || ("A"..."Z").contains(first),
+              scheme.unicodeScalars.allSatisfy({
+                  ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "+" || $0 == "-" || $0 == "."
+              })
+        else { return nil }
+        return scheme.lowercased()
+    }
+
+    /// Whether `uri` is an http or https URL (what the remote sources fetch).
+    package static func isRemote(_ uri: String) -> Bool {
+        let scheme = of(uri)
+        return scheme == "http" || scheme == "https"
+    }
+}
+
+/// Credentials written into a URL (`https://user:secret@host/…`) are sent, never shown: every
+/// report, message and log line goes through `redact`, which replaces the userinfo with `***`.
+package enum CredentialRedaction {
+    /// `text` with the userinfo of every `scheme://userinfo@host` in it replaced by `***`.
+    package static func redact(_ text: String) -> String {
+        guard text.contains("@"), text.contains("://") || text.contains(":\\/\\/") else { return text }
+        var bytes = Array(text.utf8)
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            // At "://": the authority runs to the next "/", "?", "#", whitespace, quote or end.
+            // "://", or "://" as a JSON encoder that escapes slashes writes it (":\/\/").
+            let separator = Self.separatorLength(bytes, at: index)
+            if separator > 0 {
+                output.append(contentsOf: bytes[index..<(index + separator)])
+                index += separator
+                var end = index
+                var at: Int?
+                while end < bytes.count, !Self.endsAuthority(bytes[end]) {
+                    if bytes[end] == UInt8(ascii: "@") { at = end }
+                    end += 1
+                }
+                if let at {
+                    output.append(contentsOf: Array("***".utf8))
+                    index = at
+                }
+                continue
+            }
+            output.append(bytes[index])
+            index += 1
+        }
+        bytes = output
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    private static func separatorLength(_ bytes: [UInt8], at index: Int) -> Int {
+        guard bytes[index] == UInt8(ascii: ":") else { return 0 }
+        let plain: [UInt8] = Array("://".utf8), escaped: [UInt8] = Array(":\\/\\/".utf8)
+        if bytes[index...].starts(with: plain) { return plain.count }
+        if bytes[index...].starts(with: escaped) { return escaped.count }
+        return 0
+    }
+
+    private static func endsAuthority(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "/"), UInt8(ascii: "\\"), UInt8(ascii: "?"), UInt8(ascii: "#"), UInt8(ascii: " "), UInt8(ascii: "\t"),
+             UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: "<"),
+             UInt8(ascii: ">"), UInt8(ascii: ")"), UInt8(ascii: "]"), UInt8(ascii: ","):
+            return true
+        default:
+            return false
+        }
+    }
+}
+
+extension CheckReport {
+    /// The report with every URL's credentials replaced by `***` (input, messages, locations,
+    /// variant URIs): what is shown and written, whatever the format.
+    package func redactingCredentials() -> CheckReport {
+        var copy = self
+        copy.input = CredentialRedaction.redact(input)
+        copy.diagnostics = diagnostics.map { diagnostic in
+            var redacted = diagnostic
+            redacted.message = CredentialRedaction.redact(diagnostic.message)
+            redacted.location = diagnostic.location.map {
+                SourceLocation(uri: CredentialRedaction.redact($0.uri), line: $0.line, column: $0.column)
+            }
+            return redacted
+        }
+        copy.variants = variants.map { variant in
+            var redacted = variant
+            redacted.uri = CredentialRedaction.redact(variant.uri)
+            redacted.playlist = CredentialRedaction.redact(variant.playlist)
+            redacted.peakCombination = variant.peakCombination?.map(CredentialRedaction.redact)
+            return redacted
+        }
+        copy.inputError = inputError.map { CheckError(CredentialRedaction.redact($0.description)) }
+        copy.delivery = delivery.map { log in
+            var redacted = log
+            redacted.records = log.records.map { record in
+                var record = record
+                record.uri = CredentialRedaction.redact(record.uri)
+                record.redirects = record.redirects.map(CredentialRedaction.redact)
+                record.failure = record.failure.map(CredentialRedaction.redact)
+                return record
+            }
+            return redacted
+        }
+        // The HTML report finds each variant's chart by its (redacted) playlist.
+        copy.bitrateSeries = Dictionary(
+            bitrateSeries.map { (CredentialRedaction.redact($0.key), $0.value) }, uniquingKeysWith: { first, _ in first })
+        return copy
+    }
+}

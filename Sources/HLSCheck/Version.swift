@@ -1,5 +1,0 @@
-/// The hlscheck release, reported by `--version` and in every machine-readable report.
-public enum HLSCheckVersion {
-    /// The version string, e.g. `0.1.0`.
-    public static let current = "0.1.0"
-}
