@@ -39,6 +39,19 @@ package struct ExtinfDriftRule: Rule {
         }
     }
 
+    /// The duration of a segment's timing track: in fMP4 exactly, from its fragment's decode
+    /// times (tfdt and sample durations), else from its packet timestamps.
+    static func mediaDuration(_ record: SegmentRecord) -> Double? {
+        if !record.decodeSpans.isEmpty {
+            let tracks = Array(zip(record.trackIDs, record.trackFormats.map(\.kind)))
+            let timing = tracks.first { $0.1 == .video } ?? tracks.first { $0.1 == .audio }
+            if let id = timing?.0, let span = record.decodeSpans.first(where: { $0.trackID == id }), span.timeScale > 0, span.end >= span.start {
+                return Double(span.end - span.start) / Double(span.timeScale)
+            }
+        }
+        return record.timingDuration
+    }
+
     /// A run of records (indices `first`...`last`) whose EXTINF sum `listed` is more than
     /// `allowed` away from their measured sum `measured`.
     struct Drift: Equatable {
@@ -62,7 +75,7 @@ package struct ExtinfDriftRule: Rule {
         var previousSequence: Int?
         for index in records.indices {
             let record = records[index]
-            guard record.isInspected, let media = record.timingDuration, let frameDuration = record.frameDuration, frameDuration > 0,
+            guard record.isInspected, let media = Self.mediaDuration(record), let frameDuration = record.frameDuration, frameDuration > 0,
                   record.extinf.isFinite, record.extinf > 0,
                   abs((record.measuredDuration ?? media) - record.extinf) <= tolerance,
                   previousSequence.map({ record.mediaSequence == $0 + 1 }) ?? true
@@ -96,7 +109,7 @@ package struct ExtinfDriftRule: Rule {
                 let first = extreme.after + 1
                 let runRecords = (first...index).map { records[$0] }
                 let listed = runRecords.reduce(0) { $0 + $1.extinf }
-                let measured = runRecords.reduce(0) { $0 + ($1.timingDuration ?? 0) }
+                let measured = runRecords.reduce(0) { $0 + (Self.mediaDuration($1) ?? 0) }
                 return Drift(first: first, last: index, listed: listed, measured: measured, allowed: allowed - 1e-6)
             }
             if difference < low.value { low = (difference, index) }
