@@ -352,6 +352,8 @@ package struct SessionData: Sendable, Hashable {
     package var uri: String?
     /// LANGUAGE, nil when absent.
     package var language: String?
+    /// FORMAT (bis-22 §4.4.6.4: JSON or RAW), nil when absent, which means JSON.
+    package var format: String?
 
     /// Makes an entry with only its line; the parser fills the attributes.
     package init(line: Int) {
@@ -1074,8 +1076,12 @@ package struct MediaPlaylist: Sendable, Hashable {
     package var targetDurationLine: Int?
     /// EXT-X-MEDIA-SEQUENCE; 0 when absent.
     package var mediaSequence: Int
+    /// 1-based line of the EXT-X-MEDIA-SEQUENCE tag, nil when absent.
+    package var mediaSequenceLine: Int?
     /// EXT-X-DISCONTINUITY-SEQUENCE; 0 when absent.
     package var discontinuitySequence: Int
+    /// 1-based line of the EXT-X-DISCONTINUITY-SEQUENCE tag, nil when absent.
+    package var discontinuitySequenceLine: Int?
     /// EXT-X-PLAYLIST-TYPE, nil when absent.
     package var playlistType: PlaylistType?
     /// Whether `#EXT-X-ENDLIST` is present.

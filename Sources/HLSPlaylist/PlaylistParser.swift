@@ -697,11 +697,13 @@ struct ParserState {
                 sink.error("EXT-X-MEDIA-SEQUENCE must appear before the first media segment", line: line.number, column: line.column, kind: .structure)
             }
             if let v = requiredInteger(tagName, value, line, valueColumn, maximum: ValueLimits.maximumInteger) { media.mediaSequence = v }
+            media.mediaSequenceLine = media.mediaSequenceLine ?? line.number
         case .discontinuitySequence:
             if !media.segments.isEmpty || sawDiscontinuity {
                 sink.error("EXT-X-DISCONTINUITY-SEQUENCE must appear before the first media segment and any EXT-X-DISCONTINUITY", line: line.number, column: line.column, kind: .structure)
             }
             if let v = requiredInteger(tagName, value, line, valueColumn, maximum: ValueLimits.maximumInteger) { media.discontinuitySequence = v }
+            media.discontinuitySequenceLine = media.discontinuitySequenceLine ?? line.number
         case .playlistType:
             let text = value.map { String($0).trimmingSpaces } ?? ""
             if let type = PlaylistType(rawValue: text) {
@@ -749,6 +751,7 @@ struct ParserState {
             data.value = attrs.string("VALUE")
             data.uri = attrs.string("URI")
             data.language = attrs.string("LANGUAGE")
+            data.format = attrs.string("FORMAT")
             master.sessionData.append(data)
         case .sessionKey:
             let attrs = attributeList(tagName, value, line, valueColumn)

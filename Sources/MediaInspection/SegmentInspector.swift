@@ -59,19 +59,34 @@ package struct SegmentInspector: Sendable {
             // A TS segment is read once, for libavformat and the scanners together; the
             // scanners of the other containers read their own way, beside libavformat.
             let sniffed = ContainerSniffer.container(uri: request.uri, source: segment, hasInitSection: initBytes != nil)
+            var facts: SegmentFacts
             if gauge == nil, segment.count >= Self.concurrentPassesThreshold, sniffed.0 != .mpegTS {
-                return try await Self.inspectConcurrently(
+                facts = try await Self.inspectConcurrently(
                     uri: request.uri, segment: segment, initSection: initBytes, wantsStreamInfo: request.wantsStreamInfo,
                     wantsDecode: request.wantsDecode, maximumImagePixels: maximumImagePixels, maximumID3Bytes: maximumID3Bytes,
                     sniffed: sniffed, images: decodedImages)
+            } else {
+                facts = try Self.inspect(
+                    uri: request.uri, segment: segment, initSection: initBytes, wantsStreamInfo: request.wantsStreamInfo,
+                    wantsDecode: request.wantsDecode, maximumImagePixels: maximumImagePixels, maximumID3Bytes: maximumID3Bytes,
+                    gauge: gauge, sniffed: sniffed, images: decodedImages)
             }
-            return try Self.inspect(
-                uri: request.uri, segment: segment, initSection: initBytes, wantsStreamInfo: request.wantsStreamInfo,
-                wantsDecode: request.wantsDecode, maximumImagePixels: maximumImagePixels, maximumID3Bytes: maximumID3Bytes,
-                gauge: gauge, sniffed: sniffed, images: decodedImages)
+            // bis-22 §6.2.3: an encrypted segment has an EXT-X-KEY. Bytes that do not demux and
+            // look like ciphertext are most likely one without.
+            if let problem = facts.problem, EncryptionEvidence.looksEncrypted(segment) {
+                facts.problem = problem + "; its bytes look encrypted (whole 16-byte blocks, no container structure, byte values spread as evenly as random ones), but no EXT-X-KEY applies to it: an encrypted segment needs an EXT-X-KEY with the URI of its key (bis-22 §6.2.3)"
+            }
+            return facts
         }
         // The downloaded (encrypted) size is what counts for bit rate; the content is the clear text.
         var hidden = SegmentFacts(uri: request.uri, byteCount: segment.count, container: .unknown)
+        // bis-22 §6.2.3: a clear segment is under METHOD=NONE or before the first EXT-X-KEY. AES-128
+        // ciphertext has no container structure; bytes that plainly have one were never encrypted.
+        if let clear = EncryptionEvidence.clearContainer(segment) {
+            hidden.problem = "is not encrypted: its bytes are plain \(EncryptionEvidence.name(of: clear)) before any decryption, but EXT-X-KEY METHOD=AES-128 applies to it; put #EXT-X-KEY:METHOD=NONE before a clear segment, or encrypt it (bis-22 §6.2.3)"
+            hidden.decryption = .decrypted
+            return hidden
+        }
         let key: [UInt8]
         do {
             // 16 bytes at most: a key URI is no reason to load a large file.

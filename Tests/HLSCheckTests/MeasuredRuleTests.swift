@@ -129,6 +129,30 @@ func rules(_ report: CheckReport) -> Set<String> { Set(report.diagnostics.map(\.
         #expect(finding.message.contains("256x144"))
     }
 
+    /// bis-22 §4.4.6.2.1: with RESOLUTION and VIDEO, every video rendition of the group has
+    /// that resolution. ffmpeg's ladder: stream_0 is 640x360, stream_1 320x180.
+    @Test func flagsVideoRenditionWhoseResolutionDiffersFromTheVariants() async throws {
+        let folder = try TemporaryFolder()
+        let ladder = folder.path("ladder")
+        _ = try makeFFmpegDefaultLadder(in: ladder, seconds: 2)
+        func master(_ second: String) -> String {
+            "#EXTM3U\n#EXT-X-MEDIA:TYPE=VIDEO,GROUP-ID=\"cam\",NAME=\"Main\",DEFAULT=YES,URI=\"stream_0.m3u8\"\n"
+                + "#EXT-X-MEDIA:TYPE=VIDEO,GROUP-ID=\"cam\",NAME=\"Wide\",URI=\"\(second)\"\n"
+                + "#EXT-X-STREAM-INF:BANDWIDTH=2000000,CODECS=\"avc1.64001e,mp4a.40.2\",RESOLUTION=640x360,VIDEO=\"cam\"\nstream_0.m3u8\n"
+        }
+        try Data(master("stream_1.m3u8").utf8).write(to: URL(fileURLWithPath: ladder + "/angles.m3u8"))
+        let report = try await Checker().check(ladder + "/angles.m3u8")
+        let findings = report.diagnostics.filter { $0.rule == "resolution-mismatch" }
+        #expect(findings.count == 1, "\(findings)")
+        let finding = try #require(findings.first)
+        #expect(finding.location?.line == 3)
+        #expect(finding.message.contains("the video of rendition \"Wide\" (stream_1.m3u8) is 320x180, but the variant on line 4"), "\(finding.message)")
+        // Both renditions at the variant's resolution: nothing to report.
+        try Data(master("stream_0.m3u8").utf8).write(to: URL(fileURLWithPath: ladder + "/same.m3u8"))
+        let same = try await Checker().check(ladder + "/same.m3u8")
+        #expect(same.diagnostics.filter { $0.rule == "resolution-mismatch" }.isEmpty, "\(same.diagnostics)")
+    }
+
     @Test func flagsMissingAndCorruptSegmentsAtTheirLine() async throws {
         let stream = try MediaFixtures.audioOnlyStream(
             [try MediaFixtures.packedSegment(timestamp: 0), Array(repeating: 0x5A, count: 4000)],
@@ -137,6 +161,8 @@ func rules(_ report: CheckReport) -> Set<String> { Set(report.diagnostics.map(\.
         let findings = try await check(stream).diagnostics.filter { $0.rule == "segment-unreadable" }
         #expect(findings.count == 2, "\(findings)")
         #expect(findings.map { $0.location?.line } == [5, 7])
+        // The missing one (not the corrupt one) may be a gap segment without its tag (bis-22 §6.2.1).
+        #expect(findings.map { $0.message.contains("if its media is missing from the source, mark it with EXT-X-GAP") } == [true, false], "\(findings)")
         #expect(findings.allSatisfy { $0.location?.uri == stream.path("audio/index.m3u8") })
     }
 

@@ -69,11 +69,11 @@ enum GStreamerPlayback {
         // Never skipped: without GStreamer the test fails and says how to install it.
         try #require(ToolProcess.locate("gst-launch-1.0") != nil, "\(GStreamerPlayback.missing)")
         let folder = try TemporaryFolder()
-        // Longer than hlsdemux2's 10 s buffering threshold: GStreamer 1.22 fails a stream it
-        // downloads to its end before its output pads are exposed ("Couldn't download fragments",
-        // posted by "Can't push EOS on non-exposed pad"), which a 6-second stream on a loaded
-        // machine does; with more than the threshold to fetch, the download waits for the output.
-        let master = try await ladder.make(in: folder, seconds: 24)
+        // Longer than hlsdemux2's 30 s high watermark, where it stops fetching until the output
+        // drains: GStreamer 1.22 fails a stream it fetches to its end before its output pads are
+        // exposed ("Couldn't download fragments", posted with "Can't push EOS on non-exposed
+        // pad"), which a short stream on a loaded machine does; a longer one waits for the output.
+        let master = try await ladder.make(in: folder, seconds: 40)
         let request = AudioOnlyRequest(
             input: master, poster: try Poster(image: fixture("poster.jpg")), posterName: "poster.jpg", destination: .folder(folder.path("out")))
         let outcome = try await AudioOnlyVariantBuilder(request).run()

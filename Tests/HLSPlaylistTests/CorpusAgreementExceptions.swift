@@ -17,6 +17,12 @@ enum CorpusAgreementExceptions {
         "bis-22 §4.4.6.2: if CLOSED-CAPTIONS=NONE is present on one EXT-X-STREAM-INF tag, it MUST be present on all of them"
     private static let sameGroupMembers =
         "bis-22 §4.4.6.1.1: each Group of the same TYPE MUST have the same set of members, and corresponding members identical attributes but URI, CHANNELS, BIT-DEPTH, SAMPLE-RATE, STABLE-RENDITION-ID and INSTREAM-ID"
+    private static let discontinuitySequence =
+        "bis-22 §6.2.2: a Media Playlist with EXT-X-DISCONTINUITY from which segments are removed (EXT-X-MEDIA-SEQUENCE above 0) MUST contain EXT-X-DISCONTINUITY-SEQUENCE"
+    private static let notIdentifiable =
+        "bis-22 §4: each Playlist MUST be identifiable by the path of its URI (ending .m3u8 or .m3u) or by its HTTP Content-Type; a local file has no Content-Type"
+    private static let supplementalBaseLayer =
+        "bis-22 §4.4.6.2: each SUPPLEMENTAL-CODECS element MUST have its base layer codec in CODECS; Dolby Vision profile 5 (dvh1.05) has no backward-compatible base layer"
     private static let unknownNamesIgnored =
         "RFC 8216 §6.3.1: clients MUST ignore unrecognized tags and attribute/value pairs with an unrecognized AttributeName (the file is valid; the source project's strict mode is stricter than the spec)"
 
@@ -68,6 +74,14 @@ enum CorpusAgreementExceptions {
         "carlanton-m3u8-parser/src/test/resources/multivariant/content-steering.m3u8": sameGroupMembers,
         "globocom-m3u8/extracted/CONTENT_STEERING_PLAYLIST.m3u8": sameGroupMembers,
         "rutgersc-m3u8-rs/sample-playlists/master-not-ending-in-newline-1.m3u8": sameGroupMembers,
+        "Eyevinn-hls-m3u8/m3u8/sample-playlists/media-playlist-fmp4.m3u8": discontinuitySequence,
+        "globocom-m3u8/extracted/DISCONTINUITY_PLAYLIST_WITH_PROGRAM_DATE_TIME.m3u8": discontinuitySequence,
+        // Test fixtures named .txt, and references to a TTML file and to a mistyped ".m3u8S".
+        "Comcast-mamba/mambaTests/Fixtures/hls_sampleMasterFile.txt": notIdentifiable,
+        "Comcast-mamba/mambaTests/Fixtures/hls_singleMediaFile.txt": notIdentifiable,
+        "globocom-m3u8/extracted/MULTI_MEDIA_PLAYLIST.m3u8": notIdentifiable,
+        "globocom-m3u8/extracted/VARIANT_PLAYLIST_WITH_IMAGE_PLAYLISTS.m3u8": notIdentifiable,
+        "sethdeckard-m3u8/spec/fixtures/master_v13.m3u8": supplementalBaseLayer,
     ]
 
     /// `INVALID` files that the spec allows: the checker is right to report no error.

@@ -77,6 +77,8 @@ struct HTTP2Tests {
         #expect(unreadable.count == 1)
         #expect(unreadable.first?.message.contains("HTTP 404 Not Found") == true, "\(unreadable)")
         #expect(unreadable.first?.message.contains("over HTTP/2") == true, "\(unreadable)")
+        // A segment the server does not have may be a gap segment without EXT-X-GAP (bis-22 §6.2.1).
+        #expect(unreadable.first?.message.contains("mark it with EXT-X-GAP") == true, "\(unreadable)")
         #expect(unreadable.first?.location?.uri.hasSuffix("compliant/audio/index.m3u8") == true)
     }
 
@@ -90,6 +92,7 @@ struct HTTP2Tests {
         let unreadable = report.findings("segment-unreadable")
         #expect(unreadable.count == 1, "\(report.diagnostics)")
         #expect(unreadable.first?.message.contains("after 2 retries") == true, "\(unreadable)")
+        #expect(unreadable.first?.message.contains("EXT-X-GAP") == false, "\(unreadable)")
         #expect(report.findings("delivery-retried").count == 1)
         // Only the reset segment is lost.
         #expect(report.variants.contains { $0.measuredPeakBitrate != nil })

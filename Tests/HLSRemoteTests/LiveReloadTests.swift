@@ -97,6 +97,44 @@ struct LiveReloadTests {
         #expect(growing.diagnostics.filter { $0.rule.hasPrefix("live-") }.isEmpty, "\(growing.diagnostics)")
     }
 
+    @Test func playlistThatDropsSegmentsWithoutAMediaSequenceIsAnError() async throws {
+        // Segments 10–12, then 11–13, 12–14: the window slides, but no EXT-X-MEDIA-SEQUENCE
+        // numbers the segments, so each version numbers its first segment 0.
+        let report = try await Self.watch { request in
+            Self.live(from: 10 + request).replacingOccurrences(of: "#EXT-X-MEDIA-SEQUENCE:\(10 + request)\n", with: "")
+        }
+        let changed = report.findings("live-segment-changed")
+        #expect(!changed.isEmpty, "\(report.diagnostics)")
+        #expect(changed.allSatisfy {
+            $0.message.contains("1 segment(s) were removed from the front of this playlist between reloads, but it has no EXT-X-MEDIA-SEQUENCE")
+        }, "\(changed)")
+        #expect(changed.allSatisfy { $0.severity == .error })
+    }
+
+    @Test func discontinuityInALivePlaylistWithoutItsSequenceTagIsAnError() async throws {
+        // The first version has no discontinuity; the reload adds one before the new segment,
+        // and neither version has EXT-X-DISCONTINUITY-SEQUENCE (AS 8.17).
+        let added = try await Self.watch({ request in
+            var text = Self.live(from: 10 + min(request, 1))
+            if request > 0, let last = text.range(of: "#EXTINF", options: .backwards) {
+                text.insert(contentsOf: "#EXT-X-DISCONTINUITY\n", at: last.lowerBound)
+            }
+            return text
+        }, seconds: 1.5)
+        let missing = added.findings("live-discontinuity-sequence")
+        #expect(missing.count == 1, "\(added.diagnostics)")
+        #expect(missing.first?.message.contains("a reload added EXT-X-DISCONTINUITY to this live playlist, which drops segments and has no EXT-X-DISCONTINUITY-SEQUENCE") == true, "\(missing)")
+        // With the tag from the first version on, the same stream is clean.
+        let tagged = try await Self.watch({ request in
+            var text = Self.live(from: 10 + min(request, 1), extra: "#EXT-X-DISCONTINUITY-SEQUENCE:0\n")
+            if request > 0, let last = text.range(of: "#EXTINF", options: .backwards) {
+                text.insert(contentsOf: "#EXT-X-DISCONTINUITY\n", at: last.lowerBound)
+            }
+            return text
+        }, seconds: 1.5)
+        #expect(tagged.findings("live-discontinuity-sequence").isEmpty, "\(tagged.diagnostics)")
+    }
+
     @Test func vodPlaylistThatChangesIsAnErrorAndOneThatStaysIsNot() async throws {
         let changing = try await Self.watch { request in Self.vod(request == 0 ? 2 : 3) }
         let changed = changing.findings("live-vod-changed")

@@ -181,6 +181,42 @@ struct RemoteCheckTests {
         #expect(wrong.first?.location?.line == 8)
     }
 
+    /// bis-22 §4: a playlist at a path without .m3u8 or .m3u is identified by its Content-Type,
+    /// or by nothing.
+    @Test func playlistIdentifiedByNeitherPathNorTypeIsAnError() async throws {
+        let playlist = "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:2\n#EXT-X-PLAYLIST-TYPE:VOD\n#EXTINF:2.0,\n/compliant/audio/seg0.ts\n#EXT-X-ENDLIST\n"
+        let (typed, untyped) = try await Remote.withSamplesServer { server in
+            server.inject(.dynamic { _ in playlist }, at: "typed")
+            server.inject(.media { _ in (200, Array(playlist.utf8)) }, at: "untyped")
+            return (try await Remote.check(server.url("typed"), { $0.playlistOnly = true }),
+                    try await Remote.check(server.url("untyped"), { $0.playlistOnly = true }))
+        }
+        #expect(typed.findings("playlist-not-identifiable").isEmpty, "\(typed.diagnostics)")
+        let found = untyped.findings("playlist-not-identifiable")
+        #expect(found.count == 1, "\(untyped.diagnostics)")
+        #expect(found.first?.message.contains("it was served with Content-Type video/mp2t: nothing identifies it as a playlist") == true, "\(found)")
+        #expect(found.first?.severity == .error)
+    }
+
+    /// bis-22 §4.4.6.4: the resource a session-data URI names is fetched and must be JSON.
+    @Test func sessionDataThatIsNotJSONIsAnError() async throws {
+        let good = "#EXTM3U\n#EXT-X-SESSION-DATA:DATA-ID=\"com.example.title\",URI=\"title.json\"\n"
+            + "#EXT-X-STREAM-INF:BANDWIDTH=300000,CODECS=\"mp4a.40.2\"\ncompliant/audio/index.m3u8\n"
+        let bad = good.replacingOccurrences(of: "title.json", with: "title.txt")
+        let (clean, wrong) = try await Remote.withSamplesServer { server in
+            server.inject(.dynamic { _ in good }, at: "good.m3u8")
+            server.inject(.dynamic { _ in bad }, at: "bad.m3u8")
+            server.inject(.media { _ in (200, Array("{\"en\": \"Big Buck Bunny\"}".utf8)) }, at: "title.json")
+            server.inject(.media { _ in (200, Array("title = Big Buck Bunny".utf8)) }, at: "title.txt")
+            return (try await Remote.check(server.url("good.m3u8")), try await Remote.check(server.url("bad.m3u8")))
+        }
+        #expect(clean.findings("session-data-format-mismatch").isEmpty, "\(clean.diagnostics)")
+        let found = wrong.findings("session-data-format-mismatch")
+        #expect(found.count == 1, "\(wrong.diagnostics)")
+        #expect(found.first?.message.contains("the resource at URI title.txt is not JSON") == true, "\(found)")
+        #expect(found.first?.location?.line == 2)
+    }
+
     @Test func gzipPlaylistsAreInflated() async throws {
         let (report, requests) = try await Remote.withSamplesServer { server in
             server.inject(.gzip, at: "compliant/master.m3u8")

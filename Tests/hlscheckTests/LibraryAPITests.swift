@@ -19,8 +19,11 @@ import TestSupport
             .filter { $0.hasSuffix(".build") }
             .map { build.appendingPathComponent("\($0)/module.modulemap").path } ?? []
         let swiftc = try #require(ToolProcess.locate("swiftc"), "swiftc is not on PATH")
+        // libxml2's headers are off the default include path (Package.swift passes the same
+        // folder); a module cache of its own keeps the result independent of earlier runs.
         return try ToolProcess.capture(
-            [swiftc, "-typecheck", "-I", build.appendingPathComponent("Modules").path]
+            [swiftc, "-typecheck", "-I", build.appendingPathComponent("Modules").path,
+             "-module-cache-path", folder.url.appendingPathComponent("module-cache").path, "-Xcc", "-I/usr/include/libxml2"]
                 + moduleMaps.filter { FileManager.default.fileExists(atPath: $0) }.flatMap { ["-Xcc", "-fmodule-map-file=\($0)"] }
                 + [file.path],
             timeout: 300)

@@ -189,6 +189,11 @@ public struct Checker: Sendable {
         // watch, is not read again (SegmentFactsCache).
         let cache = SegmentFactsCache()
         var analysis = StreamAnalysis(loaded: loaded, measurements: await measure(loaded, cache: cache))
+        if !configuration.playlistOnly {
+            // bis-22 §4.4.6.4: what a session-data URI names, read like a segment (and confined like one).
+            analysis.sessionData = await SessionDataResource.read(
+                loaded, source: segmentSource, streamRoot: loader.streamRoot(for: loaded.rootURI))
+        }
         if let seconds = configuration.liveWatchSeconds {
             // Live media playlists (no EXT-X-ENDLIST), as they were first read, and VOD ones,
             // loaded once more to see that they do not change (bis-22 §6.2.1).

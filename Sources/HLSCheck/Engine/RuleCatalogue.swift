@@ -118,6 +118,9 @@ package enum RuleCatalogue {
         VideoBitRatesTooFewRule(),
         AudioDescriptionInvalidRule(),
         MapMissingRule(),
+        SupplementalCodecsMismatchRule(),
+        PlaylistNotIdentifiableRule(),
+        SessionDataFormatMismatchRule(),
     ]
 
     /// The description of every rule, in catalogue order.

@@ -181,6 +181,8 @@ package struct StreamAnalysis: Sendable {
     package var delivery = DeliveryLog()
     /// What reloading a live playlist showed (`--live-duration`); nil when not watched.
     package var live: LiveObservation?
+    /// The JSON resources EXT-X-SESSION-DATA URIs name, as read; empty with `--playlist-only`.
+    package var sessionData: [SessionDataResource] = []
 
     /// The root playlist.
     package var root: Playlist { loaded.root }

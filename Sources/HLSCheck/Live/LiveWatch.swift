@@ -368,10 +368,30 @@ package struct LiveComparison: Sendable {
                 message: "EXT-X-TARGETDURATION changed from \(previous.targetDuration.map(String.init) ?? "none") to \(current.targetDuration.map(String.init) ?? "none") between reloads; it must not change (RFC 8216 §6.2.1)",
                 location: at(current.targetDurationLine)))
         }
+        // bis-22 §6.2.2: segments left the front of a playlist without EXT-X-MEDIA-SEQUENCE (its
+        // sequence numbers stay 0, so each segment's number changes); told instead of the changed
+        // segments that follow from it.
+        let removedUntagged = Self.removedWithoutMediaSequence(previous: previous, current: current)
+        if let removed = removedUntagged {
+            findings.append(LiveFinding(
+                rule: LiveSegmentChangedRule.description.id,
+                message: "\(removed) segment(s) were removed from the front of this playlist between reloads, but it has no EXT-X-MEDIA-SEQUENCE, so every segment's sequence number changed; a playlist that drops segments has EXT-X-MEDIA-SEQUENCE and increments it by one per removed segment (bis-22 §6.2.2)",
+                location: at(0)))
+        }
+        if Self.lacksDiscontinuitySequence(current), !Self.lacksDiscontinuitySequence(previous) {
+            // AS 8.17 (and bis-22 §6.2.2 once segments have left): told when a reload adds the
+            // first discontinuity; the version first read is judged on its own by the rule, which
+            // keeps the second message for Apple's profiles.
+            findings.append(LiveFinding(
+                rule: LiveDiscontinuitySequenceRule.description.id,
+                message: LiveDiscontinuitySequenceRule.hasDroppedSegments(current) || removedUntagged != nil
+                    ? LiveDiscontinuitySequenceRule.reloadAddedMessage : LiveDiscontinuitySequenceRule.reloadAddedBeforeRemovalMessage,
+                location: at(current.segments.first(where: \.discontinuity).flatMap { $0.extinfLine ?? $0.uriLine })))
+        }
         // Segments published in both versions (same media sequence number) must be the same.
         let overlapStart = max(previous.mediaSequence, current.mediaSequence)
         let overlapEnd = min(lastPrevious, lastCurrent)
-        if overlapStart <= overlapEnd {
+        if overlapStart <= overlapEnd, removedUntagged == nil {
             for number in overlapStart...overlapEnd {
                 let old = previous.segments[number - previous.mediaSequence]
                 let new = current.segments[number - current.mediaSequence]
@@ -400,6 +420,23 @@ package struct LiveComparison: Sendable {
     }
 }
 
+extension LiveComparison {
+    /// How many segments left the front of `previous` when neither version has
+    /// EXT-X-MEDIA-SEQUENCE: the position in `previous` of the segment `current` starts with;
+    /// nil when the tag is there, nothing was removed, or the versions share no segment.
+    static func removedWithoutMediaSequence(previous: MediaPlaylist, current: MediaPlaylist) -> Int? {
+        guard current.mediaSequenceLine == nil, previous.mediaSequenceLine == nil, current.skippedSegments == nil,
+              let first = current.segments.first?.uri,
+              let index = previous.segments.firstIndex(where: { $0.uri == first }), index > 0
+        else { return nil }
+        return index
+    }
+
+    static func lacksDiscontinuitySequence(_ media: MediaPlaylist) -> Bool {
+        LiveDiscontinuitySequenceRule.lacksSequenceTag(media)
+    }
+}
+
 extension StreamAnalysis {
     /// The analysis with the segments each live playlist published during the watch appended
     /// to its measurement, so that every rule over segments (bit rates, codecs, artwork,
@@ -419,6 +456,7 @@ extension StreamAnalysis {
         var merged = StreamAnalysis(loaded: loaded, measurements: measurements)
         merged.delivery = delivery
         merged.live = live
+        merged.sessionData = sessionData
         return merged
     }
 }

@@ -50,6 +50,7 @@ package struct PartUnavailableRule: Rule {
         specItems: [
             .bis("4.4.4.9", .must, "A partial segment that cannot be fetched is marked GAP=YES."),
             .bis("6.2.1", .must, "A Partial segment can be fetched as soon as it is in the playlist."),
+            .bis("6.2.1", .must, "Gap parts carry GAP=YES, as gap segments carry EXT-X-GAP: a listed part without it that cannot be fetched is reported."),
             .bis("6.2.6", .must, "A hinted resource is available to requests as soon as its hint is in the playlist."),
         ])
     package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] { probeFindings(stream, Self.description.id) }

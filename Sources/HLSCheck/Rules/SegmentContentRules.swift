@@ -15,10 +15,13 @@ package struct SegmentUnreadableRule: Rule {
 
     package static let description = RuleDescription(
         id: "segment-unreadable", name: "Segment unreadable", defaultSeverity: .error, scope: .variant,
-        summary: "A segment is missing, truncated or cannot be demuxed.",
-        rationale: "A player that reaches this segment stalls or skips (RFC 8216 §3).",
+        summary: "A segment is missing, truncated or cannot be demuxed; a missing one not marked EXT-X-GAP; an encrypted-looking one without EXT-X-KEY; a clear one under an AES-128 key.",
+        rationale: "A player that reaches this segment stalls or skips (RFC 8216 §3). bis-22 §6.2.1: a segment whose media the server does not have is a gap segment and carries EXT-X-GAP, so that clients skip it without asking; one that is missing (no such file, HTTP 404 or 410) without the tag is either a gap segment without EXT-X-GAP or a broken URI, and the finding says both. EXT-X-GAP segments are never read. bis-22 §6.2.3: an encrypted segment has an EXT-X-KEY and a clear one is under METHOD=NONE or before the first key; bytes that do not demux and look like AES-128 ciphertext (whole 16-byte blocks, no container structure, byte values as evenly spread as random ones) without a key, and an AES-128 segment whose bytes are plain MPEG-TS, fMP4 or packed audio before decryption, are told apart from other unreadable segments.",
         specItems: [
             SpecItem("RFC 8216 §3", .must, "Each media segment is a resource of one of the supported formats, at the URI its playlist gives."),
+            .bis("6.2.1", .must, "Gap segments carry EXT-X-GAP: a segment that does not exist and is not marked EXT-X-GAP is reported as missing, with EXT-X-GAP named as the fix if it is a gap."),
+            .bis("6.2.3", .must, "Every encrypted segment has an EXT-X-KEY with a URI to its key: a keyless segment that does not demux and looks like AES-128 ciphertext is reported as encrypted."),
+            .bis("6.2.3", .must, "Every unencrypted segment is under METHOD=NONE or before the first key tag: an AES-128 segment whose bytes plainly are MPEG-TS, fMP4 or packed audio before decryption is reported as clear."),
         ],
         needsMedia: true)
 
@@ -29,10 +32,19 @@ package struct SegmentUnreadableRule: Rule {
             guard let problem = record.problem,
                   !outside.contains(URIResolver.resolve(record.uri, against: measurement.playlistURI))
             else { return nil }
+            let gap = Self.isMissingResource(problem)
+                ? "; if its media is missing from the source, mark it with EXT-X-GAP (bis-22 §6.2.1), otherwise publish it at this URI" : ""
             return Finding(
-                "segment \(record.uri): \(problem); it is left out of this playlist's bit-rate measurement",
+                "segment \(record.uri): \(problem); it is left out of this playlist's bit-rate measurement\(gap)",
                 at: SourceLocation(uri: measurement.playlistURI, line: record.line))
         }
+    }
+
+    /// Whether a read failed because the resource does not exist: a local file that is not
+    /// there (LocalSegmentSource: the names it tried, or the system's ENOENT text), an HTTP 404
+    /// or 410 (the remote reason leads with its status).
+    static func isMissingResource(_ problem: String) -> Bool {
+        ["no such file", "No such file", "HTTP 404", "HTTP 410"].contains { problem.hasPrefix($0) }
     }
 }
 
@@ -243,24 +255,38 @@ package struct ResolutionMismatchRule: Rule {
 
     package static let description = RuleDescription(
         id: "resolution-mismatch", name: "RESOLUTION differs from the video", defaultSeverity: .warning, scope: .variant,
-        summary: "RESOLUTION differs from the width × height of the video in the segments.",
-        rationale: "RFC 8216 §4.3.4.2: RESOLUTION is the optimal pixel resolution of the video; players use it to pick a variant for the screen.",
+        summary: "RESOLUTION differs from the width × height of the video in the segments of the variant or of a video rendition of its VIDEO group.",
+        rationale: "RFC 8216 §4.3.4.2: RESOLUTION is the optimal pixel resolution of the video; players use it to pick a variant for the screen. bis-22 §4.4.6.2.1: with a VIDEO group, every video rendition of the group has that resolution, since a player that switches angle keeps the variant it chose for the screen.",
         specItems: [
             .bis("4.4.6.2.1", rfc: "4.3.4.2.1", .must, "The video of a variant has the optimal pixel resolution its RESOLUTION declares."),
+            .bis("4.4.6.2.1", rfc: "4.3.4.2.1", .must, "With RESOLUTION and VIDEO, every video rendition of the group has the optimal resolution RESOLUTION declares."),
         ],
         needsMedia: true)
 
     package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
-        stream.variants.compactMap { variant in
-            guard let declared = variant.stream?.resolution,
-                  let actual = variant.measuredResolution,
-                  actual != declared
-            else { return nil }
-            let column = variant.stream?.attributes["RESOLUTION"]?.column ?? 0
-            return Finding(
-                "RESOLUTION=\(declared) but the video of \(variant.uri) is \(actual)",
-                at: SourceLocation(uri: variant.location.uri, line: variant.location.line, column: column))
+        var findings: [Finding] = []
+        var renditionsSeen: Set<String> = []
+        for variant in stream.variants {
+            guard let declared = variant.stream?.resolution else { continue }
+            if let actual = variant.measuredResolution, actual != declared {
+                let column = variant.stream?.attributes["RESOLUTION"]?.column ?? 0
+                findings.append(Finding(
+                    "RESOLUTION=\(declared) but the video of \(variant.uri) is \(actual)",
+                    at: SourceLocation(uri: variant.location.uri, line: variant.location.line, column: column)))
+            }
+            // bis-22 §4.4.6.2.1: each video rendition of the VIDEO group, told once per
+            // rendition and declared resolution, at its EXT-X-MEDIA line.
+            for rendition in variant.videoRenditions {
+                guard let uri = rendition.playlistURI, uri != variant.playlistURI,
+                      let actual = rendition.measurement?.records.lazy.compactMap(\.videoResolution).first, actual != declared,
+                      renditionsSeen.insert("\(rendition.rendition.line) \(declared)").inserted
+                else { continue }
+                findings.append(Finding(
+                    "the video of rendition \"\(rendition.rendition.name ?? "")\" (\(rendition.rendition.uri ?? uri)) is \(actual), but the variant on line \(variant.location.line) that uses its VIDEO group \"\(rendition.rendition.groupID ?? "")\" declares RESOLUTION=\(declared); every video rendition of a group must have the variant's resolution: move it to a group of its own",
+                    at: stream.root.location(line: rendition.rendition.line)))
+            }
         }
+        return findings
     }
 }
 

@@ -252,13 +252,20 @@ package struct TargetDurationInconsistentRule: Rule {
                 "master.m3u8": "#EXTM3U\n" + Examples.subtitles + Examples.subtitledVariant,
                 "video.m3u8": Examples.live([6, 6], target: 6),
                 "subs.m3u8": Examples.live([30], target: 30),
-            ]),
+            ]).expecting(line: 3, "EXT-X-TARGETDURATION is 30 s here, 6 s in the other playlists"),
+            RuleExample("live I-frame playlist at 10 s, live video at 6 s", files: [
+                "master.m3u8": "#EXTM3U\n" + Examples.videoVariant + Examples.iFrameStream(),
+                "video.m3u8": Examples.live([6, 6], target: 6),
+                "iframes.m3u8": "#EXTM3U\n#EXT-X-VERSION:4\n#EXT-X-TARGETDURATION:10\n#EXT-X-I-FRAMES-ONLY\n#EXTINF:6,\n#EXT-X-BYTERANGE:5000@0\nseg0.ts\n",
+            ]).expecting(line: 3, "EXT-X-TARGETDURATION is 10 s here, 6 s in the other playlists"),
         ],
         nonTriggering: [
             RuleExample("every playlist at 6 s", files: Examples.stream(Examples.videoVariant, Examples.audioVariant())),
             RuleExample("a single media playlist", files: ["master.m3u8": Examples.media()]),
             RuleExample("VOD subtitles at 30 s", files: Examples.stream(Examples.subtitles, Examples.subtitledVariant)
                 .merging(["subs.m3u8": Examples.media([30], target: 30)]) { $1 }),
+            RuleExample("VOD I-frame playlist at 10 s", files: Examples.stream(Examples.videoVariant, Examples.iFrameStream())
+                .merging(["iframes.m3u8": Examples.iFrameMedia.replacing("TARGETDURATION:6", with: "TARGETDURATION:10")]) { $1 }),
         ])
 
     package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
