@@ -230,6 +230,11 @@ package final class Demuxer {
             track.kind = .attachedPicture
         }
         track.duration = stats.duration(timeBase: stream.pointee.time_base, frameDuration: frameDuration(of: track, codec: parameters.codec_id))
+        track.id = Int(stream.pointee.id)
+        track.startTime = stats.firstPTS(timeBase: stream.pointee.time_base)
+        // An ISO BMFF track's time base is 1/timescale (the decode times come from the boxes).
+        let timeBase = stream.pointee.time_base
+        if container == .fragmentedMP4, timeBase.num == 1, timeBase.den > 0 { track.decodeTimeScale = Int(timeBase.den) }
         return track
     }
 

@@ -146,6 +146,21 @@ package struct TrackFacts: Sendable, Hashable, Codable {
     package var channelMask: UInt64?
     /// AAC: how its AudioSpecificConfig (an fMP4 sample entry's esds) signals SBR; nil without one.
     package var sbrSignalling: AACSBRSignalling?
+    /// Seconds: the track's earliest presentation timestamp, nil without timestamps (raw packed
+    /// audio carries none: its segment's `firstPTS` comes from the ID3 PRIV tag).
+    package var startTime: Double?
+    /// The track's identifier in its container: the PID in MPEG-TS, the track_ID in ISO BMFF
+    /// (libavformat's stream id); nil when the container gives none.
+    package var id: Int?
+    /// fMP4 only: the track's timescale (units a second), and from the segment's boxes
+    /// (`MovieFragmentTiming`) the first fragment's decode time (tfdt) and the end of its last
+    /// fragment (that tfdt plus its samples' durations), in those units; nil for other
+    /// containers or when the boxes do not say.
+    package var decodeTimeScale: Int?
+    /// See `decodeTimeScale`.
+    package var firstDecodeTime: Int64?
+    /// See `decodeTimeScale`.
+    package var decodeEndTime: Int64?
 
     /// What describes the track's format, without what varies from segment to segment.
     package var format: TrackFormat {

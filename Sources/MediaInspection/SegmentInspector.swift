@@ -332,6 +332,9 @@ package struct SegmentInspector: Sendable {
                 uri: uri, source: demuxed, container: container, wantsStreamInfo: wantsStreamInfo,
                 maximumImagePixels: maximumImagePixels, gauge: gauge, feed: feed, streamInfoDecodesVideo: streamInfoDecodesVideo)
         facts.tracks = demux.tracks
+        if container == .fragmentedMP4, layoutProblem == nil {
+            fragmentTiming(of: &facts.tracks, segment: segment, initSection: initSection, gauge: gauge)
+        }
         facts.duration = demux.duration
         facts.firstPTS = demux.firstPTS
         facts.videoStartsWithKeyframe = demux.videoStartsWithKeyframe
@@ -346,6 +349,24 @@ package struct SegmentInspector: Sendable {
             facts.decoding = SegmentDecoder.decode(source: demuxed, container: container, maximumPixels: maximumImagePixels)
         }
         return DemuxPassResult(facts: facts, container: container, problems: problems)
+    }
+
+    /// Each fMP4 track's decode times from the segment's `moof` boxes (AS 7.3 is about them, not
+    /// about libavformat's shifted timestamps): a walk over the top-level box headers, the
+    /// `mdat` stepped over. The `trex` defaults come from the init section, or from the
+    /// segment's own `moov` when it carries one.
+    static func fragmentTiming(of tracks: inout [TrackFacts], segment: any RandomAccessBytes, initSection: (any RandomAccessBytes)?, gauge: BufferGauge?) {
+        let head = initSection ?? segment
+        let defaults = (try? head.bytes(at: 0, length: min(head.count, 1 << 20))).map { MovieFragmentTiming.defaultDurations(initSection: $0[...]) } ?? [:]
+        let cursor = ByteCursor(segment, gauge: gauge)
+        let fragments = MovieFragmentTiming.tracks(in: cursor, defaultDurations: defaults)
+        guard cursor.failure == nil else { return }
+        for index in tracks.indices {
+            guard let id = tracks[index].id, let fragment = fragments.first(where: { Int($0.trackID) == id }),
+                  let start = Int64(exactly: fragment.start), let end = Int64(exactly: fragment.end) else { continue }
+            tracks[index].firstDecodeTime = start
+            tracks[index].decodeEndTime = end
+        }
     }
 
     /// The scanners' walk through a window: ID3 tags, and in TS the continuity counters.

@@ -69,6 +69,11 @@ import Testing
         records[0].videoStartsWithKeyframe = true
         records[0].keyframeHasParameterSets = false
         records[0].decoding = decoding
+        records[0].trackIDs = [0x100, 0x101]
+        records[0].timingDuration = 6.0
+        records[0].timingStart = 10.04
+        records[0].frameDuration = 0.04
+        records[0].audioSampleRate = 48_000
 
         // The same content as the first (shared storage), other measured numbers, no gaps.
         records[1] = records[0].with { record in
@@ -81,6 +86,7 @@ import Testing
             record.firstPTS = 16.006
             record.continuity = TransportStreamContinuity(edges: Array(edges.reversed()))
             record.decoding = nil
+            record.timingDuration = 5.96
         }
 
         // Unreadable.
@@ -98,6 +104,10 @@ import Testing
         records[3].firstPTS = 0
         records[3].measuredDuration = 0
         records[3].decoding = []
+        records[3].trackIDs = [nil]
+
+        // fMP4 with decode spans.
+        records[4].decodeSpans = [DecodeSpan(trackID: 1, timeScale: 90_000, start: 540_000, end: 1_080_000)]
 
         // SAMPLE-AES: bytes count, content hidden.
         records[4].bytes = 30_000

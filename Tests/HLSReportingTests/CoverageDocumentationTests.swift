@@ -17,7 +17,7 @@ import TestSupport
     @Test func theSummaryCountsTheRows() {
         let result = SpecCoverage.compute([
             ("codecs-missing", "AS 9.1", "MUST", ""),
-            ("extinf-duration-mismatch", "AS 8.1", "MUST", ""),
+            ("discontinuity-missing", "AS 7.1", "MUST", ""),
             ("codecs-missing", "bis-22 §4.4.6.2", "SHOULD", "CODECS"),
         ])
         let markdown = CoverageDocumentation.markdown(result)
@@ -30,8 +30,8 @@ import TestSupport
         let bisShoulds = bis.filter { $0.requirement.level == .should && $0.requirement.isCheckable }.count
         #expect(markdown.contains("| 1 of \(bisShoulds) | 0 | \(bisShoulds - 1) |"))
         #expect(markdown.contains("| 9.1 | MUST | EXT-X-STREAM-INF has CODECS. | [`codecs-missing`](rules.md#codecs-missing) |"))
-        #expect(markdown.contains("| 8.1 | MUST |"))
-        #expect(markdown.contains("[`extinf-duration-mismatch`](rules.md#extinf-duration-mismatch) — partial: "))
+        #expect(markdown.contains("| 7.1 | MUST |"))
+        #expect(markdown.contains("[`discontinuity-missing`](rules.md#discontinuity-missing) — partial: "))
         #expect(markdown.contains("| 8.24 | SHOULD | A live playlist whose Last-Modified is more than three target durations before its Date counts as invalid. | not checked — needs the HTTP response headers |"))
         #expect(markdown.contains("| §4.4.6.2 (§4.3.4.2) | SHOULD | Every EXT-X-STREAM-INF has CODECS. | [`codecs-missing`]"))
     }

@@ -319,26 +319,31 @@ package struct FixPlan: Sendable {
 
     private mutating func mediaFixes(_ uri: String, _ playlist: Playlist, _ media: MediaPlaylist, measurement: PlaylistMeasurement?, _ configuration: CheckConfiguration) {
         // EXTINF from the measured duration, beyond the check's tolerance (bis-22 §4.4.4.1).
-        var durations = media.segments.map(\.duration)
+        // How long each segment lasts for EXT-X-TARGETDURATION: its EXTINF (as fixed), or its
+        // measured duration where that is longer (bis-22 §6.2.1, AS 7.7; target-duration-exceeded).
+        var lasting = media.segments.map(\.duration)
         var decimals = false
         if let measurement {
             // Records follow the segments that carry media (GAP segments have none).
             let segments = media.segments
             for (index, record) in zip(segments.indices.filter { !segments[$0].gap }, measurement.records) {
+                if record.isInspected, let measured = record.measuredDuration, measured.isFinite {
+                    lasting[index] = max(lasting[index], measured)
+                }
                 guard let line = segments[index].extinfLine,
                       let measured = record.measuredDuration, record.problem == nil, measured > 0,
                       abs(measured - record.extinf) > configuration.durationTolerance
                 else { continue }
                 let text = seconds(measured)
-                durations[index] = measured
+                lasting[index] = measured
                 decimals = true
                 fixes.append(PlaylistFix(playlist: uri, line: line, change: .tagValue(tag: "#EXTINF", value: text), rule: "extinf-duration-mismatch",
                                          reason: "the segment lasts \(text) s by its timestamps"))
             }
         }
-        // EXT-X-TARGETDURATION: at least every EXTINF rounded (bis-22 §4.4.3.1).
+        // EXT-X-TARGETDURATION: at least every segment's duration rounded (bis-22 §4.4.3.1, §6.2.1).
         if let target = media.targetDuration, let line = media.targetDurationLine {
-            let longest = durations.map { $0.rounded() }.max() ?? 0
+            let longest = lasting.map { $0.rounded() }.max() ?? 0
             if longest.isFinite, longest > Double(target), longest <= Double(ValueLimits.maximumTargetDuration) {
                 fixes.append(PlaylistFix(
                     playlist: uri, line: line, change: .tagValue(tag: "#EXT-X-TARGETDURATION", value: String(Int(longest))),

@@ -71,6 +71,10 @@ package enum RuleCatalogue {
         MultichannelAudioMuxedRule(),
         StereoAudioMissingRule(),
         FormatChangeWithoutDiscontinuityRule(),
+        TrackChangeWithoutDiscontinuityRule(),
+        ExtinfDriftRule(),
+        DecodeTimeDiscontinuousRule(),
+        MediaEndMisalignedRule(),
         SuppressionUnknownRuleRule(),
         SuppressionUnusedRule(),
         // Remote delivery and live reloads (docs/remote.md).

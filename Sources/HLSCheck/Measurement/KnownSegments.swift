@@ -64,7 +64,11 @@ extension SegmentRecord {
         record.artwork = scanned.artwork.first
         (record.artworkOverhead, record.posterLayout) = MediaMeasurer.posterCost(scanned)
         record.startsWithTimestampTag = scanned.startsWithTimestampTag
-        if container.isPackedAudio { record.firstPTS = scanned.firstPTS }
+        if container.isPackedAudio {
+            // Raw audio's only timestamp is its PRIV tag, which the rewrite may have added.
+            record.firstPTS = scanned.firstPTS
+            record.timingStart = scanned.firstPTS
+        }
         if container == .mpegTS { record.continuity = scanned.continuity }
         return record
     }

@@ -67,6 +67,25 @@ package struct SegmentRecord: Sendable, Hashable {
     /// coding): what the media format rules judge. Empty when the content was not inspected.
     package var trackFormats: [TrackFormat] = []
 
+    /// The first audio track's sample rate in Hz, nil without audio or when unknown.
+    package var audioSampleRate: Int?
+    /// The container ids of the audio and video tracks (PID, track_ID), parallel to
+    /// `trackFormats`; nil where the container gives none.
+    package var trackIDs: [Int?] = []
+    /// The segment's timing track — its first video track, else its first audio track — whose
+    /// frames set what "within one frame" means (AS 8.1): its duration from packet timestamps,
+    /// and the duration of one of its frames (its duration over its packets, to the
+    /// microsecond). Nil when unknown.
+    package var timingDuration: Double?
+    /// See `timingDuration`.
+    package var frameDuration: Double?
+    /// The timing track's earliest presentation timestamp in seconds (packed audio: the
+    /// segment's ID3 PRIV timestamp), nil when unknown.
+    package var timingStart: Double?
+    /// fMP4 only: each audio and video track's decode times in its timescale, in track order
+    /// (empty for other containers or when unknown).
+    package var decodeSpans: [DecodeSpan] = []
+
     /// Left unread by `--sample N`: neither measured nor inspected, and no problem either.
     package var sampledOut: Bool = false
 
@@ -74,6 +93,27 @@ package struct SegmentRecord: Sendable, Hashable {
     package var isMeasured: Bool { problem == nil && !sampledOut }
     /// Its content was demuxed: codecs, poster and duration are known.
     package var isInspected: Bool { isMeasured && (!encrypted || decrypted) }
+}
+
+/// Where one track's fragment sits on its decode timeline: the first decode time and the end
+/// of the last sample (decode time plus duration), in `timeScale` units a second.
+package struct DecodeSpan: Sendable, Hashable {
+    /// The track's container id (ISO BMFF track_ID).
+    package var trackID: Int
+    /// Units a second (the track's timescale).
+    package var timeScale: Int
+    /// The first sample's decode time (the fragment's tfdt).
+    package var start: Int64
+    /// The last sample's decode time plus its duration.
+    package var end: Int64
+
+    /// Makes a span.
+    package init(trackID: Int, timeScale: Int, start: Int64, end: Int64) {
+        self.trackID = trackID
+        self.timeScale = timeScale
+        self.start = start
+        self.end = end
+    }
 }
 
 /// The measurement of one media playlist's segments (docs/measurement.md).
@@ -485,7 +525,25 @@ struct MediaMeasurer: Sendable {
             record.videoStartsWithKeyframe = facts.videoStartsWithKeyframe
             record.keyframeHasParameterSets = facts.keyframeHasParameterSets
             record.decoding = facts.decoding
-            record.trackFormats = facts.tracks.filter { $0.kind == .audio || $0.kind == .video }.map(\.format)
+            let tracks = facts.tracks.filter { $0.kind == .audio || $0.kind == .video }
+            record.trackFormats = tracks.map(\.format)
+            record.trackIDs = tracks.map(\.id)
+            record.audioSampleRate = tracks.first { $0.kind == .audio }?.sampleRate
+            let timing = video ?? tracks.first { $0.kind == .audio }
+            record.timingStart = timing?.startTime ?? (facts.container.isPackedAudio ? facts.firstPTS : nil)
+            if let timing, let seconds = timing.duration, seconds > 0 {
+                record.timingDuration = seconds
+                if timing.packetCount > 0 {
+                    record.frameDuration = (seconds / Double(timing.packetCount) * 1_000_000).rounded() / 1_000_000
+                }
+            }
+            if facts.container == .fragmentedMP4 {
+                record.decodeSpans = tracks.compactMap { track in
+                    guard let id = track.id, let scale = track.decodeTimeScale, let start = track.firstDecodeTime,
+                          let end = track.decodeEndTime else { return nil }
+                    return DecodeSpan(trackID: id, timeScale: scale, start: start, end: end)
+                }
+            }
         }
         return record
     }

@@ -8,12 +8,13 @@ import MediaInspection
 /// Why columns ("memory flat in stream length"): a check keeps the facts of every
 /// segment of every playlist until its rules have run. Kept as an array of `SegmentRecord`s they
 /// cost ≈ 2 KB a segment (a 350-byte record, a codec list, continuity edges, strings), 20 MB for
-/// a stream of 10 000 segments. Here a segment costs ≈ 50 bytes:
+/// a stream of 10 000 segments. Here a segment costs ≈ 70 bytes:
 ///
 /// - what the playlist says (URI, line, EXTINF, media sequence, discontinuity, encryption) is not
 ///   copied: it is read from the playlist's own segments, shared with the loaded stream;
-/// - what every segment measures differently (bytes, measured duration, first timestamp, a few
-///   flags, the TS continuity edges) lives in contiguous arrays;
+/// - what every segment measures differently (bytes, measured duration, first timestamp, the
+///   timing track's start and duration, a few flags, the TS continuity edges, the fMP4 decode
+///   spans) lives in contiguous arrays;
 /// - what repeats from segment to segment (container, codec strings, tracks, resolution, poster,
 ///   poster cost, how the video starts) is stored once per distinct value and referred to by
 ///   number;
@@ -34,6 +35,11 @@ package struct SegmentRecords: RandomAccessCollection, Sendable, Hashable {
     private var byteCounts: [Int] = []
     private var measuredDurations: [Double] = []
     private var firstPTSs: [Double] = []
+    private var timingDurations: [Double] = []
+    private var timingStarts: [Double] = []
+    /// Where each record's decode spans end in `spans` (they start where the previous ones end).
+    private var spanEnds: [UInt32] = []
+    private var spans: [DecodeSpan] = []
     private var flags: [Flags] = []
     private var contentIndices: [UInt32] = []
     /// Where each record's continuity edges end in `edges` (they start where the previous ones end).
@@ -60,6 +66,9 @@ package struct SegmentRecords: RandomAccessCollection, Sendable, Hashable {
         byteCounts.reserveCapacity(capacity)
         measuredDurations.reserveCapacity(capacity)
         firstPTSs.reserveCapacity(capacity)
+        timingDurations.reserveCapacity(capacity)
+        timingStarts.reserveCapacity(capacity)
+        spanEnds.reserveCapacity(capacity)
         flags.reserveCapacity(capacity)
         contentIndices.reserveCapacity(capacity)
         edgeEnds.reserveCapacity(capacity)
@@ -80,9 +89,15 @@ package struct SegmentRecords: RandomAccessCollection, Sendable, Hashable {
         byteCounts.append(record.bytes)
         measuredDurations.append(record.measuredDuration ?? 0)
         firstPTSs.append(record.firstPTS ?? 0)
+        timingDurations.append(record.timingDuration ?? 0)
+        timingStarts.append(record.timingStart ?? 0)
+        spans.append(contentsOf: record.decodeSpans)
+        spanEnds.append(UInt32(spans.count))
         var flag: Flags = []
         if record.measuredDuration != nil { flag.insert(.hasMeasuredDuration) }
         if record.firstPTS != nil { flag.insert(.hasFirstPTS) }
+        if record.timingDuration != nil { flag.insert(.hasTimingDuration) }
+        if record.timingStart != nil { flag.insert(.hasTimingStart) }
         if record.continuity != nil { flag.insert(.hasContinuity) }
         if record.sampledOut { flag.insert(.sampledOut) }
         contentIndices.append(contents.index(of: Content(record)))
@@ -110,6 +125,9 @@ package struct SegmentRecords: RandomAccessCollection, Sendable, Hashable {
         record.sampledOut = flag.contains(.sampledOut)
         record.measuredDuration = flag.contains(.hasMeasuredDuration) ? measuredDurations[index] : nil
         record.firstPTS = flag.contains(.hasFirstPTS) ? firstPTSs[index] : nil
+        record.timingDuration = flag.contains(.hasTimingDuration) ? timingDurations[index] : nil
+        record.timingStart = flag.contains(.hasTimingStart) ? timingStarts[index] : nil
+        record.decodeSpans = Array(spans[(index == 0 ? 0 : Int(spanEnds[index - 1]))..<Int(spanEnds[index])])
         contents[contentIndices[index]].fill(&record)
         let rare = flag.contains(.hasRare) ? rareOf(index) : nil
         rare?.fill(&record)
@@ -193,6 +211,8 @@ package struct SegmentRecords: RandomAccessCollection, Sendable, Hashable {
         static let hasContinuity = Flags(rawValue: 1 << 2)
         static let sampledOut = Flags(rawValue: 1 << 3)
         static let hasRare = Flags(rawValue: 1 << 4)
+        static let hasTimingDuration = Flags(rawValue: 1 << 5)
+        static let hasTimingStart = Flags(rawValue: 1 << 6)
     }
 
     /// What a segment holds, which repeats from one segment to the next of a playlist.
@@ -211,10 +231,16 @@ package struct SegmentRecords: RandomAccessCollection, Sendable, Hashable {
         var keyframeHasParameterSets: Bool?
         var decrypted: Bool
         var trackFormats: [TrackFormat]
+        var trackIDs: [Int?]
+        var frameDuration: Double?
+        var audioSampleRate: Int?
 
         init(_ record: SegmentRecord) {
             container = record.container
             trackFormats = record.trackFormats
+            trackIDs = record.trackIDs
+            frameDuration = record.frameDuration
+            audioSampleRate = record.audioSampleRate
             codecs = record.codecs
             hasAudio = record.hasAudio
             hasVideo = record.hasVideo
@@ -232,6 +258,9 @@ package struct SegmentRecords: RandomAccessCollection, Sendable, Hashable {
         func fill(_ record: inout SegmentRecord) {
             record.container = container
             record.trackFormats = trackFormats
+            record.trackIDs = trackIDs
+            record.frameDuration = frameDuration
+            record.audioSampleRate = audioSampleRate
             record.codecs = codecs
             record.hasAudio = hasAudio
             record.hasVideo = hasVideo

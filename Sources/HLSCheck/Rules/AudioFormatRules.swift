@@ -107,6 +107,7 @@ package struct FormatChangeWithoutDiscontinuityRule: Rule {
         specItems: [
             .apple("2.11", .must, "A channel layout change comes with EXT-X-DISCONTINUITY."),
             .apple("8.14", .must, "A video frame rate change is marked with EXT-X-DISCONTINUITY."),
+            .apple("8.13", .must, "Breaks of encoding continuity, such as a new channel layout or frame rate, are marked with EXT-X-DISCONTINUITY."),
         ],
         needsMedia: true)
 
