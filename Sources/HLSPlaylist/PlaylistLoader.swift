@@ -313,6 +313,23 @@ package struct PlaylistLoader: Sendable {
         // Confinement and identity before any read: a URI outside the root is a finding, and
         // every spelling of one file (the root included) is read once.
         var outside: [OutsideRootReference] = []
+        // JSON session data is read for session-data-format-mismatch: a file outside the root is
+        // reported with the rest and never read.
+        for data in master.sessionData where (data.format ?? "JSON") == "JSON" {
+            guard let written = data.uri else { continue }
+            let resolved = URIResolver.resolve(written, against: uri)
+            let location = root.location(line: data.line, column: 0)
+            if let streamRoot, let local = LocalPath.name(of: resolved) {
+                let name = await source.canonicalName(resolved)
+                if local.refusal != nil || !streamRoot.contains(canonicalPath: name ?? StreamRoot.canonical(local.path)) {
+                    outside.append(OutsideRootReference(
+                        uri: written, resolvedURI: resolved, location: location, root: streamRoot.path, refusal: local.refusal))
+                }
+            } else if remoteRoot, LocalPath.path(of: resolved) != nil {
+                outside.append(OutsideRootReference(
+                    uri: written, resolvedURI: resolved, location: location, root: uri, refusal: LocalPath.name(of: resolved)?.refusal))
+            }
+        }
         var failures: [LoadFailure] = []
         var aliases: [(uri: String, from: SourceLocation, first: String)] = []  // names of a file read under another
         var toRead: [(uri: String, from: SourceLocation)] = []
