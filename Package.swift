@@ -106,6 +106,7 @@ let package = Package(
         .target(
             name: "HTTPTestServer",
             dependencies: [
+                "TestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

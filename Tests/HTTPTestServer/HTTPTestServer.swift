@@ -6,6 +6,7 @@
 // over loopback. HTTP/2 is offered as browsers and CDNs offer it: over TLS, chosen by ALPN.
 
 import Foundation
+import TestSupport
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
@@ -348,7 +349,7 @@ private final class RequestHandler: ChannelInboundHandler {
         let input = Pipe(), output = Pipe()
         process.standardInput = input
         process.standardOutput = output
-        do { try process.run() } catch { return bytes }
+        do { try ProcessLaunch.run(process) } catch { return bytes }
         input.fileHandleForWriting.write(Data(bytes))
         try? input.fileHandleForWriting.close()
         let result = output.fileHandleForReading.readDataToEndOfFile()

@@ -29,7 +29,7 @@ public enum Golden {
         process.arguments = ["diff", "-u", "--label", "committed", "--label", "output", committed.path, folder.path("output")]
         let pipe = Pipe()
         process.standardOutput = pipe
-        try process.run()
+        try ProcessLaunch.run(process)
         let output = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return String(decoding: output, as: UTF8.self)

@@ -59,7 +59,7 @@ public enum ToolProcess {
         process.standardOutput = out
         process.standardError = err
         process.standardInput = FileHandle.nullDevice
-        try process.run()
+        try ProcessLaunch.run(process)
         let watchdog = DispatchWorkItem { process.terminate() }
         DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: watchdog)
         defer { watchdog.cancel() }
@@ -120,5 +120,18 @@ private final class ErrorDrain: @unchecked Sendable {
     func wait() -> Data {
         done.wait()
         return data
+    }
+}
+
+/// Starts every process the tests start, one at a time: swift-corelibs-foundation's
+/// `Process.run()` crashed in its own copying (a bad pointer in memcpy) while many test threads
+/// started programs at once. Only the start is serialised; the programs run side by side.
+public enum ProcessLaunch {
+    private static let lock = NSLock()
+
+    public static func run(_ process: Process) throws {
+        lock.lock()
+        defer { lock.unlock() }
+        try process.run()
     }
 }

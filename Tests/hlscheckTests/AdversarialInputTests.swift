@@ -95,7 +95,7 @@ struct AdversarialInputTests {
         let compile = Process()
         compile.executableURL = URL(fileURLWithPath: try #require(Self.compiler))
         compile.arguments = ["-shared", "-fPIC", "-Wl,-soname,\(installed)", "-o", folder.path(installed), folder.path("impostor.c")]
-        try compile.run()
+        try ProcessLaunch.run(compile)
         compile.waitUntilExit()
         try #require(compile.terminationStatus == 0, "the impostor library compiles")
 

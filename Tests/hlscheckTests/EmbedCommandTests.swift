@@ -45,7 +45,7 @@ import Testing
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
-        try process.run()
+        try ProcessLaunch.run(process)
         let stdout = out.fileHandleForReading.readDataToEndOfFile()
         let stderr = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
@@ -303,7 +303,7 @@ import Testing
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
-        try process.run()
+        try ProcessLaunch.run(process)
         // Wait for the state to become T (stopped) in /proc: a condition, not a duration.
         while process.isRunning {
             let stat = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/stat", encoding: .utf8)) ?? ""
@@ -371,7 +371,7 @@ import Testing
         let secondOut = Pipe(), secondErr = Pipe()
         second.standardOutput = secondOut
         second.standardError = secondErr
-        try second.run()
+        try ProcessLaunch.run(second)
         // Blocks until the second run says it waits (it writes nothing before that line).
         var said = ""
         while !said.contains("\n") {

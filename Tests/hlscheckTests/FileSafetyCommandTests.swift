@@ -193,7 +193,7 @@ struct FileSafetyCommandTests {
         let out = Pipe()
         process.standardOutput = out
         process.standardError = Pipe()
-        try process.run()
+        try ProcessLaunch.run(process)
         let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         #expect(process.terminationStatus == 1)

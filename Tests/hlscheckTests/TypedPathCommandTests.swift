@@ -185,7 +185,7 @@ struct TypedPathCommandTests {
             let out = Pipe()
             process.standardOutput = out
             process.standardError = Pipe()
-            try process.run()
+            try ProcessLaunch.run(process)
             let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             process.waitUntilExit()
             #expect(process.terminationStatus == 0 && text.contains("aac"), "\(container) \(segment): \(text)")
