@@ -4,7 +4,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-public import HLSPackaging
 
 /// The bytes libFuzzer hands to `LLVMFuzzerTestOneInput`, as an array.
 public func fuzzInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> [UInt8] {
@@ -19,9 +18,6 @@ public let fuzzPosterImage: [UInt8] = [
     0x00, 0x01, 0x00, 0x00, 0xFF, 0xD9,
 ]
 
-public func fuzzPoster() -> Poster? {
-    try? Poster(image: fuzzPosterImage, description: "fuzz")
-}
 
 /// Traps (a libFuzzer crash report) when a documented property of a result does not hold.
 public func expectInvariant(_ condition: @autoclosure () -> Bool, _ message: @autoclosure () -> String) {

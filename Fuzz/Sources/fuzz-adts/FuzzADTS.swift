@@ -28,3 +28,8 @@ enum ADTSFuzzer {
         runFuzzer { data, size in fuzzADTS(data, size) }
     }
 }
+
+/// The poster the writers embed while fuzzing (`fuzzPosterImage`, a minimal JPEG).
+private func fuzzPoster() -> Poster? {
+    try? Poster(image: fuzzPosterImage, description: "fuzz")
+}

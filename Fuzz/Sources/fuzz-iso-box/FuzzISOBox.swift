@@ -33,3 +33,8 @@ enum ISOBoxFuzzer {
         runFuzzer { data, size in fuzzISOBox(data, size) }
     }
 }
+
+/// The poster the writers embed while fuzzing (`fuzzPosterImage`, a minimal JPEG).
+private func fuzzPoster() -> Poster? {
+    try? Poster(image: fuzzPosterImage, description: "fuzz")
+}

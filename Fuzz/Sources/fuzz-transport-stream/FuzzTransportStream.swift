@@ -45,3 +45,8 @@ enum TransportStreamFuzzer {
         runFuzzer { data, size in fuzzTransportStream(data, size) }
     }
 }
+
+/// The poster the writers embed while fuzzing (`fuzzPosterImage`, a minimal JPEG).
+private func fuzzPoster() -> Poster? {
+    try? Poster(image: fuzzPosterImage, description: "fuzz")
+}
