@@ -13,7 +13,7 @@ TEST_DEB_PACKAGES := ffmpeg chromium openssl zsh fish gstreamer1.0-tools gstream
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN := .build/release/hlscheck
 
-.PHONY: all deps test-deps build run test bench samples install install-check uninstall clean fuzz fuzz-build fuzz-seeds fuzz-smoke sanitize
+.PHONY: all deps test-deps build run test lint format bench samples install install-check uninstall clean fuzz fuzz-build fuzz-seeds fuzz-smoke sanitize
 
 all: build
 
@@ -57,7 +57,16 @@ run: build
 # Python packages the tests use to read reports as CI consumers do.
 PIP_TEST_PACKAGES := junitparser xunitparser
 
-test: test-deps
+# The code's layout follows .swift-format (swift-format ships with the toolchain): `make format`
+# rewrites the files, `make lint` (run by `make test`) fails on any line that differs from it.
+FORMATTED := Sources Tests Fuzz Package.swift
+lint:
+	$(SWIFT) format lint --strict --recursive --parallel $(FORMATTED)
+
+format:
+	$(SWIFT) format --in-place --recursive --parallel $(FORMATTED)
+
+test: test-deps lint
 	@python3 -c 'import junitparser, xunitparser' 2>/dev/null || python3 -m pip install -q $(PIP_TEST_PACKAGES)
 	@# At most 16 tests at once: run all ~880 together and the test process holds ~2 000 file
 	@# descriptors, where Foundation's Process.run() over-reads its /proc/self/fd listing and

@@ -4,7 +4,7 @@ import PackageDescription
 // Every target: Swift 6 language mode (complete concurrency checking) and internal imports by
 // default, so a C type can never leak into a public signature (design.md §3).
 let strict: [SwiftSetting] = [
-    .enableUpcomingFeature("InternalImportsByDefault"),
+    .enableUpcomingFeature("InternalImportsByDefault")
 ]
 // FFmpeg, libxml2 and libcurl are not linked: CLazyLibraries loads them on first use, so the
 // system-library targets below give their headers only, without pkg-config (whose --libs would
@@ -37,7 +37,9 @@ let package = Package(
     targets: [
         .systemLibrary(
             name: "CFFmpeg",
-            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev", "libswresample-dev"])]
+            providers: [
+                .apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev", "libswresample-dev"])
+            ]
         ),
         .systemLibrary(
             name: "CLibXML2",
@@ -67,14 +69,19 @@ let package = Package(
             linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
         .target(name: "HLSPlaylist", dependencies: ["MediaFormats"], swiftSettings: strict),
         .target(name: "MediaFormats", swiftSettings: strict),
-        .target(name: "MediaInspection", dependencies: ["CFFmpeg", "CLazyLibraries", "MediaFormats"], swiftSettings: strict),
+        .target(
+            name: "MediaInspection", dependencies: ["CFFmpeg", "CLazyLibraries", "MediaFormats"], swiftSettings: strict),
         // The encoders only the packager uses (audio transcoding, poster fitting, the still from
         // the video), over MediaInspection's libav plumbing.
-        .target(name: "MediaEncoding", dependencies: ["CFFmpeg", "MediaInspection", "MediaFormats"], swiftSettings: strict),
+        .target(
+            name: "MediaEncoding", dependencies: ["CFFmpeg", "MediaInspection", "MediaFormats"], swiftSettings: strict),
         .target(
             name: "HLSCheck", dependencies: ["HLSPlaylist", "MediaInspection", "MediaFormats", "CLibYAML"],
             swiftSettings: strict,
-            linkerSettings: [.linkedLibrary(":libyaml.a", .when(platforms: [.linux])), .linkedLibrary("yaml", .when(platforms: [.macOS]))]),
+            linkerSettings: [
+                .linkedLibrary(":libyaml.a", .when(platforms: [.linux])),
+                .linkedLibrary("yaml", .when(platforms: [.macOS])),
+            ]),
         .target(
             name: "HLSReporting", dependencies: ["HLSCheck", "CLibXML2", "CLazyLibraries", "MediaFormats"],
             swiftSettings: strict + libxml2Swift),
@@ -84,7 +91,10 @@ let package = Package(
         .target(name: "HLSPackaging", dependencies: ["MediaFormats"], swiftSettings: strict),
         .target(
             name: "HLSEmbedding",
-            dependencies: ["HLSCheck", "HLSPackaging", "HLSPlaylist", "MediaFormats", "MediaInspection", "MediaEncoding", "CHLSSystem"],
+            dependencies: [
+                "HLSCheck", "HLSPackaging", "HLSPlaylist", "MediaFormats", "MediaInspection", "MediaEncoding",
+                "CHLSSystem",
+            ],
             swiftSettings: strict),
         // http(s) sources for playlists and segments, through libcurl (CurlEngine.swift).
         .target(
@@ -93,7 +103,8 @@ let package = Package(
         .executableTarget(
             name: "hlscheck",
             dependencies: [
-                "HLSCheck", "HLSReporting", "HLSPlaylist", "MediaInspection", "HLSEmbedding", "HLSPackaging", "HLSRemote",
+                "HLSCheck", "HLSReporting", "HLSPlaylist", "MediaInspection", "HLSEmbedding", "HLSPackaging",
+                "HLSRemote",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
@@ -116,25 +127,39 @@ let package = Package(
             ],
             path: "Tests/HTTPTestServer", swiftSettings: strict),
         .testTarget(
-            name: "HLSRemoteTests", dependencies: ["HLSRemote", "HLSCheck", "HLSPlaylist", "HTTPTestServer", "TestSupport"],
+            name: "HLSRemoteTests",
+            dependencies: ["HLSRemote", "HLSCheck", "HLSPlaylist", "HTTPTestServer", "TestSupport"],
             swiftSettings: strict),
-        .testTarget(name: "HLSPlaylistTests", dependencies: ["HLSPlaylist", "HLSCheck", "TestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "HLSPlaylistTests", dependencies: ["HLSPlaylist", "HLSCheck", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "MediaFormatsTests", dependencies: ["MediaFormats", "TestSupport"], swiftSettings: strict),
         .testTarget(
-            name: "MediaInspectionTests", dependencies: ["MediaInspection", "MediaEncoding", "MediaFormats", "TestSupport"],
+            name: "MediaInspectionTests",
+            dependencies: ["MediaInspection", "MediaEncoding", "MediaFormats", "TestSupport"],
             exclude: ["Fixtures"], swiftSettings: strict),
-        .testTarget(name: "HLSCheckTests", dependencies: ["HLSCheck", "HLSPlaylist", "MediaFormats", "MediaInspection", "TestSupport"], swiftSettings: strict),
         .testTarget(
-            name: "HLSPackagingTests", dependencies: ["HLSPackaging", "MediaFormats", "MediaInspection", "TestSupport"],
+            name: "HLSCheckTests",
+            dependencies: ["HLSCheck", "HLSPlaylist", "MediaFormats", "MediaInspection", "TestSupport"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "HLSPackagingTests",
+            dependencies: ["HLSPackaging", "MediaFormats", "MediaInspection", "TestSupport"],
             swiftSettings: strict),
         .testTarget(
             name: "HLSEmbeddingTests",
-            dependencies: ["HLSEmbedding", "HLSCheck", "HLSPackaging", "MediaEncoding", "MediaFormats", "TestSupport", "HTTPTestServer"],
+            dependencies: [
+                "HLSEmbedding", "HLSCheck", "HLSPackaging", "MediaEncoding", "MediaFormats", "TestSupport",
+                "HTTPTestServer",
+            ],
             swiftSettings: strict),
         .testTarget(
-            name: "HLSReportingTests", dependencies: ["HLSReporting", "HLSCheck", "HLSPlaylist", "MediaInspection", "MediaFormats", "TestSupport", "CLibXML2"],
+            name: "HLSReportingTests",
+            dependencies: [
+                "HLSReporting", "HLSCheck", "HLSPlaylist", "MediaInspection", "MediaFormats", "TestSupport", "CLibXML2",
+            ],
             exclude: ["Golden"], swiftSettings: strict + libxml2Swift),
         .testTarget(
-            name: "hlscheckTests", dependencies: ["hlscheck", "TestSupport", "HTTPTestServer"], exclude: ["Golden"], swiftSettings: strict),
+            name: "hlscheckTests", dependencies: ["hlscheck", "TestSupport", "HTTPTestServer"], exclude: ["Golden"],
+            swiftSettings: strict),
     ]
 )

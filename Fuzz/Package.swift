@@ -9,30 +9,31 @@ let package = Package(
     name: "hlscheck-fuzz",
     platforms: [.macOS(.v13)],
     dependencies: [
-        .package(name: "hlscheck", path: ".."),
+        .package(name: "hlscheck", path: "..")
     ],
     targets: [
         .target(name: "CLibFuzzer"),
         .target(
             name: "FuzzSupport",
             dependencies: ["CLibFuzzer", .product(name: "HLSPackaging", package: "hlscheck")]),
-    ] + [
-        ("fuzz-playlist", ["HLSPlaylist"]),
-        ("fuzz-attribute-list", ["HLSPlaylist"]),
-        ("fuzz-id3", ["MediaFormats"]),
-        ("fuzz-transport-stream", ["MediaFormats", "HLSPackaging"]),
-        ("fuzz-adts", ["MediaFormats", "HLSPackaging"]),
-        ("fuzz-iso-box", ["MediaFormats", "HLSPackaging"]),
-        ("fuzz-segment", ["MediaInspection"]),
-        ("fuzz-check", ["HLSCheck", "HLSPlaylist", "HLSReporting", "MediaInspection"]),
-    ].map { name, products in
-        .executableTarget(
-            name: name,
-            dependencies: ["FuzzSupport"] + products.map { .product(name: $0, package: "hlscheck") },
-            // `@main` in a file of its own: the entry point hands control to libFuzzer's driver.
-            swiftSettings: [.unsafeFlags(["-parse-as-library"])],
-            // Gold (the default on Debian) fails with an internal error on ASan + libFuzzer
-            // objects; the toolchain's lld links them.
-            linkerSettings: [.unsafeFlags(["-use-ld=lld"])])
-    }
+    ]
+        + [
+            ("fuzz-playlist", ["HLSPlaylist"]),
+            ("fuzz-attribute-list", ["HLSPlaylist"]),
+            ("fuzz-id3", ["MediaFormats"]),
+            ("fuzz-transport-stream", ["MediaFormats", "HLSPackaging"]),
+            ("fuzz-adts", ["MediaFormats", "HLSPackaging"]),
+            ("fuzz-iso-box", ["MediaFormats", "HLSPackaging"]),
+            ("fuzz-segment", ["MediaInspection"]),
+            ("fuzz-check", ["HLSCheck", "HLSPlaylist", "HLSReporting", "MediaInspection"]),
+        ].map { name, products in
+            .executableTarget(
+                name: name,
+                dependencies: ["FuzzSupport"] + products.map { .product(name: $0, package: "hlscheck") },
+                // `@main` in a file of its own: the entry point hands control to libFuzzer's driver.
+                swiftSettings: [.unsafeFlags(["-parse-as-library"])],
+                // Gold (the default on Debian) fails with an internal error on ASan + libFuzzer
+                // objects; the toolchain's lld links them.
+                linkerSettings: [.unsafeFlags(["-use-ld=lld"])])
+        }
 )

@@ -47,7 +47,10 @@ package struct AudioOnlyRequest: Sendable {
     package var report: @Sendable (String) -> Void = { _ in }
     package var writeStepHook: (@Sendable (Int) -> Void)?
 
-    package init(input: String, poster: Poster?, posterName: String, destination: EmbedRequest.Destination, configuration: CheckConfiguration = CheckConfiguration()) {
+    package init(
+        input: String, poster: Poster?, posterName: String, destination: EmbedRequest.Destination,
+        configuration: CheckConfiguration = CheckConfiguration()
+    ) {
         self.input = input
         self.poster = poster
         self.posterName = posterName
@@ -121,7 +124,8 @@ package struct AudioOnlyVariantBuilder: Sendable {
     }
 
     package func run() async throws(EmbedError) -> AudioOnlyOutcome {
-        let lock = request.destination == .inPlace
+        let lock =
+            request.destination == .inPlace
             ? try StreamWriter.lockInPlace(request.input, wait: request.wait, report: request.report) : nil
         defer { lock?.release() }
         let analysis = try await StreamWriter.analyse(request.input, configuration: request.configuration)
@@ -131,7 +135,8 @@ package struct AudioOnlyVariantBuilder: Sendable {
     /// What `run()` does once the stream is analysed (and, in place, locked).
     func run(analysed analysis: StreamAnalysis, lock: StreamLock?) async throws(EmbedError) -> AudioOnlyOutcome {
         guard let multivariant = analysis.multivariant else {
-            throw EmbedError("\(request.input): a media playlist; --add-audio-only adds a variant to a multivariant playlist")
+            throw EmbedError(
+                "\(request.input): a media playlist; --add-audio-only adds a variant to a multivariant playlist")
         }
         let ours = multivariant.variants.filter { isOurs($0, analysis) }
         let layout = try StreamLayout(analysis)
@@ -148,8 +153,11 @@ package struct AudioOnlyVariantBuilder: Sendable {
             }
             var master = masterBytes
             let ranges = ours.map { $0.line...$0.uriLine } + ownRenditionLines(analysis)
-            for range in ranges.sorted(by: { $0.lowerBound > $1.lowerBound }) { master = Self.removingLines(range, from: master) }
-            let output = try write(layout: layout, master: master, lock: lock, additions: [], dropped: ownFiles(analysis, layout))
+            for range in ranges.sorted(by: { $0.lowerBound > $1.lowerBound }) {
+                master = Self.removingLines(range, from: master)
+            }
+            let output = try write(
+                layout: layout, master: master, lock: lock, additions: [], dropped: ownFiles(analysis, layout))
             lock?.release()
             var outcome = AudioOnlyOutcome(action: .removed, output: output, variantURI: ours.first?.uri)
             let verification = try await recheck(output, layout: layout)
@@ -160,22 +168,30 @@ package struct AudioOnlyVariantBuilder: Sendable {
         // The audio-only variants already there: a valid one is kept as it is; an invalid one
         // is rebuilt in its place only when asked (--replace; --force for one this command added).
         let budget = request.configuration.audioOnlyBudget
-        let present = analysis.variants.filter(\.isAudioOnly).compactMap { variant -> (stream: VariantStream, problems: [String])? in
+        let present = analysis.variants.filter(\.isAudioOnly).compactMap {
+            variant -> (stream: VariantStream, problems: [String])? in
             variant.stream.map { ($0, problems(of: variant, budget: budget)) }
         }
-        if let valid = present.first(where: { $0.problems.isEmpty }), !(request.force && isOurs(valid.stream, analysis)) {
+        if let valid = present.first(where: { $0.problems.isEmpty }), !(request.force && isOurs(valid.stream, analysis))
+        {
             var outcome = AudioOnlyOutcome(action: .alreadyPresent, output: request.input, variantURI: valid.stream.uri)
             outcome.existing = validDescription(valid.stream, analysis, budget: budget)
             return outcome
         }
         let invalid = present.filter { !$0.problems.isEmpty && !isOurs($0.stream, analysis) }
         if !invalid.isEmpty, !request.replace {
-            let reasons = invalid.map { "\($0.stream.uri): \($0.problems.joined(separator: "; "))" }.joined(separator: " — ")
-            throw EmbedError("\(request.input) has an audio-only variant that does not do its job (\(reasons)); nothing was written: --replace builds a new one in its place (its entry in the multivariant playlist is replaced, its files stay), or fix it with hlscheck embed --image")
+            let reasons = invalid.map { "\($0.stream.uri): \($0.problems.joined(separator: "; "))" }.joined(
+                separator: " — ")
+            throw EmbedError(
+                "\(request.input) has an audio-only variant that does not do its job (\(reasons)); nothing was written: --replace builds a new one in its place (its entry in the multivariant playlist is replaced, its files stay), or fix it with hlscheck embed --image"
+            )
         }
         if let existing = ours.first, !request.force, invalid.isEmpty,
-           let problems = present.first(where: { $0.stream.uri == existing.uri })?.problems, !problems.isEmpty {
-            throw EmbedError("\(request.input): the audio-only variant \(existing.uri) that hlscheck added does not do its job (\(problems.joined(separator: "; "))); nothing was written: --force rebuilds it")
+            let problems = present.first(where: { $0.stream.uri == existing.uri })?.problems, !problems.isEmpty
+        {
+            throw EmbedError(
+                "\(request.input): the audio-only variant \(existing.uri) that hlscheck added does not do its job (\(problems.joined(separator: "; "))); nothing was written: --force rebuilds it"
+            )
         }
         let replaced = request.replace ? invalid.map(\.stream) : []
         if request.posterFromVideo != nil {
@@ -201,7 +217,8 @@ package struct AudioOnlyVariantBuilder: Sendable {
         let targetDuration = source.playlist.targetDuration ?? Int(segments.map(\.duration).max()?.rounded(.up) ?? 1)
         // Packed audio without timestamps starts where the stream's other playlists start.
         let timelineStart = SegmentSession.timelineStart(
-            analysis, sequence: segments.first?.mediaSequence ?? source.playlist.mediaSequence, excluding: source.playlistURI)
+            analysis, sequence: segments.first?.mediaSequence ?? source.playlist.mediaSequence,
+            excluding: source.playlistURI)
 
         // Choose the bit rate (docs/embed.md, "The bit rate"): the highest rung of the ladder
         // whose peak, poster included, fits the budget — estimated first (estimatedPeak), then
@@ -210,7 +227,9 @@ package struct AudioOnlyVariantBuilder: Sendable {
         var fitted: String?
         var arithmetic: [String] = []
         func encode(_ rate: Int, _ poster: Poster?) throws(EmbedError) -> BuiltVariant {
-            try build(inputs, container: container, rate: rate, poster: poster, segments: segments, targetDuration: targetDuration, timelineStart: timelineStart)
+            try build(
+                inputs, container: container, rate: rate, poster: poster, segments: segments,
+                targetDuration: targetDuration, timelineStart: timelineStart)
         }
         var built: BuiltVariant
         var why: String
@@ -220,11 +239,14 @@ package struct AudioOnlyVariantBuilder: Sendable {
             why = "as --audio-bitrate asked"
         } else {
             let ladder = Self.standardRates
-            var index = ladder.lastIndex {
-                Self.estimatedPeak(rate: $0, poster: poster, segments: segments, targetDuration: targetDuration, container: container) <= budget
-            } ?? 0
+            var index =
+                ladder.lastIndex {
+                    Self.estimatedPeak(
+                        rate: $0, poster: poster, segments: segments, targetDuration: targetDuration,
+                        container: container) <= budget
+                } ?? 0
             var best: BuiltVariant?
-            var above: BuiltVariant?   // the lowest rung measured over the budget
+            var above: BuiltVariant?  // the lowest rung measured over the budget
             var tried: [BuiltVariant] = []
             while true {
                 let candidate = try encode(ladder[index], poster)
@@ -235,7 +257,8 @@ package struct AudioOnlyVariantBuilder: Sendable {
                     // One rung up when this measurement says it may fit too (2 % for the
                     // encoder's spread): the estimate is only the first guess.
                     guard up < ladder.count, above?.rate != ladder[up],
-                          Self.projectedPeak(candidate, rate: ladder[up]) <= budget + budget / 50 else { break }
+                        Self.projectedPeak(candidate, rate: ladder[up]) <= budget + budget / 50
+                    else { break }
                     index = up
                     continue
                 }
@@ -247,20 +270,31 @@ package struct AudioOnlyVariantBuilder: Sendable {
                 throw EmbedError("\(source.uri): no AAC bit rate was tried")
             }
             built = chosen
-            why = "the highest of \(ladder.map { String($0 / 1000) }.joined(separator: ", ")) kbit/s whose peak\(poster == nil ? "" : " with the poster") fits"
-            if best != nil { nextStep = nextStepNote(after: chosen, above: above, budget: budget, poster: poster, segments: segments, targetDuration: targetDuration, container: container) }
+            why =
+                "the highest of \(ladder.map { String($0 / 1000) }.joined(separator: ", ")) kbit/s whose peak\(poster == nil ? "" : " with the poster") fits"
+            if best != nil {
+                nextStep = nextStepNote(
+                    after: chosen, above: above, budget: budget, poster: poster, segments: segments,
+                    targetDuration: targetDuration, container: container)
+            }
         }
         if built.peak > budget {
             // Nothing fits with this poster: shrink it (--fit) beside the audio asked for, or
             // 32 kbit/s (the lowest stereo rung).
             guard request.fit, let image = poster else {
-                throw EmbedError(refusal(built, budget: budget) + ": use a smaller image, --fit to re-encode it, or a lower --audio-bitrate")
+                throw EmbedError(
+                    refusal(built, budget: budget)
+                        + ": use a smaller image, --fit to re-encode it, or a lower --audio-bitrate")
             }
             let rate = request.audioBitRate ?? Self.fitRate
             let bare = try encode(rate, nil)
-            let bytes = Self.largestImage(budget: budget, bareSizes: bare.bareSizes, segments: segments, targetDuration: targetDuration, image: image, container: container)
+            let bytes = Self.largestImage(
+                budget: budget, bareSizes: bare.bareSizes, segments: segments, targetDuration: targetDuration,
+                image: image, container: container)
             guard bytes > 0, let smaller = try reencode(image, maxBytes: bytes) else {
-                throw EmbedError("\(refusal(built, budget: budget)); and no re-encoding of the image fits beside \(rate / 1000) kbit/s of audio (\(bytes > 0 ? "at most \(bytes) bytes would fit; " : "not even a 1-byte image fits; ")--fit searches JPEG quality, then smaller sizes; \(fitFloor(image)))")
+                throw EmbedError(
+                    "\(refusal(built, budget: budget)); and no re-encoding of the image fits beside \(rate / 1000) kbit/s of audio (\(bytes > 0 ? "at most \(bytes) bytes would fit; " : "not even a 1-byte image fits; ")--fit searches JPEG quality, then smaller sizes; \(fitFloor(image)))"
+                )
             }
             poster = smaller.poster
             fitted = smaller.description
@@ -268,21 +302,35 @@ package struct AudioOnlyVariantBuilder: Sendable {
             why = "\(rate / 1000) kbit/s, beside which --fit re-encoded the poster"
             nextStep = nil
             guard built.peak <= budget else {
-                throw EmbedError(refusal(built, budget: budget) + " even with the poster re-encoded (\(smaller.description))")
+                throw EmbedError(
+                    refusal(built, budget: budget) + " even with the poster re-encoded (\(smaller.description))")
             }
         }
         let overhead = built.peakWithoutPoster - built.audioPeak
-        let channels = built.audio.channels == 1 ? (built.rate < Self.stereoRate ? "mono below \(Self.stereoRate / 1000) kbit/s" : "mono, as the source") : "stereo"
-        arithmetic.append("audio \(Self.kbps(built.rate)) (AAC-LC, \(channels), \(built.audio.sampleRate) Hz; measured peak \(Self.kbps(built.audioPeak))): \(why)")
-        arithmetic.append("+ \(container == .adts ? "ADTS framing and the ID3 timestamp" : container == .mpegTS ? "MPEG-TS packets, PES headers, PAT/PMT" : "moof/mdat boxes") \(Self.kbps(overhead))")
+        let channels =
+            built.audio.channels == 1
+            ? (built.rate < Self.stereoRate ? "mono below \(Self.stereoRate / 1000) kbit/s" : "mono, as the source")
+            : "stereo"
+        arithmetic.append(
+            "audio \(Self.kbps(built.rate)) (AAC-LC, \(channels), \(built.audio.sampleRate) Hz; measured peak \(Self.kbps(built.audioPeak))): \(why)"
+        )
+        arithmetic.append(
+            "+ \(container == .adts ? "ADTS framing and the ID3 timestamp" : container == .mpegTS ? "MPEG-TS packets, PES headers, PAT/PMT" : "moof/mdat boxes") \(Self.kbps(overhead))"
+        )
         if let poster {
             if let runt = Self.finalRunt(segments, targetDuration: targetDuration) {
-                arithmetic.append("+ poster \(poster.data.count) bytes in every segment but the last \(Self.kbps(built.peak - built.peakWithoutPoster)) (the last, \(fixedPoint(segments[runt].duration, decimals: 3)) s, is under half the \(targetDuration) s target duration: no peak window measures it alone, so it goes without the poster; docs/measurement.md, \"Runt segments\")")
+                arithmetic.append(
+                    "+ poster \(poster.data.count) bytes in every segment but the last \(Self.kbps(built.peak - built.peakWithoutPoster)) (the last, \(fixedPoint(segments[runt].duration, decimals: 3)) s, is under half the \(targetDuration) s target duration: no peak window measures it alone, so it goes without the poster; docs/measurement.md, \"Runt segments\")"
+                )
             } else {
-                arithmetic.append("+ poster \(poster.data.count) bytes in every segment \(Self.kbps(built.peak - built.peakWithoutPoster))")
+                arithmetic.append(
+                    "+ poster \(poster.data.count) bytes in every segment \(Self.kbps(built.peak - built.peakWithoutPoster))"
+                )
             }
         }
-        arithmetic.append("= peak \(Self.kbps(built.peak)) (average \(Self.kbps(built.average))) within the \(Self.kbps(budget)) budget")
+        arithmetic.append(
+            "= peak \(Self.kbps(built.peak)) (average \(Self.kbps(built.average))) within the \(Self.kbps(budget)) budget"
+        )
         if let nextStep { arithmetic.append(nextStep) }
 
         // The other languages, at the rate chosen for the first, the same poster.
@@ -290,26 +338,39 @@ package struct AudioOnlyVariantBuilder: Sendable {
         for language in languages.dropFirst() {
             let other = language.source
             try preflight(other, other.playlist.segments)
-            guard other.playlist.segments.map(\.duration) == segments.map(\.duration), try variantContainer(other.measurement) == container else {
-                throw EmbedError("\(other.uri) (\(language.rendition.language ?? "?")): its segments are not cut like \(source.uri)'s (the same EXTINF, the same container); an audio-only group needs renditions that switch segment for segment — use --audio-from to build from one of them")
+            guard other.playlist.segments.map(\.duration) == segments.map(\.duration),
+                try variantContainer(other.measurement) == container
+            else {
+                throw EmbedError(
+                    "\(other.uri) (\(language.rendition.language ?? "?")): its segments are not cut like \(source.uri)'s (the same EXTINF, the same container); an audio-only group needs renditions that switch segment for segment — use --audio-from to build from one of them"
+                )
             }
             let start = SegmentSession.timelineStart(
-                analysis, sequence: other.playlist.segments.first?.mediaSequence ?? other.playlist.mediaSequence, excluding: other.playlistURI)
-            let candidate = try build(Self.inputs(other), container: container, rate: built.rate, poster: poster, segments: segments, targetDuration: targetDuration, timelineStart: start)
+                analysis, sequence: other.playlist.segments.first?.mediaSequence ?? other.playlist.mediaSequence,
+                excluding: other.playlistURI)
+            let candidate = try build(
+                Self.inputs(other), container: container, rate: built.rate, poster: poster, segments: segments,
+                targetDuration: targetDuration, timelineStart: start)
             guard candidate.peak <= budget else {
-                throw EmbedError("\(other.uri) (\(language.rendition.language ?? "?")): \(refusal(candidate, budget: budget)) at the rate chosen for \(source.uri); use --audio-bitrate to choose a lower one for every language")
+                throw EmbedError(
+                    "\(other.uri) (\(language.rendition.language ?? "?")): \(refusal(candidate, budget: budget)) at the rate chosen for \(source.uri); use --audio-bitrate to choose a lower one for every language"
+                )
             }
             others.append((language, candidate))
         }
         if !others.isEmpty {
             let peaks = ([built] + others.map(\.built)).map(\.peak)
-            arithmetic.append("\(others.count + 1) languages (\(languages.compactMap { $0.rendition.language }.joined(separator: ", "))), each its own rendition at \(Self.kbps(built.rate)): peaks \(peaks.map { Self.kbps($0) }.joined(separator: ", ")); a player plays one of them")
+            arithmetic.append(
+                "\(others.count + 1) languages (\(languages.compactMap { $0.rendition.language }.joined(separator: ", "))), each its own rendition at \(Self.kbps(built.rate)): peaks \(peaks.map { Self.kbps($0) }.joined(separator: ", ")); a player plays one of them"
+            )
         }
 
         // Names: segments named after their bytes, so a rebuild never overwrites what the
         // current playlist references; the playlist under --name (docs/embed.md).
         let masterFolder = PathString.parent(analysis.loaded.rootURI)
-        func files(_ variant: BuiltVariant, from: Source) throws(EmbedError) -> (additions: [StreamWriter.Addition], playlist: [UInt8]) {
+        func files(_ variant: BuiltVariant, from: Source) throws(EmbedError) -> (
+            additions: [StreamWriter.Addition], playlist: [UInt8]
+        ) {
             var additions: [StreamWriter.Addition] = []
             var names: [String] = []
             for (index, bytes) in variant.segments.enumerated() {
@@ -324,48 +385,72 @@ package struct AudioOnlyVariantBuilder: Sendable {
                 additions.append(.init(file: name, bytes: initSection, isPlaylist: false))
             }
             let sourceBytes = try readPlaylist(from.playlistURI, layout: layout)
-            return (additions, Self.mediaPlaylist(from: sourceBytes, playlist: from.playlist, names: names, initName: initName))
+            return (
+                additions,
+                Self.mediaPlaylist(from: sourceBytes, playlist: from.playlist, names: names, initName: initName)
+            )
         }
-        func place(_ files: (additions: [StreamWriter.Addition], playlist: [UInt8]), in relative: String, as playlistName: String) -> String {
+        func place(
+            _ files: (additions: [StreamWriter.Addition], playlist: [UInt8]), in relative: String,
+            as playlistName: String
+        ) -> String {
             let folder = layout.relative(PathString.join(masterFolder, relative))
-            additions += files.additions.map { .init(file: Tree.join(folder, $0.file), bytes: $0.bytes, isPlaylist: $0.isPlaylist) }
+            additions += files.additions.map {
+                .init(file: Tree.join(folder, $0.file), bytes: $0.bytes, isPlaylist: $0.isPlaylist)
+            }
             additions.append(.init(file: Tree.join(folder, playlistName), bytes: files.playlist, isPlaylist: true))
             return relative.isEmpty ? playlistName : relative + "/" + playlistName
         }
         var additions: [StreamWriter.Addition] = []
         let main = try files(built, from: source)
-        let (relativeFolder, playlistName) = try newVariantName(masterFolder: masterFolder, ours: ours, mediaPlaylist: main.playlist)
+        let (relativeFolder, playlistName) = try newVariantName(
+            masterFolder: masterFolder, ours: ours, mediaPlaylist: main.playlist)
         let codecs = built.audio.codecString
         var lines: [String] = []
         let variantURI: String
         if others.isEmpty {
             variantURI = place(main, in: relativeFolder, as: playlistName)
-            lines = ["#EXT-X-STREAM-INF:BANDWIDTH=\(built.peak),AVERAGE-BANDWIDTH=\(built.average),CODECS=\"\(codecs)\"", variantURI]
+            lines = [
+                "#EXT-X-STREAM-INF:BANDWIDTH=\(built.peak),AVERAGE-BANDWIDTH=\(built.average),CODECS=\"\(codecs)\"",
+                variantURI,
+            ]
         } else {
             // One folder per language under the variant's; an AUDIO group of the renditions, the
             // variant's own playlist the first (default) one's.
             let group = uniqueGroupID(analysis)
             var uris: [String] = []
-            for (index, (language, variant)) in ([(languages[0], built)] + others.map { ($0.language, $0.built) }).enumerated() {
+            for (index, (language, variant)) in ([(languages[0], built)] + others.map { ($0.language, $0.built) })
+                .enumerated()
+            {
                 let from = index == 0 ? source : language.source
                 let content = index == 0 ? main : try files(variant, from: from)
-                let folder = Tree.join(relativeFolder, Self.folderName(forLanguage: language.rendition.language, index: index))
-                let existing = FileManager.default.contents(atPath: PathString.join(masterFolder, Tree.join(folder, playlistName)))
-                let name = existing.map { [UInt8]($0) == content.playlist } ?? true ? playlistName : SegmentName.renamed(playlistName, bytes: content.playlist)
+                let folder = Tree.join(
+                    relativeFolder, Self.folderName(forLanguage: language.rendition.language, index: index))
+                let existing = FileManager.default.contents(
+                    atPath: PathString.join(masterFolder, Tree.join(folder, playlistName)))
+                let name =
+                    existing.map { [UInt8]($0) == content.playlist } ?? true
+                    ? playlistName : SegmentName.renamed(playlistName, bytes: content.playlist)
                 let uri = place(content, in: folder, as: name)
                 uris.append(uri)
-                lines.append(Self.mediaLine(language.rendition, group: group, channels: variant.audio.channels, uri: uri))
+                lines.append(
+                    Self.mediaLine(language.rendition, group: group, channels: variant.audio.channels, uri: uri))
             }
             variantURI = uris[0]
             let all = [built] + others.map(\.built)
-            lines += ["#EXT-X-STREAM-INF:BANDWIDTH=\(all.map(\.peak).max() ?? 0),AVERAGE-BANDWIDTH=\(all.map(\.average).max() ?? 0),CODECS=\"\(codecs)\",AUDIO=\"\(group)\"", variantURI]
+            lines += [
+                "#EXT-X-STREAM-INF:BANDWIDTH=\(all.map(\.peak).max() ?? 0),AVERAGE-BANDWIDTH=\(all.map(\.average).max() ?? 0),CODECS=\"\(codecs)\",AUDIO=\"\(group)\"",
+                variantURI,
+            ]
         }
 
         var master = masterBytes
         let replacing = ours.sorted { $0.line > $1.line }
         var removedLines = (replacing + replaced).map { $0.line...$0.uriLine }
         if !replacing.isEmpty { removedLines += ownRenditionLines(analysis) }
-        for range in removedLines.sorted(by: { $0.lowerBound > $1.lowerBound }) { master = Self.removingLines(range, from: master) }
+        for range in removedLines.sorted(by: { $0.lowerBound > $1.lowerBound }) {
+            master = Self.removingLines(range, from: master)
+        }
         if let place = replaced.min(by: { $0.line < $1.line }) {
             // In the place of the variant it replaces: the lines before it are as they were.
             let before = removedLines.filter { $0.lowerBound < place.line }.reduce(0) { $0 + $1.count }
@@ -377,7 +462,9 @@ package struct AudioOnlyVariantBuilder: Sendable {
         let output = try write(layout: layout, master: master, lock: lock, additions: additions, dropped: dropped)
         lock?.release()
 
-        var outcome = AudioOnlyOutcome(action: !replaced.isEmpty ? .replaced : replacing.isEmpty ? .added : .rebuilt, output: output, variantURI: variantURI)
+        var outcome = AudioOnlyOutcome(
+            action: !replaced.isEmpty ? .replaced : replacing.isEmpty ? .added : .rebuilt, output: output,
+            variantURI: variantURI)
         outcome.replaced = replaced.map(\.uri)
         outcome.source = source.uri
         outcome.segments = built.segments.count
@@ -388,7 +475,9 @@ package struct AudioOnlyVariantBuilder: Sendable {
         outcome.languages = languages.compactMap { $0.rendition.language }
         outcome.arithmetic = arithmetic
         outcome.fittedImage = fitted
-        outcome.largestStartOffset = zip(built.audio.firstPTS, built.audio.sourceFirstPTS).map { Double(abs($0 - $1)) / 90_000 }.max()
+        outcome.largestStartOffset = zip(built.audio.firstPTS, built.audio.sourceFirstPTS).map {
+            Double(abs($0 - $1)) / 90_000
+        }.max()
         let verification = try await recheck(output, layout: layout)
         outcome.verification = verification
         outcome.verdict = verdict(verification, output)
@@ -412,20 +501,35 @@ package struct AudioOnlyVariantBuilder: Sendable {
         var seen = Set<String>()
         func add(_ uri: String, _ playlistURI: String?, _ playlist: MediaPlaylist?, rank: Int, rendition: Bool) {
             guard let playlistURI, let playlist, let measurement = analysis.measurements[playlistURI],
-                  seen.insert(playlistURI).inserted, measurement.records.contains(where: \.hasAudio) else { return }
-            candidates.append((Source(uri: uri, playlistURI: playlistURI, playlist: playlist, measurement: measurement), rank, rendition))
+                seen.insert(playlistURI).inserted, measurement.records.contains(where: \.hasAudio)
+            else { return }
+            candidates.append(
+                (
+                    Source(uri: uri, playlistURI: playlistURI, playlist: playlist, measurement: measurement), rank,
+                    rendition
+                ))
         }
         for variant in analysis.variants where !(variant.stream.map { isOurs($0, analysis) } ?? false) {
             for rendition in variant.audioRenditions {
-                add(rendition.rendition.uri ?? rendition.playlistURI ?? "", rendition.playlistURI, rendition.playlist,
+                add(
+                    rendition.rendition.uri ?? rendition.playlistURI ?? "", rendition.playlistURI, rendition.playlist,
                     rank: -(rendition.measurement?.averageBitrate ?? 0), rendition: true)
             }
-            add(variant.uri, variant.playlistURI, variant.playlist, rank: variant.declaredBandwidth ?? Int.max, rendition: false)
+            add(
+                variant.uri, variant.playlistURI, variant.playlist, rank: variant.declaredBandwidth ?? Int.max,
+                rendition: false)
         }
         if let wanted = request.audioFrom {
-            guard let match = candidates.first(where: { $0.source.uri == wanted || $0.source.playlistURI == wanted || StreamLayout.file($0.source.playlistURI) == wanted }) else {
+            guard
+                let match = candidates.first(where: {
+                    $0.source.uri == wanted || $0.source.playlistURI == wanted
+                        || StreamLayout.file($0.source.playlistURI) == wanted
+                })
+            else {
                 let known = candidates.map(\.source.uri).joined(separator: ", ")
-                throw EmbedError("--audio-from \(wanted) is not a variant or audio rendition of \(request.input) with audio (these are: \(known.isEmpty ? "none" : known))")
+                throw EmbedError(
+                    "--audio-from \(wanted) is not a variant or audio rendition of \(request.input) with audio (these are: \(known.isEmpty ? "none" : known))"
+                )
             }
             return match.source
         }
@@ -433,7 +537,10 @@ package struct AudioOnlyVariantBuilder: Sendable {
             if a.rendition != b.rendition { return a.rendition }
             return a.rank < b.rank
         }
-        guard let best else { throw EmbedError("\(request.input): no variant or audio rendition carries audio to make an audio-only variant from") }
+        guard let best else {
+            throw EmbedError(
+                "\(request.input): no variant or audio rendition carries audio to make an audio-only variant from")
+        }
         return best.source
     }
 
@@ -447,7 +554,9 @@ package struct AudioOnlyVariantBuilder: Sendable {
             AudioSourceSegment(
                 path: StreamLayout.file(URIResolver.resolve(segment.uri, against: source.playlistURI)),
                 range: segment.byteRange.map { SegmentByteRange(offset: $0.offset, length: $0.length) },
-                initSection: segment.map.map { StreamLayout.file(URIResolver.resolve($0.uri, against: source.playlistURI)) },
+                initSection: segment.map.map {
+                    StreamLayout.file(URIResolver.resolve($0.uri, against: source.playlistURI))
+                },
                 initRange: segment.map?.byteRange.map { SegmentByteRange(offset: $0.offset, length: $0.length) },
                 container: record.container ?? .unknown, discontinuity: segment.discontinuity)
         }
@@ -456,9 +565,14 @@ package struct AudioOnlyVariantBuilder: Sendable {
     func preflight(_ source: Source, _ segments: [MediaSegment]) throws(EmbedError) {
         for (index, segment) in segments.enumerated() {
             let place = "\(StreamLayout.file(source.playlistURI)):\(segment.uriLine)"
-            if segment.gap { throw EmbedError("\(place): segment \(segment.uri) is a GAP: the audio-only variant needs audio for every segment") }
+            if segment.gap {
+                throw EmbedError(
+                    "\(place): segment \(segment.uri) is a GAP: the audio-only variant needs audio for every segment")
+            }
             if let key = segment.key, key.isEncrypting {
-                throw EmbedError("\(place): segment \(segment.uri) is encrypted (METHOD=\(key.method)): hlscheck cannot decode encrypted media")
+                throw EmbedError(
+                    "\(place): segment \(segment.uri) is encrypted (METHOD=\(key.method)): hlscheck cannot decode encrypted media"
+                )
             }
             if index < source.measurement.records.count, let problem = source.measurement.records[index].problem {
                 throw EmbedError("\(place): segment \(segment.uri) cannot be read: \(problem)")
@@ -472,7 +586,9 @@ package struct AudioOnlyVariantBuilder: Sendable {
         case .adts, .mp3, .ac3, .eac3: return .adts
         case .fragmentedMP4: return .fragmentedMP4
         case .webVTT, .unknown, nil:
-            throw EmbedError("\(StreamLayout.file(measurement.playlistURI)): its segments are in no container --add-audio-only can follow (MPEG-TS, packed audio, fMP4)")
+            throw EmbedError(
+                "\(StreamLayout.file(measurement.playlistURI)): its segments are in no container --add-audio-only can follow (MPEG-TS, packed audio, fMP4)"
+            )
         }
     }
 
@@ -493,12 +609,15 @@ package struct AudioOnlyVariantBuilder: Sendable {
     }
 
     func build(
-        _ inputs: [AudioSourceSegment], container: AudioVariantContainer, rate: Int, poster: Poster?, segments: [MediaSegment], targetDuration: Int,
+        _ inputs: [AudioSourceSegment], container: AudioVariantContainer, rate: Int, poster: Poster?,
+        segments: [MediaSegment], targetDuration: Int,
         timelineStart: Int64?
     ) throws(EmbedError) -> BuiltVariant {
         let audio: TranscodedAudio
         do {
-            audio = try AudioTranscoder.transcode(inputs, container: container, bitRate: rate, maximumChannels: rate < 32_000 ? 1 : 2, timelineStart: timelineStart)
+            audio = try AudioTranscoder.transcode(
+                inputs, container: container, bitRate: rate, maximumChannels: rate < 32_000 ? 1 : 2,
+                timelineStart: timelineStart)
         } catch {
             throw EmbedError(error.description)
         }
@@ -517,10 +636,18 @@ package struct AudioOnlyVariantBuilder: Sendable {
                     withoutPoster.append(try bareTransportStream.rewrite(bytes, poster: nil))
                 case .adts:
                     // RFC 8216 §3.4: the PRIV timestamp of the first frame, on the source's timeline.
-                    final.append(try PackedAudioPosterWriter.rewrite(bytes, poster: poster, timestampIfMissing: audio.firstPTS[index]))
-                    withoutPoster.append(try PackedAudioPosterWriter.rewrite(bytes, poster: nil, timestampIfMissing: audio.firstPTS[index]))
+                    final.append(
+                        try PackedAudioPosterWriter.rewrite(
+                            bytes, poster: poster, timestampIfMissing: audio.firstPTS[index]))
+                    withoutPoster.append(
+                        try PackedAudioPosterWriter.rewrite(
+                            bytes, poster: nil, timestampIfMissing: audio.firstPTS[index]))
                 case .fragmentedMP4:
-                    final.append(poster == nil ? bytes : try FragmentedMP4PosterWriter.rewrite(bytes, initSection: audio.initSection, poster: poster))
+                    final.append(
+                        poster == nil
+                            ? bytes
+                            : try FragmentedMP4PosterWriter.rewrite(
+                                bytes, initSection: audio.initSection, poster: poster))
                     withoutPoster.append(bytes)
                 }
             }
@@ -529,7 +656,9 @@ package struct AudioOnlyVariantBuilder: Sendable {
         }
         func measure(_ sizes: [Int]) -> (peak: Int, average: Int) {
             let windows = zip(segments, sizes).map { BitrateWindow.Segment(bytes: $1, duration: $0.duration) }
-            return (BitrateWindow.peak(windows, targetDuration: targetDuration) ?? 0, BitrateWindow.average(windows) ?? 0)
+            return (
+                BitrateWindow.peak(windows, targetDuration: targetDuration) ?? 0, BitrateWindow.average(windows) ?? 0
+            )
         }
         let measured = measure(final.map(\.count))
         let bare = measure(withoutPoster.map(\.count))
@@ -542,7 +671,7 @@ package struct AudioOnlyVariantBuilder: Sendable {
     /// The final runt of the source's segments, the one the poster leaves out; nil when none.
     static func finalRunt(_ segments: [MediaSegment], targetDuration: Int) -> Int? {
         guard let last = segments.last,
-              BitrateWindow.isFinalRunt(duration: last.duration, count: segments.count, targetDuration: targetDuration)
+            BitrateWindow.isFinalRunt(duration: last.duration, count: segments.count, targetDuration: targetDuration)
         else { return nil }
         return segments.count - 1
     }
@@ -568,10 +697,14 @@ package struct AudioOnlyVariantBuilder: Sendable {
         let overhead = container == .mpegTS ? 1.15 : 1.05
         let perSegment = container == .mpegTS ? 2 * 188 : 0
         let runt = finalRunt(segments, targetDuration: targetDuration)
-        let frame = poster.map { PosterBudget.pictureFrameBytes(imageBytes: $0.data.count, mimeType: $0.mimeType, description: $0.description) }
+        let frame = poster.map {
+            PosterBudget.pictureFrameBytes(
+                imageBytes: $0.data.count, mimeType: $0.mimeType, description: $0.description)
+        }
         let windows = segments.enumerated().map { index, segment in
             let audio = Int((Double(rate) * overhead * segment.duration / 8).rounded(.up)) + perSegment
-            let posterBytes = frame.map { index == runt ? 0 : PosterBudget.growth(posterLayout(container), frameBytes: $0) } ?? 0
+            let posterBytes =
+                frame.map { index == runt ? 0 : PosterBudget.growth(posterLayout(container), frameBytes: $0) } ?? 0
             return BitrateWindow.Segment(bytes: audio + posterBytes, duration: segment.duration)
         }
         return BitrateWindow.peak(windows, targetDuration: targetDuration) ?? .max
@@ -582,7 +715,8 @@ package struct AudioOnlyVariantBuilder: Sendable {
     /// encoding, and says what it would need.
     static func projectedPeak(_ built: BuiltVariant, rate: Int) -> Int {
         let posterShare = built.peak - built.peakWithoutPoster
-        return Int((Double(built.peakWithoutPoster) * Double(rate) / Double(max(1, built.rate))).rounded(.up)) + posterShare
+        return Int((Double(built.peakWithoutPoster) * Double(rate) / Double(max(1, built.rate))).rounded(.up))
+            + posterShare
     }
 
     /// What the rung above `chosen` would have needed: its peak (measured when it was encoded,
@@ -596,13 +730,22 @@ package struct AudioOnlyVariantBuilder: Sendable {
         let up = Self.standardRates[index + 1]
         let measured = above?.rate == up ? above : nil
         let peak = measured?.peak ?? Self.projectedPeak(chosen, rate: up)
-        var text = "next step up: \(Self.kbps(up)) would peak at \(measured == nil ? "about " : "")\(Self.kbps(peak)) (\(measured == nil ? "projected from this encoding" : "encoded and measured")), \(Self.kbps(max(0, peak - budget))) over the budget"
+        var text =
+            "next step up: \(Self.kbps(up)) would peak at \(measured == nil ? "about " : "")\(Self.kbps(peak)) (\(measured == nil ? "projected from this encoding" : "encoded and measured")), \(Self.kbps(max(0, peak - budget))) over the budget"
         var needs: [String] = []
         if let poster {
             // Its segments without the poster: measured, or this encoding's scaled by the rate.
-            let bare = measured?.bareSizes ?? chosen.bareSizes.map { Int((Double($0) * Double(up) / Double(max(1, chosen.rate))).rounded(.up)) }
-            let fits = Self.largestImage(budget: budget, bareSizes: bare, segments: segments, targetDuration: targetDuration, image: poster, container: container)
-            if fits > 0 { needs.append("a poster of at most \(measured == nil ? "about " : "")\(fits) bytes (this one has \(poster.data.count))") }
+            let bare =
+                measured?.bareSizes
+                ?? chosen.bareSizes.map { Int((Double($0) * Double(up) / Double(max(1, chosen.rate))).rounded(.up)) }
+            let fits = Self.largestImage(
+                budget: budget, bareSizes: bare, segments: segments, targetDuration: targetDuration, image: poster,
+                container: container)
+            if fits > 0 {
+                needs.append(
+                    "a poster of at most \(measured == nil ? "about " : "")\(fits) bytes (this one has \(poster.data.count))"
+                )
+            }
         }
         needs.append("--budget-kbps \((peak + 999) / 1000)")
         text += "; it needs " + needs.joined(separator: " or ")
@@ -611,18 +754,27 @@ package struct AudioOnlyVariantBuilder: Sendable {
 
     /// The largest image whose tag keeps a variant of `bareSizes` (its segments without a poster)
     /// within budget: the checker's own answer (PosterBudget.largestPoster), a final runt left out.
-    static func largestImage(budget: Int, bareSizes: [Int], segments: [MediaSegment], targetDuration: Int, image: Poster, container: AudioVariantContainer) -> Int {
+    static func largestImage(
+        budget: Int, bareSizes: [Int], segments: [MediaSegment], targetDuration: Int, image: Poster,
+        container: AudioVariantContainer
+    ) -> Int {
         let runt = finalRunt(segments, targetDuration: targetDuration)
         let bare = zip(segments, bareSizes).enumerated().map { index, pair in
-            PosterBudget.Segment(bytesWithoutPoster: pair.1, duration: pair.0.duration, layout: posterLayout(container), carriesPoster: index != runt)
+            PosterBudget.Segment(
+                bytesWithoutPoster: pair.1, duration: pair.0.duration, layout: posterLayout(container),
+                carriesPoster: index != runt)
         }
         return PosterBudget.largestPoster(
-            within: budget, bare, targetDuration: targetDuration, mimeType: image.mimeType, description: image.description) ?? 0
+            within: budget, bare, targetDuration: targetDuration, mimeType: image.mimeType,
+            description: image.description) ?? 0
     }
 
     /// What `--fit` went down to before it gave up: "it goes down to JPEG 16x16 (… ) at qscale 31, 612 bytes".
     func fitFloor(_ image: Poster) -> String {
-        guard let floor = try? ImageFitter.floor(image.data, mimeType: image.mimeType, maximumPixels: request.configuration.limits.imagePixels) else {
+        guard
+            let floor = try? ImageFitter.floor(
+                image.data, mimeType: image.mimeType, maximumPixels: request.configuration.limits.imagePixels)
+        else {
             return "it goes down to a smallest side of 16 px at qscale 31"
         }
         return "it goes down to \(floor.description)"
@@ -631,7 +783,9 @@ package struct AudioOnlyVariantBuilder: Sendable {
     func reencode(_ image: Poster, maxBytes: Int) throws(EmbedError) -> (poster: Poster, description: String)? {
         let fitted: FittedImage?
         do {
-            fitted = try ImageFitter.fit(image.data, mimeType: image.mimeType, maxBytes: maxBytes, maximumPixels: request.configuration.limits.imagePixels)
+            fitted = try ImageFitter.fit(
+                image.data, mimeType: image.mimeType, maxBytes: maxBytes,
+                maximumPixels: request.configuration.limits.imagePixels)
         } catch {
             throw EmbedError("\(request.posterName) cannot be re-encoded: \(error)")
         }
@@ -646,9 +800,11 @@ package struct AudioOnlyVariantBuilder: Sendable {
     func refusal(_ candidate: BuiltVariant, budget: Int) -> String {
         let posterShare = candidate.peak - candidate.peakWithoutPoster
         let container = candidate.peakWithoutPoster - candidate.rate
-        var text = "an audio-only variant at \(Self.kbps(candidate.rate)) of audio would peak at \(Self.kbps(candidate.peak)) against the \(Self.kbps(budget)) budget"
+        var text =
+            "an audio-only variant at \(Self.kbps(candidate.rate)) of audio would peak at \(Self.kbps(candidate.peak)) against the \(Self.kbps(budget)) budget"
         if let poster = request.poster {
-            text += " (\(request.posterName), \(poster.data.count) bytes in every segment, adds \(Self.kbps(posterShare)); the container about \(Self.kbps(max(0, container))); that leaves \(Self.kbps(max(0, budget - posterShare - max(0, container)))) for audio, at least \(Self.kbps(candidate.rate)) is needed)"
+            text +=
+                " (\(request.posterName), \(poster.data.count) bytes in every segment, adds \(Self.kbps(posterShare)); the container about \(Self.kbps(max(0, container))); that leaves \(Self.kbps(max(0, budget - posterShare - max(0, container)))) for audio, at least \(Self.kbps(candidate.rate)) is needed)"
         }
         return text
     }
@@ -666,7 +822,8 @@ package struct AudioOnlyVariantBuilder: Sendable {
     func isOurs(_ variant: VariantStream, _ analysis: StreamAnalysis) -> Bool {
         if variant.uri.hasPrefix(Self.folderName + "/") { return true }
         guard let playlistURI = analysis.variants.first(where: { $0.stream?.line == variant.line })?.playlistURI,
-              let playlist = analysis.loaded.mediaPlaylists[playlistURI] else { return false }
+            let playlist = analysis.loaded.mediaPlaylists[playlistURI]
+        else { return false }
         return playlist.comments.contains { $0.text == Self.marker }
     }
 
@@ -677,7 +834,9 @@ package struct AudioOnlyVariantBuilder: Sendable {
         if name.hasPrefix("/") || parts.contains(where: { $0.isEmpty || $0 == "." || $0 == ".." }) {
             return "a relative path without empty, '.' or '..' parts"
         }
-        if name.contains(where: { "%?#\\".contains($0) || $0.isNewline || $0 == "\"" }) { return "a plain name, without '%', '?', '#', '\\' or quotes" }
+        if name.contains(where: { "%?#\\".contains($0) || $0.isNewline || $0 == "\"" }) {
+            return "a plain name, without '%', '?', '#', '\\' or quotes"
+        }
         if !name.hasSuffix(".m3u8") || name == ".m3u8" { return "a playlist name ending in .m3u8" }
         return nil
     }
@@ -687,7 +846,9 @@ package struct AudioOnlyVariantBuilder: Sendable {
     /// name in the same folder when a variant of ours is there (a rebuild: the writer never
     /// overwrites what the current playlist references); without `--name`, the folder
     /// `hlscheck-audio-only/` when the plain name belongs to someone else.
-    func newVariantName(masterFolder: String, ours: [VariantStream], mediaPlaylist: [UInt8]) throws(EmbedError) -> (folder: String, playlist: String) {
+    func newVariantName(masterFolder: String, ours: [VariantStream], mediaPlaylist: [UInt8]) throws(EmbedError) -> (
+        folder: String, playlist: String
+    ) {
         let wanted = request.name ?? Self.defaultName
         if let problem = Self.nameProblem(wanted) {
             throw EmbedError("--name \(wanted): the new variant's playlist needs \(problem)")
@@ -700,12 +861,16 @@ package struct AudioOnlyVariantBuilder: Sendable {
         // Left by a run that was killed before the multivariant playlist was swapped in: the
         // same bytes are taken over as they are (the writer reuses a name holding them).
         if existing == mediaPlaylist { return (folder, playlist) }
-        let marked = String(decoding: existing.prefix(256), as: UTF8.self).split(whereSeparator: \.isNewline).contains { $0 == Self.marker }
+        let marked = String(decoding: existing.prefix(256), as: UTF8.self).split(whereSeparator: \.isNewline).contains {
+            $0 == Self.marker
+        }
         if marked || ours.contains(where: { $0.uri == wanted }) {
             return (folder, SegmentName.renamed(playlist, bytes: mediaPlaylist))
         }
         guard request.name == nil else {
-            throw EmbedError("--name \(wanted): \(path) exists and is not a variant hlscheck added; nothing was written — choose another --name")
+            throw EmbedError(
+                "--name \(wanted): \(path) exists and is not a variant hlscheck added; nothing was written — choose another --name"
+            )
         }
         return (Self.folderName, SegmentName.renamed("index.m3u8", bytes: mediaPlaylist))
     }
@@ -722,7 +887,9 @@ package struct AudioOnlyVariantBuilder: Sendable {
                 files.insert(layout.relative(uri))
                 for segment in playlist?.segments ?? [] {
                     files.insert(layout.relative(URIResolver.resolve(segment.uri, against: uri)))
-                    if let map = segment.map { files.insert(layout.relative(URIResolver.resolve(map.uri, against: uri))) }
+                    if let map = segment.map {
+                        files.insert(layout.relative(URIResolver.resolve(map.uri, against: uri)))
+                    }
                 }
             }
         }
@@ -741,14 +908,21 @@ package struct AudioOnlyVariantBuilder: Sendable {
     /// byte ranges of a single-file source: each new segment is a file of its own) or its
     /// low-latency parts are left out. TARGETDURATION, MEDIA-SEQUENCE, DISCONTINUITY(-SEQUENCE),
     /// PLAYLIST-TYPE, EXTINF, PROGRAM-DATE-TIME and ENDLIST stay as they were.
-    static func mediaPlaylist(from bytes: [UInt8], playlist: MediaPlaylist, names: [String], initName: String?) -> [UInt8] {
+    static func mediaPlaylist(from bytes: [UInt8], playlist: MediaPlaylist, names: [String], initName: String?)
+        -> [UInt8]
+    {
         var uriLines: [Int: String] = [:]
         for (segment, name) in zip(playlist.segments, names) { uriLines[segment.uriLine] = name }
         let text = String(decoding: bytes, as: UTF8.self)
         let crlf = text.contains("\r\n")
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { String($0.hasSuffix("\r") ? $0.dropLast() : $0[...]) }
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map {
+            String($0.hasSuffix("\r") ? $0.dropLast() : $0[...])
+        }
         if lines.last == "" { lines.removeLast() }
-        let dropped = ["#EXT-X-BITRATE", "#EXT-X-BYTERANGE", "#EXT-X-PART:", "#EXT-X-PART-INF", "#EXT-X-PRELOAD-HINT", "#EXT-X-RENDITION-REPORT", "#EXT-X-SERVER-CONTROL", "#EXT-X-SKIP", "#EXT-X-I-FRAMES-ONLY"]
+        let dropped = [
+            "#EXT-X-BITRATE", "#EXT-X-BYTERANGE", "#EXT-X-PART:", "#EXT-X-PART-INF", "#EXT-X-PRELOAD-HINT",
+            "#EXT-X-RENDITION-REPORT", "#EXT-X-SERVER-CONTROL", "#EXT-X-SKIP", "#EXT-X-I-FRAMES-ONLY",
+        ]
         var out: [String] = []
         for (offset, line) in lines.enumerated() {
             let number = offset + 1
@@ -800,7 +974,9 @@ package struct AudioOnlyVariantBuilder: Sendable {
     /// budget, or — when a poster is to go in — segments without one (a final runt may, per
     /// docs/measurement.md, "Runt segments"); or not measurable.
     func problems(of variant: VariantAnalysis, budget: Int) -> [String] {
-        guard let measurement = variant.measurement, let peak = variant.measuredPeakBitrate, variant.isMeasurementComplete else {
+        guard let measurement = variant.measurement, let peak = variant.measuredPeakBitrate,
+            variant.isMeasurementComplete
+        else {
             return ["its segments could not all be measured"]
         }
         var problems: [String] = []
@@ -812,7 +988,11 @@ package struct AudioOnlyVariantBuilder: Sendable {
                 inspected += 1
                 if record.artwork == nil { missing += 1 }
             }
-            if missing > 0 { problems.append(missing == inspected ? "it carries no poster" : "\(missing) of \(inspected) segments carry no poster") }
+            if missing > 0 {
+                problems.append(
+                    missing == inspected
+                        ? "it carries no poster" : "\(missing) of \(inspected) segments carry no poster")
+            }
         }
         return problems
     }
@@ -820,9 +1000,11 @@ package struct AudioOnlyVariantBuilder: Sendable {
     /// "audio/index.m3u8 peaks at 51.2 kbit/s within the 64.0 kbit/s budget, the poster in every segment".
     func validDescription(_ stream: VariantStream, _ analysis: StreamAnalysis, budget: Int) -> String {
         let variant = analysis.variants.first { $0.stream?.line == stream.line }
-        var text = "\(stream.uri) peaks at \(Self.kbps(variant?.measuredPeakBitrate ?? 0)) within the \(Self.kbps(budget)) budget"
+        var text =
+            "\(stream.uri) peaks at \(Self.kbps(variant?.measuredPeakBitrate ?? 0)) within the \(Self.kbps(budget)) budget"
         if let measurement = variant?.measurement, measurement.records.contains(where: { $0.artwork != nil }) {
-            text += measurement.finalRuntIndex.map { measurement.records[$0].artwork == nil } == true
+            text +=
+                measurement.finalRuntIndex.map { measurement.records[$0].artwork == nil } == true
                 ? ", the poster in every segment but the final runt" : ", the poster in every segment"
         }
         return text
@@ -861,10 +1043,16 @@ package struct AudioOnlyVariantBuilder: Sendable {
         guard let group else { return [] }
         for variant in analysis.variants {
             for rendition in variant.audioRenditions where rendition.rendition.groupID == group {
-                guard let uri = rendition.playlistURI, let playlist = rendition.playlist, let measurement = rendition.measurement,
-                      measurement.records.contains(where: \.hasAudio), seen.insert(uri).inserted else { continue }
-                members.append(LanguageRendition(
-                    rendition: rendition.rendition, source: Source(uri: rendition.rendition.uri ?? uri, playlistURI: uri, playlist: playlist, measurement: measurement)))
+                guard let uri = rendition.playlistURI, let playlist = rendition.playlist,
+                    let measurement = rendition.measurement,
+                    measurement.records.contains(where: \.hasAudio), seen.insert(uri).inserted
+                else { continue }
+                members.append(
+                    LanguageRendition(
+                        rendition: rendition.rendition,
+                        source: Source(
+                            uri: rendition.rendition.uri ?? uri, playlistURI: uri, playlist: playlist,
+                            measurement: measurement)))
             }
         }
         var languages = Set<String>()
@@ -875,7 +1063,9 @@ package struct AudioOnlyVariantBuilder: Sendable {
 
     /// "en", "pt-BR": a language tag as a folder name; "lang1" when there is none to use.
     static func folderName(forLanguage language: String?, index: Int) -> String {
-        guard let language, !language.isEmpty, language.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }) else {
+        guard let language, !language.isEmpty,
+            language.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") })
+        else {
             return "lang\(index)"
         }
         return language
@@ -884,9 +1074,11 @@ package struct AudioOnlyVariantBuilder: Sendable {
     /// The new group's EXT-X-MEDIA line: the source rendition's NAME, LANGUAGE, DEFAULT and
     /// AUTOSELECT (RFC 8216 §4.3.4.1), the new playlist's URI.
     static func mediaLine(_ rendition: Rendition, group: String, channels: Int, uri: String) -> String {
-        var line = "#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"\(group)\",NAME=\"\(rendition.name ?? rendition.language ?? "audio")\""
+        var line =
+            "#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"\(group)\",NAME=\"\(rendition.name ?? rendition.language ?? "audio")\""
         if let language = rendition.language { line += ",LANGUAGE=\"\(language)\"" }
-        line += ",DEFAULT=\(rendition.isDefault ? "YES" : "NO"),AUTOSELECT=\(rendition.autoselect || rendition.isDefault ? "YES" : "NO")"
+        line +=
+            ",DEFAULT=\(rendition.isDefault ? "YES" : "NO"),AUTOSELECT=\(rendition.autoselect || rendition.isDefault ? "YES" : "NO")"
         line += ",CHANNELS=\"\(channels)\",URI=\"\(uri)\""
         return line
     }
@@ -920,9 +1112,16 @@ package struct AudioOnlyVariantBuilder: Sendable {
 
     // MARK: - Writing and checking
 
-    func write(layout: StreamLayout, master: [UInt8], lock: StreamLock?, additions: [StreamWriter.Addition], dropped: Set<String>) throws(EmbedError) -> String {
-        let writer = StreamWriter(layout: layout, destination: request.destination, wait: request.wait, report: request.report, hook: request.writeStepHook)
-        return try writer.write(master: master, targets: [], lock: lock, additions: additions, dropped: dropped) { (_: StreamWriter.Put) throws(EmbedError) in }
+    func write(
+        layout: StreamLayout, master: [UInt8], lock: StreamLock?, additions: [StreamWriter.Addition],
+        dropped: Set<String>
+    ) throws(EmbedError) -> String {
+        let writer = StreamWriter(
+            layout: layout, destination: request.destination, wait: request.wait, report: request.report,
+            hook: request.writeStepHook)
+        return try writer.write(master: master, targets: [], lock: lock, additions: additions, dropped: dropped) {
+            (_: StreamWriter.Put) throws(EmbedError) in
+        }
     }
 
     func recheck(_ output: String, layout: StreamLayout) async throws(EmbedError) -> CheckReport {

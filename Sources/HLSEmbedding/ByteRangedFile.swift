@@ -36,13 +36,15 @@ struct ByteRangedFile: Sendable {
     /// be rewritten consistently: a range that overlaps another (or lists the same bytes twice:
     /// the rewrites would differ), the file listed also without a range, or an EXT-X-MAP of it
     /// without BYTERANGE (its init section would be the whole file).
-    static func files(of segments: [MediaSegment], playlistURI: String, playlist: [UInt8]) throws(EmbedError) -> [ByteRangedFile] {
+    static func files(of segments: [MediaSegment], playlistURI: String, playlist: [UInt8]) throws(EmbedError)
+        -> [ByteRangedFile]
+    {
         let place = StreamLayout.file(playlistURI)
         let tagLines = Self.byteRangeTagLines(playlist)
         var files: [ByteRangedFile] = []
         var index: [String: Int] = [:]
         var previousURILine = 0
-        var nextTag = 0   // segments and tags are both in line order: one pass over each
+        var nextTag = 0  // segments and tags are both in line order: one pass over each
         for (position, segment) in segments.enumerated() {
             defer { previousURILine = segment.uriLine }
             guard segment.byteRange != nil else { continue }
@@ -55,35 +57,51 @@ struct ByteRangedFile: Sendable {
                 nextTag += 1
             }
             guard let line = own else {
-                throw EmbedError("\(place):\(segment.uriLine): segment \(segment.uri) has a byte range, but no EXT-X-BYTERANGE line before it was found: the playlist changed while embed ran? Run again")
+                throw EmbedError(
+                    "\(place):\(segment.uriLine): segment \(segment.uri) has a byte range, but no EXT-X-BYTERANGE line before it was found: the playlist changed while embed ran? Run again"
+                )
             }
             if let known = index[resolved] {
                 files[known].segments.append(position)
                 files[known].rangeLines.append(line)
             } else {
                 index[resolved] = files.count
-                files.append(ByteRangedFile(uri: segment.uri, resolved: resolved, segments: [position], rangeLines: [line], maps: []))
+                files.append(
+                    ByteRangedFile(
+                        uri: segment.uri, resolved: resolved, segments: [position], rangeLines: [line], maps: []))
             }
         }
         guard !files.isEmpty else { return [] }
         var seenMaps = Set<Int>()
         for segment in segments {
-            if segment.byteRange == nil, let known = index[StreamLayout.file(URIResolver.resolve(segment.uri, against: playlistURI))] {
-                throw EmbedError("\(place):\(segment.uriLine): \(segment.uri) is listed whole here and by byte ranges elsewhere (line \(files[known].rangeLines[0])): embed cannot rewrite it for both; give the playlist one or the other")
+            if segment.byteRange == nil,
+                let known = index[StreamLayout.file(URIResolver.resolve(segment.uri, against: playlistURI))]
+            {
+                throw EmbedError(
+                    "\(place):\(segment.uriLine): \(segment.uri) is listed whole here and by byte ranges elsewhere (line \(files[known].rangeLines[0])): embed cannot rewrite it for both; give the playlist one or the other"
+                )
             }
             guard let map = segment.map, seenMaps.insert(map.line).inserted,
-                  let known = index[StreamLayout.file(URIResolver.resolve(map.uri, against: playlistURI))] else { continue }
+                let known = index[StreamLayout.file(URIResolver.resolve(map.uri, against: playlistURI))]
+            else { continue }
             guard let range = map.byteRange else {
-                throw EmbedError("\(place):\(map.line): EXT-X-MAP names all of \(map.uri), whose byte ranges are segments too: an init section is a range of its own (RFC 8216 §4.3.2.5); add its BYTERANGE")
+                throw EmbedError(
+                    "\(place):\(map.line): EXT-X-MAP names all of \(map.uri), whose byte ranges are segments too: an init section is a range of its own (RFC 8216 §4.3.2.5); add its BYTERANGE"
+                )
             }
             files[known].maps.append(MapTag(line: map.line, uri: map.uri, range: range))
         }
         for file in files {
-            var ranges = file.segments.map { (range: segments[$0].byteRange ?? ByteRange(length: 0, offset: 0), line: segments[$0].uriLine) }
+            var ranges = file.segments.map {
+                (range: segments[$0].byteRange ?? ByteRange(length: 0, offset: 0), line: segments[$0].uriLine)
+            }
             ranges += file.maps.map { ($0.range, $0.line) }
             ranges.sort { ($0.range.offset, $0.range.length) < ($1.range.offset, $1.range.length) }
-            for (earlier, later) in zip(ranges, ranges.dropFirst()) where later.range.offset < earlier.range.offset + earlier.range.length {
-                throw EmbedError("\(place):\(later.line): the byte range \(later.range.length)@\(later.range.offset) of \(file.uri) overlaps the one on line \(earlier.line) (\(earlier.range.length)@\(earlier.range.offset)): embed rewrites each range once, and cannot when two share bytes")
+            for (earlier, later) in zip(ranges, ranges.dropFirst())
+            where later.range.offset < earlier.range.offset + earlier.range.length {
+                throw EmbedError(
+                    "\(place):\(later.line): the byte range \(later.range.length)@\(later.range.offset) of \(file.uri) overlaps the one on line \(earlier.line) (\(earlier.range.length)@\(earlier.range.offset)): embed rewrites each range once, and cannot when two share bytes"
+                )
             }
         }
         return files
@@ -109,7 +127,9 @@ struct ByteRangedFile: Sendable {
     /// The file again, with each segment's range replaced by its rewritten bytes (`rewritten`,
     /// in the order of `segments`) and every other byte as it was; and the ranges the playlist's
     /// lines give them now.
-    func assemble(original: [UInt8], rewritten: [[UInt8]], of allSegments: [MediaSegment]) throws(EmbedError) -> (bytes: [UInt8], rangeLines: [Int: ByteRange], maps: [Int: (uri: String, range: ByteRange)]) {
+    func assemble(original: [UInt8], rewritten: [[UInt8]], of allSegments: [MediaSegment]) throws(EmbedError) -> (
+        bytes: [UInt8], rangeLines: [Int: ByteRange], maps: [Int: (uri: String, range: ByteRange)]
+    ) {
         enum Piece { case segment(Int), map(Int) }
         var pieces: [(range: ByteRange, piece: Piece)] = []
         for (order, index) in segments.enumerated() {
@@ -125,7 +145,9 @@ struct ByteRangedFile: Sendable {
         var newMaps: [Int: (uri: String, range: ByteRange)] = [:]
         for (range, piece) in pieces {
             guard range.offset + range.length <= original.count else {
-                throw EmbedError("\(StreamLayout.file(resolved)): the byte range \(range.length)@\(range.offset) lies beyond the end of the file (\(original.count) bytes)")
+                throw EmbedError(
+                    "\(StreamLayout.file(resolved)): the byte range \(range.length)@\(range.offset) lies beyond the end of the file (\(original.count) bytes)"
+                )
             }
             out += original[cursor..<range.offset]
             let offset = out.count

@@ -34,7 +34,8 @@ struct EmbedJournal: Codable {
             throw EmbedError("cannot encode the journal: \(error)")
         }
         try progress.step()
-        let descriptor = openat(folder.descriptor, Self.name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        let descriptor = openat(
+            folder.descriptor, Self.name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
             throw EmbedError("\(PathString.join(folder.path, Self.name)): cannot create it: \(lastError())")
         }
@@ -68,7 +69,9 @@ struct EmbedJournal: Codable {
         var pending = journal.playlists
         var read = Set<String>()
         while let playlist = pending.popLast() {
-            guard read.insert(standardized(playlist)).inserted, let text = FileManager.default.contents(atPath: playlist) else { continue }
+            guard read.insert(standardized(playlist)).inserted,
+                let text = FileManager.default.contents(atPath: playlist)
+            else { continue }
             let base = PathString.parent(playlist)
             for uri in PlaylistReferences.uris(in: [UInt8](text)) where !uri.contains("://") {
                 let path = standardized(uri.hasPrefix("/") ? uri : PathString.join(base, uri))
@@ -93,10 +96,12 @@ struct EmbedJournal: Codable {
         }
         // Another stream's playlists beside these files still list the old segments: they stay.
         let folderPaths = Set(candidates.map { PathString.parent($0) } + [standardized(folder.path)])
-        referenced.formUnion(PlaylistReferences.listedByOtherPlaylists(in: folderPaths, excluding: read.union(candidates)).keys)
+        referenced.formUnion(
+            PlaylistReferences.listedByOtherPlaylists(in: folderPaths, excluding: read.union(candidates)).keys)
         for path in candidates.subtracting(referenced).sorted() {
             if let parent = open(PathString.parent(path)),
-               try parent.removeFile(PathString.lastComponent(path), progress: progress) {
+                try parent.removeFile(PathString.lastComponent(path), progress: progress)
+            {
                 removed += 1
             }
         }
@@ -162,8 +167,10 @@ extension PlaylistReferences {
                 let lowered = name.lowercased()
                 guard lowered.hasSuffix(".m3u8") || lowered.hasSuffix(".m3u") else { continue }
                 let playlist = EmbedJournal.standardized(PathString.join(path, name))
-                guard !excluded.contains(playlist), let status = folder.status(name, followLinks: true), Folder.isRegular(status),
-                      Int(status.st_size) <= maximumBytes, let bytes = try? folder.read(name, followLinks: true) else { continue }
+                guard !excluded.contains(playlist), let status = folder.status(name, followLinks: true),
+                    Folder.isRegular(status),
+                    Int(status.st_size) <= maximumBytes, let bytes = try? folder.read(name, followLinks: true)
+                else { continue }
                 for uri in uris(in: bytes) where !uri.contains("://") {
                     let file = EmbedJournal.standardized(uri.hasPrefix("/") ? uri : PathString.join(path, uri))
                     if listed[file] == nil { listed[file] = playlist }

@@ -48,9 +48,13 @@ final class Folder {
         }
         guard descriptor >= 0 else {
             if errno == ELOOP || (errno == ENOTDIR && status(name).map(Self.isLink) == true) {
-                throw EmbedError("\(full) is a symbolic link: embed does not write through links; remove it or choose another --output folder")
+                throw EmbedError(
+                    "\(full) is a symbolic link: embed does not write through links; remove it or choose another --output folder"
+                )
             }
-            if errno == ENOTDIR { throw EmbedError("\(full) exists and is not a folder; remove it or choose another --output folder") }
+            if errno == ENOTDIR {
+                throw EmbedError("\(full) exists and is not a folder; remove it or choose another --output folder")
+            }
             throw EmbedError("\(full): cannot open the folder: \(lastError())")
         }
         return Folder(descriptor: descriptor, path: full)
@@ -78,7 +82,8 @@ final class Folder {
     /// the user's layout; what embed is about to replace must be the file itself).
     func read(_ name: String, followLinks: Bool = false) throws(EmbedError) -> [UInt8]? {
         let full = PathString.join(path, name)
-        let descriptor = openat(self.descriptor, name, O_RDONLY | O_CLOEXEC | O_NONBLOCK | (followLinks ? 0 : O_NOFOLLOW))
+        let descriptor = openat(
+            self.descriptor, name, O_RDONLY | O_CLOEXEC | O_NONBLOCK | (followLinks ? 0 : O_NOFOLLOW))
         guard descriptor >= 0 else {
             if errno == ENOENT { return nil }
             throw EmbedError("\(full): cannot read it: \(errno == ELOOP ? "it is a symbolic link" : lastError())")
@@ -107,7 +112,9 @@ final class Folder {
         rewinddir(stream)
         var names: [String] = []
         while let entry = readdir(stream) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
             if name != "." && name != ".." { names.append(name) }
         }
         return names
@@ -117,13 +124,16 @@ final class Folder {
     /// (and, when `owner`, the owner and group) of `like`, flushed to disk — unless `flush` is
     /// false, when the caller flushes it (``flushAll(_:)``) before giving it a name. Returns its name.
     func temporary(
-        for name: String, run: String, bytes: ArraySlice<UInt8>, like: stat?, owner: Bool, flush: Bool = true, progress: WriteProgress
+        for name: String, run: String, bytes: ArraySlice<UInt8>, like: stat?, owner: Bool, flush: Bool = true,
+        progress: WriteProgress
     ) throws(EmbedError) -> String {
         let temporary = TemporaryName.make(for: name, run: run)
         let full = PathString.join(path, name)
         try progress.step()
         let descriptor = openat(self.descriptor, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw EmbedError("\(full): cannot create a temporary file beside it: \(lastError())") }
+        guard descriptor >= 0 else {
+            throw EmbedError("\(full): cannot create a temporary file beside it: \(lastError())")
+        }
         var failure: EmbedError?
         if let like {
             if owner, fchown(descriptor, like.st_uid, like.st_gid) != 0, errno != EPERM {
@@ -137,7 +147,9 @@ final class Folder {
             failure = EmbedError("\(full): cannot set its permissions: \(lastError())")
         }
         if failure == nil { failure = Self.writeAll(bytes, to: descriptor, named: full, progress: progress) }
-        if failure == nil, flush, fsync(descriptor) != 0 { failure = EmbedError("\(full): cannot flush it to disk: \(lastError())") }
+        if failure == nil, flush, fsync(descriptor) != 0 {
+            failure = EmbedError("\(full): cannot flush it to disk: \(lastError())")
+        }
         close(descriptor)
         if let failure {
             unlinkat(self.descriptor, temporary, 0)
@@ -148,7 +160,9 @@ final class Folder {
 
     /// Writes `bytes` to `descriptor` in `WriteProgress.chunk`s, a write step each (without
     /// `progress`, all at once); the failure (naming `full`), or nil.
-    private static func writeAll(_ bytes: ArraySlice<UInt8>, to descriptor: Int32, named full: String, progress: WriteProgress?) -> EmbedError? {
+    private static func writeAll(
+        _ bytes: ArraySlice<UInt8>, to descriptor: Int32, named full: String, progress: WriteProgress?
+    ) -> EmbedError? {
         var offset = bytes.startIndex
         while offset < bytes.endIndex {
             let end = progress == nil ? bytes.endIndex : min(offset + WriteProgress.chunk, bytes.endIndex)
@@ -164,7 +178,9 @@ final class Folder {
     /// Creates `name` with `bytes`, with the permission bits of `like` (0644 without), not
     /// flushed: only for a folder nobody can see yet (the staging folder of a new `--output`,
     /// renamed into place after one flush of everything). False when `name` exists already.
-    func createNew(_ name: String, bytes: ArraySlice<UInt8>, like: stat?, progress: WriteProgress) throws(EmbedError) -> Bool {
+    func createNew(_ name: String, bytes: ArraySlice<UInt8>, like: stat?, progress: WriteProgress) throws(EmbedError)
+        -> Bool
+    {
         let full = PathString.join(path, name)
         try progress.step()
         let descriptor = openat(self.descriptor, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
@@ -210,7 +226,7 @@ final class Folder {
     static func createAll(_ files: [NewFile]) -> [Creation] {
         let workers = min(2, files.count)
         guard workers > 1 else { return files.map(create) }
-        guard #available(macOS 15, *) else { return files.map(create) }   // Mutex; always there on Linux
+        guard #available(macOS 15, *) else { return files.map(create) }  // Mutex; always there on Linux
         return createConcurrently(files, workers: workers)
     }
 
@@ -247,12 +263,15 @@ final class Folder {
     /// `name` becomes a hard link to `source` (a copy when the filesystems differ or the link is
     /// not allowed), not flushed: like ``createNew(_:bytes:like:progress:)``, only for a folder
     /// nobody can see yet. False when `name` exists already.
-    func linkNew(_ name: String, to source: Folder, _ sourceName: String, progress: WriteProgress) throws(EmbedError) -> Bool {
+    func linkNew(_ name: String, to source: Folder, _ sourceName: String, progress: WriteProgress) throws(EmbedError)
+        -> Bool
+    {
         try progress.step()
         if linkat(source.descriptor, sourceName, descriptor, name, AT_SYMLINK_FOLLOW) == 0 { return true }
         if errno == EEXIST { return false }
         let bytes = try source.read(sourceName, followLinks: true) ?? []
-        return try createNew(name, bytes: bytes[...], like: source.status(sourceName, followLinks: true), progress: progress)
+        return try createNew(
+            name, bytes: bytes[...], like: source.status(sourceName, followLinks: true), progress: progress)
     }
 
     /// Removes the folder `name` and everything in it, never following a link (a link inside is
@@ -299,13 +318,16 @@ final class Folder {
     }
 
     /// `name` becomes a hard link to `source` (a copy when the filesystems differ), atomically.
-    func link(_ name: String, to source: Folder, _ sourceName: String, run: String, progress: WriteProgress) throws(EmbedError) {
+    func link(_ name: String, to source: Folder, _ sourceName: String, run: String, progress: WriteProgress)
+        throws(EmbedError)
+    {
         let temporary = TemporaryName.make(for: name, run: run)
         try progress.step()
         if linkat(source.descriptor, sourceName, descriptor, temporary, AT_SYMLINK_FOLLOW) != 0 {
             let bytes = try source.read(sourceName, followLinks: true) ?? []
             let copy = try self.temporary(
-                for: name, run: run, bytes: bytes[...], like: source.status(sourceName, followLinks: true), owner: false, progress: progress)
+                for: name, run: run, bytes: bytes[...], like: source.status(sourceName, followLinks: true),
+                owner: false, progress: progress)
             try replace(name, with: copy, progress: progress)
             return
         }
@@ -328,7 +350,9 @@ final class Folder {
         if hls_sync_filesystem(descriptor) == 0 { return }
         for name in names {
             let file = openat(descriptor, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
-            guard file >= 0 else { throw EmbedError("\(PathString.join(path, name)): cannot open it to flush it: \(lastError())") }
+            guard file >= 0 else {
+                throw EmbedError("\(PathString.join(path, name)): cannot open it to flush it: \(lastError())")
+            }
             defer { close(file) }
             guard fsync(file) == 0 else {
                 throw EmbedError("\(PathString.join(path, name)): cannot flush it to disk: \(lastError())")
@@ -377,5 +401,9 @@ func lastError() -> String {
 // The C calls whose names the types above reuse (Folder.open, Folder.read, EmbedJournal.write),
 // reached from file scope where the names are unambiguous, on Glibc and Darwin alike.
 func systemOpenFolder(_ path: String) -> Int32 { open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
-func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int { read(descriptor, buffer, count) }
-func systemWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int { write(descriptor, buffer, count) }
+func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+    read(descriptor, buffer, count)
+}
+func systemWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
+    write(descriptor, buffer, count)
+}

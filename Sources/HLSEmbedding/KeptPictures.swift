@@ -22,7 +22,9 @@ struct KeptPictures: Sendable, Hashable {
         segments += 1
         mostPerSegment = max(mostPerSegment, others.count)
         fewestPerSegment = min(fewestPerSegment, others.count)
-        for picture in others { largestByType[picture.pictureType] = max(largestByType[picture.pictureType] ?? 0, picture.byteCount) }
+        for picture in others {
+            largestByType[picture.pictureType] = max(largestByType[picture.pictureType] ?? 0, picture.byteCount)
+        }
     }
 
     /// "kept 1 other picture (back cover, 12 KB) in 600 segments of audio/index.m3u8; it counts
@@ -31,10 +33,14 @@ struct KeptPictures: Sendable, Hashable {
         guard segments > 0 else { return nil }
         let kinds = largestByType.sorted { $0.key < $1.key }
             .map { "\(Self.name(ofPictureType: $0.key)), \(Self.size($0.value))" }.joined(separator: "; ")
-        let what = mostPerSegment == 1 ? "1 other picture"
+        let what =
+            mostPerSegment == 1
+            ? "1 other picture"
             : "\(fewestPerSegment == mostPerSegment ? "" : "up to ")\(mostPerSegment) other pictures"
         let place = segments == 1 ? "1 segment" : "\(segments) segments"
-        let counts = mostPerSegment == 1 ? "it is the segments' own content, not the poster, and counts in the budget"
+        let counts =
+            mostPerSegment == 1
+            ? "it is the segments' own content, not the poster, and counts in the budget"
             : "they are the segments' own content, not the poster, and count in the budget"
         return "kept \(what) (\(kinds)) in \(place) of \(uri); \(counts)"
     }

@@ -28,12 +28,14 @@ extension StreamWriter {
     /// Rewritten segments created together by ``Folder/createAll(_:)`` (each batch holds their
     /// bytes until written; the bytes are in memory already).
     static let creationBatch = 64
-    static let ownerText = Array("hlscheck embed: the folder of this name ending in .tmp is an unfinished copy; removed by the next run\n".utf8)
+    static let ownerText = Array(
+        "hlscheck embed: the folder of this name ending in .tmp is an unfinished copy; removed by the next run\n".utf8)
 
     /// Writes the stream into the new folder `name` of `parent`; nil when a folder of that name
     /// appeared before the lock was taken (the caller then writes into it the usual way).
     func writeNewFolder(
-        _ name: String, in parent: Folder, master: [UInt8]?, targets: [String], additions: [Addition], dropped: Set<String>,
+        _ name: String, in parent: Folder, master: [UInt8]?, targets: [String], additions: [Addition],
+        dropped: Set<String>,
         produce: (Put) throws(EmbedError) -> Void
     ) throws(EmbedError) -> String? {
         let lock = try StreamLock.acquire(in: parent, named: ".\(name).hlscheck-embed.lock", wait: wait, report: report)
@@ -45,8 +47,10 @@ extension StreamWriter {
         for entry in parent.entries() where entry.hasPrefix(Self.stagingPrefix(name)) && entry.hasSuffix(".owner") {
             // `<prefix><run>.owner`, the run in hex: not another output's (`--output a.hlscheck-embed-x`).
             let run = entry.dropFirst(Self.stagingPrefix(name).count).dropLast(".owner".count)
-            guard !run.isEmpty, run.allSatisfy(\.isHexDigit), let info = parent.status(entry), Folder.isRegular(info), Int(info.st_size) == Self.ownerText.count,
-                  (try? parent.read(entry)) == Self.ownerText else { continue }
+            guard !run.isEmpty, run.allSatisfy(\.isHexDigit), let info = parent.status(entry), Folder.isRegular(info),
+                Int(info.st_size) == Self.ownerText.count,
+                (try? parent.read(entry)) == Self.ownerText
+            else { continue }
             let leftover = String(entry.dropLast(".owner".count)) + ".tmp"
             if let info = parent.status(leftover), info.st_mode & S_IFMT == S_IFDIR {
                 removed += 1 + parent.removeTree(leftover, progress: WriteProgress(hook: nil))
@@ -64,7 +68,8 @@ extension StreamWriter {
         let staging = Self.stagingPrefix(name) + run + ".tmp"
         let owner = Self.stagingPrefix(name) + run + ".owner"
         guard try parent.createNew(owner, bytes: Self.ownerText[...], like: nil, progress: progress) else {
-            throw EmbedError("\(finalRoot): cannot create a folder beside it to build the copy in: \(owner) exists — run again")
+            throw EmbedError(
+                "\(finalRoot): cannot create a folder beside it to build the copy in: \(owner) exists — run again")
         }
         defer { unlinkat(parent.descriptor, owner, 0) }
         try progress.step()
@@ -75,8 +80,9 @@ extension StreamWriter {
             // Opened without following a link: nothing is ever written through a name swapped
             // for a link after mkdir.
             let root = try parent.subfolder(staging, create: false, followLinks: false)
-            try fill(root, master: master, targets: targets,
-                     additions: additions, dropped: dropped, progress: progress, produce: produce)
+            try fill(
+                root, master: master, targets: targets,
+                additions: additions, dropped: dropped, progress: progress, produce: produce)
             try progress.step()
             // A filesystem without RENAME_NOREPLACE for folders (its fallback, a hard link, does
             // not work for them): a plain rename, which could only replace an empty folder.
@@ -85,7 +91,9 @@ extension StreamWriter {
                 renamed = renameat(parent.descriptor, staging, parent.descriptor, name) == 0
             }
             guard renamed else {
-                let reason = errno == EEXIST || errno == ENOTEMPTY ? "it appeared while embed was writing; embed does not replace it — run again" : lastError()
+                let reason =
+                    errno == EEXIST || errno == ENOTEMPTY
+                    ? "it appeared while embed was writing; embed does not replace it — run again" : lastError()
                 throw EmbedError("\(finalRoot): cannot create it: \(reason)")
             }
         } catch {
@@ -131,10 +139,12 @@ extension StreamWriter {
         }
         func collision(_ file: String) -> EmbedError {
             // Two rewrites under one name (a fingerprint collision): never one over the other.
-            EmbedError("\(tree.absolute(file)) would be written twice with different content — run again with --in-place or another --output folder")
+            EmbedError(
+                "\(tree.absolute(file)) would be written twice with different content — run again with --in-place or another --output folder"
+            )
         }
         func link(_ file: String) throws(EmbedError) {
-            try createBatch()   // in the order the files came: a name created before is taken
+            try createBatch()  // in the order the files came: a name created before is taken
             let (folder, name) = Tree.split(file)
             if try tree.folder(folder).linkNew(name, to: source.folder(folder), name, progress: progress) {
                 createdFiles.append((folder, name))
@@ -155,9 +165,13 @@ extension StreamWriter {
             for _ in 0..<(1 + (bytes.count + WriteProgress.chunk - 1) / WriteProgress.chunk) { try progress.step() }
             if !batchNames.insert(file).inserted { try createBatch(); batchNames.insert(file) }
             let (folder, name) = Tree.split(file)
-            batch.append((file, Folder.NewFile(
-                folder: try tree.folder(folder).descriptor, name: name, full: tree.absolute(file), bytes: bytes,
-                mode: like.map { $0.st_mode & 0o7777 } ?? 0o644)))
+            batch.append(
+                (
+                    file,
+                    Folder.NewFile(
+                        folder: try tree.folder(folder).descriptor, name: name, full: tree.absolute(file), bytes: bytes,
+                        mode: like.map { $0.st_mode & 0o7777 } ?? 0o644)
+                ))
             if batch.count >= Self.creationBatch { try createBatch() }
         }
 
@@ -186,7 +200,8 @@ extension StreamWriter {
             if rewritten.rangesMove { movedFiles.insert(file) }
             let fingerprint = rewritten.fingerprint ?? SegmentName.fingerprint(bytes)
             try enqueue(Tree.join(folder, SegmentName.renamed(name, fingerprint: fingerprint)), bytes, like: original)
-            newURIs[playlist, default: [:]].merge(rewritten.lines { SegmentName.renamed($0, fingerprint: fingerprint) }) { $1 }
+            newURIs[playlist, default: [:]].merge(rewritten.lines { SegmentName.renamed($0, fingerprint: fingerprint) })
+            { $1 }
         }
         try createBatch()
         // New files (`--add-audio-only`): segments, then their playlists.
@@ -195,17 +210,26 @@ extension StreamWriter {
         }
         // Every other file of the stream, as it is (a segment a target shares with a playlist
         // embed leaves alone included).
-        let sharedElsewhere = keepNames ? [] : layout.segments.filter { !targetPlaylists.contains($0.playlist) }.map(\.file)
-        let written = targetPlaylists.union([layout.rootPlaylist]).union(dropped).union(additions.map(\.file)).union(editedPlaylists.keys)
-            .union(Set(targetSegments.map(\.file)).subtracting(sharedElsewhere).subtracting(layout.otherFiles.subtracting(movedFiles)))
+        let sharedElsewhere =
+            keepNames ? [] : layout.segments.filter { !targetPlaylists.contains($0.playlist) }.map(\.file)
+        let written = targetPlaylists.union([layout.rootPlaylist]).union(dropped).union(additions.map(\.file)).union(
+            editedPlaylists.keys
+        )
+        .union(
+            Set(targetSegments.map(\.file)).subtracting(sharedElsewhere).subtracting(
+                layout.otherFiles.subtracting(movedFiles)))
         for file in layout.files where !written.contains(file) {
             if layout.digests[file] != nil {
-                _ = try layout.unchangedPlaylist(file) { () throws(EmbedError) in try source.read(file, followLinks: true) }
+                _ = try layout.unchangedPlaylist(file) { () throws(EmbedError) in
+                    try source.read(file, followLinks: true)
+                }
             }
             try link(file)
         }
         // The playlists embed rewrites (in a folder nobody sees yet, the order does not matter).
-        for (playlist, bytes) in try newPlaylists(master: master, targets: targetPlaylists, newURIs: newURIs, source: source) {
+        for (playlist, bytes) in try newPlaylists(
+            master: master, targets: targetPlaylists, newURIs: newURIs, source: source)
+        {
             guard let bytes else {
                 try link(playlist)
                 continue
@@ -221,10 +245,14 @@ extension StreamWriter {
         if hls_sync_filesystem(top.descriptor) != 0 {
             for (folder, name) in createdFiles {
                 let file = openat(try tree.folder(folder).descriptor, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
-                guard file >= 0 else { throw EmbedError("\(tree.absolute(Tree.join(folder, name))): cannot open it to flush it: \(lastError())") }
+                guard file >= 0 else {
+                    throw EmbedError(
+                        "\(tree.absolute(Tree.join(folder, name))): cannot open it to flush it: \(lastError())")
+                }
                 defer { close(file) }
                 guard fsync(file) == 0 else {
-                    throw EmbedError("\(tree.absolute(Tree.join(folder, name))): cannot flush it to disk: \(lastError())")
+                    throw EmbedError(
+                        "\(tree.absolute(Tree.join(folder, name))): cannot flush it to disk: \(lastError())")
                 }
             }
             tree.syncAll()

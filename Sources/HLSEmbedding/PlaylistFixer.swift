@@ -25,7 +25,9 @@ package struct FixRequest: Sendable {
     /// Called before each step of writing (see ``EmbedRequest/writeStepHook``).
     package var writeStepHook: (@Sendable (Int) -> Void)?
 
-    package init(input: String, destination: EmbedRequest.Destination?, configuration: CheckConfiguration = CheckConfiguration()) {
+    package init(
+        input: String, destination: EmbedRequest.Destination?, configuration: CheckConfiguration = CheckConfiguration()
+    ) {
         self.input = input
         self.destination = destination
         self.configuration = configuration
@@ -66,7 +68,8 @@ package struct PlaylistFixer: Sendable {
     }
 
     package func run() async throws(EmbedError) -> FixOutcome {
-        let lock = request.destination == .inPlace
+        let lock =
+            request.destination == .inPlace
             ? try StreamWriter.lockInPlace(request.input, wait: request.wait, report: request.report) : nil
         defer { lock?.release() }
         let analysis = try await StreamWriter.analyse(request.input, configuration: request.configuration)
@@ -86,12 +89,16 @@ package struct PlaylistFixer: Sendable {
 
         try StreamLayout.requirePlainFileNames(analysis)
         if destination == .inPlace, let live = FixPlan.mediaPlaylists(analysis).first(where: { !$0.2.endList }) {
-            throw EmbedError("\(StreamLayout.file(live.0)) has no EXT-X-ENDLIST: a live stream whose encoder may still be writing its playlists and would write back what fix changed; fix it in place once it has ended, or write a copy with --output")
+            throw EmbedError(
+                "\(StreamLayout.file(live.0)) has no EXT-X-ENDLIST: a live stream whose encoder may still be writing its playlists and would write back what fix changed; fix it in place once it has ended, or write a copy with --output"
+            )
         }
         let layout = try StreamLayout(analysis)
         // In place with nothing to change: nothing is written (no journal, no rename).
-        let output = destination == .inPlace && changed.isEmpty
-            ? layout.absolute(layout.rootPlaylist) : try write(changed, plan, layout: layout, destination: destination, lock: lock)
+        let output =
+            destination == .inPlace && changed.isEmpty
+            ? layout.absolute(layout.rootPlaylist)
+            : try write(changed, plan, layout: layout, destination: destination, lock: lock)
         lock?.release()
 
         let verification: CheckReport
@@ -111,18 +118,23 @@ package struct PlaylistFixer: Sendable {
 
     /// Writes the changed playlists with embed's writer: every other file of the stream as it is.
     func write(
-        _ changed: [FixOutcome.ChangedPlaylist], _ plan: FixPlan, layout: StreamLayout, destination: EmbedRequest.Destination,
+        _ changed: [FixOutcome.ChangedPlaylist], _ plan: FixPlan, layout: StreamLayout,
+        destination: EmbedRequest.Destination,
         lock: StreamLock?
     ) throws(EmbedError) -> String {
         var writer = StreamWriter(
-            layout: layout, destination: destination, wait: request.wait, report: request.report, hook: request.writeStepHook)
-        writer.editedPlaylists = Dictionary(uniqueKeysWithValues: zip(plan.playlists, changed).map { (layout.relative($0), $1.after) })
+            layout: layout, destination: destination, wait: request.wait, report: request.report,
+            hook: request.writeStepHook)
+        writer.editedPlaylists = Dictionary(
+            uniqueKeysWithValues: zip(plan.playlists, changed).map { (layout.relative($0), $1.after) })
         return try writer.write(master: nil, targets: [], lock: lock) { (_: StreamWriter.Put) throws(EmbedError) in }
     }
 
     /// The new bytes of every playlist the plan edits, made from the bytes the analysis parsed:
     /// refused when the file changed since (another program writing it).
-    func changedPlaylists(_ analysis: StreamAnalysis, _ plan: FixPlan) throws(EmbedError) -> [FixOutcome.ChangedPlaylist] {
+    func changedPlaylists(_ analysis: StreamAnalysis, _ plan: FixPlan) throws(EmbedError) -> [FixOutcome
+        .ChangedPlaylist]
+    {
         var result: [FixOutcome.ChangedPlaylist] = []
         let byPlaylist = Dictionary(grouping: plan.fixes, by: \.playlist)
         for uri in plan.playlists {
@@ -135,7 +147,9 @@ package struct PlaylistFixer: Sendable {
                 throw EmbedError("\(file): cannot read it again: \(error.reason)")
             }
             guard let parsed, PlaylistSourceDigest(bytes) == parsed.sourceDigest else {
-                throw EmbedError("\(file) changed while hlscheck was reading the stream (another program is writing it); nothing was changed — run again when it is done")
+                throw EmbedError(
+                    "\(file) changed while hlscheck was reading the stream (another program is writing it); nothing was changed — run again when it is done"
+                )
             }
             let fixes = byPlaylist[uri] ?? []
             let after: [UInt8]
@@ -154,7 +168,8 @@ package struct PlaylistFixer: Sendable {
     func knownSegments(_ analysis: StreamAnalysis, layout: StreamLayout, output: String) -> KnownSegments? {
         let configuration = request.configuration
         guard !configuration.decode, configuration.liveWatchSeconds == nil,
-              output.hasSuffix("/" + layout.rootPlaylist) else { return nil }
+            output.hasSuffix("/" + layout.rootPlaylist)
+        else { return nil }
         let root = String(output.dropLast(layout.rootPlaylist.count + 1))
         var known = KnownSegments()
         for (uri, measurement) in analysis.measurements {

@@ -34,19 +34,22 @@ package struct PosterEmbedder: Sendable {
     /// that failed; and, after writing, when the written stream cannot be re-checked.
     package func run() async throws(EmbedError) -> EmbedOutcome {
         // In place, nobody else may change the stream between our reading and our writing.
-        let lock = request.destination == .inPlace
+        let lock =
+            request.destination == .inPlace
             ? try StreamWriter.lockInPlace(request.input, wait: request.wait, report: request.report) : nil
         defer { lock?.release() }
         // The analysis keeps the audio segments it reads, and the rewrite takes them from there:
         // each segment is read once.
         let sourceBytes = SegmentBytesKeeper(byteBudget: Self.keptSourceBytes)
-        let analysis = try await StreamWriter.analyse(request.input, configuration: request.configuration, keeping: sourceBytes)
+        let analysis = try await StreamWriter.analyse(
+            request.input, configuration: request.configuration, keeping: sourceBytes)
         try StreamLayout.requirePlainFileNames(analysis)
         let targets = try preflight(try selectTargets(analysis), analysis)
         if request.destination == .inPlace, let live = targets.first(where: { !$0.playlist.endList }) {
             throw StreamWriter.stillWritten(live.playlistURI)
         }
-        return try await withPosterFromVideo(analysis).embed(analysis, targets: targets, lock: lock, sourceBytes: sourceBytes)
+        return try await withPosterFromVideo(analysis).embed(
+            analysis, targets: targets, lock: lock, sourceBytes: sourceBytes)
     }
 
     /// This embedder with the picture `--poster-from-video` takes from the stream's video as its
@@ -69,19 +72,27 @@ package struct PosterEmbedder: Sendable {
         // What the rewrite did not take (segments of playlists that are no target) is let go.
         sourceBytes?.removeAll()
         if let excess = plan.overBudget(analysis, budget: request.configuration.audioOnlyBudget), let image = poster,
-           !request.force {
+            !request.force
+        {
             let fitting = maximumImageBytes(excess, analysis, image: image)
             guard request.fit else {
-                throw EmbedError(budgetMessage(excess, image: image, fitting: fitting, plan: plan) + ": use a smaller image, --fit to re-encode it, or --force")
+                throw EmbedError(
+                    budgetMessage(excess, image: image, fitting: fitting, plan: plan)
+                        + ": use a smaller image, --fit to re-encode it, or --force")
             }
             guard let fitting, let smaller = try reencode(image, maxBytes: fitting) else {
-                throw EmbedError(budgetMessage(excess, image: image, fitting: fitting, plan: plan) + ", and no re-encoding of the image fits (--fit searches JPEG quality, then smaller sizes; \(fitFloor(image)))")
+                throw EmbedError(
+                    budgetMessage(excess, image: image, fitting: fitting, plan: plan)
+                        + ", and no re-encoding of the image fits (--fit searches JPEG quality, then smaller sizes; \(fitFloor(image)))"
+                )
             }
             poster = smaller.poster
             fitted = smaller.description
             plan = try await rewritePlan(targets, poster: poster)
             if let still = plan.overBudget(analysis, budget: request.configuration.audioOnlyBudget) {
-                throw EmbedError(budgetMessage(still, image: smaller.poster, fitting: nil, plan: plan) + " even re-encoded (\(smaller.description))")
+                throw EmbedError(
+                    budgetMessage(still, image: smaller.poster, fitting: nil, plan: plan)
+                        + " even re-encoded (\(smaller.description))")
             }
         }
 
@@ -92,18 +103,24 @@ package struct PosterEmbedder: Sendable {
             layout: layout, destination: request.destination, wait: request.wait, report: request.report,
             hook: request.writeStepHook)
         writer.keepNames = request.keepNames
-        let output = try writer.write(master: master, targets: plan.targets.map(\.playlistURI), lock: lock) { (put: StreamWriter.Put) throws(EmbedError) in
+        let output = try writer.write(master: master, targets: plan.targets.map(\.playlistURI), lock: lock) {
+            (put: StreamWriter.Put) throws(EmbedError) in
             // The measured bytes, kept from the first pass; beyond the memory bound, a second
             // pass (the writers are deterministic, so these are the measured bytes again).
             for target in plan.targets {
                 // Segments that are byte ranges of one file wait for the file's other ranges.
                 var ranged: [Int: [UInt8]] = [:]
                 let inFiles = Set(target.byteRangedFiles.flatMap(\.segments))
-                func rewritten(_ index: Int, _ segment: MediaSegment, _ bytes: [UInt8], _ fingerprint: String?) throws(EmbedError) {
+                func rewritten(_ index: Int, _ segment: MediaSegment, _ bytes: [UInt8], _ fingerprint: String?)
+                    throws(EmbedError)
+                {
                     if inFiles.contains(index) {
                         ranged[index] = bytes
                     } else {
-                        try put(RewrittenFile(playlistURI: target.playlistURI, segment: segment, bytes: bytes, fingerprint: fingerprint))
+                        try put(
+                            RewrittenFile(
+                                playlistURI: target.playlistURI, segment: segment, bytes: bytes,
+                                fingerprint: fingerprint))
                     }
                 }
                 if let kept = target.rewritten {
@@ -114,12 +131,15 @@ package struct PosterEmbedder: Sendable {
                     var session = SegmentSession(timelineStart: target.timelineStart)
                     for (index, (segment, record)) in zip(target.segments, target.measurement.records).enumerated() {
                         let path = URIResolver.resolve(segment.uri, against: target.playlistURI)
-                        let bytes = try session.rewrite(path, segment: segment, record: record, poster: target.poster(finalPoster, forSegment: index))
+                        let bytes = try session.rewrite(
+                            path, segment: segment, record: record,
+                            poster: target.poster(finalPoster, forSegment: index))
                         try rewritten(index, segment, bytes, nil)
                     }
                 }
                 for file in target.byteRangedFiles {
-                    try put(try Self.rewrittenFile(file, target: target, segments: file.segments.map { ranged[$0] ?? [] }))
+                    try put(
+                        try Self.rewrittenFile(file, target: target, segments: file.segments.map { ranged[$0] ?? [] }))
                 }
             }
         }
@@ -141,7 +161,8 @@ package struct PosterEmbedder: Sendable {
         }
         // The stream's findings from before matter only when the re-check has some to tell
         // apart: a clean result needs no second pass of the rules over the analysis.
-        let prior = verification.diagnostics.isEmpty
+        let prior =
+            verification.diagnostics.isEmpty
             ? PriorFindings([], root: layout.root)
             : PriorFindings(Checker(configuration: request.configuration).diagnose(analysis), root: layout.root)
         let split = prior.split(verification.diagnostics, root: layout.outputRoot(output))
@@ -154,7 +175,8 @@ package struct PosterEmbedder: Sendable {
                 result.withoutPoster = request.poster != nil && target.runtLeftOut != nil ? 1 : 0
                 return result
             },
-            fittedImage: fitted, verification: verification, verdict: EmbedVerdict(written: split.written, before: split.before))
+            fittedImage: fitted, verification: verification,
+            verdict: EmbedVerdict(written: split.written, before: split.before))
     }
 
     // MARK: - Re-check
@@ -164,10 +186,13 @@ package struct PosterEmbedder: Sendable {
     /// (`PlannedTarget.newRecords`); for every other measured playlist, whose files the output
     /// links (or, in place, leaves as they are), the records the analysis measured. Nil — read
     /// everything — when the check decodes (`--decode` judges every frame) or watches a live stream.
-    func knownSegments(_ analysis: StreamAnalysis, _ plan: RewritePlan, layout: StreamLayout, output: String) -> KnownSegments? {
+    func knownSegments(_ analysis: StreamAnalysis, _ plan: RewritePlan, layout: StreamLayout, output: String)
+        -> KnownSegments?
+    {
         let configuration = request.configuration
         guard !configuration.decode, configuration.liveWatchSeconds == nil,
-              output.hasSuffix("/" + layout.rootPlaylist) else { return nil }
+            output.hasSuffix("/" + layout.rootPlaylist)
+        else { return nil }
         let root = String(output.dropLast(layout.rootPlaylist.count + 1))
         var known = KnownSegments()
         for (uri, measurement) in analysis.measurements {
@@ -198,7 +223,8 @@ package struct PosterEmbedder: Sendable {
             else { return }
             var target = PlannedTarget(uri: uri, playlistURI: playlistURI, playlist: playlist, measurement: measurement)
             target.timelineStart = SegmentSession.timelineStart(
-                analysis, sequence: playlist.segments.first?.mediaSequence ?? playlist.mediaSequence, excluding: playlistURI)
+                analysis, sequence: playlist.segments.first?.mediaSequence ?? playlist.mediaSequence,
+                excluding: playlistURI)
             candidates.append(target)
         }
         for variant in analysis.variants {
@@ -213,14 +239,22 @@ package struct PosterEmbedder: Sendable {
             let chosen = candidates.filter { defaults.contains($0.playlistURI) }
             guard !chosen.isEmpty else {
                 let renditions = candidates.map(\.uri)
-                throw EmbedError("\(request.input) has no audio-only variant to put the poster in\(renditions.isEmpty ? "" : " (its audio renditions \(renditions.joined(separator: ", ")) play beside video, where a poster only costs bandwidth)"): hlscheck embed --add-audio-only --image \(request.posterName.isEmpty ? "POSTER" : request.posterName) creates one with the poster\(renditions.isEmpty ? "" : "; --variant URI puts it into a rendition anyway")")
+                throw EmbedError(
+                    "\(request.input) has no audio-only variant to put the poster in\(renditions.isEmpty ? "" : " (its audio renditions \(renditions.joined(separator: ", ")) play beside video, where a poster only costs bandwidth)"): hlscheck embed --add-audio-only --image \(request.posterName.isEmpty ? "POSTER" : request.posterName) creates one with the poster\(renditions.isEmpty ? "" : "; --variant URI puts it into a rendition anyway")"
+                )
             }
             return chosen
         }
         return try request.variants.map { (name: String) throws(EmbedError) -> PlannedTarget in
-            guard let match = candidates.first(where: { $0.uri == name || $0.playlistURI == name || StreamLayout.file($0.playlistURI) == name }) else {
+            guard
+                let match = candidates.first(where: {
+                    $0.uri == name || $0.playlistURI == name || StreamLayout.file($0.playlistURI) == name
+                })
+            else {
                 let known = candidates.map(\.uri).joined(separator: ", ")
-                throw EmbedError("--variant \(name) is not an audio-only variant or audio rendition of \(request.input) (these are: \(known.isEmpty ? "none" : known))")
+                throw EmbedError(
+                    "--variant \(name) is not an audio-only variant or audio rendition of \(request.input) (these are: \(known.isEmpty ? "none" : known))"
+                )
             }
             return match
         }
@@ -237,13 +271,17 @@ package struct PosterEmbedder: Sendable {
             for (segment, record) in zip(target.segments, target.measurement.records) {
                 let place = "\(StreamLayout.file(target.playlistURI)):\(record.line)"
                 if record.encrypted {
-                    throw EmbedError("\(place): segment \(segment.uri) is encrypted (METHOD=\(segment.key?.method ?? "?")): hlscheck cannot rewrite encrypted media")
+                    throw EmbedError(
+                        "\(place): segment \(segment.uri) is encrypted (METHOD=\(segment.key?.method ?? "?")): hlscheck cannot rewrite encrypted media"
+                    )
                 }
                 if let problem = record.problem {
                     throw EmbedError("\(place): segment \(segment.uri) cannot be read: \(problem)")
                 }
                 guard let container = record.container, container != .unknown else {
-                    throw EmbedError("\(place): segment \(segment.uri) is in no container hlscheck can rewrite (MPEG-TS, ADTS, MP3, AC-3, E-AC-3, fMP4)")
+                    throw EmbedError(
+                        "\(place): segment \(segment.uri) is in no container hlscheck can rewrite (MPEG-TS, ADTS, MP3, AC-3, E-AC-3, fMP4)"
+                    )
                 }
             }
         }
@@ -256,16 +294,26 @@ package struct PosterEmbedder: Sendable {
     func byteRangedFiles(_ target: PlannedTarget, _ analysis: StreamAnalysis) throws(EmbedError) -> [ByteRangedFile] {
         let path = StreamLayout.file(target.playlistURI)
         guard let bytes = FileManager.default.contents(atPath: path).map({ [UInt8]($0) }),
-              PlaylistSourceDigest(bytes) == analysis.loaded.mediaPlaylists[target.playlistURI]?.sourceDigest else {
-            throw EmbedError("\(path) changed while embed ran: another program is writing the stream (a live encoder, an editor, another tool); embed stopped before writing anything — run again when it has finished")
+            PlaylistSourceDigest(bytes) == analysis.loaded.mediaPlaylists[target.playlistURI]?.sourceDigest
+        else {
+            throw EmbedError(
+                "\(path) changed while embed ran: another program is writing the stream (a live encoder, an editor, another tool); embed stopped before writing anything — run again when it has finished"
+            )
         }
         let files = try ByteRangedFile.files(of: target.segments, playlistURI: target.playlistURI, playlist: bytes)
         let ours = Set(files.map(\.resolved))
-        for (uri, playlist) in analysis.loaded.mediaPlaylists.sorted(by: { $0.key < $1.key }) where uri != target.playlistURI {
+        for (uri, playlist) in analysis.loaded.mediaPlaylists.sorted(by: { $0.key < $1.key })
+        where uri != target.playlistURI {
             for segment in playlist.media?.segments ?? [] {
                 let listed = [segment.uri] + (segment.map.map { [$0.uri] } ?? [])
-                guard let shared = listed.first(where: { ours.contains(StreamLayout.file(URIResolver.resolve($0, against: uri))) }) else { continue }
-                throw EmbedError("\(StreamLayout.file(uri)):\(segment.uriLine) lists \(shared), whose byte ranges are the segments of \(path) too: embed writes that file again with its ranges moved, which would leave \(StreamLayout.file(uri))'s ranges pointing into the old one — give each playlist its own file")
+                guard
+                    let shared = listed.first(where: {
+                        ours.contains(StreamLayout.file(URIResolver.resolve($0, against: uri)))
+                    })
+                else { continue }
+                throw EmbedError(
+                    "\(StreamLayout.file(uri)):\(segment.uriLine) lists \(shared), whose byte ranges are the segments of \(path) too: embed writes that file again with its ranges moved, which would leave \(StreamLayout.file(uri))'s ranges pointing into the old one — give each playlist its own file"
+                )
             }
         }
         return files
@@ -273,7 +321,9 @@ package struct PosterEmbedder: Sendable {
 
     /// The byte-ranged `file` of `target` written again with `segments` (its segments'
     /// rewritten bytes, in the order of `file.segments`), and the lines that change with it.
-    static func rewrittenFile(_ file: ByteRangedFile, target: PlannedTarget, segments: [[UInt8]]) throws(EmbedError) -> RewrittenFile {
+    static func rewrittenFile(_ file: ByteRangedFile, target: PlannedTarget, segments: [[UInt8]]) throws(EmbedError)
+        -> RewrittenFile
+    {
         let original = try SegmentSession.read(StreamLayout.file(file.resolved), range: nil)
         let all = target.segments
         let assembled = try file.assemble(original: original, rewritten: segments, of: all)
@@ -289,18 +339,26 @@ package struct PosterEmbedder: Sendable {
     func notes(_ target: PlannedTarget) -> [String] {
         var notes: [String] = []
         if request.poster == nil, target.timestampsKept > 0 {
-            notes.append("kept the ID3 PRIV timestamp that starts \(target.timestampsKept) packed-audio segments of \(target.uri): RFC 8216 §3.4 requires it, so one that hlscheck embed added stays and those segments keep its bytes")
+            notes.append(
+                "kept the ID3 PRIV timestamp that starts \(target.timestampsKept) packed-audio segments of \(target.uri): RFC 8216 §3.4 requires it, so one that hlscheck embed added stays and those segments keep its bytes"
+            )
         }
         if let kept = target.keptPictures.note(playlist: target.uri) { notes.append(kept) }
         if request.poster != nil, let runt = target.runtLeftOut {
-            notes.append("left the poster out of the last segment \(runt.uri) of \(target.uri) (\(Self.seconds(runt.duration)), under half the \(target.measurement.targetDuration) s target duration): no peak window measures it alone, and a poster in it would weigh twice in the window it shares with the segment before (docs/measurement.md, \"Runt segments\")")
+            notes.append(
+                "left the poster out of the last segment \(runt.uri) of \(target.uri) (\(Self.seconds(runt.duration)), under half the \(target.measurement.targetDuration) s target duration): no peak window measures it alone, and a poster in it would weigh twice in the window it shares with the segment before (docs/measurement.md, \"Runt segments\")"
+            )
         }
         let changed = zip(target.newSizes, target.measurement.records).contains { $0 != $1.bytes }
         for file in target.byteRangedFiles where changed {
-            notes.append("wrote \(file.uri), whose byte ranges are \(file.segments.count) segments of \(target.uri), again whole under a new name, with its EXT-X-BYTERANGE\(file.maps.isEmpty ? "" : " and EXT-X-MAP") lines moved to the new ranges\(request.keepNames ? " (--keep-names cannot keep its name: the old playlist's ranges fit only the old file, and a playlist and its file cannot be replaced in one rename)" : "")")
+            notes.append(
+                "wrote \(file.uri), whose byte ranges are \(file.segments.count) segments of \(target.uri), again whole under a new name, with its EXT-X-BYTERANGE\(file.maps.isEmpty ? "" : " and EXT-X-MAP") lines moved to the new ranges\(request.keepNames ? " (--keep-names cannot keep its name: the old playlist's ranges fit only the old file, and a playlist and its file cannot be replaced in one rename)" : "")"
+            )
         }
         if target.timestampsAdded > 0 {
-            notes.append("added an ID3 PRIV timestamp to \(target.timestampsAdded) packed-audio segments of \(target.uri) that had none: RFC 8216 §3.4 requires it")
+            notes.append(
+                "added an ID3 PRIV timestamp to \(target.timestampsAdded) packed-audio segments of \(target.uri) that had none: RFC 8216 §3.4 requires it"
+            )
         }
         return notes
     }
@@ -353,11 +411,13 @@ package struct PosterEmbedder: Sendable {
                 var inFlight = 0
                 for (index, (segment, record)) in work.enumerated() {
                     let path = URIResolver.resolve(segment.uri, against: target.playlistURI)
-                    let read = sourceBytes?.take(path, range: segment.byteRange.map { SegmentByteRange(offset: $0.offset, length: $0.length) })
+                    let read = sourceBytes?.take(
+                        path, range: segment.byteRange.map { SegmentByteRange(offset: $0.offset, length: $0.length) })
                     let bytes: [UInt8]
                     do throws(EmbedError) {
                         bytes = try session.rewrite(
-                            path, segment: segment, record: record, poster: target.poster(poster, forSegment: index), alreadyRead: read)
+                            path, segment: segment, record: record, poster: target.poster(poster, forSegment: index),
+                            alreadyRead: read)
                     } catch {
                         failure = error
                         break
@@ -367,8 +427,10 @@ package struct PosterEmbedder: Sendable {
                     if kept > Self.keptRewriteBytes { rewritten = nil } else { rewritten?.append(bytes) }
                     let hasInitSection = segment.map != nil
                     group.addTask {
-                        (index, scanner.scannedFacts(uri: path, bytes: bytes, hasInitSection: hasInitSection),
-                         SegmentName.fingerprint(bytes))
+                        (
+                            index, scanner.scannedFacts(uri: path, bytes: bytes, hasInitSection: hasInitSection),
+                            SegmentName.fingerprint(bytes)
+                        )
                     }
                     inFlight += 1
                     if inFlight >= Self.scansInFlight, let (done, facts, fingerprint) = await group.next() {
@@ -415,17 +477,27 @@ package struct PosterEmbedder: Sendable {
 
     func budgetMessage(_ excess: RewritePlan.Excess, image: Poster, fitting: Int?, plan: RewritePlan) -> String {
         let budget = request.configuration.audioOnlyBudget
-        var message = "\(request.posterName) is \(image.data.count) bytes; \(excess.uri) would peak at \(excess.peak) bit/s against a budget of \(budget) bit/s"
+        var message =
+            "\(request.posterName) is \(image.data.count) bytes; \(excess.uri) would peak at \(excess.peak) bit/s against a budget of \(budget) bit/s"
         // Pictures the segments keep beside the poster take their share: say so, or the sum
         // does not add up for the user.
-        if let kept = plan.target(excess.playlistURI)?.keptPictures.note(playlist: excess.uri) { message += " (\(kept))" }
-        if let fitting { message += "; an image of at most \(fitting) bytes fits" } else { message += "; no poster fits" }
+        if let kept = plan.target(excess.playlistURI)?.keptPictures.note(playlist: excess.uri) {
+            message += " (\(kept))"
+        }
+        if let fitting {
+            message += "; an image of at most \(fitting) bytes fits"
+        } else {
+            message += "; no poster fits"
+        }
         return message
     }
 
     /// What `--fit` went down to before it gave up: "it goes down to JPEG 16x16 (… ) at qscale 31, 612 bytes".
     func fitFloor(_ image: Poster) -> String {
-        guard let floor = try? ImageFitter.floor(image.data, mimeType: image.mimeType, maximumPixels: request.configuration.limits.imagePixels) else {
+        guard
+            let floor = try? ImageFitter.floor(
+                image.data, mimeType: image.mimeType, maximumPixels: request.configuration.limits.imagePixels)
+        else {
             return "it goes down to a smallest side of 16 px at qscale 31"
         }
         return "it goes down to \(floor.description)"
@@ -456,7 +528,8 @@ package struct PosterEmbedder: Sendable {
         guard analysis.multivariant != nil else { return nil }
         let original: [UInt8]
         do {
-            original = try RegularFile(path: StreamLayout.file(analysis.loaded.rootURI)).readAll(maximumBytes: .max, limitHint: "")
+            original = try RegularFile(path: StreamLayout.file(analysis.loaded.rootURI)).readAll(
+                maximumBytes: .max, limitHint: "")
         } catch {
             throw EmbedError("\(StreamLayout.file(analysis.loaded.rootURI)): cannot read it again: \(error.reason)")
         }
@@ -467,7 +540,8 @@ package struct PosterEmbedder: Sendable {
                 try editor.setAttribute("BANDWIDTH", to: peak, onTagAtLine: stream.line)
                 try editor.setAttribute("AVERAGE-BANDWIDTH", to: average, onTagAtLine: stream.line)
             } catch {
-                throw EmbedError("\(StreamLayout.file(analysis.loaded.rootURI)):\(stream.line): cannot update BANDWIDTH: \(error)")
+                throw EmbedError(
+                    "\(StreamLayout.file(analysis.loaded.rootURI)):\(stream.line): cannot update BANDWIDTH: \(error)")
             }
         }
         return editor.bytes

@@ -35,7 +35,11 @@ struct PriorFindings: Sendable {
         let working = FileManager.default.currentDirectoryPath
         var written: [Diagnostic] = [], before: [Diagnostic] = []
         for diagnostic in diagnostics {
-            if keys.contains(Self.key(diagnostic, root: root, working: working)) { before.append(diagnostic) } else { written.append(diagnostic) }
+            if keys.contains(Self.key(diagnostic, root: root, working: working)) {
+                before.append(diagnostic)
+            } else {
+                written.append(diagnostic)
+            }
         }
         return (written, before)
     }
@@ -70,7 +74,8 @@ package struct EmbedVerdict: Sendable {
     package func fails(_ policy: FailPolicy) -> Bool {
         switch policy {
         case .writtenErrors: return written.contains { !$0.suppressed && $0.severity >= .error }
-        case .atOrAbove(let threshold): return (written + before).contains { !$0.suppressed && $0.severity >= threshold }
+        case .atOrAbove(let threshold):
+            return (written + before).contains { !$0.suppressed && $0.severity >= threshold }
         case .never: return false
         }
     }

@@ -45,7 +45,9 @@ struct PlannedTarget: Sendable {
         guard let index = measurement.finalRuntIndex else { return nil }
         let record = measurement.records[index]
         // A byte range of a single file is told from the file's other segments by its range.
-        let range = index < segments.count ? segments[index].byteRange.map { " (byte range \($0.length)@\($0.offset))" } ?? "" : ""
+        let range =
+            index < segments.count
+            ? segments[index].byteRange.map { " (byte range \($0.length)@\($0.offset))" } ?? "" : ""
         return (record.uri + range, record.extinf)
     }
 
@@ -91,8 +93,8 @@ struct RewritePlan: Sendable {
     /// or unmeasured.
     func declaredValues(for variant: VariantAnalysis) -> (peak: Int, average: Int)? {
         guard touches(variant),
-              let peak = variant.largestSum(byPlaylist: { rates($0, measured: variant.measurement(of: $0))?.peak }),
-              let average = variant.largestSum(byPlaylist: { rates($0, measured: variant.measurement(of: $0))?.average })
+            let peak = variant.largestSum(byPlaylist: { rates($0, measured: variant.measurement(of: $0))?.peak }),
+            let average = variant.largestSum(byPlaylist: { rates($0, measured: variant.measurement(of: $0))?.average })
         else { return nil }
         return (peak.sum, average.sum)
     }
@@ -101,10 +103,11 @@ struct RewritePlan: Sendable {
     func overBudget(_ analysis: StreamAnalysis, budget: Int) -> Excess? {
         for variant in analysis.variants where variant.isAudioOnly && touches(variant) {
             guard let own = rates(variant.playlistURI, measured: variant.measurement),
-                  let peak = declaredValues(for: variant)?.peak
+                let peak = declaredValues(for: variant)?.peak
             else { continue }
             if peak > budget {
-                return Excess(uri: variant.uri, playlistURI: variant.playlistURI, peak: peak, otherBits: peak - own.peak)
+                return Excess(
+                    uri: variant.uri, playlistURI: variant.playlistURI, peak: peak, otherBits: peak - own.peak)
             }
         }
         return nil

@@ -43,7 +43,8 @@ enum SegmentName {
         let (base, ext) = parts(name)
         let prefix = base + marker
         guard candidate.hasPrefix(prefix), candidate.hasSuffix(ext),
-              candidate.count == prefix.count + 8 + ext.count else { return false }
+            candidate.count == prefix.count + 8 + ext.count
+        else { return false }
         return isFingerprint(candidate.dropFirst(prefix.count).dropLast(ext.count))
     }
 

@@ -39,7 +39,9 @@ struct SegmentSession {
         let starts = analysis.measurements.values.filter { $0.playlistURI != playlistURI }.compactMap { measurement in
             measurement.records.first { $0.mediaSequence == sequence && $0.isInspected }?.firstPTS
         }
-        guard let earliest = starts.min(), earliest.isFinite, earliest >= 0, earliest < Double(1 << 33) / 90_000 else { return nil }
+        guard let earliest = starts.min(), earliest.isFinite, earliest >= 0, earliest < Double(1 << 33) / 90_000 else {
+            return nil
+        }
         return Int64((earliest * 90_000).rounded())
     }
 
@@ -104,15 +106,20 @@ struct SegmentSession {
         guard descriptor >= 0 else { throw EmbedError("\(path): cannot read the segment: \(lastError())") }
         defer { close(descriptor) }
         var info = stat()
-        guard fstat(descriptor, &info) == 0 else { throw EmbedError("\(path): cannot read the segment: \(lastError())") }
+        guard fstat(descriptor, &info) == 0 else {
+            throw EmbedError("\(path): cannot read the segment: \(lastError())")
+        }
         var bytes = [UInt8](repeating: 0, count: max(0, Int(info.st_size)))
         var count = 0
         var chunk = [UInt8](repeating: 0, count: 4096)
         while true {
             // Into the array while the size fstat gave lasts, then through a small chunk (a file
             // that grew meanwhile; usually a single read of 0 bytes says the end is reached).
-            let read = count < bytes.count
-                ? bytes.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress.map { $0 + count }, $0.count - count) }
+            let read =
+                count < bytes.count
+                ? bytes.withUnsafeMutableBytes {
+                    systemRead(descriptor, $0.baseAddress.map { $0 + count }, $0.count - count)
+                }
                 : chunk.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress, $0.count) }
             if read < 0, errno == EINTR { continue }
             guard read >= 0 else { throw EmbedError("\(path): cannot read the segment: \(lastError())") }

@@ -16,10 +16,12 @@ extension StreamLayout {
             // is "Stream %231" there, and embed writes into it by its path.
             let own = LocalFileName(uri: written)
             guard own.candidates.count > 1 || own.refusal != nil,
-                  let name = LocalPath.name(of: URIResolver.resolve(written, against: playlist)) else { return }
+                let name = LocalPath.name(of: URIResolver.resolve(written, against: playlist))
+            else { return }
             let meaning = name.refusal.map { "it names no file (\($0))" } ?? "it names the file '\(name.path)'"
             throw EmbedError(
-                "\(StreamLayout.file(playlist)):\(line): embed cannot rewrite \(written): \(meaning), not the text written (percent-encoding, a query or a fragment); rename the file or folder to a plain name (letters, digits, '-', '_', '.') and write that name on the line, then run embed again. Nothing was written")
+                "\(StreamLayout.file(playlist)):\(line): embed cannot rewrite \(written): \(meaning), not the text written (percent-encoding, a query or a fragment); rename the file or folder to a plain name (letters, digits, '-', '_', '.') and write that name on the line, then run embed again. Nothing was written"
+            )
         }
         if let master = loaded.root.multivariant {
             for variant in master.variants { try check(variant.uri, in: loaded.rootURI, line: variant.uriLine) }

@@ -66,16 +66,22 @@ struct StreamLayout: Sendable {
         }
         let absolute = Set(paths.map { Self.standardized(Self.file($0), in: workingFolder) })
         for path in absolute where access(path, F_OK) != 0 {
-            throw EmbedError("\(path): missing; embed writes complete streams only (hlscheck \(Self.file(loaded.rootURI)) shows what is missing)")
+            throw EmbedError(
+                "\(path): missing; embed writes complete streams only (hlscheck \(Self.file(loaded.rootURI)) shows what is missing)"
+            )
         }
         root = Self.commonFolder(absolute)
         let prefix = root == "/" ? "/" : root + "/"
         files = absolute.map { String($0.dropFirst(prefix.count)) }.sorted()
-        let relative = { (uri: String) in String(Self.standardized(Self.file(uri), in: workingFolder).dropFirst(prefix.count)) }
+        let relative = { (uri: String) in
+            String(Self.standardized(Self.file(uri), in: workingFolder).dropFirst(prefix.count))
+        }
         let input = relative(loaded.rootURI)
         rootPlaylist = input
         playlists = [input] + mediaPlaylists.keys.sorted().map(relative).filter { $0 != input }
-        segments = segmentPaths.map { SegmentReference(playlist: relative($0.playlist), line: $0.line, file: relative($0.file)) }
+        segments = segmentPaths.map {
+            SegmentReference(playlist: relative($0.playlist), line: $0.line, file: relative($0.file))
+        }
         otherFiles = Set(otherPaths.map(relative))
         digests = Dictionary(digestsByURI.map { (relative($0.key), $0.value) }, uniquingKeysWith: { first, _ in first })
     }
@@ -87,7 +93,9 @@ struct StreamLayout: Sendable {
     func unchangedPlaylist(_ playlist: String, read: () throws(EmbedError) -> [UInt8]?) throws(EmbedError) -> [UInt8] {
         let bytes = try read()
         guard let bytes, let expected = digests[playlist], PlaylistSourceDigest(bytes) == expected else {
-            throw EmbedError("\(absolute(playlist)) \(bytes == nil ? "disappeared" : "changed") while embed ran: another program is writing the stream (a live encoder, an editor, another tool); embed stopped before replacing anything — run again when it has finished")
+            throw EmbedError(
+                "\(absolute(playlist)) \(bytes == nil ? "disappeared" : "changed") while embed ran: another program is writing the stream (a live encoder, an editor, another tool); embed stopped before replacing anything — run again when it has finished"
+            )
         }
         return bytes
     }

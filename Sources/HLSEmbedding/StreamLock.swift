@@ -40,13 +40,16 @@ final class StreamLock {
         while true {
             let descriptor = openat(folder.descriptor, name, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o644)
             guard descriptor >= 0 else {
-                throw EmbedError("\(path): cannot create the lock file: \(lastError()) (embed needs to write in \(folder.path))")
+                throw EmbedError(
+                    "\(path): cannot create the lock file: \(lastError()) (embed needs to write in \(folder.path))")
             }
             if hls_lock_exclusive(descriptor, 0) != 0 {
                 let holder = Self.holder(descriptor)
                 guard wait else {
                     close(descriptor)
-                    throw EmbedError("\(path): another hlscheck embed (\(holder)) is rewriting this stream; nothing was changed — run again when it has finished, or add --wait")
+                    throw EmbedError(
+                        "\(path): another hlscheck embed (\(holder)) is rewriting this stream; nothing was changed — run again when it has finished, or add --wait"
+                    )
                 }
                 if !announced {
                     report("waiting for \(path), held by \(holder)")
@@ -61,7 +64,8 @@ final class StreamLock {
             // The holder before us may have removed the file we locked: then lock the new one.
             var locked = stat(), current = stat()
             guard fstat(descriptor, &locked) == 0, fstatat(folder.descriptor, name, &current, AT_SYMLINK_NOFOLLOW) == 0,
-                  locked.st_dev == current.st_dev, locked.st_ino == current.st_ino else {
+                locked.st_dev == current.st_dev, locked.st_ino == current.st_ino
+            else {
                 close(descriptor)
                 continue
             }
@@ -87,7 +91,8 @@ final class StreamLock {
         var parts = tm()
         guard gmtime_r(&now, &parts) != nil else { return "an unknown time" }
         func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
+        return
+            "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
     }
 
     /// Removes the lock file, then lets go (in this order, see the type's comment).

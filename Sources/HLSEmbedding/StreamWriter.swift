@@ -68,8 +68,10 @@ struct StreamWriter {
 
     /// `--in-place`: locks the input playlist's folder before anything reads the stream, and
     /// cleans what an interrupted run left.
-    static func lockInPlace(_ input: String, wait: Bool, report: @Sendable (String) -> Void) throws(EmbedError) -> StreamLock? {
-        guard !input.contains("://") else { return nil }   // refused later: embed rewrites local streams
+    static func lockInPlace(_ input: String, wait: Bool, report: @Sendable (String) -> Void) throws(EmbedError)
+        -> StreamLock?
+    {
+        guard !input.contains("://") else { return nil }  // refused later: embed rewrites local streams
         let folder = try Folder.open(PathString.parent(URL(fileURLWithPath: input).standardizedFileURL.path))
         let lock = try StreamLock.acquire(in: folder, wait: wait, report: report)
         try cleanUp(folder, report: report)
@@ -110,14 +112,18 @@ struct StreamWriter {
                 // the user never chose.
                 let added = ".\(name).hlscheck-embed-ffffffff.owner".utf8.count - name.utf8.count
                 if name.utf8.count + added > Self.longestName {
-                    throw EmbedError("--output \(folder): the folder name is \(name.utf8.count) bytes, and embed builds the copy beside it under names \(added) bytes longer (.NAME.hlscheck-embed-<run>.tmp), over the \(Self.longestName) bytes a file name may have: choose a name of at most \(Self.longestName - added) bytes")
+                    throw EmbedError(
+                        "--output \(folder): the folder name is \(name.utf8.count) bytes, and embed builds the copy beside it under names \(added) bytes longer (.NAME.hlscheck-embed-<run>.tmp), over the \(Self.longestName) bytes a file name may have: choose a name of at most \(Self.longestName - added) bytes"
+                    )
                 }
                 var parent = try Folder.open(output.base)
                 for ancestor in output.missing.dropLast() {
                     parent = try parent.subfolder(ancestor, create: true, followLinks: false)
                 }
                 if let written = try writeNewFolder(
-                    name, in: parent, master: master, targets: targets, additions: additions, dropped: dropped, produce: produce) {
+                    name, in: parent, master: master, targets: targets, additions: additions, dropped: dropped,
+                    produce: produce)
+                {
                     return written
                 }
             }
@@ -148,7 +154,9 @@ struct StreamWriter {
                 do {
                     sharedLocks.append(try StreamLock.acquire(in: folder, wait: false, report: report))
                 } catch {
-                    throw EmbedError("\(error.description.replacing(" — run again when it has finished, or add --wait", with: "")) — \(tree.absolute(playlist)) belongs to this stream too; run again when that run has finished")
+                    throw EmbedError(
+                        "\(error.description.replacing(" — run again when it has finished, or add --wait", with: "")) — \(tree.absolute(playlist)) belongs to this stream too; run again when that run has finished"
+                    )
                 }
             }
         }
@@ -172,13 +180,16 @@ struct StreamWriter {
         for playlist in targetPlaylists.union([layout.rootPlaylist]).union(editedPlaylists.keys).sorted() {
             let (folder, name) = Tree.split(playlist)
             if let existing = (try? tree.folder(folder, create: false))?.status(name), !Folder.isRegular(existing) {
-                throw EmbedError("\(tree.absolute(playlist)) is \(Folder.isLink(existing) ? "a symbolic link" : "not a regular file"); embed does not replace it — point the command at the real file, or use --output")
+                throw EmbedError(
+                    "\(tree.absolute(playlist)) is \(Folder.isLink(existing) ? "a symbolic link" : "not a regular file"); embed does not replace it — point the command at the real file, or use --output"
+                )
             }
         }
         let journal = EmbedJournal(
             run: run, pid: getpid(), playlists: layout.playlists.map(tree.absolute),
             replaced: replaced.sorted().map(tree.absolute),
-            folders: Set((layout.files + additions.map(\.file)).map { PathString.parent($0) }).sorted().map(tree.absolute))
+            folders: Set((layout.files + additions.map(\.file)).map { PathString.parent($0) }).sorted().map(
+                tree.absolute))
         try journal.write(in: held.folder, progress: progress)
 
         var created: [String] = []
@@ -223,7 +234,9 @@ struct StreamWriter {
                         edits: rewritten.lines { overOwnName ? $0 : SegmentName.renamed($0, fingerprint: fingerprint) })
                     if let earlier = pendingFiles[Tree.join(folder, newName)] {
                         guard try target.read(earlier) == bytes else {
-                            throw EmbedError("\(tree.absolute(file)): two playlists list this segment and its rewritten bytes differ between them under one new name (\(newName)); embed cannot write both — give each playlist its own segment files")
+                            throw EmbedError(
+                                "\(tree.absolute(file)): two playlists list this segment and its rewritten bytes differ between them under one new name (\(newName)); embed cannot write both — give each playlist its own segment files"
+                            )
                         }
                         sharedUses[Tree.join(folder, newName), default: []].append(use)
                         return
@@ -252,7 +265,9 @@ struct StreamWriter {
                         let same = try target.read(next.newName) == target.read(next.temporary)
                         _ = try? target.removeFile(next.temporary, progress: WriteProgress(hook: nil))
                         guard same else {
-                            throw EmbedError("\(PathString.join(target.path, next.newName)) exists with other content; embed does not overwrite it — move it away and run again")
+                            throw EmbedError(
+                                "\(PathString.join(target.path, next.newName)) exists with other content; embed does not overwrite it — move it away and run again"
+                            )
                         }
                     }
                     renamedFolders.insert(next.folder)
@@ -263,7 +278,8 @@ struct StreamWriter {
             } catch {
                 // Temporaries that never got their name.
                 for leftover in pending {
-                    _ = try? tree.folder(leftover.folder, create: false).removeFile(leftover.temporary, progress: WriteProgress(hook: nil))
+                    _ = try? tree.folder(leftover.folder, create: false).removeFile(
+                        leftover.temporary, progress: WriteProgress(hook: nil))
                 }
                 throw error
             }
@@ -278,12 +294,18 @@ struct StreamWriter {
             if !inPlace {
                 // A segment a target shares with a playlist embed leaves alone is copied as well.
                 // (Under --keep-names a shared segment's name holds its new bytes already.)
-                let sharedElsewhere = keepNames ? [] : layout.segments.filter { !targetPlaylists.contains($0.playlist) }.map(\.file)
-                let written = targetPlaylists.union([layout.rootPlaylist]).union(dropped).union(additions.map(\.file)).union(editedPlaylists.keys)
-                    .union(Set(targetSegments.map(\.file)).subtracting(sharedElsewhere).subtracting(layout.otherFiles.subtracting(movedFiles)))
+                let sharedElsewhere =
+                    keepNames ? [] : layout.segments.filter { !targetPlaylists.contains($0.playlist) }.map(\.file)
+                let written = targetPlaylists.union([layout.rootPlaylist]).union(dropped).union(additions.map(\.file))
+                    .union(editedPlaylists.keys)
+                    .union(
+                        Set(targetSegments.map(\.file)).subtracting(sharedElsewhere).subtracting(
+                            layout.otherFiles.subtracting(movedFiles)))
                 for file in layout.files where !written.contains(file) {
                     if layout.digests[file] != nil {
-                        _ = try layout.unchangedPlaylist(file) { () throws(EmbedError) in try source.read(file, followLinks: true) }
+                        _ = try layout.unchangedPlaylist(file) { () throws(EmbedError) in
+                            try source.read(file, followLinks: true)
+                        }
                     }
                     try tree.copy(file, from: source, run: run, progress: progress)
                 }
@@ -318,16 +340,21 @@ struct StreamWriter {
             let unreferenced = replaced.subtracting(referenced)
             let keptForOthers = Self.listedByOtherPlaylists(
                 unreferenced, tree: tree,
-                ours: Set(layout.playlists + additions.filter(\.isPlaylist).map(\.file)).union(replaced), report: report)
+                ours: Set(layout.playlists + additions.filter(\.isPlaylist).map(\.file)).union(replaced), report: report
+            )
             for file in unreferenced.subtracting(keptForOthers).sorted() {
                 let (folder, name) = Tree.split(file)
-                if let parent = try? tree.folder(folder, create: false) { try parent.removeFile(name, progress: progress) }
+                if let parent = try? tree.folder(folder, create: false) {
+                    try parent.removeFile(name, progress: progress)
+                }
             }
             tree.syncAll()
             try EmbedJournal.remove(in: held.folder, progress: progress)
         } catch {
             guard !committed else {
-                throw EmbedError("\(error.description); the stream is whole (each playlist old or new) — run the command again to finish")
+                throw EmbedError(
+                    "\(error.description); the stream is whole (each playlist old or new) — run the command again to finish"
+                )
             }
             // Nothing references what this run created: take it back.
             for file in created {
@@ -344,7 +371,9 @@ struct StreamWriter {
     /// may come): its encoder rewrites it from its own list, putting back the old segment names
     /// that step 5 removes, so the stream would break at the encoder's next update.
     static func stillWritten(_ playlist: String) -> EmbedError {
-        EmbedError("\(playlist) has no EXT-X-ENDLIST: a live stream whose encoder may still be writing it, and would write back the old segment names embed --in-place removes; embed it in place once it has ended, or write a copy with --output")
+        EmbedError(
+            "\(playlist) has no EXT-X-ENDLIST: a live stream whose encoder may still be writing it, and would write back the old segment names embed --in-place removes; embed it in place once it has ended, or write a copy with --output"
+        )
     }
 
     /// The playlists step 4 writes, media playlists first and the input last: each one's new
@@ -354,8 +383,11 @@ struct StreamWriter {
         master: [UInt8]?, targets: Set<String>, newURIs: [String: [Int: String]], source: Tree
     ) throws(EmbedError) -> [(playlist: String, bytes: [UInt8]?)] {
         var result: [(playlist: String, bytes: [UInt8]?)] = []
-        for playlist in layout.playlists.reversed() where targets.contains(playlist) || playlist == layout.rootPlaylist || editedPlaylists[playlist] != nil {
-            let current = try layout.unchangedPlaylist(playlist) { () throws(EmbedError) in try source.read(playlist, followLinks: true) }
+        for playlist in layout.playlists.reversed()
+        where targets.contains(playlist) || playlist == layout.rootPlaylist || editedPlaylists[playlist] != nil {
+            let current = try layout.unchangedPlaylist(playlist) { () throws(EmbedError) in
+                try source.read(playlist, followLinks: true)
+            }
             var bytes: [UInt8]?
             if playlist == layout.rootPlaylist, let master { bytes = master }
             if let edited = editedPlaylists[playlist] { bytes = edited }
@@ -376,22 +408,29 @@ struct StreamWriter {
         let listed = PlaylistReferences.listedByOtherPlaylists(in: folders, excluding: Set(ours.map(absolute)))
         let kept = files.filter { listed[absolute($0)] != nil }
         if let example = kept.sorted().first, let playlist = listed[absolute(example)] {
-            report("kept \(kept.count) old segment\(kept.count == 1 ? "" : "s") (\(tree.absolute(example))\(kept.count == 1 ? "" : ", …")) that \(playlist) still lists: it is not part of this stream; embed it too, or remove them when nothing uses them")
+            report(
+                "kept \(kept.count) old segment\(kept.count == 1 ? "" : "s") (\(tree.absolute(example))\(kept.count == 1 ? "" : ", …")) that \(playlist) still lists: it is not part of this stream; embed it too, or remove them when nothing uses them"
+            )
         }
         return kept
     }
 
     /// Creates `addition` under its name; false when a file of that name holds its bytes already.
-    private func add(_ addition: Addition, to tree: Tree, run: String, progress: WriteProgress) throws(EmbedError) -> Bool {
+    private func add(_ addition: Addition, to tree: Tree, run: String, progress: WriteProgress) throws(EmbedError)
+        -> Bool
+    {
         let (folder, name) = Tree.split(addition.file)
         let target = try tree.folder(folder, create: true)
         if target.status(name) != nil {
             if try target.read(name) == addition.bytes { return false }
         }
-        let temporary = try target.temporary(for: name, run: run, bytes: addition.bytes[...], like: nil, owner: false, progress: progress)
+        let temporary = try target.temporary(
+            for: name, run: run, bytes: addition.bytes[...], like: nil, owner: false, progress: progress)
         guard try target.createExclusively(name, with: temporary, progress: progress) else {
             _ = try? target.removeFile(temporary, progress: WriteProgress(hook: nil))
-            throw EmbedError("\(PathString.join(target.path, name)) exists with other content; embed does not overwrite it — move it away and run again")
+            throw EmbedError(
+                "\(PathString.join(target.path, name)) exists with other content; embed does not overwrite it — move it away and run again"
+            )
         }
         target.sync()
         return true
@@ -411,29 +450,40 @@ struct StreamWriter {
     /// The `--output` folder resolved (symbolic links included): the part that exists, the names
     /// below it still missing, the whole path; refused when it is, contains or lies inside a
     /// folder of the input stream.
-    private func resolveOutput(_ requested: String) throws(EmbedError) -> (base: String, missing: [String], target: String) {
+    private func resolveOutput(_ requested: String) throws(EmbedError) -> (
+        base: String, missing: [String], target: String
+    ) {
         var existing = Self.followingLinks(URL(fileURLWithPath: requested).standardizedFileURL.path)
         var missing: [String] = []
         while Self.resolved(existing) == nil, existing != "/" {
             missing.insert(PathString.lastComponent(existing), at: 0)
             existing = PathString.parent(existing)
         }
-        guard let base = Self.resolved(existing) else { throw EmbedError("--output \(requested): cannot resolve the folder") }
+        guard let base = Self.resolved(existing) else {
+            throw EmbedError("--output \(requested): cannot resolve the folder")
+        }
         var info = stat()
         if missing.isEmpty, stat(base, &info) == 0, info.st_mode & S_IFMT != S_IFDIR {
-            throw EmbedError("--output \(requested) is \(info.st_mode & S_IFMT == S_IFREG ? "a file" : "a device, FIFO or socket"), not a folder: name a new folder (or one that holds an earlier copy) to write the copy in")
+            throw EmbedError(
+                "--output \(requested) is \(info.st_mode & S_IFMT == S_IFREG ? "a file" : "a device, FIFO or socket"), not a folder: name a new folder (or one that holds an earlier copy) to write the copy in"
+            )
         }
         let target = missing.reduce(base) { PathString.join($0, $1) }
         // Each folder resolved once (realpath(3) costs a readlink per component), not once per file.
         let inputFolders = Set(Set(layout.files.map(layout.absoluteParent)).map { Self.resolved($0) ?? $0 })
         for folder in inputFolders.sorted() {
             let relation: String? =
-                target == folder ? "is the folder"
-                : target.hasPrefix(folder + "/") || folder == "/" ? "is inside the folder"
-                : folder.hasPrefix(target == "/" ? "/" : target + "/") ? "contains the folder"
-                : nil
+                target == folder
+                ? "is the folder"
+                : target.hasPrefix(folder + "/") || folder == "/"
+                    ? "is inside the folder"
+                    : folder.hasPrefix(target == "/" ? "/" : target + "/")
+                        ? "contains the folder"
+                        : nil
             if let relation {
-                throw EmbedError("--output \(requested) \(relation) \(folder) of the input stream (after following links): write the copy somewhere else, or use --in-place to rewrite the stream")
+                throw EmbedError(
+                    "--output \(requested) \(relation) \(folder) of the input stream (after following links): write the copy somewhere else, or use --in-place to rewrite the stream"
+                )
             }
         }
         return (base, missing, target)
@@ -450,7 +500,8 @@ struct StreamWriter {
             let candidate = PathString.join(result, component)
             var info = stat()
             if lstat(candidate, &info) == 0, info.st_mode & S_IFMT == S_IFLNK, hops < 40,
-               let target = try? FileManager.default.destinationOfSymbolicLink(atPath: candidate) {
+                let target = try? FileManager.default.destinationOfSymbolicLink(atPath: candidate)
+            {
                 hops += 1
                 let absolute = target.hasPrefix("/") ? target : PathString.join(result, target)
                 pending = absolute.split(separator: "/").map(String.init) + pending
@@ -521,7 +572,8 @@ final class Tree {
             opened = try Folder.open(root)
         } else {
             let (parent, name) = Self.split(relative)
-            opened = try folder(parent, create: create).subfolder(name, create: create ?? self.create, followLinks: followLinks)
+            opened = try folder(parent, create: create).subfolder(
+                name, create: create ?? self.create, followLinks: followLinks)
         }
         folders[relative] = opened
         return opened
@@ -540,11 +592,15 @@ final class Tree {
         let to = try self.folder(folder)
         if let existing = to.status(name) {
             guard Folder.isRegular(existing) else {
-                throw EmbedError("\(absolute(file)) exists and is not a regular file (a link or a folder); embed does not replace it — move it away")
+                throw EmbedError(
+                    "\(absolute(file)) exists and is not a regular file (a link or a folder); embed does not replace it — move it away"
+                )
             }
             if let original = from.status(name, followLinks: true) {
                 if original.st_dev == existing.st_dev && original.st_ino == existing.st_ino { return }
-                if original.st_size == existing.st_size, try to.read(name) == from.read(name, followLinks: true) { return }
+                if original.st_size == existing.st_size, try to.read(name) == from.read(name, followLinks: true) {
+                    return
+                }
             }
         }
         try to.link(name, to: from, name, run: run, progress: progress)
@@ -552,15 +608,20 @@ final class Tree {
 
     /// Replaces `file` with `bytes` in one rename, keeping the mode (and with `owner`, the owner)
     /// of the file it replaces — or, for a new file, of the source's.
-    func replace(_ file: String, with bytes: [UInt8], like source: Tree, owner: Bool, run: String, progress: WriteProgress) throws(EmbedError) {
+    func replace(
+        _ file: String, with bytes: [UInt8], like source: Tree, owner: Bool, run: String, progress: WriteProgress
+    ) throws(EmbedError) {
         let (folder, name) = Self.split(file)
         let parent = try self.folder(folder)
         let existing = parent.status(name)
         if let existing, !Folder.isRegular(existing) {
-            throw EmbedError("\(absolute(file)) is \(Folder.isLink(existing) ? "a symbolic link" : "not a regular file"); embed does not replace it — point the command at the real file, or use --output")
+            throw EmbedError(
+                "\(absolute(file)) is \(Folder.isLink(existing) ? "a symbolic link" : "not a regular file"); embed does not replace it — point the command at the real file, or use --output"
+            )
         }
         let like = existing ?? (try? source.folder(folder))?.status(name, followLinks: true)
-        let temporary = try parent.temporary(for: name, run: run, bytes: bytes[...], like: like, owner: owner || existing != nil, progress: progress)
+        let temporary = try parent.temporary(
+            for: name, run: run, bytes: bytes[...], like: like, owner: owner || existing != nil, progress: progress)
         try parent.replace(name, with: temporary, progress: progress)
         parent.sync()
     }
@@ -609,7 +670,10 @@ struct RewrittenFile {
         self.uriLines = [segment.uriLine: segment.uri]
     }
 
-    init(playlistURI: String, uri: String, bytes: [UInt8], uriLines: [Int: String], rangeLines: [Int: ByteRange], mapLines: [Int: (uri: String, range: ByteRange)]) {
+    init(
+        playlistURI: String, uri: String, bytes: [UInt8], uriLines: [Int: String], rangeLines: [Int: ByteRange],
+        mapLines: [Int: (uri: String, range: ByteRange)]
+    ) {
         self.playlistURI = playlistURI
         self.uri = uri
         self.bytes = bytes

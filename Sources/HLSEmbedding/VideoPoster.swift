@@ -40,7 +40,8 @@ package enum PosterFrameTime: Sendable, Hashable, CustomStringConvertible {
 
     private static func number(_ text: Substring) -> Double? {
         guard !text.isEmpty, text.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
-              let value = Double(text), value.isFinite, value >= 0 else { return nil }
+            let value = Double(text), value.isFinite, value >= 0
+        else { return nil }
         return value
     }
 
@@ -62,8 +63,12 @@ enum VideoPoster {
     static func take(
         _ analysis: StreamAnalysis, at time: PosterFrameTime, description: String, input: String, maximumPixels: Int
     ) throws(EmbedError) -> (poster: Poster, name: String, note: String) {
-        guard let variant = sharpestVideo(analysis), let playlist = variant.playlist, let measurement = variant.measurement else {
-            throw EmbedError("\(input): no variant carries video to take a poster from (--poster-from-video reads the video variant with the most pixels); give the poster with --image")
+        guard let variant = sharpestVideo(analysis), let playlist = variant.playlist,
+            let measurement = variant.measurement
+        else {
+            throw EmbedError(
+                "\(input): no variant carries video to take a poster from (--poster-from-video reads the video variant with the most pixels); give the poster with --image"
+            )
         }
         let playlistFile = StreamLayout.file(variant.playlistURI)
         let total = playlist.segments.reduce(0) { $0 + $1.duration }
@@ -73,7 +78,9 @@ enum VideoPoster {
         case .seconds(let value): seconds = value
         }
         guard total > 0, seconds < total else {
-            throw EmbedError("--poster-from-video \(time): beyond the end of \(playlistFile), whose segments last \(decimal(total)) s; give a time before it (or a share such as 10%)")
+            throw EmbedError(
+                "--poster-from-video \(time): beyond the end of \(playlistFile), whose segments last \(decimal(total)) s; give a time before it (or a share such as 10%)"
+            )
         }
         // Where the time falls: the segment whose EXTINF span holds it. Records skip GAP
         // segments, so they are counted apart.
@@ -87,10 +94,14 @@ enum VideoPoster {
             guard seconds < start + segment.duration else { continue }
             let place = "\(playlistFile):\(segment.uriLine)"
             if segment.gap {
-                throw EmbedError("--poster-from-video \(time): \(place): segment \(segment.uri) is a GAP, it has no picture; choose another time")
+                throw EmbedError(
+                    "--poster-from-video \(time): \(place): segment \(segment.uri) is a GAP, it has no picture; choose another time"
+                )
             }
             if let key = segment.key, key.isEncrypting {
-                throw EmbedError("--poster-from-video \(time): \(place): segment \(segment.uri) is encrypted (METHOD=\(key.method)): hlscheck cannot decode encrypted media; choose another time or give --image")
+                throw EmbedError(
+                    "--poster-from-video \(time): \(place): segment \(segment.uri) is encrypted (METHOD=\(key.method)): hlscheck cannot decode encrypted media; choose another time or give --image"
+                )
             }
             let record = recordIndex < measurement.records.count ? measurement.records[recordIndex] : nil
             let path = StreamLayout.file(URIResolver.resolve(segment.uri, against: variant.playlistURI))
@@ -98,24 +109,32 @@ enum VideoPoster {
             do {
                 still = try VideoStillGrabber.still(
                     segment: path, range: segment.byteRange.map { ($0.offset, $0.length) },
-                    initSection: segment.map.map { StreamLayout.file(URIResolver.resolve($0.uri, against: variant.playlistURI)) },
+                    initSection: segment.map.map {
+                        StreamLayout.file(URIResolver.resolve($0.uri, against: variant.playlistURI))
+                    },
                     initRange: segment.map?.byteRange.map { ($0.offset, $0.length) },
                     container: record?.container ?? .unknown, offset: seconds - start, segmentStart: record?.firstPTS,
                     maximumPixels: maximumPixels)
             } catch {
-                throw EmbedError("--poster-from-video \(time): \(place): segment \(segment.uri) does not decode to a picture (\(error.description)); choose another time or give --image")
+                throw EmbedError(
+                    "--poster-from-video \(time): \(place): segment \(segment.uri) does not decode to a picture (\(error.description)); choose another time or give --image"
+                )
             }
             let poster: Poster
             do {
                 poster = try Poster(image: still.jpeg, description: description)
             } catch {
-                throw EmbedError("the frame at \(decimal(seconds)) s of \(playlistFile) is not usable as a poster: \(error.description)")
+                throw EmbedError(
+                    "the frame at \(decimal(seconds)) s of \(playlistFile) is not usable as a poster: \(error.description)"
+                )
             }
             let name = "the frame at \(decimal(seconds)) s of \(playlistFile)"
-            let note = "took the poster from \(name) (\(segment.uri), \(still.width)x\(still.height), JPEG \(poster.data.count) bytes before fitting)"
+            let note =
+                "took the poster from \(name) (\(segment.uri), \(still.width)x\(still.height), JPEG \(poster.data.count) bytes before fitting)"
             return (poster, name, note)
         }
-        throw EmbedError("--poster-from-video \(time): beyond the end of \(playlistFile), whose segments last \(decimal(total)) s")
+        throw EmbedError(
+            "--poster-from-video \(time): beyond the end of \(playlistFile), whose segments last \(decimal(total)) s")
     }
 
     /// The variant with video and the most pixels (measured, else declared RESOLUTION), the

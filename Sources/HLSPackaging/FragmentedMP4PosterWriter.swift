@@ -14,21 +14,31 @@ package enum FragmentedMP4PosterWriter {
     /// `fragment` with its ID3 emsg APIC set to `poster` (nil removes it, and drops emsg boxes
     /// left empty). `initSection` (EXT-X-MAP) supplies the track timescale for the emsg; without
     /// it the emsg uses 90 kHz and takes the `tfdt` time as is.
-    package static func rewrite(_ fragment: [UInt8], initSection: [UInt8]?, poster: Poster?) throws(PackagingError) -> [UInt8] {
+    package static func rewrite(_ fragment: [UInt8], initSection: [UInt8]?, poster: Poster?) throws(PackagingError)
+        -> [UInt8]
+    {
         guard let boxes = ISOBox.boxes(in: fragment[...]), !boxes.isEmpty else {
-            throw PackagingError(.wrongContainer, "the fragment is not a sequence of ISO BMFF boxes (a size field runs past the end, or it is not fMP4): it is truncated, encrypted as a whole, or another format")
+            throw PackagingError(
+                .wrongContainer,
+                "the fragment is not a sequence of ISO BMFF boxes (a size field runs past the end, or it is not fMP4): it is truncated, encrypted as a whole, or another format"
+            )
         }
         guard let firstMoof = boxes.firstIndex(where: { $0.type == "moof" }) else {
             let types = boxes.prefix(6).map(\.type).joined(separator: ", ")
-            throw PackagingError(.wrongContainer, "the file has no moof box (found \(types)): it is not an fMP4 media segment — an init section goes in EXT-X-MAP and needs no poster")
+            throw PackagingError(
+                .wrongContainer,
+                "the file has no moof box (found \(types)): it is not an fMP4 media segment — an init section goes in EXT-X-MAP and needs no poster"
+            )
         }
 
         // Existing ID3 event messages: the first one with an APIC gets the poster, the others lose
         // the front covers it replaces (ID3TagEditor); other pictures stay.
-        var replacements: [Int: [UInt8]?] = [:]   // box index → new bytes (nil: drop)
+        var replacements: [Int: [UInt8]?] = [:]  // box index → new bytes (nil: drop)
         var placed = false
         for (index, box) in boxes.enumerated() where box.type == "emsg" {
-            guard var message = EventMessageBox(payload: fragment[box.payloadRange]), message.carriesID3 else { continue }
+            guard var message = EventMessageBox(payload: fragment[box.payloadRange]), message.carriesID3 else {
+                continue
+            }
             guard let tag = try? ID3Tag.parse(message.messageData).tag else {
                 // A damaged ID3 message: replaced by the poster (or dropped), never kept beside it.
                 if let poster, !placed {
@@ -43,7 +53,9 @@ package enum FragmentedMP4PosterWriter {
             guard ID3TagEditor.containsPicture(tag) else { continue }
             let picture = placed ? nil : poster?.frame
             if poster != nil { placed = true }
-            if let edited = try ID3TagEditor.apply(.init(picture: picture, appendPictureIfAbsent: false), to: message.messageData[...]) {
+            if let edited = try ID3TagEditor.apply(
+                .init(picture: picture, appendPictureIfAbsent: false), to: message.messageData[...])
+            {
                 // Only pictures the poster does not replace (a back cover, say): the box stays as it is.
                 if edited.elementsEqual(message.messageData) { continue }
                 message.messageData = edited
@@ -55,16 +67,18 @@ package enum FragmentedMP4PosterWriter {
         var inserted: [UInt8] = []
         if let poster, !placed {
             let timing = try fragmentTiming(fragment, moof: boxes[firstMoof], initSection: initSection)
-            inserted = EventMessageBox(version: 1, timescale: timing.timescale, presentationTime: timing.baseMediaDecodeTime,
-                                       eventDuration: 0xFFFF_FFFF, id: 0,
-                                       messageData: try ID3TagEditor.serializedTag([poster.frame])).serialized()
+            inserted = EventMessageBox(
+                version: 1, timescale: timing.timescale, presentationTime: timing.baseMediaDecodeTime,
+                eventDuration: 0xFFFF_FFFF, id: 0,
+                messageData: try ID3TagEditor.serializedTag([poster.frame])
+            ).serialized()
         }
         if replacements.isEmpty && inserted.isEmpty { return fragment }
 
         // Lay out the output and remember where each original box boundary moved to.
         var pieces: [ArraySlice<UInt8>] = []
-        var newStart: [Int] = []        // where box i's material (inserted emsg included) begins
-        var newBoxStart: [Int] = []     // where box i itself begins (undefined when dropped)
+        var newStart: [Int] = []  // where box i's material (inserted emsg included) begins
+        var newBoxStart: [Int] = []  // where box i itself begins (undefined when dropped)
         var offset = 0
         for (index, box) in boxes.enumerated() {
             newStart.append(offset)
@@ -86,9 +100,11 @@ package enum FragmentedMP4PosterWriter {
         var result = out.bytes
 
         // Keep sidx references pointing at whole subsegments.
-        let boundaryMap = Dictionary(uniqueKeysWithValues: zip(boxes.map(\.range.lowerBound), newStart) + [(fragment.count, offset)])
+        let boundaryMap = Dictionary(
+            uniqueKeysWithValues: zip(boxes.map(\.range.lowerBound), newStart) + [(fragment.count, offset)])
         for (index, box) in boxes.enumerated() where box.type == "sidx" && replacements[index] == nil {
-            SegmentIndex.remap(sidx: box, in: fragment, newBoxStart: newBoxStart[index], boundaryMap: boundaryMap, output: &result)
+            SegmentIndex.remap(
+                sidx: box, in: fragment, newBoxStart: newBoxStart[index], boundaryMap: boundaryMap, output: &result)
         }
         return result
     }
@@ -100,15 +116,21 @@ package enum FragmentedMP4PosterWriter {
 
     /// The first track fragment's baseMediaDecodeTime (tfdt, ISO/IEC 14496-12 §8.8.12) and the
     /// timescale of that track from the init section's mdhd (§8.4.2).
-    static func fragmentTiming(_ fragment: [UInt8], moof: ISOBox, initSection: [UInt8]?) throws(PackagingError) -> FragmentTiming {
+    static func fragmentTiming(_ fragment: [UInt8], moof: ISOBox, initSection: [UInt8]?) throws(PackagingError)
+        -> FragmentTiming
+    {
         let traf = moof.children(in: fragment[...])?.first { $0.type == "traf" }
         let trafChildren = traf?.children(in: fragment[...]) ?? []
         guard let tfdt = trafChildren.first(where: { $0.type == "tfdt" }) else {
-            throw PackagingError(.layoutNotSupported, "the first track fragment has no tfdt box, so the poster's emsg cannot be given a presentation time; re-package the stream as CMAF (every traf carries tfdt)")
+            throw PackagingError(
+                .layoutNotSupported,
+                "the first track fragment has no tfdt box, so the poster's emsg cannot be given a presentation time; re-package the stream as CMAF (every traf carries tfdt)"
+            )
         }
         var reader = ByteReader(fragment[tfdt.payloadRange])
         guard let version = reader.readUInt8(), reader.readUInt24() != nil,
-              let time = version == 1 ? reader.readUInt64() : reader.readUInt32().map(UInt64.init) else {
+            let time = version == 1 ? reader.readUInt64() : reader.readUInt32().map(UInt64.init)
+        else {
             throw PackagingError(.layoutNotSupported, "the tfdt box is truncated")
         }
         var trackID: UInt32? = nil
@@ -119,31 +141,43 @@ package enum FragmentedMP4PosterWriter {
         }
         guard let initSection else { return FragmentTiming(timescale: 90_000, baseMediaDecodeTime: time) }
         let timescales = try trackTimescales(initSection)
-        guard let timescale = trackID.flatMap({ id in timescales.first { $0.trackID == id }?.timescale }) ?? timescales.first?.timescale,
-              timescale > 0 else {
-            throw PackagingError(.wrongContainer, "the init section has no track with a timescale (moov/trak/mdia/mdhd): is it the EXT-X-MAP of this fragment?")
+        guard
+            let timescale = trackID.flatMap({ id in timescales.first { $0.trackID == id }?.timescale })
+                ?? timescales.first?.timescale,
+            timescale > 0
+        else {
+            throw PackagingError(
+                .wrongContainer,
+                "the init section has no track with a timescale (moov/trak/mdia/mdhd): is it the EXT-X-MAP of this fragment?"
+            )
         }
         return FragmentTiming(timescale: timescale, baseMediaDecodeTime: time)
     }
 
     /// track_ID (tkhd, §8.3.2) and timescale (mdhd, §8.4.2) of each trak in the init section.
-    static func trackTimescales(_ initSection: [UInt8]) throws(PackagingError) -> [(trackID: UInt32, timescale: UInt32)] {
+    static func trackTimescales(_ initSection: [UInt8]) throws(PackagingError) -> [(trackID: UInt32, timescale: UInt32)]
+    {
         let bytes = initSection[...]
         guard let moov = ISOBox.boxes(in: bytes)?.first(where: { $0.type == "moov" }) else {
-            throw PackagingError(.wrongContainer, "the init section has no moov box: it is not an fMP4 initialization segment")
+            throw PackagingError(
+                .wrongContainer, "the init section has no moov box: it is not an fMP4 initialization segment")
         }
         var result: [(UInt32, UInt32)] = []
         for trak in moov.children(in: bytes) ?? [] where trak.type == "trak" {
             let children = trak.children(in: bytes) ?? []
             guard let tkhd = children.first(where: { $0.type == "tkhd" }),
-                  let mdhd = children.first(where: { $0.type == "mdia" })?.children(in: bytes)?.first(where: { $0.type == "mdhd" })
+                let mdhd = children.first(where: { $0.type == "mdia" })?.children(in: bytes)?.first(where: {
+                    $0.type == "mdhd"
+                })
             else { continue }
             var tkhdReader = ByteReader(bytes[tkhd.payloadRange])
             guard let tkhdVersion = tkhdReader.readUInt8(), tkhdReader.skip(3 + (tkhdVersion == 1 ? 16 : 8)),
-                  let trackID = tkhdReader.readUInt32() else { continue }
+                let trackID = tkhdReader.readUInt32()
+            else { continue }
             var mdhdReader = ByteReader(bytes[mdhd.payloadRange])
             guard let mdhdVersion = mdhdReader.readUInt8(), mdhdReader.skip(3 + (mdhdVersion == 1 ? 16 : 8)),
-                  let timescale = mdhdReader.readUInt32() else { continue }
+                let timescale = mdhdReader.readUInt32()
+            else { continue }
             result.append((trackID, timescale))
         }
         return result
@@ -151,14 +185,19 @@ package enum FragmentedMP4PosterWriter {
 
     /// A tfhd with base-data-offset-present (§8.8.7) addresses samples by absolute file offset;
     /// moving the moof would make trun point at the wrong bytes.
-    static func refuseAbsoluteDataOffsets(_ fragment: [UInt8], boxes: [ISOBox], after firstMoof: Int) throws(PackagingError) {
+    static func refuseAbsoluteDataOffsets(_ fragment: [UInt8], boxes: [ISOBox], after firstMoof: Int)
+        throws(PackagingError)
+    {
         for moof in boxes[firstMoof...] where moof.type == "moof" {
             for traf in moof.children(in: fragment[...]) ?? [] where traf.type == "traf" {
                 for tfhd in traf.children(in: fragment[...]) ?? [] where tfhd.type == "tfhd" {
                     var reader = ByteReader(fragment[tfhd.payloadRange])
                     guard reader.readUInt8() != nil, let flags = reader.readUInt24() else { continue }
                     if flags & 0x000001 != 0 {
-                        throw PackagingError(.layoutNotSupported, "a tfhd uses absolute base_data_offset, so inserting the poster's emsg would shift every sample reference; re-package with default-base-is-moof (CMAF requires it)")
+                        throw PackagingError(
+                            .layoutNotSupported,
+                            "a tfhd uses absolute base_data_offset, so inserting the poster's emsg would shift every sample reference; re-package with default-base-is-moof (CMAF requires it)"
+                        )
                     }
                 }
             }
@@ -170,13 +209,16 @@ package enum FragmentedMP4PosterWriter {
 enum SegmentIndex {
     /// Rewrites first_offset and each referenced_size of `sidx` in `output` when every referenced
     /// range starts and ends on a top-level box boundary; otherwise leaves the box as it was.
-    static func remap(sidx: ISOBox, in original: [UInt8], newBoxStart: Int, boundaryMap: [Int: Int], output: inout [UInt8]) {
+    static func remap(
+        sidx: ISOBox, in original: [UInt8], newBoxStart: Int, boundaryMap: [Int: Int], output: inout [UInt8]
+    ) {
         var reader = ByteReader(original[sidx.payloadRange])
         guard let version = reader.readUInt8(), reader.skip(3 + 4 + 4) else { return }
         let firstOffsetPosition = reader.position + (version == 0 ? 4 : 8)
         guard reader.skip(version == 0 ? 4 : 8),
-              let firstOffset = version == 0 ? reader.readUInt32().map(UInt64.init) : reader.readUInt64(),
-              reader.skip(2), let count = reader.readUInt16() else { return }
+            let firstOffset = version == 0 ? reader.readUInt32().map(UInt64.init) : reader.readUInt64(),
+            reader.skip(2), let count = reader.readUInt16()
+        else { return }
         var sizes: [(position: Int, type: UInt32, size: Int)] = []
         for _ in 0..<count {
             let position = reader.position
@@ -188,7 +230,7 @@ enum SegmentIndex {
         let newAnchor = newBoxStart + sidx.range.count
         var start = oldAnchor + Int(firstOffset)
         guard let newFirst = boundaryMap[start] else { return }
-        var patches: [(Int, Int, UInt32)] = []   // (position, byte count, value)
+        var patches: [(Int, Int, UInt32)] = []  // (position, byte count, value)
         let newFirstOffset = newFirst - newAnchor
         guard newFirstOffset >= 0, version == 1 || newFirstOffset <= Int(UInt32.max) else { return }
         var mappedStart = newFirst

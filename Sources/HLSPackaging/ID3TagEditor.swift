@@ -73,7 +73,10 @@ enum ID3TagEditor {
         do {
             tag = try ID3Tag.parse(tagBytes).tag
         } catch {
-            throw PackagingError(.malformedID3, "existing ID3 tag cannot be read (\(error.description)); fix or strip the tag before embedding a poster")
+            throw PackagingError(
+                .malformedID3,
+                "existing ID3 tag cannot be read (\(error.description)); fix or strip the tag before embedding a poster"
+            )
         }
         let hasPicture = tag.frames.contains { $0.id == "APIC" }
         let replacing = tag.frames.contains(where: replaces)
@@ -93,7 +96,9 @@ enum ID3TagEditor {
     static func serializedTag(_ frames: [ID3Frame]) throws(PackagingError) -> [UInt8] {
         let bytes = ID3Tag(majorVersion: 4, frames: frames).serialized()
         guard bytes.count <= maximumTagSize else {
-            throw PackagingError(.layoutNotSupported, "the ID3 tag would be \(bytes.count) bytes, over the ID3v2 limit of 256 MiB; use a smaller poster")
+            throw PackagingError(
+                .layoutNotSupported,
+                "the ID3 tag would be \(bytes.count) bytes, over the ID3v2 limit of 256 MiB; use a smaller poster")
         }
         return bytes
     }
@@ -112,14 +117,16 @@ enum ID3TagEditor {
 
         init?(_ tag: ArraySlice<UInt8>) {
             guard let header = try? ID3Tag.Header.parse(tag), header.majorVersion == 4,
-                  header.flags & 0xD0 == 0,   // unsynchronisation, extended header, footer (§3.1)
-                  header.tagByteCount <= tag.count else { return nil }
+                header.flags & 0xD0 == 0,  // unsynchronisation, extended header, footer (§3.1)
+                header.tagByteCount <= tag.count
+            else { return nil }
             let end = tag.startIndex + header.tagByteCount
             var position = tag.startIndex + 10
             while end - position >= 10, tag[position] != 0 {
                 var reader = ByteReader(tag[position..<end])
                 guard let id = reader.readBytes(4), let size = reader.readSynchsafeUInt28(),
-                      reader.skip(2), reader.remainingCount >= Int(size) else { return nil }
+                    reader.skip(2), reader.remainingCount >= Int(size)
+                else { return nil }
                 let frameEnd = position + 10 + Int(size)
                 frames.append((String(decoding: id, as: UTF8.self), position..<frameEnd))
                 position = frameEnd
@@ -161,9 +168,11 @@ enum ID3TagEditor {
             frameCount += 1
         }
         guard frameCount > 0 else { return nil }
-        out.writeBytes(tagBytes[layout.paddingRange])   // keep the writer's padding
+        out.writeBytes(tagBytes[layout.paddingRange])  // keep the writer's padding
         guard out.count <= maximumTagSize else {
-            throw PackagingError(.layoutNotSupported, "the ID3 tag would be \(out.count) bytes, over the ID3v2 limit of 256 MiB; use a smaller poster")
+            throw PackagingError(
+                .layoutNotSupported,
+                "the ID3 tag would be \(out.count) bytes, over the ID3v2 limit of 256 MiB; use a smaller poster")
         }
         out.patchSynchsafeUInt28(UInt32(out.count - 10), at: 6)
         return out.bytes
@@ -193,7 +202,10 @@ enum ID3TagEditor {
     private static func convertedToVersion4(_ frame: ID3Frame) throws(PackagingError) -> ID3Frame {
         guard case .unknown(let id, let flags, let body) = frame else { return frame }
         guard flags & 0x00E0 == 0 else {
-            throw PackagingError(.malformedID3, "ID3v2.3 frame \(id) is compressed, encrypted or grouped and cannot be rewritten as ID3v2.4; re-tag the segment as ID3v2.4 first")
+            throw PackagingError(
+                .malformedID3,
+                "ID3v2.3 frame \(id) is compressed, encrypted or grouped and cannot be rewritten as ID3v2.4; re-tag the segment as ID3v2.4 first"
+            )
         }
         // Tag alter preservation, file alter preservation, read only: bits 15–13 → 14–12.
         return .unknown(id: id, flags: (flags & 0xE000) >> 1, body: body)

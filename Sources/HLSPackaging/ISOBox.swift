@@ -18,7 +18,8 @@ struct ISOBox {
         while index < bytes.endIndex {
             var reader = ByteReader(bytes[index...])
             guard let size32 = reader.readUInt32(), let typeBytes = reader.readBytes(4),
-                  typeBytes.allSatisfy({ (0x20...0x7E).contains($0) }) else { return nil }
+                typeBytes.allSatisfy({ (0x20...0x7E).contains($0) })
+            else { return nil }
             var size = UInt64(size32)
             if size32 == 1 {
                 guard let large = reader.readUInt64() else { return nil }
@@ -28,8 +29,10 @@ struct ISOBox {
             }
             let headerLength = reader.offset
             guard size >= UInt64(headerLength), size <= UInt64(bytes.endIndex - index) else { return nil }
-            result.append(ISOBox(type: String(decoding: typeBytes, as: UTF8.self),
-                                 range: index..<(index + Int(size)), headerLength: headerLength))
+            result.append(
+                ISOBox(
+                    type: String(decoding: typeBytes, as: UTF8.self),
+                    range: index..<(index + Int(size)), headerLength: headerLength))
             index += Int(size)
         }
         return result

@@ -10,20 +10,32 @@ struct ParsedTransportStream {
     init(_ bytes: [UInt8]) throws(PackagingError) {
         let size = TransportStreamPacket.size
         guard !bytes.isEmpty, bytes.count % size == 0 else {
-            throw PackagingError(.misalignedTransportStream, "the segment is \(bytes.count) bytes, not a whole number of 188-byte transport stream packets: it is truncated or not MPEG-TS")
+            throw PackagingError(
+                .misalignedTransportStream,
+                "the segment is \(bytes.count) bytes, not a whole number of 188-byte transport stream packets: it is truncated or not MPEG-TS"
+            )
         }
         var packets: [TransportStreamPacket] = []
         packets.reserveCapacity(bytes.count / size)
         var pids: Set<UInt16> = []
         for offset in stride(from: 0, to: bytes.count, by: size) {
             guard let packet = TransportStreamPacket(bytes[offset..<(offset + size)]) else {
-                throw PackagingError(.misalignedTransportStream, "packet \(offset / size) (byte \(offset)) does not start with the sync byte 0x47 or has an impossible adaptation field: the segment is damaged or not MPEG-TS")
+                throw PackagingError(
+                    .misalignedTransportStream,
+                    "packet \(offset / size) (byte \(offset)) does not start with the sync byte 0x47 or has an impossible adaptation field: the segment is damaged or not MPEG-TS"
+                )
             }
             if packet.scramblingControl != 0 {
-                throw PackagingError(.encrypted, "packet \(offset / size) on PID 0x\(hexPID(packet.pid)) is scrambled (transport_scrambling_control \(packet.scramblingControl)): encrypted segments cannot be rewritten; embed the poster before encryption")
+                throw PackagingError(
+                    .encrypted,
+                    "packet \(offset / size) on PID 0x\(hexPID(packet.pid)) is scrambled (transport_scrambling_control \(packet.scramblingControl)): encrypted segments cannot be rewritten; embed the poster before encryption"
+                )
             }
             if packet.transportError {
-                throw PackagingError(.misalignedTransportStream, "packet \(offset / size) on PID 0x\(hexPID(packet.pid)) has transport_error_indicator set: the segment is damaged")
+                throw PackagingError(
+                    .misalignedTransportStream,
+                    "packet \(offset / size) on PID 0x\(hexPID(packet.pid)) has transport_error_indicator set: the segment is damaged"
+                )
             }
             pids.insert(packet.pid)
             packets.append(packet)
@@ -52,17 +64,20 @@ struct ParsedTransportStream {
         var current: (indices: [Int], data: [UInt8])? = nil
         for (index, packet) in packets.enumerated() where packet.pid == pid && packet.hasPayload {
             if packet.payloadUnitStart {
-                guard let pointer = packet.payload.first, 1 + Int(pointer) < packet.payload.count else { current = nil; continue }
+                guard let pointer = packet.payload.first, 1 + Int(pointer) < packet.payload.count else {
+                    current = nil; continue
+                }
                 current = ([index], Array(packet.payload.dropFirst(1 + Int(pointer))))
             } else if current != nil {
                 current?.indices.append(index)
                 current?.data.append(contentsOf: packet.payload)
             }
             guard let candidate = current, candidate.data.count >= 3 else { continue }
-            if candidate.data[0] == 0xFF { current = nil; continue }   // only stuffing follows
+            if candidate.data[0] == 0xFF { current = nil; continue }  // only stuffing follows
             let length = 3 + (Int(candidate.data[1] & 0x0F) << 8 | Int(candidate.data[2]))
             if candidate.data.count >= length {
-                found.append(SectionOccurrence(packetIndices: candidate.indices, section: Array(candidate.data.prefix(length))))
+                found.append(
+                    SectionOccurrence(packetIndices: candidate.indices, section: Array(candidate.data.prefix(length))))
                 current = nil
             } else if candidate.data.count > 4096 {
                 current = nil
@@ -87,7 +102,9 @@ struct ParsedTransportStream {
         let used = 1 + pointer + occurrence.section.count
         let trailing = carried.flatMap { $0 }.dropFirst(used)
         guard trailing.allSatisfy({ $0 == 0xFF }) else {
-            throw PackagingError(.layoutNotSupported, "the PMT shares its packet with another section; this layout is not supported — re-mux the segment")
+            throw PackagingError(
+                .layoutNotSupported,
+                "the PMT shares its packet with another section; this layout is not supported — re-mux the segment")
         }
         var payload = Array(first.payload.prefix(1 + pointer)) + section
         var headers = occurrence.packetIndices.map { index in
@@ -132,14 +149,14 @@ struct ParsedTransportStream {
         }
         let flags = header[5]
         var optional = 0
-        if flags & 0x10 != 0 { optional += 6 }   // PCR
-        if flags & 0x08 != 0 { optional += 6 }   // OPCR
-        if flags & 0x04 != 0 { optional += 1 }   // splice_countdown
-        if flags & 0x02 != 0 {                   // transport_private_data
+        if flags & 0x10 != 0 { optional += 6 }  // PCR
+        if flags & 0x08 != 0 { optional += 6 }  // OPCR
+        if flags & 0x04 != 0 { optional += 1 }  // splice_countdown
+        if flags & 0x02 != 0 {  // transport_private_data
             guard 6 + optional < header.count else { return nil }
             optional += 1 + Int(header[6 + optional])
         }
-        if flags & 0x01 != 0 {                   // adaptation_field_extension
+        if flags & 0x01 != 0 {  // adaptation_field_extension
             guard 6 + optional < header.count else { return nil }
             optional += 1 + Int(header[6 + optional])
         }
@@ -170,8 +187,12 @@ struct ParsedTransportStream {
     /// The first program (lowest number) with an audio stream.
     func audioProgram() throws(PackagingError) -> AudioProgram {
         guard let patSection = sectionOccurrences(pid: 0).first?.section,
-              let pat = ProgramAssociationSection(patSection[...]) else {
-            throw PackagingError(.missingProgramTables, "no readable PAT (PID 0) in the segment: RFC 8216 §3.2 requires a PAT and a PMT in every TS segment that has no EXT-X-MAP; it is damaged, encrypted as a whole, or not MPEG-TS — or its tables are in an EXT-X-MAP init section, which embed does not rewrite")
+            let pat = ProgramAssociationSection(patSection[...])
+        else {
+            throw PackagingError(
+                .missingProgramTables,
+                "no readable PAT (PID 0) in the segment: RFC 8216 §3.2 requires a PAT and a PMT in every TS segment that has no EXT-X-MAP; it is damaged, encrypted as a whole, or not MPEG-TS — or its tables are in an EXT-X-MAP init section, which embed does not rewrite"
+            )
         }
         guard !pat.programs.isEmpty else {
             throw PackagingError(.missingProgramTables, "the PAT lists no program")
@@ -179,25 +200,35 @@ struct ParsedTransportStream {
         var sawPMT = false
         for (number, pmtPID) in pat.programs.sorted(by: { $0.key < $1.key }) {
             guard let section = sectionOccurrences(pid: pmtPID).first?.section,
-                  let pmt = ProgramMapSection(section[...]) else { continue }
+                let pmt = ProgramMapSection(section[...])
+            else { continue }
             sawPMT = true
             if let encrypted = pmt.streams.first(where: { Self.sampleAESStreamTypes.contains($0.streamType) }) {
-                throw PackagingError(.encrypted, "stream 0x\(hexPID(encrypted.pid)) has SAMPLE-AES stream_type 0x\(String(encrypted.streamType, radix: 16)): encrypted segments cannot be rewritten; embed the poster before encryption")
+                throw PackagingError(
+                    .encrypted,
+                    "stream 0x\(hexPID(encrypted.pid)) has SAMPLE-AES stream_type 0x\(String(encrypted.streamType, radix: 16)): encrypted segments cannot be rewritten; embed the poster before encryption"
+                )
             }
             if let audio = pmt.streams.first(where: { Self.isAudio($0) }) {
                 return AudioProgram(programNumber: number, pmtPID: pmtPID, pmt: pmt, audioPID: audio.pid)
             }
         }
         guard sawPMT else {
-            throw PackagingError(.missingProgramTables, "no readable PMT for the program(s) the PAT lists (PID \(pat.programs.values.sorted().map { "0x" + hexPID($0) }.joined(separator: ", "))): the segment is damaged or cut")
+            throw PackagingError(
+                .missingProgramTables,
+                "no readable PMT for the program(s) the PAT lists (PID \(pat.programs.values.sorted().map { "0x" + hexPID($0) }.joined(separator: ", "))): the segment is damaged or cut"
+            )
         }
-        throw PackagingError(.missingAudio, "the PMT declares no audio stream (AAC, MP3, AC-3, E-AC-3): a poster belongs in audio segments")
+        throw PackagingError(
+            .missingAudio,
+            "the PMT declares no audio stream (AAC, MP3, AC-3, E-AC-3): a poster belongs in audio segments")
     }
 
     static func isAudio(_ stream: ElementaryStreamInfo) -> Bool {
         if audioStreamTypes.contains(stream.streamType) { return true }
         // DVB PES private data: AC-3 (0x6A) or E-AC-3 (0x7A) descriptor (ETSI EN 300 468 Annex D).
-        return stream.streamType == 0x06 && Descriptor.list(stream.descriptors).contains { $0.tag == 0x6A || $0.tag == 0x7A }
+        return stream.streamType == 0x06
+            && Descriptor.list(stream.descriptors).contains { $0.tag == 0x6A || $0.tag == 0x7A }
     }
 
     /// The lowest PID above `floor` that no packet or table uses (0x0010–0x1FFE are free for
@@ -220,7 +251,10 @@ struct ParsedTransportStream {
     }
 
     static func missingPTS(audioPID: UInt16) -> PackagingError {
-        PackagingError(.missingAudio, "the audio stream (PID 0x\(hexPID(audioPID))) has no PES packet with a PTS in this segment, so the poster cannot be timed; the segment is cut or damaged")
+        PackagingError(
+            .missingAudio,
+            "the audio stream (PID 0x\(hexPID(audioPID))) has no PES packet with a PTS in this segment, so the poster cannot be timed; the segment is cut or damaged"
+        )
     }
 
     // MARK: PES (§2.4.3.6)
@@ -229,7 +263,8 @@ struct ParsedTransportStream {
         var units: [PESUnit] = []
         for (index, packet) in packets.enumerated() where packet.pid == pid {
             if packet.payloadUnitStart || units.isEmpty {
-                units.append(PESUnit(packetIndices: [index], data: Array(packet.payload), hasStart: packet.payloadUnitStart))
+                units.append(
+                    PESUnit(packetIndices: [index], data: Array(packet.payload), hasStart: packet.payloadUnitStart))
             } else {
                 units[units.count - 1].packetIndices.append(index)
                 units[units.count - 1].data.append(contentsOf: packet.payload)
@@ -255,15 +290,17 @@ struct PESUnit {
     /// A tag that cannot be read (its size runs past the PES, a frame overruns it…) is damaged:
     /// it is replaced — by the poster when none is placed yet, else by nothing — rather than kept
     /// beside a second poster, which players would see as two pictures, or one they cannot show.
-    mutating func applyPicture(_ poster: Poster?, placed: inout Bool, pid: UInt16, fallbackPTS: Int64?) throws(PackagingError) {
+    mutating func applyPicture(_ poster: Poster?, placed: inout Bool, pid: UInt16, fallbackPTS: Int64?)
+        throws(PackagingError)
+    {
         guard hasStart, let pes = PESPacket(data[...]) else { return }
-        if pes.packetLength > 0, 6 + pes.packetLength > data.count { return }   // continues in the next segment
+        if pes.packetLength > 0, 6 + pes.packetLength > data.count { return }  // continues in the next segment
         var payload = pes.payload
         var tags: [(bytes: ArraySlice<UInt8>, tag: ID3Tag)] = []
         var damaged = false
         while payload.count >= 3, payload.starts(with: [0x49, 0x44, 0x33]) {
             guard let (tag, count) = try? ID3Tag.parse(payload) else {
-                damaged = true   // where it ends cannot be told: the rest of the PES goes with it
+                damaged = true  // where it ends cannot be told: the rest of the PES goes with it
                 payload = []
                 break
             }
@@ -284,7 +321,7 @@ struct PESUnit {
             newPayload += try ID3TagEditor.serializedTag([poster.frame])
             placed = true
         }
-        newPayload += payload   // anything after the tags stays
+        newPayload += payload  // anything after the tags stays
         // Only pictures the poster does not replace (a back cover, say): the PES keeps its packets.
         if !damaged, newPayload.elementsEqual(pes.payload) { return }
         guard !newPayload.isEmpty else {
@@ -293,7 +330,8 @@ struct PESUnit {
         }
         guard let pts = pes.pts90k ?? fallbackPTS else { throw ParsedTransportStream.missingPTS(audioPID: pid) }
         var counter: UInt8 = 0
-        replacement = TransportStream.packetize(pes: PESPacket.build(streamID: pes.streamID, pts90k: pts, payload: newPayload),
-                                                pid: pid, continuityCounter: &counter)
+        replacement = TransportStream.packetize(
+            pes: PESPacket.build(streamID: pes.streamID, pts90k: pts, payload: newPayload),
+            pid: pid, continuityCounter: &counter)
     }
 }

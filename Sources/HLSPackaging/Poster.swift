@@ -20,13 +20,18 @@ package struct Poster: Sendable, Hashable {
         } else if image.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) {
             mimeType = "image/png"
         } else {
-            throw PackagingError(.unsupportedImage,
-                "the poster is \(Self.guessFormat(image)), not a JPEG or PNG image: HLS posters (ID3 APIC) must be JPEG or PNG; convert it first (e.g. ffmpeg -i poster.webp -q:v 4 poster.jpg)")
+            throw PackagingError(
+                .unsupportedImage,
+                "the poster is \(Self.guessFormat(image)), not a JPEG or PNG image: HLS posters (ID3 APIC) must be JPEG or PNG; convert it first (e.g. ffmpeg -i poster.webp -q:v 4 poster.jpg)"
+            )
         }
         // Posters are sent with every audio-only segment; one this large is a mistake, and it
         // would exceed what readers buffer for one timed-ID3 packet.
         guard image.count <= Self.maximumByteCount else {
-            throw PackagingError(.unsupportedImage, "the poster is \(image.count) bytes; at most \(Self.maximumByteCount >> 20) MiB is accepted, and every byte counts against the audio-only bit-rate budget — scale it down (a 300×300 JPEG is usually 10–30 KB)")
+            throw PackagingError(
+                .unsupportedImage,
+                "the poster is \(image.count) bytes; at most \(Self.maximumByteCount >> 20) MiB is accepted, and every byte counts against the audio-only bit-rate budget — scale it down (a 300×300 JPEG is usually 10–30 KB)"
+            )
         }
         self.data = image
         self.description = description
@@ -50,14 +55,18 @@ package struct Poster: Sendable, Hashable {
         if ascii(0..<4) == "GIF8" { return "a GIF image" }
         if ascii(0..<4) == "RIFF", ascii(8..<12) == "WEBP" { return "a WebP image" }
         if ascii(0..<2) == "BM" { return "a BMP image" }
-        if bytes.starts(with: [0x49, 0x49, 0x2A, 0x00]) || bytes.starts(with: [0x4D, 0x4D, 0x00, 0x2A]) { return "a TIFF image" }
+        if bytes.starts(with: [0x49, 0x49, 0x2A, 0x00]) || bytes.starts(with: [0x4D, 0x4D, 0x00, 0x2A]) {
+            return "a TIFF image"
+        }
         if ascii(4..<8) == "ftyp" {
             let brand = ascii(8..<12) ?? ""
             if ["heic", "heix", "mif1", "msf1"].contains(brand) { return "a HEIF/HEIC image" }
             if brand == "avif" || brand == "avis" { return "an AVIF image" }
             return "an MP4/ISO BMFF file (brand \"\(brand)\")"
         }
-        if bytes.starts(with: [0x00, 0x00, 0x00, 0x0C, 0x6A, 0x50]) || bytes.starts(with: [0xFF, 0x4F, 0xFF, 0x51]) { return "a JPEG 2000 image" }
+        if bytes.starts(with: [0x00, 0x00, 0x00, 0x0C, 0x6A, 0x50]) || bytes.starts(with: [0xFF, 0x4F, 0xFF, 0x51]) {
+            return "a JPEG 2000 image"
+        }
         if ascii(0..<4) == "%PDF" { return "a PDF document" }
         if ascii(0..<3) == "ID3" { return "an ID3-tagged audio file" }
         if bytes[0] == 0x47, bytes.count >= 188 { return "an MPEG transport stream" }

@@ -51,7 +51,10 @@ package struct TransportStreamPosterWriter: Sendable {
             return out.bytes
         } else if let chosen = metadataPID {
             guard !stream.usedPIDs.contains(chosen) else {
-                throw PackagingError(.pidConflict, "PID 0x\(hexPID(chosen)) carries timed ID3 in the earlier segments of this variant but is used by another stream in this one; the variant's segments do not share one program layout — re-mux them consistently")
+                throw PackagingError(
+                    .pidConflict,
+                    "PID 0x\(hexPID(chosen)) carries timed ID3 in the earlier segments of this variant but is used by another stream in this one; the variant's segments do not share one program layout — re-mux them consistently"
+                )
             }
             pid = chosen
         } else {
@@ -59,7 +62,10 @@ package struct TransportStreamPosterWriter: Sendable {
         }
         metadataPID = pid
         if pid == program.pmt.pcrPID {
-            throw PackagingError(.layoutNotSupported, "the timed-ID3 PID 0x\(hexPID(pid)) is also the PCR PID; rewriting its packets would move clock references — re-mux the stream with a separate metadata PID")
+            throw PackagingError(
+                .layoutNotSupported,
+                "the timed-ID3 PID 0x\(hexPID(pid)) is also the PCR PID; rewriting its packets would move clock references — re-mux the stream with a separate metadata PID"
+            )
         }
 
         // Rewrite the ID3 PES packets already on the PID.
@@ -72,10 +78,11 @@ package struct TransportStreamPosterWriter: Sendable {
         var inserted: [UInt8]? = nil
         if let poster, !placed {
             let tag = try ID3TagEditor.serializedTag([poster.frame])
-            var counter: UInt8 = 0   // continuity counters are set when the packets are emitted
+            var counter: UInt8 = 0  // continuity counters are set when the packets are emitted
             guard let audioPTS else { throw ParsedTransportStream.missingPTS(audioPID: program.audioPID) }
-            inserted = TransportStream.timedID3Packets(tag: tag, pts90k: audioPTS,
-                                                       pid: pid, continuityCounter: &counter)
+            inserted = TransportStream.timedID3Packets(
+                tag: tag, pts90k: audioPTS,
+                pid: pid, continuityCounter: &counter)
         }
 
         // The PMT: declare the stream we add; undeclare it when we added it and it is now empty.
@@ -90,12 +97,18 @@ package struct TransportStreamPosterWriter: Sendable {
         var extraPackets: [Int: [[UInt8]]] = [:]
         if let pmtEdit {
             for occurrence in stream.sectionOccurrences(pid: program.pmtPID) {
-                guard let pmt = ProgramMapSection(occurrence.section[...]), pmt.programNumber == program.programNumber else {
-                    throw PackagingError(.missingProgramTables, "a PMT on PID 0x\(hexPID(program.pmtPID)) cannot be read (bad CRC or length); the segment is damaged")
+                guard let pmt = ProgramMapSection(occurrence.section[...]), pmt.programNumber == program.programNumber
+                else {
+                    throw PackagingError(
+                        .missingProgramTables,
+                        "a PMT on PID 0x\(hexPID(program.pmtPID)) cannot be read (bad CRC or length); the segment is damaged"
+                    )
                 }
                 let rewritten = try stream.rewritingSection(occurrence, with: pmtEdit(pmt).serialized())
                 for (index, packet) in rewritten.packets { rewrittenPackets[index] = packet }
-                if !rewritten.extra.isEmpty, let last = occurrence.packetIndices.last { extraPackets[last] = rewritten.extra }
+                if !rewritten.extra.isEmpty, let last = occurrence.packetIndices.last {
+                    extraPackets[last] = rewritten.extra
+                }
             }
         }
 
@@ -185,7 +198,8 @@ package struct TransportStreamPosterWriter: Sendable {
     /// elementary stream without packets carries no metadata.
     static func isDeclaredByUs(pid: UInt16, in pmt: ProgramMapSection) -> Bool {
         guard let last = pmt.streams.last, last.pid == pid, last.streamType == 0x15,
-              last.descriptors == TimedID3Descriptors.metadata else { return false }
+            last.descriptors == TimedID3Descriptors.metadata
+        else { return false }
         let pointer = TimedID3Descriptors.metadataPointer(programNumber: pmt.programNumber)
         return Descriptor.list(pmt.programInfo).contains { $0.bytes == pointer }
     }

@@ -42,18 +42,23 @@ struct ProblemSink {
 
     /// Returns whether the problem was kept (false when over a limit).
     @discardableResult
-    mutating func error(_ message: @autoclosure () -> String, line: Int, column: Int, kind: PlaylistProblem.Kind = .syntax) -> Bool {
+    mutating func error(
+        _ message: @autoclosure () -> String, line: Int, column: Int, kind: PlaylistProblem.Kind = .syntax
+    ) -> Bool {
         add(.error, message, line: line, column: column, kind: kind)
     }
 
     @discardableResult
-    mutating func warning(_ message: @autoclosure () -> String, line: Int, column: Int, kind: PlaylistProblem.Kind = .syntax) -> Bool {
+    mutating func warning(
+        _ message: @autoclosure () -> String, line: Int, column: Int, kind: PlaylistProblem.Kind = .syntax
+    ) -> Bool {
         add(.warning, message, line: line, column: column, kind: kind)
     }
 
     /// The message is built only when the problem is kept.
     private mutating func add(
-        _ severity: PlaylistProblem.Severity, _ message: () -> String, line: Int, column: Int, kind: PlaylistProblem.Kind
+        _ severity: PlaylistProblem.Severity, _ message: () -> String, line: Int, column: Int,
+        kind: PlaylistProblem.Kind
     ) -> Bool {
         let isError = severity == .error
         if line != currentLine {
@@ -78,7 +83,8 @@ struct ProblemSink {
             }
             return false
         }
-        problems.append(PlaylistProblem(severity, message(), at: SourceLocation(uri: uri, line: line, column: column), kind: kind))
+        problems.append(
+            PlaylistProblem(severity, message(), at: SourceLocation(uri: uri, line: line, column: column), kind: kind))
         return true
     }
 
@@ -87,19 +93,23 @@ struct ProblemSink {
         for overflow in lineOverflow {
             guard problems.count < ValueLimits.maximumProblemsPerFile else {
                 let file = fileOverflow ?? (overflow.line, 0, false)
-                fileOverflow = (min(file.line, overflow.line), file.count + overflow.count, file.anyError || overflow.anyError)
+                fileOverflow = (
+                    min(file.line, overflow.line), file.count + overflow.count, file.anyError || overflow.anyError
+                )
                 continue
             }
-            problems.append(PlaylistProblem(
-                overflow.anyError ? .error : .warning,
-                "\(overflow.count) more problems on this line are not shown (hlscheck reports at most \(ValueLimits.maximumProblemsPerLine) per line)",
-                at: SourceLocation(uri: uri, line: overflow.line, column: 0)))
+            problems.append(
+                PlaylistProblem(
+                    overflow.anyError ? .error : .warning,
+                    "\(overflow.count) more problems on this line are not shown (hlscheck reports at most \(ValueLimits.maximumProblemsPerLine) per line)",
+                    at: SourceLocation(uri: uri, line: overflow.line, column: 0)))
         }
         if let overflow = fileOverflow {
-            problems.append(PlaylistProblem(
-                overflow.anyError ? .error : .warning,
-                "\(overflow.count) more problems from this line on are not shown (hlscheck reports at most \(ValueLimits.maximumProblemsPerFile) per file)",
-                at: SourceLocation(uri: uri, line: overflow.line, column: 0)))
+            problems.append(
+                PlaylistProblem(
+                    overflow.anyError ? .error : .warning,
+                    "\(overflow.count) more problems from this line on are not shown (hlscheck reports at most \(ValueLimits.maximumProblemsPerFile) per file)",
+                    at: SourceLocation(uri: uri, line: overflow.line, column: 0)))
         }
         lineOverflow = []
         fileOverflow = nil
@@ -109,7 +119,9 @@ struct ProblemSink {
 enum AttributeListLexer {
     /// Splits `text` (the part of a tag line after the colon, starting at 1-based `column`) into
     /// attributes. Duplicate names are reported; the first occurrence wins for typed access.
-    static func lex(_ text: Substring, line: Int, column startColumn: Int, tagName: String, sink: inout ProblemSink) -> [Attribute] {
+    static func lex(_ text: Substring, line: Int, column startColumn: Int, tagName: String, sink: inout ProblemSink)
+        -> [Attribute]
+    {
         // One forward pass over the UTF-8 bytes: every delimiter of the grammar is ASCII, so a
         // slice between two delimiters is valid UTF-8 again. Linear in the length of the line.
         let bytes = Array(text.utf8)
@@ -138,7 +150,9 @@ enum AttributeListLexer {
         func append(_ name: String, _ raw: String, _ nameStart: Int) {
             if name.isEmpty { return }
             if seen.contains(name) {
-                sink.error("\(tagName): attribute \(excerpt(name)) appears more than once", line: line, column: column(nameStart))
+                sink.error(
+                    "\(tagName): attribute \(excerpt(name)) appears more than once", line: line,
+                    column: column(nameStart))
                 return
             }
             seen.insert(name)
@@ -165,11 +179,15 @@ enum AttributeListLexer {
             var j = i
             while j < n, isSpace(bytes[j]) { j += 1 }
             if j < n, bytes[j] == equals, j > i {
-                sink.warning("\(tagName): unexpected whitespace before '=' of attribute \(excerpt(string(nameRange)))", line: line, column: column(i))
+                sink.warning(
+                    "\(tagName): unexpected whitespace before '=' of attribute \(excerpt(string(nameRange)))",
+                    line: line, column: column(i))
                 i = j
             }
             guard i < n, bytes[i] == equals else {
-                sink.error("\(tagName): attribute \"\(excerpt(string(nameRange)))\" has no value (expected NAME=VALUE)", line: line, column: column(nameStart))
+                sink.error(
+                    "\(tagName): attribute \"\(excerpt(string(nameRange)))\" has no value (expected NAME=VALUE)",
+                    line: line, column: column(nameStart))
                 while i < n, bytes[i] != comma { i += 1 }
                 if i < n { i += 1 }
                 continue
@@ -178,13 +196,17 @@ enum AttributeListLexer {
             if name.isEmpty {
                 sink.error("\(tagName): attribute value without a name", line: line, column: column(nameStart))
             } else if !bytes[nameRange].allSatisfy({ (65...90).contains($0) || (48...57).contains($0) || $0 == 45 }) {
-                sink.warning("\(tagName): attribute name \"\(excerpt(name))\" should contain only A-Z, 0-9 and '-'", line: line, column: column(nameStart))
+                sink.warning(
+                    "\(tagName): attribute name \"\(excerpt(name))\" should contain only A-Z, 0-9 and '-'", line: line,
+                    column: column(nameStart))
             }
-            i += 1 // '='
+            i += 1  // '='
             var k = i
             while k < n, isSpace(bytes[k]) { k += 1 }
             if k > i {
-                sink.warning("\(tagName): unexpected whitespace after '=' of attribute \(excerpt(name))", line: line, column: column(i))
+                sink.warning(
+                    "\(tagName): unexpected whitespace after '=' of attribute \(excerpt(name))", line: line,
+                    column: column(i))
                 i = k
             }
             let valueStart = i
@@ -192,19 +214,25 @@ enum AttributeListLexer {
                 i += 1
                 while i < n, bytes[i] != quote { i += 1 }
                 if i >= n {
-                    sink.error("\(tagName): attribute \(excerpt(name)): quoted string is not terminated", line: line, column: column(valueStart))
+                    sink.error(
+                        "\(tagName): attribute \(excerpt(name)): quoted string is not terminated", line: line,
+                        column: column(valueStart))
                 } else {
-                    i += 1 // closing quote
+                    i += 1  // closing quote
                 }
                 let valueEnd = i
                 // Anything between the closing quote and the next comma is junk.
                 var m = i
                 while m < n, isSpace(bytes[m]) { m += 1 }
                 if m < n, bytes[m] != comma {
-                    sink.error("\(tagName): attribute \(excerpt(name)): unexpected characters after the quoted string", line: line, column: column(m))
+                    sink.error(
+                        "\(tagName): attribute \(excerpt(name)): unexpected characters after the quoted string",
+                        line: line, column: column(m))
                     while m < n, bytes[m] != comma { m += 1 }
                 } else if m > i {
-                    sink.warning("\(tagName): unexpected whitespace after attribute \(excerpt(name))", line: line, column: column(i))
+                    sink.warning(
+                        "\(tagName): unexpected whitespace after attribute \(excerpt(name))", line: line,
+                        column: column(i))
                 }
                 i = m
                 append(name, string(valueStart..<valueEnd), nameStart)
@@ -213,17 +241,22 @@ enum AttributeListLexer {
                 var valueEnd = i
                 while valueEnd > valueStart, isSpace(bytes[valueEnd - 1]) { valueEnd -= 1 }
                 if valueEnd < i {
-                    sink.warning("\(tagName): unexpected whitespace after attribute \(excerpt(name))", line: line, column: column(valueEnd))
+                    sink.warning(
+                        "\(tagName): unexpected whitespace after attribute \(excerpt(name))", line: line,
+                        column: column(valueEnd))
                 }
                 if valueEnd == valueStart {
-                    sink.error("\(tagName): attribute \(excerpt(name)) has an empty value", line: line, column: column(nameStart))
+                    sink.error(
+                        "\(tagName): attribute \(excerpt(name)) has an empty value", line: line,
+                        column: column(nameStart))
                 }
                 append(name, string(valueStart..<valueEnd), nameStart)
             }
             if i < n, bytes[i] == comma {
                 i += 1
                 if i == n {
-                    sink.warning("\(tagName): trailing comma after the last attribute", line: line, column: column(i - 1))
+                    sink.warning(
+                        "\(tagName): trailing comma after the last attribute", line: line, column: column(i - 1))
                 }
             }
         }
@@ -322,8 +355,9 @@ enum AttributeValueParser {
     static func resolution<S: StringProtocol>(_ text: S) -> Resolution? {
         let parts = text.split(separator: "x", maxSplits: 1, omittingEmptySubsequences: false)
         guard parts.count == 2,
-              let w = decimalInteger(parts[0]), let h = decimalInteger(parts[1]),
-              let width = Int(exactly: w), let height = Int(exactly: h) else { return nil }
+            let w = decimalInteger(parts[0]), let h = decimalInteger(parts[1]),
+            let width = Int(exactly: w), let height = Int(exactly: h)
+        else { return nil }
         return Resolution(width: width, height: height)
     }
 

@@ -41,7 +41,8 @@ package struct PlaylistEditor: Sendable, Hashable {
     /// Sets attribute `name` of the tag at 1-based `line` to `value`, written as given (include the
     /// quotes for a quoted string). Adds `,NAME=value` at the end of the list when absent.
     package mutating func setAttribute(_ name: String, to value: String, onTagAtLine line: Int) throws {
-        guard !name.isEmpty, name.utf8.allSatisfy({ (65...90).contains($0) || (48...57).contains($0) || $0 == 45 }) else {
+        guard !name.isEmpty, name.utf8.allSatisfy({ (65...90).contains($0) || (48...57).contains($0) || $0 == 45 })
+        else {
             throw EditError.invalidAttributeName(name)
         }
         guard let range = lineRange(line) else { throw EditError.lineOutOfRange(line) }
@@ -51,8 +52,9 @@ package struct PlaylistEditor: Sendable, Hashable {
         if end > start, bytes[end - 1] == 0x0D { end -= 1 }
         while end > start, bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09 { end -= 1 }
         while start < end, bytes[start] == 0x20 || bytes[start] == 0x09 { start += 1 }
-        guard end - start > 4, bytes[start] == 0x23, // "#EXT"
-              let colon = bytes[start..<end].firstIndex(of: 0x3A) else {
+        guard end - start > 4, bytes[start] == 0x23,  // "#EXT"
+            let colon = bytes[start..<end].firstIndex(of: 0x3A)
+        else {
             throw EditError.notAnAttributeTag(line: line)
         }
         let newValue = Array(value.utf8)
@@ -91,7 +93,8 @@ package struct PlaylistEditor: Sendable, Hashable {
     /// duration, its title kept).
     package mutating func setTagValue(_ value: String, onTagAtLine line: Int, upToComma: Bool = false) throws {
         guard let (start, end) = content(ofLine: line), end - start > 4, bytes[start] == 0x23,
-              let colon = bytes[start..<end].firstIndex(of: 0x3A) else {
+            let colon = bytes[start..<end].firstIndex(of: 0x3A)
+        else {
             throw EditError.notAnAttributeTag(line: line)
         }
         var valueEnd = end

@@ -205,7 +205,9 @@ package struct LoadedStream: Sendable {
     /// The I-frame variant's playlist, nil when it could not be loaded.
     package func playlist(for variant: IFrameVariantStream) -> Playlist? { mediaPlaylists[resolvedURI(of: variant)] }
     /// The rendition's media playlist, nil when it has no URI or could not be loaded.
-    package func playlist(for rendition: Rendition) -> Playlist? { resolvedURI(of: rendition).flatMap { mediaPlaylists[$0] } }
+    package func playlist(for rendition: Rendition) -> Playlist? {
+        resolvedURI(of: rendition).flatMap { mediaPlaylists[$0] }
+    }
 
     /// The failure of a variant's playlist, if it could not be loaded.
     package func failure(for uri: String) -> LoadFailure? { failures.first { $0.uri == uri } }
@@ -282,7 +284,10 @@ package struct PlaylistLoader: Sendable {
         // The input is the user's own choice: it is judged only against a root they chose too.
         if let streamRoot, confinement.root != nil, !streamRoot.contains(requestedURI) {
             throw PlaylistReadError(
-                uri: requested, reason: "lies outside the root \(streamRoot.path); it was not read (choose the root with --root DIR, or pass --allow-outside-root)")
+                uri: requested,
+                reason:
+                    "lies outside the root \(streamRoot.path); it was not read (choose the root with --root DIR, or pass --allow-outside-root)"
+            )
         }
         let (uri, root) = try await readRoot(requested, base: base)
         if let media = root.media, media.segments.count > limits.segmentsPerPlaylist {
@@ -290,7 +295,8 @@ package struct PlaylistLoader: Sendable {
         }
         guard let master = root.multivariant else {
             var listings: [String: Set<String>?] = [:]
-            let outside = streamRoot.map { outsideSegments(of: root, at: uri, root: $0, listings: &listings) }
+            let outside =
+                streamRoot.map { outsideSegments(of: root, at: uri, root: $0, listings: &listings) }
                 ?? (remoteRoot ? localSegments(of: root, at: uri, root: uri) : [])
             return LoadedStream(rootURI: uri, root: root, mediaPlaylists: [:], failures: [], outsideRoot: outside)
         }
@@ -321,13 +327,18 @@ package struct PlaylistLoader: Sendable {
             let location = root.location(line: data.line, column: 0)
             if let streamRoot, let local = LocalPath.name(of: resolved) {
                 let name = await source.canonicalName(resolved)
-                if local.refusal != nil || !streamRoot.contains(canonicalPath: name ?? StreamRoot.canonical(local.path)) {
-                    outside.append(OutsideRootReference(
-                        uri: written, resolvedURI: resolved, location: location, root: streamRoot.path, refusal: local.refusal))
+                if local.refusal != nil || !streamRoot.contains(canonicalPath: name ?? StreamRoot.canonical(local.path))
+                {
+                    outside.append(
+                        OutsideRootReference(
+                            uri: written, resolvedURI: resolved, location: location, root: streamRoot.path,
+                            refusal: local.refusal))
                 }
             } else if remoteRoot, LocalPath.path(of: resolved) != nil {
-                outside.append(OutsideRootReference(
-                    uri: written, resolvedURI: resolved, location: location, root: uri, refusal: LocalPath.name(of: resolved)?.refusal))
+                outside.append(
+                    OutsideRootReference(
+                        uri: written, resolvedURI: resolved, location: location, root: uri,
+                        refusal: LocalPath.name(of: resolved)?.refusal))
             }
         }
         var failures: [LoadFailure] = []
@@ -338,17 +349,21 @@ package struct PlaylistLoader: Sendable {
         for reference in references {
             let name = await source.canonicalName(reference.uri)
             if let streamRoot, let local = LocalPath.name(of: reference.uri),
-               local.refusal != nil || !streamRoot.contains(canonicalPath: name ?? StreamRoot.canonical(local.path)) {
-                outside.append(OutsideRootReference(
-                    uri: reference.written, resolvedURI: reference.uri, location: reference.from, root: streamRoot.path,
-                    refusal: local.refusal))
+                local.refusal != nil || !streamRoot.contains(canonicalPath: name ?? StreamRoot.canonical(local.path))
+            {
+                outside.append(
+                    OutsideRootReference(
+                        uri: reference.written, resolvedURI: reference.uri, location: reference.from,
+                        root: streamRoot.path,
+                        refusal: local.refusal))
                 continue
             }
             // A stream read from the network has no business naming local files.
             if remoteRoot, LocalPath.path(of: reference.uri) != nil {
-                outside.append(OutsideRootReference(
-                    uri: reference.written, resolvedURI: reference.uri, location: reference.from, root: uri,
-                    refusal: LocalPath.name(of: reference.uri)?.refusal))
+                outside.append(
+                    OutsideRootReference(
+                        uri: reference.written, resolvedURI: reference.uri, location: reference.from, root: uri,
+                        refusal: LocalPath.name(of: reference.uri)?.refusal))
                 continue
             }
             if let name, let first = readerOf[name] {
@@ -356,9 +371,12 @@ package struct PlaylistLoader: Sendable {
                 continue
             }
             if toRead.count + 1 >= limits.playlists {
-                failures.append(LoadFailure(
-                    uri: reference.uri, referencedFrom: reference.from,
-                    reason: "not read: the stream names more than \(limits.playlists) playlists (raise the limit with --max-playlists)"))
+                failures.append(
+                    LoadFailure(
+                        uri: reference.uri, referencedFrom: reference.from,
+                        reason:
+                            "not read: the stream names more than \(limits.playlists) playlists (raise the limit with --max-playlists)"
+                    ))
                 continue
             }
             if let name { readerOf[name] = reference.uri }
@@ -375,7 +393,12 @@ package struct PlaylistLoader: Sendable {
                         let base = await self.source.finalURI(reference.uri) ?? reference.uri
                         let playlist = try self.parse(bytes, uri: base, imported: imported)
                         if let media = playlist.media, media.segments.count > self.limits.segmentsPerPlaylist {
-                            return (index, .failure(PlaylistReadError(uri: reference.uri, reason: self.tooManySegments(media.segments.count))))
+                            return (
+                                index,
+                                .failure(
+                                    PlaylistReadError(
+                                        uri: reference.uri, reason: self.tooManySegments(media.segments.count)))
+                            )
                         }
                         return (index, .success(playlist))
                     } catch let error as PlaylistReadError {
@@ -391,7 +414,8 @@ package struct PlaylistLoader: Sendable {
                 case .success(let playlist):
                     playlists[reference.uri] = playlist
                 case .failure(let error):
-                    failures.append(LoadFailure(uri: reference.uri, referencedFrom: reference.from, reason: error.reason))
+                    failures.append(
+                        LoadFailure(uri: reference.uri, referencedFrom: reference.from, reason: error.reason))
                 }
             }
         }
@@ -409,7 +433,9 @@ package struct PlaylistLoader: Sendable {
         // N media playlists in one folder cost N listings of N entries.
         var listings: [String: Set<String>?] = [:]
         for key in playlists.keys.sorted() {
-            guard let playlist = playlists[key], checked.insert(playlist.uri).inserted, playlist.uri != uri else { continue }
+            guard let playlist = playlists[key], checked.insert(playlist.uri).inserted, playlist.uri != uri else {
+                continue
+            }
             if LocalPath.path(of: playlist.uri) == nil {
                 // A playlist read from the network names no local file (even when a local
                 // multivariant playlist referenced it).
@@ -418,19 +444,29 @@ package struct PlaylistLoader: Sendable {
                 outside += outsideSegments(of: playlist, at: playlist.uri, root: streamRoot, listings: &listings)
             }
         }
-        failures.sort { ($0.referencedFrom.line, $0.referencedFrom.column) < ($1.referencedFrom.line, $1.referencedFrom.column) }
-        outside.sort { ($0.location.uri, $0.location.line, $0.location.column) < ($1.location.uri, $1.location.line, $1.location.column) }
-        return LoadedStream(rootURI: uri, root: root, mediaPlaylists: playlists, failures: failures, outsideRoot: outside)
+        failures.sort {
+            ($0.referencedFrom.line, $0.referencedFrom.column) < ($1.referencedFrom.line, $1.referencedFrom.column)
+        }
+        outside.sort {
+            ($0.location.uri, $0.location.line, $0.location.column) < (
+                $1.location.uri, $1.location.line, $1.location.column
+            )
+        }
+        return LoadedStream(
+            rootURI: uri, root: root, mediaPlaylists: playlists, failures: failures, outsideRoot: outside)
     }
 
     /// The root playlist: its URI (after a redirect, where it was found) and its parse. Errors
     /// name it as the user named it; a typed path that is missing is simply missing (the names
     /// a URI may denote are for URIs written in playlists).
-    private func readRoot(_ requested: String, base: ResolutionBase) async throws(PlaylistReadError) -> (String, Playlist) {
+    private func readRoot(_ requested: String, base: ResolutionBase) async throws(PlaylistReadError) -> (
+        String, Playlist
+    ) {
         let requestedURI = base.uriReference
         do {
             if let handed = await source.parsedPlaylist(requestedURI), handed.playlist.uri == requestedURI,
-               Self.queryParameters(of: requestedURI).isEmpty {
+                Self.queryParameters(of: requestedURI).isEmpty
+            {
                 // Parsed already, from the bytes a read would return: the same limits apply.
                 try checkSize(handed.bytes, uri: requestedURI)
                 try checkLines(handed.bytes, uri: requestedURI)
@@ -442,7 +478,9 @@ package struct PlaylistLoader: Sendable {
             return (uri, try parse(bytes, uri: uri, imported: [:]))
         } catch {
             // (`LocalFileSource` says "no such file: tried …" for a URI that may name two files.)
-            if case .filePath = base, error.reason.hasPrefix(LocalFileSource.noSuchFile), LocalFileName(uri: requestedURI).isMissing {
+            if case .filePath = base, error.reason.hasPrefix(LocalFileSource.noSuchFile),
+                LocalFileName(uri: requestedURI).isMissing
+            {
                 throw PlaylistReadError(uri: requested, reason: "no such file or folder")
             }
             throw PlaylistReadError(uri: requested, reason: error.reason)
@@ -464,7 +502,8 @@ package struct PlaylistLoader: Sendable {
 
     private func checkSize(_ bytes: [UInt8], uri: String) throws(PlaylistReadError) {
         if bytes.count > limits.playlistBytes {
-            throw PlaylistReadError(uri: uri, reason: RegularFile.tooLarge(bytes.count, limits.playlistBytes, "--max-playlist-bytes"))
+            throw PlaylistReadError(
+                uri: uri, reason: RegularFile.tooLarge(bytes.count, limits.playlistBytes, "--max-playlist-bytes"))
         }
     }
 
@@ -473,13 +512,16 @@ package struct PlaylistLoader: Sendable {
         let lines = 1 + bytes.withUnsafeBufferPointer { ParserState.lineFeedCount(in: $0) }
         if lines > limits.playlistLines {
             throw PlaylistReadError(
-                uri: uri, reason: "has more than \(limits.playlistLines) lines (raise the limit with --max-playlist-lines)")
+                uri: uri,
+                reason: "has more than \(limits.playlistLines) lines (raise the limit with --max-playlist-lines)")
         }
     }
 
-    private func parse(_ bytes: [UInt8], uri: String, imported: [String: String]) throws(PlaylistReadError) -> Playlist {
+    private func parse(_ bytes: [UInt8], uri: String, imported: [String: String]) throws(PlaylistReadError) -> Playlist
+    {
         try checkLines(bytes, uri: uri)
-        return PlaylistParser.parse(bytes, uri: uri, importedVariables: imported, queryParameters: Self.queryParameters(of: uri))
+        return PlaylistParser.parse(
+            bytes, uri: uri, importedVariables: imported, queryParameters: Self.queryParameters(of: uri))
     }
 
     private func tooManySegments(_ count: Int) -> String {
@@ -493,15 +535,19 @@ package struct PlaylistLoader: Sendable {
     ) -> [OutsideRootReference] {
         guard playlist.media != nil else { return [] }
         let folder = PlaylistFolder(playlistURI: uri, root: root, listings: &listings)
-        return outsideSegments(of: playlist, at: uri, rootName: root.path, surelyInside: { folder?.surelyInside($0) ?? false },
-                               surelyInsideNumbered: { folder?.surelyInside(numbered: $0) ?? false }) {
+        return outsideSegments(
+            of: playlist, at: uri, rootName: root.path, surelyInside: { folder?.surelyInside($0) ?? false },
+            surelyInsideNumbered: { folder?.surelyInside(numbered: $0) ?? false }
+        ) {
             root.contains($0)
         }
     }
 
     /// For a stream read from the network: segment URIs that name local files.
     private func localSegments(of playlist: Playlist, at uri: String, root: String) -> [OutsideRootReference] {
-        outsideSegments(of: playlist, at: uri, rootName: root, surelyInside: { _ in false }, surelyInsideNumbered: { _ in false }) {
+        outsideSegments(
+            of: playlist, at: uri, rootName: root, surelyInside: { _ in false }, surelyInsideNumbered: { _ in false }
+        ) {
             LocalPath.path(of: $0) == nil
         }
     }
@@ -525,9 +571,11 @@ package struct PlaylistLoader: Sendable {
                 inside = isInside(resolved)
                 judged[resolved] = inside
                 if !inside {
-                    result.append(OutsideRootReference(
-                        uri: written, resolvedURI: resolved, location: playlist.location(line: line), root: rootName,
-                        refusal: LocalPath.name(of: resolved)?.refusal))
+                    result.append(
+                        OutsideRootReference(
+                            uri: written, resolvedURI: resolved, location: playlist.location(line: line),
+                            root: rootName,
+                            refusal: LocalPath.name(of: resolved)?.refusal))
                 }
             }
         }
@@ -538,7 +586,11 @@ package struct PlaylistLoader: Sendable {
         for segment in media.segments where !segment.gap {
             if let template = segment.uriTemplate {
                 if template !== insideTemplate {
-                    if surelyInsideNumbered(template) { insideTemplate = template } else { judge(segment.uri, segment.uriLine) }
+                    if surelyInsideNumbered(template) {
+                        insideTemplate = template
+                    } else {
+                        judge(segment.uri, segment.uriLine)
+                    }
                 }
             } else {
                 judge(segment.uri, segment.uriLine)
@@ -589,7 +641,9 @@ struct PlaylistFolder {
         var folderURI = String(prefix.hasSuffix("/") ? prefix.dropLast() : prefix)
         if folderURI.isEmpty { folderURI = probe.hasPrefix("/") ? "/" : "." }
         // The folder the URI names (a folder typed as "Stream #1" is "Stream %231" in it).
-        guard let folder = LocalPath.name(of: folderURI).flatMap({ $0.refusal == nil ? $0.path : nil }) else { return nil }
+        guard let folder = LocalPath.name(of: folderURI).flatMap({ $0.refusal == nil ? $0.path : nil }) else {
+            return nil
+        }
         guard let real = RegularFile.realPath(folder), root.contains(canonicalPath: real) else { return nil }
         if listings[folder] == nil { listings[folder] = .some(FolderListing.possibleSymlinks(in: folder)) }
         guard let listed = listings[folder], let links = listed else { return nil }
@@ -602,7 +656,9 @@ struct PlaylistFolder {
         guard possibleSymlinks.isEmpty else { return false }
         return !(template.prefix + template.suffix).contains { byte in
             switch byte {
-            case UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"), UInt8(ascii: ":"), UInt8(ascii: "\\"), UInt8(ascii: "%"), 0..<0x20: true
+            case UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"), UInt8(ascii: ":"), UInt8(ascii: "\\"),
+                UInt8(ascii: "%"), 0..<0x20:
+                true
             default: false
             }
         }
@@ -615,7 +671,9 @@ struct PlaylistFolder {
             var onlyDots = true
             for byte in bytes {
                 switch byte {
-                case UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"), UInt8(ascii: ":"), UInt8(ascii: "\\"), UInt8(ascii: "%"), 0..<0x20: return false
+                case UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"), UInt8(ascii: ":"), UInt8(ascii: "\\"),
+                    UInt8(ascii: "%"), 0..<0x20:
+                    return false
                 case UInt8(ascii: "."): continue
                 default: onlyDots = false
                 }

@@ -613,8 +613,10 @@ package struct MediaSegment: Sendable, Hashable, CustomReflectable {
     }
 
     /// A parsed segment: the parser has every field at hand.
-    init(source: URISource, payload: UInt64, uriLine: Int, extinfLine: Int?, duration: Double, context: SegmentContext,
-         sequenceDelta: Int) {
+    init(
+        source: URISource, payload: UInt64, uriLine: Int, extinfLine: Int?, duration: Double, context: SegmentContext,
+        sequenceDelta: Int
+    ) {
         self.uriSource = source
         self.uriPayload = payload
         self.duration = duration
@@ -687,7 +689,8 @@ package struct MediaSegment: Sendable, Hashable, CustomReflectable {
             var delta: UInt32 = 0
             if let newValue {
                 let difference = uriLine.subtractingReportingOverflow(newValue)
-                if !difference.overflow, difference.partialValue > 0, difference.partialValue < Int(Self.extinfInExtras) {
+                if !difference.overflow, difference.partialValue > 0, difference.partialValue < Int(Self.extinfInExtras)
+                {
                     delta = UInt32(difference.partialValue)
                 } else {
                     delta = Self.extinfInExtras
@@ -827,7 +830,8 @@ package struct MediaSegment: Sendable, Hashable, CustomReflectable {
             && lhs.discontinuity == rhs.discontinuity && lhs.gap == rhs.gap && lhs.duration == rhs.duration
             && lhs.mediaSequence == rhs.mediaSequence && lhs.packedDateTime == rhs.packedDateTime
             && (lhsContext === rhsContext
-                || (lhsContext.key == rhsContext.key && lhsContext.map == rhsContext.map && lhsContext.bitrate == rhsContext.bitrate))
+                || (lhsContext.key == rhsContext.key && lhsContext.map == rhsContext.map
+                    && lhsContext.bitrate == rhsContext.bitrate))
             && lhs.title == rhs.title && lhs.byteRange == rhs.byteRange && lhs.parts == rhs.parts
             && lhs.rare.writtenDateTime == rhs.rare.writtenDateTime
     }
@@ -851,12 +855,17 @@ package struct MediaSegment: Sendable, Hashable, CustomReflectable {
 
     /// The public fields, in the order they were declared when each was stored.
     package var customMirror: Mirror {
-        Mirror(self, children: [
-            "uri": uri as Any, "uriLine": uriLine as Any, "extinfLine": extinfLine as Any, "duration": duration as Any,
-            "title": title as Any, "byteRange": byteRange as Any, "discontinuity": discontinuity as Any, "key": key as Any,
-            "map": map as Any, "programDateTime": programDateTime as Any, "gap": gap as Any, "bitrate": bitrate as Any,
-            "parts": parts as Any, "mediaSequence": mediaSequence as Any,
-        ], displayStyle: .struct)
+        Mirror(
+            self,
+            children: [
+                "uri": uri as Any, "uriLine": uriLine as Any, "extinfLine": extinfLine as Any,
+                "duration": duration as Any,
+                "title": title as Any, "byteRange": byteRange as Any, "discontinuity": discontinuity as Any,
+                "key": key as Any,
+                "map": map as Any, "programDateTime": programDateTime as Any, "gap": gap as Any,
+                "bitrate": bitrate as Any,
+                "parts": parts as Any, "mediaSequence": mediaSequence as Any,
+            ], displayStyle: .struct)
     }
 }
 
@@ -914,7 +923,8 @@ struct SegmentRareFields: Sendable, Hashable {
     var unreadableByteRangeLine: Int?
 
     var isEmpty: Bool {
-        title == nil && byteRange == nil && parts.isEmpty && writtenDateTime == nil && uriLine == nil && extinfLine == nil
+        title == nil && byteRange == nil && parts.isEmpty && writtenDateTime == nil && uriLine == nil
+            && extinfLine == nil
             && unreadableByteRangeLine == nil
     }
 }
@@ -939,8 +949,9 @@ enum PackedDateTime {
         // "2022-06-10T03:31:00Z" is 20 bytes; with ".fff", 24.
         let count = bytes.count
         guard count >= 20, count <= 24, count != 21, bytes[count - 1] == UInt8(ascii: "Z"),
-              bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"), bytes[10] == UInt8(ascii: "T"),
-              bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":") else { return nil }
+            bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"), bytes[10] == UInt8(ascii: "T"),
+            bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":")
+        else { return nil }
         let fraction = count == 20 ? 0 : count - 21
         if fraction > 0, bytes[19] != UInt8(ascii: ".") { return nil }
         var digits: UInt64 = 0
@@ -1205,10 +1216,12 @@ package struct Playlist: Sendable, Hashable, CustomReflectable {
 
     /// The public fields, in the order they were declared when each was stored.
     package var customMirror: Mirror {
-        Mirror(self, children: [
-            "uri": uri as Any, "content": content as Any, "tags": tags as Any, "problems": problems as Any,
-            "comments": comments as Any, "variables": variables as Any,
-        ], displayStyle: .struct)
+        Mirror(
+            self,
+            children: [
+                "uri": uri as Any, "content": content as Any, "tags": tags as Any, "problems": problems as Any,
+                "comments": comments as Any, "variables": variables as Any,
+            ], displayStyle: .struct)
     }
 
     /// The multivariant model, nil for a media playlist.

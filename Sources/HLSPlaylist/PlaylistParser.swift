@@ -99,8 +99,9 @@ enum TagKind: String, CaseIterable, Sendable {
 
     /// From the tables (string hashing: for the rare non-ASCII line).
     var traits: Traits {
-        Traits(isMultivariant: multivariantTags.contains(rawValue), isMedia: mediaTags.contains(rawValue),
-               isSingleton: singletonTags.contains(rawValue))
+        Traits(
+            isMultivariant: multivariantTags.contains(rawValue), isMedia: mediaTags.contains(rawValue),
+            isSingleton: singletonTags.contains(rawValue))
     }
 
     /// The kind whose name is exactly these bytes (an ASCII tag name), with its traits.
@@ -171,7 +172,9 @@ private let schemas: [String: [String: AttributeType]] = [
     "#EXT-X-KEY": keySchema,
     "#EXT-X-CONTENT-STEERING": ["SERVER-URI": .quotedString, "PATHWAY-ID": .quotedString],
     "#EXT-X-START": ["TIME-OFFSET": .signedDecimalFloatingPoint, "PRECISE": yesNo],
-    "#EXT-X-DEFINE": ["NAME": .quotedString, "VALUE": .quotedString, "IMPORT": .quotedString, "QUERYPARAM": .quotedString],
+    "#EXT-X-DEFINE": [
+        "NAME": .quotedString, "VALUE": .quotedString, "IMPORT": .quotedString, "QUERYPARAM": .quotedString,
+    ],
     "#EXT-X-MAP": ["URI": .quotedString, "BYTERANGE": .quotedString],
     "#EXT-X-DATERANGE": [
         "ID": .quotedString, "CLASS": .quotedString, "START-DATE": .quotedString, "CUE": .quotedString,
@@ -291,7 +294,8 @@ struct ParserState {
 
     mutating func run(_ bytes: [UInt8]) {
         let (scaled, overflow) = bytes.count.multipliedReportingOverflow(by: 4)
-        substitutionBudget = overflow ? .max : scaled.addingReportingOverflow(ValueLimits.substitutionAllowance).partialValue
+        substitutionBudget =
+            overflow ? .max : scaled.addingReportingOverflow(ValueLimits.substitutionAllowance).partialValue
         var start = 0
         if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
             start = 3
@@ -396,7 +400,8 @@ struct ParserState {
         }
         let text = UnsafeBufferPointer(rebasing: line[start..<end])
         if text.count >= 4, text[0] == UInt8(ascii: "#"), text[1] == UInt8(ascii: "E"), text[2] == UInt8(ascii: "X"),
-           text[3] == UInt8(ascii: "T") {
+            text[3] == UInt8(ascii: "T")
+        {
             handleTag(ascii: text, number: number, column: start + 1)
         } else if text[0] == UInt8(ascii: "#") {
             comments.append(Comment(line: number, text: String(decoding: text, as: UTF8.self)))
@@ -413,9 +418,12 @@ struct ParserState {
                 // names, stays a string).
                 let sameShape = lastTextURI.withUnsafeBufferPointer { last -> Bool in
                     guard let previous = URITemplate.split(last), previous.start == split.start,
-                          last.count - previous.end == text.count - split.end else { return false }
+                        last.count - previous.end == text.count - split.end
+                    else { return false }
                     for index in 0..<split.start where last[index] != text[index] { return false }
-                    for k in 0..<(text.count - split.end) where last[previous.end + k] != text[split.end + k] { return false }
+                    for k in 0..<(text.count - split.end) where last[previous.end + k] != text[split.end + k] {
+                        return false
+                    }
                     return true
                 }
                 if sameShape {
@@ -432,7 +440,8 @@ struct ParserState {
                 appendSegment(storeURI(text), number: number)
                 return
             }
-            handleURILine(String(decoding: text, as: UTF8.self), number: number, column: start + 1, substituting: substituting)
+            handleURILine(
+                String(decoding: text, as: UTF8.self), number: number, column: start + 1, substituting: substituting)
         }
     }
 
@@ -463,13 +472,15 @@ struct ParserState {
             if text == "#EXTM3U" {
                 sawHeader = true
                 if number > 1 {
-                    sink.warning("#EXTM3U should be the very first line (RFC 8216 §4.3.1.1)", line: number, column: line.column)
+                    sink.warning(
+                        "#EXTM3U should be the very first line (RFC 8216 §4.3.1.1)", line: number, column: line.column)
                 }
                 tags.append(kind: .extm3u, value: nil, line: number)
                 return
             }
-            sink.error("the playlist must start with #EXTM3U (RFC 8216 §4.3.1.1), found \"\(text.prefix(40))\"",
-                       line: number, column: line.column, kind: .structure)
+            sink.error(
+                "the playlist must start with #EXTM3U (RFC 8216 §4.3.1.1), found \"\(text.prefix(40))\"",
+                line: number, column: line.column, kind: .structure)
         }
 
         if text.hasPrefix("#EXT") {
@@ -533,7 +544,9 @@ struct ParserState {
             return
         }
         let valueString = valueBytes.map { String(decoding: $0, as: UTF8.self) }
-        handleTag(found.kind, tagName, value: valueString.map { Substring($0) }, valueString: valueString, line, column + colon + 1)
+        handleTag(
+            found.kind, tagName, value: valueString.map { Substring($0) }, valueString: valueString, line,
+            column + colon + 1)
     }
 
     /// Counts a known tag towards the playlist's kind and reports a repeated singleton.
@@ -547,8 +560,9 @@ struct ParserState {
         }
         if traits.isSingleton {
             if let first = singletonLines[tagName] {
-                sink.error("\(bare(tagName)) must not appear more than once (first at line \(first))",
-                           line: line.number, column: line.column, kind: .structure)
+                sink.error(
+                    "\(bare(tagName)) must not appear more than once (first at line \(first))",
+                    line: line.number, column: line.column, kind: .structure)
             } else {
                 singletonLines[tagName] = line.number
             }
@@ -558,7 +572,8 @@ struct ParserState {
     /// One tag, by kind (nil: an unknown or vendor tag), its traits already noted. `line.text`
     /// is not used here.
     mutating func handleTag(
-        _ kind: TagKind?, _ tagName: String, value: Substring?, valueString: String?, _ line: SourceLine, _ valueColumn: Int
+        _ kind: TagKind?, _ tagName: String, value: Substring?, valueString: String?, _ line: SourceLine,
+        _ valueColumn: Int
     ) {
 
         switch kind {
@@ -566,7 +581,9 @@ struct ParserState {
             if sawHeader {
                 sink.error("#EXTM3U appears more than once", line: line.number, column: line.column, kind: .structure)
             } else {
-                sink.error("#EXTM3U must be the first line (RFC 8216 §4.3.1.1)", line: line.number, column: line.column, kind: .structure)
+                sink.error(
+                    "#EXTM3U must be the first line (RFC 8216 §4.3.1.1)", line: line.number, column: line.column,
+                    kind: .structure)
             }
             sawHeader = true
         case .version:
@@ -584,8 +601,9 @@ struct ParserState {
         case .start:
             let attrs = attributeList(tagName, value, line, valueColumn)
             require(["TIME-OFFSET"], in: attrs, tag: tagName, line: line)
-            let start = StartPoint(line: line.number, timeOffset: attrs.decimalFloatingPoint("TIME-OFFSET"),
-                                   precise: attrs.string("PRECISE") == "YES")
+            let start = StartPoint(
+                line: line.number, timeOffset: attrs.decimalFloatingPoint("TIME-OFFSET"),
+                precise: attrs.string("PRECISE") == "YES")
             if master.start == nil { master.start = start; media.start = start }
         case .define:
             handleDefine(tagName, value, line, valueColumn)
@@ -618,15 +636,19 @@ struct ParserState {
             require(["URI"], in: attrs, tag: tagName, line: line)
             if firstMapUse == nil { firstMapUse = (line.number, line.column) }
             var range: ByteRange?
-            if let attr = attrs["BYTERANGE"], let parsed = parseByteRange(Substring(attr.stringValue), tag: tagName + " BYTERANGE", line: line.number, column: attr.column) {
+            if let attr = attrs["BYTERANGE"],
+                let parsed = parseByteRange(
+                    Substring(attr.stringValue), tag: tagName + " BYTERANGE", line: line.number, column: attr.column)
+            {
                 range = ByteRange(length: parsed.length, offset: parsed.offset ?? 0)
             }
             currentMap = MediaInitializationSection(line: line.number, uri: attrs.string("URI") ?? "", byteRange: range)
             // bis-22 §4.4.4.5: an AES-128 key that applies to a Media Initialization Section
             // needs an IV: the section has no media sequence number to stand in for one.
             if let key = currentKey, key.method == "AES-128", key.iv == nil {
-                sink.error("EXT-X-MAP is encrypted by the AES-128 EXT-X-KEY on line \(key.line), which has no IV: add an IV attribute to that key (bis-22 §4.4.4.5)",
-                           line: line.number, column: line.column, kind: .structure)
+                sink.error(
+                    "EXT-X-MAP is encrypted by the AES-128 EXT-X-KEY on line \(key.line), which has no IV: add an IV attribute to that key (bis-22 §4.4.4.5)",
+                    line: line.number, column: line.column, kind: .structure)
             }
         case .programDateTime:
             guard let value, !value.isEmpty else {
@@ -634,7 +656,9 @@ struct ParserState {
                 return
             }
             if !looksLikeDateTime(value) {
-                sink.warning("EXT-X-PROGRAM-DATE-TIME: expected an ISO 8601 date-time, found \"\(excerpt(value))\"", line: line.number, column: valueColumn)
+                sink.warning(
+                    "EXT-X-PROGRAM-DATE-TIME: expected an ISO 8601 date-time, found \"\(excerpt(value))\"",
+                    line: line.number, column: valueColumn)
             }
             pendingProgramDateTime = valueString ?? String(value)
             pendingPackedDateTime = 0
@@ -643,18 +667,23 @@ struct ParserState {
             require(["ID"], in: attrs, tag: tagName, line: line)
             let id = attrs.string("ID")
             if !attrs.contains("START-DATE"), !(id.map(dateRangeIDs.contains) ?? false) {
-                sink.warning("EXT-X-DATERANGE has no START-DATE attribute", line: line.number, column: line.column, kind: .structure)
+                sink.warning(
+                    "EXT-X-DATERANGE has no START-DATE attribute", line: line.number, column: line.column,
+                    kind: .structure)
             }
             if let id { dateRangeIDs.insert(id) }
             if attrs.contains("END-ON-NEXT"), !attrs.contains("CLASS") {
-                sink.error("EXT-X-DATERANGE with END-ON-NEXT must have a CLASS attribute", line: line.number, column: attrs["END-ON-NEXT"]?.column ?? line.column, kind: .structure)
+                sink.error(
+                    "EXT-X-DATERANGE with END-ON-NEXT must have a CLASS attribute", line: line.number,
+                    column: attrs["END-ON-NEXT"]?.column ?? line.column, kind: .structure)
             }
             media.dateRanges.append(DateRange(line: line.number, id: attrs.string("ID"), attributes: attrs))
         case .gap:
             noValue(tagName, value, line, valueColumn)
             pendingGap = true
         case .bitrate:
-            currentBitrate = requiredInteger(tagName, value, line, valueColumn, maximum: ValueLimits.maximumBitrateTag, unit: " kbit/s")
+            currentBitrate = requiredInteger(
+                tagName, value, line, valueColumn, maximum: ValueLimits.maximumBitrateTag, unit: " kbit/s")
         case .part:
             handlePart(tagName, value, line, valueColumn)
         case .partInf:
@@ -684,32 +713,45 @@ struct ParserState {
         // Media playlist tags
         case .targetduration:
             sawTargetDuration = true
-            if let v = requiredInteger(tagName, value, line, valueColumn, maximum: ValueLimits.maximumTargetDuration, unit: " seconds") {
+            if let v = requiredInteger(
+                tagName, value, line, valueColumn, maximum: ValueLimits.maximumTargetDuration, unit: " seconds")
+            {
                 if v == 0 {
-                    sink.error("EXT-X-TARGETDURATION:0: the target duration is at least 1 (bis-22 §4.4.3.1); give the longest EXTINF rounded to the nearest integer",
-                               line: line.number, column: valueColumn)
+                    sink.error(
+                        "EXT-X-TARGETDURATION:0: the target duration is at least 1 (bis-22 §4.4.3.1); give the longest EXTINF rounded to the nearest integer",
+                        line: line.number, column: valueColumn)
                 }
                 media.targetDuration = v
                 media.targetDurationLine = line.number
             }
         case .mediaSequence:
             if !media.segments.isEmpty {
-                sink.error("EXT-X-MEDIA-SEQUENCE must appear before the first media segment", line: line.number, column: line.column, kind: .structure)
+                sink.error(
+                    "EXT-X-MEDIA-SEQUENCE must appear before the first media segment", line: line.number,
+                    column: line.column, kind: .structure)
             }
-            if let v = requiredInteger(tagName, value, line, valueColumn, maximum: ValueLimits.maximumInteger) { media.mediaSequence = v }
+            if let v = requiredInteger(tagName, value, line, valueColumn, maximum: ValueLimits.maximumInteger) {
+                media.mediaSequence = v
+            }
             media.mediaSequenceLine = media.mediaSequenceLine ?? line.number
         case .discontinuitySequence:
             if !media.segments.isEmpty || sawDiscontinuity {
-                sink.error("EXT-X-DISCONTINUITY-SEQUENCE must appear before the first media segment and any EXT-X-DISCONTINUITY", line: line.number, column: line.column, kind: .structure)
+                sink.error(
+                    "EXT-X-DISCONTINUITY-SEQUENCE must appear before the first media segment and any EXT-X-DISCONTINUITY",
+                    line: line.number, column: line.column, kind: .structure)
             }
-            if let v = requiredInteger(tagName, value, line, valueColumn, maximum: ValueLimits.maximumInteger) { media.discontinuitySequence = v }
+            if let v = requiredInteger(tagName, value, line, valueColumn, maximum: ValueLimits.maximumInteger) {
+                media.discontinuitySequence = v
+            }
             media.discontinuitySequenceLine = media.discontinuitySequenceLine ?? line.number
         case .playlistType:
             let text = value.map { String($0).trimmingSpaces } ?? ""
             if let type = PlaylistType(rawValue: text) {
                 media.playlistType = type
             } else {
-                sink.error("EXT-X-PLAYLIST-TYPE: expected EVENT or VOD, found \"\(excerpt(text))\"", line: line.number, column: value == nil ? line.column : valueColumn)
+                sink.error(
+                    "EXT-X-PLAYLIST-TYPE: expected EVENT or VOD, found \"\(excerpt(text))\"", line: line.number,
+                    column: value == nil ? line.column : valueColumn)
             }
         case .endlist:
             noValue(tagName, value, line, valueColumn)
@@ -724,7 +766,8 @@ struct ParserState {
             let attrs = attributeList(tagName, value, line, valueColumn)
             require(["BANDWIDTH"], in: attrs, tag: tagName, line: line)
             if let pending = pendingStreamInf {
-                sink.error("EXT-X-STREAM-INF is not followed by a URI line", line: pending.line, column: 1, kind: .structure)
+                sink.error(
+                    "EXT-X-STREAM-INF is not followed by a URI line", line: pending.line, column: 1, kind: .structure)
             }
             pendingStreamInf = (line.number, attrs)
         case .iFrameStreamInf:
@@ -744,7 +787,9 @@ struct ParserState {
             let attrs = attributeList(tagName, value, line, valueColumn)
             require(["DATA-ID"], in: attrs, tag: tagName, line: line)
             if attrs.contains("VALUE") == attrs.contains("URI") {
-                sink.error("EXT-X-SESSION-DATA must have either a VALUE or a URI attribute, not both or neither", line: line.number, column: line.column, kind: .structure)
+                sink.error(
+                    "EXT-X-SESSION-DATA must have either a VALUE or a URI attribute, not both or neither",
+                    line: line.number, column: line.column, kind: .structure)
             }
             var data = SessionData(line: line.number)
             data.dataID = attrs.string("DATA-ID")
@@ -757,7 +802,9 @@ struct ParserState {
             let attrs = attributeList(tagName, value, line, valueColumn)
             if let key = encryptionKey(tagName, attrs, line) {
                 if !key.isEncrypting {
-                    sink.error("EXT-X-SESSION-KEY must not have METHOD=NONE", line: line.number, column: attrs["METHOD"]?.column ?? line.column, kind: .structure)
+                    sink.error(
+                        "EXT-X-SESSION-KEY must not have METHOD=NONE", line: line.number,
+                        column: attrs["METHOD"]?.column ?? line.column, kind: .structure)
                 }
                 master.sessionKeys.append(key)
             }
@@ -774,15 +821,16 @@ struct ParserState {
         }
     }
 
-
     mutating func noValue(_ tagName: String, _ value: Substring?, _ line: SourceLine, _ column: Int) {
         if let value, !value.isEmpty {
-            sink.warning("\(bare(tagName)) takes no value, found \"\(excerpt(value))\"", line: line.number, column: column)
+            sink.warning(
+                "\(bare(tagName)) takes no value, found \"\(excerpt(value))\"", line: line.number, column: column)
         }
     }
 
     mutating func requiredInteger(
-        _ tagName: String, _ value: Substring?, _ line: SourceLine, _ column: Int, maximum: Int = .max, unit: String = ""
+        _ tagName: String, _ value: Substring?, _ line: SourceLine, _ column: Int, maximum: Int = .max,
+        unit: String = ""
     ) -> Int? {
         guard let value, !value.trimmingSpaces.isEmpty else {
             sink.error("\(bare(tagName)) needs a decimal-integer value", line: line.number, column: line.column)
@@ -792,14 +840,17 @@ struct ParserState {
         if AttributeValueParser.isDigits(text) {
             if let v = AttributeValueParser.decimalInteger(text), let i = Int(exactly: v), i <= maximum { return i }
             if maximum < .max {
-                sink.error("\(bare(tagName)): \(excerpt(text)) is out of range (hlscheck accepts 0 to \(maximum)\(unit)); the value is ignored",
-                           line: line.number, column: column)
+                sink.error(
+                    "\(bare(tagName)): \(excerpt(text)) is out of range (hlscheck accepts 0 to \(maximum)\(unit)); the value is ignored",
+                    line: line.number, column: column)
             } else {
                 sink.error("\(bare(tagName)): \(excerpt(text)) is too large", line: line.number, column: column)
             }
             return nil
         }
-        sink.error("\(bare(tagName)): expected a decimal integer, found \"\(excerpt(text))\"", line: line.number, column: column)
+        sink.error(
+            "\(bare(tagName)): expected a decimal integer, found \"\(excerpt(text))\"", line: line.number,
+            column: column)
         return nil
     }
 
@@ -818,7 +869,9 @@ struct ParserState {
 
     mutating func require(_ names: [String], in attrs: AttributeList, tag: String, line: SourceLine) {
         for name in names where !attrs.contains(name) {
-            sink.error("\(bare(tag)) is missing the required \(name) attribute", line: line.number, column: line.column, kind: .structure)
+            sink.error(
+                "\(bare(tag)) is missing the required \(name) attribute", line: line.number, column: line.column,
+                kind: .structure)
         }
     }
 
@@ -838,12 +891,15 @@ struct ParserState {
 
     // MARK: Attribute lists
 
-    mutating func attributeList(_ tagName: String, _ value: Substring?, _ line: SourceLine, _ column: Int) -> AttributeList {
+    mutating func attributeList(_ tagName: String, _ value: Substring?, _ line: SourceLine, _ column: Int)
+        -> AttributeList
+    {
         guard let value, !value.isEmpty else {
             sink.error("\(bare(tagName)) needs an attribute list", line: line.number, column: line.column)
             return AttributeList()
         }
-        var attributes = AttributeListLexer.lex(value, line: line.number, column: column, tagName: bare(tagName), sink: &sink)
+        var attributes = AttributeListLexer.lex(
+            value, line: line.number, column: column, tagName: bare(tagName), sink: &sink)
         let schema = schemas[tagName] ?? [:]
         for index in attributes.indices {
             let name = attributes[index].name
@@ -855,16 +911,20 @@ struct ParserState {
                         "EXT-X-I-FRAME-STREAM-INF must not have \(name): an I-frame stream has every EXT-X-STREAM-INF attribute but FRAME-RATE, AUDIO, SUBTITLES and CLOSED-CAPTIONS (bis-22 §4.4.6.3, RFC 8216 §4.3.4.3); remove it",
                         line: line.number, column: attributes[index].column, kind: .structure)
                 } else if !schema.isEmpty, !name.hasPrefix("X-") {
-                    sink.warning("\(bare(tagName)): unknown attribute \(excerpt(name)) (clients ignore it; is it misspelt?)", line: line.number, column: attributes[index].column)
+                    sink.warning(
+                        "\(bare(tagName)): unknown attribute \(excerpt(name)) (clients ignore it; is it misspelt?)",
+                        line: line.number, column: attributes[index].column)
                 }
                 let raw = attributes[index].rawValue
-                if tagName == "#EXT-X-DATERANGE", name.hasPrefix("X-"), !raw.isEmpty, !Self.isClientAttributeValue(raw) {
+                if tagName == "#EXT-X-DATERANGE", name.hasPrefix("X-"), !raw.isEmpty, !Self.isClientAttributeValue(raw)
+                {
                     sink.error(
                         "EXT-X-DATERANGE: the value of \(excerpt(name)) is \(excerpt(raw)); a client-defined attribute holds a quoted string, a hexadecimal sequence (0x…) or a signed decimal number (bis-22 §4.4.5.1)",
                         line: line.number, column: attributes[index].column)
                 }
                 if raw.hasPrefix("\""), raw.hasSuffix("\""), raw.count >= 2 {
-                    attributes[index].value = .quotedString(substitute(String(raw.dropFirst().dropLast()), line.number, attributes[index].column))
+                    attributes[index].value = .quotedString(
+                        substitute(String(raw.dropFirst().dropLast()), line.number, attributes[index].column))
                 }
                 continue
             }
@@ -885,15 +945,17 @@ struct ParserState {
         // A value that is well formed but quoted when it must not be (or the reverse) bends the
         // grammar without making it ambiguous: a warning, and the value is still used.
         func bend(_ expected: String) {
-            sink.warning("attribute \(attribute.name): expected \(expected), found \(shown)", line: line, column: column)
+            sink.warning(
+                "attribute \(attribute.name): expected \(expected), found \(shown)", line: line, column: column)
         }
-        if raw.isEmpty { return nil } // already reported by the lexer
+        if raw.isEmpty { return nil }  // already reported by the lexer
         // bis-22 §4.2: a quoted-string is non-empty unless its attribute allows it, and none
         // of the attributes hlscheck knows does.
         func rejectEmpty() {
             if isQuoted, inner.isEmpty {
-                sink.error("attribute \(attribute.name): the quoted string is empty (bis-22 §4.2); give it a value or leave the attribute out",
-                           line: line, column: column)
+                sink.error(
+                    "attribute \(attribute.name): the quoted string is empty (bis-22 §4.2); give it a value or leave the attribute out",
+                    line: line, column: column)
             }
         }
         switch type {
@@ -920,7 +982,8 @@ struct ParserState {
                 return nil
             }
             if !allowed.isEmpty, !allowed.contains(inner) {
-                let message = "attribute \(attribute.name): expected one of \(allowed.joined(separator: ", ")), found \"\(excerpt(inner))\""
+                let message =
+                    "attribute \(attribute.name): expected one of \(allowed.joined(separator: ", ")), found \"\(excerpt(inner))\""
                 if case .enumeratedString = type {
                     sink.error(message, line: line, column: column)
                 } else {
@@ -934,12 +997,15 @@ struct ParserState {
                 if let v = AttributeValueParser.decimalInteger(inner) {
                     let limit = integerLimit(attribute.name)
                     guard v <= limit.maximum else {
-                        outOfRange(attribute, excerpt(inner), accepted: "0 to \(limit.maximum)\(limit.unit)", line: line)
+                        outOfRange(
+                            attribute, excerpt(inner), accepted: "0 to \(limit.maximum)\(limit.unit)", line: line)
                         return nil
                     }
                     return .decimalInteger(v)
                 }
-                sink.error("attribute \(attribute.name): \(excerpt(inner)) is too large for a decimal-integer (at most 2^64-1)", line: line, column: column)
+                sink.error(
+                    "attribute \(attribute.name): \(excerpt(inner)) is too large for a decimal-integer (at most 2^64-1)",
+                    line: line, column: column)
                 return nil
             }
             fail("a decimal integer")
@@ -985,7 +1051,9 @@ struct ParserState {
                 return .decimalResolution(r)
             }
             if AttributeValueParser.isOverlongResolution(inner) {
-                outOfRange(attribute, excerpt(inner), accepted: "1 to \(ValueLimits.maximumResolutionSide) pixels on each side", line: line)
+                outOfRange(
+                    attribute, excerpt(inner),
+                    accepted: "1 to \(ValueLimits.maximumResolutionSide) pixels on each side", line: line)
                 return nil
             }
             fail("WIDTHxHEIGHT")
@@ -997,14 +1065,16 @@ struct ParserState {
 
     /// Reports a well-formed value hlscheck does not accept; the caller then treats it as absent.
     mutating func outOfRange(_ attribute: Attribute, _ shown: String, accepted: String, line: Int) {
-        sink.error("attribute \(attribute.name): \(shown) is out of range (hlscheck accepts \(accepted)); the value is ignored",
-                   line: line, column: attribute.column)
+        sink.error(
+            "attribute \(attribute.name): \(shown) is out of range (hlscheck accepts \(accepted)); the value is ignored",
+            line: line, column: attribute.column)
     }
 
     func integerLimit(_ name: String) -> (maximum: UInt64, unit: String) {
         switch name {
         case "BANDWIDTH", "AVERAGE-BANDWIDTH": (ValueLimits.maximumBandwidth, " bit/s")
-        case "SKIPPED-SEGMENTS", "LAST-MSN", "LAST-PART", "BYTERANGE-START", "BYTERANGE-LENGTH", "SAMPLE-RATE", "BIT-DEPTH":
+        case "SKIPPED-SEGMENTS", "LAST-MSN", "LAST-PART", "BYTERANGE-START", "BYTERANGE-LENGTH", "SAMPLE-RATE",
+            "BIT-DEPTH":
             (UInt64(ValueLimits.maximumInteger), "")
         default: (UInt64.max, "")
         }
@@ -1022,7 +1092,8 @@ struct ParserState {
     }
 
     /// The value when it lies in the attribute's accepted range, else nil (and a problem).
-    mutating func acceptedFloatingPoint(_ value: Double, _ attribute: Attribute, _ shown: String, line: Int) -> Double? {
+    mutating func acceptedFloatingPoint(_ value: Double, _ attribute: Attribute, _ shown: String, line: Int) -> Double?
+    {
         let limit = floatingPointLimit(attribute.name)
         let accepted = limit.isDuration ? ValueLimits.isAcceptableDuration(value) : limit.range.contains(value)
         guard value.isFinite, accepted else {
@@ -1038,7 +1109,8 @@ struct ParserState {
         // Fast path on bytes: most values hold no "{$" at all.
         let utf8 = text.utf8
         guard let brace = utf8.firstIndex(of: UInt8(ascii: "{")),
-              utf8[brace...].dropFirst().contains(UInt8(ascii: "$")) else { return text }
+            utf8[brace...].dropFirst().contains(UInt8(ascii: "$"))
+        else { return text }
         var result = ""
         var rest = Substring(text)
         while let open = rest.firstIndex(of: "{") {
@@ -1061,8 +1133,9 @@ struct ParserState {
                     guard substitutionBudget >= value.utf8.count else {
                         if !substitutionBudgetReported {
                             substitutionBudgetReported = true
-                            sink.error("variable substitution stops here: it would make the playlist more than \(ValueLimits.substitutionAllowance) bytes plus four times its size larger (EXT-X-DEFINE values that expand into each other); later references are left as written",
-                                       line: line, column: column, kind: .variable)
+                            sink.error(
+                                "variable substitution stops here: it would make the playlist more than \(ValueLimits.substitutionAllowance) bytes plus four times its size larger (EXT-X-DEFINE values that expand into each other); later references are left as written",
+                                line: line, column: column, kind: .variable)
                         }
                         result += rest[open...close]
                         rest = afterOpen[afterOpen.index(after: close)...]
@@ -1071,7 +1144,9 @@ struct ParserState {
                     substitutionBudget -= value.utf8.count
                     result += value
                 } else {
-                    sink.error("variable {$\(name)} is not defined by an EXT-X-DEFINE above this line (rfc8216bis §4.3)", line: line, column: column, kind: .variable)
+                    sink.error(
+                        "variable {$\(name)} is not defined by an EXT-X-DEFINE above this line (rfc8216bis §4.3)",
+                        line: line, column: column, kind: .variable)
                     result += rest[open...close]
                 }
             } else {
@@ -1084,9 +1159,11 @@ struct ParserState {
     }
 
     func isVariableName(_ name: String) -> Bool {
-        !name.isEmpty && name.unicodeScalars.allSatisfy {
-            ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "-" || $0 == "_"
-        }
+        !name.isEmpty
+            && name.unicodeScalars.allSatisfy {
+                ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "-"
+                    || $0 == "_"
+            }
     }
 
     mutating func handleDefine(_ tagName: String, _ value: Substring?, _ line: SourceLine, _ column: Int) {
@@ -1094,36 +1171,50 @@ struct ParserState {
         let attrs = attributeList(tagName, value, line, column)
         let forms = ["NAME", "IMPORT", "QUERYPARAM"].filter { attrs.contains($0) }
         guard forms.count == 1, let form = forms.first, let attr = attrs[form] else {
-            sink.error("EXT-X-DEFINE must have exactly one of NAME, IMPORT or QUERYPARAM", line: line.number, column: line.column, kind: .variable)
+            sink.error(
+                "EXT-X-DEFINE must have exactly one of NAME, IMPORT or QUERYPARAM", line: line.number,
+                column: line.column, kind: .variable)
             return
         }
         let name = attr.stringValue
         if !isVariableName(name) {
-            sink.error("EXT-X-DEFINE: variable name \"\(name)\" may contain only a-z, A-Z, 0-9, '-' and '_'", line: line.number, column: attr.column, kind: .variable)
+            sink.error(
+                "EXT-X-DEFINE: variable name \"\(name)\" may contain only a-z, A-Z, 0-9, '-' and '_'",
+                line: line.number, column: attr.column, kind: .variable)
         }
         if variables[name] != nil {
-            sink.error("EXT-X-DEFINE: variable \(name) is defined more than once", line: line.number, column: attr.column, kind: .variable)
+            sink.error(
+                "EXT-X-DEFINE: variable \(name) is defined more than once", line: line.number, column: attr.column,
+                kind: .variable)
         }
         let kind: VariableDefinition.Kind
         switch form {
         case "NAME":
             guard let v = attrs.string("VALUE") else {
-                sink.error("EXT-X-DEFINE is missing the required VALUE attribute", line: line.number, column: line.column, kind: .variable)
+                sink.error(
+                    "EXT-X-DEFINE is missing the required VALUE attribute", line: line.number, column: line.column,
+                    kind: .variable)
                 return
             }
             variables[name] = v
             kind = .value(v)
         case "IMPORT":
             if multivariantTagCount > 0 {
-                sink.error("EXT-X-DEFINE:IMPORT must not appear in a multivariant playlist", line: line.number, column: attr.column, kind: .variable)
+                sink.error(
+                    "EXT-X-DEFINE:IMPORT must not appear in a multivariant playlist", line: line.number,
+                    column: attr.column, kind: .variable)
             }
             if let v = importedVariables[name] {
                 variables[name] = v
             } else if importedVariables.isEmpty {
-                sink.warning("EXT-X-DEFINE: IMPORT of \(name) cannot be resolved: the playlist was parsed without its multivariant playlist", line: line.number, column: attr.column, kind: .variable)
+                sink.warning(
+                    "EXT-X-DEFINE: IMPORT of \(name) cannot be resolved: the playlist was parsed without its multivariant playlist",
+                    line: line.number, column: attr.column, kind: .variable)
                 variables[name] = ""
             } else {
-                sink.error("EXT-X-DEFINE: IMPORT of \(name), which the multivariant playlist does not define", line: line.number, column: attr.column, kind: .variable)
+                sink.error(
+                    "EXT-X-DEFINE: IMPORT of \(name), which the multivariant playlist does not define",
+                    line: line.number, column: attr.column, kind: .variable)
                 variables[name] = ""
             }
             kind = .imported
@@ -1135,15 +1226,20 @@ struct ParserState {
                 // cannot (line feed, carriage return, double quote).
                 let lowered = v.lowercased()
                 if v.contains("\"") || ["%0a", "%0d", "%22"].contains(where: lowered.contains) {
-                    sink.error("EXT-X-DEFINE: query parameter \(name) decodes to a line feed, carriage return or double quote, which a variable value cannot hold (bis-22 §4.4.2.3)",
-                               line: line.number, column: attr.column, kind: .variable)
+                    sink.error(
+                        "EXT-X-DEFINE: query parameter \(name) decodes to a line feed, carriage return or double quote, which a variable value cannot hold (bis-22 §4.4.2.3)",
+                        line: line.number, column: attr.column, kind: .variable)
                 }
                 variables[name] = v
             } else if queryParameters.isEmpty {
-                sink.warning("EXT-X-DEFINE: QUERYPARAM \(name) cannot be resolved: the playlist URI has no query parameters", line: line.number, column: attr.column, kind: .variable)
+                sink.warning(
+                    "EXT-X-DEFINE: QUERYPARAM \(name) cannot be resolved: the playlist URI has no query parameters",
+                    line: line.number, column: attr.column, kind: .variable)
                 variables[name] = ""
             } else {
-                sink.error("EXT-X-DEFINE: QUERYPARAM \(name) is not a query parameter of the playlist URI", line: line.number, column: attr.column, kind: .variable)
+                sink.error(
+                    "EXT-X-DEFINE: QUERYPARAM \(name) is not a query parameter of the playlist URI", line: line.number,
+                    column: attr.column, kind: .variable)
                 variables[name] = ""
             }
             kind = .queryParameter
@@ -1191,7 +1287,9 @@ struct ParserState {
         return true
     }
 
-    static let powersOfTen: [Double] = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15]
+    static let powersOfTen: [Double] = [
+        1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+    ]
 
     mutating func handleExtinf(_ value: Substring?, _ line: SourceLine, _ column: Int) {
         if let pending = pendingExtinf {
@@ -1214,7 +1312,10 @@ struct ParserState {
             // Reported once per file (a generated playlist repeats it on every segment).
             if commalessExtinfCount == 0 {
                 let index = sink.problems.count
-                if sink.warning("EXTINF: a comma must follow the duration (#EXTINF:<duration>,[<title>])", line: line.number, column: column + value.unicodeScalars.count) {
+                if sink.warning(
+                    "EXTINF: a comma must follow the duration (#EXTINF:<duration>,[<title>])", line: line.number,
+                    column: column + value.unicodeScalars.count)
+                {
                     commalessExtinfProblemIndex = index
                 }
             }
@@ -1225,8 +1326,9 @@ struct ParserState {
         // An out-of-range duration is reported and then ignored (0, "unknown"), so that no bit
         // rate, window or message downstream ever sees it (docs/security.md).
         func outOfRange(_ text: String) {
-            sink.error("EXTINF: the duration \(excerpt(text)) is out of range (hlscheck accepts \(ValueLimits.durationRangeText)); it is ignored",
-                       line: line.number, column: column)
+            sink.error(
+                "EXTINF: the duration \(excerpt(text)) is out of range (hlscheck accepts \(ValueLimits.durationRangeText)); it is ignored",
+                line: line.number, column: column)
         }
         if AttributeValueParser.isDigits(trimmed) {
             let d = Double(trimmed) ?? .infinity
@@ -1240,38 +1342,50 @@ struct ParserState {
         } else if AttributeValueParser.isOverlongDecimal(trimmed) {
             outOfRange(trimmed)
         } else if AttributeValueParser.signedDecimalFloatingPoint(trimmed) != nil
-                    || AttributeValueParser.isOverlongDecimal(trimmed.dropFirst()) && trimmed.hasPrefix("-") {
-            sink.error("EXTINF: the duration must not be negative, found \(excerpt(trimmed)); it is ignored", line: line.number, column: column)
+            || AttributeValueParser.isOverlongDecimal(trimmed.dropFirst()) && trimmed.hasPrefix("-")
+        {
+            sink.error(
+                "EXTINF: the duration must not be negative, found \(excerpt(trimmed)); it is ignored",
+                line: line.number, column: column)
         } else {
-            sink.error("EXTINF: expected a duration in seconds, found \"\(excerpt(trimmed))\"", line: line.number, column: column)
+            sink.error(
+                "EXTINF: expected a duration in seconds, found \"\(excerpt(trimmed))\"", line: line.number,
+                column: column)
         }
         pendingExtinf = (line.number, duration, title)
     }
 
-    mutating func parseByteRange(_ text: Substring, tag: String, line: Int, column: Int) -> (length: Int, offset: Int?)? {
+    mutating func parseByteRange(_ text: Substring, tag: String, line: Int, column: Int) -> (length: Int, offset: Int?)?
+    {
         let trimmed = text.trimmingSpaces
         let parts = trimmed.split(separator: "@", maxSplits: 1, omittingEmptySubsequences: false)
         func number(_ s: Substring) -> Int? {
             AttributeValueParser.decimalInteger(s).flatMap { Int(exactly: $0) }
         }
         guard let lengthText = parts.first, let length = number(lengthText) else {
-            sink.error("\(bare(tag)): expected <length>[@<offset>], found \"\(excerpt(trimmed))\"", line: line, column: column)
+            sink.error(
+                "\(bare(tag)): expected <length>[@<offset>], found \"\(excerpt(trimmed))\"", line: line, column: column)
             return nil
         }
         var offset: Int?
         if parts.count == 2, parts[1].isEmpty {
-            sink.error("\(bare(tag)): the offset after '@' is missing, found \"\(excerpt(trimmed))\"", line: line, column: column)
+            sink.error(
+                "\(bare(tag)): the offset after '@' is missing, found \"\(excerpt(trimmed))\"", line: line,
+                column: column)
         } else if parts.count == 2 {
             guard let o = number(parts[1]) else {
-                sink.error("\(bare(tag)): expected <length>[@<offset>], found \"\(excerpt(trimmed))\"", line: line, column: column)
+                sink.error(
+                    "\(bare(tag)): expected <length>[@<offset>], found \"\(excerpt(trimmed))\"", line: line,
+                    column: column)
                 return nil
             }
             offset = o
         }
         let end = (offset ?? 0).addingReportingOverflow(length)
         if end.overflow || end.partialValue > ValueLimits.maximumInteger {
-            sink.error("\(bare(tag)): the range \(excerpt(trimmed)) ends beyond byte \(ValueLimits.maximumInteger), the largest hlscheck accepts; it is ignored",
-                       line: line, column: column)
+            sink.error(
+                "\(bare(tag)): the range \(excerpt(trimmed)) ends beyond byte \(ValueLimits.maximumInteger), the largest hlscheck accepts; it is ignored",
+                line: line, column: column)
             return nil
         }
         return (length, offset)
@@ -1284,21 +1398,25 @@ struct ParserState {
         let uri = attrs.string("URI") ?? ""
         var range: ByteRange?
         if let attr = attrs["BYTERANGE"],
-           let parsed = parseByteRange(Substring(attr.stringValue), tag: "EXT-X-PART BYTERANGE", line: line.number, column: attr.column) {
+            let parsed = parseByteRange(
+                Substring(attr.stringValue), tag: "EXT-X-PART BYTERANGE", line: line.number, column: attr.column)
+        {
             let offset = parsed.offset ?? partRangeEnds[uri] ?? 0
             let end = offset.addingReportingOverflow(parsed.length)
             if end.overflow || end.partialValue > ValueLimits.maximumInteger {
-                sink.error("EXT-X-PART BYTERANGE: continuing the previous part, this range ends beyond byte \(ValueLimits.maximumInteger), the largest hlscheck accepts; it is ignored",
-                           line: line.number, column: attr.column)
+                sink.error(
+                    "EXT-X-PART BYTERANGE: continuing the previous part, this range ends beyond byte \(ValueLimits.maximumInteger), the largest hlscheck accepts; it is ignored",
+                    line: line.number, column: attr.column)
                 partRangeEnds[uri] = nil
             } else {
                 range = ByteRange(length: parsed.length, offset: offset)
                 partRangeEnds[uri] = end.partialValue
             }
         }
-        pendingParts.append(PartialSegment(
-            line: line.number, uri: uri, duration: attrs.decimalFloatingPoint("DURATION") ?? 0,
-            independent: attrs.string("INDEPENDENT") == "YES", byteRange: range, gap: attrs.string("GAP") == "YES"))
+        pendingParts.append(
+            PartialSegment(
+                line: line.number, uri: uri, duration: attrs.decimalFloatingPoint("DURATION") ?? 0,
+                independent: attrs.string("INDEPENDENT") == "YES", byteRange: range, gap: attrs.string("GAP") == "YES"))
     }
 
     mutating func encryptionKey(_ tagName: String, _ attrs: AttributeList, _ line: SourceLine) -> EncryptionKey? {
@@ -1313,14 +1431,17 @@ struct ParserState {
         key.keyFormatVersions = attrs.string("KEYFORMATVERSIONS")
         if method == "NONE" {
             for attr in attrs.attributes where attr.name != "METHOD" {
-                sink.error("\(bare(tagName)) with METHOD=NONE must not have other attributes, found \(attr.name)", line: line.number, column: attr.column, kind: .structure)
+                sink.error(
+                    "\(bare(tagName)) with METHOD=NONE must not have other attributes, found \(attr.name)",
+                    line: line.number, column: attr.column, kind: .structure)
             }
         } else if key.uri == nil {
             require(["URI"], in: attrs, tag: tagName, line: line)
         }
         if let ivAttr = attrs["IV"], method == "AES-256-GCM" || method == "SAMPLE-AES-CTR" {
-            sink.error("\(bare(tagName)) with METHOD=\(method) must not have an IV attribute (bis-22 §4.4.4.4); remove it",
-                       line: line.number, column: ivAttr.column, kind: .structure)
+            sink.error(
+                "\(bare(tagName)) with METHOD=\(method) must not have an IV attribute (bis-22 §4.4.4.4); remove it",
+                line: line.number, column: ivAttr.column, kind: .structure)
         }
         if tagName == "#EXT-X-KEY", method == "SAMPLE-AES" {
             // bis-22 §8: an EXT-X-KEY with METHOD=SAMPLE-AES is protocol version 5.
@@ -1329,7 +1450,9 @@ struct ParserState {
         if let ivAttr = attrs["IV"] {
             requireVersion(2, "the IV attribute", line.number, ivAttr.column)
             if let iv = key.iv, iv.count != 16 {
-                sink.error("attribute IV: expected a 128-bit value (32 hexadecimal digits), found \(iv.count * 8) bits", line: line.number, column: ivAttr.column)
+                sink.error(
+                    "attribute IV: expected a 128-bit value (32 hexadecimal digits), found \(iv.count * 8) bits",
+                    line: line.number, column: ivAttr.column)
             }
         }
         for name in ["KEYFORMAT", "KEYFORMATVERSIONS"] {
@@ -1348,15 +1471,19 @@ struct ParserState {
         let uri = substituting ? substitute(text, number, column) : text
         if let pending = pendingStreamInf {
             pendingStreamInf = nil
-            master.variants.append(makeVariant(uri: uri, line: pending.line, uriLine: number, attributes: pending.attributes))
+            master.variants.append(
+                makeVariant(uri: uri, line: pending.line, uriLine: number, attributes: pending.attributes))
             return
         }
         if pendingExtinf == nil {
             if multivariantTagCount > 0, mediaTagCount == 0 {
-                sink.error("URI line is not preceded by #EXT-X-STREAM-INF", line: number, column: column, kind: .structure)
+                sink.error(
+                    "URI line is not preceded by #EXT-X-STREAM-INF", line: number, column: column, kind: .structure)
                 return
             }
-            sink.error("URI line \"\(text.prefix(60))\" is not preceded by #EXTINF", line: number, column: column, kind: .structure)
+            sink.error(
+                "URI line \"\(text.prefix(60))\" is not preceded by #EXTINF", line: number, column: column,
+                kind: .structure)
         }
         var written = uri
         appendSegment(written.withUTF8 { storeURI($0) }, number: number)
@@ -1383,7 +1510,9 @@ struct ParserState {
         switch uri {
         case .templated(let template, let number): return template.uri(number)
         case .pending(let offset, let length):
-            return uriBytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[offset..<offset + length]), as: UTF8.self) }
+            return uriBytes.withUnsafeBufferPointer {
+                String(decoding: UnsafeBufferPointer(rebasing: $0[offset..<offset + length]), as: UTF8.self)
+            }
         case .own(let text): return text.string(URIText.whole)
         }
     }
@@ -1411,12 +1540,14 @@ struct ParserState {
         let source: URISource, payload: UInt64
         switch segmentURI {
         case .templated(let template, let number): (source, payload) = (.template(template), number)
-        case .pending(let offset, let length): (source, payload) = (.text(pendingURIText), UInt64(offset) << 24 | UInt64(length))
+        case .pending(let offset, let length):
+            (source, payload) = (.text(pendingURIText), UInt64(offset) << 24 | UInt64(length))
         case .own(let text): (source, payload) = (.text(text), URIText.whole)
         }
         // The delta is the index; `finish` fixes what 24 bits or a base changed later cannot hold.
-        var segment = MediaSegment(source: source, payload: payload, uriLine: number, extinfLine: extinf?.line,
-                                   duration: extinf?.duration ?? 0, context: context, sequenceDelta: media.segments.count)
+        var segment = MediaSegment(
+            source: source, payload: payload, uriLine: number, extinfLine: extinf?.line,
+            duration: extinf?.duration ?? 0, context: context, sequenceDelta: media.segments.count)
         if pendingDiscontinuity { segment.discontinuity = true }
         if pendingGap { segment.gap = true }
         segment.packedDateTime = pendingPackedDateTime
@@ -1430,8 +1561,9 @@ struct ParserState {
                 // sub-range of the same resource; the range continues right after it.
                 let uri = string(segmentURI)
                 if !(previousSegmentHadRange && previousSegmentURI.map(string) == uri) {
-                    sink.error("EXT-X-BYTERANGE has no offset, but the previous media segment is not a sub-range of \(uri) (RFC 8216 §4.3.2.2)",
-                               line: range.line, column: range.column, kind: .structure)
+                    sink.error(
+                        "EXT-X-BYTERANGE has no offset, but the previous media segment is not a sub-range of \(uri) (RFC 8216 §4.3.2.2)",
+                        line: range.line, column: range.column, kind: .structure)
                 }
                 // "the sub-range begins at the next byte following the sub-range of the previous
                 // Media Segment" (§4.3.2.2), also when that segment broke the rule above.
@@ -1439,8 +1571,9 @@ struct ParserState {
             }
             let end = offset.addingReportingOverflow(range.length)
             if end.overflow || end.partialValue > ValueLimits.maximumInteger {
-                sink.error("EXT-X-BYTERANGE: continuing the previous segment, this range ends beyond byte \(ValueLimits.maximumInteger), the largest hlscheck accepts; it is ignored",
-                           line: range.line, column: range.column)
+                sink.error(
+                    "EXT-X-BYTERANGE: continuing the previous segment, this range ends beyond byte \(ValueLimits.maximumInteger), the largest hlscheck accepts; it is ignored",
+                    line: range.line, column: range.column)
                 pendingUnreadableByteRange = range.line
                 previousSegmentRangeEnd = nil
             } else {
@@ -1448,8 +1581,9 @@ struct ParserState {
                 previousSegmentRangeEnd = end.partialValue
             }
         }
-        var rare = SegmentRareFields(title: extinf?.title, byteRange: byteRange, parts: pendingParts,
-                                     writtenDateTime: pendingPackedDateTime == 0 ? pendingProgramDateTime : nil)
+        var rare = SegmentRareFields(
+            title: extinf?.title, byteRange: byteRange, parts: pendingParts,
+            writtenDateTime: pendingPackedDateTime == 0 ? pendingProgramDateTime : nil)
         rare.unreadableByteRangeLine = pendingUnreadableByteRange
         if !rare.isEmpty { segment.rare = rare }
         previousSegmentURI = segmentURI
@@ -1492,24 +1626,32 @@ struct ParserState {
     /// grammar of their type alone does not catch.
     mutating func checkVariantValues(_ attrs: AttributeList, tag: String, line: Int) {
         if let attr = attrs["STABLE-VARIANT-ID"], !Self.isStableID(attr.stringValue) {
-            sink.error("\(tag): STABLE-VARIANT-ID \"\(excerpt(attr.stringValue))\" may contain only a-z, A-Z, 0-9, '+', '/', '=', '.', '-' and '_' (bis-22 §4.4.6.2)",
-                       line: line, column: attr.column)
+            sink.error(
+                "\(tag): STABLE-VARIANT-ID \"\(excerpt(attr.stringValue))\" may contain only a-z, A-Z, 0-9, '+', '/', '=', '.', '-' and '_' (bis-22 §4.4.6.2)",
+                line: line, column: attr.column)
         }
         for attr in attrs.attributes where attr.name.hasPrefix("REQ-") {
             // bis-22 §8: REQ- attributes are protocol version 12.
             requireVersion(12, "the \(attr.name) attribute", line, attr.column)
         }
         if let attr = attrs["REQ-VIDEO-LAYOUT"], !attr.stringValue.isEmpty,
-           attr.stringValue.split(separator: ",", omittingEmptySubsequences: false).contains(where: { $0.trimmingSpaces.isEmpty }) {
-            sink.error("\(tag): REQ-VIDEO-LAYOUT \"\(excerpt(attr.stringValue))\" has an empty entry (bis-22 §4.4.6.2); remove the extra comma",
-                       line: line, column: attr.column)
+            attr.stringValue.split(separator: ",", omittingEmptySubsequences: false).contains(where: {
+                $0.trimmingSpaces.isEmpty
+            })
+        {
+            sink.error(
+                "\(tag): REQ-VIDEO-LAYOUT \"\(excerpt(attr.stringValue))\" has an empty entry (bis-22 §4.4.6.2); remove the extra comma",
+                line: line, column: attr.column)
         }
         if let attr = attrs["SUPPLEMENTAL-CODECS"], !attr.stringValue.isEmpty {
             for element in attr.stringValue.split(separator: ",", omittingEmptySubsequences: false) {
-                let format = element.split(separator: "/", omittingEmptySubsequences: false).first.map { $0.trimmingSpaces } ?? ""
+                let format =
+                    element.split(separator: "/", omittingEmptySubsequences: false).first.map { $0.trimmingSpaces }
+                    ?? ""
                 if !Self.isCodecFormat(format) {
-                    sink.error("\(tag): SUPPLEMENTAL-CODECS element \"\(excerpt(String(element)))\" does not start with a codec format such as dvh1.08.07 (bis-22 §4.4.6.2)",
-                               line: line, column: attr.column)
+                    sink.error(
+                        "\(tag): SUPPLEMENTAL-CODECS element \"\(excerpt(String(element)))\" does not start with a codec format such as dvh1.08.07 (bis-22 §4.4.6.2)",
+                        line: line, column: attr.column)
                 }
             }
         }
@@ -1518,10 +1660,11 @@ struct ParserState {
     /// bis-22 §4.4.6.1, §4.4.6.2: STABLE-RENDITION-ID and STABLE-VARIANT-ID use only
     /// a-z, A-Z, 0-9, '+', '/', '=', '.', '-' and '_'.
     static func isStableID(_ text: String) -> Bool {
-        !text.isEmpty && text.utf8.allSatisfy { byte in
-            (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
-                || [0x2B, 0x2F, 0x3D, 0x2E, 0x2D, 0x5F].contains(byte)
-        }
+        !text.isEmpty
+            && text.utf8.allSatisfy { byte in
+                (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+                    || [0x2B, 0x2F, 0x3D, 0x2E, 0x2D, 0x5F].contains(byte)
+            }
     }
 
     /// An RFC 6381 codec format as CODECS lists it: a four-character sample entry (letters,
@@ -1539,7 +1682,9 @@ struct ParserState {
     /// bis-22 §4.4.6.1: a closed-caption INSTREAM-ID is CC1 to CC4 or SERVICE1 to SERVICE63.
     static func isClosedCaptionChannel(_ text: String) -> Bool {
         if text.hasPrefix("CC"), let n = Int(text.dropFirst(2)), text.count == 3 { return (1...4).contains(n) }
-        if text.hasPrefix("SERVICE"), let n = Int(text.dropFirst(7)), !text.dropFirst(7).hasPrefix("0"), text.dropFirst(7).allSatisfy({ $0.isASCII && $0.isNumber }) {
+        if text.hasPrefix("SERVICE"), let n = Int(text.dropFirst(7)), !text.dropFirst(7).hasPrefix("0"),
+            text.dropFirst(7).allSatisfy({ $0.isASCII && $0.isNumber })
+        {
             return (1...63).contains(n)
         }
         return false
@@ -1564,7 +1709,9 @@ struct ParserState {
         if r.type == .closedCaptions {
             require(["INSTREAM-ID"], in: attrs, tag: tagName, line: line)
             if let uriAttr = attrs["URI"] {
-                sink.error("EXT-X-MEDIA with TYPE=CLOSED-CAPTIONS must not have a URI attribute", line: line.number, column: uriAttr.column, kind: .structure)
+                sink.error(
+                    "EXT-X-MEDIA with TYPE=CLOSED-CAPTIONS must not have a URI attribute", line: line.number,
+                    column: uriAttr.column, kind: .structure)
             }
             if let id = r.instreamID, id.hasPrefix("SERVICE") {
                 requireVersion(7, "INSTREAM-ID SERVICEn", line.number, attrs["INSTREAM-ID"]?.column ?? line.column)
@@ -1575,36 +1722,48 @@ struct ParserState {
             requireVersion(13, "INSTREAM-ID on a rendition other than CLOSED-CAPTIONS", line.number, attr.column)
         }
         if let attr = attrs["STABLE-RENDITION-ID"], !Self.isStableID(attr.stringValue) {
-            sink.error("EXT-X-MEDIA: STABLE-RENDITION-ID \"\(excerpt(attr.stringValue))\" may contain only a-z, A-Z, 0-9, '+', '/', '=', '.', '-' and '_' (bis-22 §4.4.6.1)",
-                       line: line.number, column: attr.column)
+            sink.error(
+                "EXT-X-MEDIA: STABLE-RENDITION-ID \"\(excerpt(attr.stringValue))\" may contain only a-z, A-Z, 0-9, '+', '/', '=', '.', '-' and '_' (bis-22 §4.4.6.1)",
+                line: line.number, column: attr.column)
         }
-        if r.type == .closedCaptions, let attr = attrs["INSTREAM-ID"], let id = r.instreamID, !id.isEmpty, !Self.isClosedCaptionChannel(id) {
-            sink.error("EXT-X-MEDIA: INSTREAM-ID \"\(excerpt(id))\" is no caption channel; closed captions are CC1 to CC4 (CEA-608) or SERVICE1 to SERVICE63 (CEA-708) (bis-22 §4.4.6.1)",
-                       line: line.number, column: attr.column)
+        if r.type == .closedCaptions, let attr = attrs["INSTREAM-ID"], let id = r.instreamID, !id.isEmpty,
+            !Self.isClosedCaptionChannel(id)
+        {
+            sink.error(
+                "EXT-X-MEDIA: INSTREAM-ID \"\(excerpt(id))\" is no caption channel; closed captions are CC1 to CC4 (CEA-608) or SERVICE1 to SERVICE63 (CEA-708) (bis-22 §4.4.6.1)",
+                line: line.number, column: attr.column)
         }
         if let type = r.type, type != .audio {
             for name in ["BIT-DEPTH", "SAMPLE-RATE", "CHANNELS"] {
                 if let attr = attrs[name] {
-                    sink.error("EXT-X-MEDIA: \(name) describes audio and is allowed only with TYPE=AUDIO, not TYPE=\(type.rawValue) (bis-22 §4.4.6.1); remove it",
-                               line: line.number, column: attr.column, kind: .structure)
+                    sink.error(
+                        "EXT-X-MEDIA: \(name) describes audio and is allowed only with TYPE=AUDIO, not TYPE=\(type.rawValue) (bis-22 §4.4.6.1); remove it",
+                        line: line.number, column: attr.column, kind: .structure)
                 }
             }
         }
         if let attr = attrs["CHANNELS"], let channels = r.channels {
             let parameters = channels.split(separator: "/", omittingEmptySubsequences: false)
             if parameters.count >= 3, parameters[1].isEmpty {
-                sink.error("EXT-X-MEDIA: CHANNELS \"\(excerpt(channels))\" has a third parameter but an empty second one (bis-22 §4.4.6.1); give the spatial audio identifiers or leave the third out",
-                           line: line.number, column: attr.column)
+                sink.error(
+                    "EXT-X-MEDIA: CHANNELS \"\(excerpt(channels))\" has a third parameter but an empty second one (bis-22 §4.4.6.1); give the spatial audio identifiers or leave the third out",
+                    line: line.number, column: attr.column)
             }
         }
         if let attr = attrs["FORCED"], r.type != .subtitles {
-            sink.error("EXT-X-MEDIA: FORCED is allowed only with TYPE=SUBTITLES", line: line.number, column: attr.column, kind: .structure)
+            sink.error(
+                "EXT-X-MEDIA: FORCED is allowed only with TYPE=SUBTITLES", line: line.number, column: attr.column,
+                kind: .structure)
         }
         if r.type == .subtitles, r.uri == nil {
-            sink.error("EXT-X-MEDIA with TYPE=SUBTITLES is missing the required URI attribute", line: line.number, column: line.column, kind: .structure)
+            sink.error(
+                "EXT-X-MEDIA with TYPE=SUBTITLES is missing the required URI attribute", line: line.number,
+                column: line.column, kind: .structure)
         }
         if r.isDefault, let attr = attrs["AUTOSELECT"], !r.autoselect {
-            sink.error("EXT-X-MEDIA: AUTOSELECT must be YES when DEFAULT=YES", line: line.number, column: attr.column, kind: .renditionGroup)
+            sink.error(
+                "EXT-X-MEDIA: AUTOSELECT must be YES when DEFAULT=YES", line: line.number, column: attr.column,
+                kind: .renditionGroup)
         }
         master.renditions.append(r)
     }
@@ -1613,13 +1772,16 @@ struct ParserState {
 
     mutating func finish() -> Playlist {
         if !sawContent {
-            sink.error("the playlist is empty; it must start with #EXTM3U (RFC 8216 §4.3.1.1)", line: 1, column: 0, kind: .structure)
+            sink.error(
+                "the playlist is empty; it must start with #EXTM3U (RFC 8216 §4.3.1.1)", line: 1, column: 0,
+                kind: .structure)
         }
         let isMultivariant = multivariantTagCount > mediaTagCount
         if let m = firstMultivariantTag, let d = firstMediaTag {
             let (offending, other) = isMultivariant ? (d, m) : (m, d)
-            sink.error("\(bare(offending.name)) cannot appear in a \(isMultivariant ? "multivariant" : "media") playlist (it mixes \(bare(other.name)) at line \(other.line) with \(bare(offending.name)))",
-                       line: offending.line, column: 1, kind: .structure)
+            sink.error(
+                "\(bare(offending.name)) cannot appear in a \(isMultivariant ? "multivariant" : "media") playlist (it mixes \(bare(other.name)) at line \(other.line) with \(bare(offending.name)))",
+                line: offending.line, column: 1, kind: .structure)
         }
         if commalessExtinfCount > 1, let index = commalessExtinfProblemIndex, sink.problems.indices.contains(index) {
             sink.problems[index].message += "; \(commalessExtinfCount - 1) more EXTINF tags lack it"
@@ -1635,20 +1797,25 @@ struct ParserState {
         }
         for r in requirements where r.version > declaredVersion {
             let found = media.version.map { "it declares \($0)" } ?? "EXT-X-VERSION is absent, meaning 1"
-            sink.error("\(r.feature) requires EXT-X-VERSION \(r.version) or higher (\(found)) (RFC 8216 §7)",
-                       line: r.line, column: r.column, kind: .versionTooLow)
+            sink.error(
+                "\(r.feature) requires EXT-X-VERSION \(r.version) or higher (\(found)) (RFC 8216 §7)",
+                line: r.line, column: r.column, kind: .versionTooLow)
         }
         if declaredVersion >= 6 {
-            let variantTags = (tags.indices(named: "#EXT-X-STREAM-INF") + tags.indices(named: "#EXT-X-I-FRAME-STREAM-INF")).sorted()
+            let variantTags =
+                (tags.indices(named: "#EXT-X-STREAM-INF") + tags.indices(named: "#EXT-X-I-FRAME-STREAM-INF")).sorted()
             for index in variantTags where tags.value(at: index, contains: "PROGRAM-ID=") {
-                sink.warning("the PROGRAM-ID attribute was removed in protocol version 6 (RFC 8216 §7): delete it", line: tags.line(at: index), column: 0, kind: .structure)
+                sink.warning(
+                    "the PROGRAM-ID attribute was removed in protocol version 6 (RFC 8216 §7): delete it",
+                    line: tags.line(at: index), column: 0, kind: .structure)
             }
         }
 
         let content: PlaylistContent
         if isMultivariant {
             if let pending = pendingStreamInf {
-                sink.error("EXT-X-STREAM-INF is not followed by a URI line", line: pending.line, column: 1, kind: .structure)
+                sink.error(
+                    "EXT-X-STREAM-INF is not followed by a URI line", line: pending.line, column: 1, kind: .structure)
             }
             checkGroups()
             content = .multivariant(master)
@@ -1657,10 +1824,14 @@ struct ParserState {
                 sink.error("EXTINF is not followed by a URI line", line: pending.line, column: 1, kind: .structure)
             }
             if media.targetDuration == nil, !sawTargetDuration {
-                sink.error("a media playlist must contain EXT-X-TARGETDURATION (RFC 8216 §4.3.3.1)", line: 1, column: 0, kind: .structure)
+                sink.error(
+                    "a media playlist must contain EXT-X-TARGETDURATION (RFC 8216 §4.3.3.1)", line: 1, column: 0,
+                    kind: .structure)
             }
             if let partLine = firstPartLine, media.partTarget == nil {
-                sink.error("EXT-X-PART requires an EXT-X-PART-INF tag in the playlist", line: partLine, column: 1, kind: .structure)
+                sink.error(
+                    "EXT-X-PART requires an EXT-X-PART-INF tag in the playlist", line: partLine, column: 1,
+                    kind: .structure)
             }
             media.trailingParts = pendingParts
             finishSegments()
@@ -1703,14 +1874,21 @@ struct ParserState {
     /// RFC 8216 §4.3.4.2: AUDIO, VIDEO, SUBTITLES and CLOSED-CAPTIONS MUST name a group of
     /// EXT-X-MEDIA tags of that type; §4.3.4.1.1: names unique and one DEFAULT per group.
     mutating func checkGroups() {
-        let groups = Set(master.renditions.compactMap { r in r.type.flatMap { t in r.groupID.map { "\(t.rawValue)/\($0)" } } })
+        let groups = Set(
+            master.renditions.compactMap { r in r.type.flatMap { t in r.groupID.map { "\(t.rawValue)/\($0)" } } })
         for v in master.variants {
-            for (name, type) in [("AUDIO", MediaType.audio), ("VIDEO", .video), ("SUBTITLES", .subtitles), ("CLOSED-CAPTIONS", .closedCaptions)] {
-                guard let attr = v.attributes[name], let group = v.attributes.string(name), group != "NONE" || type != .closedCaptions else { continue }
+            for (name, type) in [
+                ("AUDIO", MediaType.audio), ("VIDEO", .video), ("SUBTITLES", .subtitles),
+                ("CLOSED-CAPTIONS", .closedCaptions),
+            ] {
+                guard let attr = v.attributes[name], let group = v.attributes.string(name),
+                    group != "NONE" || type != .closedCaptions
+                else { continue }
                 if case .enumeratedString = attr.value { continue }
                 if !groups.contains("\(type.rawValue)/\(group)") {
-                    sink.error("EXT-X-STREAM-INF: \(name)=\"\(group)\" names no EXT-X-MEDIA group of TYPE=\(type.rawValue)",
-                               line: v.line, column: attr.column, kind: .renditionGroup)
+                    sink.error(
+                        "EXT-X-STREAM-INF: \(name)=\"\(group)\" names no EXT-X-MEDIA group of TYPE=\(type.rawValue)",
+                        line: v.line, column: attr.column, kind: .renditionGroup)
                 }
             }
         }
@@ -1721,16 +1899,18 @@ struct ParserState {
             let key = "\(type.rawValue)/\(group)"
             if let name = r.name {
                 if let first = names["\(key)/\(name)"] {
-                    sink.error("EXT-X-MEDIA: NAME \"\(name)\" is used twice in group \"\(group)\" (first at line \(first))",
-                               line: r.line, column: r.attributes["NAME"]?.column ?? 1, kind: .renditionGroup)
+                    sink.error(
+                        "EXT-X-MEDIA: NAME \"\(name)\" is used twice in group \"\(group)\" (first at line \(first))",
+                        line: r.line, column: r.attributes["NAME"]?.column ?? 1, kind: .renditionGroup)
                 } else {
                     names["\(key)/\(name)"] = r.line
                 }
             }
             if r.isDefault {
                 if defaults.contains(key) {
-                    sink.error("EXT-X-MEDIA: group \"\(group)\" has more than one rendition with DEFAULT=YES",
-                               line: r.line, column: r.attributes["DEFAULT"]?.column ?? 1, kind: .renditionGroup)
+                    sink.error(
+                        "EXT-X-MEDIA: group \"\(group)\" has more than one rendition with DEFAULT=YES",
+                        line: r.line, column: r.attributes["DEFAULT"]?.column ?? 1, kind: .renditionGroup)
                 }
                 defaults.insert(key)
             }

@@ -89,7 +89,8 @@ struct TagStore: Sendable, Hashable {
         if wide == nil {
             let start = text.count
             if let line32 = UInt32(exactly: line), let name16 = Int16(exactly: nameCode),
-               value.map({ UInt32(exactly: start + $0.count) != nil }) ?? true {
+                value.map({ UInt32(exactly: start + $0.count) != nil }) ?? true
+            {
                 var length = Entry.noValue
                 if let value {
                     text.append(contentsOf: value)
@@ -186,7 +187,9 @@ struct TagStore: Sendable, Hashable {
         // without hashing for each of the playlist's (often 300 000) tags.
         var matchingKinds: [Int16] = []
         for (i, kind) in Self.kinds.enumerated() where kind.rawValue == name { matchingKinds.append(Int16(i)) }
-        for (i, other) in names.enumerated() where other == name && i < Int(Int16.max) { matchingKinds.append(-1 - Int16(i)) }
+        for (i, other) in names.enumerated() where other == name && i < Int(Int16.max) {
+            matchingKinds.append(-1 - Int16(i))
+        }
         guard let first = matchingKinds.first else { return [] }
         if matchingKinds.count == 1 { return entries.indices.filter { entries[$0].name == first } }
         return entries.indices.filter { matchingKinds.contains(entries[$0].name) }
@@ -199,7 +202,8 @@ struct TagStore: Sendable, Hashable {
         guard lhs.count == rhs.count else { return false }
         for index in 0..<lhs.count {
             guard lhs.line(at: index) == rhs.line(at: index), lhs.name(at: index) == rhs.name(at: index),
-                  lhs.value(at: index) == rhs.value(at: index) else { return false }
+                lhs.value(at: index) == rhs.value(at: index)
+            else { return false }
         }
         return true
     }

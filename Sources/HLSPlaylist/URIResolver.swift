@@ -209,9 +209,14 @@ struct URIComponents {
         if let colon = rest.utf8.firstIndex(of: UInt8(ascii: ":")) {
             let candidate = rest[..<colon]
             if let first = candidate.unicodeScalars.first, ("a"..."z").contains(first) || ("A"..."Z").contains(first),
-               candidate.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "+" || $0 == "-" || $0 == "." }),
-               // A Windows drive letter ("C:\…", "C:/…") is a path, not a scheme.
-               candidate.count > 1 || !(rest[rest.index(after: colon)...].first.map { $0 == "/" || $0 == "\\" } ?? false) {
+                candidate.unicodeScalars.allSatisfy({
+                    ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "+"
+                        || $0 == "-" || $0 == "."
+                }),
+                // A Windows drive letter ("C:\…", "C:/…") is a path, not a scheme.
+                candidate.count > 1
+                    || !(rest[rest.index(after: colon)...].first.map { $0 == "/" || $0 == "\\" } ?? false)
+            {
                 scheme = String(candidate)
                 rest = rest[rest.index(after: colon)...]
             }

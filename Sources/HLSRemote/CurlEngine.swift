@@ -78,7 +78,8 @@ final class CurlTransfer: @unchecked Sendable {
     private var abort: Abort?
 
     fileprivate init(
-        engine: CurlEngine, handle: UnsafeMutableRawPointer, range: SegmentByteRange?, maximumBytes: Int, limitFlag: String
+        engine: CurlEngine, handle: UnsafeMutableRawPointer, range: SegmentByteRange?, maximumBytes: Int,
+        limitFlag: String
     ) {
         self.engine = engine
         self.handle = handle
@@ -112,7 +113,8 @@ final class CurlTransfer: @unchecked Sendable {
         var osErrno = 0
         _ = hls_curl_easy_getinfo_long(handle, CURLINFO_OS_ERRNO, &osErrno)
         return Finished(
-            code: code, message: String(cString: errorBuffer), osErrno: osErrno, collected: collected, received: received,
+            code: code, message: String(cString: errorBuffer), osErrno: osErrno, collected: collected,
+            received: received,
             abort: abort, cancelled: cancelled)
     }
 
@@ -155,10 +157,14 @@ final class CurlTransfer: @unchecked Sendable {
         skip = range != nil && status == 200 ? range?.offset ?? 0 : 0
         // A length of digits that no Int holds (past 2^63 − 1) is over any limit too.
         if keeps, range == nil, let declared = collected.header("content-length"),
-           Int(declared).map({ $0 > maximumBytes }) ?? (!declared.isEmpty && declared.utf8.allSatisfy { (0x30...0x39).contains($0) }) {
-            abort = .failure(RemoteFetcher.Failure(
-                reason: "\(declared) bytes, over the limit of \(maximumBytes) (raise it with \(limitFlag))", shortReason: "too large",
-                status: status, retryable: false))
+            Int(declared).map({ $0 > maximumBytes })
+                ?? (!declared.isEmpty && declared.utf8.allSatisfy { (0x30...0x39).contains($0) })
+        {
+            abort = .failure(
+                RemoteFetcher.Failure(
+                    reason: "\(declared) bytes, over the limit of \(maximumBytes) (raise it with \(limitFlag))",
+                    shortReason: "too large",
+                    status: status, retryable: false))
             return false
         }
         // gzip and deflate, as Accept-Encoding offered them (docs/remote.md, "compression").
@@ -168,7 +174,10 @@ final class CurlTransfer: @unchecked Sendable {
             stream.initialize(to: z_stream())
             guard hls_inflate_init(stream) == Z_OK else {
                 stream.deallocate()
-                abort = .failure(RemoteFetcher.Failure(reason: "cannot inflate the gzip body (out of memory)", shortReason: "bad gzip", retryable: false))
+                abort = .failure(
+                    RemoteFetcher.Failure(
+                        reason: "cannot inflate the gzip body (out of memory)", shortReason: "bad gzip",
+                        retryable: false))
                 return false
             }
             inflater = stream
@@ -233,9 +242,11 @@ final class CurlTransfer: @unchecked Sendable {
         if collected.bytes.count > maximumBytes {
             collected.bytes = []
             keeps = false
-            abort = .failure(RemoteFetcher.Failure(
-                reason: "more than \(maximumBytes) bytes, over the limit (raise it with \(limitFlag))", shortReason: "too large",
-                status: collected.status, retryable: false))
+            abort = .failure(
+                RemoteFetcher.Failure(
+                    reason: "more than \(maximumBytes) bytes, over the limit (raise it with \(limitFlag))",
+                    shortReason: "too large",
+                    status: collected.status, retryable: false))
             return false
         }
         return true
@@ -282,11 +293,13 @@ final class CurlEngine: @unchecked Sendable {
         _ = hls_curl_multi_setopt_long(multi, CURLMOPT_PIPELINING, Int(CURLPIPE_MULTIPLEX))
         var thread = pthread_t()
         let context = Unmanaged.passRetained(self).toOpaque()
-        let created = pthread_create(&thread, nil, { context in
-            let engine = Unmanaged<CurlEngine>.fromOpaque(context!).takeRetainedValue()
-            engine.run()
-            return nil
-        }, context)
+        let created = pthread_create(
+            &thread, nil,
+            { context in
+                let engine = Unmanaged<CurlEngine>.fromOpaque(context!).takeRetainedValue()
+                engine.run()
+                return nil
+            }, context)
         if created == 0 {
             pthread_detach(thread)
         } else {
@@ -299,7 +312,8 @@ final class CurlEngine: @unchecked Sendable {
         _ request: CurlRequest, range: SegmentByteRange?, maximumBytes: Int, limitFlag: String
     ) -> CurlTransfer? {
         guard let handle = curl_easy_init() else { return nil }
-        let transfer = CurlTransfer(engine: self, handle: handle, range: range, maximumBytes: maximumBytes, limitFlag: limitFlag)
+        let transfer = CurlTransfer(
+            engine: self, handle: handle, range: range, maximumBytes: maximumBytes, limitFlag: limitFlag)
         _ = hls_curl_easy_setopt_string(handle, CURLOPT_URL, request.url)
         _ = hls_curl_easy_setopt_string(handle, CURLOPT_PROTOCOLS_STR, "http,https")
         // Redirects are followed by RemoteFetcher, hop by hop (each judged and recorded).
@@ -332,13 +346,15 @@ final class CurlEngine: @unchecked Sendable {
         _ = hls_curl_easy_setopt_pointer(handle, CURLOPT_HEADERDATA, context)
         _ = hls_curl_easy_setopt_callback(handle, CURLOPT_HEADERFUNCTION) { buffer, size, count, context in
             let transfer = Unmanaged<CurlTransfer>.fromOpaque(context!).takeUnretainedValue()
-            let line = UnsafeBufferPointer(start: UnsafeRawPointer(buffer)?.assumingMemoryBound(to: UInt8.self), count: size * count)
+            let line = UnsafeBufferPointer(
+                start: UnsafeRawPointer(buffer)?.assumingMemoryBound(to: UInt8.self), count: size * count)
             return transfer.headerLine(line) ? size * count : 0
         }
         _ = hls_curl_easy_setopt_pointer(handle, CURLOPT_WRITEDATA, context)
         _ = hls_curl_easy_setopt_callback(handle, CURLOPT_WRITEFUNCTION) { buffer, size, count, context in
             let transfer = Unmanaged<CurlTransfer>.fromOpaque(context!).takeUnretainedValue()
-            let chunk = UnsafeBufferPointer(start: UnsafeRawPointer(buffer)?.assumingMemoryBound(to: UInt8.self), count: size * count)
+            let chunk = UnsafeBufferPointer(
+                start: UnsafeRawPointer(buffer)?.assumingMemoryBound(to: UInt8.self), count: size * count)
             return transfer.body(chunk) ? size * count : 0
         }
         return transfer
@@ -402,7 +418,9 @@ final class CurlEngine: @unchecked Sendable {
                 complete(transfer, code: CURLE_ABORTED_BY_CALLBACK, cancelled: true)
             }
             if stopping {
-                for transfer in Array(running.values) { complete(transfer, code: CURLE_ABORTED_BY_CALLBACK, cancelled: true) }
+                for transfer in Array(running.values) {
+                    complete(transfer, code: CURLE_ABORTED_BY_CALLBACK, cancelled: true)
+                }
                 break
             }
             var active: Int32 = 0
@@ -410,7 +428,8 @@ final class CurlEngine: @unchecked Sendable {
             var left: Int32 = 0
             while let message = curl_multi_info_read(multi, &left) {
                 guard message.pointee.msg == CURLMSG_DONE, let handle = message.pointee.easy_handle,
-                      let transfer = running[handle] else { continue }
+                    let transfer = running[handle]
+                else { continue }
                 complete(transfer, code: hls_curl_message_result(message), cancelled: false)
             }
             // Transfers that ended may have queued the next requests (the read-ahead does):

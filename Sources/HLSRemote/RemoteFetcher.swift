@@ -81,7 +81,8 @@ package final class RemoteFetcher: Sendable, DeliveryObserver {
             let result: Result<CurlEngine, Failure>
             if let failure = hls_load_curl() {
                 // No libcurl: every remote resource says so, with the package to install.
-                result = .failure(Failure(reason: String(cString: failure), shortReason: "no libcurl", retryable: false))
+                result = .failure(
+                    Failure(reason: String(cString: failure), shortReason: "no libcurl", retryable: false))
             } else {
                 result = .success(CurlEngine(maximumConnections: options.maximumConnections))
             }
@@ -121,7 +122,8 @@ package final class RemoteFetcher: Sendable, DeliveryObserver {
     func takeDeliveryLog() async -> DeliveryLog {
         let taken = recorder.take()
         return DeliveryLog(
-            records: taken.records, tlsVerificationDisabled: options.insecure, usedTLS: taken.usedTLS, traffic: taken.traffic)
+            records: taken.records, tlsVerificationDisabled: options.insecure, usedTLS: taken.usedTLS,
+            traffic: taken.traffic)
     }
 
     /// GETs `uri` (or `range` of it), following redirects, retrying what is worth retrying.
@@ -142,8 +144,10 @@ package final class RemoteFetcher: Sendable, DeliveryObserver {
         await permits.acquire()
         let outcome: Result<FetchedResource, RemoteFetchError>
         do {
-            outcome = .success(try await follow(
-                uri, range: range, maximumBytes: maximumBytes, limitFlag: limitFlag, record: &record, firstAttempt: firstAttempt))
+            outcome = .success(
+                try await follow(
+                    uri, range: range, maximumBytes: maximumBytes, limitFlag: limitFlag, record: &record,
+                    firstAttempt: firstAttempt))
         } catch {
             outcome = .failure(error)
         }
@@ -179,12 +183,15 @@ package final class RemoteFetcher: Sendable, DeliveryObserver {
             let scheme = URIScheme.of(url)
             guard scheme == "http" || scheme == "https" else {
                 throw RemoteFetchError(
-                    uri: uri, reason: "was redirected to \(url), a \(scheme ?? "scheme-less") URL; only http and https are fetched")
+                    uri: uri,
+                    reason:
+                        "was redirected to \(url), a \(scheme ?? "scheme-less") URL; only http and https are fetched")
             }
             // A first attempt made ahead noted TLS itself.
             if scheme == "https", firstAttempt == nil { recorder.noteTLS() }
             let outcome = try await attempt(
-                url, original: uri, range: range, maximumBytes: maximumBytes, limitFlag: limitFlag, record: &record, first: firstAttempt?.result)
+                url, original: uri, range: range, maximumBytes: maximumBytes, limitFlag: limitFlag, record: &record,
+                first: firstAttempt?.result)
             firstAttempt = nil
             switch outcome {
             case .body(let resource):
@@ -195,19 +202,24 @@ package final class RemoteFetcher: Sendable, DeliveryObserver {
                 // and only when the redirect names none: a Location's own userinfo replaces
                 // them (inserted before it, "user:pw@other@host" sent "user:pw@other" as the user).
                 if Self.userinfo(of: next) == nil, let userinfo = Self.userinfo(of: url),
-                   Self.origin(of: next) == Self.origin(of: Self.withoutUserinfo(url)) {
+                    Self.origin(of: next) == Self.origin(of: Self.withoutUserinfo(url))
+                {
                     next = Self.inserting(userinfo: userinfo, into: next)
                 }
                 record.redirects.append(next)
                 if visited.contains(next) {
-                    throw RemoteFetchError(uri: uri, reason: "redirect loop: \(next) was already visited (\(visited.count) hops)")
+                    throw RemoteFetchError(
+                        uri: uri, reason: "redirect loop: \(next) was already visited (\(visited.count) hops)")
                 }
                 visited.append(next)
                 url = next
             }
         }
         throw RemoteFetchError(
-            uri: uri, reason: "more than \(options.maximumRedirects) redirects (last to \(url)); a redirect loop or a misconfigured server")
+            uri: uri,
+            reason:
+                "more than \(options.maximumRedirects) redirects (last to \(url)); a redirect loop or a misconfigured server"
+        )
     }
 
     enum Outcome: Sendable {
@@ -242,12 +254,16 @@ package final class RemoteFetcher: Sendable, DeliveryObserver {
                     first = nil
                     return try made.get()
                 }
-                return try await once(url, original: original, range: range, maximumBytes: maximumBytes, limitFlag: limitFlag)
+                return try await once(
+                    url, original: original, range: range, maximumBytes: maximumBytes, limitFlag: limitFlag)
             } catch {
                 let failure = error
                 guard failure.retryable, attemptNumber <= options.retries else {
-                    let retried = attemptNumber > 1 ? " (after \(attemptNumber - 1) retr\(attemptNumber == 2 ? "y" : "ies"))" : ""
-                    throw RemoteFetchError(uri: original, reason: failure.reason + retried, status: failure.status, httpVersion: failure.httpVersion)
+                    let retried =
+                        attemptNumber > 1 ? " (after \(attemptNumber - 1) retr\(attemptNumber == 2 ? "y" : "ies"))" : ""
+                    throw RemoteFetchError(
+                        uri: original, reason: failure.reason + retried, status: failure.status,
+                        httpVersion: failure.httpVersion)
                 }
                 record.retries.append(failure.shortReason)
                 try? await Task.sleep(for: .milliseconds(Int64(delay * 1000)))
@@ -297,9 +313,11 @@ package final class RemoteFetcher: Sendable, DeliveryObserver {
             return nil
         }
         transfer.start { [self] finished in
-            completion(FirstAttempt(result: Result { () throws(Failure) in
-                try judge(finished, url: url, range: range)
-            }))
+            completion(
+                FirstAttempt(
+                    result: Result { () throws(Failure) in
+                        try judge(finished, url: url, range: range)
+                    }))
         }
         return transfer
     }
@@ -327,14 +345,20 @@ package final class RemoteFetcher: Sendable, DeliveryObserver {
             user: credentials?.0, password: credentials?.1, insecure: options.insecure,
             connectTimeoutMilliseconds: Int(options.connectTimeoutSeconds * 1000),
             timeoutMilliseconds: Int(options.requestTimeoutSeconds * 1000))
-        guard let transfer = try engine().transfer(request, range: range, maximumBytes: maximumBytes, limitFlag: limitFlag) else {
-            throw Failure(reason: "cannot make an HTTP request (out of memory)", shortReason: "client error", retryable: false)
+        guard
+            let transfer = try engine().transfer(
+                request, range: range, maximumBytes: maximumBytes, limitFlag: limitFlag)
+        else {
+            throw Failure(
+                reason: "cannot make an HTTP request (out of memory)", shortReason: "client error", retryable: false)
         }
         return transfer
     }
 
     /// What one answer (or the error instead of one) means: a body, a redirect, or a failure.
-    private func judge(_ finished: CurlTransfer.Finished, url: String, range: SegmentByteRange?) throws(Failure) -> Outcome {
+    private func judge(_ finished: CurlTransfer.Finished, url: String, range: SegmentByteRange?) throws(Failure)
+        -> Outcome
+    {
         let collected = finished.collected
         switch finished.abort {
         case .failure(let failure)?:
@@ -346,14 +370,17 @@ package final class RemoteFetcher: Sendable, DeliveryObserver {
             if finished.code != CURLE_OK { throw describe(finished, url: url) }
         }
         guard let status = collected.status else {
-            throw Failure(reason: "the server closed the connection before answering", shortReason: "connection closed", retryable: true)
+            throw Failure(
+                reason: "the server closed the connection before answering", shortReason: "connection closed",
+                retryable: true)
         }
         let version = DeliveryRecord.protocolName(collected.version.major, collected.version.minor)
         recorder.count(version: version, bytes: collected.bytes.count)
         if [301, 302, 303, 307, 308].contains(status) {
             guard let location = collected.header("location"), !location.isEmpty else {
                 throw Failure(
-                    reason: "HTTP \(status) redirect without a Location header", shortReason: "HTTP \(status)", status: status, retryable: false,
+                    reason: "HTTP \(status) redirect without a Location header", shortReason: "HTTP \(status)",
+                    status: status, retryable: false,
                     httpVersion: version)
             }
             return .redirect(location)
@@ -362,17 +389,20 @@ package final class RemoteFetcher: Sendable, DeliveryObserver {
             let phrase = collected.reasonPhrase.isEmpty ? Self.reasonPhrase(status) : collected.reasonPhrase
             let text = "HTTP \(status)" + (phrase.isEmpty ? "" : " \(phrase)")
             throw Failure(
-                reason: text, shortReason: "HTTP \(status)", status: status, retryable: (500..<600).contains(status) && status != 501,
+                reason: text, shortReason: "HTTP \(status)", status: status,
+                retryable: (500..<600).contains(status) && status != 501,
                 httpVersion: version)
         }
         if let range, collected.bytes.count < range.length {
             throw Failure(
-                reason: "byte range \(range.length)@\(range.offset) asked for, \(collected.bytes.count) bytes received (HTTP \(status))",
+                reason:
+                    "byte range \(range.length)@\(range.offset) asked for, \(collected.bytes.count) bytes received (HTTP \(status))",
                 shortReason: "short range", status: status, retryable: false, httpVersion: version)
         }
-        return .body(FetchedResource(
-            bytes: collected.bytes, status: status, contentType: collected.header("content-type"), finalURL: url,
-            httpVersion: version, contentEncoding: collected.header("content-encoding")))
+        return .body(
+            FetchedResource(
+                bytes: collected.bytes, status: status, contentType: collected.header("content-type"), finalURL: url,
+                httpVersion: version, contentEncoding: collected.header("content-encoding")))
     }
 
     /// The reason phrase of a status an HTTP/2 answer carries without one (RFC 9113 §8.3.2).
@@ -412,7 +442,9 @@ package final class RemoteFetcher: Sendable, DeliveryObserver {
     /// compressed media; playlists are text that gzip shrinks tenfold), none for a byte range;
     /// `--header 'Accept-Encoding: …'` overrides it.
     private func acceptEncoding(range: SegmentByteRange?) -> String? {
-        if let header = options.headers.last(where: { $0.name.lowercased() == "accept-encoding" }) { return header.value }
+        if let header = options.headers.last(where: { $0.name.lowercased() == "accept-encoding" }) {
+            return header.value
+        }
         return range == nil ? "gzip, deflate" : nil
     }
 
@@ -423,14 +455,16 @@ package final class RemoteFetcher: Sendable, DeliveryObserver {
     /// A gzip body that inflates past `inflationRatio` times its size.
     static var inflationFailure: Failure {
         Failure(
-            reason: "the gzip-compressed body inflates to more than \(inflationRatio) times its size (a compression bomb, or an unusually repetitive playlist), so it was not read; \(identityAdvice)",
+            reason:
+                "the gzip-compressed body inflates to more than \(inflationRatio) times its size (a compression bomb, or an unusually repetitive playlist), so it was not read; \(identityAdvice)",
             shortReason: "bad gzip", retryable: false)
     }
 
     /// A gzip or deflate body that does not inflate.
     static var badEncodingFailure: Failure {
         Failure(
-            reason: "the body is not valid gzip or deflate although the server said so (Content-Encoding); \(identityAdvice)",
+            reason:
+                "the body is not valid gzip or deflate although the server said so (Content-Encoding); \(identityAdvice)",
             shortReason: "bad gzip", retryable: false)
     }
 
@@ -448,32 +482,55 @@ package final class RemoteFetcher: Sendable, DeliveryObserver {
         case CURLE_OPERATION_TIMEDOUT:
             // curl says which phase ran out of time: resolving or connecting, or the exchange.
             if message.hasPrefix("Connection timed out") || message.hasPrefix("Resolving timed out")
-                || message.hasPrefix("Failed to connect") {
-                return Failure(reason: "no connection within \(Self.seconds(options.connectTimeoutSeconds)) s (raise it with --connect-timeout)", shortReason: "connect timeout", retryable: true)
+                || message.hasPrefix("Failed to connect")
+            {
+                return Failure(
+                    reason:
+                        "no connection within \(Self.seconds(options.connectTimeoutSeconds)) s (raise it with --connect-timeout)",
+                    shortReason: "connect timeout", retryable: true)
             }
-            return Failure(reason: "no complete answer within \(Self.seconds(options.requestTimeoutSeconds)) s\(partial) (raise it with --request-timeout)", shortReason: "timeout", retryable: false)
+            return Failure(
+                reason:
+                    "no complete answer within \(Self.seconds(options.requestTimeoutSeconds)) s\(partial) (raise it with --request-timeout)",
+                shortReason: "timeout", retryable: false)
         case CURLE_COULDNT_CONNECT:
-            let why = finished.osErrno == Int(ECONNREFUSED) ? "connection refused" : (finished.osErrno != 0 ? String(cString: strerror(Int32(finished.osErrno))) : message)
-            return Failure(reason: "cannot connect to \(Self.hostAndPort(of: url)) (\(why))", shortReason: "cannot connect", retryable: true)
+            let why =
+                finished.osErrno == Int(ECONNREFUSED)
+                ? "connection refused"
+                : (finished.osErrno != 0 ? String(cString: strerror(Int32(finished.osErrno))) : message)
+            return Failure(
+                reason: "cannot connect to \(Self.hostAndPort(of: url)) (\(why))", shortReason: "cannot connect",
+                retryable: true)
         case CURLE_COULDNT_RESOLVE_HOST:
-            return Failure(reason: "cannot resolve the host name of \(Self.hostAndPort(of: url))", shortReason: "cannot resolve", retryable: true)
+            return Failure(
+                reason: "cannot resolve the host name of \(Self.hostAndPort(of: url))", shortReason: "cannot resolve",
+                retryable: true)
         case CURLE_PARTIAL_FILE, CURLE_GOT_NOTHING:
-            return Failure(reason: "the server closed the connection\(partial) before the answer was complete", shortReason: "connection closed", retryable: true)
+            return Failure(
+                reason: "the server closed the connection\(partial) before the answer was complete",
+                shortReason: "connection closed", retryable: true)
         case CURLE_RECV_ERROR, CURLE_SEND_ERROR:
             if finished.osErrno == Int(ECONNRESET) || finished.osErrno == Int(EPIPE) {
-                return Failure(reason: "the connection was reset" + partial, shortReason: "connection reset", retryable: true)
+                return Failure(
+                    reason: "the connection was reset" + partial, shortReason: "connection reset", retryable: true)
             }
-            return Failure(reason: "the server closed the connection\(partial) before the answer was complete", shortReason: "connection closed", retryable: true)
+            return Failure(
+                reason: "the server closed the connection\(partial) before the answer was complete",
+                shortReason: "connection closed", retryable: true)
         case CURLE_HTTP2, CURLE_HTTP2_STREAM:
-            return Failure(reason: "the server reset the HTTP/2 stream\(partial) before the answer was complete", shortReason: "stream reset", retryable: true)
+            return Failure(
+                reason: "the server reset the HTTP/2 stream\(partial) before the answer was complete",
+                shortReason: "stream reset", retryable: true)
         case CURLE_PEER_FAILED_VERIFICATION:
             return Failure(
-                reason: "TLS handshake failed: the server's certificate was not accepted (self-signed, expired, or not for this host); if you trust this server, pass --insecure (reported as tls-not-verified)",
+                reason:
+                    "TLS handshake failed: the server's certificate was not accepted (self-signed, expired, or not for this host); if you trust this server, pass --insecure (reported as tls-not-verified)",
                 shortReason: "TLS", retryable: false)
         case CURLE_SSL_CONNECT_ERROR:
             if message.lowercased().contains("wrong version number") {
                 return Failure(
-                    reason: "TLS handshake failed: the server did not answer in TLS (a plain-http server? try an http:// URL)",
+                    reason:
+                        "TLS handshake failed: the server did not answer in TLS (a plain-http server? try an http:// URL)",
                     shortReason: "TLS", retryable: false)
             }
             return Failure(reason: "TLS handshake failed (\(message))", shortReason: "TLS", retryable: false)
@@ -482,7 +539,9 @@ package final class RemoteFetcher: Sendable, DeliveryObserver {
         case CURLE_BAD_CONTENT_ENCODING:
             return Self.badEncodingFailure
         case CURLE_WEIRD_SERVER_REPLY:
-            return Failure(reason: "the server's answer is not valid HTTP (\(message))\(partial)", shortReason: "bad answer", retryable: true)
+            return Failure(
+                reason: "the server's answer is not valid HTTP (\(message))\(partial)", shortReason: "bad answer",
+                retryable: true)
         default:
             let text = message.isEmpty ? String(cString: curl_easy_strerror(finished.code)) : message
             return Failure(reason: "network error (\(text))\(partial)", shortReason: "network error", retryable: true)
@@ -516,7 +575,8 @@ package final class RemoteFetcher: Sendable, DeliveryObserver {
     }
 
     static func withoutUserinfo(_ url: String) -> String {
-        guard let authority = authorityRange(of: url), let at = url.utf8[authority].lastIndex(of: UInt8(ascii: "@")) else { return url }
+        guard let authority = authorityRange(of: url), let at = url.utf8[authority].lastIndex(of: UInt8(ascii: "@"))
+        else { return url }
         return String(url[..<authority.lowerBound]) + String(url[url.index(after: at)...])
     }
 
@@ -544,7 +604,9 @@ package final class RemoteFetcher: Sendable, DeliveryObserver {
             let rest = bytes[bytes.index(after: found)...]
             if rest.starts(with: [slash, slash]) {
                 let start = bytes.index(found, offsetBy: 3)
-                let end = bytes[start...].firstIndex { $0 == slash || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? bytes.endIndex
+                let end =
+                    bytes[start...].firstIndex { $0 == slash || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }
+                    ?? bytes.endIndex
                 return start..<end
             }
             index = rest.startIndex
@@ -557,7 +619,8 @@ package final class RemoteFetcher: Sendable, DeliveryObserver {
         var utf8 = Array(text.utf8)[...]
         while let byte = utf8.popFirst() {
             if byte == UInt8(ascii: "%"), utf8.count >= 2,
-               let value = UInt8(String(decoding: utf8.prefix(2), as: UTF8.self), radix: 16) {
+                let value = UInt8(String(decoding: utf8.prefix(2), as: UTF8.self), radix: 16)
+            {
                 bytes.append(value)
                 utf8 = utf8.dropFirst(2)
             } else {

@@ -26,7 +26,9 @@ package struct RemotePlaylistSource: PlaylistSource {
     package func read(_ uri: String) async throws -> [UInt8] {
         guard URIScheme.isRemote(uri) else { return try await local.read(uri) }
         do throws(RemoteFetchError) {
-            return try await fetcher.fetch(uri, kind: .playlist, maximumBytes: maximumSize, limitFlag: "--max-playlist-bytes").bytes
+            return try await fetcher.fetch(
+                uri, kind: .playlist, maximumBytes: maximumSize, limitFlag: "--max-playlist-bytes"
+            ).bytes
         } catch {
             throw PlaylistReadError(uri: uri, reason: error.reason)
         }
@@ -64,7 +66,9 @@ package struct RemoteSegmentSource: SegmentByteSource {
     }
 
     /// A remote read; `firstAttempt`, the answer to a GET the read-ahead made for it.
-    func read(_ uri: String, range: SegmentByteRange?, firstAttempt: RemoteFetcher.FirstAttempt?) async throws -> [UInt8] {
+    func read(_ uri: String, range: SegmentByteRange?, firstAttempt: RemoteFetcher.FirstAttempt?) async throws
+        -> [UInt8]
+    {
         if let range {
             guard range.offset >= 0, range.length >= 0 else {
                 throw SegmentReadError(uri: uri, reason: "invalid byte range \(range.length)@\(range.offset)")
@@ -72,18 +76,23 @@ package struct RemoteSegmentSource: SegmentByteSource {
             guard range.length <= local.maximumByteCount else {
                 throw SegmentReadError(
                     uri: uri,
-                    reason: "\(range.length) bytes, over the limit of \(local.maximumByteCount) bytes per segment (raise it with --max-segment-bytes)")
+                    reason:
+                        "\(range.length) bytes, over the limit of \(local.maximumByteCount) bytes per segment (raise it with --max-segment-bytes)"
+                )
             }
         }
         do throws(RemoteFetchError) {
             return try await fetcher.fetch(
-                uri, kind: .segment, range: range, maximumBytes: local.maximumByteCount, limitFlag: "--max-segment-bytes",
+                uri, kind: .segment, range: range, maximumBytes: local.maximumByteCount,
+                limitFlag: "--max-segment-bytes",
                 firstAttempt: firstAttempt
             ).bytes
         } catch {
             // The reason leads with the HTTP status when there was one: segment-unreadable shows it.
             throw SegmentReadError(
-                uri: uri, reason: error.reason + " (GET \(CredentialRedaction.redact(uri))\(error.httpVersion.map { " over \($0)" } ?? ""))")
+                uri: uri,
+                reason: error.reason
+                    + " (GET \(CredentialRedaction.redact(uri))\(error.httpVersion.map { " over \($0)" } ?? ""))")
         }
     }
 }
@@ -108,9 +117,14 @@ extension RemoteSegmentSource {
             plan: Array(plan), window: plan.count, byteBudget: Self.readAheadBytes,
             maximumInFlight: fetcher.options.maximumConnections, permits: fetcher.permits,
             size: { (attempt: RemoteFetcher.FirstAttempt) -> Int in attempt.byteCount }
-        ) { (key: SegmentReadAheadKey, completion: @escaping @Sendable (RemoteFetcher.FirstAttempt) -> Void) -> (@Sendable () -> Void)? in
-            guard let task = fetcher.startFirstAttempt(
-                key.uri, range: key.range, maximumBytes: maximumBytes, limitFlag: "--max-segment-bytes", completion: completion)
+        ) {
+            (key: SegmentReadAheadKey, completion: @escaping @Sendable (RemoteFetcher.FirstAttempt) -> Void) -> (
+                @Sendable () -> Void
+            )? in
+            guard
+                let task = fetcher.startFirstAttempt(
+                    key.uri, range: key.range, maximumBytes: maximumBytes, limitFlag: "--max-segment-bytes",
+                    completion: completion)
             else { return nil }
             return { task.cancel() }
         }

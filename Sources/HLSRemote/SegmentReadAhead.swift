@@ -186,7 +186,8 @@ final class SegmentReadAhead<Value: Sendable>: Sendable {
     private func topUp(_ state: inout State) -> [(Int, Pending)] {
         var starts: [(Int, Pending)] = []
         while !state.stopped, state.next < plan.count, state.running.count < window, state.readyBytes < byteBudget,
-              state.inFlight < maximumInFlight {
+            state.inFlight < maximumInFlight
+        {
             let position = state.next
             if state.readEarly.remove(position) != nil {
                 state.next += 1
@@ -213,14 +214,15 @@ final class SegmentReadAhead<Value: Sendable>: Sendable {
         pending.complete(value)
         permits?.release()
         let byteCount = size(value)
-        launch(state.withLock { state in
-            state.inFlight -= 1
-            if state.running[position]?.pending === pending {
-                state.running[position]?.readyBytes = byteCount
-                state.readyBytes += byteCount
-            }
-            return topUp(&state)
-        })
+        launch(
+            state.withLock { state in
+                state.inFlight -= 1
+                if state.running[position]?.pending === pending {
+                    state.running[position]?.readyBytes = byteCount
+                    state.readyBytes += byteCount
+                }
+                return topUp(&state)
+            })
     }
 }
 

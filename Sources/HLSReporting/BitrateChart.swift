@@ -67,7 +67,8 @@ struct BitrateChart {
             return Bar(
                 start: group.first?.start ?? 0, duration: group.reduce(0) { $0 + Self.seconds($1.duration) },
                 bitrate: largest?.bitrate, posterBitrate: largest?.posterBitrate,
-                hasHole: group.contains { $0.bytes == nil }, firstLine: group.first?.line ?? 0, lastLine: group.last?.line ?? 0,
+                hasHole: group.contains { $0.bytes == nil }, firstLine: group.first?.line ?? 0,
+                lastLine: group.last?.line ?? 0,
                 segments: range)
         }
     }
@@ -78,9 +79,13 @@ struct BitrateChart {
             lines.append(Reference(name: "BANDWIDTH", value: value, cssClass: "ref-bandwidth", shortName: "BANDWIDTH"))
         }
         if let value = variant.declaredAverageBandwidth {
-            lines.append(Reference(name: "AVERAGE-BANDWIDTH", value: value, cssClass: "ref-average", shortName: "AVERAGE"))
+            lines.append(
+                Reference(name: "AVERAGE-BANDWIDTH", value: value, cssClass: "ref-average", shortName: "AVERAGE"))
         }
-        if let budget { lines.append(Reference(name: "audio-only budget", value: budget, cssClass: "ref-budget", shortName: "budget")) }
+        if let budget {
+            lines.append(
+                Reference(name: "audio-only budget", value: budget, cssClass: "ref-budget", shortName: "budget"))
+        }
         return lines
     }
 
@@ -124,7 +129,9 @@ struct BitrateChart {
 
     static func timeStep(_ duration: Double) -> Double {
         let rough = duration / 8
-        return [0.5, 1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 14400, 28800, 86400].first { $0 >= rough }
+        return [0.5, 1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 14400, 28800, 86400].first {
+            $0 >= rough
+        }
             ?? (rough / 86400).rounded(.up) * 86400
     }
 
@@ -176,9 +183,11 @@ struct BitrateChart {
         try writer.attribute("class", "grid")
         var tick = 0.0
         while tick <= yTop + yStep / 2 {
-            try writer.fullElement("line", ["x1": c(Self.left), "x2": c(Self.left + plotWidth), "y1": c(y(tick)), "y2": c(y(tick))])
             try writer.fullElement(
-                "text", ["x": c(Self.left - 8), "y": c(y(tick) + 4), "class": "tick-y"], text: tick == 0 ? "0" : Int(tick).formattedBitrate)
+                "line", ["x1": c(Self.left), "x2": c(Self.left + plotWidth), "y1": c(y(tick)), "y2": c(y(tick))])
+            try writer.fullElement(
+                "text", ["x": c(Self.left - 8), "y": c(y(tick) + 4), "class": "tick-y"],
+                text: tick == 0 ? "0" : Int(tick).formattedBitrate)
             tick += yStep
         }
         if duration > 0 {
@@ -186,34 +195,55 @@ struct BitrateChart {
             var time = 0.0
             while time <= duration + step / 1000 {
                 try writer.fullElement(
-                    "line", ["x1": c(x(time)), "x2": c(x(time)), "y1": c(Self.top + plotHeight), "y2": c(Self.top + plotHeight + 5)])
+                    "line",
+                    [
+                        "x1": c(x(time)), "x2": c(x(time)), "y1": c(Self.top + plotHeight),
+                        "y2": c(Self.top + plotHeight + 5),
+                    ])
                 // The last label ends at the plot's edge instead of overflowing it.
                 let nearEdge = x(time) > Self.left + plotWidth - 24
                 try writer.fullElement(
-                    "text", ["x": c(x(time)), "y": c(Self.top + plotHeight + 18), "class": nearEdge ? "tick-x end" : "tick-x"],
+                    "text",
+                    ["x": c(x(time)), "y": c(Self.top + plotHeight + 18), "class": nearEdge ? "tick-x end" : "tick-x"],
                     text: Self.timeLabel(time))
                 time += step
             }
         }
         try writer.fullElement(
-            "text", ["x": c(Self.left + plotWidth), "y": c(Self.height - 4), "class": "axis-title end"], text: "time from the start of the playlist")
+            "text", ["x": c(Self.left + plotWidth), "y": c(Self.height - 4), "class": "axis-title end"],
+            text: "time from the start of the playlist")
         try writer.fullEndElement()
 
         // The peak window: the run of segments whose bit rate is the playlist's peak.
         if let window = series.peakWindow, let first = series.segments[safe: window.lowerBound],
-           let last = series.segments[safe: window.upperBound - 1], let peak = series.peakBitrate
+            let last = series.segments[safe: window.upperBound - 1], let peak = series.peakBitrate
         {
             let x0 = x(first.start), x1 = x(last.start + Self.seconds(last.duration))
             try writer.startElement("g")
             try writer.attribute("class", "peak-window")
             try writer.fullElement(
-                "rect", ["x": c(x0), "y": c(Self.top), "width": c(max(1, x1 - x0)), "height": c(plotHeight), "class": "window"],
-                title: "peak window: \(window.count) segment\(window.count == 1 ? "" : "s") from \(Self.timeLabel(first.start)), \(peak.formattedBitrate)")
-            try writer.fullElement("line", ["x1": c(x0), "x2": c(max(x1, x0 + 1)), "y1": c(y(Double(peak))), "y2": c(y(Double(peak))), "class": "peak-line"])
+                "rect",
+                [
+                    "x": c(x0), "y": c(Self.top), "width": c(max(1, x1 - x0)), "height": c(plotHeight),
+                    "class": "window",
+                ],
+                title:
+                    "peak window: \(window.count) segment\(window.count == 1 ? "" : "s") from \(Self.timeLabel(first.start)), \(peak.formattedBitrate)"
+            )
+            try writer.fullElement(
+                "line",
+                [
+                    "x1": c(x0), "x2": c(max(x1, x0 + 1)), "y1": c(y(Double(peak))), "y2": c(y(Double(peak))),
+                    "class": "peak-line",
+                ])
             // Above the plot, over the window's start (its end when the window ends the playlist).
             let nearEnd = x0 > Self.left + plotWidth - 80
             try writer.fullElement(
-                "text", ["x": c(nearEnd ? max(x1, x0 + 1) : x0), "y": c(Self.top - 6), "class": nearEnd ? "window-label end" : "window-label"],
+                "text",
+                [
+                    "x": c(nearEnd ? max(x1, x0 + 1) : x0), "y": c(Self.top - 6),
+                    "class": nearEnd ? "window-label end" : "window-label",
+                ],
                 text: "peak window")
             try writer.fullEndElement()
         }
@@ -224,14 +254,19 @@ struct BitrateChart {
         let gap = bars.count <= 120 ? 1.0 : 0
         for bar in bars {
             let x0 = x(bar.start), width = max(0.6, x(bar.start + bar.duration) - x0 - gap)
-            let what = bar.segments.count == 1 ? "segment at line \(bar.firstLine)" : "segments at lines \(bar.firstLine)–\(bar.lastLine)"
+            let what =
+                bar.segments.count == 1
+                ? "segment at line \(bar.firstLine)" : "segments at lines \(bar.firstLine)–\(bar.lastLine)"
             let time = "\(Self.timeLabel(bar.start))–\(Self.timeLabel(bar.start + bar.duration))"
             guard let bitrate = bar.bitrate else {
                 // Read but without a duration (EXTINF 0): no rate to draw, and no hole either.
                 guard bar.hasHole else { continue }
                 try writer.fullElement(
-                    "rect", ["x": c(x0), "y": c(Self.top), "width": c(width), "height": c(plotHeight), "class": "hole",
-                             "fill": "url(#\(idPrefix)-hole)"],
+                    "rect",
+                    [
+                        "x": c(x0), "y": c(Self.top), "width": c(width), "height": c(plotHeight), "class": "hole",
+                        "fill": "url(#\(idPrefix)-hole)",
+                    ],
                     title: "\(what), \(time): not read, no data")
                 continue
             }
@@ -243,8 +278,10 @@ struct BitrateChart {
             try writer.startElement("rect")
             // A segment's bar is a link target: a finding at the segment's line points here.
             if bar.segments.count == 1 { try writer.attribute("id", segmentAnchor(line: bar.firstLine)) }
-            for (key, value) in ["x": c(x0), "y": c(top), "width": c(width), "height": c(max(0, base - top)),
-                                 "class": bar.posterBitrate == nil ? "bar unknown" : "bar"] as KeyValuePairs {
+            for (key, value) in [
+                "x": c(x0), "y": c(top), "width": c(width), "height": c(max(0, base - top)),
+                "class": bar.posterBitrate == nil ? "bar unknown" : "bar",
+            ] as KeyValuePairs {
                 try writer.attribute(key, value)
             }
             try writer.element("title", text: title)
@@ -252,14 +289,21 @@ struct BitrateChart {
             if let poster = bar.posterBitrate, poster > 0 {
                 let posterBase = y(Double(max(0, bitrate - poster)))
                 try writer.fullElement(
-                    "rect", ["x": c(x0), "y": c(top), "width": c(width), "height": c(max(0, posterBase - top)), "class": "poster-share"],
+                    "rect",
+                    [
+                        "x": c(x0), "y": c(top), "width": c(width), "height": c(max(0, posterBase - top)),
+                        "class": "poster-share",
+                    ],
                     title: "poster: \(poster.formattedBitrate) of \(bitrate.formattedBitrate)")
             }
             if bar.hasHole {
                 // Under the axis, at least 3 units wide so that a one-pixel bin's mark shows.
                 try writer.fullElement(
-                    "rect", ["x": c(x0), "y": c(base + 1), "width": c(max(width, 3)), "height": "5", "class": "hole",
-                             "fill": "url(#\(idPrefix)-hole)"])
+                    "rect",
+                    [
+                        "x": c(x0), "y": c(base + 1), "width": c(max(width, 3)), "height": "5", "class": "hole",
+                        "fill": "url(#\(idPrefix)-hole)",
+                    ])
             }
         }
         try writer.fullEndElement()
@@ -277,7 +321,8 @@ struct BitrateChart {
         for (line, textY) in zip(lines, labelY) {
             let lineY = c(y(Double(line.value)))
             try writer.fullElement(
-                "line", ["x1": c(Self.left), "x2": c(Self.left + plotWidth), "y1": lineY, "y2": lineY, "class": line.cssClass],
+                "line",
+                ["x1": c(Self.left), "x2": c(Self.left + plotWidth), "y1": lineY, "y2": lineY, "class": line.cssClass],
                 title: "\(line.name) \(line.value.formattedBitrate)")
             try writer.fullElement(
                 "text", ["x": c(Self.left + plotWidth + 6), "y": c(textY), "class": "ref-label \(line.cssClass)"],
@@ -286,8 +331,12 @@ struct BitrateChart {
         try writer.fullEndElement()
 
         try writer.fullElement(
-            "line", ["x1": c(Self.left), "x2": c(Self.left + plotWidth), "y1": c(Self.top + plotHeight), "y2": c(Self.top + plotHeight),
-                     "class": "axis"])
+            "line",
+            [
+                "x1": c(Self.left), "x2": c(Self.left + plotWidth), "y1": c(Self.top + plotHeight),
+                "y2": c(Self.top + plotHeight),
+                "class": "axis",
+            ])
         try writer.fullEndElement()  // svg
     }
 
@@ -317,7 +366,8 @@ extension XMLDocumentWriter {
     /// An element with attributes, optional text and an optional SVG `<title>` (a tooltip), always
     /// closed with an end tag.
     func fullElement(
-        _ name: String, _ attributes: KeyValuePairs<String, String> = [:], text content: String? = nil, title: String? = nil
+        _ name: String, _ attributes: KeyValuePairs<String, String> = [:], text content: String? = nil,
+        title: String? = nil
     ) throws(XMLWriterError) {
         try startElement(name)
         for (key, value) in attributes { try attribute(key, value) }

@@ -35,12 +35,14 @@ package enum CommandLineRedaction {
     /// `argument` as a POSIX shell reads it back: bare when it holds only safe characters,
     /// otherwise in single quotes.
     static func quoted(_ argument: String) -> String {
-        let safe = !argument.isEmpty && argument.unicodeScalars.allSatisfy { scalar in
-            switch scalar {
-            case "a"..."z", "A"..."Z", "0"..."9", "-", "_", ".", "/", ":", "=", ",", "+", "@", "%": true
-            default: false
+        let safe =
+            !argument.isEmpty
+            && argument.unicodeScalars.allSatisfy { scalar in
+                switch scalar {
+                case "a"..."z", "A"..."Z", "0"..."9", "-", "_", ".", "/", ":", "=", ",", "+", "@", "%": true
+                default: false
+                }
             }
-        }
         return safe ? argument : "'" + argument.replacing("'", with: #"'\''"#) + "'"
     }
 }

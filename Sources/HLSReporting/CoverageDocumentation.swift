@@ -7,7 +7,8 @@ package enum CoverageDocumentation {
     package static let regenerateCommand = "swift run hlscheck rules --format coverage > docs/coverage.md"
 
     /// The whole of docs/coverage.md for `result` (by default the rules' coverage today).
-    package static func markdown(_ result: SpecCoverage.Result = SpecCoverage.compute(SpecCoverage.ruleItems)) -> String {
+    package static func markdown(_ result: SpecCoverage.Result = SpecCoverage.compute(SpecCoverage.ruleItems)) -> String
+    {
         var out = """
             <!-- Generated from the requirements catalogue and the rules by `\(regenerateCommand)`; \
             do not edit by hand. A test fails when this file differs from what the code generates. -->
@@ -32,15 +33,20 @@ package enum CoverageDocumentation {
 
 
             """
-        out += "| source | MUST covered | MUST partial | MUST not checked | SHOULD covered | SHOULD partial | SHOULD not checked | not machine-checkable |\n"
+        out +=
+            "| source | MUST covered | MUST partial | MUST not checked | SHOULD covered | SHOULD partial | SHOULD not checked | not machine-checkable |\n"
         out += "|---|---:|---:|---:|---:|---:|---:|---:|\n"
         for source in SpecRequirement.Source.allCases {
             let rows = result.requirements.filter { $0.requirement.source == source }
             var cells: [String] = []
             for level in SpecRequirement.Level.allCases {
                 let checkable = rows.filter { $0.requirement.level == level && $0.requirement.isCheckable }
-                let covered = checkable.filter { if case .covered = $0.status { return true }; return false }.count
-                let partial = checkable.filter { if case .partial = $0.status { return true }; return false }.count
+                let covered = checkable.filter {
+                    if case .covered = $0.status { return true }; return false
+                }.count
+                let partial = checkable.filter {
+                    if case .partial = $0.status { return true }; return false
+                }.count
                 let unchecked = checkable.count - covered - partial
                 cells += ["\(covered) of \(checkable.count)", "\(partial)", "\(unchecked)"]
             }
@@ -51,7 +57,8 @@ package enum CoverageDocumentation {
             out += "\n## \(title(source))\n\n"
             out += "| section | level | requirement | enforced by |\n|---|---|---|---|\n"
             for (requirement, status) in result.requirements where requirement.source == source {
-                out += "| \(sectionCell(requirement)) | \(requirement.level.rawValue) | \(cell(requirement.text)) | \(cell(statusText(status))) |\n"
+                out +=
+                    "| \(sectionCell(requirement)) | \(requirement.level.rawValue) | \(cell(requirement.text)) | \(cell(statusText(status))) |\n"
             }
         }
         return out

@@ -23,7 +23,8 @@ package struct GitHubActionsReporter: Sendable {
         var annotated: [Severity: Int] = [:]
         var notAnnotated: [Severity: Int] = [:]
         for report in reports {
-            out += "::group::\(Self.escapeData(TerminalText.escaped("hlscheck \(report.input): \(Self.verdict(report))", keepingLineBreaks: true)))\n"
+            out +=
+                "::group::\(Self.escapeData(TerminalText.escaped("hlscheck \(report.input): \(Self.verdict(report))", keepingLineBreaks: true)))\n"
             // An excused finding is not an annotation on the pull request.
             for diagnostic in report.diagnostics where !diagnostic.suppressed {
                 if annotated[diagnostic.severity, default: 0] < annotationLimit {
@@ -40,7 +41,8 @@ package struct GitHubActionsReporter: Sendable {
             let counts = Severity.allCases.reversed().compactMap { severity in
                 notAnnotated[severity].map { "\($0) more \(Self.name(severity))\($0 == 1 ? "" : "s")" }
             }
-            out += "hlscheck: GitHub keeps \(annotationLimit) annotations of each type per step; not annotated: "
+            out +=
+                "hlscheck: GitHub keeps \(annotationLimit) annotations of each type per step; not annotated: "
                 + counts.joined(separator: ", ")
                 + ". They are listed above in their stream's group, and every finding is in the job summary and in the other report formats (--format text, sarif, junit).\n"
         }
@@ -78,21 +80,27 @@ package struct GitHubActionsReporter: Sendable {
         out += "| stream | verdict | errors | warnings | notes | variants |\n|---|---|---:|---:|---:|---:|\n"
         for report in reports {
             let verdict = report.inputError != nil ? "❌ could not be checked" : report.fails ? "❌ fails" : "✅ passes"
-            out += "| \(Self.cell(report.input)) | \(verdict) | \(report.count(.error)) | \(report.count(.warning)) | "
+            out +=
+                "| \(Self.cell(report.input)) | \(verdict) | \(report.count(.error)) | \(report.count(.warning)) | "
                 + "\(report.count(.note)) | \(report.variants.count) |\n"
         }
-        let findings = reports.flatMap { report in report.diagnostics.filter { !$0.suppressed }.map { (report.documentationURL, $0) } }
+        let findings = reports.flatMap { report in
+            report.diagnostics.filter { !$0.suppressed }.map { (report.documentationURL, $0) }
+        }
         if !findings.isEmpty {
             out += "\n| where | severity | rule | message |\n|---|---|---|---|\n"
             for (documentation, diagnostic) in findings.prefix(Self.summaryFindingLimit) {
                 let place = diagnostic.place ?? diagnostic.location?.uri ?? ""
                 // A link only to a page that is configured to exist; else the id, which `hlscheck rules ID` explains.
-                let rule = RuleDocumentation.url(for: diagnostic.rule, documentation: documentation)
+                let rule =
+                    RuleDocumentation.url(for: diagnostic.rule, documentation: documentation)
                     .map { "[\(Self.cell(diagnostic.rule))](\($0))" } ?? "`\(Self.cell(diagnostic.rule))`"
-                out += "| \(Self.cell(place)) | \(diagnostic.severity.rawValue) | \(rule) | \(Self.cell(diagnostic.message)) |\n"
+                out +=
+                    "| \(Self.cell(place)) | \(diagnostic.severity.rawValue) | \(rule) | \(Self.cell(diagnostic.message)) |\n"
             }
             if findings.count > Self.summaryFindingLimit {
-                out += "\n\(findings.count - Self.summaryFindingLimit) more findings are not listed here: see the text, JSON or SARIF report.\n"
+                out +=
+                    "\n\(findings.count - Self.summaryFindingLimit) more findings are not listed here: see the text, JSON or SARIF report.\n"
             }
         }
         let suppressed = reports.reduce(0) { $0 + $1.suppressedCount }
@@ -119,21 +127,24 @@ package struct GitHubActionsReporter: Sendable {
     /// Text from playlists goes through `TerminalText.escaped` first: the log view renders
     /// escape sequences. Line breaks are left to `escapeData`.
     func command(_ diagnostic: Diagnostic) -> String {
-        let name = switch diagnostic.severity {
-        case .error: "error"
-        case .warning: "warning"
-        case .note: "notice"
-        }
+        let name =
+            switch diagnostic.severity {
+            case .error: "error"
+            case .warning: "warning"
+            case .note: "notice"
+            }
         var properties: [String] = []
         if let location = diagnostic.location {
-            properties.append("file=\(Self.escapeProperty(TerminalText.escaped(location.uri, keepingLineBreaks: true)))")
+            properties.append(
+                "file=\(Self.escapeProperty(TerminalText.escaped(location.uri, keepingLineBreaks: true)))")
             if location.line > 0 {
                 properties.append("line=\(location.line)")
                 if location.column > 0 { properties.append("col=\(location.column)") }
             }
         }
         properties.append("title=\(Self.escapeProperty("hlscheck \(diagnostic.rule)"))")
-        return "::\(name) \(properties.joined(separator: ","))::\(Self.escapeData(TerminalText.escaped(diagnostic.message, keepingLineBreaks: true)))"
+        return
+            "::\(name) \(properties.joined(separator: ","))::\(Self.escapeData(TerminalText.escaped(diagnostic.message, keepingLineBreaks: true)))"
     }
 
     /// The message after `::`; GitHub's runner decodes `%25`, `%0D` and `%0A`.

@@ -30,7 +30,9 @@ package struct HTMLReporter: Sendable {
 
     /// `date` in UTC as "2026-11-21 10:00 UTC".
     package static func generated(at date: Date) -> String {
-        guard let time = UTCTime(secondsSince1970: date.timeIntervalSince1970, roundingToMilliseconds: true) else { return "1970-01-01 00:00 UTC" }
+        guard let time = UTCTime(secondsSince1970: date.timeIntervalSince1970, roundingToMilliseconds: true) else {
+            return "1970-01-01 00:00 UTC"
+        }
         return "\(time.date) \(time.time.prefix(5)) UTC"
     }
 
@@ -95,8 +97,10 @@ package struct HTMLReporter: Sendable {
                 // the streams apart.
                 try writer.startElement("span")
                 try writer.attribute("class", "overview-counts")
-                try writer.fullElement("span", ["class": "count error"], text: Self.plural(report.count(.error), "error"))
-                try writer.fullElement("span", ["class": "count warning"], text: Self.plural(report.count(.warning), "warning"))
+                try writer.fullElement(
+                    "span", ["class": "count error"], text: Self.plural(report.count(.error), "error"))
+                try writer.fullElement(
+                    "span", ["class": "count warning"], text: Self.plural(report.count(.warning), "warning"))
                 try writer.fullElement("span", ["class": "count note"], text: Self.plural(report.count(.note), "note"))
                 if let top = Self.topRule(report) {
                     try writer.text(" ")
@@ -118,7 +122,9 @@ package struct HTMLReporter: Sendable {
         try writer.fullEndElement()
 
         try writer.startElement("footer")
-        try writer.text("Bit rates in bit/s as RFC 8216 §4.3.4.2 measures them (bytes × 8 / EXTINF); peak over windows of 0.5–1.5 × the target duration. ")
+        try writer.text(
+            "Bit rates in bit/s as RFC 8216 §4.3.4.2 measures them (bytes × 8 / EXTINF); peak over windows of 0.5–1.5 × the target duration. "
+        )
         try writer.text("A value marked ≥ is a lower bound: some segment could not be read.")
         try writer.fullEndElement()
 
@@ -136,7 +142,8 @@ package struct HTMLReporter: Sendable {
             "meta",
             attributes: [
                 "http-equiv": "Content-Security-Policy",
-                "content": "default-src 'none'; img-src data:; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'",
+                "content":
+                    "default-src 'none'; img-src data:; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'",
             ])
         try writer.element("meta", attributes: ["name": "generator", "content": "hlscheck \(HLSCheckVersion.current)"])
         let title = reports.count == 1 ? "hlscheck: \(reports[0].input)" : "hlscheck report (\(reports.count) streams)"
@@ -199,9 +206,14 @@ package struct HTMLReporter: Sendable {
     /// The findings that fail the stream (at or above its `failureThreshold`: must fix) and the
     /// other errors and warnings (should fix), each grouped by rule in order of first appearance:
     /// the rule, how often, the first message, a link to the first finding in the full list.
-    private func writeFixSummary(_ report: CheckReport, stream: Int, to writer: XMLDocumentWriter) throws(XMLWriterError) {
-        let shown = report.diagnostics.indices.filter { !report.diagnostics[$0].suppressed && report.diagnostics[$0].severity != .note }
-        let fails = { (index: Int) in report.failureThreshold.map { report.diagnostics[index].severity >= $0 } ?? false }
+    private func writeFixSummary(_ report: CheckReport, stream: Int, to writer: XMLDocumentWriter)
+        throws(XMLWriterError)
+    {
+        let shown = report.diagnostics.indices.filter {
+            !report.diagnostics[$0].suppressed && report.diagnostics[$0].severity != .note
+        }
+        let fails = { (index: Int) in report.failureThreshold.map { report.diagnostics[index].severity >= $0 } ?? false
+        }
         let groups: [(title: String, cssClass: String, findings: [Int])] = [
             ("Must fix", "must-fix", shown.filter(fails)), ("Should fix", "should-fix", shown.filter { !fails($0) }),
         ]
@@ -225,13 +237,15 @@ package struct HTMLReporter: Sendable {
                 guard let first = indices.first else { continue }
                 let diagnostic = report.diagnostics[first]
                 try writer.startElement("li")
-                try writer.fullElement("a", ["href": "#\(Self.findingID(stream, first))", "class": "rule-link"], text: rule)
+                try writer.fullElement(
+                    "a", ["href": "#\(Self.findingID(stream, first))", "class": "rule-link"], text: rule)
                 if indices.count > 1 { try writer.fullElement("span", ["class": "times"], text: " ×\(indices.count)") }
                 try writer.text(" ")
                 try writer.fullElement("span", ["class": "message"], text: diagnostic.message)
                 if let place = diagnostic.place ?? diagnostic.location?.uri {
                     try writer.text(" ")
-                    try writer.fullElement("span", ["class": "place"], text: indices.count > 1 ? "first at \(place)" : place)
+                    try writer.fullElement(
+                        "span", ["class": "place"], text: indices.count > 1 ? "first at \(place)" : place)
                 }
                 try writer.fullEndElement()
             }
@@ -243,8 +257,11 @@ package struct HTMLReporter: Sendable {
 
     /// "2 errors, 1 warning, 0 notes (1 suppressed)".
     static func counts(_ report: CheckReport) -> String {
-        var text = [plural(report.count(.error), "error"), plural(report.count(.warning), "warning"), plural(report.count(.note), "note")]
-            .joined(separator: ", ")
+        var text = [
+            plural(report.count(.error), "error"), plural(report.count(.warning), "warning"),
+            plural(report.count(.note), "note"),
+        ]
+        .joined(separator: ", ")
         if report.suppressedCount > 0 { text += " (\(report.suppressedCount) suppressed)" }
         return text
     }
@@ -257,7 +274,9 @@ package struct HTMLReporter: Sendable {
         }
     }
 
-    private func writeVariantTable(_ report: CheckReport, stream: Int, to writer: XMLDocumentWriter) throws(XMLWriterError) {
+    private func writeVariantTable(_ report: CheckReport, stream: Int, to writer: XMLDocumentWriter)
+        throws(XMLWriterError)
+    {
         try writer.fullElement("h3", text: "Variants")
         try writer.startElement("div")
         try writer.attribute("class", "table-wrap")
@@ -266,7 +285,8 @@ package struct HTMLReporter: Sendable {
         try writer.startElement("thead")
         try writer.startElement("tr")
         for (heading, numeric) in [
-            ("Variant", false), ("Kind", false), ("BANDWIDTH", true), ("AVERAGE-\u{200B}BANDWIDTH", true), ("Measured peak", true),
+            ("Variant", false), ("Kind", false), ("BANDWIDTH", true), ("AVERAGE-\u{200B}BANDWIDTH", true),
+            ("Measured peak", true),
             ("Measured average", true), ("Codecs", false), ("Segments", true), ("Poster", true), ("Findings", true),
         ] {
             try writer.fullElement("th", numeric ? ["scope": "col", "class": "num"] : ["scope": "col"], text: heading)
@@ -285,17 +305,26 @@ package struct HTMLReporter: Sendable {
             let kind = variant.audioOnly ? "audio only" : (variant.resolution.map { "video \($0)" } ?? "video")
             try writer.fullElement("td", text: kind)
             try writer.fullElement("td", ["class": "num"], text: variant.declaredBandwidth?.formattedBitrate ?? "—")
-            try writer.fullElement("td", ["class": "num"], text: variant.declaredAverageBandwidth?.formattedBitrate ?? "—")
-            try writer.fullElement("td", ["class": "num"], text: variant.measuredPeakBitrate.map { lowerBound + $0.formattedBitrate } ?? "—")
             try writer.fullElement(
-                "td", ["class": "num"], text: variant.measuredAverageBitrate.map { lowerBound + $0.formattedBitrate } ?? "—")
+                "td", ["class": "num"], text: variant.declaredAverageBandwidth?.formattedBitrate ?? "—")
+            try writer.fullElement(
+                "td", ["class": "num"],
+                text: variant.measuredPeakBitrate.map { lowerBound + $0.formattedBitrate } ?? "—")
+            try writer.fullElement(
+                "td", ["class": "num"],
+                text: variant.measuredAverageBitrate.map { lowerBound + $0.formattedBitrate } ?? "—")
             // Declared CODECS, and what the segments hold when that differs.
             try writer.startElement("td")
             try writer.attribute("class", "codecs")
-            let declared = variant.codecs.declared.map { $0.split(separator: ",", omittingEmptySubsequences: false).joined(separator: ", ") }
+            let declared = variant.codecs.declared.map {
+                $0.split(separator: ",", omittingEmptySubsequences: false).joined(separator: ", ")
+            }
             try writer.text(declared ?? "none declared")
             let found = variant.codecs.detected.joined(separator: ", ")
-            if !found.isEmpty && Set(variant.codecs.detected) != Set(variant.codecs.declared?.split(separator: ",").map(String.init) ?? []) {
+            if !found.isEmpty
+                && Set(variant.codecs.detected)
+                    != Set(variant.codecs.declared?.split(separator: ",").map(String.init) ?? [])
+            {
                 try writer.fullElement("span", ["class": "found"], text: "found: " + found)
             }
             try writer.fullEndElement()
@@ -305,7 +334,12 @@ package struct HTMLReporter: Sendable {
             case let (nil, total?): segments = "not read (\(total))"
             default: segments = "—"
             }
-            try writer.fullElement("td", ["class": variant.segmentsMeasured.map { $0 < (variant.segmentCount ?? 0) } == true ? "num partial" : "num"], text: segments)
+            try writer.fullElement(
+                "td",
+                [
+                    "class": variant.segmentsMeasured.map { $0 < (variant.segmentCount ?? 0) } == true
+                        ? "num partial" : "num"
+                ], text: segments)
             try writer.fullElement("td", ["class": "num"], text: variant.artwork.map { Self.bytes($0.maxBytes) } ?? "—")
             let findings = Self.findings(of: variant, in: report)
             try writer.startElement("td")
@@ -333,22 +367,25 @@ package struct HTMLReporter: Sendable {
             try writer.startElement("figcaption")
             try writer.fullElement("span", ["class": "variant-uri"], text: variant.uri)
             try writer.text(" ")
-            try writer.fullElement("span", ["class": "place"], text: variant.audioOnly ? "audio only" : (variant.resolution ?? "video"))
+            try writer.fullElement(
+                "span", ["class": "place"], text: variant.audioOnly ? "audio only" : (variant.resolution ?? "video"))
             try writer.fullEndElement()
             guard let series = report.bitrateSeries[variant.playlist], !series.segments.isEmpty else {
-                let reason = if variant.segmentCount == nil {
-                    "Its media playlist could not be read: no chart."
-                } else if variant.segmentsMeasured != nil && variant.segmentCount != 0 {
-                    "The check kept no per-segment detail (CheckConfiguration.keepsSegmentDetail): no chart."
-                } else {
-                    "Its segments were not read (--playlist-only, or none listed): no chart."
-                }
+                let reason =
+                    if variant.segmentCount == nil {
+                        "Its media playlist could not be read: no chart."
+                    } else if variant.segmentsMeasured != nil && variant.segmentCount != 0 {
+                        "The check kept no per-segment detail (CheckConfiguration.keepsSegmentDetail): no chart."
+                    } else {
+                        "Its segments were not read (--playlist-only, or none listed): no chart."
+                    }
                 try writer.fullElement("p", ["class": "no-chart"], text: reason)
                 try writer.fullEndElement()
                 continue
             }
             let budget = variant.audioOnly ? report.audioOnlyBudget : nil
-            let chart = BitrateChart(series: series, variant: variant, budget: budget, idPrefix: Self.chartID(stream, variantIndex))
+            let chart = BitrateChart(
+                series: series, variant: variant, budget: budget, idPrefix: Self.chartID(stream, variantIndex))
             // A chart narrower than its min-width (a phone) scrolls sideways instead of shrinking
             // its text below legibility.
             try writer.startElement("div")
@@ -360,7 +397,9 @@ package struct HTMLReporter: Sendable {
         }
     }
 
-    private func writeLegend(_ chart: BitrateChart, variant: VariantSummary, to writer: XMLDocumentWriter) throws(XMLWriterError) {
+    private func writeLegend(_ chart: BitrateChart, variant: VariantSummary, to writer: XMLDocumentWriter)
+        throws(XMLWriterError)
+    {
         let series = chart.series
         try writer.startElement("ul")
         try writer.attribute("class", "legend")
@@ -377,18 +416,23 @@ package struct HTMLReporter: Sendable {
         }
         if series.segments.contains(where: { $0.bytes == nil }) { try item("sw-hole", "not read: no data") }
         if let peak = series.peakBitrate {
-            try item("sw-window", "peak window (0.5–1.5 × target duration \(series.targetDuration) s): \(peak.formattedBitrate)")
+            try item(
+                "sw-window",
+                "peak window (0.5–1.5 × target duration \(series.targetDuration) s): \(peak.formattedBitrate)")
         }
         for line in chart.references { try item("sw-\(line.cssClass)", "\(line.name) \(line.value.formattedBitrate)") }
         try writer.fullEndElement()
         if let combination = variant.peakCombination, combination.count > 1 {
             try writer.fullElement(
                 "p", ["class": "note"],
-                text: "The variant's measured peak (\(variant.measuredPeakBitrate?.formattedBitrate ?? "—")) also counts \(combination.dropFirst().joined(separator: ", ")), played with it; the chart shows \(series.playlist) alone.")
+                text:
+                    "The variant's measured peak (\(variant.measuredPeakBitrate?.formattedBitrate ?? "—")) also counts \(combination.dropFirst().joined(separator: ", ")), played with it; the chart shows \(series.playlist) alone."
+            )
         }
         if variant.measurementComplete == false {
             try writer.fullElement(
-                "p", ["class": "note"], text: "Not every segment could be read: measured values are lower bounds and no advice is computed.")
+                "p", ["class": "note"],
+                text: "Not every segment could be read: measured values are lower bounds and no advice is computed.")
         }
     }
 
@@ -398,11 +442,12 @@ package struct HTMLReporter: Sendable {
         guard !carrying.isEmpty || audioOnly else { return }
         try writer.fullElement("h3", text: "Poster")
         if carrying.isEmpty {
-            let reason = report.variants.allSatisfy({ $0.segmentsMeasured == nil })
+            let reason =
+                report.variants.allSatisfy({ $0.segmentsMeasured == nil })
                 ? "Segments were not read (--playlist-only): whether they carry a poster is unknown."
                 : report.variants.allSatisfy({ $0.segmentsInspected == 0 })
-                ? "Segments are encrypted and were not decrypted: whether they carry a poster is unknown."
-                : "No segment that was read carries a poster (ID3 APIC)."
+                    ? "Segments are encrypted and were not decrypted: whether they carry a poster is unknown."
+                    : "No segment that was read carries a poster (ID3 APIC)."
             try writer.fullElement("p", ["class": "no-image"], text: reason)
             return
         }
@@ -427,11 +472,13 @@ package struct HTMLReporter: Sendable {
                     attributes: [
                         "src": "data:\(image.format.rawValue);base64,\(Data(image.bytes).base64EncodedString())",
                         "alt": "The poster carried by \(variant.uri)",
-                        "width": String(Self.displaySize(image).width), "height": String(Self.displaySize(image).height),
+                        "width": String(Self.displaySize(image).width),
+                        "height": String(Self.displaySize(image).height),
                     ])
             }
             if !embedded && hashes.allSatisfy({ shown[$0] == nil }) {
-                try writer.fullElement("p", ["class": "no-image"], text: Self.missingImageReason(report, hashes: hashes))
+                try writer.fullElement(
+                    "p", ["class": "no-image"], text: Self.missingImageReason(report, hashes: hashes))
             }
             try writer.startElement("figcaption")
             try writer.fullElement("span", ["class": "variant-uri"], text: variant.uri)
@@ -441,7 +488,10 @@ package struct HTMLReporter: Sendable {
                 try writer.fullElement("dd", text: value)
             }
             let image = hashes.lazy.compactMap { report.posterImages[$0] }.first
-            try fact("Size", Self.bytes(image?.bytes.count ?? artwork.maxBytes) + (hashes.count > 1 ? " (largest of \(hashes.count) images)" : ""))
+            try fact(
+                "Size",
+                Self.bytes(image?.bytes.count ?? artwork.maxBytes)
+                    + (hashes.count > 1 ? " (largest of \(hashes.count) images)" : ""))
             if let image {
                 try fact("Pixels", "\(image.width) × \(image.height)")
             } else if let width = artwork.width, let height = artwork.height {
@@ -449,7 +499,8 @@ package struct HTMLReporter: Sendable {
             }
             try fact("Type", artwork.mimeType.isEmpty ? "—" : artwork.mimeType)
             // Segments whose content was not inspected may or may not carry one: say how many.
-            let uninspected = report.bitrateSeries[variant.playlist]?.segments.filter { $0.posterBytes == nil }.count ?? 0
+            let uninspected =
+                report.bitrateSeries[variant.playlist]?.segments.filter { $0.posterBytes == nil }.count ?? 0
             try fact(
                 "Segments with a poster",
                 "\(artwork.segmentsWithArtwork) of \(variant.segmentCount.map(String.init) ?? "?")"
@@ -480,10 +531,12 @@ package struct HTMLReporter: Sendable {
 
     static func missingImageReason(_ report: CheckReport, hashes: [String]) -> String {
         if hashes.isEmpty { return "Image not shown: no segment whose content was inspected carries it." }
-        return "Image not shown: only a JPEG or PNG that decodes, with a readable header, is shown (at most \(PosterImage.maximumCount) images of \(bytes(PosterImage.maximumBytes)) each per stream)."
+        return
+            "Image not shown: only a JPEG or PNG that decodes, with a readable header, is shown (at most \(PosterImage.maximumCount) images of \(bytes(PosterImage.maximumBytes)) each per stream)."
     }
 
-    private func writeFindings(_ report: CheckReport, stream: Int, to writer: XMLDocumentWriter) throws(XMLWriterError) {
+    private func writeFindings(_ report: CheckReport, stream: Int, to writer: XMLDocumentWriter) throws(XMLWriterError)
+    {
         try writer.fullElement("h3", text: "Findings")
         guard !report.diagnostics.isEmpty else {
             try writer.fullElement("p", ["class": "no-findings"], text: "No findings.")
@@ -494,29 +547,41 @@ package struct HTMLReporter: Sendable {
         for (index, diagnostic) in report.diagnostics.enumerated() {
             try writer.startElement("li")
             try writer.attribute("id", Self.findingID(stream, index))
-            try writer.attribute("class", "finding \(diagnostic.severity.rawValue)\(diagnostic.suppressed ? " suppressed" : "")")
+            try writer.attribute(
+                "class", "finding \(diagnostic.severity.rawValue)\(diagnostic.suppressed ? " suppressed" : "")")
             try writer.startElement("p")
             try writer.attribute("class", "finding-head")
-            try writer.fullElement("span", ["class": "severity"], text: diagnostic.suppressed ? "suppressed \(diagnostic.severity.rawValue)" : diagnostic.severity.rawValue)
+            try writer.fullElement(
+                "span", ["class": "severity"],
+                text: diagnostic.suppressed
+                    ? "suppressed \(diagnostic.severity.rawValue)" : diagnostic.severity.rawValue)
             try writer.text(" ")
             try writer.fullElement("code", ["class": "rule"], text: diagnostic.rule)
             // path:line:col, or the path alone for a finding about a whole file (line 0).
             if let place = diagnostic.place ?? diagnostic.location?.uri {
                 try writer.text(" ")
-                try writer.fullElement("a", ["href": "#\(Self.findingID(stream, index))", "class": "place"], text: place)
+                try writer.fullElement(
+                    "a", ["href": "#\(Self.findingID(stream, index))", "class": "place"], text: place)
             }
-            if let location = diagnostic.location, let variant = report.variants.firstIndex(where: {
-                location.uri == $0.playlist || (location.uri == report.input && location.line == $0.line)
-            }) {
+            if let location = diagnostic.location,
+                let variant = report.variants.firstIndex(where: {
+                    location.uri == $0.playlist || (location.uri == report.input && location.line == $0.line)
+                })
+            {
                 // To the segment's bar when the finding is about a segment, else to the chart.
                 let chart = report.bitrateSeries[report.variants[variant].playlist].map {
-                    BitrateChart(series: $0, variant: report.variants[variant], budget: nil, idPrefix: Self.chartID(stream, variant))
+                    BitrateChart(
+                        series: $0, variant: report.variants[variant], budget: nil,
+                        idPrefix: Self.chartID(stream, variant))
                 }
                 try writer.text(" ")
                 if let chart, location.uri == chart.series.playlist, chart.hasBar(line: location.line) {
-                    try writer.fullElement("a", ["href": "#\(chart.segmentAnchor(line: location.line))", "class": "to-chart"], text: "segment in chart")
+                    try writer.fullElement(
+                        "a", ["href": "#\(chart.segmentAnchor(line: location.line))", "class": "to-chart"],
+                        text: "segment in chart")
                 } else {
-                    try writer.fullElement("a", ["href": "#\(Self.variantID(stream, variant))", "class": "to-chart"], text: "chart")
+                    try writer.fullElement(
+                        "a", ["href": "#\(Self.variantID(stream, variant))", "class": "to-chart"], text: "chart")
                 }
             }
             try writer.fullEndElement()
@@ -525,7 +590,9 @@ package struct HTMLReporter: Sendable {
                 // What `hlscheck fix` writes: the proposed line, as it would stand in the playlist.
                 try writer.startElement("p")
                 try writer.attribute("class", "fix")
-                try writer.text(fix.inserted ? "hlscheck fix adds after line \(fix.line): " : "hlscheck fix makes line \(fix.line): ")
+                try writer.text(
+                    fix.inserted
+                        ? "hlscheck fix adds after line \(fix.line): " : "hlscheck fix makes line \(fix.line): ")
                 try writer.fullElement("code", ["class": "proposed-line"], text: fix.text)
                 try writer.text(" — \(fix.description)")
                 try writer.fullEndElement()

@@ -103,7 +103,8 @@ public struct JSONReporter: Sendable {
                 warnings: reports.reduce(0) { $0 + $1.count(.warning) },
                 notes: reports.reduce(0) { $0 + $1.count(.note) },
                 suppressed: reports.reduce(0) { $0 + $1.suppressedCount },
-                baselined: reports.contains { $0.baselinedCount > 0 } ? reports.reduce(0) { $0 + $1.baselinedCount } : nil),
+                baselined: reports.contains { $0.baselinedCount > 0 }
+                    ? reports.reduce(0) { $0 + $1.baselinedCount } : nil),
             diagnostics: diagnostics.map { diagnostic in
                 Document.Entry(
                     rule: diagnostic.rule, severity: diagnostic.severity.rawValue, message: diagnostic.message,
@@ -112,7 +113,9 @@ public struct JSONReporter: Sendable {
                     },
                     suppressed: diagnostic.suppressed ? true : nil, baselined: diagnostic.baselined ? true : nil,
                     fix: diagnostic.fix.map {
-                        Document.Fix(uri: $0.uri, line: $0.line, inserted: $0.inserted, text: $0.text, description: $0.description)
+                        Document.Fix(
+                            uri: $0.uri, line: $0.line, inserted: $0.inserted, text: $0.text,
+                            description: $0.description)
                     })
             },
             variants: reports.flatMap { report in
@@ -139,7 +142,9 @@ public struct JSONReporter: Sendable {
             report.delivery.map { log in
                 Document.Delivery(
                     input: report.input, responses: log.traffic.responses, bytes: log.traffic.bodyBytes,
-                    httpVersions: log.traffic.httpVersions.sorted { $0.key < $1.key }.map { .init(version: $0.key, responses: $0.value) },
+                    httpVersions: log.traffic.httpVersions.sorted { $0.key < $1.key }.map {
+                        .init(version: $0.key, responses: $0.value)
+                    },
                     tls: log.usedTLS, tlsVerified: log.usedTLS ? !log.tlsVerificationDisabled : nil)
             }
         }

@@ -37,7 +37,9 @@ package struct JUnitReporter: Sendable {
 
     /// `date` in UTC, formatted as the schema's `timestamp` wants it: ISO 8601 without a zone.
     package static func timestamp(for date: Date) -> String {
-        guard let time = UTCTime(secondsSince1970: date.timeIntervalSince1970, roundingToMilliseconds: true) else { return "1970-01-01T00:00:00" }
+        guard let time = UTCTime(secondsSince1970: date.timeIntervalSince1970, roundingToMilliseconds: true) else {
+            return "1970-01-01T00:00:00"
+        }
         return time.date + "T" + time.time
     }
 
@@ -51,7 +53,8 @@ package struct JUnitReporter: Sendable {
             // suite is named apart, or a CI view would merge or drop its test cases.
             seen[report.input, default: 0] += 1
             let count = seen[report.input] ?? 1
-            try writeSuite(report, name: count == 1 ? report.input : "\(report.input) (\(count))", id: index, to: writer)
+            try writeSuite(
+                report, name: count == 1 ? report.input : "\(report.input) (\(count))", id: index, to: writer)
         }
         try writer.endElement()
         return try writer.finish()
@@ -94,7 +97,9 @@ package struct JUnitReporter: Sendable {
         {
             return index
         }
-        return variants.firstIndex { $0.peakCombination?.contains(location.uri) == true && location.uri != report.input }
+        return variants.firstIndex {
+            $0.peakCombination?.contains(location.uri) == true && location.uri != report.input
+        }
     }
 
     /// Test cases in a stable order: rules in catalogue order, each as one stream-level case or,
@@ -122,14 +127,19 @@ package struct JUnitReporter: Sendable {
         for rule in ruleIDs {
             var ruleCases: [(Int?, TestCase)] = []
             if perVariant.contains(rule) {
-                if owned[rule]?[nil] != nil { ruleCases.append((nil, TestCase(name: rule, file: report.input, rule: rule))) }
+                if owned[rule]?[nil] != nil {
+                    ruleCases.append((nil, TestCase(name: rule, file: report.input, rule: rule)))
+                }
                 for (index, variant) in report.variants.enumerated() {
                     // A variant's case repeats its URI once per per-variant rule: a long one is
                     // cut as the text table cuts it (its findings keep it whole), and a `file`
                     // longer than any path Linux opens (PATH_MAX) likewise, so that a 512 KB URI
                     // among 1 000 variants is not written 50 times.
-                    let file = variant.playlist.utf8.count > Self.longestPath ? Table.fitted(variant.playlist) : variant.playlist
-                    ruleCases.append((index, TestCase(name: "\(rule): \(Table.fitted(variant.uri))", file: file, rule: rule)))
+                    let file =
+                        variant.playlist.utf8.count > Self.longestPath
+                        ? Table.fitted(variant.playlist) : variant.playlist
+                    ruleCases.append(
+                        (index, TestCase(name: "\(rule): \(Table.fitted(variant.uri))", file: file, rule: rule)))
                 }
             } else {
                 ruleCases.append((nil, TestCase(name: rule, file: report.input, rule: rule)))
@@ -141,7 +151,9 @@ package struct JUnitReporter: Sendable {
                 testCase.time = time
                 // A stream-level case is about the file its first finding is in (a media
                 // playlist's finding links there, not to the input).
-                if variant == nil, let first = (testCase.failing.first ?? testCase.diagnostics.first)?.location?.uri, !first.isEmpty {
+                if variant == nil, let first = (testCase.failing.first ?? testCase.diagnostics.first)?.location?.uri,
+                    !first.isEmpty
+                {
                     testCase.file = first
                 }
                 cases.append(testCase)
@@ -161,7 +173,9 @@ package struct JUnitReporter: Sendable {
         return "\(milliseconds / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction)"
     }
 
-    private func writeSuite(_ report: CheckReport, name: String, id: Int, to writer: XMLDocumentWriter) throws(XMLWriterError) {
+    private func writeSuite(_ report: CheckReport, name: String, id: Int, to writer: XMLDocumentWriter)
+        throws(XMLWriterError)
+    {
         let cases = Self.testCases(for: report)
         try writer.startElement("testsuite")
         try writer.attribute("name", name)
@@ -177,7 +191,9 @@ package struct JUnitReporter: Sendable {
         try writer.startElement("properties")
         // Once per document: consumers such as xunitparser merge every suite's properties into
         // one table and refuse a name seen twice.
-        if id == 0 { try writer.element("property", attributes: ["name": "hlscheck.version", "value": HLSCheckVersion.current]) }
+        if id == 0 {
+            try writer.element("property", attributes: ["name": "hlscheck.version", "value": HLSCheckVersion.current])
+        }
         try writer.endElement()
 
         for testCase in cases {
@@ -188,7 +204,8 @@ package struct JUnitReporter: Sendable {
             try writer.attribute("time", Self.seconds(testCase.time))
             let failing = testCase.failing
             if let first = failing.first {
-                let message = failing.count == 1
+                let message =
+                    failing.count == 1
                     ? first.message : "\(failing.count) \(Self.noun(failing)), the first: \(first.message)"
                 try writer.element(
                     "failure", attributes: ["message": message, "type": first.rule],

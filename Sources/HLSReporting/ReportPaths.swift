@@ -137,7 +137,8 @@ package struct ReportPaths: Sendable, Hashable {
         }
         report.multivariantPlaylists = report.multivariantPlaylists?.map(display)
         // The HTML report finds each variant's chart by its playlist path.
-        report.bitrateSeries = Dictionary(report.bitrateSeries.map { (display($0.key), $0.value) }, uniquingKeysWith: { first, _ in first })
+        report.bitrateSeries = Dictionary(
+            report.bitrateSeries.map { (display($0.key), $0.value) }, uniquingKeysWith: { first, _ in first })
         return report
     }
 }

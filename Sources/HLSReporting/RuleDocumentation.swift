@@ -19,7 +19,10 @@ package enum RuleDocumentation {
     /// GitHub's anchor for a heading that is the bare id: lower case, anything but letters,
     /// digits, `-` and `_` dropped.
     static func anchor(_ id: String) -> String {
-        String(id.lowercased().unicodeScalars.filter { $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_" }
+        String(
+            id.lowercased().unicodeScalars.filter {
+                $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_"
+            }
             .map(Character.init))
     }
 
@@ -66,11 +69,14 @@ package enum RuleDocumentation {
 
 
             """
-        out += "| rule | " + profiles.map { "`\($0.rawValue)`" }.joined(separator: " | ") + " | scope | what it enforces |\n"
+        out +=
+            "| rule | " + profiles.map { "`\($0.rawValue)`" }.joined(separator: " | ")
+            + " | scope | what it enforces |\n"
         out += "|---|" + profiles.map { _ in "---|" }.joined() + "---|---|\n"
         for rule in rules {
             let levels = profiles.map { severity(of: rule, in: $0)?.rawValue ?? "off" }
-            out += "| [`\(rule.id)`](#\(anchor(rule.id))) | " + levels.joined(separator: " | ")
+            out +=
+                "| [`\(rule.id)`](#\(anchor(rule.id))) | " + levels.joined(separator: " | ")
                 + " | \(rule.scope.rawValue) | \(cell(rule.summary)) |\n"
         }
         for rule in rules {
@@ -90,11 +96,15 @@ package enum RuleDocumentation {
             }
             if !rule.configurable { facts.append("no setting changes it: the run exits with code 2") }
             out += "- " + facts.joined(separator: "\n- ") + "\n"
-            let triggering = rule.triggering.map(\.name)
+            let triggering =
+                rule.triggering.map(\.name)
                 + rule.profileExamples.filter(\.triggers).map { "\($0.example.name) (`\($0.profile.rawValue)`)" }
-            let passing = rule.nonTriggering.map(\.name)
+            let passing =
+                rule.nonTriggering.map(\.name)
                 + rule.profileExamples.filter { !$0.triggers }.map { "\($0.example.name) (`\($0.profile.rawValue)`)" }
-            if !triggering.isEmpty { out += "- reported for (examples tested): " + triggering.joined(separator: "; ") + "\n" }
+            if !triggering.isEmpty {
+                out += "- reported for (examples tested): " + triggering.joined(separator: "; ") + "\n"
+            }
             if !passing.isEmpty { out += "- not reported for: " + passing.joined(separator: "; ") + "\n" }
         }
         return out
@@ -102,7 +112,8 @@ package enum RuleDocumentation {
 
     /// A spec item as a list entry: its sections in code spans, then the requirement.
     private static func itemText(_ item: SpecItem) -> String {
-        "`\(item.reference)`" + (item.rfc8216.map { " (`\($0)`)" } ?? "") + " \(item.level.rawValue): \(item.requirement)"
+        "`\(item.reference)`" + (item.rfc8216.map { " (`\($0)`)" } ?? "")
+            + " \(item.level.rawValue): \(item.requirement)"
     }
 
     /// Table cell text: `|` would end the cell, a line break the row.
@@ -118,7 +129,8 @@ package enum RuleDocumentation {
     /// A rule's whole story for the terminal (`hlscheck rules ID`): what it finds, why (with the
     /// spec section), its severity in `profile`, when it runs, the tested examples, and how to
     /// change or excuse it; wrapped at `width` columns. Nil for an id that names no rule.
-    package static func explanation(of id: String, profile: Profile, documentation: String?, width: Int = 80) -> String? {
+    package static func explanation(of id: String, profile: Profile, documentation: String?, width: Int = 80) -> String?
+    {
         guard let rule = RuleCatalogue.description(of: id) else { return nil }
         var out = "\(rule.id): \(rule.name)\n\n"
         out += wrap(rule.summary, width) + "\n\n" + wrap(rule.rationale, width) + "\n\n"
@@ -127,15 +139,22 @@ package enum RuleDocumentation {
             "Severity: \(level) in profile \(profile.rawValue) (default \(rule.defaultSeverity.rawValue)).",
             "Scope: \(rule.scope == .variant ? "each finding concerns one variant" : "the stream as a whole").",
         ]
-        facts.append(rule.needsDecoding ? "Runs only with --decode." : rule.needsMedia ? "Reads segments: silent with --playlist-only." : "Runs with --playlist-only too.")
-        let triggering = rule.triggering.map(\.name)
+        facts.append(
+            rule.needsDecoding
+                ? "Runs only with --decode."
+                : rule.needsMedia ? "Reads segments: silent with --playlist-only." : "Runs with --playlist-only too.")
+        let triggering =
+            rule.triggering.map(\.name)
             + rule.profileExamples.filter(\.triggers).map { "\($0.example.name) (\($0.profile.rawValue))" }
-        let passing = rule.nonTriggering.map(\.name)
+        let passing =
+            rule.nonTriggering.map(\.name)
             + rule.profileExamples.filter { !$0.triggers }.map { "\($0.example.name) (\($0.profile.rawValue))" }
         if !triggering.isEmpty { facts.append("Reported for: " + triggering.joined(separator: "; ") + ".") }
         if !passing.isEmpty { facts.append("Not reported for: " + passing.joined(separator: "; ") + ".") }
         if rule.configurable {
-            facts.append("Change its severity or turn it off in .hlscheck.yml (rules: \(rule.id): warning, or off); excuse one finding with a line \"# hlscheck-disable-next-line \(rule.id)\" above it in the playlist.")
+            facts.append(
+                "Change its severity or turn it off in .hlscheck.yml (rules: \(rule.id): warning, or off); excuse one finding with a line \"# hlscheck-disable-next-line \(rule.id)\" above it in the playlist."
+            )
         } else {
             facts.append("No setting changes it: the run exits with code 2 whatever --fail-on says.")
         }
@@ -185,15 +204,19 @@ package enum RuleDocumentation {
 
     /// The catalogue as JSON, with the severities `profile` gives (docs/rules.md documents the keys).
     package static func json(
-        profile: Profile, documentation: String? = CheckConfiguration.builtInDocumentationURL, _ rules: [RuleDescription] = RuleCatalogue.descriptions
+        profile: Profile, documentation: String? = CheckConfiguration.builtInDocumentationURL,
+        _ rules: [RuleDescription] = RuleCatalogue.descriptions
     ) -> String {
-        let list = RuleList(profile: profile.rawValue, rules: rules.map { rule in
-            RuleEntry(
-                id: rule.id, name: rule.name, summary: rule.summary, rationale: rule.rationale, specItems: rule.specItems,
-                defaultSeverity: rule.defaultSeverity.rawValue, severity: severity(of: rule, in: profile)?.rawValue,
-                scope: rule.scope.rawValue, readsSegments: rule.needsMedia, needsDecode: rule.needsDecoding,
-                helpUri: url(for: rule.id, documentation: documentation))
-        })
+        let list = RuleList(
+            profile: profile.rawValue,
+            rules: rules.map { rule in
+                RuleEntry(
+                    id: rule.id, name: rule.name, summary: rule.summary, rationale: rule.rationale,
+                    specItems: rule.specItems,
+                    defaultSeverity: rule.defaultSeverity.rawValue, severity: severity(of: rule, in: profile)?.rawValue,
+                    scope: rule.scope.rawValue, readsSegments: rule.needsMedia, needsDecode: rule.needsDecoding,
+                    helpUri: url(for: rule.id, documentation: documentation))
+            })
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         guard let data = try? encoder.encode(list) else { return "{}\n" }

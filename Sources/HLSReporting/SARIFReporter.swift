@@ -54,7 +54,8 @@ package struct SARIFReporter: Sendable {
     /// The `partialFingerprints` key: ours, versioned, so a change of recipe is a new key.
     static let fingerprintKey = "hlscheckLineHash/v1"
 
-    static let schemaURI = "https://raw.githubusercontent.com/oasis-tcs/sarif-spec/master/Schemata/sarif-schema-2.1.0.json"
+    static let schemaURI =
+        "https://raw.githubusercontent.com/oasis-tcs/sarif-spec/master/Schemata/sarif-schema-2.1.0.json"
 
     struct Log: Encodable {
         var schema = SARIFReporter.schemaURI
@@ -164,7 +165,8 @@ package struct SARIFReporter: Sendable {
     /// One SARIF 2.1.0 log for all reports.
     package func render(_ reports: [CheckReport]) -> String {
         // One run, one driver: the documentation URL of the first report that has one.
-        let documentation = reports.lazy.compactMap(\.documentationURL).first ?? CheckConfiguration.builtInDocumentationURL
+        let documentation =
+            reports.lazy.compactMap(\.documentationURL).first ?? CheckConfiguration.builtInDocumentationURL
         let descriptors = catalogue.map { Self.descriptor($0, documentation: documentation) }
         var ruleIndex: [String: Int] = [:]
         for (index, rule) in descriptors.enumerated() where ruleIndex[rule.id] == nil {
@@ -179,14 +181,18 @@ package struct SARIFReporter: Sendable {
                 partialFingerprints: [Self.fingerprintKey: fingerprint(diagnostic, in: &fingerprints)],
                 suppressions: diagnostic.baselined
                     ? [Suppression(kind: "external", justification: "in the baseline file (--baseline)")]
-                    : diagnostic.suppressed ? [Suppression(kind: "inSource", justification: "a # hlscheck-disable comment in the playlist")] : nil,
+                    : diagnostic.suppressed
+                        ? [Suppression(kind: "inSource", justification: "a # hlscheck-disable comment in the playlist")]
+                        : nil,
                 fixes: diagnostic.fix.map { [fix($0)] })
         }
         let log = Log(runs: [
             Run(
                 tool: Tool(driver: Driver(informationUri: documentation, rules: descriptors)),
                 invocations: invocation.map { [invocationObject($0, reports)] },
-                originalUriBaseIds: paths.map { [Self.rootBaseID: ArtifactLocation(uri: Self.fileURI(directory: $0.root))] },
+                originalUriBaseIds: paths.map {
+                    [Self.rootBaseID: ArtifactLocation(uri: Self.fileURI(directory: $0.root))]
+                },
                 artifacts: reports.map { Artifact(location: artifactLocation($0.input)) },
                 results: results)
         ])
@@ -202,7 +208,8 @@ package struct SARIFReporter: Sendable {
         ReportingDescriptor(
             id: rule.id, name: identifier(rule.id), shortDescription: Text(text: rule.summary),
             fullDescription: Text(text: rule.rationale),
-            help: Text(text: "\(rule.summary)\n\n\(rule.rationale)\n\n`hlscheck rules \(rule.id)` explains it in full."),
+            help: Text(
+                text: "\(rule.summary)\n\n\(rule.rationale)\n\n`hlscheck rules \(rule.id)` explains it in full."),
             helpUri: RuleDocumentation.url(for: rule.id, documentation: documentation),
             defaultConfiguration: Configuration(level: rule.defaultSeverity.rawValue))
     }
@@ -228,9 +235,11 @@ package struct SARIFReporter: Sendable {
         }
         return Fix(
             description: Text(text: proposed.description),
-            artifactChanges: [ArtifactChange(
-                artifactLocation: artifactLocation(proposed.uri),
-                replacements: [Replacement(deletedRegion: region, insertedContent: Text(text: text))])])
+            artifactChanges: [
+                ArtifactChange(
+                    artifactLocation: artifactLocation(proposed.uri),
+                    replacements: [Replacement(deletedRegion: region, insertedContent: Text(text: text))])
+            ])
     }
 
     /// Line and column are 1-based; 0 means unknown (a column of 0: the whole line).
@@ -247,7 +256,9 @@ package struct SARIFReporter: Sendable {
         let lowered = path.lowercased()
         if lowered.hasPrefix("http://") || lowered.hasPrefix("https://") { return ArtifactLocation(uri: path) }
         // Without a known root, an absolute path stays an absolute-path reference, as given.
-        if path.hasPrefix("/") { return ArtifactLocation(uri: (paths == nil ? "" : "file://") + Self.uriReference(path)) }
+        if path.hasPrefix("/") {
+            return ArtifactLocation(uri: (paths == nil ? "" : "file://") + Self.uriReference(path))
+        }
         return ArtifactLocation(uri: Self.uriReference(path), uriBaseId: paths == nil ? nil : Self.rootBaseID)
     }
 
@@ -278,9 +289,12 @@ package struct SARIFReporter: Sendable {
     func fingerprint(_ diagnostic: Diagnostic, in seen: inout Fingerprints) -> String {
         let uri = diagnostic.location?.uri ?? ""
         let hash: String
-        if let location = diagnostic.location, let cached = seen.lineHashes[LineKey(rule: diagnostic.rule, uri: uri, line: location.line)] {
+        if let location = diagnostic.location,
+            let cached = seen.lineHashes[LineKey(rule: diagnostic.rule, uri: uri, line: location.line)]
+        {
             hash = cached
-        } else if let location = diagnostic.location, let text = sourceLines.text(of: location.uri, line: location.line) {
+        } else if let location = diagnostic.location, let text = sourceLines.text(of: location.uri, line: location.line)
+        {
             let content = text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
             hash = Self.fnv1a([diagnostic.rule, uri, "line:" + content].joined(separator: "\u{0}"))
             seen.lineHashes[LineKey(rule: diagnostic.rule, uri: uri, line: location.line)] = hash
@@ -313,16 +327,19 @@ package struct SARIFReporter: Sendable {
             exitCode: invocation.exitCode,
             // Findings are a successful run; an input that could not be checked is not (exit 2).
             executionSuccessful: invocation.exitCode != 2,
-            toolExecutionNotifications: failed.isEmpty ? nil : failed.map { report in
-                Notification(
-                    level: "error", message: Text(text: report.inputError?.description ?? report.input),
-                    locations: [location(uri: report.input, line: 0, column: 0)])
-            })
+            toolExecutionNotifications: failed.isEmpty
+                ? nil
+                : failed.map { report in
+                    Notification(
+                        level: "error", message: Text(text: report.inputError?.description ?? report.input),
+                        locations: [location(uri: report.input, line: 0, column: 0)])
+                })
     }
 
     /// RFC 3339 in UTC with milliseconds, as SARIF's `date-time` wants it.
     static func utc(_ date: Date) -> String {
-        UTCTime(secondsSince1970: date.timeIntervalSince1970, roundingToMilliseconds: true)?.internetDateTimeWithMilliseconds
+        UTCTime(secondsSince1970: date.timeIntervalSince1970, roundingToMilliseconds: true)?
+            .internetDateTimeWithMilliseconds
             ?? "1970-01-01T00:00:00.000Z"
     }
 

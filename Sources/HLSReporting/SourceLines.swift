@@ -32,8 +32,8 @@ package struct SourceLines: Sendable {
         var lines: [String: [Int: String]] = [:]
         for (path, numbers) in wanted {
             guard let absolute = paths.resolve(path),
-                  let file = try? RegularFile(path: absolute),
-                  let bytes = try? file.readAll(maximumBytes: maximumBytes, limitHint: "--max-playlist-bytes")
+                let file = try? RegularFile(path: absolute),
+                let bytes = try? file.readAll(maximumBytes: maximumBytes, limitHint: "--max-playlist-bytes")
             else { continue }
             var found: [Int: String] = [:]
             var number = 1

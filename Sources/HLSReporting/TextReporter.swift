@@ -55,7 +55,9 @@ public struct TextReporter: Sendable {
         for diagnostic in report.diagnostics where !diagnostic.suppressed {
             out += line(for: diagnostic) + "\n"
         }
-        if let multivariant = report.multivariantPlaylists { out += mediaPlaylistNote(report.input, multivariant) + "\n" }
+        if let multivariant = report.multivariantPlaylists {
+            out += mediaPlaylistNote(report.input, multivariant) + "\n"
+        }
         guard tables else { return out }
         if !report.variants.isEmpty {
             if report.diagnostics.contains(where: { !$0.suppressed }) { out += "\n" }
@@ -70,13 +72,15 @@ public struct TextReporter: Sendable {
     func documentation(_ tally: ReportTally) -> String {
         let rules = tally.rules.sorted()
         guard !rules.isEmpty else { return "" }
-        return "What each rule checks and how to fix it: hlscheck rules \(rules.map { TerminalText.escaped($0) }.joined(separator: " "))\n\n"
+        return
+            "What each rule checks and how to fix it: hlscheck rules \(rules.map { TerminalText.escaped($0) }.joined(separator: " "))\n\n"
     }
 
     /// A media playlist was checked on its own: a passing check says nothing about the stream's
     /// variants, so say what did not run and, when known, what to check instead.
     func mediaPlaylistNote(_ input: String, _ multivariant: [String]) -> String {
-        let instead = multivariant.isEmpty
+        let instead =
+            multivariant.isEmpty
             ? "check the stream's multivariant playlist for them"
             : "check \(multivariant.map { TerminalText.escaped($0) }.joined(separator: " or ")), which references it"
         return paint(TerminalText.escaped(input), "1")
@@ -87,12 +91,14 @@ public struct TextReporter: Sendable {
     func line(for diagnostic: Diagnostic) -> String {
         // Text from playlists is escaped: a control character must not drive the terminal.
         let place = diagnostic.place.map { paint("\(TerminalText.escaped($0)):", "1") + " " } ?? ""
-        let code = switch diagnostic.severity {
-        case .error: "1;31"
-        case .warning: "1;33"
-        case .note: "1;36"
-        }
-        return "\(place)\(paint(diagnostic.severity.rawValue + ":", code)) \(TerminalText.escaped(diagnostic.message)) [\(diagnostic.rule)]"
+        let code =
+            switch diagnostic.severity {
+            case .error: "1;31"
+            case .warning: "1;33"
+            case .note: "1;36"
+            }
+        return
+            "\(place)\(paint(diagnostic.severity.rawValue + ":", code)) \(TerminalText.escaped(diagnostic.message)) [\(diagnostic.rule)]"
     }
 
     private func paint(_ text: String, _ code: String) -> String {
@@ -100,8 +106,10 @@ public struct TextReporter: Sendable {
     }
 
     func variantTable(_ variants: [VariantSummary]) -> String {
-        let header = ["URI", "AUDIO-ONLY", "PEAK declared/measured", "AVERAGE declared/measured", "CODECS",
-                      "RESOLUTION", "SEGMENTS", "POSTER"]
+        let header = [
+            "URI", "AUDIO-ONLY", "PEAK declared/measured", "AVERAGE declared/measured", "CODECS",
+            "RESOLUTION", "SEGMENTS", "POSTER",
+        ]
         let rows = variants.map { variant -> [String] in
             [
                 TerminalText.escaped(variant.uri),
@@ -115,7 +123,8 @@ public struct TextReporter: Sendable {
             ]
         }
         let table = Table(header: header, rows: rows)
-        let note = table.shortensCells
+        let note =
+            table.shortensCells
             ? "  (a cell longer than \(Table.maximumCellWidth) characters is shortened in the middle with …; --format json has it whole)\n"
             : ""
         return table.render(indent: "  ", width: width) + note
@@ -151,10 +160,12 @@ public struct TextReporter: Sendable {
     /// "3 streams checked: 1 error, 2 warnings, 0 notes (4 suppressed, 3 by the baseline)".
     package func summaryLine(_ tally: ReportTally) -> String {
         let checked = tally.streams - tally.unreadable
-        let inputs = (checked == 1 ? "1 stream" : "\(checked) streams") + " checked"
+        let inputs =
+            (checked == 1 ? "1 stream" : "\(checked) streams") + " checked"
             + (tally.unreadable > 0 ? ", \(tally.unreadable) could not be read" : "")
         let baselined = tally.baselined > 0 ? ", \(tally.baselined) by the baseline" : ""
-        return "\(inputs): \(plural(tally.errors, "error")), \(plural(tally.warnings, "warning")), \(plural(tally.notes, "note"))"
+        return
+            "\(inputs): \(plural(tally.errors, "error")), \(plural(tally.warnings, "warning")), \(plural(tally.notes, "note"))"
             + (tally.suppressed > 0 ? " (\(tally.suppressed) suppressed\(baselined))" : "")
     }
 }
@@ -257,7 +268,8 @@ struct Table {
                 var line = indent
                 for (position, column) in columns.enumerated() {
                     let cell = row[column]
-                    line += position == columns.count - 1
+                    line +=
+                        position == columns.count - 1
                         ? cell : cell + String(repeating: " ", count: max(0, widths[column] - cell.count) + 2)
                 }
                 return line + "\n"

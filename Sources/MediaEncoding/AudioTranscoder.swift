@@ -105,11 +105,14 @@ package enum AudioTranscoder {
     ) throws(AudioTranscodingError) -> TranscodedAudio {
         LibAV.silenceLogging()
         guard !sources.isEmpty else { throw AudioTranscodingError("no segments to take the audio from") }
-        var encoded = try encode(sources, bitRate: bitRate, maximumChannels: maximumChannels, timelineStart: timelineStart)
+        var encoded = try encode(
+            sources, bitRate: bitRate, maximumChannels: maximumChannels, timelineStart: timelineStart)
         do {
             switch container {
             case .adts:
-                encoded.segments = encoded.packets.map { frames in frames.flatMap { ADTSFraming.frame($0, config: encoded.config) } }
+                encoded.segments = encoded.packets.map { frames in
+                    frames.flatMap { ADTSFraming.frame($0, config: encoded.config) }
+                }
             case .mpegTS:
                 encoded.segments = try LibAVMuxer.mux(encoded, format: "mpegts")
             case .fragmentedMP4:
@@ -131,7 +134,9 @@ package enum AudioTranscoder {
 
     // MARK: - Encoding
 
-    private static func encode(_ sources: [AudioSourceSegment], bitRate: Int, maximumChannels: Int, timelineStart: Int64?) throws(AudioTranscodingError) -> EncodedAudio {
+    private static func encode(
+        _ sources: [AudioSourceSegment], bitRate: Int, maximumChannels: Int, timelineStart: Int64?
+    ) throws(AudioTranscodingError) -> EncodedAudio {
         var result = EncodedAudio()
         result.bitRate = bitRate
         var pipeline: Pipeline?
@@ -143,7 +148,8 @@ package enum AudioTranscoder {
             do {
                 try active.finish()
             } catch {
-                throw AudioTranscodingError("\(sources[runSegments.last ?? 0].place): cannot finish encoding: \(error.description)")
+                throw AudioTranscodingError(
+                    "\(sources[runSegments.last ?? 0].place): cannot finish encoding: \(error.description)")
             }
             result.assign(active.output, runSegments: runSegments, runStart: active.runStartSamples)
             result.sourceSamples += active.decodedSamples
@@ -159,7 +165,9 @@ package enum AudioTranscoder {
             do throws(RegularFileError) {
                 let segment = try RegularFile(path: source.path).region(source.range.map { ($0.offset, $0.length) })
                 if let initPath = source.initSection {
-                    bytes = ConcatenatedBytes(try RegularFile(path: initPath).region(source.initRange.map { ($0.offset, $0.length) }), segment)
+                    bytes = ConcatenatedBytes(
+                        try RegularFile(path: initPath).region(source.initRange.map { ($0.offset, $0.length) }), segment
+                    )
                 } else {
                     bytes = segment
                 }
@@ -175,9 +183,10 @@ package enum AudioTranscoder {
                 if pipeline == nil { try demuxer.findStreamInfo() }
                 // The first audio track (av_find_best_stream needs the stream info, which only
                 // the first segment of a run is probed for).
-                let streamIndex = (0..<Int32(format.pointee.nb_streams)).first { index in
-                    format.pointee.streams[Int(index)]?.pointee.codecpar?.pointee.codec_type == AVMEDIA_TYPE_AUDIO
-                } ?? -1
+                let streamIndex =
+                    (0..<Int32(format.pointee.nb_streams)).first { index in
+                        format.pointee.streams[Int(index)]?.pointee.codecpar?.pointee.codec_type == AVMEDIA_TYPE_AUDIO
+                    } ?? -1
                 guard streamIndex >= 0, let stream = format.pointee.streams[Int(streamIndex)] else {
                     throw AudioTranscodingError("\(source.place): has no audio track to take the audio from")
                 }
@@ -193,7 +202,9 @@ package enum AudioTranscoder {
                 if source.container.isPackedAudio {
                     // Packed audio's frames start at 0 in every file: its time is the PRIV
                     // timestamp, or follows from the segment before (RFC 8216 §3.4).
-                    let previous = result.sourceStarts.last.map { $0 + Int64(previousSamples) * 90_000 / Int64(active.sampleRate) }
+                    let previous = result.sourceStarts.last.map {
+                        $0 + Int64(previousSamples) * 90_000 / Int64(active.sampleRate)
+                    }
                     start = Self.leadingTimestamp(bytes) ?? previous ?? timelineStart ?? 0
                 }
                 previousSamples = active.decodedSamples - samplesBefore
@@ -222,10 +233,13 @@ extension AudioTranscoder {
     static func leadingTimestamp(_ source: any RandomAccessBytes) -> Int64? {
         func prefix(_ count: Int) -> [UInt8]? {
             var bytes = [UInt8](repeating: 0, count: count)
-            let read = try? bytes.withUnsafeMutableBytes { buffer throws(ByteReadError) in try source.read(at: 0, into: buffer) }
+            let read = try? bytes.withUnsafeMutableBytes { buffer throws(ByteReadError) in
+                try source.read(at: 0, into: buffer)
+            }
             return read == count ? bytes : nil
         }
-        guard source.count >= 10, let header = prefix(10), header[0] == 0x49, header[1] == 0x44, header[2] == 0x33 else { return nil }
+        guard source.count >= 10, let header = prefix(10), header[0] == 0x49, header[1] == 0x44, header[2] == 0x33
+        else { return nil }
         let footer = header[5] & 0x10 != 0 ? 10 : 0
         let size = header[6..<10].reduce(0) { $0 << 7 | Int($1 & 0x7f) } + 10 + footer
         guard size <= source.count, size <= 16 << 20, let tag = prefix(size) else { return nil }
@@ -304,9 +318,15 @@ private final class Pipeline {
 
     init(stream: UnsafeMutablePointer<AVStream>, bitRate: Int, maximumChannels: Int) throws(LibAVError) {
         guard let parameters = stream.pointee.codecpar else { throw LibAV.nullResult("codecpar") }
-        codecParameters = (parameters.pointee.codec_id, parameters.pointee.sample_rate, parameters.pointee.ch_layout.nb_channels)
+        codecParameters = (
+            parameters.pointee.codec_id, parameters.pointee.sample_rate, parameters.pointee.ch_layout.nb_channels
+        )
         guard let codec = avcodec_find_decoder(parameters.pointee.codec_id) else {
-            throw LibAVError(function: "avcodec_find_decoder", code: 0, message: "this libavcodec has no \(LibAV.string(avcodec_get_name(parameters.pointee.codec_id)) ?? "such") decoder")
+            throw LibAVError(
+                function: "avcodec_find_decoder", code: 0,
+                message:
+                    "this libavcodec has no \(LibAV.string(avcodec_get_name(parameters.pointee.codec_id)) ?? "such") decoder"
+            )
         }
         decoder = avcodec_alloc_context3(codec)
         guard let decoder else { throw LibAV.nullResult("avcodec_alloc_context3") }
@@ -322,7 +342,8 @@ private final class Pipeline {
         channels = max(1, min(maximumChannels, Int(decoder.pointee.ch_layout.nb_channels)))
 
         guard let aac = avcodec_find_encoder_by_name("aac") else {
-            throw LibAVError(function: "avcodec_find_encoder_by_name", code: 0, message: "this libavcodec has no native aac encoder")
+            throw LibAVError(
+                function: "avcodec_find_encoder_by_name", code: 0, message: "this libavcodec has no native aac encoder")
         }
         encoder = avcodec_alloc_context3(aac)
         guard let encoder else { throw LibAV.nullResult("avcodec_alloc_context3") }
@@ -335,9 +356,10 @@ private final class Pipeline {
         encoder.pointee.flags |= hls_codec_flag_global_header()
         encoder.pointee.thread_count = 1
         try LibAV.check("avcodec_open2", avcodec_open2(encoder, aac, nil))
-        let extradata = encoder.pointee.extradata.map {
-            Array(UnsafeBufferPointer(start: $0, count: Int(encoder.pointee.extradata_size)))
-        } ?? []
+        let extradata =
+            encoder.pointee.extradata.map {
+                Array(UnsafeBufferPointer(start: $0, count: Int(encoder.pointee.extradata_size)))
+            } ?? []
         var config = AACConfig()
         config.extradata = extradata
         if extradata.count >= 2 {
@@ -351,9 +373,11 @@ private final class Pipeline {
         av_channel_layout_default(&outLayout, Int32(channels))
         defer { av_channel_layout_uninit(&outLayout) }
         var swr: OpaquePointer?
-        try LibAV.check("swr_alloc_set_opts2", swr_alloc_set_opts2(
-            &swr, &outLayout, AV_SAMPLE_FMT_FLTP, Int32(sampleRate),
-            &decoder.pointee.ch_layout, decoder.pointee.sample_fmt, decoder.pointee.sample_rate, 0, nil))
+        try LibAV.check(
+            "swr_alloc_set_opts2",
+            swr_alloc_set_opts2(
+                &swr, &outLayout, AV_SAMPLE_FMT_FLTP, Int32(sampleRate),
+                &decoder.pointee.ch_layout, decoder.pointee.sample_fmt, decoder.pointee.sample_rate, 0, nil))
         resampler = swr
         try LibAV.check("swr_init", swr_init(swr))
         fifo = av_audio_fifo_alloc(AV_SAMPLE_FMT_FLTP, Int32(channels), Int32(AudioTranscoder.frameSamples * 4))
@@ -372,10 +396,14 @@ private final class Pipeline {
     }
 
     /// Decodes every packet of the audio track; returns the first packet's PTS (90 kHz).
-    func decode(format: UnsafeMutablePointer<AVFormatContext>, streamIndex: Int32, stream: UnsafeMutablePointer<AVStream>) throws(LibAVError) -> Int64? {
+    func decode(
+        format: UnsafeMutablePointer<AVFormatContext>, streamIndex: Int32, stream: UnsafeMutablePointer<AVStream>
+    ) throws(LibAVError) -> Int64? {
         guard let packet, let decoder else { return nil }
         if let parameters = stream.pointee.codecpar, parameters.pointee.codec_id != codecParameters.0 {
-            throw LibAVError(function: "decode", code: 0, message: "the audio codec changes between segments without EXT-X-DISCONTINUITY")
+            throw LibAVError(
+                function: "decode", code: 0,
+                message: "the audio codec changes between segments without EXT-X-DISCONTINUITY")
         }
         var first: Int64?
         var sawPacket = false
@@ -417,7 +445,8 @@ private final class Pipeline {
         let capacity = Int(swr_get_out_samples(resampler, Int32(inputSamples))) + 32
         guard capacity > 0 else { return }
         var planes = [UnsafeMutablePointer<UInt8>?](repeating: nil, count: channels)
-        try LibAV.check("av_samples_alloc", av_samples_alloc(&planes, nil, Int32(channels), Int32(capacity), AV_SAMPLE_FMT_FLTP, 0))
+        try LibAV.check(
+            "av_samples_alloc", av_samples_alloc(&planes, nil, Int32(channels), Int32(capacity), AV_SAMPLE_FMT_FLTP, 0))
         defer { av_freep(&planes[0]) }
         let converted = hls_swr_convert_frame(resampler, &planes, Int32(capacity), frame)
         try LibAV.check("swr_convert", converted)
@@ -436,7 +465,8 @@ private final class Pipeline {
         frame.pointee.nb_samples = Int32(samples)
         frame.pointee.format = AV_SAMPLE_FMT_FLTP.rawValue
         frame.pointee.sample_rate = Int32(sampleRate)
-        try LibAV.check("av_channel_layout_copy", av_channel_layout_copy(&frame.pointee.ch_layout, &encoder.pointee.ch_layout))
+        try LibAV.check(
+            "av_channel_layout_copy", av_channel_layout_copy(&frame.pointee.ch_layout, &encoder.pointee.ch_layout))
         try LibAV.check("av_frame_get_buffer", av_frame_get_buffer(frame, 0))
         let read = hls_audio_fifo_read_frame(fifo, frame, Int32(samples))
         try LibAV.check("av_audio_fifo_read", read)
@@ -456,7 +486,10 @@ private final class Pipeline {
             // The encoder's priming frame lies before the run's first sample: players start at
             // the source's first timestamp, so it is left out (docs/embed.md, "Alignment").
             guard packet.pointee.pts >= 0, let data = packet.pointee.data else { continue }
-            output.append(EncodedFrame(data: Array(UnsafeBufferPointer(start: data, count: Int(packet.pointee.size))), pts: packet.pointee.pts))
+            output.append(
+                EncodedFrame(
+                    data: Array(UnsafeBufferPointer(start: data, count: Int(packet.pointee.size))),
+                    pts: packet.pointee.pts))
         }
     }
 

@@ -78,7 +78,8 @@ package enum ImageFitter {
         let original = reencoder.sourceSize
         let choice: FitChoice?
         do {
-            choice = try search(sizes: candidateSizes(for: original), maxBytes: maxBytes) { size, qscale throws(LibAVError) in
+            choice = try search(sizes: candidateSizes(for: original), maxBytes: maxBytes) {
+                size, qscale throws(LibAVError) in
                 try reencoder.jpeg(size: size, qscale: qscale)
             }
         } catch {
@@ -106,9 +107,12 @@ package enum ImageFitter {
             let reencoder = try ImageReencoder(decoding: image, kind: kind)
             let original = reencoder.sourceSize
             let size = candidateSizes(for: original).last ?? original
-            let choice = FitChoice(size: size, qscale: qscaleRange.upperBound, data: try reencoder.jpeg(size: size, qscale: qscaleRange.upperBound))
+            let choice = FitChoice(
+                size: size, qscale: qscaleRange.upperBound,
+                data: try reencoder.jpeg(size: size, qscale: qscaleRange.upperBound))
             return FittedImage(
-                data: choice.data, mimeType: "image/jpeg", width: size.width, height: size.height, quality: choice.qscale,
+                data: choice.data, mimeType: "image/jpeg", width: size.width, height: size.height,
+                quality: choice.qscale,
                 description: describe(choice, original: original))
         } catch {
             throw ImageFitFailure("re-encoding as JPEG failed: \(error)")
@@ -160,7 +164,9 @@ package enum ImageFitter {
         let shortSide = min(original.width, original.height)
         guard shortSide > minimumSide else { return sizes }
         func scaled(_ factor: Double) -> PixelSize {
-            PixelSize(width: evenDimension(Double(original.width) * factor), height: evenDimension(Double(original.height) * factor))
+            PixelSize(
+                width: evenDimension(Double(original.width) * factor),
+                height: evenDimension(Double(original.height) * factor))
         }
         func append(_ size: PixelSize) {
             if let last = sizes.last, size.width < last.width || size.height < last.height { sizes.append(size) }

@@ -104,7 +104,8 @@ final class OwnedFrame {
         try LibAV.check("avcodec_send_packet", avcodec_send_packet(context.pointer, nil))
         try LibAV.check("avcodec_receive_frame", avcodec_receive_frame(context.pointer, frame.pointer))
         guard frame.pointer.pointee.width > 0, frame.pointer.pointee.height > 0 else {
-            throw LibAVError(function: "avcodec_receive_frame", code: hls_averror_invaliddata(), message: "frame has no size")
+            throw LibAVError(
+                function: "avcodec_receive_frame", code: hls_averror_invaliddata(), message: "frame has no size")
         }
         return frame
     }
@@ -179,11 +180,14 @@ final class OwnedPacket {
 final class Scaler {
     let pointer: OpaquePointer
 
-    init(from sourceSize: PixelSize, _ sourceFormat: AVPixelFormat, to size: PixelSize, _ format: AVPixelFormat) throws(LibAVError) {
+    init(from sourceSize: PixelSize, _ sourceFormat: AVPixelFormat, to size: PixelSize, _ format: AVPixelFormat)
+        throws(LibAVError)
+    {
         let flags = SWS_AREA | SWS_ACCURATE_RND | SWS_BITEXACT
-        guard let context = sws_getContext(
-            Int32(sourceSize.width), Int32(sourceSize.height), sourceFormat,
-            Int32(size.width), Int32(size.height), format, flags, nil, nil, nil)
+        guard
+            let context = sws_getContext(
+                Int32(sourceSize.width), Int32(sourceSize.height), sourceFormat,
+                Int32(size.width), Int32(size.height), format, flags, nil, nil, nil)
         else { throw LibAV.nullResult("sws_getContext") }
         pointer = context
     }
@@ -199,7 +203,9 @@ struct JPEGEncoder {
     private let lambda: Int32
 
     init(size: PixelSize, qscale: Int) throws(LibAVError) {
-        guard let codec = avcodec_find_encoder(AV_CODEC_ID_MJPEG) else { throw LibAV.nullResult("avcodec_find_encoder") }
+        guard let codec = avcodec_find_encoder(AV_CODEC_ID_MJPEG) else {
+            throw LibAV.nullResult("avcodec_find_encoder")
+        }
         context = try CodecContext(codec)
         lambda = FF_QP2LAMBDA * Int32(qscale)
         let settings = context.pointer
@@ -223,7 +229,8 @@ struct JPEGEncoder {
         try LibAV.check("avcodec_send_frame", avcodec_send_frame(context.pointer, nil))
         try LibAV.check("avcodec_receive_packet", avcodec_receive_packet(context.pointer, packet.pointer))
         guard let data = packet.pointer.pointee.data, packet.pointer.pointee.size > 0 else {
-            throw LibAVError(function: "avcodec_receive_packet", code: hls_averror_invaliddata(), message: "empty packet")
+            throw LibAVError(
+                function: "avcodec_receive_packet", code: hls_averror_invaliddata(), message: "empty packet")
         }
         return Array(UnsafeBufferPointer(start: data, count: Int(packet.pointer.pointee.size)))
     }

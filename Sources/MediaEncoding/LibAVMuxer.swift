@@ -11,7 +11,9 @@ enum LibAVMuxer {
     /// (`max_delay`), timestamps as given (`mpegts_copyts`).
     static func mux(_ audio: EncodedAudio, format: String) throws(LibAVError) -> [[UInt8]] {
         let output = try OutputContext(format: format, audio: audio)
-        guard let context = output.context, let priv = context.pointee.priv_data else { throw LibAV.nullResult("priv_data") }
+        guard let context = output.context, let priv = context.pointee.priv_data else {
+            throw LibAV.nullResult("priv_data")
+        }
         context.pointee.max_delay = 700_000
         var options: OpaquePointer?
         defer { av_dict_free(&options) }
@@ -38,7 +40,9 @@ enum LibAVMuxer {
     /// (`frag_custom`: a fragment ends where we flush), `tfdt` on the source timeline.
     static func muxFragmented(_ audio: EncodedAudio) throws(LibAVError) -> ([UInt8], [[UInt8]]) {
         let output = try OutputContext(format: "mp4", audio: audio)
-        guard let context = output.context, let priv = context.pointee.priv_data else { throw LibAV.nullResult("priv_data") }
+        guard let context = output.context, let priv = context.pointee.priv_data else {
+            throw LibAV.nullResult("priv_data")
+        }
         var options: OpaquePointer?
         defer { av_dict_free(&options) }
         av_dict_set(&options, "movflags", "frag_custom+empty_moov+default_base_moof+skip_sidx+skip_trailer", 0)
@@ -92,7 +96,9 @@ private final class OutputContext {
         av_channel_layout_default(&parameters.pointee.ch_layout, Int32(audio.channels))
         let extradata = audio.config.extradata
         if !extradata.isEmpty {
-            guard let buffer = av_mallocz(extradata.count + Int(AV_INPUT_BUFFER_PADDING_SIZE)) else { throw LibAV.nullResult("av_mallocz") }
+            guard let buffer = av_mallocz(extradata.count + Int(AV_INPUT_BUFFER_PADDING_SIZE)) else {
+                throw LibAV.nullResult("av_mallocz")
+            }
             let bytes = buffer.assumingMemoryBound(to: UInt8.self)
             bytes.update(from: extradata, count: extradata.count)
             parameters.pointee.extradata = bytes

@@ -50,10 +50,12 @@ package enum VideoStillGrabber {
         LibAV.silenceLogging()
         let bytes: any RandomAccessBytes
         do throws(RegularFileError) {
-            let segment = FileRegionBytes(file: try RegularFile(path: path), offset: range?.offset ?? 0, length: range?.length)
+            let segment = FileRegionBytes(
+                file: try RegularFile(path: path), offset: range?.offset ?? 0, length: range?.length)
             if let initSection {
                 let file = try RegularFile(path: initSection)
-                bytes = ConcatenatedBytes(FileRegionBytes(file: file, offset: initRange?.offset ?? 0, length: initRange?.length), segment)
+                bytes = ConcatenatedBytes(
+                    FileRegionBytes(file: file, offset: initRange?.offset ?? 0, length: initRange?.length), segment)
             } else {
                 bytes = segment
             }
@@ -73,13 +75,15 @@ package enum VideoStillGrabber {
                 throw VideoStillFailure("\(path): has no video track to take a picture from")
             }
             let decoder = try StillDecoder(stream: stream, maximumPixels: maximumPixels)
-            let picked = try decoder.nearest(format: format, streamIndex: index, offset: offset, segmentStart: segmentStart)
+            let picked = try decoder.nearest(
+                format: format, streamIndex: index, offset: offset, segmentStart: segmentStart)
             guard let picked else {
                 let reason = decoder.lastError.map { ": \($0)" } ?? ""
                 throw VideoStillFailure("\(path): no video frame decodes\(reason)")
             }
             let frame = picked.frame.pointer.pointee
-            let size = squarePixelSize(width: Int(frame.width), height: Int(frame.height), aspect: frame.sample_aspect_ratio)
+            let size = squarePixelSize(
+                width: Int(frame.width), height: Int(frame.height), aspect: frame.sample_aspect_ratio)
             let converted = try picked.frame.converted(to: AV_PIX_FMT_YUVJ420P, size: size)
             let jpeg = try JPEGEncoder(size: size, qscale: qscale).encode(converted)
             return VideoStill(jpeg: jpeg, width: size.width, height: size.height, time: picked.time)
@@ -98,7 +102,9 @@ package enum VideoStillGrabber {
         var displayWidth = width
         if aspect.num > 0, aspect.den > 0, aspect.num != aspect.den {
             let stretched = Double(width) * Double(aspect.num) / Double(aspect.den)
-            if stretched.isFinite, stretched >= 2, stretched <= Double(width) * 4 { displayWidth = Int(stretched.rounded()) }
+            if stretched.isFinite, stretched >= 2, stretched <= Double(width) * 4 {
+                displayWidth = Int(stretched.rounded())
+            }
         }
         return PixelSize(width: max(2, displayWidth & ~1), height: max(2, height & ~1))
     }
@@ -116,7 +122,9 @@ private final class StillDecoder {
         guard let parameters = stream.pointee.codecpar else { throw LibAV.nullResult("codecpar") }
         guard let codec = avcodec_find_decoder(parameters.pointee.codec_id) else {
             let name = LibAV.string(avcodec_get_name(parameters.pointee.codec_id)) ?? "unknown"
-            throw LibAVError(function: "avcodec_find_decoder", code: hls_averror(EINVAL), message: "this libavcodec has no \(name) decoder")
+            throw LibAVError(
+                function: "avcodec_find_decoder", code: hls_averror(EINVAL),
+                message: "this libavcodec has no \(name) decoder")
         }
         context = try CodecContext(codec)
         try LibAV.check("avcodec_parameters_to_context", avcodec_parameters_to_context(context.pointer, parameters))
@@ -156,7 +164,9 @@ private final class StillDecoder {
                     return
                 }
                 defer { av_frame_unref(frame.pointer) }
-                let damaged = frame.pointer.pointee.decode_error_flags != 0 || frame.pointer.pointee.flags & AV_FRAME_FLAG_CORRUPT != 0
+                let damaged =
+                    frame.pointer.pointee.decode_error_flags != 0
+                    || frame.pointer.pointee.flags & AV_FRAME_FLAG_CORRUPT != 0
                 guard !damaged, let time = seconds(frame.pointer.pointee.best_effort_timestamp) else {
                     if damaged { lastError = "a frame decoded damaged" }
                     continue

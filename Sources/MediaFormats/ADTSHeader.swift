@@ -30,7 +30,7 @@ package struct ADTSHeader: Sendable, Hashable {
     package init?(_ bytes: ArraySlice<UInt8>) {
         guard bytes.count >= 7, bytes[bytes.startIndex] == 0xFF else { return nil }
         let b = Array(bytes.prefix(7))
-        guard b[0] == 0xFF, b[1] & 0xF6 == 0xF0 else { return nil }   // syncword 0xFFF, layer 00
+        guard b[0] == 0xFF, b[1] & 0xF6 == 0xF0 else { return nil }  // syncword 0xFFF, layer 00
         mpegVersion = b[1] & 0x08 == 0 ? 4 : 2
         hasCRC = b[1] & 0x01 == 0
         profile = b[2] >> 6
@@ -47,7 +47,9 @@ package struct ADTSHeader: Sendable, Hashable {
 /// Frame sizes of AC-3 (ATSC A/52 §5.4.1, table 5.18) and E-AC-3 (A/52 Annex E §E.1.2.2)
 /// sync frames, so packed audio can be walked frame by frame.
 enum DolbyAudioFrame {
-    private static let bitRatesKbps = [32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320, 384, 448, 512, 576, 640]
+    private static let bitRatesKbps = [
+        32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320, 384, 448, 512, 576, 640,
+    ]
 
     /// Byte length of the sync frame at the start of `bytes`, or nil if there is none.
     static func frameLength(_ bytes: ArraySlice<UInt8>) -> Int? {
@@ -67,9 +69,9 @@ enum DolbyAudioFrame {
         let kbps = bitRatesKbps[frmsizecod / 2]
         let words: Int
         switch fscod {
-        case 0: words = kbps * 2                                     // 48 kHz
-        case 1: words = kbps * 1000 * 1536 / 44100 / 16 + (frmsizecod & 1)   // 44.1 kHz
-        case 2: words = kbps * 3                                     // 32 kHz
+        case 0: words = kbps * 2  // 48 kHz
+        case 1: words = kbps * 1000 * 1536 / 44100 / 16 + (frmsizecod & 1)  // 44.1 kHz
+        case 2: words = kbps * 3  // 32 kHz
         default: return nil
         }
         return words * 2
@@ -80,13 +82,13 @@ enum DolbyAudioFrame {
 /// ISO/IEC 13818-3 §2.4.2.3), so packed MP3 can be walked frame by frame.
 enum MPEGAudioFrame {
     private static let mpeg1Kbps: [[Int]] = [
-        [32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448],   // Layer I
-        [32, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320, 384],      // Layer II
-        [32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320],       // Layer III
+        [32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448],  // Layer I
+        [32, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320, 384],  // Layer II
+        [32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320],  // Layer III
     ]
     private static let mpeg2Kbps: [[Int]] = [
-        [32, 48, 56, 64, 80, 96, 112, 128, 144, 160, 176, 192, 224, 256],      // Layer I
-        [8, 16, 24, 32, 40, 48, 56, 64, 80, 96, 112, 128, 144, 160],           // Layers II and III
+        [32, 48, 56, 64, 80, 96, 112, 128, 144, 160, 176, 192, 224, 256],  // Layer I
+        [8, 16, 24, 32, 40, 48, 56, 64, 80, 96, 112, 128, 144, 160],  // Layers II and III
     ]
 
     /// Byte length of the frame at the start of `bytes`; nil without a valid header or for
@@ -96,14 +98,15 @@ enum MPEGAudioFrame {
         let s = bytes.startIndex
         let b1 = bytes[s + 1], b2 = bytes[s + 2]
         guard bytes[s] == 0xFF, b1 & 0xE0 == 0xE0 else { return nil }
-        let version = (b1 >> 3) & 0x03   // 0: MPEG-2.5, 2: MPEG-2, 3: MPEG-1
+        let version = (b1 >> 3) & 0x03  // 0: MPEG-2.5, 2: MPEG-2, 3: MPEG-1
         let layerBits = (b1 >> 1) & 0x03  // 1: III, 2: II, 3: I
         let bitrateIndex = Int(b2 >> 4)
         let rateIndex = Int((b2 >> 2) & 0x03)
         let padding = Int((b2 >> 1) & 0x01)
         guard version != 1, layerBits != 0, (1...14).contains(bitrateIndex), rateIndex != 3 else { return nil }
-        let layer = 4 - Int(layerBits)   // 1, 2 or 3
-        let kbps = version == 3
+        let layer = 4 - Int(layerBits)  // 1, 2 or 3
+        let kbps =
+            version == 3
             ? mpeg1Kbps[layer - 1][bitrateIndex - 1]
             : mpeg2Kbps[layer == 1 ? 0 : 1][bitrateIndex - 1]
         let sampleRate = [44100, 48000, 32000][rateIndex] >> (version == 3 ? 0 : version == 2 ? 1 : 2)

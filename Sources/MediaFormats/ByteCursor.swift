@@ -22,7 +22,9 @@ package final class ByteCursor {
     package private(set) var offset = 0
     package private(set) var failure: ByteReadError?
 
-    package init(_ source: any RandomAccessBytes, windowSize: Int = ByteCursor.defaultWindowSize, gauge: BufferGauge? = nil) {
+    package init(
+        _ source: any RandomAccessBytes, windowSize: Int = ByteCursor.defaultWindowSize, gauge: BufferGauge? = nil
+    ) {
         self.source = source
         self.windowSize = max(windowSize, 1024)
         self.gauge = gauge
@@ -77,7 +79,9 @@ package final class ByteCursor {
         windowStart = offset
         var thrown: ByteReadError?
         let filled = window.withUnsafeMutableBytes { buffer -> Int in
-            do throws(ByteReadError) { return try source.read(at: offset, into: buffer) } catch { thrown = error; return 0 }
+            do throws(ByteReadError) { return try source.read(at: offset, into: buffer) } catch {
+                thrown = error; return 0
+            }
         }
         if let thrown {
             failure = thrown
@@ -119,7 +123,8 @@ extension TransportStream {
                 var j = 0
                 while j <= last {
                     if block[s + j] == TransportStreamPacket.syncByte,
-                       j + size >= block.count || block[s + j + size] == TransportStreamPacket.syncByte {
+                        j + size >= block.count || block[s + j + size] == TransportStreamPacket.syncByte
+                    {
                         cursor.advance(by: j)
                         break resync
                     }

@@ -37,12 +37,16 @@ package enum EmbeddedID3 {
         let s = bytes.startIndex
         if bytes.count >= 3, bytes[s] == 0x49, bytes[s + 1] == 0x44, bytes[s + 2] == 0x33 { return .packedAudio }
         if bytes.count >= TransportStreamPacket.size, bytes[s] == TransportStreamPacket.syncByte,
-           bytes.count < 2 * TransportStreamPacket.size || bytes[s + TransportStreamPacket.size] == TransportStreamPacket.syncByte {
+            bytes.count < 2 * TransportStreamPacket.size
+                || bytes[s + TransportStreamPacket.size] == TransportStreamPacket.syncByte
+        {
             return .mpegTS
         }
         if bytes.count >= 8 {
             let type = String(decoding: bytes[(s + 4)..<(s + 8)], as: UTF8.self)
-            if ["ftyp", "styp", "moof", "moov", "emsg", "sidx", "prft", "free", "mdat"].contains(type) { return .fragmentedMP4 }
+            if ["ftyp", "styp", "moof", "moov", "emsg", "sidx", "prft", "free", "mdat"].contains(type) {
+                return .fragmentedMP4
+            }
         }
         if ADTSHeader(bytes) != nil || DolbyAudioFrame.frameLength(bytes) != nil { return .packedAudio }
         // MPEG audio frame sync (11 bits) with a valid layer.
@@ -53,13 +57,17 @@ package enum EmbeddedID3 {
     /// Every ID3 tag in the segment. `.unknown` sniffs the container first; bytes that match no
     /// container give no tags.
     /// A tag larger than `maximumTagBytes` is reported, not parsed (`--max-id3-bytes`).
-    package static func tags(in bytes: [UInt8], container: ContainerKind, maximumTagBytes: Int = maximumPESSize) -> [FoundID3Tag] {
+    package static func tags(in bytes: [UInt8], container: ContainerKind, maximumTagBytes: Int = maximumPESSize)
+        -> [FoundID3Tag]
+    {
         tags(in: ByteCursor(InMemoryBytes(bytes)), container: container, maximumTagBytes: maximumTagBytes)
     }
 
     /// The same, read through a cursor from its position to the end, holding at most one window
     /// (and one tag) in memory: for segments of any size.
-    package static func tags(in cursor: ByteCursor, container: ContainerKind, maximumTagBytes: Int = maximumPESSize) -> [FoundID3Tag] {
+    package static func tags(in cursor: ByteCursor, container: ContainerKind, maximumTagBytes: Int = maximumPESSize)
+        -> [FoundID3Tag]
+    {
         switch container {
         case .packedAudio: return packedAudioTags(cursor, maximumTagBytes: maximumTagBytes)
         case .mpegTS:
@@ -89,7 +97,7 @@ package enum EmbeddedID3 {
     static func packedAudioTags(_ cursor: ByteCursor, maximumTagBytes: Int = maximumPESSize) -> [FoundID3Tag] {
         var found: [FoundID3Tag] = []
         let start = cursor.offset
-        var inSync = true   // true at the start and after a recognised frame or tag
+        var inSync = true  // true at the start and after a recognised frame or tag
         while cursor.remaining > 0 {
             let offset = cursor.offset - start
             let head = cursor.peek(16)
@@ -98,7 +106,8 @@ package enum EmbeddedID3 {
                 // Out of sync (e.g. inside MP3 data) only a plausible version counts as a tag.
                 if let header = try? ID3Tag.Header.parse(head), inSync || (2...4).contains(header.majorVersion) {
                     if header.tagByteCount > maximumTagBytes {
-                        found.append(FoundID3Tag(offset: offset, error: overLimit(header.tagByteCount, maximumTagBytes)))
+                        found.append(
+                            FoundID3Tag(offset: offset, error: overLimit(header.tagByteCount, maximumTagBytes)))
                         cursor.advance(by: header.tagByteCount)
                         inSync = true
                         continue
@@ -106,7 +115,8 @@ package enum EmbeddedID3 {
                     let tagBytes = cursor.peek(header.tagByteCount)
                     do {
                         let (tag, count) = try ID3Tag.parse(tagBytes)
-                        found.append(FoundID3Tag(offset: offset, pts90k: tag.transportStreamTimestamp?.pts90k, tag: tag))
+                        found.append(
+                            FoundID3Tag(offset: offset, pts90k: tag.transportStreamTimestamp?.pts90k, tag: tag))
                         cursor.advance(by: count)
                     } catch {
                         found.append(FoundID3Tag(offset: offset, error: error.description))
@@ -123,7 +133,8 @@ package enum EmbeddedID3 {
                 cursor.advance(by: header.frameLength)
                 inSync = true
             } else if let length = DolbyAudioFrame.frameLength(head) ?? MPEGAudioFrame.frameLength(head),
-                      length > 0, length <= remaining {
+                length > 0, length <= remaining
+            {
                 cursor.advance(by: length)
                 inSync = true
             } else {
@@ -136,7 +147,8 @@ package enum EmbeddedID3 {
 
     // MARK: MPEG-TS (ISO/IEC 13818-1; timed ID3 per Apple "Timed Metadata for HTTP Live Streaming")
 
-    static func transportStreamTags(_ bytes: ArraySlice<UInt8>, maximumTagBytes: Int = maximumPESSize) -> [FoundID3Tag] {
+    static func transportStreamTags(_ bytes: ArraySlice<UInt8>, maximumTagBytes: Int = maximumPESSize) -> [FoundID3Tag]
+    {
         tags(in: ByteCursor(InMemoryBytes(Array(bytes))), container: .mpegTS, maximumTagBytes: maximumTagBytes)
     }
 
@@ -159,7 +171,7 @@ package enum EmbeddedID3 {
                 guard let large = reader.readUInt64() else { break }
                 size = large
             } else if size32 == 0 {
-                size = UInt64(cursor.remaining)   // box extends to the end of the file
+                size = UInt64(cursor.remaining)  // box extends to the end of the file
             }
             let headerLength = reader.offset
             guard size >= UInt64(headerLength), size <= UInt64(cursor.remaining) else { break }
@@ -170,17 +182,23 @@ package enum EmbeddedID3 {
                 let whole = payloadSize <= maximumTagBytes + Self.emsgHeaderAllowance
                 let box = cursor.peek(whole ? Int(size) : headerLength + Self.emsgHeaderAllowance)
                 if let message = EventMessageBox(payload: box.dropFirst(headerLength)) {
-                    let messageCount = whole ? message.messageData.count
+                    let messageCount =
+                        whole
+                        ? message.messageData.count
                         : message.messageData.count + payloadSize - (box.count - headerLength)
                     if message.carriesID3, messageCount > maximumTagBytes {
-                        found.append(FoundID3Tag(
-                            offset: offset, pts90k: message.presentationTime90k, error: overLimit(messageCount, maximumTagBytes)))
+                        found.append(
+                            FoundID3Tag(
+                                offset: offset, pts90k: message.presentationTime90k,
+                                error: overLimit(messageCount, maximumTagBytes)))
                     } else if message.carriesID3 {
                         do {
                             let (tag, _) = try ID3Tag.parse(message.messageData[...])
                             found.append(FoundID3Tag(offset: offset, pts90k: message.presentationTime90k, tag: tag))
                         } catch {
-                            found.append(FoundID3Tag(offset: offset, pts90k: message.presentationTime90k, error: error.description))
+                            found.append(
+                                FoundID3Tag(
+                                    offset: offset, pts90k: message.presentationTime90k, error: error.description))
                         }
                     }
                 } else {
@@ -229,7 +247,7 @@ package struct TimedID3Collector {
 
     private mutating func completeSectionIfReady(pid: UInt16) {
         guard let buffer = sections[pid], buffer.count >= 3 else { return }
-        if buffer[0] == 0xFF { sections[pid] = nil; return }   // stuffing
+        if buffer[0] == 0xFF { sections[pid] = nil; return }  // stuffing
         let length = 3 + (Int(buffer[1] & 0x0F) << 8 | Int(buffer[2]))
         guard buffer.count >= length else { return }
         handleSection(Array(buffer.prefix(length)), pid: pid)
@@ -266,7 +284,8 @@ package struct TimedID3Collector {
             }
             guard sections[pid] != nil else { return }
             sections[pid]?.append(contentsOf: payload)
-            if (sections[pid]?.count ?? 0) > 4096 { sections[pid] = nil; return }   // §2.4.4: sections ≤ 1024 (4096 private)
+            // §2.4.4: sections ≤ 1024 bytes (4096 for private sections)
+            if (sections[pid]?.count ?? 0) > 4096 { sections[pid] = nil; return }
             completeSectionIfReady(pid: pid)
         } else if role & Self.id3Role != 0 {
             if packet.payloadUnitStart {
@@ -280,9 +299,12 @@ package struct TimedID3Collector {
             guard let current = pending[pid] else { return }
             if current.bytes.count > maximumTagBytes {
                 pending[pid] = nil
-                found.append(FoundID3Tag(
-                    offset: current.offset,
-                    error: "timed-ID3 PES packet is over the limit of \(maximumTagBytes) bytes; not read (raise it with --max-id3-bytes)"))
+                found.append(
+                    FoundID3Tag(
+                        offset: current.offset,
+                        error:
+                            "timed-ID3 PES packet is over the limit of \(maximumTagBytes) bytes; not read (raise it with --max-id3-bytes)"
+                    ))
             } else if current.bytes.count >= 6 {
                 let declared = Int(current.bytes[4]) << 8 | Int(current.bytes[5])
                 if declared != 0, current.bytes.count >= 6 + declared { flush(pid: pid) }
@@ -294,7 +316,8 @@ package struct TimedID3Collector {
     package mutating func finish() -> [FoundID3Tag] {
         for pid in pending.keys.sorted() { flush(pid: pid) }
         // Stable order by offset: tags from one PES share its offset and keep their order.
-        return found.enumerated().sorted { ($0.element.offset, $0.offset) < ($1.element.offset, $1.offset) }.map(\.element)
+        return found.enumerated().sorted { ($0.element.offset, $0.offset) < ($1.element.offset, $1.offset) }.map(
+            \.element)
     }
 
     /// A PES packet's payload may hold one or several complete ID3 tags back to back.
@@ -303,8 +326,13 @@ package struct TimedID3Collector {
             return [FoundID3Tag(offset: offset, error: "timed-ID3 PES packet has a malformed header")]
         }
         if pes.packetLength != 0, data.count < 6 + pes.packetLength {
-            return [FoundID3Tag(offset: offset, pts90k: pes.pts90k,
-                                error: "timed-ID3 PES packet declares \(pes.packetLength) bytes but the segment ends after \(data.count - 6)")]
+            return [
+                FoundID3Tag(
+                    offset: offset, pts90k: pes.pts90k,
+                    error:
+                        "timed-ID3 PES packet declares \(pes.packetLength) bytes but the segment ends after \(data.count - 6)"
+                )
+            ]
         }
         var payload = pes.payload
         var tags: [FoundID3Tag] = []

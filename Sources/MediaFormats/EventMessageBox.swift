@@ -26,9 +26,11 @@ package struct EventMessageBox: Sendable, Hashable {
     package var messageData: [UInt8]
 
     /// Makes a box; by default version 1 with the AOM ID3 scheme and an unknown duration.
-    package init(version: UInt8 = 1, schemeIDURI: String = Self.id3SchemeIDURI, value: String = "",
-                timescale: UInt32, presentationTime: UInt64, eventDuration: UInt32 = 0xFFFF_FFFF,
-                id: UInt32 = 0, messageData: [UInt8]) {
+    package init(
+        version: UInt8 = 1, schemeIDURI: String = Self.id3SchemeIDURI, value: String = "",
+        timescale: UInt32, presentationTime: UInt64, eventDuration: UInt32 = 0xFFFF_FFFF,
+        id: UInt32 = 0, messageData: [UInt8]
+    ) {
         self.version = version
         self.schemeIDURI = schemeIDURI
         self.value = value
@@ -50,14 +52,16 @@ package struct EventMessageBox: Sendable, Hashable {
             schemeIDURI = String(decoding: reader.readNullTerminated(), as: UTF8.self)
             value = String(decoding: reader.readNullTerminated(), as: UTF8.self)
             guard let timescale = reader.readUInt32(), let delta = reader.readUInt32(),
-                  let duration = reader.readUInt32(), let id = reader.readUInt32() else { return nil }
+                let duration = reader.readUInt32(), let id = reader.readUInt32()
+            else { return nil }
             self.timescale = timescale
             presentationTime = UInt64(delta)
             eventDuration = duration
             self.id = id
         case 1:
             guard let timescale = reader.readUInt32(), let time = reader.readUInt64(),
-                  let duration = reader.readUInt32(), let id = reader.readUInt32() else { return nil }
+                let duration = reader.readUInt32(), let id = reader.readUInt32()
+            else { return nil }
             self.timescale = timescale
             presentationTime = time
             eventDuration = duration
@@ -90,7 +94,7 @@ package struct EventMessageBox: Sendable, Hashable {
     /// The whole box, header included, in this box's version.
     package func serialized() -> [UInt8] {
         var writer = ByteWriter(capacity: messageData.count + 64)
-        writer.writeUInt32(0)   // size, patched below
+        writer.writeUInt32(0)  // size, patched below
         writer.writeBytes(Array("emsg".utf8))
         writer.writeUInt8(version == 0 ? 0 : 1)
         writer.writeUInt24(0)
@@ -116,7 +120,8 @@ package struct EventMessageBox: Sendable, Hashable {
 
     /// A version 1 box carrying an ID3 tag at `pts90k` (timescale 90 kHz).
     package static func id3(tag: ID3Tag, pts90k: Int64, id: UInt32 = 0) -> EventMessageBox {
-        EventMessageBox(version: 1, timescale: 90_000, presentationTime: UInt64(max(0, pts90k)),
-                        id: id, messageData: tag.serialized())
+        EventMessageBox(
+            version: 1, timescale: 90_000, presentationTime: UInt64(max(0, pts90k)),
+            id: id, messageData: tag.serialized())
     }
 }

@@ -24,9 +24,11 @@ package enum ID3Error: Error, Sendable, Hashable, CustomStringConvertible {
         case .unsupportedVersion(let version):
             return "ID3v2.\(version) tag is not supported (only ID3v2.3 and ID3v2.4 are); re-tag the segment as ID3v2.4"
         case .invalidSynchsafeSize(let field):
-            return "ID3 \(field) size is not a synchsafe integer (a byte has its top bit set): the tag is damaged or was written by a non-conforming tool"
+            return
+                "ID3 \(field) size is not a synchsafe integer (a byte has its top bit set): the tag is damaged or was written by a non-conforming tool"
         case .truncated(let declared, let available):
-            return "ID3 tag declares \(declared) bytes but only \(available) are present: the segment is truncated or the size field is wrong"
+            return
+                "ID3 tag declares \(declared) bytes but only \(available) are present: the segment is truncated or the size field is wrong"
         case .malformedExtendedHeader(let size):
             return "ID3 extended header declares an impossible size of \(size) bytes"
         case .invalidFrameID(let offset):

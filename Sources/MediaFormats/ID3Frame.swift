@@ -36,9 +36,10 @@ package enum ID3Frame: Sendable, Hashable {
             let mimeType = ID3TextEncoding.latin1.decode(reader.readNullTerminated())
             guard let pictureType = reader.readUInt8() else { return nil }
             let description = encoding.readTerminated(&reader)
-            return .attachedPicture(AttachedPicture(
-                mimeType: mimeType, pictureType: pictureType, description: description,
-                data: Array(reader.readRemaining())))
+            return .attachedPicture(
+                AttachedPicture(
+                    mimeType: mimeType, pictureType: pictureType, description: description,
+                    data: Array(reader.readRemaining())))
         case "PRIV":
             guard !body.isEmpty else { return nil }
             let owner = ID3TextEncoding.latin1.decode(reader.readNullTerminated())
@@ -49,7 +50,7 @@ package enum ID3Frame: Sendable, Hashable {
             return .userText(description: description, value: encoding.decode(reader.readRemaining()))
         default:
             guard id.hasPrefix("T"),
-                  let encoding = reader.readUInt8().flatMap(ID3TextEncoding.init(rawValue:))
+                let encoding = reader.readUInt8().flatMap(ID3TextEncoding.init(rawValue:))
             else { return nil }
             return .text(id: id, value: encoding.decode(reader.readRemaining()))
         }
@@ -76,8 +77,11 @@ package enum ID3Frame: Sendable, Hashable {
             return (0, ID3TextEncoding.latin1.encode(owner, terminated: true) + data)
         case .userText(let description, let value):
             let encoding = ID3TextEncoding.preferred(for: description + value, majorVersion: majorVersion)
-            return (0, [encoding.rawValue] + encoding.encode(description, terminated: true)
-                + encoding.encode(value, terminated: false))
+            return (
+                0,
+                [encoding.rawValue] + encoding.encode(description, terminated: true)
+                    + encoding.encode(value, terminated: false)
+            )
         case .text(_, let value):
             let encoding = ID3TextEncoding.preferred(for: value, majorVersion: majorVersion)
             return (0, [encoding.rawValue] + encoding.encode(value, terminated: false))

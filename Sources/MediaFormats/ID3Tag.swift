@@ -41,7 +41,7 @@ package struct ID3Tag: Sendable, Hashable {
                 throw .notAnID3Tag
             }
             guard let major = reader.readUInt8(), let revision = reader.readUInt8(),
-                  let flags = reader.readUInt8()
+                let flags = reader.readUInt8()
             else { throw .truncated(declared: 10, available: bytes.count) }
             guard reader.remainingCount >= 4 else { throw .truncated(declared: 10, available: bytes.count) }
             // §3.1: version and revision are never 0xFF.
@@ -78,7 +78,7 @@ package struct ID3Tag: Sendable, Hashable {
         while reader.remainingCount >= 10, let first = reader.peekUInt8(), first != 0 {
             let frameOffset = 10 + reader.offset
             guard let idBytes = reader.readBytes(4),
-                  idBytes.allSatisfy({ (0x41...0x5A).contains($0) || (0x30...0x39).contains($0) })
+                idBytes.allSatisfy({ (0x41...0x5A).contains($0) || (0x30...0x39).contains($0) })
             else { throw .invalidFrameID(offset: frameOffset) }
             let id = String(decoding: idBytes, as: UTF8.self)
             let size: Int
@@ -96,8 +96,10 @@ package struct ID3Tag: Sendable, Hashable {
             guard let raw = reader.readBytes(size) else {
                 throw .frameOverrunsTag(id: id, declared: size, remaining: reader.remainingCount)
             }
-            frames.append(decodeFrame(id: id, flags: flags, raw: raw, isV4: isV4,
-                                      tagUnsynchronised: header.isUnsynchronised))
+            frames.append(
+                decodeFrame(
+                    id: id, flags: flags, raw: raw, isV4: isV4,
+                    tagUnsynchronised: header.isUnsynchronised))
         }
         return (ID3Tag(majorVersion: header.majorVersion, frames: frames), header.tagByteCount)
     }

@@ -50,8 +50,11 @@ enum ID3TextEncoding: UInt8 {
             var bigEndian = true
             if body.count >= 2 {
                 let first = body[body.startIndex], second = body[body.startIndex + 1]
-                if first == 0xFF, second == 0xFE { bigEndian = false; body = body.dropFirst(2) }
-                else if first == 0xFE, second == 0xFF { body = body.dropFirst(2) }
+                if first == 0xFF, second == 0xFE {
+                    bigEndian = false; body = body.dropFirst(2)
+                } else if first == 0xFE, second == 0xFF {
+                    body = body.dropFirst(2)
+                }
             }
             return Self.trimmingNULs(Self.decodeUTF16(body, bigEndian: bigEndian))
         }

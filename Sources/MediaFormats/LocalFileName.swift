@@ -40,7 +40,8 @@ package struct LocalFileName: Sendable, Hashable {
         if !uri.hasPrefix("file://"), let scheme = Self.scheme(of: uri), scheme != "file" {
             path = uri
             candidates = [uri]
-            refusal = scheme == "http" || scheme == "https"
+            refusal =
+                scheme == "http" || scheme == "https"
                 ? "an \(scheme) URL is not a local file, and this check fetches nothing from the network"
                 : "\(scheme): is not a URI scheme hlscheck reads (it reads local files, file://, http:// and https:// URLs)"
             return
@@ -181,11 +182,14 @@ package struct LocalFileName: Sendable, Hashable {
                 continue
             }
             guard iterator.count >= 2, let high = hexValue(iterator[iterator.startIndex]),
-                  let low = hexValue(iterator[iterator.startIndex + 1]) else { return .literal }
+                let low = hexValue(iterator[iterator.startIndex + 1])
+            else { return .literal }
             iterator = iterator.dropFirst(2)
             let value = high << 4 | low
             if value == UInt8(ascii: "/") {
-                return .refused("its path holds %2F, an encoded '/', which no file name can contain; write the folder separator as '/'")
+                return .refused(
+                    "its path holds %2F, an encoded '/', which no file name can contain; write the folder separator as '/'"
+                )
             }
             if value == 0 {
                 return .refused("its path holds %00, an encoded NUL byte, which no file name can contain")

@@ -28,7 +28,9 @@ package enum MovieFragmentTiming {
                 for trex in children(of: mvex.payload) where trex.type == "trex" {
                     var reader = ByteReader(trex.payload)
                     // version and flags, track_ID, default_sample_description_index, default_sample_duration
-                    guard reader.skip(4), let track = reader.readUInt32(), reader.skip(4), let duration = reader.readUInt32() else { continue }
+                    guard reader.skip(4), let track = reader.readUInt32(), reader.skip(4),
+                        let duration = reader.readUInt32()
+                    else { continue }
                     defaults[track] = duration
                 }
             }
@@ -55,7 +57,9 @@ package enum MovieFragmentTiming {
             if type.elementsEqual("moof".utf8), size <= UInt64(maximumMovieFragmentBytes) {
                 let box = cursor.peek(Int(size))
                 for traf in children(of: box.dropFirst(reader.offset)) where traf.type == "traf" {
-                    guard let fragment = trackFragment(traf.payload, defaultDurations: defaultDurations) else { continue }
+                    guard let fragment = trackFragment(traf.payload, defaultDurations: defaultDurations) else {
+                        continue
+                    }
                     if let index = tracks.firstIndex(where: { $0.trackID == fragment.trackID }) {
                         tracks[index].end = fragment.end
                     } else {
@@ -82,7 +86,9 @@ package enum MovieFragmentTiming {
             case "tfhd":
                 // §8.8.7: flags 0x1 base-data-offset (64 bits), 0x2 sample-description-index,
                 // 0x8 default-sample-duration.
-                guard reader.skip(1), let flags = reader.readUInt24(), let track = reader.readUInt32() else { return nil }
+                guard reader.skip(1), let flags = reader.readUInt24(), let track = reader.readUInt32() else {
+                    return nil
+                }
                 trackID = track
                 if flags & 0x1 != 0 { guard reader.skip(8) else { return nil } }
                 if flags & 0x2 != 0 { guard reader.skip(4) else { return nil } }
@@ -142,7 +148,8 @@ package enum MovieFragmentTiming {
             }
             let header = reader.offset - boxStart
             guard size >= UInt64(header), size - UInt64(header) <= UInt64(reader.remainingCount),
-                  let payload = reader.readBytes(Int(size) - header) else { break }
+                let payload = reader.readBytes(Int(size) - header)
+            else { break }
             boxes.append((String(decoding: type, as: UTF8.self), payload))
         }
         return boxes

@@ -54,8 +54,10 @@ package struct ProgramMapSection: Sendable, Hashable {
     package var streams: [ElementaryStreamInfo]
 
     /// Makes a section to serialise.
-    package init(programNumber: UInt16 = 1, versionNumber: UInt8 = 0, pcrPID: UInt16,
-                programInfo: [UInt8] = [], streams: [ElementaryStreamInfo]) {
+    package init(
+        programNumber: UInt16 = 1, versionNumber: UInt8 = 0, pcrPID: UInt16,
+        programInfo: [UInt8] = [], streams: [ElementaryStreamInfo]
+    ) {
         self.programNumber = programNumber
         self.versionNumber = versionNumber
         self.pcrPID = pcrPID
@@ -71,7 +73,8 @@ package struct ProgramMapSection: Sendable, Hashable {
         versionNumber = (section[s + 5] >> 1) & 0x1F
         var reader = ByteReader(body)
         guard let pcr = reader.readUInt16(), let infoLength = reader.readUInt16(),
-              let info = reader.readBytes(Int(infoLength & 0x0FFF)) else { return nil }
+            let info = reader.readBytes(Int(infoLength & 0x0FFF))
+        else { return nil }
         pcrPID = pcr & 0x1FFF
         programInfo = Array(info)
         var streams: [ElementaryStreamInfo] = []
@@ -94,15 +97,18 @@ package struct ProgramMapSection: Sendable, Hashable {
             body.writeUInt16(0xF000 | UInt16(min(stream.descriptors.count, 0x3FF)))
             body.writeBytes(stream.descriptors.prefix(0x3FF))
         }
-        return PSISection.build(tableID: 0x02, tableIDExtension: programNumber,
-                                versionNumber: versionNumber, body: body.bytes)
+        return PSISection.build(
+            tableID: 0x02, tableIDExtension: programNumber,
+            versionNumber: versionNumber, body: body.bytes)
     }
 }
 
 /// Builders for a PAT section (for tests and the packager).
 extension ProgramAssociationSection {
     /// A complete PAT section (table_id to CRC_32) listing `programs` with their PMT PIDs.
-    package static func serialized(programs: [(programNumber: UInt16, pmtPID: UInt16)], transportStreamID: UInt16 = 1) -> [UInt8] {
+    package static func serialized(programs: [(programNumber: UInt16, pmtPID: UInt16)], transportStreamID: UInt16 = 1)
+        -> [UInt8]
+    {
         var body = ByteWriter()
         for program in programs {
             body.writeUInt16(program.programNumber)
@@ -122,12 +128,12 @@ package enum TimedID3Descriptors {
         var writer = ByteWriter()
         writer.writeUInt8(0x25)
         writer.writeUInt8(15)
-        writer.writeUInt16(0xFFFF)            // metadata_application_format: see identifier
-        writer.writeBytes(id3)                // metadata_application_format_identifier
-        writer.writeUInt8(0xFF)               // metadata_format: see identifier
-        writer.writeBytes(id3)                // metadata_format_identifier
-        writer.writeUInt8(0)                  // metadata_service_id
-        writer.writeUInt8(0x1F)               // locator_record_flag 0, MPEG_carriage_flags 0, reserved
+        writer.writeUInt16(0xFFFF)  // metadata_application_format: see identifier
+        writer.writeBytes(id3)  // metadata_application_format_identifier
+        writer.writeUInt8(0xFF)  // metadata_format: see identifier
+        writer.writeBytes(id3)  // metadata_format_identifier
+        writer.writeUInt8(0)  // metadata_service_id
+        writer.writeUInt8(0x1F)  // locator_record_flag 0, MPEG_carriage_flags 0, reserved
         writer.writeUInt16(programNumber)
         return writer.bytes
     }
@@ -156,7 +162,8 @@ enum PSISection {
     /// section_syntax_indicator, length and CRC.
     static func validatedBody(_ section: ArraySlice<UInt8>, tableID: UInt8) -> ArraySlice<UInt8>? {
         guard section.count >= 12, section[section.startIndex] == tableID,
-              section[section.startIndex + 1] & 0x80 != 0 else { return nil }
+            section[section.startIndex + 1] & 0x80 != 0
+        else { return nil }
         let length = Int(section[section.startIndex + 1] & 0x0F) << 8 | Int(section[section.startIndex + 2])
         guard length >= 9, 3 + length <= section.count else { return nil }
         let whole = section[section.startIndex..<(section.startIndex + 3 + length)]
@@ -167,11 +174,11 @@ enum PSISection {
     static func build(tableID: UInt8, tableIDExtension: UInt16, versionNumber: UInt8, body: [UInt8]) -> [UInt8] {
         var writer = ByteWriter(capacity: body.count + 12)
         writer.writeUInt8(tableID)
-        writer.writeUInt16(0xB000 | UInt16(min(5 + body.count + 4, 0x3FF)))   // syntax 1, '0', reserved
+        writer.writeUInt16(0xB000 | UInt16(min(5 + body.count + 4, 0x3FF)))  // syntax 1, '0', reserved
         writer.writeUInt16(tableIDExtension)
-        writer.writeUInt8(0xC1 | (versionNumber & 0x1F) << 1)   // reserved, version, current_next 1
-        writer.writeUInt8(0)   // section_number
-        writer.writeUInt8(0)   // last_section_number
+        writer.writeUInt8(0xC1 | (versionNumber & 0x1F) << 1)  // reserved, version, current_next 1
+        writer.writeUInt8(0)  // section_number
+        writer.writeUInt8(0)  // last_section_number
         writer.writeBytes(body)
         writer.writeUInt32(CRC32MPEG2.checksum(writer.bytes))
         return writer.bytes
@@ -185,8 +192,10 @@ enum PSISection {
         var out: [UInt8] = []
         var index = 0
         while index < payload.count {
-            out += [TransportStreamPacket.syncByte, (index == 0 ? 0x40 : 0) | UInt8(pid >> 8 & 0x1F), UInt8(pid & 0xFF),
-                    0x10 | continuityCounter]
+            out += [
+                TransportStreamPacket.syncByte, (index == 0 ? 0x40 : 0) | UInt8(pid >> 8 & 0x1F), UInt8(pid & 0xFF),
+                0x10 | continuityCounter,
+            ]
             out += payload[index..<(index + 184)]
             index += 184
             continuityCounter = (continuityCounter + 1) & 0x0F

@@ -90,7 +90,10 @@ package struct FileRegionBytes: RandomAccessBytes, Sendable {
                 if errno == EINTR { continue }
                 throw ByteReadError(reason: "read failed: \(RegularFile.reason(errno))")
             }
-            if n == 0 { throw ByteReadError(reason: "file shrank while reading (\(offset + position + filled) of \(offset + count) bytes)") }
+            if n == 0 {
+                throw ByteReadError(
+                    reason: "file shrank while reading (\(offset + position + filled) of \(offset + count) bytes)")
+            }
             filled += n
         }
         return filled
@@ -103,7 +106,9 @@ extension RegularFile {
     package func region(_ range: (offset: Int, length: Int)?) throws(RegularFileError) -> FileRegionBytes {
         guard let range else { return FileRegionBytes(file: self) }
         guard range.offset >= 0, range.length >= 0, range.offset <= size, range.length <= size - range.offset else {
-            throw RegularFileError(path: path, reason: "byte range \(range.length)@\(range.offset) lies beyond the end of the file (\(size) bytes)")
+            throw RegularFileError(
+                path: path,
+                reason: "byte range \(range.length)@\(range.offset) lies beyond the end of the file (\(size) bytes)")
         }
         return FileRegionBytes(file: self, offset: range.offset, length: range.length)
     }

@@ -65,7 +65,8 @@ package final class RegularFile: Sendable {
         let kind = info.st_mode & S_IFMT
         guard kind == S_IFREG else {
             close(fd)
-            throw RegularFileError(path: path, reason: "is \(Self.kindName(kind)), not a regular file; only regular files are read")
+            throw RegularFileError(
+                path: path, reason: "is \(Self.kindName(kind)), not a regular file; only regular files are read")
         }
         let current = fcntl(fd, F_GETFL)
         if current >= 0 { _ = fcntl(fd, F_SETFL, current & ~O_NONBLOCK) }
@@ -135,7 +136,8 @@ package final class RegularFile: Sendable {
     /// Why `open` failed, with what to do where the text alone does not say it.
     static func openFailure(_ code: Int32) -> String {
         guard code == EACCES || code == EPERM else { return reason(code) }
-        return "\(reason(code)) (hlscheck runs as user id \(getuid()), which may not read it or open a folder on its way: check their permissions)"
+        return
+            "\(reason(code)) (hlscheck runs as user id \(getuid()), which may not read it or open a folder on its way: check their permissions)"
     }
 
     /// The operating system's text for `errno` value `code`.
@@ -151,7 +153,8 @@ package final class RegularFile: Sendable {
         let code = errno
         let target = readLinkTarget(path).map { " (\($0))" } ?? ""
         switch code {
-        case ENOENT: return "is a symbolic link to a file that does not exist\(target); restore the file or fix the link"
+        case ENOENT:
+            return "is a symbolic link to a file that does not exist\(target); restore the file or fix the link"
         case ELOOP: return "is a symbolic link in a loop of links\(target); fix the link"
         default: return "is a symbolic link whose target cannot be reached\(target): \(reason(code))"
         }

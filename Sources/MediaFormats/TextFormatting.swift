@@ -14,10 +14,12 @@ import Darwin
 /// included); "inf" and "nan" for those.
 package func fixedPoint(_ value: Double, decimals: Int) -> String {
     let format = "%.\(max(0, min(decimals, 17)))f"
-    var buffer = [CChar](repeating: 0, count: 400)   // DBL_MAX with 17 decimals fits
+    var buffer = [CChar](repeating: 0, count: 400)  // DBL_MAX with 17 decimals fits
     let written = withVaList([value]) { arguments in vsnprintf(&buffer, buffer.count, format, arguments) }
     guard written > 0 else { return String(value) }
-    return String(decoding: buffer.prefix(Int(min(written, Int32(buffer.count - 1)))).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    return String(
+        decoding: buffer.prefix(Int(min(written, Int32(buffer.count - 1)))).map { UInt8(bitPattern: $0) }, as: UTF8.self
+    )
 }
 
 /// A moment in UTC, split as the Gregorian calendar counts it (gmtime_r: no time-zone data read).
@@ -76,7 +78,9 @@ extension StringProtocol {
         }
         let text = String(self)
         let scalars = text.unicodeScalars
-        guard let first = scalars.firstIndex(where: { !isSpace($0) }), let last = scalars.lastIndex(where: { !isSpace($0) }) else { return "" }
+        guard let first = scalars.firstIndex(where: { !isSpace($0) }),
+            let last = scalars.lastIndex(where: { !isSpace($0) })
+        else { return "" }
         return String(scalars[first...last])
     }
 }

@@ -17,7 +17,9 @@ package struct TransportStreamContinuity: Sendable, Hashable, Codable {
         package var lastCounter: UInt8
 
         /// Makes an edge.
-        package init(pid: UInt16, firstCounter: UInt8, firstHasPayload: Bool, firstSignalsDiscontinuity: Bool, lastCounter: UInt8) {
+        package init(
+            pid: UInt16, firstCounter: UInt8, firstHasPayload: Bool, firstSignalsDiscontinuity: Bool, lastCounter: UInt8
+        ) {
             self.pid = pid
             self.firstCounter = firstCounter
             self.firstHasPayload = firstHasPayload
@@ -99,9 +101,10 @@ package struct ContinuityTracker {
         let state = pidStates[slot]
         guard state >> 5 != 0 else {
             // The PID's first packet: its edge starts here.
-            recorded.edges.append(TransportStreamContinuity.Edge(
-                pid: pid, firstCounter: counter, firstHasPayload: hasPayload,
-                firstSignalsDiscontinuity: discontinuity, lastCounter: counter))
+            recorded.edges.append(
+                TransportStreamContinuity.Edge(
+                    pid: pid, firstCounter: counter, firstHasPayload: hasPayload,
+                    firstSignalsDiscontinuity: discontinuity, lastCounter: counter))
             pidStates[slot] = UInt32(recorded.edges.count) << 5 | UInt32(counter & 0x0F)
             return nil
         }
@@ -113,7 +116,7 @@ package struct ContinuityTracker {
             let expected = hasPayload ? (previous &+ 1) & 0x0F : previous
             if counter != expected {
                 if hasPayload, counter == previous, state & 0x10 == 0 {
-                    duplicate = 0x10   // one duplicate packet is allowed (§2.4.3.3)
+                    duplicate = 0x10  // one duplicate packet is allowed (§2.4.3.3)
                 } else {
                     let gap = ContinuityError(pid: pid, packetIndex: packetIndex, expected: expected, found: counter)
                     recorded.errorCount += 1
@@ -131,7 +134,9 @@ extension TransportStream {
     /// Gaps and edge counters of a segment; see ``TransportStreamContinuity``.
     package static func continuity(in ts: [UInt8]) -> TransportStreamContinuity {
         var tracker = ContinuityTracker()
-        forEachPacket(in: ByteCursor(InMemoryBytes(ts))) { _, index, packet in tracker.consume(packet, packetIndex: index) }
+        forEachPacket(in: ByteCursor(InMemoryBytes(ts))) { _, index, packet in
+            tracker.consume(packet, packetIndex: index)
+        }
         return tracker.continuity
     }
 

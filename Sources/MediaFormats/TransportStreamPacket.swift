@@ -83,8 +83,11 @@ package enum TransportStream {
             var next = index + 1
             while next + TransportStreamPacket.size <= ts.endIndex {
                 if ts[next] == TransportStreamPacket.syncByte,
-                   next + TransportStreamPacket.size >= ts.endIndex
-                    || ts[next + TransportStreamPacket.size] == TransportStreamPacket.syncByte { break }
+                    next + TransportStreamPacket.size >= ts.endIndex
+                        || ts[next + TransportStreamPacket.size] == TransportStreamPacket.syncByte
+                {
+                    break
+                }
                 next += 1
             }
             index = next
@@ -119,9 +122,9 @@ package enum TransportStream {
             let stuffing = 184 - chunk
             out.append((stuffing > 0 ? 0x30 : 0x10) | (continuityCounter & 0x0F))
             if stuffing > 0 {
-                out.append(UInt8(stuffing - 1))   // adaptation_field_length
+                out.append(UInt8(stuffing - 1))  // adaptation_field_length
                 if stuffing > 1 {
-                    out.append(0x00)                // no flags
+                    out.append(0x00)  // no flags
                     out.append(contentsOf: repeatElement(0xFF, count: stuffing - 2))
                 }
             }
@@ -135,9 +138,12 @@ package enum TransportStream {
     /// A PES packet of private_stream_1 (stream_id 0xBD) carrying one timed-ID3 tag with a PTS,
     /// as Apple's "Timed Metadata for HTTP Live Streaming" prescribes, split into TS packets.
     /// PES_packet_length is 0 (unbounded) when the tag is too large for the 16-bit field.
-    package static func timedID3Packets(tag: [UInt8], pts90k: Int64, pid: UInt16, continuityCounter: inout UInt8) -> [UInt8] {
-        packetize(pes: PESPacket.build(streamID: 0xBD, pts90k: pts90k, payload: tag),
-                  pid: pid, continuityCounter: &continuityCounter)
+    package static func timedID3Packets(tag: [UInt8], pts90k: Int64, pid: UInt16, continuityCounter: inout UInt8)
+        -> [UInt8]
+    {
+        packetize(
+            pes: PESPacket.build(streamID: 0xBD, pts90k: pts90k, payload: tag),
+            pid: pid, continuityCounter: &continuityCounter)
     }
 }
 
@@ -157,7 +163,8 @@ package struct PESPacket: Sendable, Hashable {
     package init?(_ bytes: ArraySlice<UInt8>) {
         var reader = ByteReader(bytes)
         guard reader.readUInt24() == 0x000001, let streamID = reader.readUInt8(),
-              let length = reader.readUInt16() else { return nil }
+            let length = reader.readUInt16()
+        else { return nil }
         self.streamID = streamID
         packetLength = Int(length)
         let end = length == 0 ? bytes.endIndex : min(bytes.endIndex, bytes.startIndex + 6 + Int(length))
@@ -169,7 +176,7 @@ package struct PESPacket: Sendable, Hashable {
             return
         }
         guard reader.readUInt8() != nil, let flags = reader.readUInt8(),
-              let headerLength = reader.readUInt8(), let header = reader.readBytes(Int(headerLength))
+            let headerLength = reader.readUInt8(), let header = reader.readBytes(Int(headerLength))
         else { return nil }
         if flags & 0x80 != 0, header.count >= 5 {
             let p = Array(header.prefix(5))
@@ -188,8 +195,8 @@ package struct PESPacket: Sendable, Hashable {
         writer.writeUInt8(streamID)
         let length = 3 + 5 + payload.count
         writer.writeUInt16(length <= 0xFFFF ? UInt16(length) : 0)
-        writer.writeUInt8(0x84)   // '10', not scrambled, data_alignment_indicator
-        writer.writeUInt8(0x80)   // PTS only
+        writer.writeUInt8(0x84)  // '10', not scrambled, data_alignment_indicator
+        writer.writeUInt8(0x80)  // PTS only
         writer.writeUInt8(5)
         let pts = UInt64(pts90k) & 0x1_FFFF_FFFF
         // '0010' PTS[32..30] marker, PTS[29..15] marker, PTS[14..0] marker (§2.4.3.7).

@@ -148,7 +148,9 @@ package final class TransportStreamScanner {
         var collector: TimedID3Collector
 
         mutating func take(_ raw: UnsafeRawBufferPointer, offset: Int, index: Int) {
-            guard let header = TransportStreamPacket(header: raw), collector.wantsPayload(of: header.pid) else { return }
+            guard let header = TransportStreamPacket(header: raw), collector.wantsPayload(of: header.pid) else {
+                return
+            }
             if let packet = TransportStreamPacket(Array(raw)[...]) { collector.consume(packet, at: offset) }
         }
     }

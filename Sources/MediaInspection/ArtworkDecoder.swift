@@ -58,7 +58,8 @@ package enum ArtworkDecoder {
         }
         LibAV.silenceLogging()
         do {
-            let decoder = try ImageDecoder(codec: kind == .jpeg ? AV_CODEC_ID_MJPEG : AV_CODEC_ID_PNG, maximumPixels: maximumPixels)
+            let decoder = try ImageDecoder(
+                codec: kind == .jpeg ? AV_CODEC_ID_MJPEG : AV_CODEC_ID_PNG, maximumPixels: maximumPixels)
             return .success(try decoder.decode(bytes))
         } catch {
             return .failure(ArtworkDecodeFailure("\(kind.rawValue.uppercased()) does not decode: \(error.description)"))
@@ -94,7 +95,9 @@ private final class ImageDecoder {
 
     func decode(_ bytes: [UInt8]) throws(LibAVError) -> PixelSize {
         guard let context, let packet, let frame else { throw LibAV.nullResult("ImageDecoder") }
-        guard bytes.count < Int(Int32.max) - 64 else { throw LibAVError(function: "av_new_packet", code: hls_averror(EINVAL), message: "image too large") }
+        guard bytes.count < Int(Int32.max) - 64 else {
+            throw LibAVError(function: "av_new_packet", code: hls_averror(EINVAL), message: "image too large")
+        }
         try LibAV.check("av_new_packet", av_new_packet(packet, Int32(bytes.count)))
         bytes.withUnsafeBufferPointer { source in
             if let base = source.baseAddress, let data = packet.pointee.data {
@@ -106,7 +109,8 @@ private final class ImageDecoder {
         try LibAV.check("avcodec_receive_frame", avcodec_receive_frame(context, frame))
         let width = Int(frame.pointee.width), height = Int(frame.pointee.height)
         guard width > 0, height > 0 else {
-            throw LibAVError(function: "avcodec_receive_frame", code: hls_averror_invaliddata(), message: "frame has no size")
+            throw LibAVError(
+                function: "avcodec_receive_frame", code: hls_averror_invaliddata(), message: "frame has no size")
         }
         return PixelSize(width: width, height: height)
     }

@@ -7,7 +7,9 @@ enum CodecStringBuilder {
     /// by its designator; `stpp` alone when the document names none of them.
     static func stpp(firstDocument bytes: [UInt8]) -> String {
         let text = String(decoding: bytes, as: UTF8.self)
-        let designators = [("imsc1/text", "im1t"), ("imsc1/image", "im1i"), ("imsc1.1/text", "im2t"), ("imsc1.1/image", "im2i")]
+        let designators = [
+            ("imsc1/text", "im1t"), ("imsc1/image", "im1i"), ("imsc1.1/text", "im2t"), ("imsc1.1/image", "im2i"),
+        ]
         for (designator, code) in designators where text.contains("http://www.w3.org/ns/ttml/profile/" + designator) {
             return "stpp.ttml." + code
         }
@@ -49,7 +51,9 @@ enum CodecStringBuilder {
         if objectType == 5 || objectType == 29 { return .hierarchical }
         // GASpecificConfig of AAC-LC (§4.4.1): frameLengthFlag, dependsOnCoreCoder (and its
         // 14-bit delay), extensionFlag (0 for object type 2).
-        guard objectType == 2, channelConfiguration != 0, read(1) != nil, let dependsOnCore = read(1) else { return nil }
+        guard objectType == 2, channelConfiguration != 0, read(1) != nil, let dependsOnCore = read(1) else {
+            return nil
+        }
         if dependsOnCore == 1, read(14) == nil { return nil }
         guard read(1) == 0 else { return nil }
         // The sync extension, when at least 16 bits are left (§1.6.2.1, Table 1.15).
@@ -64,7 +68,9 @@ enum CodecStringBuilder {
         var channels: Int?
     }
 
-    static let aacSampleRates = [96000, 88200, 64000, 48000, 44100, 32000, 24000, 22050, 16000, 12000, 11025, 8000, 7350]
+    static let aacSampleRates = [
+        96000, 88200, 64000, 48000, 44100, 32000, 24000, 22050, 16000, 12000, 11025, 8000, 7350,
+    ]
 
     static func adts(_ header: ArraySlice<UInt8>) -> ADTSFacts? {
         guard header.count >= 7 else { return nil }
@@ -115,7 +121,9 @@ enum CodecStringBuilder {
         for bit in 0..<32 where compat & (1 << bit) != 0 { reversed |= 1 << (31 - bit) }
         var constraints = Array(p[5..<11])
         while let last = constraints.last, last == 0 { constraints.removeLast() }
-        var parts = [sampleEntry, "\(space)\(profile)", String(reversed, radix: 16, uppercase: true), "\(tier)\(p[11])"]
+        var parts = [
+            sampleEntry, "\(space)\(profile)", String(reversed, radix: 16, uppercase: true), "\(tier)\(p[11])",
+        ]
         parts += constraints.map { String($0, radix: 16, uppercase: true) }
         return parts.joined(separator: ".")
     }

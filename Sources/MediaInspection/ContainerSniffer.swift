@@ -10,7 +10,9 @@ enum ContainerSniffer {
     }
 
     /// The same, reading only box and tag headers (a few bytes each), whatever the segment's size.
-    static func container(uri: String, source: any RandomAccessBytes, hasInitSection: Bool) -> (SegmentContainer, problem: String?) {
+    static func container(uri: String, source: any RandomAccessBytes, hasInitSection: Bool) -> (
+        SegmentContainer, problem: String?
+    ) {
         // EXT-X-MAP is an fMP4 segment's init section, but a TS segment may have one too (its
         // PAT and PMT, RFC 8216 §4.3.2.5): TS bytes say which.
         if hasInitSection { return (container(sniffing: source) == .mpegTS ? .mpegTS : .fragmentedMP4, nil) }
@@ -24,16 +26,18 @@ enum ContainerSniffer {
             return (sniffed, nil)
         }
         guard !bytes.isEmpty, byExtension != .fragmentedMP4 else { return (byExtension, nil) }
-        let expected = switch byExtension {
-        case .mpegTS: "a 0x47 sync byte every 188 bytes"
-        case .webVTT: "the WEBVTT signature, W3C WebVTT §4.1"
-        default: "an audio frame sync word after its ID3 tags"
-        }
+        let expected =
+            switch byExtension {
+            case .mpegTS: "a 0x47 sync byte every 188 bytes"
+            case .webVTT: "the WEBVTT signature, W3C WebVTT §4.1"
+            default: "an audio frame sync word after its ID3 tags"
+            }
         return (byExtension, "does not start like \(byExtension.rawValue) (expected \(expected))")
     }
 
     /// The problem of an fMP4 media segment given alone: it cannot be demuxed without its init.
-    static let needsInitSection = "an fMP4 fragment cannot be read without its initialization section: the playlist needs EXT-X-MAP (with hlscheck inspect, pass it with --init)"
+    static let needsInitSection =
+        "an fMP4 fragment cannot be read without its initialization section: the playlist needs EXT-X-MAP (with hlscheck inspect, pass it with --init)"
 
     /// Whether the top-level boxes include a `moof` but no `moov`: a media fragment whose track
     /// descriptions are in a separate initialization section (ISO/IEC 14496-12 §8.8).

@@ -21,7 +21,9 @@ package final class Demuxer {
     /// Why the bytes stopped coming (an I/O error, a file that shrank), if they did.
     var readFailure: ByteReadError? { input.failure }
 
-    package init(source: any RandomAccessBytes, container: SegmentContainer, gauge: BufferGauge? = nil, feed: ScanFeed? = nil) throws(LibAVError) {
+    package init(
+        source: any RandomAccessBytes, container: SegmentContainer, gauge: BufferGauge? = nil, feed: ScanFeed? = nil
+    ) throws(LibAVError) {
         input = try ReaderInput(source, gauge: gauge, feed: feed)
         self.container = container
         guard let context = avformat_alloc_context() else {
@@ -54,7 +56,9 @@ package final class Demuxer {
     /// string comes from the parameter sets. libavformat would otherwise decode at least seven
     /// frames to guess the reordering delay: for 1080p, ≈ 25 ms and 9 MB of frame buffers
     /// (StreamInfoDifferentialTests compare both ways over every test segment).
-    package func findStreamInfo(maximumPixels: Int = ImageHeader.defaultMaximumPixels, decodingVideo: Bool = false) throws(LibAVError) {
+    package func findStreamInfo(maximumPixels: Int = ImageHeader.defaultMaximumPixels, decodingVideo: Bool = false)
+        throws(LibAVError)
+    {
         guard let format else { return }
         var options = [OpaquePointer?](repeating: nil, count: Int(format.pointee.nb_streams))
         defer { for index in options.indices { av_dict_free(&options[index]) } }
@@ -72,7 +76,8 @@ package final class Demuxer {
     /// H.264 or HEVC video whose facts libavformat's parser gives (not a cover picture).
     private static func isParsedVideo(_ stream: UnsafeMutablePointer<AVStream>) -> Bool {
         guard let parameters = stream.pointee.codecpar?.pointee, parameters.codec_type == AVMEDIA_TYPE_VIDEO,
-              stream.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC == 0 else { return false }
+            stream.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC == 0
+        else { return false }
         return parameters.codec_id == AV_CODEC_ID_H264 || parameters.codec_id == AV_CODEC_ID_HEVC
     }
 
@@ -114,14 +119,18 @@ package final class Demuxer {
             if let first = stats[index]?.firstPTS(timeBase: stream.pointee.time_base) {
                 result.firstPTS = min(result.firstPTS ?? first, first)
             }
-            if track.kind == .video, result.videoStartsWithKeyframe == nil, let videoStats = stats[index], videoStats.count > 0 {
+            if track.kind == .video, result.videoStartsWithKeyframe == nil, let videoStats = stats[index],
+                videoStats.count > 0
+            {
                 result.videoStartsWithKeyframe = videoStats.firstPacketIsKeyframe
                 result.keyframeHasParameterSets = inBandParameterSets(
                     codec: stream.pointee.codecpar?.pointee.codec_id, keyframe: videoStats.firstKeyframe)
             }
         }
         // A subtitle rendition's segments hold subtitles alone (IMSC in fMP4).
-        if result.problem == nil, !result.tracks.contains(where: { [.audio, .video, .subtitles].contains($0.kind) && $0.packetCount > 0 }) {
+        if result.problem == nil,
+            !result.tracks.contains(where: { [.audio, .video, .subtitles].contains($0.kind) && $0.packetCount > 0 })
+        {
             result.problem = "no audio, video or subtitle packets found"
         }
         return result
@@ -133,9 +142,10 @@ package final class Demuxer {
         }
         let codecName = LibAV.string(avcodec_get_name(parameters.codec_id)) ?? "unknown"
         var track = TrackFacts(kind: .other, codecName: codecName, packetCount: stats.count)
-        let extradata: [UInt8] = parameters.extradata.map {
-            Array(UnsafeBufferPointer(start: $0, count: Int(max(0, parameters.extradata_size))))
-        } ?? []
+        let extradata: [UInt8] =
+            parameters.extradata.map {
+                Array(UnsafeBufferPointer(start: $0, count: Int(max(0, parameters.extradata_size))))
+            } ?? []
 
         switch parameters.codec_type {
         case AVMEDIA_TYPE_AUDIO:
@@ -148,11 +158,14 @@ package final class Demuxer {
             let adts = CodecStringBuilder.adts(stats.firstPacketPrefix[...])
             switch parameters.codec_id {
             case AV_CODEC_ID_AAC:
-                let objectType = aacObjectType(profile: parameters.profile)
+                let objectType =
+                    aacObjectType(profile: parameters.profile)
                     ?? CodecStringBuilder.audioObjectType(audioSpecificConfig: extradata)
                     ?? adts?.objectType
                 track.codecString = objectType.map(CodecStringBuilder.mp4a(objectType:))
-                if !extradata.isEmpty { track.sbrSignalling = CodecStringBuilder.sbrSignalling(audioSpecificConfig: extradata) }
+                if !extradata.isEmpty {
+                    track.sbrSignalling = CodecStringBuilder.sbrSignalling(audioSpecificConfig: extradata)
+                }
                 track.channels = track.channels ?? adts?.channels
                 track.sampleRate = track.sampleRate ?? adts?.sampleRate
             case AV_CODEC_ID_MP3: track.codecString = CodecStringBuilder.mp4a(objectType: 34)
@@ -178,12 +191,14 @@ package final class Demuxer {
             track.dolbyVision = Self.dolbyVision(stream)
             switch parameters.codec_id {
             case AV_CODEC_ID_H264:
-                track.codecString = (CodecStringBuilder.avc1(extradata: extradata)
+                track.codecString =
+                    (CodecStringBuilder.avc1(extradata: extradata)
                     ?? CodecStringBuilder.avc1(annexB: stats.firstKeyframe[...]))
                     // An fMP4 sample entry avc3 (parameter sets in band, ISO/IEC 14496-15 §5.4.2).
                     .map { fourCC(parameters.codec_tag) == "avc3" ? "avc3" + $0.dropFirst(4) : $0 }
                 if let sps = H264SequenceParameterSet(extradataOrAnnexB: extradata)
-                    ?? H264SequenceParameterSet(extradataOrAnnexB: stats.firstKeyframe) {
+                    ?? H264SequenceParameterSet(extradataOrAnnexB: stats.firstKeyframe)
+                {
                     if track.width == nil || track.height == nil {
                         track.width = sps.width
                         track.height = sps.height
@@ -191,17 +206,20 @@ package final class Demuxer {
                     // A stream that may code fields is interlaced video (ITU-T H.264 §7.4.2.1.1).
                     if !sps.framesOnly { track.interlaced = true }
                     track.interlaced = track.interlaced ?? false
-                    track.transferCharacteristics = sps.transferCharacteristics.flatMap(Self.codePoint) ?? track.transferCharacteristics
+                    track.transferCharacteristics =
+                        sps.transferCharacteristics.flatMap(Self.codePoint) ?? track.transferCharacteristics
                     track.colourPrimaries = sps.colourPrimaries.flatMap(Self.codePoint) ?? track.colourPrimaries
                 }
             case AV_CODEC_ID_HEVC:
                 let entry = fourCC(parameters.codec_tag) == "hev1" ? "hev1" : "hvc1"
-                track.codecString = CodecStringBuilder.hevc(sampleEntry: entry, extradata: extradata)
+                track.codecString =
+                    CodecStringBuilder.hevc(sampleEntry: entry, extradata: extradata)
                     ?? CodecStringBuilder.hevc(sampleEntry: entry, annexB: stats.firstKeyframe[...])
                 // general_progressive_source_flag and general_interlaced_source_flag
                 // (ITU-T H.265 §7.4.4): interlaced alone is interlaced video.
                 if let ptl = CodecStringBuilder.hevcProfileTierLevel(extradata: extradata)
-                    ?? CodecStringBuilder.hevcProfileTierLevel(annexB: stats.firstKeyframe[...]) {
+                    ?? CodecStringBuilder.hevcProfileTierLevel(annexB: stats.firstKeyframe[...])
+                {
                     let progressive = ptl[5] & 0x80 != 0, interlaced = ptl[5] & 0x40 != 0
                     if interlaced && !progressive { track.interlaced = true }
                     track.interlaced = track.interlaced ?? false
@@ -218,7 +236,8 @@ package final class Demuxer {
             // IMSC profile; the codec string then names it too (TTML profile registry).
             track.kind = .subtitles
             track.codecName = "ttml"
-            track.codecString = CodecStringBuilder.stpp(firstDocument: stats.firstKeyframe.isEmpty ? stats.firstPacketPrefix : stats.firstKeyframe)
+            track.codecString = CodecStringBuilder.stpp(
+                firstDocument: stats.firstKeyframe.isEmpty ? stats.firstPacketPrefix : stats.firstKeyframe)
         case AVMEDIA_TYPE_SUBTITLE:
             track.kind = .subtitles
         default:
@@ -229,12 +248,15 @@ package final class Demuxer {
         if stream.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC != 0 {
             track.kind = .attachedPicture
         }
-        track.duration = stats.duration(timeBase: stream.pointee.time_base, frameDuration: frameDuration(of: track, codec: parameters.codec_id))
+        track.duration = stats.duration(
+            timeBase: stream.pointee.time_base, frameDuration: frameDuration(of: track, codec: parameters.codec_id))
         track.id = Int(stream.pointee.id)
         track.startTime = stats.firstPTS(timeBase: stream.pointee.time_base)
         // An ISO BMFF track's time base is 1/timescale (the decode times come from the boxes).
         let timeBase = stream.pointee.time_base
-        if container == .fragmentedMP4, timeBase.num == 1, timeBase.den > 0 { track.decodeTimeScale = Int(timeBase.den) }
+        if container == .fragmentedMP4, timeBase.num == 1, timeBase.den > 0 {
+            track.decodeTimeScale = Int(timeBase.den)
+        }
         return track
     }
 
@@ -244,7 +266,8 @@ package final class Demuxer {
         guard track.kind == .audio, let sampleRate = track.sampleRate else { return nil }
         let samples: Int
         switch codec {
-        case AV_CODEC_ID_AAC: samples = track.codecString == "mp4a.40.5" || track.codecString == "mp4a.40.29" ? 2048 : 1024
+        case AV_CODEC_ID_AAC:
+            samples = track.codecString == "mp4a.40.5" || track.codecString == "mp4a.40.29" ? 2048 : 1024
         case AV_CODEC_ID_AC3, AV_CODEC_ID_EAC3: samples = 1536
         case AV_CODEC_ID_MP3: samples = sampleRate >= 32000 ? 1152 : 576
         default: return nil
@@ -277,10 +300,12 @@ package final class Demuxer {
         for index in 0..<Int(max(0, stream.pointee.nb_side_data)) {
             let entry = sideData[index]
             guard entry.type == AV_PKT_DATA_DOVI_CONF, let data = entry.data,
-                  entry.size >= MemoryLayout<AVDOVIDecoderConfigurationRecord>.size else { continue }
+                entry.size >= MemoryLayout<AVDOVIDecoderConfigurationRecord>.size
+            else { continue }
             let record = UnsafeRawPointer(data).loadUnaligned(as: AVDOVIDecoderConfigurationRecord.self)
             return DolbyVisionConfiguration(
-                profile: Int(record.dv_profile), level: Int(record.dv_level), compatibility: Int(record.dv_bl_signal_compatibility_id))
+                profile: Int(record.dv_profile), level: Int(record.dv_level),
+                compatibility: Int(record.dv_bl_signal_compatibility_id))
         }
         return nil
     }

@@ -13,21 +13,27 @@ enum EncryptionEvidence {
         let prefix = (try? source.bytes(at: 0, length: 4 * 188)) ?? []
         let packets = prefix.count / 188
         if packets >= 4 || (packets >= 1 && packets * 188 == source.count),
-           (0..<packets).allSatisfy({ prefix[$0 * 188] == 0x47 }) {
+            (0..<packets).allSatisfy({ prefix[$0 * 188] == 0x47 })
+        {
             return .mpegTS
         }
         if prefix.count >= 8 {
             let size = prefix[0..<4].reduce(0) { $0 << 8 | Int($1) }
             let type = String(decoding: prefix[4..<8], as: UTF8.self)
-            if ["ftyp", "styp", "moof", "moov", "sidx", "emsg", "prft", "free"].contains(type), size == 1 || (size >= 8 && size <= source.count) {
+            if ["ftyp", "styp", "moof", "moov", "sidx", "emsg", "prft", "free"].contains(type),
+                size == 1 || (size >= 8 && size <= source.count)
+            {
                 return .fragmentedMP4
             }
         }
         if prefix.count >= 10, prefix[0] == 0x49, prefix[1] == 0x44, prefix[2] == 0x33, [2, 3, 4].contains(prefix[3]),
-           prefix[6..<10].allSatisfy({ $0 < 0x80 }) {
+            prefix[6..<10].allSatisfy({ $0 < 0x80 })
+        {
             let size = prefix[6..<10].reduce(0) { $0 << 7 | Int($1) }
             let footer = prefix[5] & 0x10 != 0 ? 10 : 0
-            if let sync = try? source.bytes(at: 10 + size + footer, length: 2), sync.count == 2, sync[0] == 0xFF, sync[1] & 0xE0 == 0xE0 {
+            if let sync = try? source.bytes(at: 10 + size + footer, length: 2), sync.count == 2, sync[0] == 0xFF,
+                sync[1] & 0xE0 == 0xE0
+            {
                 return .adts
             }
         }
@@ -55,7 +61,7 @@ enum EncryptionEvidence {
     /// entropy coding leave some values more frequent, scores in the thousands over 64 KiB.
     static func looksEncrypted(_ source: any RandomAccessBytes) -> Bool {
         guard source.count >= minimumBytes, source.count % 16 == 0, clearContainer(source) == nil,
-              let sample = try? source.bytes(at: 0, length: min(source.count, sampleBytes)), sample.count >= minimumBytes
+            let sample = try? source.bytes(at: 0, length: min(source.count, sampleBytes)), sample.count >= minimumBytes
         else { return false }
         return chiSquare(sample) < 400
     }

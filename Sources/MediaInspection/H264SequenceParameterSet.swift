@@ -67,7 +67,8 @@ struct H264SequenceParameterSet: Equatable {
             for _ in 0..<cycle { guard r.se() != nil else { return nil } }
         }
         guard r.ue() != nil, r.bits(1) != nil, let widthMBs = r.ue(), let heightUnits = r.ue(),
-              let frameMBsOnly = r.bits(1) else { return nil }
+            let frameMBsOnly = r.bits(1)
+        else { return nil }
         if frameMBsOnly == 0 { guard r.bits(1) != nil else { return nil } }
         guard r.bits(1) != nil, let cropping = r.bits(1) else { return nil }
         var crop: [Int] = [0, 0, 0, 0]
@@ -94,7 +95,9 @@ struct H264SequenceParameterSet: Equatable {
     }
 
     /// vui_parameters() up to the colour description (Annex E.1.1).
-    private static func readColourDescription(_ r: inout ExpGolombReader, into parameters: inout H264SequenceParameterSet) {
+    private static func readColourDescription(
+        _ r: inout ExpGolombReader, into parameters: inout H264SequenceParameterSet
+    ) {
         if r.bits(1) == 1 {
             // aspect_ratio_idc 255 is Extended_SAR: two 16-bit numbers follow.
             guard let idc = r.bits(8) else { return }
@@ -103,7 +106,8 @@ struct H264SequenceParameterSet: Equatable {
         if r.bits(1) == 1 { guard r.bits(1) != nil else { return } }
         // video_signal_type_present_flag: video_format, video_full_range_flag, then the colour.
         guard r.bits(1) == 1, r.bits(4) != nil, r.bits(1) == 1,
-              let primaries = r.bits(8), let transfer = r.bits(8) else { return }
+            let primaries = r.bits(8), let transfer = r.bits(8)
+        else { return }
         parameters.colourPrimaries = Int(primaries)
         parameters.transferCharacteristics = Int(transfer)
     }

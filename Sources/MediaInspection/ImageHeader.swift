@@ -13,11 +13,16 @@ package enum ImageHeader {
     }
 
     /// nil when the image may be decoded; otherwise why not, naming the option that raises the limit.
-    package static func refusal(_ bytes: [UInt8], maximumPixels: Int, limitHint: String = "--max-image-pixels") -> String? {
-        guard let size = size(bytes) else { return "does not decode: no header with the picture size (PNG IHDR, JPEG SOF) was found" }
+    package static func refusal(_ bytes: [UInt8], maximumPixels: Int, limitHint: String = "--max-image-pixels")
+        -> String?
+    {
+        guard let size = size(bytes) else {
+            return "does not decode: no header with the picture size (PNG IHDR, JPEG SOF) was found"
+        }
         let (pixels, overflow) = size.width.multipliedReportingOverflow(by: size.height)
         guard overflow || pixels > maximumPixels else { return nil }
-        return "declares \(size.width)x\(size.height) pixels, over the limit of \(maximumPixels) pixels; not decoded (raise the limit with \(limitHint))"
+        return
+            "declares \(size.width)x\(size.height) pixels, over the limit of \(maximumPixels) pixels; not decoded (raise the limit with \(limitHint))"
     }
 
     private static func pngSize(_ bytes: [UInt8]) -> PixelSize? {

@@ -29,10 +29,12 @@ final class ReaderInput {
             throw LibAV.nullResult("av_malloc")
         }
         let opaque = Unmanaged.passUnretained(self).toOpaque()
-        guard let context = avio_alloc_context(
-            buffer.assumingMemoryBound(to: UInt8.self), Self.bufferSize, 0, opaque,
-            readerInputRead, nil, readerInputSeek
-        ) else {
+        guard
+            let context = avio_alloc_context(
+                buffer.assumingMemoryBound(to: UInt8.self), Self.bufferSize, 0, opaque,
+                readerInputRead, nil, readerInputSeek
+            )
+        else {
             av_free(buffer)
             throw LibAV.nullResult("avio_alloc_context")
         }
@@ -53,7 +55,8 @@ final class ReaderInput {
         guard failure == nil else { return hls_averror(EIO) }
         guard position < size else { return hls_averror_eof() }
         do {
-            let count = try source.read(at: position, into: UnsafeMutableRawBufferPointer(start: destination, count: capacity))
+            let count = try source.read(
+                at: position, into: UnsafeMutableRawBufferPointer(start: destination, count: capacity))
             guard count > 0 else { return hls_averror_eof() }
             feed?.observe(UnsafeRawBufferPointer(start: destination, count: count), at: position)
             position += count

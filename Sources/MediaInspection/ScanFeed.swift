@@ -34,7 +34,9 @@ package final class ScanFeed {
         while offset < segment.count {
             var thrown: ByteReadError?
             let filled = buffer.withUnsafeMutableBytes { destination -> Int in
-                do throws(ByteReadError) { return try segment.read(at: offset, into: destination) } catch { thrown = error; return 0 }
+                do throws(ByteReadError) { return try segment.read(at: offset, into: destination) } catch {
+                    thrown = error; return 0
+                }
             }
             if let thrown { throw thrown }
             guard filled > 0 else { throw ByteReadError(reason: "no bytes at offset \(offset) of \(segment.count)") }

@@ -132,7 +132,9 @@ package struct LocalSegmentSource: SegmentByteSource {
 
     /// The open file and the region of it to read, after every check (regular file, not a
     /// symlink, range inside the file, under the size limit).
-    private func checkedRegion(_ uri: String, range: SegmentByteRange?) throws(SegmentReadError) -> (RegularFile, offset: Int, length: Int) {
+    private func checkedRegion(_ uri: String, range: SegmentByteRange?) throws(SegmentReadError) -> (
+        RegularFile, offset: Int, length: Int
+    ) {
         // The URI's path, percent-decoded, without query or fragment (RFC 8216 §4.1): the same
         // mapping confinement judged.
         let name = LocalFileName(uri: uri)
@@ -142,7 +144,8 @@ package struct LocalSegmentSource: SegmentByteSource {
             // The real path (what confinement judged), without following a final symlink.
             file = try RegularFile(path: RegularFile.realPath(name.path) ?? name.path, followSymlinks: false)
         } catch {
-            throw failure(uri, name.isMissing ? name.triedNames.map { "no such file: \($0)" } ?? error.reason : error.reason)
+            throw failure(
+                uri, name.isMissing ? name.triedNames.map { "no such file: \($0)" } ?? error.reason : error.reason)
         }
         let fileSize = file.size
         let offset = range?.offset ?? 0
@@ -151,7 +154,10 @@ package struct LocalSegmentSource: SegmentByteSource {
             throw failure(uri, "invalid byte range \(length)@\(offset)")
         }
         guard length <= maximumByteCount else {
-            throw failure(uri, "\(length) bytes, over the limit of \(maximumByteCount) bytes per segment (raise it with --max-segment-bytes)")
+            throw failure(
+                uri,
+                "\(length) bytes, over the limit of \(maximumByteCount) bytes per segment (raise it with --max-segment-bytes)"
+            )
         }
         guard offset <= fileSize, length <= fileSize - offset else {
             throw failure(uri, "byte range \(length)@\(offset) lies beyond the end of the file (\(fileSize) bytes)")

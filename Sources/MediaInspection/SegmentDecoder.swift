@@ -41,10 +41,12 @@ package struct TrackDecodeFacts: Sendable, Hashable, Codable {
 enum SegmentDecoder {
     static let maximumReasons = 3
 
-    static func decode(source: any RandomAccessBytes, container: SegmentContainer, maximumPixels: Int) -> [TrackDecodeFacts] {
+    static func decode(source: any RandomAccessBytes, container: SegmentContainer, maximumPixels: Int)
+        -> [TrackDecodeFacts]
+    {
         LibAV.silenceLogging()
         guard source.count > 0, let demuxer = try? Demuxer(source: source, container: container),
-              let format = demuxer.format, let packet = av_packet_alloc()
+            let format = demuxer.format, let packet = av_packet_alloc()
         else { return [] }
         var packetPointer: UnsafeMutablePointer<AVPacket>? = packet
         defer { av_packet_free(&packetPointer) }
@@ -55,7 +57,9 @@ enum SegmentDecoder {
         while av_read_frame(format, packet) >= 0 {
             defer { av_packet_unref(packet) }
             let index = Int(packet.pointee.stream_index)
-            guard index >= 0, index < Int(format.pointee.nb_streams), let stream = format.pointee.streams[index] else { continue }
+            guard index >= 0, index < Int(format.pointee.nb_streams), let stream = format.pointee.streams[index] else {
+                continue
+            }
             if decoders[index] == nil {
                 guard let decoder = TrackDecoder(stream: stream, maximumPixels: maximumPixels) else { continue }
                 decoders[index] = decoder
@@ -91,7 +95,7 @@ private final class TrackDecoder {
     /// Nil for streams that are not audio or video (timed ID3, an attached cover picture).
     init?(stream: UnsafeMutablePointer<AVStream>, maximumPixels: Int) {
         guard let parameters = stream.pointee.codecpar,
-              stream.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC == 0
+            stream.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC == 0
         else { return nil }
         let kind: TrackKind
         switch parameters.pointee.codec_type {
@@ -152,7 +156,9 @@ private final class TrackDecoder {
         // libav's own words; the bare return code only when it logged nothing.
         takeLoggedMessages()
         if refused, !logged { note("avcodec_send_packet: \(LibAV.errorText(sent))") }
-        if packet.pointee.flags & AV_PKT_FLAG_CORRUPT != 0 { note("the demuxer found a frame incomplete (packet corrupt)") }
+        if packet.pointee.flags & AV_PKT_FLAG_CORRUPT != 0 {
+            note("the demuxer found a frame incomplete (packet corrupt)")
+        }
     }
 
     /// Flushes the decoder; a failure while draining counts as one failed frame.
@@ -181,7 +187,9 @@ private final class TrackDecoder {
                 damaged = true
                 break
             }
-            if frame.pointee.decode_error_flags != 0 || frame.pointee.flags & AV_FRAME_FLAG_CORRUPT != 0 { damaged = true }
+            if frame.pointee.decode_error_flags != 0 || frame.pointee.flags & AV_FRAME_FLAG_CORRUPT != 0 {
+                damaged = true
+            }
             av_frame_unref(frame)
         }
         return damaged
@@ -200,7 +208,7 @@ func libAVLogCallback(
     _ object: UnsafeMutableRawPointer?, _ level: Int32, _ format: UnsafePointer<CChar>?, _ arguments: CVaListPointer?
 ) {
     guard level <= AV_LOG_ERROR, let object, let format, let arguments,
-          let objectClass = object.load(as: UnsafePointer<AVClass>?.self), objectClass == avcodec_get_class()
+        let objectClass = object.load(as: UnsafePointer<AVClass>?.self), objectClass == avcodec_get_class()
     else { return }
     let context = object.assumingMemoryBound(to: AVCodecContext.self)
     guard let opaque = context.pointee.opaque else { return }

@@ -91,9 +91,14 @@ final class DecryptedBytes: RandomAccessBytes {
     private static let blocksPerStep = 4096
 
     init(cipher: any RandomAccessBytes, key: [UInt8], iv: [UInt8]) throws(AES128CBC.Failure) {
-        guard key.count == 16, iv.count == 16 else { throw AES128CBC.Failure(description: "key and IV must be 16 bytes") }
+        guard key.count == 16, iv.count == 16 else {
+            throw AES128CBC.Failure(description: "key and IV must be 16 bytes")
+        }
         guard cipher.count > 0, cipher.count % 16 == 0 else {
-            throw AES128CBC.Failure(description: "\(cipher.count) bytes is not a whole number of 16-byte AES blocks: the segment is truncated or not AES-128 encrypted")
+            throw AES128CBC.Failure(
+                description:
+                    "\(cipher.count) bytes is not a whole number of 16-byte AES blocks: the segment is truncated or not AES-128 encrypted"
+            )
         }
         guard let context = av_aes_alloc() else { throw AES128CBC.Failure(description: "av_aes_alloc returned NULL") }
         guard av_aes_init(context, key, 128, 1) == 0 else {
@@ -112,8 +117,12 @@ final class DecryptedBytes: RandomAccessBytes {
         } catch {
             throw AES128CBC.Failure(description: error.reason)
         }
-        guard let padding = last.last, (1...16).contains(padding), last.suffix(Int(padding)).allSatisfy({ $0 == padding })
-        else { throw AES128CBC.Failure(description: "the padding is wrong after decryption: the key or the IV does not match the segment") }
+        guard let padding = last.last, (1...16).contains(padding),
+            last.suffix(Int(padding)).allSatisfy({ $0 == padding })
+        else {
+            throw AES128CBC.Failure(
+                description: "the padding is wrong after decryption: the key or the IV does not match the segment")
+        }
         count = cipher.count - Int(padding)
     }
 
@@ -127,7 +136,9 @@ final class DecryptedBytes: RandomAccessBytes {
         let length = (first == 0 ? 0 : 16) + count * 16
         var thrown: ByteReadError?
         let got = scratch.withUnsafeMutableBytes { buffer -> Int in
-            do throws(ByteReadError) { return try cipher.read(at: from, into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<length])) } catch {
+            do throws(ByteReadError) {
+                return try cipher.read(at: from, into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<length]))
+            } catch {
                 thrown = error
                 return 0
             }
@@ -139,7 +150,9 @@ final class DecryptedBytes: RandomAccessBytes {
         clear.withUnsafeMutableBufferPointer { output in
             scratch.withUnsafeBufferPointer { input in
                 chain.withUnsafeMutableBufferPointer { vector in
-                    av_aes_crypt(context, output.baseAddress, input.baseAddress.map { $0 + blocks }, Int32(count), vector.baseAddress, 1)
+                    av_aes_crypt(
+                        context, output.baseAddress, input.baseAddress.map { $0 + blocks }, Int32(count),
+                        vector.baseAddress, 1)
                 }
             }
         }

@@ -246,7 +246,8 @@ package struct TrackFormat: Sendable, Hashable, Codable {
 
     /// Makes a format.
     package init(
-        kind: TrackKind, codecName: String, codecString: String? = nil, channels: Int? = nil, channelMask: UInt64? = nil,
+        kind: TrackKind, codecName: String, codecString: String? = nil, channels: Int? = nil,
+        channelMask: UInt64? = nil,
         transferCharacteristics: Int? = nil, colourPrimaries: Int? = nil, interlaced: Bool? = nil,
         dolbyVision: DolbyVisionConfiguration? = nil
     ) {

@@ -14,19 +14,23 @@ extension SegmentInspector {
     /// are not what such a caller expects; the caller then inspects them for real.
     package func scannedFacts(uri: String, bytes: [UInt8], hasInitSection: Bool) -> SegmentFacts {
         let source = InMemoryBytes(bytes)
-        let (container, layoutProblem) = ContainerSniffer.container(uri: uri, source: source, hasInitSection: hasInitSection)
+        let (container, layoutProblem) = ContainerSniffer.container(
+            uri: uri, source: source, hasInitSection: hasInitSection)
         var problems = [layoutProblem]
         if container == .mpegTS, bytes.count % 188 != 0 {
             problems.append("ends in a partial transport stream packet (\(bytes.count % 188) of 188 bytes)")
         }
         if bytes.isEmpty { problems.append("segment is empty") }
         let demuxed = DemuxPassResult(
-            facts: SegmentFacts(uri: uri, byteCount: bytes.count, container: container), container: container, problems: problems)
+            facts: SegmentFacts(uri: uri, byteCount: bytes.count, container: container), container: container,
+            problems: problems)
         let scanned: ScanResult
         do {
-            scanned = try Self.scanPass(uri: uri, segment: source, container: container, maximumID3Bytes: maximumID3Bytes)
+            scanned = try Self.scanPass(
+                uri: uri, segment: source, container: container, maximumID3Bytes: maximumID3Bytes)
         } catch {
-            var facts = Self.finish(demuxed, ScanResult(), maximumImagePixels: maximumImagePixels, images: decodedImages)
+            var facts = Self.finish(
+                demuxed, ScanResult(), maximumImagePixels: maximumImagePixels, images: decodedImages)
             facts.problem = error.reason
             return facts
         }

@@ -23,10 +23,14 @@ package struct SegmentInspector: Sendable {
         source: any SegmentByteSource, maximumImagePixels: Int = ImageHeader.defaultMaximumPixels,
         maximumID3Bytes: Int = EmbeddedID3.maximumPESSize
     ) {
-        self.init(source: source, maximumImagePixels: maximumImagePixels, maximumID3Bytes: maximumID3Bytes, decodedImages: DecodedImages())
+        self.init(
+            source: source, maximumImagePixels: maximumImagePixels, maximumID3Bytes: maximumID3Bytes,
+            decodedImages: DecodedImages())
     }
 
-    private init(source: any SegmentByteSource, maximumImagePixels: Int, maximumID3Bytes: Int, decodedImages: DecodedImages) {
+    private init(
+        source: any SegmentByteSource, maximumImagePixels: Int, maximumID3Bytes: Int, decodedImages: DecodedImages
+    ) {
         self.source = source
         self.maximumImagePixels = maximumImagePixels
         self.maximumID3Bytes = maximumID3Bytes
@@ -36,7 +40,8 @@ package struct SegmentInspector: Sendable {
     /// The same inspector reading from `source` (``SegmentByteSource/readingAhead(_:_:)``).
     package func reading(from source: any SegmentByteSource) -> SegmentInspector {
         var inspector = SegmentInspector(
-            source: source, maximumImagePixels: maximumImagePixels, maximumID3Bytes: maximumID3Bytes, decodedImages: decodedImages)
+            source: source, maximumImagePixels: maximumImagePixels, maximumID3Bytes: maximumID3Bytes,
+            decodedImages: decodedImages)
         inspector.keeper = keeper
         return inspector
     }
@@ -75,23 +80,31 @@ package struct SegmentInspector: Sendable {
             }
             // A TS segment is read once, for libavformat and the scanners together; the
             // scanners of the other containers read their own way, beside libavformat.
-            let sniffed = ContainerSniffer.container(uri: request.uri, source: segment, hasInitSection: initBytes != nil)
+            let sniffed = ContainerSniffer.container(
+                uri: request.uri, source: segment, hasInitSection: initBytes != nil)
             var facts: SegmentFacts
-            if gauge == nil, segment.count >= Self.concurrentPassesThreshold, sniffed.0 != .mpegTS, sniffed.0 != .webVTT {
+            if gauge == nil, segment.count >= Self.concurrentPassesThreshold, sniffed.0 != .mpegTS, sniffed.0 != .webVTT
+            {
                 facts = try await Self.inspectConcurrently(
-                    uri: request.uri, segment: segment, initSection: initBytes, wantsStreamInfo: request.wantsStreamInfo,
-                    wantsDecode: request.wantsDecode, maximumImagePixels: maximumImagePixels, maximumID3Bytes: maximumID3Bytes,
+                    uri: request.uri, segment: segment, initSection: initBytes,
+                    wantsStreamInfo: request.wantsStreamInfo,
+                    wantsDecode: request.wantsDecode, maximumImagePixels: maximumImagePixels,
+                    maximumID3Bytes: maximumID3Bytes,
                     sniffed: sniffed, images: decodedImages)
             } else {
                 facts = try Self.inspect(
-                    uri: request.uri, segment: segment, initSection: initBytes, wantsStreamInfo: request.wantsStreamInfo,
-                    wantsDecode: request.wantsDecode, maximumImagePixels: maximumImagePixels, maximumID3Bytes: maximumID3Bytes,
+                    uri: request.uri, segment: segment, initSection: initBytes,
+                    wantsStreamInfo: request.wantsStreamInfo,
+                    wantsDecode: request.wantsDecode, maximumImagePixels: maximumImagePixels,
+                    maximumID3Bytes: maximumID3Bytes,
                     gauge: gauge, sniffed: sniffed, images: decodedImages)
             }
             // bis-22 §6.2.3: an encrypted segment has an EXT-X-KEY. Bytes that do not demux and
             // look like ciphertext are most likely one without.
             if let problem = facts.problem, EncryptionEvidence.looksEncrypted(segment) {
-                facts.problem = problem + "; its bytes look encrypted (whole 16-byte blocks, no container structure, byte values spread as evenly as random ones), but no EXT-X-KEY applies to it: an encrypted segment needs an EXT-X-KEY with the URI of its key (bis-22 §6.2.3)"
+                facts.problem =
+                    problem
+                    + "; its bytes look encrypted (whole 16-byte blocks, no container structure, byte values spread as evenly as random ones), but no EXT-X-KEY applies to it: an encrypted segment needs an EXT-X-KEY with the URI of its key (bis-22 §6.2.3)"
             }
             if let keeper, let whole { keeper.offer(whole, of: request, facts: facts) }
             return facts
@@ -101,7 +114,8 @@ package struct SegmentInspector: Sendable {
         // bis-22 §6.2.3: a clear segment is under METHOD=NONE or before the first EXT-X-KEY. AES-128
         // ciphertext has no container structure; bytes that plainly have one were never encrypted.
         if let clear = EncryptionEvidence.clearContainer(segment) {
-            hidden.problem = "is not encrypted: its bytes are plain \(EncryptionEvidence.name(of: clear)) before any decryption, but EXT-X-KEY METHOD=AES-128 applies to it; put #EXT-X-KEY:METHOD=NONE before a clear segment, or encrypt it (bis-22 §6.2.3)"
+            hidden.problem =
+                "is not encrypted: its bytes are plain \(EncryptionEvidence.name(of: clear)) before any decryption, but EXT-X-KEY METHOD=AES-128 applies to it; put #EXT-X-KEY:METHOD=NONE before a clear segment, or encrypt it (bis-22 §6.2.3)"
             hidden.decryption = .decrypted
             return hidden
         }
@@ -110,7 +124,8 @@ package struct SegmentInspector: Sendable {
             // 16 bytes at most: a key URI is no reason to load a large file.
             key = try await source.read(decryption.keyURI, range: SegmentByteRange(offset: 0, length: 16))
         } catch {
-            hidden.decryption = .keyUnavailable("the key \(decryption.keyURI) cannot be read as the 16 bytes of an AES-128 key (\(error))")
+            hidden.decryption = .keyUnavailable(
+                "the key \(decryption.keyURI) cannot be read as the 16 bytes of an AES-128 key (\(error))")
             return hidden
         }
         let clear: DecryptedBytes
@@ -147,7 +162,9 @@ package struct SegmentInspector: Sendable {
         // that shape and stopped after the first segment.
         await withTaskGroup(of: (Int, Result<SegmentFacts, any Error>).self) { group in
             var next = 0, running = 0, bytesInFlight = 0
-            while next < requests.count, running < limit, running == 0 || bytesInFlight + costs[next] <= maximumBytesInFlight {
+            while next < requests.count, running < limit,
+                running == 0 || bytesInFlight + costs[next] <= maximumBytesInFlight
+            {
                 let index = next, request = requests[index]
                 group.addTask { await outcome(index, request) }
                 (next, running, bytesInFlight) = (next + 1, running + 1, bytesInFlight + costs[index])
@@ -155,7 +172,9 @@ package struct SegmentInspector: Sendable {
             while let (index, result) = await group.next() {
                 results[index] = result
                 (running, bytesInFlight) = (running - 1, bytesInFlight - costs[index])
-                while next < requests.count, running < limit, running == 0 || bytesInFlight + costs[next] <= maximumBytesInFlight {
+                while next < requests.count, running < limit,
+                    running == 0 || bytesInFlight + costs[next] <= maximumBytesInFlight
+                {
                     let index = next, request = requests[index]
                     group.addTask { await outcome(index, request) }
                     (next, running, bytesInFlight) = (next + 1, running + 1, bytesInFlight + costs[index])
@@ -172,11 +191,13 @@ package struct SegmentInspector: Sendable {
     /// The APIC pictures of a segment, with their image bytes (for `hlscheck artwork --extract`).
     package func extractArtwork(_ request: SegmentRequest) async throws -> [AttachedPicture] {
         let segment = try await source.open(request.uri, range: request.range)
-        let (container, _) = ContainerSniffer.container(uri: request.uri, source: segment, hasInitSection: request.initSection != nil)
+        let (container, _) = ContainerSniffer.container(
+            uri: request.uri, source: segment, hasInitSection: request.initSection != nil)
         let cursor = ByteCursor(segment)
         let tags = EmbeddedID3.tags(in: cursor, container: container.id3Container, maximumTagBytes: maximumID3Bytes)
         if let failure = cursor.failure { throw SegmentReadError(uri: request.uri, reason: failure.reason) }
-        return tags
+        return
+            tags
             .flatMap { $0.tag?.frames ?? [] }
             .compactMap { frame in
                 if case .attachedPicture(let picture) = frame { return picture }
@@ -203,7 +224,8 @@ package struct SegmentInspector: Sendable {
     ) -> SegmentFacts {
         // In-memory bytes cannot fail to read.
         (try? inspect(
-            uri: uri, segment: InMemoryBytes(segment), initSection: initSection.map(InMemoryBytes.init), wantsStreamInfo: wantsStreamInfo,
+            uri: uri, segment: InMemoryBytes(segment), initSection: initSection.map(InMemoryBytes.init),
+            wantsStreamInfo: wantsStreamInfo,
             wantsDecode: wantsDecode, maximumImagePixels: maximumImagePixels, maximumID3Bytes: maximumID3Bytes))
             ?? SegmentFacts(uri: uri, byteCount: segment.count, container: .unknown)
     }
@@ -224,7 +246,8 @@ package struct SegmentInspector: Sendable {
         windowSize: Int = ByteCursor.defaultWindowSize, sniffed: (SegmentContainer, problem: String?)? = nil,
         streamInfoDecodesVideo: Bool = false, images: DecodedImages? = nil
     ) throws(SegmentReadError) -> SegmentFacts {
-        let sniffed = sniffed ?? ContainerSniffer.container(uri: uri, source: segment, hasInitSection: initSection != nil)
+        let sniffed =
+            sniffed ?? ContainerSniffer.container(uri: uri, source: segment, hasInitSection: initSection != nil)
         if sniffed.0 == .webVTT { return webVTT(uri: uri, segment: segment, layoutProblem: sniffed.problem) }
         if sniffed.0 == .mpegTS {
             let feed = ScanFeed(
@@ -236,7 +259,8 @@ package struct SegmentInspector: Sendable {
                 tables.withUnsafeBytes { feed.scanner.readTables(ofInitSection: $0) }
             }
             let demuxed = try demuxPass(
-                uri: uri, segment: segment, initSection: initSection, wantsStreamInfo: wantsStreamInfo, wantsDecode: wantsDecode,
+                uri: uri, segment: segment, initSection: initSection, wantsStreamInfo: wantsStreamInfo,
+                wantsDecode: wantsDecode,
                 maximumImagePixels: maximumImagePixels, gauge: gauge, sniffed: sniffed, feed: feed,
                 streamInfoDecodesVideo: streamInfoDecodesVideo)
             do {
@@ -245,11 +269,15 @@ package struct SegmentInspector: Sendable {
                 throw SegmentReadError(uri: uri, reason: error.reason)
             }
             let (continuity, tags) = feed.scanner.finish()
-            return finish(demuxed, ScanResult(found: tags, continuity: continuity), maximumImagePixels: maximumImagePixels, images: images)
+            return finish(
+                demuxed, ScanResult(found: tags, continuity: continuity), maximumImagePixels: maximumImagePixels,
+                images: images)
         }
         let demuxed = try demuxPass(
-            uri: uri, segment: segment, initSection: initSection, wantsStreamInfo: wantsStreamInfo, wantsDecode: wantsDecode,
-            maximumImagePixels: maximumImagePixels, gauge: gauge, sniffed: sniffed, streamInfoDecodesVideo: streamInfoDecodesVideo)
+            uri: uri, segment: segment, initSection: initSection, wantsStreamInfo: wantsStreamInfo,
+            wantsDecode: wantsDecode,
+            maximumImagePixels: maximumImagePixels, gauge: gauge, sniffed: sniffed,
+            streamInfoDecodesVideo: streamInfoDecodesVideo)
         let scanned = try scanPass(
             uri: uri, segment: segment, container: demuxed.container, maximumID3Bytes: maximumID3Bytes, gauge: gauge,
             windowSize: windowSize)
@@ -266,8 +294,11 @@ package struct SegmentInspector: Sendable {
         if ContainerSniffer.startsWithWebVTTSignature((try? segment.bytes(at: 0, length: 16)) ?? []) {
             facts.tracks = [TrackFacts(kind: .subtitles, codecName: "webvtt")]
         } else {
-            facts.problem = layoutProblem
-                ?? (segment.count == 0 ? "segment is empty" : "does not start with the WEBVTT signature (W3C WebVTT §4.1): not a WebVTT file")
+            facts.problem =
+                layoutProblem
+                ?? (segment.count == 0
+                    ? "segment is empty"
+                    : "does not start with the WEBVTT signature (W3C WebVTT §4.1): not a WebVTT file")
         }
         return facts
     }
@@ -285,14 +316,16 @@ package struct SegmentInspector: Sendable {
         wantsStreamInfo: Bool, wantsDecode: Bool, maximumImagePixels: Int, maximumID3Bytes: Int,
         sniffed: (SegmentContainer, problem: String?)? = nil, images: DecodedImages? = nil
     ) async throws(SegmentReadError) -> SegmentFacts {
-        let sniffed = sniffed ?? ContainerSniffer.container(uri: uri, source: segment, hasInitSection: initSection != nil)
+        let sniffed =
+            sniffed ?? ContainerSniffer.container(uri: uri, source: segment, hasInitSection: initSection != nil)
         let container = sniffed.0
         async let scanned = Result { () throws(SegmentReadError) -> ScanResult in
             try scanPass(uri: uri, segment: segment, container: container, maximumID3Bytes: maximumID3Bytes)
         }
         let demuxed = Result { () throws(SegmentReadError) -> DemuxPassResult in
             try demuxPass(
-                uri: uri, segment: segment, initSection: initSection, wantsStreamInfo: wantsStreamInfo, wantsDecode: wantsDecode,
+                uri: uri, segment: segment, initSection: initSection, wantsStreamInfo: wantsStreamInfo,
+                wantsDecode: wantsDecode,
                 maximumImagePixels: maximumImagePixels, gauge: nil, sniffed: sniffed)
         }
         let scan = await scanned
@@ -316,21 +349,25 @@ package struct SegmentInspector: Sendable {
     static func demuxPass(
         uri: String, segment: any RandomAccessBytes, initSection: (any RandomAccessBytes)?, wantsStreamInfo: Bool,
         wantsDecode: Bool, maximumImagePixels: Int, gauge: BufferGauge?,
-        sniffed: (SegmentContainer, problem: String?)? = nil, feed: ScanFeed? = nil, streamInfoDecodesVideo: Bool = false
+        sniffed: (SegmentContainer, problem: String?)? = nil, feed: ScanFeed? = nil,
+        streamInfoDecodesVideo: Bool = false
     ) throws(SegmentReadError) -> DemuxPassResult {
         LibAV.silenceLogging()
         let byteCount = segment.count
-        let (container, layoutProblem) = sniffed
+        let (container, layoutProblem) =
+            sniffed
             ?? ContainerSniffer.container(uri: uri, source: segment, hasInitSection: initSection != nil)
         var facts = SegmentFacts(uri: uri, byteCount: byteCount, container: container)
         let demuxed: any RandomAccessBytes = initSection.map { ConcatenatedBytes($0, segment) } ?? segment
 
         // A lone fMP4 fragment would only make libav fail with "invalid data": say what is missing.
-        let demux = layoutProblem == ContainerSniffer.needsInitSection
+        let demux =
+            layoutProblem == ContainerSniffer.needsInitSection
             ? DemuxResult()
             : try demux(
                 uri: uri, source: demuxed, container: container, wantsStreamInfo: wantsStreamInfo,
-                maximumImagePixels: maximumImagePixels, gauge: gauge, feed: feed, streamInfoDecodesVideo: streamInfoDecodesVideo)
+                maximumImagePixels: maximumImagePixels, gauge: gauge, feed: feed,
+                streamInfoDecodesVideo: streamInfoDecodesVideo)
         facts.tracks = demux.tracks
         if container == .fragmentedMP4, layoutProblem == nil {
             fragmentTiming(of: &facts.tracks, segment: segment, initSection: initSection, gauge: gauge)
@@ -346,7 +383,8 @@ package struct SegmentInspector: Sendable {
             problems.append("ends in a partial transport stream packet (\(byteCount % 188) of 188 bytes)")
         }
         if wantsDecode, layoutProblem != ContainerSniffer.needsInitSection, byteCount > 0 {
-            facts.decoding = SegmentDecoder.decode(source: demuxed, container: container, maximumPixels: maximumImagePixels)
+            facts.decoding = SegmentDecoder.decode(
+                source: demuxed, container: container, maximumPixels: maximumImagePixels)
         }
         return DemuxPassResult(facts: facts, container: container, problems: problems)
     }
@@ -355,15 +393,22 @@ package struct SegmentInspector: Sendable {
     /// about libavformat's shifted timestamps): a walk over the top-level box headers, the
     /// `mdat` stepped over. The `trex` defaults come from the init section, or from the
     /// segment's own `moov` when it carries one.
-    static func fragmentTiming(of tracks: inout [TrackFacts], segment: any RandomAccessBytes, initSection: (any RandomAccessBytes)?, gauge: BufferGauge?) {
+    static func fragmentTiming(
+        of tracks: inout [TrackFacts], segment: any RandomAccessBytes, initSection: (any RandomAccessBytes)?,
+        gauge: BufferGauge?
+    ) {
         let head = initSection ?? segment
-        let defaults = (try? head.bytes(at: 0, length: min(head.count, 1 << 20))).map { MovieFragmentTiming.defaultDurations(initSection: $0[...]) } ?? [:]
+        let defaults =
+            (try? head.bytes(at: 0, length: min(head.count, 1 << 20))).map {
+                MovieFragmentTiming.defaultDurations(initSection: $0[...])
+            } ?? [:]
         let cursor = ByteCursor(segment, gauge: gauge)
         let fragments = MovieFragmentTiming.tracks(in: cursor, defaultDurations: defaults)
         guard cursor.failure == nil else { return }
         for index in tracks.indices {
             guard let id = tracks[index].id, let fragment = fragments.first(where: { Int($0.trackID) == id }),
-                  let start = Int64(exactly: fragment.start), let end = Int64(exactly: fragment.end) else { continue }
+                let start = Int64(exactly: fragment.start), let end = Int64(exactly: fragment.end)
+            else { continue }
             tracks[index].firstDecodeTime = start
             tracks[index].decodeEndTime = end
         }
@@ -371,7 +416,8 @@ package struct SegmentInspector: Sendable {
 
     /// The scanners' walk through a window: ID3 tags, and in TS the continuity counters.
     static func scanPass(
-        uri: String, segment: any RandomAccessBytes, container: SegmentContainer, maximumID3Bytes: Int, gauge: BufferGauge? = nil,
+        uri: String, segment: any RandomAccessBytes, container: SegmentContainer, maximumID3Bytes: Int,
+        gauge: BufferGauge? = nil,
         windowSize: Int = ByteCursor.defaultWindowSize
     ) throws(SegmentReadError) -> ScanResult {
         let cursor = ByteCursor(segment, windowSize: windowSize, gauge: gauge)
@@ -387,7 +433,8 @@ package struct SegmentInspector: Sendable {
             result.continuity = tracker.continuity
             result.found = collector.finish()
         } else {
-            result.found = EmbeddedID3.tags(in: cursor, container: container.id3Container, maximumTagBytes: maximumID3Bytes)
+            result.found = EmbeddedID3.tags(
+                in: cursor, container: container.id3Container, maximumTagBytes: maximumID3Bytes)
         }
         if let failure = cursor.failure { throw SegmentReadError(uri: uri, reason: failure.reason) }
         return result
@@ -427,29 +474,35 @@ package struct SegmentInspector: Sendable {
         if head.starts(with: Array("#EXTM3U".utf8)) {
             return "is a playlist (it starts with #EXTM3U), not a media segment"
         }
-        return "is not a media segment: its name has no segment extension (.ts, .aac, .mp3, .ac3, .ec3, .m4s, .mp4, .vtt) and its first bytes are none of MPEG-TS, fMP4, ADTS, MP3, AC-3, E-AC-3 or WebVTT"
+        return
+            "is not a media segment: its name has no segment extension (.ts, .aac, .mp3, .ac3, .ec3, .m4s, .mp4, .vtt) and its first bytes are none of MPEG-TS, fMP4, ADTS, MP3, AC-3, E-AC-3 or WebVTT"
     }
 
     /// libavformat refused to open the bytes as the container their name or first bytes chose:
     /// what the user can check, with libav's own text after it. A demuxer opens on its first
     /// frame or packet, so a segment too short to hold one (a transfer cut short, a runt
     /// file) is the usual cause: "avformat_open_input: Invalid argument" alone told nothing.
-    static func cannotOpen(_ source: any RandomAccessBytes, as container: SegmentContainer, _ error: LibAVError) -> String {
-        let name = switch container {
-        case .mpegTS: "MPEG-TS"
-        case .adts: "ADTS AAC"
-        case .mp3: "MP3"
-        case .ac3: "AC-3"
-        case .eac3: "E-AC-3"
-        case .fragmentedMP4: "fMP4"
-        case .webVTT: "WebVTT"
-        case .unknown: "media"
-        }
-        return "cannot be opened as \(name): its \(source.count) bytes hold no complete \(name) frame or packet that libavformat accepts (cut short, or not \(name) despite its name); check the file with ffprobe and write it again (\(error.description))"
+    static func cannotOpen(_ source: any RandomAccessBytes, as container: SegmentContainer, _ error: LibAVError)
+        -> String
+    {
+        let name =
+            switch container {
+            case .mpegTS: "MPEG-TS"
+            case .adts: "ADTS AAC"
+            case .mp3: "MP3"
+            case .ac3: "AC-3"
+            case .eac3: "E-AC-3"
+            case .fragmentedMP4: "fMP4"
+            case .webVTT: "WebVTT"
+            case .unknown: "media"
+            }
+        return
+            "cannot be opened as \(name): its \(source.count) bytes hold no complete \(name) frame or packet that libavformat accepts (cut short, or not \(name) despite its name); check the file with ffprobe and write it again (\(error.description))"
     }
 
     private static func demux(
-        uri: String, source: any RandomAccessBytes, container: SegmentContainer, wantsStreamInfo: Bool, maximumImagePixels: Int,
+        uri: String, source: any RandomAccessBytes, container: SegmentContainer, wantsStreamInfo: Bool,
+        maximumImagePixels: Int,
         gauge: BufferGauge?, feed: ScanFeed?, streamInfoDecodesVideo: Bool
     ) throws(SegmentReadError) -> DemuxResult {
         guard source.count > 0 else { return DemuxResult(problem: "segment is empty") }
@@ -457,7 +510,8 @@ package struct SegmentInspector: Sendable {
         do {
             demuxer = try Demuxer(source: source, container: container, gauge: gauge, feed: feed)
         } catch {
-            return DemuxResult(problem: container == .unknown ? unrecognised(source) : cannotOpen(source, as: container, error))
+            return DemuxResult(
+                problem: container == .unknown ? unrecognised(source) : cannotOpen(source, as: container, error))
         }
         // A failing stream-info pass (e.g. encrypted payload) still leaves packets to count.
         var streamInfoProblem: String?
@@ -532,11 +586,13 @@ extension ArtworkFacts {
     init(_ picture: AttachedPicture, maximumPixels: Int, images: DecodedImages? = nil) {
         self.init(
             mimeType: picture.mimeType, pictureType: Int(picture.pictureType),
-            byteCount: picture.data.count, contentHash: images?.contentHash(picture.data) ?? SHA256.hexDigest(picture.data),
+            byteCount: picture.data.count,
+            contentHash: images?.contentHash(picture.data) ?? SHA256.hexDigest(picture.data),
             contentType: Self.contentType(of: picture.data)
         )
         let decode = { ArtworkDecoder.decode(picture.data, mimeType: picture.mimeType, maximumPixels: maximumPixels) }
-        let key = DecodedImages.Key(contentHash: contentHash, byteCount: byteCount, mimeType: mimeType, maximumPixels: maximumPixels)
+        let key = DecodedImages.Key(
+            contentHash: contentHash, byteCount: byteCount, mimeType: mimeType, maximumPixels: maximumPixels)
         switch images?.result(key, decode: decode) ?? decode() {
         case .success(let size):
             width = size.width

@@ -18,13 +18,16 @@ struct ArtworkCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "artwork",
         abstract: "Show (and extract) the still image embedded in a stream's segments.",
-        discussion: "With a playlist, the poster in the first segment of every media playlist is listed, audio-only variants first; --extract writes the first one listed."
+        discussion:
+            "With a playlist, the poster in the first segment of every media playlist is listed, audio-only variants first; --extract writes the first one listed."
     )
 
     @Argument(help: "A multivariant or media playlist (.m3u8), or one segment.", completion: .file())
     var input: String
 
-    @Option(help: "Write the image bytes to this file (replaced atomically; only a regular file is replaced).", completion: .file())
+    @Option(
+        help: "Write the image bytes to this file (replaced atomically; only a regular file is replaced).",
+        completion: .file())
     var extract: String?
 
     @OptionGroup(title: "Limits and file access")
@@ -48,9 +51,13 @@ struct ArtworkCommand: AsyncParsableCommand {
 
     private func show(_ fetcher: RemoteFetcher?) async throws {
         let limits = limitOptions.limits
-        let segmentSource: any SegmentByteSource = fetcher.map { RemoteSegmentSource(fetcher: $0, maximumByteCount: limits.segmentBytes) as any SegmentByteSource }
+        let segmentSource: any SegmentByteSource =
+            fetcher.map {
+                RemoteSegmentSource(fetcher: $0, maximumByteCount: limits.segmentBytes) as any SegmentByteSource
+            }
             ?? LocalSegmentSource(maximumByteCount: limits.segmentBytes)
-        let playlistSource: any PlaylistSource = fetcher.map { RemotePlaylistSource(fetcher: $0, maximumSize: limits.playlistBytes) as any PlaylistSource }
+        let playlistSource: any PlaylistSource =
+            fetcher.map { RemotePlaylistSource(fetcher: $0, maximumSize: limits.playlistBytes) as any PlaylistSource }
             ?? LocalFileSource(maximumSize: limits.playlistBytes)
         let inspector = SegmentInspector(
             source: segmentSource, maximumImagePixels: limits.imagePixels, maximumID3Bytes: limits.id3Bytes)
@@ -86,12 +93,21 @@ struct ArtworkCommand: AsyncParsableCommand {
                     if let (segment, carried) = picture {
                         found.append(("\(playlistPath) (\(LocalPath.shown(segment.uri)))", carried))
                     } else {
-                        let which = segments.count == all.count ? "any of its \(all.count) segment\(all.count == 1 ? "" : "s")" : "its first segment"
-                        let unread = unreadable.isEmpty ? "" : " (\(unreadable.count) could not be read: \(unreadable[0])\(unreadable.count > 1 ? ", …" : ""))"
-                        print("\(TerminalText.escaped(CredentialRedaction.redact(playlistPath))): no poster in \(which)\(TerminalText.escaped(CredentialRedaction.redact(unread)))")
+                        let which =
+                            segments.count == all.count
+                            ? "any of its \(all.count) segment\(all.count == 1 ? "" : "s")" : "its first segment"
+                        let unread =
+                            unreadable.isEmpty
+                            ? ""
+                            : " (\(unreadable.count) could not be read: \(unreadable[0])\(unreadable.count > 1 ? ", …" : ""))"
+                        print(
+                            "\(TerminalText.escaped(CredentialRedaction.redact(playlistPath))): no poster in \(which)\(TerminalText.escaped(CredentialRedaction.redact(unread)))"
+                        )
                     }
                 }
-            } else if let picture = try await firstPicture(inspector, SegmentRequest(uri: ResolutionBase(input: input).uriReference)) {
+            } else if let picture = try await firstPicture(
+                inspector, SegmentRequest(uri: ResolutionBase(input: input).uriReference))
+            {
                 found.append((input, picture))
             }
         } catch let error as CheckError {
@@ -105,7 +121,8 @@ struct ArtworkCommand: AsyncParsableCommand {
             throw ExitCode(2)
         }
         for (origin, picture) in found {
-            let line = "\(origin): \(picture.mimeType), \(picture.data.count) bytes\(picture.dimensions(maximumPixels: limits.imagePixels))"
+            let line =
+                "\(origin): \(picture.mimeType), \(picture.data.count) bytes\(picture.dimensions(maximumPixels: limits.imagePixels))"
             print(TerminalText.escaped(CredentialRedaction.redact(line)))
         }
         guard let first = found.first else {
@@ -119,8 +136,11 @@ struct ArtworkCommand: AsyncParsableCommand {
                 printError("hlscheck: cannot write the poster: \(error.description)")
                 throw ExitCode(2)
             }
-            print(TerminalText.escaped(CredentialRedaction.redact(
-                "wrote \(extract) (\(first.picture.data.count) bytes, \(first.picture.mimeType)) from \(first.origin)")))
+            print(
+                TerminalText.escaped(
+                    CredentialRedaction.redact(
+                        "wrote \(extract) (\(first.picture.data.count) bytes, \(first.picture.mimeType)) from \(first.origin)"
+                    )))
         }
     }
 
@@ -137,7 +157,9 @@ struct ArtworkCommand: AsyncParsableCommand {
     }
 
     /// Each measured media playlist, audio-only variants first, with the requests of its segments.
-    private func segmentRequests(_ source: any PlaylistSource) async throws -> [(String, [SegmentRequest], audioOnly: Bool)] {
+    private func segmentRequests(_ source: any PlaylistSource) async throws -> [(
+        String, [SegmentRequest], audioOnly: Bool
+    )] {
         let loaded: LoadedStream
         do {
             let limits = limitOptions.limits

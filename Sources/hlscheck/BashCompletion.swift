@@ -75,7 +75,9 @@ extension OutputTarget {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? "." : folder)) ?? []
         return names.sorted().compactMap { name -> String? in
             let candidate = folder + name
-            guard candidate.hasPrefix(path), name.hasPrefix(".") == path.dropFirst(folder.count).hasPrefix(".") else { return nil }
+            guard candidate.hasPrefix(path), name.hasPrefix(".") == path.dropFirst(folder.count).hasPrefix(".") else {
+                return nil
+            }
             return format + candidate + (StreamDiscovery.isFolder(candidate) ? "/" : "")
         }
     }

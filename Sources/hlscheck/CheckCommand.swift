@@ -35,7 +35,6 @@ enum ColorMode: String, ExpressibleByArgument, CaseIterable, Sendable {
     case auto, always, never
 }
 
-
 /// `--output FORMAT=PATH`.
 struct OutputTarget: ExpressibleByArgument, Sendable {
     var format: ReportFormat
@@ -43,8 +42,8 @@ struct OutputTarget: ExpressibleByArgument, Sendable {
 
     init?(argument: String) {
         guard let equals = argument.firstIndex(of: "="),
-              let format = ReportFormat(rawValue: String(argument[..<equals])),
-              argument.index(after: equals) < argument.endIndex
+            let format = ReportFormat(rawValue: String(argument[..<equals])),
+            argument.index(after: equals) < argument.endIndex
         else { return nil }
         self.format = format
         self.path = String(argument[argument.index(after: equals)...])
@@ -72,8 +71,9 @@ struct CheckCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Report format; repeat for several (each needs its own --output but one).")
     var format: [ReportFormat] = []
 
-    @Option(name: [.short, .long], help: "Write a format to a file instead of standard output, e.g. json=report.json.",
-            completion: .custom { _, _, prefix in OutputTarget.completions(prefix) })
+    @Option(
+        name: [.short, .long], help: "Write a format to a file instead of standard output, e.g. json=report.json.",
+        completion: .custom { _, _, prefix in OutputTarget.completions(prefix) })
     var output: [OutputTarget] = []
 
     @Option(help: "Colour in text output.")
@@ -82,7 +82,9 @@ struct CheckCommand: AsyncParsableCommand {
     @Option(help: "Default severities and parameters.")
     var profile: Profile?
 
-    @Option(help: "Configuration file (instead of the nearest .hlscheck.yml).", completion: .file(extensions: ["yml", "yaml"]))
+    @Option(
+        help: "Configuration file (instead of the nearest .hlscheck.yml).",
+        completion: .file(extensions: ["yml", "yaml"]))
     var config: String?
 
     @Option(name: .customLong("budget-kbps"), help: "Audio-only budget in kbit/s, poster included (default 64).")
@@ -94,10 +96,14 @@ struct CheckCommand: AsyncParsableCommand {
     @Flag(name: .customLong("playlist-only"), help: "Check the playlists alone; read no segment.")
     var playlistOnly = false
 
-    @Flag(help: "Also decode the audio and video of every segment and report frames that fail (decode-error); costs CPU.")
+    @Flag(
+        help: "Also decode the audio and video of every segment and report frames that fail (decode-error); costs CPU.")
     var decode = false
 
-    @Flag(help: "First fix what the measurements prove, in place (hlscheck fix --in-place on each playlist, docs/fix.md), then check what is left.")
+    @Flag(
+        help:
+            "First fix what the measurements prove, in place (hlscheck fix --in-place on each playlist, docs/fix.md), then check what is left."
+    )
     var fix = false
 
     @Option(help: "Check only the K-th of N deterministic slices of the inputs (K from 1), e.g. 2/4.")
@@ -132,19 +138,26 @@ struct CheckCommand: AsyncParsableCommand {
         let toStandardOutput = formats.filter { format in !output.contains { $0.format == format } }
         if toStandardOutput.count > 1 {
             throw ValidationError(
-                "only one format can go to standard output; give the others a file with --output FORMAT=PATH (\(toStandardOutput.map(\.rawValue).joined(separator: ", ")))")
+                "only one format can go to standard output; give the others a file with --output FORMAT=PATH (\(toStandardOutput.map(\.rawValue).joined(separator: ", ")))"
+            )
         }
         // `hlscheck inpsect x.ts`: a mistyped subcommand is read as a path; say so, before
         // reporting a missing file.
         if let first = paths.first, CommandLine.arguments.dropFirst().first == first,
-           !FileManager.default.fileExists(atPath: first), let command = HLSCheckCommand.suggestion(for: first) {
-            throw ValidationError("unknown command or missing file \"\(TerminalText.escaped(first))\"; did you mean \"\(command)\"?")
+            !FileManager.default.fileExists(atPath: first), let command = HLSCheckCommand.suggestion(for: first)
+        {
+            throw ValidationError(
+                "unknown command or missing file \"\(TerminalText.escaped(first))\"; did you mean \"\(command)\"?")
         }
         if fix, playlistOnly {
-            throw ValidationError("--fix rewrites playlists from what their segments measure, which --playlist-only says not to read; choose one")
+            throw ValidationError(
+                "--fix rewrites playlists from what their segments measure, which --playlist-only says not to read; choose one"
+            )
         }
         if fix, let remote = paths.first(where: URIScheme.isRemote) {
-            throw ValidationError("--fix rewrites a stream's playlists, so it works on local streams only; \(CredentialRedaction.redact(remote)) is a URL")
+            throw ValidationError(
+                "--fix rewrites a stream's playlists, so it works on local streams only; \(CredentialRedaction.redact(remote)) is a URL"
+            )
         }
         if shard != nil, parsedShard == nil {
             throw ValidationError("--shard takes K/N with 1 ≤ K ≤ N, e.g. 2/4; got \(shard ?? "")")
@@ -154,7 +167,9 @@ struct CheckCommand: AsyncParsableCommand {
     var parsedShard: (index: Int, count: Int)? {
         guard let shard else { return nil }
         let parts = shard.split(separator: "/")
-        guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]), n >= 1, (1...n).contains(k) else { return nil }
+        guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]), n >= 1, (1...n).contains(k) else {
+            return nil
+        }
         return (k, n)
     }
 
@@ -193,13 +208,19 @@ struct CheckCommand: AsyncParsableCommand {
             }
             if let (index, count) = parsedShard {
                 // An unusable path is reported by every shard: each job of the matrix fails for it.
-                let kept = Set(StreamDiscovery.shard(inputs.filter { $0.3 == nil }.map(\.0), index: index, count: count))
+                let kept = Set(
+                    StreamDiscovery.shard(inputs.filter { $0.3 == nil }.map(\.0), index: index, count: count))
                 inputs = inputs.filter { $0.3 != nil || kept.contains($0.0) }
             }
             if inputs.isEmpty && parsedShard == nil {
                 // Nothing to check is a run that could not happen: every report says so.
                 inputs = paths.map { path in
-                    (path, explicit, nil, CheckError("\(TerminalText.escaped(path)): no playlist found (a folder is searched for .m3u8 and .m3u files that no other playlist there references)"))
+                    (
+                        path, explicit, nil,
+                        CheckError(
+                            "\(TerminalText.escaped(path)): no playlist found (a folder is searched for .m3u8 and .m3u files that no other playlist there references)"
+                        )
+                    )
                 }
             }
             let jobs = inputs.map { input, file, folder, unusable in
@@ -215,7 +236,9 @@ struct CheckCommand: AsyncParsableCommand {
             // A remote stream is fetched while it loads (startLoadingFFmpeg).
             if !playlistOnly { if !remoteInputs { try loadFFmpegForCheck() } else { startLoadingFFmpeg() } }
             if fix {
-                for job in jobs where job.unusable == nil { try await fixInPlace(job.input, configuration: job.configuration) }
+                for job in jobs where job.unusable == nil {
+                    try await fixInPlace(job.input, configuration: job.configuration)
+                }
             }
             outcome = await streamRun(
                 baseline: baseline, count: jobs.count, paths: reportPaths, fetcher: fetcher, remoteInputs: remoteInputs
@@ -231,11 +254,16 @@ struct CheckCommand: AsyncParsableCommand {
         // on standard output has a line for it (input-unreadable). When standard output carries
         // a machine format, or the text goes to a file, standard error says it.
         if !streamsText {
-            for error in outcome.inputErrors.compactMap({ $0 }) { printError("hlscheck: \(TerminalText.escaped(error.description))") }
+            for error in outcome.inputErrors.compactMap({ $0 }) {
+                printError("hlscheck: \(TerminalText.escaped(error.description))")
+            }
         }
         let exitCode = runExitCode(outcome)
-        try write(outcome.reports.compactMap { $0 }, tally: outcome.tally, context: ReportContext(
-            paths: reportPaths, started: started, exitCode: Int(exitCode), maximumPlaylistBytes: limitOptions.limits.playlistBytes))
+        try write(
+            outcome.reports.compactMap { $0 }, tally: outcome.tally,
+            context: ReportContext(
+                paths: reportPaths, started: started, exitCode: Int(exitCode),
+                maximumPlaylistBytes: limitOptions.limits.playlistBytes))
         try finishRun(outcome, exitCode: exitCode)
     }
 
@@ -246,7 +274,9 @@ struct CheckCommand: AsyncParsableCommand {
         do {
             let outcome = try await PlaylistFixer(request).run()
             for changed in outcome.changed {
-                for edit in changed.fixes { printError("hlscheck: fixed \(FixCommand.describe(edit, in: changed.file))") }
+                for edit in changed.fixes {
+                    printError("hlscheck: fixed \(FixCommand.describe(edit, in: changed.file))")
+                }
             }
         } catch {
             // Nothing of this stream was written; the run stops, as for an unreadable --config.
@@ -267,7 +297,8 @@ struct CheckCommand: AsyncParsableCommand {
         // A remote stream is fetched with several requests in flight: fetching one segment
         // overlaps inspecting another.
         if paths.contains(where: URIScheme.isRemote) {
-            configuration.maxConcurrentSegments = max(configuration.maxConcurrentSegments, remote.options.maximumConnections)
+            configuration.maxConcurrentSegments = max(
+                configuration.maxConcurrentSegments, remote.options.maximumConnections)
         }
         return configuration
     }
@@ -279,13 +310,16 @@ struct CheckCommand: AsyncParsableCommand {
             switch format {
             case .text:
                 // A file is not a terminal: its tables keep one line per variant.
-                let reporter = target == nil
+                let reporter =
+                    target == nil
                     ? standardOutputText : TextReporter(quiet: runOptions.quiet, showsVariants: runOptions.showVariants)
                 // On standard output, each stream's part was printed as it was done: the summary is
                 // left. In a file, paths as they open from the working directory, as on the terminal.
                 let fromHere = context.paths.fromWorkingDirectory
-                text = target == nil
-                    ? reporter.ending(tally) : reporter.render(reports.map { fromHere.relocating($0, from: context.paths) })
+                text =
+                    target == nil
+                    ? reporter.ending(tally)
+                    : reporter.render(reports.map { fromHere.relocating($0, from: context.paths) })
             case .json:
                 text = JSONReporter().render(reports)
             case .junit:
@@ -295,7 +329,8 @@ struct CheckCommand: AsyncParsableCommand {
                         hostname: ProcessInfo.processInfo.hostName
                     ).render(reports)
                 } catch {
-                    printError("hlscheck: cannot write the JUnit report: \(TerminalText.escaped(String(describing: error)))")
+                    printError(
+                        "hlscheck: cannot write the JUnit report: \(TerminalText.escaped(String(describing: error)))")
                     throw ExitCode(2)
                 }
             case .github:
@@ -307,7 +342,8 @@ struct CheckCommand: AsyncParsableCommand {
                 do {
                     text = try HTMLReporter(generated: HTMLReporter.generated(at: Date())).render(reports)
                 } catch {
-                    printError("hlscheck: cannot write the HTML report: \(TerminalText.escaped(String(describing: error)))")
+                    printError(
+                        "hlscheck: cannot write the HTML report: \(TerminalText.escaped(String(describing: error)))")
                     throw ExitCode(2)
                 }
             }

@@ -13,14 +13,18 @@ import MediaFormats
 enum Terminal {
     /// Colour on a file descriptor: a terminal, `NO_COLOR` unset or empty (no-color.org), and
     /// `TERM` not `dumb`.
-    static func allowsColor(_ descriptor: Int32, environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
+    static func allowsColor(_ descriptor: Int32, environment: [String: String] = ProcessInfo.processInfo.environment)
+        -> Bool
+    {
         isatty(descriptor) == 1 && (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
     }
 
     /// A line redrawn in place (carriage return, erase to end of line): a terminal whose `TERM`
     /// is not `dumb`, outside CI. Never in a pipe, a file or a CI log — not even a CI runner that
     /// gives the job a pseudo-terminal (`CI` set, as GitHub Actions, GitLab CI and most others do).
-    static func allowsRedraw(_ descriptor: Int32, environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
+    static func allowsRedraw(_ descriptor: Int32, environment: [String: String] = ProcessInfo.processInfo.environment)
+        -> Bool
+    {
         let ci = environment["CI"].map { !["", "0", "false"].contains($0.lowercased()) } ?? false
         return isatty(descriptor) == 1 && environment["TERM"] != "dumb" && !ci
     }
@@ -28,7 +32,9 @@ enum Terminal {
     /// The columns text written to `descriptor` must fit in: `COLUMNS` when set to a number
     /// (as a user or a script asks), else the width of the terminal; nil for a pipe or a file
     /// (no terminal to fit: a table row stays one line, for grep and diff).
-    static func textWidth(_ descriptor: Int32, environment: [String: String] = ProcessInfo.processInfo.environment) -> Int? {
+    static func textWidth(_ descriptor: Int32, environment: [String: String] = ProcessInfo.processInfo.environment)
+        -> Int?
+    {
         if let columns = environment["COLUMNS"].flatMap({ Int($0) }), columns > 0 { return columns }
         guard isatty(descriptor) == 1 else { return nil }
         var size = winsize()

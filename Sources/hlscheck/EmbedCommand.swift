@@ -50,19 +50,31 @@ struct EmbedCommand: AsyncParsableCommand {
     @Option(help: "Write a complete copy of the stream into this folder.", completion: .directory)
     var output: String?
 
-    @Flag(name: .customLong("in-place"), help: "Rewrite the stream where it is (new segments under new names, the playlists swapped in last); a finished stream only (EXT-X-ENDLIST), one no other program writes meanwhile.")
+    @Flag(
+        name: .customLong("in-place"),
+        help:
+            "Rewrite the stream where it is (new segments under new names, the playlists swapped in last); a finished stream only (EXT-X-ENDLIST), one no other program writes meanwhile."
+    )
     var inPlace = false
 
     @Flag(help: "When another hlscheck embed is rewriting the same stream, wait for it instead of refusing.")
     var wait = false
 
-    @Option(name: .customLong("variant"), help: "Only this audio-only variant or audio rendition (URI); repeatable. An AUDIO rendition that plays beside video gets the poster only when named.")
+    @Option(
+        name: .customLong("variant"),
+        help:
+            "Only this audio-only variant or audio rendition (URI); repeatable. An AUDIO rendition that plays beside video gets the poster only when named."
+    )
     var variants: [String] = []
 
     @Option(help: "The APIC description text.")
     var description = ""
 
-    @Flag(name: .customLong("keep-names"), help: "Rewrite segments under their own names (each replaced whole by a rename) instead of new names made from their bytes; for streams behind no cache (docs/embed.md).")
+    @Flag(
+        name: .customLong("keep-names"),
+        help:
+            "Rewrite segments under their own names (each replaced whole by a rename) instead of new names made from their bytes; for streams behind no cache (docs/embed.md)."
+    )
     var keepNames = false
 
     @Flag(help: "Take the poster out instead.")
@@ -71,25 +83,51 @@ struct EmbedCommand: AsyncParsableCommand {
     @Flag(help: "Write even when the result exceeds the budget.")
     var force = false
 
-    @Flag(help: "Re-encode the image (JPEG quality, then size, down to a smallest side of 16 px at qscale 31) to the largest version that fits the budget.")
+    @Flag(
+        help:
+            "Re-encode the image (JPEG quality, then size, down to a smallest side of 16 px at qscale 31) to the largest version that fits the budget."
+    )
     var fit = false
 
-    @Flag(name: .customLong("add-audio-only"), help: "Create the missing audio-only variant (AAC-LC within the budget, the poster in every segment; one rendition per language when the source's AUDIO group has several) and add it to the multivariant playlist; nothing when one that does its job is there; with --remove, drop the one added before.")
+    @Flag(
+        name: .customLong("add-audio-only"),
+        help:
+            "Create the missing audio-only variant (AAC-LC within the budget, the poster in every segment; one rendition per language when the source's AUDIO group has several) and add it to the multivariant playlist; nothing when one that does its job is there; with --remove, drop the one added before."
+    )
     var addAudioOnly = false
 
-    @Flag(help: "With --add-audio-only: when the stream has an audio-only variant that does not do its job (over the budget, or without the poster), build the new one in its place.")
+    @Flag(
+        help:
+            "With --add-audio-only: when the stream has an audio-only variant that does not do its job (over the budget, or without the poster), build the new one in its place."
+    )
     var replace = false
 
-    @Option(name: .customLong("name"), help: "With --add-audio-only: the new variant's playlist, DIR/PLAYLIST relative to the multivariant playlist (default audio-only/index.m3u8 when nothing is there).")
+    @Option(
+        name: .customLong("name"),
+        help:
+            "With --add-audio-only: the new variant's playlist, DIR/PLAYLIST relative to the multivariant playlist (default audio-only/index.m3u8 when nothing is there)."
+    )
     var variantName: String?
 
-    @Option(name: .customLong("audio-bitrate"), help: "With --add-audio-only: the AAC bit rate in kbit/s (default: the highest of 24, 32, 40, 48, 56, 64, 80, 96, 112, 128 whose peak with the poster fits the budget; stereo from 32).")
+    @Option(
+        name: .customLong("audio-bitrate"),
+        help:
+            "With --add-audio-only: the AAC bit rate in kbit/s (default: the highest of 24, 32, 40, 48, 56, 64, 80, 96, 112, 128 whose peak with the poster fits the budget; stereo from 32)."
+    )
     var audioBitrate: Int?
 
-    @Option(name: .customLong("audio-from"), help: "With --add-audio-only: the variant or audio rendition (URI) to take the audio from (default: the best audio).")
+    @Option(
+        name: .customLong("audio-from"),
+        help:
+            "With --add-audio-only: the variant or audio rendition (URI) to take the audio from (default: the best audio)."
+    )
     var audioFrom: String?
 
-    @Option(name: .customLong("fail-on"), help: "Lowest severity of a re-check finding that makes the exit code 1, findings that were in the stream before embed included (default: an error in what embed wrote; old findings are only counted).")
+    @Option(
+        name: .customLong("fail-on"),
+        help:
+            "Lowest severity of a re-check finding that makes the exit code 1, findings that were in the stream before embed included (default: an error in what embed wrote; old findings are only counted)."
+    )
     var failOn: FailLevel?
 
     @Option(name: .customLong("budget-kbps"), help: "Audio-only budget in kbit/s, poster included.")
@@ -104,39 +142,63 @@ struct EmbedCommand: AsyncParsableCommand {
         // embed writes segments and playlists: it works on a local copy of a stream only.
         if URIScheme.isRemote(playlist) {
             throw ValidationError(
-                "embed rewrites a stream's files, so it works on local streams only; \(CredentialRedaction.redact(playlist)) is a URL. Download the stream (e.g. with ffmpeg or wget --mirror), embed into the copy, then publish it; hlscheck check and artwork accept URLs")
+                "embed rewrites a stream's files, so it works on local streams only; \(CredentialRedaction.redact(playlist)) is a URL. Download the stream (e.g. with ffmpeg or wget --mirror), embed into the copy, then publish it; hlscheck check and artwork accept URLs"
+            )
         }
         guard (output != nil) != inPlace else {
-            throw ValidationError(output == nil
-                ? "say where to write: --output DIR for a copy, or --in-place to rewrite the stream"
-                : "--output and --in-place exclude each other: choose one")
+            throw ValidationError(
+                output == nil
+                    ? "say where to write: --output DIR for a copy, or --in-place to rewrite the stream"
+                    : "--output and --in-place exclude each other: choose one")
         }
         if addAudioOnly {
             if remove && image != nil { throw ValidationError("--remove takes no --image") }
-            if let audioBitrate, !(16...320).contains(audioBitrate) { throw ValidationError("--audio-bitrate must be between 16 and 320 (kbit/s)") }
-            if !variants.isEmpty { throw ValidationError("--variant does not apply to --add-audio-only (use --audio-from to choose the source)") }
-            if keepNames { throw ValidationError("--keep-names does not apply to --add-audio-only (its files are new; --name chooses the playlist's)") }
+            if let audioBitrate, !(16...320).contains(audioBitrate) {
+                throw ValidationError("--audio-bitrate must be between 16 and 320 (kbit/s)")
+            }
+            if !variants.isEmpty {
+                throw ValidationError(
+                    "--variant does not apply to --add-audio-only (use --audio-from to choose the source)")
+            }
+            if keepNames {
+                throw ValidationError(
+                    "--keep-names does not apply to --add-audio-only (its files are new; --name chooses the playlist's)"
+                )
+            }
             if posterFromVideo != nil && (image != nil || remove) {
-                throw ValidationError(remove ? "--remove takes no --poster-from-video" : "--image and --poster-from-video exclude each other: the poster is one or the other")
+                throw ValidationError(
+                    remove
+                        ? "--remove takes no --poster-from-video"
+                        : "--image and --poster-from-video exclude each other: the poster is one or the other")
             }
             if fit && image == nil && posterFromVideo == nil { throw ValidationError("--fit needs an --image") }
             if let variantName, let problem = AudioOnlyVariantBuilder.nameProblem(variantName) {
                 throw ValidationError("--name \(variantName): the new variant's playlist needs \(problem)")
             }
-            guard (1...1_000_000).contains(budgetKbps) else { throw ValidationError("--budget-kbps must be between 1 and 1000000") }
+            guard (1...1_000_000).contains(budgetKbps) else {
+                throw ValidationError("--budget-kbps must be between 1 and 1000000")
+            }
             return
         }
         if audioBitrate != nil || audioFrom != nil || replace || variantName != nil {
             throw ValidationError("--audio-bitrate, --audio-from, --name and --replace go with --add-audio-only")
         }
         if posterFromVideo != nil && (image != nil || remove) {
-            throw ValidationError(remove ? "--remove takes no --poster-from-video" : "--image and --poster-from-video exclude each other: the poster is one or the other")
+            throw ValidationError(
+                remove
+                    ? "--remove takes no --poster-from-video"
+                    : "--image and --poster-from-video exclude each other: the poster is one or the other")
         }
         guard remove != (image != nil || posterFromVideo != nil) else {
-            throw ValidationError(remove ? "--remove takes no --image" : "give the poster with --image FILE or --poster-from-video [TIME] (or --remove)")
+            throw ValidationError(
+                remove
+                    ? "--remove takes no --image"
+                    : "give the poster with --image FILE or --poster-from-video [TIME] (or --remove)")
         }
         if fit && remove { throw ValidationError("--fit needs an --image") }
-        guard (1...1_000_000).contains(budgetKbps) else { throw ValidationError("--budget-kbps must be between 1 and 1000000") }
+        guard (1...1_000_000).contains(budgetKbps) else {
+            throw ValidationError("--budget-kbps must be between 1 and 1000000")
+        }
     }
 
     func run() async throws {
@@ -168,8 +230,12 @@ struct EmbedCommand: AsyncParsableCommand {
         for target in outcome.targets {
             let before = target.peakBefore?.formattedBitrate ?? "?"
             let after = target.peakAfter?.formattedBitrate ?? "?"
-            let count = target.withoutPoster > 0 ? "\(target.segments - target.withoutPoster) of \(target.segments)" : "\(target.segments)"
-            print("\(remove ? "removed the poster from" : "embedded the poster in") \(count) segments of \(TerminalText.escaped(target.uri)): peak \(before) → \(after)")
+            let count =
+                target.withoutPoster > 0
+                ? "\(target.segments - target.withoutPoster) of \(target.segments)" : "\(target.segments)"
+            print(
+                "\(remove ? "removed the poster from" : "embedded the poster in") \(count) segments of \(TerminalText.escaped(target.uri)): peak \(before) → \(after)"
+            )
             for note in target.notes { printError("hlscheck: \(TerminalText.escaped(note))") }
         }
         // Paths as typed (the output folder may be named "Stream #1"), escaped like every name.
@@ -185,7 +251,9 @@ struct EmbedCommand: AsyncParsableCommand {
         print(TextReporter(width: Terminal.textWidth(STDOUT_FILENO)).render([shown]), terminator: "")
         let before = verdict.beforeCount
         if before > 0 {
-            print("\(before) finding\(before == 1 ? " was" : "s were") in the ladder before embed; `hlscheck check \(TerminalText.escaped(output))` lists them")
+            print(
+                "\(before) finding\(before == 1 ? " was" : "s were") in the ladder before embed; `hlscheck check \(TerminalText.escaped(output))` lists them"
+            )
         }
         if verdict.fails(failPolicy) { throw ExitCode(1) }
     }
@@ -220,7 +288,9 @@ struct EmbedCommand: AsyncParsableCommand {
         }
         switch outcome.action {
         case .alreadyPresent:
-            print("\(TerminalText.escaped(playlist)) already has an audio-only variant that does its job: \(TerminalText.escaped(outcome.existing ?? outcome.variantURI ?? "")); nothing was written (hlscheck embed --image changes its poster)")
+            print(
+                "\(TerminalText.escaped(playlist)) already has an audio-only variant that does its job: \(TerminalText.escaped(outcome.existing ?? outcome.variantURI ?? "")); nothing was written (hlscheck embed --image changes its poster)"
+            )
             return
         case .nothingToRemove:
             print("\(TerminalText.escaped(playlist)) has no audio-only variant that hlscheck added: nothing to remove")
@@ -230,9 +300,13 @@ struct EmbedCommand: AsyncParsableCommand {
         case .added, .rebuilt, .replaced:
             if let fitted = outcome.fittedImage { print("re-encoded \(posterSourceName): \(fitted)") }
             if !outcome.replaced.isEmpty {
-                print("replaced the audio-only variant \(outcome.replaced.map { TerminalText.escaped($0) }.joined(separator: ", ")) in the multivariant playlist (its files stay: other playlists may use them)")
+                print(
+                    "replaced the audio-only variant \(outcome.replaced.map { TerminalText.escaped($0) }.joined(separator: ", ")) in the multivariant playlist (its files stay: other playlists may use them)"
+                )
             }
-            print("\(outcome.action == .rebuilt ? "rebuilt" : "added") the audio-only variant \(outcome.variantURI ?? "") from \(outcome.source ?? "?"): \(outcome.segments) segments, CODECS=\"\(outcome.codecs ?? "")\", BANDWIDTH=\(outcome.peak ?? 0), AVERAGE-BANDWIDTH=\(outcome.average ?? 0)")
+            print(
+                "\(outcome.action == .rebuilt ? "rebuilt" : "added") the audio-only variant \(outcome.variantURI ?? "") from \(outcome.source ?? "?"): \(outcome.segments) segments, CODECS=\"\(outcome.codecs ?? "")\", BANDWIDTH=\(outcome.peak ?? 0), AVERAGE-BANDWIDTH=\(outcome.average ?? 0)"
+            )
             for line in outcome.arithmetic { print("  \(line)") }
             if let offset = outcome.largestStartOffset {
                 print("  segment starts: within \(fixedPoint(offset * 1000, decimals: 1)) ms of the source's")
@@ -289,7 +363,8 @@ struct EmbedCommand: AsyncParsableCommand {
         do {
             let poster = try Poster(image: data, description: description)
             if case .failure(let failure) = ArtworkDecoder.decode(
-                poster.data, mimeType: poster.mimeType, maximumPixels: limitOptions.limits.imagePixels) {
+                poster.data, mimeType: poster.mimeType, maximumPixels: limitOptions.limits.imagePixels)
+            {
                 printError("hlscheck: \(path): does not decode as \(poster.mimeType): \(failure.description)")
                 throw ExitCode(2)
             }

@@ -18,7 +18,8 @@ import MediaInspection
 struct FixCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fix",
-        abstract: "Rewrite what the media prove: BANDWIDTH, AVERAGE-BANDWIDTH, CODECS, RESOLUTION, FRAME-RATE, EXTINF, and the header tags.",
+        abstract:
+            "Rewrite what the media prove: BANDWIDTH, AVERAGE-BANDWIDTH, CODECS, RESOLUTION, FRAME-RATE, EXTINF, and the header tags.",
         discussion: """
             Measures every segment, then edits the playlists where the measurements prove them wrong \
             or incomplete: BANDWIDTH (the measured peak rounded up to the next 1000 bit/s, never below \
@@ -41,13 +42,20 @@ struct FixCommand: AsyncParsableCommand {
     @Option(help: "Write a complete copy of the stream, fixed, into this folder.")
     var output: String?
 
-    @Flag(name: .customLong("in-place"), help: "Rewrite the playlists where they are (each swapped in with one rename); a finished stream only (EXT-X-ENDLIST).")
+    @Flag(
+        name: .customLong("in-place"),
+        help:
+            "Rewrite the playlists where they are (each swapped in with one rename); a finished stream only (EXT-X-ENDLIST)."
+    )
     var inPlace = false
 
     @Flag(help: "When another hlscheck run is rewriting the same stream, wait for it instead of refusing.")
     var wait = false
 
-    @Option(help: "The profile the tolerances and the check of the result come from (else the nearest .hlscheck.yml's, else audio-only-64k).")
+    @Option(
+        help:
+            "The profile the tolerances and the check of the result come from (else the nearest .hlscheck.yml's, else audio-only-64k)."
+    )
     var profile: Profile?
 
     @OptionGroup(title: "Limits and file access")
@@ -56,13 +64,15 @@ struct FixCommand: AsyncParsableCommand {
     func validate() throws {
         if URIScheme.isRemote(playlist) {
             throw ValidationError(
-                "fix rewrites a stream's playlists, so it works on local streams only; \(CredentialRedaction.redact(playlist)) is a URL. Download the stream, fix the copy, then publish it; hlscheck check accepts URLs")
+                "fix rewrites a stream's playlists, so it works on local streams only; \(CredentialRedaction.redact(playlist)) is a URL. Download the stream, fix the copy, then publish it; hlscheck check accepts URLs"
+            )
         }
         let chosen = [diff, output != nil, inPlace].filter { $0 }.count
         guard chosen == 1 else {
-            throw ValidationError(chosen == 0
-                ? "say what to do: --diff to see the edits, --output DIR for a fixed copy, or --in-place to fix the stream"
-                : "--diff, --output and --in-place exclude each other: choose one")
+            throw ValidationError(
+                chosen == 0
+                    ? "say what to do: --diff to see the edits, --output DIR for a fixed copy, or --in-place to fix the stream"
+                    : "--diff, --output and --in-place exclude each other: choose one")
         }
     }
 
@@ -80,7 +90,8 @@ struct FixCommand: AsyncParsableCommand {
         var configuration = CheckConfiguration(profile: profile, file: file)
         limitOptions.apply(to: &configuration)
         var request = FixRequest(
-            input: playlist, destination: diff ? nil : output.map { .folder($0) } ?? .inPlace, configuration: configuration)
+            input: playlist, destination: diff ? nil : output.map { .folder($0) } ?? .inPlace,
+            configuration: configuration)
         request.wait = wait
         request.report = { printError("hlscheck: \(TerminalText.escaped($0))") }
         request.writeStepHook = EmbedCommand.testHook()
@@ -107,7 +118,9 @@ struct FixCommand: AsyncParsableCommand {
         for diagnostic in outcome.unfixed { print("needs a person: \(Self.describe(diagnostic))") }
         // In place with nothing to change, nothing was written: the check that follows is of the
         // files as they were.
-        if let written = outcome.output, !(inPlace && outcome.changed.isEmpty) { print("wrote \(TerminalText.escaped(written))\n") }
+        if let written = outcome.output, !(inPlace && outcome.changed.isEmpty) {
+            print("wrote \(TerminalText.escaped(written))\n")
+        }
         if let verification = outcome.verification {
             print(TextReporter(width: Terminal.textWidth(STDOUT_FILENO)).render([verification]), terminator: "")
             if verification.fails(at: .error) { throw ExitCode(1) }

@@ -20,7 +20,10 @@ struct HLSCheckCommand: AsyncParsableCommand {
             2 the check could not run (unreadable playlist, I/O error), 64 usage error.
             """,
         version: HLSCheckVersion.current,
-        subcommands: [CheckCommand.self, FixCommand.self, EmbedCommand.self, InspectCommand.self, ArtworkCommand.self, RulesCommand.self],
+        subcommands: [
+            CheckCommand.self, FixCommand.self, EmbedCommand.self, InspectCommand.self, ArtworkCommand.self,
+            RulesCommand.self,
+        ],
         defaultSubcommand: CheckCommand.self
     )
 
@@ -58,9 +61,12 @@ struct HLSCheckCommand: AsyncParsableCommand {
     /// command line says; nil otherwise (swift-argument-parser reports a shell it does not know).
     static func completionShell(_ arguments: [String]) -> CompletionShell? {
         let option = "--generate-completion-script"
-        let name = arguments.count == 2 && arguments[0] == option ? arguments[1]
-            : arguments.count == 1 && arguments[0].hasPrefix(option + "=") ? String(arguments[0].dropFirst(option.count + 1))
-            : nil
+        let name =
+            arguments.count == 2 && arguments[0] == option
+            ? arguments[1]
+            : arguments.count == 1 && arguments[0].hasPrefix(option + "=")
+                ? String(arguments[0].dropFirst(option.count + 1))
+                : nil
         return name.flatMap { CompletionShell(rawValue: $0) }
     }
 
@@ -68,14 +74,19 @@ struct HLSCheckCommand: AsyncParsableCommand {
     /// `--quiet`; an option whose name starts with what was typed (`--budget-kbps`) is the one
     /// meant. `message` rewritten with it, or nil to keep it as it is.
     static func betterSuggestion(_ message: String) -> String? {
-        guard let match = message.firstMatch(of: /Unknown option '(--[A-Za-z0-9-]+)'(\. Did you mean '[^']*'\?)?/) else { return nil }
+        guard let match = message.firstMatch(of: /Unknown option '(--[A-Za-z0-9-]+)'(\. Did you mean '[^']*'\?)?/)
+        else { return nil }
         let typed = String(match.1)
         // The subcommand the usage line names, else check (the default).
         let name = message.firstMatch(of: /Usage: hlscheck ([a-z]+)/).map { String($0.1) } ?? "check"
-        guard let subcommand = configuration.subcommands.first(where: { $0.configuration.commandName == name }) else { return nil }
-        let options = Set(helpMessage(for: subcommand, columns: 1000).matches(of: /--[a-z0-9][a-z0-9-]*/).map { String($0.0) })
-        guard let meant = options.filter({ $0.hasPrefix(typed + "-") || ($0.hasPrefix(typed) && $0 != typed) })
-            .min(by: { ($0.count, $0) < ($1.count, $1) })
+        guard let subcommand = configuration.subcommands.first(where: { $0.configuration.commandName == name }) else {
+            return nil
+        }
+        let options = Set(
+            helpMessage(for: subcommand, columns: 1000).matches(of: /--[a-z0-9][a-z0-9-]*/).map { String($0.0) })
+        guard
+            let meant = options.filter({ $0.hasPrefix(typed + "-") || ($0.hasPrefix(typed) && $0 != typed) })
+                .min(by: { ($0.count, $0) < ($1.count, $1) })
         else { return nil }
         var rewritten = message
         rewritten.replaceSubrange(match.range, with: "Unknown option '\(typed)'. Did you mean '\(meant)'?")

@@ -16,19 +16,26 @@ struct InspectCommand: AsyncParsableCommand {
     @Argument(help: "Segment files (.ts, .aac, .mp3, .ac3, .ec3, .m4s, .mp4).", completion: .file())
     var segments: [String]
 
-    @Option(name: .customLong("init"), help: "The EXT-X-MAP initialization section for fMP4 fragments.", completion: .file())
+    @Option(
+        name: .customLong("init"), help: "The EXT-X-MAP initialization section for fMP4 fragments.", completion: .file()
+    )
     var initSection: String?
 
     @Option(help: "Output format.")
     var format: InspectFormat = .text
 
-    @Option(name: .customLong("max-segment-bytes"), help: ArgumentHelp("Largest segment read, in bytes.", valueName: "bytes"))
+    @Option(
+        name: .customLong("max-segment-bytes"),
+        help: ArgumentHelp("Largest segment read, in bytes.", valueName: "bytes"))
     var maxSegmentBytes: Int = LocalSegmentSource.defaultMaximumByteCount
 
-    @Option(name: .customLong("max-image-pixels"), help: ArgumentHelp("Largest poster decoded, in pixels.", valueName: "pixels"))
+    @Option(
+        name: .customLong("max-image-pixels"),
+        help: ArgumentHelp("Largest poster decoded, in pixels.", valueName: "pixels"))
     var maxImagePixels: Int = ImageHeader.defaultMaximumPixels
 
-    @Option(name: .customLong("max-id3-bytes"), help: ArgumentHelp("Largest ID3 tag read, in bytes.", valueName: "bytes"))
+    @Option(
+        name: .customLong("max-id3-bytes"), help: ArgumentHelp("Largest ID3 tag read, in bytes.", valueName: "bytes"))
     var maxID3Bytes: Int = EmbeddedID3.maximumPESSize
 
     func validate() throws {
@@ -48,7 +55,8 @@ struct InspectCommand: AsyncParsableCommand {
         try requireFFmpeg()
         // Regular files only (a FIFO is refused, never waited on), within the byte limit; URLs
         // are fetched into memory within the same limit.
-        let fetcher = (segments + [initSection].compactMap { $0 }).contains(where: URIScheme.isRemote)
+        let fetcher =
+            (segments + [initSection].compactMap { $0 }).contains(where: URIScheme.isRemote)
             ? RemoteFetcher(options: remote.options) : nil
         do {
             try await inspect(fetcher)
@@ -60,7 +68,8 @@ struct InspectCommand: AsyncParsableCommand {
     }
 
     private func inspect(_ fetcher: RemoteFetcher?) async throws {
-        let source: any SegmentByteSource = fetcher.map { RemoteSegmentSource(fetcher: $0, maximumByteCount: maxSegmentBytes) as any SegmentByteSource }
+        let source: any SegmentByteSource =
+            fetcher.map { RemoteSegmentSource(fetcher: $0, maximumByteCount: maxSegmentBytes) as any SegmentByteSource }
             ?? LocalSegmentSource(maximumByteCount: maxSegmentBytes)
         let inspector = SegmentInspector(
             source: source, maximumImagePixels: maxImagePixels, maximumID3Bytes: maxID3Bytes)
@@ -73,7 +82,9 @@ struct InspectCommand: AsyncParsableCommand {
                 let facts = try await inspector.inspect(
                     SegmentRequest(
                         uri: ResolutionBase(input: segment).uriReference,
-                        initSection: initSection.map { SegmentRequest.InitSection(uri: ResolutionBase(input: $0).uriReference) },
+                        initSection: initSection.map {
+                            SegmentRequest.InitSection(uri: ResolutionBase(input: $0).uriReference)
+                        },
                         wantsStreamInfo: true))
                 var shown = facts
                 shown.uri = CredentialRedaction.redact(segment)
@@ -99,9 +110,11 @@ struct InspectCommand: AsyncParsableCommand {
     }
 
     func describe(_ facts: SegmentFacts) -> String {
-        var lines = ["\(CredentialRedaction.redact(facts.uri)): \(facts.container.rawValue), \(facts.byteCount) bytes"
-            + (facts.duration.map { ", \(fixedPoint($0, decimals: 3)) s" } ?? "")
-            + (facts.firstPTS.map { ", first PTS \(fixedPoint($0, decimals: 3)) s" } ?? "")]
+        var lines = [
+            "\(CredentialRedaction.redact(facts.uri)): \(facts.container.rawValue), \(facts.byteCount) bytes"
+                + (facts.duration.map { ", \(fixedPoint($0, decimals: 3)) s" } ?? "")
+                + (facts.firstPTS.map { ", first PTS \(fixedPoint($0, decimals: 3)) s" } ?? "")
+        ]
         if let problem = facts.problem { lines.append("  problem: \(problem)") }
         for track in facts.tracks {
             var parts = ["  \(track.kind.rawValue)", track.codecString ?? track.codecName]
@@ -110,7 +123,9 @@ struct InspectCommand: AsyncParsableCommand {
             if let rate = track.sampleRate { parts.append("\(rate) Hz") }
             if let transfer = track.transferCharacteristics { parts.append("transfer \(transfer)") }
             if track.interlaced == true { parts.append("interlaced") }
-            if let vision = track.dolbyVision { parts.append("Dolby Vision profile \(vision.profile) level \(vision.level)") }
+            if let vision = track.dolbyVision {
+                parts.append("Dolby Vision profile \(vision.profile) level \(vision.level)")
+            }
             parts.append("\(track.packetCount) packets")
             lines.append(parts.joined(separator: ", "))
         }

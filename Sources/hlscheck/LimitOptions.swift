@@ -13,33 +13,50 @@ import HLSPlaylist
 /// `--max-…`, `--timeout`, `--root`, `--allow-outside-root`: what one run may read and cost
 /// (docs/security.md). Shared by the commands that read streams.
 struct LimitOptions: ParsableArguments {
-    @Option(name: .customLong("max-playlist-bytes"), help: ArgumentHelp("Largest playlist read, in bytes (default 16777216).", valueName: "bytes"))
+    @Option(
+        name: .customLong("max-playlist-bytes"),
+        help: ArgumentHelp("Largest playlist read, in bytes (default 16777216).", valueName: "bytes"))
     var maxPlaylistBytes: Int?
 
-    @Option(name: .customLong("max-playlist-lines"), help: ArgumentHelp("Most lines in one playlist (default 1000000).", valueName: "lines"))
+    @Option(
+        name: .customLong("max-playlist-lines"),
+        help: ArgumentHelp("Most lines in one playlist (default 1000000).", valueName: "lines"))
     var maxPlaylistLines: Int?
 
-    @Option(name: .customLong("max-playlists"), help: ArgumentHelp("Most playlists read for one stream (default 1000).", valueName: "count"))
+    @Option(
+        name: .customLong("max-playlists"),
+        help: ArgumentHelp("Most playlists read for one stream (default 1000).", valueName: "count"))
     var maxPlaylists: Int?
 
-    @Option(name: .customLong("max-segments"), help: ArgumentHelp("Most segments in one media playlist (default 100000).", valueName: "count"))
+    @Option(
+        name: .customLong("max-segments"),
+        help: ArgumentHelp("Most segments in one media playlist (default 100000).", valueName: "count"))
     var maxSegments: Int?
 
-    @Option(name: .customLong("max-segment-bytes"), help: ArgumentHelp("Largest segment read, in bytes (default 268435456).", valueName: "bytes"))
+    @Option(
+        name: .customLong("max-segment-bytes"),
+        help: ArgumentHelp("Largest segment read, in bytes (default 268435456).", valueName: "bytes"))
     var maxSegmentBytes: Int?
 
-    @Option(name: .customLong("max-id3-bytes"), help: ArgumentHelp("Largest ID3 tag read from a segment, in bytes (default 16777216).", valueName: "bytes"))
+    @Option(
+        name: .customLong("max-id3-bytes"),
+        help: ArgumentHelp("Largest ID3 tag read from a segment, in bytes (default 16777216).", valueName: "bytes"))
     var maxID3Bytes: Int?
 
-    @Option(name: .customLong("max-image-pixels"), help: ArgumentHelp("Largest poster decoded, in pixels (default 40000000).", valueName: "pixels"))
+    @Option(
+        name: .customLong("max-image-pixels"),
+        help: ArgumentHelp("Largest poster decoded, in pixels (default 40000000).", valueName: "pixels"))
     var maxImagePixels: Int?
 
-    @Option(help: ArgumentHelp("Stop the run after this many seconds with exit code 2 (default 3600; 0: no limit).", valueName: "seconds"))
+    @Option(
+        help: ArgumentHelp(
+            "Stop the run after this many seconds with exit code 2 (default 3600; 0: no limit).", valueName: "seconds"))
     var timeout: Int?
 
-    @Option(help: ArgumentHelp(
-        "Folder a local stream may read from (default: the folder given, else each input playlist's folder).",
-        valueName: "folder"), completion: .directory)
+    @Option(
+        help: ArgumentHelp(
+            "Folder a local stream may read from (default: the folder given, else each input playlist's folder).",
+            valueName: "folder"), completion: .directory)
     var root: String?
 
     @Flag(name: .customLong("allow-outside-root"), help: "Read local files outside the stream's root.")
@@ -55,7 +72,9 @@ struct LimitOptions: ParsableArguments {
         for (name, value) in positive {
             if let value, value < 1 { throw ValidationError("\(name) must be at least 1, got \(value)") }
         }
-        if let timeout, timeout < 0 { throw ValidationError("--timeout must be 0 (no limit) or more seconds, got \(timeout)") }
+        if let timeout, timeout < 0 {
+            throw ValidationError("--timeout must be 0 (no limit) or more seconds, got \(timeout)")
+        }
         if let root {
             guard StreamDiscovery.isFolder(root) else {
                 throw ValidationError("--root \(TerminalText.escaped(root)) is not a folder")
@@ -94,7 +113,9 @@ struct LimitOptions: ParsableArguments {
             var remaining = timespec()
             // nanosleep stops early for a signal and says how long was left.
             while nanosleep(&left, &remaining) != 0 && errno == EINTR { left = remaining }
-            printError("hlscheck: \(command) stopped after \(seconds) s, the run time limit; nothing was reported (raise it with --timeout SECONDS, 0 for none)")
+            printError(
+                "hlscheck: \(command) stopped after \(seconds) s, the run time limit; nothing was reported (raise it with --timeout SECONDS, 0 for none)"
+            )
             exitProcess(2)
         }
     }

@@ -13,22 +13,26 @@ import Darwin
 /// blocks every worker of the pool must not block it too). Without a thread to run it on
 /// (pthread_create failing), `body` does not run.
 func startDetachedThread(_ body: @escaping @Sendable () -> Void) {
-    final class Box { let body: @Sendable () -> Void; init(_ body: @escaping @Sendable () -> Void) { self.body = body } }
+    final class Box {
+        let body: @Sendable () -> Void; init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+    }
     let context = Unmanaged.passRetained(Box(body)).toOpaque()
     #if canImport(Darwin)
     var thread: pthread_t?
     #else
     var thread = pthread_t()
     #endif
-    let started = pthread_create(&thread, nil, { context in
-        #if canImport(Darwin)
-        let box = Unmanaged<Box>.fromOpaque(context).takeRetainedValue()
-        #else
-        let box = Unmanaged<Box>.fromOpaque(context!).takeRetainedValue()
-        #endif
-        box.body()
-        return nil
-    }, context)
+    let started = pthread_create(
+        &thread, nil,
+        { context in
+            #if canImport(Darwin)
+            let box = Unmanaged<Box>.fromOpaque(context).takeRetainedValue()
+            #else
+            let box = Unmanaged<Box>.fromOpaque(context!).takeRetainedValue()
+            #endif
+            box.body()
+            return nil
+        }, context)
     guard started == 0 else {
         Unmanaged<Box>.fromOpaque(context).release()
         return

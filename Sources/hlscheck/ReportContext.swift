@@ -42,7 +42,8 @@ enum StepSummary {
     static func append(_ markdown: String, environment: [String: String] = ProcessInfo.processInfo.environment) {
         guard let path = environment[variable], !path.isEmpty else { return }
         if let problem = append(Array(markdown.utf8), to: path) {
-            printError("hlscheck: cannot append the job summary to \(variable) (\(TerminalText.escaped(path))): \(problem)")
+            printError(
+                "hlscheck: cannot append the job summary to \(variable) (\(TerminalText.escaped(path))): \(problem)")
         }
     }
 

@@ -21,11 +21,14 @@ enum RulesFormat: String, ExpressibleByArgument, CaseIterable, Sendable {
 struct RulesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "rules",
-        abstract: "List every rule with its id, its severity in a profile and what it enforces; explain the rules named.",
-        discussion: "hlscheck rules audio-only-over-budget explains that rule: what it finds, why (with the spec section), when it runs, its tested examples and how to change or excuse it."
+        abstract:
+            "List every rule with its id, its severity in a profile and what it enforces; explain the rules named.",
+        discussion:
+            "hlscheck rules audio-only-over-budget explains that rule: what it finds, why (with the spec section), when it runs, its tested examples and how to change or excuse it."
     )
 
-    @Argument(help: "Rule ids to explain in full (as reports print them).", completion: .list(RuleDocumentation.explainedIDs))
+    @Argument(
+        help: "Rule ids to explain in full (as reports print them).", completion: .list(RuleDocumentation.explainedIDs))
     var ids: [String] = []
 
     @Option(help: "Show severities as this profile sets them.")
@@ -34,7 +37,10 @@ struct RulesCommand: ParsableCommand {
     @Flag(name: .long, help: "Also print each rule's rationale and the spec items it enforces, each with its sentence.")
     var verbose = false
 
-    @Option(help: "text: a table; json: for tools; markdown: docs/rules.md (all profiles, so --profile does not apply); coverage: docs/coverage.md, the spec requirements and the rules that enforce them.")
+    @Option(
+        help:
+            "text: a table; json: for tools; markdown: docs/rules.md (all profiles, so --profile does not apply); coverage: docs/coverage.md, the spec requirements and the rules that enforce them."
+    )
     var format: RulesFormat = .text
 
     func validate() throws {
@@ -42,10 +48,14 @@ struct RulesCommand: ParsableCommand {
             let near = RuleDocumentation.explainedIDs.min {
                 HLSCheckCommand.editDistance(id, $0) < HLSCheckCommand.editDistance(id, $1)
             }
-            let suggestion = near.map { HLSCheckCommand.editDistance(id, $0) <= max(2, id.count / 3) ? "; did you mean \($0)?" : "" } ?? ""
+            let suggestion =
+                near.map { HLSCheckCommand.editDistance(id, $0) <= max(2, id.count / 3) ? "; did you mean \($0)?" : "" }
+                ?? ""
             throw ValidationError("no rule \"\(TerminalText.escaped(id))\"\(suggestion) (hlscheck rules lists them)")
         }
-        if !ids.isEmpty, format != .text { throw ValidationError("--format applies to the catalogue; a rule's explanation is text") }
+        if !ids.isEmpty, format != .text {
+            throw ValidationError("--format applies to the catalogue; a rule's explanation is text")
+        }
     }
 
     /// The documentation URL of the nearest .hlscheck.yml (as check finds it from here), else the build's.
@@ -81,7 +91,9 @@ struct RulesCommand: ParsableCommand {
         let width = RuleDocumentation.explainedIDs.map(\.count).max() ?? 0
         let documentation = documentationURL
         func row(_ id: String, _ level: String, _ summary: String) {
-            print(id + String(repeating: " ", count: width - id.count) + "  " + level + String(repeating: " ", count: 7 - level.count) + "  " + summary)
+            print(
+                id + String(repeating: " ", count: width - id.count) + "  " + level
+                    + String(repeating: " ", count: 7 - level.count) + "  " + summary)
         }
         for rule in rules {
             row(rule.id, configuration.severity(for: rule)?.rawValue ?? "off", rule.summary)

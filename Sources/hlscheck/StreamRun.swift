@@ -89,13 +89,15 @@ struct StreamRun: Sendable {
         var nextToPrint = 0
         let limit = max(1, jobs)
         // The rate and the ETA change between streams too: redraw a few times a second.
-        let ticker: Task<Void, Never>? = console.showsProgress ? Task { [console] in
-            await console.redraw()
-            while !Task.isCancelled {
-                try? await Task.sleep(for: .milliseconds(250))
+        let ticker: Task<Void, Never>? =
+            console.showsProgress
+            ? Task { [console] in
                 await console.redraw()
-            }
-        } : nil
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: .milliseconds(250))
+                    await console.redraw()
+                }
+            } : nil
         await withTaskGroup(of: (Int, Finished).self) { group in
             var next = 0
             while next < min(limit, streams.count) {
@@ -147,7 +149,9 @@ struct StreamRun: Sendable {
                 source: RemotePlaylistSource(
                     fetcher: fetcher, maximumSize: limits.playlistBytes,
                     local: job.discovered.map {
-                        DiscoveredPlaylistSource(discovered: $0, base: LocalFileSource(maximumSize: limits.playlistBytes)) as any PlaylistSource
+                        DiscoveredPlaylistSource(
+                            discovered: $0, base: LocalFileSource(maximumSize: limits.playlistBytes))
+                            as any PlaylistSource
                     }),
                 segmentSource: RemoteSegmentSource(fetcher: fetcher, maximumByteCount: limits.segmentBytes))
             checker.deliveryObserver = remoteInputs ? RemoteDeliveryLog(fetcher: fetcher, input: job.input) : nil
@@ -192,7 +196,9 @@ extension CheckCommand {
             width: Terminal.textWidth(STDOUT_FILENO))
     }
 
-    func streamRun(baseline: Baseline?, count: Int, paths: ReportPaths, fetcher: RemoteFetcher, remoteInputs: Bool) -> StreamRun {
+    func streamRun(baseline: Baseline?, count: Int, paths: ReportPaths, fetcher: RemoteFetcher, remoteInputs: Bool)
+        -> StreamRun
+    {
         // Segments in flight over every stream: one per core (two at least, as one stream has).
         let slots = SegmentSlots(capacity: max(2, ProcessInfo.processInfo.activeProcessorCount))
         let showsProgress = !runOptions.quiet && Terminal.allowsRedraw(STDERR_FILENO)
@@ -228,7 +234,9 @@ extension CheckCommand {
         }
         if exitCode != 2, let maximum = runOptions.maxWarnings, outcome.tally.warnings > maximum {
             let count = outcome.tally.warnings
-            printError("hlscheck: \(count) warning\(count == 1 ? "" : "s"), more than --max-warnings \(maximum) allows; fix some (or record them with --write-baseline)")
+            printError(
+                "hlscheck: \(count) warning\(count == 1 ? "" : "s"), more than --max-warnings \(maximum) allows; fix some (or record them with --write-baseline)"
+            )
         }
         if exitCode != 0 { throw ExitCode(exitCode) }
     }

@@ -12,9 +12,10 @@ enum ZshCompletion {
         let name = root.configuration.commandName ?? "hlscheck"
         let function = "_" + name
         let renamed = function + "_named_subcommand"
-        let subcommands = root.configuration.subcommands.map {
-            ($0.configuration.commandName ?? "", $0.configuration.abstract)
-        } + [("help", "Show subcommand help information.")]
+        let subcommands =
+            root.configuration.subcommands.map {
+                ($0.configuration.commandName ?? "", $0.configuration.abstract)
+            } + [("help", "Show subcommand help information.")]
         let described = subcommands.map { name, abstract in
             "'\(name):\(abstract.replacing("'", with: "'\\''"))'"
         }

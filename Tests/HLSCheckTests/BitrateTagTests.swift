@@ -12,10 +12,13 @@ import Testing
         let path = folder.path("audio/index.m3u8")
         var lines: [String] = []
         var extinf = 0.0
-        for line in try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
+        for line in try String(contentsOfFile: path, encoding: .utf8).split(
+            separator: "\n", omittingEmptySubsequences: false
+        ).map(String.init) {
             if line.hasPrefix("#EXTINF:") { extinf = Double(line.dropFirst(8).prefix { $0 != "," }) ?? 0 }
             if line.hasSuffix(".ts") {
-                let bytes = try #require(try FileManager.default.attributesOfItem(atPath: folder.path("audio/" + line))[.size] as? Int)
+                let bytes = try #require(
+                    try FileManager.default.attributesOfItem(atPath: folder.path("audio/" + line))[.size] as? Int)
                 let kbits = Double(bytes) * 8 / extinf / 1000
                 // Before the EXTINF line just written: the tag applies from the next segment on.
                 lines.insert("#EXT-X-BITRATE:\(Int((kbits * scale).rounded()))", at: lines.count - 1)

@@ -49,11 +49,14 @@ import Testing
     @Test func largestPosterThatFitsCountsTheFrameHeader() {
         // 6 s segments of 30 000 B = 40 kbit/s. Budget 64 kbit/s leaves 24 kbit/s × 6 s / 8 =
         // 18 000 B per segment, of which the APIC frame takes 24 (JPEG, empty description).
-        let segments = [P(bytesWithoutPoster: 30_000, duration: 6, layout: .inExistingTag),
-                        P(bytesWithoutPoster: 30_000, duration: 6, layout: .inExistingTag)]
+        let segments = [
+            P(bytesWithoutPoster: 30_000, duration: 6, layout: .inExistingTag),
+            P(bytesWithoutPoster: 30_000, duration: 6, layout: .inExistingTag),
+        ]
         #expect(PosterBudget.largestPoster(within: 64_000, segments, targetDuration: 6) == 17_976)
         // A PNG's MIME type is one byte shorter, a description costs its bytes.
-        #expect(PosterBudget.largestPoster(within: 64_000, segments, targetDuration: 6, mimeType: "image/png") == 17_977)
+        #expect(
+            PosterBudget.largestPoster(within: 64_000, segments, targetDuration: 6, mimeType: "image/png") == 17_977)
         #expect(PosterBudget.largestPoster(within: 64_000, segments, targetDuration: 6, description: "cover") == 17_971)
     }
 
@@ -77,8 +80,11 @@ import Testing
     @Test func anUnreadableSegmentIsAHoleNotZeroBytes() {
         // 3 s segments, TD 6 (runs of 3–9 s): 12 000 B, missing, 12 000 B. Counted as 0 bytes the
         // missing one would halve every run through it; as a hole each neighbour stands alone.
-        let segments = [BitrateWindow.Segment(bytes: 12_000, duration: 3), BitrateWindow.Segment(bytes: 0, duration: 3, measured: false),
-                        BitrateWindow.Segment(bytes: 12_000, duration: 3)]
+        let segments = [
+            BitrateWindow.Segment(bytes: 12_000, duration: 3),
+            BitrateWindow.Segment(bytes: 0, duration: 3, measured: false),
+            BitrateWindow.Segment(bytes: 12_000, duration: 3),
+        ]
         #expect(BitrateWindow.peak(segments, targetDuration: 6) == 32_000)
         #expect(BitrateWindow.average(segments) == 32_000)
     }

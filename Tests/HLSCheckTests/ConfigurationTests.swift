@@ -6,7 +6,8 @@ import Testing
 @Suite struct ConfigurationFileTests {
     @Test func isFoundFromThePlaylistFolderUpwards() throws {
         let tree = try TemporaryFolder([
-            ".hlscheck.yml": "profile: apple-ios\nbudget-kbps: 48\nrules:\n  artwork-missing: off\n  codecs-missing: note\n",
+            ".hlscheck.yml":
+                "profile: apple-ios\nbudget-kbps: 48\nrules:\n  artwork-missing: off\n  codecs-missing: note\n",
             "streams/show/master.m3u8": "#EXTM3U\n",
         ])
         let file = try #require(try ConfigurationFile.discover(from: tree.path("streams/show")))
@@ -31,16 +32,16 @@ import Testing
     @Test func readsYAMLAsYAML11DoesAnchorsAliasesQuotesAndFlowStyle() throws {
         let tree = try TemporaryFolder([
             ".hlscheck.yml": """
-                # a comment, then the settings
-                budget-kbps: 0x40            # 64, hexadecimal as YAML 1.1 reads it
-                duration-tolerance: 1_000.5
-                fail-on: 'warning'
-                rules: &severities {artwork-missing: OFF, codecs-missing: "note"}
-                ignore:
-                  - "legacy/**"
-                  - old/*.m3u8
+            # a comment, then the settings
+            budget-kbps: 0x40            # 64, hexadecimal as YAML 1.1 reads it
+            duration-tolerance: 1_000.5
+            fail-on: 'warning'
+            rules: &severities {artwork-missing: OFF, codecs-missing: "note"}
+            ignore:
+              - "legacy/**"
+              - old/*.m3u8
 
-                """,
+            """
         ])
         let file = try ConfigurationFile.load(tree.path(".hlscheck.yml"))
         #expect(file.budgetKbps == 64)
@@ -60,7 +61,10 @@ import Testing
         ("budget-kbps: [\n", ":2:1: not valid YAML or JSON: while parsing a flow node"),
         ("rules: *defaults\n", ":1:8: not valid YAML or JSON: alias *defaults names no anchor before it"),
         ("profile: apple-ios\n---\nprofile: apple-tvos\n", ":2:1: not valid YAML or JSON: a second document"),
-        ("ignore: " + String(repeating: "[", count: 100_000) + "\n", ":1:72: not valid YAML or JSON: nested more than 64 levels deep"),
+        (
+            "ignore: " + String(repeating: "[", count: 100_000) + "\n",
+            ":1:72: not valid YAML or JSON: nested more than 64 levels deep"
+        ),
     ])
     func rejectsMistakesNamingFileLineAndColumn(_ yaml: String, _ expected: String) throws {
         let tree = try TemporaryFolder([".hlscheck.yml": yaml])
@@ -86,7 +90,8 @@ import Testing
     @Test func excusesTheNamedRuleOnTheNextLineOnly() async throws {
         let media = "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\ns.ts\n#EXT-X-ENDLIST\n"
         let stream = try TemporaryFolder(["master.m3u8": Self.master, "a.m3u8": media, "b.m3u8": media])
-        let report = try await Checker(configuration: CheckConfiguration(playlistOnly: true)).check(stream.path("master.m3u8"))
+        let report = try await Checker(configuration: CheckConfiguration(playlistOnly: true)).check(
+            stream.path("master.m3u8"))
         let codecs = report.diagnostics.filter { $0.rule == "codecs-missing" }
         #expect(codecs.count == 2)
         #expect(codecs.first { $0.location?.line == 3 }?.suppressed == true)
@@ -107,7 +112,8 @@ import Testing
         master += "#EXT-X-STREAM-INF:BANDWIDTH=48000\na.m3u8\n#EXT-X-STREAM-INF:BANDWIDTH=48000\na.m3u8\n"
         let media = "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\ns.ts\n#EXT-X-ENDLIST\n"
         let stream = try TemporaryFolder(["master.m3u8": master, "a.m3u8": media])
-        let report = try await Checker(configuration: CheckConfiguration(playlistOnly: true)).check(stream.path("master.m3u8"))
+        let report = try await Checker(configuration: CheckConfiguration(playlistOnly: true)).check(
+            stream.path("master.m3u8"))
         let codecs = report.diagnostics.filter { $0.rule == "codecs-missing" }
         let excusedLine = runLength + 2
         #expect(codecs.count == 2)
@@ -135,7 +141,9 @@ import Testing
     }
 
     @Test func appleProfilesMakeTheAuthoringSpecificationsMustsErrors() throws {
-        for rule in ["segment-starts-without-keyframe", "continuity-error", "average-bandwidth-mismatch", "bandwidth-above-peak"] {
+        for rule in [
+            "segment-starts-without-keyframe", "continuity-error", "average-bandwidth-mismatch", "bandwidth-above-peak",
+        ] {
             #expect(try Self.severity(rule, in: .appleIOS) == .error, "\(rule)")
             #expect(try Self.severity(rule, in: .appleTVOS) == .error, "\(rule)")
             #expect(try Self.severity(rule, in: .audioOnly64k) != .error, "\(rule)")

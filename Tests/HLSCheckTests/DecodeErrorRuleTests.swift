@@ -15,7 +15,8 @@ struct DecodeErrorRuleTests {
             var bytes = [UInt8](data)
             if path == "v0/seg1.ts" {
                 let pid = try #require(TransportStreamDamage.videoPID(bytes))
-                bytes = TransportStreamDamage.zeroingPayload(bytes, packets: Array(TransportStreamDamage.framePackets(bytes, pid: pid).prefix(2)))
+                bytes = TransportStreamDamage.zeroingPayload(
+                    bytes, packets: Array(TransportStreamDamage.framePackets(bytes, pid: pid).prefix(2)))
             }
             try folder.write(Data(bytes), to: path)
         }
@@ -54,7 +55,8 @@ struct DecodeErrorRuleTests {
     }
 
     @Test func cleanSampleDecodesWithoutErrors() async throws {
-        let report = try await Self.check(PackageRoot.url.appendingPathComponent("Samples/compliant/master.m3u8").path, decode: true)
+        let report = try await Self.check(
+            PackageRoot.url.appendingPathComponent("Samples/compliant/master.m3u8").path, decode: true)
         #expect(!report.diagnostics.contains { $0.rule == "decode-error" }, "\(report.diagnostics)")
         #expect(!report.fails(at: .error), "\(report.diagnostics)")
     }

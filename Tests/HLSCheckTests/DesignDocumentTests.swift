@@ -21,7 +21,9 @@ import Testing
         let named = DesignDocument.typeNames(in: try Self.document())
         let declared = try DesignDocument.declaredNames(under: PackageRoot.url)
         let missing = named.subtracting(declared).subtracting(Self.externalNames).sorted()
-        #expect(missing.isEmpty, """
+        #expect(
+            missing.isEmpty,
+            """
             docs/design.md names \(missing.joined(separator: ", ")) in backticks, but no struct, enum, class, \
             protocol, actor, typealias, extension or func of that name is in Sources/ (nor a target in \
             Package.swift): write the name the code uses now, or drop it
@@ -31,22 +33,29 @@ import Testing
     @Test func everyFileTheDocumentNamesExists() throws {
         let root = PackageRoot.url
         let files = DesignDocument.codeSpans(in: try Self.document()).filter(DesignDocument.isFileReference)
-        let existing = Set(["Sources", "Tests"].flatMap { DesignDocument.swiftFiles(in: root.appendingPathComponent($0)) }.map(\.lastPathComponent))
+        let existing = Set(
+            ["Sources", "Tests"].flatMap { DesignDocument.swiftFiles(in: root.appendingPathComponent($0)) }.map(
+                \.lastPathComponent))
         for file in files {
-            let exists = file.contains("/")
+            let exists =
+                file.contains("/")
                 ? FileManager.default.fileExists(atPath: root.appendingPathComponent(file).path)
                 : existing.contains(file)
-            #expect(exists, "docs/design.md names `\(file)`, which is not in the package: write where it is now, or drop it")
+            #expect(
+                exists, "docs/design.md names `\(file)`, which is not in the package: write where it is now, or drop it"
+            )
         }
     }
 
     @Test func everyTargetUnderSourcesHasAPlaceInTheDocument() throws {
         let spans = Set(DesignDocument.codeSpans(in: try Self.document()))
-        let folders = try FileManager.default.contentsOfDirectory(atPath: PackageRoot.url.appendingPathComponent("Sources").path)
+        let folders = try FileManager.default.contentsOfDirectory(
+            atPath: PackageRoot.url.appendingPathComponent("Sources").path)
         #expect(folders.count > 5)
         for folder in folders where !folder.hasPrefix(".") {
-            #expect(spans.contains(folder) || spans.contains("Sources/\(folder)"),
-                    "Sources/\(folder) is a target docs/design.md does not describe: give it its section under Modules")
+            #expect(
+                spans.contains(folder) || spans.contains("Sources/\(folder)"),
+                "Sources/\(folder) is a target docs/design.md does not describe: give it its section under Modules")
         }
     }
 
@@ -60,7 +69,10 @@ import Testing
             ```
             Then `SegmentRequest.InitSection`.
             """
-        #expect(DesignDocument.typeNames(in: markdown) == ["Checker", "CheckReport", "ID3Tag", "SegmentRequest", "InitSection"])
+        #expect(
+            DesignDocument.typeNames(in: markdown) == [
+                "Checker", "CheckReport", "ID3Tag", "SegmentRequest", "InitSection",
+            ])
         #expect(DesignDocument.codeSpans(in: markdown).filter(DesignDocument.isFileReference) == ["Folder.swift"])
     }
 
@@ -77,7 +89,10 @@ import Testing
             // struct Commented {}
                 /// class AlsoCommented
             """
-        #expect(try DesignDocument.declarations(in: source) == ["Plain", "Owner", "Slots", "Source", "Put", "Array", "MakeIt"])
+        #expect(
+            try DesignDocument.declarations(in: source) == [
+                "Plain", "Owner", "Slots", "Source", "Put", "Array", "MakeIt",
+            ])
     }
 }
 
@@ -117,7 +132,8 @@ enum DesignDocument {
         for span in codeSpans(in: markdown) where !isFileReference(span) {
             guard span.unicodeScalars.allSatisfy(codeCharacters.contains) else { continue }
             for word in span.split(whereSeparator: { !($0.isLetter || $0.isNumber || $0 == "_") }) {
-                guard let first = word.first, first.isUppercase, first.isASCII, word.contains(where: \.isLowercase) else { continue }
+                guard let first = word.first, first.isUppercase, first.isASCII, word.contains(where: \.isLowercase)
+                else { continue }
                 names.insert(String(word))
             }
         }
@@ -128,7 +144,9 @@ enum DesignDocument {
     /// extension or func, UpperCamelCase only; lines that are comments are skipped.
     static func declarations(in source: String) throws -> [String] {
         let declaration = try NSRegularExpression(
-            pattern: #"(?:^|[^A-Za-z0-9_])(?:struct|enum|class|protocol|actor|typealias|extension|func)\s+([A-Z][A-Za-z0-9_]*)"#)
+            pattern:
+                #"(?:^|[^A-Za-z0-9_])(?:struct|enum|class|protocol|actor|typealias|extension|func)\s+([A-Z][A-Za-z0-9_]*)"#
+        )
         var names: [String] = []
         for line in source.split(separator: "\n") where !line.trimmingCharacters(in: .whitespaces).hasPrefix("//") {
             let text = String(line)
@@ -142,7 +160,9 @@ enum DesignDocument {
     /// Every Swift file under `folder`.
     static func swiftFiles(in folder: URL) -> [URL] {
         guard let paths = FileManager.default.enumerator(atPath: folder.path) else { return [] }
-        return paths.compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") }.map { folder.appendingPathComponent($0) }
+        return paths.compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") }.map {
+            folder.appendingPathComponent($0)
+        }
     }
 
     /// What Sources/ declares, and the target and product names of Package.swift.

@@ -33,7 +33,8 @@ import TestSupport
         // Rewritten in place with the same length: the modification time tells.
         let sameLength = Self.media.replacingOccurrences(of: "s.ts", with: "t.ts")
         try Data(sameLength.utf8).write(to: URL(fileURLWithPath: path))
-        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: 1_000_000)], ofItemAtPath: path)
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date(timeIntervalSince1970: 1_000_000)], ofItemAtPath: path)
         #expect(try await source.read(path) == Array(sameLength.utf8))
 
         // Replaced by another file (a new inode), as an editor saving does.
@@ -66,7 +67,8 @@ import TestSupport
         // Changed after discovery: read and parsed again.
         let changed = Self.master.replacingOccurrences(of: "48000", with: "47000")
         try Data(changed.utf8).write(to: URL(fileURLWithPath: masterPath))
-        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: 1_000_000)], ofItemAtPath: masterPath)
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date(timeIntervalSince1970: 1_000_000)], ofItemAtPath: masterPath)
         #expect(await counting.parsedPlaylist(masterPath) == nil)
         let again = try await PlaylistLoader(source: counting).load(masterPath)
         #expect(again.root.multivariant?.variants.first?.bandwidth == 47000)
@@ -89,7 +91,9 @@ import TestSupport
         var discovered = DiscoveredPlaylists()
         _ = try StreamDiscovery.inputs([tree.url.path], keeping: &discovered)
         let source = DiscoveredPlaylistSource(discovered: discovered, base: LocalFileSource(maximumSize: 10))
-        let error = await #expect(throws: PlaylistReadError.self) { try await source.read(tree.path("show/index.m3u8")) }
+        let error = await #expect(throws: PlaylistReadError.self) {
+            try await source.read(tree.path("show/index.m3u8"))
+        }
         #expect(error?.reason.contains("--max-playlist-bytes") == true)
     }
 
@@ -104,7 +108,8 @@ import TestSupport
             guard let data = FileManager.default.contents(atPath: path) else { continue }
             let bytes = Array(data)
             let master = PlaylistParser.parse(bytes, uri: path).multivariant
-            let uris = (master?.variants.map(\.uri) ?? []) + (master?.iFrameVariants.map(\.uri) ?? [])
+            let uris =
+                (master?.variants.map(\.uri) ?? []) + (master?.iFrameVariants.map(\.uri) ?? [])
                 + (master?.renditions.compactMap(\.uri) ?? [])
             if StreamDiscovery.mayReferencePlaylists(bytes) {
                 referencing += 1

@@ -29,7 +29,8 @@ import Testing
     @Test func playlistFactsAreFixedWithoutMediaAndMeasuredValuesAreNot() async throws {
         let (plan, _) = try await Self.plan([
             "master.m3u8": "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1,CODECS=\"mp4a.40.2\"\naudio.m3u8\n",
-            "audio.m3u8": "#EXTM3U\n#EXT-X-VERSION:2\n#EXT-X-TARGETDURATION:4\n#EXTINF:4.5,\na.aac\n#EXTINF:6.4,\nb.aac\n#EXT-X-ENDLIST\n",
+            "audio.m3u8":
+                "#EXTM3U\n#EXT-X-VERSION:2\n#EXT-X-TARGETDURATION:4\n#EXTINF:4.5,\na.aac\n#EXTINF:6.4,\nb.aac\n#EXT-X-ENDLIST\n",
         ])
         let media = plan.fixes.filter { $0.playlist.hasSuffix("audio.m3u8") }
         #expect(media.map(\.rule).sorted() == ["playlist-type-missing", "target-duration-exceeded", "version-too-low"])
@@ -37,7 +38,9 @@ import Testing
         #expect(media.contains { $0.change == .tagValue(tag: "#EXT-X-VERSION", value: "3") && $0.line == 2 })
         #expect(media.contains { $0.change == .insertLine("#EXT-X-PLAYLIST-TYPE:VOD") && $0.line == 3 })
         // Nothing was measured: BANDWIDTH=1 is not proven wrong by anything here.
-        #expect(!plan.fixes.contains { $0.rule.contains("bandwidth") || $0.rule.contains("codecs") }, "\(plan.fixes.map(\.summary))")
+        #expect(
+            !plan.fixes.contains { $0.rule.contains("bandwidth") || $0.rule.contains("codecs") },
+            "\(plan.fixes.map(\.summary))")
         #expect(!plan.fixes.contains { $0.rule == "independent-segments-missing" })
     }
 
@@ -49,16 +52,25 @@ import Testing
         ])
         let fixes = plan.fixes.filter { $0.playlist.hasSuffix("live.m3u8") }
         #expect(fixes.map(\.rule).sorted() == ["target-duration-exceeded", "version-too-low"])
-        let fixed = try FixPlan.apply(fixes, to: Array(try Data(contentsOf: folder.url.appendingPathComponent("live.m3u8"))))
-        #expect(String(decoding: fixed, as: UTF8.self) == "#EXTM3U\r\n#EXT-X-VERSION:3\r\n#EXT-X-TARGETDURATION:3\r\n#EXTINF:2.6,\r\na.ts\r\n")
+        let fixed = try FixPlan.apply(
+            fixes, to: Array(try Data(contentsOf: folder.url.appendingPathComponent("live.m3u8"))))
+        #expect(
+            String(decoding: fixed, as: UTF8.self)
+                == "#EXTM3U\r\n#EXT-X-VERSION:3\r\n#EXT-X-TARGETDURATION:3\r\n#EXTINF:2.6,\r\na.ts\r\n")
     }
 
     @Test func aFixProposesTheLineItLeaves() {
         let fix = PlaylistFix(
-            playlist: "m", line: 7, change: .attribute(name: "BANDWIDTH", value: "951000"), rule: "bandwidth-below-peak", reason: "")
-        #expect(fix.proposedLine(from: "#EXT-X-STREAM-INF:BANDWIDTH=950400,RESOLUTION=640x360") == "#EXT-X-STREAM-INF:BANDWIDTH=951000,RESOLUTION=640x360")
+            playlist: "m", line: 7, change: .attribute(name: "BANDWIDTH", value: "951000"),
+            rule: "bandwidth-below-peak", reason: "")
+        #expect(
+            fix.proposedLine(from: "#EXT-X-STREAM-INF:BANDWIDTH=950400,RESOLUTION=640x360")
+                == "#EXT-X-STREAM-INF:BANDWIDTH=951000,RESOLUTION=640x360")
         let frameRate = PlaylistFix(
-            playlist: "m", line: 7, change: .attribute(name: "FRAME-RATE", value: "25.000"), rule: "frame-rate-missing", reason: "")
-        #expect(frameRate.proposedLine(from: "#EXT-X-STREAM-INF:BANDWIDTH=1") == "#EXT-X-STREAM-INF:BANDWIDTH=1,FRAME-RATE=25.000")
+            playlist: "m", line: 7, change: .attribute(name: "FRAME-RATE", value: "25.000"), rule: "frame-rate-missing",
+            reason: "")
+        #expect(
+            frameRate.proposedLine(from: "#EXT-X-STREAM-INF:BANDWIDTH=1")
+                == "#EXT-X-STREAM-INF:BANDWIDTH=1,FRAME-RATE=25.000")
     }
 }

@@ -32,16 +32,20 @@ struct CheckFuzzRegressionTests {
 
     /// Each of these EXTINF values trapped the check once. The parser now refuses them (a located
     /// playlist-syntax error, docs/security.md) and the check completes.
-    @Test("extreme EXTINF values are located errors, not traps", arguments: [
-        "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:6\n#EXTINF:0.0000000000000000001,\nseg0.ts\n#EXT-X-ENDLIST\n",
-        "#EXTM3U\n#EXT-X-VERSION:3\n#EXTINF:99999999999999999999999,\nseg0.ts\n#EXT-X-ENDLIST\n",
-        "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:6\n#EXTINF:99999999999999999999999,\nseg0.ts\n#EXT-X-ENDLIST\n",
-    ])
+    @Test(
+        "extreme EXTINF values are located errors, not traps",
+        arguments: [
+            "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:6\n#EXTINF:0.0000000000000000001,\nseg0.ts\n#EXT-X-ENDLIST\n",
+            "#EXTM3U\n#EXT-X-VERSION:3\n#EXTINF:99999999999999999999999,\nseg0.ts\n#EXT-X-ENDLIST\n",
+            "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:6\n#EXTINF:99999999999999999999999,\nseg0.ts\n#EXT-X-ENDLIST\n",
+        ])
     func extremeExtinfIsALocatedError(_ media: String) async throws {
         let report = try await Self.check(media: media)
-        let syntax = try #require(report.diagnostics.first {
-            $0.rule == "playlist-syntax" && $0.location?.uri == "mem/audio.m3u8" && $0.message.contains("out of range")
-        })
+        let syntax = try #require(
+            report.diagnostics.first {
+                $0.rule == "playlist-syntax" && $0.location?.uri == "mem/audio.m3u8"
+                    && $0.message.contains("out of range")
+            })
         #expect(syntax.location?.line == (media.hasPrefix("#EXTM3U\n#EXT-X-VERSION:3\n#EXTINF") ? 3 : 4))
     }
 
@@ -62,7 +66,8 @@ extension CheckFuzzRegressionTests {
 
         func read(_ uri: String) async throws -> [UInt8] {
             if uri == "mem/master.m3u8" {
-                return Array("""
+                return Array(
+                    """
                     #EXTM3U
                     #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="a",NAME="main",DEFAULT=YES,URI="audio.m3u8"
                     #EXT-X-STREAM-INF:BANDWIDTH=60000,CODECS="mp4a.40.2",AUDIO="a"
@@ -70,7 +75,9 @@ extension CheckFuzzRegressionTests {
 
                     """.utf8)
             }
-            return Array("#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:6\n#EXTINF:0.0000000000000000001,\nseg0.ts\n#EXT-X-ENDLIST\n".utf8)
+            return Array(
+                "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:6\n#EXTINF:0.0000000000000000001,\nseg0.ts\n#EXT-X-ENDLIST\n"
+                    .utf8)
         }
 
         func read(_ uri: String, range: SegmentByteRange?) async throws -> [UInt8] { segment }

@@ -12,15 +12,16 @@ enum IFrameLadder {
     static func make(_ folder: TemporaryFolder, _ name: String, fmp4: Bool) throws -> String {
         let directory = folder.path(name)
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        try ToolProcess.run([
-            "ffmpeg", "-nostdin", "-hide_banner", "-loglevel", "error", "-y",
-            "-f", "lavfi", "-i", "testsrc2=size=128x72:rate=25:duration=6",
-            "-c:v", "libx264", "-threads", "1", "-profile:v", "baseline", "-level", "3.0", "-pix_fmt", "yuv420p",
-            "-g", "50", "-keyint_min", "50", "-sc_threshold", "0", "-an",
-            "-f", "hls", "-hls_time", "2", "-hls_playlist_type", "vod", "-hls_flags", "iframes_only+single_file",
-        ] + (fmp4 ? ["-hls_segment_type", "fmp4"] : []) + [
-            "-hls_segment_filename", "video.\(fmp4 ? "m4s" : "ts")", "iframes.m3u8",
-        ], in: directory)
+        try ToolProcess.run(
+            [
+                "ffmpeg", "-nostdin", "-hide_banner", "-loglevel", "error", "-y",
+                "-f", "lavfi", "-i", "testsrc2=size=128x72:rate=25:duration=6",
+                "-c:v", "libx264", "-threads", "1", "-profile:v", "baseline", "-level", "3.0", "-pix_fmt", "yuv420p",
+                "-g", "50", "-keyint_min", "50", "-sc_threshold", "0", "-an",
+                "-f", "hls", "-hls_time", "2", "-hls_playlist_type", "vod", "-hls_flags", "iframes_only+single_file",
+            ] + (fmp4 ? ["-hls_segment_type", "fmp4"] : []) + [
+                "-hls_segment_filename", "video.\(fmp4 ? "m4s" : "ts")", "iframes.m3u8",
+            ], in: directory)
         return try String(contentsOfFile: folder.path("\(name)/iframes.m3u8"), encoding: .utf8)
     }
 
@@ -62,7 +63,10 @@ enum IFrameLadder {
         return try await Checker(configuration: configuration).check(path).diagnostics
     }
 
-    static let rules: Set<String> = ["iframe-initialization-missing", "iframe-range-includes-initialization", "iframe-moof-missing", "codecs-mismatch"]
+    static let rules: Set<String> = [
+        "iframe-initialization-missing", "iframe-range-includes-initialization", "iframe-moof-missing",
+        "codecs-mismatch",
+    ]
 
     static func found(_ diagnostics: [Diagnostic]) -> [Diagnostic] { diagnostics.filter { rules.contains($0.rule) } }
 }
@@ -76,9 +80,12 @@ enum IFrameLadder {
         let written = try IFrameLadder.make(folder, "ts", fmp4: false)
         #expect(IFrameLadder.ranges(written).first?.offset == 0)
 
-        let ffmpeg = IFrameLadder.found(try await IFrameLadder.check(try IFrameLadder.master(folder, "ts", written, codecs: "avc1.42c01e")))
+        let ffmpeg = IFrameLadder.found(
+            try await IFrameLadder.check(try IFrameLadder.master(folder, "ts", written, codecs: "avc1.42c01e")))
         #expect(ffmpeg.map(\.rule) == ["iframe-range-includes-initialization"], "\(ffmpeg)")
-        #expect(ffmpeg.first?.location?.line == 7 && ffmpeg.first?.message.contains("starts at byte 0 of video.ts") == true, "\(ffmpeg)")
+        #expect(
+            ffmpeg.first?.location?.line == 7 && ffmpeg.first?.message.contains("starts at byte 0 of video.ts") == true,
+            "\(ffmpeg)")
 
         // SDT, PAT and PMT: three packets.
         let repaired = IFrameLadder.moving(written, range: 0, by: 3 * 188)
@@ -86,10 +93,15 @@ enum IFrameLadder {
         #expect(IFrameLadder.found(clean).isEmpty, "\(clean)")
 
         let afterSDT = IFrameLadder.moving(written, range: 0, by: 188)
-        let noPAT = IFrameLadder.found(try await IFrameLadder.check(try IFrameLadder.master(folder, "ts", afterSDT, codecs: "avc1.42c01e")))
+        let noPAT = IFrameLadder.found(
+            try await IFrameLadder.check(try IFrameLadder.master(folder, "ts", afterSDT, codecs: "avc1.42c01e")))
         #expect(noPAT.map(\.rule) == ["iframe-initialization-missing"], "\(noPAT)")
-        #expect(noPAT.first?.message.contains("its first 188 bytes before its first I-frame (byte 188) hold no PAT") == true, "\(noPAT)")
-        #expect(noPAT.first?.location?.uri.hasSuffix("ts/iframes.m3u8") == true && noPAT.first?.location?.line == 7, "\(noPAT)")
+        #expect(
+            noPAT.first?.message.contains("its first 188 bytes before its first I-frame (byte 188) hold no PAT")
+                == true, "\(noPAT)")
+        #expect(
+            noPAT.first?.location?.uri.hasSuffix("ts/iframes.m3u8") == true && noPAT.first?.location?.line == 7,
+            "\(noPAT)")
     }
 
     /// Under METHOD=AES-128 an I-frame resource is one CBC run from its first byte (bis-22
@@ -99,14 +111,16 @@ enum IFrameLadder {
         let folder = try TemporaryFolder()
         let written = try IFrameLadder.make(folder, "ts", fmp4: false)
         let key = "000102030405060708090a0b0c0d0e0f"
-        try ToolProcess.run([
-            "openssl", "enc", "-aes-128-cbc", "-K", key, "-iv", String(repeating: "0", count: 32),
-            "-in", "video.ts", "-out", "video.enc.ts",
-        ], in: folder.path("ts"))
+        try ToolProcess.run(
+            [
+                "openssl", "enc", "-aes-128-cbc", "-K", key, "-iv", String(repeating: "0", count: 32),
+                "-in", "video.ts", "-out", "video.enc.ts",
+            ], in: folder.path("ts"))
         try FileManager.default.removeItem(atPath: folder.path("ts/video.ts"))
         try FileManager.default.moveItem(atPath: folder.path("ts/video.enc.ts"), toPath: folder.path("ts/video.ts"))
         try folder.write(Data((0..<16).map { UInt8($0) }), to: "ts/key.bin")
-        let encrypted = written.replacing("#EXT-X-I-FRAMES-ONLY\n", with: "#EXT-X-I-FRAMES-ONLY\n#EXT-X-KEY:METHOD=AES-128,URI=\"key.bin\"\n")
+        let encrypted = written.replacing(
+            "#EXT-X-I-FRAMES-ONLY\n", with: "#EXT-X-I-FRAMES-ONLY\n#EXT-X-KEY:METHOD=AES-128,URI=\"key.bin\"\n")
 
         let repaired = IFrameLadder.moving(encrypted, range: 0, by: 3 * 188)
         let clean = try await IFrameLadder.check(try IFrameLadder.master(folder, "ts", repaired, codecs: "avc1.42c01e"))
@@ -116,7 +130,9 @@ enum IFrameLadder {
         let noPAT = try await IFrameLadder.check(try IFrameLadder.master(folder, "ts", afterSDT, codecs: "avc1.42c01e"))
         let finding = try #require(noPAT.first { $0.rule == "iframe-initialization-missing" }, "\(noPAT)")
         #expect(finding.location?.line == 8, "\(finding)")
-        #expect(finding.message.contains("hold no PAT (decrypted with the AES-128 key and IV of its first I-frame)"), "\(finding.message)")
+        #expect(
+            finding.message.contains("hold no PAT (decrypted with the AES-128 key and IV of its first I-frame)"),
+            "\(finding.message)")
     }
 
     /// The CODECS of an I-frame stream is compared with what its I-frames hold, read with the
@@ -124,10 +140,14 @@ enum IFrameLadder {
     @Test func iFrameStreamCodecsAreComparedWithTheIFrames() async throws {
         let folder = try TemporaryFolder()
         let repaired = IFrameLadder.moving(try IFrameLadder.make(folder, "ts", fmp4: false), range: 0, by: 3 * 188)
-        let wrong = try await IFrameLadder.check(try IFrameLadder.master(folder, "ts", repaired, codecs: "hvc1.1.6.L93.B0,mp4a.40.2"))
+        let wrong = try await IFrameLadder.check(
+            try IFrameLadder.master(folder, "ts", repaired, codecs: "hvc1.1.6.L93.B0,mp4a.40.2"))
         let finding = try #require(wrong.first { $0.rule == "codecs-mismatch" })
         #expect(finding.location?.line == 4, "\(finding)")
-        #expect(finding.message.contains("I-frame stream ts/iframes.m3u8: the I-frames hold avc1.42c01e, not declared; mp4a.40.2 is declared but absent"), "\(finding.message)")
+        #expect(
+            finding.message.contains(
+                "I-frame stream ts/iframes.m3u8: the I-frames hold avc1.42c01e, not declared; mp4a.40.2 is declared but absent"
+            ), "\(finding.message)")
     }
 
     /// ffmpeg's fMP4 I-frame playlist makes its first range start at byte 0, over the ftyp and
@@ -139,14 +159,17 @@ enum IFrameLadder {
         let map = try #require(written.split(separator: "\n").first { $0.hasPrefix("#EXT-X-MAP:") })
         #expect(map.contains("BYTERANGE=\""), "\(map)")
 
-        let ffmpeg = IFrameLadder.found(try await IFrameLadder.check(try IFrameLadder.master(folder, "fmp4", written, codecs: "avc1.42c01e")))
+        let ffmpeg = IFrameLadder.found(
+            try await IFrameLadder.check(try IFrameLadder.master(folder, "fmp4", written, codecs: "avc1.42c01e")))
         #expect(ffmpeg.map(\.rule) == ["iframe-range-includes-initialization"], "\(ffmpeg)")
         #expect(ffmpeg.first?.message.contains("overlaps the initialization section") == true, "\(ffmpeg)")
 
         // The map is the ftyp and moov: the first range starts right after it.
-        let mapLength = try #require(map.split(separator: "\"").dropFirst(3).first.flatMap { Int($0.split(separator: "@")[0]) })
+        let mapLength = try #require(
+            map.split(separator: "\"").dropFirst(3).first.flatMap { Int($0.split(separator: "@")[0]) })
         let repaired = IFrameLadder.moving(written, range: 0, by: mapLength)
-        let clean = try await IFrameLadder.check(try IFrameLadder.master(folder, "fmp4", repaired, codecs: "avc1.42c01e"))
+        let clean = try await IFrameLadder.check(
+            try IFrameLadder.master(folder, "fmp4", repaired, codecs: "avc1.42c01e"))
         #expect(IFrameLadder.found(clean).isEmpty, "\(clean)")
 
         // The second range without its sidx (52 bytes) and moof: it starts in the mdat.
@@ -155,11 +178,15 @@ enum IFrameLadder {
         func boxSize(at offset: Int) -> Int { data[offset..<(offset + 4)].reduce(0) { $0 << 8 | Int($1) } }
         let sidx = boxSize(at: second.offset), moof = boxSize(at: second.offset + sidx)
         let broken = IFrameLadder.moving(repaired, range: 1, by: sidx + moof)
-        let noMoof = IFrameLadder.found(try await IFrameLadder.check(try IFrameLadder.master(folder, "fmp4", broken, codecs: "avc1.42c01e")))
+        let noMoof = IFrameLadder.found(
+            try await IFrameLadder.check(try IFrameLadder.master(folder, "fmp4", broken, codecs: "avc1.42c01e")))
         #expect(noMoof.map(\.rule) == ["iframe-moof-missing"], "\(noMoof)")
-        #expect(noMoof.first?.message.contains("starts with the mdat") == true && noMoof.first?.location?.line == 11, "\(noMoof)")
+        #expect(
+            noMoof.first?.message.contains("starts with the mdat") == true && noMoof.first?.location?.line == 11,
+            "\(noMoof)")
         // Apple's requirement only.
-        let rfc = try await IFrameLadder.check(try IFrameLadder.master(folder, "fmp4", broken, codecs: "avc1.42c01e"), profile: .rfc8216)
+        let rfc = try await IFrameLadder.check(
+            try IFrameLadder.master(folder, "fmp4", broken, codecs: "avc1.42c01e"), profile: .rfc8216)
         #expect(!rfc.contains { $0.rule == "iframe-moof-missing" }, "\(rfc)")
     }
 
@@ -189,7 +216,9 @@ enum IFrameLadder {
 
             """
         try folder.write(Data(master.utf8), to: "master.m3u8")
-        let found = try await EncodedStream.check(folder.path("master.m3u8"), profile: .rfc8216).filter { $0.rule == "channels-missing" }
+        let found = try await EncodedStream.check(folder.path("master.m3u8"), profile: .rfc8216).filter {
+            $0.rule == "channels-missing"
+        }
         guard fires else {
             #expect(found.isEmpty, "\(found)")
             return
@@ -197,6 +226,9 @@ enum IFrameLadder {
         #expect(found.map { $0.location?.line } == [3, 4], "\(found)")
         let stereo = try #require(found.first)
         #expect(stereo.severity == .error)
-        #expect(stereo.message.contains("NAME=\"English\" in group \"stereo\" has no CHANNELS, but its mp4a.40.2 audio has 2 channels and the rendition of the same NAME in group \"surround\" (line 4) has 6: add CHANNELS=\"2\""), "\(stereo.message)")
+        #expect(
+            stereo.message.contains(
+                "NAME=\"English\" in group \"stereo\" has no CHANNELS, but its mp4a.40.2 audio has 2 channels and the rendition of the same NAME in group \"surround\" (line 4) has 6: add CHANNELS=\"2\""
+            ), "\(stereo.message)")
     }
 }

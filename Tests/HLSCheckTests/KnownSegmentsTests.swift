@@ -20,11 +20,12 @@ import Testing
     static func known(_ analysis: StreamAnalysis, _ change: (inout SegmentRecord) -> Void = { _ in }) -> KnownSegments {
         var known = KnownSegments()
         for (uri, measurement) in analysis.measurements {
-            known.set(measurement.records.map { record -> SegmentRecord? in
-                var record = record
-                change(&record)
-                return record
-            }, forPlaylistAt: uri)
+            known.set(
+                measurement.records.map { record -> SegmentRecord? in
+                    var record = record
+                    change(&record)
+                    return record
+                }, forPlaylistAt: uri)
         }
         return known
     }
@@ -55,7 +56,9 @@ import Testing
         let analysis = try await Checker().analyse(Self.master)
         var checker = Checker(segmentSource: NothingReadable())
         // Every record claims another EXTINF than its playlist's: none describes its segment.
-        checker.knownSegments = Self.known(analysis) { $0.extinf += 1; $0.bytes += 100_000 }
+        checker.knownSegments = Self.known(analysis) {
+            $0.extinf += 1; $0.bytes += 100_000
+        }
         let report = try await checker.check(Self.master)
         #expect(report.diagnostics != full.diagnostics)
         #expect(report.diagnostics.contains { $0.rule == "segment-unreadable" })

@@ -24,7 +24,9 @@ enum MediaFixtures {
     static let adtsDuration = 2.056
 
     /// A packed-audio segment: optionally an ID3 tag with the PRIV timestamp and a poster, then audio.
-    static func packedSegment(timestamp: Int64?, poster: [UInt8]? = nil, mimeType: String = "image/jpeg") throws -> [UInt8] {
+    static func packedSegment(timestamp: Int64?, poster: [UInt8]? = nil, mimeType: String = "image/jpeg") throws
+        -> [UInt8]
+    {
         var frames: [ID3Frame] = []
         if let timestamp { frames.append(TransportStreamTimestamp.makeFrame(pts90k: timestamp)) }
         if let poster { frames.append(.attachedPicture(AttachedPicture(mimeType: mimeType, data: poster))) }
@@ -50,15 +52,19 @@ enum MediaFixtures {
     static func sampleStream(master: String) throws -> TemporaryFolder {
         let folder = try TemporaryFolder()
         for variant in ["v0", "audio"] {
-            for name in try FileManager.default.contentsOfDirectory(atPath: samples.appendingPathComponent(variant).path) {
-                try folder.write(Data(contentsOf: samples.appendingPathComponent("\(variant)/\(name)")), to: "\(variant)/\(name)")
+            for name in try FileManager.default.contentsOfDirectory(
+                atPath: samples.appendingPathComponent(variant).path)
+            {
+                try folder.write(
+                    Data(contentsOf: samples.appendingPathComponent("\(variant)/\(name)")), to: "\(variant)/\(name)")
             }
         }
         try folder.write(Data(master.utf8), to: "master.m3u8")
         return folder
     }
 
-    static let v0 = "#EXT-X-STREAM-INF:BANDWIDTH=254427,AVERAGE-BANDWIDTH=253174,CODECS=\"avc1.42c01e,mp4a.40.2\",RESOLUTION=256x144\nv0/index.m3u8\n"
+    static let v0 =
+        "#EXT-X-STREAM-INF:BANDWIDTH=254427,AVERAGE-BANDWIDTH=253174,CODECS=\"avc1.42c01e,mp4a.40.2\",RESOLUTION=256x144\nv0/index.m3u8\n"
     /// The sample's own audio-only variant line, as `hlscheck embed` declared it.
     static var audio: String {
         let master = (try? String(contentsOf: samples.appendingPathComponent("master.m3u8"), encoding: .utf8)) ?? ""
@@ -90,8 +96,9 @@ func rules(_ report: CheckReport) -> Set<String> { Set(report.diagnostics.map(\.
     }
 
     @Test func flagsBandwidthBelowMeasuredPeakWithTheValueToDeclare() async throws {
-        let stream = try MediaFixtures.sampleStream(master: "#EXTM3U\n" + MediaFixtures.v0
-            + "#EXT-X-STREAM-INF:BANDWIDTH=20000,CODECS=\"mp4a.40.2\"\naudio/index.m3u8\n")
+        let stream = try MediaFixtures.sampleStream(
+            master: "#EXTM3U\n" + MediaFixtures.v0
+                + "#EXT-X-STREAM-INF:BANDWIDTH=20000,CODECS=\"mp4a.40.2\"\naudio/index.m3u8\n")
         let report = try await check(stream)
         let finding = try #require(report.diagnostics.first { $0.rule == "bandwidth-below-peak" })
         let peak = try #require(report.variants.first { $0.uri == "audio/index.m3u8" }?.measuredPeakBitrate)
@@ -100,21 +107,24 @@ func rules(_ report: CheckReport) -> Set<String> { Set(report.diagnostics.map(\.
     }
 
     @Test func flagsAverageBandwidthOffByMoreThanTenPercent() async throws {
-        let stream = try MediaFixtures.sampleStream(master: "#EXTM3U\n" + MediaFixtures.v0
-            + "#EXT-X-STREAM-INF:BANDWIDTH=60000,AVERAGE-BANDWIDTH=30000,CODECS=\"mp4a.40.2\"\naudio/index.m3u8\n")
+        let stream = try MediaFixtures.sampleStream(
+            master: "#EXTM3U\n" + MediaFixtures.v0
+                + "#EXT-X-STREAM-INF:BANDWIDTH=60000,AVERAGE-BANDWIDTH=30000,CODECS=\"mp4a.40.2\"\naudio/index.m3u8\n")
         #expect(rules(try await check(stream)).contains("average-bandwidth-mismatch"))
     }
 
     @Test func flagsCodecsThatDoNotMatchTheSegments() async throws {
-        let stream = try MediaFixtures.sampleStream(master: "#EXTM3U\n" + MediaFixtures.v0
-            + "#EXT-X-STREAM-INF:BANDWIDTH=60000,CODECS=\"mp4a.40.5\"\naudio/index.m3u8\n")
+        let stream = try MediaFixtures.sampleStream(
+            master: "#EXTM3U\n" + MediaFixtures.v0
+                + "#EXT-X-STREAM-INF:BANDWIDTH=60000,CODECS=\"mp4a.40.5\"\naudio/index.m3u8\n")
         let finding = try #require(try await check(stream).diagnostics.first { $0.rule == "codecs-mismatch" })
         #expect(finding.message.contains("mp4a.40.2"))
     }
 
     @Test func flagsVideoInsideAVariantDeclaredAudioOnly() async throws {
-        let stream = try MediaFixtures.sampleStream(master: "#EXTM3U\n"
-            + "#EXT-X-STREAM-INF:BANDWIDTH=254427,CODECS=\"mp4a.40.2\"\nv0/index.m3u8\n" + MediaFixtures.audio)
+        let stream = try MediaFixtures.sampleStream(
+            master: "#EXTM3U\n"
+                + "#EXT-X-STREAM-INF:BANDWIDTH=254427,CODECS=\"mp4a.40.2\"\nv0/index.m3u8\n" + MediaFixtures.audio)
         let report = try await check(stream)
         #expect(rules(report).contains("audio-only-contains-video"))
         // What the segments hold decides: the video variant does not count as audio-only.
@@ -122,9 +132,10 @@ func rules(_ report: CheckReport) -> Set<String> { Set(report.diagnostics.map(\.
     }
 
     @Test func flagsDeclaredResolutionThatDiffersFromTheVideo() async throws {
-        let stream = try MediaFixtures.sampleStream(master: "#EXTM3U\n"
-            + "#EXT-X-STREAM-INF:BANDWIDTH=254427,CODECS=\"avc1.42c01e,mp4a.40.2\",RESOLUTION=1280x720\nv0/index.m3u8\n"
-            + MediaFixtures.audio)
+        let stream = try MediaFixtures.sampleStream(
+            master: "#EXTM3U\n"
+                + "#EXT-X-STREAM-INF:BANDWIDTH=254427,CODECS=\"avc1.42c01e,mp4a.40.2\",RESOLUTION=1280x720\nv0/index.m3u8\n"
+                + MediaFixtures.audio)
         let finding = try #require(try await check(stream).diagnostics.first { $0.rule == "resolution-mismatch" })
         #expect(finding.message.contains("256x144"))
     }
@@ -146,7 +157,10 @@ func rules(_ report: CheckReport) -> Set<String> { Set(report.diagnostics.map(\.
         #expect(findings.count == 1, "\(findings)")
         let finding = try #require(findings.first)
         #expect(finding.location?.line == 3)
-        #expect(finding.message.contains("the video of rendition \"Wide\" (stream_1.m3u8) is 320x180, but the variant on line 4"), "\(finding.message)")
+        #expect(
+            finding.message.contains(
+                "the video of rendition \"Wide\" (stream_1.m3u8) is 320x180, but the variant on line 4"),
+            "\(finding.message)")
         // Both renditions at the variant's resolution: nothing to report.
         try Data(master("stream_0.m3u8").utf8).write(to: URL(fileURLWithPath: ladder + "/same.m3u8"))
         let same = try await Checker().check(ladder + "/same.m3u8")
@@ -162,7 +176,10 @@ func rules(_ report: CheckReport) -> Set<String> { Set(report.diagnostics.map(\.
         #expect(findings.count == 2, "\(findings)")
         #expect(findings.map { $0.location?.line } == [5, 7])
         // The missing one (not the corrupt one) may be a gap segment without its tag (bis-22 §6.2.1).
-        #expect(findings.map { $0.message.contains("if its media is missing from the source, mark it with EXT-X-GAP") } == [true, false], "\(findings)")
+        #expect(
+            findings.map { $0.message.contains("if its media is missing from the source, mark it with EXT-X-GAP") } == [
+                true, false,
+            ], "\(findings)")
         #expect(findings.allSatisfy { $0.location?.uri == stream.path("audio/index.m3u8") })
     }
 
@@ -187,11 +204,16 @@ func rules(_ report: CheckReport) -> Set<String> { Set(report.diagnostics.map(\.
 
     @Test func posterInEverySegmentSatisfiesTheArtworkRules() async throws {
         let poster = try MediaFixtures.bytes("poster.jpg")
-        let segments = try (0..<3).map { try MediaFixtures.packedSegment(timestamp: Int64($0) * 185_040, poster: poster) }
+        let segments = try (0..<3).map {
+            try MediaFixtures.packedSegment(timestamp: Int64($0) * 185_040, poster: poster)
+        }
         let stream = try MediaFixtures.audioOnlyStream(segments, streamInf: "BANDWIDTH=60000,CODECS=\"mp4a.40.2\"")
         let report = try await check(stream)
-        #expect(rules(report).isDisjoint(with: ["artwork-missing", "artwork-inconsistent", "artwork-invalid", "artwork-over-budget"]),
-                "\(report.diagnostics)")
+        #expect(
+            rules(report).isDisjoint(with: [
+                "artwork-missing", "artwork-inconsistent", "artwork-invalid", "artwork-over-budget",
+            ]),
+            "\(report.diagnostics)")
         let artwork = try #require(report.variants.first?.artwork)
         #expect(artwork.segmentsWithArtwork == 3)
         #expect(artwork.maxBytes == poster.count)
@@ -204,7 +226,8 @@ func rules(_ report: CheckReport) -> Set<String> { Set(report.diagnostics.map(\.
     @Test func posterThatBlowsTheBudgetSaysHowManyBytesFit() async throws {
         let poster = try MediaFixtures.bytes("poster.jpg")
         let segment = try MediaFixtures.packedSegment(timestamp: 0, poster: poster)
-        let stream = try MediaFixtures.audioOnlyStream([segment, segment], streamInf: "BANDWIDTH=50000,CODECS=\"mp4a.40.2\"")
+        let stream = try MediaFixtures.audioOnlyStream(
+            [segment, segment], streamInf: "BANDWIDTH=50000,CODECS=\"mp4a.40.2\"")
         // Audio alone: (segment − poster) bytes; pick a budget between audio alone and audio + poster.
         let audioBits = Double((segment.count - poster.count) * 8) / MediaFixtures.adtsDuration
         let budget = Int(audioBits) + 2_000
@@ -222,7 +245,10 @@ func rules(_ report: CheckReport) -> Set<String> { Set(report.diagnostics.map(\.
     @Test func posterInSomeSegmentsOnlyIsInconsistent() async throws {
         let poster = try MediaFixtures.bytes("poster.jpg")
         let stream = try MediaFixtures.audioOnlyStream(
-            [try MediaFixtures.packedSegment(timestamp: 0, poster: poster), try MediaFixtures.packedSegment(timestamp: 185_040)],
+            [
+                try MediaFixtures.packedSegment(timestamp: 0, poster: poster),
+                try MediaFixtures.packedSegment(timestamp: 185_040),
+            ],
             streamInf: "BANDWIDTH=60000,CODECS=\"mp4a.40.2\"")
         let finding = try #require(try await check(stream).diagnostics.first { $0.rule == "artwork-inconsistent" })
         #expect(finding.message.contains("seg1.aac"))
@@ -239,7 +265,8 @@ func rules(_ report: CheckReport) -> Set<String> { Set(report.diagnostics.map(\.
     @Test func playlistOnlyModeReadsNoSegment() async throws {
         let stream = try MediaFixtures.audioOnlyStream(
             [Array(repeating: 0, count: 100)], streamInf: "BANDWIDTH=60000,CODECS=\"mp4a.40.2\"")
-        let report = try await Checker(configuration: CheckConfiguration(playlistOnly: true)).check(stream.path("master.m3u8"))
+        let report = try await Checker(configuration: CheckConfiguration(playlistOnly: true)).check(
+            stream.path("master.m3u8"))
         #expect(!rules(report).contains("segment-unreadable"))
         #expect(report.variants.first?.measuredPeakBitrate == nil)
     }

@@ -11,16 +11,23 @@ import TestSupport
 
     @Test func oneIndexReadsEachFolderOnceForEveryMediaPlaylistOfIt() throws {
         let folder = try TemporaryFolder([
-            "master.m3u8": "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1\na.m3u8\n#EXT-X-STREAM-INF:BANDWIDTH=2\nsub/b.m3u8\n",
+            "master.m3u8":
+                "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1\na.m3u8\n#EXT-X-STREAM-INF:BANDWIDTH=2\nsub/b.m3u8\n",
             "a.m3u8": Self.media, "sub/b.m3u8": Self.media, "c.m3u8": Self.media,
         ])
         let index = MultivariantPlaylistIndex()
-        #expect(StreamDiscovery.multivariantPlaylists(referencing: folder.path("a.m3u8"), index: index) == [folder.path("master.m3u8")])
+        #expect(
+            StreamDiscovery.multivariantPlaylists(referencing: folder.path("a.m3u8"), index: index) == [
+                folder.path("master.m3u8")
+            ])
         #expect(StreamDiscovery.multivariantPlaylists(referencing: folder.path("c.m3u8"), index: index).isEmpty)
         // The folder's answer is kept: with master.m3u8 gone, the same index still knows it
         // (read once), and a fresh index does not (read again).
         try FileManager.default.removeItem(atPath: folder.path("master.m3u8"))
-        #expect(StreamDiscovery.multivariantPlaylists(referencing: folder.path("sub/b.m3u8"), index: index) == [folder.path("master.m3u8")])
+        #expect(
+            StreamDiscovery.multivariantPlaylists(referencing: folder.path("sub/b.m3u8"), index: index) == [
+                folder.path("master.m3u8")
+            ])
         #expect(StreamDiscovery.multivariantPlaylists(referencing: folder.path("sub/b.m3u8")).isEmpty)
     }
 }

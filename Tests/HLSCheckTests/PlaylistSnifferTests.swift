@@ -26,34 +26,42 @@ private struct StaticSource: PlaylistSource {
         #expect(PlaylistSniffer.refusal(Self.bytes(text), uri: "a.m3u8") == nil)
     }
 
-    @Test(arguments: [
-        ([0x47] + [UInt8](repeating: 0, count: 187) + [0x47] + [UInt8](repeating: 0, count: 187), "an MPEG-TS segment", true),
-        (Array("ID3".utf8) + [4, 0, 0, 0, 0, 0, 0], "a packed-audio segment", true),
-        ([0xFF, 0xF1, 0x50, 0x80], "an audio segment (AAC ADTS or MPEG audio frames)", true),
-        ([0x0B, 0x77, 0x00, 0x00], "an AC-3 or E-AC-3 audio segment", true),
-        ([0, 0, 0, 24] + Array("ftypiso6".utf8), "an MP4 (fMP4/CMAF) segment", true),
-        ([0, 0, 0, 24] + Array("moof".utf8), "an MP4 (fMP4/CMAF) segment", true),
-        ([0xFF, 0xD8, 0xFF, 0xE0], "a JPEG image", false),
-        ([0x89] + Array("PNG\r\n".utf8), "a PNG image", false),
-        (Array("<!DOCTYPE html><html><body>502</body></html>".utf8), "an HTML page", false),
-        (Array("<?xml version=\"1.0\"?><MPD>".utf8), "a DASH manifest (MPD)", false),
-        (Array("{\"error\": 1}".utf8), "a JSON document", false),
-    ] as [([UInt8], String, Bool)])
+    @Test(
+        arguments: [
+            (
+                [0x47] + [UInt8](repeating: 0, count: 187) + [0x47] + [UInt8](repeating: 0, count: 187),
+                "an MPEG-TS segment", true
+            ),
+            (Array("ID3".utf8) + [4, 0, 0, 0, 0, 0, 0], "a packed-audio segment", true),
+            ([0xFF, 0xF1, 0x50, 0x80], "an audio segment (AAC ADTS or MPEG audio frames)", true),
+            ([0x0B, 0x77, 0x00, 0x00], "an AC-3 or E-AC-3 audio segment", true),
+            ([0, 0, 0, 24] + Array("ftypiso6".utf8), "an MP4 (fMP4/CMAF) segment", true),
+            ([0, 0, 0, 24] + Array("moof".utf8), "an MP4 (fMP4/CMAF) segment", true),
+            ([0xFF, 0xD8, 0xFF, 0xE0], "a JPEG image", false),
+            ([0x89] + Array("PNG\r\n".utf8), "a PNG image", false),
+            (Array("<!DOCTYPE html><html><body>502</body></html>".utf8), "an HTML page", false),
+            (Array("<?xml version=\"1.0\"?><MPD>".utf8), "a DASH manifest (MPD)", false),
+            (Array("{\"error\": 1}".utf8), "a JSON document", false),
+        ] as [([UInt8], String, Bool)])
     func namesWhatTheBytesLookLike(_ bytes: [UInt8], _ kind: String, _ isSegment: Bool) throws {
         let reason = try #require(PlaylistSniffer.refusal(bytes, uri: "x/seg0.ts"))
         #expect(reason.hasPrefix("not a playlist: it looks like \(kind)"), "\(reason)")
         #expect(reason.contains("(a playlist starts with #EXTM3U, RFC 8216 §4.3.1.1)"))
-        #expect(reason.hasSuffix("; to look inside a segment, run: hlscheck inspect x/seg0.ts") == isSegment, "\(reason)")
+        #expect(
+            reason.hasSuffix("; to look inside a segment, run: hlscheck inspect x/seg0.ts") == isSegment, "\(reason)")
     }
 
     @Test func refusesAnEmptyFile() {
         #expect(PlaylistSniffer.refusal([], uri: "a.m3u8")?.hasPrefix("not a playlist: the file is empty") == true)
-        #expect(PlaylistSniffer.refusal(Self.bytes("\n \n"), uri: "a.m3u8")?.hasPrefix("not a playlist: the file is empty") == true)
+        #expect(
+            PlaylistSniffer.refusal(Self.bytes("\n \n"), uri: "a.m3u8")?.hasPrefix("not a playlist: the file is empty")
+                == true)
     }
 
     @Test func namesTheFirstLineOfTextThatIsNotAPlaylist() {
-        #expect(PlaylistSniffer.refusal(Self.bytes("a.ts\nb.ts\n"), uri: "a.m3u8")
-            == "not a playlist: its first line is \"a.ts\" (a playlist starts with #EXTM3U, RFC 8216 §4.3.1.1)")
+        #expect(
+            PlaylistSniffer.refusal(Self.bytes("a.ts\nb.ts\n"), uri: "a.m3u8")
+                == "not a playlist: its first line is \"a.ts\" (a playlist starts with #EXTM3U, RFC 8216 §4.3.1.1)")
         // A control character in the line is escaped, never echoed to a terminal.
         #expect(PlaylistSniffer.refusal(Self.bytes("x\u{7F}y\n"), uri: "a.m3u8")?.contains("\"x\\x7fy\"") == true)
     }
@@ -65,8 +73,9 @@ private struct StaticSource: PlaylistSource {
     }
 
     @Test func refusesBinaryItCannotName() {
-        #expect(PlaylistSniffer.refusal([0x01, 0x02, 0x00, 0x41], uri: "a.m3u8")
-            == "not a playlist: it holds binary data (a playlist starts with #EXTM3U, RFC 8216 §4.3.1.1)")
+        #expect(
+            PlaylistSniffer.refusal([0x01, 0x02, 0x00, 0x41], uri: "a.m3u8")
+                == "not a playlist: it holds binary data (a playlist starts with #EXTM3U, RFC 8216 §4.3.1.1)")
     }
 
     @Test func aShortTextStartingWithGIsNotTransportStream() {
@@ -78,7 +87,8 @@ private struct StaticSource: PlaylistSource {
     @Test func theCheckerRefusesASegmentAsInputWithoutParsingIt() async throws {
         let source = StaticSource(files: ["seg.ts": [0x47] + [UInt8](repeating: 0xFF, count: 187)])
         do {
-            let report = try await Checker(configuration: CheckConfiguration(playlistOnly: true), source: source).check("seg.ts")
+            let report = try await Checker(configuration: CheckConfiguration(playlistOnly: true), source: source).check(
+                "seg.ts")
             Issue.record("a segment was checked as a playlist: \(report.diagnostics)")
         } catch {
             #expect(error.description.contains("not a playlist: it looks like an MPEG-TS segment"), "\(error)")

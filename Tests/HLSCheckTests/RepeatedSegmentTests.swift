@@ -62,7 +62,8 @@ import Testing
         var configuration = CheckConfiguration()
         configuration.decode = decode
         let source = CountingSource()
-        let report = try await Checker(configuration: configuration, segmentSource: source).check(folder.path("index.m3u8"))
+        let report = try await Checker(configuration: configuration, segmentSource: source).check(
+            folder.path("index.m3u8"))
         #expect(await source.counter.reads["seg.ts"] == 1)
         #expect(report.variants.first?.segmentCount == 50)
     }

@@ -17,10 +17,16 @@ struct RuleExampleCase: Sendable, CustomTestStringConvertible {
     }
 
     static let all: [RuleExampleCase] = RuleCatalogue.descriptions.flatMap { rule in
-        rule.triggering.map { RuleExampleCase(rule: rule.id, example: $0, shouldTrigger: true, needsMedia: rule.needsMedia) }
-            + rule.nonTriggering.map { RuleExampleCase(rule: rule.id, example: $0, shouldTrigger: false, needsMedia: rule.needsMedia) }
+        rule.triggering.map {
+            RuleExampleCase(rule: rule.id, example: $0, shouldTrigger: true, needsMedia: rule.needsMedia)
+        }
+            + rule.nonTriggering.map {
+                RuleExampleCase(rule: rule.id, example: $0, shouldTrigger: false, needsMedia: rule.needsMedia)
+            }
             + rule.profileExamples.map {
-                RuleExampleCase(rule: rule.id, example: $0.example, shouldTrigger: $0.triggers, needsMedia: rule.needsMedia, profile: $0.profile)
+                RuleExampleCase(
+                    rule: rule.id, example: $0.example, shouldTrigger: $0.triggers, needsMedia: rule.needsMedia,
+                    profile: $0.profile)
             }
     }
 }
@@ -54,7 +60,8 @@ func ruleExample(_ testCase: RuleExampleCase) async throws {
                     $0.location?.line == expected.line && $0.location?.column == expected.column
                         && $0.message.contains(expected.message)
                 },
-                "expected a finding at \(expected.line):\(expected.column) saying \"\(expected.message)\"; got \(fired.map { "\($0.location?.line ?? 0):\($0.location?.column ?? 0) \($0.message)" })")
+                "expected a finding at \(expected.line):\(expected.column) saying \"\(expected.message)\"; got \(fired.map { "\($0.location?.line ?? 0):\($0.location?.column ?? 0) \($0.message)" })"
+            )
         }
     } else {
         #expect(fired.isEmpty, "unexpected: \(fired)")
@@ -66,7 +73,9 @@ func ruleExample(_ testCase: RuleExampleCase) async throws {
     for rule in RuleCatalogue.descriptions {
         let examples = rule.triggering + rule.profileExamples.filter(\.triggers).map(\.example)
         guard !examples.isEmpty else { continue }
-        #expect(examples.contains { $0.expected != nil }, "\(rule.id): no triggering example states its finding (.expecting(line:column:_:))")
+        #expect(
+            examples.contains { $0.expected != nil },
+            "\(rule.id): no triggering example states its finding (.expecting(line:column:_:))")
     }
 }
 
@@ -87,7 +96,9 @@ let rulesOfTheToolItself: Set<String> = [
 
 @Test func everyRuleNamesTheSpecItemsItEnforces() throws {
     // `bis-22 §4.4.6.3`, `RFC 8216 §3.4`, `AS 9.15`, `AS iOS 9.21`, `QA1767`, `ISO/IEC 13818-1 §2.4.3.3` …
-    let reference = try Regex(#"^(bis-22 §\d+(\.\d+)*|RFC 8216 §\d+(\.\d+)*|AS (iOS |tvOS )?\d+\.\d+[a-z]?|QA1767|RFC 6381 §[\d.]+|ID3v2\.4 §[\d.]+|ISO/IEC [\d-]+ §[\d.]+)$"#)
+    let reference = try Regex(
+        #"^(bis-22 §\d+(\.\d+)*|RFC 8216 §\d+(\.\d+)*|AS (iOS |tvOS )?\d+\.\d+[a-z]?|QA1767|RFC 6381 §[\d.]+|ID3v2\.4 §[\d.]+|ISO/IEC [\d-]+ §[\d.]+)$"#
+    )
     for rule in RuleCatalogue.descriptions {
         if rulesOfTheToolItself.contains(rule.id) {
             #expect(rule.specItems.isEmpty, "\(rule.id) is listed as the tool's own rule but names spec items")
@@ -96,9 +107,12 @@ let rulesOfTheToolItself: Set<String> = [
         #expect(!rule.specItems.isEmpty, "\(rule.id) names no spec item")
         for item in rule.specItems {
             #expect(item.reference.wholeMatch(of: reference) != nil, "\(rule.id): \(item.reference)")
-            #expect(item.rfc8216.map { $0.hasPrefix("RFC 8216 §") && item.reference.hasPrefix("bis-22 ") } ?? true, "\(rule.id): \(item)")
-            #expect(item.requirement.count >= 20 && item.requirement.count <= 220 && item.requirement.hasSuffix("."),
-                    "\(rule.id): a short sentence, not \(item.requirement)")
+            #expect(
+                item.rfc8216.map { $0.hasPrefix("RFC 8216 §") && item.reference.hasPrefix("bis-22 ") } ?? true,
+                "\(rule.id): \(item)")
+            #expect(
+                item.requirement.count >= 20 && item.requirement.count <= 220 && item.requirement.hasSuffix("."),
+                "\(rule.id): a short sentence, not \(item.requirement)")
         }
         #expect(Set(rule.specItems).count == rule.specItems.count, "\(rule.id) names an item twice")
     }
@@ -126,7 +140,8 @@ let rulesOfTheToolItself: Set<String> = [
 
 @Test func budgetIsConfigurable() async throws {
     let stream = try TemporaryFolder(AudioOnlyOverBudgetRule.description.triggering[0].files)
-    let strict = try await Checker(configuration: CheckConfiguration(playlistOnly: true)).check(stream.path("master.m3u8"))
+    let strict = try await Checker(configuration: CheckConfiguration(playlistOnly: true)).check(
+        stream.path("master.m3u8"))
     #expect(strict.diagnostics.contains { $0.rule == "audio-only-over-budget" && $0.message.contains("96000") })
     let relaxed = try await Checker(configuration: CheckConfiguration(audioOnlyBudget: 128_000, playlistOnly: true))
         .check(stream.path("master.m3u8"))
@@ -144,7 +159,8 @@ let rulesOfTheToolItself: Set<String> = [
     let stream = try TemporaryFolder([
         "master.m3u8": "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=48000,CODECS=\"mp4a.40.2\"\naudio/missing.m3u8\n"
     ])
-    let report = try await Checker(configuration: CheckConfiguration(playlistOnly: true)).check(stream.path("master.m3u8"))
+    let report = try await Checker(configuration: CheckConfiguration(playlistOnly: true)).check(
+        stream.path("master.m3u8"))
     let diagnostic = try #require(report.diagnostics.first { $0.rule == "playlist-unreadable" })
     #expect(diagnostic.location?.uri == stream.path("master.m3u8"))
     #expect([2, 3].contains(diagnostic.location?.line ?? 0))
@@ -172,7 +188,10 @@ func aBitrateNearItsLimitIsWrittenPreciselyEnoughToDiffer(_ bits: Int, _ limit: 
     #expect(bits.formattedBitrate(beside: limit) == text)
 }
 
-@Test(arguments: [(1_000_500, "500 bit/s"), (1_000_001, "1 bit/s"), (1_010_000, "1 %"), (1_120_000, "12 %"), (999_000, "-1 000 bit/s")])
+@Test(arguments: [
+    (1_000_500, "500 bit/s"), (1_000_001, "1 bit/s"), (1_010_000, "1 %"), (1_120_000, "12 %"),
+    (999_000, "-1 000 bit/s"),
+])
 func aDifferenceBelowOnePercentIsGivenInBits(_ value: Int, _ text: String) {
     #expect(percent(value, of: 1_000_000) == text)
 }

@@ -18,7 +18,10 @@ import Testing
         var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: initPath)))
         // DecoderSpecificInfo: tag 5, its length in four bytes (as ffmpeg writes it), the config.
         let header: [UInt8] = [0x05, 0x80, 0x80, 0x80, 0x05]
-        let start = try #require((0...(bytes.count - header.count - 5)).first { Array(bytes[$0..<($0 + header.count)]) == header }) + header.count
+        let start =
+            try #require(
+                (0...(bytes.count - header.count - 5)).first { Array(bytes[$0..<($0 + header.count)]) == header })
+            + header.count
         #expect(Array(bytes[start..<(start + 5)]) == ffmpegConfig)
         bytes.replaceSubrange(start..<(start + 5), with: config)
         try Data(bytes).write(to: URL(fileURLWithPath: initPath))
@@ -37,7 +40,9 @@ import Testing
         // AAC-LC declared as such: no HE-AAC to signal.
         ("AAC-LC", ffmpegConfig, "mp4a.40.2", false),
     ])
-    func heAACInFragmentedMP4SignalsSBRExplicitly(_ name: String, _ config: [UInt8], _ codecs: String, _ fires: Bool) async throws {
+    func heAACInFragmentedMP4SignalsSBRExplicitly(_ name: String, _ config: [UInt8], _ codecs: String, _ fires: Bool)
+        async throws
+    {
         let folder = try TemporaryFolder()
         let master = try Self.stream(folder, config: config, codecs: codecs)
         let diagnostics = try await EncodedStream.check(master, profile: .appleIOS)
@@ -49,7 +54,10 @@ import Testing
         let finding = try #require(found.first, "\(name): \(diagnostics)")
         #expect(finding.severity == .error)
         #expect(finding.location?.line == 4, "\(finding)")
-        #expect(finding.message.contains("CODECS declares mp4a.40.5 (HE-AAC), but the AudioSpecificConfig of the fMP4 audio of audio/index.m3u8"), "\(finding.message)")
+        #expect(
+            finding.message.contains(
+                "CODECS declares mp4a.40.5 (HE-AAC), but the AudioSpecificConfig of the fMP4 audio of audio/index.m3u8"),
+            "\(finding.message)")
         #expect(finding.message.contains("signal SBR explicitly"), "\(finding.message)")
         // An Apple requirement only.
         let rfc = try await EncodedStream.check(master, profile: .rfc8216)

@@ -43,13 +43,22 @@ import Testing
     /// not have, rare fields included.
     static func records(_ playlist: MediaPlaylist) -> [SegmentRecord] {
         let segments = playlist.segments.filter { !$0.gap }
-        let poster = ArtworkFacts(mimeType: "image/jpeg", pictureType: 3, byteCount: 7342, contentHash: String(repeating: "ab", count: 32), width: 300, height: 300)
-        let broken = ArtworkFacts(mimeType: "image/gif", pictureType: 0, byteCount: 10, contentHash: String(repeating: "cd", count: 32), decodeProblem: "not a JPEG or PNG")
+        let poster = ArtworkFacts(
+            mimeType: "image/jpeg", pictureType: 3, byteCount: 7342, contentHash: String(repeating: "ab", count: 32),
+            width: 300, height: 300)
+        let broken = ArtworkFacts(
+            mimeType: "image/gif", pictureType: 0, byteCount: 10, contentHash: String(repeating: "cd", count: 32),
+            decodeProblem: "not a JPEG or PNG")
         let edges = [
-            TransportStreamContinuity.Edge(pid: 0, firstCounter: 3, firstHasPayload: true, firstSignalsDiscontinuity: false, lastCounter: 3),
-            TransportStreamContinuity.Edge(pid: 0x100, firstCounter: 9, firstHasPayload: true, firstSignalsDiscontinuity: true, lastCounter: 14),
+            TransportStreamContinuity.Edge(
+                pid: 0, firstCounter: 3, firstHasPayload: true, firstSignalsDiscontinuity: false, lastCounter: 3),
+            TransportStreamContinuity.Edge(
+                pid: 0x100, firstCounter: 9, firstHasPayload: true, firstSignalsDiscontinuity: true, lastCounter: 14),
         ]
-        let decoding = [TrackDecodeFacts(kind: .audio, codecName: "aac", frameCount: 258, failedFrameCount: 2, reasons: ["invalid band type"])]
+        let decoding = [
+            TrackDecodeFacts(
+                kind: .audio, codecName: "aac", frameCount: 258, failedFrameCount: 2, reasons: ["invalid band type"])
+        ]
         var records = segments.map(SegmentRecords.playlistPart(of:))
 
         // A clear TS segment with video, a poster in a TS PES, continuity gaps and decode results.

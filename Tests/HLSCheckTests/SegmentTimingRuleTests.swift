@@ -13,11 +13,17 @@ import Testing
 
     /// ffmpeg's HLS output, 1-second segments (a keyframe every second at 25 fps): video and
     /// stereo AAC, or AAC alone with `audioOnly`; `extra` goes before the muxer's options.
-    static func encode(_ folder: TemporaryFolder, _ name: String, seconds: Double = 3, audioOnly: Bool = false, fmp4: Bool = false, _ extra: [String] = []) throws -> String {
+    static func encode(
+        _ folder: TemporaryFolder, _ name: String, seconds: Double = 3, audioOnly: Bool = false, fmp4: Bool = false,
+        _ extra: [String] = []
+    ) throws -> String {
         if audioOnly {
-            return try EncodedStream.encode(folder, name, inputs: ["-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000"], seconds: seconds, fmp4: fmp4, EncodedStream.stereoAAC + extra)
+            return try EncodedStream.encode(
+                folder, name, inputs: ["-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000"], seconds: seconds,
+                fmp4: fmp4, EncodedStream.stereoAAC + extra)
         }
-        return try EncodedStream.encode(folder, name, seconds: seconds, fmp4: fmp4, x264 + EncodedStream.stereoAAC + extra)
+        return try EncodedStream.encode(
+            folder, name, seconds: seconds, fmp4: fmp4, x264 + EncodedStream.stereoAAC + extra)
     }
 
     static func text(_ folder: TemporaryFolder, _ name: String) throws -> String {
@@ -31,16 +37,21 @@ import Testing
     }
 
     /// The findings of `rule` on the stream of one variant at `playlist`.
-    static func findings(_ rule: String, _ folder: TemporaryFolder, _ playlist: String, codecs: String = "avc1.64000c,mp4a.40.2",
-                         profile: Profile = .appleIOS) async throws -> [Diagnostic] {
+    static func findings(
+        _ rule: String, _ folder: TemporaryFolder, _ playlist: String, codecs: String = "avc1.64000c,mp4a.40.2",
+        profile: Profile = .appleIOS
+    ) async throws -> [Diagnostic] {
         let master = try EncodedStream.master(folder, [("BANDWIDTH=300000,CODECS=\"\(codecs)\"", playlist)])
         return try await EncodedStream.check(master, profile: profile).filter { $0.rule == rule }
     }
 
     /// `playlist` with every EXTINF value passed through `change`.
     static func editDurations(_ folder: TemporaryFolder, _ playlist: String, _ change: (Double) -> Double) throws {
-        let lines = try text(folder, playlist).split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
-            guard line.hasPrefix("#EXTINF:"), let value = Double(line.dropFirst(8).prefix { $0 != "," }) else { return String(line) }
+        let lines = try text(folder, playlist).split(separator: "\n", omittingEmptySubsequences: false).map {
+            line -> String in
+            guard line.hasPrefix("#EXTINF:"), let value = Double(line.dropFirst(8).prefix { $0 != "," }) else {
+                return String(line)
+            }
             return "#EXTINF:\(String(format: "%.6f", change(value))),"
         }
         try folder.write(Data(lines.joined(separator: "\n").utf8), to: playlist)
@@ -53,10 +64,15 @@ import Testing
         let folder = try TemporaryFolder()
         let playlist = try Self.encode(folder, "s", seconds: 6, audioOnly: audioOnly, fmp4: fmp4)
         let report = try await EncodedStream.check(
-            try EncodedStream.master(folder, [("BANDWIDTH=300000,CODECS=\"\(audioOnly ? "mp4a.40.2" : "avc1.64000c,mp4a.40.2")\"", playlist)]),
+            try EncodedStream.master(
+                folder, [("BANDWIDTH=300000,CODECS=\"\(audioOnly ? "mp4a.40.2" : "avc1.64000c,mp4a.40.2")\"", playlist)]
+            ),
             profile: .appleIOS)
-        let timing: Set = ["extinf-drift", "extinf-duration-mismatch", "target-duration-exceeded", "track-change-without-discontinuity",
-                           "decode-time-discontinuous", "discontinuity-missing"]
+        let timing: Set = [
+            "extinf-drift", "extinf-duration-mismatch", "target-duration-exceeded",
+            "track-change-without-discontinuity",
+            "decode-time-discontinuous", "discontinuity-missing",
+        ]
         #expect(report.filter { timing.contains($0.rule) }.isEmpty, "\(report)")
     }
 
@@ -74,8 +90,13 @@ import Testing
         let finding = try #require(findings.first)
         #expect(findings.count == 1, "one finding per playlist: \(findings)")
         #expect(finding.severity == .error, "AS 8.1 is a MUST in the Apple profiles")
-        #expect(finding.message.contains("the EXTINF durations of the \(run) segments from index0.ts to index\(run - 1).ts add up to"))
-        #expect(finding.message.contains("more than the \(audioOnly ? "0.043" : "0.040") s allowed (\(audioOnly ? "one audio frame, and one more" : "one video frame)")"), "\(finding.message)")
+        #expect(
+            finding.message.contains(
+                "the EXTINF durations of the \(run) segments from index0.ts to index\(run - 1).ts add up to"))
+        #expect(
+            finding.message.contains(
+                "more than the \(audioOnly ? "0.043" : "0.040") s allowed (\(audioOnly ? "one audio frame, and one more" : "one video frame)")"
+            ), "\(finding.message)")
         #expect(finding.location?.line == (try Self.line(of: "index\(run - 1).ts", in: folder, playlist)) - 1)
         #expect(finding.location?.uri.hasSuffix(playlist) == true)
 
@@ -92,16 +113,22 @@ import Testing
         try Self.encode(folder, "video", seconds: 6, ["-an"])
         let audio = try Self.encode(folder, "audio", seconds: 6, audioOnly: true)
         try Self.editDurations(folder, audio) { $0 + 0.015 }
-        let master = "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-INDEPENDENT-SEGMENTS\n"
+        let master =
+            "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-INDEPENDENT-SEGMENTS\n"
             + "#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"aud\",NAME=\"English\",LANGUAGE=\"en\",DEFAULT=YES,AUTOSELECT=YES,URI=\"audio/index.m3u8\"\n"
             + "#EXT-X-STREAM-INF:BANDWIDTH=300000,CODECS=\"avc1.64000c,mp4a.40.2\",AUDIO=\"aud\"\nvideo/index.m3u8\n"
         try folder.write(Data(master.utf8), to: "master.m3u8")
-        let findings = try await EncodedStream.check(folder.path("master.m3u8"), profile: .appleIOS).filter { $0.rule == "extinf-drift" }
+        let findings = try await EncodedStream.check(folder.path("master.m3u8"), profile: .appleIOS).filter {
+            $0.rule == "extinf-drift"
+        }
         let finding = try #require(findings.first)
         #expect(findings.count == 1, "\(findings)")
         #expect(finding.location?.uri.hasSuffix("audio/index.m3u8") == true)
         #expect(finding.message.contains("the 5 segments from index0.ts to index4.ts"), "\(finding.message)")
-        #expect(finding.message.contains("more than the 0.061 s allowed (one video frame, and one audio frame for the frames that straddle segment boundaries)"))
+        #expect(
+            finding.message.contains(
+                "more than the 0.061 s allowed (one video frame, and one audio frame for the frames that straddle segment boundaries)"
+            ))
     }
 
     /// A segment whose EXTINF is off by more than the duration tolerance is
@@ -115,7 +142,8 @@ import Testing
             return index == 2 ? value + 0.7 : value
         }
         let report = try await EncodedStream.check(
-            try EncodedStream.master(folder, [("BANDWIDTH=300000,CODECS=\"avc1.64000c,mp4a.40.2\"", playlist)]), profile: .appleIOS)
+            try EncodedStream.master(folder, [("BANDWIDTH=300000,CODECS=\"avc1.64000c,mp4a.40.2\"", playlist)]),
+            profile: .appleIOS)
         #expect(report.filter { $0.rule == "extinf-duration-mismatch" }.count == 1)
         #expect(report.filter { $0.rule == "extinf-drift" }.isEmpty, "\(report)")
     }
@@ -127,7 +155,8 @@ import Testing
     @Test(arguments: [2, 3])
     func flagsASegmentWhoseMeasuredDurationRoundsAboveTheTarget(_ target: Int) async throws {
         let folder = try TemporaryFolder()
-        let playlist = try EncodedStream.encode(folder, "s", seconds: 5.2, Self.x264.map { $0 == "25" ? "65" : $0 } + EncodedStream.stereoAAC)
+        let playlist = try EncodedStream.encode(
+            folder, "s", seconds: 5.2, Self.x264.map { $0 == "25" ? "65" : $0 } + EncodedStream.stereoAAC)
         let edited = try Self.text(folder, playlist)
             .replacingOccurrences(of: "#EXT-X-TARGETDURATION:3", with: "#EXT-X-TARGETDURATION:\(target)")
             .replacingOccurrences(of: "#EXTINF:2.600000,", with: "#EXTINF:2.4,")
@@ -140,7 +169,10 @@ import Testing
         }
         #expect(findings.count == 2, "\(findings)")
         let finding = try #require(findings.first)
-        #expect(finding.message.contains("segment index0.ts lasts 2.600 s by its timestamps (EXTINF says 2.400 s), which rounds to more than EXT-X-TARGETDURATION 2 s"))
+        #expect(
+            finding.message.contains(
+                "segment index0.ts lasts 2.600 s by its timestamps (EXTINF says 2.400 s), which rounds to more than EXT-X-TARGETDURATION 2 s"
+            ))
         #expect(finding.location?.line == (try Self.line(of: "index0.ts", in: folder, playlist)) - 1)
     }
 
@@ -157,7 +189,8 @@ import Testing
             switch self {
             case .resolution: try SegmentTimingRuleTests.encode(folder, "b", ["-s", "320x180"])
             case .tracks: try SegmentTimingRuleTests.encode(folder, "b", audioOnly: true)
-            case .trackIDs: try SegmentTimingRuleTests.encode(folder, "b", ["-hls_segment_options", "mpegts_start_pid=0x200"])
+            case .trackIDs:
+                try SegmentTimingRuleTests.encode(folder, "b", ["-hls_segment_options", "mpegts_start_pid=0x200"])
             case .container: try SegmentTimingRuleTests.encode(folder, "b", fmp4: true)
             }
         }
@@ -181,10 +214,12 @@ import Testing
         try splice.encode(folder)
         let map = splice == .container ? "#EXT-X-MAP:URI=\"b/init.mp4\"\n" : ""
         let second = splice == .container ? "b/index1.m4s" : "b/index1.ts"
-        let playlist = "#EXTM3U\n#EXT-X-VERSION:7\n#EXT-X-TARGETDURATION:1\n#EXT-X-PLAYLIST-TYPE:VOD\n#EXTINF:1.0,\na/index0.ts\n"
+        let playlist =
+            "#EXTM3U\n#EXT-X-VERSION:7\n#EXT-X-TARGETDURATION:1\n#EXT-X-PLAYLIST-TYPE:VOD\n#EXTINF:1.0,\na/index0.ts\n"
             + (marked ? "#EXT-X-DISCONTINUITY\n" : "") + map + "#EXTINF:1.0,\n\(second)\n#EXT-X-ENDLIST\n"
         try folder.write(Data(playlist.utf8), to: "spliced.m3u8")
-        let findings = try await Self.findings("track-change-without-discontinuity", folder, "spliced.m3u8", profile: .rfc8216)
+        let findings = try await Self.findings(
+            "track-change-without-discontinuity", folder, "spliced.m3u8", profile: .rfc8216)
         if marked {
             #expect(findings.isEmpty, "\(findings)")
             return
@@ -201,7 +236,8 @@ import Testing
     @Test func segmentsOfOneEncodeNeverChange() async throws {
         let folder = try TemporaryFolder()
         let playlist = try Self.encode(folder, "a", seconds: 4)
-        #expect(try await Self.findings("track-change-without-discontinuity", folder, playlist, profile: .rfc8216).isEmpty)
+        #expect(
+            try await Self.findings("track-change-without-discontinuity", folder, playlist, profile: .rfc8216).isEmpty)
     }
 
     // MARK: media-end-misaligned (AS 8.7, 8.3, 2.15)
@@ -214,7 +250,8 @@ import Testing
         let folder = try TemporaryFolder()
         try Self.encode(folder, "video", ["-an"])
         try Self.encode(folder, "audio", seconds: audioSeconds, audioOnly: true)
-        let master = "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-INDEPENDENT-SEGMENTS\n"
+        let master =
+            "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-INDEPENDENT-SEGMENTS\n"
             + "#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"aud\",NAME=\"English\",LANGUAGE=\"en\",DEFAULT=YES,AUTOSELECT=YES,URI=\"audio/index.m3u8\"\n"
             + "#EXT-X-STREAM-INF:BANDWIDTH=300000,CODECS=\"avc1.64000c,mp4a.40.2\",AUDIO=\"aud\"\nvideo/index.m3u8\n"
         try folder.write(Data(master.utf8), to: "master.m3u8")
@@ -268,7 +305,9 @@ import Testing
         }
         let finding = try #require(findings.first)
         #expect(findings.count == 1)
-        #expect(finding.message.contains("segment index2.m4s does not continue the decode times of index1.m4s: track 1 starts at decode time"))
+        #expect(
+            finding.message.contains(
+                "segment index2.m4s does not continue the decode times of index1.m4s: track 1 starts at decode time"))
         #expect(finding.message.contains("a gap of 1 unit"))
         #expect(finding.location?.line == (try Self.line(of: "index2.m4s", in: folder, playlist)) - 1)
         // Apple's requirement alone: silent in the RFC's profile.

@@ -18,14 +18,19 @@ import Testing
     @Test func everyRequirementOfASharedSectionHasKeysThatSelectIt() {
         for group in Self.groups where group.count > 1 {
             for requirement in group {
-                #expect(!requirement.keys.isEmpty, "\(requirement.reference) \(requirement.level.rawValue) “\(requirement.text)” shares its section and level: give it keys")
+                #expect(
+                    !requirement.keys.isEmpty,
+                    "\(requirement.reference) \(requirement.level.rawValue) “\(requirement.text)” shares its section and level: give it keys"
+                )
                 let all = SpecRequirements.all
                 let candidates = all.indices.filter {
                     all[$0].reference == requirement.reference && all[$0].level == requirement.level
                 }
                 let named = SpecCoverage.matches(candidates, in: all, for: requirement.keys.joined(separator: " "))
-                #expect(named.map { all[$0] } == [requirement],
-                        "the keys \(requirement.keys) of \(requirement.reference) name \(named.map { all[$0].text }) instead")
+                #expect(
+                    named.map { all[$0] } == [requirement],
+                    "the keys \(requirement.keys) of \(requirement.reference) name \(named.map { all[$0].text }) instead"
+                )
             }
         }
     }
@@ -37,16 +42,19 @@ import Testing
             #expect(ids.contains(item.ruleID), "\(item.ruleID) is no rule")
         }
         let result = SpecCoverage.compute(SpecCoverage.ruleItems)
-        #expect(result.unmatched.isEmpty, "items naming no requirement: \(result.unmatched.map { "\($0.ruleID) \($0.reference) \($0.level) \($0.requirement)" })")
+        #expect(
+            result.unmatched.isEmpty,
+            "items naming no requirement: \(result.unmatched.map { "\($0.ruleID) \($0.reference) \($0.level) \($0.requirement)" })"
+        )
     }
 
     @Test func aSpecItemWithAWrongSectionOrLevelIsReportedNotDropped() {
         let result = SpecCoverage.compute([
-            ("r1", "AS 9.15", "SHOULD", "FRAME-RATE"),      // 9.15 is a MUST
-            ("r2", "bis-22 §4.4.9", "MUST", "anything"),     // no such section
-            ("r3", "bis-22 §4.4.6.2", "MUST", "the variant's peak"), // names none of the section's MUSTs
-            ("r4", "RFC 8216 §3.4", "MUST", "ID3"),          // another document: not catalogued
-            ("r5", "AS 11.1", "SHOULD", "TLS"),              // Apple item outside the catalogue's scope
+            ("r1", "AS 9.15", "SHOULD", "FRAME-RATE"),  // 9.15 is a MUST
+            ("r2", "bis-22 §4.4.9", "MUST", "anything"),  // no such section
+            ("r3", "bis-22 §4.4.6.2", "MUST", "the variant's peak"),  // names none of the section's MUSTs
+            ("r4", "RFC 8216 §3.4", "MUST", "ID3"),  // another document: not catalogued
+            ("r5", "AS 11.1", "SHOULD", "TLS"),  // Apple item outside the catalogue's scope
             ("r6", "AS 9.15", "MUST", "FRAME-RATE"),
         ])
         #expect(result.unmatched.map(\.ruleID) == ["r1", "r2", "r3"])
@@ -57,12 +65,21 @@ import Testing
     /// A rule's sentence that bundles several requirements of a section covers each of them, and a
     /// key inside a longer one (HOLD-BACK in PART-HOLD-BACK) does not count on its own.
     @Test func aBundledSentenceNamesEachRequirementItParaphrases() {
-        let sentence = "CAN-SKIP-UNTIL is at least six target durations, HOLD-BACK at least three, and PART-HOLD-BACK, required with EXT-X-PART-INF, at least twice the part target."
+        let sentence =
+            "CAN-SKIP-UNTIL is at least six target durations, HOLD-BACK at least three, and PART-HOLD-BACK, required with EXT-X-PART-INF, at least twice the part target."
         let result = SpecCoverage.compute([("low-latency-invalid", "bis-22 §4.4.3.8", "MUST", sentence)])
         let named = result.requirements.filter { $0.status.ruleIDs == ["low-latency-invalid"] }.map(\.requirement.keys)
-        #expect(named == [["CAN-SKIP-UNTIL"], ["HOLD-BACK"], ["PART-HOLD-BACK", "twice"], ["PART-HOLD-BACK", "EXT-X-PART-INF"]])
-        let partOnly = SpecCoverage.compute([("r", "bis-22 §4.4.3.8", "MUST", "PART-HOLD-BACK is at least twice the part target.")])
-        #expect(partOnly.requirements.filter { $0.status.ruleIDs == ["r"] }.map(\.requirement.keys) == [["PART-HOLD-BACK", "twice"]])
+        #expect(
+            named == [
+                ["CAN-SKIP-UNTIL"], ["HOLD-BACK"], ["PART-HOLD-BACK", "twice"], ["PART-HOLD-BACK", "EXT-X-PART-INF"],
+            ])
+        let partOnly = SpecCoverage.compute([
+            ("r", "bis-22 §4.4.3.8", "MUST", "PART-HOLD-BACK is at least twice the part target.")
+        ])
+        #expect(
+            partOnly.requirements.filter { $0.status.ruleIDs == ["r"] }.map(\.requirement.keys) == [
+                ["PART-HOLD-BACK", "twice"]
+            ])
     }
 
     @Test func aPlatformItemIsNotTheGeneralOne() {

@@ -26,10 +26,13 @@ enum SubtitledLadder {
     /// written by `master`.
     static func make(missing: Int? = nil) throws -> TemporaryFolder {
         let folder = try TemporaryFolder()
-        try EncodedStream.encode(folder, "video", seconds: Double(segmentCount), EncodedStream.x264 + EncodedStream.stereoAAC)
+        try EncodedStream.encode(
+            folder, "video", seconds: Double(segmentCount), EncodedStream.x264 + EncodedStream.stereoAAC)
         var playlist = "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:1\n#EXT-X-PLAYLIST-TYPE:VOD\n"
         for index in 0..<segmentCount {
-            if index != missing { try folder.write(webVTT(index: index, bytes: subtitleSegmentBytes), to: "subs/en\(index).vtt") }
+            if index != missing {
+                try folder.write(webVTT(index: index, bytes: subtitleSegmentBytes), to: "subs/en\(index).vtt")
+            }
             playlist += "#EXTINF:1.000,\nen\(index).vtt\n"
         }
         try folder.write(Data((playlist + "#EXT-X-ENDLIST\n").utf8), to: "subs/en.m3u8")
@@ -39,12 +42,17 @@ enum SubtitledLadder {
     /// The multivariant playlist: the video variant with BANDWIDTH and AVERAGE-BANDWIDTH as
     /// given, in the subtitle group when `subtitled`.
     @discardableResult
-    static func master(_ folder: TemporaryFolder, bandwidth: Int, average: Int, subtitled: Bool = true, codecs: String = "avc1.64000b,mp4a.40.2") throws -> String {
+    static func master(
+        _ folder: TemporaryFolder, bandwidth: Int, average: Int, subtitled: Bool = true,
+        codecs: String = "avc1.64000b,mp4a.40.2"
+    ) throws -> String {
         var text = "#EXTM3U\n#EXT-X-VERSION:7\n#EXT-X-INDEPENDENT-SEGMENTS\n"
         if subtitled {
-            text += "#EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID=\"subs\",NAME=\"English\",LANGUAGE=\"en\",DEFAULT=YES,AUTOSELECT=YES,URI=\"subs/en.m3u8\"\n"
+            text +=
+                "#EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID=\"subs\",NAME=\"English\",LANGUAGE=\"en\",DEFAULT=YES,AUTOSELECT=YES,URI=\"subs/en.m3u8\"\n"
         }
-        text += "#EXT-X-STREAM-INF:BANDWIDTH=\(bandwidth),AVERAGE-BANDWIDTH=\(average),CODECS=\"\(codecs)\",RESOLUTION=160x90,FRAME-RATE=25.000"
+        text +=
+            "#EXT-X-STREAM-INF:BANDWIDTH=\(bandwidth),AVERAGE-BANDWIDTH=\(average),CODECS=\"\(codecs)\",RESOLUTION=160x90,FRAME-RATE=25.000"
         text += (subtitled ? ",SUBTITLES=\"subs\"" : "") + "\nvideo/index.m3u8\n"
         try folder.write(Data(text.utf8), to: "master.m3u8")
         return folder.path("master.m3u8")
@@ -65,7 +73,9 @@ enum SubtitledLadder {
 }
 
 @Suite struct SubtitleMeasurementTests {
-    static let bandwidthRules: Set<String> = ["bandwidth-below-peak", "bandwidth-above-peak", "average-bandwidth-mismatch"]
+    static let bandwidthRules: Set<String> = [
+        "bandwidth-below-peak", "bandwidth-above-peak", "average-bandwidth-mismatch",
+    ]
 
     @Test func subtitleRenditionCountsInThePeakAndTheAverage() async throws {
         let folder = try SubtitledLadder.make()
@@ -95,7 +105,11 @@ enum SubtitledLadder {
         let below = try #require(report.diagnostics.first { $0.rule == "bandwidth-below-peak" })
         #expect(below.message.contains("peaks at \(peak) bit/s measured over video/index.m3u8 + subs/en.m3u8"))
         #expect(below.message.contains("declare at least BANDWIDTH=\(peak)"))
-        #expect(report.diagnostics.contains { $0.rule == "average-bandwidth-mismatch" && $0.message.contains("averages \(video.average + SubtitledLadder.subtitleRate) bit/s") })
+        #expect(
+            report.diagnostics.contains {
+                $0.rule == "average-bandwidth-mismatch"
+                    && $0.message.contains("averages \(video.average + SubtitledLadder.subtitleRate) bit/s")
+            })
         // The proposed edit raises BANDWIDTH to the peak with the subtitles (rounded up), never lower.
         let edit = try #require(below.fix)
         let written = try #require(edit.text.firstMatch(of: /BANDWIDTH=(\d+)/).map { Int($0.1) } ?? nil)
@@ -109,7 +123,8 @@ enum SubtitledLadder {
         // Within 10 % above the peak with the subtitles, but more than 10 % above the video alone:
         // counted without the subtitles, this was "declare BANDWIDTH=<video peak>".
         let peak = video.peak + SubtitledLadder.subtitleRate
-        try SubtitledLadder.master(folder, bandwidth: peak + peak / 20, average: video.average + SubtitledLadder.subtitleRate)
+        try SubtitledLadder.master(
+            folder, bandwidth: peak + peak / 20, average: video.average + SubtitledLadder.subtitleRate)
         let report = try await SubtitledLadder.report(folder)
         let findings = report.diagnostics.filter { Self.bandwidthRules.contains($0.rule) }
         #expect(findings.isEmpty, "\(findings.map(\.message))")
@@ -133,14 +148,18 @@ enum SubtitledLadder {
     @Test func missingSubtitleSegmentIsReportedAndNoAdviceIsGiven() async throws {
         let folder = try SubtitledLadder.make(missing: 2)
         let video = try await SubtitledLadder.videoRates(folder)
-        try SubtitledLadder.master(folder, bandwidth: video.peak + 3 * SubtitledLadder.subtitleRate, average: video.average)
+        try SubtitledLadder.master(
+            folder, bandwidth: video.peak + 3 * SubtitledLadder.subtitleRate, average: video.average)
         let report = try await SubtitledLadder.report(folder)
         let unreadable = try #require(report.diagnostics.first { $0.rule == "segment-unreadable" })
         #expect(unreadable.location?.uri.hasSuffix("subs/en.m3u8") == true)
         #expect(unreadable.location?.line == 9)
         #expect(report.variants.first?.measurementComplete == false)
         // BANDWIDTH far above and AVERAGE-BANDWIDTH off by what was read: no verdict from a part.
-        #expect(!report.diagnostics.contains { $0.rule == "bandwidth-above-peak" || $0.rule == "average-bandwidth-mismatch" })
+        #expect(
+            !report.diagnostics.contains {
+                $0.rule == "bandwidth-above-peak" || $0.rule == "average-bandwidth-mismatch"
+            })
     }
 
     @Test func missingSubtitleSegmentStillProvesBandwidthTooLow() async throws {
@@ -156,12 +175,15 @@ enum SubtitledLadder {
         let folder = try SubtitledLadder.make()
         try FileManager.default.removeItem(atPath: folder.path("subs/en.m3u8"))
         let video = try await SubtitledLadder.videoRates(folder)
-        try SubtitledLadder.master(folder, bandwidth: video.peak * 8 / 10, average: video.average + 2 * SubtitledLadder.subtitleRate)
+        try SubtitledLadder.master(
+            folder, bandwidth: video.peak * 8 / 10, average: video.average + 2 * SubtitledLadder.subtitleRate)
         let report = try await SubtitledLadder.report(folder)
         #expect(report.diagnostics.contains { $0.rule == "playlist-unreadable" })
         #expect(report.variants.first?.measurementComplete == false)
         let below = try #require(report.diagnostics.first { $0.rule == "bandwidth-below-peak" })
-        #expect(below.message.contains("measured 4 of 4 segments (subs/en.m3u8 was not read), so the real peak may be higher"))
+        #expect(
+            below.message.contains(
+                "measured 4 of 4 segments (subs/en.m3u8 was not read), so the real peak may be higher"))
         #expect(!report.diagnostics.contains { $0.rule == "average-bandwidth-mismatch" })
     }
 
@@ -180,7 +202,9 @@ enum SubtitledLadder {
         // Their cue times are not the stream's timestamps: no rule compares them.
         let folder = try SubtitledLadder.make()
         let video = try await SubtitledLadder.videoRates(folder)
-        try SubtitledLadder.master(folder, bandwidth: video.peak + SubtitledLadder.subtitleRate, average: video.average + SubtitledLadder.subtitleRate)
+        try SubtitledLadder.master(
+            folder, bandwidth: video.peak + SubtitledLadder.subtitleRate,
+            average: video.average + SubtitledLadder.subtitleRate)
         let report = try await SubtitledLadder.report(folder)
         let onSubtitles = report.diagnostics.filter { $0.location?.uri.hasSuffix("subs/en.m3u8") == true }
         #expect(onSubtitles.isEmpty, "\(onSubtitles.map { "\($0.rule): \($0.message)" })")
@@ -190,18 +214,25 @@ enum SubtitledLadder {
     /// segment of a SUBTITLES rendition beside the ladder's video.
     static func imscStream() throws -> TemporaryFolder {
         let folder = try SubtitledLadder.make()
-        try folder.write(Data("1\n00:00:00,500 --> 00:00:02,000\nHello\n\n2\n00:00:02,500 --> 00:00:03,500\nWorld\n".utf8), to: "subs/cues.srt")
+        try folder.write(
+            Data("1\n00:00:00,500 --> 00:00:02,000\nHello\n\n2\n00:00:02,500 --> 00:00:03,500\nWorld\n".utf8),
+            to: "subs/cues.srt")
         try ToolProcess.run(
-            ["ffmpeg", "-nostdin", "-hide_banner", "-loglevel", "error", "-y", "-i", "cues.srt", "-c:s", "ttml", "-f", "mp4", "imsc.mp4"],
+            [
+                "ffmpeg", "-nostdin", "-hide_banner", "-loglevel", "error", "-y", "-i", "cues.srt", "-c:s", "ttml",
+                "-f", "mp4", "imsc.mp4",
+            ],
             in: folder.path("subs"))
-        let playlist = "#EXTM3U\n#EXT-X-VERSION:7\n#EXT-X-TARGETDURATION:4\n#EXT-X-PLAYLIST-TYPE:VOD\n#EXTINF:4.000,\nimsc.mp4\n#EXT-X-ENDLIST\n"
+        let playlist =
+            "#EXTM3U\n#EXT-X-VERSION:7\n#EXT-X-TARGETDURATION:4\n#EXT-X-PLAYLIST-TYPE:VOD\n#EXTINF:4.000,\nimsc.mp4\n#EXT-X-ENDLIST\n"
         try folder.write(Data(playlist.utf8), to: "subs/imsc.m3u8")
         return folder
     }
 
     /// The multivariant playlist of `imscStream` with CODECS as given.
     static func imscMaster(_ folder: TemporaryFolder, codecs: String) throws {
-        let text = "#EXTM3U\n#EXT-X-VERSION:7\n#EXT-X-INDEPENDENT-SEGMENTS\n"
+        let text =
+            "#EXTM3U\n#EXT-X-VERSION:7\n#EXT-X-INDEPENDENT-SEGMENTS\n"
             + "#EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID=\"subs\",NAME=\"English\",LANGUAGE=\"en\",URI=\"subs/imsc.m3u8\"\n"
             + "#EXT-X-STREAM-INF:BANDWIDTH=10000000,CODECS=\"\(codecs)\",RESOLUTION=160x90,SUBTITLES=\"subs\"\nvideo/index.m3u8\n"
         try folder.write(Data(text.utf8), to: "master.m3u8")
@@ -226,6 +257,7 @@ enum SubtitledLadder {
 
         try Self.imscMaster(folder, codecs: (audioVideo + ["stpp.ttml.im1t"]).joined(separator: ","))
         let declared = try await SubtitledLadder.report(folder, profile: .rfc8216)
-        #expect(!declared.diagnostics.contains { $0.rule == "codecs-mismatch" }, "\(declared.diagnostics.map(\.message))")
+        #expect(
+            !declared.diagnostics.contains { $0.rule == "codecs-mismatch" }, "\(declared.diagnostics.map(\.message))")
     }
 }

@@ -11,7 +11,8 @@ import Testing
 
     static func check(_ master: String, playlistOnly: Bool = true) async throws -> CheckReport {
         let stream = try TemporaryFolder(["master.m3u8": master, "a.m3u8": media])
-        return try await Checker(configuration: CheckConfiguration(playlistOnly: playlistOnly)).check(stream.path("master.m3u8"))
+        return try await Checker(configuration: CheckConfiguration(playlistOnly: playlistOnly)).check(
+            stream.path("master.m3u8"))
     }
 
     static func lines(_ report: CheckReport, _ rule: String, suppressed: Bool? = nil) -> [Int] {
@@ -31,14 +32,17 @@ import Testing
     }
 
     @Test func aRegionWithoutEnableRunsToTheEndOfTheFile() async throws {
-        let report = try await Self.check("#EXTM3U\n" + Self.bare + "# hlscheck-disable codecs-missing -- legacy packager\n" + Self.bare + Self.bare)
+        let report = try await Self.check(
+            "#EXTM3U\n" + Self.bare + "# hlscheck-disable codecs-missing -- legacy packager\n" + Self.bare + Self.bare)
         #expect(Self.lines(report, "codecs-missing", suppressed: false) == [2])
         #expect(Self.lines(report, "codecs-missing", suppressed: true) == [5, 7])
         // The reason after " -- " is not read as a rule id.
         #expect(Self.lines(report, "suppression-unknown-rule").isEmpty)
     }
 
-    @Test(arguments: ["# hlscheck-disable-file codecs-missing\n", "# hlscheck-disable-file all\n", "# hlscheck-disable-file\n"])
+    @Test(arguments: [
+        "# hlscheck-disable-file codecs-missing\n", "# hlscheck-disable-file all\n", "# hlscheck-disable-file\n",
+    ])
     func aFileLevelDirectiveExcusesTheWholeFileWhereverItIs(_ directive: String) async throws {
         let report = try await Self.check("#EXTM3U\n" + Self.bare + Self.bare + directive)
         #expect(Self.lines(report, "codecs-missing", suppressed: true) == [2, 4])
@@ -59,13 +63,15 @@ import Testing
 
     @Test func aMisspeltDirectiveIsReported() async throws {
         let report = try await Self.check("#EXTM3U\n# hlscheck-disable-nextline codecs-missing\n" + Self.bare)
-        #expect(report.diagnostics.first { $0.rule == "suppression-unknown-rule" }?.message
-            .contains("\"hlscheck-disable-nextline\" is not a hlscheck directive") == true)
+        #expect(
+            report.diagnostics.first { $0.rule == "suppression-unknown-rule" }?.message
+                .contains("\"hlscheck-disable-nextline\" is not a hlscheck directive") == true)
     }
 
     @Test func aDirectiveThatExcusedNothingIsUnusedRuleByRule() async throws {
         // codecs-missing fires on line 3; playlist-syntax does not.
-        let report = try await Self.check("#EXTM3U\n# hlscheck-disable-next-line codecs-missing,playlist-syntax\n" + Self.bare)
+        let report = try await Self.check(
+            "#EXTM3U\n# hlscheck-disable-next-line codecs-missing,playlist-syntax\n" + Self.bare)
         #expect(Self.lines(report, "codecs-missing", suppressed: true) == [3])
         let unused = report.diagnostics.filter { $0.rule == "suppression-unused" }
         #expect(unused.count == 1)
@@ -87,14 +93,17 @@ import Testing
     }
 
     @Test func directiveFindingsCanBeSwitchedOffAndExcused() async throws {
-        let stream = try TemporaryFolder(["master.m3u8": "#EXTM3U\n# hlscheck-disable-next-line codec-missing\n" + Self.bare, "a.m3u8": Self.media])
+        let stream = try TemporaryFolder([
+            "master.m3u8": "#EXTM3U\n# hlscheck-disable-next-line codec-missing\n" + Self.bare, "a.m3u8": Self.media,
+        ])
         var configuration = CheckConfiguration(playlistOnly: true)
         configuration.severityOverrides["suppression-unknown-rule"] = .some(nil)
         let report = try await Checker(configuration: configuration).check(stream.path("master.m3u8"))
         #expect(!report.diagnostics.contains { $0.rule == "suppression-unknown-rule" })
 
         let excused = try await Self.check(
-            "#EXTM3U\n# hlscheck-disable-file suppression-unknown-rule\n# hlscheck-disable-next-line codec-missing\n" + Self.bare)
+            "#EXTM3U\n# hlscheck-disable-file suppression-unknown-rule\n# hlscheck-disable-next-line codec-missing\n"
+                + Self.bare)
         #expect(excused.diagnostics.first { $0.rule == "suppression-unknown-rule" }?.suppressed == true)
     }
 
@@ -104,7 +113,8 @@ import Testing
     @Test func fortyThousandDirectivesExcuseWhatTheyCover() async throws {
         var master = "#EXTM3U\n"
         for index in 0..<10_000 {
-            master += index.isMultiple(of: 2)
+            master +=
+                index.isMultiple(of: 2)
                 ? "# hlscheck-disable codecs-missing\n" + Self.bare + "# hlscheck-enable codecs-missing\n"
                 : "# hlscheck-disable-next-line codecs-missing\n# hlscheck-disable-next-line all\n" + Self.bare
         }

@@ -32,13 +32,15 @@ import Testing
         let text = try String(contentsOfFile: folder.path(playlist), encoding: .utf8)
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         let uriLine = try #require(lines.firstIndex { $0 == uri }) + 1
-        return uriLine - 1   // findings point at the EXTINF line
+        return uriLine - 1  // findings point at the EXTINF line
     }
 
     @Test func theSampleHasContinuousCountersAlignedVariantsAndKeyframeStarts() async throws {
         let report = try await check(try MediaFixtures.sampleStream(master: Self.master))
-        let timeline: Set = ["continuity-error", "discontinuity-missing", "timestamps-misaligned",
-                             "segment-starts-without-keyframe", "target-duration-inconsistent"]
+        let timeline: Set = [
+            "continuity-error", "discontinuity-missing", "timestamps-misaligned",
+            "segment-starts-without-keyframe", "target-duration-inconsistent",
+        ]
         #expect(rules(report).isDisjoint(with: timeline), "\(report.diagnostics)")
     }
 
@@ -49,7 +51,9 @@ import Testing
         // Drop the 40th packet of that PID: its counter gap is what a lost packet looks like.
         var seen = 0
         for offset in stride(from: 0, to: segment.count, by: 188) {
-            guard let packet = TransportStreamPacket(segment[offset...]), packet.pid == pid, packet.hasPayload else { continue }
+            guard let packet = TransportStreamPacket(segment[offset...]), packet.pid == pid, packet.hasPayload else {
+                continue
+            }
             seen += 1
             if seen == 40 { segment.removeSubrange(offset..<offset + 188); break }
         }
@@ -119,8 +123,9 @@ import Testing
     func flagsAVariantOnAnotherClock(_ timestamp: Int64, _ flagged: Bool) async throws {
         // ffmpeg's TS variants start at 1.4 s (126 000 at 90 kHz); a packed-audio variant whose
         // PRIV timestamps start at 0 is 1.4 s off.
-        let stream = try MediaFixtures.sampleStream(master: Self.master
-            + "#EXT-X-STREAM-INF:BANDWIDTH=60000,CODECS=\"mp4a.40.2\"\npacked/index.m3u8\n")
+        let stream = try MediaFixtures.sampleStream(
+            master: Self.master
+                + "#EXT-X-STREAM-INF:BANDWIDTH=60000,CODECS=\"mp4a.40.2\"\npacked/index.m3u8\n")
         let segment = try MediaFixtures.packedSegment(timestamp: timestamp)
         try write(segment, stream, "packed/seg0.aac")
         try stream.write(Data((Examples.packedPlaylist).utf8), to: "packed/index.m3u8")
@@ -131,7 +136,9 @@ import Testing
             #expect(findings.count == 1)
             #expect(finding.location?.uri.hasSuffix("packed/index.m3u8") == true)
             #expect(finding.message.contains("1.400 s before the 2 other playlists of this VOD stream"))
-            #expect(finding.message.contains("the first segment of every media playlist must start at the same media timestamp"))
+            #expect(
+                finding.message.contains(
+                    "the first segment of every media playlist must start at the same media timestamp"))
         } else {
             #expect(findings.isEmpty, "\(findings)")
         }
@@ -142,7 +149,9 @@ import Testing
     @Test func alignsAVODStreamByItsFirstSegmentsNotBySequenceNumber() async throws {
         let stream = try MediaFixtures.sampleStream(master: Self.master)
         let playlist = try String(contentsOfFile: stream.path("audio/index.m3u8"), encoding: .utf8)
-        try stream.write(Data(playlist.replacingOccurrences(of: "#EXT-X-MEDIA-SEQUENCE:0", with: "#EXT-X-MEDIA-SEQUENCE:1").utf8), to: "audio/index.m3u8")
+        try stream.write(
+            Data(playlist.replacingOccurrences(of: "#EXT-X-MEDIA-SEQUENCE:0", with: "#EXT-X-MEDIA-SEQUENCE:1").utf8),
+            to: "audio/index.m3u8")
         let findings = try await check(stream).diagnostics.filter { $0.rule == "timestamps-misaligned" }
         #expect(findings.isEmpty, "\(findings)")
     }
@@ -153,16 +162,22 @@ import Testing
         let stream = try MediaFixtures.sampleStream(master: Self.master)
         // The video window starts at seg0, the audio window one segment later, numbered 7.
         let video = try String(contentsOfFile: stream.path("v0/index.m3u8"), encoding: .utf8)
-            .replacingOccurrences(of: "#EXT-X-PLAYLIST-TYPE:VOD\n", with: "").replacingOccurrences(of: "#EXT-X-ENDLIST\n", with: "")
-            .replacingOccurrences(of: "#EXTINF:6.000000,\nseg0.ts", with: "#EXT-X-PROGRAM-DATE-TIME:2026-01-01T00:00:00.000Z\n#EXTINF:6.000000,\nseg0.ts")
+            .replacingOccurrences(of: "#EXT-X-PLAYLIST-TYPE:VOD\n", with: "").replacingOccurrences(
+                of: "#EXT-X-ENDLIST\n", with: ""
+            )
+            .replacingOccurrences(
+                of: "#EXTINF:6.000000,\nseg0.ts",
+                with: "#EXT-X-PROGRAM-DATE-TIME:2026-01-01T00:00:00.000Z\n#EXTINF:6.000000,\nseg0.ts")
         try stream.write(Data(video.utf8), to: "v0/index.m3u8")
-        let lines = try String(contentsOfFile: stream.path("audio/index.m3u8"), encoding: .utf8).components(separatedBy: "\n")
+        let lines = try String(contentsOfFile: stream.path("audio/index.m3u8"), encoding: .utf8).components(
+            separatedBy: "\n")
         let first = try #require(lines.firstIndex(of: "seg0.ts"))
         // Dated as what it is (6 s after the video's first segment), or as if it were that one.
         let date = shifted ? "2026-01-01T00:00:00.000Z" : "2026-01-01T00:00:06.000Z"
         let audio = (lines[..<(first - 1)] + ["#EXT-X-PROGRAM-DATE-TIME:\(date)"] + lines[(first + 1)...])
             .filter { $0 != "#EXT-X-PLAYLIST-TYPE:VOD" && $0 != "#EXT-X-ENDLIST" }
-            .joined(separator: "\n").replacingOccurrences(of: "#EXT-X-MEDIA-SEQUENCE:0", with: "#EXT-X-MEDIA-SEQUENCE:7")
+            .joined(separator: "\n").replacingOccurrences(
+                of: "#EXT-X-MEDIA-SEQUENCE:0", with: "#EXT-X-MEDIA-SEQUENCE:7")
         try stream.write(Data(audio.utf8), to: "audio/index.m3u8")
         let findings = try await check(stream).diagnostics.filter { $0.rule == "timestamps-misaligned" }
         if shifted {
@@ -192,5 +207,6 @@ import Testing
 }
 
 private enum Examples {
-    static let packedPlaylist = "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:6\n#EXT-X-PLAYLIST-TYPE:VOD\n#EXTINF:\(MediaFixtures.adtsDuration),\nseg0.aac\n#EXT-X-ENDLIST\n"
+    static let packedPlaylist =
+        "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:6\n#EXT-X-PLAYLIST-TYPE:VOD\n#EXTINF:\(MediaFixtures.adtsDuration),\nseg0.aac\n#EXT-X-ENDLIST\n"
 }

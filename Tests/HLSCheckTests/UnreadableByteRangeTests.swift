@@ -11,19 +11,19 @@ import TestSupport
         let segment = try Data(contentsOf: PackageRoot.url.appendingPathComponent("Samples/compliant/audio/seg0.ts"))
         let folder = try TemporaryFolder([
             "audio.m3u8": """
-                #EXTM3U
-                #EXT-X-VERSION:4
-                #EXT-X-TARGETDURATION:6
-                #EXT-X-PLAYLIST-TYPE:VOD
-                #EXTINF:6.0,
-                #EXT-X-BYTERANGE:\(segment.count)@0
-                all.ts
-                #EXTINF:6.0,
-                #EXT-X-BYTERANGE:\(range)
-                all.ts
-                #EXT-X-ENDLIST
+            #EXTM3U
+            #EXT-X-VERSION:4
+            #EXT-X-TARGETDURATION:6
+            #EXT-X-PLAYLIST-TYPE:VOD
+            #EXTINF:6.0,
+            #EXT-X-BYTERANGE:\(segment.count)@0
+            all.ts
+            #EXTINF:6.0,
+            #EXT-X-BYTERANGE:\(range)
+            all.ts
+            #EXT-X-ENDLIST
 
-                """,
+            """
         ])
         try (segment + segment).write(to: folder.url.appendingPathComponent("all.ts"))
         return folder
@@ -47,7 +47,11 @@ import TestSupport
     }
 
     @Test func theParserMarksTheSegment() throws {
-        let playlist = try #require(PlaylistParser.parse("#EXTM3U\n#EXT-X-VERSION:4\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\n#EXT-X-BYTERANGE:-5@0\na.ts\n#EXTINF:6,\n#EXT-X-BYTERANGE:5@0\na.ts\n", uri: "p.m3u8").media)
+        let playlist = try #require(
+            PlaylistParser.parse(
+                "#EXTM3U\n#EXT-X-VERSION:4\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\n#EXT-X-BYTERANGE:-5@0\na.ts\n#EXTINF:6,\n#EXT-X-BYTERANGE:5@0\na.ts\n",
+                uri: "p.m3u8"
+            ).media)
         #expect(playlist.segments.map(\.unreadableByteRangeLine) == [5, nil])
     }
 }

@@ -6,7 +6,8 @@ import Testing
 /// The measurement cases of docs/measurement.md on streams the ffmpeg CLI makes at test time
 /// (Tests/Scripts/verdict-fixtures.sh): what a user of a third-party stream would see.
 @Suite struct VerdictFixtureTests {
-    func report(_ name: String, _ folder: TemporaryFolder, profile: Profile = .audioOnly64k) async throws -> CheckReport {
+    func report(_ name: String, _ folder: TemporaryFolder, profile: Profile = .audioOnly64k) async throws -> CheckReport
+    {
         var configuration = CheckConfiguration()
         profile.configure(&configuration)
         return try await Checker(configuration: configuration).check(VerdictFixtures.master(folder, name))
@@ -52,8 +53,11 @@ import Testing
         #expect(audio.segmentsMeasured == 2 && audio.segmentCount == 4)
         #expect(audio.measurementComplete == false)
         #expect(audio.largestPosterBytes == nil, "no poster size from half the segments")
-        let average = try #require(audio.measuredAverageBitrate), declared = try #require(audio.declaredAverageBandwidth)
-        #expect(Double(average) > Double(declared) * 0.9, "missing bytes do not lower the average: \(average) vs \(declared)")
+        let average = try #require(audio.measuredAverageBitrate),
+            declared = try #require(audio.declaredAverageBandwidth)
+        #expect(
+            Double(average) > Double(declared) * 0.9,
+            "missing bytes do not lower the average: \(average) vs \(declared)")
     }
 
     @Test func aes128SegmentsAreDecryptedWithALocalKeyAndNotedWithout() async throws {
@@ -77,7 +81,8 @@ import Testing
         // up (../enc.key): the stream's root is that folder, as a user would say with --root.
         var configuration = CheckConfiguration()
         configuration.confinement.root = folder.path("encrypted")
-        let sequence = try await Checker(configuration: configuration).check(folder.path("encrypted/sequence/index.m3u8"))
+        let sequence = try await Checker(configuration: configuration).check(
+            folder.path("encrypted/sequence/index.m3u8"))
         #expect(sequence.variants.first?.codecs.detected == ["mp4a.40.2"], "\(sequence.diagnostics)")
         #expect(!sequence.diagnostics.contains { $0.rule == "segment-unreadable" || $0.rule == "segment-encrypted" })
     }
@@ -86,7 +91,8 @@ import Testing
         // The compliant sample's audio, declared SAMPLE-AES (hlscheck decrypts AES-128 only).
         let folder = try TemporaryFolder()
         let samples = PackageRoot.url.appendingPathComponent("Samples/compliant/audio")
-        var media = "#EXTM3U\n#EXT-X-VERSION:5\n#EXT-X-TARGETDURATION:6\n#EXT-X-KEY:METHOD=SAMPLE-AES,URI=\"skd://key\",KEYFORMAT=\"com.apple.streamingkeydelivery\"\n"
+        var media =
+            "#EXTM3U\n#EXT-X-VERSION:5\n#EXT-X-TARGETDURATION:6\n#EXT-X-KEY:METHOD=SAMPLE-AES,URI=\"skd://key\",KEYFORMAT=\"com.apple.streamingkeydelivery\"\n"
         for index in 0..<3 {
             try folder.write(Data(contentsOf: samples.appendingPathComponent("seg\(index).ts")), to: "seg\(index).ts")
             media += "#EXTINF:6.0,\nseg\(index).ts\n"
@@ -95,7 +101,9 @@ import Testing
         let report = try await Checker().check(folder.path("index.m3u8"))
         let notes = report.diagnostics.filter { $0.rule == "segment-encrypted" }
         #expect(notes.count == 1)
-        #expect(notes.first?.message.contains("3 of 3 segments") == true && notes.first?.message.contains("METHOD=SAMPLE-AES") == true)
+        #expect(
+            notes.first?.message.contains("3 of 3 segments") == true
+                && notes.first?.message.contains("METHOD=SAMPLE-AES") == true)
         #expect(notes.first?.location?.line == 5, "the first segment's EXTINF")
         #expect(!report.diagnostics.contains { $0.rule == "segment-unreadable" })
         let variant = try #require(report.variants.first)
@@ -117,8 +125,12 @@ import Testing
         let findings = report.diagnostics.filter { $0.rule == "codecs-sample-entry-mismatch" }
         #expect(findings.map(\.location?.line) == [3, 5])
         #expect(findings.allSatisfy { $0.severity == .warning })
-        #expect(findings.first?.message.contains("hvc1.1.6.L60.90 is declared but the segments use hev1.1.6.L60.90") == true)
-        #expect(findings.last?.message.contains("avc1.42c01e is declared but the segments use avc3.42c01e") == true, "\(findings)")
+        #expect(
+            findings.first?.message.contains("hvc1.1.6.L60.90 is declared but the segments use hev1.1.6.L60.90") == true
+        )
+        #expect(
+            findings.last?.message.contains("avc1.42c01e is declared but the segments use avc3.42c01e") == true,
+            "\(findings)")
         #expect(!report.diagnostics.contains { $0.rule == "codecs-mismatch" }, "\(report.diagnostics)")
     }
 

@@ -86,7 +86,8 @@ enum Ladder: String, CaseIterable, CustomStringConvertible {
             for index in 0..<(seconds / 2) {
                 let path = stream.appendingPathComponent("audio/seg\(index).aac")
                 let bytes = [UInt8](try Data(contentsOf: path))
-                try Data(try PackedAudioPosterWriter.rewrite(bytes, poster: nil, timestampIfMissing: timestamp)).write(to: path)
+                try Data(try PackedAudioPosterWriter.rewrite(bytes, poster: nil, timestampIfMissing: timestamp)).write(
+                    to: path)
                 let frames = ADTSFrames.count(bytes)
                 timestamp += Int64(frames * 1024) * 90_000 / 48_000
             }
@@ -112,7 +113,8 @@ enum ADTSFrames {
         }
         var frames = 0
         while position + 7 <= bytes.count, bytes[position] == 0xFF, bytes[position + 1] & 0xF0 == 0xF0 {
-            let length = Int(bytes[position + 3] & 0x03) << 11 | Int(bytes[position + 4]) << 3 | Int(bytes[position + 5]) >> 5
+            let length =
+                Int(bytes[position + 3] & 0x03) << 11 | Int(bytes[position + 4]) << 3 | Int(bytes[position + 5]) >> 5
             guard length > 7 else { break }
             position += length
             frames += 1
@@ -134,16 +136,21 @@ enum Shell {
 
     /// Audio packets of a file as ffprobe sees them: (pts, duration) in seconds.
     static func audioPackets(_ path: String) throws -> [(pts: Double, duration: Double)] {
-        try run(["ffprobe", "-v", "error", "-select_streams", "a:0", "-show_entries", "packet=pts_time,duration_time", "-of", "csv=p=0", path])
-            .split(separator: "\n").compactMap { line in
-                let fields = line.split(separator: ",").compactMap { Double($0) }
-                return fields.count >= 2 ? (fields[0], fields[1]) : nil
-            }
+        try run([
+            "ffprobe", "-v", "error", "-select_streams", "a:0", "-show_entries", "packet=pts_time,duration_time", "-of",
+            "csv=p=0", path,
+        ])
+        .split(separator: "\n").compactMap { line in
+            let fields = line.split(separator: ",").compactMap { Double($0) }
+            return fields.count >= 2 ? (fields[0], fields[1]) : nil
+        }
     }
 
     /// Samples (mono, 48 kHz) libavcodec decodes from a playlist, through the ffmpeg CLI.
     static func decodedSamples(_ playlist: String) throws -> Int {
-        let output = try run(["sh", "-c", "ffmpeg -v error -i \"$0\" -map 0:a:0 -ac 1 -ar 48000 -f s16le - | wc -c", playlist])
+        let output = try run([
+            "sh", "-c", "ffmpeg -v error -i \"$0\" -map 0:a:0 -ac 1 -ar 48000 -f s16le - | wc -c", playlist,
+        ])
         return (Int(output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0) / 2
     }
 }
@@ -152,15 +159,18 @@ enum Shell {
 func playlistEntries(_ playlist: String) throws -> (extinf: [String], files: [String]) {
     let base = (playlist as NSString).deletingLastPathComponent
     let lines = try String(contentsOfFile: playlist, encoding: .utf8).split(separator: "\n").map(String.init)
-    return (lines.filter { $0.hasPrefix("#EXTINF:") },
-            lines.filter { !$0.hasPrefix("#") && !$0.isEmpty }.map { (base as NSString).appendingPathComponent($0) })
+    return (
+        lines.filter { $0.hasPrefix("#EXTINF:") },
+        lines.filter { !$0.hasPrefix("#") && !$0.isEmpty }.map { (base as NSString).appendingPathComponent($0) }
+    )
 }
 
 @Suite(.serialized) struct AddAudioOnlyTests {
     static let frame = 1024.0 / 48_000
 
     func request(_ master: String, output: String, poster: String = "poster.jpg") throws -> AudioOnlyRequest {
-        AudioOnlyRequest(input: master, poster: try Poster(image: fixture(poster)), posterName: poster, destination: .folder(output))
+        AudioOnlyRequest(
+            input: master, poster: try Poster(image: fixture(poster)), posterName: poster, destination: .folder(output))
     }
 
     /// Every file under `folder`, relative, with its bytes.
@@ -211,7 +221,10 @@ func playlistEntries(_ playlist: String) throws -> (extinf: [String], files: [St
         let original = try #require(before["master.m3u8"])
         #expect(written.starts(with: original))
         let added = String(decoding: written.dropFirst(original.count), as: UTF8.self)
-        #expect(added == "#EXT-X-STREAM-INF:BANDWIDTH=\(peak),AVERAGE-BANDWIDTH=\(variant.measuredAverageBitrate ?? 0),CODECS=\"mp4a.40.2\"\n\(outcome.variantURI ?? "")\n")
+        #expect(
+            added
+                == "#EXT-X-STREAM-INF:BANDWIDTH=\(peak),AVERAGE-BANDWIDTH=\(variant.measuredAverageBitrate ?? 0),CODECS=\"mp4a.40.2\"\n\(outcome.variantURI ?? "")\n"
+        )
 
         // Every file of the input is in the copy, byte for byte (the video untouched).
         let after = try files(under: output)
@@ -223,10 +236,12 @@ func playlistEntries(_ playlist: String) throws -> (extinf: [String], files: [St
         // the packets' durations adding up to EXTINF.
         let outputFolder = (outcome.output as NSString).deletingLastPathComponent
         let source = try playlistEntries((inputFolder as NSString).appendingPathComponent(ladder.audioPlaylist))
-        let new = try playlistEntries((outputFolder as NSString).appendingPathComponent(try #require(outcome.variantURI)))
+        let new = try playlistEntries(
+            (outputFolder as NSString).appendingPathComponent(try #require(outcome.variantURI)))
         #expect(new.extinf == source.extinf)
         #expect(new.files.count == source.files.count)
-        let ourFolder = (outputFolder as NSString).appendingPathComponent(((outcome.variantURI ?? "") as NSString).deletingLastPathComponent)
+        let ourFolder = (outputFolder as NSString).appendingPathComponent(
+            ((outcome.variantURI ?? "") as NSString).deletingLastPathComponent)
         let newInit = (ourFolder as NSString).appendingPathComponent(
             try FileManager.default.contentsOfDirectory(atPath: ourFolder).first { $0.hasPrefix("init") } ?? "none")
         for (index, (sourceFile, newFile)) in zip(source.files, new.files).enumerated() {
@@ -252,26 +267,37 @@ func playlistEntries(_ playlist: String) throws -> (extinf: [String], files: [St
                 newPackets = try Shell.audioPackets(newFile)
                 newStart = try #require(newPackets.first?.pts)
             }
-            #expect(abs(newStart - sourceStart) <= Self.frame, "segment \(index): starts at \(newStart), the source at \(sourceStart)")
+            #expect(
+                abs(newStart - sourceStart) <= Self.frame,
+                "segment \(index): starts at \(newStart), the source at \(sourceStart)")
             // As close to EXTINF as the source's own audio in that segment, within one frame (a
             // muxer cutting at video keyframes puts a frame more or less of audio in a segment).
             let duration = newPackets.reduce(0) { $0 + $1.duration }
             let sourceDuration = sourcePackets.reduce(0) { $0 + $1.duration }
-            #expect(abs(duration - extinf) <= abs(sourceDuration - extinf) + Self.frame + 0.001,
-                    "segment \(index): \(duration) s of audio for EXTINF \(extinf) (the source: \(sourceDuration) s)")
+            #expect(
+                abs(duration - extinf) <= abs(sourceDuration - extinf) + Self.frame + 0.001,
+                "segment \(index): \(duration) s of audio for EXTINF \(extinf) (the source: \(sourceDuration) s)")
             let pictures = try pictures(in: newFile, container: ladder.container)
             #expect(pictures.map(\.data) == [try fixture("poster.jpg")], "segment \(index)")
         }
 
         // Decoded by libavcodec (the ffmpeg CLI through its HLS demuxer): the source's duration.
-        let newSamples = try Shell.decodedSamples((outputFolder as NSString).appendingPathComponent(try #require(outcome.variantURI)))
-        let sourceSamples = try Shell.decodedSamples((inputFolder as NSString).appendingPathComponent(ladder.audioPlaylist))
+        let newSamples = try Shell.decodedSamples(
+            (outputFolder as NSString).appendingPathComponent(try #require(outcome.variantURI)))
+        let sourceSamples = try Shell.decodedSamples(
+            (inputFolder as NSString).appendingPathComponent(ladder.audioPlaylist))
         #expect(abs(newSamples - sourceSamples) <= 1024, "decoded \(newSamples) samples, the source \(sourceSamples)")
 
         // GStreamer's playback of the new variant: GStreamerPlaybackTests.
         // mutagen reads the packed-audio tags: the PRIV timestamp and the APIC.
-        if ladder == .packedRendition, Shell.available("python3"), (try? Shell.run(["python3", "-c", "import mutagen"])) != nil {
-            let frames = try Shell.run(["python3", "-c", "import sys, mutagen.id3\nfor f in sys.argv[1:]: print(sorted(k.split(':')[0] for k in mutagen.id3.ID3(f).keys()))"] + new.files)
+        if ladder == .packedRendition, Shell.available("python3"),
+            (try? Shell.run(["python3", "-c", "import mutagen"])) != nil
+        {
+            let frames = try Shell.run(
+                [
+                    "python3", "-c",
+                    "import sys, mutagen.id3\nfor f in sys.argv[1:]: print(sorted(k.split(':')[0] for k in mutagen.id3.ID3(f).keys()))",
+                ] + new.files)
             #expect(frames == String(repeating: "['APIC', 'PRIV']\n", count: 3))
         }
     }
@@ -284,35 +310,47 @@ func playlistEntries(_ playlist: String) throws -> (extinf: [String], files: [St
         let master = try await Ladder.fmp4Muxed.make(in: folder)
         let outcome = try await AudioOnlyVariantBuilder(request(master, output: folder.path("out"))).run()
         let verification = try #require(outcome.verification)
-        #expect(!verification.diagnostics.contains { $0.rule == "timestamps-misaligned" }, "\(verification.diagnostics)")
+        #expect(
+            !verification.diagnostics.contains { $0.rule == "timestamps-misaligned" }, "\(verification.diagnostics)")
         let inputFolder = (master as NSString).deletingLastPathComponent
         let outputFolder = (outcome.output as NSString).deletingLastPathComponent
         let variantURI = try #require(outcome.variantURI)
-        let source = try playlistEntries((inputFolder as NSString).appendingPathComponent(Ladder.fmp4Muxed.audioPlaylist))
+        let source = try playlistEntries(
+            (inputFolder as NSString).appendingPathComponent(Ladder.fmp4Muxed.audioPlaylist))
         let new = try playlistEntries((outputFolder as NSString).appendingPathComponent(variantURI))
-        let ourFolder = (outputFolder as NSString).appendingPathComponent((variantURI as NSString).deletingLastPathComponent)
+        let ourFolder = (outputFolder as NSString).appendingPathComponent(
+            (variantURI as NSString).deletingLastPathComponent)
         let newInit = (ourFolder as NSString).appendingPathComponent(
             try FileManager.default.contentsOfDirectory(atPath: ourFolder).first { $0.hasPrefix("init") } ?? "none")
         #expect(new.files.count == source.files.count)
         for (index, (sourceFile, newFile)) in zip(source.files, new.files).enumerated() {
             let sourceInit = (sourceFile as NSString).deletingLastPathComponent + "/init.mp4"
-            let sourceStart = try #require(try Shell.audioPackets(Self.joined(sourceInit, sourceFile, in: folder)).first?.pts)
+            let sourceStart = try #require(
+                try Shell.audioPackets(Self.joined(sourceInit, sourceFile, in: folder)).first?.pts)
             let newStart = try #require(try Shell.audioPackets(Self.joined(newInit, newFile, in: folder)).first?.pts)
-            if index == 0 { #expect(sourceStart > 0.04, "the source's audio starts at \(sourceStart) s: no edit to keep") }
-            #expect(abs(newStart - sourceStart) <= Self.frame, "segment \(index): starts at \(newStart), the source at \(sourceStart)")
+            if index == 0 {
+                #expect(sourceStart > 0.04, "the source's audio starts at \(sourceStart) s: no edit to keep")
+            }
+            #expect(
+                abs(newStart - sourceStart) <= Self.frame,
+                "segment \(index): starts at \(newStart), the source at \(sourceStart)")
         }
     }
 
     static func joined(_ initSection: String, _ fragment: String, in folder: TemporaryFolder) throws -> String {
         let path = folder.path("joined-\(UUID().uuidString).mp4")
-        try Data(try Data(contentsOf: URL(fileURLWithPath: initSection)) + Data(contentsOf: URL(fileURLWithPath: fragment))).write(to: URL(fileURLWithPath: path))
+        try Data(
+            try Data(contentsOf: URL(fileURLWithPath: initSection)) + Data(contentsOf: URL(fileURLWithPath: fragment))
+        ).write(to: URL(fileURLWithPath: path))
         return path
     }
 
     /// The RFC 8216 §3.4 timestamp of a packed-audio segment, in seconds.
     static func privTimestamp(_ path: String) throws -> Double? {
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
-        guard let tag = try? ID3Tag.parse(bytes[...]).tag, let timestamp = TransportStreamTimestamp(tag: tag) else { return nil }
+        guard let tag = try? ID3Tag.parse(bytes[...]).tag, let timestamp = TransportStreamTimestamp(tag: tag) else {
+            return nil
+        }
         return Double(timestamp.pts90k) / 90_000
     }
 
@@ -339,7 +377,8 @@ func playlistEntries(_ playlist: String) throws -> (extinf: [String], files: [St
         let text = try String(contentsOfFile: master, encoding: .utf8)
         #expect(text.components(separatedBy: "\naudio-only/").count == 2, "one variant of ours: \(text)")
         // The first build's files are gone; only the rebuilt variant's remain.
-        let ours = try FileManager.default.contentsOfDirectory(atPath: (stream as NSString).appendingPathComponent("audio-only"))
+        let ours = try FileManager.default.contentsOfDirectory(
+            atPath: (stream as NSString).appendingPathComponent("audio-only"))
         #expect(ours.count == 4, "\(ours)")
 
         request.force = false
@@ -348,7 +387,10 @@ func playlistEntries(_ playlist: String) throws -> (extinf: [String], files: [St
         let removed = try await AudioOnlyVariantBuilder(request).run()
         #expect(removed.action == .removed)
         #expect(try Data(contentsOf: URL(fileURLWithPath: master)) == original)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: (stream as NSString).appendingPathComponent("audio-only")).isEmpty)
+        #expect(
+            try FileManager.default.contentsOfDirectory(
+                atPath: (stream as NSString).appendingPathComponent("audio-only")
+            ).isEmpty)
         #expect(try await AudioOnlyVariantBuilder(request).run().action == .nothingToRemove)
     }
 
@@ -360,7 +402,8 @@ func playlistEntries(_ playlist: String) throws -> (extinf: [String], files: [St
             _ = try await AudioOnlyVariantBuilder(request(master, output: output, poster: "poster-large.jpg")).run()
             Issue.record("a 22 KB poster in 2-second segments cannot fit 64 kbit/s")
         } catch let error as EmbedError {
-            #expect(error.description.contains("poster-large.jpg, 22740 bytes in every segment"), "\(error.description)")
+            #expect(
+                error.description.contains("poster-large.jpg, 22740 bytes in every segment"), "\(error.description)")
             #expect(error.description.contains("--fit"))
         }
         #expect(!FileManager.default.fileExists(atPath: output))

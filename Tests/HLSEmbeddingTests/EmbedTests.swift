@@ -12,7 +12,8 @@ func sampleCopy(_ name: String) throws -> (folder: TemporaryFolder, master: Stri
     let source = PackageRoot.url.appendingPathComponent("Samples")
     // packed-audio references ../compliant: copy both, as they sit in Samples/.
     for sample in Set([name, "compliant"]) {
-        try FileManager.default.copyItem(at: source.appendingPathComponent(sample), to: folder.url.appendingPathComponent(sample))
+        try FileManager.default.copyItem(
+            at: source.appendingPathComponent(sample), to: folder.url.appendingPathComponent(sample))
     }
     return (folder, folder.path("\(name)/master.m3u8"))
 }
@@ -26,7 +27,9 @@ func generatedAudioOnlyStream(
     let folder = try TemporaryFolder()
     let audio = folder.path("\(name)/audio")
     try FileManager.default.createDirectory(atPath: audio, withIntermediateDirectories: true)
-    try Shell.run(["ffmpeg", "-nostdin", "-hide_banner", "-loglevel", "error", "-f", "lavfi", "-i", "sine=\(sine)"] + encode(audio))
+    try Shell.run(
+        ["ffmpeg", "-nostdin", "-hide_banner", "-loglevel", "error", "-f", "lavfi", "-i", "sine=\(sine)"]
+            + encode(audio))
     try "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=64000,CODECS=\"\(codecs)\"\naudio/index.m3u8\n"
         .write(toFile: folder.path("\(name)/master.m3u8"), atomically: true, encoding: .utf8)
     return (folder, folder.path("\(name)/master.m3u8"))
@@ -61,12 +64,16 @@ func segmentFiles(of playlist: String) throws -> [String] {
     ]
 
     @Test(arguments: samples)
-    func embedsThePosterInEverySegmentAndTheResultChecksClean(_ sample: String, _ pattern: String, _ container: ContainerKind) async throws {
+    func embedsThePosterInEverySegmentAndTheResultChecksClean(
+        _ sample: String, _ pattern: String, _ container: ContainerKind
+    ) async throws {
         let (folder, master) = try sampleCopy(sample)
         let image = try fixture("poster.jpg")
         let output = folder.path("out")
-        let outcome = try await PosterEmbedder(EmbedRequest(
-            input: master, poster: try Poster(image: image), posterName: "poster.jpg", destination: .folder(output))).run()
+        let outcome = try await PosterEmbedder(
+            EmbedRequest(
+                input: master, poster: try Poster(image: image), posterName: "poster.jpg", destination: .folder(output))
+        ).run()
         #expect(outcome.verification.diagnostics.isEmpty, "\(outcome.verification.diagnostics)")
         let audio = try #require(outcome.verification.variants.first { $0.audioOnly })
         #expect(audio.artwork?.segmentsWithArtwork == 3)
@@ -78,18 +85,25 @@ func segmentFiles(of playlist: String) throws -> [String] {
             // Rewritten segments get new names (seg0.ts → seg0.embed-<8 hex>.ts), see StreamWriter.
             let original = String(format: pattern, index)
             let name = (segment as NSString).lastPathComponent
-            #expect(name.hasPrefix(((original as NSString).lastPathComponent as NSString).deletingPathExtension + ".embed-"), "\(name)")
+            #expect(
+                name.hasPrefix(
+                    ((original as NSString).lastPathComponent as NSString).deletingPathExtension + ".embed-"), "\(name)"
+            )
             #expect(try pictures(in: segment, container: container).map(\.data) == [image], "segment \(index)")
         }
     }
 
     @Test func playlistsChangeOnlyInTheRecomputedAttributes() async throws {
         let (folder, master) = try sampleCopy("compliant")
-        let outcome = try await PosterEmbedder(EmbedRequest(
-            input: master, poster: try Poster(image: fixture("poster.jpg")), posterName: "poster.jpg",
-            destination: .folder(folder.path("out")))).run()
-        let before = try String(contentsOfFile: master, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
-        let after = try String(contentsOfFile: outcome.output, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+        let outcome = try await PosterEmbedder(
+            EmbedRequest(
+                input: master, poster: try Poster(image: fixture("poster.jpg")), posterName: "poster.jpg",
+                destination: .folder(folder.path("out")))
+        ).run()
+        let before = try String(contentsOfFile: master, encoding: .utf8).split(
+            separator: "\n", omittingEmptySubsequences: false)
+        let after = try String(contentsOfFile: outcome.output, encoding: .utf8).split(
+            separator: "\n", omittingEmptySubsequences: false)
         #expect(before.count == after.count)
         let changed = zip(before, after).enumerated().filter { $0.element.0 != $0.element.1 }.map(\.offset)
         #expect(changed == [7], "only the audio variant's EXT-X-STREAM-INF (line 8) changes")
@@ -99,14 +113,22 @@ func segmentFiles(of playlist: String) throws -> [String] {
         // In the audio playlist only the URI lines change (the segments' new names); untouched
         // playlists and segments are the same bytes (hard links).
         let out = folder.path("out")
-        let mediaBefore = try String(contentsOfFile: folder.path("compliant/audio/index.m3u8"), encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
-        let mediaAfter = try String(contentsOfFile: out + "/audio/index.m3u8", encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+        let mediaBefore = try String(contentsOfFile: folder.path("compliant/audio/index.m3u8"), encoding: .utf8).split(
+            separator: "\n", omittingEmptySubsequences: false)
+        let mediaAfter = try String(contentsOfFile: out + "/audio/index.m3u8", encoding: .utf8).split(
+            separator: "\n", omittingEmptySubsequences: false)
         #expect(mediaBefore.count == mediaAfter.count)
         for (old, new) in zip(mediaBefore, mediaAfter) where old != new {
-            #expect(old.hasSuffix(".ts") && new.hasPrefix(old.dropLast(3) + ".embed-") && new.count == old.count + 15, "\(old) → \(new)")
+            #expect(
+                old.hasSuffix(".ts") && new.hasPrefix(old.dropLast(3) + ".embed-") && new.count == old.count + 15,
+                "\(old) → \(new)")
         }
-        #expect(try Data(contentsOf: URL(fileURLWithPath: out + "/v0/index.m3u8")) == Data(contentsOf: URL(fileURLWithPath: folder.path("compliant/v0/index.m3u8"))))
-        #expect(try Data(contentsOf: URL(fileURLWithPath: out + "/v0/seg1.ts")) == Data(contentsOf: URL(fileURLWithPath: folder.path("compliant/v0/seg1.ts"))))
+        #expect(
+            try Data(contentsOf: URL(fileURLWithPath: out + "/v0/index.m3u8"))
+                == Data(contentsOf: URL(fileURLWithPath: folder.path("compliant/v0/index.m3u8"))))
+        #expect(
+            try Data(contentsOf: URL(fileURLWithPath: out + "/v0/seg1.ts"))
+                == Data(contentsOf: URL(fileURLWithPath: folder.path("compliant/v0/seg1.ts"))))
     }
 
     @Test(arguments: ["compliant", "packed-audio", "fmp4"])
@@ -114,7 +136,9 @@ func segmentFiles(of playlist: String) throws -> [String] {
         let (folder, master) = try sampleCopy(sample)
         let poster = try Poster(image: fixture("poster.jpg"))
         func embed(_ input: String, _ poster: Poster?, into name: String) async throws -> EmbedOutcome {
-            try await PosterEmbedder(EmbedRequest(input: input, poster: poster, posterName: "p", destination: .folder(folder.path(name)))).run()
+            try await PosterEmbedder(
+                EmbedRequest(input: input, poster: poster, posterName: "p", destination: .folder(folder.path(name)))
+            ).run()
         }
         let once = try await embed(master, poster, into: "once")
         let twice = try await embed(once.output, poster, into: "twice")
@@ -133,9 +157,12 @@ func segmentFiles(of playlist: String) throws -> [String] {
         let image = try fixture("poster-large.jpg")
         let output = folder.path("out")
         do {
-            _ = try await PosterEmbedder(EmbedRequest(
-                input: master, poster: try Poster(image: image), posterName: "poster-large.jpg", destination: .folder(output),
-                configuration: CheckConfiguration(audioOnlyBudget: 48_000))).run()
+            _ = try await PosterEmbedder(
+                EmbedRequest(
+                    input: master, poster: try Poster(image: image), posterName: "poster-large.jpg",
+                    destination: .folder(output),
+                    configuration: CheckConfiguration(audioOnlyBudget: 48_000))
+            ).run()
             Issue.record("expected a refusal")
         } catch let error as EmbedError {
             // Exact bytes, and the very number the check gives for the same budget.
@@ -143,7 +170,9 @@ func segmentFiles(of playlist: String) throws -> [String] {
             let fits = try #require(check.variants.first { $0.audioOnly }?.largestPosterBytes)
             #expect(error.description.contains("poster-large.jpg is \(image.count) bytes"))
             #expect(error.description.contains("audio/index.m3u8 would peak at "))
-            #expect(error.description.contains("against a budget of 48000 bit/s; an image of at most \(fits) bytes fits"), "\(error.description)")
+            #expect(
+                error.description.contains("against a budget of 48000 bit/s; an image of at most \(fits) bytes fits"),
+                "\(error.description)")
         }
         #expect(!FileManager.default.fileExists(atPath: output))
     }
@@ -155,7 +184,8 @@ func segmentFiles(of playlist: String) throws -> [String] {
         var missing = size - image.count
         while missing > 0 {
             let body = min(max(missing - 4, 0), 65_533)
-            let segment = [0xFF, 0xFE, UInt8((body + 2) >> 8), UInt8((body + 2) & 0xFF)] + [UInt8](repeating: 0x20, count: body)
+            let segment =
+                [0xFF, 0xFE, UInt8((body + 2) >> 8), UInt8((body + 2) & 0xFF)] + [UInt8](repeating: 0x20, count: body)
             padding += segment
             missing -= segment.count
         }
@@ -174,23 +204,31 @@ func segmentFiles(of playlist: String) throws -> [String] {
         let image = try fixture("poster.jpg")
         try #require(fits > image.count + 8, "the sample leaves room for a poster at \(budget) bit/s")
 
-        let exact = try await PosterEmbedder(EmbedRequest(
-            input: master, poster: try Poster(image: Self.padded(image, to: fits)), posterName: "exact.jpg",
-            destination: .folder(folder.path("exact")), configuration: configuration)).run()
+        let exact = try await PosterEmbedder(
+            EmbedRequest(
+                input: master, poster: try Poster(image: Self.padded(image, to: fits)), posterName: "exact.jpg",
+                destination: .folder(folder.path("exact")), configuration: configuration)
+        ).run()
         let audio = try #require(exact.verification.variants.first { $0.audioOnly })
         #expect((audio.measuredPeakBitrate ?? .max) <= budget)
         #expect(audio.artwork?.maxBytes == fits)
         #expect(!exact.verification.diagnostics.contains { $0.rule == "artwork-over-budget" })
 
         await #expect(throws: EmbedError.self) {
-            _ = try await PosterEmbedder(EmbedRequest(
-                input: master, poster: try Poster(image: Self.padded(image, to: fits + 1)), posterName: "one-more.jpg",
-                destination: .folder(folder.path("one-more")), configuration: configuration)).run()
+            _ = try await PosterEmbedder(
+                EmbedRequest(
+                    input: master, poster: try Poster(image: Self.padded(image, to: fits + 1)),
+                    posterName: "one-more.jpg",
+                    destination: .folder(folder.path("one-more")), configuration: configuration)
+            ).run()
         }
         do {
-            _ = try await PosterEmbedder(EmbedRequest(
-                input: master, poster: try Poster(image: Self.padded(image, to: fits + 1)), posterName: "one-more.jpg",
-                destination: .folder(folder.path("one-more")), configuration: configuration)).run()
+            _ = try await PosterEmbedder(
+                EmbedRequest(
+                    input: master, poster: try Poster(image: Self.padded(image, to: fits + 1)),
+                    posterName: "one-more.jpg",
+                    destination: .folder(folder.path("one-more")), configuration: configuration)
+            ).run()
         } catch let error as EmbedError {
             #expect(error.description.contains("an image of at most \(fits) bytes fits"), "\(error.description)")
         }
@@ -201,33 +239,44 @@ func segmentFiles(of playlist: String) throws -> [String] {
     /// a 48 kbit/s variant with a poster "peaked" near 100 kbit/s and embed refused.
     @Test func aPosterFitsAVariantThatIsItsOwnAudioRendition() async throws {
         let folder = try VerdictFixtures.make("double-count")
-        let outcome = try await PosterEmbedder(EmbedRequest(
-            input: VerdictFixtures.master(folder, "double-count"), poster: try Poster(image: fixture("poster.jpg")),
-            posterName: "poster.jpg", destination: .folder(folder.path("out")))).run()
+        let outcome = try await PosterEmbedder(
+            EmbedRequest(
+                input: VerdictFixtures.master(folder, "double-count"), poster: try Poster(image: fixture("poster.jpg")),
+                posterName: "poster.jpg", destination: .folder(folder.path("out")))
+        ).run()
         let audio = try #require(outcome.verification.variants.first { $0.uri == "audio/index.m3u8" })
         let peak = try #require(outcome.targets.first?.peakAfter)
         #expect(audio.declaredBandwidth == peak, "BANDWIDTH is the one playlist's peak")
         #expect(peak <= 64_000)
-        #expect(!outcome.verification.diagnostics.contains { $0.rule == "bandwidth-below-peak" || $0.rule == "artwork-over-budget" },
-                "\(outcome.verification.diagnostics)")
+        #expect(
+            !outcome.verification.diagnostics.contains {
+                $0.rule == "bandwidth-below-peak" || $0.rule == "artwork-over-budget"
+            },
+            "\(outcome.verification.diagnostics)")
         let video = try #require(outcome.verification.variants.first { $0.uri == "video/index.m3u8" })
         #expect(video.declaredBandwidth == video.measuredPeakBitrate, "video + its audio rendition, rewritten")
     }
 
     @Test func forceWritesOverBudgetAndTheRecheckSaysSo() async throws {
         let (folder, master) = try sampleCopy("compliant")
-        let outcome = try await PosterEmbedder(EmbedRequest(
-            input: master, poster: try Poster(image: fixture("poster-large.jpg")), posterName: "poster-large.jpg",
-            destination: .folder(folder.path("out")), force: true, configuration: CheckConfiguration(audioOnlyBudget: 48_000))).run()
+        let outcome = try await PosterEmbedder(
+            EmbedRequest(
+                input: master, poster: try Poster(image: fixture("poster-large.jpg")), posterName: "poster-large.jpg",
+                destination: .folder(folder.path("out")), force: true,
+                configuration: CheckConfiguration(audioOnlyBudget: 48_000))
+        ).run()
         #expect(outcome.verification.diagnostics.contains { $0.rule == "artwork-over-budget" })
         #expect(outcome.verification.fails(at: .error))
     }
 
     @Test func fitReencodesTheImageToTheLargestSizeWithinTheBudget() async throws {
         let (folder, master) = try sampleCopy("compliant")
-        let outcome = try await PosterEmbedder(EmbedRequest(
-            input: master, poster: try Poster(image: fixture("poster-large.jpg")), posterName: "poster-large.jpg",
-            destination: .folder(folder.path("out")), fit: true, configuration: CheckConfiguration(audioOnlyBudget: 48_000))).run()
+        let outcome = try await PosterEmbedder(
+            EmbedRequest(
+                input: master, poster: try Poster(image: fixture("poster-large.jpg")), posterName: "poster-large.jpg",
+                destination: .folder(folder.path("out")), fit: true,
+                configuration: CheckConfiguration(audioOnlyBudget: 48_000))
+        ).run()
         let fitted = try #require(outcome.fittedImage)
         #expect(fitted.contains("JPEG"))
         let audio = try #require(outcome.verification.variants.first { $0.audioOnly })
@@ -243,8 +292,10 @@ func segmentFiles(of playlist: String) throws -> [String] {
     @Test func inPlaceRewritesTheStreamAndLeavesNothingOfTheRunBehind() async throws {
         let (folder, master) = try sampleCopy("compliant")
         let image = try fixture("poster.png")
-        let outcome = try await PosterEmbedder(EmbedRequest(
-            input: master, poster: try Poster(image: image), posterName: "poster.png", destination: .inPlace)).run()
+        let outcome = try await PosterEmbedder(
+            EmbedRequest(
+                input: master, poster: try Poster(image: image), posterName: "poster.png", destination: .inPlace)
+        ).run()
         #expect(outcome.output.hasSuffix("compliant/master.m3u8"))
         let segments = try segmentFiles(of: folder.path("compliant/audio/index.m3u8"))
         #expect(try pictures(in: segments[0], container: .mpegTS).first?.mimeType == "image/png")
@@ -258,13 +309,16 @@ func segmentFiles(of playlist: String) throws -> [String] {
         let (folder, master) = try sampleCopy("compliant")
         let media = folder.path("compliant/audio/index.m3u8")
         let text = try String(contentsOfFile: media, encoding: .utf8)
-            .replacingOccurrences(of: "#EXTINF", with: "#EXT-X-KEY:METHOD=AES-128,URI=\"key.bin\"\n#EXTINF", options: [], range: nil)
+            .replacingOccurrences(
+                of: "#EXTINF", with: "#EXT-X-KEY:METHOD=AES-128,URI=\"key.bin\"\n#EXTINF", options: [], range: nil)
         try Data(text.utf8).write(to: URL(fileURLWithPath: media))
         try Data(repeating: 7, count: 16).write(to: URL(fileURLWithPath: folder.path("compliant/audio/key.bin")))
         await #expect {
-            _ = try await PosterEmbedder(EmbedRequest(
-                input: master, poster: try Poster(image: fixture("poster.jpg")), posterName: "p",
-                destination: .folder(folder.path("out")))).run()
+            _ = try await PosterEmbedder(
+                EmbedRequest(
+                    input: master, poster: try Poster(image: fixture("poster.jpg")), posterName: "p",
+                    destination: .folder(folder.path("out")))
+            ).run()
         } throws: { error in
             "\(error)".contains("encrypted (METHOD=AES-128)") && "\(error)".contains("index.m3u8:")
         }
@@ -274,11 +328,14 @@ func segmentFiles(of playlist: String) throws -> [String] {
     @Test func namesTheCandidatesWhenVariantMatchesNothing() async throws {
         let copy = try sampleCopy("compliant")
         await #expect {
-            _ = try await PosterEmbedder(EmbedRequest(
-                input: copy.master, poster: try Poster(image: fixture("poster.jpg")), posterName: "p",
-                destination: .folder(copy.folder.path("out")), variants: ["v0/index.m3u8"])).run()
+            _ = try await PosterEmbedder(
+                EmbedRequest(
+                    input: copy.master, poster: try Poster(image: fixture("poster.jpg")), posterName: "p",
+                    destination: .folder(copy.folder.path("out")), variants: ["v0/index.m3u8"])
+            ).run()
         } throws: { error in
-            "\(error)".contains("--variant v0/index.m3u8 is not an audio-only variant") && "\(error)".contains("audio/index.m3u8")
+            "\(error)".contains("--variant v0/index.m3u8 is not an audio-only variant")
+                && "\(error)".contains("audio/index.m3u8")
         }
     }
 
@@ -292,13 +349,17 @@ func segmentFiles(of playlist: String) throws -> [String] {
     /// `root`: the folder the stream is confined to (`--root`), for streams that reach beyond the
     /// input playlist's folder through `../` or links.
     static func embed(
-        _ input: String, _ destination: EmbedRequest.Destination, image: String = "poster.jpg", root: String? = nil, variants: [String] = []
+        _ input: String, _ destination: EmbedRequest.Destination, image: String = "poster.jpg", root: String? = nil,
+        variants: [String] = []
     ) async throws -> EmbedOutcome {
         var configuration = CheckConfiguration()
         configuration.confinement.root = root
-        return try await PosterEmbedder(EmbedRequest(
-            input: input, poster: try Poster(image: fixture(image)), posterName: image, destination: destination, variants: variants,
-            configuration: configuration)).run()
+        return try await PosterEmbedder(
+            EmbedRequest(
+                input: input, poster: try Poster(image: fixture(image)), posterName: image, destination: destination,
+                variants: variants,
+                configuration: configuration)
+        ).run()
     }
 
     static func status(_ path: String) throws -> stat {
@@ -325,7 +386,10 @@ func segmentFiles(of playlist: String) throws -> [String] {
         _ = try await Self.embed(master, .inPlace)
 
         let segments = try segmentFiles(of: audio + "/index.m3u8")
-        #expect(segments.map { ($0 as NSString).lastPathComponent.hasPrefix("seg") && $0.contains(".embed-") } == [true, true, true])
+        #expect(
+            segments.map { ($0 as NSString).lastPathComponent.hasPrefix("seg") && $0.contains(".embed-") } == [
+                true, true, true,
+            ])
         #expect(try Self.status(audio).st_mode & 0o7777 == 0o750)
         #expect(try Self.status(audio + "/index.m3u8").st_mode & 0o7777 == 0o640)
         #expect(try Self.status(segments[0]).st_mode & 0o7777 == 0o644)
@@ -347,7 +411,8 @@ func segmentFiles(of playlist: String) throws -> [String] {
         let folder = try TemporaryFolder()
         let manager = FileManager.default
         // The stream is reached through a link; its audio folder is itself a link elsewhere.
-        try manager.copyItem(atPath: PackageRoot.url.appendingPathComponent("Samples/compliant").path, toPath: folder.path("real"))
+        try manager.copyItem(
+            atPath: PackageRoot.url.appendingPathComponent("Samples/compliant").path, toPath: folder.path("real"))
         try manager.moveItem(atPath: folder.path("real/audio"), toPath: folder.path("audio-store"))
         try manager.createSymbolicLink(atPath: folder.path("real/audio"), withDestinationPath: "../audio-store")
         try manager.createSymbolicLink(atPath: folder.path("stream"), withDestinationPath: "real")
@@ -362,15 +427,21 @@ func segmentFiles(of playlist: String) throws -> [String] {
         #expect(try manager.contentsOfDirectory(atPath: folder.url.path).sorted() == ["audio-store", "real", "stream"])
     }
 
-    @Test(arguments: [("compliant", "is the folder"), ("compliant/audio/out", "is inside the folder"), (".", "contains the folder")])
-    func refusesAnOutputThatIsInsideOrContainsTheInputEvenThroughALink(_ target: String, _ relation: String) async throws {
+    @Test(arguments: [
+        ("compliant", "is the folder"), ("compliant/audio/out", "is inside the folder"), (".", "contains the folder"),
+    ])
+    func refusesAnOutputThatIsInsideOrContainsTheInputEvenThroughALink(_ target: String, _ relation: String)
+        async throws
+    {
         let (folder, master) = try sampleCopy("compliant")
-        try FileManager.default.createSymbolicLink(atPath: folder.path("alias"), withDestinationPath: folder.path(target))
+        try FileManager.default.createSymbolicLink(
+            atPath: folder.path("alias"), withDestinationPath: folder.path(target))
         let before = try snapshot(folder.path("compliant"))
         await #expect {
             _ = try await Self.embed(master, .folder(folder.path("alias")))
         } throws: { error in
-            "\(error)".contains("--output \(folder.path("alias")) \(relation)") && "\(error)".contains("of the input stream")
+            "\(error)".contains("--output \(folder.path("alias")) \(relation)")
+                && "\(error)".contains("of the input stream")
         }
         #expect(try snapshot(folder.path("compliant")) == before)
     }
@@ -379,14 +450,17 @@ func segmentFiles(of playlist: String) throws -> [String] {
         let (folder, master) = try sampleCopy("compliant")
         let before = try snapshot(folder.path("compliant"))
         try FileManager.default.createDirectory(atPath: folder.path("out"), withIntermediateDirectories: false)
-        try FileManager.default.createSymbolicLink(atPath: folder.path("out/audio"), withDestinationPath: folder.path("compliant/audio"))
+        try FileManager.default.createSymbolicLink(
+            atPath: folder.path("out/audio"), withDestinationPath: folder.path("compliant/audio"))
         await #expect {
             _ = try await Self.embed(master, .folder(folder.path("out")))
         } throws: { error in
             "\(error)".contains("out/audio is a symbolic link: embed does not write through links")
         }
         #expect(try snapshot(folder.path("compliant")) == before, "the input is untouched")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path("out")) == ["audio"], "and no journal or lock is left")
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: folder.path("out")) == ["audio"],
+            "and no journal or lock is left")
     }
 
     @Test func inPlaceRefusesToReplaceALinkedPlaylistBeforeWritingAnything() async throws {
@@ -417,7 +491,9 @@ func segmentFiles(of playlist: String) throws -> [String] {
         } throws: { error in
             "\(error)".contains("\(taken) exists with other content; embed does not overwrite it")
         }
-        #expect(try snapshot(folder.path("compliant")) == before, "the first two new segments were removed again, the other file kept")
+        #expect(
+            try snapshot(folder.path("compliant")) == before,
+            "the first two new segments were removed again, the other file kept")
     }
 
     @Test func theJournalOfAnInterruptedRunLeadsTheNextRunToRemoveItsLeftovers() async throws {
@@ -430,17 +506,21 @@ func segmentFiles(of playlist: String) throws -> [String] {
             "replaced":["\(audio)/seg0.ts"],"folders":["\(audio)"]}
             """
         try Data(journal.utf8).write(to: URL(fileURLWithPath: folder.path("compliant/.hlscheck-embed.journal")))
-        try Data("half".utf8).write(to: URL(fileURLWithPath: audio + "/.seg1.embed-0badf00d.ts.hlscheck-embed-5eed.tmp"))
+        try Data("half".utf8).write(
+            to: URL(fileURLWithPath: audio + "/.seg1.embed-0badf00d.ts.hlscheck-embed-5eed.tmp"))
         try Data("orphan".utf8).write(to: URL(fileURLWithPath: audio + "/seg0.embed-0badf00d.ts"))
         // Not the run's: another program's temporary file and a file named like ours but referenced by nobody else's run.
         try Data("mine".utf8).write(to: URL(fileURLWithPath: audio + "/.seg1.ts.hlscheck-embed-other.tmp"))
         let messages = Messages()
-        var request = EmbedRequest(input: master, poster: try Poster(image: fixture("poster.jpg")), posterName: "p", destination: .inPlace)
+        var request = EmbedRequest(
+            input: master, poster: try Poster(image: fixture("poster.jpg")), posterName: "p", destination: .inPlace)
         request.report = { messages.append($0) }
         _ = try await PosterEmbedder(request).run()
         #expect(messages.all == ["removed 2 leftovers of an interrupted run in \(folder.path("compliant"))"])
         let names = try FileManager.default.contentsOfDirectory(atPath: audio).sorted()
-        #expect(!names.contains("seg0.embed-0badf00d.ts") && !names.contains(".seg1.embed-0badf00d.ts.hlscheck-embed-5eed.tmp"))
+        #expect(
+            !names.contains("seg0.embed-0badf00d.ts")
+                && !names.contains(".seg1.embed-0badf00d.ts.hlscheck-embed-5eed.tmp"))
         #expect(names.contains(".seg1.ts.hlscheck-embed-other.tmp"), "a file of another run stays")
         #expect(!FileManager.default.fileExists(atPath: folder.path("compliant/.hlscheck-embed.journal")))
     }
@@ -464,10 +544,12 @@ extension EmbedSafetyTests {
         try manager.createDirectory(atPath: folder.path("store"), withIntermediateDirectories: false)
         try manager.moveItem(atPath: folder.path("compliant/audio/seg1.ts"), toPath: folder.path("store/seg1.ts"))
         try manager.setAttributes([.posixPermissions: 0o640], ofItemAtPath: folder.path("store/seg1.ts"))
-        try manager.createSymbolicLink(atPath: folder.path("compliant/audio/seg1.ts"), withDestinationPath: "../../store/seg1.ts")
+        try manager.createSymbolicLink(
+            atPath: folder.path("compliant/audio/seg1.ts"), withDestinationPath: "../../store/seg1.ts")
         let stored = try snapshot(folder.path("store"))
 
-        let outcome = try await Self.embed(master, inPlace ? .inPlace : .folder(folder.path("out")), root: folder.url.path)
+        let outcome = try await Self.embed(
+            master, inPlace ? .inPlace : .folder(folder.path("out")), root: folder.url.path)
 
         #expect(try snapshot(folder.path("store")) == stored, "the link's target is never written")
         let written = (outcome.output as NSString).deletingLastPathComponent + "/audio"
@@ -477,8 +559,10 @@ extension EmbedSafetyTests {
         #expect(try pictures(in: segments[1], container: .mpegTS).count == 1)
         if inPlace {
             #expect(second.st_mode & 0o7777 == 0o640, "with the mode of the file the link pointed at")
-            #expect(try manager.destinationOfSymbolicLink(atPath: folder.path("compliant/audio/seg1.ts")) == "../../store/seg1.ts",
-                    "the link itself stays")
+            #expect(
+                try manager.destinationOfSymbolicLink(atPath: folder.path("compliant/audio/seg1.ts"))
+                    == "../../store/seg1.ts",
+                "the link itself stays")
         }
     }
 }
@@ -491,7 +575,9 @@ extension EmbedSafetyTests {
         let (folder, master) = try sampleCopy("compliant")
         let audio = folder.path("compliant/audio")
         try FileManager.default.copyItem(atPath: audio + "/index.m3u8", toPath: audio + "/same.m3u8")
-        let text = try String(contentsOfFile: master, encoding: .utf8) + "#EXT-X-STREAM-INF:BANDWIDTH=47133,CODECS=\"mp4a.40.2\"\naudio/same.m3u8\n"
+        let text =
+            try String(contentsOfFile: master, encoding: .utf8)
+            + "#EXT-X-STREAM-INF:BANDWIDTH=47133,CODECS=\"mp4a.40.2\"\naudio/same.m3u8\n"
         try Data(text.utf8).write(to: URL(fileURLWithPath: master))
         var request = EmbedRequest(
             input: master, poster: try Poster(image: fixture("poster.png")), posterName: "poster.png",
@@ -504,7 +590,9 @@ extension EmbedSafetyTests {
         #expect(chosen.allSatisfy { $0.contains(".embed-") })
         #expect(other.map { ($0 as NSString).lastPathComponent } == ["seg0.ts", "seg1.ts", "seg2.ts"])
         for segment in other {
-            #expect(try pictures(in: segment, container: .mpegTS).first?.mimeType == "image/jpeg", "the other playlist's segments keep their poster")
+            #expect(
+                try pictures(in: segment, container: .mpegTS).first?.mimeType == "image/jpeg",
+                "the other playlist's segments keep their poster")
         }
     }
 }
@@ -515,8 +603,10 @@ extension EmbedSafetyTests {
         let (folder, _) = try sampleCopy("compliant")
         let master = folder.path("other/master.m3u8")
         try FileManager.default.createDirectory(atPath: folder.path("other"), withIntermediateDirectories: false)
-        try Data("#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=47133,CODECS=\"mp4a.40.2\"\n../compliant/audio/index.m3u8\n".utf8)
-            .write(to: URL(fileURLWithPath: master))
+        try Data(
+            "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=47133,CODECS=\"mp4a.40.2\"\n../compliant/audio/index.m3u8\n".utf8
+        )
+        .write(to: URL(fileURLWithPath: master))
         let lockPath = folder.path("compliant/audio/.hlscheck-embed.lock")
         let descriptor = open(lockPath, O_RDWR | O_CREAT, 0o644)
         #expect(flock(descriptor, LOCK_EX) == 0)
@@ -538,8 +628,12 @@ extension EmbedSafetyTests {
     @Test func aMediaPlaylistInputIsCopiedWhole() async throws {
         let (folder, _) = try sampleCopy("fmp4")
         let outcome = try await Self.embed(folder.path("fmp4/audio/index.m3u8"), .folder(folder.path("out")))
-        #expect(FileManager.default.contents(atPath: folder.path("out/init.mp4")) == FileManager.default.contents(atPath: folder.path("fmp4/audio/init.mp4")))
+        #expect(
+            FileManager.default.contents(atPath: folder.path("out/init.mp4"))
+                == FileManager.default.contents(atPath: folder.path("fmp4/audio/init.mp4")))
         #expect(try segmentFiles(of: outcome.output).allSatisfy { FileManager.default.fileExists(atPath: $0) })
-        #expect(outcome.verification.diagnostics.filter { $0.severity == .error }.isEmpty, "\(outcome.verification.diagnostics)")
+        #expect(
+            outcome.verification.diagnostics.filter { $0.severity == .error }.isEmpty,
+            "\(outcome.verification.diagnostics)")
     }
 }

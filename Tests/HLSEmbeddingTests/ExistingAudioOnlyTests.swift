@@ -13,17 +13,23 @@ import Testing
         let folder = try TemporaryFolder()
         let master = try await RuntLadder(audioKbps: 40, audioOnlyVariant: true).make(in: folder)
         let withPoster = folder.path("with-poster")
-        _ = try await PosterEmbedder(EmbedRequest(input: master, poster: try samplePoster(), posterName: "poster.jpg", destination: .folder(withPoster))).run()
+        _ = try await PosterEmbedder(
+            EmbedRequest(
+                input: master, poster: try samplePoster(), posterName: "poster.jpg", destination: .folder(withPoster))
+        ).run()
         let input = (withPoster as NSString).appendingPathComponent("master.m3u8")
         let before = try snapshot(withPoster)
 
-        var request = AudioOnlyRequest(input: input, poster: try samplePoster(), posterName: "poster.jpg", destination: .inPlace)
+        var request = AudioOnlyRequest(
+            input: input, poster: try samplePoster(), posterName: "poster.jpg", destination: .inPlace)
         let outcome = try await AudioOnlyVariantBuilder(request).run()
         #expect(outcome.action == .alreadyPresent)
         #expect(outcome.variantURI == "audio/index.m3u8")
         let existing = try #require(outcome.existing)
         #expect(existing.hasPrefix("audio/index.m3u8 peaks at "), "\(existing)")
-        #expect(existing.hasSuffix("within the 64.0 kbit/s budget, the poster in every segment but the final runt"), "\(existing)")
+        #expect(
+            existing.hasSuffix("within the 64.0 kbit/s budget, the poster in every segment but the final runt"),
+            "\(existing)")
         #expect(try snapshot(withPoster) == before)
 
         // --replace does not touch a variant that does its job either.
@@ -36,7 +42,9 @@ import Testing
         let folder = try TemporaryFolder()
         let master = try await RuntLadder(audioKbps: 96, audioOnlyVariant: true).make(in: folder)
         let originalText = try String(contentsOfFile: master, encoding: .utf8)
-        var request = AudioOnlyRequest(input: master, poster: try samplePoster(), posterName: "poster.jpg", destination: .folder(folder.path("out")))
+        var request = AudioOnlyRequest(
+            input: master, poster: try samplePoster(), posterName: "poster.jpg",
+            destination: .folder(folder.path("out")))
 
         let error = await #expect(throws: EmbedError.self) { try await AudioOnlyVariantBuilder(request).run() }
         let message = error?.description ?? ""
@@ -53,7 +61,8 @@ import Testing
 
         // The new entry sits where the old one did; every other line is as it was (the
         // rendition the video plays with included).
-        let written = try String(contentsOfFile: outcome.output, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+        let written = try String(contentsOfFile: outcome.output, encoding: .utf8).split(
+            separator: "\n", omittingEmptySubsequences: false)
         let original = originalText.split(separator: "\n", omittingEmptySubsequences: false)
         #expect(written.count == original.count)
         let oldLine = try #require(original.firstIndex { $0 == "audio/index.m3u8" })
@@ -61,7 +70,8 @@ import Testing
             if index == oldLine {
                 #expect(line == variantURI)
             } else if index == oldLine - 1 {
-                #expect(line.hasPrefix("#EXT-X-STREAM-INF:BANDWIDTH=\(outcome.peak ?? 0),AVERAGE-BANDWIDTH="), "\(line)")
+                #expect(
+                    line.hasPrefix("#EXT-X-STREAM-INF:BANDWIDTH=\(outcome.peak ?? 0),AVERAGE-BANDWIDTH="), "\(line)")
             } else {
                 #expect(line == original[index])
             }
@@ -71,7 +81,9 @@ import Testing
         let audioOnly = verification.variants.filter(\.audioOnly)
         #expect(audioOnly.map(\.uri) == [variantURI])
         #expect(try #require(audioOnly.first?.measuredPeakBitrate) <= 64_000)
-        #expect(!verification.diagnostics.contains { $0.rule.hasPrefix("artwork-") || $0.rule.hasPrefix("audio-only") }, "\(verification.diagnostics)")
+        #expect(
+            !verification.diagnostics.contains { $0.rule.hasPrefix("artwork-") || $0.rule.hasPrefix("audio-only") },
+            "\(verification.diagnostics)")
         // The old playlist's files stay: the video variant still plays its audio from them.
         #expect(FileManager.default.fileExists(atPath: folder.path("out/audio/seg0.ts")))
     }

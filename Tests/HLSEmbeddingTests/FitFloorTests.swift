@@ -34,7 +34,9 @@ import Testing
         // ffprobe decodes the re-encoded poster.
         let path = folder.path("poster.jpg")
         try Data(picture.data).write(to: URL(fileURLWithPath: path))
-        let probed = try Shell.run(["ffprobe", "-v", "error", "-show_entries", "stream=codec_name", "-of", "csv=p=0", path])
+        let probed = try Shell.run([
+            "ffprobe", "-v", "error", "-show_entries", "stream=codec_name", "-of", "csv=p=0", path,
+        ])
         #expect(probed.hasPrefix("mjpeg"), "\(probed)")
     }
 
@@ -75,12 +77,16 @@ import Testing
         #expect(room < floor.data.count)
 
         var request = EmbedRequest(
-            input: master, poster: try Poster(image: image), posterName: "poster-large.jpg", destination: .folder(folder.path("out")),
+            input: master, poster: try Poster(image: image), posterName: "poster-large.jpg",
+            destination: .folder(folder.path("out")),
             fit: true, configuration: CheckConfiguration(audioOnlyBudget: budget))
         request.fit = true
         let error = await #expect(throws: EmbedError.self) { try await PosterEmbedder(request).run() }
         let message = error?.description ?? ""
-        #expect(message.contains("an image of at most \(room) bytes fits, and no re-encoding of the image fits (--fit searches JPEG quality, then smaller sizes; it goes down to \(floor.description))"), "\(message)")
+        #expect(
+            message.contains(
+                "an image of at most \(room) bytes fits, and no re-encoding of the image fits (--fit searches JPEG quality, then smaller sizes; it goes down to \(floor.description))"
+            ), "\(message)")
         #expect(!FileManager.default.fileExists(atPath: folder.path("out")))
     }
 }

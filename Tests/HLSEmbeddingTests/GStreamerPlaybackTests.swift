@@ -15,7 +15,8 @@ enum GStreamerPlayback {
     /// What `gst-launch-1.0` needs: the tool (gstreamer1.0-tools) and, for HLS, AAC and both
     /// containers, plugins-base, -good, -bad and gstreamer1.0-libav — the Makefile's
     /// TEST_DEB_PACKAGES, which `make test` installs.
-    static let missing = "gst-launch-1.0 is not installed: `make test-deps` installs GStreamer (gstreamer1.0-tools, -plugins-base, -good, -bad, gstreamer1.0-libav)"
+    static let missing =
+        "gst-launch-1.0 is not installed: `make test-deps` installs GStreamer (gstreamer1.0-tools, -plugins-base, -good, -bad, gstreamer1.0-libav)"
 
     struct Playback {
         var result: ToolProcess.Result
@@ -28,12 +29,14 @@ enum GStreamerPlayback {
         /// The audio buffers the sink received: each one's start and duration, in seconds of
         /// GStreamer's timeline (hlsdemux2 puts the stream at an offset of its own).
         var audioBuffers: [(pts: Double, duration: Double)] {
-            result.output.matches(of: /pts: (\d+):(\d+):(\d+\.\d+), duration: (\d+):(\d+):(\d+\.\d+)/).compactMap { match in
+            result.output.matches(of: /pts: (\d+):(\d+):(\d+\.\d+), duration: (\d+):(\d+):(\d+\.\d+)/).compactMap {
+                match in
                 func seconds(_ h: Substring, _ m: Substring, _ s: Substring) -> Double? {
                     guard let h = Double(h), let m = Double(m), let s = Double(s) else { return nil }
                     return h * 3600 + m * 60 + s
                 }
-                guard let pts = seconds(match.1, match.2, match.3), let duration = seconds(match.4, match.5, match.6) else { return nil }
+                guard let pts = seconds(match.1, match.2, match.3), let duration = seconds(match.4, match.5, match.6)
+                else { return nil }
                 return (pts, duration)
             }
         }
@@ -48,10 +51,11 @@ enum GStreamerPlayback {
         let server = try await HTTPTestServer(folder: folder)
         let result: ToolProcess.Result
         do {
-            result = try await ToolProcess.captureOffPool([
-                "gst-launch-1.0", "-v", "playbin3", "uri=\(server.url(relativePath))",
-                "audio-sink=fakesink silent=false", "video-sink=fakesink", "text-sink=fakesink",
-            ], timeout: 60)
+            result = try await ToolProcess.captureOffPool(
+                [
+                    "gst-launch-1.0", "-v", "playbin3", "uri=\(server.url(relativePath))",
+                    "audio-sink=fakesink silent=false", "video-sink=fakesink", "text-sink=fakesink",
+                ], timeout: 60)
         } catch {
             await server.stop()
             throw error
@@ -75,15 +79,21 @@ enum GStreamerPlayback {
         // pad"), which a short stream on a loaded machine does; a longer one waits for the output.
         let master = try await ladder.make(in: folder, seconds: 40)
         let request = AudioOnlyRequest(
-            input: master, poster: try Poster(image: fixture("poster.jpg")), posterName: "poster.jpg", destination: .folder(folder.path("out")))
+            input: master, poster: try Poster(image: fixture("poster.jpg")), posterName: "poster.jpg",
+            destination: .folder(folder.path("out")))
         let outcome = try await AudioOnlyVariantBuilder(request).run()
         let written = (outcome.output as NSString).deletingLastPathComponent
         let variant = try #require(outcome.variantURI)
 
         let playback = try await GStreamerPlayback.play(variant, in: written)
-        let tail = playback.result.output.split(separator: "\n").filter { !$0.contains("last-message") }.suffix(12).joined(separator: "\n")
+        let tail =
+            playback.result.output.split(separator: "\n").filter { !$0.contains("last-message") }.suffix(12).joined(
+                separator: "\n")
             + "\nrequests served: " + playback.requested.joined(separator: " ")
-        #expect(!playback.result.killedBySignal && playback.result.status == 0, "gst-launch-1.0 exited \(playback.result.status)\(playback.result.killedBySignal ? " (killed: it did not finish within a minute)" : ""):\n\(tail)")
+        #expect(
+            !playback.result.killedBySignal && playback.result.status == 0,
+            "gst-launch-1.0 exited \(playback.result.status)\(playback.result.killedBySignal ? " (killed: it did not finish within a minute)" : ""):\n\(tail)"
+        )
         #expect(playback.errors.isEmpty, "\(playback.errors)")
         #expect(playback.reachedEndOfStream, "no end of stream:\n\(tail)")
         // As much audio as the source holds (its packets as ffprobe reads them, a second opinion
@@ -91,11 +101,13 @@ enum GStreamerPlayback {
         // encoder starts afresh at each discontinuity).
         let buffers = playback.audioBuffers
         #expect(!buffers.isEmpty, "the audio sink received no buffer:\n\(tail)")
-        let sourcePlaylist = ((master as NSString).deletingLastPathComponent as NSString).appendingPathComponent(ladder.audioPlaylist)
+        let sourcePlaylist = ((master as NSString).deletingLastPathComponent as NSString).appendingPathComponent(
+            ladder.audioPlaylist)
         let sourceDuration = try Shell.audioPackets(sourcePlaylist).reduce(0) { $0 + $1.duration }
         #expect(sourceDuration > 0, "ffprobe read no audio from the source \(sourcePlaylist)")
         let runs = ladder == .tsDiscontinuity ? 2.0 : 1.0
-        #expect(abs(playback.audioDuration - sourceDuration) <= runs * 2 * 1024 / 48_000,
-                "GStreamer played \(playback.audioDuration) s of the new audio; the source holds \(sourceDuration) s")
+        #expect(
+            abs(playback.audioDuration - sourceDuration) <= runs * 2 * 1024 / 48_000,
+            "GStreamer played \(playback.audioDuration) s of the new audio; the source holds \(sourceDuration) s")
     }
 }

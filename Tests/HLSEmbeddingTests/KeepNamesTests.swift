@@ -17,14 +17,17 @@ import Testing
         let stream = folder.path("stream")
         let before = try snapshot(stream)
         let written: String
-        var request = EmbedRequest(input: master, poster: try samplePoster(), posterName: "poster.jpg", destination: .inPlace)
+        var request = EmbedRequest(
+            input: master, poster: try samplePoster(), posterName: "poster.jpg", destination: .inPlace)
         request.keepNames = true
         switch destination {
         case .inPlace:
             written = stream
         case .newOutputFolder, .existingOutputFolder:
             written = folder.path("out")
-            if destination == .existingOutputFolder { try FileManager.default.createDirectory(atPath: written, withIntermediateDirectories: false) }
+            if destination == .existingOutputFolder {
+                try FileManager.default.createDirectory(atPath: written, withIntermediateDirectories: false)
+            }
             request.destination = .folder(written)
         }
         let outcome = try await PosterEmbedder(request).run()

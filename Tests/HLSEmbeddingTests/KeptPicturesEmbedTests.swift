@@ -14,7 +14,9 @@ import Testing
 
     /// The packed-audio sample with a 12 000-byte back cover in the leading tag of each of its
     /// three segments (beside the PRIV timestamp and the poster the sample carries).
-    static func streamWithBackCovers(bytes: Int = 12_000) throws -> (folder: TemporaryFolder, master: String, back: AttachedPicture) {
+    static func streamWithBackCovers(bytes: Int = 12_000) throws -> (
+        folder: TemporaryFolder, master: String, back: AttachedPicture
+    ) {
         let (folder, master) = try sampleCopy("packed-audio")
         var back = Self.back
         back.data = EmbedTests.padded(try fixture("poster.jpg"), to: bytes)
@@ -23,15 +25,18 @@ import Testing
             let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
             let (tag, length) = try ID3Tag.parse(bytes[...])
             let frames = tag.frames + [.attachedPicture(back)]
-            try Data(ID3Tag(majorVersion: 4, frames: frames).serialized() + bytes[length...]).write(to: URL(fileURLWithPath: path))
+            try Data(ID3Tag(majorVersion: 4, frames: frames).serialized() + bytes[length...]).write(
+                to: URL(fileURLWithPath: path))
         }
         return (folder, master, back)
     }
 
     static func embed(_ master: String, into output: String, image: [UInt8]? = nil) async throws -> EmbedOutcome {
-        try await PosterEmbedder(EmbedRequest(
-            input: master, poster: try Poster(image: image ?? fixture("poster.jpg")), posterName: "poster.jpg",
-            destination: .folder(output))).run()
+        try await PosterEmbedder(
+            EmbedRequest(
+                input: master, poster: try Poster(image: image ?? fixture("poster.jpg")), posterName: "poster.jpg",
+                destination: .folder(output))
+        ).run()
     }
 
     /// The refusal of a poster over budget, as the user reads it.
@@ -59,8 +64,11 @@ import Testing
         }
         let fitsWithBack = try #require(fitting(withBack), "\(withBack)")
         let fitsPlain = try #require(fitting(plain), "\(plain)")
-        #expect(fitsPlain - fitsWithBack >= 9_950 && fitsPlain - fitsWithBack <= 10_050, "\(fitsPlain) - \(fitsWithBack)")
-        #expect(withBack.contains("(kept 1 other picture (back cover, 10 KB) in 3 segments of audio/index.m3u8;"), "\(withBack)")
+        #expect(
+            fitsPlain - fitsWithBack >= 9_950 && fitsPlain - fitsWithBack <= 10_050, "\(fitsPlain) - \(fitsWithBack)")
+        #expect(
+            withBack.contains("(kept 1 other picture (back cover, 10 KB) in 3 segments of audio/index.m3u8;"),
+            "\(withBack)")
         #expect(!plain.contains("other picture"), "\(plain)")
     }
 
@@ -90,17 +98,25 @@ import Testing
         #expect(audio.declaredBandwidth == audio.measuredPeakBitrate)
         #expect(audio.measuredPeakBitrate == target.peakAfter)
         // Said once, with what, how large, where, and that it counts.
-        #expect(target.notes.contains("kept 1 other picture (back cover, 12 KB) in 3 segments of audio/index.m3u8; it is the segments' own content, not the poster, and counts in the budget"), "\(target.notes)")
+        #expect(
+            target.notes.contains(
+                "kept 1 other picture (back cover, 12 KB) in 3 segments of audio/index.m3u8; it is the segments' own content, not the poster, and counts in the budget"
+            ), "\(target.notes)")
         #expect(!plainTarget.notes.contains { $0.contains("other picture") })
         // The re-check sees the poster as the poster: no artwork finding.
-        #expect(!outcome.verification.diagnostics.contains { $0.rule.hasPrefix("artwork") }, "\(outcome.verification.diagnostics)")
+        #expect(
+            !outcome.verification.diagnostics.contains { $0.rule.hasPrefix("artwork") },
+            "\(outcome.verification.diagnostics)")
 
         // mutagen (a reader we did not write) sees both pictures, under their own descriptions.
         if Shell.available("python3"), (try? Shell.run(["python3", "-c", "import mutagen"])) != nil {
-            let script = "import sys, mutagen.id3\nfor f in sys.argv[1:]: print(sorted((k, int(fr.type), len(fr.data)) for k, fr in mutagen.id3.ID3(f).items() if k.startswith('APIC')))"
+            let script =
+                "import sys, mutagen.id3\nfor f in sys.argv[1:]: print(sorted((k, int(fr.type), len(fr.data)) for k, fr in mutagen.id3.ID3(f).items() if k.startswith('APIC')))"
             let listed = try Shell.run(["python3", "-c", script] + segments)
             let posterBytes = try fixture("poster.jpg").count
-            #expect(listed == String(repeating: "[('APIC:', 3, \(posterBytes)), ('APIC:back', 4, 12000)]\n", count: 3), "\(listed)")
+            #expect(
+                listed == String(repeating: "[('APIC:', 3, \(posterBytes)), ('APIC:back', 4, 12000)]\n", count: 3),
+                "\(listed)")
         }
     }
 }

@@ -13,7 +13,8 @@ import Testing
         let folder = try TemporaryFolder()
         let master = try await RuntLadder(languages: [("English", "en"), ("Français", "fr")]).make(in: folder)
         let original = try Data(contentsOf: URL(fileURLWithPath: master))
-        var request = AudioOnlyRequest(input: master, poster: try samplePoster(), posterName: "poster.jpg", destination: .inPlace)
+        var request = AudioOnlyRequest(
+            input: master, poster: try samplePoster(), posterName: "poster.jpg", destination: .inPlace)
         let outcome = try await AudioOnlyVariantBuilder(request).run()
         #expect(outcome.action == .added)
         #expect(outcome.languages == ["en", "fr"])
@@ -24,10 +25,17 @@ import Testing
         // The master: the input's bytes, then the group and the variant over it.
         let written = try Data(contentsOf: URL(fileURLWithPath: master))
         #expect(written.starts(with: original))
-        let added = String(decoding: written.dropFirst(original.count), as: UTF8.self).split(separator: "\n").map(String.init)
+        let added = String(decoding: written.dropFirst(original.count), as: UTF8.self).split(separator: "\n").map(
+            String.init)
         #expect(added.count == 4, "\(added)")
-        #expect(added[0] == "#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"audio-only\",NAME=\"English\",LANGUAGE=\"en\",DEFAULT=YES,AUTOSELECT=YES,CHANNELS=\"2\",URI=\"audio-only/en/index.m3u8\"")
-        #expect(added[1] == "#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"audio-only\",NAME=\"Français\",LANGUAGE=\"fr\",DEFAULT=NO,AUTOSELECT=YES,CHANNELS=\"2\",URI=\"audio-only/fr/index.m3u8\"")
+        #expect(
+            added[0]
+                == "#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"audio-only\",NAME=\"English\",LANGUAGE=\"en\",DEFAULT=YES,AUTOSELECT=YES,CHANNELS=\"2\",URI=\"audio-only/en/index.m3u8\""
+        )
+        #expect(
+            added[1]
+                == "#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"audio-only\",NAME=\"Français\",LANGUAGE=\"fr\",DEFAULT=NO,AUTOSELECT=YES,CHANNELS=\"2\",URI=\"audio-only/fr/index.m3u8\""
+        )
         #expect(added[2].hasPrefix("#EXT-X-STREAM-INF:BANDWIDTH=\(peak),AVERAGE-BANDWIDTH="))
         #expect(added[2].hasSuffix(",CODECS=\"mp4a.40.2\",AUDIO=\"audio-only\""))
         #expect(added[3] == "audio-only/en/index.m3u8")
@@ -53,7 +61,11 @@ import Testing
         // The tone tells the languages apart: 440 Hz English, 660 Hz French (RuntLadder); ffmpeg's
         // volumedetect behind a narrow band-pass measures each.
         func level(_ language: String, _ frequency: Int) throws -> Double {
-            let output = try Shell.run(["sh", "-c", "ffmpeg -nostdin -v info -i \"$0\" -map 0:a:0 -af bandpass=f=\(frequency):width_type=h:w=40,volumedetect -f null - 2>&1", stream + "/audio-only/\(language)/index.m3u8"])
+            let output = try Shell.run([
+                "sh", "-c",
+                "ffmpeg -nostdin -v info -i \"$0\" -map 0:a:0 -af bandpass=f=\(frequency):width_type=h:w=40,volumedetect -f null - 2>&1",
+                stream + "/audio-only/\(language)/index.m3u8",
+            ])
             let line = try #require(output.split(separator: "\n").first { $0.contains("mean_volume:") })
             return try #require(Double(line.split(separator: " ").dropLast().last ?? ""))
         }
@@ -66,7 +78,9 @@ import Testing
         request.poster = nil
         #expect(try await AudioOnlyVariantBuilder(request).run().action == .removed)
         #expect(try Data(contentsOf: URL(fileURLWithPath: master)) == original)
-        let left = try FileManager.default.subpathsOfDirectory(atPath: stream + "/audio-only").filter { !$0.hasSuffix("en") && !$0.hasSuffix("fr") }
+        let left = try FileManager.default.subpathsOfDirectory(atPath: stream + "/audio-only").filter {
+            !$0.hasSuffix("en") && !$0.hasSuffix("fr")
+        }
         #expect(left.isEmpty, "\(left)")
     }
 }

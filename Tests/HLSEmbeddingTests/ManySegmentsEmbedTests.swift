@@ -14,22 +14,30 @@ import Testing
     /// An audio-only MPEG-TS variant of 125 segments of about 0.5 s (more than a batch of file
     /// creations and than the scans in flight), made with the ffmpeg CLI.
     static func stream() throws -> (folder: TemporaryFolder, master: String) {
-        try generatedAudioOnlyStream("stream", sine: "frequency=440:sample_rate=8000:duration=64", codecs: "mp4a.40.2") { audio in
-            ["-c:a", "aac", "-b:a", "16k", "-ac", "1", "-f", "hls", "-hls_time", "0.5", "-hls_playlist_type", "vod",
-             "-hls_segment_filename", "\(audio)/seg%d.ts", "\(audio)/index.m3u8"]
+        try generatedAudioOnlyStream("stream", sine: "frequency=440:sample_rate=8000:duration=64", codecs: "mp4a.40.2")
+        { audio in
+            [
+                "-c:a", "aac", "-b:a", "16k", "-ac", "1", "-f", "hls", "-hls_time", "0.5", "-hls_playlist_type", "vod",
+                "-hls_segment_filename", "\(audio)/seg%d.ts", "\(audio)/index.m3u8",
+            ]
         }
     }
 
     static func embed(_ input: String, _ destination: EmbedRequest.Destination) async throws -> EmbedOutcome {
-        try await PosterEmbedder(EmbedRequest(
-            input: input, poster: try Poster(image: try fixture("poster.png")), posterName: "poster.png",
-            destination: destination)).run()
+        try await PosterEmbedder(
+            EmbedRequest(
+                input: input, poster: try Poster(image: try fixture("poster.png")), posterName: "poster.png",
+                destination: destination)
+        ).run()
     }
 
     /// Segment file name → bytes, as the media playlist lists them.
     static func segments(_ master: String) throws -> [(name: String, bytes: Data)] {
-        let playlist = ((master as NSString).deletingLastPathComponent as NSString).appendingPathComponent("audio/index.m3u8")
-        return try segmentFiles(of: playlist).map { (($0 as NSString).lastPathComponent, try Data(contentsOf: URL(fileURLWithPath: $0))) }
+        let playlist = ((master as NSString).deletingLastPathComponent as NSString).appendingPathComponent(
+            "audio/index.m3u8")
+        return try segmentFiles(of: playlist).map {
+            (($0 as NSString).lastPathComponent, try Data(contentsOf: URL(fileURLWithPath: $0)))
+        }
     }
 
     /// The 8 hex digits of `seg0.embed-1a2b3c4d.ts`, computed here on their own: FNV-1a (64 bit)
@@ -48,7 +56,9 @@ import Testing
 
         let first = try await Self.embed(master, .folder(folder.path("out1")))
         _ = try await Self.embed(master, .folder(folder.path("out2")))
-        #expect(first.verification.diagnostics.filter { $0.severity == .error }.isEmpty, "\(first.verification.diagnostics)")
+        #expect(
+            first.verification.diagnostics.filter { $0.severity == .error }.isEmpty, "\(first.verification.diagnostics)"
+        )
         #expect(try snapshot(folder.path("out1")) == snapshot(folder.path("out2")))
 
         // Each new segment is named after its own bytes, in playlist order, one per original;
@@ -57,7 +67,9 @@ import Testing
         let written = try Self.segments(first.output)
         #expect(written.count == original.count)
         let lastDuration = try String(contentsOfFile: folder.path("stream/audio/index.m3u8"), encoding: .utf8)
-            .split(separator: "\n").last { $0.hasPrefix("#EXTINF:") }.flatMap { Double($0.dropFirst(8).prefix { $0 != "," }) }
+            .split(separator: "\n").last { $0.hasPrefix("#EXTINF:") }.flatMap {
+                Double($0.dropFirst(8).prefix { $0 != "," })
+            }
         let runt = try #require(lastDuration) < 0.25 ? written.count - 1 : nil
         #expect(runt != nil, "64 s of tone in 0.5 s segments end in a runt")
         for (index, segment) in written.enumerated() {

@@ -42,9 +42,11 @@ import Glibc
         let mountedDevice = try Self.device(audio)
         #expect(mountedDevice != (try Self.device(folder.path("compliant"))))
 
-        let outcome = try await PosterEmbedder(EmbedRequest(
-            input: master, poster: try Poster(image: fixture("poster.jpg")), posterName: "poster.jpg",
-            destination: .inPlace)).run()
+        let outcome = try await PosterEmbedder(
+            EmbedRequest(
+                input: master, poster: try Poster(image: fixture("poster.jpg")), posterName: "poster.jpg",
+                destination: .inPlace)
+        ).run()
         #expect(outcome.verification.diagnostics.isEmpty, "\(outcome.verification.diagnostics)")
         // Still the mounted file system, holding the rewritten segments the playlist names.
         #expect(try Self.device(audio) == mountedDevice)
@@ -71,7 +73,9 @@ import Glibc
     func aDiskFullWhenTheFirstPlaylistIsWrittenTakesBackTheNewSegments() async throws {
         #if os(Linux)
         let request = { (master: String) throws in
-            EmbedRequest(input: master, poster: try Poster(image: fixture("poster.jpg")), posterName: "poster.jpg", destination: .inPlace)
+            EmbedRequest(
+                input: master, poster: try Poster(image: fixture("poster.jpg")), posterName: "poster.jpg",
+                destination: .inPlace)
         }
         // The new segments' sizes, from the same embed on a copy.
         let (sized, sizedMaster) = try sampleCopy("compliant")
@@ -92,12 +96,18 @@ import Glibc
         // what does not fit.
         var message = ""
         for extra in 0...4 where !message.contains("index.m3u8") {
-            try #require(mount("none", audio, "tmpfs", 0, "size=\((oldPages + newPages + extra) * 4096)") == 0, "mount: \(String(cString: strerror(errno)))")
+            try #require(
+                mount("none", audio, "tmpfs", 0, "size=\((oldPages + newPages + extra) * 4096)") == 0,
+                "mount: \(String(cString: strerror(errno)))")
             defer { umount2(audio, Int32(MNT_DETACH)) }
-            for name in names { try FileManager.default.copyItem(atPath: saved + "/" + name, toPath: audio + "/" + name) }
+            for name in names {
+                try FileManager.default.copyItem(atPath: saved + "/" + name, toPath: audio + "/" + name)
+            }
             do {
                 _ = try await PosterEmbedder(try request(master)).run()
-                Issue.record("with \(extra) pages to spare the whole embed fitted: no size made the playlist the write that fails")
+                Issue.record(
+                    "with \(extra) pages to spare the whole embed fitted: no size made the playlist the write that fails"
+                )
                 return
             } catch {
                 message = String(describing: error)
@@ -105,9 +115,13 @@ import Glibc
             guard message.contains("index.m3u8") else { continue }
             #expect(message.contains("audio/index.m3u8") && message.contains("No space left on device"), "\(message)")
             #expect(!message.contains("run the command again"), "nothing was replaced: nothing to finish")
-            #expect(try FileManager.default.contentsOfDirectory(atPath: audio).sorted() == names, "the new segments are taken back")
+            #expect(
+                try FileManager.default.contentsOfDirectory(atPath: audio).sorted() == names,
+                "the new segments are taken back")
             for name in names {
-                #expect(FileManager.default.contents(atPath: audio + "/" + name) == FileManager.default.contents(atPath: saved + "/" + name))
+                #expect(
+                    FileManager.default.contents(atPath: audio + "/" + name)
+                        == FileManager.default.contents(atPath: saved + "/" + name))
             }
         }
         #expect(message.contains("index.m3u8"), "\(message)")

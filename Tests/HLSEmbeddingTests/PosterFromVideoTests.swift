@@ -55,7 +55,10 @@ struct ColourClockLadder {
 func meanColour(ofJPEG bytes: [UInt8], in folder: TemporaryFolder) throws -> [Int] {
     let path = folder.path("still-\(UUID().uuidString).jpg")
     try Data(bytes).write(to: URL(fileURLWithPath: path))
-    let text = try Shell.run(["sh", "-c", "ffmpeg -v error -i \"$0\" -vf scale=1:1:flags=area -f rawvideo -pix_fmt rgb24 - | od -An -tu1", path])
+    let text = try Shell.run([
+        "sh", "-c", "ffmpeg -v error -i \"$0\" -vf scale=1:1:flags=area -f rawvideo -pix_fmt rgb24 - | od -An -tu1",
+        path,
+    ])
     return text.split(whereSeparator: \.isWhitespace).compactMap { Int($0) }
 }
 
@@ -70,7 +73,7 @@ func meanColour(ofJPEG bytes: [UInt8], in folder: TemporaryFolder) throws -> [In
     }
 
     @Test(arguments: [
-        (PosterFrameTime.default, 0),   // 10 % of 12 s: 1.2 s, red
+        (PosterFrameTime.default, 0),  // 10 % of 12 s: 1.2 s, red
         (.seconds(5.5), 1), (.share(0.5), 1), (.seconds(9.5), 2), (.seconds(11.9), 2),
     ])
     func takesTheFrameAtTheTimeFromTheSharpestVariant(_ time: PosterFrameTime, _ channel: Int) async throws {
@@ -82,7 +85,9 @@ func meanColour(ofJPEG bytes: [UInt8], in folder: TemporaryFolder) throws -> [In
         request.report = { notes.append($0) }
         let outcome = try await PosterEmbedder(request).run()
 
-        #expect(notes.all.contains { $0.hasPrefix("took the poster from the frame at ") && $0.contains("high/index.m3u8") }, "\(notes.all)")
+        #expect(
+            notes.all.contains { $0.hasPrefix("took the poster from the frame at ") && $0.contains("high/index.m3u8") },
+            "\(notes.all)")
         let audio = try #require(outcome.verification.variants.first { $0.audioOnly })
         #expect(audio.artwork?.segmentsWithArtwork == outcome.targets.first.map { $0.segments - $0.withoutPoster })
         let written = URL(fileURLWithPath: outcome.output).deletingLastPathComponent().path
@@ -99,7 +104,8 @@ func meanColour(ofJPEG bytes: [UInt8], in folder: TemporaryFolder) throws -> [In
     @Test func addAudioOnlyTakesThePosterFromTheVideoToo() async throws {
         let folder = try TemporaryFolder()
         let master = try ColourClockLadder().make(in: folder)
-        var request = AudioOnlyRequest(input: master, poster: nil, posterName: "", destination: .folder(folder.path("out")))
+        var request = AudioOnlyRequest(
+            input: master, poster: nil, posterName: "", destination: .folder(folder.path("out")))
         request.posterFromVideo = .seconds(6.5)
         request.posterDescription = "still"
         let outcome = try await AudioOnlyVariantBuilder(request).run()
@@ -120,12 +126,14 @@ func meanColour(ofJPEG bytes: [UInt8], in folder: TemporaryFolder) throws -> [In
     @Test func fitsAFrameTooLargeForTheBudget() async throws {
         let folder = try TemporaryFolder()
         let master = try makeFFmpegDefaultLadder(in: folder.path("stream"))
-        var request = AudioOnlyRequest(input: master, poster: nil, posterName: "", destination: .folder(folder.path("out")))
+        var request = AudioOnlyRequest(
+            input: master, poster: nil, posterName: "", destination: .folder(folder.path("out")))
         request.posterFromVideo = .default
         let notes = Messages()
         request.report = { notes.append($0) }
         let outcome = try await AudioOnlyVariantBuilder(request).run()
-        let taken = try #require(notes.all.first { $0.hasPrefix("took the poster from the frame at 0.6 s of ") }, "\(notes.all)")
+        let taken = try #require(
+            notes.all.first { $0.hasPrefix("took the poster from the frame at 0.6 s of ") }, "\(notes.all)")
         #expect(taken.contains("stream_0.m3u8") && taken.contains("640x360"), "\(taken)")
         let fitted = try #require(outcome.fittedImage, "the frame was not re-encoded")
         #expect(fitted.hasPrefix("JPEG "), "\(fitted)")
@@ -140,8 +148,12 @@ func meanColour(ofJPEG bytes: [UInt8], in folder: TemporaryFolder) throws -> [In
         var request = EmbedRequest(input: master, poster: nil, posterName: "", destination: .folder(folder.path("out")))
         request.posterFromVideo = .seconds(12)
         let error = await #expect(throws: EmbedError.self) { try await PosterEmbedder(request).run() }
-        #expect(error?.description.contains("--poster-from-video 12 s: beyond the end of") == true, "\(String(describing: error))")
-        #expect(error?.description.contains("high/index.m3u8, whose segments last 12 s") == true, "\(String(describing: error))")
+        #expect(
+            error?.description.contains("--poster-from-video 12 s: beyond the end of") == true,
+            "\(String(describing: error))")
+        #expect(
+            error?.description.contains("high/index.m3u8, whose segments last 12 s") == true,
+            "\(String(describing: error))")
         #expect(!FileManager.default.fileExists(atPath: folder.path("out")))
     }
 
@@ -149,12 +161,17 @@ func meanColour(ofJPEG bytes: [UInt8], in folder: TemporaryFolder) throws -> [In
         let (folder, master) = try generatedAudioOnlyStream(
             "radio", sine: "frequency=440:sample_rate=48000:duration=6", codecs: "mp4a.40.2"
         ) { audio in
-            ["-c:a", "aac", "-b:a", "32k", "-f", "hls", "-hls_time", "2", "-hls_playlist_type", "vod", "-hls_segment_filename", "\(audio)/seg%d.ts", "\(audio)/index.m3u8"]
+            [
+                "-c:a", "aac", "-b:a", "32k", "-f", "hls", "-hls_time", "2", "-hls_playlist_type", "vod",
+                "-hls_segment_filename", "\(audio)/seg%d.ts", "\(audio)/index.m3u8",
+            ]
         }
         var request = EmbedRequest(input: master, poster: nil, posterName: "", destination: .folder(folder.path("out")))
         request.posterFromVideo = .default
         let error = await #expect(throws: EmbedError.self) { try await PosterEmbedder(request).run() }
-        #expect(error?.description.contains("no variant carries video to take a poster from") == true, "\(String(describing: error))")
+        #expect(
+            error?.description.contains("no variant carries video to take a poster from") == true,
+            "\(String(describing: error))")
     }
 
     @Test func refusesASegmentThatDoesNotDecode() async throws {
@@ -165,11 +182,14 @@ func meanColour(ofJPEG bytes: [UInt8], in folder: TemporaryFolder) throws -> [In
         var null: [UInt8] = [0x47, 0x1F, 0xFF, 0x10] + [UInt8](repeating: 0xFF, count: 184)
         null = Array([[UInt8]](repeating: null, count: 50).joined())
         try Data(null).write(to: URL(fileURLWithPath: folder.path("stream/high/seg2.ts")))
-        var request = AudioOnlyRequest(input: master, poster: nil, posterName: "", destination: .folder(folder.path("out")))
+        var request = AudioOnlyRequest(
+            input: master, poster: nil, posterName: "", destination: .folder(folder.path("out")))
         request.posterFromVideo = .seconds(5)
         let error = await #expect(throws: EmbedError.self) { try await AudioOnlyVariantBuilder(request).run() }
         let text = error?.description ?? ""
-        #expect(text.contains("high/index.m3u8:") && text.contains("segment seg2.ts does not decode to a picture"), "\(text)")
+        #expect(
+            text.contains("high/index.m3u8:") && text.contains("segment seg2.ts does not decode to a picture"),
+            "\(text)")
         #expect(text.contains("choose another time or give --image"), "\(text)")
         #expect(!FileManager.default.fileExists(atPath: folder.path("out")))
     }

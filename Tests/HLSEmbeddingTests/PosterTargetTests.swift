@@ -12,10 +12,15 @@ import Testing
         let folder = try TemporaryFolder()
         let master = try await RuntLadder().make(in: folder)
         let before = try snapshot(folder.path("stream"))
-        let request = EmbedRequest(input: master, poster: try samplePoster(), posterName: "poster.jpg", destination: .folder(folder.path("out")))
+        let request = EmbedRequest(
+            input: master, poster: try samplePoster(), posterName: "poster.jpg",
+            destination: .folder(folder.path("out")))
         let error = await #expect(throws: EmbedError.self) { try await PosterEmbedder(request).run() }
         let message = error?.description ?? ""
-        #expect(message.contains("has no audio-only variant to put the poster in (its audio renditions audio/index.m3u8 play beside video"), "\(message)")
+        #expect(
+            message.contains(
+                "has no audio-only variant to put the poster in (its audio renditions audio/index.m3u8 play beside video"
+            ), "\(message)")
         #expect(message.contains("hlscheck embed --add-audio-only --image poster.jpg creates one"), "\(message)")
         #expect(!FileManager.default.fileExists(atPath: folder.path("out")))
         #expect(try snapshot(folder.path("stream")) == before)
@@ -32,14 +37,21 @@ import Testing
     @Test func theFullRateRenditionBesideTheVideoKeepsItsBytesWhenTheAudioOnlyVariantGetsThePoster() async throws {
         let folder = try TemporaryFolder()
         let master = try await RuntLadder().make(in: folder)
-        let added = try await AudioOnlyVariantBuilder(AudioOnlyRequest(
-            input: master, poster: try samplePoster(), posterName: "poster.jpg", destination: .folder(folder.path("with-variant")))).run()
+        let added = try await AudioOnlyVariantBuilder(
+            AudioOnlyRequest(
+                input: master, poster: try samplePoster(), posterName: "poster.jpg",
+                destination: .folder(folder.path("with-variant")))
+        ).run()
         let input = added.output
         let renditionBefore = try snapshot(folder.path("with-variant/audio"))
-        let videoLine = try String(contentsOfFile: input, encoding: .utf8).split(separator: "\n").first { $0.contains("RESOLUTION=") }
+        let videoLine = try String(contentsOfFile: input, encoding: .utf8).split(separator: "\n").first {
+            $0.contains("RESOLUTION=")
+        }
 
         let png = try Poster(image: try fixture("poster.png"))
-        let outcome = try await PosterEmbedder(EmbedRequest(input: input, poster: png, posterName: "poster.png", destination: .folder(folder.path("out")))).run()
+        let outcome = try await PosterEmbedder(
+            EmbedRequest(input: input, poster: png, posterName: "poster.png", destination: .folder(folder.path("out")))
+        ).run()
         #expect(outcome.targets.map(\.uri) == [try #require(added.variantURI)])
         #expect(try snapshot(folder.path("out/audio")) == renditionBefore)
         let written = try String(contentsOfFile: outcome.output, encoding: .utf8).split(separator: "\n")

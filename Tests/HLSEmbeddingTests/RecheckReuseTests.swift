@@ -20,15 +20,22 @@ import Testing
     /// A private copy of the stream of `kind`: a bundled sample, or for MP3 one made with ffmpeg.
     static func stream(_ kind: Kind) throws -> (folder: TemporaryFolder, master: String) {
         guard kind == .mp3 else { return try sampleCopy(kind.rawValue) }
-        return try generatedAudioOnlyStream("mp3", sine: "frequency=440:sample_rate=44100:duration=5", codecs: "mp4a.40.34") { audio in
-            ["-c:a", "libmp3lame", "-b:a", "32k", "-ac", "1", "-f", "segment", "-segment_time", "2", "-segment_format", "mp3",
-             "-segment_list", "\(audio)/index.m3u8", "-segment_list_type", "m3u8", "\(audio)/seg%d.mp3"]
+        return try generatedAudioOnlyStream(
+            "mp3", sine: "frequency=440:sample_rate=44100:duration=5", codecs: "mp4a.40.34"
+        ) { audio in
+            [
+                "-c:a", "libmp3lame", "-b:a", "32k", "-ac", "1", "-f", "segment", "-segment_time", "2",
+                "-segment_format", "mp3",
+                "-segment_list", "\(audio)/index.m3u8", "-segment_list_type", "m3u8", "\(audio)/seg%d.mp3",
+            ]
         }
     }
 
     /// The posters of each step, one after the other on the same stream: a JPEG, a PNG over it, a
     /// JPEG padded past the budget with --force (findings in the re-check), then removal.
-    static let steps: [(image: String?, padTo: Int?)] = [("poster.jpg", nil), ("poster.png", nil), ("poster.jpg", 60_000), (nil, nil)]
+    static let steps: [(image: String?, padTo: Int?)] = [
+        ("poster.jpg", nil), ("poster.png", nil), ("poster.jpg", 60_000), (nil, nil),
+    ]
 
     @Test(arguments: Kind.allCases, [false, true])
     func theRecheckReportsExactlyWhatAFullCheckOfTheOutputReports(_ kind: Kind, _ inPlace: Bool) async throws {
@@ -42,11 +49,14 @@ import Testing
                 poster = try Poster(image: bytes)
             }
             var configuration = CheckConfiguration()
-            configuration.keepsSegmentDetail = true   // the HTML report's series and posters too
+            configuration.keepsSegmentDetail = true  // the HTML report's series and posters too
             let destination: EmbedRequest.Destination = inPlace ? .inPlace : .folder(folder.path("out\(step)"))
-            let outcome = try await PosterEmbedder(EmbedRequest(
-                input: input, poster: poster, posterName: image ?? "-", destination: destination, force: padTo != nil,
-                configuration: configuration)).run()
+            let outcome = try await PosterEmbedder(
+                EmbedRequest(
+                    input: input, poster: poster, posterName: image ?? "-", destination: destination,
+                    force: padTo != nil,
+                    configuration: configuration)
+            ).run()
 
             // What the user would run next: a full check of the output, every segment read.
             var full = configuration
@@ -61,7 +71,10 @@ import Testing
             #expect(got.posterImages == expected.posterImages, "\(context)")
             if padTo != nil {
                 // Not a comparison of two empty lists: the forced poster breaks the budget.
-                #expect(got.diagnostics.contains { $0.rule == "artwork-over-budget" || $0.rule == "audio-only-over-budget" }, "\(context)")
+                #expect(
+                    got.diagnostics.contains {
+                        $0.rule == "artwork-over-budget" || $0.rule == "audio-only-over-budget"
+                    }, "\(context)")
             }
             input = outcome.output
         }

@@ -10,7 +10,9 @@ import Testing
 /// PRIV timestamp packed audio must start with (RFC 8216 §3.4), even one an embed added.
 @Suite struct RemoveRestoresTests {
     static func run(_ input: String, _ poster: Poster?, into output: String) async throws -> EmbedOutcome {
-        try await PosterEmbedder(EmbedRequest(input: input, poster: poster, posterName: "p", destination: .folder(output))).run()
+        try await PosterEmbedder(
+            EmbedRequest(input: input, poster: poster, posterName: "p", destination: .folder(output))
+        ).run()
     }
 
     /// Bytes of the ID3 tags at the very start of a packed-audio segment.
@@ -28,13 +30,18 @@ import Testing
         let (folder, master) = try sampleCopy(sample)
         // The samples carry a poster: first a poster-free stream, then the poster in and out again.
         let clean = try await Self.run(master, nil, into: folder.path("clean"))
-        let embedded = try await Self.run(clean.output, try Poster(image: fixture("poster.jpg")), into: folder.path("with"))
+        let embedded = try await Self.run(
+            clean.output, try Poster(image: fixture("poster.jpg")), into: folder.path("with"))
         #expect(try snapshot(folder.path("with")) != snapshot(folder.path("clean")))
         let back = try await Self.run(embedded.output, nil, into: folder.path("back"))
-        #expect(try snapshot(folder.path("back")) == snapshot(folder.path("clean")), "every byte of every file restored")
+        #expect(
+            try snapshot(folder.path("back")) == snapshot(folder.path("clean")), "every byte of every file restored")
         let notes = back.targets.flatMap(\.notes)
         if sample == "packed-audio" {
-            #expect(notes.count == 1 && notes[0].hasPrefix("kept the ID3 PRIV timestamp that starts 3 packed-audio segments"), "\(notes)")
+            #expect(
+                notes.count == 1
+                    && notes[0].hasPrefix("kept the ID3 PRIV timestamp that starts 3 packed-audio segments"), "\(notes)"
+            )
             #expect(notes.first?.contains("RFC 8216 §3.4") == true)
         } else {
             #expect(notes.isEmpty, "nothing kept in \(sample): \(notes)")
@@ -52,11 +59,17 @@ import Testing
             try Data(stripped["seg\(index).aac"] ?? []).write(to: URL(fileURLWithPath: path))
         }
         let embedded = try await Self.run(master, try Poster(image: fixture("poster.jpg")), into: folder.path("with"))
-        #expect(embedded.targets.flatMap(\.notes).contains { $0.hasPrefix("added an ID3 PRIV timestamp to 3 packed-audio segments") },
-                "\(embedded.targets.flatMap(\.notes))")
+        #expect(
+            embedded.targets.flatMap(\.notes).contains {
+                $0.hasPrefix("added an ID3 PRIV timestamp to 3 packed-audio segments")
+            },
+            "\(embedded.targets.flatMap(\.notes))")
 
         let back = try await Self.run(embedded.output, nil, into: folder.path("back"))
-        #expect(back.targets.flatMap(\.notes).contains { $0.hasPrefix("kept the ID3 PRIV timestamp that starts 3 packed-audio segments") })
+        #expect(
+            back.targets.flatMap(\.notes).contains {
+                $0.hasPrefix("kept the ID3 PRIV timestamp that starts 3 packed-audio segments")
+            })
         let files = try segmentFiles(of: folder.path("back/audio/index.m3u8"))
         #expect(files.count == 3)
         for (index, file) in files.enumerated() {

@@ -37,24 +37,35 @@ struct RuntLadder {
         try Shell.run(["/bin/sh", "-c", Self.script, "ladder", fragmentedMP4 ? "fmp4" : "ts"], in: stream)
         let ext = fragmentedMP4 ? "m4s" : "ts"
         let segmenting = fragmentedMP4 ? ["-hls_segment_type", "fmp4", "-hls_fmp4_init_filename", "init.mp4"] : []
-        let channels = surround
+        let channels =
+            surround
             ? ["-af", "pan=5.1|c0=c0|c1=c0|c2=c0|c3=c0|c4=c0|c5=c0", "-c:a", "aac", "-b:a", "\(audioKbps)k"]
             : ["-c:a", "aac", "-b:a", "\(audioKbps)k", "-ac", "2"]
         var media: [String] = []
         for (index, language) in languages.enumerated() {
             let name = languages.count == 1 ? "audio" : "audio-\(language.language)"
-            try FileManager.default.createDirectory(at: stream.appendingPathComponent(name), withIntermediateDirectories: true)
-            try Shell.run([
-                "ffmpeg", "-nostdin", "-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi",
-                "-i", "sine=frequency=\(440 + 220 * index):beep_factor=4:sample_rate=48000:duration=18",
-            ] + channels + ["-map_metadata", "-1", "-fflags", "+bitexact", "-flags:a", "+bitexact",
-                "-f", "hls", "-hls_time", "6", "-hls_playlist_type", "vod"] + segmenting + ["-hls_segment_filename", "\(name)/seg%d.\(ext)", "\(name)/index.m3u8",
-            ], in: stream)
+            try FileManager.default.createDirectory(
+                at: stream.appendingPathComponent(name), withIntermediateDirectories: true)
+            try Shell.run(
+                [
+                    "ffmpeg", "-nostdin", "-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi",
+                    "-i", "sine=frequency=\(440 + 220 * index):beep_factor=4:sample_rate=48000:duration=18",
+                ] + channels + [
+                    "-map_metadata", "-1", "-fflags", "+bitexact", "-flags:a", "+bitexact",
+                    "-f", "hls", "-hls_time", "6", "-hls_playlist_type", "vod",
+                ] + segmenting + [
+                    "-hls_segment_filename", "\(name)/seg%d.\(ext)", "\(name)/index.m3u8",
+                ], in: stream)
             let isDefault = index == 0 ? "YES" : "NO"
-            media.append("#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"aud\",NAME=\"\(language.name)\",LANGUAGE=\"\(language.language)\",DEFAULT=\(isDefault),AUTOSELECT=YES,CHANNELS=\"\(surround ? 6 : 2)\",URI=\"\(name)/index.m3u8\"")
+            media.append(
+                "#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"aud\",NAME=\"\(language.name)\",LANGUAGE=\"\(language.language)\",DEFAULT=\(isDefault),AUTOSELECT=YES,CHANNELS=\"\(surround ? 6 : 2)\",URI=\"\(name)/index.m3u8\""
+            )
         }
-        var text = "#EXTM3U\n#EXT-X-VERSION:\(fragmentedMP4 ? 7 : 3)\n" + extraMasterLines + media.joined(separator: "\n") + "\n"
-        text += "#EXT-X-STREAM-INF:BANDWIDTH=1,CODECS=\"avc1.42c01e,mp4a.40.2\",RESOLUTION=128x72,AUDIO=\"aud\"\nvideo/index.m3u8\n"
+        var text =
+            "#EXTM3U\n#EXT-X-VERSION:\(fragmentedMP4 ? 7 : 3)\n" + extraMasterLines + media.joined(separator: "\n")
+            + "\n"
+        text +=
+            "#EXT-X-STREAM-INF:BANDWIDTH=1,CODECS=\"avc1.42c01e,mp4a.40.2\",RESOLUTION=128x72,AUDIO=\"aud\"\nvideo/index.m3u8\n"
         if audioOnlyVariant {
             text += "#EXT-X-STREAM-INF:BANDWIDTH=1,CODECS=\"mp4a.40.2\"\naudio/index.m3u8\n"
         }

@@ -26,11 +26,18 @@ func probedStreamTypes(_ path: String) throws -> [String] {
         let master = try await RuntLadder(audioKbps: 40, audioOnlyVariant: true).make(in: folder)
         let poster = try samplePoster()
         let output = folder.path("out")
-        let outcome = try await PosterEmbedder(EmbedRequest(input: master, poster: poster, posterName: "poster.jpg", destination: .folder(output))).run()
+        let outcome = try await PosterEmbedder(
+            EmbedRequest(input: master, poster: poster, posterName: "poster.jpg", destination: .folder(output))
+        ).run()
 
         let target = try #require(outcome.targets.first { $0.uri == "audio/index.m3u8" })
         #expect(target.withoutPoster == 1)
-        #expect(target.notes.contains { $0.hasPrefix("left the poster out of the last segment seg3.ts of audio/index.m3u8 (0.021 s, under half the 6 s target duration)") }, "\(target.notes)")
+        #expect(
+            target.notes.contains {
+                $0.hasPrefix(
+                    "left the poster out of the last segment seg3.ts of audio/index.m3u8 (0.021 s, under half the 6 s target duration)"
+                )
+            }, "\(target.notes)")
         // ffprobe sees the timed-ID3 stream in the three full segments, not in the runt.
         let files = try segmentFiles(of: folder.path("out/audio/index.m3u8"))
         #expect(files.count == 4)
@@ -40,7 +47,9 @@ func probedStreamTypes(_ path: String) throws -> [String] {
             #expect(try pictures(in: file, container: .mpegTS).count == (index < 3 ? 1 : 0), "\(file)")
         }
         // The re-check agrees: no artwork-inconsistent for the runt, within budget.
-        #expect(!outcome.verification.diagnostics.contains { $0.rule.hasPrefix("artwork-") }, "\(outcome.verification.diagnostics)")
+        #expect(
+            !outcome.verification.diagnostics.contains { $0.rule.hasPrefix("artwork-") },
+            "\(outcome.verification.diagnostics)")
         let variant = try #require(outcome.verification.variants.first { $0.uri == "audio/index.m3u8" })
         let peak = try #require(variant.measuredPeakBitrate)
         #expect(peak <= 64_000)
@@ -68,7 +77,10 @@ func probedStreamTypes(_ path: String) throws -> [String] {
         let folder = try TemporaryFolder()
         let master = try await RuntLadder(audioKbps: 40, audioOnlyVariant: true).make(in: folder)
         let output = folder.path("out")
-        _ = try await PosterEmbedder(EmbedRequest(input: master, poster: try samplePoster(), posterName: "poster.jpg", destination: .folder(output))).run()
+        _ = try await PosterEmbedder(
+            EmbedRequest(
+                input: master, poster: try samplePoster(), posterName: "poster.jpg", destination: .folder(output))
+        ).run()
         // The second segment loses its poster again: that one a player joining there misses.
         let files = try segmentFiles(of: folder.path("out/audio/index.m3u8"))
         try FileManager.default.removeItem(atPath: files[1])
@@ -82,7 +94,9 @@ func probedStreamTypes(_ path: String) throws -> [String] {
     @Test func addAudioOnlyLeavesTheRuntWithoutThePosterAndKeepsStereo() async throws {
         let folder = try TemporaryFolder()
         let master = try await RuntLadder().make(in: folder)
-        let request = AudioOnlyRequest(input: master, poster: try samplePoster(), posterName: "poster.jpg", destination: .folder(folder.path("out")))
+        let request = AudioOnlyRequest(
+            input: master, poster: try samplePoster(), posterName: "poster.jpg",
+            destination: .folder(folder.path("out")))
         let outcome = try await AudioOnlyVariantBuilder(request).run()
         #expect(try #require(outcome.audioBitRate) >= 32_000)
         #expect(try #require(outcome.peak) <= 64_000)

@@ -31,7 +31,8 @@ import Testing
         let outcome = try await EmbedSafetyTests.embed(master, .folder(folder.path("out")))
         #expect(outcome.targets.map(\.uri) == ["audio/index.m3u8"])
         let rendition = try segmentFiles(of: folder.path("out/audio/rendition.m3u8"))
-        #expect(rendition.map { ($0 as NSString).lastPathComponent } == before.map { ($0 as NSString).lastPathComponent })
+        #expect(
+            rendition.map { ($0 as NSString).lastPathComponent } == before.map { ($0 as NSString).lastPathComponent })
         for (old, new) in zip(before, rendition) {
             #expect(try Data(contentsOf: URL(fileURLWithPath: old)) == Data(contentsOf: URL(fileURLWithPath: new)))
         }
@@ -64,7 +65,9 @@ import Testing
             #expect(try pictures(in: segment, container: .mpegTS).map(\.data) == [try fixture("poster.jpg")])
         }
         let audioFiles = try FileManager.default.contentsOfDirectory(atPath: written + "/audio").sorted()
-        #expect(audioFiles.filter { $0.hasSuffix(".ts") }.count == 3, "one file per segment, the old ones gone: \(audioFiles)")
+        #expect(
+            audioFiles.filter { $0.hasSuffix(".ts") }.count == 3,
+            "one file per segment, the old ones gone: \(audioFiles)")
         let everything = try FileManager.default.subpathsOfDirectory(atPath: folder.url.path)
         #expect(everything.filter { $0.contains("hlscheck") }.isEmpty, "\(everything)")
     }
@@ -72,13 +75,17 @@ import Testing
     @Test func embeddingAgainIntoTheSameOutputReplacesThePosterOfSharedSegments() async throws {
         let (folder, master) = try Self.sharedSegmentsCopy()
         _ = try await EmbedSafetyTests.embed(master, .folder(folder.path("out")), variants: Self.both)
-        _ = try await EmbedSafetyTests.embed(master, .folder(folder.path("out")), image: "poster.png", variants: Self.both)
+        _ = try await EmbedSafetyTests.embed(
+            master, .folder(folder.path("out")), image: "poster.png", variants: Self.both)
         for playlist in ["index.m3u8", "rendition.m3u8"] {
             let segments = try segmentFiles(of: folder.path("out/audio/" + playlist))
-            #expect(try segments.map { try pictures(in: $0, container: .mpegTS).map(\.mimeType) } == Array(repeating: ["image/png"], count: 3))
+            #expect(
+                try segments.map { try pictures(in: $0, container: .mpegTS).map(\.mimeType) }
+                    == Array(repeating: ["image/png"], count: 3))
         }
         let audioFiles = try FileManager.default.contentsOfDirectory(atPath: folder.path("out/audio"))
-        #expect(audioFiles.filter { $0.hasSuffix(".ts") }.count == 3, "the first run's segments are removed: \(audioFiles)")
+        #expect(
+            audioFiles.filter { $0.hasSuffix(".ts") }.count == 3, "the first run's segments are removed: \(audioFiles)")
     }
 }
 
@@ -97,7 +104,8 @@ import Testing
         let (folder, master, other) = try Self.copyWithAnotherPlaylist()
         let before = try snapshot(folder.path("compliant/audio")).filter { $0.key.hasPrefix("seg") }
         let messages = Messages()
-        var request = EmbedRequest(input: master, poster: try Poster(image: fixture("poster.jpg")), posterName: "p", destination: .inPlace)
+        var request = EmbedRequest(
+            input: master, poster: try Poster(image: fixture("poster.jpg")), posterName: "p", destination: .inPlace)
         request.report = { messages.append($0) }
         _ = try await PosterEmbedder(request).run()
 
@@ -108,7 +116,9 @@ import Testing
         #expect(kept.map { ($0 as NSString).lastPathComponent } == ["seg0.ts", "seg1.ts", "seg2.ts"])
         let after = try snapshot(folder.path("compliant/audio"))
         for (name, bytes) in before { #expect(after[name] == bytes, "\(name) is still there, unchanged") }
-        #expect(messages.all.contains { $0.contains("kept 3 old segments") && $0.contains("archive.m3u8 still lists") }, "\(messages.all)")
+        #expect(
+            messages.all.contains { $0.contains("kept 3 old segments") && $0.contains("archive.m3u8 still lists") },
+            "\(messages.all)")
         let check = try await Checker(configuration: CheckConfiguration()).check(other)
         #expect(check.diagnostics.filter { $0.rule == "segment-unreadable" }.isEmpty, "\(check.diagnostics)")
     }
@@ -123,7 +133,9 @@ import Testing
         try Data(text.utf8).write(to: URL(fileURLWithPath: other))
         _ = try await EmbedSafetyTests.embed(master, .inPlace)
         for name in ["seg0.ts", "seg1.ts", "seg2.ts"] {
-            #expect(FileManager.default.fileExists(atPath: folder.path("compliant/audio/" + name)), "\(name) is still there for archive.m3u8")
+            #expect(
+                FileManager.default.fileExists(atPath: folder.path("compliant/audio/" + name)),
+                "\(name) is still there for archive.m3u8")
         }
         let check = try await Checker(configuration: CheckConfiguration()).check(other)
         #expect(check.diagnostics.filter { $0.rule == "segment-unreadable" }.isEmpty, "\(check.diagnostics)")
@@ -135,9 +147,11 @@ import Testing
         // A run killed after it swapped in its playlists: they list new segments, its journal
         // names the old ones as replaced. The other playlist lists the old ones.
         _ = try await EmbedSafetyTests.embed(master, .inPlace)
-        for name in ["seg0.ts", "seg1.ts", "seg2.ts"] where !FileManager.default.fileExists(atPath: audio + "/" + name) {
+        for name in ["seg0.ts", "seg1.ts", "seg2.ts"] where !FileManager.default.fileExists(atPath: audio + "/" + name)
+        {
             try FileManager.default.copyItem(
-                atPath: PackageRoot.url.appendingPathComponent("Samples/compliant/audio/" + name).path, toPath: audio + "/" + name)
+                atPath: PackageRoot.url.appendingPathComponent("Samples/compliant/audio/" + name).path,
+                toPath: audio + "/" + name)
         }
         let journal = """
             {"run":"5eed","pid":1,"playlists":["\(master)","\(audio)/index.m3u8"],\
@@ -161,9 +175,12 @@ import Testing
         await #expect {
             _ = try await EmbedSafetyTests.embed(master, .folder(output))
         } throws: { error in
-            "\(error)".contains("the folder name is 230 bytes") && "\(error)".contains("choose a name of at most 224 bytes")
+            "\(error)".contains("the folder name is 230 bytes")
+                && "\(error)".contains("choose a name of at most 224 bytes")
         }
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == ["compliant"], "nothing was created")
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == ["compliant"], "nothing was created"
+        )
     }
 
     @Test func theLongestNameAllowedWorks() async throws {
@@ -171,6 +188,9 @@ import Testing
         let output = folder.path(String(repeating: "o", count: 224))
         let outcome = try await EmbedSafetyTests.embed(master, .folder(output))
         #expect(outcome.output == output + "/master.m3u8")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted() == ["compliant", String(repeating: "o", count: 224)])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted() == [
+                "compliant", String(repeating: "o", count: 224),
+            ])
     }
 }

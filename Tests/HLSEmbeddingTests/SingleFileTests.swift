@@ -36,9 +36,10 @@ struct ListedSegment {
             } else if line.hasPrefix("#EXTINF:") {
                 extinf = String(line)
             } else if !line.hasPrefix("#"), !line.isEmpty {
-                result.append(ListedSegment(
-                    file: (base as NSString).appendingPathComponent(String(line)), range: pendingRange,
-                    initFile: map?.file, initRange: map?.range, extinf: extinf))
+                result.append(
+                    ListedSegment(
+                        file: (base as NSString).appendingPathComponent(String(line)), range: pendingRange,
+                        initFile: map?.file, initRange: map?.range, extinf: extinf))
                 pendingRange = nil
             }
         }
@@ -72,7 +73,9 @@ struct ListedSegment {
 
     /// The ladder with BANDWIDTH and AVERAGE-BANDWIDTH as the checker measures them, so that the
     /// source checks clean and what the re-check finds is what embed wrote.
-    static func ladder(_ kind: SingleFileLadder, in folder: TemporaryFolder, audioOnlyVariant: Bool = true, muxed: Bool = false) async throws -> String {
+    static func ladder(
+        _ kind: SingleFileLadder, in folder: TemporaryFolder, audioOnlyVariant: Bool = true, muxed: Bool = false
+    ) async throws -> String {
         let master = try kind.make(in: folder.path("stream"), audioOnlyVariant: audioOnlyVariant, muxed: muxed)
         let analysis = try await Checker(configuration: CheckConfiguration()).analyse(master)
         var text = try String(contentsOfFile: master, encoding: .utf8)
@@ -93,7 +96,8 @@ struct ListedSegment {
         let copy = folder.path("reference")
         for (file, bytes) in files {
             let target = (copy as NSString).appendingPathComponent(file)
-            try FileManager.default.createDirectory(atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
             try bytes.write(to: URL(fileURLWithPath: target))
         }
         return copy
@@ -108,7 +112,9 @@ struct ListedSegment {
     static let embedCases = SingleFileLadder.allCases.flatMap { kind in Destination.allCases.map { (kind, $0) } }
 
     @Test(arguments: embedCases)
-    func embedWritesTheFileAgainWithItsRangesMovedAndEverySegmentCarriesThePoster(_ kind: SingleFileLadder, _ destination: Destination) async throws {
+    func embedWritesTheFileAgainWithItsRangesMovedAndEverySegmentCarriesThePoster(
+        _ kind: SingleFileLadder, _ destination: Destination
+    ) async throws {
         let folder = try TemporaryFolder()
         let master = try await Self.ladder(kind, in: folder)
         let stream = folder.path("stream")
@@ -117,7 +123,9 @@ struct ListedSegment {
         let sourceSegments = try ListedSegment.all(in: reference + "/audio/index.m3u8")
         #expect(sourceSegments.count == 3 && sourceSegments.allSatisfy { $0.range != nil })
 
-        var request = EmbedRequest(input: master, poster: try Poster(image: fixture("poster.jpg")), posterName: "poster.jpg", destination: .inPlace)
+        var request = EmbedRequest(
+            input: master, poster: try Poster(image: fixture("poster.jpg")), posterName: "poster.jpg",
+            destination: .inPlace)
         let written: String
         switch destination {
         case .output:
@@ -138,15 +146,21 @@ struct ListedSegment {
         #expect(variant.artwork?.segmentsWithArtwork == 3)
         #expect(variant.declaredBandwidth == variant.measuredPeakBitrate)
         let notes = try #require(outcome.targets.first?.notes).joined(separator: "\n")
-        #expect(notes.contains("audio.\(kind.fileExtension), whose byte ranges are 3 segments of audio/index.m3u8, again whole under a new name"), "\(notes)")
-        #expect(notes.contains("--keep-names cannot keep its name") == (destination == .inPlaceKeepingNames), "\(notes)")
+        #expect(
+            notes.contains(
+                "audio.\(kind.fileExtension), whose byte ranges are 3 segments of audio/index.m3u8, again whole under a new name"
+            ), "\(notes)")
+        #expect(
+            notes.contains("--keep-names cannot keep its name") == (destination == .inPlaceKeepingNames), "\(notes)")
 
         // One new file, named after its bytes; every range of the playlist in it, back to back
         // from its start (the init section first for fMP4): nothing left over, nothing missing.
         let newSegments = try ListedSegment.all(in: written + "/audio/index.m3u8")
         #expect(newSegments.count == 3)
         let newFile = try #require(newSegments.first?.file)
-        #expect((newFile as NSString).lastPathComponent.hasPrefix("audio.embed-") && newFile.hasSuffix("." + kind.fileExtension), "\(newFile)")
+        #expect(
+            (newFile as NSString).lastPathComponent.hasPrefix("audio.embed-")
+                && newFile.hasSuffix("." + kind.fileExtension), "\(newFile)")
         #expect(newSegments.allSatisfy { $0.file == newFile && ($0.initFile == nil || $0.initFile == newFile) })
         let size = try #require(try FileManager.default.attributesOfItem(atPath: newFile)[.size] as? Int)
         var expectedOffset = newSegments.first?.initRange?.length ?? 0
@@ -158,7 +172,9 @@ struct ListedSegment {
         }
         #expect(expectedOffset == size, "the ranges cover the whole new file")
         let listing = try FileManager.default.contentsOfDirectory(atPath: written + "/audio").sorted()
-        #expect(listing == [(newFile as NSString).lastPathComponent, "index.m3u8"].sorted(), "the old single file is gone from what embed wrote: \(listing)")
+        #expect(
+            listing == [(newFile as NSString).lastPathComponent, "index.m3u8"].sorted(),
+            "the old single file is gone from what embed wrote: \(listing)")
         if destination == .output {
             #expect(try snapshot(stream) == before, "--output leaves the input as it was")
         }
@@ -167,22 +183,27 @@ struct ListedSegment {
         let newLines = try String(contentsOfFile: written + "/audio/index.m3u8", encoding: .utf8).split(separator: "\n")
         #expect(oldLines.count == newLines.count)
         for (old, new) in zip(oldLines, newLines) where old != new {
-            #expect(old.hasPrefix("#EXT-X-BYTERANGE:") || old.hasPrefix("#EXT-X-MAP:") || old == "audio.\(kind.fileExtension)", "\(old) → \(new)")
+            #expect(
+                old.hasPrefix("#EXT-X-BYTERANGE:") || old.hasPrefix("#EXT-X-MAP:")
+                    || old == "audio.\(kind.fileExtension)", "\(old) → \(new)")
         }
 
         // Each range: the poster (our ID3 reader), and to ffprobe the very audio packets of the
         // source's range — same timestamps and durations, so continuous and aligned as before.
         for (index, (old, new)) in zip(sourceSegments, newSegments).enumerated() {
             let bytes = try new.playable()
-            let pictures = EmbeddedID3.tags(in: bytes, container: Self.container(kind)).flatMap { $0.tag?.frames ?? [] }.compactMap { frame -> AttachedPicture? in
-                if case .attachedPicture(let picture) = frame { return picture }
-                return nil
-            }
+            let pictures = EmbeddedID3.tags(in: bytes, container: Self.container(kind)).flatMap { $0.tag?.frames ?? [] }
+                .compactMap { frame -> AttachedPicture? in
+                    if case .attachedPicture(let picture) = frame { return picture }
+                    return nil
+                }
             #expect(pictures.map(\.data) == [try fixture("poster.jpg")], "segment \(index)")
             let oldPackets = try Shell.audioPackets(old.playableFile(in: folder))
             let newPackets = try Shell.audioPackets(new.playableFile(in: folder))
             #expect(!newPackets.isEmpty)
-            #expect(newPackets.map(\.pts) == oldPackets.map(\.pts) && newPackets.map(\.duration) == oldPackets.map(\.duration), "segment \(index)")
+            #expect(
+                newPackets.map(\.pts) == oldPackets.map(\.pts)
+                    && newPackets.map(\.duration) == oldPackets.map(\.duration), "segment \(index)")
             #expect(new.extinf == old.extinf)
         }
         // libavcodec through ffmpeg's own HLS demuxer (byte ranges and all): the same audio.
@@ -196,7 +217,9 @@ struct ListedSegment {
         let master = try await Self.ladder(kind, in: folder)
         let stream = folder.path("stream")
         let original = try snapshot(stream)
-        let request = EmbedRequest(input: master, poster: try Poster(image: fixture("poster.jpg")), posterName: "poster.jpg", destination: .inPlace)
+        let request = EmbedRequest(
+            input: master, poster: try Poster(image: fixture("poster.jpg")), posterName: "poster.jpg",
+            destination: .inPlace)
         _ = try await PosterEmbedder(request).run()
         let embedded = try snapshot(stream)
         _ = try await PosterEmbedder(request).run()
@@ -212,8 +235,10 @@ struct ListedSegment {
         #expect(after[file] == original["audio/audio.\(kind.fileExtension)"], "the file's bytes as ffmpeg wrote them")
         let playlist = String(decoding: try #require(after["audio/index.m3u8"]), as: UTF8.self)
         let name = (file as NSString).lastPathComponent
-        #expect(playlist.replacingOccurrences(of: name, with: "audio.\(kind.fileExtension)") == String(decoding: try #require(original["audio/index.m3u8"]), as: UTF8.self),
-                "the playlist's ranges as they were")
+        #expect(
+            playlist.replacingOccurrences(of: name, with: "audio.\(kind.fileExtension)")
+                == String(decoding: try #require(original["audio/index.m3u8"]), as: UTF8.self),
+            "the playlist's ranges as they were")
     }
 
     static let addCases = SingleFileLadder.allCases.flatMap { kind in [false, true].map { (kind, $0) } }
@@ -237,7 +262,9 @@ struct ListedSegment {
         #expect(variant.artwork?.segmentsWithArtwork == 3)
         #expect(try #require(variant.measuredPeakBitrate) <= 64_000)
         for (name, bytes) in before where name != "master.m3u8" {
-            #expect(try Data(contentsOf: URL(fileURLWithPath: (written as NSString).appendingPathComponent(name))) == bytes, "\(name) stays as it was")
+            #expect(
+                try Data(contentsOf: URL(fileURLWithPath: (written as NSString).appendingPathComponent(name))) == bytes,
+                "\(name) stays as it was")
         }
 
         // Segment for segment on the source's ranges: the same EXTINF, whole files of their own
@@ -250,9 +277,13 @@ struct ListedSegment {
         for (index, (old, segment)) in zip(source, new).enumerated() {
             let sourceStart = try #require(try Shell.audioPackets(old.playableFile(in: folder)).first?.pts)
             let newStart = try #require(try Shell.audioPackets(segment.playableFile(in: folder)).first?.pts)
-            #expect(abs(newStart - sourceStart) <= Self.frame, "segment \(index): starts at \(newStart), the source at \(sourceStart)")
-            let pictures = EmbeddedID3.tags(in: try segment.playable(), container: Self.container(kind)).flatMap { $0.tag?.frames ?? [] }
-                .filter { if case .attachedPicture = $0 { return true } else { return false } }
+            #expect(
+                abs(newStart - sourceStart) <= Self.frame,
+                "segment \(index): starts at \(newStart), the source at \(sourceStart)")
+            let pictures = EmbeddedID3.tags(in: try segment.playable(), container: Self.container(kind)).flatMap {
+                $0.tag?.frames ?? []
+            }
+            .filter { if case .attachedPicture = $0 { return true } else { return false } }
             #expect(pictures.count == 1, "segment \(index)")
         }
         let newSamples = try Shell.decodedSamples((written as NSString).appendingPathComponent(variantURI))
@@ -268,19 +299,24 @@ struct ListedSegment {
         let stream = folder.path("stream")
         let playlist = stream + "/audio/index.m3u8"
         let original = try String(contentsOfFile: playlist, encoding: .utf8)
-        let request = EmbedRequest(input: master, poster: try Poster(image: fixture("poster.jpg")), posterName: "poster.jpg", destination: .inPlace)
+        let request = EmbedRequest(
+            input: master, poster: try Poster(image: fixture("poster.jpg")), posterName: "poster.jpg",
+            destination: .inPlace)
 
         // The second range starts 188 bytes (one TS packet) early: it overlaps the first.
-        let second = try #require(original.split(separator: "\n").filter { $0.hasPrefix("#EXT-X-BYTERANGE:") }.dropFirst().first)
+        let second = try #require(
+            original.split(separator: "\n").filter { $0.hasPrefix("#EXT-X-BYTERANGE:") }.dropFirst().first)
         let parts = second.dropFirst("#EXT-X-BYTERANGE:".count).split(separator: "@").compactMap { Int($0) }
-        let overlapping = original.replacingOccurrences(of: String(second), with: "#EXT-X-BYTERANGE:\(parts[0] + 188)@\(parts[1] - 188)")
+        let overlapping = original.replacingOccurrences(
+            of: String(second), with: "#EXT-X-BYTERANGE:\(parts[0] + 188)@\(parts[1] - 188)")
         try Data(overlapping.utf8).write(to: URL(fileURLWithPath: playlist))
         let before = try snapshot(stream)
         await #expect {
             try await PosterEmbedder(request).run()
         } throws: { error in
             let text = (error as? EmbedError)?.description ?? ""
-            return text.contains("audio/index.m3u8:") && text.contains("overlaps the one on line") && text.contains("audio.ts")
+            return text.contains("audio/index.m3u8:") && text.contains("overlaps the one on line")
+                && text.contains("audio.ts")
         }
         #expect(try snapshot(stream) == before, "nothing was written")
 
@@ -309,7 +345,9 @@ struct ListedSegment {
         let folder = try TemporaryFolder()
         let master = try await Self.ladder(.transportStream, in: folder)
         let playlist = folder.path("stream/audio/index.m3u8")
-        var lines = try String(contentsOfFile: playlist, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        var lines = try String(contentsOfFile: playlist, encoding: .utf8).split(
+            separator: "\n", omittingEmptySubsequences: false
+        ).map(String.init)
         var seen = 0
         for (index, line) in lines.enumerated() where line.hasPrefix("#EXT-X-BYTERANGE:") {
             seen += 1
@@ -318,19 +356,26 @@ struct ListedSegment {
         #expect(seen == 3)
         try Data(lines.joined(separator: "\n").utf8).write(to: URL(fileURLWithPath: playlist))
 
-        let outcome = try await PosterEmbedder(EmbedRequest(
-            input: master, poster: try Poster(image: fixture("poster.jpg")), posterName: "poster.jpg", destination: .folder(folder.path("out")))).run()
+        let outcome = try await PosterEmbedder(
+            EmbedRequest(
+                input: master, poster: try Poster(image: fixture("poster.jpg")), posterName: "poster.jpg",
+                destination: .folder(folder.path("out")))
+        ).run()
         #expect(outcome.verdict.written.filter { $0.severity >= .warning }.isEmpty, "\(outcome.verdict.written)")
         let written = try String(contentsOfFile: folder.path("out/audio/index.m3u8"), encoding: .utf8)
-        #expect(written.split(separator: "\n").filter { $0.hasPrefix("#EXT-X-BYTERANGE:") }.allSatisfy { $0.contains("@") }, "\(written)")
+        #expect(
+            written.split(separator: "\n").filter { $0.hasPrefix("#EXT-X-BYTERANGE:") }.allSatisfy { $0.contains("@") },
+            "\(written)")
         let segments = try ListedSegment.all(in: folder.path("out/audio/index.m3u8"))
         var end = 0
         for segment in segments {
             let range = try #require(segment.range)
             #expect(range.offset == end)
             end += range.length
-            let pictures = EmbeddedID3.tags(in: try segment.playable(), container: .mpegTS).flatMap { $0.tag?.frames ?? [] }
-                .filter { if case .attachedPicture = $0 { return true } else { return false } }
+            let pictures = EmbeddedID3.tags(in: try segment.playable(), container: .mpegTS).flatMap {
+                $0.tag?.frames ?? []
+            }
+            .filter { if case .attachedPicture = $0 { return true } else { return false } }
             #expect(pictures.count == 1)
         }
         let file = try #require(segments.first?.file)

@@ -27,17 +27,20 @@ import Testing
         // The TS variants live in ../compliant: the stream's root is the folder holding both.
         var configuration = CheckConfiguration()
         configuration.confinement.root = folder.url.path
-        let outcome = try await PosterEmbedder(EmbedRequest(
-            input: master, poster: try Poster(image: fixture("poster.jpg")), posterName: "poster.jpg",
-            destination: .folder(folder.path("out")), configuration: configuration)).run()
+        let outcome = try await PosterEmbedder(
+            EmbedRequest(
+                input: master, poster: try Poster(image: fixture("poster.jpg")), posterName: "poster.jpg",
+                destination: .folder(folder.path("out")), configuration: configuration)
+        ).run()
         #expect(outcome.verification.diagnostics.isEmpty, "\(outcome.verification.diagnostics)")
         let written = try String(contentsOfFile: folder.path("out/packed-audio/audio/index.m3u8"), encoding: .utf8)
         let segments = written.split(separator: "\n").filter { !$0.hasPrefix("#") }.map(String.init)
         #expect(segments.count == 3)
 
-        var expected = Int64(126_000)   // ffmpeg's TS variants start at 1.4 s
+        var expected = Int64(126_000)  // ffmpeg's TS variants start at 1.4 s
         for index in 0..<3 {
-            let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: folder.path("out/packed-audio/audio/\(segments[index])"))))
+            let bytes = [UInt8](
+                try Data(contentsOf: URL(fileURLWithPath: folder.path("out/packed-audio/audio/\(segments[index])"))))
             let tag = try #require(try ID3Tag.parse(bytes[...]).tag)
             #expect(TransportStreamTimestamp(tag: tag)?.pts90k == expected, "segment \(index)")
             expected += Int64((durations[index] * 90_000).rounded())

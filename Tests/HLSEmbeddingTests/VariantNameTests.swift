@@ -46,7 +46,10 @@ import Testing
         var request = try request(master, .folder(folder.path("named")))
         request.name = "audio-only/index.m3u8"
         let error = await #expect(throws: EmbedError.self) { try await AudioOnlyVariantBuilder(request).run() }
-        #expect(error?.description.contains("audio-only/index.m3u8 exists and is not a variant hlscheck added; nothing was written — choose another --name") == true, "\(error?.description ?? "")")
+        #expect(
+            error?.description.contains(
+                "audio-only/index.m3u8 exists and is not a variant hlscheck added; nothing was written — choose another --name"
+            ) == true, "\(error?.description ?? "")")
         #expect(!FileManager.default.fileExists(atPath: folder.path("named")))
 
         request.name = nil
@@ -54,6 +57,8 @@ import Testing
         let added = try await AudioOnlyVariantBuilder(request).run()
         let uri = try #require(added.variantURI)
         #expect(uri.hasPrefix(AudioOnlyVariantBuilder.folderName + "/index.embed-"), "\(uri)")
-        #expect(try String(contentsOfFile: stream + "/audio-only/index.m3u8", encoding: .utf8) == "#EXTM3U\n# the user's notes\n")
+        #expect(
+            try String(contentsOfFile: stream + "/audio-only/index.m3u8", encoding: .utf8)
+                == "#EXTM3U\n# the user's notes\n")
     }
 }

@@ -22,7 +22,9 @@ import HLSPackaging
 
         // Audio and PAT packets byte-identical and in order; the PMT keeps its packet count.
         #expect(TS.packets(output, excluding: [pmtPID, id3PID]) == TS.packets(original, excluding: [pmtPID]))
-        #expect(TS.packets(output).count(where: { $0.pid == pmtPID }) == TS.packets(original).count(where: { $0.pid == pmtPID }))
+        #expect(
+            TS.packets(output).count(where: { $0.pid == pmtPID })
+                == TS.packets(original).count(where: { $0.pid == pmtPID }))
         let section = try #require(TS.firstSection(output, pid: pmtPID))
         #expect(CRC32MPEG2.checksum(section) == 0)
         let pmt = try #require(ProgramMapSection(section[...]))
@@ -64,15 +66,20 @@ import HLSPackaging
         let originals = try TestMedia.variantSegments()
         let pmtPID = try #require(TS.pmtPID(originals[0]))
         var pmt = try #require(TS.pmt(originals[0]))
-        let room = 183 - pmt.serialized().count   // 184 payload bytes, one of them the pointer_field
+        let room = 183 - pmt.serialized().count  // 184 payload bytes, one of them the pointer_field
         pmt.programInfo += [0xF0, UInt8(room - 2)] + Array(repeating: 0x2A, count: room - 2)
         let section = pmt.serialized()
         #expect(section.count == 183)
         let segments = originals.map { segment -> [UInt8] in
             var copy = segment
             for offset in stride(from: 0, to: copy.count, by: 188)
-            where (UInt16(copy[offset + 1] & 0x1F) << 8 | UInt16(copy[offset + 2])) == pmtPID && copy[offset + 1] & 0x40 != 0 {
-                copy.replaceSubrange(offset..<(offset + 188), with: [0x47, 0x40 | UInt8(pmtPID >> 8), UInt8(pmtPID & 0xFF), 0x10 | copy[offset + 3] & 0x0F, 0] + section)
+            where (UInt16(copy[offset + 1] & 0x1F) << 8 | UInt16(copy[offset + 2])) == pmtPID
+                && copy[offset + 1] & 0x40 != 0
+            {
+                copy.replaceSubrange(
+                    offset..<(offset + 188),
+                    with: [0x47, 0x40 | UInt8(pmtPID >> 8), UInt8(pmtPID & 0xFF), 0x10 | copy[offset + 3] & 0x0F, 0]
+                        + section)
             }
             return copy
         }

@@ -14,9 +14,14 @@ import HLSPackaging
         var result: [Box] = []
         var index = 0
         while bytes.count - index >= 8 {
-            let size = Int(bytes[index]) << 24 | Int(bytes[index + 1]) << 16 | Int(bytes[index + 2]) << 8 | Int(bytes[index + 3])
+            let size =
+                Int(bytes[index]) << 24 | Int(bytes[index + 1]) << 16 | Int(bytes[index + 2]) << 8
+                | Int(bytes[index + 3])
             guard size >= 8, index + size <= bytes.count else { break }
-            result.append(Box(type: String(decoding: bytes[(index + 4)..<(index + 8)], as: UTF8.self), bytes: bytes[index..<(index + size)]))
+            result.append(
+                Box(
+                    type: String(decoding: bytes[(index + 4)..<(index + 8)], as: UTF8.self),
+                    bytes: bytes[index..<(index + size)]))
             index += size
         }
         return result
@@ -29,7 +34,8 @@ import HLSPackaging
 
     /// baseMediaDecodeTime of the fixture's tfdt (version 1 box inside moof/traf).
     static func baseMediaDecodeTime(_ fragment: [UInt8]) throws -> UInt64 {
-        let tfdt = try #require(fragment.indices.dropLast(4).first { fragment[$0..<($0 + 4)].elementsEqual("tfdt".utf8) })
+        let tfdt = try #require(
+            fragment.indices.dropLast(4).first { fragment[$0..<($0 + 4)].elementsEqual("tfdt".utf8) })
         let version = fragment[tfdt + 4]
         let start = tfdt + 8
         return version == 1
@@ -54,20 +60,25 @@ import HLSPackaging
         #expect(message.version == 1)
         #expect(message.schemeIDURI == "https://aomedia.org/emsg/ID3")
         #expect(message.value == "")
-        #expect(message.timescale == 44_100)   // the AAC track's mdhd
+        #expect(message.timescale == 44_100)  // the AAC track's mdhd
         #expect(message.presentationTime == (try Self.baseMediaDecodeTime(original)))
         #expect(message.eventDuration == 0xFFFF_FFFF)
         #expect(message.id == 0)
         let tag = try ID3Tag.parse(message.messageData).tag
         #expect(tag.majorVersion == 4)
         #expect(tag.frames == [poster.frame])
-        #expect(TestMedia.pictures(in: output, container: .fragmentedMP4).map(\.data) == [try TestMedia.fixture("poster.jpg")])
+        #expect(
+            TestMedia.pictures(in: output, container: .fragmentedMP4).map(\.data) == [
+                try TestMedia.fixture("poster.jpg")
+            ])
 
         // sidx: the subsegment now includes the emsg; everything else in the box is unchanged.
         let sidxBefore = try #require(before.first { $0.type == "sidx" }).bytes
         let sidxAfter = try #require(after.first { $0.type == "sidx" }).bytes
-        let referenceOffset = 8 + 4 + 8 + 16 + 4   // header, version/flags, IDs/timescale, v1 times, reserved+count
-        #expect(Self.uint32(sidxAfter, at: referenceOffset) == Self.uint32(sidxBefore, at: referenceOffset) + UInt32(emsgBox.bytes.count))
+        let referenceOffset = 8 + 4 + 8 + 16 + 4  // header, version/flags, IDs/timescale, v1 times, reserved+count
+        #expect(
+            Self.uint32(sidxAfter, at: referenceOffset) == Self.uint32(sidxBefore, at: referenceOffset)
+                + UInt32(emsgBox.bytes.count))
         #expect(sidxAfter.prefix(referenceOffset) == sidxBefore.prefix(referenceOffset))
         #expect(sidxAfter.dropFirst(referenceOffset + 4) == sidxBefore.dropFirst(referenceOffset + 4))
 
@@ -83,18 +94,25 @@ import HLSPackaging
     @Test func embeddingTwiceEqualsOnceAndRemovalRestoresTheFragment() throws {
         let initSection = try TestMedia.fixture("fmp4-init.mp4")
         let original = try TestMedia.fixture("fmp4-seg0.m4s")
-        let once = try FragmentedMP4PosterWriter.rewrite(original, initSection: initSection, poster: try TestMedia.pngPoster())
-        let twice = try FragmentedMP4PosterWriter.rewrite(once, initSection: initSection, poster: try TestMedia.pngPoster())
+        let once = try FragmentedMP4PosterWriter.rewrite(
+            original, initSection: initSection, poster: try TestMedia.pngPoster())
+        let twice = try FragmentedMP4PosterWriter.rewrite(
+            once, initSection: initSection, poster: try TestMedia.pngPoster())
         #expect(twice == once)
-        let swapped = try FragmentedMP4PosterWriter.rewrite(once, initSection: initSection, poster: try TestMedia.jpegPoster())
-        #expect(TestMedia.pictures(in: swapped, container: .fragmentedMP4).map(\.data) == [try TestMedia.fixture("poster.jpg")])
+        let swapped = try FragmentedMP4PosterWriter.rewrite(
+            once, initSection: initSection, poster: try TestMedia.jpegPoster())
+        #expect(
+            TestMedia.pictures(in: swapped, container: .fragmentedMP4).map(\.data) == [
+                try TestMedia.fixture("poster.jpg")
+            ])
         #expect(try FragmentedMP4PosterWriter.rewrite(swapped, initSection: initSection, poster: nil) == original)
         #expect(try FragmentedMP4PosterWriter.rewrite(original, initSection: nil, poster: nil) == original)
     }
 
     @Test func withoutInitSectionTheEmsgUses90kHz() throws {
         let original = try TestMedia.fixture("fmp4-seg0.m4s")
-        let output = try FragmentedMP4PosterWriter.rewrite(original, initSection: nil, poster: try TestMedia.jpegPoster())
+        let output = try FragmentedMP4PosterWriter.rewrite(
+            original, initSection: nil, poster: try TestMedia.jpegPoster())
         let emsg = try #require(Self.boxes(output).first { $0.type == "emsg" })
         #expect(EventMessageBox(payload: emsg.bytes.dropFirst(8))?.timescale == 90_000)
     }
@@ -102,12 +120,16 @@ import HLSPackaging
     @Test func keepsOtherEventMessagesAndOtherID3Frames() throws {
         let original = try TestMedia.fixture("fmp4-seg0.m4s")
         let boxes = Self.boxes(original)
-        let scte = EventMessageBox(schemeIDURI: "urn:scte:scte35:2013:bin", timescale: 90_000, presentationTime: 10, messageData: [0xFC, 0x30]).serialized()
+        let scte = EventMessageBox(
+            schemeIDURI: "urn:scte:scte35:2013:bin", timescale: 90_000, presentationTime: 10, messageData: [0xFC, 0x30]
+        ).serialized()
         let text = ID3Frame.userText(description: "chapter", value: "Intro")
-        let id3 = EventMessageBox.id3(tag: ID3Tag(frames: [text, try TestMedia.pngPoster().frame]), pts90k: 4500).serialized()
+        let id3 = EventMessageBox.id3(tag: ID3Tag(frames: [text, try TestMedia.pngPoster().frame]), pts90k: 4500)
+            .serialized()
         let segment = boxes[0].bytes + boxes[1].bytes + scte + id3 + boxes[2].bytes + boxes[3].bytes
 
-        let replaced = try FragmentedMP4PosterWriter.rewrite(Array(segment), initSection: nil, poster: try TestMedia.jpegPoster())
+        let replaced = try FragmentedMP4PosterWriter.rewrite(
+            Array(segment), initSection: nil, poster: try TestMedia.jpegPoster())
         let after = Self.boxes(replaced)
         #expect(after.map(\.type) == ["styp", "sidx", "emsg", "emsg", "moof", "mdat"])
         #expect(after[2].bytes.elementsEqual(scte))
@@ -125,7 +147,8 @@ import HLSPackaging
 
     @Test func refusesTheInitSectionAsAFragment() throws {
         let error = try #require(throws: PackagingError.self) {
-            try FragmentedMP4PosterWriter.rewrite(try TestMedia.fixture("fmp4-init.mp4"), initSection: nil, poster: try TestMedia.jpegPoster())
+            try FragmentedMP4PosterWriter.rewrite(
+                try TestMedia.fixture("fmp4-init.mp4"), initSection: nil, poster: try TestMedia.jpegPoster())
         }
         #expect(error.kind == .wrongContainer)
         #expect(error.description.contains("moof"))
@@ -134,7 +157,8 @@ import HLSPackaging
     @Test(arguments: ["audio-aac.ts", "audio.aac", "poster.jpg"])
     func refusesSegmentsThatAreNotFMP4(_ fixture: String) throws {
         let error = try #require(throws: PackagingError.self) {
-            try FragmentedMP4PosterWriter.rewrite(try TestMedia.fixture(fixture), initSection: nil, poster: try TestMedia.jpegPoster())
+            try FragmentedMP4PosterWriter.rewrite(
+                try TestMedia.fixture(fixture), initSection: nil, poster: try TestMedia.jpegPoster())
         }
         #expect(error.kind == .wrongContainer)
     }

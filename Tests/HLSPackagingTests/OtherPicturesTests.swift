@@ -8,11 +8,14 @@ import Testing
 /// (ID3v2.4 frames §4.14; ID3TagEditor).
 @Suite struct OtherPicturesTests {
     static func backCover(description: String = "back") throws -> AttachedPicture {
-        AttachedPicture(mimeType: "image/png", pictureType: 4, description: description, data: try TestMedia.fixture("poster-alpha.png"))
+        AttachedPicture(
+            mimeType: "image/png", pictureType: 4, description: description,
+            data: try TestMedia.fixture("poster-alpha.png"))
     }
 
     static func oldFrontCover() throws -> AttachedPicture {
-        AttachedPicture(mimeType: "image/png", pictureType: 3, description: "", data: try TestMedia.fixture("poster.png"))
+        AttachedPicture(
+            mimeType: "image/png", pictureType: 3, description: "", data: try TestMedia.fixture("poster.png"))
     }
 
     /// The frame as a tag holds it (header and body): what must come out byte for byte.
@@ -33,7 +36,9 @@ import Testing
 
     /// What every container must show after the embed: the new poster first, the only front
     /// cover, and the back cover's frame unchanged.
-    static func expectPosterBesideTheBackCover(_ pictures: [AttachedPicture], output: [UInt8], poster: Poster, back: AttachedPicture) {
+    static func expectPosterBesideTheBackCover(
+        _ pictures: [AttachedPicture], output: [UInt8], poster: Poster, back: AttachedPicture
+    ) {
         #expect(pictures.map(\.pictureType) == [3, 4])
         #expect(pictures.first?.data == poster.data)
         #expect(pictures.last == back)
@@ -128,7 +133,8 @@ import Testing
         let boxes = FragmentedMP4PosterWriterTests.boxes(original)
         let back = try Self.backCover()
         let id3 = EventMessageBox.id3(
-            tag: ID3Tag(frames: [.attachedPicture(back), .attachedPicture(try Self.oldFrontCover())]), pts90k: 4500).serialized()
+            tag: ID3Tag(frames: [.attachedPicture(back), .attachedPicture(try Self.oldFrontCover())]), pts90k: 4500
+        ).serialized()
         let segment = Array(boxes[0].bytes + boxes[1].bytes + id3 + boxes[2].bytes + boxes[3].bytes)
 
         let poster = try TestMedia.jpegPoster()
@@ -147,7 +153,8 @@ import Testing
         let packed = try Self.packedAudio([.attachedPicture(try Self.backCover())])
         #expect(try PackedAudioPosterWriter.rewrite(packed, poster: nil, timestampIfMissing: nil) == packed)
         let boxes = FragmentedMP4PosterWriterTests.boxes(try TestMedia.fixture("fmp4-seg0.m4s"))
-        let id3 = EventMessageBox.id3(tag: ID3Tag(frames: [.attachedPicture(try Self.backCover())]), pts90k: 4500).serialized()
+        let id3 = EventMessageBox.id3(tag: ID3Tag(frames: [.attachedPicture(try Self.backCover())]), pts90k: 4500)
+            .serialized()
         let fragment = Array(boxes[0].bytes + boxes[1].bytes + id3 + boxes[2].bytes + boxes[3].bytes)
         #expect(try FragmentedMP4PosterWriter.rewrite(fragment, initSection: nil, poster: nil) == fragment)
     }

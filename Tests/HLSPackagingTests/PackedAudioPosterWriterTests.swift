@@ -63,12 +63,17 @@ import HLSPackaging
         #expect(tag.transportStreamTimestamp?.pts90k == (testCase.timestampInInput ?? fallback))
         #expect(tag.frames.filter { $0.id == "APIC" } == [poster.frame])
         // Frames other than APIC are those of the input, in order.
-        let otherBefore = before.tags.first?.frames.filter { $0.id != "APIC" } ?? [TransportStreamTimestamp.makeFrame(pts90k: fallback)]
+        let otherBefore =
+            before.tags.first?.frames.filter { $0.id != "APIC" } ?? [
+                TransportStreamTimestamp.makeFrame(pts90k: fallback)
+            ]
         #expect(tag.frames.filter { $0.id != "APIC" } == otherBefore)
         // Found where players look, with the image unchanged.
         let found = EmbeddedID3.tags(in: output, container: .packedAudio)
         #expect(found.first?.offset == 0)
-        #expect(TestMedia.pictures(in: output, container: .packedAudio).map(\.data) == [try TestMedia.fixture("poster.png")])
+        #expect(
+            TestMedia.pictures(in: output, container: .packedAudio).map(\.data) == [try TestMedia.fixture("poster.png")]
+        )
 
         // libavformat sees the same audio, and (AAC, MP3) the poster as an attached picture.
         let name = "segment.\(testCase.extensionName)"
@@ -92,8 +97,9 @@ import HLSPackaging
     }
 
     @Test func removingThePosterRestoresTheOriginalBytes() throws {
-        let original = try TestMedia.fixture("audio.aac")   // PRIV timestamp and 10 bytes of padding
-        let embedded = try PackedAudioPosterWriter.rewrite(original, poster: try TestMedia.jpegPoster(), timestampIfMissing: nil)
+        let original = try TestMedia.fixture("audio.aac")  // PRIV timestamp and 10 bytes of padding
+        let embedded = try PackedAudioPosterWriter.rewrite(
+            original, poster: try TestMedia.jpegPoster(), timestampIfMissing: nil)
         #expect(embedded != original)
         #expect(try PackedAudioPosterWriter.rewrite(embedded, poster: nil, timestampIfMissing: nil) == original)
         // Nothing to remove: unchanged.
@@ -110,7 +116,8 @@ import HLSPackaging
         #expect(TestMedia.pictures(in: removed, container: .packedAudio).isEmpty)
         // Putting the same image back with the same description gives the input back.
         let picture = try #require(before.tags.first?.attachedPicture)
-        let restored = try PackedAudioPosterWriter.rewrite(removed, poster: try Poster(image: picture.data, description: picture.description), timestampIfMissing: nil)
+        let restored = try PackedAudioPosterWriter.rewrite(
+            removed, poster: try Poster(image: picture.data, description: picture.description), timestampIfMissing: nil)
         #expect(TestMedia.pictures(in: restored, container: .packedAudio) == [picture])
     }
 
@@ -118,9 +125,11 @@ import HLSPackaging
         let audio = try TestMedia.fixture("audio.aac")
         let audioStart = try Self.leadingTags(audio).length
         let timestamp = TransportStreamTimestamp.makeFrame(pts90k: 90_000)
-        let segment = ID3Tag(frames: [timestamp]).serialized()
+        let segment =
+            ID3Tag(frames: [timestamp]).serialized()
             + ID3Tag(frames: [try TestMedia.pngPoster().frame]).serialized() + audio[audioStart...]
-        let output = try PackedAudioPosterWriter.rewrite(segment, poster: try TestMedia.jpegPoster(), timestampIfMissing: nil)
+        let output = try PackedAudioPosterWriter.rewrite(
+            segment, poster: try TestMedia.jpegPoster(), timestampIfMissing: nil)
         let after = try Self.leadingTags(output)
         #expect(after.tags.map(\.frames) == [[timestamp, try TestMedia.jpegPoster().frame]])
         #expect(output[after.length...] == audio[audioStart...])
@@ -130,8 +139,11 @@ import HLSPackaging
         let audio = try TestMedia.fixture("audio.aac")
         let audioStart = try Self.leadingTags(audio).length
         let text = ID3Frame.text(id: "TIT2", value: "Episode 1")
-        let segment = ID3Tag(majorVersion: 3, frames: [TransportStreamTimestamp.makeFrame(pts90k: 7), text]).serialized() + audio[audioStart...]
-        let output = try PackedAudioPosterWriter.rewrite(segment, poster: try TestMedia.jpegPoster(), timestampIfMissing: nil)
+        let segment =
+            ID3Tag(majorVersion: 3, frames: [TransportStreamTimestamp.makeFrame(pts90k: 7), text]).serialized()
+            + audio[audioStart...]
+        let output = try PackedAudioPosterWriter.rewrite(
+            segment, poster: try TestMedia.jpegPoster(), timestampIfMissing: nil)
         let tag = try #require(try Self.leadingTags(output).tags.first)
         #expect(tag.majorVersion == 4)
         #expect(tag.frames == [TransportStreamTimestamp.makeFrame(pts90k: 7), text, try TestMedia.jpegPoster().frame])
@@ -141,7 +153,8 @@ import HLSPackaging
 
     @Test func refusesASegmentWithoutTimestampWhenNoneIsGiven() throws {
         let error = try #require(throws: PackagingError.self) {
-            try PackedAudioPosterWriter.rewrite(try TestMedia.fixture("audio.ac3"), poster: try TestMedia.jpegPoster(), timestampIfMissing: nil)
+            try PackedAudioPosterWriter.rewrite(
+                try TestMedia.fixture("audio.ac3"), poster: try TestMedia.jpegPoster(), timestampIfMissing: nil)
         }
         #expect(error.kind == .missingTimestamp)
         #expect(error.description.contains("RFC 8216 §3.4"))
@@ -151,13 +164,14 @@ import HLSPackaging
     @Test(arguments: ["audio-aac.ts", "fmp4-seg0.m4s", "poster.png"])
     func refusesSegmentsThatAreNotPackedAudio(_ fixture: String) throws {
         let error = try #require(throws: PackagingError.self) {
-            try PackedAudioPosterWriter.rewrite(try TestMedia.fixture(fixture), poster: try TestMedia.jpegPoster(), timestampIfMissing: 0)
+            try PackedAudioPosterWriter.rewrite(
+                try TestMedia.fixture(fixture), poster: try TestMedia.jpegPoster(), timestampIfMissing: 0)
         }
         #expect(error.kind == .wrongContainer)
     }
 
     @Test func refusesATruncatedLeadingTag() throws {
-        let cut = Array(try TestMedia.fixture("audio-apic.mp3").prefix(500))   // inside the APIC
+        let cut = Array(try TestMedia.fixture("audio-apic.mp3").prefix(500))  // inside the APIC
         let error = try #require(throws: PackagingError.self) {
             try PackedAudioPosterWriter.rewrite(cut, poster: try TestMedia.jpegPoster(), timestampIfMissing: 0)
         }

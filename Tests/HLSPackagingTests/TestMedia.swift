@@ -55,7 +55,9 @@ enum TestMedia {
 /// Transport stream views used by the assertions.
 enum TS {
     static func packets(_ bytes: [UInt8]) -> [TransportStreamPacket] {
-        stride(from: 0, to: bytes.count, by: 188).compactMap { TransportStreamPacket(bytes[$0..<min($0 + 188, bytes.count)]) }
+        stride(from: 0, to: bytes.count, by: 188).compactMap {
+            TransportStreamPacket(bytes[$0..<min($0 + 188, bytes.count)])
+        }
     }
 
     static func rawPackets(_ bytes: [UInt8]) -> [ArraySlice<UInt8>] {
@@ -65,7 +67,8 @@ enum TS {
     /// The first complete section on `pid` (pointer_field 0 layouts, as muxers write them).
     static func firstSection(_ bytes: [UInt8], pid: UInt16) -> [UInt8]? {
         guard let packet = packets(bytes).first(where: { $0.pid == pid && $0.payloadUnitStart }),
-              let pointer = packet.payload.first else { return nil }
+            let pointer = packet.payload.first
+        else { return nil }
         let section = packet.payload.dropFirst(1 + Int(pointer))
         guard section.count >= 3 else { return nil }
         let length = 3 + (Int(section[section.startIndex + 1] & 0x0F) << 8 | Int(section[section.startIndex + 2]))
@@ -93,7 +96,8 @@ enum TS {
     /// apart from counters that legitimately continue across calls.
     static func maskingContinuity(_ bytes: [UInt8], pid: UInt16) -> [UInt8] {
         var copy = bytes
-        for offset in stride(from: 0, to: copy.count, by: 188) where (UInt16(copy[offset + 1] & 0x1F) << 8 | UInt16(copy[offset + 2])) == pid {
+        for offset in stride(from: 0, to: copy.count, by: 188)
+        where (UInt16(copy[offset + 1] & 0x1F) << 8 | UInt16(copy[offset + 2])) == pid {
             copy[offset + 3] &= 0xF0
         }
         return copy

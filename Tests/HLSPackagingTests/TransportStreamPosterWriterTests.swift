@@ -10,15 +10,19 @@ import HLSPackaging
         let originals = try TestMedia.variantSegments()
         let poster = try TestMedia.jpegPoster()
         var writer = TransportStreamPosterWriter()
-        let rewritten = try originals.map { segment throws(PackagingError) in try writer.rewrite(segment, poster: poster) }
+        let rewritten = try originals.map { segment throws(PackagingError) in
+            try writer.rewrite(segment, poster: poster)
+        }
         let id3PID = try #require(writer.metadataPID)
-        #expect(id3PID == 0x0101)   // next free PID after the audio stream
+        #expect(id3PID == 0x0101)  // next free PID after the audio stream
 
         for (original, output) in zip(originals, rewritten) {
             let pmtPID = try #require(TS.pmtPID(original))
             // Every audio, PAT and SDT packet byte-identical and in order.
             #expect(TS.packets(output, excluding: [pmtPID, id3PID]) == TS.packets(original, excluding: [pmtPID]))
-            #expect(TS.packets(output).count(where: { $0.pid == pmtPID }) == TS.packets(original).count(where: { $0.pid == pmtPID }))
+            #expect(
+                TS.packets(output).count(where: { $0.pid == pmtPID })
+                    == TS.packets(original).count(where: { $0.pid == pmtPID }))
 
             // PMT: valid CRC, the ID3 stream with metadata_descriptor, the pointer in program_info.
             let section = try #require(TS.firstSection(output, pid: pmtPID))
@@ -81,20 +85,24 @@ import HLSPackaging
         let pmtPID = try #require(TS.pmtPID(original))
         #expect(TS.packets(output, excluding: [pmtPID, pid]) == TS.packets(original, excluding: [pmtPID]))
         let pmtPackets = zip(TS.packets(output), TS.rawPackets(output)).filter { $0.0.pid == pmtPID }
-        let originalPMTPackets = zip(TS.packets(original), TS.rawPackets(original)).filter { $0.0.pid == pmtPID }.map(\.1)
+        let originalPMTPackets = zip(TS.packets(original), TS.rawPackets(original)).filter { $0.0.pid == pmtPID }.map(
+            \.1)
         #expect(pmtPackets.count == originalPMTPackets.count)
         for ((packet, raw), originalRaw) in zip(pmtPackets, originalPMTPackets) {
             let pointer = Int(packet.payload[packet.payload.startIndex])
             let section = packet.payload.dropFirst(1 + pointer)
             let pmt = try #require(ProgramMapSection(section))
-            #expect(pmt.streams.last == ElementaryStreamInfo(streamType: 0x15, pid: pid, descriptors: TimedID3Descriptors.metadata))
+            #expect(
+                pmt.streams.last
+                    == ElementaryStreamInfo(streamType: 0x15, pid: pid, descriptors: TimedID3Descriptors.metadata))
             // Header, counter and adaptation field kept: the bytes before the section are the same.
             let headerLength = 188 - packet.payload.count + 1 + pointer
             #expect(raw.prefix(headerLength).elementsEqual(originalRaw.prefix(headerLength)))
         }
         #expect(TransportStream.continuityErrors(in: output) == TransportStream.continuityErrors(in: original))
         let audioPID = try #require(TS.pmt(original)?.streams.first { $0.streamType == 0x0F }?.pid)
-        #expect(EmbeddedID3.tags(in: output, container: .mpegTS).map(\.pts90k) == [TS.firstPTS(original, pid: audioPID)])
+        #expect(
+            EmbeddedID3.tags(in: output, container: .mpegTS).map(\.pts90k) == [TS.firstPTS(original, pid: audioPID)])
 
         let before = try await TestMedia.inspect(original, name: fixture)
         let after = try await TestMedia.inspect(output, name: fixture)
@@ -112,7 +120,7 @@ import HLSPackaging
         let pid = try #require(once.metadataPID)
         #expect(second.count == first.count)
         #expect(TS.maskingContinuity(second, pid: pid) == TS.maskingContinuity(first, pid: pid))
-        #expect(first != second)   // the counters did continue
+        #expect(first != second)  // the counters did continue
         // Same segment twice: only the timed-ID3 PID is continuous across the two outputs.
         #expect(TransportStream.continuityErrors(in: first + second).filter { $0.pid == pid }.isEmpty)
     }
@@ -122,7 +130,8 @@ import HLSPackaging
         var writer = TransportStreamPosterWriter()
         let withJPEG = try writer.rewrite(original, poster: try TestMedia.jpegPoster())
         let withPNG = try writer.rewrite(withJPEG, poster: try TestMedia.pngPoster())
-        #expect(TestMedia.pictures(in: withPNG, container: .mpegTS).map(\.data) == [try TestMedia.fixture("poster.png")])
+        #expect(
+            TestMedia.pictures(in: withPNG, container: .mpegTS).map(\.data) == [try TestMedia.fixture("poster.png")])
         #expect(TestMedia.pictures(in: withPNG, container: .mpegTS).map(\.mimeType) == ["image/png"])
         let pid = try #require(writer.metadataPID)
         #expect(TransportStream.continuityErrors(in: withJPEG + withPNG).filter { $0.pid == pid }.isEmpty)
@@ -166,7 +175,7 @@ import HLSPackaging
         let replaced = try other.rewrite(mixed, poster: try TestMedia.jpegPoster())
         let tags = EmbeddedID3.tags(in: replaced, container: .mpegTS)
         #expect(tags.map(\.tag?.frames) == [[text, try TestMedia.jpegPoster().frame]])
-        #expect(tags.first?.pts90k == 1234)   // the existing PES keeps its own time
+        #expect(tags.first?.pts90k == 1234)  // the existing PES keeps its own time
 
         let removed = try other.rewrite(replaced, poster: nil)
         #expect(EmbeddedID3.tags(in: removed, container: .mpegTS).map(\.tag?.frames) == [[text]])
@@ -183,7 +192,7 @@ import HLSPackaging
         let pid = try #require(writer.metadataPID)
         let start = try #require(TS.packets(output).first { $0.pid == pid && $0.payloadUnitStart })
         let pes = try #require(PESPacket(start.payload))
-        #expect(pes.packetLength == 0)   // ISO/IEC 13818-1 §2.4.3.7: 0 = unbounded
+        #expect(pes.packetLength == 0)  // ISO/IEC 13818-1 §2.4.3.7: 0 = unbounded
         #expect(TestMedia.pictures(in: output, container: .mpegTS).map(\.data) == [big.data])
         #expect(TransportStream.continuityErrors(in: output).isEmpty)
         let facts = try await TestMedia.inspect(output, name: "big.ts")
@@ -196,7 +205,9 @@ import HLSPackaging
     @Test func rejectsSegmentsThatAreNotWholePackets() throws {
         var writer = TransportStreamPosterWriter()
         let cut = Array(try TestMedia.variantSegments()[0].dropLast(100))
-        let error = try #require(throws: PackagingError.self) { try writer.rewrite(cut, poster: try TestMedia.jpegPoster()) }
+        let error = try #require(throws: PackagingError.self) {
+            try writer.rewrite(cut, poster: try TestMedia.jpegPoster())
+        }
         #expect(error.kind == .misalignedTransportStream)
         #expect(error.description.contains("188"))
     }
@@ -204,33 +215,43 @@ import HLSPackaging
     @Test func rejectsScrambledPackets() throws {
         var segment = try TestMedia.variantSegments()[0]
         let audioPacket = try #require(TS.packets(segment).lastIndex { $0.pid == Self.audioPID })
-        segment[audioPacket * 188 + 3] |= 0x80   // transport_scrambling_control '10'
+        segment[audioPacket * 188 + 3] |= 0x80  // transport_scrambling_control '10'
         var writer = TransportStreamPosterWriter()
-        let error = try #require(throws: PackagingError.self) { try writer.rewrite(segment, poster: try TestMedia.jpegPoster()) }
+        let error = try #require(throws: PackagingError.self) {
+            try writer.rewrite(segment, poster: try TestMedia.jpegPoster())
+        }
         #expect(error.kind == .encrypted)
         #expect(error.description.contains("encrypt"))
     }
 
     @Test func rejectsSampleAESStreams() throws {
         var counter: UInt8 = 0, pmtCounter: UInt8 = 0
-        let pat = TransportStream.sectionPackets(ProgramAssociationSection.serialized(programs: [(1, 0x1000)]), pid: 0, continuityCounter: &counter)
+        let pat = TransportStream.sectionPackets(
+            ProgramAssociationSection.serialized(programs: [(1, 0x1000)]), pid: 0, continuityCounter: &counter)
         let pmt = TransportStream.sectionPackets(
-            ProgramMapSection(pcrPID: 0x100, streams: [ElementaryStreamInfo(streamType: 0xCF, pid: 0x100)]).serialized(),
+            ProgramMapSection(pcrPID: 0x100, streams: [ElementaryStreamInfo(streamType: 0xCF, pid: 0x100)])
+                .serialized(),
             pid: 0x1000, continuityCounter: &pmtCounter)
         var writer = TransportStreamPosterWriter()
-        let error = try #require(throws: PackagingError.self) { try writer.rewrite(pat + pmt, poster: try TestMedia.jpegPoster()) }
+        let error = try #require(throws: PackagingError.self) {
+            try writer.rewrite(pat + pmt, poster: try TestMedia.jpegPoster())
+        }
         #expect(error.kind == .encrypted)
         #expect(error.description.contains("SAMPLE-AES"))
     }
 
     @Test func rejectsStreamsWithoutAudio() throws {
         var counter: UInt8 = 0, pmtCounter: UInt8 = 0
-        let pat = TransportStream.sectionPackets(ProgramAssociationSection.serialized(programs: [(1, 0x1000)]), pid: 0, continuityCounter: &counter)
+        let pat = TransportStream.sectionPackets(
+            ProgramAssociationSection.serialized(programs: [(1, 0x1000)]), pid: 0, continuityCounter: &counter)
         let pmt = TransportStream.sectionPackets(
-            ProgramMapSection(pcrPID: 0x100, streams: [ElementaryStreamInfo(streamType: 0x1B, pid: 0x100)]).serialized(),
+            ProgramMapSection(pcrPID: 0x100, streams: [ElementaryStreamInfo(streamType: 0x1B, pid: 0x100)])
+                .serialized(),
             pid: 0x1000, continuityCounter: &pmtCounter)
         var writer = TransportStreamPosterWriter()
-        let error = try #require(throws: PackagingError.self) { try writer.rewrite(pat + pmt, poster: try TestMedia.jpegPoster()) }
+        let error = try #require(throws: PackagingError.self) {
+            try writer.rewrite(pat + pmt, poster: try TestMedia.jpegPoster())
+        }
         #expect(error.kind == .missingAudio)
     }
 
@@ -238,13 +259,18 @@ import HLSPackaging
         var writer = TransportStreamPosterWriter()
         // Audio packets only: the PAT and PMT were cut away.
         let segment = try TestMedia.variantSegments()[0]
-        let audioOnly = zip(TS.packets(segment), TS.rawPackets(segment)).filter { $0.0.pid == Self.audioPID }.flatMap(\.1)
-        let missing = try #require(throws: PackagingError.self) { try writer.rewrite(audioOnly, poster: try TestMedia.jpegPoster()) }
+        let audioOnly = zip(TS.packets(segment), TS.rawPackets(segment)).filter { $0.0.pid == Self.audioPID }.flatMap(
+            \.1)
+        let missing = try #require(throws: PackagingError.self) {
+            try writer.rewrite(audioOnly, poster: try TestMedia.jpegPoster())
+        }
         #expect(missing.kind == .missingProgramTables)
         #expect(missing.description.contains("PAT"))
         // Deterministic noise that happens to be a multiple of 188 bytes.
         var state: UInt32 = 12345
-        let noise = (0..<(188 * 4)).map { _ -> UInt8 in state = state &* 1_103_515_245 &+ 12345; return UInt8(state >> 24) }
+        let noise = (0..<(188 * 4)).map { _ -> UInt8 in
+            state = state &* 1_103_515_245 &+ 12345; return UInt8(state >> 24)
+        }
         #expect(throws: PackagingError.self) { try writer.rewrite(noise, poster: try TestMedia.jpegPoster()) }
         #expect(throws: PackagingError.self) { try writer.rewrite([], poster: try TestMedia.jpegPoster()) }
     }
@@ -254,11 +280,13 @@ import HLSPackaging
     /// `segment` with the size of the ID3 tag in its first timed-ID3 PES set to 256 MB.
     static func claiming256MB(_ segment: [UInt8], pid: UInt16) throws -> [UInt8] {
         var bytes = segment
-        let start = try #require(stride(from: 0, to: bytes.count, by: 188).first { offset in
-            let packetPID = UInt16(bytes[offset + 1] & 0x1F) << 8 | UInt16(bytes[offset + 2])
-            return packetPID == pid && bytes[offset + 1] & 0x40 != 0
-        })
-        let id3 = try #require((start..<(start + 185)).first { bytes[$0..<($0 + 3)].elementsEqual([0x49, 0x44, 0x33]) })
+        let start = try #require(
+            stride(from: 0, to: bytes.count, by: 188).first { offset in
+                let packetPID = UInt16(bytes[offset + 1] & 0x1F) << 8 | UInt16(bytes[offset + 2])
+                return packetPID == pid && bytes[offset + 1] & 0x40 != 0
+            })
+        let id3 = try #require(
+            (start..<(start + 185)).first { bytes[$0..<($0 + 3)].elementsEqual([0x49, 0x44, 0x33]) })
         bytes.replaceSubrange((id3 + 6)..<(id3 + 10), with: [0x7F, 0x7F, 0x7F, 0x7F])
         return bytes
     }
@@ -286,15 +314,18 @@ import HLSPackaging
 
     /// An ID3v2.4 tag of `size` bytes whose only "frame" has an invalid ID: readable header, unreadable body.
     static func unreadableTag(size: Int = 20) -> [UInt8] {
-        [0x49, 0x44, 0x33, 4, 0, 0, 0, 0, 0, UInt8(size)] + Array("!!!!".utf8) + [0, 0, 0, 4, 0, 0] + [UInt8](repeating: 0x41, count: size - 10)
+        [0x49, 0x44, 0x33, 4, 0, 0, 0, 0, 0, UInt8(size)] + Array("!!!!".utf8) + [0, 0, 0, 4, 0, 0]
+            + [UInt8](repeating: 0x41, count: size - 10)
     }
 
     @Test func anUnreadableSecondTagInPackedAudioIsDropped() throws {
-        let original = try TestMedia.fixture("audio.aac")   // a leading tag with the PRIV timestamp
+        let original = try TestMedia.fixture("audio.aac")  // a leading tag with the PRIV timestamp
         let leading = try ID3Tag.parse(original).byteCount
         let damaged = Array(original.prefix(leading)) + Self.unreadableTag() + Array(original.dropFirst(leading))
-        #expect(EmbeddedID3.tags(in: damaged, container: .packedAudio).contains { $0.tag == nil }, "the fixture is damaged")
-        let output = try PackedAudioPosterWriter.rewrite(damaged, poster: try TestMedia.pngPoster(), timestampIfMissing: nil)
+        #expect(
+            EmbeddedID3.tags(in: damaged, container: .packedAudio).contains { $0.tag == nil }, "the fixture is damaged")
+        let output = try PackedAudioPosterWriter.rewrite(
+            damaged, poster: try TestMedia.pngPoster(), timestampIfMissing: nil)
         let found = EmbeddedID3.tags(in: output, container: .packedAudio)
         #expect(found.count == 1 && found.allSatisfy { $0.tag != nil }, "\(found)")
         #expect(TestMedia.pictures(in: output, container: .packedAudio).map(\.mimeType) == ["image/png"])
@@ -304,11 +335,17 @@ import HLSPackaging
     @Test func anUnreadableID3EventMessageInFMP4IsReplacedByThePoster() throws {
         let initSection = try TestMedia.fixture("fmp4-init.mp4")
         let original = try TestMedia.fixture("fmp4-seg0.m4s")
-        let moof = try #require((4..<(original.count - 4)).first { original[$0..<($0 + 4)].elementsEqual(Array("moof".utf8)) }) - 4
-        let broken = EventMessageBox(timescale: 48_000, presentationTime: 0, messageData: Self.unreadableTag()).serialized()
+        let moof =
+            try #require((4..<(original.count - 4)).first { original[$0..<($0 + 4)].elementsEqual(Array("moof".utf8)) })
+            - 4
+        let broken = EventMessageBox(timescale: 48_000, presentationTime: 0, messageData: Self.unreadableTag())
+            .serialized()
         let damaged = Array(original.prefix(moof)) + broken + Array(original.dropFirst(moof))
-        #expect(EmbeddedID3.tags(in: damaged, container: .fragmentedMP4).contains { $0.tag == nil }, "the fixture is damaged")
-        let output = try FragmentedMP4PosterWriter.rewrite(damaged, initSection: initSection, poster: try TestMedia.pngPoster())
+        #expect(
+            EmbeddedID3.tags(in: damaged, container: .fragmentedMP4).contains { $0.tag == nil },
+            "the fixture is damaged")
+        let output = try FragmentedMP4PosterWriter.rewrite(
+            damaged, initSection: initSection, poster: try TestMedia.pngPoster())
         let found = EmbeddedID3.tags(in: output, container: .fragmentedMP4)
         #expect(found.count == 1 && found.allSatisfy { $0.tag != nil }, "\(found)")
         #expect(TestMedia.pictures(in: output, container: .fragmentedMP4).map(\.mimeType) == ["image/png"])

@@ -7,38 +7,40 @@ import Testing
 @Suite("Compact playlist model")
 struct CompactModelTests {
     static let playlist = """
-    #EXTM3U
-    #EXT-X-VERSION:6
-    #EXT-X-TARGETDURATION:4
-    #EXT-X-MAP:URI="init.mp4"
-    #EXT-X-KEY:METHOD=AES-128,URI="k1.key"
-    #EXT-X-PROGRAM-DATE-TIME:2022-06-10T03:31:00.189Z
-    #EXTINF:4,first
-    a.mp4
-    #EXT-X-PROGRAM-DATE-TIME:2022-06-10T03:31:04Z
-    #EXT-X-CUE-OUT:30
-    #EXTINF:4,
-    b.mp4
-    #EXT-X-KEY:METHOD=AES-128,URI="k2.key"
-    #EXT-X-PROGRAM-DATE-TIME:2022-06-10T03:31:08.5+02:00
-    #EXT-X-BYTERANGE:100@0
-    #EXTINF:4,
-    c.mp4
-    #EXT-X-PROGRAM-DATE-TIME:2022-06-10T03:31:1x.000Z
-    #EXTINF:4,
-    d.mp4
-    #EXT-X-CUE-OUT:cafés
-    #EXT-X-ENDLIST
-    """
+        #EXTM3U
+        #EXT-X-VERSION:6
+        #EXT-X-TARGETDURATION:4
+        #EXT-X-MAP:URI="init.mp4"
+        #EXT-X-KEY:METHOD=AES-128,URI="k1.key"
+        #EXT-X-PROGRAM-DATE-TIME:2022-06-10T03:31:00.189Z
+        #EXTINF:4,first
+        a.mp4
+        #EXT-X-PROGRAM-DATE-TIME:2022-06-10T03:31:04Z
+        #EXT-X-CUE-OUT:30
+        #EXTINF:4,
+        b.mp4
+        #EXT-X-KEY:METHOD=AES-128,URI="k2.key"
+        #EXT-X-PROGRAM-DATE-TIME:2022-06-10T03:31:08.5+02:00
+        #EXT-X-BYTERANGE:100@0
+        #EXTINF:4,
+        c.mp4
+        #EXT-X-PROGRAM-DATE-TIME:2022-06-10T03:31:1x.000Z
+        #EXTINF:4,
+        d.mp4
+        #EXT-X-CUE-OUT:cafés
+        #EXT-X-ENDLIST
+        """
 
     @Test func segmentsReadAsWritten() throws {
         let p = PlaylistParser.parse(Self.playlist, uri: "p.m3u8")
         let segments = try #require(p.media?.segments)
         #expect(segments.count == 4)
         // Packed and unpacked date-times come back exactly as written.
-        #expect(segments.map(\.programDateTime) == [
-            "2022-06-10T03:31:00.189Z", "2022-06-10T03:31:04Z", "2022-06-10T03:31:08.5+02:00", "2022-06-10T03:31:1x.000Z",
-        ])
+        #expect(
+            segments.map(\.programDateTime) == [
+                "2022-06-10T03:31:00.189Z", "2022-06-10T03:31:04Z", "2022-06-10T03:31:08.5+02:00",
+                "2022-06-10T03:31:1x.000Z",
+            ])
         #expect(segments.map(\.title) == ["first", nil, nil, nil])
         #expect(segments.map(\.key?.uri) == ["k1.key", "k1.key", "k2.key", "k2.key"])
         #expect(segments.allSatisfy { $0.map?.uri == "init.mp4" })
@@ -76,7 +78,9 @@ struct CompactModelTests {
         #expect(p.tagLines(named: "#EXT-X-NOPE").isEmpty)
         // Replacing the tags replaces what every accessor sees.
         var edited = p
-        edited.tags = [Tag(name: "#EXTM3U", value: nil, line: 1), Tag(name: "#EXT-X-KEY", value: "METHOD=NONE", line: 2)]
+        edited.tags = [
+            Tag(name: "#EXTM3U", value: nil, line: 1), Tag(name: "#EXT-X-KEY", value: "METHOD=NONE", line: 2),
+        ]
         #expect(edited.tagLines(named: "#EXT-X-KEY") == [2] && edited.tags.count == 2 && edited != p)
     }
 
@@ -85,7 +89,9 @@ struct CompactModelTests {
     @Test func compactFieldsHoldAnyValue() throws {
         var segment = MediaSegment(uri: "a.ts", uriLine: 10, duration: 6, mediaSequence: 5)
         segment.extinfLine = 9
-        for (uriLine, extinfLine) in [(10, 9), (100_000, 1), (Int(UInt32.max) + 7, Int(UInt32.max) + 6), (3, 7), (12, nil), (Int.max, 0)] {
+        for (uriLine, extinfLine) in [
+            (10, 9), (100_000, 1), (Int(UInt32.max) + 7, Int(UInt32.max) + 6), (3, 7), (12, nil), (Int.max, 0),
+        ] {
             segment.uriLine = uriLine
             segment.extinfLine = extinfLine
             #expect(segment.uriLine == uriLine && segment.extinfLine == extinfLine)
@@ -106,27 +112,31 @@ struct CompactModelTests {
     /// media sequence counts from EXT-X-MEDIA-SEQUENCE even when that tag comes late.
     @Test func urisAndSequenceNumbersReadBackAsWritten() throws {
         let text = """
-        #EXTM3U
-        #EXT-X-VERSION:8
-        #EXT-X-TARGETDURATION:4
-        #EXT-X-DEFINE:NAME="dir",VALUE="media"
-        #EXTINF:4,
-        seg-1.ts
-        #EXTINF:4,
-        seg-2.ts
-        #EXTINF:4,
-        {$dir}/seg-3.ts
-        #EXTINF:4,
-        café.ts
-        #EXT-X-MEDIA-SEQUENCE:700
-        #EXTINF:4,
-        random-ab12.ts
-        #EXTINF:4,
-        https://cdn.example/x.ts?token=abc
-        """
+            #EXTM3U
+            #EXT-X-VERSION:8
+            #EXT-X-TARGETDURATION:4
+            #EXT-X-DEFINE:NAME="dir",VALUE="media"
+            #EXTINF:4,
+            seg-1.ts
+            #EXTINF:4,
+            seg-2.ts
+            #EXTINF:4,
+            {$dir}/seg-3.ts
+            #EXTINF:4,
+            café.ts
+            #EXT-X-MEDIA-SEQUENCE:700
+            #EXTINF:4,
+            random-ab12.ts
+            #EXTINF:4,
+            https://cdn.example/x.ts?token=abc
+            """
         let p = PlaylistParser.parse(text, uri: "p.m3u8")
         let segments = try #require(p.media?.segments)
-        #expect(segments.map(\.uri) == ["seg-1.ts", "seg-2.ts", "media/seg-3.ts", "café.ts", "random-ab12.ts", "https://cdn.example/x.ts?token=abc"])
+        #expect(
+            segments.map(\.uri) == [
+                "seg-1.ts", "seg-2.ts", "media/seg-3.ts", "café.ts", "random-ab12.ts",
+                "https://cdn.example/x.ts?token=abc",
+            ])
         #expect(segments.map(\.mediaSequence) == [700, 701, 702, 703, 704, 705])
         #expect(segments.map(\.extinfLine) == [5, 7, 9, 11, 14, 16])
     }

@@ -9,15 +9,19 @@ import Testing
 struct ConfinementFastPathTests {
     func makeStream(_ media: String, in base: URL) throws -> String {
         let stream = base.appendingPathComponent("stream")
-        try FileManager.default.createDirectory(at: stream.appendingPathComponent("sub"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: stream.appendingPathComponent("sub"), withIntermediateDirectories: true)
         try Data(media.utf8).write(to: stream.appendingPathComponent("sub/index.m3u8"))
         try Data("ts".utf8).write(to: stream.appendingPathComponent("sub/real.ts"))
         try Data("secret".utf8).write(to: base.appendingPathComponent("secret.ts"))
         // A plain name that leaves the root through a symlink, one that stays inside, and a
         // symlink to a folder outside.
-        try FileManager.default.createSymbolicLink(atPath: stream.appendingPathComponent("sub/escape.ts").path, withDestinationPath: "../../secret.ts")
-        try FileManager.default.createSymbolicLink(atPath: stream.appendingPathComponent("sub/alias.ts").path, withDestinationPath: "real.ts")
-        try FileManager.default.createSymbolicLink(atPath: stream.appendingPathComponent("sub/up").path, withDestinationPath: "../..")
+        try FileManager.default.createSymbolicLink(
+            atPath: stream.appendingPathComponent("sub/escape.ts").path, withDestinationPath: "../../secret.ts")
+        try FileManager.default.createSymbolicLink(
+            atPath: stream.appendingPathComponent("sub/alias.ts").path, withDestinationPath: "real.ts")
+        try FileManager.default.createSymbolicLink(
+            atPath: stream.appendingPathComponent("sub/up").path, withDestinationPath: "../..")
         return stream.path
     }
 
@@ -45,7 +49,8 @@ struct ConfinementFastPathTests {
         let base = FileManager.default.temporaryDirectory.appendingPathComponent("hlsplaylist-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: base) }
         let stream = try makeStream(media, in: base)
-        let loader = PlaylistLoader(source: LocalFileSource(), limits: LoaderLimits(), confinement: Confinement(root: stream))
+        let loader = PlaylistLoader(
+            source: LocalFileSource(), limits: LoaderLimits(), confinement: Confinement(root: stream))
         let loaded = try await loader.load(stream + "/sub/index.m3u8")
         // "../sub/escape.ts" names the same file as "escape.ts": reported once, at the first.
         #expect(loaded.outsideRoot.map(\.uri) == ["escape.ts", "up/secret.ts"])

@@ -94,6 +94,6 @@ enum CorpusAgreementExceptions {
     /// hlscheck does instead. They count against the agreement.
     static let knownDisagreements: [String: String] = [
         "globocom-m3u8/extracted/SIMPLE_PLAYLIST_COMMALESS_EXTINF.m3u8":
-            "RFC 8216 §4.3.2.1 writes the tag #EXTINF:<duration>,[<title>], so the comma is required; hlscheck reports a missing comma as a playlist-lenient warning, not an error, because clients accept it and 14 `valid` corpus files omit it",
+            "RFC 8216 §4.3.2.1 writes the tag #EXTINF:<duration>,[<title>], so the comma is required; hlscheck reports a missing comma as a playlist-lenient warning, not an error, because clients accept it and 14 `valid` corpus files omit it"
     ]
 }

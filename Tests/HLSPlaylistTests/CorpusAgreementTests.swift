@@ -45,27 +45,36 @@ struct CorpusAgreementTests {
         let verdicts = await Self.verdicts(in: corpus)
         try #require(verdicts.count > 600, "the corpus index lists \(verdicts.count) labelled playlists")
 
-        let overridden = CorpusExceptions.validButBreaksSpec.merging(CorpusAgreementExceptions.validButBreaksSpec) { $1 }
+        let overridden = CorpusExceptions.validButBreaksSpec.merging(CorpusAgreementExceptions.validButBreaksSpec) {
+            $1
+        }
         var disagreements: [String: [String]] = [:]
         var agreeWithLabels = 0
         for verdict in verdicts {
             // The verdict the spec asks for: the label, unless an exception cites the spec against it.
-            let specValid = verdict.labelledValid
+            let specValid =
+                verdict.labelledValid
                 ? overridden[verdict.path] == nil
                 : CorpusAgreementExceptions.invalidButAllowedBySpec[verdict.path] != nil
             if verdict.errors.isEmpty == verdict.labelledValid { agreeWithLabels += 1 }
             if verdict.errors.isEmpty != specValid { disagreements[verdict.path] = verdict.errors }
             // An exception that no longer holds must go.
             if overridden[verdict.path] != nil, verdict.labelledValid {
-                #expect(!verdict.errors.isEmpty, "\(verdict.path) is listed as breaking the spec but gets no error: remove it from the exceptions")
+                #expect(
+                    !verdict.errors.isEmpty,
+                    "\(verdict.path) is listed as breaking the spec but gets no error: remove it from the exceptions")
             }
             if CorpusAgreementExceptions.invalidButAllowedBySpec[verdict.path] != nil {
-                #expect(verdict.errors.isEmpty, "\(verdict.path) is listed as allowed by the spec but gets \(verdict.errors)")
+                #expect(
+                    verdict.errors.isEmpty,
+                    "\(verdict.path) is listed as allowed by the spec but gets \(verdict.errors)")
             }
         }
         for (path, errors) in disagreements.sorted(by: { $0.key < $1.key })
         where CorpusAgreementExceptions.knownDisagreements[path] == nil {
-            Issue.record("\(path): hlscheck \(errors.isEmpty ? "reports no error" : "reports \(errors.prefix(3))") against its spec verdict; fix the checker or list it with the spec sentence")
+            Issue.record(
+                "\(path): hlscheck \(errors.isEmpty ? "reports no error" : "reports \(errors.prefix(3))") against its spec verdict; fix the checker or list it with the spec sentence"
+            )
         }
         for path in CorpusAgreementExceptions.knownDisagreements.keys where disagreements[path] == nil {
             Issue.record("\(path) is listed as a known disagreement but now agrees: remove it")
@@ -73,6 +82,8 @@ struct CorpusAgreementTests {
         let agreement = Double(verdicts.count - disagreements.count) / Double(verdicts.count)
         #expect(agreement >= 0.98, "agreement \(agreement) over \(verdicts.count) labelled playlists")
         // The figures for the record (swift test prints them).
-        print("corpus agreement: \(verdicts.count - disagreements.count) of \(verdicts.count) with the spec verdict, \(agreeWithLabels) with the source projects' labels")
+        print(
+            "corpus agreement: \(verdicts.count - disagreements.count) of \(verdicts.count) with the spec verdict, \(agreeWithLabels) with the source projects' labels"
+        )
     }
 }

@@ -19,7 +19,9 @@ enum Corpus {
     static let directory: URL? = PackageRoot.corpus
 
     static let entries: [Entry] = {
-        guard let directory, let data = try? Data(contentsOf: directory.appendingPathComponent("index.json")) else { return [] }
+        guard let directory, let data = try? Data(contentsOf: directory.appendingPathComponent("index.json")) else {
+            return []
+        }
         return (try? JSONDecoder().decode([Entry].self, from: data)) ?? []
     }()
 
@@ -44,7 +46,9 @@ struct CorpusTests {
         let errors = playlist.errors.map { "\($0.location) \($0.message)" }
         if entry.isValid {
             if CorpusExceptions.validButBreaksSpec[entry.corpus_path] != nil {
-                #expect(!errors.isEmpty, "listed as breaking the spec, but parses without error: remove it from CorpusExceptions")
+                #expect(
+                    !errors.isEmpty,
+                    "listed as breaking the spec, but parses without error: remove it from CorpusExceptions")
             } else {
                 #expect(errors.isEmpty, "valid playlist reported: \(errors)")
             }
@@ -58,8 +62,10 @@ struct CorpusTests {
         let name = (entry.corpus_path as NSString).lastPathComponent.replacingOccurrences(of: ".json", with: "")
         let fixture = "videojs-m3u8-parser/test/fixtures/integration/\(name).m3u8"
         guard let directory = Corpus.directory,
-              FileManager.default.fileExists(atPath: directory.appendingPathComponent(fixture).path) else { return }
-        let expected = try #require(try JSONSerialization.jsonObject(with: Data(Corpus.bytes(entry.corpus_path))) as? [String: Any])
+            FileManager.default.fileExists(atPath: directory.appendingPathComponent(fixture).path)
+        else { return }
+        let expected = try #require(
+            try JSONSerialization.jsonObject(with: Data(Corpus.bytes(entry.corpus_path))) as? [String: Any])
         let playlist = PlaylistParser.parse(try Corpus.bytes(fixture), uri: fixture)
 
         let expectedSegments = expected["segments"] as? [[String: Any]] ?? []
@@ -70,12 +76,19 @@ struct CorpusTests {
                 if let uri = e["uri"] as? String { #expect(segment.uri == uri) }
                 // videojs fills a missing EXTINF with the target duration and a zero one with
                 // 0.01 s; our model keeps what the file says (and reports the missing EXTINF).
-                if let duration = (e["duration"] as? NSNumber)?.doubleValue, segment.extinfLine != nil, segment.duration > 0 {
-                    #expect(abs(segment.duration - duration) < 1e-9, "segment \(segment.uri) at line \(segment.uriLine)")
+                if let duration = (e["duration"] as? NSNumber)?.doubleValue, segment.extinfLine != nil,
+                    segment.duration > 0
+                {
+                    #expect(
+                        abs(segment.duration - duration) < 1e-9, "segment \(segment.uri) at line \(segment.uriLine)")
                 }
                 if let range = e["byterange"] as? [String: Any],
-                   let length = (range["length"] as? NSNumber)?.intValue, let offset = (range["offset"] as? NSNumber)?.intValue {
-                    #expect(segment.byteRange == ByteRange(length: length, offset: offset), "segment at line \(segment.uriLine)")
+                    let length = (range["length"] as? NSNumber)?.intValue,
+                    let offset = (range["offset"] as? NSNumber)?.intValue
+                {
+                    #expect(
+                        segment.byteRange == ByteRange(length: length, offset: offset),
+                        "segment at line \(segment.uriLine)")
                 }
             }
             #expect(expectedVariants.isEmpty)
@@ -84,8 +97,12 @@ struct CorpusTests {
             for (variant, e) in zip(master.variants, expectedVariants) {
                 if let uri = e["uri"] as? String { #expect(variant.uri == uri) }
                 let attributes = e["attributes"] as? [String: Any] ?? [:]
-                if let bandwidth = (attributes["BANDWIDTH"] as? NSNumber)?.intValue { #expect(variant.bandwidth == bandwidth) }
-                if let codecs = attributes["CODECS"] as? String { #expect(variant.attributes.string("CODECS") == codecs) }
+                if let bandwidth = (attributes["BANDWIDTH"] as? NSNumber)?.intValue {
+                    #expect(variant.bandwidth == bandwidth)
+                }
+                if let codecs = attributes["CODECS"] as? String {
+                    #expect(variant.attributes.string("CODECS") == codecs)
+                }
                 if let resolution = attributes["RESOLUTION"] as? [String: Any] {
                     #expect(variant.resolution?.width == (resolution["width"] as? NSNumber)?.intValue)
                     #expect(variant.resolution?.height == (resolution["height"] as? NSNumber)?.intValue)

@@ -24,7 +24,9 @@ struct FilePathBaseTests {
             let resolved = URIResolver.resolve("audio/seg%200.ts?v=1", against: .filePath(base))
             let file = LocalFileName(uri: resolved)
             #expect(file.refusal == nil, "\(base)")
-            #expect(file.path == base.replacingOccurrences(of: "master.m3u8", with: "audio/seg 0.ts"), "\(base) → \(resolved)")
+            #expect(
+                file.path == base.replacingOccurrences(of: "master.m3u8", with: "audio/seg 0.ts"),
+                "\(base) → \(resolved)")
             // `..` climbs the folders the user named, not a query or fragment.
             let up = LocalFileName(uri: URIResolver.resolve("../other/x.m3u8", against: .filePath(base))).path
             #expect(up == base.replacingOccurrences(of: "show/master.m3u8", with: "other/x.m3u8"), "\(base)")
@@ -42,7 +44,9 @@ struct FilePathBaseTests {
         }
         // A plain path is its own URI reference: nothing changes for the common case.
         #expect(LocalFileName.uriReference(forPath: "streams/show-1/master.m3u8") == "streams/show-1/master.m3u8")
-        #expect(ResolutionBase(input: "https://cdn.example/a%20b/m.m3u8?t=1") == .uri("https://cdn.example/a%20b/m.m3u8?t=1"))
+        #expect(
+            ResolutionBase(input: "https://cdn.example/a%20b/m.m3u8?t=1")
+                == .uri("https://cdn.example/a%20b/m.m3u8?t=1"))
         #expect(ResolutionBase(input: "file:///srv/a%20b/m.m3u8") == .uri("file:///srv/a%20b/m.m3u8"))
         #expect(ResolutionBase(input: "Stream #1/m.m3u8") == .filePath("Stream #1/m.m3u8"))
     }
@@ -57,13 +61,18 @@ struct FilePathBaseTests {
             "Stream #1/c d.ts": "decoded",
         ])
         let base = ResolutionBase.filePath(tree.path("Stream #1/index.m3u8"))
-        func file(_ written: String) -> LocalFileName { LocalFileName(uri: URIResolver.resolve(written, against: base)) }
+        func file(_ written: String) -> LocalFileName {
+            LocalFileName(uri: URIResolver.resolve(written, against: base))
+        }
         #expect(file("100%.ts").path == tree.path("Stream #1/100%.ts"))
         #expect(file("a%20b.ts").path == tree.path("Stream #1/a%20b.ts"))
         #expect(file("c%20d.ts").path == tree.path("Stream #1/c d.ts"))
         let missing = file("gone%20away.ts")
         #expect(missing.isMissing)
-        #expect(missing.triedNames == "tried '\(tree.path("Stream #1/gone away.ts"))' (the URI's path, decoded) and '\(tree.path("Stream #1/gone%20away.ts"))' (as written)")
+        #expect(
+            missing.triedNames
+                == "tried '\(tree.path("Stream #1/gone away.ts"))' (the URI's path, decoded) and '\(tree.path("Stream #1/gone%20away.ts"))' (as written)"
+        )
         #expect(file("..%2F..%2Fsecret.ts").refusal != nil)
         #expect(file("seg.ts%00.jpg").refusal != nil)
     }
@@ -100,7 +109,10 @@ struct FilePathBaseTests {
         let audio = try #require(loaded.mediaPlaylists.values.first)
         #expect(audio.media?.segments.count == 3, "the neighbour's media playlist was read")
         // Folder discovery tells the master from the media playlist it references.
-        #expect(try StreamDiscovery.masters(in: tree.path("a%20b"), ignore: { _ in false }) == [tree.path("a%20b/master.m3u8")])
+        #expect(
+            try StreamDiscovery.masters(in: tree.path("a%20b"), ignore: { _ in false }) == [
+                tree.path("a%20b/master.m3u8")
+            ])
     }
 
     @Test func folderDiscoveryInAFolderNamedWithAHashFindsOnlyTheMaster() throws {
@@ -108,6 +120,9 @@ struct FilePathBaseTests {
             "Stream #1/master.m3u8": Self.master,
             "Stream #1/audio/index.m3u8": Self.media(["seg0.ts"]),
         ])
-        #expect(try StreamDiscovery.masters(in: tree.path("Stream #1"), ignore: { _ in false }) == [tree.path("Stream #1/master.m3u8")])
+        #expect(
+            try StreamDiscovery.masters(in: tree.path("Stream #1"), ignore: { _ in false }) == [
+                tree.path("Stream #1/master.m3u8")
+            ])
     }
 }

@@ -27,7 +27,8 @@ struct LoaderSafetyTests {
         let base = FileManager.default.temporaryDirectory.appendingPathComponent("hlsplaylist-\(UUID().uuidString)")
         for (path, text) in files {
             let url = base.appendingPathComponent(path)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Data(text.utf8).write(to: url)
         }
         return (base.path, base.appendingPathComponent("stream").path)
@@ -37,11 +38,15 @@ struct LoaderSafetyTests {
     static let variant = "#EXT-X-STREAM-INF:BANDWIDTH=48000,CODECS=\"mp4a.40.2\"\n"
 
     @Test func aMasterNamedByEveryVariantUnderManyNamesIsReadOnce() async throws {
-        let names = ["master.m3u8", "./master.m3u8", "a/../master.m3u8", ".//master.m3u8", "link.m3u8", "other.m3u8", "./other.m3u8"]
+        let names = [
+            "master.m3u8", "./master.m3u8", "a/../master.m3u8", ".//master.m3u8", "link.m3u8", "other.m3u8",
+            "./other.m3u8",
+        ]
         let master = "#EXTM3U\n" + names.map { Self.variant + $0 + "\n" }.joined()
         let tree = try makeTree(["stream/master.m3u8": master, "stream/a/.keep": "", "stream/other.m3u8": Self.media])
         defer { try? FileManager.default.removeItem(atPath: tree.base) }
-        try FileManager.default.createSymbolicLink(atPath: tree.stream + "/link.m3u8", withDestinationPath: "master.m3u8")
+        try FileManager.default.createSymbolicLink(
+            atPath: tree.stream + "/link.m3u8", withDestinationPath: "master.m3u8")
 
         let source = CountingSource()
         let stream = try await PlaylistLoader(source: source).load(tree.stream + "/master.m3u8")
@@ -62,9 +67,12 @@ struct LoaderSafetyTests {
 
     @Test(arguments: ["../secret.m3u8", "../../secret.m3u8", "/etc/passwd", "escape.m3u8", "file:///etc/passwd"])
     func aPlaylistOutsideTheRootIsReportedAndNeverRead(_ uri: String) async throws {
-        let tree = try makeTree(["stream/master.m3u8": "#EXTM3U\n" + Self.variant + uri + "\n", "secret.m3u8": "SECRET\n"])
+        let tree = try makeTree([
+            "stream/master.m3u8": "#EXTM3U\n" + Self.variant + uri + "\n", "secret.m3u8": "SECRET\n",
+        ])
         defer { try? FileManager.default.removeItem(atPath: tree.base) }
-        try FileManager.default.createSymbolicLink(atPath: tree.stream + "/escape.m3u8", withDestinationPath: "../secret.m3u8")
+        try FileManager.default.createSymbolicLink(
+            atPath: tree.stream + "/escape.m3u8", withDestinationPath: "../secret.m3u8")
 
         let source = CountingSource()
         let stream = try await PlaylistLoader(source: source).load(tree.stream + "/master.m3u8")
@@ -91,8 +99,10 @@ struct LoaderSafetyTests {
 
     @Test func aStreamFromTheNetworkNamesNoLocalFile() async throws {
         let source = MemoryPlaylists([
-            "https://cdn.test/master.m3u8": "#EXTM3U\n" + Self.variant + "file:///etc/passwd\n" + Self.variant + "a.m3u8\n",
-            "https://cdn.test/a.m3u8": "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\nfile:///etc/hostname\n#EXTINF:6,\ns.ts\n#EXT-X-ENDLIST\n",
+            "https://cdn.test/master.m3u8": "#EXTM3U\n" + Self.variant + "file:///etc/passwd\n" + Self.variant
+                + "a.m3u8\n",
+            "https://cdn.test/a.m3u8":
+                "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\nfile:///etc/hostname\n#EXTINF:6,\ns.ts\n#EXT-X-ENDLIST\n",
         ])
         let stream = try await PlaylistLoader(source: source).load("https://cdn.test/master.m3u8")
         #expect(await source.asked == ["https://cdn.test/master.m3u8", "https://cdn.test/a.m3u8"])
@@ -100,18 +110,23 @@ struct LoaderSafetyTests {
     }
 
     @Test func allowOutsideRootReadsItAll() async throws {
-        let tree = try makeTree(["stream/master.m3u8": "#EXTM3U\n" + Self.variant + "../secret.m3u8\n", "secret.m3u8": Self.media])
+        let tree = try makeTree([
+            "stream/master.m3u8": "#EXTM3U\n" + Self.variant + "../secret.m3u8\n", "secret.m3u8": Self.media,
+        ])
         defer { try? FileManager.default.removeItem(atPath: tree.base) }
-        let loader = PlaylistLoader(source: LocalFileSource(), limits: LoaderLimits(), confinement: Confinement(allowOutside: true))
+        let loader = PlaylistLoader(
+            source: LocalFileSource(), limits: LoaderLimits(), confinement: Confinement(allowOutside: true))
         let stream = try await loader.load(tree.stream + "/master.m3u8")
         #expect(stream.outsideRoot.isEmpty)
         #expect(stream.mediaPlaylists.count == 1)
-        let widened = PlaylistLoader(source: LocalFileSource(), limits: LoaderLimits(), confinement: Confinement(root: tree.base))
+        let widened = PlaylistLoader(
+            source: LocalFileSource(), limits: LoaderLimits(), confinement: Confinement(root: tree.base))
         #expect(try await widened.load(tree.stream + "/master.m3u8").mediaPlaylists.count == 1)
     }
 
     @Test func segmentsAndMapsOutsideTheRootAreListedWithTheirLines() async throws {
-        let media = "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-MAP:URI=\"../init.mp4\"\n#EXTINF:6,\nin.m4s\n#EXTINF:6,\n/etc/hostname\n#EXT-X-ENDLIST\n"
+        let media =
+            "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-MAP:URI=\"../init.mp4\"\n#EXTINF:6,\nin.m4s\n#EXTINF:6,\n/etc/hostname\n#EXT-X-ENDLIST\n"
         let tree = try makeTree(["stream/index.m3u8": media])
         defer { try? FileManager.default.removeItem(atPath: tree.base) }
         let stream = try await PlaylistLoader(source: LocalFileSource()).load(tree.stream + "/index.m3u8")
@@ -122,7 +137,8 @@ struct LoaderSafetyTests {
     /// AES-128 key URIs are read (16 bytes, to decrypt and measure): one outside the root is a
     /// finding like a segment, and never read.
     @Test func keysOutsideTheRootAreListedWithTheirLines() async throws {
-        let media = "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-KEY:METHOD=AES-128,URI=\"../secret.key\"\n#EXTINF:6,\nin.ts\n#EXT-X-KEY:METHOD=AES-128,URI=\"inside.key\"\n#EXTINF:6,\nin2.ts\n#EXT-X-ENDLIST\n"
+        let media =
+            "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-KEY:METHOD=AES-128,URI=\"../secret.key\"\n#EXTINF:6,\nin.ts\n#EXT-X-KEY:METHOD=AES-128,URI=\"inside.key\"\n#EXTINF:6,\nin2.ts\n#EXT-X-ENDLIST\n"
         let tree = try makeTree(["stream/index.m3u8": media])
         defer { try? FileManager.default.removeItem(atPath: tree.base) }
         let stream = try await PlaylistLoader(source: LocalFileSource()).load(tree.stream + "/index.m3u8")
@@ -137,32 +153,47 @@ struct LoaderSafetyTests {
         let tree = try makeTree(files)
         defer { try? FileManager.default.removeItem(atPath: tree.base) }
         let source = CountingSource()
-        let stream = try await PlaylistLoader(source: source, limits: LoaderLimits(playlists: 3)).load(tree.stream + "/master.m3u8")
+        let stream = try await PlaylistLoader(source: source, limits: LoaderLimits(playlists: 3)).load(
+            tree.stream + "/master.m3u8")
         #expect(await source.counter.reads.count == 3)
         #expect(stream.mediaPlaylists.count == 2)
         #expect(stream.failures.count == 3)
-        #expect(stream.failures.first?.reason.contains("more than 3 playlists (raise the limit with --max-playlists)") == true)
+        #expect(
+            stream.failures.first?.reason.contains("more than 3 playlists (raise the limit with --max-playlists)")
+                == true)
     }
 
     @Test func tooManyLinesOrSegmentsInAMediaPlaylistIsAFailure() async throws {
         let long = "#EXTM3U\n#EXT-X-TARGETDURATION:6\n" + String(repeating: "#EXTINF:6,\nseg.ts\n", count: 10)
-        let tree = try makeTree(["stream/master.m3u8": "#EXTM3U\n" + Self.variant + "long.m3u8\n", "stream/long.m3u8": long])
+        let tree = try makeTree([
+            "stream/master.m3u8": "#EXTM3U\n" + Self.variant + "long.m3u8\n", "stream/long.m3u8": long,
+        ])
         defer { try? FileManager.default.removeItem(atPath: tree.base) }
-        let bySegments = try await PlaylistLoader(source: LocalFileSource(), limits: LoaderLimits(segmentsPerPlaylist: 9))
-            .load(tree.stream + "/master.m3u8")
-        #expect(bySegments.failures.first?.reason == "has 10 segments, more than the limit of 9 (raise it with --max-segments)")
+        let bySegments = try await PlaylistLoader(
+            source: LocalFileSource(), limits: LoaderLimits(segmentsPerPlaylist: 9)
+        )
+        .load(tree.stream + "/master.m3u8")
+        #expect(
+            bySegments.failures.first?.reason
+                == "has 10 segments, more than the limit of 9 (raise it with --max-segments)")
         let byLines = try await PlaylistLoader(source: LocalFileSource(), limits: LoaderLimits(playlistLines: 20))
             .load(tree.stream + "/master.m3u8")
         #expect(byLines.failures.first?.reason == "has more than 20 lines (raise the limit with --max-playlist-lines)")
     }
 
     @Test func aFolderOrADeviceIsNotAPlaylist() async throws {
-        let tree = try makeTree(["stream/master.m3u8": "#EXTM3U\n" + Self.variant + "dir.m3u8\n", "stream/dir.m3u8/.keep": ""])
+        let tree = try makeTree([
+            "stream/master.m3u8": "#EXTM3U\n" + Self.variant + "dir.m3u8\n", "stream/dir.m3u8/.keep": "",
+        ])
         defer { try? FileManager.default.removeItem(atPath: tree.base) }
         let stream = try await PlaylistLoader(source: LocalFileSource()).load(tree.stream + "/master.m3u8")
         #expect(stream.failures.first?.reason == "is a folder, not a regular file; only regular files are read")
-        let loader = PlaylistLoader(source: LocalFileSource(), limits: LoaderLimits(), confinement: Confinement(allowOutside: true))
-        await #expect(throws: PlaylistReadError(uri: "/dev/zero", reason: "is a character device, not a regular file; only regular files are read")) {
+        let loader = PlaylistLoader(
+            source: LocalFileSource(), limits: LoaderLimits(), confinement: Confinement(allowOutside: true))
+        await #expect(
+            throws: PlaylistReadError(
+                uri: "/dev/zero", reason: "is a character device, not a regular file; only regular files are read")
+        ) {
             _ = try await loader.load("/dev/zero")
         }
     }

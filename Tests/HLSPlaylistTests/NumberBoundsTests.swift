@@ -28,7 +28,9 @@ struct NumberBoundsTests {
             isAbsent: { $0.media?.segments.first?.duration == 0 && $0.media?.segments.count == 2 })
     }
 
-    static func variant(_ attributes: String, column: Int, isAbsent: @escaping @Sendable (VariantStream?) -> Bool) -> Case {
+    static func variant(_ attributes: String, column: Int, isAbsent: @escaping @Sendable (VariantStream?) -> Bool)
+        -> Case
+    {
         Case(
             name: attributes, text: "#EXTM3U\n#EXT-X-STREAM-INF:\(attributes)\na.m3u8\n", line: 2, column: column,
             isAbsent: { isAbsent($0.multivariant?.variants.first) })
@@ -39,17 +41,21 @@ struct NumberBoundsTests {
         media("400000000000000000000000"), media(fourHundredDigits), media("1000000.5"),
         variant("BANDWIDTH=9223372036854775807", column: 19) { $0?.bandwidth == nil },
         variant("BANDWIDTH=18446744073709551615", column: 19) { $0?.bandwidth == nil },
-        variant("BANDWIDTH=1000,AVERAGE-BANDWIDTH=1000000000001", column: 34) { $0?.averageBandwidth == nil && $0?.bandwidth == 1000 },
+        variant("BANDWIDTH=1000,AVERAGE-BANDWIDTH=1000000000001", column: 34) {
+            $0?.averageBandwidth == nil && $0?.bandwidth == 1000
+        },
         variant("BANDWIDTH=1000,RESOLUTION=9223372036854775807x2", column: 34) { $0?.resolution == nil },
         variant("BANDWIDTH=1000,RESOLUTION=99999999999999999999x2", column: 34) { $0?.resolution == nil },
         variant("BANDWIDTH=1000,RESOLUTION=0x0", column: 34) { $0?.resolution == nil },
         variant("BANDWIDTH=1000,FRAME-RATE=\(fourHundredDigits)", column: 34) { $0?.frameRate == nil },
         variant("BANDWIDTH=1000,FRAME-RATE=100000", column: 34) { $0?.frameRate == nil },
         Case(
-            name: "EXT-X-TARGETDURATION:10000000000", text: "#EXTM3U\n#EXT-X-TARGETDURATION:10000000000\n#EXTINF:6,\na.ts\n",
+            name: "EXT-X-TARGETDURATION:10000000000",
+            text: "#EXTM3U\n#EXT-X-TARGETDURATION:10000000000\n#EXTINF:6,\na.ts\n",
             line: 2, column: 23, isAbsent: { $0.media?.targetDuration == nil }),
         Case(
-            name: "EXT-X-MEDIA-SEQUENCE:2^63-1", text: "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-MEDIA-SEQUENCE:9223372036854775807\n#EXTINF:6,\na.ts\n",
+            name: "EXT-X-MEDIA-SEQUENCE:2^63-1",
+            text: "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-MEDIA-SEQUENCE:9223372036854775807\n#EXTINF:6,\na.ts\n",
             line: 3, column: 23, isAbsent: { $0.media?.segments.first?.mediaSequence == 0 }),
         Case(
             name: "PART-TARGET:1e400 written out",
@@ -61,11 +67,13 @@ struct NumberBoundsTests {
             line: 2, column: 14, isAbsent: { $0.multivariant?.start?.timeOffset == nil }),
         Case(
             name: "EXT-X-BYTERANGE offset+length overflows",
-            text: "#EXTM3U\n#EXT-X-VERSION:4\n#EXT-X-TARGETDURATION:6\n#EXT-X-BYTERANGE:9223372036854775807@9223372036854775807\n#EXTINF:6,\na.ts\n",
+            text:
+                "#EXTM3U\n#EXT-X-VERSION:4\n#EXT-X-TARGETDURATION:6\n#EXT-X-BYTERANGE:9223372036854775807@9223372036854775807\n#EXTINF:6,\na.ts\n",
             line: 4, column: 18, isAbsent: { $0.media?.segments.first?.byteRange == nil }),
         Case(
             name: "EXT-X-BYTERANGE ends beyond 2^53",
-            text: "#EXTM3U\n#EXT-X-VERSION:4\n#EXT-X-TARGETDURATION:6\n#EXT-X-BYTERANGE:9007199254740991@1\n#EXTINF:6,\na.ts\n",
+            text:
+                "#EXTM3U\n#EXT-X-VERSION:4\n#EXT-X-TARGETDURATION:6\n#EXT-X-BYTERANGE:9007199254740991@1\n#EXTINF:6,\na.ts\n",
             line: 4, column: 18, isAbsent: { $0.media?.segments.first?.byteRange == nil }),
     ]
 
@@ -103,7 +111,8 @@ struct NumberBoundsTests {
         #expect(playlist.media?.segments.map(\.duration) == [1_000_000, 0.000011, 0])
         #expect(playlist.media?.segments.last?.byteRange == ByteRange(length: 1, offset: 9_007_199_254_740_990))
         let master = PlaylistParser.parse(
-            "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1000000000000,RESOLUTION=65535x65535,FRAME-RATE=1000\na.m3u8\n", uri: "m")
+            "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1000000000000,RESOLUTION=65535x65535,FRAME-RATE=1000\na.m3u8\n",
+            uri: "m")
         #expect(master.errors.isEmpty)
         #expect(master.multivariant?.variants.first?.bandwidth == 1_000_000_000_000)
     }
@@ -116,7 +125,10 @@ struct NumberBoundsTests {
         var parts = "#EXTM3U\n#EXT-X-VERSION:9\n#EXT-X-TARGETDURATION:6\n#EXT-X-PART-INF:PART-TARGET=1\n"
         for _ in 0..<3 { parts += "#EXT-X-PART:DURATION=1,URI=\"p.mp4\",BYTERANGE=\"4000000000000000\"\n" }
         let segments = PlaylistParser.parse(text, uri: "chain.m3u8")
-        #expect(segments.errors.contains { $0.location.line == 10 && $0.message.contains("ends beyond byte 9007199254740991") })
+        #expect(
+            segments.errors.contains {
+                $0.location.line == 10 && $0.message.contains("ends beyond byte 9007199254740991")
+            })
         #expect(segments.media?.segments.map { $0.byteRange != nil } == [true, true, false])
         let partial = PlaylistParser.parse(parts, uri: "parts.m3u8")
         #expect(partial.errors.contains { $0.location.line == 7 && $0.message.contains("ends beyond byte") })
@@ -154,7 +166,8 @@ struct LinearWorkTests {
 
     @Test func hugeValueIsNotEchoedIntoMessages() {
         let value = String(repeating: "a", count: 2_000_000)
-        let playlist = PlaylistParser.parse("#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=\(value)\na.m3u8\n", uri: "value.m3u8")
+        let playlist = PlaylistParser.parse(
+            "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=\(value)\na.m3u8\n", uri: "value.m3u8")
         #expect(playlist.errors.count == 1)
         #expect(playlist.problems.allSatisfy { $0.message.utf8.count < 300 })
     }
@@ -192,7 +205,9 @@ struct LinearWorkTests {
         for _ in 0..<1000 { text += "#EXTINF:6,\n{$c}\n" }
         let playlist = PlaylistParser.parse(text, uri: "laughs.m3u8")
         let media = try #require(playlist.media)
-        let produced = media.segments.reduce(0) { $0 + $1.uri.utf8.count } + playlist.variables.values.reduce(0) { $0 + $1.utf8.count }
+        let produced =
+            media.segments.reduce(0) { $0 + $1.uri.utf8.count }
+            + playlist.variables.values.reduce(0) { $0 + $1.utf8.count }
         // The budget, plus references left as written (at most the file's own size).
         #expect(produced <= 5 * text.utf8.count + ValueLimits.substitutionAllowance)
         let stops = playlist.errors.filter { $0.message.contains("variable substitution stops here") }

@@ -31,12 +31,16 @@ struct ParserDifferentialTests {
             let base = (root as NSString).appendingPathComponent(folder)
             let paths = (try? FileManager.default.subpathsOfDirectory(atPath: base)) ?? []
             for path in paths.sorted() where path.hasSuffix(".m3u8") || path.hasSuffix(".m3u") {
-                inputs.append(Input(name: "package/\(folder)/\(path)", path: (base as NSString).appendingPathComponent(path)))
+                inputs.append(
+                    Input(name: "package/\(folder)/\(path)", path: (base as NSString).appendingPathComponent(path)))
             }
         }
         if let corpus = Corpus.directory {
             for entry in Corpus.playlists.sorted(by: { $0.corpus_path < $1.corpus_path }) {
-                inputs.append(Input(name: "corpus/\(entry.corpus_path)", path: corpus.appendingPathComponent(entry.corpus_path).path))
+                inputs.append(
+                    Input(
+                        name: "corpus/\(entry.corpus_path)", path: corpus.appendingPathComponent(entry.corpus_path).path
+                    ))
             }
         }
         return inputs
@@ -82,7 +86,8 @@ struct ParserDifferentialTests {
             var table = recorded
             for (key, digest) in computed { table[key] = digest }
             let text = table.keys.sorted().map { "\(table[$0]!) \($0)\n" }.joined()
-            try FileManager.default.createDirectory(at: Self.snapshotURL.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: Self.snapshotURL.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Data(text.utf8).write(to: Self.snapshotURL)
         }
     }
@@ -126,7 +131,8 @@ struct ParserDifferentialTests {
         do {
             let report = try await checker.check(path)
             for d in report.diagnostics {
-                text += "\(d.rule) \(d.severity) \(d.suppressed) \(d.location.map { "\($0.uri):\($0.line):\($0.column)" } ?? "-") \(d.message)\n"
+                text +=
+                    "\(d.rule) \(d.severity) \(d.suppressed) \(d.location.map { "\($0.uri):\($0.line):\($0.column)" } ?? "-") \(d.message)\n"
             }
             for v in report.variants { text += "\(v)\n" }
         } catch {
@@ -135,7 +141,8 @@ struct ParserDifferentialTests {
         // Samples that reuse ../compliant name files outside their folder: the clone's own
         // location must not reach the digest either.
         let package = PackageRoot.url.resolvingSymlinksInPath().path
-        return fnv1a(text.replacingOccurrences(of: folder, with: "DIR").replacingOccurrences(of: package, with: "PACKAGE"))
+        return fnv1a(
+            text.replacingOccurrences(of: folder, with: "DIR").replacingOccurrences(of: package, with: "PACKAGE"))
     }
 
     static func digest(of playlist: Playlist) -> String {

@@ -3,7 +3,8 @@ import Testing
 
 @Suite("Editor")
 struct PlaylistEditorTests {
-    static let master = "\u{FEFF}#EXTM3U\r\n#EXT-X-STREAM-INF:BANDWIDTH=128000,CODECS=\"mp4a.40.2,avc1.4d401f\",AUDIO=\"a\"\r\nv.m3u8\r\n#EXT-X-STREAM-INF:CODECS=\"mp4a.40.2\"\r\na.m3u8"
+    static let master =
+        "\u{FEFF}#EXTM3U\r\n#EXT-X-STREAM-INF:BANDWIDTH=128000,CODECS=\"mp4a.40.2,avc1.4d401f\",AUDIO=\"a\"\r\nv.m3u8\r\n#EXT-X-STREAM-INF:CODECS=\"mp4a.40.2\"\r\na.m3u8"
 
     @Test func untouchedIsByteIdentical() {
         let bytes = Array(Self.master.utf8)
@@ -36,15 +37,22 @@ struct PlaylistEditorTests {
 
     @Test func rejectsLinesThatAreNotTags() {
         var editor = PlaylistEditor(Self.master)
-        #expect(throws: PlaylistEditor.EditError.notAnAttributeTag(line: 3)) { try editor.setAttribute("BANDWIDTH", to: 1, onTagAtLine: 3) }
-        #expect(throws: PlaylistEditor.EditError.lineOutOfRange(99)) { try editor.setAttribute("BANDWIDTH", to: 1, onTagAtLine: 99) }
+        #expect(throws: PlaylistEditor.EditError.notAnAttributeTag(line: 3)) {
+            try editor.setAttribute("BANDWIDTH", to: 1, onTagAtLine: 3)
+        }
+        #expect(throws: PlaylistEditor.EditError.lineOutOfRange(99)) {
+            try editor.setAttribute("BANDWIDTH", to: 1, onTagAtLine: 99)
+        }
         #expect(editor.bytes == Array(Self.master.utf8))
     }
 
     @Test func insertsALineWithTheLineEndingOfTheLineBefore() throws {
         var editor = PlaylistEditor(bytes: Array(Self.master.utf8))
         try editor.insertLine("#EXT-X-INDEPENDENT-SEGMENTS", afterLine: 1)
-        #expect(editor.text == Self.master.replacingOccurrences(of: "#EXTM3U\r\n", with: "#EXTM3U\r\n#EXT-X-INDEPENDENT-SEGMENTS\r\n"))
+        #expect(
+            editor.text
+                == Self.master.replacingOccurrences(
+                    of: "#EXTM3U\r\n", with: "#EXTM3U\r\n#EXT-X-INDEPENDENT-SEGMENTS\r\n"))
         #expect(PlaylistParser.parse(editor.bytes, uri: "m").multivariant?.independentSegments == true)
     }
 
@@ -55,11 +63,16 @@ struct PlaylistEditorTests {
     }
 
     @Test func setsATagValueAndKeepsTheEXTINFTitle() throws {
-        var editor = PlaylistEditor("#EXTM3U\r\n#EXT-X-VERSION:2\r\n#EXT-X-TARGETDURATION:6\r\n#EXTINF:1.000000,first, really\r\na.ts\r\n")
+        var editor = PlaylistEditor(
+            "#EXTM3U\r\n#EXT-X-VERSION:2\r\n#EXT-X-TARGETDURATION:6\r\n#EXTINF:1.000000,first, really\r\na.ts\r\n")
         try editor.setTagValue("3", onTagAtLine: 2)
         try editor.setTagValue("7", onTagAtLine: 3)
         try editor.setTagValue("6.400", onTagAtLine: 4, upToComma: true)
-        #expect(editor.text == "#EXTM3U\r\n#EXT-X-VERSION:3\r\n#EXT-X-TARGETDURATION:7\r\n#EXTINF:6.400,first, really\r\na.ts\r\n")
-        #expect(throws: PlaylistEditor.EditError.notAnAttributeTag(line: 5)) { try editor.setTagValue("1", onTagAtLine: 5) }
+        #expect(
+            editor.text
+                == "#EXTM3U\r\n#EXT-X-VERSION:3\r\n#EXT-X-TARGETDURATION:7\r\n#EXTINF:6.400,first, really\r\na.ts\r\n")
+        #expect(throws: PlaylistEditor.EditError.notAnAttributeTag(line: 5)) {
+            try editor.setTagValue("1", onTagAtLine: 5)
+        }
     }
 }

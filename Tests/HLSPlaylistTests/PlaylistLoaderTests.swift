@@ -9,7 +9,8 @@ struct PlaylistLoaderTests {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("hlsplaylist-\(UUID().uuidString)")
         for (path, text) in files {
             let url = root.appendingPathComponent(path)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Data(text.utf8).write(to: url)
         }
         return root.path
@@ -30,14 +31,18 @@ struct PlaylistLoaderTests {
             video/v.m3u8
             #EXT-X-I-FRAME-STREAM-INF:BANDWIDTH=1000,URI="video/iframe.m3u8"
             """,
-            "audio/en.m3u8": "#EXTM3U\n#EXT-X-VERSION:8\n#EXT-X-DEFINE:IMPORT=\"seg\"\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\n{$seg}\n",
+            "audio/en.m3u8":
+                "#EXTM3U\n#EXT-X-VERSION:8\n#EXT-X-DEFINE:IMPORT=\"seg\"\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\n{$seg}\n",
             "video/v.m3u8": Self.media,
             "video/iframe.m3u8": Self.media,
         ])
         defer { try? FileManager.default.removeItem(atPath: root) }
         let stream = try await PlaylistLoader(source: LocalFileSource()).load(root + "/master.m3u8")
         #expect(stream.failures.isEmpty)
-        #expect(Set(stream.mediaPlaylists.keys) == [root + "/audio/en.m3u8", root + "/video/v.m3u8", root + "/video/iframe.m3u8"])
+        #expect(
+            Set(stream.mediaPlaylists.keys) == [
+                root + "/audio/en.m3u8", root + "/video/v.m3u8", root + "/video/iframe.m3u8",
+            ])
         let master = try #require(stream.root.multivariant)
         let audio = try #require(stream.playlist(for: master.variants[0]))
         #expect(audio.problems.isEmpty, "\(audio.problems)")
@@ -48,7 +53,8 @@ struct PlaylistLoaderTests {
 
     @Test func missingMediaPlaylistIsAFailureAtTheReferringLine() async throws {
         let root = try makeTree([
-            "master.m3u8": "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1\nok.m3u8\n#EXT-X-STREAM-INF:BANDWIDTH=2\nmissing.m3u8\n",
+            "master.m3u8":
+                "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1\nok.m3u8\n#EXT-X-STREAM-INF:BANDWIDTH=2\nmissing.m3u8\n",
             "ok.m3u8": Self.media,
         ])
         defer { try? FileManager.default.removeItem(atPath: root) }
@@ -68,10 +74,16 @@ struct PlaylistLoaderTests {
     }
 
     @Test func refusesOversizedPlaylist() async throws {
-        let root = try makeTree(["master.m3u8": "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1\nbig.m3u8\n", "big.m3u8": String(repeating: "#\n", count: 600)])
+        let root = try makeTree([
+            "master.m3u8": "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1\nbig.m3u8\n",
+            "big.m3u8": String(repeating: "#\n", count: 600),
+        ])
         defer { try? FileManager.default.removeItem(atPath: root) }
-        let stream = try await PlaylistLoader(source: LocalFileSource(maximumSize: 1000), maximumSize: 1000).load(root + "/master.m3u8")
-        #expect(stream.failures.first?.reason.contains("over the limit of 1000 bytes (raise it with --max-playlist-bytes)") == true)
+        let stream = try await PlaylistLoader(source: LocalFileSource(maximumSize: 1000), maximumSize: 1000).load(
+            root + "/master.m3u8")
+        #expect(
+            stream.failures.first?.reason.contains("over the limit of 1000 bytes (raise it with --max-playlist-bytes)")
+                == true)
     }
 
     @Test func mediaRootIsOnlyTheRoot() async throws {

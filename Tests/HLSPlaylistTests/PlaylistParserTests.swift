@@ -13,21 +13,21 @@ private func problem(_ p: Playlist, line: Int, _ text: String) -> PlaylistProble
 @Suite("Parser: multivariant playlists")
 struct MultivariantParsingTests {
     static let master = """
-    #EXTM3U
-    #EXT-X-VERSION:7
-    #EXT-X-INDEPENDENT-SEGMENTS
-    #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="aac",NAME="English",LANGUAGE="en",DEFAULT=YES,AUTOSELECT=YES,CHANNELS="2",URI="audio/en.m3u8"
-    #EXT-X-MEDIA:TYPE=CLOSED-CAPTIONS,GROUP-ID="cc",NAME="CC1",INSTREAM-ID="CC1"
-    #EXT-X-STREAM-INF:BANDWIDTH=1280000,AVERAGE-BANDWIDTH=1000000,CODECS="avc1.4d401f, mp4a.40.2",RESOLUTION=1280x720,FRAME-RATE=29.970,AUDIO="aac",CLOSED-CAPTIONS="cc",HDCP-LEVEL=NONE,VIDEO-RANGE=SDR
-    video/720.m3u8
-    #EXT-X-STREAM-INF:BANDWIDTH=64000,CODECS="mp4a.40.2",AUDIO="aac",CLOSED-CAPTIONS=NONE
-    audio/only.m3u8
-    #EXT-X-I-FRAME-STREAM-INF:BANDWIDTH=86000,URI="iframe.m3u8",CODECS="avc1.4d401f",RESOLUTION=640x360
-    #EXT-X-SESSION-DATA:DATA-ID="com.example.title",VALUE="Title",LANGUAGE="en"
-    #EXT-X-SESSION-KEY:METHOD=SAMPLE-AES,URI="skd://key",KEYFORMAT="com.apple.streamingkeydelivery",KEYFORMATVERSIONS="1"
-    #EXT-X-CONTENT-STEERING:SERVER-URI="https://steer/x.json",PATHWAY-ID="CDN-A"
-    #EXT-X-START:TIME-OFFSET=-10.5,PRECISE=YES
-    """
+        #EXTM3U
+        #EXT-X-VERSION:7
+        #EXT-X-INDEPENDENT-SEGMENTS
+        #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="aac",NAME="English",LANGUAGE="en",DEFAULT=YES,AUTOSELECT=YES,CHANNELS="2",URI="audio/en.m3u8"
+        #EXT-X-MEDIA:TYPE=CLOSED-CAPTIONS,GROUP-ID="cc",NAME="CC1",INSTREAM-ID="CC1"
+        #EXT-X-STREAM-INF:BANDWIDTH=1280000,AVERAGE-BANDWIDTH=1000000,CODECS="avc1.4d401f, mp4a.40.2",RESOLUTION=1280x720,FRAME-RATE=29.970,AUDIO="aac",CLOSED-CAPTIONS="cc",HDCP-LEVEL=NONE,VIDEO-RANGE=SDR
+        video/720.m3u8
+        #EXT-X-STREAM-INF:BANDWIDTH=64000,CODECS="mp4a.40.2",AUDIO="aac",CLOSED-CAPTIONS=NONE
+        audio/only.m3u8
+        #EXT-X-I-FRAME-STREAM-INF:BANDWIDTH=86000,URI="iframe.m3u8",CODECS="avc1.4d401f",RESOLUTION=640x360
+        #EXT-X-SESSION-DATA:DATA-ID="com.example.title",VALUE="Title",LANGUAGE="en"
+        #EXT-X-SESSION-KEY:METHOD=SAMPLE-AES,URI="skd://key",KEYFORMAT="com.apple.streamingkeydelivery",KEYFORMATVERSIONS="1"
+        #EXT-X-CONTENT-STEERING:SERVER-URI="https://steer/x.json",PATHWAY-ID="CDN-A"
+        #EXT-X-START:TIME-OFFSET=-10.5,PRECISE=YES
+        """
 
     @Test func parsesEveryMultivariantTag() throws {
         let p = parse(Self.master)
@@ -42,7 +42,8 @@ struct MultivariantParsingTests {
         #expect(v.codecs == ["avc1.4d401f", "mp4a.40.2"])
         #expect(v.resolution == Resolution(width: 1280, height: 720))
         #expect(v.frameRate == 29.97)
-        #expect(v.audioGroup == "aac" && v.closedCaptionsGroup == "cc" && v.hdcpLevel == "NONE" && v.videoRange == "SDR")
+        #expect(
+            v.audioGroup == "aac" && v.closedCaptionsGroup == "cc" && v.hdcpLevel == "NONE" && v.videoRange == "SDR")
         #expect(m.variants[1].closedCaptionsNone && m.variants[1].closedCaptionsGroup == nil)
         #expect(m.renditions.count == 2)
         let audio = m.renditions(ofType: .audio, group: "aac")
@@ -69,7 +70,9 @@ struct MultivariantParsingTests {
     }
 
     @Test func rejectsStreamInfWithoutURILine() {
-        let p = parse("#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1\n#EXT-X-STREAM-INF:BANDWIDTH=2\nb.m3u8\n#EXT-X-STREAM-INF:BANDWIDTH=3\n")
+        let p = parse(
+            "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1\n#EXT-X-STREAM-INF:BANDWIDTH=2\nb.m3u8\n#EXT-X-STREAM-INF:BANDWIDTH=3\n"
+        )
         #expect(problem(p, line: 2, "not followed by a URI line") != nil)
         #expect(problem(p, line: 5, "not followed by a URI line") != nil)
         #expect(p.multivariant?.variants.map(\.uri) == ["b.m3u8"])
@@ -83,13 +86,14 @@ struct MultivariantParsingTests {
     }
 
     @Test func enforcesMediaRequirements() {
-        let p = parse("""
-        #EXTM3U
-        #EXT-X-MEDIA:TYPE=AUDIO,NAME="x"
-        #EXT-X-MEDIA:TYPE=CLOSED-CAPTIONS,GROUP-ID="cc",NAME="c",URI="cc.m3u8"
-        #EXT-X-STREAM-INF:BANDWIDTH=1,AUDIO="missing"
-        a.m3u8
-        """)
+        let p = parse(
+            """
+            #EXTM3U
+            #EXT-X-MEDIA:TYPE=AUDIO,NAME="x"
+            #EXT-X-MEDIA:TYPE=CLOSED-CAPTIONS,GROUP-ID="cc",NAME="c",URI="cc.m3u8"
+            #EXT-X-STREAM-INF:BANDWIDTH=1,AUDIO="missing"
+            a.m3u8
+            """)
         #expect(problem(p, line: 2, "EXT-X-MEDIA is missing the required GROUP-ID attribute") != nil)
         #expect(problem(p, line: 3, "missing the required INSTREAM-ID") != nil)
         #expect(problem(p, line: 3, "must not have a URI attribute")?.location.column == 58)
@@ -102,7 +106,9 @@ struct MultivariantParsingTests {
         #expect(current.problems.isEmpty, "\(current.problems)")
         let older = parse("#EXTM3U\n#EXT-X-VERSION:7\n" + rendition)
         #expect(older.problems.map(\.kind) == [.versionTooLow], "\(older.problems)")
-        #expect(problem(older, line: 3, "INSTREAM-ID on a rendition other than CLOSED-CAPTIONS requires EXT-X-VERSION 13") != nil)
+        #expect(
+            problem(older, line: 3, "INSTREAM-ID on a rendition other than CLOSED-CAPTIONS requires EXT-X-VERSION 13")
+                != nil)
     }
 
     @Test func requiresIFrameStreamURIAndBandwidth() {
@@ -112,7 +118,9 @@ struct MultivariantParsingTests {
     }
 
     @Test func reportsMixedPlaylistKinds() throws {
-        let p = parse("#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1\na.m3u8\n#EXT-X-STREAM-INF:BANDWIDTH=2\nb.m3u8\n#EXT-X-TARGETDURATION:6\n")
+        let p = parse(
+            "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1\na.m3u8\n#EXT-X-STREAM-INF:BANDWIDTH=2\nb.m3u8\n#EXT-X-TARGETDURATION:6\n"
+        )
         #expect(p.multivariant != nil)
         let found = try #require(problem(p, line: 6, "cannot appear in a multivariant playlist"))
         #expect(found.kind == .structure)
@@ -127,35 +135,42 @@ struct MultivariantParsingTests {
 @Suite("Parser: media playlists")
 struct MediaParsingTests {
     @Test func parsesSegmentsAndTheirTags() throws {
-        let p = parse("""
-        #EXTM3U
-        #EXT-X-VERSION:7
-        #EXT-X-TARGETDURATION:6
-        #EXT-X-MEDIA-SEQUENCE:100
-        #EXT-X-DISCONTINUITY-SEQUENCE:3
-        #EXT-X-PLAYLIST-TYPE:VOD
-        #EXT-X-MAP:URI="init.mp4",BYTERANGE="720@0"
-        #EXT-X-KEY:METHOD=AES-128,URI="key.bin",IV=0x000102030405060708090A0B0C0D0E0F
-        #EXT-X-PROGRAM-DATE-TIME:2024-01-01T00:00:00.000Z
-        #EXT-X-BITRATE:800
-        #EXTINF:5.005,first title
-        seg1.m4s
-        #EXT-X-DISCONTINUITY
-        #EXT-X-GAP
-        #EXT-X-KEY:METHOD=NONE
-        #EXTINF:6,
-        seg2.m4s
-        #EXT-X-DATERANGE:ID="ad",START-DATE="2024-01-01T00:00:00Z",DURATION=30.0,SCTE35-OUT=0xFC30
-        #EXT-X-CUE-OUT:30
-        #EXT-X-ENDLIST
-        """)
+        let p = parse(
+            """
+            #EXTM3U
+            #EXT-X-VERSION:7
+            #EXT-X-TARGETDURATION:6
+            #EXT-X-MEDIA-SEQUENCE:100
+            #EXT-X-DISCONTINUITY-SEQUENCE:3
+            #EXT-X-PLAYLIST-TYPE:VOD
+            #EXT-X-MAP:URI="init.mp4",BYTERANGE="720@0"
+            #EXT-X-KEY:METHOD=AES-128,URI="key.bin",IV=0x000102030405060708090A0B0C0D0E0F
+            #EXT-X-PROGRAM-DATE-TIME:2024-01-01T00:00:00.000Z
+            #EXT-X-BITRATE:800
+            #EXTINF:5.005,first title
+            seg1.m4s
+            #EXT-X-DISCONTINUITY
+            #EXT-X-GAP
+            #EXT-X-KEY:METHOD=NONE
+            #EXTINF:6,
+            seg2.m4s
+            #EXT-X-DATERANGE:ID="ad",START-DATE="2024-01-01T00:00:00Z",DURATION=30.0,SCTE35-OUT=0xFC30
+            #EXT-X-CUE-OUT:30
+            #EXT-X-ENDLIST
+            """)
         #expect(p.problems.isEmpty, "\(p.problems)")
         let m = try #require(p.media)
-        #expect(m.targetDuration == 6 && m.mediaSequence == 100 && m.discontinuitySequence == 3 && m.playlistType == .vod && m.endList)
+        #expect(
+            m.targetDuration == 6 && m.mediaSequence == 100 && m.discontinuitySequence == 3 && m.playlistType == .vod
+                && m.endList)
         #expect(m.segments.count == 2)
         let s1 = m.segments[0], s2 = m.segments[1]
-        #expect(s1.duration == 5.005 && s1.title == "first title" && s1.mediaSequence == 100 && s1.extinfLine == 11 && s1.uriLine == 12)
-        #expect(s1.map == MediaInitializationSection(line: 7, uri: "init.mp4", byteRange: ByteRange(length: 720, offset: 0)))
+        #expect(
+            s1.duration == 5.005 && s1.title == "first title" && s1.mediaSequence == 100 && s1.extinfLine == 11
+                && s1.uriLine == 12)
+        #expect(
+            s1.map == MediaInitializationSection(line: 7, uri: "init.mp4", byteRange: ByteRange(length: 720, offset: 0))
+        )
         #expect(s1.key?.method == "AES-128" && s1.key?.iv?.count == 16)
         #expect(s1.programDateTime == "2024-01-01T00:00:00.000Z" && s1.bitrate == 800)
         #expect(s2.discontinuity && s2.gap && s2.key == nil && s2.mediaSequence == 101)
@@ -166,72 +181,82 @@ struct MediaParsingTests {
     }
 
     @Test func aDateRangeContinuingAnEarlierIDMayLeaveOutStartDate() {
-        let p = parse("""
-        #EXTM3U
-        #EXT-X-VERSION:7
-        #EXT-X-TARGETDURATION:6
-        #EXT-X-PROGRAM-DATE-TIME:2024-01-01T00:00:00.000Z
-        #EXT-X-DATERANGE:ID="ad",START-DATE="2024-01-01T00:00:00Z",PLANNED-DURATION=30
-        #EXTINF:6,
-        seg1.ts
-        #EXT-X-DATERANGE:ID="ad",DURATION=30
-        #EXT-X-DATERANGE:ID="other",DURATION=5
-        #EXTINF:6,
-        seg2.ts
-        """)
+        let p = parse(
+            """
+            #EXTM3U
+            #EXT-X-VERSION:7
+            #EXT-X-TARGETDURATION:6
+            #EXT-X-PROGRAM-DATE-TIME:2024-01-01T00:00:00.000Z
+            #EXT-X-DATERANGE:ID="ad",START-DATE="2024-01-01T00:00:00Z",PLANNED-DURATION=30
+            #EXTINF:6,
+            seg1.ts
+            #EXT-X-DATERANGE:ID="ad",DURATION=30
+            #EXT-X-DATERANGE:ID="other",DURATION=5
+            #EXTINF:6,
+            seg2.ts
+            """)
         // Line 8 adds DURATION to the range of line 5; line 9 names a range nothing started.
         #expect(p.problems.filter { $0.message.contains("no START-DATE") }.map(\.location.line) == [9], "\(p.problems)")
     }
 
     @Test func resolvesOmittedByteRangeOffsets() throws {
-        let p = parse("""
-        #EXTM3U
-        #EXT-X-VERSION:4
-        #EXT-X-TARGETDURATION:10
-        #EXTINF:10,
-        #EXT-X-BYTERANGE:1000@500
-        a.ts
-        #EXTINF:10,
-        #EXT-X-BYTERANGE:2000
-        a.ts
-        #EXTINF:10,
-        #EXT-X-BYTERANGE:300
-        a.ts
-        """)
+        let p = parse(
+            """
+            #EXTM3U
+            #EXT-X-VERSION:4
+            #EXT-X-TARGETDURATION:10
+            #EXTINF:10,
+            #EXT-X-BYTERANGE:1000@500
+            a.ts
+            #EXTINF:10,
+            #EXT-X-BYTERANGE:2000
+            a.ts
+            #EXTINF:10,
+            #EXT-X-BYTERANGE:300
+            a.ts
+            """)
         #expect(p.problems.isEmpty, "\(p.problems)")
-        #expect(p.media?.segments.map(\.byteRange) == [
-            ByteRange(length: 1000, offset: 500), ByteRange(length: 2000, offset: 1500), ByteRange(length: 300, offset: 3500),
-        ])
+        #expect(
+            p.media?.segments.map(\.byteRange) == [
+                ByteRange(length: 1000, offset: 500), ByteRange(length: 2000, offset: 1500),
+                ByteRange(length: 300, offset: 3500),
+            ])
     }
 
     @Test func rejectsOffsetlessByteRangeAfterAnotherResource() throws {
-        let p = parse("#EXTM3U\n#EXT-X-VERSION:4\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\n#EXT-X-BYTERANGE:100@0\na.ts\n#EXTINF:10,\n#EXT-X-BYTERANGE:50\nb.ts\n")
+        let p = parse(
+            "#EXTM3U\n#EXT-X-VERSION:4\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\n#EXT-X-BYTERANGE:100@0\na.ts\n#EXTINF:10,\n#EXT-X-BYTERANGE:50\nb.ts\n"
+        )
         let found = try #require(problem(p, line: 8, "previous media segment is not a sub-range of b.ts"))
         #expect(found.location.column == 18)
     }
 
     @Test func parsesLowLatencyTags() throws {
-        let p = parse("""
-        #EXTM3U
-        #EXT-X-VERSION:9
-        #EXT-X-TARGETDURATION:4
-        #EXT-X-SERVER-CONTROL:CAN-BLOCK-RELOAD=YES,PART-HOLD-BACK=1.0,CAN-SKIP-UNTIL=24.0
-        #EXT-X-PART-INF:PART-TARGET=0.33334
-        #EXT-X-SKIP:SKIPPED-SEGMENTS=10
-        #EXT-X-PART:DURATION=0.33334,URI="p1.mp4",INDEPENDENT=YES,BYTERANGE="100@0"
-        #EXT-X-PART:DURATION=0.33334,URI="p1.mp4",BYTERANGE="200"
-        #EXTINF:0.66668,
-        s1.mp4
-        #EXT-X-PART:DURATION=0.33334,URI="p2.mp4"
-        #EXT-X-PRELOAD-HINT:TYPE=PART,URI="p3.mp4"
-        #EXT-X-RENDITION-REPORT:URI="../1M/index.m3u8",LAST-MSN=11,LAST-PART=2
-        """)
+        let p = parse(
+            """
+            #EXTM3U
+            #EXT-X-VERSION:9
+            #EXT-X-TARGETDURATION:4
+            #EXT-X-SERVER-CONTROL:CAN-BLOCK-RELOAD=YES,PART-HOLD-BACK=1.0,CAN-SKIP-UNTIL=24.0
+            #EXT-X-PART-INF:PART-TARGET=0.33334
+            #EXT-X-SKIP:SKIPPED-SEGMENTS=10
+            #EXT-X-PART:DURATION=0.33334,URI="p1.mp4",INDEPENDENT=YES,BYTERANGE="100@0"
+            #EXT-X-PART:DURATION=0.33334,URI="p1.mp4",BYTERANGE="200"
+            #EXTINF:0.66668,
+            s1.mp4
+            #EXT-X-PART:DURATION=0.33334,URI="p2.mp4"
+            #EXT-X-PRELOAD-HINT:TYPE=PART,URI="p3.mp4"
+            #EXT-X-RENDITION-REPORT:URI="../1M/index.m3u8",LAST-MSN=11,LAST-PART=2
+            """)
         #expect(p.problems.isEmpty, "\(p.problems)")
         let m = try #require(p.media)
         #expect(m.partTarget == 0.33334 && m.skippedSegments == 10)
         #expect(m.serverControl?.string("CAN-BLOCK-RELOAD") == "YES")
         #expect(m.segments.first?.mediaSequence == 10)
-        #expect(m.segments.first?.parts.map(\.byteRange) == [ByteRange(length: 100, offset: 0), ByteRange(length: 200, offset: 100)])
+        #expect(
+            m.segments.first?.parts.map(\.byteRange) == [
+                ByteRange(length: 100, offset: 0), ByteRange(length: 200, offset: 100),
+            ])
         #expect(m.segments.first?.parts.first?.independent == true)
         #expect(m.trailingParts.map(\.uri) == ["p2.mp4"])
         #expect(m.preloadHints.count == 1 && m.renditionReports.first?.decimalInteger("LAST-MSN") == 11)
@@ -262,7 +287,8 @@ struct MediaParsingTests {
     }
 
     @Test func reportsHugeNumbersWithoutTrapping() {
-        let p = parse("#EXTM3U\n#EXT-X-TARGETDURATION:99999999999999999999999\n#EXT-X-MEDIA-SEQUENCE:18446744073709551615\n")
+        let p = parse(
+            "#EXTM3U\n#EXT-X-TARGETDURATION:99999999999999999999999\n#EXT-X-MEDIA-SEQUENCE:18446744073709551615\n")
         #expect(problem(p, line: 2, "is out of range (hlscheck accepts 0 to 1000000 seconds)") != nil)
         #expect(problem(p, line: 3, "is out of range (hlscheck accepts 0 to 9007199254740991)") != nil)
         #expect(p.media?.targetDuration == nil)
@@ -270,14 +296,18 @@ struct MediaParsingTests {
     }
 
     @Test func rejectsKeyWithoutURI() {
-        let p = parse("#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXT-X-KEY:METHOD=AES-128\n#EXT-X-KEY:URI=\"k\"\n#EXT-X-KEY:METHOD=NONE,URI=\"k\"\n")
+        let p = parse(
+            "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXT-X-KEY:METHOD=AES-128\n#EXT-X-KEY:URI=\"k\"\n#EXT-X-KEY:METHOD=NONE,URI=\"k\"\n"
+        )
         #expect(problem(p, line: 3, "EXT-X-KEY is missing the required URI attribute") != nil)
         #expect(problem(p, line: 4, "EXT-X-KEY is missing the required METHOD attribute") != nil)
         #expect(problem(p, line: 5, "METHOD=NONE must not have other attributes")?.location.column == 24)
     }
 
     @Test func requiresMapURIAndDateRangeID() {
-        let p = parse("#EXTM3U\n#EXT-X-VERSION:6\n#EXT-X-TARGETDURATION:10\n#EXT-X-MAP:BYTERANGE=\"1@0\"\n#EXT-X-DATERANGE:START-DATE=\"2024-01-01T00:00:00Z\"\n")
+        let p = parse(
+            "#EXTM3U\n#EXT-X-VERSION:6\n#EXT-X-TARGETDURATION:10\n#EXT-X-MAP:BYTERANGE=\"1@0\"\n#EXT-X-DATERANGE:START-DATE=\"2024-01-01T00:00:00Z\"\n"
+        )
         #expect(problem(p, line: 4, "EXT-X-MAP is missing the required URI attribute") != nil)
         #expect(problem(p, line: 5, "EXT-X-DATERANGE is missing the required ID attribute") != nil)
     }
@@ -297,14 +327,16 @@ struct MediaParsingTests {
 
 @Suite("Parser: EXT-X-VERSION (RFC 8216 §7)")
 struct VersionTests {
-    @Test("features that need a higher version", arguments: [
-        ("#EXTINF:9.5,\na.ts", 3, "decimal-floating-point EXTINF"),
-        ("#EXT-X-BYTERANGE:10@0\n#EXTINF:9,\na.ts", 4, "EXT-X-BYTERANGE"),
-        ("#EXT-X-I-FRAMES-ONLY\n#EXTINF:9,\na.ts", 4, "EXT-X-I-FRAMES-ONLY"),
-        ("#EXT-X-KEY:METHOD=AES-128,URI=\"k\",KEYFORMAT=\"identity\"\n#EXTINF:9,\na.ts", 5, "KEYFORMAT"),
-        ("#EXT-X-KEY:METHOD=AES-128,URI=\"k\",IV=0x000102030405060708090A0B0C0D0E0F\n#EXTINF:9,\na.ts", 2, "IV"),
-        ("#EXT-X-MAP:URI=\"init.mp4\"\n#EXTINF:9,\na.ts", 6, "EXT-X-MAP"),
-    ])
+    @Test(
+        "features that need a higher version",
+        arguments: [
+            ("#EXTINF:9.5,\na.ts", 3, "decimal-floating-point EXTINF"),
+            ("#EXT-X-BYTERANGE:10@0\n#EXTINF:9,\na.ts", 4, "EXT-X-BYTERANGE"),
+            ("#EXT-X-I-FRAMES-ONLY\n#EXTINF:9,\na.ts", 4, "EXT-X-I-FRAMES-ONLY"),
+            ("#EXT-X-KEY:METHOD=AES-128,URI=\"k\",KEYFORMAT=\"identity\"\n#EXTINF:9,\na.ts", 5, "KEYFORMAT"),
+            ("#EXT-X-KEY:METHOD=AES-128,URI=\"k\",IV=0x000102030405060708090A0B0C0D0E0F\n#EXTINF:9,\na.ts", 2, "IV"),
+            ("#EXT-X-MAP:URI=\"init.mp4\"\n#EXTINF:9,\na.ts", 6, "EXT-X-MAP"),
+        ])
     func versionTooLow(_ body: String, _ version: Int, _ feature: String) throws {
         let p = parse("#EXTM3U\n#EXT-X-TARGETDURATION:10\n" + body + "\n")
         let found = try #require(p.problems.first { $0.kind == .versionTooLow })
@@ -317,15 +349,17 @@ struct VersionTests {
 
 @Suite("Parser: attribute types")
 struct AttributeTypeTests {
-    @Test("malformed values are located at the attribute", arguments: [
-        ("BANDWIDTH=12.5", "attribute BANDWIDTH: expected a decimal integer, found \"12.5\""),
-        ("BANDWIDTH=1,FRAME-RATE=abc", "attribute FRAME-RATE: expected a decimal number"),
-        ("BANDWIDTH=1,RESOLUTION=axb", "expected WIDTHxHEIGHT"),
-        ("BANDWIDTH=1,HDCP-LEVEL=\"TYPE-0\"", "expected an enumerated string without quotes"),
-        ("BANDWIDTH=1,CODECS=\"avc1", "quoted string is not terminated"),
-        ("BANDWIDTH=1,AUDIO", "has no value"),
-        ("BANDWIDTH=99999999999999999999999", "too large"),
-    ])
+    @Test(
+        "malformed values are located at the attribute",
+        arguments: [
+            ("BANDWIDTH=12.5", "attribute BANDWIDTH: expected a decimal integer, found \"12.5\""),
+            ("BANDWIDTH=1,FRAME-RATE=abc", "attribute FRAME-RATE: expected a decimal number"),
+            ("BANDWIDTH=1,RESOLUTION=axb", "expected WIDTHxHEIGHT"),
+            ("BANDWIDTH=1,HDCP-LEVEL=\"TYPE-0\"", "expected an enumerated string without quotes"),
+            ("BANDWIDTH=1,CODECS=\"avc1", "quoted string is not terminated"),
+            ("BANDWIDTH=1,AUDIO", "has no value"),
+            ("BANDWIDTH=99999999999999999999999", "too large"),
+        ])
     func malformedValue(_ attributes: String, _ message: String) throws {
         let p = parse("#EXTM3U\n#EXT-X-STREAM-INF:\(attributes)\na.m3u8\n")
         let found = try #require(problem(p, line: 2, message), "\(p.problems)")
@@ -333,7 +367,9 @@ struct AttributeTypeTests {
     }
 
     @Test func typedValues() throws {
-        let p = parse("#EXTM3U\n#EXT-X-VERSION:6\n#EXT-X-TARGETDURATION:10\n#EXT-X-KEY:METHOD=AES-128,URI=\"k\",IV=0xABCDEF00112233445566778899AABBCC\n#EXT-X-START:TIME-OFFSET=-2.5\n#EXTINF:1,\na.ts\n")
+        let p = parse(
+            "#EXTM3U\n#EXT-X-VERSION:6\n#EXT-X-TARGETDURATION:10\n#EXT-X-KEY:METHOD=AES-128,URI=\"k\",IV=0xABCDEF00112233445566778899AABBCC\n#EXT-X-START:TIME-OFFSET=-2.5\n#EXTINF:1,\na.ts\n"
+        )
         #expect(p.problems.isEmpty, "\(p.problems)")
         #expect(p.media?.segments.first?.key?.iv?.first == 0xAB)
         #expect(p.media?.start?.timeOffset == -2.5)
@@ -353,13 +389,15 @@ struct AttributeTypeTests {
 struct ToleranceTests {
     static let plain = "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\na.ts\n#EXT-X-ENDLIST\n"
 
-    @Test("accepted without a problem", arguments: [
-        ("CRLF", plain.replacingOccurrences(of: "\n", with: "\r\n")),
-        ("blank lines", plain.replacingOccurrences(of: "\n", with: "\n\n")),
-        ("no trailing newline", String(plain.dropLast())),
-        ("trailing whitespace", plain.replacingOccurrences(of: "\n", with: "  \n")),
-        ("comments", plain.replacingOccurrences(of: "#EXTINF", with: "# a comment\n#EXTINF")),
-    ])
+    @Test(
+        "accepted without a problem",
+        arguments: [
+            ("CRLF", plain.replacingOccurrences(of: "\n", with: "\r\n")),
+            ("blank lines", plain.replacingOccurrences(of: "\n", with: "\n\n")),
+            ("no trailing newline", String(plain.dropLast())),
+            ("trailing whitespace", plain.replacingOccurrences(of: "\n", with: "  \n")),
+            ("comments", plain.replacingOccurrences(of: "#EXTINF", with: "# a comment\n#EXTINF")),
+        ])
     func accepted(_ name: String, _ text: String) throws {
         let p = parse(text)
         #expect(p.problems.isEmpty, "\(name): \(p.problems)")
@@ -400,7 +438,8 @@ struct ToleranceTests {
         #expect(!PlaylistParser.parse([UInt8](), uri: "e").problems.isEmpty)
         let binary = (0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 7919) }
         #expect(!PlaylistParser.parse(binary, uri: "b").problems.isEmpty)
-        let garbage = "#EXTM3U\n#EXT-X-STREAM-INF:,,,=,\"\"\"=\n#EXT-X-BYTERANGE:@@\n#EXTINF:,\n#EXT-X-KEY:\n#EXT-X-MAP:URI=\n{$\n"
+        let garbage =
+            "#EXTM3U\n#EXT-X-STREAM-INF:,,,=,\"\"\"=\n#EXT-X-BYTERANGE:@@\n#EXTINF:,\n#EXT-X-KEY:\n#EXT-X-MAP:URI=\n{$\n"
         #expect(!parse(garbage).problems.isEmpty)
     }
 
@@ -419,17 +458,18 @@ struct ToleranceTests {
 @Suite("Parser: variables (rfc8216bis §4.3)")
 struct VariableTests {
     @Test func substitutesInURIsAndQuotedStrings() throws {
-        let p = parse("""
-        #EXTM3U
-        #EXT-X-VERSION:11
-        #EXT-X-DEFINE:NAME="host",VALUE="https://cdn.example"
-        #EXT-X-DEFINE:IMPORT="token"
-        #EXT-X-DEFINE:QUERYPARAM="session"
-        #EXT-X-TARGETDURATION:10
-        #EXT-X-MAP:URI="{$host}/init.mp4"
-        #EXTINF:10,
-        {$host}/a.ts?t={$token}&s={$session}
-        """, imported: ["token": "abc"], query: ["session": "42"])
+        let p = parse(
+            """
+            #EXTM3U
+            #EXT-X-VERSION:11
+            #EXT-X-DEFINE:NAME="host",VALUE="https://cdn.example"
+            #EXT-X-DEFINE:IMPORT="token"
+            #EXT-X-DEFINE:QUERYPARAM="session"
+            #EXT-X-TARGETDURATION:10
+            #EXT-X-MAP:URI="{$host}/init.mp4"
+            #EXTINF:10,
+            {$host}/a.ts?t={$token}&s={$session}
+            """, imported: ["token": "abc"], query: ["session": "42"])
         #expect(p.problems.isEmpty, "\(p.problems)")
         let m = try #require(p.media)
         #expect(m.segments.first?.uri == "https://cdn.example/a.ts?t=abc&s=42")
@@ -446,21 +486,27 @@ struct VariableTests {
 
     /// bis-22 §8: QUERYPARAM came with protocol version 11.
     @Test func rejectsQueryParameterBelowVersion11() {
-        let p = parse("#EXTM3U\n#EXT-X-VERSION:8\n#EXT-X-DEFINE:QUERYPARAM=\"s\"\n#EXT-X-TARGETDURATION:10\n", query: ["s": "1"])
+        let p = parse(
+            "#EXTM3U\n#EXT-X-VERSION:8\n#EXT-X-DEFINE:QUERYPARAM=\"s\"\n#EXT-X-TARGETDURATION:10\n", query: ["s": "1"])
         let found = problem(p, line: 3, "requires EXT-X-VERSION 11")
         #expect(found?.kind == .versionTooLow)
     }
 
     /// bis-22 §4.4.2.3: a variable's value cannot hold what a quoted-string cannot.
     @Test func rejectsQueryParameterThatDecodesToAQuote() {
-        let p = parse("#EXTM3U\n#EXT-X-VERSION:11\n#EXT-X-DEFINE:QUERYPARAM=\"s\"\n#EXT-X-TARGETDURATION:10\n", query: ["s": "a%22b"])
+        let p = parse(
+            "#EXTM3U\n#EXT-X-VERSION:11\n#EXT-X-DEFINE:QUERYPARAM=\"s\"\n#EXT-X-TARGETDURATION:10\n",
+            query: ["s": "a%22b"])
         #expect(problem(p, line: 3, "double quote")?.severity == .error)
-        let clean = parse("#EXTM3U\n#EXT-X-VERSION:11\n#EXT-X-DEFINE:QUERYPARAM=\"s\"\n#EXT-X-TARGETDURATION:10\n", query: ["s": "a%20b"])
+        let clean = parse(
+            "#EXTM3U\n#EXT-X-VERSION:11\n#EXT-X-DEFINE:QUERYPARAM=\"s\"\n#EXT-X-TARGETDURATION:10\n",
+            query: ["s": "a%20b"])
         #expect(clean.problems.isEmpty, "\(clean.problems)")
     }
 
     @Test func rejectsImportMissingFromMultivariant() {
-        let p = parse("#EXTM3U\n#EXT-X-VERSION:8\n#EXT-X-DEFINE:IMPORT=\"x\"\n#EXT-X-TARGETDURATION:10\n", imported: ["y": "1"])
+        let p = parse(
+            "#EXTM3U\n#EXT-X-VERSION:8\n#EXT-X-DEFINE:IMPORT=\"x\"\n#EXT-X-TARGETDURATION:10\n", imported: ["y": "1"])
         #expect(problem(p, line: 3, "IMPORT of x")?.severity == .error)
     }
 }
@@ -470,13 +516,18 @@ struct HostileInputTests {
     /// Every truncation and a deterministic set of byte corruptions of a playlist that uses most
     /// tags: the parser must return (no trap, no hang) and locate every problem on a real line.
     @Test func corruptedPlaylistsNeverCrash() {
-        let seed = Array((MultivariantParsingTests.master + "\n#EXT-X-BYTERANGE:10@5\n#EXTINF:1.5,t\n{$v}a.ts\n#EXT-X-PART:DURATION=1,URI=\"p\",BYTERANGE=\"5\"\n").utf8)
+        let seed = Array(
+            (MultivariantParsingTests.master
+                + "\n#EXT-X-BYTERANGE:10@5\n#EXTINF:1.5,t\n{$v}a.ts\n#EXT-X-PART:DURATION=1,URI=\"p\",BYTERANGE=\"5\"\n")
+                .utf8)
         var state: UInt64 = 0x9E37_79B9_7F4A_7C15
         func next() -> Int {
             state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             return Int(truncatingIfNeeded: state >> 33)
         }
-        let specials: [UInt8] = [0x22, 0x2C, 0x3D, 0x3A, 0x40, 0x0A, 0x0D, 0x00, 0xFF, 0x2D, 0x78, 0x7B, 0x24, 0x7D, 0x39]
+        let specials: [UInt8] = [
+            0x22, 0x2C, 0x3D, 0x3A, 0x40, 0x0A, 0x0D, 0x00, 0xFF, 0x2D, 0x78, 0x7B, 0x24, 0x7D, 0x39,
+        ]
         var inputs: [[UInt8]] = stride(from: 0, to: seed.count, by: 7).map { Array(seed[..<$0]) }
         for _ in 0..<300 {
             var bytes = seed

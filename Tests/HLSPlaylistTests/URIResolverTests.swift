@@ -27,16 +27,18 @@ struct URIResolverTests {
         #expect(URIResolver.resolve(example.0, against: Self.base) == example.1)
     }
 
-    @Test("local paths stay paths", arguments: [
-        ("audio/index.m3u8", "streams/master.m3u8", "streams/audio/index.m3u8"),
-        ("../x/index.m3u8", "streams/master.m3u8", "x/index.m3u8"),
-        ("../x.m3u8", "master.m3u8", "../x.m3u8"),
-        ("a.m3u8", "/tmp/s/master.m3u8", "/tmp/s/a.m3u8"),
-        ("../a.m3u8", "/tmp/s/master.m3u8", "/tmp/a.m3u8"),
-        ("/abs/a.m3u8", "rel/master.m3u8", "/abs/a.m3u8"),
-        ("http://cdn/a.m3u8", "/tmp/master.m3u8", "http://cdn/a.m3u8"),
-        ("seg.ts", "master.m3u8", "seg.ts"),
-    ])
+    @Test(
+        "local paths stay paths",
+        arguments: [
+            ("audio/index.m3u8", "streams/master.m3u8", "streams/audio/index.m3u8"),
+            ("../x/index.m3u8", "streams/master.m3u8", "x/index.m3u8"),
+            ("../x.m3u8", "master.m3u8", "../x.m3u8"),
+            ("a.m3u8", "/tmp/s/master.m3u8", "/tmp/s/a.m3u8"),
+            ("../a.m3u8", "/tmp/s/master.m3u8", "/tmp/a.m3u8"),
+            ("/abs/a.m3u8", "rel/master.m3u8", "/abs/a.m3u8"),
+            ("http://cdn/a.m3u8", "/tmp/master.m3u8", "http://cdn/a.m3u8"),
+            ("seg.ts", "master.m3u8", "seg.ts"),
+        ])
     func localPath(_ reference: String, _ base: String, _ expected: String) {
         #expect(URIResolver.resolve(reference, against: base) == expected)
     }

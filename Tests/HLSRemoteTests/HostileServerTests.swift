@@ -40,7 +40,9 @@ struct HostileServerTests {
         }
         let unreadable = report.findings("segment-unreadable")
         #expect(unreadable.count == 1)
-        #expect(unreadable.first?.message.contains("10000000000 bytes, over the limit of \(256 << 20)") == true, "\(unreadable)")
+        #expect(
+            unreadable.first?.message.contains("10000000000 bytes, over the limit of \(256 << 20)") == true,
+            "\(unreadable)")
         // Refused on the header: no wait for a body that never comes, no retry.
         #expect(!(unreadable.first?.message.contains("within") ?? true))
         #expect(requests.filter { $0.path == "/compliant/audio/seg2.ts" }.count == 1)

@@ -34,7 +34,8 @@ final class LowLatencyOrigin: Sendable {
     }
 
     /// What every part and segment holds: a real MPEG-TS segment of the committed sample.
-    static let mediaBytes: [UInt8] = Array((try? Data(contentsOf: URL(fileURLWithPath: Remote.samples + "/compliant/audio/seg0.ts"))) ?? Data())
+    static let mediaBytes: [UInt8] = Array(
+        (try? Data(contentsOf: URL(fileURLWithPath: Remote.samples + "/compliant/audio/seg0.ts"))) ?? Data())
 
     static let partsPerSegment = 4
     /// Segments in the window: 48 s, twice the skip boundary.
@@ -70,7 +71,9 @@ final class LowLatencyOrigin: Sendable {
         if !flaws.contains(.answersEarly), let msn = directives["_HLS_msn"].flatMap(Int.init) {
             if let part = directives["_HLS_part"].flatMap(Int.init) {
                 // A part index past the segment's last part is the next segment's first part.
-                needed = part >= Self.partsPerSegment ? (msn + 1) * Self.partsPerSegment + 1 : msn * Self.partsPerSegment + part + 1
+                needed =
+                    part >= Self.partsPerSegment
+                    ? (msn + 1) * Self.partsPerSegment + 1 : msn * Self.partsPerSegment + part + 1
             } else {
                 needed = (msn + 1) * Self.partsPerSegment
             }
@@ -90,7 +93,9 @@ final class LowLatencyOrigin: Sendable {
         let numbers = path.dropFirst(2).dropLast(4).split(separator: ".").compactMap { Int($0) }
         guard path.hasPrefix("/s"), path.hasSuffix(".mp4"), !numbers.isEmpty else { return (404, []) }
         // Parts published once this one exists: a segment needs all of its parts.
-        let needed = numbers.count == 2 ? numbers[0] * Self.partsPerSegment + numbers[1] + 1 : (numbers[0] + 1) * Self.partsPerSegment
+        let needed =
+            numbers.count == 2
+            ? numbers[0] * Self.partsPerSegment + numbers[1] + 1 : (numbers[0] + 1) * Self.partsPerSegment
         if numbers.count == 2, flaws.contains(.partsMissing) { return (404, []) }
         if flaws.contains(.deletesRemoved) {
             // What the playlist no longer lists: segments before its window, parts before its last three segments.
@@ -150,7 +155,9 @@ final class LowLatencyOrigin: Sendable {
     }
 
     /// Watches the origin over loopback for `seconds` of its clock, playlists only.
-    static func check(_ flaws: Set<Flaw> = [], seconds: Double = 6, media: Bool = false) async throws -> (CheckReport, [ReceivedRequest]) {
+    static func check(_ flaws: Set<Flaw> = [], seconds: Double = 6, media: Bool = false) async throws -> (
+        CheckReport, [ReceivedRequest]
+    ) {
         let clock = SteppingClock()
         let origin = LowLatencyOrigin(clock: clock, flaws: flaws)
         return try await Remote.withSamplesServer { server in
@@ -167,7 +174,9 @@ final class LowLatencyOrigin: Sendable {
 
 @Suite("Low-latency origin over loopback")
 struct LowLatencyOriginTests {
-    static let probeRules = ["blocking-reload-invalid", "delta-update-invalid", "live-part-stale", "live-preload-hint-broken"]
+    static let probeRules = [
+        "blocking-reload-invalid", "delta-update-invalid", "live-part-stale", "live-preload-hint-broken",
+    ]
 
     @Test func wellBehavedOriginPassesEveryDirectiveAndReloadRule() async throws {
         let (report, requests) = try await LowLatencyOrigin.check()
@@ -196,7 +205,8 @@ struct LowLatencyOriginTests {
     @Test func missingPartsAndARefusedHintAreErrors() async throws {
         let (missing, _) = try await LowLatencyOrigin.check([.partsMissing], seconds: 2, media: true)
         let parts = missing.findings("part-unavailable")
-        #expect(parts.contains { $0.message.contains("is listed without GAP=YES but was answered HTTP 404") }, "\(parts)")
+        #expect(
+            parts.contains { $0.message.contains("is listed without GAP=YES but was answered HTTP 404") }, "\(parts)")
         #expect(parts.contains { $0.message.contains("preload hint") }, "\(parts)")
         #expect(parts.allSatisfy { $0.severity == .error })
         let (refused, _) = try await LowLatencyOrigin.check([.refusesHintedPart], seconds: 2, media: true)
@@ -212,7 +222,11 @@ struct LowLatencyOriginTests {
     @Test func partsAndSegmentsDeletedAsSoonAsTheyLeaveAreErrors() async throws {
         let (report, _) = try await LowLatencyOrigin.check([.deletesRemoved], seconds: 6, media: true)
         let removed = report.findings("removed-media-unavailable")
-        #expect(removed.contains { $0.message.hasPrefix("partial segment s12.0.mp4 left the playlist during the watch and was answered HTTP 404") }, "\(removed)")
+        #expect(
+            removed.contains {
+                $0.message.hasPrefix(
+                    "partial segment s12.0.mp4 left the playlist during the watch and was answered HTTP 404")
+            }, "\(removed)")
         #expect(removed.contains { $0.message.hasPrefix("segment s3.mp4 left the playlist") }, "\(removed)")
         let (kept, _) = try await LowLatencyOrigin.check(seconds: 6, media: true)
         #expect(kept.findings("removed-media-unavailable").isEmpty, "\(kept.findings("removed-media-unavailable"))")
@@ -235,9 +249,13 @@ struct LowLatencyOriginTests {
 
     @Test func deltaUpdatesThatAreWholeOrDropTagsAreErrors() async throws {
         let (whole, _) = try await LowLatencyOrigin.check([.ignoresSkip])
-        #expect(whole.findings("delta-update-invalid").first?.message.contains("answered with the whole playlist") == true, "\(whole.diagnostics)")
+        #expect(
+            whole.findings("delta-update-invalid").first?.message.contains("answered with the whole playlist") == true,
+            "\(whole.diagnostics)")
         let (dropped, _) = try await LowLatencyOrigin.check([.deltaDropsDate])
-        #expect(dropped.findings("delta-update-invalid").first?.message.contains("keeps every tag it does not skip") == true, "\(dropped.diagnostics)")
+        #expect(
+            dropped.findings("delta-update-invalid").first?.message.contains("keeps every tag it does not skip")
+                == true, "\(dropped.diagnostics)")
     }
 
     @Test func stalledPartsAndWrongPreloadHintsAreReported() async throws {

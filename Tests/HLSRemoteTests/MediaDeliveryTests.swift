@@ -20,7 +20,10 @@ struct MediaDeliveryTests {
         let found = plain.findings("playlist-not-compressed")
         #expect(found.count == 1, "\(plain.diagnostics)")
         #expect(found.first?.severity == .warning)
-        #expect(found.first?.message.contains("compliant/audio/index.m3u8 was served uncompressed although the request accepted gzip") == true, "\(found)")
+        #expect(
+            found.first?.message.contains(
+                "compliant/audio/index.m3u8 was served uncompressed although the request accepted gzip") == true,
+            "\(found)")
         // Where the master names it.
         #expect(found.first?.location?.uri.hasSuffix("compliant/master.m3u8") == true, "\(found)")
         #expect(apple.findings("playlist-not-compressed").first?.severity == .error)

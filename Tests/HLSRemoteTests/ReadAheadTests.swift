@@ -10,13 +10,16 @@ import Testing
 /// A fetch the test answers when it chooses, as the network would: the requests started, in order.
 final class ManualFetches: Sendable {
     typealias Value = Result<[UInt8], any Error>
-    private let state = Mutex<(started: [SegmentReadAheadKey], completions: [String: @Sendable (Value) -> Void], cancelled: [String])>(
+    private let state = Mutex<
+        (started: [SegmentReadAheadKey], completions: [String: @Sendable (Value) -> Void], cancelled: [String])
+    >(
         ([], [:], []))
 
     var started: [SegmentReadAheadKey] { state.withLock { $0.started } }
     var cancelled: [String] { state.withLock { $0.cancelled } }
 
-    func fetch(_ key: SegmentReadAheadKey, _ completion: @escaping @Sendable (Value) -> Void) -> (@Sendable () -> Void)? {
+    func fetch(_ key: SegmentReadAheadKey, _ completion: @escaping @Sendable (Value) -> Void) -> (@Sendable () -> Void)?
+    {
         state.withLock {
             $0.started.append(key)
             $0.completions[key.uri] = completion
@@ -96,7 +99,9 @@ struct ReadAheadTests {
     @Test func aFailedFetchAheadFailsItsReadAndNoOther() async throws {
         struct Refused: Error {}
         let keys = Self.keys(3)
-        let ahead = Self.immediate(keys, window: 3) { key in key == keys[1] ? .failure(Refused()) : .success(Self.body(key)) }
+        let ahead = Self.immediate(keys, window: 3) { key in
+            key == keys[1] ? .failure(Refused()) : .success(Self.body(key))
+        }
         ahead.start()
         #expect(try await #require(ahead.take(keys[0])).value().get() == Self.body(keys[0]))
         let failing = try #require(ahead.take(keys[1]))
@@ -142,7 +147,8 @@ struct ReadAheadTests {
         #expect(permits.tryAcquire())
         let fetches = ManualFetches()
         let ahead = SegmentReadAhead<Value>(
-            plan: keys, window: 3, byteBudget: 1 << 20, maximumInFlight: 3, permits: permits, size: { (try? $0.get().count) ?? 0 }
+            plan: keys, window: 3, byteBudget: 1 << 20, maximumInFlight: 3, permits: permits,
+            size: { (try? $0.get().count) ?? 0 }
         ) { fetches.fetch($0, $1) }
         ahead.start()
         // One permit was free: one request.
@@ -179,21 +185,24 @@ struct ReadAheadTests {
     @Test func aSegmentListedTwiceIsFetchedOnceAndMeasuredTwice() async throws {
         let folder = try TemporaryFolder()
         for name in ["seg0.aac", "seg1.aac"] {
-            try folder.write(try Data(contentsOf: URL(fileURLWithPath: Remote.samples + "/packed-audio/audio/" + name)), to: name)
+            try folder.write(
+                try Data(contentsOf: URL(fileURLWithPath: Remote.samples + "/packed-audio/audio/" + name)), to: name)
         }
-        try folder.write(Data("""
-            #EXTM3U
-            #EXT-X-VERSION:3
-            #EXT-X-TARGETDURATION:6
-            #EXTINF:6.013968,
-            seg0.aac
-            #EXTINF:5.990748,
-            seg1.aac
-            #EXTINF:6.013968,
-            seg0.aac
-            #EXT-X-ENDLIST
+        try folder.write(
+            Data(
+                """
+                #EXTM3U
+                #EXT-X-VERSION:3
+                #EXT-X-TARGETDURATION:6
+                #EXTINF:6.013968,
+                seg0.aac
+                #EXTINF:5.990748,
+                seg1.aac
+                #EXTINF:6.013968,
+                seg0.aac
+                #EXT-X-ENDLIST
 
-            """.utf8), to: "index.m3u8")
+                """.utf8), to: "index.m3u8")
         let (report, requests) = try await Remote.withServer(folder: folder.url.path) { server in
             (try await Remote.check(server.url("index.m3u8")), server.requests)
         }
@@ -209,8 +218,9 @@ struct ReadAheadTests {
             (try await Remote.check(server.url("packed-audio/audio/index.m3u8"), options: options), server.requests)
         }
         #expect(report.findings("segment-unreadable").isEmpty, "\(report.diagnostics)")
-        #expect(requests.map(\.path).filter { $0.hasSuffix(".aac") }.sorted()
-            == ["/packed-audio/audio/seg0.aac", "/packed-audio/audio/seg1.aac", "/packed-audio/audio/seg2.aac"])
+        #expect(
+            requests.map(\.path).filter { $0.hasSuffix(".aac") }.sorted()
+                == ["/packed-audio/audio/seg0.aac", "/packed-audio/audio/seg1.aac", "/packed-audio/audio/seg2.aac"])
         #expect(report.variants.first?.segmentsMeasured == 3)
     }
     /// A failure in the middle of a batch fetched ahead lands on its own segment (line, status),
@@ -221,9 +231,11 @@ struct ReadAheadTests {
         let names = (0..<24).map { "s\($0).aac" }
         for (index, name) in names.enumerated() {
             try folder.write(
-                try Data(contentsOf: URL(fileURLWithPath: Remote.samples + "/packed-audio/audio/seg\(index % 3).aac")), to: name)
+                try Data(contentsOf: URL(fileURLWithPath: Remote.samples + "/packed-audio/audio/seg\(index % 3).aac")),
+                to: name)
         }
-        let playlist = "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:6\n"
+        let playlist =
+            "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:6\n"
             + names.map { "#EXTINF:6.0,\n\($0)\n" }.joined() + "#EXT-X-ENDLIST\n"
         try folder.write(Data(playlist.utf8), to: "index.m3u8")
         let (report, requests) = try await Remote.withServer(folder: folder.url.path) { server in

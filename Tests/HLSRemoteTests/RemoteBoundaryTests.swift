@@ -58,34 +58,40 @@ struct RemoteBoundaryTests {
     /// the lines of the segments that use it.
     @Test func aLocalMapOrKeyInARemotePlaylistIsRefusedAtItsOwnLine() async throws {
         let folder = try TemporaryFolder()
-        try folder.write(Data("""
-            #EXTM3U
-            #EXT-X-VERSION:6
-            #EXT-X-TARGETDURATION:6
-            #EXT-X-MAP:URI="file:///etc/passwd"
-            #EXTINF:6.0,
-            seg0.m4s
-            #EXTINF:6.0,
-            seg1.m4s
-            #EXT-X-KEY:METHOD=AES-128,URI="file:///etc/hostname"
-            #EXTINF:6.0,
-            seg2.m4s
-            #EXT-X-ENDLIST
+        try folder.write(
+            Data(
+                """
+                #EXTM3U
+                #EXT-X-VERSION:6
+                #EXT-X-TARGETDURATION:6
+                #EXT-X-MAP:URI="file:///etc/passwd"
+                #EXTINF:6.0,
+                seg0.m4s
+                #EXTINF:6.0,
+                seg1.m4s
+                #EXT-X-KEY:METHOD=AES-128,URI="file:///etc/hostname"
+                #EXTINF:6.0,
+                seg2.m4s
+                #EXT-X-ENDLIST
 
-            """.utf8), to: "media.m3u8")
+                """.utf8), to: "media.m3u8")
         for index in 0..<3 { try folder.write(Data(repeating: 0x47, count: 1_880), to: "seg\(index).m4s") }
         let report = try await Remote.withServer(folder: folder.url.path) { server in
             try await Remote.check(server.url("media.m3u8"))
         }
         let refused = report.findings("uri-outside-root")
-        #expect(refused.map(\.location?.line) == [4, 9], "\(refused.map { "\($0.location?.line ?? 0): \($0.message)" })")
+        #expect(
+            refused.map(\.location?.line) == [4, 9], "\(refused.map { "\($0.location?.line ?? 0): \($0.message)" })")
         #expect(refused.allSatisfy { $0.message.contains("file:///etc/") && $0.message.contains("never local files") })
         // The segments cannot be read without their map, and say so: "segment seg0.m4s: lies
         // outside the stream's root" blamed each segment for its map before.
         let segments = report.findings("segment-unreadable")
         #expect(segments.map(\.location?.line) == [5, 7, 10])
-        #expect(segments.allSatisfy { $0.message.contains("initialization section (EXT-X-MAP at line 4, file:///etc/passwd)") },
-                "\(segments.map(\.message))")
+        #expect(
+            segments.allSatisfy {
+                $0.message.contains("initialization section (EXT-X-MAP at line 4, file:///etc/passwd)")
+            },
+            "\(segments.map(\.message))")
     }
 
     @Test func aContentLengthNoIntegerHoldsIsTheSizeLimitNotARetry() async throws {
@@ -104,7 +110,8 @@ struct RemoteBoundaryTests {
         let folder = try TemporaryFolder()
         // 4 MB of one comment line: gzip makes it ≈ 4 KB, past the 200:1 hlscheck inflates.
         let comment = String(repeating: "# the same comment, again and again\n", count: 4 << 20 / 36)
-        try folder.write(Data(("#EXTM3U\n#EXT-X-TARGETDURATION:6\n" + comment + "#EXT-X-ENDLIST\n").utf8), to: "bomb.m3u8")
+        try folder.write(
+            Data(("#EXTM3U\n#EXT-X-TARGETDURATION:6\n" + comment + "#EXT-X-ENDLIST\n").utf8), to: "bomb.m3u8")
         await #expect {
             try await Remote.withServer(folder: folder.url.path) { server in
                 server.inject(.gzip, at: "bomb.m3u8")

@@ -28,7 +28,8 @@ enum Remote {
         configure(&configuration)
         // The sources within the configuration's limits, as `hlscheck check` makes them.
         var checker = Checker(
-            configuration: configuration, source: RemotePlaylistSource(fetcher: fetcher, maximumSize: configuration.limits.playlistBytes),
+            configuration: configuration,
+            source: RemotePlaylistSource(fetcher: fetcher, maximumSize: configuration.limits.playlistBytes),
             segmentSource: RemoteSegmentSource(fetcher: fetcher, maximumByteCount: configuration.limits.segmentBytes))
         checker.deliveryObserver = RemoteDeliveryLog(fetcher: fetcher, input: url)
         // A live watch keeps time by clocks that move only when it sleeps: its verdicts never
@@ -54,7 +55,8 @@ enum Remote {
     static func withServer<T>(
         folder: String, tls: (String, String)? = nil, http2: Bool = false, _ body: (HTTPTestServer) async throws -> T
     ) async throws -> T {
-        let server = try await HTTPTestServer(folder: folder, tls: tls.map { (certificate: $0.0, key: $0.1) }, http2: http2)
+        let server = try await HTTPTestServer(
+            folder: folder, tls: tls.map { (certificate: $0.0, key: $0.1) }, http2: http2)
         do {
             let result = try await body(server)
             await server.stop()
@@ -78,8 +80,9 @@ struct RemoteCheckTests {
             try await Remote.check(server.url("compliant/master.m3u8"))
         }
         // Same rules at the same lines, same measured bit rates: only the URIs differ.
-        #expect(remote.diagnostics.map { "\($0.rule):\($0.location?.line ?? -1)" }.sorted()
-            == local.diagnostics.map { "\($0.rule):\($0.location?.line ?? -1)" }.sorted())
+        #expect(
+            remote.diagnostics.map { "\($0.rule):\($0.location?.line ?? -1)" }.sorted()
+                == local.diagnostics.map { "\($0.rule):\($0.location?.line ?? -1)" }.sorted())
         #expect(remote.variants.map(\.measuredPeakBitrate) == local.variants.map(\.measuredPeakBitrate))
         #expect(remote.variants.allSatisfy { $0.measuredPeakBitrate != nil })
         #expect(remote.variants.map(\.codecs.detected) == local.variants.map(\.codecs.detected))
@@ -143,7 +146,9 @@ struct RemoteCheckTests {
         }
         let unreadable = report.findings("segment-unreadable")
         #expect(unreadable.count == 1)
-        #expect(unreadable.first?.message.contains("closed the connection") == true || unreadable.first?.message.contains("reset") == true, "\(unreadable)")
+        #expect(
+            unreadable.first?.message.contains("closed the connection") == true
+                || unreadable.first?.message.contains("reset") == true, "\(unreadable)")
         #expect(report.findings("delivery-retried").count == 1)
     }
 
@@ -184,23 +189,29 @@ struct RemoteCheckTests {
     /// bis-22 §4: a playlist at a path without .m3u8 or .m3u is identified by its Content-Type,
     /// or by nothing.
     @Test func playlistIdentifiedByNeitherPathNorTypeIsAnError() async throws {
-        let playlist = "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:2\n#EXT-X-PLAYLIST-TYPE:VOD\n#EXTINF:2.0,\n/compliant/audio/seg0.ts\n#EXT-X-ENDLIST\n"
+        let playlist =
+            "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:2\n#EXT-X-PLAYLIST-TYPE:VOD\n#EXTINF:2.0,\n/compliant/audio/seg0.ts\n#EXT-X-ENDLIST\n"
         let (typed, untyped) = try await Remote.withSamplesServer { server in
             server.inject(.dynamic { _ in playlist }, at: "typed")
             server.inject(.media { _ in (200, Array(playlist.utf8)) }, at: "untyped")
-            return (try await Remote.check(server.url("typed"), { $0.playlistOnly = true }),
-                    try await Remote.check(server.url("untyped"), { $0.playlistOnly = true }))
+            return (
+                try await Remote.check(server.url("typed"), { $0.playlistOnly = true }),
+                try await Remote.check(server.url("untyped"), { $0.playlistOnly = true })
+            )
         }
         #expect(typed.findings("playlist-not-identifiable").isEmpty, "\(typed.diagnostics)")
         let found = untyped.findings("playlist-not-identifiable")
         #expect(found.count == 1, "\(untyped.diagnostics)")
-        #expect(found.first?.message.contains("it was served with Content-Type video/mp2t: nothing identifies it as a playlist") == true, "\(found)")
+        #expect(
+            found.first?.message.contains(
+                "it was served with Content-Type video/mp2t: nothing identifies it as a playlist") == true, "\(found)")
         #expect(found.first?.severity == .error)
     }
 
     /// bis-22 §4.4.6.4: the resource a session-data URI names is fetched and must be JSON.
     @Test func sessionDataThatIsNotJSONIsAnError() async throws {
-        let good = "#EXTM3U\n#EXT-X-SESSION-DATA:DATA-ID=\"com.example.title\",URI=\"title.json\"\n"
+        let good =
+            "#EXTM3U\n#EXT-X-SESSION-DATA:DATA-ID=\"com.example.title\",URI=\"title.json\"\n"
             + "#EXT-X-STREAM-INF:BANDWIDTH=300000,CODECS=\"mp4a.40.2\"\ncompliant/audio/index.m3u8\n"
         let bad = good.replacingOccurrences(of: "title.json", with: "title.txt")
         let (clean, wrong) = try await Remote.withSamplesServer { server in
@@ -220,7 +231,9 @@ struct RemoteCheckTests {
     @Test func gzipPlaylistsAreInflated() async throws {
         let (report, requests) = try await Remote.withSamplesServer { server in
             server.inject(.gzip, at: "compliant/master.m3u8")
-            return (try await Remote.check(server.url("compliant/master.m3u8"), { $0.playlistOnly = true }), server.requests)
+            return (
+                try await Remote.check(server.url("compliant/master.m3u8"), { $0.playlistOnly = true }), server.requests
+            )
         }
         #expect(report.inputError == nil)
         #expect(report.variants.count == 3)
@@ -232,13 +245,17 @@ struct RemoteCheckTests {
             for path in ["compliant/master.m3u8", "compliant/audio/index.m3u8", "compliant/audio/seg0.ts"] {
                 server.inject(.basicAuth(user: "viewer", password: "s3cret"), at: path)
             }
-            return (try await Remote.check(server.url("compliant/master.m3u8", userinfo: "viewer:s3cret")), server.requests)
+            return (
+                try await Remote.check(server.url("compliant/master.m3u8", userinfo: "viewer:s3cret")), server.requests
+            )
         }
         #expect(report.findings("playlist-unreadable").isEmpty)
         #expect(report.findings("segment-unreadable").isEmpty)
         #expect(requests.contains { $0.path == "/compliant/audio/seg0.ts" && $0.header("Authorization") != nil })
         let shown = report.redactingCredentials()
-        let text = ([shown.input] + shown.diagnostics.map { "\($0.message) \($0.location?.uri ?? "")" } + shown.variants.map(\.playlist)).joined()
+        let text =
+            ([shown.input] + shown.diagnostics.map { "\($0.message) \($0.location?.uri ?? "")" }
+            + shown.variants.map(\.playlist)).joined()
         #expect(!text.contains("s3cret"))
         #expect(shown.input.contains("***@127.0.0.1"))
     }
@@ -260,19 +277,21 @@ struct RemoteCheckTests {
         let seg0 = try Data(contentsOf: URL(fileURLWithPath: Remote.samples + "/packed-audio/audio/seg0.aac"))
         let seg1 = try Data(contentsOf: URL(fileURLWithPath: Remote.samples + "/packed-audio/audio/seg1.aac"))
         try folder.write(seg0 + seg1, to: "all.aac")
-        try folder.write(Data("""
-            #EXTM3U
-            #EXT-X-VERSION:4
-            #EXT-X-TARGETDURATION:6
-            #EXTINF:6.013968,
-            #EXT-X-BYTERANGE:\(seg0.count)@0
-            all.aac
-            #EXTINF:5.990748,
-            #EXT-X-BYTERANGE:\(seg1.count)
-            all.aac
-            #EXT-X-ENDLIST
+        try folder.write(
+            Data(
+                """
+                #EXTM3U
+                #EXT-X-VERSION:4
+                #EXT-X-TARGETDURATION:6
+                #EXTINF:6.013968,
+                #EXT-X-BYTERANGE:\(seg0.count)@0
+                all.aac
+                #EXTINF:5.990748,
+                #EXT-X-BYTERANGE:\(seg1.count)
+                all.aac
+                #EXT-X-ENDLIST
 
-            """.utf8), to: "index.m3u8")
+                """.utf8), to: "index.m3u8")
         let (report, requests) = try await Remote.withServer(folder: folder.url.path) { server in
             (try await Remote.check(server.url("index.m3u8")), server.requests)
         }
@@ -284,16 +303,18 @@ struct RemoteCheckTests {
 
     @Test func remotePlaylistCannotReadLocalFilesOrOtherSchemes() async throws {
         let folder = try TemporaryFolder()
-        try folder.write(Data("""
-            #EXTM3U
-            #EXT-X-STREAM-INF:BANDWIDTH=48000,CODECS="mp4a.40.2"
-            file:///etc/hostname
-            #EXT-X-STREAM-INF:BANDWIDTH=48000,CODECS="mp4a.40.2"
-            ftp://127.0.0.1/audio.m3u8
-            #EXT-X-STREAM-INF:BANDWIDTH=48000,CODECS="mp4a.40.2"
-            /etc/hostname
+        try folder.write(
+            Data(
+                """
+                #EXTM3U
+                #EXT-X-STREAM-INF:BANDWIDTH=48000,CODECS="mp4a.40.2"
+                file:///etc/hostname
+                #EXT-X-STREAM-INF:BANDWIDTH=48000,CODECS="mp4a.40.2"
+                ftp://127.0.0.1/audio.m3u8
+                #EXT-X-STREAM-INF:BANDWIDTH=48000,CODECS="mp4a.40.2"
+                /etc/hostname
 
-            """.utf8), to: "master.m3u8")
+                """.utf8), to: "master.m3u8")
         let (report, requests) = try await Remote.withServer(folder: folder.url.path) { server in
             (try await Remote.check(server.url("master.m3u8"), { $0.playlistOnly = true }), server.requests)
         }
@@ -307,13 +328,19 @@ struct RemoteCheckTests {
 
     @Test func sampleReadsNSegmentsAndSaysSo() async throws {
         let (report, requests) = try await Remote.withSamplesServer { server in
-            (try await Remote.check(server.url("packed-audio/audio/index.m3u8"), { $0.sampleSegments = 2 }), server.requests)
+            (
+                try await Remote.check(server.url("packed-audio/audio/index.m3u8"), { $0.sampleSegments = 2 }),
+                server.requests
+            )
         }
         let sampled = report.findings("segments-sampled")
         #expect(sampled.count == 1)
         #expect(sampled.first?.message.contains("2 of 3 segments") == true, "\(sampled)")
         // First and last: spread over the stream.
-        #expect(Set(requests.map(\.path).filter { $0.hasSuffix(".aac") }) == ["/packed-audio/audio/seg0.aac", "/packed-audio/audio/seg2.aac"])
+        #expect(
+            Set(requests.map(\.path).filter { $0.hasSuffix(".aac") }) == [
+                "/packed-audio/audio/seg0.aac", "/packed-audio/audio/seg2.aac",
+            ])
     }
 
     @Test func unreachableServerIsAClearError() async throws {

@@ -52,7 +52,8 @@ struct TLSAndLiveTests {
                 let downgrade = report.findings("redirect-to-http")
                 #expect(downgrade.count == 1)
                 #expect(downgrade.first?.severity == .error)
-                #expect(downgrade.first?.message.contains("http://127.0.0.1:\(plain.port)/compliant/audio/seg0.ts") == true)
+                #expect(
+                    downgrade.first?.message.contains("http://127.0.0.1:\(plain.port)/compliant/audio/seg0.ts") == true)
                 #expect(downgrade.first?.location?.uri.hasSuffix("compliant/audio/index.m3u8") == true)
                 // The segment itself was read through the redirect.
                 #expect(report.findings("segment-unreadable").isEmpty)
@@ -61,13 +62,17 @@ struct TLSAndLiveTests {
     }
 
     /// A live playlist that moves one segment forward on every request; `transform` breaks it.
-    static func livePlaylist(targetDuration: Int = 1, _ transform: @escaping @Sendable (Int, inout (sequence: Int, target: Int)) -> Void = { _, _ in })
+    static func livePlaylist(
+        targetDuration: Int = 1,
+        _ transform: @escaping @Sendable (Int, inout (sequence: Int, target: Int)) -> Void = { _, _ in }
+    )
         -> @Sendable (Int) -> String
     {
         { request in
             var state = (sequence: 10 + request, target: targetDuration)
             transform(request, &state)
-            var text = "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:\(state.target)\n#EXT-X-MEDIA-SEQUENCE:\(state.sequence)\n"
+            var text =
+                "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:\(state.target)\n#EXT-X-MEDIA-SEQUENCE:\(state.sequence)\n"
             for number in state.sequence..<(state.sequence + 3) {
                 text += "#EXTINF:1.0,\n/packed-audio/audio/seg\(number % 3).aac\n"
             }
@@ -78,21 +83,27 @@ struct TLSAndLiveTests {
     @Test func liveStreamThatAdvancesWellHasNoLiveFinding() async throws {
         let report = try await Remote.withSamplesServer { server in
             server.inject(.dynamic(Self.livePlaylist()), at: "live.m3u8")
-            return try await Remote.check(server.url("live.m3u8"), {
-                $0.playlistOnly = true
-                $0.liveWatchSeconds = 2.5
-            })
+            return try await Remote.check(
+                server.url("live.m3u8"),
+                {
+                    $0.playlistOnly = true
+                    $0.liveWatchSeconds = 2.5
+                })
         }
         #expect(report.diagnostics.filter { $0.rule.hasPrefix("live-") }.isEmpty, "\(report.diagnostics)")
     }
 
     @Test func liveMediaSequenceGoingBackIsAnError() async throws {
         let report = try await Remote.withSamplesServer { server in
-            server.inject(.dynamic(Self.livePlaylist { request, state in if request >= 1 { state.sequence = 5 } }), at: "live.m3u8")
-            return try await Remote.check(server.url("live.m3u8"), {
-                $0.playlistOnly = true
-                $0.liveWatchSeconds = 2
-            })
+            server.inject(
+                .dynamic(Self.livePlaylist { request, state in if request >= 1 { state.sequence = 5 } }),
+                at: "live.m3u8")
+            return try await Remote.check(
+                server.url("live.m3u8"),
+                {
+                    $0.playlistOnly = true
+                    $0.liveWatchSeconds = 2
+                })
         }
         let regressed = report.findings("live-media-sequence-regressed")
         #expect(regressed.count == 1)
@@ -102,18 +113,24 @@ struct TLSAndLiveTests {
     @Test func liveTargetDurationChangeAndStalePlaylistAreErrors() async throws {
         let report = try await Remote.withSamplesServer { server in
             // From the second request on: target duration 2, and the window stops moving.
-            server.inject(.dynamic(Self.livePlaylist { request, state in
-                if request >= 1 { state = (sequence: 11, target: 2) }
-            }), at: "live.m3u8")
-            return try await Remote.check(server.url("live.m3u8"), {
-                $0.playlistOnly = true
-                // The watch keeps the first version's target duration (1 s): the window last
-                // moved at the reload at 1 s, reloads at 2, 2.5 and 3 s see it unchanged, and at
-                // 3 s it is 2 s old, over 1.5 × 1 s.
-                $0.liveWatchSeconds = 4
-            })
+            server.inject(
+                .dynamic(
+                    Self.livePlaylist { request, state in
+                        if request >= 1 { state = (sequence: 11, target: 2) }
+                    }), at: "live.m3u8")
+            return try await Remote.check(
+                server.url("live.m3u8"),
+                {
+                    $0.playlistOnly = true
+                    // The watch keeps the first version's target duration (1 s): the window last
+                    // moved at the reload at 1 s, reloads at 2, 2.5 and 3 s see it unchanged, and at
+                    // 3 s it is 2 s old, over 1.5 × 1 s.
+                    $0.liveWatchSeconds = 4
+                })
         }
-        #expect(report.findings("live-target-duration-changed").first?.message.contains("from 1 to 2") == true, "\(report.diagnostics)")
+        #expect(
+            report.findings("live-target-duration-changed").first?.message.contains("from 1 to 2") == true,
+            "\(report.diagnostics)")
         #expect(report.findings("live-playlist-stale").count == 1, "\(report.diagnostics)")
     }
 
@@ -122,19 +139,23 @@ struct TLSAndLiveTests {
             // Segment 11 follows an EXT-X-DISCONTINUITY. From the second request on the window
             // starts at 12: 10 and 11 left it, and with 11 one discontinuity, so the sequence
             // must go from 4 to 5. The server keeps 4.
-            server.inject(.dynamic { request in
-                let first = request == 0 ? 10 : 12
-                var text = "#EXTM3U\n#EXT-X-TARGETDURATION:1\n#EXT-X-MEDIA-SEQUENCE:\(first)\n#EXT-X-DISCONTINUITY-SEQUENCE:4\n"
-                for number in first..<(first + 3) {
-                    if number == 11 { text += "#EXT-X-DISCONTINUITY\n" }
-                    text += "#EXTINF:1.0,\n/packed-audio/audio/seg\(number % 3).aac\n"
-                }
-                return text
-            }, at: "live.m3u8")
-            return try await Remote.check(server.url("live.m3u8"), {
-                $0.playlistOnly = true
-                $0.liveWatchSeconds = 2
-            })
+            server.inject(
+                .dynamic { request in
+                    let first = request == 0 ? 10 : 12
+                    var text =
+                        "#EXTM3U\n#EXT-X-TARGETDURATION:1\n#EXT-X-MEDIA-SEQUENCE:\(first)\n#EXT-X-DISCONTINUITY-SEQUENCE:4\n"
+                    for number in first..<(first + 3) {
+                        if number == 11 { text += "#EXT-X-DISCONTINUITY\n" }
+                        text += "#EXTINF:1.0,\n/packed-audio/audio/seg\(number % 3).aac\n"
+                    }
+                    return text
+                }, at: "live.m3u8")
+            return try await Remote.check(
+                server.url("live.m3u8"),
+                {
+                    $0.playlistOnly = true
+                    $0.liveWatchSeconds = 2
+                })
         }
         let wrong = report.findings("live-discontinuity-sequence")
         #expect(wrong.count == 1, "\(report.diagnostics)")
@@ -144,16 +165,22 @@ struct TLSAndLiveTests {
 
     @Test func discontinuitySequenceGoingBackIsAnError() async throws {
         let report = try await Remote.withSamplesServer { server in
-            server.inject(.dynamic { request in
-                let sequence = 10 + request, discontinuities = request == 0 ? 7 : 3
-                var text = "#EXTM3U\n#EXT-X-TARGETDURATION:1\n#EXT-X-MEDIA-SEQUENCE:\(sequence)\n#EXT-X-DISCONTINUITY-SEQUENCE:\(discontinuities)\n"
-                for number in sequence..<(sequence + 3) { text += "#EXTINF:1.0,\n/packed-audio/audio/seg\(number % 3).aac\n" }
-                return text
-            }, at: "live.m3u8")
-            return try await Remote.check(server.url("live.m3u8"), {
-                $0.playlistOnly = true
-                $0.liveWatchSeconds = 2
-            })
+            server.inject(
+                .dynamic { request in
+                    let sequence = 10 + request, discontinuities = request == 0 ? 7 : 3
+                    var text =
+                        "#EXTM3U\n#EXT-X-TARGETDURATION:1\n#EXT-X-MEDIA-SEQUENCE:\(sequence)\n#EXT-X-DISCONTINUITY-SEQUENCE:\(discontinuities)\n"
+                    for number in sequence..<(sequence + 3) {
+                        text += "#EXTINF:1.0,\n/packed-audio/audio/seg\(number % 3).aac\n"
+                    }
+                    return text
+                }, at: "live.m3u8")
+            return try await Remote.check(
+                server.url("live.m3u8"),
+                {
+                    $0.playlistOnly = true
+                    $0.liveWatchSeconds = 2
+                })
         }
         let back = report.findings("live-discontinuity-sequence")
         #expect(back.count == 1, "\(report.diagnostics)")
@@ -162,14 +189,18 @@ struct TLSAndLiveTests {
 
     @Test func replacedSegmentInALiveWindowIsAnError() async throws {
         let report = try await Remote.withSamplesServer { server in
-            server.inject(.dynamic { request in
-                let last = request == 0 ? "seg0.aac" : "seg1.aac"
-                return "#EXTM3U\n#EXT-X-TARGETDURATION:1\n#EXT-X-MEDIA-SEQUENCE:1\n#EXTINF:1.0,\n/packed-audio/audio/\(last)\n"
-            }, at: "live.m3u8")
-            return try await Remote.check(server.url("live.m3u8"), {
-                $0.playlistOnly = true
-                $0.liveWatchSeconds = 2
-            })
+            server.inject(
+                .dynamic { request in
+                    let last = request == 0 ? "seg0.aac" : "seg1.aac"
+                    return
+                        "#EXTM3U\n#EXT-X-TARGETDURATION:1\n#EXT-X-MEDIA-SEQUENCE:1\n#EXTINF:1.0,\n/packed-audio/audio/\(last)\n"
+                }, at: "live.m3u8")
+            return try await Remote.check(
+                server.url("live.m3u8"),
+                {
+                    $0.playlistOnly = true
+                    $0.liveWatchSeconds = 2
+                })
         }
         let changed = report.findings("live-segment-changed")
         #expect(changed.count == 1)
@@ -209,13 +240,17 @@ struct LiveSegmentTests {
     @Test func aBrokenSegmentPublishedDuringTheWatchIsAFinding() async throws {
         let report = try await Remote.withSamplesServer { server in
             // From the second version on, the newest segment is one the server does not have.
-            server.inject(.dynamic { request in
-                var text = "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:1\n#EXT-X-MEDIA-SEQUENCE:\(10 + request)\n"
-                for number in (10 + request)..<(13 + request) {
-                    text += "#EXTINF:1.0,\n" + (number == 13 ? "/live/missing.aac" : "/packed-audio/audio/seg\(number % 3).aac") + "\n"
-                }
-                return text
-            }, at: "live.m3u8")
+            server.inject(
+                .dynamic { request in
+                    var text =
+                        "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:1\n#EXT-X-MEDIA-SEQUENCE:\(10 + request)\n"
+                    for number in (10 + request)..<(13 + request) {
+                        text +=
+                            "#EXTINF:1.0,\n"
+                            + (number == 13 ? "/live/missing.aac" : "/packed-audio/audio/seg\(number % 3).aac") + "\n"
+                    }
+                    return text
+                }, at: "live.m3u8")
             return try await Remote.check(server.url("live.m3u8"), { $0.liveWatchSeconds = 1.5 })
         }
         let unreadable = report.findings("segment-unreadable")
@@ -227,10 +262,12 @@ struct LiveSegmentTests {
     @Test func sampleBoundsTheSegmentsReadDuringTheWatch() async throws {
         let (report, requests) = try await Remote.withSamplesServer { server in
             server.inject(.dynamic(TLSAndLiveTests.livePlaylist()), at: "live.m3u8")
-            let report = try await Remote.check(server.url("live.m3u8"), {
-                $0.liveWatchSeconds = 3.5
-                $0.sampleSegments = 2
-            })
+            let report = try await Remote.check(
+                server.url("live.m3u8"),
+                {
+                    $0.liveWatchSeconds = 3.5
+                    $0.sampleSegments = 2
+                })
             return (report, server.requests)
         }
         // Each request of the playlist publishes one segment more: reloads at 1, 2 and 3 s of
@@ -252,10 +289,12 @@ struct LiveSegmentTests {
     @Test func playlistOnlyWatchReadsNoSegments() async throws {
         let requests = try await Remote.withSamplesServer { server in
             server.inject(.dynamic(TLSAndLiveTests.livePlaylist()), at: "live.m3u8")
-            _ = try await Remote.check(server.url("live.m3u8"), {
-                $0.liveWatchSeconds = 1.5
-                $0.playlistOnly = true
-            })
+            _ = try await Remote.check(
+                server.url("live.m3u8"),
+                {
+                    $0.liveWatchSeconds = 1.5
+                    $0.playlistOnly = true
+                })
             return server.requests
         }
         #expect(requests.filter { $0.path.hasSuffix(".aac") }.isEmpty)

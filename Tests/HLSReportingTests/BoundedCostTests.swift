@@ -57,7 +57,8 @@ import TestSupport
 
     @Test func aRuleKeepsTwentyFindingsPerLineAndCountsTheRest() {
         let line = SourceLocation(uri: "p.m3u8", line: 2, column: 3)
-        let findings = Array(repeating: Finding("same", at: line), count: 1_000)
+        let findings =
+            Array(repeating: Finding("same", at: line), count: 1_000)
             + (0..<5).map { Finding("other line \($0)", at: SourceLocation(uri: "p.m3u8", line: 3)) }
             + (0..<30).map { Finding("whole file \($0)", at: SourceLocation(uri: "p.m3u8", line: 0)) }
         let kept = Checker.boundedPerLine(findings)
@@ -68,18 +69,24 @@ import TestSupport
         let summary = try? #require(kept.last { $0.location?.line == 2 })
         #expect(summary?.message.hasPrefix("980 more findings of this rule on this line are not shown") == true)
         // One over the limit is kept, not counted: the parser's 20 problems and its count pass whole.
-        let parser = Array(repeating: Finding("problem", at: line), count: 20) + [Finding("99980 more problems on this line are not shown", at: line)]
+        let parser =
+            Array(repeating: Finding("problem", at: line), count: 20) + [
+                Finding("99980 more problems on this line are not shown", at: line)
+            ]
         #expect(Checker.boundedPerLine(parser) == parser)
     }
 
     @Test func theParsersCountOfALinesProblemsReachesTheReport() async throws {
         let (report, _) = try await Self.check([
-            "p.m3u8": "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1000," + String(repeating: "A,", count: 100_000) + "X=1\nv.m3u8\n",
+            "p.m3u8": "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1000," + String(repeating: "A,", count: 100_000)
+                + "X=1\nv.m3u8\n",
             "v.m3u8": Self.media(),
         ])
         let onTheLine = report.diagnostics.filter { $0.location?.line == 2 }
         #expect(onTheLine.count <= 25)
-        #expect(onTheLine.contains { $0.message.contains("more problems on this line are not shown") }, "\(onTheLine.map(\.message))")
+        #expect(
+            onTheLine.contains { $0.message.contains("more problems on this line are not shown") },
+            "\(onTheLine.map(\.message))")
     }
 
     /// The fingerprint recipe is unchanged (rule, file, the line's text, collapsed), computed
@@ -121,11 +128,13 @@ import TestSupport
 
     @Test func aURIOfThousandsOfComponentsIsOneLocatedFinding() async throws {
         let (inside, _) = try await Self.check([
-            "p.m3u8": Self.mediaHead + "#EXTINF:6.0,\n" + String(repeating: "d/", count: 16_000) + "seg.ts\n#EXT-X-ENDLIST\n"
+            "p.m3u8": Self.mediaHead + "#EXTINF:6.0,\n" + String(repeating: "d/", count: 16_000)
+                + "seg.ts\n#EXT-X-ENDLIST\n"
         ])
         #expect(!inside.diagnostics.contains { $0.rule == "uri-outside-root" })
         let (outside, _) = try await Self.check([
-            "p.m3u8": Self.mediaHead + "#EXTINF:6.0,\n" + String(repeating: "../", count: 16_000) + "seg.ts\n#EXT-X-ENDLIST\n"
+            "p.m3u8": Self.mediaHead + "#EXTINF:6.0,\n" + String(repeating: "../", count: 16_000)
+                + "seg.ts\n#EXT-X-ENDLIST\n"
         ])
         #expect(outside.diagnostics.filter { $0.rule == "uri-outside-root" }.map(\.location?.line) == [6])
     }
@@ -135,7 +144,9 @@ import TestSupport
     @Test func theVariantTableCutsALongURIAndTheFindingsKeepItWhole() async throws {
         let long = String(repeating: "x", count: 512 << 10) + ".m3u8"
         var master = "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=100000,CODECS=\"mp4a.40.2\"\n\(long)\n"
-        for index in 0..<1_000 { master += "#EXT-X-STREAM-INF:BANDWIDTH=\(100_001 + index),CODECS=\"mp4a.40.2\"\nv.m3u8\n" }
+        for index in 0..<1_000 {
+            master += "#EXT-X-STREAM-INF:BANDWIDTH=\(100_001 + index),CODECS=\"mp4a.40.2\"\nv.m3u8\n"
+        }
         let (report, _) = try await Self.check(["p.m3u8": master, "v.m3u8": Self.media()])
         let text = TextReporter().render([report])
         let table = text.split(separator: "\n").drop { !$0.hasPrefix("Variants of ") }.dropFirst()
@@ -155,7 +166,9 @@ import TestSupport
         #expect(printed < bound)
         // JUnit names a case per variant and rule: the URI is cut there too (it was written twice
         // per per-variant rule, 55 times in all: 28 MB).
-        let junit = try JUnitReporter(timestamp: ReportFixtures.timestamp, hostname: ReportFixtures.hostname).render([report])
+        let junit = try JUnitReporter(timestamp: ReportFixtures.timestamp, hostname: ReportFixtures.hostname).render([
+            report
+        ])
         let junitBytes = junit.utf8.count, junitBound = 4 * long.utf8.count + 1_000 * 30 * 400
         #expect(junitBytes < junitBound)
     }
@@ -172,41 +185,61 @@ import TestSupport
 
     static let dimensions: [Dimension] = [
         Dimension(name: "line length", base: 20_000) { n in
-            ["p.m3u8": "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1000,CODECS=\"mp4a.40.2\",X-NOTE=\"\(String(repeating: "a", count: n))\"\nv.m3u8\n",
-             "v.m3u8": media()]
+            [
+                "p.m3u8":
+                    "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1000,CODECS=\"mp4a.40.2\",X-NOTE=\"\(String(repeating: "a", count: n))\"\nv.m3u8\n",
+                "v.m3u8": media(),
+            ]
         },
         Dimension(name: "path depth", base: 2_000) { n in
             ["p.m3u8": mediaHead + "#EXTINF:6.0,\n" + String(repeating: "../", count: n) + "seg.ts\n#EXT-X-ENDLIST\n"]
         },
         Dimension(name: "URI length × variants", base: 64) { n in
-            var master = "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1000,CODECS=\"mp4a.40.2\"\n\(String(repeating: "x", count: 256 * n)).m3u8\n"
-            for index in 0..<n { master += "#EXT-X-STREAM-INF:BANDWIDTH=\(2000 + index),CODECS=\"mp4a.40.2\"\nv.m3u8\n" }
+            var master =
+                "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1000,CODECS=\"mp4a.40.2\"\n\(String(repeating: "x", count: 256 * n)).m3u8\n"
+            for index in 0..<n {
+                master += "#EXT-X-STREAM-INF:BANDWIDTH=\(2000 + index),CODECS=\"mp4a.40.2\"\nv.m3u8\n"
+            }
             return ["p.m3u8": master, "v.m3u8": media()]
         },
         Dimension(name: "names per directive", base: 2_000) { n in
-            ["p.m3u8": mediaHead + "# hlscheck-disable-next-line " + (0..<n).map { "x\($0)" }.joined(separator: " ")
-                + "\n#EXTINF:6.0,\nseg.ts\n#EXT-X-ENDLIST\n"]
+            [
+                "p.m3u8": mediaHead + "# hlscheck-disable-next-line " + (0..<n).map { "x\($0)" }.joined(separator: " ")
+                    + "\n#EXTINF:6.0,\nseg.ts\n#EXT-X-ENDLIST\n"
+            ]
         },
         Dimension(name: "findings per line", base: 2_000) { n in
-            ["p.m3u8": "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1000," + String(repeating: "A,", count: n) + "X=1\nv.m3u8\n",
-             "v.m3u8": media()]
+            [
+                "p.m3u8": "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1000," + String(repeating: "A,", count: n)
+                    + "X=1\nv.m3u8\n",
+                "v.m3u8": media(),
+            ]
         },
         Dimension(name: "variants", base: 40) { n in
-            var files = ["p.m3u8": "#EXTM3U\n" + (0..<n).map { "#EXT-X-STREAM-INF:BANDWIDTH=\(1000 + $0)\nv\($0).m3u8\n" }.joined()]
+            var files = [
+                "p.m3u8": "#EXTM3U\n"
+                    + (0..<n).map { "#EXT-X-STREAM-INF:BANDWIDTH=\(1000 + $0)\nv\($0).m3u8\n" }.joined()
+            ]
             for index in 0..<n { files["v\(index).m3u8"] = media() }
             return files
         },
         Dimension(name: "renditions", base: 40) { n in
             var files = ["v.m3u8": media()]
-            files["p.m3u8"] = "#EXTM3U\n" + (0..<n).map { "#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"a\",NAME=\"a\($0)\",URI=\"a\($0).m3u8\"\n" }.joined()
+            files["p.m3u8"] =
+                "#EXTM3U\n"
+                + (0..<n).map { "#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"a\",NAME=\"a\($0)\",URI=\"a\($0).m3u8\"\n" }
+                .joined()
                 + "#EXT-X-STREAM-INF:BANDWIDTH=1000,CODECS=\"mp4a.40.2,avc1.64001f\",AUDIO=\"a\"\nv.m3u8\n"
             for index in 0..<n { files["a\(index).m3u8"] = media() }
             return files
         },
         Dimension(name: "segments", base: 400) { n in ["p.m3u8": media(segments: n, duration: "9.0")] },
         Dimension(name: "DEFINE expansion", base: 400) { n in
-            ["p.m3u8": "#EXTM3U\n#EXT-X-VERSION:8\n#EXT-X-TARGETDURATION:6\n#EXT-X-DEFINE:NAME=\"v\",VALUE=\"\(String(repeating: "s", count: 64))\"\n"
-                + (0..<n).map { "#EXTINF:6.0,\n{$v}{$v}{$v}{$v}\($0).ts\n" }.joined() + "#EXT-X-ENDLIST\n"]
+            [
+                "p.m3u8":
+                    "#EXTM3U\n#EXT-X-VERSION:8\n#EXT-X-TARGETDURATION:6\n#EXT-X-DEFINE:NAME=\"v\",VALUE=\"\(String(repeating: "s", count: 64))\"\n"
+                    + (0..<n).map { "#EXTINF:6.0,\n{$v}{$v}{$v}{$v}\($0).ts\n" }.joined() + "#EXT-X-ENDLIST\n"
+            ]
         },
     ]
 
@@ -216,12 +249,16 @@ import TestSupport
         for n in [dimension.base, 2 * dimension.base] {
             let (report, _) = try await Self.check(dimension.files(n))
             let rendered = try RenderedReports([report])
-            sizes.append([rendered.text, rendered.json, rendered.sarif, rendered.junit, rendered.github, rendered.html].map(\.utf8.count))
+            sizes.append(
+                [rendered.text, rendered.json, rendered.sarif, rendered.junit, rendered.github, rendered.html].map(
+                    \.utf8.count))
         }
         let formats = ["text", "json", "sarif", "junit", "github", "html"]
         for (index, format) in formats.enumerated() {
             // A few hundred bytes of slack: times and durations in JUnit and HTML vary in length.
-            #expect(sizes[1][index] <= 2 * sizes[0][index] + 512, "\(format): \(sizes[0][index]) → \(sizes[1][index]) bytes")
+            #expect(
+                sizes[1][index] <= 2 * sizes[0][index] + 512, "\(format): \(sizes[0][index]) → \(sizes[1][index]) bytes"
+            )
         }
     }
 }

@@ -13,13 +13,18 @@ import Testing
         let folder = try TemporaryFolder()
         let samples = PackageRoot.url.appendingPathComponent("Samples/compliant/audio")
         var media = "#EXTM3U\n#EXT-X-VERSION:5\n#EXT-X-TARGETDURATION:6\n"
-        if let method { media += "#EXT-X-KEY:METHOD=\(method),URI=\"skd://key\",KEYFORMAT=\"com.apple.streamingkeydelivery\"\n" }
+        if let method {
+            media += "#EXT-X-KEY:METHOD=\(method),URI=\"skd://key\",KEYFORMAT=\"com.apple.streamingkeydelivery\"\n"
+        }
         for index in 0..<3 {
-            try folder.write(Data(contentsOf: samples.appendingPathComponent("seg\(index).ts")), to: "audio/seg\(index).ts")
+            try folder.write(
+                Data(contentsOf: samples.appendingPathComponent("seg\(index).ts")), to: "audio/seg\(index).ts")
             media += "#EXTINF:6.0,\nseg\(index).ts\n"
         }
         try folder.write(Data((media + "#EXT-X-ENDLIST\n").utf8), to: "audio/index.m3u8")
-        try folder.write(Data("#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=64000,CODECS=\"mp4a.40.2\"\naudio/index.m3u8\n".utf8), to: "master.m3u8")
+        try folder.write(
+            Data("#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=64000,CODECS=\"mp4a.40.2\"\naudio/index.m3u8\n".utf8),
+            to: "master.m3u8")
         return (folder, folder.path("master.m3u8"))
     }
 

@@ -46,12 +46,18 @@ import Testing
         let fixed = results.filter { $0["ruleId"] as? String == "average-bandwidth-missing" }
         #expect(fixed.count == 2)
         for result in fixed {
-            let change = try #require(((result["fixes"] as? [[String: Any]])?.first?["artifactChanges"] as? [[String: Any]])?.first)
+            let change = try #require(
+                ((result["fixes"] as? [[String: Any]])?.first?["artifactChanges"] as? [[String: Any]])?.first)
             let replacement = try #require((change["replacements"] as? [[String: Any]])?.first)
             let region = try #require(replacement["deletedRegion"] as? [String: Any])
-            let line = try #require(((result["locations"] as? [[String: Any]])?.first?["physicalLocation"] as? [String: Any])?["region"] as? [String: Any])
-            #expect(region["startLine"] as? Int == line["startLine"] as? Int, "the whole line of the finding is replaced")
-            #expect(((replacement["insertedContent"] as? [String: Any])?["text"] as? String)?.contains("AVERAGE-BANDWIDTH=") == true)
+            let line = try #require(
+                ((result["locations"] as? [[String: Any]])?.first?["physicalLocation"] as? [String: Any])?["region"]
+                    as? [String: Any])
+            #expect(
+                region["startLine"] as? Int == line["startLine"] as? Int, "the whole line of the finding is replaced")
+            #expect(
+                ((replacement["insertedContent"] as? [String: Any])?["text"] as? String)?.contains("AVERAGE-BANDWIDTH=")
+                    == true)
         }
     }
 

@@ -21,34 +21,38 @@ import TestSupport
 
     @Test func missingAudioOnlyVariantIsAnErrorAnnotation() async throws {
         let output = reporter.render([try await ReportFixtures.sample("no-audio-only")])
-        #expect(output == """
-            ::group::hlscheck Samples/no-audio-only/master.m3u8: fails (1 error)
-            ::error file=Samples/no-audio-only/master.m3u8,line=1,title=hlscheck audio-only-variant-missing::\
-            no audio-only variant: add one of at most 64 kbit/s for cellular fallback
-            ::endgroup::
+        #expect(
+            output == """
+                ::group::hlscheck Samples/no-audio-only/master.m3u8: fails (1 error)
+                ::error file=Samples/no-audio-only/master.m3u8,line=1,title=hlscheck audio-only-variant-missing::\
+                no audio-only variant: add one of at most 64 kbit/s for cellular fallback
+                ::endgroup::
 
-            """)
+                """)
     }
 
     @Test func compliantStreamAnnotatesNothing() async throws {
-        #expect(reporter.render([try await ReportFixtures.sample("compliant")]) == """
-            ::group::hlscheck Samples/compliant/master.m3u8: passes
-            ::endgroup::
+        #expect(
+            reporter.render([try await ReportFixtures.sample("compliant")]) == """
+                ::group::hlscheck Samples/compliant/master.m3u8: passes
+                ::endgroup::
 
-            """)
+                """)
     }
 
     @Test func oneCommandPerFindingWithItsSeverity() async throws {
         let awkward = try await ReportFixtures.awkwardStream()
-        let lines = Self.annotations(reporter.render([awkward.report])).split(separator: "\n", omittingEmptySubsequences: false)
+        let lines = Self.annotations(reporter.render([awkward.report])).split(
+            separator: "\n", omittingEmptySubsequences: false)
         #expect(lines.count == awkward.report.diagnostics.count + 1)
         #expect(lines.last == "")
         for (line, diagnostic) in zip(lines, awkward.report.diagnostics) {
-            let command = switch diagnostic.severity {
-            case .error: "::error "
-            case .warning: "::warning "
-            case .note: "::notice "
-            }
+            let command =
+                switch diagnostic.severity {
+                case .error: "::error "
+                case .warning: "::warning "
+                case .note: "::notice "
+                }
             #expect(line.hasPrefix(command))
             // What the runner shows once it has decoded the message.
             let message = line.components(separatedBy: "::").dropFirst(2).joined(separator: "::")
@@ -69,11 +73,12 @@ import TestSupport
         report.diagnostics = [diagnostic]
 
         let folder = awkward.folder.url.path
-        #expect(Self.annotations(reporter.render([report])) == """
-            ::error file=\(folder)/we%2Cird%3A50%25&<x>"q'%0Aname/video/index.m3u8,line=\(location.line),\
-            title=hlscheck odd%3Arule%2Cid::50%25 over%0D%0Anext: a, b
+        #expect(
+            Self.annotations(reporter.render([report])) == """
+                ::error file=\(folder)/we%2Cird%3A50%25&<x>"q'%0Aname/video/index.m3u8,line=\(location.line),\
+                title=hlscheck odd%3Arule%2Cid::50%25 over%0D%0Anext: a, b
 
-            """)
+                """)
     }
 
     @Test func omitsUnknownLineAndColumn() async throws {
@@ -87,11 +92,14 @@ import TestSupport
         var nowhere = report.diagnostics[0]
         nowhere.location = nil
         report.diagnostics = [withColumn, wholeFile, nowhere]
-        #expect(Self.annotations(reporter.render([report])).split(separator: "\n").map { String($0.split(separator: "::")[0]) } == [
-            "warning file=Samples/no-audio-only/master.m3u8,line=1,col=7,title=hlscheck audio-only-variant-missing",
-            "notice file=Samples/no-audio-only/master.m3u8,title=hlscheck audio-only-variant-missing",
-            "error title=hlscheck audio-only-variant-missing",
-        ])
+        #expect(
+            Self.annotations(reporter.render([report])).split(separator: "\n").map {
+                String($0.split(separator: "::")[0])
+            } == [
+                "warning file=Samples/no-audio-only/master.m3u8,line=1,col=7,title=hlscheck audio-only-variant-missing",
+                "notice file=Samples/no-audio-only/master.m3u8,title=hlscheck audio-only-variant-missing",
+                "error title=hlscheck audio-only-variant-missing",
+            ])
     }
 
     /// GitHub keeps 10 annotations per type and step: the rest are plain lines, counted at the end.
@@ -113,13 +121,18 @@ import TestSupport
         #expect(lines.filter { $0.hasPrefix("::error ") }.count == 10)
         #expect(lines.filter { $0.hasPrefix("::warning ") }.count == 2)
         // The six errors past the limit are still in the log, as compiler-style lines.
-        #expect(lines.filter { $0.hasPrefix("Samples/no-audio-only/master.m3u8:") && $0.contains(" error: ") }.count == 6)
-        #expect(lines.last == "hlscheck: GitHub keeps 10 annotations of each type per step; not annotated: 6 more errors. They are listed above in their stream's group, and every finding is in the job summary and in the other report formats (--format text, sarif, junit).")
+        #expect(
+            lines.filter { $0.hasPrefix("Samples/no-audio-only/master.m3u8:") && $0.contains(" error: ") }.count == 6)
+        #expect(
+            lines.last
+                == "hlscheck: GitHub keeps 10 annotations of each type per step; not annotated: 6 more errors. They are listed above in their stream's group, and every finding is in the job summary and in the other report formats (--format text, sarif, junit)."
+        )
         // One group per stream, each closed.
-        #expect(lines.filter { $0.hasPrefix("::group::") } == [
-            "::group::hlscheck Samples/no-audio-only/master.m3u8: fails (8 errors)",
-            "::group::hlscheck Samples/other/master.m3u8: fails (8 errors, 2 warnings)",
-        ])
+        #expect(
+            lines.filter { $0.hasPrefix("::group::") } == [
+                "::group::hlscheck Samples/no-audio-only/master.m3u8: fails (8 errors)",
+                "::group::hlscheck Samples/other/master.m3u8: fails (8 errors, 2 warnings)",
+            ])
         #expect(lines.filter { $0 == "::endgroup::" }.count == 2)
         // Under the limit, no such line.
         #expect(!reporter.render([second]).contains("not annotated"))
@@ -130,18 +143,26 @@ import TestSupport
         let reports = [try await ReportFixtures.sample("compliant"), awkward.report, ReportFixtures.unreadable]
         let summary = reporter.summary(reports)
         let lines = summary.split(separator: "\n", omittingEmptySubsequences: false)
-        #expect(lines.prefix(4) == ["### hlscheck", "", "| stream | verdict | errors | warnings | notes | variants |", "|---|---|---:|---:|---:|---:|"])
+        #expect(
+            lines.prefix(4) == [
+                "### hlscheck", "", "| stream | verdict | errors | warnings | notes | variants |",
+                "|---|---|---:|---:|---:|---:|",
+            ])
         #expect(lines[4] == "| Samples/compliant/master.m3u8 | ✅ passes | 0 | 0 | 0 | 3 |")
         #expect(lines[6] == "| streams/gone.m3u8 | ❌ could not be checked | 1 | 0 | 0 | 0 |")
         // The awkward path: every Markdown and HTML special escaped, the newline shown, one row.
-        #expect(lines[5].hasPrefix("| ") && lines[5].contains(#"we,ird:50%&amp;&lt;x&gt;"q'\\x0aname/master.m3u8 | ❌ fails | 2 | 1 | 1 | 2 |"#),
-                "\(lines[5])")
+        #expect(
+            lines[5].hasPrefix("| ")
+                && lines[5].contains(#"we,ird:50%&amp;&lt;x&gt;"q'\\x0aname/master.m3u8 | ❌ fails | 2 | 1 | 1 | 2 |"#),
+            "\(lines[5])")
         // No documentation URL configured: the rule id, no link that may lead nowhere.
         #expect(summary.contains("| `playlist-unreadable` |"))
         #expect(!summary.contains("](http"))
         var linked = awkward.report
         linked.documentationURL = "https://docs.example/rules"
-        #expect(reporter.summary([linked]).contains("| [playlist-unreadable](https://docs.example/rules#playlist-unreadable) |"))
+        #expect(
+            reporter.summary([linked]).contains(
+                "| [playlist-unreadable](https://docs.example/rules#playlist-unreadable) |"))
         #expect(summary.contains(#"a&amp;b&lt;c&gt;%,:"q"."#))
         #expect(!summary.contains("<c>"))
         #expect(reporter.summary([]) == "### hlscheck\n\nNo stream to check.\n\n")

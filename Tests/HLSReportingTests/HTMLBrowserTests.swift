@@ -21,17 +21,20 @@ struct HeadlessChromium {
     /// Runs the browser on `page` with `arguments`; the watchdog kills it after `timeout` seconds
     /// (a slow 2-core CI machine renders this page in about 5 s).
     func run(_ arguments: [String], page: URL, timeout: TimeInterval = 90) throws -> ToolProcess.Result {
-        let arguments = [
-            "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--hide-scrollbars",
-            "--no-first-run", "--disable-extensions", "--disable-background-networking", "--disable-sync",
-            "--disable-component-update", "--user-data-dir=\(profile.path("profile"))",
-            // No way out: every host name resolves to nothing, every request goes to a dead proxy.
-            "--host-resolver-rules=MAP * ~NOTFOUND", "--proxy-server=127.0.0.1:9", "--proxy-bypass-list=<-loopback>",
-        ] + arguments + [page.absoluteString]
+        let arguments =
+            [
+                "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--hide-scrollbars",
+                "--no-first-run", "--disable-extensions", "--disable-background-networking", "--disable-sync",
+                "--disable-component-update", "--user-data-dir=\(profile.path("profile"))",
+                // No way out: every host name resolves to nothing, every request goes to a dead proxy.
+                "--host-resolver-rules=MAP * ~NOTFOUND", "--proxy-server=127.0.0.1:9",
+                "--proxy-bypass-list=<-loopback>",
+            ] + arguments + [page.absoluteString]
         // The browser exits on its own; only the watchdog's SIGTERM ends it by a signal.
         return try ToolProcess.capture(
             arguments, executable: URL(fileURLWithPath: executable),
-            environment: ["HOME": profile.path("home"), "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"], replacingEnvironment: true,
+            environment: ["HOME": profile.path("home"), "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"],
+            replacingEnvironment: true,
             timeout: timeout)
     }
 }
@@ -40,7 +43,7 @@ struct HeadlessChromium {
 func pngSize(_ data: Data) -> (width: Int, height: Int)? {
     let bytes = [UInt8](data.prefix(24))
     guard bytes.count == 24, bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]),
-          Array(bytes[12..<16]) == Array("IHDR".utf8)
+        Array(bytes[12..<16]) == Array("IHDR".utf8)
     else { return nil }
     func int(_ offset: Int) -> Int { bytes[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) } }
     return (int(16), int(20))
@@ -76,10 +79,13 @@ struct HTMLBrowserTests {
         return folder.url.appendingPathComponent(name)
     }
 
-    func screenshot(_ page: URL, in folder: TemporaryFolder, width: Int, height: Int, _ extra: [String] = []) throws -> URL {
+    func screenshot(_ page: URL, in folder: TemporaryFolder, width: Int, height: Int, _ extra: [String] = []) throws
+        -> URL
+    {
         let browser = try HeadlessChromium()
         let shot = folder.url.appendingPathComponent("shot-\(UUID().uuidString).png")
-        let outcome = try browser.run(["--screenshot=\(shot.path)", "--window-size=\(width),\(height)"] + extra, page: page)
+        let outcome = try browser.run(
+            ["--screenshot=\(shot.path)", "--window-size=\(width),\(height)"] + extra, page: page)
         #expect(!outcome.killedBySignal && outcome.status == 0)
         return shot
     }
@@ -90,14 +96,17 @@ struct HTMLBrowserTests {
     @Test func theFirstScreenNamesTheFailingRules() async throws {
         let folder = try TemporaryFolder()
         let onlySummary = "body * { visibility: hidden; } .must-fix, .must-fix * { visibility: visible; }"
-        let shown = try screenshot(try await Self.failingReportFile(in: folder, css: onlySummary), in: folder, width: 1000, height: 700)
+        let shown = try screenshot(
+            try await Self.failingReportFile(in: folder, css: onlySummary), in: folder, width: 1000, height: 700)
         let summaryInk = try ScreenshotInk.measure(shown)
         #expect(summaryInk.ink > 500, "the must-fix summary is not on the first screen: \(summaryInk)")
         let hidden = try screenshot(
-            try await Self.failingReportFile(in: folder, css: "body * { visibility: hidden; }"), in: folder, width: 1000, height: 700)
+            try await Self.failingReportFile(in: folder, css: "body * { visibility: hidden; }"), in: folder,
+            width: 1000, height: 700)
         #expect(try ScreenshotInk.measure(hidden).ink == 0)
         // And what the summary says: the rule that fails, linked to its finding.
-        let page = try LibXML2.parseHTML(try String(contentsOf: try await Self.failingReportFile(in: folder), encoding: .utf8))
+        let page = try LibXML2.parseHTML(
+            try String(contentsOf: try await Self.failingReportFile(in: folder), encoding: .utf8))
         let mustFix = try #require(page.find("section", classes: ["must-fix"]).first)
         #expect(mustFix.find("a").first?.text == "audio-only-variant-missing")
     }
@@ -107,7 +116,8 @@ struct HTMLBrowserTests {
         let folder = try TemporaryFolder()
         let page = try await Self.failingReportFile(in: folder)
         let light = try ScreenshotInk.measure(try screenshot(page, in: folder, width: 600, height: 300))
-        let dark = try ScreenshotInk.measure(try screenshot(page, in: folder, width: 600, height: 300, ["--force-dark-mode"]))
+        let dark = try ScreenshotInk.measure(
+            try screenshot(page, in: folder, width: 600, height: 300, ["--force-dark-mode"]))
         #expect(light.background > 230, "\(light)")
         #expect(dark.background < 40, "\(dark)")
         // Text is drawn on both.

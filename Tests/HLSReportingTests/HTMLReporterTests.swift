@@ -56,7 +56,10 @@ struct HTMLReporterTests {
         #expect(verdict.attributes["class"]?.contains("pass") == true)
 
         let rows = try #require(page.find("table", classes: ["variants"]).first).find("tr").dropFirst()
-        #expect(rows.map { $0.find("a").first?.text } == ["../compliant/v0/index.m3u8", "../compliant/v1/index.m3u8", "audio/index.m3u8"])
+        #expect(
+            rows.map { $0.find("a").first?.text } == [
+                "../compliant/v0/index.m3u8", "../compliant/v1/index.m3u8", "audio/index.m3u8",
+            ])
         #expect(rows.last?.text.contains("audio only") == true)
 
         // One chart per variant, a bar per segment; only the audio-only one has the budget line.
@@ -103,7 +106,8 @@ struct HTMLReporterTests {
         #expect(finding.text.contains("audio-only-variant-missing"))
         #expect(mustFix.text.contains(report.diagnostics[0].message))
         // A passing stream has nothing to fix: no summary.
-        let passing = try LibXML2.parseHTML(try HTMLReporter().render([try await checkForHTML("Samples/compliant/master.m3u8")]))
+        let passing = try LibXML2.parseHTML(
+            try HTMLReporter().render([try await checkForHTML("Samples/compliant/master.m3u8")]))
         #expect(passing.find("div", classes: ["fix-summary"]).isEmpty)
     }
 
@@ -114,8 +118,11 @@ struct HTMLReporterTests {
         let page = try LibXML2.parseHTML(try HTMLReporter().render([failing, passing]))
         let rows = try #require(page.find("ul", classes: ["overview"]).first).find("li")
         #expect(rows.count == 2)
-        #expect(rows[0].text.contains("1 error") && rows[0].text.contains("most: audio-only-variant-missing"), "\(rows[0].text)")
-        #expect(rows[1].text.contains("0 errors") && rows[1].text.contains("0 warnings") && !rows[1].text.contains("most:"))
+        #expect(
+            rows[0].text.contains("1 error") && rows[0].text.contains("most: audio-only-variant-missing"),
+            "\(rows[0].text)")
+        #expect(
+            rows[1].text.contains("0 errors") && rows[1].text.contains("0 warnings") && !rows[1].text.contains("most:"))
     }
 
     /// No chart text inside the plot: reference lines are named in the right margin and the peak
@@ -127,7 +134,8 @@ struct HTMLReporterTests {
             let plotRight = BitrateChart.width - BitrateChart.right, plotTop = BitrateChart.top
             let labels = chart.find("text").filter { ($0.attributes["class"] ?? "").contains("ref-label") }
             #expect(labels.count == 2 || labels.count == 3)
-            #expect(labels.allSatisfy { Double($0.attributes["x"] ?? "") ?? 0 > plotRight }, "\(labels.map(\.attributes))")
+            #expect(
+                labels.allSatisfy { Double($0.attributes["x"] ?? "") ?? 0 > plotRight }, "\(labels.map(\.attributes))")
             let window = chart.find("text", classes: ["window-label"])
             #expect(window.allSatisfy { Double($0.attributes["y"] ?? "") ?? .infinity < plotTop })
         }
@@ -167,9 +175,11 @@ struct HTMLReporterTests {
         let finding = try #require(report.diagnostics.first { $0.rule == "target-duration-exceeded" })
         #expect(finding.location?.line == 8)
         let page = try LibXML2.parseHTML(try HTMLReporter().render([report]))
-        let item = try #require(page.find("li", classes: ["finding"]).first { $0.text.contains("target-duration-exceeded") })
+        let item = try #require(
+            page.find("li", classes: ["finding"]).first { $0.text.contains("target-duration-exceeded") })
         let target = try #require(item.find("a", classes: ["to-chart"]).first?.attributes["href"])
-        let bar = try #require(page.find("rect", classes: ["bar"]).first { "#" + ($0.attributes["id"] ?? "") == target })
+        let bar = try #require(
+            page.find("rect", classes: ["bar"]).first { "#" + ($0.attributes["id"] ?? "") == target })
         #expect(bar.text.contains("line 8"))
     }
 
@@ -228,11 +238,13 @@ struct HTMLReporterTests {
     @Test func aLongPlaylistIsDrawnAsBinsThatKeepItsHoles() throws {
         let segments = (0..<1500).map { index in
             BitrateSeries.Segment(
-                start: Double(index) * 6, duration: 6, bytes: (900..<903).contains(index) || index == 10 ? nil : 30_000 + index,
+                start: Double(index) * 6, duration: 6,
+                bytes: (900..<903).contains(index) || index == 10 ? nil : 30_000 + index,
                 posterBytes: 1000, line: 5 + 2 * index)
         }
         let series = BitrateSeries(
-            playlist: "audio/index.m3u8", segments: segments, targetDuration: 6, peakWindow: 1499..<1500, peakBitrate: 44_000,
+            playlist: "audio/index.m3u8", segments: segments, targetDuration: 6, peakWindow: 1499..<1500,
+            peakBitrate: 44_000,
             averageBitrate: 40_000)
         let variant = try VariantSummaryFixture.audioOnly
         let chart = BitrateChart(series: series, variant: variant, budget: 64_000, idPrefix: "c")
@@ -274,11 +286,17 @@ struct HTMLHostileInputTests {
 
     /// Every string from a playlist comes out as text: no element, attribute or script of its own.
     @Test func playlistStringsCannotInjectMarkupOrScript() async throws {
-        let uris = Self.hostile.map { $0.replacingOccurrences(of: "\"", with: "'") } + ["\"quoted\u{01}\u{7F}\u{1B}[31m\u{202E}lmth.m3u8"]
+        let uris =
+            Self.hostile.map { $0.replacingOccurrences(of: "\"", with: "'") } + [
+                "\"quoted\u{01}\u{7F}\u{1B}[31m\u{202E}lmth.m3u8"
+            ]
         let variants = uris.enumerated().map { index, uri in
             "#EXT-X-STREAM-INF:BANDWIDTH=\(40000 + index),CODECS=\"mp4a.40.2\",NAME=\"\(Self.hostile[index % Self.hostile.count].replacingOccurrences(of: "\"", with: ""))\"\n\(uri)\n"
         }
-        let folder = try TemporaryFolder(["</title><script>x</script>/master.m3u8": "#EXTM3U\n" + variants.joined() + "#EXT-X-FOO:\"><svg onload=alert(4)>\n"])
+        let folder = try TemporaryFolder([
+            "</title><script>x</script>/master.m3u8": "#EXTM3U\n" + variants.joined()
+                + "#EXT-X-FOO:\"><svg onload=alert(4)>\n"
+        ])
         let input = folder.path("</title><script>x</script>/master.m3u8")
         let report = try await checkForHTML(input)
         let html = try HTMLReporter().render([report])
@@ -288,9 +306,12 @@ struct HTMLHostileInputTests {
         #expect(elements.filter { $0.name == "script" || $0.name == "iframe" || $0.name == "object" }.isEmpty)
         #expect(page.find("img").isEmpty)
         #expect(elements.allSatisfy { $0.attributes.keys.allSatisfy { !$0.lowercased().hasPrefix("on") } })
-        #expect(elements.allSatisfy { element in
-            ["href", "src"].allSatisfy { element.attributes[$0].map { $0.hasPrefix("#") || $0.hasPrefix("data:image/") } ?? true }
-        })
+        #expect(
+            elements.allSatisfy { element in
+                ["href", "src"].allSatisfy {
+                    element.attributes[$0].map { $0.hasPrefix("#") || $0.hasPrefix("data:image/") } ?? true
+                }
+            })
         // The strings are there, as text, for a reader.
         #expect(page.find("h2").first?.text == input)
         for uri in uris.dropLast() { #expect(page.text.contains(uri)) }
@@ -309,7 +330,10 @@ struct HTMLHostileInputTests {
         ("html", Array("<html><script>alert(1)</script></html>".utf8)),
         ("gif", Array("GIF89a\u{01}\u{00}\u{01}\u{00}".utf8)),
         ("jpeg without frame header", [0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10] + Array("JFIF<script>".utf8)),
-        ("png without IHDR", [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + Array("<script>alert(1)</script>xxxxxx".utf8)),
+        (
+            "png without IHDR",
+            [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + Array("<script>alert(1)</script>xxxxxx".utf8)
+        ),
     ])
     func refusesToEmbedBytesThatAreNotAReadableJPEGOrPNG(_ name: String, _ bytes: [UInt8]) {
         #expect(PosterImage(bytes: bytes, contentHash: name) == nil)

@@ -11,7 +11,8 @@ private func allFormats(_ reports: [CheckReport]) throws -> [String: String] {
     [
         "text": TextReporter().render(reports),
         "json": JSONReporter().render(reports),
-        "junit": try JUnitReporter(timestamp: ReportFixtures.timestamp, hostname: ReportFixtures.hostname).render(reports),
+        "junit": try JUnitReporter(timestamp: ReportFixtures.timestamp, hostname: ReportFixtures.hostname).render(
+            reports),
         "github": GitHubActionsReporter().render(reports),
         "sarif": SARIFReporter().render(reports),
         "html": try HTMLReporter().render(reports),
@@ -64,7 +65,9 @@ struct HostileInputReportTests {
         let report = try await Checker(configuration: CheckConfiguration(playlistOnly: true), source: source)
             .check(folder.path("master.m3u8"))
         #expect(await source.reads.counts.values.sorted() == [1])
-        let notMedia = report.diagnostics.filter { $0.message.hasSuffix("is a multivariant playlist, not a media playlist") }
+        let notMedia = report.diagnostics.filter {
+            $0.message.hasSuffix("is a multivariant playlist, not a media playlist")
+        }
         #expect(notMedia.count == 300)
         #expect(notMedia.allSatisfy { $0.rule == "playlist-unreadable" && $0.location?.line ?? 0 > 1 })
     }
@@ -77,10 +80,16 @@ struct HostileInputReportTests {
         let folder = try TemporaryFolder(["secret.txt": Self.secret, "other/secret.txt": Self.secret])
         let secretPath = folder.path("other/secret.txt")
         let variant = "#EXT-X-STREAM-INF:BANDWIDTH=48000,CODECS=\"mp4a.40.2\"\n"
-        try folder.write(Data(("#EXTM3U\n" + variant + "../secret.txt\n" + variant + secretPath + "\n"
-            + variant + "link.m3u8\n" + variant + "audio.m3u8\n").utf8), to: "stream/master.m3u8")
-        try folder.write(Data("#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\n../../secret.txt\n#EXTINF:6,\nin.ts\n#EXT-X-ENDLIST\n".utf8), to: "stream/audio.m3u8")
-        try FileManager.default.createSymbolicLink(atPath: folder.path("stream/link.m3u8"), withDestinationPath: "../secret.txt")
+        try folder.write(
+            Data(
+                ("#EXTM3U\n" + variant + "../secret.txt\n" + variant + secretPath + "\n"
+                    + variant + "link.m3u8\n" + variant + "audio.m3u8\n").utf8), to: "stream/master.m3u8")
+        try folder.write(
+            Data(
+                "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\n../../secret.txt\n#EXTINF:6,\nin.ts\n#EXT-X-ENDLIST\n"
+                    .utf8), to: "stream/audio.m3u8")
+        try FileManager.default.createSymbolicLink(
+            atPath: folder.path("stream/link.m3u8"), withDestinationPath: "../secret.txt")
 
         let segments = RecordingSegmentSource()
         let report = try await Checker(segmentSource: segments).check(folder.path("stream/master.m3u8"))
@@ -98,8 +107,12 @@ struct HostileInputReportTests {
     }
 
     @Test func aURIOutsideTheRootIsReadWhenAllowed() async throws {
-        let folder = try TemporaryFolder(["outside.m3u8": "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\nseg.ts\n#EXT-X-ENDLIST\n"])
-        try folder.write(Data("#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=48000,CODECS=\"mp4a.40.2\"\n../outside.m3u8\n".utf8), to: "stream/master.m3u8")
+        let folder = try TemporaryFolder([
+            "outside.m3u8": "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\nseg.ts\n#EXT-X-ENDLIST\n"
+        ])
+        try folder.write(
+            Data("#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=48000,CODECS=\"mp4a.40.2\"\n../outside.m3u8\n".utf8),
+            to: "stream/master.m3u8")
         var configuration = CheckConfiguration(playlistOnly: true)
         configuration.confinement.allowOutside = true
         let report = try await Checker(configuration: configuration).check(folder.path("stream/master.m3u8"))
@@ -112,9 +125,11 @@ struct HostileInputReportTests {
     func hostileReport() -> CheckReport {
         CheckReport(
             input: "in\u{1B}]0;title\u{07}.m3u8",
-            diagnostics: [Diagnostic(
-                rule: "playlist-unreadable", severity: .error, message: "cannot read " + Self.hostile,
-                location: SourceLocation(uri: "dir\u{1B}[2J/master.m3u8", line: 3, column: 1))],
+            diagnostics: [
+                Diagnostic(
+                    rule: "playlist-unreadable", severity: .error, message: "cannot read " + Self.hostile,
+                    location: SourceLocation(uri: "dir\u{1B}[2J/master.m3u8", line: 3, column: 1))
+            ],
             variants: [], checkedRules: RuleCatalogue.descriptions.filter { $0.id == "playlist-unreadable" })
     }
 
@@ -122,9 +137,13 @@ struct HostileInputReportTests {
         let formats = try allFormats([hostileReport()])
         for format in ["text", "github"] {
             let output = try #require(formats[format])
-            let raw = output.unicodeScalars.filter { $0.value < 0x20 && $0 != "\n" || (0x7F...0x9F).contains($0.value) || $0 == "\u{202E}" }
+            let raw = output.unicodeScalars.filter {
+                $0.value < 0x20 && $0 != "\n" || (0x7F...0x9F).contains($0.value) || $0 == "\u{202E}"
+            }
             #expect(raw.isEmpty, "\(format) echoes \(raw.map { String($0.value, radix: 16) })")
-            #expect(output.contains("bell\\x07 esc\\x1b[31m red nul\\x00 rtl\\u{202e}txt.m3u8 del\\x7f csi\\x9b"), "\(format): \(output)")
+            #expect(
+                output.contains("bell\\x07 esc\\x1b[31m red nul\\x00 rtl\\u{202e}txt.m3u8 del\\x7f csi\\x9b"),
+                "\(format): \(output)")
             #expect(output.contains("dir\\x1b[2J/master.m3u8"))
         }
     }

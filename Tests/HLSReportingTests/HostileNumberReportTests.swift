@@ -21,7 +21,8 @@ struct RenderedReports {
         count = reports.count
         text = TextReporter().render(reports)
         json = JSONReporter().render(reports)
-        junit = try JUnitReporter(timestamp: ReportFixtures.timestamp, hostname: ReportFixtures.hostname).render(reports)
+        junit = try JUnitReporter(timestamp: ReportFixtures.timestamp, hostname: ReportFixtures.hostname).render(
+            reports)
         github = GitHubActionsReporter().render(reports)
         sarif = SARIFReporter().render(reports)
         html = try HTMLReporter().render(reports)
@@ -30,14 +31,19 @@ struct RenderedReports {
     /// Each format reads back as what it claims to be: JSON with its keys (never `{}`), XML with
     /// its root, a text summary line.
     func expectWellFormed(_ context: String) throws {
-        let json = try #require(try JSONSerialization.jsonObject(with: Data(self.json.utf8)) as? [String: Any], "\(context): JSON")
-        #expect(json["diagnostics"] != nil && json["variants"] != nil && json["summary"] != nil, "\(context): JSON lost its shape")
-        let sarif = try #require(try JSONSerialization.jsonObject(with: Data(self.sarif.utf8)) as? [String: Any], "\(context): SARIF")
+        let json = try #require(
+            try JSONSerialization.jsonObject(with: Data(self.json.utf8)) as? [String: Any], "\(context): JSON")
+        #expect(
+            json["diagnostics"] != nil && json["variants"] != nil && json["summary"] != nil,
+            "\(context): JSON lost its shape")
+        let sarif = try #require(
+            try JSONSerialization.jsonObject(with: Data(self.sarif.utf8)) as? [String: Any], "\(context): SARIF")
         #expect(sarif["runs"] != nil, "\(context): SARIF without runs")
         #expect(try LibXML2.parse(junit).name == "testsuites", "\(context): JUnit")
         #expect(text.contains(" checked: "), "\(context): text without its summary line")
         let page = try LibXML2.parseHTML(html)
-        #expect(page.find("section", classes: ["stream"]).count == count, "\(context): HTML without a section per stream")
+        #expect(
+            page.find("section", classes: ["stream"]).count == count, "\(context): HTML without a section per stream")
         #expect(page.find("script").isEmpty, "\(context): HTML with a script")
     }
 }
@@ -49,7 +55,8 @@ func sampleCopy(_ sample: String, editing playlist: String, _ edit: (String) -> 
     for path in try FileManager.default.subpathsOfDirectory(atPath: source.path) {
         var isDirectory: ObjCBool = false
         let full = source.appendingPathComponent(path)
-        guard FileManager.default.fileExists(atPath: full.path, isDirectory: &isDirectory), !isDirectory.boolValue else { continue }
+        guard FileManager.default.fileExists(atPath: full.path, isDirectory: &isDirectory), !isDirectory.boolValue
+        else { continue }
         var data = try Data(contentsOf: full)
         if path == playlist { data = Data(edit(String(decoding: data, as: UTF8.self)).utf8) }
         try folder.write(data, to: path)
@@ -179,7 +186,9 @@ struct MutatedPlaylistTests {
             while index < characters.count {
                 if characters[index].isNumber {
                     let start = index
-                    while index < characters.count, characters[index].isNumber || characters[index] == "." { index += 1 }
+                    while index < characters.count, characters[index].isNumber || characters[index] == "." {
+                        index += 1
+                    }
                     runs.append(start..<index)
                 } else {
                     index += 1
@@ -187,7 +196,8 @@ struct MutatedPlaylistTests {
             }
             guard !runs.isEmpty else { return text }
             let run = generator.pick(runs)
-            return String(characters[..<run.lowerBound]) + generator.pick(hostileNumbers) + String(characters[run.upperBound...])
+            return String(characters[..<run.lowerBound]) + generator.pick(hostileNumbers)
+                + String(characters[run.upperBound...])
         case 2:
             lines.insert(generator.pick(hostileLines), at: generator.below(lines.count + 1))
         case 3:
@@ -225,8 +235,12 @@ struct MutatedPlaylistTests {
         var syntaxErrors = 0
         for sample in samples {
             let source = PackageRoot.url.appendingPathComponent("Samples/\(sample)")
-            let playlists = try FileManager.default.subpathsOfDirectory(atPath: source.path).filter { $0.hasSuffix(".m3u8") }.sorted()
-            let originals = try playlists.map { String(decoding: try Data(contentsOf: source.appendingPathComponent($0)), as: UTF8.self) }
+            let playlists = try FileManager.default.subpathsOfDirectory(atPath: source.path).filter {
+                $0.hasSuffix(".m3u8")
+            }.sorted()
+            let originals = try playlists.map {
+                String(decoding: try Data(contentsOf: source.appendingPathComponent($0)), as: UTF8.self)
+            }
             for _ in 0..<500 {
                 let which = generator.below(playlists.count)
                 var text = originals[which]
@@ -253,4 +267,3 @@ struct MutatedPlaylistTests {
         #expect(syntaxErrors > 500)
     }
 }
-

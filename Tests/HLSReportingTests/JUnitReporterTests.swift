@@ -23,7 +23,8 @@ import TestSupport
         let schemas = try #require(PackageRoot.schemas)
         let awkward = try await ReportFixtures.awkwardStream()
         let reports = [
-            try await ReportFixtures.sample("no-audio-only"), try await ReportFixtures.sample("compliant"), awkward.report,
+            try await ReportFixtures.sample("no-audio-only"), try await ReportFixtures.sample("compliant"),
+            awkward.report,
             ReportFixtures.unreadable,
         ]
         let xml = try reporter.render(reports)
@@ -32,7 +33,8 @@ import TestSupport
         #expect(violations.isEmpty, "\(violations.joined(separator: "\n"))\n\(xml)")
         // The `file` attribute and a test case's output are the extensions: the strict schema names exactly them.
         let strict = try LibXML2.violations(of: xml, against: schemas.appendingPathComponent("JUnit.xsd"))
-        #expect(!strict.isEmpty && strict.allSatisfy { $0.contains("'file'") || $0.contains("system-out") }, "\(strict)")
+        #expect(
+            !strict.isEmpty && strict.allSatisfy { $0.contains("'file'") || $0.contains("system-out") }, "\(strict)")
     }
 
     /// The cases a report should have: one per stream-scoped rule, one per variant for the others.
@@ -62,7 +64,10 @@ import TestSupport
     @Test func anInputListedTwiceIsTwoSuitesWhoseCasesDoNotShareNames() async throws {
         let report = try await ReportFixtures.sample("no-audio-only")
         let suites = try LibXML2.parse(try reporter.render([report, report])).all("testsuite")
-        #expect(suites.map { $0.attributes["name"] } == ["Samples/no-audio-only/master.m3u8", "Samples/no-audio-only/master.m3u8 (2)"])
+        #expect(
+            suites.map { $0.attributes["name"] } == [
+                "Samples/no-audio-only/master.m3u8", "Samples/no-audio-only/master.m3u8 (2)",
+            ])
         let identities = suites.flatMap { suite in
             suite.all("testcase").map { "\($0.attributes["classname"] ?? "")|\($0.attributes["name"] ?? "")" }
         }
@@ -73,7 +78,11 @@ import TestSupport
         let rule = try #require(RuleCatalogue.descriptions.first { $0.scope == .stream })
         let report = CheckReport(
             input: "show/master.m3u8",
-            diagnostics: [Diagnostic(rule: rule.id, severity: .error, message: "m", location: SourceLocation(uri: "show/v180/index.m3u8", line: 3))],
+            diagnostics: [
+                Diagnostic(
+                    rule: rule.id, severity: .error, message: "m",
+                    location: SourceLocation(uri: "show/v180/index.m3u8", line: 3))
+            ],
             variants: [], checkedRules: [rule])
         let suite = try #require(try LibXML2.parse(try reporter.render([report])).first("testsuite"))
         let testCase = try #require(suite.all("testcase").first { $0.attributes["name"] == rule.id })
@@ -119,14 +128,20 @@ import TestSupport
         #expect(failing.map { $0.attributes["name"] } == ["audio-only-variant-missing"])
         let failure = try #require(failing.first?.first("failure"))
         #expect(failure.attributes["type"] == "audio-only-variant-missing")
-        #expect(failure.attributes["message"] == "no audio-only variant: add one of at most 64 kbit/s for cellular fallback")
-        #expect(failure.text == "Samples/no-audio-only/master.m3u8:1: no audio-only variant: add one of at most 64 kbit/s for cellular fallback")
+        #expect(
+            failure.attributes["message"] == "no audio-only variant: add one of at most 64 kbit/s for cellular fallback"
+        )
+        #expect(
+            failure.text
+                == "Samples/no-audio-only/master.m3u8:1: no audio-only variant: add one of at most 64 kbit/s for cellular fallback"
+        )
         #expect(cases.contains { $0.attributes["name"] == "codecs-missing: ../compliant/v1/index.m3u8" })
         #expect(!cases.contains { $0.attributes["name"] == "audio-only-variant-missing: ../compliant/v1/index.m3u8" })
         // A file for every case: the input for a stream-level one, the variant's playlist for a per-variant one.
         #expect(failing.first?.attributes["file"] == "Samples/no-audio-only/master.m3u8")
-        #expect(cases.first { $0.attributes["name"] == "codecs-missing: ../compliant/v1/index.m3u8" }?.attributes["file"]
-            == "Samples/compliant/v1/index.m3u8")
+        #expect(
+            cases.first { $0.attributes["name"] == "codecs-missing: ../compliant/v1/index.m3u8" }?.attributes["file"]
+                == "Samples/compliant/v1/index.m3u8")
     }
 
     @Test func compliantStreamHasNoFailures() async throws {
@@ -143,7 +158,9 @@ import TestSupport
         let exceeded = try #require(
             suite.all("testcase").first { $0.attributes["name"] == "target-duration-exceeded: video/index.m3u8" })
         #expect(exceeded.first("failure")?.attributes["type"] == "target-duration-exceeded")
-        #expect(exceeded.attributes["file"] == "\(awkward.folder.url.path)/\(ReportFixtures.awkwardFolder)/video/index.m3u8")
+        #expect(
+            exceeded.attributes["file"] == "\(awkward.folder.url.path)/\(ReportFixtures.awkwardFolder)/video/index.m3u8"
+        )
         // Per-variant rule: no stream-level case unless a finding concerns no variant.
         #expect(!suite.all("testcase").contains { $0.attributes["name"] == "target-duration-exceeded" })
         let other = try #require(
@@ -164,7 +181,9 @@ import TestSupport
         let output = try #require(suite.first("system-out")).text
         for diagnostic in diagnostics where diagnostic.severity != .error {
             let place = try #require(diagnostic.location)
-            #expect(output.contains("\(place): \(diagnostic.severity.rawValue): \(diagnostic.message) [\(diagnostic.rule)]"))
+            #expect(
+                output.contains("\(place): \(diagnostic.severity.rawValue): \(diagnostic.message) [\(diagnostic.rule)]")
+            )
         }
     }
 
@@ -189,7 +208,8 @@ import TestSupport
         var report = try await ReportFixtures.sample("no-audio-only")
         report.diagnostics[0].message = "bell\u{7} nul\u{0} tab\t cr\r end"
         let xml = try reporter.render([report])
-        let failure = try #require(try LibXML2.parse(xml).first("testsuite")?.all("testcase").compactMap { $0.first("failure") }.first)
+        let failure = try #require(
+            try LibXML2.parse(xml).first("testsuite")?.all("testcase").compactMap { $0.first("failure") }.first)
         #expect(failure.attributes["message"] == "bell\u{FFFD} nul\u{FFFD} tab\t cr\r end")
     }
 
@@ -224,7 +244,10 @@ import TestSupport
         #expect(suites.map { $0.attributes["id"] } == ["0", "1"])
         #expect(suites.map { $0.attributes["package"] } == reports.map(\.input))
         // The version once per document (xunitparser refuses a property name seen twice).
-        #expect(suites.map { $0.first("properties")?.first("property")?.attributes["value"] } == [HLSCheckVersion.current, nil])
+        #expect(
+            suites.map { $0.first("properties")?.first("property")?.attributes["value"] } == [
+                HLSCheckVersion.current, nil,
+            ])
         #expect(suites.allSatisfy { $0.first("properties") != nil })
     }
 
@@ -271,29 +294,36 @@ import TestSupport
         #expect(unreadable.location?.line == 5)
         let suite = try #require(try LibXML2.parse(try reporter.render([awkward.report])).first("testsuite"))
         let cases = suite.all("testcase").filter { $0.attributes["name"]?.hasPrefix("playlist-unreadable") == true }
-        #expect(cases.map { $0.attributes["name"] } == [
-            "playlist-unreadable: video/index.m3u8", #"playlist-unreadable: a&b<c>%,:"q".m3u8"#,
-        ])
+        #expect(
+            cases.map { $0.attributes["name"] } == [
+                "playlist-unreadable: video/index.m3u8", #"playlist-unreadable: a&b<c>%,:"q".m3u8"#,
+            ])
         #expect(cases.map { $0.first("failure") != nil } == [false, true])
         // The media playlist given directly is its own single variant.
         let media = try await Checker(configuration: CheckConfiguration(playlistOnly: true))
             .check(awkward.folder.path("\(ReportFixtures.awkwardFolder)/video/index.m3u8"))
         let mediaSuite = try #require(try LibXML2.parse(try reporter.render([media])).first("testsuite"))
-        let exceeded = mediaSuite.all("testcase").filter { $0.attributes["name"]?.hasPrefix("target-duration-exceeded") == true }
+        let exceeded = mediaSuite.all("testcase").filter {
+            $0.attributes["name"]?.hasPrefix("target-duration-exceeded") == true
+        }
         #expect(exceeded.count == 1)
         #expect(exceeded.first?.first("failure") != nil)
     }
 
     @Test func aPerVariantFindingAboutNoVariantGetsAStreamCase() async throws {
         var report = try await ReportFixtures.sample("no-audio-only")
-        report.diagnostics = [Diagnostic(
-            rule: "codecs-missing", severity: .error, message: "somewhere else",
-            location: SourceLocation(uri: "Samples/other/x.m3u8", line: 3))]
+        report.diagnostics = [
+            Diagnostic(
+                rule: "codecs-missing", severity: .error, message: "somewhere else",
+                location: SourceLocation(uri: "Samples/other/x.m3u8", line: 3))
+        ]
         let cases = try #require(try LibXML2.parse(try reporter.render([report])).first("testsuite")).all("testcase")
         let codecs = cases.filter { $0.attributes["name"]?.hasPrefix("codecs-missing") == true }
-        #expect(codecs.map { $0.attributes["name"] } == [
-            "codecs-missing", "codecs-missing: ../compliant/v0/index.m3u8", "codecs-missing: ../compliant/v1/index.m3u8",
-        ])
+        #expect(
+            codecs.map { $0.attributes["name"] } == [
+                "codecs-missing", "codecs-missing: ../compliant/v0/index.m3u8",
+                "codecs-missing: ../compliant/v1/index.m3u8",
+            ])
         #expect(codecs.first?.first("failure")?.attributes["message"] == "somewhere else")
     }
 
@@ -306,7 +336,8 @@ import TestSupport
         report.ruleDurations = ["audio-only-variant-missing": 0.5, "codecs-missing": 0.5]
         let suite = try #require(try LibXML2.parse(try reporter.render([report])).first("testsuite"))
         #expect(suite.attributes["time"] == "1.250")
-        let time = { (name: String) in suite.all("testcase").first { $0.attributes["name"] == name }?.attributes["time"] }
+        let time = { (name: String) in suite.all("testcase").first { $0.attributes["name"] == name }?.attributes["time"]
+        }
         #expect(time("audio-only-variant-missing") == "0.500")
         // A per-variant rule's time is shared among its variants' cases.
         #expect(time("codecs-missing: ../compliant/v0/index.m3u8") == "0.250")

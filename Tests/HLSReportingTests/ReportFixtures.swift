@@ -27,7 +27,8 @@ enum ReportFixtures {
     }
 
     /// An input that could not be checked, as the CLI reports it.
-    static let unreadable = CheckReport(input: "streams/gone.m3u8", error: CheckError("streams/gone.m3u8: no such file or folder"))
+    static let unreadable = CheckReport(
+        input: "streams/gone.m3u8", error: CheckError("streams/gone.m3u8: no such file or folder"))
 
     /// A folder name holding every character some report format must escape.
     static let awkwardFolder = "we,ird:50%&<x>\"q'\nname"
@@ -45,26 +46,26 @@ enum ReportFixtures {
             // Line 2: no CODECS (codecs-missing, configured as a note below).
             // Line 5: a URI that does not exist (playlist-unreadable, an error).
             "\(awkwardFolder)/master.m3u8": """
-                #EXTM3U
-                #EXT-X-STREAM-INF:BANDWIDTH=300000,RESOLUTION=640x360
-                video/index.m3u8
-                #EXT-X-STREAM-INF:BANDWIDTH=40000,CODECS="mp4a.40.2"
-                a&b<c>%,:"q".m3u8
+            #EXTM3U
+            #EXT-X-STREAM-INF:BANDWIDTH=300000,RESOLUTION=640x360
+            video/index.m3u8
+            #EXT-X-STREAM-INF:BANDWIDTH=40000,CODECS="mp4a.40.2"
+            a&b<c>%,:"q".m3u8
 
-                """,
+            """,
             // An EXTINF without its comma (playlist-lenient, a warning) that also exceeds the
             // target duration (target-duration-exceeded, an error).
             "\(awkwardFolder)/video/index.m3u8": """
-                #EXTM3U
-                #EXT-X-VERSION:3
-                #EXT-X-TARGETDURATION:6
-                #EXTINF:6.0,
-                seg0.ts
-                #EXTINF:7.6
-                seg1.ts
-                #EXT-X-ENDLIST
+            #EXTM3U
+            #EXT-X-VERSION:3
+            #EXT-X-TARGETDURATION:6
+            #EXTINF:6.0,
+            seg0.ts
+            #EXTINF:7.6
+            seg1.ts
+            #EXT-X-ENDLIST
 
-                """,
+            """,
         ])
         let configuration = CheckConfiguration(playlistOnly: true, severityOverrides: ["codecs-missing": .note])
         let report = try await Checker(configuration: configuration).check(folder.path("\(awkwardFolder)/master.m3u8"))

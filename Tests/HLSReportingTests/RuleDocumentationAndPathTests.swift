@@ -9,8 +9,10 @@ import TestSupport
     /// regenerating it fails here, with the command that fixes it.
     @Test func docsRulesMatchesTheCatalogue() throws {
         let committed = try String(contentsOf: PackageRoot.url.appendingPathComponent("docs/rules.md"), encoding: .utf8)
-        #expect(RuleDocumentation.markdown() == committed,
-                "docs/rules.md is out of date with the rule catalogue: regenerate it with `\(RuleDocumentation.regenerateCommand)`")
+        #expect(
+            RuleDocumentation.markdown() == committed,
+            "docs/rules.md is out of date with the rule catalogue: regenerate it with `\(RuleDocumentation.regenerateCommand)`"
+        )
     }
 
     @Test func everyRuleHasAnAnchoredSectionAndARow() {
@@ -21,8 +23,9 @@ import TestSupport
         }
         #expect(markdown.contains("\n## input-unreadable\n"))
         // A link only where a documentation page is configured.
-        #expect(RuleDocumentation.url(for: "codecs-missing", documentation: "https://docs.example/rules.html")
-            == "https://docs.example/rules.html#codecs-missing")
+        #expect(
+            RuleDocumentation.url(for: "codecs-missing", documentation: "https://docs.example/rules.html")
+                == "https://docs.example/rules.html#codecs-missing")
         #expect(RuleDocumentation.url(for: "codecs-missing", documentation: nil) == nil)
     }
 }
@@ -54,7 +57,9 @@ import TestSupport
     }
 
     @Test func theRootIsTheGitWorkTreeOfTheFirstInputElseTheFallback() throws {
-        let folder = try TemporaryFolder(["repo/.git/HEAD": "ref: refs/heads/main\n", "repo/s/m.m3u8": "#EXTM3U\n", "plain/m.m3u8": "#EXTM3U\n"])
+        let folder = try TemporaryFolder([
+            "repo/.git/HEAD": "ref: refs/heads/main\n", "repo/s/m.m3u8": "#EXTM3U\n", "plain/m.m3u8": "#EXTM3U\n",
+        ])
         let inRepo = ReportPaths.forRun(inputs: ["repo/s/m.m3u8"], fallback: nil, workingDirectory: folder.url.path)
         #expect(inRepo.display("repo/s/m.m3u8") == "s/m.m3u8")
         let plain = ReportPaths.forRun(inputs: ["plain/m.m3u8"], fallback: "plain", workingDirectory: folder.url.path)
@@ -68,7 +73,8 @@ import TestSupport
 
     @Test func aReportsPathsAllMove() async throws {
         let report = try await ReportFixtures.sample("no-audio-only")
-        let moved = ReportPaths(root: PackageRoot.url.path + "/Samples", workingDirectory: PackageRoot.url.path).apply(to: report)
+        let moved = ReportPaths(root: PackageRoot.url.path + "/Samples", workingDirectory: PackageRoot.url.path).apply(
+            to: report)
         #expect(moved.input == "no-audio-only/master.m3u8")
         #expect(moved.diagnostics.compactMap(\.location?.uri) == ["no-audio-only/master.m3u8"])
         #expect(moved.variants.map(\.playlist) == ["compliant/v0/index.m3u8", "compliant/v1/index.m3u8"])

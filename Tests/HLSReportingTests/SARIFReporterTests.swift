@@ -51,12 +51,14 @@ enum PythonJSONSchema {
         let schema = try #require(PackageRoot.schemas).appendingPathComponent("sarif-schema-2.1.0.json")
         let awkward = try await ReportFixtures.awkwardStream()
         let reports = [
-            try await ReportFixtures.sample("no-audio-only"), try await ReportFixtures.sample("compliant"), awkward.report,
+            try await ReportFixtures.sample("no-audio-only"), try await ReportFixtures.sample("compliant"),
+            awkward.report,
             ReportFixtures.unreadable,
         ]
         let full = SARIFReporter(
             paths: ReportPaths(root: PackageRoot.url.path, workingDirectory: PackageRoot.url.path),
-            invocation: .init(commandLine: ["hlscheck", "x"], start: Date(timeIntervalSince1970: 0), end: Date(), exitCode: 2))
+            invocation: .init(
+                commandLine: ["hlscheck", "x"], start: Date(timeIntervalSince1970: 0), end: Date(), exitCode: 2))
         for sarif in [reporter.render(reports), reporter.render([]), full.render(reports)] {
             let violations = try PythonJSONSchema.violations(of: sarif, against: schema)
             #expect(violations.isEmpty, "\(violations)\n\(sarif)")
@@ -73,16 +75,20 @@ enum PythonJSONSchema {
         for (rule, description) in zip(rules, catalogue) {
             #expect((rule["shortDescription"] as? [String: Any])?["text"] as? String == description.summary)
             #expect((rule["fullDescription"] as? [String: Any])?["text"] as? String == description.rationale)
-            #expect((rule["defaultConfiguration"] as? [String: Any])?["level"] as? String
-                == description.defaultSeverity.rawValue)
+            #expect(
+                (rule["defaultConfiguration"] as? [String: Any])?["level"] as? String
+                    == description.defaultSeverity.rawValue)
         }
-        #expect(rules.first { $0["id"] as? String == "audio-only-over-budget" }?["name"] as? String == "AudioOnlyOverBudget")
+        #expect(
+            rules.first { $0["id"] as? String == "audio-only-over-budget" }?["name"] as? String == "AudioOnlyOverBudget"
+        )
     }
 
     @Test func resultsPointAtTheirRuleAndLocation() async throws {
         let awkward = try await ReportFixtures.awkwardStream()
         let run = try run([awkward.report])
-        let rules = try #require((run["tool"] as? [String: Any])?["driver"] as? [String: Any])["rules"] as? [[String: Any]]
+        let rules =
+            try #require((run["tool"] as? [String: Any])?["driver"] as? [String: Any])["rules"] as? [[String: Any]]
         let results = try #require(run["results"] as? [[String: Any]])
         #expect(results.count == awkward.report.diagnostics.count)
         for (result, diagnostic) in zip(results, awkward.report.diagnostics) {
@@ -118,12 +124,17 @@ enum PythonJSONSchema {
     @Test func pathsAreRelativeToTheRepositoryRootNamedByABaseID() async throws {
         let paths = ReportPaths(root: PackageRoot.url.path, workingDirectory: PackageRoot.url.path)
         let report = paths.apply(to: try await ReportFixtures.sample("no-audio-only"))
-        let log = try #require(try JSONSerialization.jsonObject(with: Data(SARIFReporter(paths: paths).render([report, ReportFixtures.unreadable]).utf8)) as? [String: Any])
+        let log = try #require(
+            try JSONSerialization.jsonObject(
+                with: Data(SARIFReporter(paths: paths).render([report, ReportFixtures.unreadable]).utf8))
+                as? [String: Any])
         let run = try #require((log["runs"] as? [[String: Any]])?.first)
         let bases = try #require(run["originalUriBaseIds"] as? [String: [String: String]])
         #expect(bases["REPOROOT"]?["uri"] == "file://" + PackageRoot.url.path + "/")
         let result = try #require((run["results"] as? [[String: Any]])?.first)
-        let artifact = (((result["locations"] as? [[String: Any]])?.first?["physicalLocation"] as? [String: Any])?["artifactLocation"]) as? [String: String]
+        let artifact =
+            (((result["locations"] as? [[String: Any]])?.first?["physicalLocation"] as? [String: Any])?[
+                "artifactLocation"]) as? [String: String]
         #expect(artifact == ["uri": "Samples/no-audio-only/master.m3u8", "uriBaseId": "REPOROOT"])
         // Outside the root: an absolute file URI, no base.
         let outside = SARIFReporter(paths: paths).artifactLocation("/elsewhere/a b.m3u8")
@@ -136,7 +147,8 @@ enum PythonJSONSchema {
         #expect(unlinked?["informationUri"] == nil)
         let unlinkedRules = try #require(unlinked?["rules"] as? [[String: Any]])
         #expect(unlinkedRules.allSatisfy { $0["helpUri"] == nil })
-        let help = try #require(unlinkedRules.first { $0["id"] as? String == "codecs-missing" }?["help"] as? [String: Any])
+        let help = try #require(
+            unlinkedRules.first { $0["id"] as? String == "codecs-missing" }?["help"] as? [String: Any])
         #expect((help["text"] as? String)?.hasSuffix("`hlscheck rules codecs-missing` explains it in full.") == true)
 
         var report = try await ReportFixtures.sample("no-audio-only")
@@ -183,23 +195,34 @@ enum PythonJSONSchema {
 
     @Test func invocationSaysHowTheRunWentWithoutCredentials() throws {
         let start = Date(timeIntervalSince1970: 1_795_255_200), end = start.addingTimeInterval(1.5)
-        let sarif = SARIFReporter(invocation: .init(
-            commandLine: ["hlscheck", "https://user:s3cret@cdn.example/master.m3u8?token=abc&x=1", "--format", "sarif", "a b.m3u8"],
-            start: start, end: end, exitCode: 2))
-        let log = try #require(try JSONSerialization.jsonObject(with: Data(sarif.render([ReportFixtures.unreadable]).utf8)) as? [String: Any])
+        let sarif = SARIFReporter(
+            invocation: .init(
+                commandLine: [
+                    "hlscheck", "https://user:s3cret@cdn.example/master.m3u8?token=abc&x=1", "--format", "sarif",
+                    "a b.m3u8",
+                ],
+                start: start, end: end, exitCode: 2))
+        let log = try #require(
+            try JSONSerialization.jsonObject(with: Data(sarif.render([ReportFixtures.unreadable]).utf8))
+                as? [String: Any])
         let run = try #require((log["runs"] as? [[String: Any]])?.first)
         let invocation = try #require((run["invocations"] as? [[String: Any]])?.first)
-        #expect(invocation["commandLine"] as? String
-            == "hlscheck 'https://REDACTED@cdn.example/master.m3u8?token=REDACTED&x=REDACTED' --format sarif 'a b.m3u8'")
+        #expect(
+            invocation["commandLine"] as? String
+                == "hlscheck 'https://REDACTED@cdn.example/master.m3u8?token=REDACTED&x=REDACTED' --format sarif 'a b.m3u8'"
+        )
         #expect(!(invocation["commandLine"] as? String ?? "").contains("s3cret"))
         #expect(invocation["exitCode"] as? Int == 2)
         #expect(invocation["executionSuccessful"] as? Bool == false)
         #expect(invocation["startTimeUtc"] as? String == "2026-11-21T10:00:00.000Z")
         #expect(invocation["endTimeUtc"] as? String == "2026-11-21T10:00:01.500Z")
         let notifications = try #require(invocation["toolExecutionNotifications"] as? [[String: Any]])
-        #expect((notifications.first?["message"] as? [String: String])?["text"] == "streams/gone.m3u8: no such file or folder")
+        #expect(
+            (notifications.first?["message"] as? [String: String])?["text"]
+                == "streams/gone.m3u8: no such file or folder")
         // Findings are a successful run.
-        let clean = SARIFReporter(invocation: .init(commandLine: ["hlscheck"], start: start, end: end, exitCode: 1)).render([])
+        let clean = SARIFReporter(invocation: .init(commandLine: ["hlscheck"], start: start, end: end, exitCode: 1))
+            .render([])
         #expect(clean.contains("\"executionSuccessful\" : true"))
         #expect(CommandLineRedaction.redacted("--url=http://a:b@h/p#frag") == "--url=http://REDACTED@h/p#frag")
         #expect(CommandLineRedaction.redacted("plain/path.m3u8") == "plain/path.m3u8")

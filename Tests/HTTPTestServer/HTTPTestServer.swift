@@ -123,7 +123,8 @@ public final class HTTPTestServer: Sendable {
                                 // Each stream sees HTTP/1-style parts: the same handler serves both.
                                 stream.eventLoop.makeCompletedFuture {
                                     try stream.pipeline.syncOperations.addHandler(HTTP2FramePayloadToHTTP1ServerCodec())
-                                    try stream.pipeline.syncOperations.addHandler(RequestHandler(folder: folder, state: state))
+                                    try stream.pipeline.syncOperations.addHandler(
+                                        RequestHandler(folder: folder, state: state))
                                 }
                             }.map { _ in }
                         },
@@ -190,10 +191,12 @@ private final class RequestHandler: ChannelInboundHandler {
     private func respond(context: ChannelHandlerContext, head: HTTPRequestHead) {
         let path = String(head.uri.split(separator: "?", maxSplits: 1).first ?? "/")
         let (fault, count) = state.withLockedValue { state -> (Fault?, Int) in
-            state.requests.append(ReceivedRequest(
-                path: path, query: head.uri.split(separator: "?", maxSplits: 1).dropFirst().first.map(String.init),
-                headers: head.headers.map { ($0.name, $0.value) },
-                httpVersion: head.version.major == 2 ? "HTTP/2" : "HTTP/\(head.version.major).\(head.version.minor)"))
+            state.requests.append(
+                ReceivedRequest(
+                    path: path, query: head.uri.split(separator: "?", maxSplits: 1).dropFirst().first.map(String.init),
+                    headers: head.headers.map { ($0.name, $0.value) },
+                    httpVersion: head.version.major == 2 ? "HTTP/2" : "HTTP/\(head.version.major).\(head.version.minor)"
+                ))
             let count = state.counts[path, default: 0]
             state.counts[path] = count + 1
             return (state.faults[path] ?? state.fallback, count)
@@ -208,14 +211,17 @@ private final class RequestHandler: ChannelInboundHandler {
         case .basicAuth(let user, let password)?:
             let expected = "Basic " + Data("\(user):\(password)".utf8).base64EncodedString()
             guard head.headers.first(name: "Authorization") == expected else {
-                send(context, status: 401, body: Array("authentication required\n".utf8), extra: [("WWW-Authenticate", "Basic realm=\"test\"")])
+                send(
+                    context, status: 401, body: Array("authentication required\n".utf8),
+                    extra: [("WWW-Authenticate", "Basic realm=\"test\"")])
                 return
             }
             serveFile(context, path: path, head: head)
         case .dynamic(let text)?:
             sendPlaylist(context, head: head, body: Array(text(count).utf8))
         case .respond(let answer)?:
-            let (status, body) = answer(head.uri.split(separator: "?", maxSplits: 1).dropFirst().first.map(String.init) ?? "")
+            let (status, body) = answer(
+                head.uri.split(separator: "?", maxSplits: 1).dropFirst().first.map(String.init) ?? "")
             sendPlaylist(context, head: head, status: status, body: Array(body.utf8))
         case .media(let answer)?:
             let (status, body) = answer(path)
@@ -224,23 +230,30 @@ private final class RequestHandler: ChannelInboundHandler {
             serveFile(context, path: path, head: head, contentType: type)
         case .gzip?:
             guard let bytes = file(path) else { return send(context, status: 404, body: []) }
-            send(context, status: 200, body: gzip(bytes), extra: [("Content-Encoding", "gzip"), ("Content-Type", contentType(path))])
+            send(
+                context, status: 200, body: gzip(bytes),
+                extra: [("Content-Encoding", "gzip"), ("Content-Type", contentType(path))])
         case .slowBody(let chunks, let delay)?:
             guard let bytes = file(path) else { return send(context, status: 404, body: []) }
             var headers = HTTPHeaders([("Content-Length", "\(bytes.count)"), ("Content-Type", contentType(path))])
             // HTTP/2 forbids connection-specific headers (RFC 9113 §8.2.2).
             if head.version.major < 2 { headers.add(name: "Connection", value: "close") }
-            context.write(wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: .ok, headers: headers))), promise: nil)
+            context.write(
+                wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: .ok, headers: headers))),
+                promise: nil)
             context.flush()
             let size = max(1, (bytes.count + chunks - 1) / max(1, chunks))
-            let pieces = stride(from: 0, to: bytes.count, by: size).map { Array(bytes[$0..<min(bytes.count, $0 + size)]) }
+            let pieces = stride(from: 0, to: bytes.count, by: size).map {
+                Array(bytes[$0..<min(bytes.count, $0 + size)])
+            }
             let loop = context.eventLoop
             let bound = NIOLoopBound((self, context), eventLoop: loop)
             for (index, piece) in pieces.enumerated() {
                 loop.scheduleTask(in: .milliseconds(Int64(delay * (index + 1)))) {
                     let (handler, context) = bound.value
                     guard context.channel.isActive else { return }
-                    context.writeAndFlush(handler.wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: piece)))), promise: nil)
+                    context.writeAndFlush(
+                        handler.wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: piece)))), promise: nil)
                     if index == pieces.count - 1 {
                         context.writeAndFlush(handler.wrapOutboundOut(.end(nil)), promise: nil)
                     }
@@ -249,8 +262,11 @@ private final class RequestHandler: ChannelInboundHandler {
         case .resetAfter(let sent)?:
             guard let bytes = file(path) else { return send(context, status: 404, body: []) }
             let headers = HTTPHeaders([("Content-Length", "\(bytes.count)"), ("Content-Type", contentType(path))])
-            context.write(wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: .ok, headers: headers))), promise: nil)
-            context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: bytes.prefix(sent))))), promise: nil)
+            context.write(
+                wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: .ok, headers: headers))),
+                promise: nil)
+            context.writeAndFlush(
+                wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: bytes.prefix(sent))))), promise: nil)
             context.close(promise: nil)
         case .endlessBody(let size)?:
             let head = HTTPResponseHead(
@@ -269,10 +285,14 @@ private final class RequestHandler: ChannelInboundHandler {
     }
 
     /// Announces `declared` as the Content-Length, sends a few bytes, then waits.
-    private func lieAboutLength(_ context: ChannelHandlerContext, head: HTTPRequestHead, path: String, declared: String) {
+    private func lieAboutLength(_ context: ChannelHandlerContext, head: HTTPRequestHead, path: String, declared: String)
+    {
         let headers = HTTPHeaders([("Content-Length", declared), ("Content-Type", contentType(path))])
-        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: .ok, headers: headers))), promise: nil)
-        context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: Array(repeating: 0x47, count: 188))))), promise: nil)
+        context.write(
+            wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: .ok, headers: headers))), promise: nil
+        )
+        context.writeAndFlush(
+            wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: Array(repeating: 0x47, count: 188))))), promise: nil)
     }
 
     /// Writes `piece` again each time the previous write is done, until the channel closes:
@@ -304,15 +324,20 @@ private final class RequestHandler: ChannelInboundHandler {
     }
 
     /// A file, or the byte range the Range header asks for (206).
-    private func serveFile(_ context: ChannelHandlerContext, path: String, head: HTTPRequestHead, contentType type: String? = nil) {
+    private func serveFile(
+        _ context: ChannelHandlerContext, path: String, head: HTTPRequestHead, contentType type: String? = nil
+    ) {
         guard let bytes = file(path) else { return send(context, status: 404, body: Array("not found\n".utf8)) }
         if let range = head.headers.first(name: "Range"), range.hasPrefix("bytes=") {
             let bounds = range.dropFirst(6).split(separator: "-", omittingEmptySubsequences: false).map { Int($0) }
             if bounds.count == 2, let start = bounds[0], let end = bounds[1], start <= end, start < bytes.count {
                 let last = min(end, bytes.count - 1)
-                send(context, status: 206, body: Array(bytes[start...last]), extra: [
-                    ("Content-Type", type ?? contentType(path)), ("Content-Range", "bytes \(start)-\(last)/\(bytes.count)"),
-                ])
+                send(
+                    context, status: 206, body: Array(bytes[start...last]),
+                    extra: [
+                        ("Content-Type", type ?? contentType(path)),
+                        ("Content-Range", "bytes \(start)-\(last)/\(bytes.count)"),
+                    ])
                 return
             }
         }
@@ -323,9 +348,12 @@ private final class RequestHandler: ChannelInboundHandler {
     }
 
     /// A playlist body, gzipped when the request accepts gzip.
-    private func sendPlaylist(_ context: ChannelHandlerContext, head: HTTPRequestHead, status: Int = 200, body: [UInt8]) {
+    private func sendPlaylist(_ context: ChannelHandlerContext, head: HTTPRequestHead, status: Int = 200, body: [UInt8])
+    {
         let type = ("Content-Type", "application/vnd.apple.mpegurl")
-        guard (200..<300).contains(status), head.headers.first(name: "Accept-Encoding")?.lowercased().contains("gzip") == true else {
+        guard (200..<300).contains(status),
+            head.headers.first(name: "Accept-Encoding")?.lowercased().contains("gzip") == true
+        else {
             return send(context, status: status, body: body, extra: [type])
         }
         send(context, status: status, body: gzip(body), extra: [type, ("Content-Encoding", "gzip")])

@@ -32,16 +32,18 @@ struct ContinuityTrackerModelTests {
                         if header.hasPayload, header.counter == previous.counter, !previous.duplicate {
                             duplicate = true
                         } else {
-                            error = ContinuityError(pid: header.pid, packetIndex: index, expected: expected, found: header.counter)
+                            error = ContinuityError(
+                                pid: header.pid, packetIndex: index, expected: expected, found: header.counter)
                         }
                     }
                 }
                 let edge = result.edges.firstIndex { $0.pid == header.pid }!
                 result.edges[edge].lastCounter = header.counter
             } else {
-                result.edges.append(TransportStreamContinuity.Edge(
-                    pid: header.pid, firstCounter: header.counter, firstHasPayload: header.hasPayload,
-                    firstSignalsDiscontinuity: header.discontinuity, lastCounter: header.counter))
+                result.edges.append(
+                    TransportStreamContinuity.Edge(
+                        pid: header.pid, firstCounter: header.counter, firstHasPayload: header.hasPayload,
+                        firstSignalsDiscontinuity: header.discontinuity, lastCounter: header.counter))
             }
             last[header.pid] = (header.counter, duplicate)
             if let error {
@@ -66,8 +68,8 @@ struct ContinuityTrackerModelTests {
             let hasPayload = next(10) != 0
             var counter = counters[pid].map { hasPayload ? ($0 + 1) & 0x0F : $0 } ?? UInt8(next(16))
             switch next(40) {
-            case 0: counter = (counter + UInt8(next(15)) + 1) & 0x0F   // a gap
-            case 1: counter = counters[pid] ?? counter                 // a repeat
+            case 0: counter = (counter + UInt8(next(15)) + 1) & 0x0F  // a gap
+            case 1: counter = counters[pid] ?? counter  // a repeat
             default: break
             }
             counters[pid] = counter

@@ -22,7 +22,8 @@ struct MediaFormatsFuzzRegressionTests {
 
     @Test("the largest representable emsg time still converts exactly")
     func emsgTimeAtTheLimitConverts() {
-        let atLimit = EventMessageBox(version: 1, timescale: 90_000, presentationTime: UInt64(Int64.max), messageData: [])
+        let atLimit = EventMessageBox(
+            version: 1, timescale: 90_000, presentationTime: UInt64(Int64.max), messageData: [])
         #expect(atLimit.presentationTime90k == Int64.max)
         let halfTicks = EventMessageBox(version: 1, timescale: 2, presentationTime: 3, messageData: [])
         #expect(halfTicks.presentationTime90k == 135_000)

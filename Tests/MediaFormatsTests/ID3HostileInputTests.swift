@@ -89,7 +89,9 @@ struct TransportStreamTimestampTests {
     @Test("reserved high bits are ignored; wrong owner or length is not a timestamp")
     func readsOnlyWellFormedFrames() {
         let owner = TransportStreamTimestamp.owner
-        #expect(TransportStreamTimestamp(.privateData(owner: owner, data: [0xFF, 0xFF, 0xFF, 0xFF, 0, 0, 0, 7]))?.pts90k == 0x1_0000_0007)
+        #expect(
+            TransportStreamTimestamp(.privateData(owner: owner, data: [0xFF, 0xFF, 0xFF, 0xFF, 0, 0, 0, 7]))?.pts90k
+                == 0x1_0000_0007)
         #expect(TransportStreamTimestamp(.privateData(owner: owner, data: [0, 0, 0, 7])) == nil)
         #expect(TransportStreamTimestamp(.privateData(owner: "com.example", data: [0, 0, 0, 0, 0, 0, 0, 7])) == nil)
     }

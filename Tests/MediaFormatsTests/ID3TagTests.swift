@@ -5,14 +5,18 @@ import Testing
 let posterBytes: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10, 0x4A, 0x46, 0xFF, 0x00, 0xFF, 0xFF, 0xD9]
 
 func sampleTag(majorVersion: UInt8) -> ID3Tag {
-    ID3Tag(majorVersion: majorVersion, frames: [
-        TransportStreamTimestamp.makeFrame(pts90k: 8_589_934_000),
-        .attachedPicture(AttachedPicture(mimeType: "image/jpeg", pictureType: 3, description: "Affiche – été", data: posterBytes)),
-        .text(id: "TIT2", value: "Émission 7"),
-        .userText(description: "com.example.id", value: "42"),
-        .text(id: "TPE1", value: "日本語"),
-        .unknown(id: "XYZ1", flags: 0, body: [1, 2, 3, 0, 0xFF]),
-    ])
+    ID3Tag(
+        majorVersion: majorVersion,
+        frames: [
+            TransportStreamTimestamp.makeFrame(pts90k: 8_589_934_000),
+            .attachedPicture(
+                AttachedPicture(mimeType: "image/jpeg", pictureType: 3, description: "Affiche – été", data: posterBytes)
+            ),
+            .text(id: "TIT2", value: "Émission 7"),
+            .userText(description: "com.example.id", value: "42"),
+            .text(id: "TPE1", value: "日本語"),
+            .unknown(id: "XYZ1", flags: 0, body: [1, 2, 3, 0, 0xFF]),
+        ])
 }
 
 /// Builds ID3 bytes by hand: header with `flags`, then `body` (already unsynchronised if needed).
@@ -66,17 +70,20 @@ struct ID3TagTests {
 
     @Test("v2.4 with extended header, per-frame unsynchronisation, data length indicator and footer")
     func handBuiltV24() throws {
-        let privBody: [UInt8] = Array("com.apple.streaming.transportStreamTimestamp".utf8) + [0] + [0, 0, 0, 1, 0xFF, 0xE0, 0, 0]
+        let privBody: [UInt8] =
+            Array("com.apple.streaming.transportStreamTimestamp".utf8) + [0] + [0, 0, 0, 1, 0xFF, 0xE0, 0, 0]
         let unsynced = ID3Tag.applyingUnsynchronisation(privBody)
         #expect(unsynced.count == privBody.count + 1)
         // DLI (synchsafe 4 bytes) precedes the data; flags: unsynchronisation 0x02 + DLI 0x01.
         var dli = ByteWriter(); dli.writeSynchsafeUInt28(UInt32(privBody.count))
-        let priv = frameBytes(id: "PRIV", size: 4 + unsynced.count, synchsafe: true, flags: 0x0003, body: dli.bytes + unsynced)
+        let priv = frameBytes(
+            id: "PRIV", size: 4 + unsynced.count, synchsafe: true, flags: 0x0003, body: dli.bytes + unsynced)
         let title = frameBytes(id: "TIT2", size: 6, synchsafe: true, body: [3] + Array("Hello".utf8))
-        let extendedHeader: [UInt8] = [0, 0, 0, 6, 1, 0]   // synchsafe size 6, one flag byte, no flags
+        let extendedHeader: [UInt8] = [0, 0, 0, 6, 1, 0]  // synchsafe size 6, one flag byte, no flags
         let padding = [UInt8](repeating: 0, count: 7)
-        let bytes = handBuiltTag(major: 4, flags: 0x40 | 0x10, body: extendedHeader + priv + title + padding, footer: true)
-        let trailing: [UInt8] = [0xFF, 0xF1]   // the audio that follows must not be counted
+        let bytes = handBuiltTag(
+            major: 4, flags: 0x40 | 0x10, body: extendedHeader + priv + title + padding, footer: true)
+        let trailing: [UInt8] = [0xFF, 0xF1]  // the audio that follows must not be counted
         let (tag, count) = try ID3Tag.parse((bytes + trailing)[...])
         #expect(count == bytes.count)
         #expect(tag.majorVersion == 4)
@@ -91,17 +98,20 @@ struct ID3TagTests {
         let unsynced = ID3Tag.applyingUnsynchronisation(apic)
         let frame = frameBytes(id: "APIC", size: unsynced.count, synchsafe: true, flags: 0x0002, body: unsynced)
         let (tag, _) = try ID3Tag.parse(handBuiltTag(major: 4, flags: 0x80, body: frame)[...])
-        #expect(tag.attachedPicture == AttachedPicture(mimeType: "image/jpeg", pictureType: 3, description: "", data: posterBytes))
+        #expect(
+            tag.attachedPicture
+                == AttachedPicture(mimeType: "image/jpeg", pictureType: 3, description: "", data: posterBytes))
     }
 
     @Test("v2.3 with tag-level unsynchronisation, extended header, plain sizes and UTF-16 LE text")
     func handBuiltV23() throws {
         let apic: [UInt8] = [0] + Array("image/png".utf8) + [0, 3] + Array("cover".utf8) + [0] + posterBytes
-        let text: [UInt8] = [1, 0xFF, 0xFE, 0x48, 0, 0x69, 0]   // "Hi" UTF-16 LE with BOM
-        let txxx: [UInt8] = [1, 0xFF, 0xFE, 0x6B, 0, 0, 0, 0xFF, 0xFE, 0x76, 0]   // "k" / "v"
+        let text: [UInt8] = [1, 0xFF, 0xFE, 0x48, 0, 0x69, 0]  // "Hi" UTF-16 LE with BOM
+        let txxx: [UInt8] = [1, 0xFF, 0xFE, 0x6B, 0, 0, 0, 0xFF, 0xFE, 0x76, 0]  // "k" / "v"
         // A frame size of 0x80 (not synchsafe) proves v2.3 sizes are read as plain integers.
         let big = [UInt8](repeating: 0x41, count: 0x80)
-        let frames = frameBytes(id: "APIC", size: apic.count, synchsafe: false, body: apic)
+        let frames =
+            frameBytes(id: "APIC", size: apic.count, synchsafe: false, body: apic)
             + frameBytes(id: "TIT2", size: text.count, synchsafe: false, body: text)
             + frameBytes(id: "TXXX", size: txxx.count, synchsafe: false, body: txxx)
             + frameBytes(id: "COMM", size: big.count, synchsafe: false, flags: 0x0000, body: big)
@@ -111,7 +121,8 @@ struct ID3TagTests {
         #expect(count == 10 + body.count)
         #expect(tag.majorVersion == 3)
         let expected: [ID3Frame] = [
-            .attachedPicture(AttachedPicture(mimeType: "image/png", pictureType: 3, description: "cover", data: posterBytes)),
+            .attachedPicture(
+                AttachedPicture(mimeType: "image/png", pictureType: 3, description: "cover", data: posterBytes)),
             .text(id: "TIT2", value: "Hi"),
             .userText(description: "k", value: "v"),
             .unknown(id: "COMM", flags: 0, body: big),

@@ -7,7 +7,8 @@ import Testing
 @Suite struct TextFormattingTests {
     static let paths = [
         "", "/", "/a", "/a/", "/a/b", "/a/b/", "a/b", "a/b/", "ab/", "./a", "../a", "a/./b", "a//b", "/a//b//",
-        ".hidden", "a.txt", "a.b.c", "a.", "dir.d/file", "dir.d/", "x/.m3u8", "seg.M3U8", "ab", "/ab", "x/a", "Stream #1/v0 index.m3u8",
+        ".hidden", "a.txt", "a.b.c", "a.", "dir.d/file", "dir.d/", "x/.m3u8", "seg.M3U8", "ab", "/ab", "x/a",
+        "Stream #1/v0 index.m3u8",
     ]
 
     @Test(arguments: paths) func pathArithmeticIsNSStrings(_ path: String) {

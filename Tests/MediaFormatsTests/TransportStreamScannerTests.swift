@@ -16,7 +16,8 @@ struct TransportStreamScannerTests {
         init(offset: Int, index: Int, _ packet: TransportStreamPacket) {
             (self.offset, self.index, pid, counter) = (offset, index, packet.pid, packet.continuityCounter)
             (adaptation, payload, start, discontinuity) = (
-                packet.hasAdaptationField, packet.hasPayload, packet.payloadUnitStart, packet.discontinuity)
+                packet.hasAdaptationField, packet.hasPayload, packet.payloadUnitStart, packet.discontinuity
+            )
         }
 
         var description: String { "#\(index)@\(offset) pid \(pid) cc \(counter)" }
@@ -25,29 +26,36 @@ struct TransportStreamScannerTests {
     struct Recorder: TransportStreamPacketSink {
         var seen: [Seen] = []
         mutating func take(_ packet: UnsafeRawBufferPointer, offset: Int, index: Int) {
-            if let header = TransportStreamPacket(header: packet) { seen.append(Seen(offset: offset, index: index, header)) }
+            if let header = TransportStreamPacket(header: packet) {
+                seen.append(Seen(offset: offset, index: index, header))
+            }
         }
     }
 
-    static let poster = ID3Tag(majorVersion: 4, frames: [
-        TransportStreamTimestamp.makeFrame(pts90k: 123_456),
-        .attachedPicture(AttachedPicture(mimeType: "image/png", data: [UInt8](repeating: 0x5A, count: 3000))),
-    ])
+    static let poster = ID3Tag(
+        majorVersion: 4,
+        frames: [
+            TransportStreamTimestamp.makeFrame(pts90k: 123_456),
+            .attachedPicture(AttachedPicture(mimeType: "image/png", data: [UInt8](repeating: 0x5A, count: 3000))),
+        ])
 
     /// PAT, PMT, two timed-ID3 PES packets, then audio-like packets on 0x101 (with a gap).
     static let stream: [UInt8] = {
         var cc: UInt8 = 3
-        let first = TransportStream.timedID3Packets(tag: poster.serialized(), pts90k: 90_000, pid: 0x102, continuityCounter: &cc)
+        let first = TransportStream.timedID3Packets(
+            tag: poster.serialized(), pts90k: 90_000, pid: 0x102, continuityCounter: &cc)
         let second = TransportStream.timedID3Packets(
-            tag: ID3Tag(frames: [.text(id: "TIT2", value: "second")]).serialized(), pts90k: 180_000, pid: 0x102, continuityCounter: &cc)
+            tag: ID3Tag(frames: [.text(id: "TIT2", value: "second")]).serialized(), pts90k: 180_000, pid: 0x102,
+            continuityCounter: &cc)
         var audioCC: UInt8 = 0
         var audio: [UInt8] = []
         for index in 0..<40 {
             let packet = TransportStream.packetize(
                 pes: [UInt8](repeating: UInt8(index), count: 184), pid: 0x101, continuityCounter: &audioCC)
-            if index != 17 { audio += packet }   // packet 17 lost: a continuity gap
+            if index != 17 { audio += packet }  // packet 17 lost: a continuity gap
         }
-        return buildTransportStream(id3Packets: first + Array(audio[0..<(20 * 188)]) + second + Array(audio[(20 * 188)...]))
+        return buildTransportStream(
+            id3Packets: first + Array(audio[0..<(20 * 188)]) + second + Array(audio[(20 * 188)...]))
     }()
 
     /// Damage that makes the walkers lose and find sync in every way they can.
@@ -56,10 +64,10 @@ struct TransportStreamScannerTests {
         var flipped = ts
         for index in stride(from: 5 * 188, to: ts.count, by: 7 * 188 + 13) { flipped[index] = 0x46 }
         var lonelyLast = ts.prefix(ts.count - 188) + [UInt8](repeating: 0x11, count: 50)
-        lonelyLast += [0x47] + [UInt8](repeating: 0x00, count: 187)   // a lone sync byte in the last packet
+        lonelyLast += [0x47] + [UInt8](repeating: 0x00, count: 187)  // a lone sync byte in the last packet
         var overlong = ts
         overlong[4 * 188 + 3] |= 0x20
-        overlong[4 * 188 + 4] = 200   // an adaptation field longer than the packet
+        overlong[4 * 188 + 4] = 200  // an adaptation field longer than the packet
         return [
             ("intact", ts),
             ("junk between packets", Array(ts[0..<(3 * 188)]) + [0x47, 1, 2, 0x47, 9] + Array(ts[(3 * 188)...])),

@@ -9,8 +9,9 @@ struct CorpusTests {
 
     static let segments: [String] = {
         guard let corpus = Fixtures.corpus,
-              let data = try? Data(contentsOf: corpus.appendingPathComponent("index.json")),
-              let entries = try? JSONDecoder().decode([Entry].self, from: data) else { return [] }
+            let data = try? Data(contentsOf: corpus.appendingPathComponent("index.json")),
+            let entries = try? JSONDecoder().decode([Entry].self, from: data)
+        else { return [] }
         return entries.filter { $0.kind == "segment" }.map { corpus.appendingPathComponent($0.corpus_path).path }
     }()
 
@@ -28,8 +29,12 @@ struct CorpusTests {
                     let audio = track.channels.map { " \($0)ch" } ?? ""
                     return "\(track.kind.rawValue):\(track.codecString ?? track.codecName)\(size)\(audio)"
                 }.joined(separator: ",")
-                let id3 = facts.id3.map { $0.frames.map(\.id).joined(separator: "+") + ($0.problem.map { "!\($0)" } ?? "") }
-                print("CORPUS \((path as NSString).lastPathComponent) \(facts.container.rawValue) [\(tracks)] dur=\(facts.duration.map { String(format: "%.3f", $0) } ?? "-") id3=\(id3) tsts=\(facts.transportStreamTimestamp.map(String.init) ?? "-") problem=\(facts.problem ?? "-")")
+                let id3 = facts.id3.map {
+                    $0.frames.map(\.id).joined(separator: "+") + ($0.problem.map { "!\($0)" } ?? "")
+                }
+                print(
+                    "CORPUS \((path as NSString).lastPathComponent) \(facts.container.rawValue) [\(tracks)] dur=\(facts.duration.map { String(format: "%.3f", $0) } ?? "-") id3=\(id3) tsts=\(facts.transportStreamTimestamp.map(String.init) ?? "-") problem=\(facts.problem ?? "-")"
+                )
             }
         }
     }

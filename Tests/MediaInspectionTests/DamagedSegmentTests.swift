@@ -4,7 +4,9 @@ import Testing
 /// Damaged input is a content problem: it yields facts (with `problem` set where libav or the
 /// byte layout says so), never a crash or a thrown error.
 struct DamagedSegmentTests {
-    static let files = ["audio-aac.ts", "video-h264-aac.ts", "audio.aac", "audio-apic.mp3", "audio.ac3", "fmp4-seg0.m4s"]
+    static let files = [
+        "audio-aac.ts", "video-h264-aac.ts", "audio.aac", "audio-apic.mp3", "audio.ac3", "fmp4-seg0.m4s",
+    ]
 
     enum Damage: String, CaseIterable, Sendable {
         case truncatedHalfway, bitFlipped, zeroLength, randomBytes, headerZeroed
@@ -31,7 +33,8 @@ struct DamagedSegmentTests {
     func damagedSegmentYieldsFactsNotACrash(_ file: String, damage: Damage) async throws {
         let bytes = damage.apply(try Fixtures.bytes(file))
         for streamInfo in [false, true] {
-            let facts = try await SegmentInspector(source: MemorySource(files: [file: bytes])).inspect(SegmentRequest(uri: file, wantsStreamInfo: streamInfo))
+            let facts = try await SegmentInspector(source: MemorySource(files: [file: bytes])).inspect(
+                SegmentRequest(uri: file, wantsStreamInfo: streamInfo))
             #expect(facts.byteCount == bytes.count)
             switch damage {
             case .zeroLength, .randomBytes:

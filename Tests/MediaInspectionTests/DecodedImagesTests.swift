@@ -25,7 +25,9 @@ import Testing
         for name in ["a.mp3", "b.mp3", "c.mp3", "b.mp3"] {
             let facts = try await inspector.inspect(SegmentRequest(uri: folder.path(name)))
             let poster = try #require(facts.artwork.first)
-            #expect(poster.byteCount == (try Fixtures.bytes("poster.jpg")).count, "the same size: only the content tells them apart")
+            #expect(
+                poster.byteCount == (try Fixtures.bytes("poster.jpg")).count,
+                "the same size: only the content tells them apart")
             sizes.append("\(poster.width.map(String.init) ?? "?")x\(poster.height.map(String.init) ?? "?")")
             hashes.insert(poster.contentHash)
         }
@@ -37,7 +39,8 @@ import Testing
         let images = DecodedImages()
         var decodes = 0
         func look(_ index: Int) -> PixelSize? {
-            let key = DecodedImages.Key(contentHash: "\(index)", byteCount: 100, mimeType: "image/jpeg", maximumPixels: 100)
+            let key = DecodedImages.Key(
+                contentHash: "\(index)", byteCount: 100, mimeType: "image/jpeg", maximumPixels: 100)
             let result = images.result(key) {
                 decodes += 1
                 return .success(PixelSize(width: index, height: 1))

@@ -22,7 +22,8 @@ struct ImageBombTests {
         // zlib stream of one stored (uncompressed) block of 16 zero bytes.
         let raw = [UInt8](repeating: 0, count: 16)
         let idat: [UInt8] = [0x78, 0x01, 0x01, 0x10, 0x00, 0xEF, 0xFF] + raw + be32(adler32(raw))
-        return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", header) + chunk("IDAT", idat) + chunk("IEND", [])
+        return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", header) + chunk("IDAT", idat)
+            + chunk("IEND", [])
     }
 
     static func be32(_ value: UInt32) -> [UInt8] { [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: value >> $0) } }
@@ -73,9 +74,15 @@ struct ImageBombTests {
             return
         }
         // This message comes only from the header check, which runs before any decoder exists.
-        #expect(failure.description == "PNG declares 16000x16000 pixels, over the limit of 40000000 pixels; not decoded (raise the limit with --max-image-pixels)")
+        #expect(
+            failure.description
+                == "PNG declares 16000x16000 pixels, over the limit of 40000000 pixels; not decoded (raise the limit with --max-image-pixels)"
+        )
         // Within a raised limit the same bytes reach the decoder (and fail there: 16 bytes of data).
-        guard case .failure(let decoded) = ArtworkDecoder.decode(Self.pngBomb(width: 4, height: 4), mimeType: "image/png", maximumPixels: 100) else {
+        guard
+            case .failure(let decoded) = ArtworkDecoder.decode(
+                Self.pngBomb(width: 4, height: 4), mimeType: "image/png", maximumPixels: 100)
+        else {
             return
         }
         #expect(!decoded.description.contains("over the limit"))
@@ -94,32 +101,43 @@ struct ImageBombTests {
     @Test func inspectingASegmentWithAnAPICBombStaysSmall() async throws {
         let segment = Self.apicTag(Self.pngBomb()) + (try Fixtures.bytes("audio.aac"))
         let source = MemorySource(files: ["bomb.aac": segment])
-        let facts = try await SegmentInspector(source: source).inspect(SegmentRequest(uri: "bomb.aac", wantsStreamInfo: true))
+        let facts = try await SegmentInspector(source: source).inspect(
+            SegmentRequest(uri: "bomb.aac", wantsStreamInfo: true))
         let artwork = try #require(facts.artwork.first)
         #expect(artwork.width == nil)
         #expect(artwork.decodeProblem?.contains("declares 16000x16000 pixels, over the limit") == true)
         let picture = facts.tracks.first { $0.kind == .attachedPicture }
-        #expect(picture?.width == nil || picture?.width == 0, "libav decoded the 16000x16000 picture: \(String(describing: picture))")
+        #expect(
+            picture?.width == nil || picture?.width == 0,
+            "libav decoded the 16000x16000 picture: \(String(describing: picture))")
         #expect(facts.tracks.contains { $0.kind == .audio })
     }
 
     @Test func anID3TagOverTheLimitIsReportedNotParsed() async throws {
-        let segment = Self.apicTag(try Fixtures.bytes("poster.jpg"), mimeType: "image/jpeg") + (try Fixtures.bytes("audio.aac"))
+        let segment =
+            Self.apicTag(try Fixtures.bytes("poster.jpg"), mimeType: "image/jpeg") + (try Fixtures.bytes("audio.aac"))
         let inspector = SegmentInspector(source: MemorySource(files: ["a.aac": segment]), maximumID3Bytes: 100)
         let facts = try await inspector.inspect(SegmentRequest(uri: "a.aac"))
         #expect(facts.artwork.isEmpty)
         let problem = try #require(facts.id3.first?.problem)
-        #expect(problem.contains("is over the limit of 100 bytes; not read (raise it with --max-id3-bytes)"), "\(problem)")
-        let relaxed = try await SegmentInspector(source: MemorySource(files: ["a.aac": segment])).inspect(SegmentRequest(uri: "a.aac"))
+        #expect(
+            problem.contains("is over the limit of 100 bytes; not read (raise it with --max-id3-bytes)"), "\(problem)")
+        let relaxed = try await SegmentInspector(source: MemorySource(files: ["a.aac": segment])).inspect(
+            SegmentRequest(uri: "a.aac"))
         #expect(relaxed.artwork.count == 1)
     }
 
     @Test func segmentSourceNamesTheByteLimitAndRefusesFolders() async throws {
         let folder = try TemporaryFolder(["seg.ts": String(repeating: "x", count: 5000), "dir.ts/.keep": ""])
         let source = LocalSegmentSource(maximumByteCount: 4096)
-        let error = await #expect(throws: SegmentReadError.self) { try await source.read(folder.path("seg.ts"), range: nil) }
-        #expect(error?.reason == "5000 bytes, over the limit of 4096 bytes per segment (raise it with --max-segment-bytes)")
-        let folderError = await #expect(throws: SegmentReadError.self) { try await source.read(folder.path("dir.ts"), range: nil) }
+        let error = await #expect(throws: SegmentReadError.self) {
+            try await source.read(folder.path("seg.ts"), range: nil)
+        }
+        #expect(
+            error?.reason == "5000 bytes, over the limit of 4096 bytes per segment (raise it with --max-segment-bytes)")
+        let folderError = await #expect(throws: SegmentReadError.self) {
+            try await source.read(folder.path("dir.ts"), range: nil)
+        }
         #expect(folderError?.reason == "is a folder, not a regular file; only regular files are read")
     }
 

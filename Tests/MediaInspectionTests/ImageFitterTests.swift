@@ -77,7 +77,8 @@ import Testing
         let fitted = try #require(try ImageFitter.fit(png, mimeType: "image/png", maxBytes: 100_000))
         #expect(fitted.data.starts(with: [0xFF, 0xD8, 0xFF]))
         #expect(fitted.mimeType == "image/jpeg")
-        #expect(try ArtworkDecoder.decode(fitted.data, mimeType: "image/jpeg").get() == PixelSize(width: 40, height: 30))
+        #expect(
+            try ArtworkDecoder.decode(fitted.data, mimeType: "image/jpeg").get() == PixelSize(width: 40, height: 30))
     }
 
     /// JPEG has no alpha: half-transparent white laid over black is mid-grey, not white.
@@ -130,10 +131,11 @@ import Testing
 
     @Test func candidateSizesShrinkEvenlyDownToSixteenPixels() {
         let sizes = ImageFitter.candidateSizes(for: Self.large)
-        #expect(Array(sizes.prefix(5)) == [
-            Self.large, PixelSize(width: 480, height: 270), PixelSize(width: 320, height: 180),
-            PixelSize(width: 224, height: 126), PixelSize(width: 160, height: 90),
-        ])
+        #expect(
+            Array(sizes.prefix(5)) == [
+                Self.large, PixelSize(width: 480, height: 270), PixelSize(width: 320, height: 180),
+                PixelSize(width: 224, height: 126), PixelSize(width: 160, height: 90),
+            ])
         #expect(sizes.last.map { min($0.width, $0.height) } == 16)
         for (larger, smaller) in zip(sizes, sizes.dropFirst()) {
             #expect(smaller.width < larger.width && smaller.height <= larger.height)
@@ -145,7 +147,9 @@ import Testing
     /// A fake encoder whose output shrinks with area and qscale: the search takes the first size
     /// where anything fits, and there the lowest qscale that fits.
     @Test func searchTakesTheBestQualityAtTheFirstSizeThatFits() {
-        let sizes = [PixelSize(width: 400, height: 200), PixelSize(width: 200, height: 100), PixelSize(width: 100, height: 50)]
+        let sizes = [
+            PixelSize(width: 400, height: 200), PixelSize(width: 200, height: 100), PixelSize(width: 100, height: 50),
+        ]
         func encode(_ size: PixelSize, _ qscale: Int) -> [UInt8] {
             Array(repeating: 0, count: size.width * size.height / qscale)
         }

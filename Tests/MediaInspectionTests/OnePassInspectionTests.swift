@@ -47,8 +47,9 @@ struct OnePassInspectionTests {
             let once = try SegmentInspector.inspect(
                 uri: file, segment: StreamingInspectionTests.WindowedBytes(storage: bytes), initSection: nil,
                 wantsStreamInfo: streamInfo)
-            #expect(once == (try Self.twoPasses(bytes, uri: file, streamInfo: streamInfo)),
-                    "\(file) \(damage.map(\.rawValue) ?? "intact") stream info \(streamInfo)")
+            #expect(
+                once == (try Self.twoPasses(bytes, uri: file, streamInfo: streamInfo)),
+                "\(file) \(damage.map(\.rawValue) ?? "intact") stream info \(streamInfo)")
         }
     }
 
@@ -56,12 +57,14 @@ struct OnePassInspectionTests {
         let folder = try StreamingInspectionTests.bigSegments()
         let ts = [UInt8](try Data(contentsOf: folder.url.appendingPathComponent("big.ts")))
         let counted = CountingBytes(ts)
-        let facts = try SegmentInspector.inspect(uri: "big.ts", segment: counted, initSection: nil, wantsStreamInfo: false)
+        let facts = try SegmentInspector.inspect(
+            uri: "big.ts", segment: counted, initSection: nil, wantsStreamInfo: false)
         #expect(facts.problem == nil)
         #expect(facts.continuity?.errorCount == 0)
         // The container sniff reads the first few KiB; every other byte is read once (two
         // passes read each twice).
-        #expect(counted.bytesRead <= ts.count + (8 << 10), "\(counted.bytesRead) bytes read for a \(ts.count)-byte segment")
+        #expect(
+            counted.bytesRead <= ts.count + (8 << 10), "\(counted.bytesRead) bytes read for a \(ts.count)-byte segment")
         #expect(facts == (try Self.twoPasses(ts, uri: "big.ts", streamInfo: false)))
     }
 
@@ -80,12 +83,12 @@ struct OnePassInspectionTests {
             func read(_ start: Int, _ end: Int) {
                 input.withUnsafeBytes { feed.observe(UnsafeRawBufferPointer(rebasing: $0[start..<end]), at: start) }
             }
-            read(0, segmentOffset + 3000)                          // probe
-            read(0, segmentOffset + 2000)                          // read again from the start
-            read(input.count - 5000, input.count)                  // the end, for timing
-            read(segmentOffset + 2500, segmentOffset + 9000)       // on from the probe
+            read(0, segmentOffset + 3000)  // probe
+            read(0, segmentOffset + 2000)  // read again from the start
+            read(input.count - 5000, input.count)  // the end, for timing
+            read(segmentOffset + 2500, segmentOffset + 9000)  // on from the probe
             #expect(feed.scanner.consumed == 9000)
-            read(segmentOffset + 12_000, segmentOffset + 15_000)   // past a gap it never reads
+            read(segmentOffset + 12_000, segmentOffset + 15_000)  // past a gap it never reads
             #expect(feed.scanner.consumed == 9000)
             try feed.complete(from: InMemoryBytes(bytes), bufferSize: 1024, gauge: nil)
             #expect(feed.scanner.consumed == bytes.count)

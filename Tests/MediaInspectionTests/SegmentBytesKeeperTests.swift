@@ -30,7 +30,9 @@ import Testing
         inspector.keeper = keeper
         _ = try await inspector.inspect(SegmentRequest(uri: Fixtures.path("audio-aac.ts"), range: range))
         #expect(keeper.take(Fixtures.path("audio-aac.ts"), range: nil) == nil, "the whole file was never read")
-        #expect(keeper.take(Fixtures.path("audio-aac.ts"), range: range) == Array(bytes[range.offset..<range.offset + range.length]))
+        #expect(
+            keeper.take(Fixtures.path("audio-aac.ts"), range: range)
+                == Array(bytes[range.offset..<range.offset + range.length]))
     }
 
     @Test func videoSegmentsAndSegmentsOverTheBudgetAreNotKept() async throws {

@@ -6,7 +6,9 @@ import TestSupport
 /// `--decode`: every audio and video frame goes through libavcodec; what fails is counted per
 /// track, with libav's own words.
 struct SegmentDecoderTests {
-    static let cleanFiles = ["audio-aac.ts", "video-h264-aac.ts", "audio.aac", "audio-apic.mp3", "audio.ac3", "gstreamer-audio.ts"]
+    static let cleanFiles = [
+        "audio-aac.ts", "video-h264-aac.ts", "audio.aac", "audio-apic.mp3", "audio.ac3", "gstreamer-audio.ts",
+    ]
 
     static func decode(_ name: String, bytes: [UInt8]? = nil, decode: Bool = true) async throws -> SegmentFacts {
         let data = try bytes ?? Fixtures.bytes(name)
@@ -29,7 +31,9 @@ struct SegmentDecoderTests {
     }
 
     @Test func fragmentedMP4DecodesWithItsInitSection() async throws {
-        let source = MemorySource(files: ["init.mp4": try Fixtures.bytes("fmp4-init.mp4"), "seg.m4s": try Fixtures.bytes("fmp4-seg0.m4s")])
+        let source = MemorySource(files: [
+            "init.mp4": try Fixtures.bytes("fmp4-init.mp4"), "seg.m4s": try Fixtures.bytes("fmp4-seg0.m4s"),
+        ])
         let facts = try await SegmentInspector(source: source).inspect(
             SegmentRequest(uri: "seg.m4s", initSection: .init(uri: "init.mp4"), wantsDecode: true))
         let audio = try #require(facts.decoding?.first)
@@ -47,7 +51,8 @@ struct SegmentDecoderTests {
         // Three video packets from the middle of the segment, inside frames.
         let dropped = Array(TransportStreamDamage.framePackets(ts, pid: pid).prefix(3))
         #expect(dropped.count == 3)
-        let facts = try await Self.decode("video-h264-aac.ts", bytes: TransportStreamDamage.dropping(ts, packets: dropped))
+        let facts = try await Self.decode(
+            "video-h264-aac.ts", bytes: TransportStreamDamage.dropping(ts, packets: dropped))
         #expect(facts.problem == nil, "dropping whole packets keeps the segment demuxable")
         let decoding = try #require(facts.decoding)
         let video = try #require(decoding.first { $0.kind == .video })
@@ -64,7 +69,8 @@ struct SegmentDecoderTests {
         let pid = try #require(TransportStreamDamage.videoPID(ts))
         let targets = Array(TransportStreamDamage.framePackets(ts, pid: pid).prefix(2))
         #expect(targets.count == 2)
-        let facts = try await Self.decode("video-h264-aac.ts", bytes: TransportStreamDamage.zeroingPayload(ts, packets: targets))
+        let facts = try await Self.decode(
+            "video-h264-aac.ts", bytes: TransportStreamDamage.zeroingPayload(ts, packets: targets))
         let video = try #require(facts.decoding?.first { $0.kind == .video })
         #expect(video.failedFrameCount > 0, "\(video)")
         #expect(!video.reasons.isEmpty)
@@ -99,7 +105,9 @@ extension CorpusTests {
             let decoding = try #require(facts.decoding, "\(path)")
             #expect(!decoding.isEmpty, "\(path)")
             for track in decoding {
-                #expect(track.failedFrameCount == 0 && track.notDecoded == nil, "\((path as NSString).lastPathComponent): \(track)")
+                #expect(
+                    track.failedFrameCount == 0 && track.notDecoded == nil,
+                    "\((path as NSString).lastPathComponent): \(track)")
             }
             decoded += 1
         }

@@ -16,10 +16,15 @@ struct SegmentInspectorTests {
     }
 
     static let expectations = [
-        Expectation(file: "audio-aac.ts", container: .mpegTS, codecs: ["mp4a.40.2"], channels: 2, duration: 88 * 1024 / 44100),
-        Expectation(file: "video-h264-aac.ts", container: .mpegTS, codecs: ["avc1.64000a", "mp4a.40.2"], channels: 1, duration: 88 * 1024 / 44100),
-        Expectation(file: "audio.aac", container: .adts, codecs: ["mp4a.40.2"], channels: 2, duration: 88 * 1024 / 44100),
-        Expectation(file: "audio-apic.mp3", container: .mp3, codecs: ["mp4a.40.34"], channels: 1, duration: 78 * 1152 / 44100),
+        Expectation(
+            file: "audio-aac.ts", container: .mpegTS, codecs: ["mp4a.40.2"], channels: 2, duration: 88 * 1024 / 44100),
+        Expectation(
+            file: "video-h264-aac.ts", container: .mpegTS, codecs: ["avc1.64000a", "mp4a.40.2"], channels: 1,
+            duration: 88 * 1024 / 44100),
+        Expectation(
+            file: "audio.aac", container: .adts, codecs: ["mp4a.40.2"], channels: 2, duration: 88 * 1024 / 44100),
+        Expectation(
+            file: "audio-apic.mp3", container: .mp3, codecs: ["mp4a.40.34"], channels: 1, duration: 78 * 1152 / 44100),
         Expectation(file: "audio.ac3", container: .ac3, codecs: ["ac-3"], channels: 6, duration: 58 * 1536 / 44100),
     ]
 
@@ -48,7 +53,8 @@ struct SegmentInspectorTests {
 
     @Test func fragmentIsDemuxedWithItsInitSection() async throws {
         let inspector = SegmentInspector(source: LocalSegmentSource())
-        let request = SegmentRequest(uri: Fixtures.path("fmp4-seg0.m4s"), initSection: .init(uri: Fixtures.path("fmp4-init.mp4")))
+        let request = SegmentRequest(
+            uri: Fixtures.path("fmp4-seg0.m4s"), initSection: .init(uri: Fixtures.path("fmp4-init.mp4")))
         let facts = try await inspector.inspect(request)
         #expect(facts.problem == nil)
         #expect(facts.container == .fragmentedMP4)
@@ -67,11 +73,13 @@ struct SegmentInspectorTests {
         // Two segments in one resource, as EXT-X-BYTERANGE addresses them.
         let ts = try Fixtures.bytes("audio-aac.ts"), ac3 = try Fixtures.bytes("audio.ac3")
         let inspector = SegmentInspector(source: MemorySource(files: ["all.ts": ts + ac3]))
-        let second = try await inspector.inspect(SegmentRequest(uri: "all.ts", range: SegmentByteRange(offset: ts.count, length: ac3.count)))
+        let second = try await inspector.inspect(
+            SegmentRequest(uri: "all.ts", range: SegmentByteRange(offset: ts.count, length: ac3.count)))
         #expect(second.byteCount == ac3.count)
         #expect(second.container == .ac3, "sniffed bytes win over the .ts extension")
         #expect(second.codecStrings == ["ac-3"])
-        let first = try await inspector.inspect(SegmentRequest(uri: "all.ts", range: SegmentByteRange(offset: 0, length: ts.count)))
+        let first = try await inspector.inspect(
+            SegmentRequest(uri: "all.ts", range: SegmentByteRange(offset: 0, length: ts.count)))
         #expect(first.codecStrings == ["mp4a.40.2"])
     }
 

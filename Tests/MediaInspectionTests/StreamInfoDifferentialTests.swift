@@ -12,12 +12,15 @@ import TestSupport
 struct StreamInfoDifferentialTests {
     /// Every `.ts` file under `folder`, sorted.
     static func transportStreams(under folder: URL) -> [String] {
-        guard let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil) else { return [] }
+        guard let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil) else {
+            return []
+        }
         return walker.compactMap { ($0 as? URL)?.path }.filter { $0.hasSuffix(".ts") }.sorted()
     }
 
     static let committedSegments: [String] =
-        transportStreams(under: Fixtures.directory) + transportStreams(under: PackageRoot.url.appendingPathComponent("Samples"))
+        transportStreams(under: Fixtures.directory)
+        + transportStreams(under: PackageRoot.url.appendingPathComponent("Samples"))
 
     static let corpusSegments: [String] = CorpusTests.segments.filter { $0.hasSuffix(".ts") }
 
@@ -51,11 +54,15 @@ struct StreamInfoDifferentialTests {
     @Test func generatedStreamsHaveTheSameFactsWithoutDecodingVideo() throws {
         let folder = try TemporaryFolder()
         let video = ["-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25:duration=2"]
-        let audio = ["-f", "lavfi", "-i", "sine=frequency=440:sample_rate=44100:duration=2", "-c:a", "aac", "-b:a", "64k"]
+        let audio = [
+            "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=44100:duration=2", "-c:a", "aac", "-b:a", "64k",
+        ]
         try StreamingInspectionTests.ffmpeg(
             video + audio + ["-c:v", "libx264", "-bf", "3", "-g", "25", "-f", "mpegts", folder.path("bframes.ts")])
         try StreamingInspectionTests.ffmpeg(
-            video + ["-c:v", "libx265", "-x265-params", "log-level=none", "-g", "25", "-f", "mpegts", folder.path("hevc.ts")])
+            video + [
+                "-c:v", "libx265", "-x265-params", "log-level=none", "-g", "25", "-f", "mpegts", folder.path("hevc.ts"),
+            ])
         let bframes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: folder.path("bframes.ts"))))
         try Data(bframes.prefix(bframes.count / 2)).write(to: URL(fileURLWithPath: folder.path("cut.ts")))
         let paths = ["bframes.ts", "hevc.ts", "cut.ts"].map(folder.path)

@@ -26,16 +26,22 @@ struct StreamingInspectionTests {
     /// as TS, in a fresh folder.
     static func bigSegments() throws -> TemporaryFolder {
         let folder = try TemporaryFolder()
-        let source = ["-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=30", "-c:a", "aac", "-b:a", "192k", "-ac", "2"]
+        let source = [
+            "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=30", "-c:a", "aac", "-b:a", "192k",
+            "-ac", "2",
+        ]
         try ffmpeg(source + ["-f", "adts", folder.path("big.aac")])
         try ffmpeg(source + ["-f", "mpegts", folder.path("big.ts")])
         return folder
     }
 
     /// An ID3v2.4 tag with one TXXX frame, as a packager would put between audio frames.
-    static let trailingTag = ID3Tag(majorVersion: 4, frames: [.userText(description: "note", value: "at the end")]).serialized()
+    static let trailingTag = ID3Tag(majorVersion: 4, frames: [.userText(description: "note", value: "at the end")])
+        .serialized()
 
-    static func facts(_ bytes: [UInt8], uri: String, windowed: Bool, windowSize: Int = ByteCursor.defaultWindowSize) throws -> SegmentFacts {
+    static func facts(_ bytes: [UInt8], uri: String, windowed: Bool, windowSize: Int = ByteCursor.defaultWindowSize)
+        throws -> SegmentFacts
+    {
         try SegmentInspector.inspect(
             uri: uri, segment: windowed ? WindowedBytes(storage: bytes) : InMemoryBytes(bytes), initSection: nil,
             wantsStreamInfo: true, windowSize: windowSize)
@@ -93,13 +99,17 @@ struct StreamingInspectionTests {
         let folder = try Self.bigSegments()
         let key: [UInt8] = Array(0..<16)
         try folder.write(Data(key), to: "enc/key.bin")
-        try folder.write(Data("key.bin\n\(folder.path("enc/key.bin"))\n000102030405060708090a0b0c0d0e0f\n".utf8), to: "keyinfo")
+        try folder.write(
+            Data("key.bin\n\(folder.path("enc/key.bin"))\n000102030405060708090a0b0c0d0e0f\n".utf8), to: "keyinfo")
         try Self.ffmpeg([
             "-i", folder.path("big.ts"), "-c", "copy", "-f", "hls", "-hls_time", "100", "-hls_playlist_type", "vod",
-            "-hls_key_info_file", folder.path("keyinfo"), "-hls_segment_filename", folder.path("enc/seg%d.ts"), folder.path("enc/index.m3u8"),
+            "-hls_key_info_file", folder.path("keyinfo"), "-hls_segment_filename", folder.path("enc/seg%d.ts"),
+            folder.path("enc/index.m3u8"),
         ])
-        let clear = try await SegmentInspector(source: LocalSegmentSource()).inspect(SegmentRequest(uri: folder.path("big.ts")))
-        let encrypted = try #require(FileManager.default.attributesOfItem(atPath: folder.path("enc/seg0.ts"))[.size] as? Int)
+        let clear = try await SegmentInspector(source: LocalSegmentSource()).inspect(
+            SegmentRequest(uri: folder.path("big.ts")))
+        let encrypted = try #require(
+            FileManager.default.attributesOfItem(atPath: folder.path("enc/seg0.ts"))[.size] as? Int)
         let decryption = SegmentDecryption(keyURI: folder.path("enc/key.bin"), iv: Array(0..<16))
         let gauge = BufferGauge()
         let facts = try await SegmentInspector(source: LocalSegmentSource()).inspect(
@@ -117,7 +127,9 @@ struct StreamingInspectionTests {
         let refused = try await SegmentInspector(source: LocalSegmentSource()).inspect(
             SegmentRequest(uri: folder.path("enc/cut.ts"), decryption: decryption))
         #expect(refused.byteCount == encrypted - 5)
-        #expect(refused.problem?.contains("not a whole number of 16-byte AES blocks") == true, "\(refused.problem ?? "no problem")")
+        #expect(
+            refused.problem?.contains("not a whole number of 16-byte AES blocks") == true,
+            "\(refused.problem ?? "no problem")")
     }
 
     @Test func buffersHoldTheSameFewBytesWhateverTheSegmentSize() async throws {

@@ -4,17 +4,21 @@ import TestSupport
 
 /// Paths to the committed fixtures and to the optional shared corpus.
 enum Fixtures {
-    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
+    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+        "Fixtures")
 
     static func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
 
-    static func bytes(_ name: String) throws -> [UInt8] { [UInt8](try Data(contentsOf: directory.appendingPathComponent(name))) }
+    static func bytes(_ name: String) throws -> [UInt8] {
+        [UInt8](try Data(contentsOf: directory.appendingPathComponent(name)))
+    }
 
     /// `../shared/corpus` next to the package root, or `HLSCHECK_CORPUS`; nil when absent.
     static let corpus: URL? = PackageRoot.corpus
 
     static func inspect(_ name: String, streamInfo: Bool = false) async throws -> SegmentFacts {
-        try await SegmentInspector(source: LocalSegmentSource()).inspect(SegmentRequest(uri: path(name), wantsStreamInfo: streamInfo))
+        try await SegmentInspector(source: LocalSegmentSource()).inspect(
+            SegmentRequest(uri: path(name), wantsStreamInfo: streamInfo))
     }
 }
 

@@ -6,7 +6,8 @@ import Testing
 /// WebVTT file, whatever their name says.
 struct WebVTTSegmentTests {
     static func inspect(_ name: String, _ text: [UInt8]) async throws -> SegmentFacts {
-        try await SegmentInspector(source: MemorySource(files: [name: text])).inspect(SegmentRequest(uri: name, wantsStreamInfo: true))
+        try await SegmentInspector(source: MemorySource(files: [name: text])).inspect(
+            SegmentRequest(uri: name, wantsStreamInfo: true))
     }
 
     @Test(arguments: [
@@ -28,7 +29,10 @@ struct WebVTTSegmentTests {
     }
 
     @Test(arguments: [
-        ("en0.vtt", "1\n00:00:00,000 --> 00:00:01,000\nan SRT cue\n", "does not start like webvtt (expected the WEBVTT signature"),
+        (
+            "en0.vtt", "1\n00:00:00,000 --> 00:00:01,000\nan SRT cue\n",
+            "does not start like webvtt (expected the WEBVTT signature"
+        ),
         ("en0.vtt", "WEBVTTX\n", "does not start like webvtt"),
         ("en0.vtt", "", "segment is empty"),
     ])

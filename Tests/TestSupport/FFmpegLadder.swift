@@ -8,14 +8,16 @@ public import Foundation
 /// EXT-X-INDEPENDENT-SEGMENTS. Returns the multivariant playlist's path.
 public func makeFFmpegDefaultLadder(in folder: String, seconds: Int = 6) throws -> String {
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-    try ToolProcess.run([
-        "ffmpeg", "-nostdin", "-hide_banner", "-loglevel", "error", "-y",
-        "-f", "lavfi", "-i", "testsrc2=size=640x360:rate=25", "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000",
-        "-t", String(seconds), "-map", "0:v", "-map", "1:a", "-map", "0:v", "-map", "1:a",
-        "-c:v", "libx264", "-preset", "veryfast", "-g", "50", "-c:a", "aac", "-b:a", "64k",
-        "-b:v:0", "600k", "-s:v:1", "320x180", "-b:v:1", "200k",
-        "-f", "hls", "-master_pl_name", "master.m3u8", "-var_stream_map", "v:0,a:0 v:1,a:1", "stream_%v.m3u8",
-    ], in: folder)
+    try ToolProcess.run(
+        [
+            "ffmpeg", "-nostdin", "-hide_banner", "-loglevel", "error", "-y",
+            "-f", "lavfi", "-i", "testsrc2=size=640x360:rate=25", "-f", "lavfi", "-i",
+            "sine=frequency=440:sample_rate=48000",
+            "-t", String(seconds), "-map", "0:v", "-map", "1:a", "-map", "0:v", "-map", "1:a",
+            "-c:v", "libx264", "-preset", "veryfast", "-g", "50", "-c:a", "aac", "-b:a", "64k",
+            "-b:v:0", "600k", "-s:v:1", "320x180", "-b:v:1", "200k",
+            "-f", "hls", "-master_pl_name", "master.m3u8", "-var_stream_map", "v:0,a:0 v:1,a:1", "stream_%v.m3u8",
+        ], in: folder)
     return (folder as NSString).appendingPathComponent("master.m3u8")
 }
 
@@ -43,23 +45,31 @@ public enum SingleFileLadder: String, CaseIterable, Sendable, CustomStringConver
         let aac = ["-c:a", "aac", "-b:a", "32k", "-ac", "2"]
         let exact = ["-map_metadata", "-1", "-fflags", "+bitexact", "-flags:a", "+bitexact", "-flags:v", "+bitexact"]
         func hls(_ name: String) -> [String] {
-            ["-f", "hls", "-hls_time", "2", "-hls_playlist_type", "vod", "-hls_flags", "independent_segments+single_file"]
+            [
+                "-f", "hls", "-hls_time", "2", "-hls_playlist_type", "vod", "-hls_flags",
+                "independent_segments+single_file",
+            ]
                 + (self == .fragmentedMP4 ? ["-hls_segment_type", "fmp4"] : [])
                 + ["-hls_segment_filename", "\(name)/\(name).\(fileExtension)", "\(name)/index.m3u8"]
         }
         var master = "#EXTM3U\n#EXT-X-VERSION:\(self == .fragmentedMP4 ? 7 : 6)\n#EXT-X-INDEPENDENT-SEGMENTS\n"
         if audioOnlyVariant {
-            try FileManager.default.createDirectory(atPath: (folder as NSString).appendingPathComponent("audio"), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                atPath: (folder as NSString).appendingPathComponent("audio"), withIntermediateDirectories: true)
             try ToolProcess.run(common + audioInput + ["-t", "5.98"] + aac + exact + hls("audio"), in: folder)
             master += "#EXT-X-STREAM-INF:BANDWIDTH=1,CODECS=\"mp4a.40.2\"\naudio/index.m3u8\n"
         }
         if muxed {
-            try FileManager.default.createDirectory(atPath: (folder as NSString).appendingPathComponent("video"), withIntermediateDirectories: true)
-            try ToolProcess.run(common + ["-f", "lavfi", "-i", "testsrc2=size=128x72:rate=25:duration=6"] + audioInput + [
-                "-c:v", "libx264", "-threads", "1", "-profile:v", "baseline", "-level", "3.0", "-pix_fmt", "yuv420p",
-                "-g", "50", "-keyint_min", "50", "-sc_threshold", "0", "-b:v", "100k",
-            ] + aac + exact + hls("video"), in: folder)
-            master += "#EXT-X-STREAM-INF:BANDWIDTH=1,CODECS=\"avc1.42c01e,mp4a.40.2\",RESOLUTION=128x72\nvideo/index.m3u8\n"
+            try FileManager.default.createDirectory(
+                atPath: (folder as NSString).appendingPathComponent("video"), withIntermediateDirectories: true)
+            try ToolProcess.run(
+                common + ["-f", "lavfi", "-i", "testsrc2=size=128x72:rate=25:duration=6"] + audioInput + [
+                    "-c:v", "libx264", "-threads", "1", "-profile:v", "baseline", "-level", "3.0", "-pix_fmt",
+                    "yuv420p",
+                    "-g", "50", "-keyint_min", "50", "-sc_threshold", "0", "-b:v", "100k",
+                ] + aac + exact + hls("video"), in: folder)
+            master +=
+                "#EXT-X-STREAM-INF:BANDWIDTH=1,CODECS=\"avc1.42c01e,mp4a.40.2\",RESOLUTION=128x72\nvideo/index.m3u8\n"
         }
         let path = (folder as NSString).appendingPathComponent("master.m3u8")
         try Data(master.utf8).write(to: URL(fileURLWithPath: path))

@@ -26,7 +26,9 @@ public enum Golden {
         let folder = try TemporaryFolder(["output": actual])
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["diff", "-u", "--label", "committed", "--label", "output", committed.path, folder.path("output")]
+        process.arguments = [
+            "diff", "-u", "--label", "committed", "--label", "output", committed.path, folder.path("output"),
+        ]
         let pipe = Pipe()
         process.standardOutput = pipe
         try ProcessLaunch.run(process)

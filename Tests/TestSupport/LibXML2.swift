@@ -18,7 +18,8 @@ public struct ParsedElement: Sendable {
     /// The descendants named `name` that have every class in `classes` (space-separated `class`).
     public func find(_ name: String, classes: Set<String> = []) -> [ParsedElement] {
         descendants.filter { element in
-            element.name == name && classes.isSubset(of: Set((element.attributes["class"] ?? "").split(separator: " ").map(String.init)))
+            element.name == name
+                && classes.isSubset(of: Set((element.attributes["class"] ?? "").split(separator: " ").map(String.init)))
         }
     }
 }
@@ -69,12 +70,15 @@ public enum LibXML2 {
         }
         defer { xmlSchemaFreeValidCtxt(validator) }
         let log = ErrorLog()
-        xmlSchemaSetValidStructuredErrors(validator, { context, error in
-            guard let context, let error else { return }
-            let log = Unmanaged<ErrorLog>.fromOpaque(context).takeUnretainedValue()
-            let message = error.pointee.message.map { String(cString: $0) } ?? "unknown error"
-            log.messages.append("line \(error.pointee.line): \(message.split(separator: "\n").joined(separator: " "))")
-        }, Unmanaged.passUnretained(log).toOpaque())
+        xmlSchemaSetValidStructuredErrors(
+            validator,
+            { context, error in
+                guard let context, let error else { return }
+                let log = Unmanaged<ErrorLog>.fromOpaque(context).takeUnretainedValue()
+                let message = error.pointee.message.map { String(cString: $0) } ?? "unknown error"
+                log.messages.append(
+                    "line \(error.pointee.line): \(message.split(separator: "\n").joined(separator: " "))")
+            }, Unmanaged.passUnretained(log).toOpaque())
         let result = withExtendedLifetime(log) { xmlSchemaValidateDoc(validator, document) }
         if result != 0 && log.messages.isEmpty { return ["xmlSchemaValidateDoc returned \(result)"] }
         return log.messages
@@ -133,6 +137,8 @@ public enum JUnitExtensions {
         // libxml2 writes attribute values with `"` escaped, so a value never holds a quote; and
         // text with `<` escaped, so an output element's text holds no `<`.
         xml.replacingOccurrences(of: #"(<testcase [^>]*?) file="[^"]*""#, with: "$1", options: .regularExpression)
-            .replacingOccurrences(of: #"<system-out>[^<]*</system-out>(\s*)</testcase>"#, with: "$1</testcase>", options: .regularExpression)
+            .replacingOccurrences(
+                of: #"<system-out>[^<]*</system-out>(\s*)</testcase>"#, with: "$1</testcase>",
+                options: .regularExpression)
     }
 }

@@ -11,7 +11,9 @@ public func makeAudioRenditionShareTheAudioOnlySegments(compliantAt folder: Stri
     let text = try String(contentsOfFile: master, encoding: .utf8)
         .replacingOccurrences(
             of: "#EXT-X-INDEPENDENT-SEGMENTS\n",
-            with: "#EXT-X-INDEPENDENT-SEGMENTS\n#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"aud\",NAME=\"en\",DEFAULT=YES,AUTOSELECT=YES,URI=\"audio/rendition.m3u8\"\n")
+            with:
+                "#EXT-X-INDEPENDENT-SEGMENTS\n#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"aud\",NAME=\"en\",DEFAULT=YES,AUTOSELECT=YES,URI=\"audio/rendition.m3u8\"\n"
+        )
         .replacingOccurrences(of: "FRAME-RATE=25.000\nv0/", with: "FRAME-RATE=25.000,AUDIO=\"aud\"\nv0/")
     try Data(text.utf8).write(to: URL(fileURLWithPath: master))
     return master

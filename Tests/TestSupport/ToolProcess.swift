@@ -30,7 +30,9 @@ public enum ToolProcess {
     /// The program's path on PATH, nil when it is not installed.
     public static func locate(_ program: String) -> String? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
-        return path.split(separator: ":").map { "\($0)/\(program)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+        return path.split(separator: ":").map { "\($0)/\(program)" }.first {
+            FileManager.default.isExecutableFile(atPath: $0)
+        }
     }
 
     /// Runs `arguments` — the program first, looked up on PATH unless `executable` names it — in
@@ -83,11 +85,12 @@ public enum ToolProcess {
     ) async throws -> Result {
         try await withCheckedThrowingContinuation { continuation in
             Thread.detachNewThread {
-                continuation.resume(with: Swift.Result {
-                    try capture(
-                        arguments, executable: executable, in: folder, environment: environment,
-                        replacingEnvironment: replacingEnvironment, timeout: timeout)
-                })
+                continuation.resume(
+                    with: Swift.Result {
+                        try capture(
+                            arguments, executable: executable, in: folder, environment: environment,
+                            replacingEnvironment: replacingEnvironment, timeout: timeout)
+                    })
             }
         }
     }
@@ -95,10 +98,14 @@ public enum ToolProcess {
     /// Runs `arguments` in `folder` and returns its standard output; throws, with what it wrote
     /// to standard error, when it exits with a status other than 0.
     @discardableResult
-    public static func run(_ arguments: [String], in folder: String? = nil, environment: [String: String] = [:]) throws -> String {
+    public static func run(_ arguments: [String], in folder: String? = nil, environment: [String: String] = [:]) throws
+        -> String
+    {
         let result = try capture(arguments, in: folder.map { URL(fileURLWithPath: $0) }, environment: environment)
         guard result.status == 0 else {
-            throw Failure(description: "\(arguments.prefix(3).joined(separator: " ")) failed (\(result.status)): \(result.stderr)")
+            throw Failure(
+                description: "\(arguments.prefix(3).joined(separator: " ")) failed (\(result.status)): \(result.stderr)"
+            )
         }
         return result.stdout
     }

@@ -11,7 +11,10 @@ public enum VerdictFixtures {
     public static func make(_ name: String) throws -> TemporaryFolder {
         let folder = try TemporaryFolder()
         do {
-            try ToolProcess.run(["sh", PackageRoot.url.appendingPathComponent("Tests/Scripts/verdict-fixtures.sh").path, folder.url.path, name])
+            try ToolProcess.run([
+                "sh", PackageRoot.url.appendingPathComponent("Tests/Scripts/verdict-fixtures.sh").path, folder.url.path,
+                name,
+            ])
         } catch {
             throw Failure(description: "verdict-fixtures.sh \(name): \(error)")
         }

@@ -9,13 +9,17 @@ import Testing
     static func sampleCopy(in folder: TemporaryFolder) throws -> String {
         let samples = PackageRoot.url.appendingPathComponent("Samples")
         for name in ["no-audio-only", "compliant", "poster.jpg"] {
-            try FileManager.default.copyItem(at: samples.appendingPathComponent(name), to: folder.url.appendingPathComponent(name))
+            try FileManager.default.copyItem(
+                at: samples.appendingPathComponent(name), to: folder.url.appendingPathComponent(name))
         }
         return folder.path("no-audio-only/master.m3u8")
     }
 
     static func arguments(_ folder: TemporaryFolder, _ extra: [String] = []) -> [String] {
-        ["--add-audio-only", "--image", folder.path("poster.jpg"), folder.path("no-audio-only/master.m3u8"), "--in-place", "--root", folder.path("")] + extra
+        [
+            "--add-audio-only", "--image", folder.path("poster.jpg"), folder.path("no-audio-only/master.m3u8"),
+            "--in-place", "--root", folder.path(""),
+        ] + extra
     }
 
     @Test func addsTheVariantSaysTheArithmeticThenFindsItThenRemovesIt() throws {
@@ -26,7 +30,9 @@ import Testing
         let added = try #require(try EmbedCommandTests.embed(Self.arguments(folder)))
         #expect(added.status == 0, "\(added.stderr)")
         #expect(added.stdout.contains("added the audio-only variant audio-only/index.m3u8 "), "\(added.stdout)")
-        #expect(added.stdout.contains("\n  audio ") && added.stdout.contains(" kbit/s (AAC-LC, stereo, 44100 Hz; measured peak "), "\(added.stdout)")
+        #expect(
+            added.stdout.contains("\n  audio ")
+                && added.stdout.contains(" kbit/s (AAC-LC, stereo, 44100 Hz; measured peak "), "\(added.stdout)")
         #expect(added.stdout.contains("\n  + poster 6449 bytes in every segment "))
         #expect(added.stdout.contains("within the 64.0 kbit/s budget"))
         #expect(added.stdout.contains("1 stream checked: 0 errors, 0 warnings, 0 notes"), "\(added.stdout)")
@@ -37,11 +43,16 @@ import Testing
 
         let again = try #require(try EmbedCommandTests.embed(Self.arguments(folder)))
         #expect(again.status == 0)
-        #expect(again.stdout.contains("already has an audio-only variant that does its job: audio-only/index.m3u8 "), "\(again.stdout)")
-        #expect(again.stdout.contains("within the 64.0 kbit/s budget, the poster in every segment; nothing was written"), "\(again.stdout)")
+        #expect(
+            again.stdout.contains("already has an audio-only variant that does its job: audio-only/index.m3u8 "),
+            "\(again.stdout)")
+        #expect(
+            again.stdout.contains("within the 64.0 kbit/s budget, the poster in every segment; nothing was written"),
+            "\(again.stdout)")
 
-        let removed = try #require(try EmbedCommandTests.embed(
-            ["--add-audio-only", "--remove", master, "--in-place", "--root", folder.path("")]))
+        let removed = try #require(
+            try EmbedCommandTests.embed(
+                ["--add-audio-only", "--remove", master, "--in-place", "--root", folder.path("")]))
         // Exits like check: without the variant the stream fails again, and says why.
         #expect(removed.status == 1, "\(removed.stderr)")
         #expect(removed.stdout.contains("removed the audio-only variant audio-only/index.m3u8"), "\(removed.stdout)")
@@ -55,20 +66,28 @@ import Testing
         let master = try Self.sampleCopy(in: folder)
         for variant in ["v0", "v1", "audio"] {
             let playlist = folder.path("compliant/\(variant)/index.m3u8")
-            let live = try String(contentsOfFile: playlist, encoding: .utf8).replacingOccurrences(of: "#EXT-X-ENDLIST\n", with: "")
+            let live = try String(contentsOfFile: playlist, encoding: .utf8).replacingOccurrences(
+                of: "#EXT-X-ENDLIST\n", with: "")
             try Data(live.utf8).write(to: URL(fileURLWithPath: playlist))
         }
         let before = try snapshot(folder.path(""))
         let result = try #require(try EmbedCommandTests.embed(Self.arguments(folder)))
         #expect(result.status == 2)
-        #expect(result.stderr.contains("index.m3u8 has no EXT-X-ENDLIST: a live stream whose encoder may still be writing it"), "\(result.stderr)")
+        #expect(
+            result.stderr.contains(
+                "index.m3u8 has no EXT-X-ENDLIST: a live stream whose encoder may still be writing it"),
+            "\(result.stderr)")
         #expect(try snapshot(folder.path("")) == before, "nothing written: \(master)")
     }
 
     @Test func audioOptionsWithoutAddAudioOnlyAreAUsageError() throws {
-        let result = try #require(try EmbedCommandTests.embed(["--image", "poster.jpg", "--audio-bitrate", "48", "master.m3u8", "--in-place"]))
+        let result = try #require(
+            try EmbedCommandTests.embed(["--image", "poster.jpg", "--audio-bitrate", "48", "master.m3u8", "--in-place"])
+        )
         #expect(result.status == 64)
-        #expect(result.stderr.contains("--audio-bitrate, --audio-from, --name and --replace go with --add-audio-only"), "\(result.stderr)")
+        #expect(
+            result.stderr.contains("--audio-bitrate, --audio-from, --name and --replace go with --add-audio-only"),
+            "\(result.stderr)")
     }
 
     /// Every URI the master and its media playlists name exists: a player sees a whole stream.
@@ -83,7 +102,11 @@ import Testing
             let base = (playlist as NSString).deletingLastPathComponent
             for line in text.split(separator: "\n") where !line.hasPrefix("#") && !line.isEmpty {
                 let path = (base as NSString).appendingPathComponent(String(line))
-                if path.hasSuffix(".m3u8") { pending.append(path) } else if !FileManager.default.fileExists(atPath: path) { missing.append(path) }
+                if path.hasSuffix(".m3u8") {
+                    pending.append(path)
+                } else if !FileManager.default.fileExists(atPath: path) {
+                    missing.append(path)
+                }
             }
         }
         return missing
@@ -94,11 +117,15 @@ import Testing
         // How many steps a run takes, and the clean result.
         let reference = try TemporaryFolder()
         _ = try Self.sampleCopy(in: reference)
-        let counted = try #require(try EmbedCommandTests.embed(Self.arguments(reference), environment: ["HLSCHECK_TEST_COUNT_STEPS": "1"]))
+        let counted = try #require(
+            try EmbedCommandTests.embed(Self.arguments(reference), environment: ["HLSCHECK_TEST_COUNT_STEPS": "1"]))
         #expect(counted.status == 0, "\(counted.stderr)")
-        let steps = counted.stderr.split(separator: "\n").compactMap { $0.split(separator: " ").last.flatMap { Int($0) } }.max() ?? 0
+        let steps =
+            counted.stderr.split(separator: "\n").compactMap { $0.split(separator: " ").last.flatMap { Int($0) } }.max()
+            ?? 0
         #expect(steps > 10, "\(steps) steps")
-        let clean = try FileManager.default.contentsOfDirectory(atPath: reference.path("no-audio-only/audio-only")).sorted()
+        let clean = try FileManager.default.contentsOfDirectory(atPath: reference.path("no-audio-only/audio-only"))
+            .sorted()
 
         var generator = SplitMix64(seed: 12)
         var chosen = Set([1, 2, steps - 1, steps])
@@ -106,15 +133,19 @@ import Testing
         for step in chosen.sorted() {
             let folder = try TemporaryFolder()
             let master = try Self.sampleCopy(in: folder)
-            let killed = try EmbedCommandTests.embed(Self.arguments(folder), environment: ["HLSCHECK_TEST_KILL_AT_STEP": String(step)])
+            let killed = try EmbedCommandTests.embed(
+                Self.arguments(folder), environment: ["HLSCHECK_TEST_KILL_AT_STEP": String(step)])
             #expect(killed == nil, "step \(step) is within the run")
             #expect(Self.missingReferences(master).isEmpty, "killed at step \(step): \(Self.missingReferences(master))")
 
             let next = try #require(try EmbedCommandTests.embed(Self.arguments(folder)))
             #expect(next.status == 0, "after a kill at step \(step): \(next.stderr)")
-            let left = try FileManager.default.contentsOfDirectory(atPath: folder.path("no-audio-only/audio-only")).sorted()
+            let left = try FileManager.default.contentsOfDirectory(atPath: folder.path("no-audio-only/audio-only"))
+                .sorted()
             #expect(left == clean, "after a kill at step \(step) and a run to the end")
-            let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.path("no-audio-only")).filter { $0.hasPrefix(".hlscheck-embed") }
+            let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.path("no-audio-only")).filter {
+                $0.hasPrefix(".hlscheck-embed")
+            }
             #expect(leftovers.isEmpty, "after a kill at step \(step): \(leftovers)")
         }
     }

@@ -15,7 +15,9 @@ import Darwin
 struct AdversarialInputTests {
     static let poster = PackageRoot.url.appendingPathComponent("Samples/poster.jpg").path
 
-    func run(_ arguments: [String], in folder: URL = PackageRoot.url, environment: [String: String] = [:]) throws -> CommandResult {
+    func run(_ arguments: [String], in folder: URL = PackageRoot.url, environment: [String: String] = [:]) throws
+        -> CommandResult
+    {
         let result = try HLSCheckBinary.run(arguments, in: folder, timeout: 120, environment: environment)
         #expect(!result.killedBySignal, "hlscheck \(arguments) crashed or hung: \(result.stderr.suffix(500))")
         return result
@@ -25,7 +27,8 @@ struct AdversarialInputTests {
     func compliantCopy() throws -> TemporaryFolder {
         let folder = try TemporaryFolder()
         try FileManager.default.copyItem(
-            at: PackageRoot.url.appendingPathComponent("Samples/compliant"), to: folder.url.appendingPathComponent("stream"))
+            at: PackageRoot.url.appendingPathComponent("Samples/compliant"),
+            to: folder.url.appendingPathComponent("stream"))
         return folder
     }
 
@@ -37,10 +40,14 @@ struct AdversarialInputTests {
         let folder = try compliantCopy()
         let lookalike = folder.path(".out.hlscheck-embed-backup.tmp")
         try folder.write(Data("precious\n".utf8), to: ".out.hlscheck-embed-backup.tmp/thesis.txt")
-        let result = try run(["embed", "--image", Self.poster, folder.path("stream/master.m3u8"), "--output", folder.path("out")])
+        let result = try run([
+            "embed", "--image", Self.poster, folder.path("stream/master.m3u8"), "--output", folder.path("out"),
+        ])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(FileManager.default.fileExists(atPath: folder.path("out/master.m3u8")))
-        #expect(try String(contentsOfFile: lookalike + "/thesis.txt", encoding: .utf8) == "precious\n", "the user's folder was removed")
+        #expect(
+            try String(contentsOfFile: lookalike + "/thesis.txt", encoding: .utf8) == "precious\n",
+            "the user's folder was removed")
         #expect(!result.stderr.contains("interrupted run"), "\(result.stderr)")
         // Nothing of the run itself is left beside the copy.
         let beside = try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted()
@@ -89,12 +96,15 @@ struct AdversarialInputTests {
                 .first { $0.hasPrefix("libavformat.so.") && $0.split(separator: ".").count == 3 },
             "libavformat.so.N is installed")
         let major = try #require(Int(installed.split(separator: ".")[2]))
-        let source = functions.map { "long \($0)(void) { return 1; }\n" }.joined()
+        let source =
+            functions.map { "long \($0)(void) { return 1; }\n" }.joined()
             + "unsigned avformat_version(void) { return \(major + 1)u << 16 | 3u << 8 | 100u; }\n"
         try folder.write(Data(source.utf8), to: "impostor.c")
         let compile = Process()
         compile.executableURL = URL(fileURLWithPath: try #require(Self.compiler))
-        compile.arguments = ["-shared", "-fPIC", "-Wl,-soname,\(installed)", "-o", folder.path(installed), folder.path("impostor.c")]
+        compile.arguments = [
+            "-shared", "-fPIC", "-Wl,-soname,\(installed)", "-o", folder.path(installed), folder.path("impostor.c"),
+        ]
         try ProcessLaunch.run(compile)
         compile.waitUntilExit()
         try #require(compile.terminationStatus == 0, "the impostor library compiles")
@@ -102,8 +112,10 @@ struct AdversarialInputTests {
         for arguments in [["Samples/compliant/master.m3u8"], ["inspect", "Samples/compliant/audio/seg0.ts"]] {
             let result = try run(arguments, environment: ["LD_LIBRARY_PATH": folder.url.path])
             #expect(result.status == 2, "\(arguments): \(result.stderr)")
-            #expect(result.stderr.contains("\(folder.path(installed)) is version \(major + 1).3.100, not the major version \(major)"),
-                    "\(arguments): \(result.stderr)")
+            #expect(
+                result.stderr.contains(
+                    "\(folder.path(installed)) is version \(major + 1).3.100, not the major version \(major)"),
+                "\(arguments): \(result.stderr)")
             #expect(result.stderr.contains("install the Debian package libavformat\(major)"), "\(result.stderr)")
         }
     }
@@ -117,16 +129,22 @@ struct AdversarialInputTests {
         let folder = try compliantCopy()
         let audio = folder.path("stream/audio")
         try FileManager.default.removeItem(atPath: audio + "/seg1.ts")
-        try FileManager.default.createSymbolicLink(atPath: audio + "/seg1.ts", withDestinationPath: "../../elsewhere/seg1.ts")
+        try FileManager.default.createSymbolicLink(
+            atPath: audio + "/seg1.ts", withDestinationPath: "../../elsewhere/seg1.ts")
         try FileManager.default.removeItem(atPath: audio + "/seg2.ts")
         try FileManager.default.createSymbolicLink(atPath: audio + "/seg2.ts", withDestinationPath: "seg2.ts")
         let result = try run([folder.path("stream/master.m3u8")])
         #expect(result.status == 1, "\(result.stderr)")
-        #expect(result.stdout.contains(
-            "audio/index.m3u8:8: error: segment seg1.ts: is a symbolic link to a file that does not exist (../../elsewhere/seg1.ts); restore the file or fix the link"),
+        #expect(
+            result.stdout.contains(
+                "audio/index.m3u8:8: error: segment seg1.ts: is a symbolic link to a file that does not exist (../../elsewhere/seg1.ts); restore the file or fix the link"
+            ),
             "\(result.stdout)")
-        #expect(result.stdout.contains("audio/index.m3u8:10: error: segment seg2.ts: is a symbolic link in a loop of links (seg2.ts); fix the link"),
-                "\(result.stdout)")
+        #expect(
+            result.stdout.contains(
+                "audio/index.m3u8:10: error: segment seg2.ts: is a symbolic link in a loop of links (seg2.ts); fix the link"
+            ),
+            "\(result.stdout)")
     }
 }
 
@@ -143,7 +161,8 @@ extension AdversarialInputTests {
         #expect(result.stderr.contains("--output \(target) is a"), "\(result.stderr)")
         #expect(result.stderr.contains("not a folder: name a new folder"), "\(result.stderr)")
         #expect(try String(contentsOfFile: folder.path("notes.txt"), encoding: .utf8) == "keep\n")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted() == ["notes.txt", "stream"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted() == ["notes.txt", "stream"])
     }
 }
 
@@ -159,7 +178,8 @@ extension AdversarialInputTests {
         let tables = 3 * 188
         let first = try Data(contentsOf: source.appendingPathComponent("seg0.ts"))
         try folder.write(first.prefix(tables), to: "audio/init.ts")
-        var playlist = "#EXTM3U\n#EXT-X-VERSION:6\n#EXT-X-TARGETDURATION:6\n#EXT-X-PLAYLIST-TYPE:VOD\n#EXT-X-MAP:URI=\"init.ts\"\n"
+        var playlist =
+            "#EXTM3U\n#EXT-X-VERSION:6\n#EXT-X-TARGETDURATION:6\n#EXT-X-PLAYLIST-TYPE:VOD\n#EXT-X-MAP:URI=\"init.ts\"\n"
         for index in 0..<3 {
             let bytes = try Data(contentsOf: source.appendingPathComponent("seg\(index).ts"))
             #expect(bytes.count > tables && bytes[tables] == 0x47)
@@ -167,7 +187,9 @@ extension AdversarialInputTests {
             playlist += "#EXTINF:6.0,\ns\(index).ts\n"
         }
         try folder.write(Data((playlist + "#EXT-X-ENDLIST\n").utf8), to: "audio/index.m3u8")
-        try folder.write(Data("#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=60000,CODECS=\"mp4a.40.2\"\naudio/index.m3u8\n".utf8), to: "master.m3u8")
+        try folder.write(
+            Data("#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=60000,CODECS=\"mp4a.40.2\"\naudio/index.m3u8\n".utf8),
+            to: "master.m3u8")
         let result = try run([folder.path("master.m3u8"), "--format", "json"])
         #expect(!result.stdout.contains("segment-unreadable"), "\(result.stdout)")
         let report = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])

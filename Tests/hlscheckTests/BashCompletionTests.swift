@@ -44,7 +44,8 @@ import Testing
         try folder.write(Data(generated.stdout.utf8), to: ".completion.bash")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = ["--norc", "--noprofile", "-c", driver, "driver", folder.path(".completion.bash"), script] + words
+        process.arguments =
+            ["--norc", "--noprofile", "-c", driver, "driver", folder.path(".completion.bash"), script] + words
         process.currentDirectoryURL = folder.url
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
@@ -85,10 +86,14 @@ import Testing
     @Test func outputCompletesTheFormatThenAnyFile() throws {
         let folder = try Self.folder()
         #expect(try Self.complete(["Sample.m3u8", "--output", "js"], in: folder) == ["json="])
-        #expect(Set(try Self.complete(["check", "Sample.m3u8", "-o", ""], in: folder))
-            == ["text=", "json=", "junit=", "github=", "sarif=", "html="])
+        #expect(
+            Set(try Self.complete(["check", "Sample.m3u8", "-o", ""], in: folder))
+                == ["text=", "json=", "junit=", "github=", "sarif=", "html="])
         // Bash splits `html=rep` at `=`: the word completed is `rep`, a file or folder of any name.
         #expect(try Self.complete(["Sample.m3u8", "--output", "html", "=", "rep"], in: folder) == ["reports"])
-        #expect(try Self.complete(["check", "Sample.m3u8", "-o", "json", "=", "reports/"], in: folder) == ["reports/old.html"])
+        #expect(
+            try Self.complete(["check", "Sample.m3u8", "-o", "json", "=", "reports/"], in: folder) == [
+                "reports/old.html"
+            ])
     }
 }

@@ -41,7 +41,8 @@ import Testing
         #expect(text.stdout.contains("measured 2 of 4 (12.0 s)"), "\(text.stdout)")
         let json = try HLSCheckBinary.run([VerdictFixtures.master(folder, "partial"), "--format", "json"])
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
-        let audio = try #require((object["variants"] as? [[String: Any]])?.first { $0["uri"] as? String == "audio/index.m3u8" })
+        let audio = try #require(
+            (object["variants"] as? [[String: Any]])?.first { $0["uri"] as? String == "audio/index.m3u8" })
         #expect(audio["segmentsMeasured"] as? Int == 2)
         #expect(audio["measurementComplete"] as? Bool == false)
         #expect(audio["largestPosterBytes"] == nil)
@@ -77,30 +78,40 @@ import Testing
 
     @Test func artworkExtractsTheSamplePosterFromTheStream() throws {
         let folder = try TemporaryFolder()
-        let result = try HLSCheckBinary.run(["artwork", "Samples/compliant/master.m3u8", "--extract", folder.path("p.jpg")])
+        let result = try HLSCheckBinary.run([
+            "artwork", "Samples/compliant/master.m3u8", "--extract", folder.path("p.jpg"),
+        ])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
-        #expect(result.stdout.contains("Samples/compliant/audio/index.m3u8 (Samples/compliant/audio/seg0.ts): image/jpeg"))
-        #expect(try Data(contentsOf: folder.url.appendingPathComponent("p.jpg"))
-            == Data(contentsOf: PackageRoot.url.appendingPathComponent("Samples/poster.jpg")))
+        #expect(
+            result.stdout.contains("Samples/compliant/audio/index.m3u8 (Samples/compliant/audio/seg0.ts): image/jpeg"))
+        #expect(
+            try Data(contentsOf: folder.url.appendingPathComponent("p.jpg"))
+                == Data(contentsOf: PackageRoot.url.appendingPathComponent("Samples/poster.jpg")))
     }
 
     @Test func artworkReportsASegmentWithoutPoster() throws {
-        let segment = PackageRoot.url.appendingPathComponent("Tests/MediaInspectionTests/Fixtures/video-h264-aac.ts").path
+        let segment = PackageRoot.url.appendingPathComponent("Tests/MediaInspectionTests/Fixtures/video-h264-aac.ts")
+            .path
         let result = try HLSCheckBinary.run(["artwork", segment])
         #expect(result.status == 1)
         #expect(result.stdout.contains("no poster found"))
     }
 
     @Test func missingAudioOnlyVariantFailsWithExitCode1() throws {
-        let result = try HLSCheckBinary.run(["Samples/no-audio-only/master.m3u8", "--playlist-only", "--root", "Samples"])
+        let result = try HLSCheckBinary.run([
+            "Samples/no-audio-only/master.m3u8", "--playlist-only", "--root", "Samples",
+        ])
         #expect(result.status == 1)
-        #expect(result.stdout.contains(
-            "Samples/no-audio-only/master.m3u8:1: error: no audio-only variant"))
+        #expect(
+            result.stdout.contains(
+                "Samples/no-audio-only/master.m3u8:1: error: no audio-only variant"))
         try Golden.expect(result.stdout, matches: "Tests/hlscheckTests/Golden/no-audio-only-playlist-only.txt")
     }
 
     @Test func jsonReportHasTheDocumentedShape() throws {
-        let result = try HLSCheckBinary.run(["Samples/no-audio-only/master.m3u8", "--playlist-only", "--format", "json", "--root", "Samples"])
+        let result = try HLSCheckBinary.run([
+            "Samples/no-audio-only/master.m3u8", "--playlist-only", "--format", "json", "--root", "Samples",
+        ])
         #expect(result.status == 1)
         try Golden.expect(result.stdout, matches: "Tests/hlscheckTests/Golden/no-audio-only-playlist-only.json")
         let object = try #require(
@@ -137,14 +148,15 @@ import Testing
         #expect(result.status == 2)
         // The text report says it, once: a run that checked nothing never reads as clean, and a
         // log that takes both standard output and standard error (2>&1, CI) shows it one time.
-        #expect(result.stdout == """
-            error: no/such/master.m3u8: no such file or folder [input-unreadable]
+        #expect(
+            result.stdout == """
+                error: no/such/master.m3u8: no such file or folder [input-unreadable]
 
-            What each rule checks and how to fix it: hlscheck rules input-unreadable
+                What each rule checks and how to fix it: hlscheck rules input-unreadable
 
-            0 streams checked, 1 could not be read: 1 error, 0 warnings, 0 notes
+                0 streams checked, 1 could not be read: 1 error, 0 warnings, 0 notes
 
-            """, "\(result.stdout)")
+                """, "\(result.stdout)")
         #expect(result.stderr.isEmpty, "\(result.stderr)")
         // With a machine format on standard output, standard error is where a person reads it.
         let json = try HLSCheckBinary.run(["no/such/master.m3u8", "--format", "json"])
@@ -179,10 +191,11 @@ import Testing
         #expect(result.stdout.contains("4 streams checked: 1 error"))
         let json = try Data(contentsOf: folder.url.appendingPathComponent("report.json"))
         let object = try #require(try JSONSerialization.jsonObject(with: json) as? [String: Any])
-        #expect(object["inputs"] as? [String] == [
-            "Samples/compliant/master.m3u8", "Samples/fmp4/master.m3u8",
-            "Samples/no-audio-only/master.m3u8", "Samples/packed-audio/master.m3u8",
-        ])
+        #expect(
+            object["inputs"] as? [String] == [
+                "Samples/compliant/master.m3u8", "Samples/fmp4/master.m3u8",
+                "Samples/no-audio-only/master.m3u8", "Samples/packed-audio/master.m3u8",
+            ])
     }
 
     @Test func writesJUnitSARIFAndGitHubReportsForCI() throws {
@@ -192,23 +205,30 @@ import Testing
             "--output", "junit=\(folder.path("r.xml"))", "--output", "sarif=\(folder.path("r.sarif"))",
         ])
         #expect(result.status == 1)
-        #expect(result.stdout.hasPrefix("::group::hlscheck Samples/no-audio-only/master.m3u8: fails (1 error)\n::error file=Samples/no-audio-only/master.m3u8,line=1,"))
+        #expect(
+            result.stdout.hasPrefix(
+                "::group::hlscheck Samples/no-audio-only/master.m3u8: fails (1 error)\n::error file=Samples/no-audio-only/master.m3u8,line=1,"
+            ))
         let junit = try String(contentsOfFile: folder.path("r.xml"), encoding: .utf8)
         #expect(junit.contains("<testsuite ") && junit.contains("<failure"))
         let sarif = try #require(
-            try JSONSerialization.jsonObject(with: Data(contentsOf: folder.url.appendingPathComponent("r.sarif"))) as? [String: Any])
+            try JSONSerialization.jsonObject(with: Data(contentsOf: folder.url.appendingPathComponent("r.sarif")))
+                as? [String: Any])
         #expect(sarif["version"] as? String == "2.1.0")
     }
 
     @Test func failOnNeverAlwaysExitsZeroWhenTheCheckRan() throws {
-        let result = try HLSCheckBinary.run(["Samples/no-audio-only/master.m3u8", "--playlist-only", "--fail-on", "never"])
+        let result = try HLSCheckBinary.run([
+            "Samples/no-audio-only/master.m3u8", "--playlist-only", "--fail-on", "never",
+        ])
         #expect(result.status == 0)
     }
 
     @Test func configurationFileBesideTheStreamChangesTheVerdict() throws {
         let folder = try TemporaryFolder([
             ".hlscheck.yml": "rules:\n  audio-only-variant-missing: warning\n",
-            "master.m3u8": "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=800000,CODECS=\"avc1.4d401f,mp4a.40.2\",RESOLUTION=640x360\nv.m3u8\n",
+            "master.m3u8":
+                "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=800000,CODECS=\"avc1.4d401f,mp4a.40.2\",RESOLUTION=640x360\nv.m3u8\n",
             "v.m3u8": "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\ns.ts\n#EXT-X-ENDLIST\n",
         ])
         let relaxed = try HLSCheckBinary.run([folder.path("master.m3u8"), "--playlist-only"])
@@ -229,8 +249,10 @@ import Testing
     @Test func rulesCommandListsTheCatalogue() throws {
         let result = try HLSCheckBinary.run(["rules"])
         #expect(result.status == 0)
-        for id in ["playlist-syntax", "playlist-unreadable", "target-duration-exceeded",
-                   "audio-only-variant-missing", "audio-only-over-budget"] {
+        for id in [
+            "playlist-syntax", "playlist-unreadable", "target-duration-exceeded",
+            "audio-only-variant-missing", "audio-only-over-budget",
+        ] {
             #expect(result.stdout.contains(id))
         }
     }
@@ -242,7 +264,11 @@ import Testing
         // The item follows its rule's line, with both numberings where bis-22 renumbered the RFC.
         let rule = try #require(lines.firstIndex { $0.hasPrefix("target-duration-exceeded ") })
         let next = lines[(rule + 1)...].prefix { $0.hasPrefix(" ") }
-        #expect(next.contains { $0.contains("- bis-22 §4.4.3.1 (RFC 8216 §4.3.3.1) MUST: Each EXTINF duration, rounded to the nearest integer") })
+        #expect(
+            next.contains {
+                $0.contains(
+                    "- bis-22 §4.4.3.1 (RFC 8216 §4.3.3.1) MUST: Each EXTINF duration, rounded to the nearest integer")
+            })
         #expect(next.contains { $0.contains("- AS 7.7 MUST:") })
         #expect(result.stdout.contains("- AS iOS 9.21 MUST: A multivariant playlist delivered over cellular networks"))
     }
@@ -260,7 +286,9 @@ extension CommandLineTests {
     @Test func inspectGivenAPlaylistSaysItIsOneNotThatMemoryRanOut() throws {
         let result = try HLSCheckBinary.run(["inspect", "Samples/compliant/audio/index.m3u8"])
         #expect(result.status == 1)
-        #expect(result.stdout.contains("problem: is a playlist (it starts with #EXTM3U), not a media segment"), "\(result.stdout)")
+        #expect(
+            result.stdout.contains("problem: is a playlist (it starts with #EXTM3U), not a media segment"),
+            "\(result.stdout)")
         #expect(!result.stdout.contains("Cannot allocate memory"), "\(result.stdout)")
     }
 }
@@ -271,7 +299,8 @@ extension CommandLineTests {
     @Test func artworkFindsThePosterWhenTheFirstSegmentHasNone() throws {
         let folder = try TemporaryFolder()
         let manager = FileManager.default
-        try manager.copyItem(atPath: PackageRoot.url.appendingPathComponent("Samples/compliant").path, toPath: folder.path("stream"))
+        try manager.copyItem(
+            atPath: PackageRoot.url.appendingPathComponent("Samples/compliant").path, toPath: folder.path("stream"))
         // The first audio segment without its poster: the video variant's first segment has none either.
         let audio = folder.path("stream/audio")
         let fixture = PackageRoot.url.appendingPathComponent("Tests/MediaInspectionTests/Fixtures/audio-aac.ts").path
@@ -283,7 +312,8 @@ extension CommandLineTests {
             #expect(result.stdout.contains("(stream/audio/seg1.ts): image/jpeg"), "\(input): \(result.stdout)")
             #expect(!result.stdout.contains("stream/audio/index.m3u8: no poster"), "\(input): \(result.stdout)")
         }
-        #expect(try Data(contentsOf: folder.url.appendingPathComponent("p.jpg"))
-            == Data(contentsOf: PackageRoot.url.appendingPathComponent("Samples/poster.jpg")))
+        #expect(
+            try Data(contentsOf: folder.url.appendingPathComponent("p.jpg"))
+                == Data(contentsOf: PackageRoot.url.appendingPathComponent("Samples/poster.jpg")))
     }
 }

@@ -28,7 +28,8 @@ enum HLSCheckBinary {
     /// Runs the binary; a watchdog kills it after `timeout` seconds so that a regression that
     /// hangs (a FIFO read, say) fails the test instead of stalling the suite.
     static func run(
-        _ arguments: [String], in folder: URL = PackageRoot.url, timeout: TimeInterval = 120, environment: [String: String] = [:]
+        _ arguments: [String], in folder: URL = PackageRoot.url, timeout: TimeInterval = 120,
+        environment: [String: String] = [:]
     ) throws -> CommandResult {
         // A test run inside GitHub Actions must not append to the real job summary.
         var inherited = ProcessInfo.processInfo.environment

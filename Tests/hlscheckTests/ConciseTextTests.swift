@@ -11,15 +11,16 @@ import Testing
         #expect(result.status == 2)
         // Five streams, four of them clean: they print nothing of their own. The stream that
         // could not be read is said once (here, not again on standard error).
-        #expect(result.stdout == """
-            warns/master.m3u8:2: warning: variant audio/index.m3u8 has no CODECS attribute [codecs-missing]
-            error: missing.m3u8: no such file or folder [input-unreadable]
+        #expect(
+            result.stdout == """
+                warns/master.m3u8:2: warning: variant audio/index.m3u8 has no CODECS attribute [codecs-missing]
+                error: missing.m3u8: no such file or folder [input-unreadable]
 
-            What each rule checks and how to fix it: hlscheck rules codecs-missing input-unreadable
+                What each rule checks and how to fix it: hlscheck rules codecs-missing input-unreadable
 
-            5 streams checked, 1 could not be read: 1 error, 1 warning, 0 notes
+                5 streams checked, 1 could not be read: 1 error, 1 warning, 0 notes
 
-            """, "\(result.stdout)")
+                """, "\(result.stdout)")
         #expect(result.stderr.isEmpty, "\(result.stderr)")
 
         let detailed = try HLSCheckBinary.run(inputs + ["--playlist-only", "--show-variants"], in: folder.url)
@@ -32,7 +33,9 @@ import Testing
     @Test func quietAndShowVariantsContradictEachOther() throws {
         let result = try HLSCheckBinary.run(["Samples/compliant/master.m3u8", "--quiet", "--show-variants"])
         #expect(result.status == 64)
-        #expect(result.stderr.contains("--quiet leaves out the variant tables that --show-variants asks for; choose one"), "\(result.stderr)")
+        #expect(
+            result.stderr.contains("--quiet leaves out the variant tables that --show-variants asks for; choose one"),
+            "\(result.stderr)")
     }
 
     /// `hlscheck ARGS` on a terminal `columns` wide (TERM=dumb: no colour, no progress line); the
@@ -46,9 +49,10 @@ import Testing
 
     /// The cells of the one-part table a pipe gets (columns are two or more spaces apart).
     static func cells(_ table: String) -> Set<String> {
-        Set(table.split(separator: "\n").filter { $0.hasPrefix("  ") }.flatMap { line in
-            line.split(separator: #/\s{2,}/#).map { $0.trimmingCharacters(in: .whitespaces) }
-        })
+        Set(
+            table.split(separator: "\n").filter { $0.hasPrefix("  ") }.flatMap { line in
+                line.split(separator: #/\s{2,}/#).map { $0.trimmingCharacters(in: .whitespaces) }
+            })
     }
 
     @Test func onAnEightyColumnTerminalTheVariantTableFitsAndLosesNothing() throws {
@@ -72,10 +76,13 @@ import Testing
     }
 
     @Test func columnsSetsTheWidthInAPipeToo() throws {
-        let result = try HLSCheckBinary.run(["Samples/compliant/master.m3u8", "--show-variants"], environment: ["COLUMNS": "100"])
+        let result = try HLSCheckBinary.run(
+            ["Samples/compliant/master.m3u8", "--show-variants"], environment: ["COLUMNS": "100"])
         let lines = result.stdout.split(separator: "\n")
         #expect(lines.allSatisfy { $0.count <= 100 }, "\(result.stdout)")
         #expect(lines.filter { $0.hasPrefix("  URI ") }.count > 1, "\(result.stdout)")
-        #expect(Self.cells(result.stdout) == Self.cells(try HLSCheckBinary.run(["Samples/compliant/master.m3u8", "--show-variants"]).stdout))
+        #expect(
+            Self.cells(result.stdout)
+                == Self.cells(try HLSCheckBinary.run(["Samples/compliant/master.m3u8", "--show-variants"]).stdout))
     }
 }

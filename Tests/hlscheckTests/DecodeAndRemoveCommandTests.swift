@@ -11,7 +11,8 @@ import Testing
         let segment = stream.appendingPathComponent("v1/seg2.ts")
         let bytes = [UInt8](try Data(contentsOf: segment))
         let pid = try #require(TransportStreamDamage.videoPID(bytes))
-        let damaged = TransportStreamDamage.zeroingPayload(bytes, packets: Array(TransportStreamDamage.framePackets(bytes, pid: pid).prefix(2)))
+        let damaged = TransportStreamDamage.zeroingPayload(
+            bytes, packets: Array(TransportStreamDamage.framePackets(bytes, pid: pid).prefix(2)))
         try Data(damaged).write(to: segment)
 
         let plain = try HLSCheckBinary.run(["check", "stream/master.m3u8"], in: folder.url)
@@ -29,8 +30,12 @@ import Testing
     @Test func removeSaysItKeepsThePackedAudioTimestamp() throws {
         let folder = try TemporaryFolder()
         let master = try EmbedCommandTests.smallStream(.packedAudio, in: folder)
-        let result = try #require(try EmbedCommandTests.embed(["--remove", master + "/master.m3u8", "--output", folder.path("out")]))
+        let result = try #require(
+            try EmbedCommandTests.embed(["--remove", master + "/master.m3u8", "--output", folder.path("out")]))
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stderr.contains("hlscheck: kept the ID3 PRIV timestamp that starts 3 packed-audio segments of audio/index.m3u8: RFC 8216 §3.4 requires it"), "\(result.stderr)")
+        #expect(
+            result.stderr.contains(
+                "hlscheck: kept the ID3 PRIV timestamp that starts 3 packed-audio segments of audio/index.m3u8: RFC 8216 §3.4 requires it"
+            ), "\(result.stderr)")
     }
 }

@@ -11,7 +11,9 @@ struct EmbedOutputIdentityTests {
         let files = try FileManager.default.subpathsOfDirectory(atPath: folder.path).filter { path in
             var isDirectory: ObjCBool = false
             let hidden = (path as NSString).lastPathComponent.hasPrefix(".")
-            return !hidden && FileManager.default.fileExists(atPath: folder.appendingPathComponent(path).path, isDirectory: &isDirectory)
+            return !hidden
+                && FileManager.default.fileExists(
+                    atPath: folder.appendingPathComponent(path).path, isDirectory: &isDirectory)
                 && !isDirectory.boolValue
         }.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         return try ToolProcess.run(["sha256sum"] + files, in: folder.path)
@@ -27,16 +29,20 @@ struct EmbedOutputIdentityTests {
                 try FileManager.default.createDirectory(at: input, withIntermediateDirectories: true)
                 for copied in ["compliant", "packed-audio", "fmp4"] {
                     try FileManager.default.copyItem(
-                        at: PackageRoot.url.appendingPathComponent("Samples/\(copied)"), to: input.appendingPathComponent(copied))
+                        at: PackageRoot.url.appendingPathComponent("Samples/\(copied)"),
+                        to: input.appendingPathComponent(copied))
                 }
                 let master = input.appendingPathComponent("\(sample)/master.m3u8").path
                 let written = folder.url.appendingPathComponent(mode == "output" ? "out" : "in")
                 let destination = mode == "output" ? ["--output", written.path] : ["--in-place"]
-                let result = try HLSCheckBinary.run(["embed", "--image", poster, "--root", folder.url.path, master] + destination)
+                let result = try HLSCheckBinary.run(
+                    ["embed", "--image", poster, "--root", folder.url.path, master] + destination)
                 report += "# \(mode) \(sample) exit \(result.status)\n" + (try Self.sha256Lines(in: written))
             }
         }
-        let golden = try String(contentsOf: PackageRoot.url.appendingPathComponent("Tests/hlscheckTests/Golden/embed-output-checksums.txt"), encoding: .utf8)
+        let golden = try String(
+            contentsOf: PackageRoot.url.appendingPathComponent("Tests/hlscheckTests/Golden/embed-output-checksums.txt"),
+            encoding: .utf8)
         #expect(report == golden)
     }
 }

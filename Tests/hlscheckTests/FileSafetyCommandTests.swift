@@ -32,7 +32,8 @@ struct FileSafetyCommandTests {
             ["index.m3u8": "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\npipe.ts\n#EXT-X-ENDLIST\n"], fifo: "pipe.ts")
         let result = try run(["check", "index.m3u8"], in: folder)
         #expect(result.status == 1)
-        #expect(result.stdout.contains("index.m3u8:3: error: segment pipe.ts: is a FIFO (named pipe), not a regular file"))
+        #expect(
+            result.stdout.contains("index.m3u8:3: error: segment pipe.ts: is a FIFO (named pipe), not a regular file"))
     }
 
     @Test func fifoAsVariantPlaylistIsALocatedFinding() throws {
@@ -51,15 +52,19 @@ struct FileSafetyCommandTests {
     }
 
     @Test func fifoAsConfigurationFileIsRefused() throws {
-        let folder = try folder(["master.m3u8": "#EXTM3U\n" + Self.audioVariant + "audio.m3u8\n"], fifo: ".hlscheck.yml")
+        let folder = try folder(
+            ["master.m3u8": "#EXTM3U\n" + Self.audioVariant + "audio.m3u8\n"], fifo: ".hlscheck.yml")
         let result = try run(["check", "master.m3u8", "--playlist-only"], in: folder)
         #expect(result.status == 2)
-        #expect(result.stdout.contains(".hlscheck.yml: cannot read the configuration file: is a FIFO (named pipe)"), "\(result.stdout)")
+        #expect(
+            result.stdout.contains(".hlscheck.yml: cannot read the configuration file: is a FIFO (named pipe)"),
+            "\(result.stdout)")
     }
 
     @Test func folderModeSkipsFIFOsAndSymlinkLoops() throws {
         let folder = try folder(
-            ["s/index.m3u8": "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\nseg.ts\n#EXT-X-ENDLIST\n"], fifo: "s/live.m3u8")
+            ["s/index.m3u8": "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\nseg.ts\n#EXT-X-ENDLIST\n"],
+            fifo: "s/live.m3u8")
         try FileManager.default.createSymbolicLink(atPath: folder.path("s/loop"), withDestinationPath: "..")
         let result = try run(["check", ".", "--playlist-only"], in: folder)
         #expect(result.status == 0, "\(result.stderr)")
@@ -74,7 +79,8 @@ struct FileSafetyCommandTests {
             .write(to: folder.url.appendingPathComponent("seg.aac"))
         let result = try run(arguments, in: folder)
         #expect(result.status == 2)
-        #expect(result.stderr.contains("pipe.ts: is a FIFO (named pipe), not a regular file; only regular files are read"))
+        #expect(
+            result.stderr.contains("pipe.ts: is a FIFO (named pipe), not a regular file; only regular files are read"))
     }
 
     @Test func fifoAsEmbedImageIsRefusedBeforeAnythingIsWritten() throws {
@@ -96,11 +102,14 @@ struct FileSafetyCommandTests {
     /// What sits at PATH survives: the report is not written through a symlink, into a FIFO or a device.
     @Test(arguments: ["symlink", "fifo", "device"])
     func outputRefusesAnythingButARegularFile(_ kind: String) throws {
-        let folder = try TemporaryFolder(["master.m3u8": "#EXTM3U\n" + Self.audioVariant + "audio.m3u8\n", "precious.txt": "keep"])
+        let folder = try TemporaryFolder([
+            "master.m3u8": "#EXTM3U\n" + Self.audioVariant + "audio.m3u8\n", "precious.txt": "keep",
+        ])
         let target: String
         switch kind {
         case "symlink":
-            try FileManager.default.createSymbolicLink(atPath: folder.path("report.json"), withDestinationPath: "precious.txt")
+            try FileManager.default.createSymbolicLink(
+                atPath: folder.path("report.json"), withDestinationPath: "precious.txt")
             target = "report.json"
         case "fifo":
             try #require(mkfifo(folder.path("report.json"), 0o644) == 0)
@@ -112,13 +121,16 @@ struct FileSafetyCommandTests {
         #expect(result.status == 2)
         #expect(result.stderr.contains("only a regular file is replaced, so nothing was written"), "\(result.stderr)")
         #expect(try String(contentsOfFile: folder.path("precious.txt"), encoding: .utf8) == "keep")
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.url.path).filter { $0.hasSuffix(".tmp") }
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.url.path).filter {
+            $0.hasSuffix(".tmp")
+        }
         #expect(leftovers.isEmpty)
     }
 
     @Test func extractRefusesASymlink() throws {
         let folder = try TemporaryFolder(["precious.txt": "keep"])
-        try FileManager.default.createSymbolicLink(atPath: folder.path("poster.jpg"), withDestinationPath: "precious.txt")
+        try FileManager.default.createSymbolicLink(
+            atPath: folder.path("poster.jpg"), withDestinationPath: "precious.txt")
         let segment = PackageRoot.url.appendingPathComponent("Samples/packed-audio/audio/seg0.aac").path
         let result = try run(["artwork", segment, "--extract", "poster.jpg"], in: folder)
         #expect(result.status == 2)
@@ -127,7 +139,9 @@ struct FileSafetyCommandTests {
     }
 
     @Test func outputReplacesARegularFile() throws {
-        let folder = try TemporaryFolder(["master.m3u8": "#EXTM3U\n" + Self.audioVariant + "audio.m3u8\n", "report.json": "old"])
+        let folder = try TemporaryFolder([
+            "master.m3u8": "#EXTM3U\n" + Self.audioVariant + "audio.m3u8\n", "report.json": "old",
+        ])
         let result = try run(["check", "master.m3u8", "--playlist-only", "--output", "json=report.json"], in: folder)
         #expect(result.status == 1)
         #expect(try String(contentsOfFile: folder.path("report.json"), encoding: .utf8).contains("\"diagnostics\""))
@@ -137,7 +151,8 @@ struct FileSafetyCommandTests {
         // A sparse 128 MiB segment of zeros, named 32 times: libav hunts through it for TS
         // sync bytes for many seconds per segment, far past the 1-second limit.
         let folder = try TemporaryFolder([
-            "index.m3u8": "#EXTM3U\n#EXT-X-TARGETDURATION:6\n" + String(repeating: "#EXTINF:6,\nbig.ts\n", count: 32) + "#EXT-X-ENDLIST\n",
+            "index.m3u8": "#EXTM3U\n#EXT-X-TARGETDURATION:6\n" + String(repeating: "#EXTINF:6,\nbig.ts\n", count: 32)
+                + "#EXT-X-ENDLIST\n",
             "big.ts": "",
         ])
         try #require(truncate(folder.path("big.ts"), 128 << 20) == 0)
@@ -149,7 +164,8 @@ struct FileSafetyCommandTests {
 
     @Test func limitsAreNamedWithTheFlagThatRaisesThem() throws {
         let folder = try TemporaryFolder([
-            "index.m3u8": "#EXTM3U\n#EXT-X-TARGETDURATION:6\n" + String(repeating: "#EXTINF:6,\nseg.ts\n", count: 3) + "#EXT-X-ENDLIST\n"
+            "index.m3u8": "#EXTM3U\n#EXT-X-TARGETDURATION:6\n" + String(repeating: "#EXTINF:6,\nseg.ts\n", count: 3)
+                + "#EXT-X-ENDLIST\n"
         ])
         let segments = try run(["check", "index.m3u8", "--max-segments", "2"], in: folder)
         #expect(segments.status == 2)
@@ -169,18 +185,22 @@ struct FileSafetyCommandTests {
         for format in ["text", "github"] {
             let result = try run(["check", "master.m3u8", "--playlist-only", "--format", format], in: folder)
             #expect(!result.stdout.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{07}" || $0 == "\u{202E}" })
-            #expect(result.stdout.contains("\\x1b[2J\\x1b]0;owned\\x07x\\u{202e}gpj.m3u8"), "\(format): \(result.stdout)")
+            #expect(
+                result.stdout.contains("\\x1b[2J\\x1b]0;owned\\x07x\\u{202e}gpj.m3u8"), "\(format): \(result.stdout)")
         }
     }
 
     /// `runuser`, when the tests run as root and it is installed: a user who may not read a file.
-    static let runuser = ["/usr/sbin/runuser", "/sbin/runuser"].first { getuid() == 0 && FileManager.default.isExecutableFile(atPath: $0) }
+    static let runuser = ["/usr/sbin/runuser", "/sbin/runuser"].first {
+        getuid() == 0 && FileManager.default.isExecutableFile(atPath: $0)
+    }
 
     @Test(.enabled(if: runuser != nil, "needs root and runuser(1) to run the check as another user"))
     func aFileTheUserMayNotReadSaysWhichUserAndWhatToCheck() throws {
         let folder = try TemporaryFolder()
         let stream = folder.path("stream")
-        try FileManager.default.copyItem(atPath: PackageRoot.url.appendingPathComponent("Samples/compliant").path, toPath: stream)
+        try FileManager.default.copyItem(
+            atPath: PackageRoot.url.appendingPathComponent("Samples/compliant").path, toPath: stream)
         for path in [folder.url.path, stream, stream + "/audio", stream + "/v0", stream + "/v1"] { chmod(path, 0o755) }
         #expect(chmod(stream + "/audio/seg1.ts", 0) == 0)
         #expect(chmod(stream + "/v1", 0o700) == 0)
@@ -197,8 +217,11 @@ struct FileSafetyCommandTests {
         let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         #expect(process.terminationStatus == 1)
-        let uid = "hlscheck runs as user id 65534, which may not read it or open a folder on its way: check their permissions"
+        let uid =
+            "hlscheck runs as user id 65534, which may not read it or open a folder on its way: check their permissions"
         #expect(stdout.contains("audio/index.m3u8:8: error: segment seg1.ts: Permission denied (\(uid))"), "\(stdout)")
-        #expect(stdout.contains("master.m3u8:7:1: error: cannot read \(stream)/v1/index.m3u8: Permission denied (\(uid))"), "\(stdout)")
+        #expect(
+            stdout.contains("master.m3u8:7:1: error: cannot read \(stream)/v1/index.m3u8: Permission denied (\(uid))"),
+            "\(stdout)")
     }
 }

@@ -7,7 +7,8 @@ import Testing
     /// The rules `fix` settles (FixPlan.fixableRules): after `fix --in-place` the check reports none.
     static let fixable: Set<String> = [
         "bandwidth-below-peak", "bandwidth-above-peak", "average-bandwidth-mismatch", "average-bandwidth-missing",
-        "codecs-mismatch", "codecs-missing", "codecs-sample-entry-mismatch", "resolution-mismatch", "resolution-missing",
+        "codecs-mismatch", "codecs-missing", "codecs-sample-entry-mismatch", "resolution-mismatch",
+        "resolution-missing",
         "frame-rate-missing", "frame-rate-mismatch", "playlist-type-missing", "independent-segments-missing",
         "target-duration-exceeded", "version-too-low", "extinf-duration-mismatch",
     ]
@@ -33,11 +34,17 @@ import Testing
         for line in variants {
             #expect(line.contains("FRAME-RATE=25.000") && line.contains(",AVERAGE-BANDWIDTH="), "\(line)")
             // ffmpeg's BANDWIDTH is under the measured peak: fix raises it to a multiple of 1 000.
-            let bandwidth = line.split(separator: ":", maxSplits: 1)[1].split(separator: ",").first { $0.hasPrefix("BANDWIDTH=") }
+            let bandwidth = line.split(separator: ":", maxSplits: 1)[1].split(separator: ",").first {
+                $0.hasPrefix("BANDWIDTH=")
+            }
             #expect(bandwidth?.hasSuffix("000") == true, "\(line)")
         }
-        #expect(result.stdout.contains("--- \(master)\n+++ \(master)\n@@ -1,"), "an absolute path as it is: \(result.stdout)")
-        #expect(result.stderr.contains("playlist-type-missing") && result.stderr.contains("frame-rate-missing"), "\(result.stderr)")
+        #expect(
+            result.stdout.contains("--- \(master)\n+++ \(master)\n@@ -1,"),
+            "an absolute path as it is: \(result.stdout)")
+        #expect(
+            result.stderr.contains("playlist-type-missing") && result.stderr.contains("frame-rate-missing"),
+            "\(result.stderr)")
     }
 
     @Test func inPlaceLeavesAppleIOSNothingFixableToReportAndAnotherDiffIsEmpty() throws {
@@ -55,8 +62,12 @@ import Testing
         #expect(again.status == 0 && again.stdout.isEmpty, "\(again.stdout)")
         // In place a second time: nothing to fix, and nothing said to be written.
         let inPlaceAgain = try HLSCheckBinary.run(["fix", master, "--in-place", "--profile", "apple-ios"])
-        #expect(inPlaceAgain.stdout.contains("nothing to fix") && !inPlaceAgain.stdout.contains("wrote "), "\(inPlaceAgain.stdout)")
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.path("ladder")).filter { $0.contains("hlscheck") }
+        #expect(
+            inPlaceAgain.stdout.contains("nothing to fix") && !inPlaceAgain.stdout.contains("wrote "),
+            "\(inPlaceAgain.stdout)")
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.path("ladder")).filter {
+            $0.contains("hlscheck")
+        }
         #expect(leftovers.isEmpty, "\(leftovers)")
     }
 
@@ -65,11 +76,14 @@ import Testing
         let master = try makeFFmpegDefaultLadder(in: folder.path("ladder"))
         let result = try HLSCheckBinary.run(["check", master, "--fix", "--profile", "apple-ios", "--format", "json"])
         #expect(result.status != 2, "\(result.stderr)")
-        #expect(result.stderr.contains("hlscheck: fixed ") && result.stderr.contains("average-bandwidth-missing"), "\(result.stderr)")
+        #expect(
+            result.stderr.contains("hlscheck: fixed ") && result.stderr.contains("average-bandwidth-missing"),
+            "\(result.stderr)")
         let left = try Self.rules(inJSON: result.stdout).filter(Self.fixable.contains)
         #expect(left.isEmpty, "\(left)")
         let written = try String(contentsOfFile: master, encoding: .utf8)
-        #expect(written.contains("FRAME-RATE=25.000") && written.contains("#EXT-X-INDEPENDENT-SEGMENTS\n"), "\(written)")
+        #expect(
+            written.contains("FRAME-RATE=25.000") && written.contains("#EXT-X-INDEPENDENT-SEGMENTS\n"), "\(written)")
         let refused = try HLSCheckBinary.run(["check", master, "--fix", "--playlist-only"])
         #expect(refused.status == 64, "\(refused.stderr)")
     }
@@ -88,10 +102,14 @@ import Testing
         let written = try HLSCheckBinary.run(["fix", master, "--output", folder.path("fixed")])
         #expect(written.status != 2, "\(written.stderr)")
         try diff.stdout.write(toFile: folder.path("edits.diff"), atomically: true, encoding: .utf8)
-        let patch = try ToolProcess.capture(["patch", "-p1", "--batch", "--quiet", "-i", folder.path("edits.diff")], in: folder.url)
+        let patch = try ToolProcess.capture(
+            ["patch", "-p1", "--batch", "--quiet", "-i", folder.path("edits.diff")], in: folder.url)
         #expect(patch.status == 0, "\(patch.output)")
         for playlist in ["master.m3u8", "stream_0.m3u8", "stream_1.m3u8"] {
-            #expect(FileManager.default.contentsEqual(atPath: folder.path("ladder/" + playlist), andPath: folder.path("fixed/" + playlist)), "\(playlist)")
+            #expect(
+                FileManager.default.contentsEqual(
+                    atPath: folder.path("ladder/" + playlist), andPath: folder.path("fixed/" + playlist)), "\(playlist)"
+            )
         }
     }
 
@@ -104,10 +122,14 @@ import Testing
         let old = try snapshot(reference.path("ladder"))
         try FileManager.default.copyItem(atPath: reference.path("ladder"), toPath: reference.path("counted"))
         let counted = try HLSCheckBinary.run(
-            ["fix", reference.path("counted/master.m3u8"), "--in-place"], environment: ["HLSCHECK_TEST_COUNT_STEPS": "1"])
+            ["fix", reference.path("counted/master.m3u8"), "--in-place"],
+            environment: ["HLSCHECK_TEST_COUNT_STEPS": "1"])
         #expect(counted.status != 2, "\(counted.stderr)")
         let new = try snapshot(reference.path("counted"))
-        let steps = counted.stderr.split(separator: "\n").compactMap { $0.hasPrefix("hlscheck: test: step ") ? $0.split(separator: " ").last.flatMap { Int($0) } : nil }.max() ?? 0
+        let steps =
+            counted.stderr.split(separator: "\n").compactMap {
+                $0.hasPrefix("hlscheck: test: step ") ? $0.split(separator: " ").last.flatMap { Int($0) } : nil
+            }.max() ?? 0
         #expect(steps > 5, "\(counted.stderr)")
         let playlists = ["stream_0.m3u8", "stream_1.m3u8", "master.m3u8"]
         #expect(playlists.allSatisfy { old[$0] != new[$0] })
@@ -115,14 +137,19 @@ import Testing
             let folder = try TemporaryFolder()
             try FileManager.default.copyItem(atPath: reference.path("ladder"), toPath: folder.path("ladder"))
             let input = folder.path("ladder/master.m3u8")
-            let killed = try HLSCheckBinary.run(["fix", input, "--in-place"], environment: ["HLSCHECK_TEST_KILL_AT_STEP": String(step)])
+            let killed = try HLSCheckBinary.run(
+                ["fix", input, "--in-place"], environment: ["HLSCHECK_TEST_KILL_AT_STEP": String(step)])
             #expect(killed.killedBySignal, "step \(step): \(killed.stderr)")
             let after = try snapshot(folder.path("ladder"))
             for playlist in playlists {
-                #expect(after[playlist] == old[playlist] || after[playlist] == new[playlist], "step \(step): \(playlist) is neither")
+                #expect(
+                    after[playlist] == old[playlist] || after[playlist] == new[playlist],
+                    "step \(step): \(playlist) is neither")
             }
             if after["master.m3u8"] == new["master.m3u8"] {
-                #expect(after["stream_0.m3u8"] == new["stream_0.m3u8"] && after["stream_1.m3u8"] == new["stream_1.m3u8"], "step \(step): the input playlist came first")
+                #expect(
+                    after["stream_0.m3u8"] == new["stream_0.m3u8"] && after["stream_1.m3u8"] == new["stream_1.m3u8"],
+                    "step \(step): the input playlist came first")
             }
             let finished = try HLSCheckBinary.run(["fix", input, "--in-place"])
             #expect(finished.status != 2, "step \(step): \(finished.stderr)")

@@ -13,7 +13,10 @@ import Testing
         ])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         // The page went to a file: standard output says what it found and where the page is.
-        #expect(result.stdout == "1 stream checked: 0 errors, 0 warnings, 0 notes\nThe html report is in \(folder.path("report.html"))\n")
+        #expect(
+            result.stdout
+                == "1 stream checked: 0 errors, 0 warnings, 0 notes\nThe html report is in \(folder.path("report.html"))\n"
+        )
         let html = try String(contentsOfFile: folder.path("report.html"), encoding: .utf8)
         let page = try LibXML2.parseHTML(html)
         #expect(page.find("p", classes: ["verdict", "pass"]).count == 1)
@@ -39,12 +42,14 @@ import Testing
     /// the run still writes the page (exit code 2).
     @Test func anUnreadableInputIsASectionOfItsOwn() throws {
         let result = try HLSCheckBinary.run([
-            "Samples/packed-audio/master.m3u8", "Samples/missing.m3u8", "--root", "Samples", "--playlist-only", "--format", "html",
+            "Samples/packed-audio/master.m3u8", "Samples/missing.m3u8", "--root", "Samples", "--playlist-only",
+            "--format", "html",
         ])
         #expect(result.status == 2, "\(result.stderr)")
         let page = try LibXML2.parseHTML(result.stdout)
         let sections = page.find("section", classes: ["stream"])
-        #expect(sections.map { $0.find("h2").first?.text } == ["Samples/packed-audio/master.m3u8", "Samples/missing.m3u8"])
+        #expect(
+            sections.map { $0.find("h2").first?.text } == ["Samples/packed-audio/master.m3u8", "Samples/missing.m3u8"])
         #expect(sections.last?.find("p", classes: ["verdict", "fail"]).first?.text.hasPrefix("Not checked") == true)
         #expect(sections.last?.find("p", classes: ["input-error"]).isEmpty == false)
         // --playlist-only reads no segment: no chart, no poster, and the page says why.

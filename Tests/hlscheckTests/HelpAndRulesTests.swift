@@ -13,7 +13,8 @@ import Testing
         // Too far from any option by edit distance for swift-argument-parser to suggest one.
         let inspect = try HLSCheckBinary.run(["inspect", "--max-id3", "5", "Samples/compliant/audio/seg0.ts"])
         #expect(inspect.status == 64)
-        #expect(inspect.stderr.contains("Unknown option '--max-id3'. Did you mean '--max-id3-bytes'?"), "\(inspect.stderr)")
+        #expect(
+            inspect.stderr.contains("Unknown option '--max-id3'. Did you mean '--max-id3-bytes'?"), "\(inspect.stderr)")
     }
 
     @Test(arguments: [["--sample", "3"], ["--live-duration", "60s"]])
@@ -79,18 +80,30 @@ import Testing
     @Test func anUnknownRuleIdIsAUsageErrorWithTheNearestId() throws {
         let result = try HLSCheckBinary.run(["rules", "audio-only-over-budjet"])
         #expect(result.status == 64)
-        #expect(result.stderr.contains("no rule \"audio-only-over-budjet\"; did you mean audio-only-over-budget?"), "\(result.stderr)")
+        #expect(
+            result.stderr.contains("no rule \"audio-only-over-budjet\"; did you mean audio-only-over-budget?"),
+            "\(result.stderr)")
     }
 
     @Test func aConfiguredDocumentationURLLinksTheRules() throws {
-        let folder = try TemporaryFolder([".hlscheck.yml": "documentation-url: https://docs.example/hlscheck/rules.html\n"])
+        let folder = try TemporaryFolder([
+            ".hlscheck.yml": "documentation-url: https://docs.example/hlscheck/rules.html\n"
+        ])
         let sample = PackageRoot.url.appendingPathComponent("Samples/no-audio-only").path
         try FileManager.default.copyItem(atPath: sample, toPath: folder.path("stream"))
-        let sarif = try HLSCheckBinary.run(["stream/master.m3u8", "--playlist-only", "--format", "sarif"], in: folder.url)
-        #expect(sarif.stdout.contains("\"helpUri\" : \"https://docs.example/hlscheck/rules.html#audio-only-variant-missing\""), "\(sarif.stdout.prefix(2000))")
+        let sarif = try HLSCheckBinary.run(
+            ["stream/master.m3u8", "--playlist-only", "--format", "sarif"], in: folder.url)
+        #expect(
+            sarif.stdout.contains(
+                "\"helpUri\" : \"https://docs.example/hlscheck/rules.html#audio-only-variant-missing\""),
+            "\(sarif.stdout.prefix(2000))")
         let explained = try HLSCheckBinary.run(["rules", "codecs-missing"], in: folder.url)
-        #expect(explained.stdout.hasSuffix("\nDocumentation: https://docs.example/hlscheck/rules.html#codecs-missing\n"), "\(explained.stdout)")
-        let broken = try TemporaryFolder([".hlscheck.yml": "documentation-url: docs/rules.md\n", "master.m3u8": "#EXTM3U\n"])
+        #expect(
+            explained.stdout.hasSuffix("\nDocumentation: https://docs.example/hlscheck/rules.html#codecs-missing\n"),
+            "\(explained.stdout)")
+        let broken = try TemporaryFolder([
+            ".hlscheck.yml": "documentation-url: docs/rules.md\n", "master.m3u8": "#EXTM3U\n",
+        ])
         let refused = try HLSCheckBinary.run(["master.m3u8"], in: broken.url)
         #expect(refused.status == 2)
         #expect(refused.stdout.contains("documentation-url must be the http(s) address"), "\(refused.stdout)")

@@ -7,13 +7,16 @@ import Testing
 @Suite("Command line: numbers from files")
 struct HostileNumberCommandTests {
     /// A copy of Samples/compliant whose audio playlist's first EXTINF (or BANDWIDTH) is `edit`ed.
-    static func stream(master: (String) -> String = { $0 }, audio: (String) -> String = { $0 }) throws -> TemporaryFolder {
+    static func stream(master: (String) -> String = { $0 }, audio: (String) -> String = { $0 }) throws
+        -> TemporaryFolder
+    {
         let source = PackageRoot.url.appendingPathComponent("Samples/compliant")
         let folder = try TemporaryFolder()
         for path in try FileManager.default.subpathsOfDirectory(atPath: source.path) {
             var isDirectory: ObjCBool = false
             let full = source.appendingPathComponent(path)
-            guard FileManager.default.fileExists(atPath: full.path, isDirectory: &isDirectory), !isDirectory.boolValue else { continue }
+            guard FileManager.default.fileExists(atPath: full.path, isDirectory: &isDirectory), !isDirectory.boolValue
+            else { continue }
             var data = try Data(contentsOf: full)
             if path == "master.m3u8" { data = Data(master(String(decoding: data, as: UTF8.self)).utf8) }
             if path == "audio/index.m3u8" { data = Data(audio(String(decoding: data, as: UTF8.self)).utf8) }
@@ -29,7 +32,9 @@ struct HostileNumberCommandTests {
 
     @Test("a hostile EXTINF is a located error, exit 1, in every format", arguments: extinfValues)
     func hostileExtinf(_ value: String) throws {
-        let folder = try Self.stream(audio: { $0.replacingOccurrences(of: "#EXTINF:6.013967,", with: "#EXTINF:\(value),") })
+        let folder = try Self.stream(audio: {
+            $0.replacingOccurrences(of: "#EXTINF:6.013967,", with: "#EXTINF:\(value),")
+        })
         // Every reporter renders each value in-process (HLSReportingTests); here the binary's exit
         // code and the two most read formats, and all five for the value that printed `{}`.
         let formats = value.count > 100 ? ["text", "json", "junit", "github", "sarif"] : ["text", "json"]
@@ -44,9 +49,12 @@ struct HostileNumberCommandTests {
     }
 
     @Test func hugeBandwidthIsALocatedErrorNotATrap() throws {
-        let folder = try Self.stream(master: { $0.replacingOccurrences(of: "BANDWIDTH=47133", with: "BANDWIDTH=9223372036854775807") })
+        let folder = try Self.stream(master: {
+            $0.replacingOccurrences(of: "BANDWIDTH=47133", with: "BANDWIDTH=9223372036854775807")
+        })
         let result = try HLSCheckBinary.run(["master.m3u8"], in: folder.url)
         #expect(result.status == 1)
-        #expect(result.stdout.contains("master.m3u8:8:19: error: attribute BANDWIDTH: 9223372036854775807 is out of range"))
+        #expect(
+            result.stdout.contains("master.m3u8:8:19: error: attribute BANDWIDTH: 9223372036854775807 is out of range"))
     }
 }

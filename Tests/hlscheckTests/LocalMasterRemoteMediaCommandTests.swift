@@ -11,7 +11,8 @@ struct LocalMasterRemoteMediaCommandTests {
     @Test func anHTTPMediaPlaylistNamedByALocalMasterIsFetchedAndMeasured() async throws {
         let (result, requests) = try await RemoteCommandTests.withServer { server in
             let folder = try TemporaryFolder([
-                "master.m3u8": "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=47133,AVERAGE-BANDWIDTH=46782,CODECS=\"mp4a.40.2\"\n"
+                "master.m3u8":
+                    "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=47133,AVERAGE-BANDWIDTH=46782,CODECS=\"mp4a.40.2\"\n"
                     + server.url("compliant/audio/index.m3u8") + "\n"
             ])
             return (try HLSCheckBinary.run([folder.path("master.m3u8"), "--format", "json"]), server.requests)

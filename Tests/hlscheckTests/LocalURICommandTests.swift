@@ -57,7 +57,8 @@ struct LocalURICommandTests {
         let folder = try TemporaryFolder()
         let audio = folder.url.appendingPathComponent("audio")
         try FileManager.default.copyItem(at: PackageRoot.url.appendingPathComponent("Samples/fmp4/audio"), to: audio)
-        try FileManager.default.moveItem(at: audio.appendingPathComponent("init.mp4"), to: audio.appendingPathComponent("in it.mp4"))
+        try FileManager.default.moveItem(
+            at: audio.appendingPathComponent("init.mp4"), to: audio.appendingPathComponent("in it.mp4"))
         try rewrite(audio.appendingPathComponent("index.m3u8")) {
             $0.replacingOccurrences(of: "URI=\"init.mp4\"", with: "URI=\"in%20it.mp4?v=3\"")
         }
@@ -72,7 +73,10 @@ struct LocalURICommandTests {
         let artwork = try run(["artwork", "stream/master.m3u8", "--extract", "poster.jpg"], in: folder)
         #expect(artwork.status == 0, "\(artwork.stdout)\(artwork.stderr)")
         // The files that were read, by their paths (the playlists name them au%20dio/, seg%200.ts).
-        #expect(artwork.stdout.contains("stream/au dio/index.m3u8 (stream/au dio/seg 0.ts): image/jpeg, 6449 bytes, 320x180"), "\(artwork.stdout)")
+        #expect(
+            artwork.stdout.contains(
+                "stream/au dio/index.m3u8 (stream/au dio/seg 0.ts): image/jpeg, 6449 bytes, 320x180"),
+            "\(artwork.stdout)")
         let extracted = try Data(contentsOf: folder.url.appendingPathComponent("poster.jpg"))
         #expect(extracted.starts(with: [0xFF, 0xD8]))
         let inspect = try run(["inspect", "stream/au dio/seg 0.ts"], in: folder)
@@ -87,17 +91,17 @@ struct LocalURICommandTests {
         let folder = try TemporaryFolder([
             "secret.ts": "TOP-SECRET-CONTENT\n",
             "stream/index.m3u8": """
-                #EXTM3U
-                #EXT-X-TARGETDURATION:6
-                #EXTINF:6,
-                ..%2Fsecret.ts
-                #EXTINF:6,
-                %2E%2E/secret.ts
-                #EXTINF:6,
-                ok.ts%00.txt
-                #EXT-X-ENDLIST
+            #EXTM3U
+            #EXT-X-TARGETDURATION:6
+            #EXTINF:6,
+            ..%2Fsecret.ts
+            #EXTINF:6,
+            %2E%2E/secret.ts
+            #EXTINF:6,
+            ok.ts%00.txt
+            #EXT-X-ENDLIST
 
-                """,
+            """,
         ])
         let result = try run(["check"] + rootArguments + ["stream/index.m3u8"], in: folder)
         #expect(result.status == 1)
@@ -128,23 +132,30 @@ struct LocalURICommandTests {
         let segment = try Data(contentsOf: PackageRoot.url.appendingPathComponent("Samples/compliant/audio/seg0.ts"))
         try folder.write(segment, to: "lit%20eral.ts")
         try folder.write(segment, to: "100%.ts")
-        try folder.write(Data("""
-            #EXTM3U
-            #EXT-X-TARGETDURATION:7
-            #EXTINF:6.013967,
-            lit%20eral.ts
-            #EXTINF:6.013967,
-            100%.ts
-            #EXTINF:6.013967,
-            gone%20away.ts?v=2
-            #EXT-X-ENDLIST
+        try folder.write(
+            Data(
+                """
+                #EXTM3U
+                #EXT-X-TARGETDURATION:7
+                #EXTINF:6.013967,
+                lit%20eral.ts
+                #EXTINF:6.013967,
+                100%.ts
+                #EXTINF:6.013967,
+                gone%20away.ts?v=2
+                #EXT-X-ENDLIST
 
-            """.utf8), to: "index.m3u8")
+                """.utf8), to: "index.m3u8")
         let result = try run(["check", "index.m3u8"], in: folder)
         let unreadable = result.stdout.split(separator: "\n").filter { $0.contains("[segment-unreadable]") }
         #expect(unreadable.count == 1, "\(result.stdout)")
-        #expect(unreadable.first?.contains("index.m3u8:7: error: segment gone%20away.ts?v=2: no such file: tried 'gone away.ts'") == true)
-        #expect(unreadable.first?.contains("and 'gone%20away.ts?v=2' (as written); it is left out of this playlist's bit-rate measurement") == true)
+        #expect(
+            unreadable.first?.contains(
+                "index.m3u8:7: error: segment gone%20away.ts?v=2: no such file: tried 'gone away.ts'") == true)
+        #expect(
+            unreadable.first?.contains(
+                "and 'gone%20away.ts?v=2' (as written); it is left out of this playlist's bit-rate measurement") == true
+        )
     }
 
     /// A decoded name that is a looping link is the file meant: the finding says the link loops,
@@ -152,11 +163,14 @@ struct LocalURICommandTests {
     @Test func aLoopingLinkNamedByAnEncodedURISaysItLoops() throws {
         let folder = try TemporaryFolder()
         try FileManager.default.createSymbolicLink(atPath: folder.path("lo op.ts"), withDestinationPath: "lo op.ts")
-        try folder.write(Data("#EXTM3U\n#EXT-X-TARGETDURATION:7\n#EXTINF:6.0,\nlo%20op.ts\n#EXT-X-ENDLIST\n".utf8), to: "index.m3u8")
+        try folder.write(
+            Data("#EXTM3U\n#EXT-X-TARGETDURATION:7\n#EXTINF:6.0,\nlo%20op.ts\n#EXT-X-ENDLIST\n".utf8), to: "index.m3u8")
         let result = try run(["check", "index.m3u8"], in: folder)
         let unreadable = result.stdout.split(separator: "\n").filter { $0.contains("[segment-unreadable]") }
         #expect(unreadable.count == 1, "\(result.stdout)")
-        #expect(unreadable.first?.contains("index.m3u8:3: error: segment lo%20op.ts: is a symbolic link in a loop of links") == true, "\(result.stdout)")
+        #expect(
+            unreadable.first?.contains("index.m3u8:3: error: segment lo%20op.ts: is a symbolic link in a loop of links")
+                == true, "\(result.stdout)")
         #expect(unreadable.first?.contains("no such file") == false)
     }
 
@@ -165,10 +179,16 @@ struct LocalURICommandTests {
         let before = try FileManager.default.subpathsOfDirectory(atPath: folder.url.path).sorted()
         let master = try Data(contentsOf: folder.url.appendingPathComponent("stream/master.m3u8"))
         let result = try run(
-            ["embed", "--image", PackageRoot.url.appendingPathComponent("Samples/poster.jpg").path, "--in-place", "stream/master.m3u8"],
+            [
+                "embed", "--image", PackageRoot.url.appendingPathComponent("Samples/poster.jpg").path, "--in-place",
+                "stream/master.m3u8",
+            ],
             in: folder)
         #expect(result.status == 2)
-        #expect(result.stderr.contains("stream/master.m3u8:9: embed cannot rewrite au%20dio/index.m3u8: it names the file 'stream/au dio/index.m3u8'"))
+        #expect(
+            result.stderr.contains(
+                "stream/master.m3u8:9: embed cannot rewrite au%20dio/index.m3u8: it names the file 'stream/au dio/index.m3u8'"
+            ))
         #expect(result.stderr.contains("rename the file or folder to a plain name"))
         #expect(try FileManager.default.subpathsOfDirectory(atPath: folder.url.path).sorted() == before)
         #expect(try Data(contentsOf: folder.url.appendingPathComponent("stream/master.m3u8")) == master)
@@ -178,15 +198,21 @@ struct LocalURICommandTests {
         let folder = try encodedStream()
         // Only the segments are encoded: the audio playlist's folder has a plain name again.
         try FileManager.default.moveItem(
-            at: folder.url.appendingPathComponent("stream/au dio"), to: folder.url.appendingPathComponent("stream/audio"))
+            at: folder.url.appendingPathComponent("stream/au dio"),
+            to: folder.url.appendingPathComponent("stream/audio"))
         try rewrite(folder.url.appendingPathComponent("stream/master.m3u8")) {
             $0.replacingOccurrences(of: "au%20dio/", with: "audio/")
         }
         let result = try run(
-            ["embed", "--image", PackageRoot.url.appendingPathComponent("Samples/poster.jpg").path,
-             "--output", "out", "stream/master.m3u8"], in: folder)
+            [
+                "embed", "--image", PackageRoot.url.appendingPathComponent("Samples/poster.jpg").path,
+                "--output", "out", "stream/master.m3u8",
+            ], in: folder)
         #expect(result.status == 2)
-        #expect(result.stderr.contains("stream/audio/index.m3u8:7: embed cannot rewrite seg%200.ts: it names the file 'stream/audio/seg 0.ts'"))
+        #expect(
+            result.stderr.contains(
+                "stream/audio/index.m3u8:7: embed cannot rewrite seg%200.ts: it names the file 'stream/audio/seg 0.ts'")
+        )
         #expect(!FileManager.default.fileExists(atPath: folder.path("out")))
     }
 }

@@ -6,7 +6,9 @@ import Testing
 /// the playlist or before another option.
 @Suite struct PosterFromVideoCommandTests {
     static func arguments(_ folder: TemporaryFolder, _ options: [String]) -> [String] {
-        ["--add-audio-only"] + options + [folder.path("no-audio-only/master.m3u8"), "--output", folder.path("out"), "--root", folder.path("")]
+        ["--add-audio-only"] + options + [
+            folder.path("no-audio-only/master.m3u8"), "--output", folder.path("out"), "--root", folder.path(""),
+        ]
     }
 
     @Test(arguments: [
@@ -31,7 +33,8 @@ import Testing
     @Test func refusesATimeBeyondTheEndAndWritesNothing() throws {
         let folder = try TemporaryFolder()
         _ = try AddAudioOnlyCommandTests.sampleCopy(in: folder)
-        let result = try #require(try EmbedCommandTests.embed(Self.arguments(folder, ["--poster-from-video", "1:00:00"])))
+        let result = try #require(
+            try EmbedCommandTests.embed(Self.arguments(folder, ["--poster-from-video", "1:00:00"])))
         #expect(result.status == 2)
         #expect(result.stderr.contains("--poster-from-video 3600 s: beyond the end of "), "\(result.stderr)")
         #expect(result.stderr.contains("compliant/v1/index.m3u8, whose segments last 18 s"), "\(result.stderr)")

@@ -22,7 +22,11 @@ struct RemoteCommandTests {
 
     @Test func checksARemoteStreamWithHeadersSent() async throws {
         let (result, requests) = try await Self.withServer { server in
-            (try HLSCheckBinary.run([server.url("compliant/master.m3u8"), "--header", "X-Token: abc", "--format", "json"]), server.requests)
+            (
+                try HLSCheckBinary.run([
+                    server.url("compliant/master.m3u8"), "--header", "X-Token: abc", "--format", "json",
+                ]), server.requests
+            )
         }
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("\"measuredPeakBitrate\""))
@@ -66,7 +70,8 @@ struct RemoteCommandTests {
         let results = try await Self.withServer { server in
             try (0..<30).map { _ in
                 try HLSCheckBinary.run(
-                    [server.url("compliant/master.m3u8")], environment: ["HLSCHECK_TEST_MISSING_LIBRARY": "libavformat"])
+                    [server.url("compliant/master.m3u8")], environment: ["HLSCHECK_TEST_MISSING_LIBRARY": "libavformat"]
+                )
             }
         }
         for result in results {
@@ -81,7 +86,10 @@ struct RemoteCommandTests {
     }
 
     @Test func embedRefusesAURL() throws {
-        let result = try HLSCheckBinary.run(["embed", "--image", "Samples/poster.jpg", "https://user:pw@example.invalid/master.m3u8", "--output", "/tmp/x"])
+        let result = try HLSCheckBinary.run([
+            "embed", "--image", "Samples/poster.jpg", "https://user:pw@example.invalid/master.m3u8", "--output",
+            "/tmp/x",
+        ])
         #expect(result.status == 64)
         #expect(result.stderr.contains("local streams only"), "\(result.stderr)")
         #expect(!result.stderr.contains(":pw@"))
@@ -89,8 +97,10 @@ struct RemoteCommandTests {
 
     @Test func artworkAndInspectReadURLs() async throws {
         let (artwork, inspect) = try await Self.withServer { server in
-            (try HLSCheckBinary.run(["artwork", server.url("packed-audio/master.m3u8")]),
-             try HLSCheckBinary.run(["inspect", server.url("packed-audio/audio/seg0.aac")]))
+            (
+                try HLSCheckBinary.run(["artwork", server.url("packed-audio/master.m3u8")]),
+                try HLSCheckBinary.run(["inspect", server.url("packed-audio/audio/seg0.aac")])
+            )
         }
         // Samples/packed-audio reaches ../compliant: from a server that is just another path.
         #expect(artwork.status == 0 || artwork.status == 1, "\(artwork.stderr)")
@@ -129,7 +139,8 @@ struct RemoteCommandTests {
             paths.insert(path)
         }
         collect(json["delivery"] as Any, "delivery")
-        let document = try String(contentsOf: PackageRoot.url.appendingPathComponent("docs/json-report.md"), encoding: .utf8)
+        let document = try String(
+            contentsOf: PackageRoot.url.appendingPathComponent("docs/json-report.md"), encoding: .utf8)
         for path in paths.sorted() where path.hasPrefix("delivery[") {
             #expect(document.contains("`\(path)`"), "docs/json-report.md does not document \(path)")
         }
@@ -137,7 +148,9 @@ struct RemoteCommandTests {
     }
 
     @Test func localRunHasNoDeliveryKey() throws {
-        let result = try HLSCheckBinary.run([Self.samples + "/compliant/master.m3u8", "--format", "json", "--playlist-only"])
+        let result = try HLSCheckBinary.run([
+            Self.samples + "/compliant/master.m3u8", "--format", "json", "--playlist-only",
+        ])
         #expect(try CIReportTests.json(result.stdout)["delivery"] == nil)
     }
 }

@@ -38,8 +38,10 @@ struct RepeatedSegmentCommandTests {
         return diagnostics.map { finding in
             let location = finding["location"] as? [String: Any]
             let line = "\(finding["rule"] ?? "") line \(location?["line"] ?? "-"): \(finding["message"] ?? "")"
-            return copyName.stringByReplacingMatches(in: line, range: NSRange(line.startIndex..., in: line), withTemplate: "seg.ts")
-                .replacingOccurrences(of: "copies.m3u8", with: "repeated.m3u8")
+            return copyName.stringByReplacingMatches(
+                in: line, range: NSRange(line.startIndex..., in: line), withTemplate: "seg.ts"
+            )
+            .replacingOccurrences(of: "copies.m3u8", with: "repeated.m3u8")
         }
     }
 
@@ -63,7 +65,9 @@ struct RepeatedSegmentCommandTests {
         #expect(found == (try Self.findings(copies.stdout)))
         #expect(repeated.status == copies.status)
         // Every fourth-in-ten line keeps its own too-long EXTINF, on its own line.
-        let tooLong = found.filter { $0.hasPrefix("target-duration-exceeded") || $0.hasPrefix("extinf-duration-mismatch") }
+        let tooLong = found.filter {
+            $0.hasPrefix("target-duration-exceeded") || $0.hasPrefix("extinf-duration-mismatch")
+        }
         #expect(Set(tooLong.compactMap { $0.split(separator: ":").first }).count >= Self.lines / 10, "\(found)")
     }
 }

@@ -24,11 +24,11 @@ import Testing
             "warns/master.m3u8": "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=48000\naudio.m3u8\n",
             "warns/audio.m3u8": media,
             "fails/master.m3u8": """
-                #EXTM3U
-                #EXT-X-STREAM-INF:BANDWIDTH=800000,CODECS="avc1.42c01e,mp4a.40.2",RESOLUTION=640x360
-                video.m3u8
+            #EXTM3U
+            #EXT-X-STREAM-INF:BANDWIDTH=800000,CODECS="avc1.42c01e,mp4a.40.2",RESOLUTION=640x360
+            video.m3u8
 
-                """,
+            """,
             "fails/video.m3u8": media,
         ])
         try folder.write(transportStream, to: "segment.m3u8")
@@ -46,7 +46,8 @@ import Testing
         let folder = try Self.streams()
         let result = try HLSCheckBinary.run(
             Self.inputs + [
-                "--playlist-only", "-o", "json=r.json", "-o", "junit=r.xml", "-o", "sarif=r.sarif", "-o", "github=r.txt",
+                "--playlist-only", "-o", "json=r.json", "-o", "junit=r.xml", "-o", "sarif=r.sarif", "-o",
+                "github=r.txt",
                 "--format", "text",
             ], in: folder.url)
         #expect(!result.killedBySignal)
@@ -75,7 +76,10 @@ import Testing
         #expect(failed[1]["error"]?.contains("hlscheck inspect segment.m3u8") == true)
         let diagnostics = try #require(json["diagnostics"] as? [[String: Any]])
         let unreadable = diagnostics.filter { $0["rule"] as? String == "input-unreadable" }
-        #expect(unreadable.compactMap { ($0["location"] as? [String: Any])?["uri"] as? String } == ["missing.m3u8", "segment.m3u8"])
+        #expect(
+            unreadable.compactMap { ($0["location"] as? [String: Any])?["uri"] as? String } == [
+                "missing.m3u8", "segment.m3u8",
+            ])
         #expect(unreadable.allSatisfy { $0["severity"] as? String == "error" })
         let summary = try #require(json["summary"] as? [String: Int])
         #expect(summary["errors"] == diagnostics.filter { $0["severity"] as? String == "error" }.count)
@@ -83,7 +87,8 @@ import Testing
         // JUnit: valid, one suite per input, each unreadable input a failing test case.
         let xml = try String(contentsOfFile: folder.path("r.xml"), encoding: .utf8)
         if let schemas = PackageRoot.schemas {
-            let violations = try LibXML2.violations(of: JUnitExtensions.withoutExtensions(xml), against: schemas.appendingPathComponent("JUnit.xsd"))
+            let violations = try LibXML2.violations(
+                of: JUnitExtensions.withoutExtensions(xml), against: schemas.appendingPathComponent("JUnit.xsd"))
             #expect(violations.isEmpty, "\(violations.joined(separator: "\n"))\n\(xml)")
         }
         let suites = try LibXML2.parse(xml).all("testsuite")
@@ -102,7 +107,8 @@ import Testing
         // SARIF: a result per unreadable input, at the input, under a rule the driver lists.
         let sarif = try Self.json(folder.path("r.sarif"))
         let run = try #require((sarif["runs"] as? [[String: Any]])?.first)
-        let rules = try #require(((run["tool"] as? [String: Any])?["driver"] as? [String: Any])?["rules"] as? [[String: Any]])
+        let rules = try #require(
+            ((run["tool"] as? [String: Any])?["driver"] as? [String: Any])?["rules"] as? [[String: Any]])
         let results = try #require(run["results"] as? [[String: Any]])
         let unreadableResults = results.filter { $0["ruleId"] as? String == "input-unreadable" }
         #expect(unreadableResults.count == 2)
@@ -119,7 +125,10 @@ import Testing
 
         // GitHub: an error annotation on each unreadable file.
         let github = try String(contentsOfFile: folder.path("r.txt"), encoding: .utf8)
-        #expect(github.contains("::error file=missing.m3u8,title=hlscheck input-unreadable::missing.m3u8: no such file or folder\n"), "\(github)")
+        #expect(
+            github.contains(
+                "::error file=missing.m3u8,title=hlscheck input-unreadable::missing.m3u8: no such file or folder\n"),
+            "\(github)")
         #expect(github.contains("::error file=segment.m3u8,title=hlscheck input-unreadable::"))
         #expect(github.contains("::error file=fails/master.m3u8,line=1,title=hlscheck audio-only-variant-missing::"))
     }
@@ -134,7 +143,8 @@ import Testing
     func junitFailsWhatFailsTheExitCode(_ failOn: [String], status: Int32, failures: [String]) throws {
         let folder = try Self.streams()
         let result = try HLSCheckBinary.run(
-            ["good/master.m3u8", "fails/master.m3u8", "warns/master.m3u8", "--playlist-only", "--format", "junit"] + failOn,
+            ["good/master.m3u8", "fails/master.m3u8", "warns/master.m3u8", "--playlist-only", "--format", "junit"]
+                + failOn,
             in: folder.url)
         #expect(result.status == status, "\(result.stderr)")
         let suites = try LibXML2.parse(result.stdout).all("testsuite")
@@ -146,14 +156,19 @@ import Testing
         #expect(failed == (failOn == ["--fail-on", "warning"]))
         #expect(warns.first("system-out")?.text.contains("[codecs-missing]") == !failed)
         if let schemas = PackageRoot.schemas {
-            #expect(try LibXML2.violations(of: JUnitExtensions.withoutExtensions(result.stdout), against: schemas.appendingPathComponent("JUnit.xsd")).isEmpty)
+            #expect(
+                try LibXML2.violations(
+                    of: JUnitExtensions.withoutExtensions(result.stdout),
+                    against: schemas.appendingPathComponent("JUnit.xsd")
+                ).isEmpty)
         }
     }
 
     @Test func anUnreadableInputFailsEvenWithFailOnNever() throws {
         let folder = try Self.streams()
         let result = try HLSCheckBinary.run(
-            ["missing.m3u8", "good/master.m3u8", "--playlist-only", "--format", "junit", "--fail-on", "never"], in: folder.url)
+            ["missing.m3u8", "good/master.m3u8", "--playlist-only", "--format", "junit", "--fail-on", "never"],
+            in: folder.url)
         #expect(result.status == 2)
         let suites = try LibXML2.parse(result.stdout).all("testsuite")
         #expect(suites.map { $0.attributes["failures"] } == ["1", "0"])
@@ -161,10 +176,14 @@ import Testing
 
     @Test func aFIFOAndAnInputOutsideTheRootAreFailedInputsBesideACheckedOne() throws {
         let folder = try Self.streams()
-        try folder.write(Data("#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\na.ts\n#EXT-X-ENDLIST\n".utf8), to: "elsewhere/x.m3u8")
+        try folder.write(
+            Data("#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\na.ts\n#EXT-X-ENDLIST\n".utf8), to: "elsewhere/x.m3u8")
         #expect(mkfifo(folder.path("good/live.m3u8"), 0o600) == 0)
         let result = try HLSCheckBinary.run(
-            ["good/live.m3u8", "good/master.m3u8", "elsewhere/x.m3u8", "--root", "good", "--playlist-only", "--format", "json"],
+            [
+                "good/live.m3u8", "good/master.m3u8", "elsewhere/x.m3u8", "--root", "good", "--playlist-only",
+                "--format", "json",
+            ],
             in: folder.url, timeout: 60)
         #expect(!result.killedBySignal, "a FIFO was opened for reading")
         #expect(result.status == 2, "\(result.stderr)")
@@ -194,18 +213,21 @@ import Testing
         // With JSON on standard output, standard error is where a person reads why.
         let result = try HLSCheckBinary.run(["seg0.ts", "--format", "json"], in: folder.url)
         #expect(result.status == 2)
-        #expect(result.stderr == """
-            hlscheck: cannot read the playlist seg0.ts: not a playlist: it looks like an MPEG-TS segment \
-            (a playlist starts with #EXTM3U, RFC 8216 §4.3.1.1); to look inside a segment, run: hlscheck inspect seg0.ts
+        #expect(
+            result.stderr == """
+                hlscheck: cannot read the playlist seg0.ts: not a playlist: it looks like an MPEG-TS segment \
+                (a playlist starts with #EXTM3U, RFC 8216 §4.3.1.1); to look inside a segment, run: hlscheck inspect seg0.ts
 
-            """, "\(result.stderr)")
+                """, "\(result.stderr)")
     }
 
     @Test func aTextFileWithoutTheHeaderIsRefusedNamingItsFirstLine() throws {
         let folder = try TemporaryFolder(["notes.m3u8": "a.ts\nb.ts\n"])
         let result = try HLSCheckBinary.run(["notes.m3u8"], in: folder.url)
         #expect(result.status == 2)
-        #expect(result.stdout.contains(#"not a playlist: its first line is "a.ts" (a playlist starts with #EXTM3U"#), "\(result.stdout)")
+        #expect(
+            result.stdout.contains(#"not a playlist: its first line is "a.ts" (a playlist starts with #EXTM3U"#),
+            "\(result.stdout)")
     }
 
     @Test func aVariantThatIsASegmentIsAFindingAtItsLine() throws {
@@ -215,18 +237,24 @@ import Testing
         try folder.write(Self.transportStream, to: "audio/seg0.ts")
         let result = try HLSCheckBinary.run(["master.m3u8", "--playlist-only"], in: folder.url)
         #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
-        #expect(result.stdout.contains("master.m3u8:3:1: error: cannot read audio/seg0.ts: not a playlist: it looks like an MPEG-TS segment"),
-                "\(result.stdout)")
+        #expect(
+            result.stdout.contains(
+                "master.m3u8:3:1: error: cannot read audio/seg0.ts: not a playlist: it looks like an MPEG-TS segment"),
+            "\(result.stdout)")
         #expect(!result.stdout.contains("audio/seg0.ts:1"))
     }
 
     @Test func aPlaylistWithAByteOrderMarkIsStillChecked() throws {
         let folder = try TemporaryFolder()
-        try folder.write(Data([0xEF, 0xBB, 0xBF] + Array("#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\na.ts\n#EXT-X-ENDLIST\n".utf8)),
-                         to: "bom.m3u8")
+        try folder.write(
+            Data(
+                [0xEF, 0xBB, 0xBF] + Array("#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\na.ts\n#EXT-X-ENDLIST\n".utf8)),
+            to: "bom.m3u8")
         let result = try HLSCheckBinary.run(["bom.m3u8", "--playlist-only", "--format", "json"], in: folder.url)
         #expect(result.status != 2, "\(result.stderr)")
-        #expect((try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])?["failedInputs"] as? [Any] != nil)
+        #expect(
+            (try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])?["failedInputs"]
+                as? [Any] != nil)
         #expect(result.stdout.contains("\"segmentCount\" : 1"), "\(result.stdout)")
     }
 
@@ -234,12 +262,16 @@ import Testing
     func aMistypedSubcommandSaysDidYouMean(_ typed: String, _ meant: String) throws {
         let result = try HLSCheckBinary.run([typed, "x.ts"])
         #expect(result.status == 64)
-        #expect(result.stderr.contains("unknown command or missing file \"\(typed)\"; did you mean \"\(meant)\"?"), "\(result.stderr)")
+        #expect(
+            result.stderr.contains("unknown command or missing file \"\(typed)\"; did you mean \"\(meant)\"?"),
+            "\(result.stderr)")
     }
 
     @Test func aFileNamedLikeACommandIsStillAPath() throws {
         // An existing file is never a typo; a far-off missing name is just a missing file.
-        let folder = try TemporaryFolder(["chek": "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\na.ts\n#EXT-X-ENDLIST\n"])
+        let folder = try TemporaryFolder([
+            "chek": "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\na.ts\n#EXT-X-ENDLIST\n"
+        ])
         let existing = try HLSCheckBinary.run(["chek", "--playlist-only"], in: folder.url)
         #expect(existing.status != 64, "\(existing.stderr)")
         #expect(!existing.stderr.contains("did you mean"))

@@ -12,7 +12,8 @@ enum Terminal {
         func quoted(_ word: String) -> String { "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'" }
         var variables = ["TERM": "xterm-256color", "PATH": "/usr/bin:/bin"]
         variables.merge(environment) { $1 }
-        let command = (columns.map { "stty cols \($0) rows 50 && " } ?? "")
+        let command =
+            (columns.map { "stty cols \($0) rows 50 && " } ?? "")
             + (["env", "-i"] + variables.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
             + [HLSCheckBinary.executable.path] + arguments).map(quoted).joined(separator: " ")
         return try ToolProcess.capture(
@@ -27,7 +28,7 @@ enum Terminal {
     /// path that does not exist: inputs in a fixed order.
     static func streams() throws -> (TemporaryFolder, [String]) {
         let folder = try TemporaryFolder([
-            "warns/master.m3u8": "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=48000\naudio/index.m3u8\n",
+            "warns/master.m3u8": "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=48000\naudio/index.m3u8\n"
         ])
         let sample = PackageRoot.url.appendingPathComponent("Samples/compliant")
         for name in ["c1", "c2", "c3", "c4"] {
@@ -35,7 +36,9 @@ enum Terminal {
         }
         try FileManager.default.copyItem(
             at: sample.appendingPathComponent("audio"), to: folder.url.appendingPathComponent("warns/audio"))
-        let inputs = ["c1/master.m3u8", "warns/master.m3u8", "c2/master.m3u8", "missing.m3u8", "c3/master.m3u8", "c4/master.m3u8"]
+        let inputs = [
+            "c1/master.m3u8", "warns/master.m3u8", "c2/master.m3u8", "missing.m3u8", "c3/master.m3u8", "c4/master.m3u8",
+        ]
         return (folder, inputs)
     }
 
@@ -44,12 +47,18 @@ enum Terminal {
         var outputs: [String: [String]] = [:]
         for jobs in ["1", "4"] {
             let result = try HLSCheckBinary.run(
-                inputs + ["--jobs", jobs, "--show-variants", "--format", "text", "-o", "json=\(jobs).json", "-o", "sarif=\(jobs).sarif", "-o", "github=\(jobs).github"],
+                inputs + [
+                    "--jobs", jobs, "--show-variants", "--format", "text", "-o", "json=\(jobs).json", "-o",
+                    "sarif=\(jobs).sarif", "-o", "github=\(jobs).github",
+                ],
                 in: folder.url)
             #expect(!result.killedBySignal)
             #expect(result.status == 2, "\(result.stderr)")
-            let files = try ["json", "sarif", "github"].map { try String(contentsOf: folder.url.appendingPathComponent("\(jobs).\($0)"), encoding: .utf8) }
-            outputs[jobs] = [result.stdout, result.stderr] + files.dropLast(2) + [try Self.withoutInvocations(files[1]), files[2]]
+            let files = try ["json", "sarif", "github"].map {
+                try String(contentsOf: folder.url.appendingPathComponent("\(jobs).\($0)"), encoding: .utf8)
+            }
+            outputs[jobs] =
+                [result.stdout, result.stderr] + files.dropLast(2) + [try Self.withoutInvocations(files[1]), files[2]]
         }
         // Piped: the text in input order, byte for byte the sequential run; so are the files.
         #expect(outputs["1"] == outputs["4"])
@@ -80,24 +89,33 @@ enum Terminal {
         #expect(result.status == 2, "\(result.stdout)")
         let shown = result.stdout
         #expect(shown.contains("\r\u{1B}[Khlscheck: 0/6 streams"), "\(shown.debugDescription)")
-        #expect(shown.contains("hlscheck: 6/6 streams") || shown.contains("hlscheck: 5/6 streams"), "\(shown.debugDescription)")
+        #expect(
+            shown.contains("hlscheck: 6/6 streams") || shown.contains("hlscheck: 5/6 streams"),
+            "\(shown.debugDescription)")
         #expect(shown.contains(" segments"))
         // Colour on a terminal, and every stream's report whole: its table rows follow its header.
         #expect(shown.contains("\u{1B}[1;33mwarning:\u{1B}[0m"))
         for name in ["c1", "warns", "c2", "c3", "c4"] {
-            let block = try #require(shown.range(of: "Variants of \(name)/master.m3u8\r\n"), "\(shown.debugDescription)")
+            let block = try #require(
+                shown.range(of: "Variants of \(name)/master.m3u8\r\n"), "\(shown.debugDescription)")
             #expect(shown[block.upperBound...].hasPrefix("  URI "))
         }
         // The progress line is erased for good before what comes last: the input that could not
         // be read (standard error), then the summary, on clean lines.
         let erased = try #require(shown.range(of: "\r\u{1B}[K", options: .backwards))
         let last = shown[erased.upperBound...]
-        #expect(last.hasPrefix("What each rule checks and how to fix it: hlscheck rules codecs-missing input-unreadable"), "\(shown.debugDescription)")
+        #expect(
+            last.hasPrefix("What each rule checks and how to fix it: hlscheck rules codecs-missing input-unreadable"),
+            "\(shown.debugDescription)")
         // The input that could not be read is said once on the screen: by the text report (standard
         // error, the same terminal, does not repeat it).
-        #expect(shown.components(separatedBy: "missing.m3u8: no such file or folder").count == 2, "\(shown.debugDescription)")
+        #expect(
+            shown.components(separatedBy: "missing.m3u8: no such file or folder").count == 2,
+            "\(shown.debugDescription)")
         #expect(shown.contains(" missing.m3u8: no such file or folder [input-unreadable]"))
-        #expect(last.hasSuffix("\r\n\r\n5 streams checked, 1 could not be read: 1 error, 1 warning, 0 notes\r\n"), "\(shown.debugDescription)")
+        #expect(
+            last.hasSuffix("\r\n\r\n5 streams checked, 1 could not be read: 1 error, 1 warning, 0 notes\r\n"),
+            "\(shown.debugDescription)")
     }
 
     @Test func termDumbAndNoColorAndQuietAreHonoured() throws {
@@ -171,9 +189,16 @@ enum Terminal {
         #expect(baseline.contains("\"source\" : \"#EXT-X-STREAM-INF:BANDWIDTH=48000\""))
         #expect(baseline.components(separatedBy: "\"rule\" : \"codecs-missing\"").count == 3)
 
-        let known = try Self.run(["streams/master.m3u8", "--baseline", "baseline.json", "-o", "json=r.json", "-o", "sarif=r.sarif", "--format", "text"], in: repository.url)
+        let known = try Self.run(
+            [
+                "streams/master.m3u8", "--baseline", "baseline.json", "-o", "json=r.json", "-o", "sarif=r.sarif",
+                "--format", "text",
+            ], in: repository.url)
         #expect(known.status == 0, "\(known.stdout)\(known.stderr)")
-        #expect(known.stdout.hasSuffix("1 stream checked: 0 errors, 0 warnings, 0 notes (2 suppressed, 2 by the baseline)\n"), "\(known.stdout)")
+        #expect(
+            known.stdout.hasSuffix(
+                "1 stream checked: 0 errors, 0 warnings, 0 notes (2 suppressed, 2 by the baseline)\n"),
+            "\(known.stdout)")
         let json = try String(contentsOf: repository.url.appendingPathComponent("r.json"), encoding: .utf8)
         #expect(json.components(separatedBy: "\"baselined\" : true").count == 3, "\(json)")
         #expect(json.contains("\"baselined\" : 2"))
@@ -183,14 +208,16 @@ enum Terminal {
         // Lines added above move the findings: they keep their identity.
         let moved = try Self.repository(header: "#EXT-X-VERSION:3\n# packaged by the legacy encoder\n")
         try FileManager.default.copyItem(
-            at: repository.url.appendingPathComponent("baseline.json"), to: moved.url.appendingPathComponent("baseline.json"))
+            at: repository.url.appendingPathComponent("baseline.json"),
+            to: moved.url.appendingPathComponent("baseline.json"))
         let stillKnown = try Self.run(["streams/master.m3u8", "--baseline", "baseline.json"], in: moved.url)
         #expect(stillKnown.status == 0, "\(stillKnown.stdout)")
 
         // A third identical line is one finding more than the baseline knows: it fails, alone.
         let grown = try Self.repository(variants: 3)
         try FileManager.default.copyItem(
-            at: repository.url.appendingPathComponent("baseline.json"), to: grown.url.appendingPathComponent("baseline.json"))
+            at: repository.url.appendingPathComponent("baseline.json"),
+            to: grown.url.appendingPathComponent("baseline.json"))
         let new = try Self.run(["streams/master.m3u8", "--baseline", "baseline.json"], in: grown.url)
         #expect(new.status == 1)
         #expect(new.stdout.components(separatedBy: "[codecs-missing]").count == 2, "\(new.stdout)")
@@ -205,11 +232,15 @@ enum Terminal {
         let fromSubfolder = try Self.run(
             ["master.m3u8", "--baseline", "../baseline.json"], in: repository.url.appendingPathComponent("streams"))
         #expect(fromSubfolder.status == 0, "\(fromSubfolder.stdout)")
-        let absolute = try Self.run([repository.path("streams/master.m3u8"), "--baseline", "baseline.json"], in: repository.url)
+        let absolute = try Self.run(
+            [repository.path("streams/master.m3u8"), "--baseline", "baseline.json"], in: repository.url)
         #expect(absolute.status == 0, "\(absolute.stdout)")
     }
 
-    @Test(arguments: [("missing.json", nil), ("corrupt.json", "{\"findings\": 3"), ("other.json", "{\"tool\": \"swiftlint\", \"baselineVersion\": 1, \"findings\": []}")])
+    @Test(arguments: [
+        ("missing.json", nil), ("corrupt.json", "{\"findings\": 3"),
+        ("other.json", "{\"tool\": \"swiftlint\", \"baselineVersion\": 1, \"findings\": []}"),
+    ])
     func aBaselineThatCannotBeReadStopsTheRunNamingIt(_ name: String, _ content: String?) throws {
         let repository = try Self.repository()
         if let content { try repository.write(Data(content.utf8), to: name) }
@@ -222,26 +253,37 @@ enum Terminal {
 
     @Test func theBaselineIsWrittenAtomicallyAndDeterministically() throws {
         let repository = try Self.repository()
-        _ = try Self.run(["streams/master.m3u8", "--write-baseline", "baseline.json", "--jobs", "1"], in: repository.url)
+        _ = try Self.run(
+            ["streams/master.m3u8", "--write-baseline", "baseline.json", "--jobs", "1"], in: repository.url)
         let first = try Data(contentsOf: repository.url.appendingPathComponent("baseline.json"))
-        _ = try Self.run(["streams/master.m3u8", "streams/master.m3u8", "--write-baseline", "baseline.json", "--jobs", "2"], in: repository.url)
-        _ = try Self.run(["streams/master.m3u8", "--write-baseline", "baseline.json", "--jobs", "2"], in: repository.url)
+        _ = try Self.run(
+            ["streams/master.m3u8", "streams/master.m3u8", "--write-baseline", "baseline.json", "--jobs", "2"],
+            in: repository.url)
+        _ = try Self.run(
+            ["streams/master.m3u8", "--write-baseline", "baseline.json", "--jobs", "2"], in: repository.url)
         #expect(try Data(contentsOf: repository.url.appendingPathComponent("baseline.json")) == first)
         // No temporary file left beside it.
-        #expect(try FileManager.default.contentsOfDirectory(atPath: repository.url.path).sorted() == [".git", "baseline.json", "streams"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: repository.url.path).sorted() == [
+                ".git", "baseline.json", "streams",
+            ])
     }
 
     @Test func moreWarningsThanMaxWarningsFail() throws {
         let repository = try Self.repository()
-        let over = try HLSCheckBinary.run(["streams/master.m3u8", "--playlist-only", "--max-warnings", "1"], in: repository.url)
+        let over = try HLSCheckBinary.run(
+            ["streams/master.m3u8", "--playlist-only", "--max-warnings", "1"], in: repository.url)
         #expect(over.status == 1)
         #expect(over.stderr.contains("hlscheck: 2 warnings, more than --max-warnings 1 allows"), "\(over.stderr)")
-        let within = try HLSCheckBinary.run(["streams/master.m3u8", "--playlist-only", "--max-warnings", "2"], in: repository.url)
+        let within = try HLSCheckBinary.run(
+            ["streams/master.m3u8", "--playlist-only", "--max-warnings", "2"], in: repository.url)
         #expect(within.status == 0, "\(within.stderr)")
         // Baselined warnings do not count.
-        _ = try HLSCheckBinary.run(["streams/master.m3u8", "--playlist-only", "--write-baseline", "b.json"], in: repository.url)
+        _ = try HLSCheckBinary.run(
+            ["streams/master.m3u8", "--playlist-only", "--write-baseline", "b.json"], in: repository.url)
         let baselined = try HLSCheckBinary.run(
-            ["streams/master.m3u8", "--playlist-only", "--max-warnings", "0", "--baseline", "b.json"], in: repository.url)
+            ["streams/master.m3u8", "--playlist-only", "--max-warnings", "0", "--baseline", "b.json"],
+            in: repository.url)
         #expect(baselined.status == 0, "\(baselined.stderr)")
     }
 }

@@ -11,9 +11,12 @@ import TestSupport
     /// written to a file: on standard error it could fill the pipe before the runner reads it).
     static func loadedLibraries(_ arguments: [String]) throws -> (result: CommandResult, libraries: [String]) {
         let folder = try TemporaryFolder()
-        let result = try HLSCheckBinary.run(arguments, environment: ["LD_DEBUG": "files", "LD_DEBUG_OUTPUT": folder.path("trace")])
+        let result = try HLSCheckBinary.run(
+            arguments, environment: ["LD_DEBUG": "files", "LD_DEBUG_OUTPUT": folder.path("trace")])
         // glibc appends the process id to the name.
-        let traces = try FileManager.default.contentsOfDirectory(atPath: folder.url.path).filter { $0.hasPrefix("trace") }
+        let traces = try FileManager.default.contentsOfDirectory(atPath: folder.url.path).filter {
+            $0.hasPrefix("trace")
+        }
         #expect(!traces.isEmpty, "no LD_DEBUG trace was written")
         let text = try traces.map { try String(contentsOfFile: folder.path($0), encoding: .utf8) }.joined()
         let libraries = text.split(separator: "\n").compactMap { line -> String? in
@@ -23,7 +26,9 @@ import TestSupport
         return (result, libraries)
     }
 
-    static let lazilyLoaded = ["libavformat", "libavcodec", "libavutil", "libswscale", "libswresample", "libxml2", "libcurl"]
+    static let lazilyLoaded = [
+        "libavformat", "libavcodec", "libavutil", "libswscale", "libswresample", "libxml2", "libcurl",
+    ]
 
     @Test(arguments: [
         ["--version"], ["--help"], ["rules"],
@@ -42,7 +47,9 @@ import TestSupport
         let (check, checkLibraries) = try Self.loadedLibraries(["Samples/compliant/master.m3u8"])
         #expect(check.status == 0, "\(check.stderr.suffix(500))")
         #expect(checkLibraries.contains { $0.hasPrefix("libavformat.so.") })
-        let (junit, junitLibraries) = try Self.loadedLibraries(["Samples/compliant/master.m3u8", "--playlist-only", "--format", "junit"])
+        let (junit, junitLibraries) = try Self.loadedLibraries([
+            "Samples/compliant/master.m3u8", "--playlist-only", "--format", "junit",
+        ])
         #expect(junit.status == 0, "\(junit.stderr.suffix(500))")
         #expect(junitLibraries.contains { $0.hasPrefix("libxml2.so.") })
         #expect(!junitLibraries.contains { $0.hasPrefix("libavformat.so.") })
@@ -82,7 +89,8 @@ import TestSupport
 
     @Test(.enabled(if: HLSCheckBinary.hasWriteStepHook, "the missing-library hook exists in debug builds only"))
     func aJUnitReportWithoutLibxml2SaysWhichPackageToInstall() throws {
-        let result = try Self.withoutLibrary("libxml2", ["Samples/compliant/master.m3u8", "--playlist-only", "--format", "junit"])
+        let result = try Self.withoutLibrary(
+            "libxml2", ["Samples/compliant/master.m3u8", "--playlist-only", "--format", "junit"])
         #expect(result.status == 2)
         #expect(!result.killedBySignal)
         #expect(result.stderr.contains("cannot write the JUnit report: cannot load libxml2.so."))

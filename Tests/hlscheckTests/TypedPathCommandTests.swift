@@ -29,7 +29,9 @@ struct TypedPathCommandTests {
         try files.moveItem(at: stream.appendingPathComponent("audio"), to: audio)
         try files.moveItem(at: audio.appendingPathComponent("seg0.ts"), to: audio.appendingPathComponent("seg 0.ts"))
         try rewrite(audio.appendingPathComponent("index.m3u8")) {
-            $0.replacingOccurrences(of: "\nseg0.ts\n", with: findings ? "\n# hlscheck-disable-next-line codecs-mismatch\nseg%200.ts\n" : "\nseg%200.ts\n")
+            $0.replacingOccurrences(
+                of: "\nseg0.ts\n",
+                with: findings ? "\n# hlscheck-disable-next-line codecs-mismatch\nseg%200.ts\n" : "\nseg%200.ts\n")
         }
         try rewrite(stream.appendingPathComponent("master.m3u8")) {
             let encoded = $0.replacingOccurrences(of: "\naudio/index.m3u8", with: "\nau%20dio/index.m3u8")
@@ -66,14 +68,21 @@ struct TypedPathCommandTests {
         ] {
             let result = try run(["check", "--show-variants"] + arguments, in: folder)
             #expect(result.status == 0, "\(arguments): \(result.stdout)\(result.stderr)")
-            #expect(!result.stdout.contains("unreadable") && !result.stdout.contains("uri-outside-root"), "\(arguments): \(result.stdout)")
-            #expect(result.stdout.contains("1 stream checked: 0 errors, 0 warnings, 0 notes"), "\(arguments): \(result.stdout)")
+            #expect(
+                !result.stdout.contains("unreadable") && !result.stdout.contains("uri-outside-root"),
+                "\(arguments): \(result.stdout)")
+            #expect(
+                result.stdout.contains("1 stream checked: 0 errors, 0 warnings, 0 notes"),
+                "\(arguments): \(result.stdout)")
             // Named as typed, as it opens from here (text shows paths from the working directory,
             // --root or not).
-            #expect(result.stdout.contains("Variants of \(parent)/stream/master.m3u8\n"), "\(arguments): \(result.stdout)")
+            #expect(
+                result.stdout.contains("Variants of \(parent)/stream/master.m3u8\n"), "\(arguments): \(result.stdout)")
             // Every segment was read and measured, the encoded ones too.
             let audio = result.stdout.split(separator: "\n").first { $0.hasPrefix("  au%20dio/index.m3u8 ") }
-            #expect(audio?.contains("47 kbit/s / 47 kbit/s") == true && audio?.contains("3 (18.0 s)") == true, "\(result.stdout)")
+            #expect(
+                audio?.contains("47 kbit/s / 47 kbit/s") == true && audio?.contains("3 (18.0 s)") == true,
+                "\(result.stdout)")
         }
     }
 
@@ -87,8 +96,12 @@ struct TypedPathCommandTests {
 
         let text = try run(["check", master], in: folder)
         #expect(text.status == 1)
-        #expect(text.stdout.contains("\(master):8:19: error: BANDWIDTH=30000 but au%20dio/index.m3u8 peaks at"), "\(text.stdout)")
-        #expect(text.stdout.contains("\(audio):7: warning: # hlscheck-disable-next-line codecs-mismatch excused nothing"), "\(text.stdout)")
+        #expect(
+            text.stdout.contains("\(master):8:19: error: BANDWIDTH=30000 but au%20dio/index.m3u8 peaks at"),
+            "\(text.stdout)")
+        #expect(
+            text.stdout.contains("\(audio):7: warning: # hlscheck-disable-next-line codecs-mismatch excused nothing"),
+            "\(text.stdout)")
         #expect(text.stdout.contains("1 stream checked: 1 error, 1 warning, 0 notes"), "\(text.stdout)")
 
         let json = try run(["check", "--format", "json", master], in: folder)
@@ -100,21 +113,30 @@ struct TypedPathCommandTests {
 
         let junit = try run(["check", "--format", "junit", master], in: folder)
         #expect(junit.stdout.contains("file=\"\(audio)\""), "\(junit.stdout)")
-        #expect(junit.stdout.contains("file=\"\(master)\"") || junit.stdout.contains("classname=\"\(master)\""), "\(junit.stdout)")
+        #expect(
+            junit.stdout.contains("file=\"\(master)\"") || junit.stdout.contains("classname=\"\(master)\""),
+            "\(junit.stdout)")
         #expect(!junit.stdout.contains("Stream %231") && !junit.stdout.contains("Stream%20%231"), "\(junit.stdout)")
 
         let github = try run(["check", "--format", "github", master], in: folder)
-        #expect(github.stdout.contains("::error file=\(master),line=8,col=19,title=hlscheck bandwidth-below-peak::"), "\(github.stdout)")
-        #expect(github.stdout.contains("::warning file=\(audio),line=7,title=hlscheck suppression-unused::"), "\(github.stdout)")
+        #expect(
+            github.stdout.contains("::error file=\(master),line=8,col=19,title=hlscheck bandwidth-below-peak::"),
+            "\(github.stdout)")
+        #expect(
+            github.stdout.contains("::warning file=\(audio),line=7,title=hlscheck suppression-unused::"),
+            "\(github.stdout)")
 
         let sarif = try run(["check", "--format", "sarif", master], in: folder)
         let log = try #require(try JSONSerialization.jsonObject(with: Data(sarif.stdout.utf8)) as? [String: Any])
         let results = try #require(((log["runs"] as? [[String: Any]])?.first?["results"]) as? [[String: Any]])
-        let artifacts = Set(results.compactMap { result -> String? in
-            let location = (result["locations"] as? [[String: Any]])?.first?["physicalLocation"] as? [String: Any]
-            return (location?["artifactLocation"] as? [String: Any])?["uri"] as? String
-        })
-        #expect(artifacts == ["Stream%20%231/stream/master.m3u8", "Stream%20%231/stream/au%20dio/index.m3u8"], "\(sarif.stdout)")
+        let artifacts = Set(
+            results.compactMap { result -> String? in
+                let location = (result["locations"] as? [[String: Any]])?.first?["physicalLocation"] as? [String: Any]
+                return (location?["artifactLocation"] as? [String: Any])?["uri"] as? String
+            })
+        #expect(
+            artifacts == ["Stream%20%231/stream/master.m3u8", "Stream%20%231/stream/au%20dio/index.m3u8"],
+            "\(sarif.stdout)")
         #expect(!sarif.stdout.contains("%25"), "an escape was encoded twice")
 
         let html = try run(["check", "--format", "html", master], in: folder)
@@ -133,7 +155,9 @@ struct TypedPathCommandTests {
         #expect(written.status == 1, "\(written.stdout)\(written.stderr)")
         let baseline = try String(contentsOf: folder.url.appendingPathComponent("baseline.json"), encoding: .utf8)
         #expect(baseline.contains("\"file\" : \"\(master)\""), "\(baseline)")
-        #expect(baseline.contains("\"source\" : \"#EXT-X-STREAM-INF:BANDWIDTH=30000,"), "the line was read from the file: \(baseline)")
+        #expect(
+            baseline.contains("\"source\" : \"#EXT-X-STREAM-INF:BANDWIDTH=30000,"),
+            "the line was read from the file: \(baseline)")
         #expect(baseline.contains("\"source\" : \"# hlscheck-disable-next-line codecs-mismatch\""), "\(baseline)")
         let excused = try run(["check", master, "--baseline", "baseline.json"], in: folder)
         #expect(excused.status == 0, "\(excused.stdout)\(excused.stderr)")
@@ -141,11 +165,15 @@ struct TypedPathCommandTests {
 
         // A comment in the playlist excuses the finding on its next line.
         try Self.rewrite(folder.url.appendingPathComponent(master)) {
-            $0.replacingOccurrences(of: "#EXT-X-STREAM-INF:BANDWIDTH=30000", with: "# hlscheck-disable-next-line bandwidth-below-peak\n#EXT-X-STREAM-INF:BANDWIDTH=30000")
+            $0.replacingOccurrences(
+                of: "#EXT-X-STREAM-INF:BANDWIDTH=30000",
+                with: "# hlscheck-disable-next-line bandwidth-below-peak\n#EXT-X-STREAM-INF:BANDWIDTH=30000")
         }
         let suppressed = try run(["check", master], in: folder)
         #expect(suppressed.status == 0, "\(suppressed.stdout)")
-        #expect(suppressed.stdout.contains("1 stream checked: 0 errors, 1 warning, 0 notes (1 suppressed)"), "\(suppressed.stdout)")
+        #expect(
+            suppressed.stdout.contains("1 stream checked: 0 errors, 1 warning, 0 notes (1 suppressed)"),
+            "\(suppressed.stdout)")
     }
 
     /// embed reads the stream from, and writes it into, folders named like URIs: the output
@@ -155,7 +183,8 @@ struct TypedPathCommandTests {
         let folder = try TemporaryFolder()
         let input = try EmbedCommandTests.smallStream(container, in: folder, name: "Stream #1/in?put")
         let output = folder.path("out #2 100%/a%20b")
-        let copied = try run(["embed", "--image", EmbedCommandTests.poster, "\(input)/master.m3u8", "--output", output], in: folder)
+        let copied = try run(
+            ["embed", "--image", EmbedCommandTests.poster, "\(input)/master.m3u8", "--output", output], in: folder)
         #expect(copied.status == 0, "\(copied.stdout)\(copied.stderr)")
         #expect(copied.stdout.contains("wrote \(output)/master.m3u8\n"), "\(copied.stdout)")
         #expect(copied.stdout.contains("0 errors, 0 warnings"), "\(copied.stdout)")
@@ -164,7 +193,8 @@ struct TypedPathCommandTests {
         #expect(recheck.status == 0, "\(recheck.stdout)")
         #expect(recheck.stdout.contains("in 3/3"), "every segment carries the poster: \(recheck.stdout)")
 
-        let inPlace = try run(["embed", "--image", EmbedCommandTests.poster, "\(input)/master.m3u8", "--in-place"], in: folder)
+        let inPlace = try run(
+            ["embed", "--image", EmbedCommandTests.poster, "\(input)/master.m3u8", "--in-place"], in: folder)
         #expect(inPlace.status == 0, "\(inPlace.stdout)\(inPlace.stderr)")
         #expect(inPlace.stdout.contains("embedded the poster in 3 segments of audio/index.m3u8"), "\(inPlace.stdout)")
         try Self.expectPlays(input, container: container)
@@ -181,7 +211,9 @@ struct TypedPathCommandTests {
         for segment in segments {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/ffprobe")
-            process.arguments = ["-v", "error", "-show_entries", "stream=codec_name", "-of", "csv=p=0", "\(stream)/audio/\(segment)"]
+            process.arguments = [
+                "-v", "error", "-show_entries", "stream=codec_name", "-of", "csv=p=0", "\(stream)/audio/\(segment)",
+            ]
             let out = Pipe()
             process.standardOutput = out
             process.standardError = Pipe()
@@ -197,11 +229,15 @@ struct TypedPathCommandTests {
         let parent = folder.url.appendingPathComponent("Stream #1?")
         try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
         for name in ["no-audio-only", "compliant"] {
-            try FileManager.default.copyItem(at: PackageRoot.url.appendingPathComponent("Samples/\(name)"), to: parent.appendingPathComponent(name))
+            try FileManager.default.copyItem(
+                at: PackageRoot.url.appendingPathComponent("Samples/\(name)"), to: parent.appendingPathComponent(name))
         }
         let result = try run(
-            ["embed", "--add-audio-only", "--image", EmbedCommandTests.poster, "Stream #1?/no-audio-only/master.m3u8", "--in-place",
-             "--root", "Stream #1?"], in: folder)
+            [
+                "embed", "--add-audio-only", "--image", EmbedCommandTests.poster,
+                "Stream #1?/no-audio-only/master.m3u8", "--in-place",
+                "--root", "Stream #1?",
+            ], in: folder)
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.contains("added the audio-only variant audio-only/index.m3u8 "), "\(result.stdout)")
         #expect(result.stdout.contains("1 stream checked: 0 errors, 0 warnings, 0 notes"), "\(result.stdout)")
@@ -215,18 +251,24 @@ struct TypedPathCommandTests {
         try Self.encodedStream(in: folder, parent: "Stream #1")
         let artwork = try run(["artwork", "Stream #1/stream/master.m3u8"], in: folder)
         #expect(artwork.status == 0, "\(artwork.stdout)\(artwork.stderr)")
-        #expect(artwork.stdout.contains("Stream #1/stream/au dio/index.m3u8 (Stream #1/stream/au dio/seg 0.ts): image/jpeg, 6449 bytes, 320x180"),
-                "\(artwork.stdout)")
+        #expect(
+            artwork.stdout.contains(
+                "Stream #1/stream/au dio/index.m3u8 (Stream #1/stream/au dio/seg 0.ts): image/jpeg, 6449 bytes, 320x180"
+            ),
+            "\(artwork.stdout)")
 
         let samples = PackageRoot.url.appendingPathComponent("Samples/compliant")
         for (name, source) in [("a%20b", "audio/seg0.ts"), ("a b", "v0/seg0.ts")] {
-            try FileManager.default.createDirectory(at: folder.url.appendingPathComponent(name), withIntermediateDirectories: true)
-            try FileManager.default.copyItem(at: samples.appendingPathComponent(source), to: folder.url.appendingPathComponent("\(name)/seg.ts"))
+            try FileManager.default.createDirectory(
+                at: folder.url.appendingPathComponent(name), withIntermediateDirectories: true)
+            try FileManager.default.copyItem(
+                at: samples.appendingPathComponent(source), to: folder.url.appendingPathComponent("\(name)/seg.ts"))
         }
         let inspect = try run(["inspect", "a%20b/seg.ts"], in: folder)
         #expect(inspect.status == 0, "\(inspect.stderr)")
         #expect(inspect.stdout.hasPrefix("a%20b/seg.ts: mpegts"), "\(inspect.stdout)")
-        #expect(inspect.stdout.contains("APIC image/jpeg (6449 bytes)"), "the audio segment was read: \(inspect.stdout)")
+        #expect(
+            inspect.stdout.contains("APIC image/jpeg (6449 bytes)"), "the audio segment was read: \(inspect.stdout)")
         #expect(!inspect.stdout.contains("video"), "the neighbour a b/seg.ts was read: \(inspect.stdout)")
         let poster = try run(["artwork", "a%20b/seg.ts"], in: folder)
         #expect(poster.stdout.contains("a%20b/seg.ts: image/jpeg, 6449 bytes"), "\(poster.stdout)\(poster.stderr)")
@@ -248,15 +290,24 @@ struct TypedPathCommandTests {
             #expect(!(result.stdout + result.stderr).contains("\u{202E}"), "\(format)")
             // GitHub's workflow commands encode a line break and a property's ':' themselves.
             let github = "x%0Ahlscheck%3A forged\\u{202e}y"
-            #expect(result.stdout.contains(format == "text" ? "\(escaped)/stream/master.m3u8:8:19: error:" : "file=\(github)/stream/master.m3u8,line=8"),
-                    "\(format): \(result.stdout)")
+            #expect(
+                result.stdout.contains(
+                    format == "text"
+                        ? "\(escaped)/stream/master.m3u8:8:19: error:" : "file=\(github)/stream/master.m3u8,line=8"),
+                "\(format): \(result.stdout)")
         }
         let input = try EmbedCommandTests.smallStream(.packedAudio, in: folder, name: "plain")
-        let embedded = try run(["embed", "--image", EmbedCommandTests.poster, "\(input)/master.m3u8", "--output", folder.path(hostile + "-out")], in: folder)
+        let embedded = try run(
+            [
+                "embed", "--image", EmbedCommandTests.poster, "\(input)/master.m3u8", "--output",
+                folder.path(hostile + "-out"),
+            ], in: folder)
         #expect(embedded.status == 0, "\(embedded.stdout)\(embedded.stderr)")
         let lines = (embedded.stdout + embedded.stderr).split(separator: "\n")
         #expect(!lines.contains { $0.hasPrefix("hlscheck: forged") }, "\(embedded.stdout)")
         #expect(!(embedded.stdout + embedded.stderr).contains("\u{202E}"))
-        #expect(embedded.stdout.contains("wrote \(folder.path("x"))\\x0ahlscheck: forged\\u{202e}y-out/master.m3u8"), "\(embedded.stdout)")
+        #expect(
+            embedded.stdout.contains("wrote \(folder.path("x"))\\x0ahlscheck: forged\\u{202e}y-out/master.m3u8"),
+            "\(embedded.stdout)")
     }
 }

@@ -48,7 +48,8 @@ import Testing
             "baseline.json": "{}\n",
             "reports/old.html": "<html>",
         ])
-        try FileManager.default.createDirectory(at: folder.url.appendingPathComponent("bin"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: folder.url.appendingPathComponent("bin"), withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(
             atPath: folder.path("bin/hlscheck"), withDestinationPath: HLSCheckBinary.executable.path)
         return folder
@@ -62,7 +63,9 @@ import Testing
 
     static func shell(_ name: String) throws -> String {
         let path = try #require(
-            ["/usr/bin/\(name)", "/bin/\(name)", "/usr/local/bin/\(name)"].first { FileManager.default.isExecutableFile(atPath: $0) },
+            ["/usr/bin/\(name)", "/bin/\(name)", "/usr/local/bin/\(name)"].first {
+                FileManager.default.isExecutableFile(atPath: $0)
+            },
             "\(name) is not installed: make test-deps installs it")
         return path
     }
@@ -79,16 +82,21 @@ import Testing
 
     /// What zsh offers after `line` and TAB.
     static func zsh(_ line: String, in folder: TemporaryFolder) throws -> Set<String> {
-        try FileManager.default.createDirectory(at: folder.url.appendingPathComponent(".zfunc"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: folder.url.appendingPathComponent(".zfunc"), withIntermediateDirectories: true)
         try folder.write(try script("zsh"), to: ".zfunc/_hlscheck")
-        return Set(try run(try shell("zsh"), ["-f", "-c", zshDriver, "driver", folder.path(".zfunc"), line], in: folder))
+        return Set(
+            try run(try shell("zsh"), ["-f", "-c", zshDriver, "driver", folder.path(".zfunc"), line], in: folder))
     }
 
     /// What fish offers after `line` (`complete -C`, the candidates without their descriptions).
     static func fish(_ line: String, in folder: TemporaryFolder) throws -> Set<String> {
         try folder.write(try script("fish"), to: ".hlscheck.fish")
         let command = "source .hlscheck.fish; and complete -C \(shellQuoted(line))"
-        return Set(try run(try shell("fish"), ["--no-config", "-c", command], in: folder).map { String($0.prefix { $0 != "\t" }) })
+        return Set(
+            try run(try shell("fish"), ["--no-config", "-c", command], in: folder).map {
+                String($0.prefix { $0 != "\t" })
+            })
     }
 
     static func shellQuoted(_ text: String) -> String {
@@ -131,8 +139,9 @@ import Testing
         #expect(try Self.fish("hlscheck Sample.m3u8 --baseline bas", in: folder) == ["baseline.json"])
         #expect(try Self.fish("hlscheck Sample.m3u8 --config str", in: folder) == ["strict.yml"])
         #expect(try Self.fish("hlscheck Sample.m3u8 --output js", in: folder) == ["json="])
-        #expect(try Self.fish("hlscheck check Sample.m3u8 -o ", in: folder)
-            == ["text=", "json=", "junit=", "github=", "sarif=", "html="])
+        #expect(
+            try Self.fish("hlscheck check Sample.m3u8 -o ", in: folder)
+                == ["text=", "json=", "junit=", "github=", "sarif=", "html="])
         #expect(try Self.fish("hlscheck Sample.m3u8 --output html=rep", in: folder) == ["html=reports/"])
         #expect(try Self.fish("hlscheck check Sample.m3u8 -o json=reports/", in: folder) == ["json=reports/old.html"])
     }

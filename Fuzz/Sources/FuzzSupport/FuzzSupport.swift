@@ -18,7 +18,6 @@ public let fuzzPosterImage: [UInt8] = [
     0x00, 0x01, 0x00, 0x00, 0xFF, 0xD9,
 ]
 
-
 /// Traps (a libFuzzer crash report) when a documented property of a result does not hold.
 public func expectInvariant(_ condition: @autoclosure () -> Bool, _ message: @autoclosure () -> String) {
     if !condition() {

@@ -32,11 +32,13 @@ public func fuzzAttributeList(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CIn
     guard let selector = bytes.first else { return 0 }
     let context = attributeTags[Int(selector) % attributeTags.count]
     let list = bytes.dropFirst().map { $0 == 0x0A || $0 == 0x0D ? UInt8(ascii: ",") : $0 }
-    let playlist = PlaylistParser.parse(Array(context.prefix.utf8) + list + Array(context.suffix.utf8), uri: "fuzz.m3u8")
+    let playlist = PlaylistParser.parse(
+        Array(context.prefix.utf8) + list + Array(context.suffix.utf8), uri: "fuzz.m3u8")
     let tagLine = context.prefix.utf8.reduce(1) { $0 + ($1 == 0x0A ? 1 : 0) }
     for problem in playlist.problems where problem.location.line == tagLine {
-        expectInvariant(problem.location.column >= 0 && problem.location.column <= context.prefix.utf8.count + list.count + 1,
-                        "column \(problem.location.column) beyond the end of the tag line")
+        expectInvariant(
+            problem.location.column >= 0 && problem.location.column <= context.prefix.utf8.count + list.count + 1,
+            "column \(problem.location.column) beyond the end of the tag line")
     }
     return 0
 }

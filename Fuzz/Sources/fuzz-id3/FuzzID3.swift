@@ -18,7 +18,8 @@ public func fuzzID3(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
         _ = try? ID3Tag.parse(written)
     }
     for found in EmbeddedID3.tags(in: bytes, container: .packedAudio) {
-        expectInvariant(found.offset >= 0 && found.offset < max(bytes.count, 1), "tag offset \(found.offset) outside the input")
+        expectInvariant(
+            found.offset >= 0 && found.offset < max(bytes.count, 1), "tag offset \(found.offset) outside the input")
     }
     return 0
 }

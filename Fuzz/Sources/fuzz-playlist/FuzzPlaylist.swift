@@ -13,8 +13,9 @@ public func fuzzPlaylist(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
         importedVariables: ["v": "value"], queryParameters: ["token": "1"])
     let lineCount = bytes.reduce(1) { $0 + ($1 == 0x0A ? 1 : 0) }
     for problem in playlist.problems {
-        expectInvariant(problem.location.line >= 0 && problem.location.line <= lineCount + 1,
-                        "problem at line \(problem.location.line) of a \(lineCount)-line input")
+        expectInvariant(
+            problem.location.line >= 0 && problem.location.line <= lineCount + 1,
+            "problem at line \(problem.location.line) of a \(lineCount)-line input")
     }
     return 0
 }

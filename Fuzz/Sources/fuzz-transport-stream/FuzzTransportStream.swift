@@ -10,7 +10,9 @@ public func fuzzTransportStream(_ data: UnsafePointer<UInt8>?, _ size: Int) -> C
     let bytes = fuzzInput(data, size)
     let offsets = TransportStream.packetOffsets(in: bytes[...])
     for offset in offsets {
-        expectInvariant(offset >= 0 && offset + TransportStreamPacket.size <= bytes.count, "packet offset \(offset) outside the input")
+        expectInvariant(
+            offset >= 0 && offset + TransportStreamPacket.size <= bytes.count,
+            "packet offset \(offset) outside the input")
         guard let packet = TransportStreamPacket(bytes[offset...]), packet.payloadUnitStart else { continue }
         _ = PESPacket(packet.payload)
         // A PSI section starts after its pointer_field (§2.4.4.1).
@@ -30,7 +32,8 @@ public func fuzzTransportStream(_ data: UnsafePointer<UInt8>?, _ size: Int) -> C
     _ = EmbeddedID3.tags(in: bytes, container: .mpegTS)
     var writer = TransportStreamPosterWriter()
     if let rewritten = try? writer.rewrite(bytes, poster: fuzzPoster()) {
-        expectInvariant(rewritten.count % TransportStreamPacket.size == 0, "rewritten segment of \(rewritten.count) bytes")
+        expectInvariant(
+            rewritten.count % TransportStreamPacket.size == 0, "rewritten segment of \(rewritten.count) bytes")
         // The next segment of the same variant, and removing the poster again.
         _ = try? writer.rewrite(bytes, poster: fuzzPoster())
         var remover = TransportStreamPosterWriter()

@@ -19,7 +19,9 @@ package enum AtomicFile {
     /// something other than a regular file, or when the temporary file cannot be written or renamed.
     package static func write(_ bytes: [UInt8], to path: String) throws(CheckError) {
         if let kind = RegularFile.kindOfEntry(at: path), kind != "a regular file" {
-            throw CheckError("\(TerminalText.escaped(path)) is \(kind); only a regular file is replaced, so nothing was written (remove it or choose another path)")
+            throw CheckError(
+                "\(TerminalText.escaped(path)) is \(kind); only a regular file is replaced, so nothing was written (remove it or choose another path)"
+            )
         }
         let target = URL(fileURLWithPath: path)
         let temporary = target.deletingLastPathComponent()
@@ -27,7 +29,8 @@ package enum AtomicFile {
         // O_EXCL|O_NOFOLLOW: the temporary name is new, never someone else's file or link.
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
-            throw CheckError("cannot create a file in the folder of \(TerminalText.escaped(path)): \(RegularFile.reason(errno))")
+            throw CheckError(
+                "cannot create a file in the folder of \(TerminalText.escaped(path)): \(RegularFile.reason(errno))")
         }
         var written = 0
         var failure: String?

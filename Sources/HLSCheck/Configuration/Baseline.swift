@@ -60,13 +60,17 @@ package struct Baseline: Sendable {
             // A regular file only (a FIFO would block the run), and a bounded one.
             let file = try RegularFile(path: path)
             guard file.size <= maximumBytes else {
-                throw CheckError("--baseline \(shown): \(file.size) bytes, over the 256 MiB a baseline may have; is it the right file?")
+                throw CheckError(
+                    "--baseline \(shown): \(file.size) bytes, over the 256 MiB a baseline may have; is it the right file?"
+                )
             }
             bytes = try file.readAll(maximumBytes: maximumBytes, limitHint: "a smaller baseline")
         } catch let error as CheckError {
             throw error
         } catch {
-            throw CheckError("--baseline \(shown): cannot read the file (\((error as? RegularFileError)?.reason ?? "\(error)")); create it with --write-baseline \(shown)")
+            throw CheckError(
+                "--baseline \(shown): cannot read the file (\((error as? RegularFileError)?.reason ?? "\(error)")); create it with --write-baseline \(shown)"
+            )
         }
         do {
             let document = try JSONDecoder().decode(Document.self, from: Data(bytes))
@@ -75,7 +79,9 @@ package struct Baseline: Sendable {
             }
             return Baseline(entries: document.findings)
         } catch {
-            let reason = (error as? CheckError)?.description ?? "not a baseline file written by --write-baseline (\(Self.reason(error)))"
+            let reason =
+                (error as? CheckError)?.description
+                ?? "not a baseline file written by --write-baseline (\(Self.reason(error)))"
             throw CheckError("--baseline \(shown): \(reason); write a new one with --write-baseline \(shown)")
         }
     }
@@ -96,7 +102,9 @@ package struct Baseline: Sendable {
     /// line and rule so that the file diffs well in review.
     package func write(to path: String) throws(CheckError) {
         let sorted = entries.sorted {
-            ($0.file, $0.line ?? 0, $0.rule, $0.source ?? "", $0.message) < ($1.file, $1.line ?? 0, $1.rule, $1.source ?? "", $1.message)
+            ($0.file, $0.line ?? 0, $0.rule, $0.source ?? "", $0.message) < (
+                $1.file, $1.line ?? 0, $1.rule, $1.source ?? "", $1.message
+            )
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -114,7 +122,8 @@ package struct Baseline: Sendable {
     /// (they are excused already) and inputs that could not be read (not findings of a stream).
     package static func entries(of report: CheckReport, lines: inout BaselineLines) -> [Entry] {
         report.diagnostics.compactMap { diagnostic in
-            guard !(diagnostic.suppressed && !diagnostic.baselined), diagnostic.rule != CheckReport.inputUnreadableRule else { return nil }
+            guard !(diagnostic.suppressed && !diagnostic.baselined), diagnostic.rule != CheckReport.inputUnreadableRule
+            else { return nil }
             return entry(diagnostic, input: report.input, lines: &lines)
         }
     }
@@ -194,7 +203,7 @@ package struct BaselineLines {
         if cache[uri] == nil {
             // A report's location is the path of the file that was read (`CheckReport.namingFiles`).
             guard let file = try? RegularFile(path: uri),
-                  let data = try? file.readAll(maximumBytes: maximumBytes, limitHint: "--max-playlist-bytes")
+                let data = try? file.readAll(maximumBytes: maximumBytes, limitHint: "--max-playlist-bytes")
             else { return nil }
             let text = String(decoding: data, as: UTF8.self)
             cache[uri] = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)

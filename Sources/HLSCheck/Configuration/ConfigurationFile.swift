@@ -80,11 +80,14 @@ package struct ConfigurationFile: Sendable, Hashable {
             switch key {
             case "profile":
                 guard let name = value.string, let profile = Profile(rawValue: name) else {
-                    throw file.problem(value, "profile must be one of \(Profile.allCases.map(\.rawValue).joined(separator: ", "))")
+                    throw file.problem(
+                        value, "profile must be one of \(Profile.allCases.map(\.rawValue).joined(separator: ", "))")
                 }
                 file.profile = profile
             case "budget-kbps":
-                guard let kbps = value.int, kbps > 0 else { throw file.problem(value, "budget-kbps must be a positive whole number") }
+                guard let kbps = value.int, kbps > 0 else {
+                    throw file.problem(value, "budget-kbps must be a positive whole number")
+                }
                 file.budgetKbps = kbps
             case "bandwidth-tolerance":
                 guard let fraction = value.float, fraction >= 0, fraction < 10 else {
@@ -102,7 +105,9 @@ package struct ConfigurationFile: Sendable, Hashable {
                 }
                 file.failOn = level
             case "rules":
-                guard let rules = value.mapping else { throw file.problem(value, "rules must map rule ids to error, warning, note or off") }
+                guard let rules = value.mapping else {
+                    throw file.problem(value, "rules must map rule ids to error, warning, note or off")
+                }
                 let known = Set(RuleCatalogue.descriptions.map(\.id))
                 for (ruleNode, severityNode) in rules {
                     let rule = ruleNode.string ?? ""
@@ -110,7 +115,10 @@ package struct ConfigurationFile: Sendable, Hashable {
                         throw file.problem(ruleNode, "unknown rule \"\(rule)\" (hlscheck rules lists them)")
                     }
                     guard RuleCatalogue.description(of: rule)?.configurable != false else {
-                        throw file.problem(ruleNode, "\(rule) cannot be changed: an input that could not be checked always fails the run (exit code 2); remove this line")
+                        throw file.problem(
+                            ruleNode,
+                            "\(rule) cannot be changed: an input that could not be checked always fails the run (exit code 2); remove this line"
+                        )
                     }
                     // YAML reads a bare `off` as the boolean false.
                     let text = severityNode.string ?? ""
@@ -128,12 +136,18 @@ package struct ConfigurationFile: Sendable, Hashable {
                 }
                 file.ignore = patterns.compactMap { $0 }
             case "documentation-url":
-                guard let url = value.string, url.hasPrefix("https://") || url.hasPrefix("http://"), !url.contains(where: \.isWhitespace) else {
-                    throw file.problem(value, "documentation-url must be the http(s) address docs/rules.md is published at")
+                guard let url = value.string, url.hasPrefix("https://") || url.hasPrefix("http://"),
+                    !url.contains(where: \.isWhitespace)
+                else {
+                    throw file.problem(
+                        value, "documentation-url must be the http(s) address docs/rules.md is published at")
                 }
                 file.documentationURL = url
             default:
-                throw file.problem(keyNode, "unknown setting \"\(key)\" (known: profile, budget-kbps, bandwidth-tolerance, duration-tolerance, fail-on, rules, ignore, documentation-url)")
+                throw file.problem(
+                    keyNode,
+                    "unknown setting \"\(key)\" (known: profile, budget-kbps, bandwidth-tolerance, duration-tolerance, fail-on, rules, ignore, documentation-url)"
+                )
             }
         }
         return file

@@ -23,12 +23,13 @@ public enum Profile: String, Sendable, Hashable, CaseIterable, Codable {
         case .appleTVOS: platform = "tvOS"
         case .audioOnly64k, .rfc8216: return false
         }
-        return rule.defaultSeverity < .error && rule.specItems.contains { item in
-            guard item.level == .must, item.isApple else { return false }
-            let words = item.reference.split(separator: " ")
-            // `AS 7.4` applies to every platform, `AS tvOS 9.20` to tvOS alone.
-            return words.count == 2 || words[1] == platform
-        }
+        return rule.defaultSeverity < .error
+            && rule.specItems.contains { item in
+                guard item.level == .must, item.isApple else { return false }
+                let words = item.reference.split(separator: " ")
+                // `AS 7.4` applies to every platform, `AS tvOS 9.20` to tvOS alone.
+                return words.count == 2 || words[1] == platform
+            }
     }
 
     /// Parameters the profile sets before a config file or a flag changes them.

@@ -141,13 +141,15 @@ private struct YAMLComposer {
             pointer.map { String(cString: UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self)) }
         }
         var result = Event(
-            type: event.type, line: event.start_mark.line + 1, column: event.start_mark.column + 1, anchor: nil, value: "")
+            type: event.type, line: event.start_mark.line + 1, column: event.start_mark.column + 1, anchor: nil,
+            value: "")
         switch event.type {
         case YAML_SCALAR_EVENT:
             result.anchor = text(event.data.scalar.anchor)
             // The length, not the first NUL: a quoted scalar may hold "\0".
             if let value = event.data.scalar.value {
-                result.value = String(decoding: UnsafeBufferPointer(start: value, count: event.data.scalar.length), as: UTF8.self)
+                result.value = String(
+                    decoding: UnsafeBufferPointer(start: value, count: event.data.scalar.length), as: UTF8.self)
             }
         case YAML_ALIAS_EVENT:
             result.anchor = text(event.data.alias.anchor)
@@ -171,7 +173,8 @@ private struct YAMLComposer {
                 continue
             case YAML_DOCUMENT_START_EVENT:
                 if root != nil {
-                    throw YAMLError(line: event.line, column: event.column, problem: "a second document; the file must hold one")
+                    throw YAMLError(
+                        line: event.line, column: event.column, problem: "a second document; the file must hold one")
                 }
                 root = try node(try next())
             case YAML_STREAM_END_EVENT, YAML_NO_EVENT:
@@ -185,7 +188,9 @@ private struct YAMLComposer {
     mutating func node(_ event: Event) throws(YAMLError) -> YAMLNode {
         if event.type == YAML_SEQUENCE_START_EVENT || event.type == YAML_MAPPING_START_EVENT {
             guard depth < Self.maximumDepth else {
-                throw YAMLError(line: event.line, column: event.column, problem: "nested more than \(Self.maximumDepth) levels deep")
+                throw YAMLError(
+                    line: event.line, column: event.column, problem: "nested more than \(Self.maximumDepth) levels deep"
+                )
             }
             depth += 1
         }
@@ -198,7 +203,9 @@ private struct YAMLComposer {
             made = YAMLNode(content: .scalar(event.value), line: event.line, column: event.column)
         case YAML_ALIAS_EVENT:
             guard let anchor = event.anchor, let target = anchors[anchor] else {
-                throw YAMLError(line: event.line, column: event.column, problem: "alias *\(event.anchor ?? "") names no anchor before it")
+                throw YAMLError(
+                    line: event.line, column: event.column,
+                    problem: "alias *\(event.anchor ?? "") names no anchor before it")
             }
             return target
         case YAML_SEQUENCE_START_EVENT:

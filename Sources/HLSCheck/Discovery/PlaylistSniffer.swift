@@ -26,14 +26,16 @@ package enum PlaylistSniffer {
         let rule = "(a playlist starts with #EXTM3U, RFC 8216 §4.3.1.1)"
         if rest.isEmpty { return "not a playlist: the file is empty \(rule)" }
         if let kind = kind(of: bytes) {
-            let hint = kind.isSegment ? "; to look inside a segment, run: hlscheck inspect \(TerminalText.escaped(uri))" : ""
+            let hint =
+                kind.isSegment ? "; to look inside a segment, run: hlscheck inspect \(TerminalText.escaped(uri))" : ""
             return "not a playlist: it looks like \(kind.name) \(rule)\(hint)"
         }
         if isBinary(rest.prefix(512)) { return "not a playlist: it holds binary data \(rule)" }
         if rest.first == UInt8(ascii: "#") { return nil }
         let firstLine = rest.prefix { $0 != 0x0A && $0 != 0x0D }
         let shown = String(decoding: firstLine.prefix(60), as: UTF8.self)
-        return "not a playlist: its first line is \"\(TerminalText.escaped(shown))\"\(firstLine.count > 60 ? "…" : "") \(rule)"
+        return
+            "not a playlist: its first line is \"\(TerminalText.escaped(shown))\"\(firstLine.count > 60 ? "…" : "") \(rule)"
     }
 
     struct Kind {
@@ -47,23 +49,31 @@ package enum PlaylistSniffer {
             let magic = Array(ascii.utf8)
             return bytes.count >= offset + magic.count && Array(bytes[offset..<offset + magic.count]) == magic
         }
-        if bytes.first == 0x47, bytes.count >= 188, bytes.count == 188 || bytes[188] == 0x47 { return Kind(name: "an MPEG-TS segment", isSegment: true) }
+        if bytes.first == 0x47, bytes.count >= 188, bytes.count == 188 || bytes[188] == 0x47 {
+            return Kind(name: "an MPEG-TS segment", isSegment: true)
+        }
         if at(0, "ID3") { return Kind(name: "a packed-audio segment (it starts with an ID3 tag)", isSegment: true) }
         if bytes.count >= 2, bytes[0] == 0xFF, bytes[1] & 0xE0 == 0xE0, bytes[1] != 0xFF {
             return Kind(name: "an audio segment (AAC ADTS or MPEG audio frames)", isSegment: true)
         }
-        if bytes.count >= 2, bytes[0] == 0x0B, bytes[1] == 0x77 { return Kind(name: "an AC-3 or E-AC-3 audio segment", isSegment: true) }
+        if bytes.count >= 2, bytes[0] == 0x0B, bytes[1] == 0x77 {
+            return Kind(name: "an AC-3 or E-AC-3 audio segment", isSegment: true)
+        }
         if ["ftyp", "styp", "moof", "moov", "sidx", "emsg", "free"].contains(where: { at(4, $0) }) {
             return Kind(name: "an MP4 (fMP4/CMAF) segment", isSegment: true)
         }
-        if bytes.count >= 3, bytes[0] == 0xFF, bytes[1] == 0xD8, bytes[2] == 0xFF { return Kind(name: "a JPEG image", isSegment: false) }
+        if bytes.count >= 3, bytes[0] == 0xFF, bytes[1] == 0xD8, bytes[2] == 0xFF {
+            return Kind(name: "a JPEG image", isSegment: false)
+        }
         if bytes.count >= 4, bytes[0] == 0x89, at(1, "PNG") { return Kind(name: "a PNG image", isSegment: false) }
         if at(0, "GIF8") { return Kind(name: "a GIF image", isSegment: false) }
         if at(0, "RIFF"), at(8, "WEBP") { return Kind(name: "a WebP image", isSegment: false) }
         let text = String(decoding: bytes.prefix(512), as: UTF8.self).lowercased()
         let trimmed = text.drop { $0 == "\u{FEFF}" || $0.isWhitespace }
         if trimmed.hasPrefix("<") {
-            if text.contains("<mpd") { return Kind(name: "a DASH manifest (MPD), not an HLS playlist", isSegment: false) }
+            if text.contains("<mpd") {
+                return Kind(name: "a DASH manifest (MPD), not an HLS playlist", isSegment: false)
+            }
             if text.contains("<html") || text.contains("<!doctype html") {
                 return Kind(name: "an HTML page (a server's error or login page?)", isSegment: false)
             }
@@ -103,7 +113,9 @@ struct SniffingPlaylistSource: PlaylistSource {
 
     /// The base's parse, when its bytes pass the sniff (else `read` says why).
     func parsedPlaylist(_ uri: String) async -> (bytes: [UInt8], playlist: Playlist)? {
-        guard let handed = await base.parsedPlaylist(uri), PlaylistSniffer.refusal(handed.bytes, uri: uri) == nil else { return nil }
+        guard let handed = await base.parsedPlaylist(uri), PlaylistSniffer.refusal(handed.bytes, uri: uri) == nil else {
+            return nil
+        }
         return handed
     }
 }

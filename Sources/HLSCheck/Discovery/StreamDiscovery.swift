@@ -17,7 +17,9 @@ package enum StreamDiscovery {
     /// The playlists to check for `paths`, each once: a file as given, a URL as given, a folder's
     /// multivariant playlists (see `masters(in:ignore:)`) minus those `ignore` matches. Throws
     /// `CheckError` for a local path that does not exist.
-    package static func inputs(_ paths: [String], ignore: (String) -> Bool = { _ in false }) throws(CheckError) -> [String] {
+    package static func inputs(_ paths: [String], ignore: (String) -> Bool = { _ in false }) throws(CheckError)
+        -> [String]
+    {
         var discovered = DiscoveredPlaylists(budget: 0)
         return try inputs(paths, ignore: ignore, keeping: &discovered)
     }
@@ -35,7 +37,9 @@ package enum StreamDiscovery {
                 if path.contains("://") { result.append(path); continue }
                 throw CheckError("\(TerminalText.escaped(path)): no such file or folder")
             }
-            result += (info.st_mode & S_IFMT) == S_IFDIR ? try masters(in: path, ignore: ignore, keeping: &discovered) : [path]
+            result +=
+                (info.st_mode & S_IFMT) == S_IFDIR
+                ? try masters(in: path, ignore: ignore, keeping: &discovered) : [path]
         }
         // The same playlist named twice (or found twice) is checked once.
         var seen = Set<String>()
@@ -74,10 +78,11 @@ package enum StreamDiscovery {
             let real = RegularFile.realPath(path)
             let before = real.flatMap(PlaylistFileStamp.init(path:))
             guard let file = try? RegularFile(path: path),
-                  let bytes = try? file.readAll(maximumBytes: maximumPlaylistSize, limitHint: "--max-playlist-bytes")
+                let bytes = try? file.readAll(maximumBytes: maximumPlaylistSize, limitHint: "--max-playlist-bytes")
             else { continue }
             if let real, let before, file.identity.device == before.device, file.identity.inode == before.inode,
-               PlaylistFileStamp(path: real) == before {
+                PlaylistFileStamp(path: real) == before
+            {
                 discovered.keep(bytes, realPath: real, stamp: before)
             }
             // Only a multivariant playlist references playlists: the media playlists (most of the
@@ -90,7 +95,8 @@ package enum StreamDiscovery {
             guard let master = playlist.multivariant else { continue }
             // The check of this playlist (when it is a stream's root) takes this parse too.
             if let real { discovered.keep(playlist, realPath: real) }
-            let uris = master.variants.map(\.uri) + master.iFrameVariants.map(\.uri) + master.renditions.compactMap(\.uri)
+            let uris =
+                master.variants.map(\.uri) + master.iFrameVariants.map(\.uri) + master.renditions.compactMap(\.uri)
             for uri in uris {
                 // Compared with listed paths: the file each URI names (`LocalFileName`).
                 let resolved = URIResolver.resolve(uri, against: base)
@@ -105,7 +111,8 @@ package enum StreamDiscovery {
     /// when a media playlist was given as the input. Sorted by path; each file is read once,
     /// within the playlist size limit, and only one that can reference playlists is parsed.
     package static func multivariantPlaylists(
-        referencing playlist: String, maximumBytes: Int = maximumPlaylistSize, index: MultivariantPlaylistIndex = MultivariantPlaylistIndex()
+        referencing playlist: String, maximumBytes: Int = maximumPlaylistSize,
+        index: MultivariantPlaylistIndex = MultivariantPlaylistIndex()
     ) -> [String] {
         let target = standard(playlist)
         let folder = PathString.parent(playlist)
@@ -129,18 +136,21 @@ package enum StreamDiscovery {
         for name in names.sorted() where ["m3u8", "m3u"].contains(PathString.pathExtension(name).lowercased()) {
             let path = directory.isEmpty ? name : PathString.join(directory, name)
             guard isRegularFile(path),
-                  let file = try? RegularFile(path: path),
-                  let bytes = try? file.readAll(maximumBytes: maximumBytes, limitHint: "--max-playlist-bytes"),
-                  mayReferencePlaylists(bytes)
+                let file = try? RegularFile(path: path),
+                let bytes = try? file.readAll(maximumBytes: maximumBytes, limitHint: "--max-playlist-bytes"),
+                mayReferencePlaylists(bytes)
             else { continue }
             let base = ResolutionBase.filePath(path)
             guard let master = PlaylistParser.parse(bytes, uri: base.uriReference).multivariant else { continue }
-            let uris = master.variants.map(\.uri) + master.iFrameVariants.map(\.uri) + master.renditions.compactMap(\.uri)
-            let references = Set(uris.map { uri in
-                let resolved = URIResolver.resolve(uri, against: base)
-                return standard(LocalPath.path(of: resolved) ?? resolved)
-            })
-            entries.append(MultivariantPlaylistIndex.Entry(path: path, standardPath: standard(path), references: references))
+            let uris =
+                master.variants.map(\.uri) + master.iFrameVariants.map(\.uri) + master.renditions.compactMap(\.uri)
+            let references = Set(
+                uris.map { uri in
+                    let resolved = URIResolver.resolve(uri, against: base)
+                    return standard(LocalPath.path(of: resolved) ?? resolved)
+                })
+            entries.append(
+                MultivariantPlaylistIndex.Entry(path: path, standardPath: standard(path), references: references))
         }
         return entries
     }
@@ -163,9 +173,13 @@ package enum StreamDiscovery {
                     let start = index + prefix.count
                     for name in names where start + name.count <= count {
                         var same = true
-                        for offset in 0..<name.count where buffer[start + offset] != name[offset] { same = false; break }
+                        for offset in 0..<name.count where buffer[start + offset] != name[offset] {
+                            same = false; break
+                        }
                         // "#EXT-X-MEDIA-SEQUENCE" and friends are media playlist tags.
-                        if same, start + name.count == count || buffer[start + name.count] != UInt8(ascii: "-") { return true }
+                        if same, start + name.count == count || buffer[start + name.count] != UInt8(ascii: "-") {
+                            return true
+                        }
                     }
                 }
                 index += 1
@@ -187,7 +201,7 @@ package enum StreamDiscovery {
     /// walk endless; a folder that cannot be read is passed over.
     static func filesBelow(_ folder: String) -> [String]? {
         var files: [String] = []
-        var pending: [String] = [""]   // folders to list, relative to `folder`
+        var pending: [String] = [""]  // folders to list, relative to `folder`
         var first = true
         while let relative = pending.popLast() {
             let path = relative.isEmpty ? (folder.isEmpty ? "." : folder) : PathString.join(folder, relative)
@@ -303,7 +317,8 @@ package struct DiscoveredPlaylists: Sendable {
     /// The kept parse and bytes of the file at `realPath`, if it still has the stamp it had when
     /// read.
     func parsed(atRealPath realPath: String) -> (bytes: [UInt8], playlist: Playlist)? {
-        guard let file = files[realPath], let playlist = file.playlist, PlaylistFileStamp(path: realPath) == file.stamp else { return nil }
+        guard let file = files[realPath], let playlist = file.playlist, PlaylistFileStamp(path: realPath) == file.stamp
+        else { return nil }
         return (file.bytes, playlist)
     }
 
@@ -352,7 +367,8 @@ package struct DiscoveredPlaylistSource: PlaylistSource {
 
     package func read(_ uri: String) async throws -> [UInt8] {
         if discovered.count > 0, let path = LocalPath.path(of: uri), let real = RegularFile.realPath(path),
-           let bytes = discovered.bytes(atRealPath: real), bytes.count <= base.maximumSize {
+            let bytes = discovered.bytes(atRealPath: real), bytes.count <= base.maximumSize
+        {
             return bytes
         }
         return try await base.read(uri)
@@ -366,7 +382,8 @@ package struct DiscoveredPlaylistSource: PlaylistSource {
     /// that it was parsed under the same URI.
     package func parsedPlaylist(_ uri: String) async -> (bytes: [UInt8], playlist: Playlist)? {
         guard discovered.count > 0, let path = LocalPath.path(of: uri), let real = RegularFile.realPath(path),
-              let handed = discovered.parsed(atRealPath: real), handed.bytes.count <= base.maximumSize else { return nil }
+            let handed = discovered.parsed(atRealPath: real), handed.bytes.count <= base.maximumSize
+        else { return nil }
         return handed
     }
 }

@@ -44,7 +44,8 @@ public struct CheckReport: Sendable {
     package var documentationURL: String?
 
     /// Makes the report of an input that was checked.
-    package init(input: String, diagnostics: [Diagnostic], variants: [VariantSummary], checkedRules: [RuleDescription]) {
+    package init(input: String, diagnostics: [Diagnostic], variants: [VariantSummary], checkedRules: [RuleDescription])
+    {
         self.input = input
         self.diagnostics = diagnostics
         self.variants = variants
@@ -64,8 +65,11 @@ public struct CheckReport: Sendable {
     package init(input: String, error: CheckError) {
         self.init(
             input: input,
-            diagnostics: [Diagnostic(rule: Self.inputUnreadableRule, severity: .error, message: error.description,
-                                     location: SourceLocation(uri: input, line: 0))],
+            diagnostics: [
+                Diagnostic(
+                    rule: Self.inputUnreadableRule, severity: .error, message: error.description,
+                    location: SourceLocation(uri: input, line: 0))
+            ],
             variants: [], checkedRules: [])
         self.inputError = error
     }
@@ -143,7 +147,8 @@ public struct Checker: Sendable {
         let limits = configuration.limits
         self.loader = PlaylistLoader(
             // Bytes that are not a playlist (a segment, an image) are refused, never parsed.
-            source: SniffingPlaylistSource(base: source ?? LocalFileSource(maximumSize: limits.playlistBytes)), limits: limits.loader,
+            source: SniffingPlaylistSource(base: source ?? LocalFileSource(maximumSize: limits.playlistBytes)),
+            limits: limits.loader,
             confinement: configuration.confinement)
         self.segmentSource = segmentSource ?? LocalSegmentSource(maximumByteCount: limits.segmentBytes)
     }
@@ -156,8 +161,10 @@ public struct Checker: Sendable {
         var ruleDurations: [String: Double] = [:]
         var report = CheckReport(
             input: uri,
-            diagnostics: FixPlan(analysis, configuration: configuration).proposing(diagnose(analysis, ruleDurations: &ruleDurations), in: analysis),
-            variants: analysis.variants.map { VariantSummary($0, audioOnlyBudget: configuration.audioOnlyBudget) }, checkedRules: checkedRules)
+            diagnostics: FixPlan(analysis, configuration: configuration).proposing(
+                diagnose(analysis, ruleDurations: &ruleDurations), in: analysis),
+            variants: analysis.variants.map { VariantSummary($0, audioOnlyBudget: configuration.audioOnlyBudget) },
+            checkedRules: checkedRules)
         report.ruleDurations = ruleDurations
         report.audioOnlyBudget = configuration.audioOnlyBudget
         report.documentationURL = configuration.documentationURL
@@ -169,8 +176,10 @@ public struct Checker: Sendable {
         }
         if analysis.loaded.root.media != nil {
             // Only a local stream has folders to look in.
-            report.multivariantPlaylists = URIScheme.isRemote(uri)
-                ? [] : StreamDiscovery.multivariantPlaylists(
+            report.multivariantPlaylists =
+                URIScheme.isRemote(uri)
+                ? []
+                : StreamDiscovery.multivariantPlaylists(
                     referencing: uri, maximumBytes: configuration.limits.playlistBytes, index: multivariantIndex)
         }
         report.duration = CheckReport.seconds(start.duration(to: clock.now))
@@ -202,7 +211,9 @@ public struct Checker: Sendable {
             // Live media playlists (no EXT-X-ENDLIST), as they were first read, and VOD ones,
             // loaded once more to see that they do not change (bis-22 §6.2.1).
             var live: [String: MediaPlaylist] = [:]
-            if let media = loaded.root.media, !media.endList || media.playlistType == .vod { live[loaded.rootURI] = media }
+            if let media = loaded.root.media, !media.endList || media.playlistType == .vod {
+                live[loaded.rootURI] = media
+            }
             for (key, playlist) in loaded.mediaPlaylists {
                 if let media = playlist.media, !media.endList || media.playlistType == .vod { live[key] = media }
             }
@@ -212,16 +223,23 @@ public struct Checker: Sendable {
                     // Segments published during the watch are read like the first window's.
                     watcher.measuring = LiveSegmentMeasuring(
                         measurer: measurer(loaded, cache: cache), sample: configuration.sampleSegments,
-                        bases: live.keys.reduce(into: [:]) { $0[$1] = $1 == loaded.rootURI ? loaded.root.uri : loaded.mediaPlaylists[$1]?.uri ?? $1 },
+                        bases: live.keys.reduce(into: [:]) {
+                            $0[$1] = $1 == loaded.rootURI ? loaded.root.uri : loaded.mediaPlaylists[$1]?.uri ?? $1
+                        },
                         maximumSegments: configuration.limits.segmentsPerPlaylist,
                         firstWindow: analysis.measurements.mapValues(\.records.count))
                 }
                 var observation = await watcher.watch(live, seconds: seconds)
-                if let directives = ((loader.source as? SniffingPlaylistSource)?.base ?? loader.source) as? any DirectiveSource {
+                if let directives = ((loader.source as? SniffingPlaylistSource)?.base ?? loader.source)
+                    as? any DirectiveSource
+                {
                     // bis-22 §6.2.5: what the server says it supports, asked for once the watch is over.
-                    let probe = DeliveryDirectiveProbe(source: directives, limits: loader.limits, readsMedia: !configuration.playlistOnly)
-                    for (uri, first) in live.sorted(by: { $0.key < $1.key }) where first.serverControl != nil || first.partTarget != nil {
-                        observation.findings += await probe.probe(uri, first: first, watchedSeconds: observation.watchedSeconds)
+                    let probe = DeliveryDirectiveProbe(
+                        source: directives, limits: loader.limits, readsMedia: !configuration.playlistOnly)
+                    for (uri, first) in live.sorted(by: { $0.key < $1.key })
+                    where first.serverControl != nil || first.partTarget != nil {
+                        observation.findings += await probe.probe(
+                            uri, first: first, watchedSeconds: observation.watchedSeconds)
                     }
                 }
                 analysis.live = observation
@@ -248,7 +266,9 @@ public struct Checker: Sendable {
 
     /// Inspects the segments of every variant and rendition playlist, one playlist at a time,
     /// its segments concurrently on both cores. Nothing with `--playlist-only`.
-    func measure(_ loaded: LoadedStream, cache: SegmentFactsCache = SegmentFactsCache()) async -> [String: PlaylistMeasurement] {
+    func measure(_ loaded: LoadedStream, cache: SegmentFactsCache = SegmentFactsCache()) async -> [String:
+        PlaylistMeasurement]
+    {
         guard !configuration.playlistOnly else { return [:] }
         let measurer = measurer(loaded, cache: cache)
         var measurements: [String: PlaylistMeasurement] = [:]
@@ -262,7 +282,9 @@ public struct Checker: Sendable {
 
     /// Reads what the I-frame playlists' rules need of their resources (IFramePlaylistInspection),
     /// one playlist at a time. Nothing with `--playlist-only`.
-    func inspectIFramePlaylists(_ loaded: LoadedStream, cache: SegmentFactsCache) async -> [String: IFramePlaylistInspection] {
+    func inspectIFramePlaylists(_ loaded: LoadedStream, cache: SegmentFactsCache) async -> [String:
+        IFramePlaylistInspection]
+    {
         guard !configuration.playlistOnly, let master = loaded.root.multivariant else { return [:] }
         let measurer = measurer(loaded, cache: cache)
         var result: [String: IFramePlaylistInspection] = [:]
@@ -323,9 +345,12 @@ public struct Checker: Sendable {
         guard !suppressions.directives.isEmpty else { return diagnostics.sorted(by: Diagnostic.reportOrder) }
         let known = Set(rules.map { type(of: $0).description.id } + RuleCatalogue.descriptions.map(\.id))
         let (unknown, unused) = suppressions.directiveFindings(known: known, checked: Set(checkedRules.map(\.id)))
-        for (description, findings) in [(SuppressionUnknownRuleRule.description, unknown), (SuppressionUnusedRule.description, unused)] {
+        for (description, findings) in [
+            (SuppressionUnknownRuleRule.description, unknown), (SuppressionUnusedRule.description, unused),
+        ] {
             guard rules.contains(where: { type(of: $0).description.id == description.id }),
-                  let severity = configuration.severity(for: description), runs(description) else { continue }
+                let severity = configuration.severity(for: description), runs(description)
+            else { continue }
             report(findings, description, severity)
         }
         return diagnostics.sorted(by: Diagnostic.reportOrder)
@@ -370,9 +395,10 @@ extension Checker {
             if count == limit + 1 { cut.append(key) }
         }
         for key in cut {
-            kept.append(Finding(
-                "\(totals[key, default: 0] - limit) more findings of this rule on this line are not shown (hlscheck reports at most \(limit) per rule and line)",
-                at: SourceLocation(uri: key.uri, line: key.line)))
+            kept.append(
+                Finding(
+                    "\(totals[key, default: 0] - limit) more findings of this rule on this line are not shown (hlscheck reports at most \(limit) per rule and line)",
+                    at: SourceLocation(uri: key.uri, line: key.line)))
         }
         return kept
     }
@@ -400,7 +426,8 @@ extension CheckReport {
             variant.peakCombination = variant.peakCombination?.map(file)
             return variant
         }
-        report.bitrateSeries = Dictionary(bitrateSeries.map { (file($0.key), $0.value) }, uniquingKeysWith: { first, _ in first })
+        report.bitrateSeries = Dictionary(
+            bitrateSeries.map { (file($0.key), $0.value) }, uniquingKeysWith: { first, _ in first })
         return report
     }
 }

@@ -36,7 +36,8 @@ public struct Diagnostic: Sendable, Hashable, Codable {
     package var fix: ProposedFix?
 
     /// Makes a finding.
-    package init(rule: String, severity: Severity, message: String, location: SourceLocation?, suppressed: Bool = false) {
+    package init(rule: String, severity: Severity, message: String, location: SourceLocation?, suppressed: Bool = false)
+    {
         self.rule = rule
         self.severity = severity
         self.message = message

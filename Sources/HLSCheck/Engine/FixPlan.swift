@@ -46,7 +46,8 @@ package struct PlaylistFix: Sendable, Hashable, Codable {
     func apply(to editor: inout PlaylistEditor) throws {
         switch change {
         case .attribute(let name, let value): try editor.setAttribute(name, to: value, onTagAtLine: line)
-        case .tagValue(let tag, let value): try editor.setTagValue(value, onTagAtLine: line, upToComma: tag == "#EXTINF")
+        case .tagValue(let tag, let value):
+            try editor.setTagValue(value, onTagAtLine: line, upToComma: tag == "#EXTINF")
         case .insertLine(let text): try editor.insertLine(text, afterLine: line)
         }
     }
@@ -82,7 +83,8 @@ package struct FixPlan: Sendable {
     /// The rules whose findings an edit of this kind settles: `fix` never lists them as needing a person.
     package static let fixableRules: Set<String> = [
         "bandwidth-below-peak", "bandwidth-above-peak", "average-bandwidth-mismatch", "average-bandwidth-missing",
-        "codecs-mismatch", "codecs-missing", "codecs-sample-entry-mismatch", "resolution-mismatch", "resolution-missing",
+        "codecs-mismatch", "codecs-missing", "codecs-sample-entry-mismatch", "resolution-mismatch",
+        "resolution-missing",
         "frame-rate-missing", "frame-rate-mismatch", "playlist-type-missing", "independent-segments-missing",
         "target-duration-exceeded", "version-too-low", "extinf-duration-mismatch",
     ]
@@ -107,10 +109,14 @@ package struct FixPlan: Sendable {
     package init(_ analysis: StreamAnalysis, configuration: CheckConfiguration) {
         if let master = analysis.multivariant {
             for variant in analysis.variants {
-                if let stream = variant.stream { variantFixes(variant, stream, rootURI: analysis.loaded.rootURI, configuration) }
+                if let stream = variant.stream {
+                    variantFixes(variant, stream, rootURI: analysis.loaded.rootURI, configuration)
+                }
             }
             independentSegments(analysis, header: master.versionLine ?? 1, present: master.independentSegments)
-            versionFix(analysis.loaded.rootURI, declared: master.version, line: master.versionLine, required: analysis.root.requiredVersion)
+            versionFix(
+                analysis.loaded.rootURI, declared: master.version, line: master.versionLine,
+                required: analysis.root.requiredVersion)
         } else if let media = analysis.root.media {
             independentSegments(analysis, header: media.versionLine ?? 1, present: media.independentSegments)
         }
@@ -185,7 +191,9 @@ package struct FixPlan: Sendable {
     package static func apply(_ fixes: [PlaylistFix], to bytes: [UInt8]) throws -> [UInt8] {
         var editor = PlaylistEditor(bytes: bytes)
         // Stable for one line: a tag gains its attributes in the order the plan lists them.
-        for fix in fixes.enumerated().sorted(by: { ($0.element.line, $1.offset) > ($1.element.line, $0.offset) }).map(\.element) {
+        for fix in fixes.enumerated().sorted(by: { ($0.element.line, $1.offset) > ($1.element.line, $0.offset) }).map(
+            \.element)
+        {
             try fix.apply(to: &editor)
         }
         return editor.bytes
@@ -193,9 +201,14 @@ package struct FixPlan: Sendable {
 
     // MARK: - Multivariant playlist
 
-    private mutating func variantFixes(_ variant: VariantAnalysis, _ stream: VariantStream, rootURI: String, _ configuration: CheckConfiguration) {
+    private mutating func variantFixes(
+        _ variant: VariantAnalysis, _ stream: VariantStream, rootURI: String, _ configuration: CheckConfiguration
+    ) {
         func set(_ name: String, _ value: String, _ rule: String, _ reason: String) {
-            fixes.append(PlaylistFix(playlist: rootURI, line: stream.line, change: .attribute(name: name, value: value), rule: rule, reason: reason))
+            fixes.append(
+                PlaylistFix(
+                    playlist: rootURI, line: stream.line, change: .attribute(name: name, value: value), rule: rule,
+                    reason: reason))
         }
         // Nothing below is proven by some of the segments only.
         guard variant.isMeasurementComplete else { return }
@@ -208,7 +221,9 @@ package struct FixPlan: Sendable {
         // tolerance absorbs.
         let exact = configuration.bandwidthTolerance == 0
         func written(_ measured: Int) -> (value: String, how: String) {
-            exact ? (String(measured), "") : (String(Self.declaredBitrate(measured: measured)), ", rounded up to the next 1 000 bit/s")
+            exact
+                ? (String(measured), "")
+                : (String(Self.declaredBitrate(measured: measured)), ", rounded up to the next 1 000 bit/s")
         }
         if let peak = variant.measuredPeakBitrate, peak > 0, let declared = stream.bandwidth {
             let (value, how) = written(peak)
@@ -221,17 +236,24 @@ package struct FixPlan: Sendable {
         if let average = variant.measuredAverageBitrate, average > 0 {
             let (value, how) = written(average)
             if let declared = stream.averageBandwidth {
-                if declared > 0, abs(Double(average) - Double(declared)) > Double(declared) * configuration.bandwidthTolerance {
-                    set("AVERAGE-BANDWIDTH", value, "average-bandwidth-mismatch", "measured average \(average) bit/s\(how)")
+                if declared > 0,
+                    abs(Double(average) - Double(declared)) > Double(declared) * configuration.bandwidthTolerance
+                {
+                    set(
+                        "AVERAGE-BANDWIDTH", value, "average-bandwidth-mismatch",
+                        "measured average \(average) bit/s\(how)")
                 }
             } else {
-                set("AVERAGE-BANDWIDTH", value, "average-bandwidth-missing", "measured average \(average) bit/s\(how); AS 9.14")
+                set(
+                    "AVERAGE-BANDWIDTH", value, "average-bandwidth-missing",
+                    "measured average \(average) bit/s\(how); AS 9.14")
             }
         }
 
         // CODECS: every format in the segments, nothing else (bis-22 §4.4.6.2, RFC 6381).
         let measurements = variant.combinationMeasurements
-        let inspectedAll = measurements.allSatisfy(\.isComplete) && measurements.allSatisfy { $0.records.allSatisfy(\.isInspected) }
+        let inspectedAll =
+            measurements.allSatisfy(\.isComplete) && measurements.allSatisfy { $0.records.allSatisfy(\.isInspected) }
         if inspectedAll {
             let detected = variant.detectedCodecs
             if !detected.isEmpty {
@@ -242,7 +264,9 @@ package struct FixPlan: Sendable {
                 } else if let verdict = variant.codecsVerdict, verdict.isWrong {
                     set("CODECS", value, "codecs-mismatch", "the codecs of the segments, RFC 6381: \(verdict.phrase)")
                 } else if variant.sampleEntryMismatches.isEmpty == false {
-                    set("CODECS", value, "codecs-sample-entry-mismatch", "the sample entries of the fMP4 segments; RFC 6381 §3.3")
+                    set(
+                        "CODECS", value, "codecs-sample-entry-mismatch",
+                        "the sample entries of the fMP4 segments; RFC 6381 §3.3")
                 }
             }
         }
@@ -251,21 +275,31 @@ package struct FixPlan: Sendable {
         if let actual = variant.measuredResolution {
             if let declared = stream.resolution {
                 if declared != actual {
-                    set("RESOLUTION", actual.description, "resolution-mismatch", "the video of the segments is \(actual)")
+                    set(
+                        "RESOLUTION", actual.description, "resolution-mismatch",
+                        "the video of the segments is \(actual)")
                 }
             } else {
-                set("RESOLUTION", actual.description, "resolution-missing", "the video of the segments is \(actual); AS 9.2")
+                set(
+                    "RESOLUTION", actual.description, "resolution-missing",
+                    "the video of the segments is \(actual); AS 9.2")
             }
         }
         // A rate from a timestamp span of a few ticks (a damaged segment) is no frame rate to declare.
-        if inspectedAll, let measured = measurements.compactMap(\.measuredFrameRate).max(), measured > 0, measured <= Self.highestFrameRate {
+        if inspectedAll, let measured = measurements.compactMap(\.measuredFrameRate).max(), measured > 0,
+            measured <= Self.highestFrameRate
+        {
             let text = Self.frameRateText(measured)
             if let declared = stream.frameRate {
                 if declared > 0, abs(declared - measured) > Self.frameRateTolerance * measured {
-                    set("FRAME-RATE", text, "frame-rate-mismatch", "the video of the segments runs at \(text) frames per second")
+                    set(
+                        "FRAME-RATE", text, "frame-rate-mismatch",
+                        "the video of the segments runs at \(text) frames per second")
                 }
             } else {
-                set("FRAME-RATE", text, "frame-rate-missing", "the video of the segments runs at \(text) frames per second; AS 9.15")
+                set(
+                    "FRAME-RATE", text, "frame-rate-missing",
+                    "the video of the segments runs at \(text) frames per second; AS 9.15")
             }
         }
     }
@@ -309,15 +343,21 @@ package struct FixPlan: Sendable {
                 }
             }
         }
-        fixes.append(PlaylistFix(
-            playlist: analysis.loaded.rootURI, line: header, change: .insertLine("#EXT-X-INDEPENDENT-SEGMENTS"),
-            rule: "independent-segments-missing",
-            reason: video ? "every segment with video starts with a keyframe; AS 9.11" : "every segment is audio, which decodes on its own; bis-22 §4.4.2.1"))
+        fixes.append(
+            PlaylistFix(
+                playlist: analysis.loaded.rootURI, line: header, change: .insertLine("#EXT-X-INDEPENDENT-SEGMENTS"),
+                rule: "independent-segments-missing",
+                reason: video
+                    ? "every segment with video starts with a keyframe; AS 9.11"
+                    : "every segment is audio, which decodes on its own; bis-22 §4.4.2.1"))
     }
 
     // MARK: - Media playlists
 
-    private mutating func mediaFixes(_ uri: String, _ playlist: Playlist, _ media: MediaPlaylist, measurement: PlaylistMeasurement?, _ configuration: CheckConfiguration) {
+    private mutating func mediaFixes(
+        _ uri: String, _ playlist: Playlist, _ media: MediaPlaylist, measurement: PlaylistMeasurement?,
+        _ configuration: CheckConfiguration
+    ) {
         // EXTINF from the measured duration, beyond the check's tolerance (bis-22 §4.4.4.1).
         // How long each segment lasts for EXT-X-TARGETDURATION: its EXTINF (as fixed), or its
         // measured duration where that is longer (bis-22 §6.2.1, AS 7.7; target-duration-exceeded).
@@ -331,31 +371,40 @@ package struct FixPlan: Sendable {
                     lasting[index] = max(lasting[index], measured)
                 }
                 guard let line = segments[index].extinfLine,
-                      let measured = record.measuredDuration, record.problem == nil, measured > 0,
-                      abs(measured - record.extinf) > configuration.durationTolerance
+                    let measured = record.measuredDuration, record.problem == nil, measured > 0,
+                    abs(measured - record.extinf) > configuration.durationTolerance
                 else { continue }
                 let text = seconds(measured)
                 lasting[index] = measured
                 decimals = true
-                fixes.append(PlaylistFix(playlist: uri, line: line, change: .tagValue(tag: "#EXTINF", value: text), rule: "extinf-duration-mismatch",
-                                         reason: "the segment lasts \(text) s by its timestamps"))
+                fixes.append(
+                    PlaylistFix(
+                        playlist: uri, line: line, change: .tagValue(tag: "#EXTINF", value: text),
+                        rule: "extinf-duration-mismatch",
+                        reason: "the segment lasts \(text) s by its timestamps"))
             }
         }
         // EXT-X-TARGETDURATION: at least every segment's duration rounded (bis-22 §4.4.3.1, §6.2.1).
         if let target = media.targetDuration, let line = media.targetDurationLine {
             let longest = lasting.map { $0.rounded() }.max() ?? 0
             if longest.isFinite, longest > Double(target), longest <= Double(ValueLimits.maximumTargetDuration) {
-                fixes.append(PlaylistFix(
-                    playlist: uri, line: line, change: .tagValue(tag: "#EXT-X-TARGETDURATION", value: String(Int(longest))),
-                    rule: "target-duration-exceeded", reason: "the longest segment lasts \(Int(longest)) s rounded"))
+                fixes.append(
+                    PlaylistFix(
+                        playlist: uri, line: line,
+                        change: .tagValue(tag: "#EXT-X-TARGETDURATION", value: String(Int(longest))),
+                        rule: "target-duration-exceeded", reason: "the longest segment lasts \(Int(longest)) s rounded")
+                )
             }
         }
         // EXT-X-PLAYLIST-TYPE:VOD on a playlist that has ended (AS 8.6): EXT-X-ENDLIST says no
         // segment will be added, which is what VOD declares (bis-22 §4.4.3.5).
         if media.endList, media.playlistType == nil {
             let after = media.targetDurationLine ?? media.versionLine ?? 1
-            fixes.append(PlaylistFix(playlist: uri, line: after, change: .insertLine("#EXT-X-PLAYLIST-TYPE:VOD"), rule: "playlist-type-missing",
-                                     reason: "the playlist ends with EXT-X-ENDLIST; AS 8.6"))
+            fixes.append(
+                PlaylistFix(
+                    playlist: uri, line: after, change: .insertLine("#EXT-X-PLAYLIST-TYPE:VOD"),
+                    rule: "playlist-type-missing",
+                    reason: "the playlist ends with EXT-X-ENDLIST; AS 8.6"))
         }
         // EXT-X-VERSION: the lowest the features need (RFC 8216 §7), decimal EXTINF among them.
         let required = max(playlist.requiredVersion, decimals ? 3 : 1)
@@ -366,9 +415,15 @@ package struct FixPlan: Sendable {
         guard required > (declared ?? 1) else { return }
         let reason = "the playlist's features need version \(required); RFC 8216 §7"
         if let line {
-            fixes.append(PlaylistFix(playlist: uri, line: line, change: .tagValue(tag: "#EXT-X-VERSION", value: String(required)), rule: "version-too-low", reason: reason))
+            fixes.append(
+                PlaylistFix(
+                    playlist: uri, line: line, change: .tagValue(tag: "#EXT-X-VERSION", value: String(required)),
+                    rule: "version-too-low", reason: reason))
         } else {
-            fixes.append(PlaylistFix(playlist: uri, line: 1, change: .insertLine("#EXT-X-VERSION:\(required)"), rule: "version-too-low", reason: reason))
+            fixes.append(
+                PlaylistFix(
+                    playlist: uri, line: 1, change: .insertLine("#EXT-X-VERSION:\(required)"), rule: "version-too-low",
+                    reason: reason))
         }
     }
 
@@ -400,16 +455,22 @@ struct CodecsVerdict {
         let declaredKeys = Set(declared.map(CodecEquivalence.format))
         undeclared = detected.filter { !declaredKeys.contains(CodecEquivalence.format($0)) }
         let detectedKinds = Set(detected.map(CodecKind.init(codec:)))
-        absent = complete ? declared.filter {
-            let kind = CodecKind(codec: $0)
-            return (kind == .audio || kind == .video) && !detectedKinds.contains(kind)
-        } : []
+        absent =
+            complete
+            ? declared.filter {
+                let kind = CodecKind(codec: $0)
+                return (kind == .audio || kind == .video) && !detectedKinds.contains(kind)
+            } : []
     }
     var phrase: String {
         var parts: [String] = []
         if !undeclared.isEmpty { parts.append("the segments hold \(undeclared.joined(separator: ", ")), not declared") }
         // IMSC whose documents name no profile: the codec string names it (bis-22 §4.4.6.2).
-        if undeclared.contains("stpp") { parts.append("stpp is IMSC subtitles: declare it with its TTML profile, such as stpp.ttml.im1t (text) or stpp.ttml.im1i (image)") }
+        if undeclared.contains("stpp") {
+            parts.append(
+                "stpp is IMSC subtitles: declare it with its TTML profile, such as stpp.ttml.im1t (text) or stpp.ttml.im1i (image)"
+            )
+        }
         if !absent.isEmpty { parts.append("\(absent.joined(separator: ", ")) is declared but absent") }
         return parts.joined(separator: "; ")
     }
@@ -425,22 +486,29 @@ extension VariantAnalysis {
     /// CODECS against the detected codecs; nil without CODECS or without detected codecs.
     var codecsVerdict: CodecsVerdict? {
         guard let declared = stream?.codecs else { return nil }
-        return CodecsVerdict(declared: declared, detected: detectedCodecs, complete: combinationMeasurements.allSatisfy(\.isComplete))
+        return CodecsVerdict(
+            declared: declared, detected: detectedCodecs, complete: combinationMeasurements.allSatisfy(\.isComplete))
     }
 
     /// "avc1.64001e is declared but the segments use avc3.64001e", for fMP4 segments only (in
     /// MPEG-TS both spellings describe the same stream).
     var sampleEntryMismatches: [String] {
         guard let declared = stream?.codecs, !declared.isEmpty else { return [] }
-        let detected = combinationMeasurements
+        let detected =
+            combinationMeasurements
             .filter { $0.records.contains { $0.container == .fragmentedMP4 } }
             .flatMap(\.codecs)
-        return Set(detected.compactMap { found -> String? in
-            guard let written = declared.first(where: { CodecEquivalence.format($0) == CodecEquivalence.format(found) }),
-                  CodecEquivalence.sampleEntry(written) != CodecEquivalence.sampleEntry(found)
-            else { return nil }
-            return "\(written) is declared but the segments use \(found)"
-        }).sorted()
+        return Set(
+            detected.compactMap { found -> String? in
+                guard
+                    let written = declared.first(where: {
+                        CodecEquivalence.format($0) == CodecEquivalence.format(found)
+                    }),
+                    CodecEquivalence.sampleEntry(written) != CodecEquivalence.sampleEntry(found)
+                else { return nil }
+                return "\(written) is declared but the segments use \(found)"
+            }
+        ).sorted()
     }
 }
 
@@ -467,8 +535,11 @@ extension FixPlan {
         var tagsByPlaylist: [String: [Int: Tag]] = [:]
         func original(_ fix: PlaylistFix) -> String? {
             if tagsByPlaylist[fix.playlist] == nil {
-                let playlist = fix.playlist == analysis.loaded.rootURI ? analysis.root : analysis.loaded.mediaPlaylists[fix.playlist]
-                tagsByPlaylist[fix.playlist] = Dictionary((playlist?.tags ?? []).map { ($0.line, $0) }, uniquingKeysWith: { first, _ in first })
+                let playlist =
+                    fix.playlist == analysis.loaded.rootURI
+                    ? analysis.root : analysis.loaded.mediaPlaylists[fix.playlist]
+                tagsByPlaylist[fix.playlist] = Dictionary(
+                    (playlist?.tags ?? []).map { ($0.line, $0) }, uniquingKeysWith: { first, _ in first })
             }
             return tagsByPlaylist[fix.playlist]?[fix.line].map { tag in tag.name + (tag.value.map { ":" + $0 } ?? "") }
         }
@@ -476,10 +547,13 @@ extension FixPlan {
             guard let fix = self.fix(for: diagnostic) else { return diagnostic }
             var proposed = diagnostic
             if case .insertLine(let text) = fix.change {
-                proposed.fix = ProposedFix(uri: fix.playlist, line: fix.line, inserted: true, text: text, description: "\(fix.summary) (\(fix.reason))")
+                proposed.fix = ProposedFix(
+                    uri: fix.playlist, line: fix.line, inserted: true, text: text,
+                    description: "\(fix.summary) (\(fix.reason))")
             } else if let line = original(fix) {
                 proposed.fix = ProposedFix(
-                    uri: fix.playlist, line: fix.line, inserted: false, text: fix.proposedLine(from: line), description: "\(fix.summary) (\(fix.reason))")
+                    uri: fix.playlist, line: fix.line, inserted: false, text: fix.proposedLine(from: line),
+                    description: "\(fix.summary) (\(fix.reason))")
             }
             return proposed
         }

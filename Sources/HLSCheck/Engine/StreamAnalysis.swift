@@ -50,8 +50,11 @@ package struct VariantAnalysis: Sendable, Hashable {
     /// segments tell whether the variant carries video: with `--playlist-only`, a variant of
     /// BANDWIDTH alone may be audio-only or video.
     package var isKindUnknown: Bool {
-        guard let stream, stream.codecs?.isEmpty ?? true, stream.resolution == nil, videoRenditions.isEmpty else { return false }
-        return !(CollectionOfOne(measurement).compactMap { $0 } + allRenditions.lazy.compactMap(\.measurement)).contains(where: \.hasInspectedSegments)
+        guard let stream, stream.codecs?.isEmpty ?? true, stream.resolution == nil, videoRenditions.isEmpty else {
+            return false
+        }
+        return !(CollectionOfOne(measurement).compactMap { $0 } + allRenditions.lazy.compactMap(\.measurement))
+            .contains(where: \.hasInspectedSegments)
     }
 
     /// Audio-only by content when the segments were inspected — audio and no video, in the
@@ -95,7 +98,9 @@ package struct VariantAnalysis: Sendable, Hashable {
     /// combination of its own (RFC 8216 §4.3.4.1.1: each member of a group is an alternative
     /// rendition of the same content).
     package var playableCombinations: [[String]] {
-        if videoRenditions.isEmpty, audioRenditions.count > 1, audioRenditions.contains(where: { $0.playlistURI == playlistURI }) {
+        if videoRenditions.isEmpty, audioRenditions.count > 1,
+            audioRenditions.contains(where: { $0.playlistURI == playlistURI })
+        {
             var seen: [String] = []
             for uri in audioRenditions.compactMap(\.playlistURI) where !seen.contains(uri) { seen.append(uri) }
             return seen.map { [$0] }
@@ -103,7 +108,9 @@ package struct VariantAnalysis: Sendable, Hashable {
         var mains = [playlistURI]
         for uri in videoRenditions.compactMap(\.playlistURI) where !mains.contains(uri) { mains.append(uri) }
         var audio: [String?] = audioRenditions.isEmpty ? [nil] : []
-        for rendition in audioRenditions where !audio.contains(rendition.playlistURI) { audio.append(rendition.playlistURI) }
+        for rendition in audioRenditions where !audio.contains(rendition.playlistURI) {
+            audio.append(rendition.playlistURI)
+        }
         return mains.flatMap { main in
             var seen: Set<[String]> = []
             return audio.compactMap { other -> [String]? in
@@ -129,7 +136,8 @@ package struct VariantAnalysis: Sendable, Hashable {
     /// The measurement of a playlist of this variant (its own or a rendition's).
     package func measurement(of uri: String) -> PlaylistMeasurement? {
         if uri == playlistURI { return measurement }
-        return (allRenditions.first { $0.playlistURI == uri } ?? subtitleRenditions.first { $0.playlistURI == uri })?.measurement
+        return (allRenditions.first { $0.playlistURI == uri } ?? subtitleRenditions.first { $0.playlistURI == uri })?
+            .measurement
     }
 
     /// The measured playlists of every combination, each once, in combination order.
@@ -192,9 +200,11 @@ package struct VariantAnalysis: Sendable, Hashable {
     /// carry with its peak combination staying within `budget` — the one answer the check, the
     /// JSON report and `hlscheck embed` give (PosterBudget). Nil when nothing fits, or when some
     /// segment was not measured and inspected: no advice from partial data.
-    package func largestPoster(within budget: Int, mimeType: String = PosterBudget.assumedMimeType, description: String = "") -> Int? {
+    package func largestPoster(
+        within budget: Int, mimeType: String = PosterBudget.assumedMimeType, description: String = ""
+    ) -> Int? {
         guard let own = measurement, own.isComplete, isMeasurementComplete,
-              let peak = measuredPeakBitrate, let ownPeak = own.peakBitrate
+            let peak = measuredPeakBitrate, let ownPeak = own.peakBitrate
         else { return nil }
         // What the rest of the peak combination (an audio rendition, say) takes of the budget.
         let others = peak - ownPeak
@@ -275,10 +285,11 @@ package struct StreamAnalysis: Sendable {
         for rendition in master.renditions {
             guard let type = rendition.type, let group = rendition.groupID else { continue }
             let uri = rendition.uri.map { URIResolver.resolve($0, against: loaded.rootURI) }
-            groups[GroupKey(type: type, group: group), default: []].append(RenditionAnalysis(
-                rendition: rendition, playlistURI: uri,
-                playlist: uri.flatMap { loaded.mediaPlaylists[$0]?.media },
-                measurement: uri.flatMap { measurements[$0] }))
+            groups[GroupKey(type: type, group: group), default: []].append(
+                RenditionAnalysis(
+                    rendition: rendition, playlistURI: uri,
+                    playlist: uri.flatMap { loaded.mediaPlaylists[$0]?.media },
+                    measurement: uri.flatMap { measurements[$0] }))
         }
         func renditions(_ type: MediaType, _ group: String?) -> [RenditionAnalysis] {
             group.flatMap { groups[GroupKey(type: type, group: $0)] } ?? []

@@ -58,19 +58,27 @@ extension Checker {
             }
             let ignore = IgnorePatterns(base: file?.folder ?? ".", patterns: file?.ignore ?? [])
             inputs = try StreamDiscovery.inputs([path], ignore: ignore.matches, keeping: &discovered)
-            if inputs.isEmpty { throw CheckError("\(path): no playlist found (a folder is searched for .m3u8 and .m3u files that no other playlist there references)") }
+            if inputs.isEmpty {
+                throw CheckError(
+                    "\(path): no playlist found (a folder is searched for .m3u8 and .m3u files that no other playlist there references)"
+                )
+            }
         } catch {
             return [CheckReport(input: path, error: error)]
         }
         var configuration = CheckConfiguration(profile: profile, file: file)
         adjust(&configuration)
         // A folder is the root of the streams found in it, as on the command line.
-        if configuration.confinement.root == nil, StreamDiscovery.isFolder(path) { configuration.confinement.root = path }
+        if configuration.confinement.root == nil, StreamDiscovery.isFolder(path) {
+            configuration.confinement.root = path
+        }
         // A folder's playlists were read by discovery: the check reuses them while unchanged.
         let checker = Checker(
             configuration: configuration,
             source: discovered.count > 0
-                ? DiscoveredPlaylistSource(discovered: discovered, base: LocalFileSource(maximumSize: configuration.limits.playlistBytes)) : nil)
+                ? DiscoveredPlaylistSource(
+                    discovered: discovered, base: LocalFileSource(maximumSize: configuration.limits.playlistBytes))
+                : nil)
         var reports: [CheckReport] = []
         for input in inputs {
             var report: CheckReport

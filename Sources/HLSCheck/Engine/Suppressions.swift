@@ -105,7 +105,8 @@ struct Suppressions {
             case .nextLine?:
                 guard let target = nextNonComment[comment.line] else { continue }
                 for rule in directive.rules {
-                    lines[LineKey(uri: playlist.uri, line: target), default: [:]][rule, default: Scope()].directives.append(index)
+                    lines[LineKey(uri: playlist.uri, line: target), default: [:]][rule, default: Scope()].directives
+                        .append(index)
                 }
             case .file?:
                 for rule in directive.rules {
@@ -116,7 +117,8 @@ struct Suppressions {
                     // A second `disable` of an open rule ends the first region where it starts
                     // its own: each line has one region, each region one directive.
                     if let current = open[rule] { fileRegions[rule]?[current].end = comment.line - 1 }
-                    fileRegions[rule, default: []].append(Region(start: comment.line + 1, end: Int.max, directive: index))
+                    fileRegions[rule, default: []].append(
+                        Region(start: comment.line + 1, end: Int.max, directive: index))
                     open[rule] = fileRegions[rule, default: []].count - 1
                 }
             case .enable?:
@@ -146,7 +148,9 @@ struct Suppressions {
         return text.utf8.withContiguousStorageIfAvailable { bytes -> Directive? in
             var index = 1  // after "#"
             while index < bytes.count, isBlank(bytes[index]) { index += 1 }
-            guard bytes.count - index >= prefix.count, bytes[index..<index + prefix.count].elementsEqual(prefix) else { return nil }
+            guard bytes.count - index >= prefix.count, bytes[index..<index + prefix.count].elementsEqual(prefix) else {
+                return nil
+            }
             // Words separated by blanks (and, for rule lists, commas); a free-text reason after
             // a lone "--" is not read. Past the directive word and `maximumRulesPerDirective`
             // rules, words are only counted: no string is made for them.
@@ -175,7 +179,8 @@ struct Suppressions {
             guard let word = words.first else { return nil }
             let rules = words.count > 1 ? Array(words.dropFirst()) : [all]
             return Directive(
-                uri: uri, line: comment.line, kind: Kind(rawValue: word), word: word, rules: rules, omittedRules: omitted)
+                uri: uri, line: comment.line, kind: Kind(rawValue: word), word: word, rules: rules,
+                omittedRules: omitted)
         } ?? nil
     }
 
@@ -228,7 +233,9 @@ struct Suppressions {
         for byRule in lines.values { for (rule, scope) in byRule { collect(scope, rule) } }
         for byRule in files.values { for (rule, scope) in byRule { collect(scope, rule) } }
         for byRule in regions.values {
-            for (rule, list) in byRule { for region in list where region.used { usedRules[region.directive].insert(rule) } }
+            for (rule, list) in byRule {
+                for region in list where region.used { usedRules[region.directive].insert(rule) }
+            }
         }
         var stray = [Set<String>](repeating: [], count: directives.count)
         for (index, rule) in strayEnables { stray[index].insert(rule) }
@@ -237,44 +244,51 @@ struct Suppressions {
             let location = SourceLocation(uri: directive.uri, line: directive.line)
             guard let kind = directive.kind else {
                 let names = Kind.allCases.map(\.rawValue).joined(separator: ", ")
-                unknown.append(Finding(
-                    "\"\(directive.word)\" is not a hlscheck directive (\(names)); this comment excuses nothing", at: location))
+                unknown.append(
+                    Finding(
+                        "\"\(directive.word)\" is not a hlscheck directive (\(names)); this comment excuses nothing",
+                        at: location))
                 continue
             }
             let strange = Set(directive.rules.filter { $0 != Self.all && !known.contains($0) })
             var named: Set<String> = []
             // Each unknown name once, in the order written.
             for rule in directive.rules where strange.contains(rule) && named.insert(rule).inserted {
-                unknown.append(Finding(
-                    "# \(kind.rawValue) names \"\(rule)\", which is no rule id (hlscheck rules lists them); it excuses nothing", at: location))
+                unknown.append(
+                    Finding(
+                        "# \(kind.rawValue) names \"\(rule)\", which is no rule id (hlscheck rules lists them); it excuses nothing",
+                        at: location))
             }
             if directive.omittedRules > 0 {
-                unknown.append(Finding(
-                    "# \(kind.rawValue) names \(directive.rules.count + directive.omittedRules) rules; hlscheck reads at most \(Self.maximumRulesPerDirective) per directive, so the last \(directive.omittedRules) excuse nothing: split the list over several directives, or write hlscheck-disable-file or all",
-                    at: location))
+                unknown.append(
+                    Finding(
+                        "# \(kind.rawValue) names \(directive.rules.count + directive.omittedRules) rules; hlscheck reads at most \(Self.maximumRulesPerDirective) per directive, so the last \(directive.omittedRules) excuse nothing: split the list over several directives, or write hlscheck-disable-file or all",
+                        at: location))
             }
             if kind == .enable {
                 unusedRules[index] = directive.rules.filter { stray[index].contains($0) && !strange.contains($0) }
                 continue
             }
             unusedRules[index] = directive.rules.filter { rule in
-                !strange.contains(rule) && (rule == Self.all || checked.contains(rule)) && !usedRules[index].contains(rule)
+                !strange.contains(rule) && (rule == Self.all || checked.contains(rule))
+                    && !usedRules[index].contains(rule)
             }
         }
         var unused: [Finding] = []
         for (index, rules) in unusedRules.enumerated() where !rules.isEmpty {
             let directive = directives[index]
             let list = rules.joined(separator: ", ")
-            let message = switch directive.kind {
-            case .enable?:
-                "# hlscheck-enable \(list) re-enables nothing: no hlscheck-disable before it in this file left it disabled; remove it"
-            case .nextLine?:
-                "# hlscheck-disable-next-line \(list) excused nothing: no such finding on the next line; remove it (or the rule from it)"
-            case .file?:
-                "# hlscheck-disable-file \(list) excused nothing: no such finding in this file; remove it (or the rule from it)"
-            default:
-                "# hlscheck-disable \(list) excused nothing: no such finding before its hlscheck-enable; remove it (or the rule from it)"
-            }
+            let message =
+                switch directive.kind {
+                case .enable?:
+                    "# hlscheck-enable \(list) re-enables nothing: no hlscheck-disable before it in this file left it disabled; remove it"
+                case .nextLine?:
+                    "# hlscheck-disable-next-line \(list) excused nothing: no such finding on the next line; remove it (or the rule from it)"
+                case .file?:
+                    "# hlscheck-disable-file \(list) excused nothing: no such finding in this file; remove it (or the rule from it)"
+                default:
+                    "# hlscheck-disable \(list) excused nothing: no such finding before its hlscheck-enable; remove it (or the rule from it)"
+                }
             unused.append(Finding(message, at: SourceLocation(uri: directive.uri, line: directive.line)))
         }
         return (unknown, unused)

@@ -100,7 +100,8 @@ package struct VariantSummary: Sendable, Hashable, Codable {
         }
         // A sum of EXTINFs the parser accepted is finite; the check keeps JSON from ever seeing
         // anything else (JSONEncoder refuses non-finite numbers).
-        let total = variant.measurement.map { $0.records.reduce(0) { $0 + $1.extinf } } ?? variant.playlist?.totalDuration
+        let total =
+            variant.measurement.map { $0.records.reduce(0) { $0 + $1.extinf } } ?? variant.playlist?.totalDuration
         duration = total.flatMap { $0.isFinite ? $0 : nil }
         if let measurement = variant.measurement {
             let pictures = measurement.records.lazy.compactMap(\.artwork)

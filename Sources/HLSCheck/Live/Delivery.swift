@@ -112,9 +112,10 @@ package enum URIScheme {
         guard let colon = uri.firstIndex(of: ":") else { return nil }
         let scheme = uri[..<colon]
         guard let first = scheme.unicodeScalars.first, ("a"..."z").contains(first) || ("A"..."Z").contains(first),
-              scheme.unicodeScalars.allSatisfy({
-                  ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "+" || $0 == "-" || $0 == "."
-              })
+            scheme.unicodeScalars.allSatisfy({
+                ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "+"
+                    || $0 == "-" || $0 == "."
+            })
         else { return nil }
         return scheme.lowercased()
     }
@@ -172,9 +173,10 @@ package enum CredentialRedaction {
 
     private static func endsAuthority(_ byte: UInt8) -> Bool {
         switch byte {
-        case UInt8(ascii: "/"), UInt8(ascii: "\\"), UInt8(ascii: "?"), UInt8(ascii: "#"), UInt8(ascii: " "), UInt8(ascii: "\t"),
-             UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: "<"),
-             UInt8(ascii: ">"), UInt8(ascii: ")"), UInt8(ascii: "]"), UInt8(ascii: ","):
+        case UInt8(ascii: "/"), UInt8(ascii: "\\"), UInt8(ascii: "?"), UInt8(ascii: "#"), UInt8(ascii: " "),
+            UInt8(ascii: "\t"),
+            UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: "<"),
+            UInt8(ascii: ">"), UInt8(ascii: ")"), UInt8(ascii: "]"), UInt8(ascii: ","):
             return true
         default:
             return false
@@ -217,7 +219,8 @@ extension CheckReport {
         }
         // The HTML report finds each variant's chart by its (redacted) playlist.
         copy.bitrateSeries = Dictionary(
-            bitrateSeries.map { (CredentialRedaction.redact($0.key), $0.value) }, uniquingKeysWith: { first, _ in first })
+            bitrateSeries.map { (CredentialRedaction.redact($0.key), $0.value) },
+            uniquingKeysWith: { first, _ in first })
         return copy
     }
 }

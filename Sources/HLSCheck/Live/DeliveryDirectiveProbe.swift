@@ -42,7 +42,9 @@ struct DeliveryDirectiveProbe: Sendable {
     func probe(_ uri: String, first: MediaPlaylist, watchedSeconds: Double) async -> [LiveFinding] {
         var findings: [LiveFinding] = []
         if readsMedia, first.partTarget != nil { findings += await probeParts(uri) }
-        if readsMedia, !first.endList { findings += await probeRemoved(uri, first: first, watchedSeconds: watchedSeconds) }
+        if readsMedia, !first.endList {
+            findings += await probeRemoved(uri, first: first, watchedSeconds: watchedSeconds)
+        }
         guard let control = first.serverControl else { return findings }
         let blocking = control.string("CAN-BLOCK-RELOAD") == "YES"
         let skipUntil = control.decimalFloatingPoint("CAN-SKIP-UNTIL")
@@ -58,11 +60,19 @@ struct DeliveryDirectiveProbe: Sendable {
                 let asked = Self.url(uri, ["_HLS_msn=\(last + 1)"])
                 let answer = await source.answer(asked)
                 if !Self.isSuccess(answer) {
-                    add(blockRule, "\(asked) was answered \(Self.describe(answer)); the playlist has EXT-X-ENDLIST, so _HLS_msn must be ignored and the playlist served (bis-22 §6.2.5.2)")
+                    add(
+                        blockRule,
+                        "\(asked) was answered \(Self.describe(answer)); the playlist has EXT-X-ENDLIST, so _HLS_msn must be ignored and the playlist served (bis-22 §6.2.5.2)"
+                    )
                 }
             }
-            if skipUntil != nil, let delta = await playlist(Self.url(uri, ["_HLS_skip=YES"])), delta.media.skippedSegments != nil {
-                add(deltaRule, "\(delta.uri) was answered with a delta update (EXT-X-SKIP) although the playlist has EXT-X-ENDLIST; _HLS_skip must be ignored then (bis-22 §6.2.5.1)")
+            if skipUntil != nil, let delta = await playlist(Self.url(uri, ["_HLS_skip=YES"])),
+                delta.media.skippedSegments != nil
+            {
+                add(
+                    deltaRule,
+                    "\(delta.uri) was answered with a delta update (EXT-X-SKIP) although the playlist has EXT-X-ENDLIST; _HLS_skip must be ignored then (bis-22 §6.2.5.1)"
+                )
             }
             return findings
         }
@@ -71,9 +81,13 @@ struct DeliveryDirectiveProbe: Sendable {
             findings += await probeBlocking(uri, first: first, rule: blockRule)
         }
         if let skipUntil {
-            findings += await probeDelta(uri, first: first, skipUntil: skipUntil, watchedSeconds: watchedSeconds, rule: deltaRule)
+            findings += await probeDelta(
+                uri, first: first, skipUntil: skipUntil, watchedSeconds: watchedSeconds, rule: deltaRule)
         } else if let delta = await playlist(Self.url(uri, ["_HLS_skip=YES"])), delta.media.skippedSegments != nil {
-            add(deltaRule, "\(delta.uri) was answered with a delta update (EXT-X-SKIP) although EXT-X-SERVER-CONTROL has no CAN-SKIP-UNTIL; _HLS_skip must be ignored then (bis-22 §6.2.5.1)")
+            add(
+                deltaRule,
+                "\(delta.uri) was answered with a delta update (EXT-X-SKIP) although EXT-X-SERVER-CONTROL has no CAN-SKIP-UNTIL; _HLS_skip must be ignored then (bis-22 §6.2.5.1)"
+            )
         }
         return findings
     }
@@ -92,10 +106,12 @@ struct DeliveryDirectiveProbe: Sendable {
             guard asked.count < Self.maximumPartRequests, asked.insert(resolved).inserted else { continue }
             let answer = await source.answer(resolved)
             guard !Self.isSuccess(answer) else { continue }
-            findings.append(LiveFinding(
-                rule: rule,
-                message: "partial segment \(part.uri) is listed without GAP=YES but was answered \(Self.describe(answer)); a part must be there as soon as the playlist lists it, or be marked GAP=YES (bis-22 §4.4.4.9, §6.2.1)",
-                location: SourceLocation(uri: uri, line: part.line)))
+            findings.append(
+                LiveFinding(
+                    rule: rule,
+                    message:
+                        "partial segment \(part.uri) is listed without GAP=YES but was answered \(Self.describe(answer)); a part must be there as soon as the playlist lists it, or be marked GAP=YES (bis-22 §4.4.4.9, §6.2.1)",
+                    location: SourceLocation(uri: uri, line: part.line)))
         }
         let hintLines = current.playlist.tagLines(named: "#EXT-X-PRELOAD-HINT")
         for (index, hint) in current.media.preloadHints.enumerated() {
@@ -104,10 +120,12 @@ struct DeliveryDirectiveProbe: Sendable {
             guard asked.insert(resolved).inserted else { continue }
             let answer = await source.answer(resolved)
             guard !Self.isSuccess(answer) else { continue }
-            findings.append(LiveFinding(
-                rule: rule,
-                message: "preload hint \(hinted) was answered \(Self.describe(answer)); a hinted resource can be requested as soon as the hint is in the playlist, the server holding the request until it is ready (bis-22 §6.2.6)",
-                location: SourceLocation(uri: uri, line: index < hintLines.count ? hintLines[index] : 0)))
+            findings.append(
+                LiveFinding(
+                    rule: rule,
+                    message:
+                        "preload hint \(hinted) was answered \(Self.describe(answer)); a hinted resource can be requested as soon as the hint is in the playlist, the server holding the request until it is ready (bis-22 §6.2.6)",
+                    location: SourceLocation(uri: uri, line: index < hintLines.count ? hintLines[index] : 0)))
         }
         return findings
     }
@@ -124,20 +142,28 @@ struct DeliveryDirectiveProbe: Sendable {
         let removedSegments = first.segments.filter { $0.mediaSequence < current.mediaSequence && !$0.gap }
         let stillListed = Set((current.segments.flatMap(\.parts) + current.trailingParts).map(\.uri))
         // Parts go before their segments (§6.2.2 removes them three target durations from the end).
-        let removedParts = watchedSeconds < 3 * target
-            ? (first.segments.flatMap(\.parts) + first.trailingParts).filter { !$0.gap && !stillListed.contains($0.uri) } : []
+        let removedParts =
+            watchedSeconds < 3 * target
+            ? (first.segments.flatMap(\.parts) + first.trailingParts).filter {
+                !$0.gap && !stillListed.contains($0.uri)
+            } : []
         var seen: Set<String> = []
         for (what, written, line) in removedParts.map({ ("partial segment", $0.uri, $0.line) })
-            + removedSegments.filter({ watchedSeconds < $0.duration + first.totalDuration }).map({ ("segment", $0.uri, $0.uriLine) }) {
+            + removedSegments.filter({ watchedSeconds < $0.duration + first.totalDuration }).map({
+                ("segment", $0.uri, $0.uriLine)
+            })
+        {
             let resolved = URIResolver.resolve(written, against: uri)
             guard asked < Self.maximumPartRequests, seen.insert(resolved).inserted else { continue }
             asked += 1
             let answer = await source.answer(resolved)
             guard !Self.isSuccess(answer) else { continue }
-            findings.append(LiveFinding(
-                rule: rule,
-                message: "\(what) \(written) left the playlist during the watch and was answered \(Self.describe(answer)) less than \(what == "segment" ? "its duration plus the playlist's" : "three target durations") later; clients that loaded an older version still fetch it (bis-22 §6.2.2)",
-                location: SourceLocation(uri: uri, line: line)))
+            findings.append(
+                LiveFinding(
+                    rule: rule,
+                    message:
+                        "\(what) \(written) left the playlist during the watch and was answered \(Self.describe(answer)) less than \(what == "segment" ? "its duration plus the playlist's" : "three target durations") later; clients that loaded an older version still fetch it (bis-22 §6.2.2)",
+                    location: SourceLocation(uri: uri, line: line)))
         }
         return findings
     }
@@ -157,13 +183,19 @@ struct DeliveryDirectiveProbe: Sendable {
         let askedSegment = Self.url(uri, ["_HLS_msn=\(next)"])
         switch await answer(askedSegment) {
         case .failed(let why):
-            add("\(askedSegment) was answered \(why); a server with CAN-BLOCK-RELOAD=YES holds a request for the next segment and then serves the playlist (bis-22 §6.2.5.2)")
+            add(
+                "\(askedSegment) was answered \(why); a server with CAN-BLOCK-RELOAD=YES holds a request for the next segment and then serves the playlist (bis-22 §6.2.5.2)"
+            )
         case .playlist(let media):
             if media.skippedSegments != nil {
-                add("\(askedSegment) was answered with a delta update (EXT-X-SKIP); a blocking reload without _HLS_skip returns the entire playlist (bis-22 §6.2.5.2)")
+                add(
+                    "\(askedSegment) was answered with a delta update (EXT-X-SKIP); a blocking reload without _HLS_skip returns the entire playlist (bis-22 §6.2.5.2)"
+                )
             }
             if media.skippedSegments == nil, Self.lastSequence(media) < next {
-                add("\(askedSegment) was answered before the playlist held segment \(next) (its last is \(Self.lastSequence(media))); the server must hold the request until it does (bis-22 §6.2.5.2)")
+                add(
+                    "\(askedSegment) was answered before the playlist held segment \(next) (its last is \(Self.lastSequence(media))); the server must hold the request until it does (bis-22 §6.2.5.2)"
+                )
             }
             latest = media
         }
@@ -171,15 +203,23 @@ struct DeliveryDirectiveProbe: Sendable {
         if let partTarget = first.partTarget, partTarget > 0 {
             // The part after the last one listed: held until the playlist holds it.
             let position = LiveComparison.lastPart(of: latest)
-            let wanted = position.map { $0.sequence == Self.lastSequence(latest) ? (Self.lastSequence(latest) + 1, 0) : ($0.sequence, $0.index + 1) }
+            let wanted =
+                position.map {
+                    $0.sequence == Self.lastSequence(latest)
+                        ? (Self.lastSequence(latest) + 1, 0) : ($0.sequence, $0.index + 1)
+                }
                 ?? (Self.lastSequence(latest) + 1, 0)
             let askedPart = Self.url(uri, ["_HLS_msn=\(wanted.0)", "_HLS_part=\(wanted.1)"])
             switch await answer(askedPart) {
             case .failed(let why):
-                add("\(askedPart) was answered \(why); a server with CAN-BLOCK-RELOAD=YES holds a request for the next part and then serves the playlist (bis-22 §6.2.5.2)")
+                add(
+                    "\(askedPart) was answered \(why); a server with CAN-BLOCK-RELOAD=YES holds a request for the next part and then serves the playlist (bis-22 §6.2.5.2)"
+                )
             case .playlist(let media):
                 if media.skippedSegments == nil, !Self.holds(media, wanted) {
-                    add("\(askedPart) was answered before the playlist held part \(wanted.1) of segment \(wanted.0); the server must hold the request until it does (bis-22 §6.2.5.2)")
+                    add(
+                        "\(askedPart) was answered before the playlist held part \(wanted.1) of segment \(wanted.0); the server must hold the request until it does (bis-22 §6.2.5.2)"
+                    )
                 }
                 latest = media
             }
@@ -189,8 +229,12 @@ struct DeliveryDirectiveProbe: Sendable {
             let writing = Self.lastSequence(latest) + 1
             let beyond = Int((target + 0.5) / (0.85 * partTarget)) + 1
             let askedBeyond = Self.url(uri, ["_HLS_msn=\(writing)", "_HLS_part=\(beyond)"])
-            if case .playlist(let media) = await answer(askedBeyond), media.skippedSegments == nil, !Self.holds(media, (writing + 1, 0)) {
-                add("\(askedBeyond) was answered before the playlist held part 0 of segment \(writing + 1); a part index past a segment's last part means the first part of the next segment (bis-22 §6.2.5.2)")
+            if case .playlist(let media) = await answer(askedBeyond), media.skippedSegments == nil,
+                !Self.holds(media, (writing + 1, 0))
+            {
+                add(
+                    "\(askedBeyond) was answered before the playlist held part 0 of segment \(writing + 1); a part index past a segment's last part means the first part of the next segment (bis-22 §6.2.5.2)"
+                )
             }
         }
 
@@ -198,14 +242,18 @@ struct DeliveryDirectiveProbe: Sendable {
         let partAlone = Self.url(uri, ["_HLS_part=0"])
         let alone = await source.answer(partAlone)
         if alone.status != 400 {
-            add("\(partAlone) was answered \(Self.describe(alone)); _HLS_part without _HLS_msn must be answered 400 Bad Request (bis-22 §6.2.5.2)")
+            add(
+                "\(partAlone) was answered \(Self.describe(alone)); _HLS_part without _HLS_msn must be answered 400 Bad Request (bis-22 §6.2.5.2)"
+            )
         }
         return findings
     }
 
     // MARK: - Delta updates (§6.2.5.1)
 
-    private func probeDelta(_ uri: String, first: MediaPlaylist, skipUntil: Double, watchedSeconds: Double, rule: String) async -> [LiveFinding] {
+    private func probeDelta(
+        _ uri: String, first: MediaPlaylist, skipUntil: Double, watchedSeconds: Double, rule: String
+    ) async -> [LiveFinding] {
         var findings: [LiveFinding] = []
         func add(_ message: String, line: Int = 0) {
             findings.append(LiveFinding(rule: rule, message: message, location: SourceLocation(uri: uri, line: line)))
@@ -222,19 +270,25 @@ struct DeliveryDirectiveProbe: Sendable {
             for _ in 0..<2 {
                 guard let delta = await playlist(Self.url(uri, ["_HLS_skip=\(directive)"])) else { break }
                 guard delta.media.skippedSegments != nil else {
-                    add("\(delta.uri) was answered with the whole playlist; with CAN-SKIP-UNTIL the server answers _HLS_skip=\(directive) with a delta update (EXT-X-SKIP) (bis-22 §6.2.5.1)")
+                    add(
+                        "\(delta.uri) was answered with the whole playlist; with CAN-SKIP-UNTIL the server answers _HLS_skip=\(directive) with a delta update (EXT-X-SKIP) (bis-22 §6.2.5.1)"
+                    )
                     break
                 }
                 guard let full = await playlist(uri)?.media else { break }
                 if Self.lastSequence(full) == Self.lastSequence(delta.media),
-                   LiveComparison.lastPart(of: full).map({ [$0.sequence, $0.index] }) == LiveComparison.lastPart(of: delta.media).map({ [$0.sequence, $0.index] }) {
+                    LiveComparison.lastPart(of: full).map({ [$0.sequence, $0.index] })
+                        == LiveComparison.lastPart(of: delta.media).map({ [$0.sequence, $0.index] })
+                {
                     pair = (delta, full)
                     break
                 }
             }
             guard let (delta, full) = pair else { continue }
             if let difference = Self.unskippedDifference(delta: delta.media, full: full) {
-                add("\(delta.uri): the delta update differs from the whole playlist in what it does not skip: \(difference); a delta update keeps every tag it does not skip (bis-22 §6.2.5.1)")
+                add(
+                    "\(delta.uri): the delta update differs from the whole playlist in what it does not skip: \(difference); a delta update keeps every tag it does not skip (bis-22 §6.2.5.1)"
+                )
             }
             let skipTag = delta.playlist.tags.first { $0.name == "#EXT-X-SKIP" }
             // The list as written: tab-separated IDs in one quoted string (bis-22 §4.4.5.2).
@@ -245,18 +299,26 @@ struct DeliveryDirectiveProbe: Sendable {
             let deltaRanges = Set(delta.media.dateRanges.compactMap(\.id))
             let fullRanges = Set(full.dateRanges.compactMap(\.id))
             if directive == "YES", let missing = fullRanges.subtracting(deltaRanges).sorted().first {
-                add("\(delta.uri): EXT-X-DATERANGE \(missing) is in the playlist but not in its _HLS_skip=YES delta update, which skips segments only (bis-22 §6.2.5.1)")
+                add(
+                    "\(delta.uri): EXT-X-DATERANGE \(missing) is in the playlist but not in its _HLS_skip=YES delta update, which skips segments only (bis-22 §6.2.5.1)"
+                )
             }
             if directive == "v2" {
                 let removed = Set((removedList ?? "").split(separator: "\t").map(String.init))
                 if !fullRanges.subtracting(deltaRanges).isEmpty, removedList == nil {
-                    add("\(delta.uri): the _HLS_skip=v2 delta update skips date ranges but its EXT-X-SKIP has no RECENTLY-REMOVED-DATERANGES (bis-22 §4.4.5.2)", line: skipTag?.line ?? 0)
+                    add(
+                        "\(delta.uri): the _HLS_skip=v2 delta update skips date ranges but its EXT-X-SKIP has no RECENTLY-REMOVED-DATERANGES (bis-22 §4.4.5.2)",
+                        line: skipTag?.line ?? 0)
                 }
                 // Ranges that went since the watch began were removed within the skip boundary,
                 // when the watch was shorter than it.
-                let gone = watchedSeconds + target >= skipUntil ? [] : Set(first.dateRanges.compactMap(\.id)).subtracting(fullRanges).subtracting(removed).sorted()
+                let gone =
+                    watchedSeconds + target >= skipUntil
+                    ? [] : Set(first.dateRanges.compactMap(\.id)).subtracting(fullRanges).subtracting(removed).sorted()
                 if let range = gone.first {
-                    add("\(delta.uri): EXT-X-DATERANGE \(range) was removed from the playlist during the check but is not listed in RECENTLY-REMOVED-DATERANGES (bis-22 §6.2.5.1)", line: skipTag?.line ?? 0)
+                    add(
+                        "\(delta.uri): EXT-X-DATERANGE \(range) was removed from the playlist during the check but is not listed in RECENTLY-REMOVED-DATERANGES (bis-22 §6.2.5.1)",
+                        line: skipTag?.line ?? 0)
                 }
             }
         }
@@ -267,7 +329,9 @@ struct DeliveryDirectiveProbe: Sendable {
     /// the segments it skips: nil when nothing.
     static func unskippedDifference(delta: MediaPlaylist, full: MediaPlaylist) -> String? {
         if delta.targetDuration != full.targetDuration { return "EXT-X-TARGETDURATION" }
-        if delta.mediaSequence != full.mediaSequence { return "EXT-X-MEDIA-SEQUENCE \(delta.mediaSequence) against \(full.mediaSequence)" }
+        if delta.mediaSequence != full.mediaSequence {
+            return "EXT-X-MEDIA-SEQUENCE \(delta.mediaSequence) against \(full.mediaSequence)"
+        }
         if delta.partTarget != full.partTarget { return "EXT-X-PART-INF" }
         let skipped = delta.skippedSegments ?? 0
         guard skipped + delta.segments.count == full.segments.count else {
@@ -276,11 +340,15 @@ struct DeliveryDirectiveProbe: Sendable {
         for (old, new) in zip(full.segments.dropFirst(skipped), delta.segments) {
             if old.uri != new.uri || abs(old.duration - new.duration) > 0.0005 || old.discontinuity != new.discontinuity
                 || old.parts.map(\.uri) != new.parts.map(\.uri) || LiveComparison.keyChange(old: old, new: new) != nil
-                || old.programDateTime != new.programDateTime || old.map?.uri != new.map?.uri || old.bitrate != new.bitrate {
+                || old.programDateTime != new.programDateTime || old.map?.uri != new.map?.uri
+                || old.bitrate != new.bitrate
+            {
                 return "segment \(new.mediaSequence)"
             }
         }
-        if delta.trailingParts.map(\.uri) != full.trailingParts.map(\.uri) { return "the partial segments after the last segment" }
+        if delta.trailingParts.map(\.uri) != full.trailingParts.map(\.uri) {
+            return "the partial segments after the last segment"
+        }
         if delta.preloadHints != full.preloadHints { return "EXT-X-PRELOAD-HINT" }
         if delta.renditionReports.count != full.renditionReports.count { return "EXT-X-RENDITION-REPORT" }
         return nil
@@ -296,7 +364,8 @@ struct DeliveryDirectiveProbe: Sendable {
     private func answer(_ uri: String) async -> Outcome {
         let answer = await source.answer(uri)
         guard Self.isSuccess(answer) else { return .failed(Self.describe(answer)) }
-        guard answer.bytes.count <= limits.playlistBytes, let media = PlaylistParser.parse(answer.bytes, uri: uri).media else {
+        guard answer.bytes.count <= limits.playlistBytes, let media = PlaylistParser.parse(answer.bytes, uri: uri).media
+        else {
             return .failed("with something that is not a media playlist")
         }
         return .playlist(media)

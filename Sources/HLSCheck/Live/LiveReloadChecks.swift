@@ -28,7 +28,9 @@ struct WatchedDateRange: Sendable, Hashable {
             }
             if let end = tag.attributes.string("END-DATE").flatMap(ISO8601Instant.seconds) {
                 range.end = end
-            } else if range.end == nil, let start = range.start, let duration = tag.attributes.decimalFloatingPoint("DURATION") {
+            } else if range.end == nil, let start = range.start,
+                let duration = tag.attributes.decimalFloatingPoint("DURATION")
+            {
                 range.end = start + duration
             }
             if range.rangeClass == nil { range.rangeClass = tag.attributes.string("CLASS") }
@@ -64,17 +66,21 @@ struct DateRangeLedger: Sendable {
                 guard let start = range.start else { continue }
                 // Without END-DATE or DURATION a range lasts until the next of its class when
                 // END-ON-NEXT, else it is still open: every later date is in it.
-                let next = range.endOnNext
-                    ? before.compactMap { $0.rangeClass == range.rangeClass && $0.id != range.id ? $0.start : nil }.filter { $0 > start }.min()
+                let next =
+                    range.endOnNext
+                    ? before.compactMap { $0.rangeClass == range.rangeClass && $0.id != range.id ? $0.start : nil }
+                        .filter { $0 > start }.min()
                     : nil
                 let end = max(start, range.end ?? next ?? .infinity)
                 // Its dates [start, end) meet the segments' [window.start, window.end); a range of
                 // one instant maps to the segment it falls in.
                 guard start < window.end, end > window.start || start >= window.start else { continue }
-                findings.append(LiveFinding(
-                    rule: rule,
-                    message: "EXT-X-DATERANGE \(range.id) was removed between reloads while its dates still map to segments of the playlist; keep it until they have left (bis-22 §6.2.1)",
-                    location: SourceLocation(uri: uri, line: 0)))
+                findings.append(
+                    LiveFinding(
+                        rule: rule,
+                        message:
+                            "EXT-X-DATERANGE \(range.id) was removed between reloads while its dates still map to segments of the playlist; keep it until they have left (bis-22 §6.2.1)",
+                        location: SourceLocation(uri: uri, line: 0)))
             }
         }
         // bis-22 §6.2.1: an ID names one range; a new START-DATE under a known ID is a new range.
@@ -82,10 +88,12 @@ struct DateRangeLedger: Sendable {
             guard let start = range.startText else { continue }
             if let known = starts[range.id] {
                 if known != start, ISO8601Instant.seconds(known) != range.start {
-                    findings.append(LiveFinding(
-                        rule: rule,
-                        message: "EXT-X-DATERANGE ID \(range.id) was used for a range starting \(known) and now for one starting \(start); give each new range an ID of its own (bis-22 §6.2.1)",
-                        location: SourceLocation(uri: uri, line: range.line)))
+                    findings.append(
+                        LiveFinding(
+                            rule: rule,
+                            message:
+                                "EXT-X-DATERANGE ID \(range.id) was used for a range starting \(known) and now for one starting \(start); give each new range an ID of its own (bis-22 §6.2.1)",
+                            location: SourceLocation(uri: uri, line: range.line)))
                 }
             } else {
                 starts[range.id] = start
@@ -93,17 +101,20 @@ struct DateRangeLedger: Sendable {
         }
         // bis-22 §6.2.1: nothing of the class is added between an END-ON-NEXT range and the
         // range that ends it.
-        let byClass = Dictionary(grouping: before.filter { $0.rangeClass != nil && $0.start != nil }, by: { $0.rangeClass ?? "" })
+        let byClass = Dictionary(
+            grouping: before.filter { $0.rangeClass != nil && $0.start != nil }, by: { $0.rangeClass ?? "" })
         for range in after where !beforeIDs.contains(range.id) {
             guard let rangeClass = range.rangeClass, let start = range.start,
-                  let sorted = byClass[rangeClass]?.sorted(by: { ($0.start ?? 0) < ($1.start ?? 0) }), sorted.count >= 2
+                let sorted = byClass[rangeClass]?.sorted(by: { ($0.start ?? 0) < ($1.start ?? 0) }), sorted.count >= 2
             else { continue }
             for (earlier, later) in zip(sorted, sorted.dropFirst()) where earlier.endOnNext {
                 guard let from = earlier.start, let to = later.start, from < start, start < to else { continue }
-                findings.append(LiveFinding(
-                    rule: rule,
-                    message: "EXT-X-DATERANGE \(range.id) of CLASS \(rangeClass) was added between END-ON-NEXT range \(earlier.id) and the range that ends it, \(later.id) (bis-22 §6.2.1)",
-                    location: SourceLocation(uri: uri, line: range.line)))
+                findings.append(
+                    LiveFinding(
+                        rule: rule,
+                        message:
+                            "EXT-X-DATERANGE \(range.id) of CLASS \(rangeClass) was added between END-ON-NEXT range \(earlier.id) and the range that ends it, \(later.id) (bis-22 §6.2.1)",
+                        location: SourceLocation(uri: uri, line: range.line)))
                 break
             }
         }
@@ -172,21 +183,28 @@ extension LiveComparison {
                 let offset = hint.decimalInteger("BYTERANGE-START").map(Int.init)
                 if part.uri != hinted || (offset != nil && part.byteRange != nil && part.byteRange?.offset != offset) {
                     let what = part.uri != hinted ? "URI \(part.uri)" : "byte offset \(part.byteRange?.offset ?? 0)"
-                    findings.append(LiveFinding(
-                        rule: rule,
-                        message: "EXT-X-PRELOAD-HINT announced part \(next.index) of segment \(next.sequence) as \(hinted)\(offset.map { " from byte \($0)" } ?? ""), but it was added with \(what); a hint must name the part that follows (bis-22 §4.4.5.3)",
-                        location: SourceLocation(uri: uri, line: part.line)))
+                    findings.append(
+                        LiveFinding(
+                            rule: rule,
+                            message:
+                                "EXT-X-PRELOAD-HINT announced part \(next.index) of segment \(next.sequence) as \(hinted)\(offset.map { " from byte \($0)" } ?? ""), but it was added with \(what); a hint must name the part that follows (bis-22 §4.4.5.3)",
+                            location: SourceLocation(uri: uri, line: part.line)))
                 }
             case "MAP":
                 // The hinted map is the next one new segments use.
                 let previousMap = previous.segments.last?.map?.uri
-                guard let newMap = current.segments.first(where: { $0.mediaSequence > lastPrevious && $0.map?.uri != previousMap })?.map
+                guard
+                    let newMap = current.segments.first(where: {
+                        $0.mediaSequence > lastPrevious && $0.map?.uri != previousMap
+                    })?.map
                 else { continue }
                 if newMap.uri != hinted {
-                    findings.append(LiveFinding(
-                        rule: rule,
-                        message: "EXT-X-PRELOAD-HINT announced the next EXT-X-MAP as \(hinted), but it was added as \(newMap.uri); a hint must name the resource that follows (bis-22 §4.4.5.3)",
-                        location: SourceLocation(uri: uri, line: newMap.line)))
+                    findings.append(
+                        LiveFinding(
+                            rule: rule,
+                            message:
+                                "EXT-X-PRELOAD-HINT announced the next EXT-X-MAP as \(hinted), but it was added as \(newMap.uri); a hint must name the resource that follows (bis-22 §4.4.5.3)",
+                            location: SourceLocation(uri: uri, line: newMap.line)))
                 }
             default:
                 continue
@@ -198,10 +216,12 @@ extension LiveComparison {
     /// bis-22 §6.2.3: the key of a segment still in the playlist does not change or go.
     static func keyChange(old: MediaSegment, new: MediaSegment) -> String? {
         let before = old.key, after = new.key
-        guard before?.method != after?.method || before?.uri != after?.uri || before?.iv != after?.iv
+        guard
+            before?.method != after?.method || before?.uri != after?.uri || before?.iv != after?.iv
                 || before?.keyFormat != after?.keyFormat
         else { return nil }
-        return "EXT-X-KEY \(before.map { "METHOD=\($0.method)\($0.uri.map { ",URI=\($0)" } ?? "")" } ?? "none") became \(after.map { "METHOD=\($0.method)\($0.uri.map { ",URI=\($0)" } ?? "")" } ?? "none")"
+        return
+            "EXT-X-KEY \(before.map { "METHOD=\($0.method)\($0.uri.map { ",URI=\($0)" } ?? "")" } ?? "none") became \(after.map { "METHOD=\($0.method)\($0.uri.map { ",URI=\($0)" } ?? "")" } ?? "none")"
     }
 
     /// bis-22 §6.2.1: a VOD playlist never changes. What differs between two of its versions,
@@ -213,14 +233,19 @@ extension LiveComparison {
         if previous.mediaSequence != current.mediaSequence {
             return "EXT-X-MEDIA-SEQUENCE went from \(previous.mediaSequence) to \(current.mediaSequence)"
         }
-        if previous.endList != current.endList { return current.endList ? "EXT-X-ENDLIST was added" : "EXT-X-ENDLIST was removed" }
+        if previous.endList != current.endList {
+            return current.endList ? "EXT-X-ENDLIST was added" : "EXT-X-ENDLIST was removed"
+        }
         for (index, (old, new)) in zip(previous.segments, current.segments).enumerated() {
             if old.uri != new.uri || abs(old.duration - new.duration) > 0.0005 || old.discontinuity != new.discontinuity
-                || old.byteRange != new.byteRange {
+                || old.byteRange != new.byteRange
+            {
                 return "segment \(previous.mediaSequence + index) changed"
             }
         }
-        if previous.dateRanges.map(\.attributes) != current.dateRanges.map(\.attributes) { return "its EXT-X-DATERANGE tags changed" }
+        if previous.dateRanges.map(\.attributes) != current.dateRanges.map(\.attributes) {
+            return "its EXT-X-DATERANGE tags changed"
+        }
         return nil
     }
 }

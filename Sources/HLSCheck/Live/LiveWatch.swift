@@ -38,7 +38,10 @@ package struct LiveObservation: Sendable, Hashable {
     /// measures segments); empty without `LiveWatcher.measuring`.
     package var newSegments: [String: LiveSegments] = [:]
 
-    package init(watchedSeconds: Double, reloads: [String: Int], findings: [LiveFinding], newSegments: [String: LiveSegments] = [:]) {
+    package init(
+        watchedSeconds: Double, reloads: [String: Int], findings: [LiveFinding],
+        newSegments: [String: LiveSegments] = [:]
+    ) {
         self.watchedSeconds = watchedSeconds
         self.reloads = reloads
         self.findings = findings
@@ -107,7 +110,11 @@ package struct LiveWatcher: Sendable {
                 if !segments.segments.isEmpty { newSegments[uri] = segments }
             }
         }
-        findings.sort { ($0.location.uri, $0.location.line, $0.rule, $0.message) < ($1.location.uri, $1.location.line, $1.rule, $1.message) }
+        findings.sort {
+            ($0.location.uri, $0.location.line, $0.rule, $0.message) < (
+                $1.location.uri, $1.location.line, $1.rule, $1.message
+            )
+        }
         return LiveObservation(
             watchedSeconds: Double(watched.components.seconds) + Double(watched.components.attoseconds) / 1e18,
             reloads: reloads, findings: findings, newSegments: newSegments)
@@ -182,19 +189,23 @@ package struct LiveWatcher: Sendable {
             guard next < deadline else { return (0, [], start.duration(to: clock.now)) }
             try? await Task.sleep(until: next, clock: clock)
             guard let bytes = try? await source.read(uri), bytes.count <= limits.playlistBytes,
-                  let current = PlaylistParser.parse(bytes, uri: uri).media
+                let current = PlaylistParser.parse(bytes, uri: uri).media
             else { return (1, [], start.duration(to: clock.now)) }
             if first.playlistType == .vod, let change = LiveComparison.vodChange(previous: first, current: current) {
-                add(LiveFinding(
-                    rule: LiveVODChangedRule.description.id,
-                    message: "\(uri) has EXT-X-PLAYLIST-TYPE:VOD but changed when loaded again: \(change); a VOD playlist must never change (bis-22 §6.2.1)",
-                    location: SourceLocation(uri: uri, line: 0)))
+                add(
+                    LiveFinding(
+                        rule: LiveVODChangedRule.description.id,
+                        message:
+                            "\(uri) has EXT-X-PLAYLIST-TYPE:VOD but changed when loaded again: \(change); a VOD playlist must never change (bis-22 §6.2.1)",
+                        location: SourceLocation(uri: uri, line: 0)))
             }
             return (1, findings, start.duration(to: clock.now))
         }
         // Low-latency playlists are reloaded once per part target (a client in low-latency mode
         // asks at least that often), so that a late part shows.
-        let partTarget: Duration? = first.partTarget.flatMap { $0 > 0 && $0.isFinite ? .milliseconds(Int64(max(1, $0 * 1000))) : nil }
+        let partTarget: Duration? = first.partTarget.flatMap {
+            $0 > 0 && $0.isFinite ? .milliseconds(Int64(max(1, $0 * 1000))) : nil
+        }
         let interval = min(partTarget ?? .seconds(targetDuration), .seconds(targetDuration))
         var dateRanges = DateRangeLedger(first: first)
         var lastPart = LiveComparison.lastPart(of: first).map { [$0.sequence, $0.index] }
@@ -225,10 +236,12 @@ package struct LiveWatcher: Sendable {
             do {
                 bytes = try await source.read(uri)
             } catch {
-                add(LiveFinding(
-                    rule: LivePlaylistStaleRule.description.id,
-                    message: "reload \(count + 1) of \(uri) failed: \(String(describing: error)); a live playlist must stay available (RFC 8216 §6.2.1)",
-                    location: SourceLocation(uri: uri, line: 0)))
+                add(
+                    LiveFinding(
+                        rule: LivePlaylistStaleRule.description.id,
+                        message:
+                            "reload \(count + 1) of \(uri) failed: \(String(describing: error)); a live playlist must stay available (RFC 8216 §6.2.1)",
+                        location: SourceLocation(uri: uri, line: 0)))
                 changed = false
                 continue
             }
@@ -270,14 +283,18 @@ package struct LiveWatcher: Sendable {
             }
             // bis-22 §6.2.1: a new part within one part target of the last, measured as the
             // segments are below.
-            if let partTarget, lastPart != nil, !previous.endList, !partStaleReported, lastNewPartSeen.duration(to: loadStarted) > partTarget {
+            if let partTarget, lastPart != nil, !previous.endList, !partStaleReported,
+                lastNewPartSeen.duration(to: loadStarted) > partTarget
+            {
                 partStaleReported = true
                 let age = lastNewPartSeen.duration(to: loadStarted)
                 let seconds = Double(age.components.seconds) + Double(age.components.attoseconds) / 1e18
-                add(LiveFinding(
-                    rule: LivePartStaleRule.description.id,
-                    message: "\(uri) had no new partial segment for at least \(Self.format(seconds)) s, more than its part target duration of \(first.partTarget.map { String($0) } ?? "") s (bis-22 §6.2.1)",
-                    location: SourceLocation(uri: uri, line: previous.targetDurationLine ?? 0)))
+                add(
+                    LiveFinding(
+                        rule: LivePartStaleRule.description.id,
+                        message:
+                            "\(uri) had no new partial segment for at least \(Self.format(seconds)) s, more than its part target duration of \(first.partTarget.map { String($0) } ?? "") s (bis-22 §6.2.1)",
+                        location: SourceLocation(uri: uri, line: previous.targetDurationLine ?? 0)))
             }
             // RFC 8216 §6.2.1: a new version with a new segment no later than 1.5 × target
             // duration after the previous one. Measured from when the current version was first
@@ -286,10 +303,12 @@ package struct LiveWatcher: Sendable {
             if !staleReported, age > .milliseconds(Int64(targetDuration) * 1500) {
                 staleReported = true
                 let seconds = Double(age.components.seconds) + Double(age.components.attoseconds) / 1e18
-                add(LiveFinding(
-                    rule: LivePlaylistStaleRule.description.id,
-                    message: "no new segment for at least \(Self.format(seconds)) s, more than 1.5 × the target duration of \(targetDuration) s (RFC 8216 §6.2.1)",
-                    location: SourceLocation(uri: uri, line: previous.targetDurationLine ?? 0)))
+                add(
+                    LiveFinding(
+                        rule: LivePlaylistStaleRule.description.id,
+                        message:
+                            "no new segment for at least \(Self.format(seconds)) s, more than 1.5 × the target duration of \(targetDuration) s (RFC 8216 §6.2.1)",
+                        location: SourceLocation(uri: uri, line: previous.targetDurationLine ?? 0)))
             }
         }
         return (count, findings, start.duration(to: clock.now))
@@ -328,65 +347,84 @@ package struct LiveComparison: Sendable {
         func at(_ line: Int?) -> SourceLocation { SourceLocation(uri: uri, line: line ?? 0) }
         let lastPrevious = previous.mediaSequence + previous.segments.count - 1
         let lastCurrent = current.mediaSequence + current.segments.count - 1
-        changed = current.mediaSequence != previous.mediaSequence || lastCurrent != lastPrevious || current.endList != previous.endList
-            || Self.lastPart(of: current).map { [$0.sequence, $0.index] } != Self.lastPart(of: previous).map { [$0.sequence, $0.index] }
+        changed =
+            current.mediaSequence != previous.mediaSequence || lastCurrent != lastPrevious
+            || current.endList != previous.endList
+            || Self.lastPart(of: current).map { [$0.sequence, $0.index] }
+                != Self.lastPart(of: previous).map { [$0.sequence, $0.index] }
         addedSegments = lastCurrent > lastPrevious
         if current.mediaSequence < previous.mediaSequence {
-            findings.append(LiveFinding(
-                rule: LiveMediaSequenceRegressedRule.description.id,
-                message: "EXT-X-MEDIA-SEQUENCE went back from \(previous.mediaSequence) to \(current.mediaSequence) between reloads; it may only increase (RFC 8216 §6.2.1)",
-                location: at(0)))
+            findings.append(
+                LiveFinding(
+                    rule: LiveMediaSequenceRegressedRule.description.id,
+                    message:
+                        "EXT-X-MEDIA-SEQUENCE went back from \(previous.mediaSequence) to \(current.mediaSequence) between reloads; it may only increase (RFC 8216 §6.2.1)",
+                    location: at(0)))
         }
         if let type = previous.playlistType, current.mediaSequence > previous.mediaSequence {
             // bis-22 §6.2.1: an EVENT playlist only grows; §6.2.2: a playlist that removes
             // segments has no EXT-X-PLAYLIST-TYPE. No numbers in the message: told once.
-            findings.append(LiveFinding(
-                rule: LiveSegmentChangedRule.description.id,
-                message: "segments were removed from the front of a playlist with EXT-X-PLAYLIST-TYPE:\(type.rawValue) (its EXT-X-MEDIA-SEQUENCE grew); an EVENT playlist only grows, and a playlist that drops segments has no EXT-X-PLAYLIST-TYPE (bis-22 §6.2.1, §6.2.2)",
-                location: at(0)))
+            findings.append(
+                LiveFinding(
+                    rule: LiveSegmentChangedRule.description.id,
+                    message:
+                        "segments were removed from the front of a playlist with EXT-X-PLAYLIST-TYPE:\(type.rawValue) (its EXT-X-MEDIA-SEQUENCE grew); an EVENT playlist only grows, and a playlist that drops segments has no EXT-X-PLAYLIST-TYPE (bis-22 §6.2.1, §6.2.2)",
+                    location: at(0)))
         }
         if current.discontinuitySequence < previous.discontinuitySequence {
-            findings.append(LiveFinding(
-                rule: LiveDiscontinuitySequenceRule.description.id,
-                message: "EXT-X-DISCONTINUITY-SEQUENCE went back from \(previous.discontinuitySequence) to \(current.discontinuitySequence) between reloads; it may only increase (RFC 8216 §6.2.1)",
-                location: at(0)))
+            findings.append(
+                LiveFinding(
+                    rule: LiveDiscontinuitySequenceRule.description.id,
+                    message:
+                        "EXT-X-DISCONTINUITY-SEQUENCE went back from \(previous.discontinuitySequence) to \(current.discontinuitySequence) between reloads; it may only increase (RFC 8216 §6.2.1)",
+                    location: at(0)))
         } else if current.mediaSequence > previous.mediaSequence {
             // Segments removed from the front take their discontinuities with them: the sequence
             // must grow by exactly that count (RFC 8216 §4.3.3.3).
-            let removed = previous.segments.prefix(min(previous.segments.count, current.mediaSequence - previous.mediaSequence))
+            let removed = previous.segments.prefix(
+                min(previous.segments.count, current.mediaSequence - previous.mediaSequence))
             let expected = previous.discontinuitySequence + removed.filter(\.discontinuity).count
             if current.mediaSequence <= lastPrevious + 1, current.discontinuitySequence != expected {
-                findings.append(LiveFinding(
-                    rule: LiveDiscontinuitySequenceRule.description.id,
-                    message: "EXT-X-DISCONTINUITY-SEQUENCE is \(current.discontinuitySequence) after \(removed.count) segment(s) left the window with \(expected - previous.discontinuitySequence) discontinuit\(expected - previous.discontinuitySequence == 1 ? "y" : "ies"); it should be \(expected) (RFC 8216 §4.3.3.3)",
-                    location: at(0)))
+                findings.append(
+                    LiveFinding(
+                        rule: LiveDiscontinuitySequenceRule.description.id,
+                        message:
+                            "EXT-X-DISCONTINUITY-SEQUENCE is \(current.discontinuitySequence) after \(removed.count) segment(s) left the window with \(expected - previous.discontinuitySequence) discontinuit\(expected - previous.discontinuitySequence == 1 ? "y" : "ies"); it should be \(expected) (RFC 8216 §4.3.3.3)",
+                        location: at(0)))
             }
         }
         if previous.targetDuration != current.targetDuration {
-            findings.append(LiveFinding(
-                rule: LiveTargetDurationChangedRule.description.id,
-                message: "EXT-X-TARGETDURATION changed from \(previous.targetDuration.map(String.init) ?? "none") to \(current.targetDuration.map(String.init) ?? "none") between reloads; it must not change (RFC 8216 §6.2.1)",
-                location: at(current.targetDurationLine)))
+            findings.append(
+                LiveFinding(
+                    rule: LiveTargetDurationChangedRule.description.id,
+                    message:
+                        "EXT-X-TARGETDURATION changed from \(previous.targetDuration.map(String.init) ?? "none") to \(current.targetDuration.map(String.init) ?? "none") between reloads; it must not change (RFC 8216 §6.2.1)",
+                    location: at(current.targetDurationLine)))
         }
         // bis-22 §6.2.2: segments left the front of a playlist without EXT-X-MEDIA-SEQUENCE (its
         // sequence numbers stay 0, so each segment's number changes); told instead of the changed
         // segments that follow from it.
         let removedUntagged = Self.removedWithoutMediaSequence(previous: previous, current: current)
         if let removed = removedUntagged {
-            findings.append(LiveFinding(
-                rule: LiveSegmentChangedRule.description.id,
-                message: "\(removed) segment(s) were removed from the front of this playlist between reloads, but it has no EXT-X-MEDIA-SEQUENCE, so every segment's sequence number changed; a playlist that drops segments has EXT-X-MEDIA-SEQUENCE and increments it by one per removed segment (bis-22 §6.2.2)",
-                location: at(0)))
+            findings.append(
+                LiveFinding(
+                    rule: LiveSegmentChangedRule.description.id,
+                    message:
+                        "\(removed) segment(s) were removed from the front of this playlist between reloads, but it has no EXT-X-MEDIA-SEQUENCE, so every segment's sequence number changed; a playlist that drops segments has EXT-X-MEDIA-SEQUENCE and increments it by one per removed segment (bis-22 §6.2.2)",
+                    location: at(0)))
         }
         if Self.lacksDiscontinuitySequence(current), !Self.lacksDiscontinuitySequence(previous) {
             // AS 8.17 (and bis-22 §6.2.2 once segments have left): told when a reload adds the
             // first discontinuity; the version first read is judged on its own by the rule, which
             // keeps the second message for Apple's profiles.
-            findings.append(LiveFinding(
-                rule: LiveDiscontinuitySequenceRule.description.id,
-                message: LiveDiscontinuitySequenceRule.hasDroppedSegments(current) || removedUntagged != nil
-                    ? LiveDiscontinuitySequenceRule.reloadAddedMessage : LiveDiscontinuitySequenceRule.reloadAddedBeforeRemovalMessage,
-                location: at(current.segments.first(where: \.discontinuity).flatMap { $0.extinfLine ?? $0.uriLine })))
+            findings.append(
+                LiveFinding(
+                    rule: LiveDiscontinuitySequenceRule.description.id,
+                    message: LiveDiscontinuitySequenceRule.hasDroppedSegments(current) || removedUntagged != nil
+                        ? LiveDiscontinuitySequenceRule.reloadAddedMessage
+                        : LiveDiscontinuitySequenceRule.reloadAddedBeforeRemovalMessage,
+                    location: at(current.segments.first(where: \.discontinuity).flatMap { $0.extinfLine ?? $0.uriLine })
+                ))
         }
         // Segments published in both versions (same media sequence number) must be the same.
         let overlapStart = max(previous.mediaSequence, current.mediaSequence)
@@ -396,25 +434,35 @@ package struct LiveComparison: Sendable {
                 let old = previous.segments[number - previous.mediaSequence]
                 let new = current.segments[number - current.mediaSequence]
                 let keyChange = Self.keyChange(old: old, new: new)
-                if old.uri != new.uri || abs(old.duration - new.duration) > 0.0005 || old.discontinuity != new.discontinuity || keyChange != nil {
+                if old.uri != new.uri || abs(old.duration - new.duration) > 0.0005
+                    || old.discontinuity != new.discontinuity || keyChange != nil
+                {
                     var what: [String] = []
                     if old.uri != new.uri { what.append("URI \(old.uri) became \(new.uri)") }
-                    if abs(old.duration - new.duration) > 0.0005 { what.append("EXTINF \(old.duration) became \(new.duration)") }
-                    if old.discontinuity != new.discontinuity { what.append("EXT-X-DISCONTINUITY \(new.discontinuity ? "added" : "removed")") }
+                    if abs(old.duration - new.duration) > 0.0005 {
+                        what.append("EXTINF \(old.duration) became \(new.duration)")
+                    }
+                    if old.discontinuity != new.discontinuity {
+                        what.append("EXT-X-DISCONTINUITY \(new.discontinuity ? "added" : "removed")")
+                    }
                     if let keyChange { what.append(keyChange) }
-                    findings.append(LiveFinding(
-                        rule: LiveSegmentChangedRule.description.id,
-                        message: "segment \(number) changed between reloads (\(what.joined(separator: ", "))); a published segment must not change (RFC 8216 §6.2.1)",
-                        location: at(new.extinfLine ?? new.uriLine)))
+                    findings.append(
+                        LiveFinding(
+                            rule: LiveSegmentChangedRule.description.id,
+                            message:
+                                "segment \(number) changed between reloads (\(what.joined(separator: ", "))); a published segment must not change (RFC 8216 §6.2.1)",
+                            location: at(new.extinfLine ?? new.uriLine)))
                     break
                 }
             }
         }
         if current.mediaSequence >= previous.mediaSequence, lastCurrent < lastPrevious {
-            findings.append(LiveFinding(
-                rule: LiveSegmentChangedRule.description.id,
-                message: "segments \(lastCurrent + 1)–\(lastPrevious) disappeared from the end of the playlist between reloads; segments may only be removed from the front, in order (RFC 8216 §6.2.1)",
-                location: at(0)))
+            findings.append(
+                LiveFinding(
+                    rule: LiveSegmentChangedRule.description.id,
+                    message:
+                        "segments \(lastCurrent + 1)–\(lastPrevious) disappeared from the end of the playlist between reloads; segments may only be removed from the front, in order (RFC 8216 §6.2.1)",
+                    location: at(0)))
         }
         findings += Self.preloadHintFindings(previous: previous, current: current, uri: uri)
     }
@@ -426,8 +474,8 @@ extension LiveComparison {
     /// nil when the tag is there, nothing was removed, or the versions share no segment.
     static func removedWithoutMediaSequence(previous: MediaPlaylist, current: MediaPlaylist) -> Int? {
         guard current.mediaSequenceLine == nil, previous.mediaSequenceLine == nil, current.skippedSegments == nil,
-              let first = current.segments.first?.uri,
-              let index = previous.segments.firstIndex(where: { $0.uri == first }), index > 0
+            let first = current.segments.first?.uri,
+            let index = previous.segments.firstIndex(where: { $0.uri == first }), index > 0
         else { return nil }
         return index
     }
@@ -446,7 +494,9 @@ extension StreamAnalysis {
         var measurements = self.measurements
         let firstVersions = StreamAnalysis.playlistsToMeasure(loaded)
         for (uri, new) in live.newSegments {
-            guard let measurement = measurements[uri], var playlist = firstVersions[uri] ?? loaded.root.media else { continue }
+            guard let measurement = measurements[uri], var playlist = firstVersions[uri] ?? loaded.root.media else {
+                continue
+            }
             playlist.segments += new.segments
             var records = SegmentRecords(playlist.segments)
             for record in measurement.records { records.append(record) }

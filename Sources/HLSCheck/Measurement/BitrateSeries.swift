@@ -70,17 +70,23 @@ package struct BitrateSeries: Sendable, Hashable {
         var hashes: [String] = []
         segments = measurement.records.map { record in
             defer { if record.extinf.isFinite && record.extinf > 0 { start += record.extinf } }
-            if let hash = record.artwork?.contentHash, record.isInspected, !hashes.contains(hash) { hashes.append(hash) }
+            if let hash = record.artwork?.contentHash, record.isInspected, !hashes.contains(hash) {
+                hashes.append(hash)
+            }
             return Segment(
                 start: start, duration: record.extinf, bytes: record.isMeasured ? record.bytes : nil,
                 posterBytes: record.isInspected ? record.artworkOverhead : nil, line: record.line)
         }
         posterHashes = hashes
         peakWindow = BitrateWindow.peakWindow(
-            measurement.records.map { BitrateWindow.Segment(bytes: $0.bytes, duration: $0.extinf, measured: $0.isMeasured) },
+            measurement.records.map {
+                BitrateWindow.Segment(bytes: $0.bytes, duration: $0.extinf, measured: $0.isMeasured)
+            },
             targetDuration: measurement.targetDuration)
     }
 
     /// Seconds covered by the segments.
-    package var duration: Double { segments.last.map { $0.start + max(0, $0.duration.isFinite ? $0.duration : 0) } ?? 0 }
+    package var duration: Double {
+        segments.last.map { $0.start + max(0, $0.duration.isFinite ? $0.duration : 0) } ?? 0
+    }
 }

@@ -70,7 +70,9 @@ package enum BitrateWindow {
                 run.seconds += segment.seconds
                 run.count += 1
                 run.span = start..<start + run.count
-                if run.seconds > 0, (run.seconds >= low && run.seconds <= high) || (run.count == 1 && run.seconds > high) {
+                if run.seconds > 0,
+                    (run.seconds >= low && run.seconds <= high) || (run.count == 1 && run.seconds > high)
+                {
                     found = true
                     body(run)
                 }

@@ -38,7 +38,9 @@ extension MediaMeasurer {
 
     /// Reads what `IFramePlaylistInspection` holds for the I-frame playlist `playlist`, found at
     /// `playlistURI` (`base`: where its URIs resolve).
-    func inspectIFrames(_ playlist: MediaPlaylist, at playlistURI: String, base: String) async -> IFramePlaylistInspection {
+    func inspectIFrames(_ playlist: MediaPlaylist, at playlistURI: String, base: String) async
+        -> IFramePlaylistInspection
+    {
         var result = IFramePlaylistInspection(playlistURI: playlistURI)
         let source = inspector.source
         let segments = playlist.segments.filter { !$0.gap }
@@ -63,7 +65,8 @@ extension MediaMeasurer {
                 }
                 if segment.byteRange == nil { firstIFrame[uri]?.range = nil }
             } else {
-                firstIFrame[uri] = FirstIFrame(range: segment.byteRange, line: segment.extinfLine ?? segment.uriLine, segment: segment)
+                firstIFrame[uri] = FirstIFrame(
+                    range: segment.byteRange, line: segment.extinfLine ?? segment.uriLine, segment: segment)
                 order.append(uri)
             }
         }
@@ -83,14 +86,16 @@ extension MediaMeasurer {
                     bytes = try await source.read(uri, range: SegmentByteRange(offset: 0, length: read))
                     if key == nil, range.offset > 0, length == range.offset { prefixes[uri] = bytes }
                     if let key {
-                        guard let clear = try await clearStart(bytes, key: key, segment: first.segment, base: base) else { continue }
+                        guard let clear = try await clearStart(bytes, key: key, segment: first.segment, base: base)
+                        else { continue }
                         bytes = Array(clear.prefix(length))
                     }
                 } else {
                     let resource = try await source.open(uri, range: nil)
                     bytes = try resource.bytes(at: 0, length: min(Self.initializationPrefixBytes, resource.count))
                     if let key {
-                        guard let clear = try await clearStart(bytes, key: key, segment: first.segment, base: base) else { continue }
+                        guard let clear = try await clearStart(bytes, key: key, segment: first.segment, base: base)
+                        else { continue }
                         bytes = clear
                     }
                 }
@@ -117,11 +122,14 @@ extension MediaMeasurer {
             if segment.map == nil, let range = segment.byteRange, range.offset > 0 {
                 // The section a client assumes: from the start of the resource to the first I-frame.
                 let start = firstIFrame[request.uri]?.range?.offset ?? range.offset
-                if start > 0 { request.initSection = .init(uri: request.uri, range: SegmentByteRange(offset: 0, length: start)) }
+                if start > 0 {
+                    request.initSection = .init(uri: request.uri, range: SegmentByteRange(offset: 0, length: start))
+                }
             }
             requests.append(request)
         }
-        let outcomes = requests.isEmpty ? [] : await inspect(requests, from: KnownPrefixSource(base: source, prefixes: prefixes))
+        let outcomes =
+            requests.isEmpty ? [] : await inspect(requests, from: KnownPrefixSource(base: source, prefixes: prefixes))
         var codecs: Set<String> = [], inspected = 0, fragmented = false
         for outcome in outcomes {
             guard case .success(let facts) = outcome else { continue }
@@ -143,18 +151,26 @@ extension MediaMeasurer {
     /// The clear text of the first bytes of a resource under `key` (METHOD=AES-128), with the IV
     /// of `segment`, its first I-frame: the tag's, or the segment's media sequence number (RFC
     /// 8216 §5.2). Nil when the key is not 16 bytes.
-    private func clearStart(_ cipher: [UInt8], key: EncryptionKey, segment: MediaSegment, base: String) async throws -> [UInt8]? {
+    private func clearStart(_ cipher: [UInt8], key: EncryptionKey, segment: MediaSegment, base: String) async throws
+        -> [UInt8]?
+    {
         guard let uri = key.uri else { return nil }
-        let keyBytes = try await inspector.source.read(URIResolver.resolve(uri, against: base), range: SegmentByteRange(offset: 0, length: 16))
-        let iv = key.iv.flatMap { $0.count == 16 ? $0 : nil } ?? SegmentDecryption.iv(mediaSequence: segment.mediaSequence)
+        let keyBytes = try await inspector.source.read(
+            URIResolver.resolve(uri, against: base), range: SegmentByteRange(offset: 0, length: 16))
+        let iv =
+            key.iv.flatMap { $0.count == 16 ? $0 : nil } ?? SegmentDecryption.iv(mediaSequence: segment.mediaSequence)
         return SegmentDecryption.clearStart(of: cipher, key: keyBytes, iv: iv)
     }
 
     /// AS 6.10: each fMP4 I-frame's byte range holds the `moof` of its fragment before any media
     /// data. `--sample` bounds the ranges read as it bounds segments; as many are read at once
     /// as segments are inspected. Ranges of encrypted resources are not walked.
-    private func movieFragmentProblems(_ segments: [MediaSegment], base: String) async -> [IFramePlaylistInspection.Problem] {
-        let ranged = segments.filter { $0.byteRange != nil && $0.unreadableByteRangeLine == nil && ($0.key?.method ?? "NONE") == "NONE" }
+    private func movieFragmentProblems(_ segments: [MediaSegment], base: String) async -> [IFramePlaylistInspection
+        .Problem]
+    {
+        let ranged = segments.filter {
+            $0.byteRange != nil && $0.unreadableByteRangeLine == nil && ($0.key?.method ?? "NONE") == "NONE"
+        }
         let indices = Self.sampledIndices(count: ranged.count, sample: sample).sorted()
         let source = inspector.source
         var problems: [IFramePlaylistInspection.Problem] = []
@@ -184,9 +200,10 @@ extension MediaMeasurer {
         _ segment: MediaSegment, base: String, source: any SegmentByteSource
     ) async -> IFramePlaylistInspection.Problem? {
         guard let range = segment.byteRange,
-              let bytes = try? await source.open(
-                  URIResolver.resolve(segment.uri, against: base), range: SegmentByteRange(offset: range.offset, length: range.length)),
-              let reason = MovieFragmentWalk.problem(bytes)
+            let bytes = try? await source.open(
+                URIResolver.resolve(segment.uri, against: base),
+                range: SegmentByteRange(offset: range.offset, length: range.length)),
+            let reason = MovieFragmentWalk.problem(bytes)
         else { return nil }
         return IFramePlaylistInspection.Problem(line: segment.extinfLine ?? segment.uriLine, message: reason)
     }
@@ -209,7 +226,9 @@ enum InitializationSectionShape {
                 }
                 offset += TransportStreamPacket.size
                 if packet.pid == 0, pmtPID == nil, packet.payloadUnitStart,
-                   let pat = section(packet.payload).flatMap(ProgramAssociationSection.init), let pid = pat.programs.values.min() {
+                    let pat = section(packet.payload).flatMap(ProgramAssociationSection.init),
+                    let pid = pat.programs.values.min()
+                {
                     pmtPID = pid
                 } else if let pid = pmtPID, packet.pid == pid, packet.payloadUnitStart {
                     return nil
@@ -220,7 +239,9 @@ enum InitializationSectionShape {
                         : "it starts with media packets (PID \(packet.pid)) between the PAT and the PMT: the Media Initialization Section (PAT and PMT) must come first"
                 }
             }
-            return pmtPID == nil ? "its first \(prefix.count) bytes\(before) hold no PAT" : "its first \(prefix.count) bytes\(before) hold the PAT but not the PMT"
+            return pmtPID == nil
+                ? "its first \(prefix.count) bytes\(before) hold no PAT"
+                : "its first \(prefix.count) bytes\(before) hold the PAT but not the PMT"
         }
         var offset = 0, sawFileType = false
         while offset + 8 <= prefix.count {
@@ -233,7 +254,8 @@ enum InitializationSectionShape {
             offset += size
         }
         if sawFileType { return "its first bytes\(before) hold an ftyp but no moov" }
-        return "it does not start with a Media Initialization Section (a PAT and PMT for MPEG-TS, an ftyp and moov for fMP4)"
+        return
+            "it does not start with a Media Initialization Section (a PAT and PMT for MPEG-TS, an ftyp and moov for fMP4)"
     }
 
     /// The PSI section a packet's payload starts (after its pointer_field).
@@ -294,8 +316,12 @@ private struct KnownPrefixSource: SegmentByteSource {
         base.residentByteEstimate(uri, range: range)
     }
 
-    func readingAhead<Value: Sendable>(_ requests: [SegmentRequest], _ body: (any SegmentByteSource) async -> Value) async -> Value {
+    func readingAhead<Value: Sendable>(_ requests: [SegmentRequest], _ body: (any SegmentByteSource) async -> Value)
+        async -> Value
+    {
         let prefixes = prefixes
-        return await base.readingAhead(requests) { source in await body(KnownPrefixSource(base: source, prefixes: prefixes)) }
+        return await base.readingAhead(requests) { source in
+            await body(KnownPrefixSource(base: source, prefixes: prefixes))
+        }
     }
 }

@@ -57,7 +57,7 @@ extension SegmentRecord {
     /// segment or show a problem: then they must be inspected for real.
     package func rewritten(as scanned: SegmentFacts) -> SegmentRecord? {
         guard scanned.problem == nil, problem == nil, !encrypted, !sampledOut,
-              let container, scanned.container == container, container != .unknown
+            let container, scanned.container == container, container != .unknown
         else { return nil }
         var record = self
         record.bytes = scanned.byteCount
@@ -79,7 +79,7 @@ extension SegmentRecord {
     func measured(as segment: MediaSegment) -> SegmentRecord? {
         let listed = SegmentRecords.playlistPart(of: segment)
         guard line == listed.line, extinf.bitPattern == listed.extinf.bitPattern, segment.byteRange == nil,
-              !listed.encrypted, !encrypted
+            !listed.encrypted, !encrypted
         else { return nil }
         var record = self
         record.uri = listed.uri

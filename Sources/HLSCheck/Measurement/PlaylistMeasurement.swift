@@ -141,21 +141,30 @@ package struct PlaylistMeasurement: Sendable, Hashable {
         targetDuration = target
         // An unreadable segment is a hole, not 0 bytes (docs/measurement.md, "Unmeasurable").
         (peakBitrate, averageBitrate) = Self.bitrates(
-            records.map { BitrateWindow.Segment(bytes: $0.bytes, duration: $0.extinf, measured: $0.isMeasured) }, targetDuration: target)
+            records.map { BitrateWindow.Segment(bytes: $0.bytes, duration: $0.extinf, measured: $0.isMeasured) },
+            targetDuration: target)
         // The poster's share is known only where the content is: an encrypted segment whose key
         // is out of reach may hold one.
-        peakBitrateWithoutArtwork = Self.bitrates(
-            records.map { BitrateWindow.Segment(bytes: $0.bytes - $0.artworkOverhead, duration: $0.extinf, measured: $0.isInspected) },
-            targetDuration: target
-        ).peak
+        peakBitrateWithoutArtwork =
+            Self.bitrates(
+                records.map {
+                    BitrateWindow.Segment(
+                        bytes: $0.bytes - $0.artworkOverhead, duration: $0.extinf, measured: $0.isInspected)
+                },
+                targetDuration: target
+            ).peak
         // Facts every variant asks for, found in one pass.
         var measured = 0, inspected = 0
         for record in records {
             // Measured for the bit rate: read, and with an EXTINF to divide by (BitrateWindow).
-            if BitrateWindow.Segment(bytes: record.bytes, duration: record.extinf, measured: record.isMeasured).counts { measured += 1 }
+            if BitrateWindow.Segment(bytes: record.bytes, duration: record.extinf, measured: record.isMeasured).counts {
+                measured += 1
+            }
             if record.isInspected { inspected += 1 }
             containsVideo = containsVideo || record.hasVideo
-            if record.isInspected, let rate = record.videoFrameRate { measuredFrameRate = max(measuredFrameRate ?? 0, rate) }
+            if record.isInspected, let rate = record.videoFrameRate {
+                measuredFrameRate = max(measuredFrameRate ?? 0, rate)
+            }
             containsAudio = containsAudio || record.hasAudio
         }
         measuredSegmentCount = measured
@@ -165,7 +174,9 @@ package struct PlaylistMeasurement: Sendable, Hashable {
     }
 
     /// Peak and average of `segments` (one array alive at a time: they are long for a long playlist).
-    private static func bitrates(_ segments: [BitrateWindow.Segment], targetDuration: Int) -> (peak: Int?, average: Int?) {
+    private static func bitrates(_ segments: [BitrateWindow.Segment], targetDuration: Int) -> (
+        peak: Int?, average: Int?
+    ) {
         (BitrateWindow.peak(segments, targetDuration: targetDuration), BitrateWindow.average(segments))
     }
 
@@ -198,7 +209,7 @@ package struct PlaylistMeasurement: Sendable, Hashable {
     /// (`BitrateWindow.isFinalRunt`): it may go without the poster.
     package var finalRuntIndex: Int? {
         guard let last = records.last,
-              BitrateWindow.isFinalRunt(duration: last.extinf, count: records.count, targetDuration: targetDuration)
+            BitrateWindow.isFinalRunt(duration: last.extinf, count: records.count, targetDuration: targetDuration)
         else { return nil }
         return records.count - 1
     }
@@ -278,8 +289,9 @@ struct MediaMeasurer: Sendable {
                 var reused: [Int: SegmentRecord] = [:]
                 if let knownRecords {
                     batch = batch.filter { index in
-                        guard index < knownRecords.count, let record = knownRecords[index]?.measured(as: records.segment(at: index)),
-                              !refused.contains(URIResolver.resolve(record.uri, against: base))
+                        guard index < knownRecords.count,
+                            let record = knownRecords[index]?.measured(as: records.segment(at: index)),
+                            !refused.contains(URIResolver.resolve(record.uri, against: base))
                         else { return true }
                         reused[index] = record
                         return false
@@ -287,7 +299,9 @@ struct MediaMeasurer: Sendable {
                 }
                 // Codec parameters (profile, sample rate, channels) come from the first segment.
                 let requests = batch.map { request(records.segment(at: $0), at: base, wantsStreamInfo: $0 == 0) }
-                let keys = zip(batch, requests).map { SegmentFactsCache.Key($1, keyMethod: records.segment(at: $0).key?.method) }
+                let keys = zip(batch, requests).map {
+                    SegmentFactsCache.Key($1, keyMethod: records.segment(at: $0).key?.method)
+                }
                 planned.append(Batch(indices: batch, end: end, reused: reused, requests: requests, keys: keys))
                 start = end
             }
@@ -339,7 +353,8 @@ struct MediaMeasurer: Sendable {
     ) async -> [SegmentRecord] {
         guard !batch.requests.isEmpty else { return [] }
         let kept = await cache.records(for: batch.keys, wantsStreamInfo: batch.requests.map(\.wantsStreamInfo))
-        var unique: [SegmentRequest] = [], firstLine: [Int] = [], readBy = [Int](repeating: -1, count: batch.requests.count)
+        var unique: [SegmentRequest] = [], firstLine: [Int] = [],
+            readBy = [Int](repeating: -1, count: batch.requests.count)
         var number: [SegmentFactsCache.Key: Int] = [:]
         for position in batch.requests.indices where kept[position] == nil {
             let key = batch.keys[position]
@@ -357,11 +372,13 @@ struct MediaMeasurer: Sendable {
         var read: [SegmentRecord] = [], given: [SegmentRecord] = []
         for (number, outcome) in outcomes.enumerated() {
             let position = firstLine[number]
-            let record = record(records.segment(at: batch.indices[position]), outcome, initSection: unique[number].initSection?.uri)
+            let record = record(
+                records.segment(at: batch.indices[position]), outcome, initSection: unique[number].initSection?.uri)
             read.append(record)
-            given.append(await cache.store(
-                batch.keys[position], record: record, fingerprint: SegmentFactsCache.fingerprint(outcome),
-                withStreamInfo: unique[number].wantsStreamInfo, playlistURI: playlistURI))
+            given.append(
+                await cache.store(
+                    batch.keys[position], record: record, fingerprint: SegmentFactsCache.fingerprint(outcome),
+                    withStreamInfo: unique[number].wantsStreamInfo, playlistURI: playlistURI))
         }
         return batch.requests.indices.map { position in
             let segment = records.segment(at: batch.indices[position])
@@ -373,7 +390,9 @@ struct MediaMeasurer: Sendable {
 
     /// Inspects one batch through `source`, within the run's shared slots when there are any.
     /// Outcomes in input order.
-    func inspect(_ requests: [SegmentRequest], from source: any SegmentByteSource) async -> [Result<SegmentFacts, any Error>] {
+    func inspect(_ requests: [SegmentRequest], from source: any SegmentByteSource) async -> [Result<
+        SegmentFacts, any Error
+    >] {
         let inspector = inspector.reading(from: source)
         if let slots {
             return await Self.inspectAll(requests, inspector: inspector, maxConcurrent: maxConcurrent, slots: slots)
@@ -434,7 +453,8 @@ struct MediaMeasurer: Sendable {
             decryption: decryption(segment.key, segment: segment, playlistURI: playlistURI),
             wantsDecode: decode)
         if let line = segment.unreadableByteRangeLine {
-            request.refusal = "its EXT-X-BYTERANGE (line \(line)) could not be read, so which bytes are the segment is unknown: not measured"
+            request.refusal =
+                "its EXT-X-BYTERANGE (line \(line)) could not be read, so which bytes are the segment is unknown: not measured"
         }
         return request
     }
@@ -442,7 +462,9 @@ struct MediaMeasurer: Sendable {
     /// The bytes of every distinct poster (by content hash) in `measurements`, read again from
     /// the first clear segment that carries each: at most `PosterImage.maximumCount`, each at
     /// most `PosterImage.maximumBytes`, and only JPEG/PNG with a readable header.
-    func posterImages(_ playlists: [String: MediaPlaylist], _ measurements: [String: PlaylistMeasurement]) async -> [String: PosterImage] {
+    func posterImages(_ playlists: [String: MediaPlaylist], _ measurements: [String: PlaylistMeasurement]) async
+        -> [String: PosterImage]
+    {
         var images: [String: PosterImage] = [:]
         var tried: Set<String> = []
         for (uri, measurement) in measurements.sorted(by: { $0.key < $1.key }) {
@@ -451,7 +473,7 @@ struct MediaMeasurer: Sendable {
                 guard images.count < PosterImage.maximumCount else { return images }
                 // The inspector reads clear bytes only: a decrypted segment's poster stays a fact.
                 guard let artwork = record.artwork, record.isInspected, !record.encrypted, artwork.decodeProblem == nil,
-                      artwork.byteCount <= PosterImage.maximumBytes, tried.insert(artwork.contentHash).inserted
+                    artwork.byteCount <= PosterImage.maximumBytes, tried.insert(artwork.contentHash).inserted
                 else { continue }
                 let bytes = try? await inspector.pictureBytes(
                     request(measurement.records.segment(at: index), at: uri), contentHash: artwork.contentHash)
@@ -469,11 +491,14 @@ struct MediaMeasurer: Sendable {
         guard let key, key.method == "AES-128", let uri = key.uri else { return nil }
         return SegmentDecryption(
             keyURI: URIResolver.resolve(uri, against: playlistURI),
-            iv: key.iv.flatMap { $0.count == 16 ? $0 : nil } ?? SegmentDecryption.iv(mediaSequence: segment.mediaSequence))
+            iv: key.iv.flatMap { $0.count == 16 ? $0 : nil }
+                ?? SegmentDecryption.iv(mediaSequence: segment.mediaSequence))
     }
 
     /// `initSection`: the resolved URI of the segment's EXT-X-MAP, which the inspector reads too.
-    private func record(_ segment: MediaSegment, _ outcome: Result<SegmentFacts, any Error>, initSection: String? = nil) -> SegmentRecord {
+    private func record(_ segment: MediaSegment, _ outcome: Result<SegmentFacts, any Error>, initSection: String? = nil)
+        -> SegmentRecord
+    {
         var record = SegmentRecords.playlistPart(of: segment)
         switch outcome {
         case .failure(let error):
@@ -482,7 +507,8 @@ struct MediaMeasurer: Sendable {
             // outside the stream's root" blamed the segment for its map.
             let failure = error as? SegmentReadError
             if let failure, let initSection, let map = segment.map, failure.uri == initSection {
-                record.problem = "its initialization section (EXT-X-MAP at line \(map.line), \(map.uri)) could not be read: \(failure.reason)"
+                record.problem =
+                    "its initialization section (EXT-X-MAP at line \(map.line), \(map.uri)) could not be read: \(failure.reason)"
             } else {
                 record.problem = failure?.reason ?? "cannot be read"
             }
@@ -495,7 +521,8 @@ struct MediaMeasurer: Sendable {
             case .keyUnavailable(let reason)?:
                 record.hiddenContentReason = reason
             case nil where record.encrypted:
-                record.hiddenContentReason = "METHOD=\(segment.key?.method ?? "?") encrypts the samples; hlscheck decrypts AES-128 only"
+                record.hiddenContentReason =
+                    "METHOD=\(segment.key?.method ?? "?") encrypts the samples; hlscheck decrypts AES-128 only"
             case nil:
                 break
             }
@@ -540,7 +567,8 @@ struct MediaMeasurer: Sendable {
             if facts.container == .fragmentedMP4 {
                 record.decodeSpans = tracks.compactMap { track in
                     guard let id = track.id, let scale = track.decodeTimeScale, let start = track.firstDecodeTime,
-                          let end = track.decodeEndTime else { return nil }
+                        let end = track.decodeEndTime
+                    else { return nil }
                     return DecodeSpan(trackID: id, timeScale: scale, start: start, end: end)
                 }
             }
@@ -551,7 +579,9 @@ struct MediaMeasurer: Sendable {
     /// What the segment's current poster costs it, and where a poster would go, as
     /// `hlscheck embed` lays them out (PosterBudget).
     static func posterCost(_ facts: SegmentFacts) -> (bytes: Int, layout: PosterBudget.Layout) {
-        func frameBytes(_ frames: [ID3FrameFacts]) -> Int { frames.reduce(0) { $0 + ($1.frameByteCount ?? $1.byteCount) } }
+        func frameBytes(_ frames: [ID3FrameFacts]) -> Int {
+            frames.reduce(0) { $0 + ($1.frameByteCount ?? $1.byteCount) }
+        }
         // The poster is the front cover; other pictures (a back cover) are the segment's own
         // content, which embed keeps: they count as the tag's other frames.
         let holder = facts.id3.first { $0.frames.contains { $0.id == "APIC" } }
@@ -562,14 +592,21 @@ struct MediaMeasurer: Sendable {
             guard let tag = holder ?? facts.id3.first else { return (0, .transportStream(otherTagBytes: nil)) }
             let others = tag.frames.filter { !$0.isReplacedByPoster }
             guard !others.isEmpty else {
-                return (PosterBudget.transportStreamBytes(tagBytes: 10 + pictures), .transportStream(otherTagBytes: nil))
+                return (
+                    PosterBudget.transportStreamBytes(tagBytes: 10 + pictures), .transportStream(otherTagBytes: nil)
+                )
             }
             let other = 10 + frameBytes(others)
-            return (PosterBudget.growth(.transportStream(otherTagBytes: other), frameBytes: pictures), .transportStream(otherTagBytes: other))
+            return (
+                PosterBudget.growth(.transportStream(otherTagBytes: other), frameBytes: pictures),
+                .transportStream(otherTagBytes: other)
+            )
         case .fragmentedMP4:
             guard let tag = holder ?? facts.id3.first else { return (0, .newEventMessage) }
             // An emsg that holds only the poster goes away with it.
-            if tag.frames.allSatisfy(\.isReplacedByPoster) { return (PosterBudget.growth(.newEventMessage, frameBytes: pictures), .newEventMessage) }
+            if tag.frames.allSatisfy(\.isReplacedByPoster) {
+                return (PosterBudget.growth(.newEventMessage, frameBytes: pictures), .newEventMessage)
+            }
             return (pictures, .inExistingTag)
         default:
             return (pictures, .inExistingTag)
@@ -584,7 +621,8 @@ extension PosterBudget {
         let runt = measurement.finalRuntIndex
         return measurement.records.enumerated().map { index, record in
             Segment(
-                bytesWithoutPoster: record.bytes - record.artworkOverhead, duration: record.extinf, layout: record.posterLayout,
+                bytesWithoutPoster: record.bytes - record.artworkOverhead, duration: record.extinf,
+                layout: record.posterLayout,
                 measured: record.isMeasured, carriesPoster: index != runt)
         }
     }

@@ -33,7 +33,9 @@ package enum PosterBudget {
         package var carriesPoster: Bool
 
         /// Makes a segment; `duration` in seconds.
-        package init(bytesWithoutPoster: Int, duration: Double, layout: Layout, measured: Bool = true, carriesPoster: Bool = true) {
+        package init(
+            bytesWithoutPoster: Int, duration: Double, layout: Layout, measured: Bool = true, carriesPoster: Bool = true
+        ) {
             self.bytesWithoutPoster = bytesWithoutPoster
             self.duration = duration
             self.layout = layout
@@ -47,7 +49,9 @@ package enum PosterBudget {
 
     /// Bytes of an ID3v2.4 APIC frame (10-byte header; encoding, MIME + NUL, picture type,
     /// description + NUL, image) as `Poster.frame` serializes it, ISO-8859-1 description.
-    package static func pictureFrameBytes(imageBytes: Int, mimeType: String = assumedMimeType, description: String = "") -> Int {
+    package static func pictureFrameBytes(imageBytes: Int, mimeType: String = assumedMimeType, description: String = "")
+        -> Int
+    {
         10 + 1 + mimeType.utf8.count + 1 + 1 + description.utf8.count + 1 + imageBytes
     }
 
@@ -83,7 +87,9 @@ package enum PosterBudget {
             let frame = pictureFrameBytes(imageBytes: image, mimeType: mimeType, description: description)
             let grown = segments.map {
                 BitrateWindow.Segment(
-                    bytes: saturatingSum($0.bytesWithoutPoster, $0.carriesPoster ? growth($0.layout, frameBytes: frame) : 0), duration: $0.duration,
+                    bytes: saturatingSum(
+                        $0.bytesWithoutPoster, $0.carriesPoster ? growth($0.layout, frameBytes: frame) : 0),
+                    duration: $0.duration,
                     measured: $0.measured)
             }
             guard let peak = BitrateWindow.peak(grown, targetDuration: targetDuration) else { return false }

@@ -25,7 +25,8 @@ package struct PosterImage: Sendable, Hashable {
 
     /// Nil unless `bytes` are a JPEG or PNG with a readable size header, within `maximumBytes`.
     package init?(bytes: [UInt8], contentHash: String) {
-        guard bytes.count <= Self.maximumBytes, let size = ImageHeader.size(bytes), size.width > 0, size.height > 0 else { return nil }
+        guard bytes.count <= Self.maximumBytes, let size = ImageHeader.size(bytes), size.width > 0, size.height > 0
+        else { return nil }
         if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) {
             format = .png
         } else if bytes.starts(with: [0xFF, 0xD8, 0xFF]) {

@@ -86,7 +86,9 @@ actor SegmentFactsCache {
     /// Keeps the record of a segment just read (`record`, of its first line), whose facts have
     /// `fingerprint`; returns the record to give that line: with a problem when an earlier read
     /// of the same segment in this run found something else.
-    func store(_ key: Key, record: SegmentRecord, fingerprint: Int, withStreamInfo: Bool, playlistURI: String) -> SegmentRecord {
+    func store(_ key: Key, record: SegmentRecord, fingerprint: Int, withStreamInfo: Bool, playlistURI: String)
+        -> SegmentRecord
+    {
         let hash = key.hashValue
         var given = record
         if let earlier = seenYoung[hash] ?? seenOld[hash], earlier.fingerprint != fingerprint {
@@ -99,11 +101,15 @@ actor SegmentFactsCache {
 
     /// What a line says when its read of a segment disagrees with an earlier line's.
     static func changeProblem(earlier: Seen, now: SegmentRecord, playlistURI: String) -> String {
-        let place = earlier.playlistURI == playlistURI ? "line \(earlier.line)" : "line \(earlier.line) of \(earlier.playlistURI)"
-        let what = earlier.bytes == now.bytes
+        let place =
+            earlier.playlistURI == playlistURI
+            ? "line \(earlier.line)" : "line \(earlier.line) of \(earlier.playlistURI)"
+        let what =
+            earlier.bytes == now.bytes
             ? "found other content (same size, \(now.bytes) bytes)"
             : "was \(earlier.bytes) bytes, and is \(now.bytes) bytes now"
-        return "changed while the stream was checked: read for \(place) it \(what), so the two lines disagree; check again once the stream stops changing"
+        return
+            "changed while the stream was checked: read for \(place) it \(what), so the two lines disagree; check again once the stream stops changing"
     }
 
     private func entry(_ key: Key) -> Entry? {

@@ -293,7 +293,8 @@ package struct SegmentRecords: RandomAccessCollection, Sendable, Hashable {
         }
 
         var isEmpty: Bool {
-            problem == nil && hiddenContentReason == nil && decoding == nil && continuityErrors.isEmpty && continuityErrorCount == 0
+            problem == nil && hiddenContentReason == nil && decoding == nil && continuityErrors.isEmpty
+                && continuityErrorCount == 0
         }
 
         func fill(_ record: inout SegmentRecord) {
@@ -331,6 +332,7 @@ extension SegmentRecord {
     fileprivate func describes(_ segment: MediaSegment) -> Bool {
         let playlist = SegmentRecords.playlistPart(of: segment)
         return uri == playlist.uri && line == playlist.line && extinf.bitPattern == playlist.extinf.bitPattern
-            && encrypted == playlist.encrypted && mediaSequence == playlist.mediaSequence && discontinuity == playlist.discontinuity
+            && encrypted == playlist.encrypted && mediaSequence == playlist.mediaSequence
+            && discontinuity == playlist.discontinuity
     }
 }

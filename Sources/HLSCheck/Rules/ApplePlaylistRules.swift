@@ -32,22 +32,34 @@ package struct PlaylistTypeMissingRule: Rule {
     package init() {}
 
     package static let description = RuleDescription(
-        id: "playlist-type-missing", name: "VOD playlist without EXT-X-PLAYLIST-TYPE:VOD", defaultSeverity: .error, settings: .appleOnly,
+        id: "playlist-type-missing", name: "VOD playlist without EXT-X-PLAYLIST-TYPE:VOD", defaultSeverity: .error,
+        settings: .appleOnly,
         summary: "A media playlist that ends with EXT-X-ENDLIST (VOD) has no EXT-X-PLAYLIST-TYPE.",
-        rationale: "Apple's authoring specification requires EXT-X-PLAYLIST-TYPE:VOD on media playlists made from static content: it tells the player that the playlist will not change, so it neither reloads it nor treats it as live.",
+        rationale:
+            "Apple's authoring specification requires EXT-X-PLAYLIST-TYPE:VOD on media playlists made from static content: it tells the player that the playlist will not change, so it neither reloads it nor treats it as live.",
         specItems: [
-            .apple("8.6", .must, "Media playlists created from static source content (VOD) carry EXT-X-PLAYLIST-TYPE with the value VOD."),
+            .apple(
+                "8.6", .must,
+                "Media playlists created from static source content (VOD) carry EXT-X-PLAYLIST-TYPE with the value VOD."
+            )
         ],
-        triggering: [RuleExample("VOD playlist without the tag", files: [
-            "master.m3u8": "#EXTM3U\n" + Examples.audioVariant(),
-            "audio.m3u8": Examples.media().replacing("#EXT-X-PLAYLIST-TYPE:VOD\n", with: ""),
-        ]).expecting(line: 8, "the playlist ends with EXT-X-ENDLIST but has no")],
+        triggering: [
+            RuleExample(
+                "VOD playlist without the tag",
+                files: [
+                    "master.m3u8": "#EXTM3U\n" + Examples.audioVariant(),
+                    "audio.m3u8": Examples.media().replacing("#EXT-X-PLAYLIST-TYPE:VOD\n", with: ""),
+                ]
+            ).expecting(line: 8, "the playlist ends with EXT-X-ENDLIST but has no")
+        ],
         nonTriggering: [
             RuleExample("EXT-X-PLAYLIST-TYPE:VOD", files: Examples.stream(Examples.audioVariant())),
-            RuleExample("a finished EVENT playlist", files: [
-                "master.m3u8": "#EXTM3U\n" + Examples.audioVariant(),
-                "audio.m3u8": Examples.media().replacing("TYPE:VOD", with: "TYPE:EVENT"),
-            ]),
+            RuleExample(
+                "a finished EVENT playlist",
+                files: [
+                    "master.m3u8": "#EXTM3U\n" + Examples.audioVariant(),
+                    "audio.m3u8": Examples.media().replacing("TYPE:VOD", with: "TYPE:EVENT"),
+                ]),
         ])
 
     package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
@@ -67,24 +79,36 @@ package struct FrameRateMissingRule: Rule {
     package init() {}
 
     package static let description = RuleDescription(
-        id: "frame-rate-missing", name: "FRAME-RATE missing", defaultSeverity: .error, scope: .variant, settings: .appleOnly,
+        id: "frame-rate-missing", name: "FRAME-RATE missing", defaultSeverity: .error, scope: .variant,
+        settings: .appleOnly,
         summary: "An EXT-X-STREAM-INF of a variant with video has no FRAME-RATE attribute.",
-        rationale: "Apple's authoring specification requires FRAME-RATE on every variant with video; players use it to leave out variants the device cannot decode in time. bis-22 asks for it above 30 frames per second.",
+        rationale:
+            "Apple's authoring specification requires FRAME-RATE on every variant with video; players use it to leave out variants the device cannot decode in time. bis-22 asks for it above 30 frames per second.",
         specItems: [
             .apple("9.15", .must, "Each EXT-X-STREAM-INF tag that includes video content has a FRAME-RATE attribute."),
-            .bis("4.4.6.2", rfc: "4.3.4.2", .should, "FRAME-RATE is included when any video in the variant stream exceeds 30 frames per second."),
+            .bis(
+                "4.4.6.2", rfc: "4.3.4.2", .should,
+                "FRAME-RATE is included when any video in the variant stream exceeds 30 frames per second."),
         ],
-        triggering: [RuleExample("video variant without FRAME-RATE", files: Examples.stream(Examples.videoVariant)).expecting(line: 3, "video variant video.m3u8 has no FRAME-RATE")],
+        triggering: [
+            RuleExample("video variant without FRAME-RATE", files: Examples.stream(Examples.videoVariant)).expecting(
+                line: 3, "video variant video.m3u8 has no FRAME-RATE")
+        ],
         nonTriggering: [
-            RuleExample("video variant with FRAME-RATE", files: Examples.stream(
-                "#EXT-X-STREAM-INF:BANDWIDTH=800000,CODECS=\"avc1.4d401f,mp4a.40.2\",RESOLUTION=640x360,FRAME-RATE=25.000\nvideo.m3u8\n")),
+            RuleExample(
+                "video variant with FRAME-RATE",
+                files: Examples.stream(
+                    "#EXT-X-STREAM-INF:BANDWIDTH=800000,CODECS=\"avc1.4d401f,mp4a.40.2\",RESOLUTION=640x360,FRAME-RATE=25.000\nvideo.m3u8\n"
+                )),
             RuleExample("audio-only variant", files: Examples.stream(Examples.audioVariant())),
         ])
 
     package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         stream.variants.compactMap { variant in
             guard let declared = variant.stream, declared.frameRate == nil, variant.carriesVideo else { return nil }
-            let measured = variant.measurement?.measuredFrameRate.map { ": the video runs at \(Self.rate($0)) frames per second" } ?? ""
+            let measured =
+                variant.measurement?.measuredFrameRate.map { ": the video runs at \(Self.rate($0)) frames per second" }
+                ?? ""
             return Finding("video variant \(variant.uri) has no FRAME-RATE attribute\(measured)", at: variant.location)
         }
     }
@@ -103,21 +127,36 @@ package struct IndependentSegmentsMissingRule: Rule {
     package init() {}
 
     package static let description = RuleDescription(
-        id: "independent-segments-missing", name: "EXT-X-INDEPENDENT-SEGMENTS missing", defaultSeverity: .error, settings: .appleOnly,
+        id: "independent-segments-missing", name: "EXT-X-INDEPENDENT-SEGMENTS missing", defaultSeverity: .error,
+        settings: .appleOnly,
         summary: "Neither the multivariant playlist nor every video media playlist carries EXT-X-INDEPENDENT-SEGMENTS.",
-        rationale: "Apple's authoring specification requires video segments to start with an IDR frame and the playlists to say so with EXT-X-INDEPENDENT-SEGMENTS, in the multivariant playlist or else in every video media playlist: without it a player switching variants downloads more than it needs to find a frame it can decode.",
+        rationale:
+            "Apple's authoring specification requires video segments to start with an IDR frame and the playlists to say so with EXT-X-INDEPENDENT-SEGMENTS, in the multivariant playlist or else in every video media playlist: without it a player switching variants downloads more than it needs to find a frame it can decode.",
         specItems: [
-            .apple("9.12", .must, "When video segments start with an IDR and the multivariant playlist has no EXT-X-INDEPENDENT-SEGMENTS, every video media playlist carries it."),
-            .apple("9.11", .should, "When video segments start with an IDR, the multivariant playlist carries EXT-X-INDEPENDENT-SEGMENTS."),
+            .apple(
+                "9.12", .must,
+                "When video segments start with an IDR and the multivariant playlist has no EXT-X-INDEPENDENT-SEGMENTS, every video media playlist carries it."
+            ),
+            .apple(
+                "9.11", .should,
+                "When video segments start with an IDR, the multivariant playlist carries EXT-X-INDEPENDENT-SEGMENTS."),
         ],
-        triggering: [RuleExample("video ladder without the tag", files: Examples.stream(Examples.videoVariant)).expecting(line: 1, "EXT-X-INDEPENDENT-SEGMENTS is neither in the")],
+        triggering: [
+            RuleExample("video ladder without the tag", files: Examples.stream(Examples.videoVariant)).expecting(
+                line: 1, "EXT-X-INDEPENDENT-SEGMENTS is neither in the")
+        ],
         nonTriggering: [
-            RuleExample("the tag in the multivariant playlist", files: Examples.stream(
-                Examples.videoVariant, header: "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-INDEPENDENT-SEGMENTS\n")),
-            RuleExample("the tag in the video media playlist", files: [
-                "master.m3u8": "#EXTM3U\n" + Examples.videoVariant,
-                "video.m3u8": Examples.media().replacing("#EXT-X-PLAYLIST-TYPE:VOD\n", with: "#EXT-X-PLAYLIST-TYPE:VOD\n#EXT-X-INDEPENDENT-SEGMENTS\n"),
-            ]),
+            RuleExample(
+                "the tag in the multivariant playlist",
+                files: Examples.stream(
+                    Examples.videoVariant, header: "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-INDEPENDENT-SEGMENTS\n")),
+            RuleExample(
+                "the tag in the video media playlist",
+                files: [
+                    "master.m3u8": "#EXTM3U\n" + Examples.videoVariant,
+                    "video.m3u8": Examples.media().replacing(
+                        "#EXT-X-PLAYLIST-TYPE:VOD\n", with: "#EXT-X-PLAYLIST-TYPE:VOD\n#EXT-X-INDEPENDENT-SEGMENTS\n"),
+                ]),
             RuleExample("audio-only stream", files: Examples.stream(Examples.audioVariant())),
         ])
 
@@ -125,13 +164,18 @@ package struct IndependentSegmentsMissingRule: Rule {
         guard let master = stream.multivariant, !master.independentSegments else { return [] }
         var without: [String] = []
         for variant in stream.variants where variant.carriesVideo {
-            if let media = variant.playlist, !media.independentSegments, !without.contains(variant.uri) { without.append(variant.uri) }
+            if let media = variant.playlist, !media.independentSegments, !without.contains(variant.uri) {
+                without.append(variant.uri)
+            }
         }
         guard let first = without.first else { return [] }
-        let others = without.count > 1 ? " and \(without.count - 1) other video playlist\(without.count > 2 ? "s" : "")" : ""
-        return [Finding(
-            "EXT-X-INDEPENDENT-SEGMENTS is neither in the multivariant playlist nor in \(first)\(others): start every video segment with an IDR frame and add #EXT-X-INDEPENDENT-SEGMENTS to the multivariant playlist",
-            at: stream.root.location(line: 1))]
+        let others =
+            without.count > 1 ? " and \(without.count - 1) other video playlist\(without.count > 2 ? "s" : "")" : ""
+        return [
+            Finding(
+                "EXT-X-INDEPENDENT-SEGMENTS is neither in the multivariant playlist nor in \(first)\(others): start every video segment with an IDR frame and add #EXT-X-INDEPENDENT-SEGMENTS to the multivariant playlist",
+                at: stream.root.location(line: 1))
+        ]
     }
 }
 
@@ -143,23 +187,32 @@ package struct IFramePlaylistMissingRule: Rule {
     package static let description = RuleDescription(
         id: "iframe-playlist-missing", name: "No I-frame playlist", defaultSeverity: .error, settings: .appleOnly,
         summary: "A multivariant playlist with video variants has no EXT-X-I-FRAME-STREAM-INF.",
-        rationale: "Apple's authoring specification requires I-frame playlists: players show their frames while the user scrubs or scans; without them the timeline shows nothing but a spinner.",
+        rationale:
+            "Apple's authoring specification requires I-frame playlists: players show their frames while the user scrubs or scans; without them the timeline shows nothing but a spinner.",
         specItems: [
-            .apple("6.1", .must, "I-frame playlists (EXT-X-I-FRAME-STREAM-INF) are provided to support scrubbing and scanning."),
+            .apple(
+                "6.1", .must,
+                "I-frame playlists (EXT-X-I-FRAME-STREAM-INF) are provided to support scrubbing and scanning.")
         ],
-        triggering: [RuleExample("video ladder without I-frame playlist", files: Examples.stream(Examples.videoVariant)).expecting(line: 1, "the stream has video (video.m3u8) but no I-frame")],
+        triggering: [
+            RuleExample("video ladder without I-frame playlist", files: Examples.stream(Examples.videoVariant))
+                .expecting(line: 1, "the stream has video (video.m3u8) but no I-frame")
+        ],
         nonTriggering: [
-            RuleExample("an EXT-X-I-FRAME-STREAM-INF", files: Examples.stream(Examples.videoVariant, Examples.iFrameStream())),
+            RuleExample(
+                "an EXT-X-I-FRAME-STREAM-INF", files: Examples.stream(Examples.videoVariant, Examples.iFrameStream())),
             RuleExample("audio-only stream", files: Examples.stream(Examples.audioVariant())),
         ])
 
     package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         guard let master = stream.multivariant, master.iFrameVariants.isEmpty,
-              let video = stream.variants.first(where: \.carriesVideo)
+            let video = stream.variants.first(where: \.carriesVideo)
         else { return [] }
-        return [Finding(
-            "the stream has video (\(video.uri)) but no I-frame playlist: add an EXT-X-I-FRAME-STREAM-INF for each video resolution, for scrubbing and scanning",
-            at: stream.root.location(line: 1))]
+        return [
+            Finding(
+                "the stream has video (\(video.uri)) but no I-frame playlist: add an EXT-X-I-FRAME-STREAM-INF for each video resolution, for scrubbing and scanning",
+                at: stream.root.location(line: 1))
+        ]
     }
 }
 
@@ -171,22 +224,36 @@ package struct LanguageMissingRule: Rule {
     package static let description = RuleDescription(
         id: "language-missing", name: "LANGUAGE missing", defaultSeverity: .error, settings: .appleOnly,
         summary: "An EXT-X-MEDIA tag of TYPE AUDIO, SUBTITLES or CLOSED-CAPTIONS has no LANGUAGE attribute.",
-        rationale: "Apple's authoring specification requires LANGUAGE on every rendition that is not video: players pick audio and subtitles by the user's language preferences and list them by language in their menus.",
+        rationale:
+            "Apple's authoring specification requires LANGUAGE on every rendition that is not video: players pick audio and subtitles by the user's language preferences and list them by language in their menus.",
         specItems: [
-            .apple("8.10", .must, "Every EXT-X-MEDIA tag that does not have TYPE=VIDEO includes the LANGUAGE attribute."),
+            .apple(
+                "8.10", .must, "Every EXT-X-MEDIA tag that does not have TYPE=VIDEO includes the LANGUAGE attribute."),
             .apple("4.4", .must, "Closed captions are declared with an EXT-X-MEDIA tag that carries LANGUAGE."),
             .apple("4.7", .must, "The EXT-X-MEDIA tag of a subtitles track includes LANGUAGE."),
         ],
-        triggering: [RuleExample("audio rendition without LANGUAGE", files: Examples.stream(
-            "#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"aud\",NAME=\"main\",DEFAULT=YES,AUTOSELECT=YES,URI=\"audio.m3u8\"\n",
-            "#EXT-X-STREAM-INF:BANDWIDTH=800000,CODECS=\"avc1.4d401f,mp4a.40.2\",RESOLUTION=640x360,AUDIO=\"aud\"\nvideo.m3u8\n")).expecting(line: 3, "EXT-X-MEDIA TYPE=AUDIO NAME=\"main\" has no")],
+        triggering: [
+            RuleExample(
+                "audio rendition without LANGUAGE",
+                files: Examples.stream(
+                    "#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"aud\",NAME=\"main\",DEFAULT=YES,AUTOSELECT=YES,URI=\"audio.m3u8\"\n",
+                    "#EXT-X-STREAM-INF:BANDWIDTH=800000,CODECS=\"avc1.4d401f,mp4a.40.2\",RESOLUTION=640x360,AUDIO=\"aud\"\nvideo.m3u8\n"
+                )
+            ).expecting(line: 3, "EXT-X-MEDIA TYPE=AUDIO NAME=\"main\" has no")
+        ],
         nonTriggering: [
-            RuleExample("audio rendition with LANGUAGE", files: Examples.stream(
-                "#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"aud\",NAME=\"English\",LANGUAGE=\"en\",DEFAULT=YES,AUTOSELECT=YES,URI=\"audio.m3u8\"\n",
-                "#EXT-X-STREAM-INF:BANDWIDTH=800000,CODECS=\"avc1.4d401f,mp4a.40.2\",RESOLUTION=640x360,AUDIO=\"aud\"\nvideo.m3u8\n")),
-            RuleExample("video rendition without LANGUAGE", files: Examples.stream(
-                "#EXT-X-MEDIA:TYPE=VIDEO,GROUP-ID=\"vid\",NAME=\"angle 1\",DEFAULT=YES,AUTOSELECT=YES\n",
-                "#EXT-X-STREAM-INF:BANDWIDTH=800000,CODECS=\"avc1.4d401f,mp4a.40.2\",RESOLUTION=640x360,VIDEO=\"vid\"\nvideo.m3u8\n")),
+            RuleExample(
+                "audio rendition with LANGUAGE",
+                files: Examples.stream(
+                    "#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"aud\",NAME=\"English\",LANGUAGE=\"en\",DEFAULT=YES,AUTOSELECT=YES,URI=\"audio.m3u8\"\n",
+                    "#EXT-X-STREAM-INF:BANDWIDTH=800000,CODECS=\"avc1.4d401f,mp4a.40.2\",RESOLUTION=640x360,AUDIO=\"aud\"\nvideo.m3u8\n"
+                )),
+            RuleExample(
+                "video rendition without LANGUAGE",
+                files: Examples.stream(
+                    "#EXT-X-MEDIA:TYPE=VIDEO,GROUP-ID=\"vid\",NAME=\"angle 1\",DEFAULT=YES,AUTOSELECT=YES\n",
+                    "#EXT-X-STREAM-INF:BANDWIDTH=800000,CODECS=\"avc1.4d401f,mp4a.40.2\",RESOLUTION=640x360,VIDEO=\"vid\"\nvideo.m3u8\n"
+                )),
         ])
 
     package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {

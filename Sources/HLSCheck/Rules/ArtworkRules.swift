@@ -13,11 +13,15 @@ package struct ArtworkOverBudgetRule: Rule {
     package init() {}
 
     package static let description = RuleDescription(
-        id: "artwork-over-budget", name: "Poster blows the budget", defaultSeverity: .error, scope: .variant, settings: .audioOnlyBudget,
+        id: "artwork-over-budget", name: "Poster blows the budget", defaultSeverity: .error, scope: .variant,
+        settings: .audioOnlyBudget,
         summary: "With its poster, an audio-only variant's measured peak exceeds the budget.",
-        rationale: "The APIC image is repeated in every segment, so it counts against the 64 kbit/s audio-only budget (Apple QA1767): a 20 KiB JPEG in 6 s segments adds about 27 kbit/s.",
+        rationale:
+            "The APIC image is repeated in every segment, so it counts against the 64 kbit/s audio-only budget (Apple QA1767): a 20 KiB JPEG in 6 s segments adds about 27 kbit/s.",
         specItems: [
-            SpecItem("QA1767", .must, "The audio-only variant peaks at 64 kbit/s or less, measured, with the still image it carries."),
+            SpecItem(
+                "QA1767", .must,
+                "The audio-only variant peaks at 64 kbit/s or less, measured, with the still image it carries.")
         ],
         needsMedia: true)
 
@@ -26,11 +30,13 @@ package struct ArtworkOverBudgetRule: Rule {
         let budget = configuration.audioOnlyBudget
         return audioOnlyMeasurements(stream).compactMap { variant, measurement in
             guard let peak = measurement.peakBitrate, peak > budget,
-                  let audio = measurement.peakBitrateWithoutArtwork, audio <= budget,
-                  let largest = measurement.records.lazy.compactMap(\.artwork).max(by: { $0.byteCount < $1.byteCount })
+                let audio = measurement.peakBitrateWithoutArtwork, audio <= budget,
+                let largest = measurement.records.lazy.compactMap(\.artwork).max(by: { $0.byteCount < $1.byteCount })
             else { return nil }
             let fits: String
-            if let partial = variant.partialMeasurementPhrase ?? (measurement.isComplete ? nil : "some segments could not be inspected") {
+            if let partial = variant.partialMeasurementPhrase
+                ?? (measurement.isComplete ? nil : "some segments could not be inspected")
+            {
                 fits = "\(partial), so no poster size can be promised"
             } else if let bytes = variant.largestPoster(within: budget) {
                 fits = "a poster of at most \(bytes) bytes (as a JPEG) fits in every segment"
@@ -50,11 +56,14 @@ package struct ArtworkMissingRule: Rule {
     package init() {}
 
     package static let description = RuleDescription(
-        id: "artwork-missing", name: "Audio-only variant without poster", defaultSeverity: .warning, scope: .variant, settings: .audioOnlyBudget,
+        id: "artwork-missing", name: "Audio-only variant without poster", defaultSeverity: .warning, scope: .variant,
+        settings: .audioOnlyBudget,
         summary: "An audio-only variant carries no still image (ID3 APIC) in its segments.",
-        rationale: "Apple's HLS authoring guidance recommends a still image in the audio-only variant so players show something while they sit on it.",
+        rationale:
+            "Apple's HLS authoring guidance recommends a still image in the audio-only variant so players show something while they sit on it.",
         specItems: [
-            SpecItem("QA1767", .should, "The audio-only variant carries a still image for players to show while it plays."),
+            SpecItem(
+                "QA1767", .should, "The audio-only variant carries a still image for players to show while it plays.")
         ],
         needsMedia: true)
 
@@ -62,7 +71,10 @@ package struct ArtworkMissingRule: Rule {
         audioOnlyMeasurements(stream).compactMap { variant, measurement in
             let inspected = measurement.inspectedRecords
             guard !inspected.isEmpty, !inspected.contains(where: { $0.artwork != nil }) else { return nil }
-            let room = variant.largestPoster(within: configuration.audioOnlyBudget).map { "; up to \($0) bytes (as a JPEG) would fit the budget" } ?? ""
+            let room =
+                variant.largestPoster(within: configuration.audioOnlyBudget).map {
+                    "; up to \($0) bytes (as a JPEG) would fit the budget"
+                } ?? ""
             return Finding(
                 "audio-only variant \(variant.uri) carries no poster (ID3 APIC) in any of its \(inspected.count) segments\(room): a still image in every segment shows while players sit on this variant",
                 at: variant.location)
@@ -76,11 +88,14 @@ package struct ArtworkInconsistentRule: Rule {
     package init() {}
 
     package static let description = RuleDescription(
-        id: "artwork-inconsistent", name: "Poster inconsistent", defaultSeverity: .warning, scope: .variant, settings: .audioOnlyBudget,
+        id: "artwork-inconsistent", name: "Poster inconsistent", defaultSeverity: .warning, scope: .variant,
+        settings: .audioOnlyBudget,
         summary: "The still image is absent from some segments of an audio-only variant, or differs between segments.",
-        rationale: "A player joining at any segment shows that segment's image: an image in only some segments leaves a black screen after a seek or a switch.",
+        rationale:
+            "A player joining at any segment shows that segment's image: an image in only some segments leaves a black screen after a seek or a switch.",
         specItems: [
-            SpecItem("QA1767", .should, "The audio-only variant carries a still image for players to show while it plays."),
+            SpecItem(
+                "QA1767", .should, "The audio-only variant carries a still image for players to show while it plays.")
         ],
         needsMedia: true)
 
@@ -133,11 +148,14 @@ package struct ArtworkInvalidRule: Rule {
     package init() {}
 
     package static let description = RuleDescription(
-        id: "artwork-invalid", name: "Poster not a valid image", defaultSeverity: .error, scope: .variant, settings: [.rfc8216: .off],
-        summary: "An APIC frame holds no decodable JPEG/PNG, declares a MIME type other than those, or declares one its bytes are not (a PNG labelled image/jpeg).",
-        rationale: "Players show only JPEG or PNG still images; anything else costs budget and shows nothing (ID3v2.4 §4.14 APIC).",
+        id: "artwork-invalid", name: "Poster not a valid image", defaultSeverity: .error, scope: .variant,
+        settings: [.rfc8216: .off],
+        summary:
+            "An APIC frame holds no decodable JPEG/PNG, declares a MIME type other than those, or declares one its bytes are not (a PNG labelled image/jpeg).",
+        rationale:
+            "Players show only JPEG or PNG still images; anything else costs budget and shows nothing (ID3v2.4 §4.14 APIC).",
         specItems: [
-            SpecItem("ID3v2.4 §4.14", .must, "An APIC frame holds a picture of the MIME type it declares."),
+            SpecItem("ID3v2.4 §4.14", .must, "An APIC frame holds a picture of the MIME type it declares.")
         ],
         needsMedia: true)
 
@@ -150,17 +168,26 @@ package struct ArtworkInvalidRule: Rule {
                 let location = SourceLocation(uri: measurement.playlistURI, line: record.line)
                 if let problem = artwork.decodeProblem {
                     reported.insert(artwork.contentHash)
-                    findings.append(Finding("the poster in \(record.uri) (\(artwork.mimeType), \(artwork.byteCount) bytes) does not decode: \(problem)", at: location))
+                    findings.append(
+                        Finding(
+                            "the poster in \(record.uri) (\(artwork.mimeType), \(artwork.byteCount) bytes) does not decode: \(problem)",
+                            at: location))
                 } else if !["image/jpeg", "image/jpg", "image/png"].contains(artwork.mimeType.lowercased()) {
                     reported.insert(artwork.contentHash)
-                    findings.append(Finding("the poster in \(record.uri) declares MIME type \"\(artwork.mimeType)\": use image/jpeg or image/png", at: location))
+                    findings.append(
+                        Finding(
+                            "the poster in \(record.uri) declares MIME type \"\(artwork.mimeType)\": use image/jpeg or image/png",
+                            at: location))
                 } else if let actual = artwork.contentType,
-                          actual != (artwork.mimeType.lowercased() == "image/jpg" ? "image/jpeg" : artwork.mimeType.lowercased()) {
+                    actual
+                        != (artwork.mimeType.lowercased() == "image/jpg" ? "image/jpeg" : artwork.mimeType.lowercased())
+                {
                     // A decoder that sniffs shows it anyway; one that trusts the declared type does not.
                     reported.insert(artwork.contentHash)
-                    findings.append(Finding(
-                        "the poster in \(record.uri) declares MIME type \"\(artwork.mimeType)\" but its bytes are \(actual): declare \(actual), or re-embed it (hlscheck embed)",
-                        at: location))
+                    findings.append(
+                        Finding(
+                            "the poster in \(record.uri) declares MIME type \"\(artwork.mimeType)\" but its bytes are \(actual): declare \(actual), or re-embed it (hlscheck embed)",
+                            at: location))
                 }
             }
         }

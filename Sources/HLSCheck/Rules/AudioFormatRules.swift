@@ -7,15 +7,20 @@ package struct AudioStreamsMultipleRule: Rule {
     package init() {}
 
     package static let description = RuleDescription(
-        id: "audio-streams-multiple", name: "Several audio tracks in a segment", defaultSeverity: .error, scope: .variant, settings: .appleOnly,
+        id: "audio-streams-multiple", name: "Several audio tracks in a segment", defaultSeverity: .error,
+        scope: .variant, settings: .appleOnly,
         summary: "A media segment carries more than one audio track.",
-        rationale: "A player plays one audio track of a segment; the others (a second language, a commentary) are never heard. Each belongs in its own rendition, declared with EXT-X-MEDIA.",
+        rationale:
+            "A player plays one audio track of a segment; the others (a second language, a commentary) are never heard. Each belongs in its own rendition, declared with EXT-X-MEDIA.",
         specItems: [.apple("2.17", .must, "A media segment holds at most one audio stream.")],
         needsMedia: true)
 
     package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         stream.measuredPlaylists.compactMap { measurement in
-            guard let record = measurement.records.firstInspected(whereContent: { _, formats in formats.count { $0.kind == .audio } > 1 })
+            guard
+                let record = measurement.records.firstInspected(whereContent: { _, formats in
+                    formats.count { $0.kind == .audio } > 1
+                })
             else { return nil }
             let audio = record.trackFormats.filter { $0.kind == .audio }
             return Finding(
@@ -31,19 +36,22 @@ package struct MultichannelAudioMuxedRule: Rule {
     package init() {}
 
     package static let description = RuleDescription(
-        id: "multichannel-audio-muxed", name: "Multichannel audio muxed with video", defaultSeverity: .error, scope: .variant, settings: .appleOnly,
+        id: "multichannel-audio-muxed", name: "Multichannel audio muxed with video", defaultSeverity: .error,
+        scope: .variant, settings: .appleOnly,
         summary: "A segment carries video together with audio of more than two channels.",
-        rationale: "Multichannel audio belongs in a separate audio rendition (EXT-X-MEDIA TYPE=AUDIO with CHANNELS), so that devices without a multichannel output choose stereo instead, and the video variants do not each carry the surround bytes.",
+        rationale:
+            "Multichannel audio belongs in a separate audio rendition (EXT-X-MEDIA TYPE=AUDIO with CHANNELS), so that devices without a multichannel output choose stereo instead, and the video variants do not each carry the surround bytes.",
         specItems: [.apple("9.6", .must, "Multichannel audio is a separate audio stream.")],
         needsMedia: true)
 
     package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         stream.measuredPlaylists.compactMap { measurement in
             guard measurement.containsVideo,
-                  let record = measurement.records.firstInspected(whereContent: { _, formats in
-                      formats.contains { $0.kind == .video } && formats.contains(where: Self.isMultichannel)
-                  }),
-                  let audio = record.trackFormats.first(where: Self.isMultichannel) else { return nil }
+                let record = measurement.records.firstInspected(whereContent: { _, formats in
+                    formats.contains { $0.kind == .video } && formats.contains(where: Self.isMultichannel)
+                }),
+                let audio = record.trackFormats.first(where: Self.isMultichannel)
+            else { return nil }
             return Finding(
                 "segment \(record.uri) carries \(audio.channels ?? 0)-channel \(audio.codecString ?? audio.codecName) audio with its video: put multichannel audio in a separate EXT-X-MEDIA audio rendition",
                 at: measurement.location(of: record))
@@ -72,7 +80,8 @@ package struct StereoAudioMissingRule: Rule {
     package static let description = RuleDescription(
         id: "stereo-audio-missing", name: "No stereo AAC audio", defaultSeverity: .error, settings: .appleOnly,
         summary: "The stream has audio, but none of it is stereo AAC-LC, HE-AAC v1 or HE-AAC v2.",
-        rationale: "Stereo AAC is the audio every Apple device decodes and every output plays; a stream whose audio is only multichannel, mono, or in another codec leaves some devices without the audio they need.",
+        rationale:
+            "Stereo AAC is the audio every Apple device decodes and every output plays; a stream whose audio is only multichannel, mono, or in another codec leaves some devices without the audio they need.",
         specItems: [.apple("2.3", .must, "Stereo AAC-LC, HE-AAC v1 or HE-AAC v2 audio is provided.")],
         needsMedia: true)
 
@@ -87,11 +96,16 @@ package struct StereoAudioMissingRule: Rule {
             audio += formats.map { (measurement, $0) }
         }
         guard let (measurement, _) = audio.first,
-              let record = measurement.firstTrack(where: { $0.kind == .audio })?.record else { return [] }
-        let found = Set(audio.map { "\($0.1.channels.map { "\($0)-channel " } ?? "")\($0.1.codecString ?? $0.1.codecName)" }).sorted()
-        return [Finding(
-            "the stream's audio is \(found.joined(separator: ", ")), with no stereo AAC: provide stereo AAC-LC or HE-AAC audio (e.g. ffmpeg -c:a aac -ac 2)",
-            at: measurement.location(of: record))]
+            let record = measurement.firstTrack(where: { $0.kind == .audio })?.record
+        else { return [] }
+        let found = Set(
+            audio.map { "\($0.1.channels.map { "\($0)-channel " } ?? "")\($0.1.codecString ?? $0.1.codecName)" }
+        ).sorted()
+        return [
+            Finding(
+                "the stream's audio is \(found.joined(separator: ", ")), with no stereo AAC: provide stereo AAC-LC or HE-AAC audio (e.g. ffmpeg -c:a aac -ac 2)",
+                at: measurement.location(of: record))
+        ]
     }
 }
 
@@ -101,13 +115,19 @@ package struct FormatChangeWithoutDiscontinuityRule: Rule {
     package init() {}
 
     package static let description = RuleDescription(
-        id: "format-change-without-discontinuity", name: "Format change without EXT-X-DISCONTINUITY", defaultSeverity: .error, scope: .variant, settings: .appleOnly,
-        summary: "The audio channel layout or the video frame rate changes from one segment to the next without EXT-X-DISCONTINUITY before it.",
-        rationale: "A player sets up its decoders and outputs for the format it is playing; a new channel layout or frame rate without EXT-X-DISCONTINUITY reaches them unannounced, and the audio drops out or the video stutters.",
+        id: "format-change-without-discontinuity", name: "Format change without EXT-X-DISCONTINUITY",
+        defaultSeverity: .error, scope: .variant, settings: .appleOnly,
+        summary:
+            "The audio channel layout or the video frame rate changes from one segment to the next without EXT-X-DISCONTINUITY before it.",
+        rationale:
+            "A player sets up its decoders and outputs for the format it is playing; a new channel layout or frame rate without EXT-X-DISCONTINUITY reaches them unannounced, and the audio drops out or the video stutters.",
         specItems: [
             .apple("2.11", .must, "A channel layout change comes with EXT-X-DISCONTINUITY."),
             .apple("8.14", .must, "A video frame rate change is marked with EXT-X-DISCONTINUITY."),
-            .apple("8.13", .must, "Breaks of encoding continuity, such as a new channel layout or frame rate, are marked with EXT-X-DISCONTINUITY."),
+            .apple(
+                "8.13", .must,
+                "Breaks of encoding continuity, such as a new channel layout or frame rate, are marked with EXT-X-DISCONTINUITY."
+            ),
         ],
         needsMedia: true)
 
@@ -115,20 +135,26 @@ package struct FormatChangeWithoutDiscontinuityRule: Rule {
     static let shortestComparedSegment = 0.5
 
     static func layout(_ record: SegmentRecord) -> (channels: Int, mask: UInt64?)? {
-        guard let audio = record.trackFormats.first(where: { $0.kind == .audio }), let channels = audio.channels else { return nil }
+        guard let audio = record.trackFormats.first(where: { $0.kind == .audio }), let channels = audio.channels else {
+            return nil
+        }
         return (channels, audio.channelMask)
     }
 
     func change(from previous: SegmentRecord, to next: SegmentRecord) -> String? {
         if let before = Self.layout(previous), let after = Self.layout(next),
-           before.channels != after.channels || (before.mask != nil && after.mask != nil && before.mask != after.mask) {
+            before.channels != after.channels || (before.mask != nil && after.mask != nil && before.mask != after.mask)
+        {
             return "the audio changes from \(before.channels) to \(after.channels) channels"
                 + (before.channels == after.channels ? " in another layout" : "")
         }
         if let before = previous.videoFrameRate, let after = next.videoFrameRate,
-           (previous.measuredDuration ?? 0) >= Self.shortestComparedSegment, (next.measuredDuration ?? 0) >= Self.shortestComparedSegment,
-           abs(before - after) > FrameRateMismatchRule.tolerance * max(before, after) {
-            return "the video changes from \(FrameRateMissingRule.rate(before)) to \(FrameRateMissingRule.rate(after)) frames per second"
+            (previous.measuredDuration ?? 0) >= Self.shortestComparedSegment,
+            (next.measuredDuration ?? 0) >= Self.shortestComparedSegment,
+            abs(before - after) > FrameRateMismatchRule.tolerance * max(before, after)
+        {
+            return
+                "the video changes from \(FrameRateMissingRule.rate(before)) to \(FrameRateMissingRule.rate(after)) frames per second"
         }
         return nil
     }
@@ -139,7 +165,8 @@ package struct FormatChangeWithoutDiscontinuityRule: Rule {
             for record in measurement.inspectedRecords {
                 defer { previous = record }
                 guard let before = previous, record.mediaSequence == before.mediaSequence + 1, !record.discontinuity,
-                      let change = change(from: before, to: record) else { continue }
+                    let change = change(from: before, to: record)
+                else { continue }
                 return Finding(
                     "at segment \(record.uri) \(change) with no EXT-X-DISCONTINUITY before it: mark the change with EXT-X-DISCONTINUITY",
                     at: measurement.location(of: record))

@@ -6,20 +6,30 @@ package struct AudioOnlyVariantMissingRule: Rule {
     package init() {}
 
     package static let description = RuleDescription(
-        id: "audio-only-variant-missing", name: "No audio-only variant within budget", defaultSeverity: .error, settings: [.rfc8216: .off, .appleIOS: .severity(.warning), .appleTVOS: .off],
+        id: "audio-only-variant-missing", name: "No audio-only variant within budget", defaultSeverity: .error,
+        settings: [.rfc8216: .off, .appleIOS: .severity(.warning), .appleTVOS: .off],
         summary: "No variant is audio-only with BANDWIDTH within the audio-only budget (default 64 kbit/s).",
-        rationale: "App Store Review Guideline 9.4 (historic) and Apple QA1767: apps streaming video over cellular must offer an audio-only variant of at most 64 kbit/s.",
+        rationale:
+            "App Store Review Guideline 9.4 (historic) and Apple QA1767: apps streaming video over cellular must offer an audio-only variant of at most 64 kbit/s.",
         specItems: [
-            SpecItem("QA1767", .must, "An app that streams video over cellular networks offers an audio-only variant of at most 64 kbit/s (App Store rule, historical)."),
+            SpecItem(
+                "QA1767", .must,
+                "An app that streams video over cellular networks offers an audio-only variant of at most 64 kbit/s (App Store rule, historical)."
+            )
         ],
         triggering: [
-            RuleExample("video variants only", files: Examples.stream(Examples.videoVariant)).expecting(line: 1, "no audio-only variant: add one of at most 64"),
-            RuleExample("audio-only variant at 96 kbit/s", files: Examples.stream(
-                Examples.videoVariant, Examples.audioVariant(bandwidth: 96000))),
+            RuleExample("video variants only", files: Examples.stream(Examples.videoVariant)).expecting(
+                line: 1, "no audio-only variant: add one of at most 64"),
+            RuleExample(
+                "audio-only variant at 96 kbit/s",
+                files: Examples.stream(
+                    Examples.videoVariant, Examples.audioVariant(bandwidth: 96000))),
         ],
         nonTriggering: [
-            RuleExample("audio-only variant at 48 kbit/s", files: Examples.stream(
-                Examples.videoVariant, Examples.audioVariant(bandwidth: 48000))),
+            RuleExample(
+                "audio-only variant at 48 kbit/s",
+                files: Examples.stream(
+                    Examples.videoVariant, Examples.audioVariant(bandwidth: 48000))),
             RuleExample("audio stream without video", files: Examples.stream(Examples.audioVariant(bandwidth: 128000))),
         ]
     )
@@ -39,7 +49,8 @@ package struct AudioOnlyVariantMissingRule: Rule {
             message = "no audio-only variant: add one of at most \(budget.formattedBitrate) for cellular fallback"
         } else {
             let list = audioOnly.map { "\($0.uri) (\(($0.declaredBandwidth ?? 0).formattedBitrate(beside: budget)))" }
-            message = "no audio-only variant within \(budget.formattedBitrate): \(list.joined(separator: ", ")) \(list.count == 1 ? "exceeds" : "exceed") it"
+            message =
+                "no audio-only variant within \(budget.formattedBitrate): \(list.joined(separator: ", ")) \(list.count == 1 ? "exceeds" : "exceed") it"
         }
         return [Finding(message, at: stream.root.location(line: 1))]
     }

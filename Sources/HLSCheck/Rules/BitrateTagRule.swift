@@ -7,10 +7,14 @@ package struct BitrateTagMismatchRule: Rule {
 
     package static let description = RuleDescription(
         id: "bitrate-tag-mismatch", name: "EXT-X-BITRATE off the measured segment bit rate", defaultSeverity: .error,
-        summary: "A segment that EXT-X-BITRATE applies to (one without EXT-X-BYTERANGE) has a measured bit rate (bytes × 8 / EXTINF) outside 90–110 % of the tag's value.",
-        rationale: "bis-22 §4.4.4.8: EXT-X-BITRATE gives the approximate bit rate of the segments after it, to within 10 % of each one's actual rate; clients use it to estimate how long a segment will take to fetch without fetching it (I-frame and low-latency playback). A value off by more misleads that estimate.",
+        summary:
+            "A segment that EXT-X-BITRATE applies to (one without EXT-X-BYTERANGE) has a measured bit rate (bytes × 8 / EXTINF) outside 90–110 % of the tag's value.",
+        rationale:
+            "bis-22 §4.4.4.8: EXT-X-BITRATE gives the approximate bit rate of the segments after it, to within 10 % of each one's actual rate; clients use it to estimate how long a segment will take to fetch without fetching it (I-frame and low-latency playback). A value off by more misleads that estimate.",
         specItems: [
-            .bis("4.4.4.8", .must, "EXT-X-BITRATE is within 90–110 % of the measured bit rate of every segment it applies to."),
+            .bis(
+                "4.4.4.8", .must,
+                "EXT-X-BITRATE is within 90–110 % of the measured bit rate of every segment it applies to.")
         ],
         needsMedia: true)
 

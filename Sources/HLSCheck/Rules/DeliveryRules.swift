@@ -11,7 +11,8 @@ extension RuleDescription {
         specItems: [SpecItem] = []
     ) -> RuleDescription {
         var description = RuleDescription(
-            id: id, name: name, defaultSeverity: defaultSeverity, summary: summary, rationale: rationale, specItems: specItems)
+            id: id, name: name, defaultSeverity: defaultSeverity, summary: summary, rationale: rationale,
+            specItems: specItems)
         description.needsNetwork = true
         return description
     }
@@ -24,15 +25,19 @@ extension StreamAnalysis {
         if uri == loaded.rootURI { return SourceLocation(uri: uri, line: 0) }
         if let variant = variants.first(where: { $0.playlistURI == uri }) { return variant.location }
         if let master = multivariant {
-            for rendition in master.renditions where rendition.uri.map({ URIResolver.resolve($0, against: loaded.rootURI) }) == uri {
+            for rendition in master.renditions
+            where rendition.uri.map({ URIResolver.resolve($0, against: loaded.rootURI) }) == uri {
                 return root.location(line: rendition.line, column: rendition.attributes["URI"]?.column ?? 0)
             }
-            for variant in master.iFrameVariants where URIResolver.resolve(variant.uri, against: loaded.rootURI) == uri {
+            for variant in master.iFrameVariants where URIResolver.resolve(variant.uri, against: loaded.rootURI) == uri
+            {
                 return root.location(line: variant.line)
             }
         }
         for measurement in measurements.values.sorted(by: { $0.playlistURI < $1.playlistURI }) {
-            if let record = measurement.records.first(where: { URIResolver.resolve($0.uri, against: measurement.playlistURI) == uri }) {
+            if let record = measurement.records.first(where: {
+                URIResolver.resolve($0.uri, against: measurement.playlistURI) == uri
+            }) {
                 return SourceLocation(uri: measurement.playlistURI, line: record.line)
             }
         }
@@ -49,7 +54,8 @@ package struct PlaylistContentTypeRule: Rule {
 
     package static let description = RuleDescription.network(
         id: "playlist-content-type", name: "Playlist served with a wrong Content-Type", defaultSeverity: .warning,
-        summary: "A playlist fetched over HTTP came with a Content-Type other than application/vnd.apple.mpegurl or audio/mpegurl.",
+        summary:
+            "A playlist fetched over HTTP came with a Content-Type other than application/vnd.apple.mpegurl or audio/mpegurl.",
         rationale: """
             RFC 8216 §4: each playlist must be identifiable by the path of its URI (ending .m3u8 or \
             .m3u) or by its HTTP Content-Type, which must then be "application/vnd.apple.mpegurl" or \
@@ -59,21 +65,30 @@ package struct PlaylistContentTypeRule: Rule {
             application/octet-stream.
             """,
         specItems: [
-            .bis("4", rfc: "4", .must, "A playlist is identified by a path ending .m3u8 or .m3u, or by the Content-Type application/vnd.apple.mpegurl or audio/mpegurl."),
-            .apple("10.4", .should, "Playlists are served with the recommended MIME type application/vnd.apple.mpegurl (audio/mpegurl for .m3u)."),
+            .bis(
+                "4", rfc: "4", .must,
+                "A playlist is identified by a path ending .m3u8 or .m3u, or by the Content-Type application/vnd.apple.mpegurl or audio/mpegurl."
+            ),
+            .apple(
+                "10.4", .should,
+                "Playlists are served with the recommended MIME type application/vnd.apple.mpegurl (audio/mpegurl for .m3u)."
+            ),
         ])
 
     package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         // A live playlist is fetched on every reload: one finding per playlist.
         var seen: Set<String> = []
         return stream.delivery.records.compactMap { record in
-            guard record.kind == .playlist, seen.insert(record.uri).inserted, let status = record.status, (200..<300).contains(status) else { return nil }
+            guard record.kind == .playlist, seen.insert(record.uri).inserted, let status = record.status,
+                (200..<300).contains(status)
+            else { return nil }
             let type = record.contentType.map(Self.mediaType)
             if let type, Self.acceptedTypes.contains(type) { return nil }
             let served = type.map { "Content-Type \($0)" } ?? "no Content-Type"
             let path = URIPath.path(of: record.redirects.last ?? record.uri).lowercased()
             let identified = path.hasSuffix(".m3u8") || path.hasSuffix(".m3u")
-            let consequence = identified
+            let consequence =
+                identified
                 ? "its path identifies it, but clients and caches that go by the type may not"
                 : "and its path does not end in .m3u8 or .m3u, so nothing identifies it as a playlist (RFC 8216 §4: clients SHOULD refuse it)"
             return Finding(
@@ -136,7 +151,9 @@ package struct DeliveryRetriedRule: Rule {
     package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         stream.delivery.records.compactMap { record in
             guard !record.retries.isEmpty else { return nil }
-            let outcome = record.failure.map { "still failing: \($0)" } ?? "then HTTP \(record.status ?? 200)\(record.httpVersion.map { " over \($0)" } ?? "")"
+            let outcome =
+                record.failure.map { "still failing: \($0)" }
+                ?? "then HTTP \(record.status ?? 200)\(record.httpVersion.map { " over \($0)" } ?? "")"
             return Finding(
                 "\(record.kind.rawValue) \(record.uri) needed \(record.retries.count) retr\(record.retries.count == 1 ? "y" : "ies") (\(record.retries.joined(separator: ", "))), \(outcome)",
                 at: stream.deliveryLocation(of: record.uri))
@@ -160,9 +177,11 @@ package struct TLSNotVerifiedRule: Rule {
 
     package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         guard stream.delivery.tlsVerificationDisabled, stream.delivery.usedTLS else { return [] }
-        return [Finding(
-            "TLS certificates were not verified (--insecure): players verify them and may refuse this server",
-            at: SourceLocation(uri: stream.loaded.rootURI, line: 0))]
+        return [
+            Finding(
+                "TLS certificates were not verified (--insecure): players verify them and may refuse this server",
+                at: SourceLocation(uri: stream.loaded.rootURI, line: 0))
+        ]
     }
 }
 
@@ -178,4 +197,3 @@ enum URIPath {
         return String(rest)
     }
 }
-

@@ -10,19 +10,21 @@ package struct FrameRateMismatchRule: Rule {
     static let tolerance = 0.02
 
     package static let description = RuleDescription(
-        id: "frame-rate-mismatch", name: "FRAME-RATE differs from the video", defaultSeverity: .warning, scope: .variant, settings: .errorForApple,
+        id: "frame-rate-mismatch", name: "FRAME-RATE differs from the video", defaultSeverity: .warning,
+        scope: .variant, settings: .errorForApple,
         summary: "FRAME-RATE differs by more than 2 % from the highest frame rate of the video in the segments.",
-        rationale: "FRAME-RATE is the maximum frame rate of all the video in the variant; players leave out variants whose declared rate the device cannot decode, and pick by it between variants of one resolution. A wrong value hides a variant the device could play, or offers one it cannot.",
+        rationale:
+            "FRAME-RATE is the maximum frame rate of all the video in the variant; players leave out variants whose declared rate the device cannot decode, and pick by it between variants of one resolution. A wrong value hides a variant the device could play, or offers one it cannot.",
         specItems: [
-            .apple("9.15", .must, "Each EXT-X-STREAM-INF tag that includes video content has a FRAME-RATE attribute."),
+            .apple("9.15", .must, "Each EXT-X-STREAM-INF tag that includes video content has a FRAME-RATE attribute.")
         ],
         needsMedia: true)
 
     package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         stream.variants.compactMap { variant in
             guard let declared = variant.stream?.frameRate, declared > 0,
-                  let measured = variant.combinationMeasurements.compactMap(\.measuredFrameRate).max(), measured > 0,
-                  abs(declared - measured) > Self.tolerance * measured
+                let measured = variant.combinationMeasurements.compactMap(\.measuredFrameRate).max(), measured > 0,
+                abs(declared - measured) > Self.tolerance * measured
             else { return nil }
             let column = variant.stream?.attributes["FRAME-RATE"]?.column ?? 0
             return Finding(

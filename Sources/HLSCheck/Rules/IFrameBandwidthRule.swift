@@ -17,11 +17,18 @@ package struct IFrameBandwidthMismatchRule: Rule {
 
     package static let description = RuleDescription(
         id: "iframe-bandwidth-mismatch", name: "I-frame BANDWIDTH is not the I-frame peak", defaultSeverity: .error,
-        summary: "The BANDWIDTH of an EXT-X-I-FRAME-STREAM-INF differs by more than the tolerance (10 %) from the peak segment bit rate of its I-frame playlist, computed from the byte range and EXTINF of each I-frame.",
-        rationale: "bis-22 §4.4.6.3: BANDWIDTH of an I-frame stream means what it means for a variant, the peak segment bit rate of its playlist; Apple's authoring specification asks for the I-frame peak computed that way. Players pick the I-frame stream they can fetch fast enough while scrubbing: a BANDWIDTH of half the peak makes them pick one that stalls.",
+        summary:
+            "The BANDWIDTH of an EXT-X-I-FRAME-STREAM-INF differs by more than the tolerance (10 %) from the peak segment bit rate of its I-frame playlist, computed from the byte range and EXTINF of each I-frame.",
+        rationale:
+            "bis-22 §4.4.6.3: BANDWIDTH of an I-frame stream means what it means for a variant, the peak segment bit rate of its playlist; Apple's authoring specification asks for the I-frame peak computed that way. Players pick the I-frame stream they can fetch fast enough while scrubbing: a BANDWIDTH of half the peak makes them pick one that stalls.",
         specItems: [
-            .apple("6.9", .must, "The peak segment bit rate of I-frame playlists is computed as the HLS specification defines it and declared as BANDWIDTH."),
-            .apple("1.27", .must, "For VOD, the measured peak bit rate of an I-frame playlist is within 10 % of BANDWIDTH."),
+            .apple(
+                "6.9", .must,
+                "The peak segment bit rate of I-frame playlists is computed as the HLS specification defines it and declared as BANDWIDTH."
+            ),
+            .apple(
+                "1.27", .must, "For VOD, the measured peak bit rate of an I-frame playlist is within 10 % of BANDWIDTH."
+            ),
         ],
         triggering: [
             RuleExample("BANDWIDTH half the I-frame peak", files: stream(bandwidth: 30000))
@@ -34,19 +41,22 @@ package struct IFrameBandwidthMismatchRule: Rule {
         guard let master = stream.multivariant else { return [] }
         return master.iFrameVariants.compactMap { iFrame in
             guard let declared = iFrame.bandwidth, declared > 0,
-                  let media = stream.loaded.playlist(for: iFrame)?.media, media.iFramesOnly,
-                  let target = media.targetDuration, !media.segments.isEmpty,
-                  // Without a byte range the I-frame is a whole resource, whose size only reading tells.
-                  media.segments.allSatisfy({ $0.byteRange != nil })
+                let media = stream.loaded.playlist(for: iFrame)?.media, media.iFramesOnly,
+                let target = media.targetDuration, !media.segments.isEmpty,
+                // Without a byte range the I-frame is a whole resource, whose size only reading tells.
+                media.segments.allSatisfy({ $0.byteRange != nil })
             else { return nil }
-            let segments = media.segments.map { BitrateWindow.Segment(bytes: $0.byteRange?.length ?? 0, duration: $0.duration) }
+            let segments = media.segments.map {
+                BitrateWindow.Segment(bytes: $0.byteRange?.length ?? 0, duration: $0.duration)
+            }
             guard let peak = BitrateWindow.peak(segments, targetDuration: target), peak > 0 else { return nil }
             let tolerance = configuration.bandwidthTolerance
             let below = Double(peak) > Double(declared) * (1 + tolerance)
             let above = Double(declared) > Double(peak) * (1 + tolerance)
             guard below || above else { return nil }
             let column = iFrame.attributes["BANDWIDTH"]?.column ?? 0
-            let comparison = below
+            let comparison =
+                below
                 ? "its I-frames peak at \(peak) bit/s, \(percent(peak, of: declared)) over it"
                 : "its I-frames peak at only \(peak) bit/s, which BANDWIDTH exceeds by \(percent(declared, of: peak))"
             return Finding(

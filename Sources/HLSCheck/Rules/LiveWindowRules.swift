@@ -16,22 +16,37 @@ package struct LiveWindowShortRule: Rule {
     package static let description = RuleDescription(
         id: "live-window-short", name: "Live playlist window too short", defaultSeverity: .error,
         summary: "A live media playlist that has dropped segments lasts less than three target durations.",
-        rationale: "A client starts playing three target durations from the live edge (bis-22 §6.3.3) and reloads once per target duration; a window shorter than that leaves it nothing to buffer, and a late reload finds its next segment already gone.",
+        rationale:
+            "A client starts playing three target durations from the live edge (bis-22 §6.3.3) and reloads once per target duration; a window shorter than that leaves it nothing to buffer, and a late reload finds its next segment already gone.",
         specItems: [
-            .bis("6.2.2", rfc: "6.2.2", .must, "A segment is not removed from a live playlist if the playlist would then last less than three target durations."),
+            .bis(
+                "6.2.2", rfc: "6.2.2", .must,
+                "A segment is not removed from a live playlist if the playlist would then last less than three target durations."
+            )
         ],
-        triggering: [RuleExample("two 6 s segments after dropping some", files: [
-            "master.m3u8": "#EXTM3U\n" + Examples.audioVariant(),
-            "audio.m3u8": Examples.live([6, 6], target: 6).replacing("#EXT-X-TARGETDURATION:6\n", with: "#EXT-X-TARGETDURATION:6\n#EXT-X-MEDIA-SEQUENCE:40\n"),
-        ]).expecting(line: 3, "the live playlist lasts 12.0 s after dropping")],
+        triggering: [
+            RuleExample(
+                "two 6 s segments after dropping some",
+                files: [
+                    "master.m3u8": "#EXTM3U\n" + Examples.audioVariant(),
+                    "audio.m3u8": Examples.live([6, 6], target: 6).replacing(
+                        "#EXT-X-TARGETDURATION:6\n", with: "#EXT-X-TARGETDURATION:6\n#EXT-X-MEDIA-SEQUENCE:40\n"),
+                ]
+            ).expecting(line: 3, "the live playlist lasts 12.0 s after dropping")
+        ],
         nonTriggering: [
-            RuleExample("three 6 s segments", files: [
-                "master.m3u8": "#EXTM3U\n" + Examples.audioVariant(),
-                "audio.m3u8": Examples.live([6, 6, 6], target: 6).replacing("#EXT-X-TARGETDURATION:6\n", with: "#EXT-X-TARGETDURATION:6\n#EXT-X-MEDIA-SEQUENCE:40\n"),
-            ]),
-            RuleExample("a live stream that has only begun", files: [
-                "master.m3u8": "#EXTM3U\n" + Examples.audioVariant(), "audio.m3u8": Examples.live([6], target: 6),
-            ]),
+            RuleExample(
+                "three 6 s segments",
+                files: [
+                    "master.m3u8": "#EXTM3U\n" + Examples.audioVariant(),
+                    "audio.m3u8": Examples.live([6, 6, 6], target: 6).replacing(
+                        "#EXT-X-TARGETDURATION:6\n", with: "#EXT-X-TARGETDURATION:6\n#EXT-X-MEDIA-SEQUENCE:40\n"),
+                ]),
+            RuleExample(
+                "a live stream that has only begun",
+                files: [
+                    "master.m3u8": "#EXTM3U\n" + Examples.audioVariant(), "audio.m3u8": Examples.live([6], target: 6),
+                ]),
             RuleExample("VOD", files: Examples.stream(Examples.audioVariant())),
         ])
 
@@ -40,7 +55,7 @@ package struct LiveWindowShortRule: Rule {
             // Only removal is restricted: a stream that has just started may be shorter.
             // A VOD playlist never drops segments; a delta update (EXT-X-SKIP) lists only part.
             guard !media.endList, media.playlistType != .vod, media.mediaSequence > 0, media.skippedSegments == nil,
-                  !media.segments.isEmpty, let target = media.targetDuration
+                !media.segments.isEmpty, let target = media.targetDuration
             else { return nil }
             let duration = media.totalDuration
             guard duration < Double(3 * target) else { return nil }
@@ -58,26 +73,39 @@ package struct LiveSegmentsTooFewRule: Rule {
     package init() {}
 
     package static let description = RuleDescription(
-        id: "live-segments-too-few", name: "Live playlist with fewer than six segments", defaultSeverity: .error, settings: .appleOnly,
+        id: "live-segments-too-few", name: "Live playlist with fewer than six segments", defaultSeverity: .error,
+        settings: .appleOnly,
         summary: "A live (linear) media playlist lists fewer than six segments.",
-        rationale: "Apple's authoring specification asks for at least six segments in a live playlist, so that a player joining at the live edge has room to buffer and to recover from a late reload.",
+        rationale:
+            "Apple's authoring specification asks for at least six segments in a live playlist, so that a player joining at the live edge has room to buffer and to recover from a late reload.",
         specItems: [
-            .apple("8.11", .must, "A live (linear) playlist provides at least six segments."),
+            .apple("8.11", .must, "A live (linear) playlist provides at least six segments.")
         ],
-        triggering: [RuleExample("three live segments", files: [
-            "master.m3u8": "#EXTM3U\n" + Examples.audioVariant(), "audio.m3u8": Examples.live([6, 6, 6], target: 6),
-        ]).expecting(line: 3, "the live playlist lists 3 segments: keep at")],
+        triggering: [
+            RuleExample(
+                "three live segments",
+                files: [
+                    "master.m3u8": "#EXTM3U\n" + Examples.audioVariant(),
+                    "audio.m3u8": Examples.live([6, 6, 6], target: 6),
+                ]
+            ).expecting(line: 3, "the live playlist lists 3 segments: keep at")
+        ],
         nonTriggering: [
-            RuleExample("six live segments", files: [
-                "master.m3u8": "#EXTM3U\n" + Examples.audioVariant(), "audio.m3u8": Examples.live(Array(repeating: 6, count: 6), target: 6),
-            ]),
+            RuleExample(
+                "six live segments",
+                files: [
+                    "master.m3u8": "#EXTM3U\n" + Examples.audioVariant(),
+                    "audio.m3u8": Examples.live(Array(repeating: 6, count: 6), target: 6),
+                ]),
             RuleExample("VOD", files: Examples.stream(Examples.audioVariant())),
         ])
 
     package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         stream.mediaPlaylists.compactMap { _, playlist, media in
             // A delta update (EXT-X-SKIP) lists fewer segments than the playlist has.
-            guard media.isLinear, media.skippedSegments == nil, !media.iFramesOnly, media.segments.count < 6 else { return nil }
+            guard media.isLinear, media.skippedSegments == nil, !media.iFramesOnly, media.segments.count < 6 else {
+                return nil
+            }
             return Finding(
                 "the live playlist lists \(media.segments.count) segment\(media.segments.count == 1 ? "" : "s"): keep at least six in it",
                 at: playlist.location(line: media.targetDurationLine ?? 1))
@@ -91,26 +119,38 @@ package struct ProgramDateTimeMissingRule: Rule {
     package init() {}
 
     package static let description = RuleDescription(
-        id: "program-date-time-missing", name: "Live playlist without EXT-X-PROGRAM-DATE-TIME", defaultSeverity: .error, settings: .appleOnly,
+        id: "program-date-time-missing", name: "Live playlist without EXT-X-PROGRAM-DATE-TIME", defaultSeverity: .error,
+        settings: .appleOnly,
         summary: "A live (linear) media playlist has no EXT-X-PROGRAM-DATE-TIME tag.",
-        rationale: "Apple's authoring specification requires EXT-X-PROGRAM-DATE-TIME in every live playlist: players map the live timeline to wall-clock time with it (the program guide, seeking back, SharePlay).",
+        rationale:
+            "Apple's authoring specification requires EXT-X-PROGRAM-DATE-TIME in every live playlist: players map the live timeline to wall-clock time with it (the program guide, seeking back, SharePlay).",
         specItems: [
-            .apple("8.4", .must, "The EXT-X-PROGRAM-DATE-TIME tag is present in every live (linear) media playlist."),
+            .apple("8.4", .must, "The EXT-X-PROGRAM-DATE-TIME tag is present in every live (linear) media playlist.")
         ],
-        triggering: [RuleExample("live playlist without the tag", files: [
-            "master.m3u8": "#EXTM3U\n" + Examples.audioVariant(), "audio.m3u8": Examples.live(),
-        ]).expecting(line: 3, "the live playlist has no")],
+        triggering: [
+            RuleExample(
+                "live playlist without the tag",
+                files: [
+                    "master.m3u8": "#EXTM3U\n" + Examples.audioVariant(), "audio.m3u8": Examples.live(),
+                ]
+            ).expecting(line: 3, "the live playlist has no")
+        ],
         nonTriggering: [
-            RuleExample("live playlist with the tag", files: [
-                "master.m3u8": "#EXTM3U\n" + Examples.audioVariant(),
-                "audio.m3u8": Examples.live().replacing("#EXTINF", with: "#EXT-X-PROGRAM-DATE-TIME:2026-01-01T00:00:00.000Z\n#EXTINF"),
-            ]),
+            RuleExample(
+                "live playlist with the tag",
+                files: [
+                    "master.m3u8": "#EXTM3U\n" + Examples.audioVariant(),
+                    "audio.m3u8": Examples.live().replacing(
+                        "#EXTINF", with: "#EXT-X-PROGRAM-DATE-TIME:2026-01-01T00:00:00.000Z\n#EXTINF"),
+                ]),
             RuleExample("VOD", files: Examples.stream(Examples.audioVariant())),
         ])
 
     package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         stream.mediaPlaylists.compactMap { _, playlist, media in
-            guard media.isLinear, !media.segments.isEmpty, !media.segments.contains(where: { $0.programDateTime != nil }) else { return nil }
+            guard media.isLinear, !media.segments.isEmpty,
+                !media.segments.contains(where: { $0.programDateTime != nil })
+            else { return nil }
             return Finding(
                 "the live playlist has no EXT-X-PROGRAM-DATE-TIME: give its first segment the wall-clock time it starts at",
                 at: playlist.location(line: media.targetDurationLine ?? 1))

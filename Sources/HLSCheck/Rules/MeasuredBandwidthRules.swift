@@ -11,7 +11,8 @@ extension VariantAnalysis {
 
     /// A rendition playlist as its EXT-X-MEDIA wrote it.
     func renditionName(_ playlistURI: String) -> String {
-        (allRenditions.first { $0.playlistURI == playlistURI } ?? subtitleRenditions.first { $0.playlistURI == playlistURI })?.rendition.uri
+        (allRenditions.first { $0.playlistURI == playlistURI }
+            ?? subtitleRenditions.first { $0.playlistURI == playlistURI })?.rendition.uri
             ?? playlistURI
     }
 
@@ -23,7 +24,8 @@ extension VariantAnalysis {
         let measured = measurements.reduce(0) { $0 + $1.measuredSegmentCount }
         let total = measurements.reduce(0) { $0 + $1.records.count }
         let unread = combinationPlaylists.filter { measurement(of: $0) == nil }.map(renditionName)
-        let playlists = unread.isEmpty ? "" : " (\(unread.joined(separator: ", ")) \(unread.count == 1 ? "was" : "were") not read)"
+        let playlists =
+            unread.isEmpty ? "" : " (\(unread.joined(separator: ", ")) \(unread.count == 1 ? "was" : "were") not read)"
         return "measured \(measured) of \(total) segments\(playlists)"
     }
 }
@@ -35,11 +37,18 @@ package struct BandwidthBelowPeakRule: Rule {
 
     package static let description = RuleDescription(
         id: "bandwidth-below-peak", name: "BANDWIDTH below measured peak", defaultSeverity: .error, scope: .variant,
-        summary: "Declared BANDWIDTH is below the measured peak of a playable combination (the variant with one rendition of each group, SUBTITLES included) by more than the tolerance (10 %; none in rfc8216).",
-        rationale: "RFC 8216 §4.3.4.2: BANDWIDTH is the largest sum of peak segment bit rates over every playable combination of renditions; Apple's authoring spec allows 10 % for VOD. The rfc8216 profile, which follows bis-22, allows nothing: BANDWIDTH is the peak, measured to the bit.",
+        summary:
+            "Declared BANDWIDTH is below the measured peak of a playable combination (the variant with one rendition of each group, SUBTITLES included) by more than the tolerance (10 %; none in rfc8216).",
+        rationale:
+            "RFC 8216 §4.3.4.2: BANDWIDTH is the largest sum of peak segment bit rates over every playable combination of renditions; Apple's authoring spec allows 10 % for VOD. The rfc8216 profile, which follows bis-22, allows nothing: BANDWIDTH is the peak, measured to the bit.",
         specItems: [
-            .bis("4.4.6.2", rfc: "4.3.4.2", .must, "Once every segment exists, BANDWIDTH is the largest sum of peak segment bit rates over the playable combinations of renditions."),
-            .apple("9.13", .must, "BANDWIDTH is the largest sum of peak segment bit rates of any playable combination of renditions."),
+            .bis(
+                "4.4.6.2", rfc: "4.3.4.2", .must,
+                "Once every segment exists, BANDWIDTH is the largest sum of peak segment bit rates over the playable combinations of renditions."
+            ),
+            .apple(
+                "9.13", .must,
+                "BANDWIDTH is the largest sum of peak segment bit rates of any playable combination of renditions."),
             .apple("1.27", .must, "For VOD, the measured peak bit rate is within 10 % of BANDWIDTH."),
             .apple("1.29", .must, "For live, the measured peak bit rate stays below 125 % of BANDWIDTH."),
         ],
@@ -49,14 +58,17 @@ package struct BandwidthBelowPeakRule: Rule {
         stream.variants.compactMap { variant in
             let tolerance = variant.isLive ? configuration.liveBandwidthTolerance : configuration.bandwidthTolerance
             guard let declared = variant.declaredBandwidth, let peak = variant.measuredPeakBitrate,
-                  Double(peak) > Double(declared) * (1 + tolerance)
+                Double(peak) > Double(declared) * (1 + tolerance)
             else { return nil }
             let column = variant.stream?.attributes["BANDWIDTH"]?.column ?? 0
             // A partial measurement still proves BANDWIDTH too low, but the real peak may be higher.
-            let advice = variant.partialMeasurementPhrase.map {
-                "\($0), so the real peak may be higher: declare at least BANDWIDTH=\(peak) once every segment is readable"
-            } ?? "declare at least BANDWIDTH=\(peak)"
-            let allowance = variant.isLive && tolerance > 0 ? ", more than the \(Int((tolerance * 100).rounded())) % a live stream may peak above it (AS 1.29)" : ""
+            let advice =
+                variant.partialMeasurementPhrase.map {
+                    "\($0), so the real peak may be higher: declare at least BANDWIDTH=\(peak) once every segment is readable"
+                } ?? "declare at least BANDWIDTH=\(peak)"
+            let allowance =
+                variant.isLive && tolerance > 0
+                ? ", more than the \(Int((tolerance * 100).rounded())) % a live stream may peak above it (AS 1.29)" : ""
             return Finding(
                 "BANDWIDTH=\(declared) but \(variant.uri) peaks at \(peak) bit/s measured\(variant.combinationPhrase) (\(percent(peak, of: declared)) over\(allowance)): \(advice)",
                 at: SourceLocation(uri: variant.location.uri, line: variant.location.line, column: column))
@@ -72,11 +84,16 @@ package struct BandwidthAbovePeakRule: Rule {
     package static let description = RuleDescription(
         id: "bandwidth-above-peak", name: "BANDWIDTH far above measured peak", defaultSeverity: .note, scope: .variant,
         settings: [.rfc8216: .severity(.error)],
-        summary: "Declared BANDWIDTH exceeds the measured peak of every playable combination (SUBTITLES included) by more than the tolerance (10 %; none in rfc8216).",
-        rationale: "Apple's HLS Authoring Specification: for VOD the measured peak must be within 10 % of BANDWIDTH; an inflated BANDWIDTH keeps players on a lower variant than the network allows. bis-22 §4.4.6.2 defines BANDWIDTH as the peak, not a ceiling: the rfc8216 profile, which follows it, makes any excess over the measured peak an error.",
+        summary:
+            "Declared BANDWIDTH exceeds the measured peak of every playable combination (SUBTITLES included) by more than the tolerance (10 %; none in rfc8216).",
+        rationale:
+            "Apple's HLS Authoring Specification: for VOD the measured peak must be within 10 % of BANDWIDTH; an inflated BANDWIDTH keeps players on a lower variant than the network allows. bis-22 §4.4.6.2 defines BANDWIDTH as the peak, not a ceiling: the rfc8216 profile, which follows it, makes any excess over the measured peak an error.",
         specItems: [
             .apple("1.27", .must, "For VOD, the measured peak bit rate is within 10 % of BANDWIDTH."),
-            .bis("4.4.6.2", rfc: "4.3.4.2", .must, "Once every segment exists, BANDWIDTH is the largest sum of peak segment bit rates over the playable combinations of renditions."),
+            .bis(
+                "4.4.6.2", rfc: "4.3.4.2", .must,
+                "Once every segment exists, BANDWIDTH is the largest sum of peak segment bit rates over the playable combinations of renditions."
+            ),
         ],
         needsMedia: true)
 
@@ -85,8 +102,8 @@ package struct BandwidthAbovePeakRule: Rule {
             // From some segments only, the real peak may be anywhere above: no verdict. A live
             // stream's segments do not all exist yet: BANDWIDTH bounds them (AS 1.29), no more.
             guard variant.isMeasurementComplete, !variant.isLive, let declared = variant.declaredBandwidth,
-                  let peak = variant.measuredPeakBitrate, peak > 0,
-                  Double(declared) > Double(peak) * (1 + configuration.bandwidthTolerance)
+                let peak = variant.measuredPeakBitrate, peak > 0,
+                Double(declared) > Double(peak) * (1 + configuration.bandwidthTolerance)
             else { return nil }
             let column = variant.stream?.attributes["BANDWIDTH"]?.column ?? 0
             return Finding(
@@ -104,10 +121,15 @@ package struct AverageBandwidthMismatchRule: Rule {
     package static let description = RuleDescription(
         id: "average-bandwidth-mismatch", name: "AVERAGE-BANDWIDTH off", defaultSeverity: .warning, scope: .variant,
         settings: [.rfc8216: .severity(.error)],
-        summary: "AVERAGE-BANDWIDTH differs from the measured average bit rate (largest over the playable combinations, SUBTITLES included) by more than the tolerance (10 %; none in rfc8216).",
-        rationale: "RFC 8216 §4.3.4.2: AVERAGE-BANDWIDTH is the largest sum of average segment bit rates over the playable combinations; Apple's authoring spec allows 10 % for VOD. The rfc8216 profile, which follows bis-22 §4.4.6.2, holds it to the measured average to the bit, an error.",
+        summary:
+            "AVERAGE-BANDWIDTH differs from the measured average bit rate (largest over the playable combinations, SUBTITLES included) by more than the tolerance (10 %; none in rfc8216).",
+        rationale:
+            "RFC 8216 §4.3.4.2: AVERAGE-BANDWIDTH is the largest sum of average segment bit rates over the playable combinations; Apple's authoring spec allows 10 % for VOD. The rfc8216 profile, which follows bis-22 §4.4.6.2, holds it to the measured average to the bit, an error.",
         specItems: [
-            .bis("4.4.6.2", rfc: "4.3.4.2", .must, "Once every segment exists, AVERAGE-BANDWIDTH is the largest sum of average segment bit rates over the playable combinations."),
+            .bis(
+                "4.4.6.2", rfc: "4.3.4.2", .must,
+                "Once every segment exists, AVERAGE-BANDWIDTH is the largest sum of average segment bit rates over the playable combinations."
+            ),
             .apple("1.26", .must, "For VOD, the average segment bit rate is within 10 % of AVERAGE-BANDWIDTH."),
             .apple("1.28", .must, "For live, the average bit rate stays below 110 % of AVERAGE-BANDWIDTH."),
         ],
@@ -118,9 +140,9 @@ package struct AverageBandwidthMismatchRule: Rule {
             // An average over some segments says nothing about the real one: no verdict, no advice.
             // A live average only has to stay under the declared one plus the tolerance (AS 1.28).
             guard variant.isMeasurementComplete, let declared = variant.declaredAverageBandwidth, declared > 0,
-                  let measured = variant.measuredAverageBitrate, measured > 0,
-                  (variant.isLive ? Double(measured) - Double(declared) : abs(Double(measured) - Double(declared)))
-                      > Double(declared) * configuration.bandwidthTolerance
+                let measured = variant.measuredAverageBitrate, measured > 0,
+                (variant.isLive ? Double(measured) - Double(declared) : abs(Double(measured) - Double(declared)))
+                    > Double(declared) * configuration.bandwidthTolerance
             else { return nil }
             let column = variant.stream?.attributes["AVERAGE-BANDWIDTH"]?.column ?? 0
             return Finding(

@@ -10,18 +10,25 @@ package struct PlaylistUnreadableRule: Rule {
         summary: "A referenced media playlist is missing or cannot be read.",
         rationale: "A player that switches to this variant or rendition stalls (RFC 8216 §4.3.4).",
         specItems: [
-            .bis("4.4.6.2", rfc: "4.3.4.2", .must, "The URI line after EXT-X-STREAM-INF identifies the variant's media playlist, which clients load."),
+            .bis(
+                "4.4.6.2", rfc: "4.3.4.2", .must,
+                "The URI line after EXT-X-STREAM-INF identifies the variant's media playlist, which clients load.")
         ],
         triggering: [
-            RuleExample("variant playlist missing", files: [
-                "master.m3u8": "#EXTM3U\n" + Examples.audioVariant() + Examples.videoVariant,
-                "video.m3u8": Examples.media(),
-            ]).expecting(line: 3, column: 1, "cannot read "),
-            RuleExample("variant is a multivariant playlist", files: [
-                "master.m3u8": "#EXTM3U\n" + Examples.audioVariant() + Examples.videoVariant,
-                "audio.m3u8": Examples.media(),
-                "video.m3u8": "#EXTM3U\n" + Examples.audioVariant(),
-            ]),
+            RuleExample(
+                "variant playlist missing",
+                files: [
+                    "master.m3u8": "#EXTM3U\n" + Examples.audioVariant() + Examples.videoVariant,
+                    "video.m3u8": Examples.media(),
+                ]
+            ).expecting(line: 3, column: 1, "cannot read "),
+            RuleExample(
+                "variant is a multivariant playlist",
+                files: [
+                    "master.m3u8": "#EXTM3U\n" + Examples.audioVariant() + Examples.videoVariant,
+                    "audio.m3u8": Examples.media(),
+                    "video.m3u8": "#EXTM3U\n" + Examples.audioVariant(),
+                ]),
         ],
         nonTriggering: [RuleExample("all playlists present", files: Examples.stream(Examples.audioVariant()))]
     )

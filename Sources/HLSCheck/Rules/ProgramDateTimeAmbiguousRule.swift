@@ -6,16 +6,26 @@ package struct ProgramDateTimeAmbiguousRule: Rule {
     package init() {}
 
     static func media(_ second: String) -> [String: String] {
-        ["master.m3u8": "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:6\n#EXT-X-PLAYLIST-TYPE:VOD\n#EXT-X-PROGRAM-DATE-TIME:2026-01-01T00:00:00.000Z\n#EXTINF:6,\ns0.ts\n#EXT-X-DISCONTINUITY\n#EXT-X-PROGRAM-DATE-TIME:\(second)\n#EXTINF:6,\ns1.ts\n#EXT-X-ENDLIST\n"]
+        [
+            "master.m3u8":
+                "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:6\n#EXT-X-PLAYLIST-TYPE:VOD\n#EXT-X-PROGRAM-DATE-TIME:2026-01-01T00:00:00.000Z\n#EXTINF:6,\ns0.ts\n#EXT-X-DISCONTINUITY\n#EXT-X-PROGRAM-DATE-TIME:\(second)\n#EXTINF:6,\ns1.ts\n#EXT-X-ENDLIST\n"
+        ]
     }
 
     package static let description = RuleDescription(
         id: "program-date-time-ambiguous", name: "Two segments share dates", defaultSeverity: .error,
-        summary: "An EXT-X-PROGRAM-DATE-TIME dates a segment a second or more before the previous segments end, or inside a segment before it.",
-        rationale: "bis-22 §6.2.1: the dates of a playlist must map to one segment each; overlaps under a second are tolerated, and where segments overlap the later one may overlap the earlier only in part. A player seeking to a date (or placing a date range) cannot tell which of two segments plays it.",
+        summary:
+            "An EXT-X-PROGRAM-DATE-TIME dates a segment a second or more before the previous segments end, or inside a segment before it.",
+        rationale:
+            "bis-22 §6.2.1: the dates of a playlist must map to one segment each; overlaps under a second are tolerated, and where segments overlap the later one may overlap the earlier only in part. A player seeking to a date (or placing a date range) cannot tell which of two segments plays it.",
         specItems: [
-            .bis("6.2.1", .must, "No EXT-X-PROGRAM-DATE-TIME makes the mapping between date and segment ambiguous; overlaps under a second are allowed."),
-            .bis("6.2.1", .must, "Where the dates of two segments overlap, the later segment overlaps the earlier one only partially."),
+            .bis(
+                "6.2.1", .must,
+                "No EXT-X-PROGRAM-DATE-TIME makes the mapping between date and segment ambiguous; overlaps under a second are allowed."
+            ),
+            .bis(
+                "6.2.1", .must,
+                "Where the dates of two segments overlap, the later segment overlaps the earlier one only partially."),
         ],
         triggering: [
             RuleExample("the second segment dated 3 s into the first", files: media("2026-01-01T00:00:03.000Z"))
@@ -46,16 +56,20 @@ package struct ProgramDateTimeAmbiguousRule: Rule {
                 if explicit != nil, let earlier = furthest {
                     let line = segment.extinfLine ?? segment.uriLine
                     if start >= earlier.start, end <= earlier.end, segment.duration > 0 {
-                        findings.append(Finding(
-                            "EXT-X-PROGRAM-DATE-TIME dates this segment inside the segment on line \(earlier.line) (\(Self.seconds(start - earlier.start)) s after its start, ending before it does): its dates belong to two segments; date it after the earlier one ends",
-                            at: playlist.location(line: line)))
+                        findings.append(
+                            Finding(
+                                "EXT-X-PROGRAM-DATE-TIME dates this segment inside the segment on line \(earlier.line) (\(Self.seconds(start - earlier.start)) s after its start, ending before it does): its dates belong to two segments; date it after the earlier one ends",
+                                at: playlist.location(line: line)))
                     } else if start <= earlier.end - 1 {
-                        findings.append(Finding(
-                            "EXT-X-PROGRAM-DATE-TIME dates this segment \(Self.seconds(earlier.end - start)) s before the segment on line \(earlier.line) ends: those dates map to two segments; overlaps of a second or more make the date-to-segment mapping ambiguous",
-                            at: playlist.location(line: line)))
+                        findings.append(
+                            Finding(
+                                "EXT-X-PROGRAM-DATE-TIME dates this segment \(Self.seconds(earlier.end - start)) s before the segment on line \(earlier.line) ends: those dates map to two segments; overlaps of a second or more make the date-to-segment mapping ambiguous",
+                                at: playlist.location(line: line)))
                     }
                 }
-                if end > (furthest?.end ?? -.infinity) { furthest = (start, end, segment.extinfLine ?? segment.uriLine) }
+                if end > (furthest?.end ?? -.infinity) {
+                    furthest = (start, end, segment.extinfLine ?? segment.uriLine)
+                }
                 next = end
             }
             return findings

@@ -15,13 +15,26 @@ package struct SegmentUnreadableRule: Rule {
 
     package static let description = RuleDescription(
         id: "segment-unreadable", name: "Segment unreadable", defaultSeverity: .error, scope: .variant,
-        summary: "A segment is missing, truncated or cannot be demuxed; a missing one not marked EXT-X-GAP; an encrypted-looking one without EXT-X-KEY; a clear one under an AES-128 key.",
-        rationale: "A player that reaches this segment stalls or skips (RFC 8216 §3). bis-22 §6.2.1: a segment whose media the server does not have is a gap segment and carries EXT-X-GAP, so that clients skip it without asking; one that is missing (no such file, HTTP 404 or 410) without the tag is either a gap segment without EXT-X-GAP or a broken URI, and the finding says both. EXT-X-GAP segments are never read. bis-22 §6.2.3: an encrypted segment has an EXT-X-KEY and a clear one is under METHOD=NONE or before the first key; bytes that do not demux and look like AES-128 ciphertext (whole 16-byte blocks, no container structure, byte values as evenly spread as random ones) without a key, and an AES-128 segment whose bytes are plain MPEG-TS, fMP4 or packed audio before decryption, are told apart from other unreadable segments.",
+        summary:
+            "A segment is missing, truncated or cannot be demuxed; a missing one not marked EXT-X-GAP; an encrypted-looking one without EXT-X-KEY; a clear one under an AES-128 key.",
+        rationale:
+            "A player that reaches this segment stalls or skips (RFC 8216 §3). bis-22 §6.2.1: a segment whose media the server does not have is a gap segment and carries EXT-X-GAP, so that clients skip it without asking; one that is missing (no such file, HTTP 404 or 410) without the tag is either a gap segment without EXT-X-GAP or a broken URI, and the finding says both. EXT-X-GAP segments are never read. bis-22 §6.2.3: an encrypted segment has an EXT-X-KEY and a clear one is under METHOD=NONE or before the first key; bytes that do not demux and look like AES-128 ciphertext (whole 16-byte blocks, no container structure, byte values as evenly spread as random ones) without a key, and an AES-128 segment whose bytes are plain MPEG-TS, fMP4 or packed audio before decryption, are told apart from other unreadable segments.",
         specItems: [
-            SpecItem("RFC 8216 §3", .must, "Each media segment is a resource of one of the supported formats, at the URI its playlist gives."),
-            .bis("6.2.1", .must, "Gap segments carry EXT-X-GAP: a segment that does not exist and is not marked EXT-X-GAP is reported as missing, with EXT-X-GAP named as the fix if it is a gap."),
-            .bis("6.2.3", .must, "Every encrypted segment has an EXT-X-KEY with a URI to its key: a keyless segment that does not demux and looks like AES-128 ciphertext is reported as encrypted."),
-            .bis("6.2.3", .must, "Every unencrypted segment is under METHOD=NONE or before the first key tag: an AES-128 segment whose bytes plainly are MPEG-TS, fMP4 or packed audio before decryption is reported as clear."),
+            SpecItem(
+                "RFC 8216 §3", .must,
+                "Each media segment is a resource of one of the supported formats, at the URI its playlist gives."),
+            .bis(
+                "6.2.1", .must,
+                "Gap segments carry EXT-X-GAP: a segment that does not exist and is not marked EXT-X-GAP is reported as missing, with EXT-X-GAP named as the fix if it is a gap."
+            ),
+            .bis(
+                "6.2.3", .must,
+                "Every encrypted segment has an EXT-X-KEY with a URI to its key: a keyless segment that does not demux and looks like AES-128 ciphertext is reported as encrypted."
+            ),
+            .bis(
+                "6.2.3", .must,
+                "Every unencrypted segment is under METHOD=NONE or before the first key tag: an AES-128 segment whose bytes plainly are MPEG-TS, fMP4 or packed audio before decryption is reported as clear."
+            ),
         ],
         needsMedia: true)
 
@@ -30,10 +43,12 @@ package struct SegmentUnreadableRule: Rule {
         let outside = stream.loaded.outsideRootURIs
         return measuredRecords(stream).compactMap { measurement, record in
             guard let problem = record.problem,
-                  !outside.contains(URIResolver.resolve(record.uri, against: measurement.playlistURI))
+                !outside.contains(URIResolver.resolve(record.uri, against: measurement.playlistURI))
             else { return nil }
-            let gap = Self.isMissingResource(problem)
-                ? "; if its media is missing from the source, mark it with EXT-X-GAP (bis-22 §6.2.1), otherwise publish it at this URI" : ""
+            let gap =
+                Self.isMissingResource(problem)
+                ? "; if its media is missing from the source, mark it with EXT-X-GAP (bis-22 §6.2.1), otherwise publish it at this URI"
+                : ""
             return Finding(
                 "segment \(record.uri): \(problem); it is left out of this playlist's bit-rate measurement\(gap)",
                 at: SourceLocation(uri: measurement.playlistURI, line: record.line))
@@ -56,22 +71,31 @@ package struct SegmentEncryptedRule: Rule {
 
     package static let description = RuleDescription(
         id: "segment-encrypted", name: "Encrypted content not inspected", defaultSeverity: .note, scope: .variant,
-        summary: "Encrypted segments could not be decrypted (no reachable AES-128 key, or SAMPLE-AES): their bytes count for bit rate, but codecs, poster and durations are not checked.",
-        rationale: "RFC 8216 §4.3.2.4, §5.2: AES-128 segments decrypt with the key at the EXT-X-KEY URI; hlscheck decrypts them when it can read the key, as Apple's mediastreamvalidator does, and says so when it cannot.",
+        summary:
+            "Encrypted segments could not be decrypted (no reachable AES-128 key, or SAMPLE-AES): their bytes count for bit rate, but codecs, poster and durations are not checked.",
+        rationale:
+            "RFC 8216 §4.3.2.4, §5.2: AES-128 segments decrypt with the key at the EXT-X-KEY URI; hlscheck decrypts them when it can read the key, as Apple's mediastreamvalidator does, and says so when it cannot.",
         needsMedia: true,
         triggering: [
-            RuleExample("AES-128 key file missing", files: [
-                "master.m3u8": "#EXTM3U\n" + Examples.audioVariant(),
-                "audio.m3u8": "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:6\n#EXT-X-KEY:METHOD=AES-128,URI=\"missing.key\"\n#EXTINF:6.0,\nseg0.ts\n#EXT-X-ENDLIST\n",
-                "seg0.ts": String(repeating: "encrypted bytes.", count: 2),
-            ]).expecting(line: 5, "are encrypted and were not decrypted")
+            RuleExample(
+                "AES-128 key file missing",
+                files: [
+                    "master.m3u8": "#EXTM3U\n" + Examples.audioVariant(),
+                    "audio.m3u8":
+                        "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:6\n#EXT-X-KEY:METHOD=AES-128,URI=\"missing.key\"\n#EXTINF:6.0,\nseg0.ts\n#EXT-X-ENDLIST\n",
+                    "seg0.ts": String(repeating: "encrypted bytes.", count: 2),
+                ]
+            ).expecting(line: 5, "are encrypted and were not decrypted")
         ],
         nonTriggering: [
-            RuleExample("clear segment", files: [
-                "master.m3u8": "#EXTM3U\n" + Examples.audioVariant(),
-                "audio.m3u8": "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:6\n#EXTINF:6.0,\nseg0.ts\n#EXT-X-ENDLIST\n",
-                "seg0.ts": "not a transport stream",
-            ])
+            RuleExample(
+                "clear segment",
+                files: [
+                    "master.m3u8": "#EXTM3U\n" + Examples.audioVariant(),
+                    "audio.m3u8":
+                        "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:6\n#EXTINF:6.0,\nseg0.ts\n#EXT-X-ENDLIST\n",
+                    "seg0.ts": "not a transport stream",
+                ])
         ])
 
     package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
@@ -96,18 +120,23 @@ package struct ExtinfDurationMismatchRule: Rule {
     package init() {}
 
     package static let description = RuleDescription(
-        id: "extinf-duration-mismatch", name: "EXTINF differs from the media", defaultSeverity: .warning, scope: .variant, settings: .errorForApple,
+        id: "extinf-duration-mismatch", name: "EXTINF differs from the media", defaultSeverity: .warning,
+        scope: .variant, settings: .errorForApple,
         summary: "A segment's EXTINF differs from its duration measured from packet timestamps by more than 0.5 s.",
-        rationale: "RFC 8216 §4.3.2.1: EXTINF is the segment's duration; wrong values shift seeking, the timeline and every bit rate computed from them.",
+        rationale:
+            "RFC 8216 §4.3.2.1: EXTINF is the segment's duration; wrong values shift seeking, the timeline and every bit rate computed from them.",
         specItems: [
-            .bis("4.4.4.1", rfc: "4.3.2.1", .should, "EXTINF gives the segment's duration, accurately enough that summed durations add no perceptible error."),
+            .bis(
+                "4.4.4.1", rfc: "4.3.2.1", .should,
+                "EXTINF gives the segment's duration, accurately enough that summed durations add no perceptible error."
+            )
         ],
         needsMedia: true)
 
     package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         measuredRecords(stream).compactMap { measurement, record in
             guard let measured = record.measuredDuration, record.problem == nil,
-                  abs(measured - record.extinf) > configuration.durationTolerance
+                abs(measured - record.extinf) > configuration.durationTolerance
             else { return nil }
             return Finding(
                 "segment \(record.uri) lasts \(seconds(measured)) s by its timestamps but EXTINF says \(seconds(record.extinf)) s",
@@ -122,18 +151,24 @@ package struct PackedAudioTimestampMissingRule: Rule {
     package init() {}
 
     package static let description = RuleDescription(
-        id: "packed-audio-timestamp-missing", name: "Packed audio without timestamp", defaultSeverity: .error, scope: .variant,
-        summary: "A packed-audio segment (AAC, MP3, AC-3, E-AC-3) does not start with an ID3 PRIV transportStreamTimestamp.",
-        rationale: "RFC 8216 §3.4: each packed-audio segment MUST signal the timestamp of its first sample with an ID3 PRIV tag at the beginning of the segment.",
+        id: "packed-audio-timestamp-missing", name: "Packed audio without timestamp", defaultSeverity: .error,
+        scope: .variant,
+        summary:
+            "A packed-audio segment (AAC, MP3, AC-3, E-AC-3) does not start with an ID3 PRIV transportStreamTimestamp.",
+        rationale:
+            "RFC 8216 §3.4: each packed-audio segment MUST signal the timestamp of its first sample with an ID3 PRIV tag at the beginning of the segment.",
         specItems: [
-            SpecItem("RFC 8216 §3.4", .must, "Each packed-audio segment signals the timestamp of its first sample with an ID3 PRIV transportStreamTimestamp at its start."),
+            SpecItem(
+                "RFC 8216 §3.4", .must,
+                "Each packed-audio segment signals the timestamp of its first sample with an ID3 PRIV transportStreamTimestamp at its start."
+            )
         ],
         needsMedia: true)
 
     package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         measuredRecords(stream).compactMap { measurement, record in
             guard record.container?.isPackedAudio == true, record.problem == nil, !record.encrypted,
-                  !record.startsWithTimestampTag
+                !record.startsWithTimestampTag
             else { return nil }
             return Finding(
                 "packed-audio segment \(record.uri) does not start with an ID3 tag carrying the com.apple.streaming.transportStreamTimestamp PRIV frame",
@@ -148,18 +183,20 @@ package struct AudioOnlyContainsVideoRule: Rule {
     package init() {}
 
     package static let description = RuleDescription(
-        id: "audio-only-contains-video", name: "Audio-only variant carries video", defaultSeverity: .error, scope: .variant,
+        id: "audio-only-contains-video", name: "Audio-only variant carries video", defaultSeverity: .error,
+        scope: .variant,
         summary: "A variant declared audio-only (by CODECS) carries a video track.",
-        rationale: "Players pick the audio-only variant by its CODECS; video inside it wastes the cellular budget and contradicts the declaration (RFC 8216 §4.3.4.2).",
+        rationale:
+            "Players pick the audio-only variant by its CODECS; video inside it wastes the cellular budget and contradicts the declaration (RFC 8216 §4.3.4.2).",
         specItems: [
-            .bis("6.2.4", .must, "CODECS lists every media format present in any segment of the variant stream."),
+            .bis("6.2.4", .must, "CODECS lists every media format present in any segment of the variant stream.")
         ],
         needsMedia: true)
 
     package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         stream.variants.compactMap { variant in
             guard variant.isDeclaredAudioOnly, let measurement = variant.measurement, measurement.containsVideo,
-                  let first = measurement.records.first(where: \.hasVideo)
+                let first = measurement.records.first(where: \.hasVideo)
             else { return nil }
             return Finding(
                 "variant \(variant.uri) is declared audio-only (CODECS=\"\(variant.stream?.codecs?.joined(separator: ",") ?? "")\") but \(first.uri) carries video",
@@ -202,11 +239,18 @@ package struct CodecsMismatchRule: Rule {
 
     package static let description = RuleDescription(
         id: "codecs-mismatch", name: "CODECS differs from the media", defaultSeverity: .error, scope: .variant,
-        summary: "CODECS does not match the RFC 6381 codec strings of what the segments of the playable combinations contain, or, for an I-frame stream, what its I-frames contain.",
-        rationale: "RFC 8216 §4.3.4.2: CODECS MUST list every media format present in the variant's segments; players use it to skip variants they cannot decode. An I-frame stream's formats are read from the first I-frame of each resource and of each run after EXT-X-DISCONTINUITY, the only places where a format may change.",
+        summary:
+            "CODECS does not match the RFC 6381 codec strings of what the segments of the playable combinations contain, or, for an I-frame stream, what its I-frames contain.",
+        rationale:
+            "RFC 8216 §4.3.4.2: CODECS MUST list every media format present in the variant's segments; players use it to skip variants they cannot decode. An I-frame stream's formats are read from the first I-frame of each resource and of each run after EXT-X-DISCONTINUITY, the only places where a format may change.",
         specItems: [
-            .bis("6.2.4", .must, "CODECS lists every media format present in any segment of the variant stream, and nothing else."),
-            .bis("4.4.6.2", rfc: "4.3.4.2", .must, "CODECS of a variant with IMSC subtitle renditions (fMP4 with the stpp sample entry) names them, such as stpp.ttml.im1t."),
+            .bis(
+                "6.2.4", .must,
+                "CODECS lists every media format present in any segment of the variant stream, and nothing else."),
+            .bis(
+                "4.4.6.2", rfc: "4.3.4.2", .must,
+                "CODECS of a variant with IMSC subtitle renditions (fMP4 with the stpp sample entry) names them, such as stpp.ttml.im1t."
+            ),
         ],
         needsMedia: true)
 
@@ -216,7 +260,9 @@ package struct CodecsMismatchRule: Rule {
     package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         stream.variants.compactMap { variant in
             // The verdict `hlscheck fix` acts on too (FixPlan).
-            guard let declared = variant.stream?.codecs, let verdict = variant.codecsVerdict, verdict.isWrong else { return nil }
+            guard let declared = variant.stream?.codecs, let verdict = variant.codecsVerdict, verdict.isWrong else {
+                return nil
+            }
             let column = variant.stream?.attributes["CODECS"]?.column ?? 0
             return Finding(
                 "CODECS=\"\(declared.joined(separator: ","))\" of \(variant.uri): \(verdict.phrase) (detected: \(variant.detectedCodecs.joined(separator: ",")))",
@@ -231,11 +277,16 @@ package struct CodecsSampleEntryMismatchRule: Rule {
     package init() {}
 
     package static let description = RuleDescription(
-        id: "codecs-sample-entry-mismatch", name: "CODECS names the other sample entry", defaultSeverity: .warning, scope: .variant,
+        id: "codecs-sample-entry-mismatch", name: "CODECS names the other sample entry", defaultSeverity: .warning,
+        scope: .variant,
         summary: "CODECS declares avc1 where the fMP4 segments use avc3 (or hvc1 for hev1, and the reverse).",
-        rationale: "RFC 6381 §3.3 and ISO/IEC 14496-15: avc3/hev1 carry parameter sets in band, avc1/hvc1 in the sample entry; some players (Apple's among them for HEVC) accept only the one they were told about.",
+        rationale:
+            "RFC 6381 §3.3 and ISO/IEC 14496-15: avc3/hev1 carry parameter sets in band, avc1/hvc1 in the sample entry; some players (Apple's among them for HEVC) accept only the one they were told about.",
         specItems: [
-            SpecItem("RFC 6381 §3.3", .must, "avc1/hvc1 and avc3/hev1 name different sample entries (parameter sets in the sample entry or in band); the codec string names the one used."),
+            SpecItem(
+                "RFC 6381 §3.3", .must,
+                "avc1/hvc1 and avc3/hev1 name different sample entries (parameter sets in the sample entry or in band); the codec string names the one used."
+            )
         ],
         needsMedia: true)
 
@@ -258,12 +309,20 @@ package struct ResolutionMismatchRule: Rule {
     package init() {}
 
     package static let description = RuleDescription(
-        id: "resolution-mismatch", name: "RESOLUTION differs from the video", defaultSeverity: .warning, scope: .variant,
-        summary: "RESOLUTION differs from the width × height of the video in the segments of the variant or of a video rendition of its VIDEO group.",
-        rationale: "RFC 8216 §4.3.4.2: RESOLUTION is the optimal pixel resolution of the video; players use it to pick a variant for the screen. bis-22 §4.4.6.2.1: with a VIDEO group, every video rendition of the group has that resolution, since a player that switches angle keeps the variant it chose for the screen.",
+        id: "resolution-mismatch", name: "RESOLUTION differs from the video", defaultSeverity: .warning,
+        scope: .variant,
+        summary:
+            "RESOLUTION differs from the width × height of the video in the segments of the variant or of a video rendition of its VIDEO group.",
+        rationale:
+            "RFC 8216 §4.3.4.2: RESOLUTION is the optimal pixel resolution of the video; players use it to pick a variant for the screen. bis-22 §4.4.6.2.1: with a VIDEO group, every video rendition of the group has that resolution, since a player that switches angle keeps the variant it chose for the screen.",
         specItems: [
-            .bis("4.4.6.2.1", rfc: "4.3.4.2.1", .must, "The video of a variant has the optimal pixel resolution its RESOLUTION declares."),
-            .bis("4.4.6.2.1", rfc: "4.3.4.2.1", .must, "With RESOLUTION and VIDEO, every video rendition of the group has the optimal resolution RESOLUTION declares."),
+            .bis(
+                "4.4.6.2.1", rfc: "4.3.4.2.1", .must,
+                "The video of a variant has the optimal pixel resolution its RESOLUTION declares."),
+            .bis(
+                "4.4.6.2.1", rfc: "4.3.4.2.1", .must,
+                "With RESOLUTION and VIDEO, every video rendition of the group has the optimal resolution RESOLUTION declares."
+            ),
         ],
         needsMedia: true)
 
@@ -274,20 +333,23 @@ package struct ResolutionMismatchRule: Rule {
             guard let declared = variant.stream?.resolution else { continue }
             if let actual = variant.measuredResolution, actual != declared {
                 let column = variant.stream?.attributes["RESOLUTION"]?.column ?? 0
-                findings.append(Finding(
-                    "RESOLUTION=\(declared) but the video of \(variant.uri) is \(actual)",
-                    at: SourceLocation(uri: variant.location.uri, line: variant.location.line, column: column)))
+                findings.append(
+                    Finding(
+                        "RESOLUTION=\(declared) but the video of \(variant.uri) is \(actual)",
+                        at: SourceLocation(uri: variant.location.uri, line: variant.location.line, column: column)))
             }
             // bis-22 §4.4.6.2.1: each video rendition of the VIDEO group, told once per
             // rendition and declared resolution, at its EXT-X-MEDIA line.
             for rendition in variant.videoRenditions {
                 guard let uri = rendition.playlistURI, uri != variant.playlistURI,
-                      let actual = rendition.measurement?.records.lazy.compactMap(\.videoResolution).first, actual != declared,
-                      renditionsSeen.insert("\(rendition.rendition.line) \(declared)").inserted
+                    let actual = rendition.measurement?.records.lazy.compactMap(\.videoResolution).first,
+                    actual != declared,
+                    renditionsSeen.insert("\(rendition.rendition.line) \(declared)").inserted
                 else { continue }
-                findings.append(Finding(
-                    "the video of rendition \"\(rendition.rendition.name ?? "")\" (\(rendition.rendition.uri ?? uri)) is \(actual), but the variant on line \(variant.location.line) that uses its VIDEO group \"\(rendition.rendition.groupID ?? "")\" declares RESOLUTION=\(declared); every video rendition of a group must have the variant's resolution: move it to a group of its own",
-                    at: stream.root.location(line: rendition.rendition.line)))
+                findings.append(
+                    Finding(
+                        "the video of rendition \"\(rendition.rendition.name ?? "")\" (\(rendition.rendition.uri ?? uri)) is \(actual), but the variant on line \(variant.location.line) that uses its VIDEO group \"\(rendition.rendition.groupID ?? "")\" declares RESOLUTION=\(declared); every video rendition of a group must have the variant's resolution: move it to a group of its own",
+                        at: stream.root.location(line: rendition.rendition.line)))
             }
         }
         return findings

@@ -12,7 +12,8 @@ package struct SessionDataFormatMismatchRule: Rule {
 
     package static let description = RuleDescription(
         id: "session-data-format-mismatch", name: "Session data not in its FORMAT", defaultSeverity: .error,
-        summary: "The resource an EXT-X-SESSION-DATA URI names is not JSON although its FORMAT is JSON (the default), or it cannot be read.",
+        summary:
+            "The resource an EXT-X-SESSION-DATA URI names is not JSON although its FORMAT is JSON (the default), or it cannot be read.",
         rationale: """
             bis-22 §4.4.6.4: with a URI, EXT-X-SESSION-DATA points at its value instead of \
             carrying it, and FORMAT says what the resource is: JSON (RFC 8259), the default, or \
@@ -21,23 +22,41 @@ package struct SessionDataFormatMismatchRule: Rule {
             read like a segment (not with --playlist-only), within the stream's root.
             """,
         specItems: [
-            .bis("4.4.6.4", rfc: "4.3.4.4", .must, "The resource at a session-data URI has the FORMAT declared (JSON by default): a FORMAT=JSON resource parses as JSON."),
+            .bis(
+                "4.4.6.4", rfc: "4.3.4.4", .must,
+                "The resource at a session-data URI has the FORMAT declared (JSON by default): a FORMAT=JSON resource parses as JSON."
+            )
         ],
         needsMedia: true,
         triggering: [
-            RuleExample("a title file that is not JSON", files: stream(
-                "#EXT-X-SESSION-DATA:DATA-ID=\"com.example.title\",URI=\"title.json\"\n", ["title.json": "title: Big Buck Bunny\n"]))
-                .expecting(line: 3, "is not JSON"),
-            RuleExample("FORMAT=JSON and the file is missing", files: stream(
-                "#EXT-X-SESSION-DATA:DATA-ID=\"com.example.lyrics\",URI=\"lyrics.json\",FORMAT=JSON\n", [:]))
-                .expecting(line: 3, "cannot be read"),
+            RuleExample(
+                "a title file that is not JSON",
+                files: stream(
+                    "#EXT-X-SESSION-DATA:DATA-ID=\"com.example.title\",URI=\"title.json\"\n",
+                    ["title.json": "title: Big Buck Bunny\n"])
+            )
+            .expecting(line: 3, "is not JSON"),
+            RuleExample(
+                "FORMAT=JSON and the file is missing",
+                files: stream(
+                    "#EXT-X-SESSION-DATA:DATA-ID=\"com.example.lyrics\",URI=\"lyrics.json\",FORMAT=JSON\n", [:])
+            )
+            .expecting(line: 3, "cannot be read"),
         ],
         nonTriggering: [
-            RuleExample("a JSON title", files: stream(
-                "#EXT-X-SESSION-DATA:DATA-ID=\"com.example.title\",URI=\"title.json\"\n", ["title.json": "{\"en\": \"Big Buck Bunny\"}\n"])),
-            RuleExample("RAW data", files: stream(
-                "#EXT-X-SESSION-DATA:DATA-ID=\"com.example.cover\",URI=\"cover.bin\",FORMAT=RAW\n", ["cover.bin": "not JSON at all"])),
-            RuleExample("a VALUE", files: stream("#EXT-X-SESSION-DATA:DATA-ID=\"com.example.title\",VALUE=\"Big Buck Bunny\"\n", [:])),
+            RuleExample(
+                "a JSON title",
+                files: stream(
+                    "#EXT-X-SESSION-DATA:DATA-ID=\"com.example.title\",URI=\"title.json\"\n",
+                    ["title.json": "{\"en\": \"Big Buck Bunny\"}\n"])),
+            RuleExample(
+                "RAW data",
+                files: stream(
+                    "#EXT-X-SESSION-DATA:DATA-ID=\"com.example.cover\",URI=\"cover.bin\",FORMAT=RAW\n",
+                    ["cover.bin": "not JSON at all"])),
+            RuleExample(
+                "a VALUE",
+                files: stream("#EXT-X-SESSION-DATA:DATA-ID=\"com.example.title\",VALUE=\"Big Buck Bunny\"\n", [:])),
         ])
 
     package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {

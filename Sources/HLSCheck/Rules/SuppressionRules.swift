@@ -12,15 +12,23 @@ package struct SuppressionUnknownRuleRule: Rule {
             author meant to record is lost. `hlscheck rules` lists the ids (docs/configuration.md, in-file exceptions).
             """,
         triggering: [
-            RuleExample("a misspelt rule id", files: Examples.stream(
-                "# hlscheck-disable-next-line codec-missing\n" + Examples.audioVariant())).expecting(line: 3, "# hlscheck-disable-next-line names"),
-            RuleExample("a misspelt directive", files: Examples.stream(
-                "# hlscheck-disable-nextline playlist-syntax\n" + Examples.audioVariant())),
+            RuleExample(
+                "a misspelt rule id",
+                files: Examples.stream(
+                    "# hlscheck-disable-next-line codec-missing\n" + Examples.audioVariant())
+            ).expecting(line: 3, "# hlscheck-disable-next-line names"),
+            RuleExample(
+                "a misspelt directive",
+                files: Examples.stream(
+                    "# hlscheck-disable-nextline playlist-syntax\n" + Examples.audioVariant())),
         ],
         nonTriggering: [
-            RuleExample("a known rule id", files: Examples.stream(
-                "# hlscheck-disable-next-line playlist-syntax\n" + Examples.audioVariant())),
-            RuleExample("an ordinary comment", files: Examples.stream("# hlscheck is run in CI\n" + Examples.audioVariant())),
+            RuleExample(
+                "a known rule id",
+                files: Examples.stream(
+                    "# hlscheck-disable-next-line playlist-syntax\n" + Examples.audioVariant())),
+            RuleExample(
+                "an ordinary comment", files: Examples.stream("# hlscheck is run in CI\n" + Examples.audioVariant())),
         ]
     )
 
@@ -43,26 +51,43 @@ package struct SuppressionUnusedRule: Rule {
             run (switched off, or needing segments under --playlist-only) are never called unused.
             """,
         triggering: [
-            RuleExample("a next-line directive before a valid line", files: Examples.stream(
-                "# hlscheck-disable-next-line playlist-syntax\n" + Examples.audioVariant())).expecting(line: 3, "# hlscheck-disable-next-line playlist-syntax"),
-            RuleExample("a region with nothing in it", files: Examples.stream(
-                "# hlscheck-disable playlist-syntax\n" + Examples.audioVariant() + "# hlscheck-enable playlist-syntax\n")),
-            RuleExample("an enable without a disable", files: Examples.stream(
-                Examples.audioVariant() + "# hlscheck-enable playlist-syntax\n")),
+            RuleExample(
+                "a next-line directive before a valid line",
+                files: Examples.stream(
+                    "# hlscheck-disable-next-line playlist-syntax\n" + Examples.audioVariant())
+            ).expecting(line: 3, "# hlscheck-disable-next-line playlist-syntax"),
+            RuleExample(
+                "a region with nothing in it",
+                files: Examples.stream(
+                    "# hlscheck-disable playlist-syntax\n" + Examples.audioVariant()
+                        + "# hlscheck-enable playlist-syntax\n")),
+            RuleExample(
+                "an enable without a disable",
+                files: Examples.stream(
+                    Examples.audioVariant() + "# hlscheck-enable playlist-syntax\n")),
         ],
         nonTriggering: [
-            RuleExample("a next-line directive that excuses a finding", files: [
-                "master.m3u8": "#EXTM3U\n# hlscheck-disable-next-line playlist-syntax\n#EXT-X-STREAM-INF:CODECS=\"mp4a.40.2\"\naudio.m3u8\n",
-                "audio.m3u8": Examples.media(),
-            ]),
-            RuleExample("a file-level directive that excuses a finding", files: [
-                "master.m3u8": "#EXTM3U\n#EXT-X-STREAM-INF:CODECS=\"mp4a.40.2\"\naudio.m3u8\n# hlscheck-disable-file playlist-syntax\n",
-                "audio.m3u8": Examples.media(),
-            ]),
-            RuleExample("a region that excuses a finding", files: [
-                "master.m3u8": "#EXTM3U\n# hlscheck-disable playlist-syntax\n#EXT-X-STREAM-INF:CODECS=\"mp4a.40.2\"\naudio.m3u8\n# hlscheck-enable playlist-syntax\n",
-                "audio.m3u8": Examples.media(),
-            ]),
+            RuleExample(
+                "a next-line directive that excuses a finding",
+                files: [
+                    "master.m3u8":
+                        "#EXTM3U\n# hlscheck-disable-next-line playlist-syntax\n#EXT-X-STREAM-INF:CODECS=\"mp4a.40.2\"\naudio.m3u8\n",
+                    "audio.m3u8": Examples.media(),
+                ]),
+            RuleExample(
+                "a file-level directive that excuses a finding",
+                files: [
+                    "master.m3u8":
+                        "#EXTM3U\n#EXT-X-STREAM-INF:CODECS=\"mp4a.40.2\"\naudio.m3u8\n# hlscheck-disable-file playlist-syntax\n",
+                    "audio.m3u8": Examples.media(),
+                ]),
+            RuleExample(
+                "a region that excuses a finding",
+                files: [
+                    "master.m3u8":
+                        "#EXTM3U\n# hlscheck-disable playlist-syntax\n#EXT-X-STREAM-INF:CODECS=\"mp4a.40.2\"\naudio.m3u8\n# hlscheck-enable playlist-syntax\n",
+                    "audio.m3u8": Examples.media(),
+                ]),
         ]
     )
 

@@ -16,7 +16,9 @@ private func demuxedRecords(_ stream: StreamAnalysis) -> [(PlaylistMeasurement, 
 
 /// Consecutive pairs of demuxed records that follow each other in the playlist (media sequence
 /// numbers one apart): the joins a player crosses without being told of a discontinuity.
-private func joins(_ records: LazyFilterSequence<SegmentRecords>) -> some Sequence<(previous: SegmentRecord, next: SegmentRecord)> {
+private func joins(_ records: LazyFilterSequence<SegmentRecords>) -> some Sequence<
+    (previous: SegmentRecord, next: SegmentRecord)
+> {
     zip(records, records.dropFirst()).lazy.compactMap { previous, next in
         next.mediaSequence == previous.mediaSequence + 1 && !next.discontinuity ? (previous, next) : nil
     }
@@ -34,11 +36,15 @@ package struct ContinuityErrorRule: Rule {
 
     package static let description = RuleDescription(
         id: "continuity-error", name: "TS continuity counter gap", defaultSeverity: .warning, scope: .variant,
-        summary: "An MPEG-TS continuity_counter skips inside a segment, or does not continue across the join with the previous segment.",
-        rationale: "ISO/IEC 13818-1 §2.4.3.3: the continuity_counter increments by one with each packet of a PID that carries payload; a gap means packets were lost or the segments were cut from different muxer runs, and demuxers drop the PES packet it interrupts. A join is only checked between segments that follow each other without EXT-X-DISCONTINUITY (RFC 8216 §4.3.2.3).",
+        summary:
+            "An MPEG-TS continuity_counter skips inside a segment, or does not continue across the join with the previous segment.",
+        rationale:
+            "ISO/IEC 13818-1 §2.4.3.3: the continuity_counter increments by one with each packet of a PID that carries payload; a gap means packets were lost or the segments were cut from different muxer runs, and demuxers drop the PES packet it interrupts. A join is only checked between segments that follow each other without EXT-X-DISCONTINUITY (RFC 8216 §4.3.2.3).",
         specItems: [
             .apple("7.2", .must, "In a transport stream, continuity counters and timestamps are sequential."),
-            SpecItem("ISO/IEC 13818-1 §2.4.3.3", .must, "continuity_counter increments by one with each packet of a PID that carries payload."),
+            SpecItem(
+                "ISO/IEC 13818-1 §2.4.3.3", .must,
+                "continuity_counter increments by one with each packet of a PID that carries payload."),
         ],
         needsMedia: true)
 
@@ -46,11 +52,13 @@ package struct ContinuityErrorRule: Rule {
         demuxedRecords(stream).flatMap { measurement, records -> [Finding] in
             var findings: [Finding] = []
             for record in records {
-                guard let continuity = record.continuity, continuity.errorCount > 0, let first = continuity.errors.first else { continue }
+                guard let continuity = record.continuity, continuity.errorCount > 0, let first = continuity.errors.first
+                else { continue }
                 let more = continuity.errorCount > 1 ? " (and \(continuity.errorCount - 1) more)" : ""
-                findings.append(Finding(
-                    "segment \(record.uri): continuity_counter gap on PID \(hex(first.pid)) at packet \(first.packetIndex): expected \(first.expected), found \(first.found)\(more); packets were lost",
-                    at: SourceLocation(uri: measurement.playlistURI, line: record.line)))
+                findings.append(
+                    Finding(
+                        "segment \(record.uri): continuity_counter gap on PID \(hex(first.pid)) at packet \(first.packetIndex): expected \(first.expected), found \(first.found)\(more); packets were lost",
+                        at: SourceLocation(uri: measurement.playlistURI, line: record.line)))
             }
             for (previous, next) in joins(records) {
                 guard let before = previous.continuity, let after = next.continuity else { continue }
@@ -59,9 +67,10 @@ package struct ContinuityErrorRule: Rule {
                     return "PID \(hex(edge.pid)) ends at \(end.lastCounter), then starts at \(edge.firstCounter)"
                 }
                 guard !broken.isEmpty else { continue }
-                findings.append(Finding(
-                    "segment \(next.uri) does not continue the continuity counters of \(previous.uri) (\(broken.joined(separator: "; "))); if the segments come from different muxer runs, mark the join with EXT-X-DISCONTINUITY",
-                    at: SourceLocation(uri: measurement.playlistURI, line: next.line)))
+                findings.append(
+                    Finding(
+                        "segment \(next.uri) does not continue the continuity counters of \(previous.uri) (\(broken.joined(separator: "; "))); if the segments come from different muxer runs, mark the join with EXT-X-DISCONTINUITY",
+                        at: SourceLocation(uri: measurement.playlistURI, line: next.line)))
             }
             return findings
         }
@@ -74,11 +83,14 @@ package struct SegmentStartsWithoutKeyframeRule: Rule {
     package init() {}
 
     package static let description = RuleDescription(
-        id: "segment-starts-without-keyframe", name: "Video segment does not start with a keyframe", defaultSeverity: .warning, scope: .variant,
-        summary: "A video segment's first frame is not a keyframe (IDR), or an in-band H.264/HEVC keyframe has no SPS/PPS before it.",
-        rationale: "Apple's HLS Authoring Specification: every video segment starts with an IDR frame (with its parameter sets) so a player can start or switch variants there; with EXT-X-INDEPENDENT-SEGMENTS the playlist promises it (RFC 8216 §4.3.5.1: every segment decodes without information from other segments).",
+        id: "segment-starts-without-keyframe", name: "Video segment does not start with a keyframe",
+        defaultSeverity: .warning, scope: .variant,
+        summary:
+            "A video segment's first frame is not a keyframe (IDR), or an in-band H.264/HEVC keyframe has no SPS/PPS before it.",
+        rationale:
+            "Apple's HLS Authoring Specification: every video segment starts with an IDR frame (with its parameter sets) so a player can start or switch variants there; with EXT-X-INDEPENDENT-SEGMENTS the playlist promises it (RFC 8216 §4.3.5.1: every segment decodes without information from other segments).",
         specItems: [
-            .apple("7.4", .must, "Video segments start with an IDR frame."),
+            .apple("7.4", .must, "Video segments start with an IDR frame.")
         ],
         needsMedia: true)
 
@@ -108,13 +120,19 @@ package struct DiscontinuityMissingRule: Rule {
     package init() {}
 
     package static let description = RuleDescription(
-        id: "discontinuity-missing", name: "Timestamp jump without EXT-X-DISCONTINUITY", defaultSeverity: .error, scope: .variant,
-        summary: "A segment's first timestamp is not where the previous segment ended (by more than the duration tolerance), and no EXT-X-DISCONTINUITY marks the join.",
-        rationale: "RFC 8216 §4.3.2.3: the EXT-X-DISCONTINUITY tag MUST be present if there is a change in the timestamp sequence. Without it a player schedules the segment at the wrong time: it stalls, skips or loses lip sync.",
+        id: "discontinuity-missing", name: "Timestamp jump without EXT-X-DISCONTINUITY", defaultSeverity: .error,
+        scope: .variant,
+        summary:
+            "A segment's first timestamp is not where the previous segment ended (by more than the duration tolerance), and no EXT-X-DISCONTINUITY marks the join.",
+        rationale:
+            "RFC 8216 §4.3.2.3: the EXT-X-DISCONTINUITY tag MUST be present if there is a change in the timestamp sequence. Without it a player schedules the segment at the wrong time: it stalls, skips or loses lip sync.",
         specItems: [
-            .bis("4.4.4.3", rfc: "4.3.2.3", .must, "EXT-X-DISCONTINUITY marks a change of file format, of tracks or of the timestamp sequence."),
+            .bis(
+                "4.4.4.3", rfc: "4.3.2.3", .must,
+                "EXT-X-DISCONTINUITY marks a change of file format, of tracks or of the timestamp sequence."),
             .apple("8.13", .must, "Breaks of encoding continuity are marked with EXT-X-DISCONTINUITY."),
-            .apple("7.3", .must, "In fMP4, a segment's track fragment decode time follows on from the previous segment's."),
+            .apple(
+                "7.3", .must, "In fMP4, a segment's track fragment decode time follows on from the previous segment's."),
         ],
         needsMedia: true)
 
@@ -151,12 +169,18 @@ package struct TimestampsMisalignedRule: Rule {
 
     package static let description = RuleDescription(
         id: "timestamps-misaligned", name: "Variants not aligned in time", defaultSeverity: .error,
-        summary: "In a VOD stream, the first segments of the media playlists start more than one frame (50 ms) apart; in a stream dated with EXT-X-PROGRAM-DATE-TIME, the segments of one date do.",
-        rationale: "bis-22 §6.2.4: matching content in every variant and rendition has matching timestamps, and in a VOD stream the first segment of every media playlist starts at the same media timestamp; renditions that start apart play out of sync (an audio rendition 112 ms ahead of the video, as separately encoded ffmpeg audio is). Segments are matched by their place in time — the start of a VOD playlist, or a date — never by media sequence number, which bis-22 §4.4.3.2 lets differ between playlists. Packed audio counts from its ID3 PRIV timestamp (§3.4).",
+        summary:
+            "In a VOD stream, the first segments of the media playlists start more than one frame (50 ms) apart; in a stream dated with EXT-X-PROGRAM-DATE-TIME, the segments of one date do.",
+        rationale:
+            "bis-22 §6.2.4: matching content in every variant and rendition has matching timestamps, and in a VOD stream the first segment of every media playlist starts at the same media timestamp; renditions that start apart play out of sync (an audio rendition 112 ms ahead of the video, as separately encoded ffmpeg audio is). Segments are matched by their place in time — the start of a VOD playlist, or a date — never by media sequence number, which bis-22 §4.4.3.2 lets differ between playlists. Packed audio counts from its ID3 PRIV timestamp (§3.4).",
         specItems: [
             .bis("6.2.4", rfc: "6.2.4", .must, "Matching content in variant streams has matching timestamps."),
-            .bis("6.2.4", rfc: "6.2.4", .must, "In a VOD stream the first segment of every media playlist starts at the same media timestamp."),
-            .bis("6.2.4", rfc: "6.2.4", .must, "The same EXT-X-PROGRAM-DATE-TIME maps to the same media timestamps in every media playlist."),
+            .bis(
+                "6.2.4", rfc: "6.2.4", .must,
+                "In a VOD stream the first segment of every media playlist starts at the same media timestamp."),
+            .bis(
+                "6.2.4", rfc: "6.2.4", .must,
+                "The same EXT-X-PROGRAM-DATE-TIME maps to the same media timestamps in every media playlist."),
         ],
         needsMedia: true)
 
@@ -170,12 +194,16 @@ package struct TimestampsMisalignedRule: Rule {
     package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         let measured = stream.measurements.values.sorted { $0.playlistURI < $1.playlistURI }
         guard measured.count > 1 else { return [] }
-        let playlists = measured.compactMap { measurement in stream.loaded.mediaPlaylists[measurement.playlistURI]?.media.map { (measurement, $0) } }
+        let playlists = measured.compactMap { measurement in
+            stream.loaded.mediaPlaylists[measurement.playlistURI]?.media.map { (measurement, $0) }
+        }
         // VOD: every playlist holds the whole presentation, so their first segments hold the
         // same content and start at the same media timestamp.
         if playlists.count == measured.count, playlists.allSatisfy({ $0.1.endList }) {
             let starts = playlists.compactMap { measurement, _ -> Start? in
-                guard let first = measurement.records.first, first.isInspected, let start = first.firstPTS else { return nil }
+                guard let first = measurement.records.first, first.isInspected, let start = first.firstPTS else {
+                    return nil
+                }
                 return Start(uri: measurement.playlistURI, record: first, start: start)
             }
             return Self.report(starts) { start, offset, others, reference in
@@ -186,7 +214,7 @@ package struct TimestampsMisalignedRule: Rule {
         // between playlists; a date is what names the same content in each.
         var dated: [(uri: String, byDate: [Int: (SegmentRecord, Double)])] = []
         for (measurement, media) in playlists {
-            var dates: [Int: Double] = [:]   // media sequence number -> date
+            var dates: [Int: Double] = [:]  // media sequence number -> date
             var next: Double?
             for segment in media.segments {
                 let date = segment.programDateTime.flatMap(ISO8601Instant.seconds) ?? next
@@ -222,7 +250,8 @@ package struct TimestampsMisalignedRule: Rule {
         return starts.compactMap { start in
             let offset = start.start - reference
             guard abs(offset) > tolerance else { return nil }
-            return Finding(message(start, offset, others, reference), at: SourceLocation(uri: start.uri, line: start.record.line))
+            return Finding(
+                message(start, offset, others, reference), at: SourceLocation(uri: start.uri, line: start.record.line))
         }
     }
 }
@@ -234,38 +263,62 @@ package struct TargetDurationInconsistentRule: Rule {
 
     package static let description = RuleDescription(
         id: "target-duration-inconsistent", name: "Target durations differ between variants", defaultSeverity: .error,
-        summary: "The media playlists of the variants and renditions of one stream declare different EXT-X-TARGETDURATION values.",
-        rationale: "RFC 8216 §6.2.4: each Media Playlist in each Variant Stream MUST have the same target duration; only SUBTITLES renditions and I-frame playlists of VOD streams are exempt. A live player reloads every playlist it plays at the pace of its target duration: a live subtitle or I-frame playlist with another one falls out of step.",
+        summary:
+            "The media playlists of the variants and renditions of one stream declare different EXT-X-TARGETDURATION values.",
+        rationale:
+            "RFC 8216 §6.2.4: each Media Playlist in each Variant Stream MUST have the same target duration; only SUBTITLES renditions and I-frame playlists of VOD streams are exempt. A live player reloads every playlist it plays at the pace of its target duration: a live subtitle or I-frame playlist with another one falls out of step.",
         specItems: [
-            .bis("6.2.4", rfc: "6.2.4", .must, "Every media playlist of every variant stream has the same target duration; only subtitle and I-frame playlists of VOD may differ."),
+            .bis(
+                "6.2.4", rfc: "6.2.4", .must,
+                "Every media playlist of every variant stream has the same target duration; only subtitle and I-frame playlists of VOD may differ."
+            ),
             .apple("8.2", .must, "Audio and video playlists all use the same target duration."),
-            .apple("5.6", .must, "For live content, subtitle playlists have the same target duration as the other media."),
-            .apple("6.11", .must, "For live content, I-frame playlists have the same target duration as the other media."),
+            .apple(
+                "5.6", .must, "For live content, subtitle playlists have the same target duration as the other media."),
+            .apple(
+                "6.11", .must, "For live content, I-frame playlists have the same target duration as the other media."),
         ],
         triggering: [
-            RuleExample("audio at 6 s, video at 10 s", files: [
-                "master.m3u8": "#EXTM3U\n" + Examples.videoVariant + Examples.audioVariant(),
-                "video.m3u8": Examples.media([10, 10], target: 10),
-                "audio.m3u8": Examples.media([6, 6], target: 6),
-            ]).expecting(line: 3, "EXT-X-TARGETDURATION is 10 s here, 6 s in the other playlists"),
-            RuleExample("live subtitles at 30 s, live video at 6 s", files: [
-                "master.m3u8": "#EXTM3U\n" + Examples.subtitles + Examples.subtitledVariant,
-                "video.m3u8": Examples.live([6, 6], target: 6),
-                "subs.m3u8": Examples.live([30], target: 30),
-            ]).expecting(line: 3, "EXT-X-TARGETDURATION is 30 s here, 6 s in the other playlists"),
-            RuleExample("live I-frame playlist at 10 s, live video at 6 s", files: [
-                "master.m3u8": "#EXTM3U\n" + Examples.videoVariant + Examples.iFrameStream(),
-                "video.m3u8": Examples.live([6, 6], target: 6),
-                "iframes.m3u8": "#EXTM3U\n#EXT-X-VERSION:4\n#EXT-X-TARGETDURATION:10\n#EXT-X-I-FRAMES-ONLY\n#EXTINF:6,\n#EXT-X-BYTERANGE:5000@0\nseg0.ts\n",
-            ]).expecting(line: 3, "EXT-X-TARGETDURATION is 10 s here, 6 s in the other playlists"),
+            RuleExample(
+                "audio at 6 s, video at 10 s",
+                files: [
+                    "master.m3u8": "#EXTM3U\n" + Examples.videoVariant + Examples.audioVariant(),
+                    "video.m3u8": Examples.media([10, 10], target: 10),
+                    "audio.m3u8": Examples.media([6, 6], target: 6),
+                ]
+            ).expecting(line: 3, "EXT-X-TARGETDURATION is 10 s here, 6 s in the other playlists"),
+            RuleExample(
+                "live subtitles at 30 s, live video at 6 s",
+                files: [
+                    "master.m3u8": "#EXTM3U\n" + Examples.subtitles + Examples.subtitledVariant,
+                    "video.m3u8": Examples.live([6, 6], target: 6),
+                    "subs.m3u8": Examples.live([30], target: 30),
+                ]
+            ).expecting(line: 3, "EXT-X-TARGETDURATION is 30 s here, 6 s in the other playlists"),
+            RuleExample(
+                "live I-frame playlist at 10 s, live video at 6 s",
+                files: [
+                    "master.m3u8": "#EXTM3U\n" + Examples.videoVariant + Examples.iFrameStream(),
+                    "video.m3u8": Examples.live([6, 6], target: 6),
+                    "iframes.m3u8":
+                        "#EXTM3U\n#EXT-X-VERSION:4\n#EXT-X-TARGETDURATION:10\n#EXT-X-I-FRAMES-ONLY\n#EXTINF:6,\n#EXT-X-BYTERANGE:5000@0\nseg0.ts\n",
+                ]
+            ).expecting(line: 3, "EXT-X-TARGETDURATION is 10 s here, 6 s in the other playlists"),
         ],
         nonTriggering: [
-            RuleExample("every playlist at 6 s", files: Examples.stream(Examples.videoVariant, Examples.audioVariant())),
+            RuleExample(
+                "every playlist at 6 s", files: Examples.stream(Examples.videoVariant, Examples.audioVariant())),
             RuleExample("a single media playlist", files: ["master.m3u8": Examples.media()]),
-            RuleExample("VOD subtitles at 30 s", files: Examples.stream(Examples.subtitles, Examples.subtitledVariant)
-                .merging(["subs.m3u8": Examples.media([30], target: 30)]) { $1 }),
-            RuleExample("VOD I-frame playlist at 10 s", files: Examples.stream(Examples.videoVariant, Examples.iFrameStream())
-                .merging(["iframes.m3u8": Examples.iFrameMedia.replacing("TARGETDURATION:6", with: "TARGETDURATION:10")]) { $1 }),
+            RuleExample(
+                "VOD subtitles at 30 s",
+                files: Examples.stream(Examples.subtitles, Examples.subtitledVariant)
+                    .merging(["subs.m3u8": Examples.media([30], target: 30)]) { $1 }),
+            RuleExample(
+                "VOD I-frame playlist at 10 s",
+                files: Examples.stream(Examples.videoVariant, Examples.iFrameStream())
+                    .merging([
+                        "iframes.m3u8": Examples.iFrameMedia.replacing("TARGETDURATION:6", with: "TARGETDURATION:10")
+                    ]) { $1 }),
         ])
 
     package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
@@ -279,7 +332,10 @@ package struct TargetDurationInconsistentRule: Rule {
         var groupsSeen: Set<String> = []
         for variant in stream.variants {
             add(variant.playlistURI, variant.playlist)
-            let groups = [("AUDIO", variant.stream?.audioGroup, variant.audioRenditions), ("VIDEO", variant.stream?.videoGroup, variant.videoRenditions)]
+            let groups = [
+                ("AUDIO", variant.stream?.audioGroup, variant.audioRenditions),
+                ("VIDEO", variant.stream?.videoGroup, variant.videoRenditions),
+            ]
             for (kind, group, renditions) in groups {
                 guard let group, groupsSeen.insert(kind + "/" + group).inserted else { continue }
                 for rendition in renditions {
@@ -295,8 +351,10 @@ package struct TargetDurationInconsistentRule: Rule {
         if let master = stream.multivariant {
             func isLive(_ media: MediaPlaylist) -> Bool { media.playlistType != .vod && !media.endList }
             for rendition in master.renditions where rendition.type == .subtitles {
-                guard let uri = stream.loaded.resolvedURI(of: rendition), let media = stream.loaded.playlist(for: rendition)?.media,
-                      isLive(media) else { continue }
+                guard let uri = stream.loaded.resolvedURI(of: rendition),
+                    let media = stream.loaded.playlist(for: rendition)?.media,
+                    isLive(media)
+                else { continue }
                 add(uri, media)
             }
             for iFrame in master.iFrameVariants {
@@ -308,7 +366,8 @@ package struct TargetDurationInconsistentRule: Rule {
         // The value most playlists declare (the smaller in a tie) is the reference: of the
         // variants and their audio and video renditions when there are any, whatever the number
         // of subtitle and I-frame playlists.
-        let counts = Dictionary((mains > 0 ? declared.prefix(mains) : declared[...]).map { ($0.target, 1) }, uniquingKeysWith: +)
+        let counts = Dictionary(
+            (mains > 0 ? declared.prefix(mains) : declared[...]).map { ($0.target, 1) }, uniquingKeysWith: +)
         guard let reference = counts.max(by: { ($0.value, -$0.key) < ($1.value, -$1.key) })?.key else { return [] }
         return declared.filter { $0.target != reference }.map { uri, target, line in
             Finding(

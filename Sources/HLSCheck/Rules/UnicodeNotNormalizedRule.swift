@@ -7,18 +7,33 @@ package struct UnicodeNotNormalizedRule: Rule {
 
     package static let description = RuleDescription(
         id: "unicode-not-normalized", name: "Text not in Unicode NFC", defaultSeverity: .error,
-        summary: "A tag, URI or comment of a playlist holds characters that are not in Unicode Normalization Form C (an 'é' written as 'e' and a combining accent, say).",
-        rationale: "bis-22 §4.1: playlist text is normalized to NFC, so that names compare byte for byte: a NAME, a LANGUAGE or a URI written decomposed in one playlist and composed in another is a different string to a player (and a different file on most servers).",
+        summary:
+            "A tag, URI or comment of a playlist holds characters that are not in Unicode Normalization Form C (an 'é' written as 'e' and a combining accent, say).",
+        rationale:
+            "bis-22 §4.1: playlist text is normalized to NFC, so that names compare byte for byte: a NAME, a LANGUAGE or a URI written decomposed in one playlist and composed in another is a different string to a player (and a different file on most servers).",
         specItems: [
-            .bis("4.1", rfc: "4.1", .must, "Playlist text is in Unicode Normalization Form C (NFC), character sequences composed."),
+            .bis(
+                "4.1", rfc: "4.1", .must,
+                "Playlist text is in Unicode Normalization Form C (NFC), character sequences composed.")
         ],
-        triggering: [RuleExample("a NAME with a combining accent", files: Examples.stream(
-            "#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"aud\",NAME=\"Franc\u{0327}ais\",LANGUAGE=\"fr\",DEFAULT=YES,AUTOSELECT=YES,URI=\"audio.m3u8\"\n",
-            "#EXT-X-STREAM-INF:BANDWIDTH=800000,CODECS=\"avc1.4d401f,mp4a.40.2\",RESOLUTION=640x360,AUDIO=\"aud\"\nvideo.m3u8\n"))
-            .expecting(line: 3, "holds text that is not in Unicode Normalization Form C")],
-        nonTriggering: [RuleExample("the same NAME precomposed", files: Examples.stream(
-            "#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"aud\",NAME=\"Fran\u{00E7}ais\",LANGUAGE=\"fr\",DEFAULT=YES,AUTOSELECT=YES,URI=\"audio.m3u8\"\n",
-            "#EXT-X-STREAM-INF:BANDWIDTH=800000,CODECS=\"avc1.4d401f,mp4a.40.2\",RESOLUTION=640x360,AUDIO=\"aud\"\nvideo.m3u8\n"))])
+        triggering: [
+            RuleExample(
+                "a NAME with a combining accent",
+                files: Examples.stream(
+                    "#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"aud\",NAME=\"Franc\u{0327}ais\",LANGUAGE=\"fr\",DEFAULT=YES,AUTOSELECT=YES,URI=\"audio.m3u8\"\n",
+                    "#EXT-X-STREAM-INF:BANDWIDTH=800000,CODECS=\"avc1.4d401f,mp4a.40.2\",RESOLUTION=640x360,AUDIO=\"aud\"\nvideo.m3u8\n"
+                )
+            )
+            .expecting(line: 3, "holds text that is not in Unicode Normalization Form C")
+        ],
+        nonTriggering: [
+            RuleExample(
+                "the same NAME precomposed",
+                files: Examples.stream(
+                    "#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"aud\",NAME=\"Fran\u{00E7}ais\",LANGUAGE=\"fr\",DEFAULT=YES,AUTOSELECT=YES,URI=\"audio.m3u8\"\n",
+                    "#EXT-X-STREAM-INF:BANDWIDTH=800000,CODECS=\"avc1.4d401f,mp4a.40.2\",RESOLUTION=640x360,AUDIO=\"aud\"\nvideo.m3u8\n"
+                ))
+        ])
 
     /// Whether `text` is in NFC: its UTF-8 equals the standard library's NFC form of it (what
     /// Foundation's `precomposedStringWithCanonicalMapping` is built on). ASCII, nearly every

@@ -37,33 +37,48 @@ package struct PlaylistTypeInconsistentRule: Rule {
     package init() {}
 
     package static let description = RuleDescription(
-        id: "playlist-type-inconsistent", name: "EXT-X-PLAYLIST-TYPE differs between media playlists", defaultSeverity: .error,
+        id: "playlist-type-inconsistent", name: "EXT-X-PLAYLIST-TYPE differs between media playlists",
+        defaultSeverity: .error,
         summary: "One media playlist of the stream has EXT-X-PLAYLIST-TYPE and another has none, or another value.",
-        rationale: "bis-22 §6.2.4: if any media playlist of a multivariant playlist has EXT-X-PLAYLIST-TYPE, all have it with the same value; a player treats the stream as VOD, EVENT or live from the playlist it happens to load.",
+        rationale:
+            "bis-22 §6.2.4: if any media playlist of a multivariant playlist has EXT-X-PLAYLIST-TYPE, all have it with the same value; a player treats the stream as VOD, EVENT or live from the playlist it happens to load.",
         specItems: [
-            .bis("6.2.4", .must, "If any media playlist has EXT-X-PLAYLIST-TYPE, every media playlist has EXT-X-PLAYLIST-TYPE with the same value."),
+            .bis(
+                "6.2.4", .must,
+                "If any media playlist has EXT-X-PLAYLIST-TYPE, every media playlist has EXT-X-PLAYLIST-TYPE with the same value."
+            )
         ],
-        triggering: [RuleExample("VOD video, no type on the audio rendition", files: [
-            "master.m3u8": "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"aud\",NAME=\"English\",LANGUAGE=\"en\",DEFAULT=YES,AUTOSELECT=YES,URI=\"audio.m3u8\"\n"
-                + "#EXT-X-STREAM-INF:BANDWIDTH=800000,CODECS=\"avc1.4d401f,mp4a.40.2\",RESOLUTION=640x360,AUDIO=\"aud\"\nvideo.m3u8\n",
-            "video.m3u8": Examples.media(),
-            "audio.m3u8": Examples.media().replacing("#EXT-X-PLAYLIST-TYPE:VOD\n", with: ""),
-        ]).expecting(line: 1, "has no EXT-X-PLAYLIST-TYPE, but video.m3u8 says EXT-X-PLAYLIST-TYPE:VOD")],
+        triggering: [
+            RuleExample(
+                "VOD video, no type on the audio rendition",
+                files: [
+                    "master.m3u8":
+                        "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"aud\",NAME=\"English\",LANGUAGE=\"en\",DEFAULT=YES,AUTOSELECT=YES,URI=\"audio.m3u8\"\n"
+                        + "#EXT-X-STREAM-INF:BANDWIDTH=800000,CODECS=\"avc1.4d401f,mp4a.40.2\",RESOLUTION=640x360,AUDIO=\"aud\"\nvideo.m3u8\n",
+                    "video.m3u8": Examples.media(),
+                    "audio.m3u8": Examples.media().replacing("#EXT-X-PLAYLIST-TYPE:VOD\n", with: ""),
+                ]
+            ).expecting(line: 1, "has no EXT-X-PLAYLIST-TYPE, but video.m3u8 says EXT-X-PLAYLIST-TYPE:VOD")
+        ],
         nonTriggering: [
             RuleExample("VOD everywhere", files: Examples.stream(Examples.videoVariant, Examples.audioVariant())),
-            RuleExample("no type anywhere", files: [
-                "master.m3u8": "#EXTM3U\n#EXT-X-VERSION:3\n" + Examples.videoVariant + Examples.audioVariant(),
-                "video.m3u8": Examples.live(), "audio.m3u8": Examples.live(),
-            ]),
+            RuleExample(
+                "no type anywhere",
+                files: [
+                    "master.m3u8": "#EXTM3U\n#EXT-X-VERSION:3\n" + Examples.videoVariant + Examples.audioVariant(),
+                    "video.m3u8": Examples.live(), "audio.m3u8": Examples.live(),
+                ]),
         ])
 
     package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         let playlists = stream.siblingMediaPlaylists
-        guard let typed = playlists.first(where: { $0.media.playlistType != nil }), let type = typed.media.playlistType else { return [] }
+        guard let typed = playlists.first(where: { $0.media.playlistType != nil }), let type = typed.media.playlistType
+        else { return [] }
         return playlists.compactMap { uri, playlist, media in
             guard media.playlistType != type else { return nil }
             let line = playlist.tagLines(named: "#EXT-X-PLAYLIST-TYPE").first ?? 1
-            let own = media.playlistType.map { "says EXT-X-PLAYLIST-TYPE:\($0.rawValue)" } ?? "has no EXT-X-PLAYLIST-TYPE"
+            let own =
+                media.playlistType.map { "says EXT-X-PLAYLIST-TYPE:\($0.rawValue)" } ?? "has no EXT-X-PLAYLIST-TYPE"
             return Finding(
                 "this media playlist \(own), but \(shortName(typed.uri, in: stream)) says EXT-X-PLAYLIST-TYPE:\(type.rawValue): every media playlist of the stream carries the same type, or none does",
                 at: playlist.location(line: line))
@@ -79,22 +94,40 @@ package struct ServerControlInconsistentRule: Rule {
     static func files(_ video: String, _ audio: String) -> [String: String] {
         [
             "master.m3u8": "#EXTM3U\n#EXT-X-VERSION:9\n" + Examples.videoVariant + Examples.audioVariant(),
-            "video.m3u8": "#EXTM3U\n#EXT-X-VERSION:9\n#EXT-X-TARGETDURATION:6\n\(video)#EXTINF:6,\nseg0.ts\n#EXTINF:6,\nseg1.ts\n#EXTINF:6,\nseg2.ts\n",
-            "audio.m3u8": "#EXTM3U\n#EXT-X-VERSION:9\n#EXT-X-TARGETDURATION:6\n\(audio)#EXTINF:6,\nseg0.ts\n#EXTINF:6,\nseg1.ts\n#EXTINF:6,\nseg2.ts\n",
+            "video.m3u8":
+                "#EXTM3U\n#EXT-X-VERSION:9\n#EXT-X-TARGETDURATION:6\n\(video)#EXTINF:6,\nseg0.ts\n#EXTINF:6,\nseg1.ts\n#EXTINF:6,\nseg2.ts\n",
+            "audio.m3u8":
+                "#EXTM3U\n#EXT-X-VERSION:9\n#EXT-X-TARGETDURATION:6\n\(audio)#EXTINF:6,\nseg0.ts\n#EXTINF:6,\nseg1.ts\n#EXTINF:6,\nseg2.ts\n",
         ]
     }
 
     package static let description = RuleDescription(
-        id: "server-control-inconsistent", name: "EXT-X-SERVER-CONTROL differs between media playlists", defaultSeverity: .error,
-        summary: "One media playlist of the stream has EXT-X-SERVER-CONTROL and another has none, or one with other attributes.",
-        rationale: "bis-22 §6.2.4: if any media playlist has EXT-X-SERVER-CONTROL, all have the same one; the hold-back and the delivery directives a player relies on must not change when it switches variants.",
+        id: "server-control-inconsistent", name: "EXT-X-SERVER-CONTROL differs between media playlists",
+        defaultSeverity: .error,
+        summary:
+            "One media playlist of the stream has EXT-X-SERVER-CONTROL and another has none, or one with other attributes.",
+        rationale:
+            "bis-22 §6.2.4: if any media playlist has EXT-X-SERVER-CONTROL, all have the same one; the hold-back and the delivery directives a player relies on must not change when it switches variants.",
         specItems: [
-            .bis("6.2.4", .must, "If any media playlist has EXT-X-SERVER-CONTROL, every media playlist has the same EXT-X-SERVER-CONTROL."),
+            .bis(
+                "6.2.4", .must,
+                "If any media playlist has EXT-X-SERVER-CONTROL, every media playlist has the same EXT-X-SERVER-CONTROL."
+            )
         ],
-        triggering: [RuleExample("HOLD-BACK 18 in one playlist, 24 in the other", files: files(
-            "#EXT-X-SERVER-CONTROL:HOLD-BACK=18\n", "#EXT-X-SERVER-CONTROL:HOLD-BACK=24\n")).expecting(line: 4, "differs in HOLD-BACK from audio.m3u8")],
-        nonTriggering: [RuleExample("the same server control in both", files: files(
-            "#EXT-X-SERVER-CONTROL:CAN-BLOCK-RELOAD=YES,HOLD-BACK=18\n", "#EXT-X-SERVER-CONTROL:HOLD-BACK=18.0,CAN-BLOCK-RELOAD=YES\n"))])
+        triggering: [
+            RuleExample(
+                "HOLD-BACK 18 in one playlist, 24 in the other",
+                files: files(
+                    "#EXT-X-SERVER-CONTROL:HOLD-BACK=18\n", "#EXT-X-SERVER-CONTROL:HOLD-BACK=24\n")
+            ).expecting(line: 4, "differs in HOLD-BACK from audio.m3u8")
+        ],
+        nonTriggering: [
+            RuleExample(
+                "the same server control in both",
+                files: files(
+                    "#EXT-X-SERVER-CONTROL:CAN-BLOCK-RELOAD=YES,HOLD-BACK=18\n",
+                    "#EXT-X-SERVER-CONTROL:HOLD-BACK=18.0,CAN-BLOCK-RELOAD=YES\n"))
+        ])
 
     /// The attributes, each with its value as written or, for numbers, as a number.
     static func normalised(_ list: AttributeList) -> [String: String] {
@@ -107,7 +140,9 @@ package struct ServerControlInconsistentRule: Rule {
 
     package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         let playlists = stream.siblingMediaPlaylists
-        guard let reference = playlists.first(where: { $0.media.serverControl != nil }), let control = reference.media.serverControl else { return [] }
+        guard let reference = playlists.first(where: { $0.media.serverControl != nil }),
+            let control = reference.media.serverControl
+        else { return [] }
         let expected = Self.normalised(control)
         return playlists.compactMap { uri, playlist, media in
             let own = media.serverControl.map(Self.normalised)
@@ -133,22 +168,41 @@ package struct ProgramDateTimeInconsistentRule: Rule {
     package init() {}
 
     package static let description = RuleDescription(
-        id: "program-date-time-inconsistent", name: "EXT-X-PROGRAM-DATE-TIME in some media playlists only", defaultSeverity: .error,
+        id: "program-date-time-inconsistent", name: "EXT-X-PROGRAM-DATE-TIME in some media playlists only",
+        defaultSeverity: .error,
         summary: "One media playlist of the stream has EXT-X-PROGRAM-DATE-TIME and another has none.",
-        rationale: "bis-22 §6.2.4: if any media playlist has EXT-X-PROGRAM-DATE-TIME, all have it, with consistent mappings of date to media timestamp; a player that seeks by date or shows the wall-clock time loses it when it switches to a variant without.",
+        rationale:
+            "bis-22 §6.2.4: if any media playlist has EXT-X-PROGRAM-DATE-TIME, all have it, with consistent mappings of date to media timestamp; a player that seeks by date or shows the wall-clock time loses it when it switches to a variant without.",
         specItems: [
-            .bis("6.2.4", .must, "If any media playlist has EXT-X-PROGRAM-DATE-TIME, every media playlist has EXT-X-PROGRAM-DATE-TIME."),
+            .bis(
+                "6.2.4", .must,
+                "If any media playlist has EXT-X-PROGRAM-DATE-TIME, every media playlist has EXT-X-PROGRAM-DATE-TIME.")
         ],
-        triggering: [RuleExample("dates in the video playlist only", files: [
-            "master.m3u8": "#EXTM3U\n#EXT-X-VERSION:3\n" + Examples.videoVariant + Examples.audioVariant(),
-            "video.m3u8": Examples.media().replacing("#EXTINF:6.0,\nseg0.ts", with: "#EXT-X-PROGRAM-DATE-TIME:2026-01-01T00:00:00.000Z\n#EXTINF:6.0,\nseg0.ts"),
-            "audio.m3u8": Examples.media(),
-        ]).expecting(line: 1, "has no EXT-X-PROGRAM-DATE-TIME, but video.m3u8 has")],
-        nonTriggering: [RuleExample("dates in every playlist", files: [
-            "master.m3u8": "#EXTM3U\n#EXT-X-VERSION:3\n" + Examples.videoVariant + Examples.audioVariant(),
-            "video.m3u8": Examples.media().replacing("#EXTINF:6.0,\nseg0.ts", with: "#EXT-X-PROGRAM-DATE-TIME:2026-01-01T00:00:00.000Z\n#EXTINF:6.0,\nseg0.ts"),
-            "audio.m3u8": Examples.media().replacing("#EXTINF:6.0,\nseg0.ts", with: "#EXT-X-PROGRAM-DATE-TIME:2026-01-01T00:00:00.000Z\n#EXTINF:6.0,\nseg0.ts"),
-        ])])
+        triggering: [
+            RuleExample(
+                "dates in the video playlist only",
+                files: [
+                    "master.m3u8": "#EXTM3U\n#EXT-X-VERSION:3\n" + Examples.videoVariant + Examples.audioVariant(),
+                    "video.m3u8": Examples.media().replacing(
+                        "#EXTINF:6.0,\nseg0.ts",
+                        with: "#EXT-X-PROGRAM-DATE-TIME:2026-01-01T00:00:00.000Z\n#EXTINF:6.0,\nseg0.ts"),
+                    "audio.m3u8": Examples.media(),
+                ]
+            ).expecting(line: 1, "has no EXT-X-PROGRAM-DATE-TIME, but video.m3u8 has")
+        ],
+        nonTriggering: [
+            RuleExample(
+                "dates in every playlist",
+                files: [
+                    "master.m3u8": "#EXTM3U\n#EXT-X-VERSION:3\n" + Examples.videoVariant + Examples.audioVariant(),
+                    "video.m3u8": Examples.media().replacing(
+                        "#EXTINF:6.0,\nseg0.ts",
+                        with: "#EXT-X-PROGRAM-DATE-TIME:2026-01-01T00:00:00.000Z\n#EXTINF:6.0,\nseg0.ts"),
+                    "audio.m3u8": Examples.media().replacing(
+                        "#EXTINF:6.0,\nseg0.ts",
+                        with: "#EXT-X-PROGRAM-DATE-TIME:2026-01-01T00:00:00.000Z\n#EXTINF:6.0,\nseg0.ts"),
+                ])
+        ])
 
     package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         let playlists = stream.siblingMediaPlaylists
@@ -173,30 +227,52 @@ package struct DiscontinuitiesMisalignedRule: Rule {
     static func files(video: String, audio: String) -> [String: String] {
         [
             "master.m3u8": "#EXTM3U\n#EXT-X-VERSION:3\n" + Examples.videoVariant + Examples.audioVariant(),
-            "video.m3u8": "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:6\n#EXT-X-PLAYLIST-TYPE:VOD\n\(video)#EXT-X-ENDLIST\n",
-            "audio.m3u8": "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:6\n#EXT-X-PLAYLIST-TYPE:VOD\n\(audio)#EXT-X-ENDLIST\n",
+            "video.m3u8":
+                "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:6\n#EXT-X-PLAYLIST-TYPE:VOD\n\(video)#EXT-X-ENDLIST\n",
+            "audio.m3u8":
+                "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:6\n#EXT-X-PLAYLIST-TYPE:VOD\n\(audio)#EXT-X-ENDLIST\n",
         ]
     }
 
     static let withBreakAt12 = "#EXTINF:6,\nseg0.ts\n#EXTINF:6,\nseg1.ts\n#EXT-X-DISCONTINUITY\n#EXTINF:6,\nseg2.ts\n"
 
     package static let description = RuleDescription(
-        id: "discontinuities-misaligned", name: "Discontinuities differ between media playlists", defaultSeverity: .error,
-        summary: "In a finished stream (every media playlist ends with EXT-X-ENDLIST), the media playlists have EXT-X-DISCONTINUITY at different times, a different number of them, or a different EXT-X-DISCONTINUITY-SEQUENCE.",
-        rationale: "bis-22 §6.2.4: matching content in every variant and rendition has matching discontinuity sequence numbers; Apple's authoring specification (8.15) asks for discontinuities at the same times in all of them. A player switching variants across a break it does not expect resets its timeline in the wrong place.",
+        id: "discontinuities-misaligned", name: "Discontinuities differ between media playlists",
+        defaultSeverity: .error,
+        summary:
+            "In a finished stream (every media playlist ends with EXT-X-ENDLIST), the media playlists have EXT-X-DISCONTINUITY at different times, a different number of them, or a different EXT-X-DISCONTINUITY-SEQUENCE.",
+        rationale:
+            "bis-22 §6.2.4: matching content in every variant and rendition has matching discontinuity sequence numbers; Apple's authoring specification (8.15) asks for discontinuities at the same times in all of them. A player switching variants across a break it does not expect resets its timeline in the wrong place.",
         specItems: [
-            .bis("6.2.4", .must, "Matching content in every variant stream and rendition has matching Discontinuity Sequence Numbers."),
+            .bis(
+                "6.2.4", .must,
+                "Matching content in every variant stream and rendition has matching Discontinuity Sequence Numbers."),
             .apple("8.15", .must, "All variants and renditions have discontinuities at the same points in time."),
         ],
         triggering: [
-            RuleExample("a break in the video playlist only", files: files(
-                video: withBreakAt12, audio: "#EXTINF:6,\nseg0.ts\n#EXTINF:6,\nseg1.ts\n#EXTINF:6,\nseg2.ts\n"))
-                .expecting(line: 1, "has 0 EXT-X-DISCONTINUITY tags, video.m3u8 has 1 (at 12 s)"),
-            RuleExample("the break 6 s later in the audio playlist", files: files(
-                video: withBreakAt12, audio: "#EXTINF:6,\nseg0.ts\n#EXTINF:6,\nseg1.ts\n#EXTINF:6,\nseg2.ts\n#EXT-X-DISCONTINUITY\n#EXTINF:6,\nseg3.ts\n")),
+            RuleExample(
+                "a break in the video playlist only",
+                files: files(
+                    video: withBreakAt12, audio: "#EXTINF:6,\nseg0.ts\n#EXTINF:6,\nseg1.ts\n#EXTINF:6,\nseg2.ts\n")
+            )
+            .expecting(line: 1, "has 0 EXT-X-DISCONTINUITY tags, video.m3u8 has 1 (at 12 s)"),
+            RuleExample(
+                "the break 6 s later in the audio playlist",
+                files: files(
+                    video: withBreakAt12,
+                    audio:
+                        "#EXTINF:6,\nseg0.ts\n#EXTINF:6,\nseg1.ts\n#EXTINF:6,\nseg2.ts\n#EXT-X-DISCONTINUITY\n#EXTINF:6,\nseg3.ts\n"
+                )),
         ],
-        nonTriggering: [RuleExample("the break after 12 s in both", files: files(
-            video: withBreakAt12, audio: "#EXTINF:4,\nseg0.ts\n#EXTINF:4,\nseg1.ts\n#EXTINF:4,\nseg2.ts\n#EXT-X-DISCONTINUITY\n#EXTINF:6,\nseg3.ts\n"))])
+        nonTriggering: [
+            RuleExample(
+                "the break after 12 s in both",
+                files: files(
+                    video: withBreakAt12,
+                    audio:
+                        "#EXTINF:4,\nseg0.ts\n#EXTINF:4,\nseg1.ts\n#EXTINF:4,\nseg2.ts\n#EXT-X-DISCONTINUITY\n#EXTINF:6,\nseg3.ts\n"
+                ))
+        ])
 
     /// When each discontinuity of `media` happens, in seconds from the playlist's start.
     static func breaks(_ media: MediaPlaylist) -> [Double] {
@@ -218,7 +294,9 @@ package struct DiscontinuitiesMisalignedRule: Rule {
         // compare without matching their segments in time.
         guard stream.isEnded else { return [] }
         let playlists = stream.siblingMediaPlaylists.filter { !$0.media.segments.isEmpty }
-        guard let reference = playlists.first(where: { $0.uri == stream.variants.first?.playlistURI }) ?? playlists.first else { return [] }
+        guard
+            let reference = playlists.first(where: { $0.uri == stream.variants.first?.playlistURI }) ?? playlists.first
+        else { return [] }
         let expected = Self.breaks(reference.media)
         let referenceName = shortName(reference.uri, in: stream)
         var findings: [Finding] = []
@@ -229,17 +307,21 @@ package struct DiscontinuitiesMisalignedRule: Rule {
             let tolerance = Double(min(media.targetDuration ?? 1, reference.media.targetDuration ?? 1))
             let location = playlist.location(line: media.segments.first { $0.discontinuity }?.extinfLine ?? 1)
             if media.discontinuitySequence != reference.media.discontinuitySequence {
-                findings.append(Finding(
-                    "EXT-X-DISCONTINUITY-SEQUENCE is \(media.discontinuitySequence) here but \(reference.media.discontinuitySequence) in \(referenceName): the same content has the same discontinuity sequence number in every playlist",
-                    at: playlist.location(line: playlist.tagLines(named: "#EXT-X-DISCONTINUITY-SEQUENCE").first ?? 1)))
+                findings.append(
+                    Finding(
+                        "EXT-X-DISCONTINUITY-SEQUENCE is \(media.discontinuitySequence) here but \(reference.media.discontinuitySequence) in \(referenceName): the same content has the same discontinuity sequence number in every playlist",
+                        at: playlist.location(
+                            line: playlist.tagLines(named: "#EXT-X-DISCONTINUITY-SEQUENCE").first ?? 1)))
             } else if own.count != expected.count {
-                findings.append(Finding(
-                    "this playlist has \(own.count) EXT-X-DISCONTINUITY tag\(own.count == 1 ? "" : "s"), \(referenceName) has \(expected.count)\(expected.isEmpty ? "" : " (at \(expected.map { Self.seconds($0) + " s" }.joined(separator: ", ")))"): every variant and rendition breaks at the same points of the content",
-                    at: location))
+                findings.append(
+                    Finding(
+                        "this playlist has \(own.count) EXT-X-DISCONTINUITY tag\(own.count == 1 ? "" : "s"), \(referenceName) has \(expected.count)\(expected.isEmpty ? "" : " (at \(expected.map { Self.seconds($0) + " s" }.joined(separator: ", ")))"): every variant and rendition breaks at the same points of the content",
+                        at: location))
             } else if let index = Array(zip(own, expected)).firstIndex(where: { abs($0 - $1) >= tolerance }) {
-                findings.append(Finding(
-                    "discontinuity \(index + 1) comes \(Self.seconds(own[index])) s into this playlist but \(Self.seconds(expected[index])) s into \(referenceName): every variant and rendition breaks at the same points of the content",
-                    at: playlist.location(line: media.segments.filter(\.discontinuity)[index].extinfLine ?? 1)))
+                findings.append(
+                    Finding(
+                        "discontinuity \(index + 1) comes \(Self.seconds(own[index])) s into this playlist but \(Self.seconds(expected[index])) s into \(referenceName): every variant and rendition breaks at the same points of the content",
+                        at: playlist.location(line: media.segments.filter(\.discontinuity)[index].extinfLine ?? 1)))
             }
         }
         return findings
@@ -256,30 +338,44 @@ package struct DateRangesInconsistentRule: Rule {
 
     static func files(video: String, audio: String) -> [String: String] {
         [
-            "master.m3u8": "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"aud\",NAME=\"English\",LANGUAGE=\"en\",DEFAULT=YES,AUTOSELECT=YES,URI=\"audio.m3u8\"\n"
+            "master.m3u8":
+                "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"aud\",NAME=\"English\",LANGUAGE=\"en\",DEFAULT=YES,AUTOSELECT=YES,URI=\"audio.m3u8\"\n"
                 + "#EXT-X-STREAM-INF:BANDWIDTH=800000,CODECS=\"avc1.4d401f,mp4a.40.2\",RESOLUTION=640x360,AUDIO=\"aud\"\nvideo.m3u8\n"
                 + "#EXT-X-STREAM-INF:BANDWIDTH=48000,CODECS=\"mp4a.40.2\"\naudio-only.m3u8\n",
-            "video.m3u8": "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:6\n#EXT-X-PLAYLIST-TYPE:VOD\n\(dated)\(video)#EXTINF:6,\ns0.ts\n#EXTINF:6,\ns1.ts\n#EXT-X-ENDLIST\n",
-            "audio.m3u8": "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:6\n#EXT-X-PLAYLIST-TYPE:VOD\n\(dated)\(audio)#EXTINF:6,\ns0.ts\n#EXTINF:6,\ns1.ts\n#EXT-X-ENDLIST\n",
-            "audio-only.m3u8": "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:6\n#EXT-X-PLAYLIST-TYPE:VOD\n\(dated)\(ad)#EXTINF:6,\ns0.ts\n#EXTINF:6,\ns1.ts\n#EXT-X-ENDLIST\n",
+            "video.m3u8":
+                "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:6\n#EXT-X-PLAYLIST-TYPE:VOD\n\(dated)\(video)#EXTINF:6,\ns0.ts\n#EXTINF:6,\ns1.ts\n#EXT-X-ENDLIST\n",
+            "audio.m3u8":
+                "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:6\n#EXT-X-PLAYLIST-TYPE:VOD\n\(dated)\(audio)#EXTINF:6,\ns0.ts\n#EXTINF:6,\ns1.ts\n#EXT-X-ENDLIST\n",
+            "audio-only.m3u8":
+                "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:6\n#EXT-X-PLAYLIST-TYPE:VOD\n\(dated)\(ad)#EXTINF:6,\ns0.ts\n#EXTINF:6,\ns1.ts\n#EXT-X-ENDLIST\n",
         ]
     }
 
     package static let description = RuleDescription(
-        id: "date-ranges-inconsistent", name: "Date ranges differ between playable combinations", defaultSeverity: .error,
-        summary: "An EXT-X-DATERANGE of the stream is in no playlist of some playable combination (a variant with one rendition of each of its groups) of a finished stream, or two playlists describe the range of one ID differently.",
-        rationale: "bis-22 §6.2.4: date ranges (ad breaks, chapters, interstitials) must reach the player whatever it plays: each must appear in every playable combination, and be the same wherever it appears.",
+        id: "date-ranges-inconsistent", name: "Date ranges differ between playable combinations",
+        defaultSeverity: .error,
+        summary:
+            "An EXT-X-DATERANGE of the stream is in no playlist of some playable combination (a variant with one rendition of each of its groups) of a finished stream, or two playlists describe the range of one ID differently.",
+        rationale:
+            "bis-22 §6.2.4: date ranges (ad breaks, chapters, interstitials) must reach the player whatever it plays: each must appear in every playable combination, and be the same wherever it appears.",
         specItems: [
-            .bis("6.2.4", .must, "Date Ranges (EXT-X-DATERANGE) appear in at least one media playlist of every playable combination, identical wherever they appear."),
+            .bis(
+                "6.2.4", .must,
+                "Date Ranges (EXT-X-DATERANGE) appear in at least one media playlist of every playable combination, identical wherever they appear."
+            )
         ],
         triggering: [
             RuleExample("an ad break missing from the video variant and its audio", files: files(video: "", audio: ""))
                 .expecting(line: 4, "variant video.m3u8 can play without EXT-X-DATERANGE ID=\"ad\""),
-            RuleExample("the same ID with another duration", files: files(
-                video: ad.replacing("DURATION=6", with: "DURATION=12"), audio: "")),
+            RuleExample(
+                "the same ID with another duration",
+                files: files(
+                    video: ad.replacing("DURATION=6", with: "DURATION=12"), audio: "")),
         ],
         nonTriggering: [
-            RuleExample("the range in the audio rendition, which every combination of the video variant plays", files: files(video: "", audio: ad)),
+            RuleExample(
+                "the range in the audio rendition, which every combination of the video variant plays",
+                files: files(video: "", audio: ad))
         ])
 
     /// The date ranges of `media` by ID, each as its attributes (NAME=value as written).
@@ -314,12 +410,16 @@ package struct DateRangesInconsistentRule: Rule {
                     first[id] = (uri, range.attributes)
                     continue
                 }
-                let names = ended ? Set(range.attributes.keys).union(earlier.attributes.keys) : Set(range.attributes.keys).intersection(earlier.attributes.keys)
+                let names =
+                    ended
+                    ? Set(range.attributes.keys).union(earlier.attributes.keys)
+                    : Set(range.attributes.keys).intersection(earlier.attributes.keys)
                 let differing = names.sorted().filter { range.attributes[$0] != earlier.attributes[$0] }
                 if let name = differing.first {
-                    findings.append(Finding(
-                        "EXT-X-DATERANGE ID=\"\(id)\" says \(name)=\(range.attributes[name] ?? "nothing") here but \(name)=\(earlier.attributes[name] ?? "nothing") in \(shortName(earlier.uri, in: stream)): a date range is the same in every playlist that carries it",
-                        at: playlist.location(line: range.line)))
+                    findings.append(
+                        Finding(
+                            "EXT-X-DATERANGE ID=\"\(id)\" says \(name)=\(range.attributes[name] ?? "nothing") here but \(name)=\(earlier.attributes[name] ?? "nothing") in \(shortName(earlier.uri, in: stream)): a date range is the same in every playlist that carries it",
+                            at: playlist.location(line: range.line)))
                 }
             }
         }
@@ -332,22 +432,27 @@ package struct DateRangesInconsistentRule: Rule {
             // An ID is in every combination when the variant's own playlist has it, or every
             // member of one of its rendition groups does.
             var covered = Set(byURI[uri]?.keys ?? [:].keys)
-            let groups: [(MediaType, String?)] = [(.audio, variant.audioGroup), (.video, variant.videoGroup), (.subtitles, variant.subtitlesGroup)]
+            let groups: [(MediaType, String?)] = [
+                (.audio, variant.audioGroup), (.video, variant.videoGroup), (.subtitles, variant.subtitlesGroup),
+            ]
             for (type, group) in groups {
                 guard let group else { continue }
                 let members = master.renditions(ofType: type, group: group)
                 let sets = members.map { rendition in
                     stream.loaded.resolvedURI(of: rendition).flatMap { byURI[$0] }.map { Set($0.keys) } ?? []
                 }
-                if let common = sets.first.map({ sets.dropFirst().reduce($0) { $0.intersection($1) } }), !members.isEmpty {
+                if let common = sets.first.map({ sets.dropFirst().reduce($0) { $0.intersection($1) } }),
+                    !members.isEmpty
+                {
                     covered.formUnion(common)
                 }
             }
             let missing = all.subtracting(covered).sorted()
             if let id = missing.first {
-                findings.append(Finding(
-                    "variant \(variant.uri) can play without EXT-X-DATERANGE ID=\"\(id)\"\(missing.count > 1 ? " (and \(missing.count - 1) more date range\(missing.count > 2 ? "s" : ""))" : ""), which \(shortName(first[id]?.uri ?? "", in: stream)) carries: put every date range in the variant's playlist, or in every rendition of one of its groups",
-                    at: stream.root.location(line: variant.line)))
+                findings.append(
+                    Finding(
+                        "variant \(variant.uri) can play without EXT-X-DATERANGE ID=\"\(id)\"\(missing.count > 1 ? " (and \(missing.count - 1) more date range\(missing.count > 2 ? "s" : ""))" : ""), which \(shortName(first[id]?.uri ?? "", in: stream)) carries: put every date range in the variant's playlist, or in every rendition of one of its groups",
+                        at: stream.root.location(line: variant.line)))
             }
         }
         return findings
@@ -361,7 +466,8 @@ package struct DurationMismatchRule: Rule {
 
     static func files(audio: [Double]) -> [String: String] {
         [
-            "master.m3u8": "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"aud\",NAME=\"English\",LANGUAGE=\"en\",DEFAULT=YES,AUTOSELECT=YES,URI=\"audio.m3u8\"\n"
+            "master.m3u8":
+                "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"aud\",NAME=\"English\",LANGUAGE=\"en\",DEFAULT=YES,AUTOSELECT=YES,URI=\"audio.m3u8\"\n"
                 + "#EXT-X-STREAM-INF:BANDWIDTH=800000,CODECS=\"avc1.4d401f,mp4a.40.2\",RESOLUTION=640x360,AUDIO=\"aud\"\nvideo.m3u8\n",
             "video.m3u8": Examples.media([6, 6, 6, 6]),
             "audio.m3u8": Examples.media(audio),
@@ -370,14 +476,22 @@ package struct DurationMismatchRule: Rule {
 
     package static let description = RuleDescription(
         id: "duration-mismatch", name: "Media playlists of different lengths", defaultSeverity: .error,
-        summary: "In a finished stream (every media playlist ends with EXT-X-ENDLIST), a variant or audio/video rendition playlist lasts longer than another by more than the smaller of their target durations, by the sum of its EXTINF durations.",
-        rationale: "bis-22 §6.2.4: content that one variant or rendition has and another lacks may only be at the start or the end, and no longer than the smallest target duration; Apple's authoring specification asks audio and video playlists, and alternative audio, to cover the same content. A player switching to the shorter playlist, or playing a shorter audio rendition, loses picture or sound at the end.",
+        summary:
+            "In a finished stream (every media playlist ends with EXT-X-ENDLIST), a variant or audio/video rendition playlist lasts longer than another by more than the smaller of their target durations, by the sum of its EXTINF durations.",
+        rationale:
+            "bis-22 §6.2.4: content that one variant or rendition has and another lacks may only be at the start or the end, and no longer than the smallest target duration; Apple's authoring specification asks audio and video playlists, and alternative audio, to cover the same content. A player switching to the shorter playlist, or playing a shorter audio rendition, loses picture or sound at the end.",
         specItems: [
-            .bis("6.2.4", .must, "Content present in one variant but not another is only at the beginning or end, and no longer than the smallest target duration."),
+            .bis(
+                "6.2.4", .must,
+                "Content present in one variant but not another is only at the beginning or end, and no longer than the smallest target duration."
+            ),
             .apple("8.3", .must, "Audio and video playlists cover the same duration of content."),
             .apple("2.15", .must, "Alternative audio and audio description last the whole content."),
         ],
-        triggering: [RuleExample("audio 12 s shorter than video", files: files(audio: [6, 6])).expecting(line: 9, "12 s less than video.m3u8")],
+        triggering: [
+            RuleExample("audio 12 s shorter than video", files: files(audio: [6, 6])).expecting(
+                line: 9, "12 s less than video.m3u8")
+        ],
         nonTriggering: [RuleExample("audio 40 ms longer than video", files: files(audio: [6, 6, 6, 6.04]))])
 
     package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
@@ -390,8 +504,10 @@ package struct DurationMismatchRule: Rule {
         for rendition in master.renditions where rendition.type == .audio || rendition.type == .video {
             add(stream.loaded.resolvedURI(of: rendition))
         }
-        let playlists = uris.compactMap { uri in stream.loaded.mediaPlaylists[uri].flatMap { playlist in playlist.media.map { (uri, playlist, $0) } } }
-            .filter { !$0.2.segments.isEmpty }
+        let playlists = uris.compactMap { uri in
+            stream.loaded.mediaPlaylists[uri].flatMap { playlist in playlist.media.map { (uri, playlist, $0) } }
+        }
+        .filter { !$0.2.segments.isEmpty }
         guard let longest = playlists.max(by: { $0.2.totalDuration < $1.2.totalDuration }) else { return [] }
         return playlists.compactMap { uri, playlist, media in
             let shortfall = longest.2.totalDuration - media.totalDuration

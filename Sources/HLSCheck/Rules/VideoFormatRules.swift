@@ -10,7 +10,9 @@ extension PlaylistMeasurement {
     /// The first inspected segment with a track whose format satisfies `matches`, and that
     /// format; each distinct format is judged once, however many segments share it.
     func firstTrack(where matches: (TrackFormat) -> Bool) -> (record: SegmentRecord, format: TrackFormat)? {
-        guard let record = records.firstInspected(where: matches), let format = record.trackFormats.first(where: matches) else { return nil }
+        guard let record = records.firstInspected(where: matches),
+            let format = record.trackFormats.first(where: matches)
+        else { return nil }
         return (record, format)
     }
 
@@ -39,10 +41,13 @@ struct VideoProfileLevel: Equatable {
             (codec, profile, level) = (.h264, value >> 16, value & 0xFF)
         case "hvc1", "hev1", "dvh1", "dvhe":
             guard parts.count >= 4, let profile = Int(parts[1].drop { $0.isLetter }),
-                  let level = Int(parts[3].dropFirst()) else { return nil }
+                let level = Int(parts[3].dropFirst())
+            else { return nil }
             (codec, self.profile, self.level) = (.hevc, profile, level)
         case "av01":
-            guard parts.count >= 3, let profile = Int(parts[1]), let level = Int(parts[2].prefix { $0.isNumber }) else { return nil }
+            guard parts.count >= 3, let profile = Int(parts[1]), let level = Int(parts[2].prefix { $0.isNumber }) else {
+                return nil
+            }
             (codec, self.profile, self.level) = (.av1, profile, level)
         default:
             return nil
@@ -88,15 +93,20 @@ package struct VideoCodecUnsupportedRule: Rule {
     static let allowed: Set<String> = ["h264", "hevc", "av1"]
 
     package static let description = RuleDescription(
-        id: "video-codec-unsupported", name: "Video codec not playable", defaultSeverity: .error, scope: .variant, settings: .appleOnly,
+        id: "video-codec-unsupported", name: "Video codec not playable", defaultSeverity: .error, scope: .variant,
+        settings: .appleOnly,
         summary: "A segment carries video that is not H.264, HEVC (Dolby Vision included) or AV1.",
-        rationale: "Apple devices decode H.264/AVC, HEVC/H.265 (and Dolby Vision over it) and AV1 in HLS; video in any other codec (MPEG-2, VP9, …) is not played at all.",
+        rationale:
+            "Apple devices decode H.264/AVC, HEVC/H.265 (and Dolby Vision over it) and AV1 in HLS; video in any other codec (MPEG-2, VP9, …) is not played at all.",
         specItems: [.apple("1.1", .must, "Video is H.264/AVC, HEVC/H.265, Dolby Vision or AV1.")],
         needsMedia: true)
 
     package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         stream.measuredPlaylists.compactMap { measurement in
-            guard let (record, format) = measurement.firstTrack(where: { $0.kind == .video && !Self.allowed.contains($0.codecName) })
+            guard
+                let (record, format) = measurement.firstTrack(where: {
+                    $0.kind == .video && !Self.allowed.contains($0.codecName)
+                })
             else { return nil }
             return Finding(
                 "segment \(record.uri) carries \(format.codecName) video: Apple devices play H.264, HEVC, Dolby Vision or AV1 only; re-encode it in one of those",
@@ -111,9 +121,11 @@ package struct CodecContainerUnsupportedRule: Rule {
     package init() {}
 
     package static let description = RuleDescription(
-        id: "codec-container-unsupported", name: "Codec in the wrong container", defaultSeverity: .error, scope: .variant, settings: .appleOnly,
+        id: "codec-container-unsupported", name: "Codec in the wrong container", defaultSeverity: .error,
+        scope: .variant, settings: .appleOnly,
         summary: "HEVC, AV1, FLAC, Apple Lossless or xHE-AAC outside fMP4, or H.264 outside fMP4 and MPEG-TS.",
-        rationale: "Apple devices play HEVC, AV1 and the lossless and USAC audio codecs only from fragmented MP4 (CMAF) segments, and H.264 from fMP4 or MPEG-TS; the same bitstream in another container is not played.",
+        rationale:
+            "Apple devices play HEVC, AV1 and the lossless and USAC audio codecs only from fragmented MP4 (CMAF) segments, and H.264 from fMP4 or MPEG-TS; the same bitstream in another container is not played.",
         specItems: [
             .apple("1.2", .must, "H.264 video is in fMP4 or MPEG-TS."),
             .apple("1.5", .must, "HEVC video is in fMP4."),
@@ -148,12 +160,14 @@ package struct CodecContainerUnsupportedRule: Rule {
 
     package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         stream.measuredPlaylists.compactMap { measurement in
-            guard let record = measurement.records.firstInspected(whereContent: { container, formats in
-                      formats.contains { Self.misplaced($0, in: container) != nil }
-                  }),
-                  let container = record.container,
-                  let format = record.trackFormats.first(where: { Self.misplaced($0, in: container) != nil }),
-                  let codec = Self.misplaced(format, in: container) else { return nil }
+            guard
+                let record = measurement.records.firstInspected(whereContent: { container, formats in
+                    formats.contains { Self.misplaced($0, in: container) != nil }
+                }),
+                let container = record.container,
+                let format = record.trackFormats.first(where: { Self.misplaced($0, in: container) != nil }),
+                let codec = Self.misplaced(format, in: container)
+            else { return nil }
             let allowed = format.codecName == "h264" ? "fMP4 or MPEG-TS" : "fMP4 (with EXT-X-MAP)"
             return Finding(
                 "segment \(record.uri) carries \(codec) in \(Self.name(container)): Apple devices play it only from \(allowed) segments; package it so",
@@ -168,14 +182,19 @@ package struct VideoProfileLevelUnsupportedRule: Rule {
     package init() {}
 
     package static let description = RuleDescription(
-        id: "video-profile-level-unsupported", name: "Video profile or level too high", defaultSeverity: .error, scope: .variant, settings: .appleOnly,
-        summary: "H.264 above High Profile Level 5.2 (5.1 on tvOS), HEVC above Main 10 Level 5.1 (6.0 on iOS), AV1 above Level 6.2, or Dolby Vision other than Profile 5 Level 7 (Profile 5 or 10, Level 9 on iOS).",
-        rationale: "Apple devices are specified to decode up to these profiles and levels; a variant above them may not play, or plays on some devices only. The limits depend on the platform, so the profile (apple-ios, apple-tvos) picks them.",
+        id: "video-profile-level-unsupported", name: "Video profile or level too high", defaultSeverity: .error,
+        scope: .variant, settings: .appleOnly,
+        summary:
+            "H.264 above High Profile Level 5.2 (5.1 on tvOS), HEVC above Main 10 Level 5.1 (6.0 on iOS), AV1 above Level 6.2, or Dolby Vision other than Profile 5 Level 7 (Profile 5 or 10, Level 9 on iOS).",
+        rationale:
+            "Apple devices are specified to decode up to these profiles and levels; a variant above them may not play, or plays on some devices only. The limits depend on the platform, so the profile (apple-ios, apple-tvos) picks them.",
         specItems: [
             .apple("1.3b", .must, "H.264 is at most High Profile, Level 5.2."),
             .apple("1.3b", platform: "tvOS", .must, "H.264 is at most High Profile, Level 5.1."),
             .apple("1.6b", .must, "HEVC is at most Main 10 Profile, Level 5.1, High Tier."),
-            .apple("1.6b", platform: "iOS", .must, "iOS raises item 1.6b's limit to Level 6.0 (its text names H.264 High Profile)."),
+            .apple(
+                "1.6b", platform: "iOS", .must,
+                "iOS raises item 1.6b's limit to Level 6.0 (its text names H.264 High Profile)."),
             .apple("1.9", .must, "Dolby Vision is Profile 5 at Level 7 or lower."),
             .apple("1.9a", platform: "iOS", .must, "Dolby Vision is Profile 5 or Profile 10 at Level 9 or lower."),
             .apple("1.37", .must, "AV1 is at Level 6.2 or lower."),
@@ -191,7 +210,8 @@ package struct VideoProfileLevelUnsupportedRule: Rule {
             let maximumLevel = iOS ? 9 : 7
             if !profiles.contains(vision.profile) || vision.level > maximumLevel {
                 let allowed = iOS ? "Profile 5 or 10 at Level 9" : "Profile 5 at Level 7"
-                return "Dolby Vision Profile \(vision.profile) Level \(vision.level): \(allowed) or lower is \(iOS ? "iOS's" : "the") limit (AS \(iOS ? "iOS 1.9a" : "1.9"))"
+                return
+                    "Dolby Vision Profile \(vision.profile) Level \(vision.level): \(allowed) or lower is \(iOS ? "iOS's" : "the") limit (AS \(iOS ? "iOS 1.9a" : "1.9"))"
             }
         }
         guard let string = format.codecString, let declared = VideoProfileLevel(codecString: string) else { return nil }
@@ -200,11 +220,13 @@ package struct VideoProfileLevelUnsupportedRule: Rule {
         case .h264:
             let maximum = tvOS ? 51 : 52
             guard ![66, 77, 100].contains(declared.profile) || declared.level > maximum else { return nil }
-            return "H.264 \(describe): High Profile at Level \(tvOS ? "5.1" : "5.2") or lower is \(tvOS ? "tvOS's" : "the") limit (AS \(tvOS ? "tvOS 1.3b" : "1.3b"))"
+            return
+                "H.264 \(describe): High Profile at Level \(tvOS ? "5.1" : "5.2") or lower is \(tvOS ? "tvOS's" : "the") limit (AS \(tvOS ? "tvOS 1.3b" : "1.3b"))"
         case .hevc:
             let maximum = iOS ? 180 : 153
             guard ![1, 2].contains(declared.profile) || declared.level > maximum else { return nil }
-            return "HEVC \(describe): Main 10 Profile at Level \(iOS ? "6.0" : "5.1") or lower is \(iOS ? "iOS's" : "the") limit (AS \(iOS ? "iOS 1.6b" : "1.6b"))"
+            return
+                "HEVC \(describe): Main 10 Profile at Level \(iOS ? "6.0" : "5.1") or lower is \(iOS ? "iOS's" : "the") limit (AS \(iOS ? "iOS 1.6b" : "1.6b"))"
         case .av1:
             guard declared.level > 18 else { return nil }
             return "AV1 \(describe): Level 6.2 or lower is the limit (AS 1.37)"
@@ -213,8 +235,12 @@ package struct VideoProfileLevelUnsupportedRule: Rule {
 
     package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         stream.measuredPlaylists.compactMap { measurement in
-            guard let (record, format) = measurement.firstTrack(where: { Self.excess($0, profile: configuration.profile) != nil }),
-                  let excess = Self.excess(format, profile: configuration.profile) else { return nil }
+            guard
+                let (record, format) = measurement.firstTrack(where: {
+                    Self.excess($0, profile: configuration.profile) != nil
+                }),
+                let excess = Self.excess(format, profile: configuration.profile)
+            else { return nil }
             return Finding(
                 "segment \(record.uri) carries \(excess); encode this variant within it",
                 at: measurement.location(of: record))
@@ -228,15 +254,19 @@ package struct VideoInterlacedRule: Rule {
     package init() {}
 
     package static let description = RuleDescription(
-        id: "video-interlaced", name: "Interlaced video", defaultSeverity: .error, scope: .variant, settings: .appleOnly,
-        summary: "A segment's video is coded interlaced (H.264 field coding, HEVC interlaced source, or a field order).",
-        rationale: "Apple devices show progressive video; interlaced sources must be deinterlaced before encoding, or they play with combing artefacts or not at all.",
+        id: "video-interlaced", name: "Interlaced video", defaultSeverity: .error, scope: .variant,
+        settings: .appleOnly,
+        summary:
+            "A segment's video is coded interlaced (H.264 field coding, HEVC interlaced source, or a field order).",
+        rationale:
+            "Apple devices show progressive video; interlaced sources must be deinterlaced before encoding, or they play with combing artefacts or not at all.",
         specItems: [.apple("1.14", .must, "Interlaced sources are deinterlaced.")],
         needsMedia: true)
 
     package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         stream.measuredPlaylists.compactMap { measurement in
-            guard let (record, format) = measurement.firstTrack(where: { $0.kind == .video && $0.interlaced == true }) else { return nil }
+            guard let (record, format) = measurement.firstTrack(where: { $0.kind == .video && $0.interlaced == true })
+            else { return nil }
             return Finding(
                 "segment \(record.uri) carries interlaced \(format.codecName) video: deinterlace the source before encoding (e.g. ffmpeg -vf bwdif, and no -flags +ildct)",
                 at: measurement.location(of: record))
@@ -253,16 +283,19 @@ package struct FrameRateTooHighRule: Rule {
     static let limit = 60.0 * (1 + FrameRateMismatchRule.tolerance)
 
     package static let description = RuleDescription(
-        id: "frame-rate-too-high", name: "Video above 60 fps", defaultSeverity: .error, scope: .variant, settings: .appleOnly,
+        id: "frame-rate-too-high", name: "Video above 60 fps", defaultSeverity: .error, scope: .variant,
+        settings: .appleOnly,
         summary: "A playlist's video runs at more than 60 frames per second (measured from the segments).",
-        rationale: "Apple's authoring specification caps HLS video at 60 frames per second; faster video is not played on every device.",
+        rationale:
+            "Apple's authoring specification caps HLS video at 60 frames per second; faster video is not played on every device.",
         specItems: [.apple("1.19", .must, "No video runs above 60 fps.")],
         needsMedia: true)
 
     package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         stream.measuredPlaylists.compactMap { measurement in
             guard let rate = measurement.measuredFrameRate, rate > Self.limit,
-                  let record = measurement.inspectedRecords.first(where: { ($0.videoFrameRate ?? 0) > Self.limit }) else { return nil }
+                let record = measurement.inspectedRecords.first(where: { ($0.videoFrameRate ?? 0) > Self.limit })
+            else { return nil }
             return Finding(
                 "segment \(record.uri) runs at \(FrameRateMissingRule.rate(record.videoFrameRate ?? rate)) frames per second: video must not exceed 60; encode at 60 or less (e.g. ffmpeg -r 60)",
                 at: measurement.location(of: record))
@@ -276,17 +309,24 @@ package struct HDRFormatUnsupportedRule: Rule {
     package init() {}
 
     package static let description = RuleDescription(
-        id: "hdr-format-unsupported", name: "HDR video that is not HDR10, HLG or Dolby Vision", defaultSeverity: .error, scope: .variant, settings: .appleOnly,
-        summary: "HEVC video with the PQ transfer (16) that is not HDR10 (BT.2020 primaries, 10-bit Main 10) and carries no Dolby Vision configuration.",
-        rationale: "Apple devices play HDR HEVC as HDR10 (PQ, BT.2020, 10 bits), HLG or Dolby Vision. PQ in 8 bits or with BT.709 primaries is none of them and shows with wrong colours or banding.",
+        id: "hdr-format-unsupported", name: "HDR video that is not HDR10, HLG or Dolby Vision", defaultSeverity: .error,
+        scope: .variant, settings: .appleOnly,
+        summary:
+            "HEVC video with the PQ transfer (16) that is not HDR10 (BT.2020 primaries, 10-bit Main 10) and carries no Dolby Vision configuration.",
+        rationale:
+            "Apple devices play HDR HEVC as HDR10 (PQ, BT.2020, 10 bits), HLG or Dolby Vision. PQ in 8 bits or with BT.709 primaries is none of them and shows with wrong colours or banding.",
         specItems: [.apple("1.7", .must, "HDR HEVC video is HDR10, HLG or Dolby Vision.")],
         needsMedia: true)
 
     static func problem(_ format: TrackFormat) -> String? {
-        guard format.kind == .video, format.codecName == "hevc", format.transferCharacteristics == 16, format.dolbyVision == nil
+        guard format.kind == .video, format.codecName == "hevc", format.transferCharacteristics == 16,
+            format.dolbyVision == nil
         else { return nil }
-        if let primaries = format.colourPrimaries, primaries != 9 { return "colour primaries \(primaries), not BT.2020 (9)" }
-        if let string = format.codecString, let declared = VideoProfileLevel(codecString: string), declared.profile == 1 {
+        if let primaries = format.colourPrimaries, primaries != 9 {
+            return "colour primaries \(primaries), not BT.2020 (9)"
+        }
+        if let string = format.codecString, let declared = VideoProfileLevel(codecString: string), declared.profile == 1
+        {
             return "8-bit Main Profile (\(string)), not 10-bit Main 10"
         }
         return nil
@@ -294,7 +334,8 @@ package struct HDRFormatUnsupportedRule: Rule {
 
     package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         stream.measuredPlaylists.compactMap { measurement in
-            guard let (record, format) = measurement.firstTrack(where: { Self.problem($0) != nil }), let problem = Self.problem(format)
+            guard let (record, format) = measurement.firstTrack(where: { Self.problem($0) != nil }),
+                let problem = Self.problem(format)
             else { return nil }
             return Finding(
                 "segment \(record.uri) carries PQ HEVC video with \(problem): HDR HEVC must be HDR10 (PQ, BT.2020, Main 10), HLG or Dolby Vision; encode it as one of those",

@@ -39,7 +39,9 @@ package enum SpecCoverage {
     /// table below for what rules enforce but do not list yet (prune it as they do).
     package static var ruleItems: [RuleItem] {
         RuleCatalogue.descriptions.flatMap { rule in
-            rule.specItems.map { (ruleID: rule.id, reference: $0.reference, level: $0.level.rawValue, requirement: $0.requirement) }
+            rule.specItems.map {
+                (ruleID: rule.id, reference: $0.reference, level: $0.level.rawValue, requirement: $0.requirement)
+            }
         } + interimRuleItems
     }
 
@@ -61,7 +63,8 @@ package enum SpecCoverage {
                 rulesByRequirement[index, default: []].append(item.ruleID)
             }
         }
-        let entries = requirements.enumerated().map { index, requirement -> (requirement: SpecRequirement, status: Status) in
+        let entries = requirements.enumerated().map {
+            index, requirement -> (requirement: SpecRequirement, status: Status) in
             let rules = rulesByRequirement[index] ?? []
             switch requirement.checkability {
             case .notCheckable(let reason):
@@ -80,12 +83,15 @@ package enum SpecCoverage {
     /// where an occurrence inside a longer key of another candidate does not count (HOLD-BACK in
     /// PART-HOLD-BACK), and a candidate whose keys are a strict subset of another named one's
     /// gives way to it. A sentence that bundles several requirements names each of them.
-    package static func matches(_ candidates: [Int], in requirements: [SpecRequirement], for sentence: String) -> [Int] {
+    package static func matches(_ candidates: [Int], in requirements: [SpecRequirement], for sentence: String) -> [Int]
+    {
         if candidates.count == 1 { return candidates }
         let allKeys = Set(candidates.flatMap { requirements[$0].keys })
         func occursFreely(_ key: String) -> Bool {
             var masked = sentence
-            for longer in allKeys.filter({ $0.count > key.count && $0.contains(key) }).sorted(by: { $0.count > $1.count }) {
+            for longer in allKeys.filter({ $0.count > key.count && $0.contains(key) }).sorted(by: {
+                $0.count > $1.count
+            }) {
                 masked = masked.replacing(longer, with: "\u{1}")
             }
             return masked.contains(key)

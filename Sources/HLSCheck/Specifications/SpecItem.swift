@@ -36,7 +36,9 @@ package struct SpecItem: Sendable, Hashable, Codable {
 
     /// An item of Apple's HLS Authoring Specification; `platform` names an amended requirement
     /// (`iOS`, `tvOS`).
-    package static func apple(_ item: String, platform: String? = nil, _ level: Level, _ requirement: String) -> SpecItem {
+    package static func apple(_ item: String, platform: String? = nil, _ level: Level, _ requirement: String)
+        -> SpecItem
+    {
         SpecItem(platform.map { "AS \($0) \(item)" } ?? "AS \(item)", level, requirement)
     }
 

@@ -68,8 +68,10 @@ package struct SpecRequirement: Sendable, Hashable {
 
     /// Sections new in bis-22, with their subsections; §4.4.5 (media metadata tags) is new as a
     /// section, but its §4.4.5.1 is RFC 8216's §4.3.2.7.
-    static let newInBis = ["4.3", "4.4.2.3", "4.4.3.7", "4.4.3.8", "4.4.4.7", "4.4.4.8", "4.4.4.9",
-                           "4.4.5.2", "4.4.5.3", "4.4.5.4", "4.4.6.6", "6.2.5", "6.2.6"]
+    static let newInBis = [
+        "4.3", "4.4.2.3", "4.4.3.7", "4.4.3.8", "4.4.4.7", "4.4.4.8", "4.4.4.9",
+        "4.4.5.2", "4.4.5.3", "4.4.5.4", "4.4.6.6", "6.2.5", "6.2.6",
+    ]
 
     static func isNewInBis(_ section: String) -> Bool {
         section == "4.4.5" || newInBis.contains { section == $0 || section.hasPrefix($0 + ".") }
@@ -91,15 +93,21 @@ package struct SpecRequirement: Sendable, Hashable {
     }
 
     /// A requirement of draft-pantos-hls-rfc8216bis-22.
-    static func bis(_ section: String, _ level: Level, _ keys: [String], _ text: String, gap: String? = nil) -> SpecRequirement {
-        SpecRequirement(source: .bis, section: section, rfc8216: rfc8216Section(forBis: section), platform: nil, level: level,
-                        keys: keys, text: text, checkability: .checkable(gap: gap))
+    static func bis(_ section: String, _ level: Level, _ keys: [String], _ text: String, gap: String? = nil)
+        -> SpecRequirement
+    {
+        SpecRequirement(
+            source: .bis, section: section, rfc8216: rfc8216Section(forBis: section), platform: nil, level: level,
+            keys: keys, text: text, checkability: .checkable(gap: gap))
     }
 
     /// A sentence of draft-pantos-hls-rfc8216bis-22 no tool can check.
-    static func bis(_ section: String, _ level: Level, _ keys: [String], _ text: String, notCheckable reason: String) -> SpecRequirement {
-        SpecRequirement(source: .bis, section: section, rfc8216: rfc8216Section(forBis: section), platform: nil, level: level,
-                        keys: keys, text: text, checkability: .notCheckable(reason))
+    static func bis(_ section: String, _ level: Level, _ keys: [String], _ text: String, notCheckable reason: String)
+        -> SpecRequirement
+    {
+        SpecRequirement(
+            source: .bis, section: section, rfc8216: rfc8216Section(forBis: section), platform: nil, level: level,
+            keys: keys, text: text, checkability: .notCheckable(reason))
     }
 
     /// A requirement alone at its section and level, which needs no keys.
@@ -111,26 +119,36 @@ package struct SpecRequirement: Sendable, Hashable {
         bis(section, level, [], text, notCheckable: reason)
     }
 
-    static func apple(_ item: String, platform: String? = nil, _ level: Level, _ text: String, gap: String? = nil) -> SpecRequirement {
+    static func apple(_ item: String, platform: String? = nil, _ level: Level, _ text: String, gap: String? = nil)
+        -> SpecRequirement
+    {
         apple(item, platform: platform, level, [], text, gap: gap)
     }
 
-    static func apple(_ item: String, platform: String? = nil, _ level: Level, _ text: String, notCheckable reason: String) -> SpecRequirement {
+    static func apple(
+        _ item: String, platform: String? = nil, _ level: Level, _ text: String, notCheckable reason: String
+    ) -> SpecRequirement {
         apple(item, platform: platform, level, [], text, notCheckable: reason)
     }
 
     /// An item of Apple's HLS Authoring Specification; `platform` for an amended requirement.
-    static func apple(_ item: String, platform: String? = nil, _ level: Level, _ keys: [String], _ text: String,
-                      gap: String? = nil) -> SpecRequirement {
-        SpecRequirement(source: .apple, section: item, rfc8216: nil, platform: platform, level: level, keys: keys, text: text,
-                        checkability: .checkable(gap: gap))
+    static func apple(
+        _ item: String, platform: String? = nil, _ level: Level, _ keys: [String], _ text: String,
+        gap: String? = nil
+    ) -> SpecRequirement {
+        SpecRequirement(
+            source: .apple, section: item, rfc8216: nil, platform: platform, level: level, keys: keys, text: text,
+            checkability: .checkable(gap: gap))
     }
 
     /// An item of Apple's HLS Authoring Specification no tool can check.
-    static func apple(_ item: String, platform: String? = nil, _ level: Level, _ keys: [String], _ text: String,
-                      notCheckable reason: String) -> SpecRequirement {
-        SpecRequirement(source: .apple, section: item, rfc8216: nil, platform: platform, level: level, keys: keys, text: text,
-                        checkability: .notCheckable(reason))
+    static func apple(
+        _ item: String, platform: String? = nil, _ level: Level, _ keys: [String], _ text: String,
+        notCheckable reason: String
+    ) -> SpecRequirement {
+        SpecRequirement(
+            source: .apple, section: item, rfc8216: nil, platform: platform, level: level, keys: keys, text: text,
+            checkability: .notCheckable(reason))
     }
 }
 
