@@ -69,6 +69,10 @@ let package = Package(
             linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
         .target(name: "HLSPlaylist", dependencies: ["MediaFormats"], swiftSettings: strict),
         .target(name: "MediaFormats", swiftSettings: strict),
+        // What every source of a stream shares, below the sources (local ones in HLSPlaylist and
+        // MediaInspection, the remote ones in HLSRemote) and the checker that judges what they saw:
+        // delivery records, URI schemes, credential redaction.
+        .target(name: "StreamSources", swiftSettings: strict),
         .target(
             name: "MediaInspection", dependencies: ["CFFmpeg", "CLazyLibraries", "MediaFormats"], swiftSettings: strict),
         // The encoders only the packager uses (audio transcoding, poster fitting, the still from
@@ -76,7 +80,8 @@ let package = Package(
         .target(
             name: "MediaEncoding", dependencies: ["CFFmpeg", "MediaInspection", "MediaFormats"], swiftSettings: strict),
         .target(
-            name: "HLSCheck", dependencies: ["HLSPlaylist", "MediaInspection", "MediaFormats", "CLibYAML"],
+            name: "HLSCheck",
+            dependencies: ["HLSPlaylist", "MediaInspection", "MediaFormats", "StreamSources", "CLibYAML"],
             swiftSettings: strict,
             linkerSettings: [
                 .linkedLibrary(":libyaml.a", .when(platforms: [.linux])),
@@ -98,13 +103,14 @@ let package = Package(
             swiftSettings: strict),
         // http(s) sources for playlists and segments, through libcurl (CurlEngine.swift).
         .target(
-            name: "HLSRemote", dependencies: ["HLSCheck", "HLSPlaylist", "MediaInspection", "CCurl", "CLazyLibraries"],
+            name: "HLSRemote",
+            dependencies: ["StreamSources", "HLSPlaylist", "MediaInspection", "CCurl", "CLazyLibraries"],
             swiftSettings: strict),
         .executableTarget(
             name: "hlscheck",
             dependencies: [
                 "HLSCheck", "HLSReporting", "HLSPlaylist", "MediaInspection", "HLSEmbedding", "HLSPackaging",
-                "HLSRemote",
+                "HLSRemote", "StreamSources",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
@@ -128,7 +134,7 @@ let package = Package(
             path: "Tests/HTTPTestServer", swiftSettings: strict),
         .testTarget(
             name: "HLSRemoteTests",
-            dependencies: ["HLSRemote", "HLSCheck", "HLSPlaylist", "HTTPTestServer", "TestSupport"],
+            dependencies: ["HLSRemote", "HLSCheck", "HLSPlaylist", "StreamSources", "HTTPTestServer", "TestSupport"],
             swiftSettings: strict),
         .testTarget(
             name: "HLSPlaylistTests", dependencies: ["HLSPlaylist", "HLSCheck", "TestSupport"], swiftSettings: strict),

@@ -5,7 +5,7 @@
 
 import CCurl
 import CLazyLibraries
-package import HLSCheck
+package import StreamSources
 import Glibc
 import HLSPlaylist
 import MediaInspection
@@ -39,6 +39,8 @@ package struct RemoteOptions: Sendable, Hashable {
     package var retryDelaySeconds: Double = 0.25
     /// `--http-connections`: connections per host, and requests in flight.
     package var maximumConnections = 4
+    /// The User-Agent every request sends; the executable names its version ("hlscheck/0.1.0").
+    package var userAgent = "hlscheck"
 
     package init() {}
 }
@@ -341,7 +343,7 @@ package final class RemoteFetcher: Sendable, DeliveryObserver {
         }
         let credentials = Self.credentials(of: url)
         let request = CurlRequest(
-            url: Self.withoutUserinfo(url), headers: headers, userAgent: Self.userAgent,
+            url: Self.withoutUserinfo(url), headers: headers, userAgent: options.userAgent,
             user: credentials?.0, password: credentials?.1, insecure: options.insecure,
             connectTimeoutMilliseconds: Int(options.connectTimeoutSeconds * 1000),
             timeoutMilliseconds: Int(options.requestTimeoutSeconds * 1000))
@@ -435,8 +437,6 @@ package final class RemoteFetcher: Sendable, DeliveryObserver {
         default: ""
         }
     }
-
-    private static let userAgent = "hlscheck/\(HLSCheckVersion.current)"
 
     /// The Accept-Encoding a request sends: gzip and deflate for a whole resource (segments are
     /// compressed media; playlists are text that gzip shrinks tenfold), none for a byte range;

@@ -1,4 +1,4 @@
-package import HLSCheck
+package import StreamSources
 import HLSPlaylist
 
 // The probe of delivery directives (bis-22 §6.2.5) judges a 400 as an answer, so it needs the

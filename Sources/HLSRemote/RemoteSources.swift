@@ -1,6 +1,6 @@
 package import HLSPlaylist
 package import MediaInspection
-package import HLSCheck
+package import StreamSources
 
 /// Playlists from http(s) URLs through the fetcher, anything else from local files (a local
 /// multivariant playlist may name remote media playlists). A stream read from the network never

@@ -11,6 +11,7 @@ import HLSCheck
 import HLSPlaylist
 import HLSRemote
 import MediaInspection
+import StreamSources
 
 /// `hlscheck artwork INPUT [--extract poster.jpg]`: find the poster a stream or segment carries,
 /// and write it out so a user can finally see what the audio-only variant shows.

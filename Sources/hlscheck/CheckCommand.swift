@@ -13,6 +13,7 @@ import HLSPlaylist
 import MediaInspection
 import HLSRemote
 import HLSReporting
+import StreamSources
 
 enum ReportFormat: String, ExpressibleByArgument, CaseIterable, Sendable {
     case text, json, junit, github, sarif, html

@@ -13,6 +13,7 @@ import HLSPackaging
 import HLSReporting
 import MediaFormats
 import MediaInspection
+import StreamSources
 
 /// `hlscheck embed --image poster.jpg PLAYLIST --output DIR | --in-place`.
 struct EmbedCommand: AsyncParsableCommand {

@@ -13,6 +13,7 @@ import HLSPlaylist
 import HLSReporting
 import MediaFormats
 import MediaInspection
+import StreamSources
 
 /// `hlscheck fix PLAYLIST --diff | --output DIR | --in-place`.
 struct FixCommand: AsyncParsableCommand {

@@ -5,6 +5,7 @@ import HLSPlaylist
 import HLSRemote
 import MediaFormats
 import MediaInspection
+import StreamSources
 
 /// `hlscheck inspect SEGMENT…`: what one segment contains, as libavformat and our ID3 reader see it.
 struct InspectCommand: AsyncParsableCommand {

@@ -57,6 +57,7 @@ struct RemoteArguments: ParsableArguments {
 
     var options: RemoteOptions {
         var options = RemoteOptions()
+        options.userAgent = "hlscheck/\(HLSCheckVersion.current)"
         options.headers = headers.compactMap(Self.parseHeader).map { RemoteOptions.Header(name: $0.0, value: $0.1) }
         options.insecure = insecure
         if let connectTimeout { options.connectTimeoutSeconds = connectTimeout }

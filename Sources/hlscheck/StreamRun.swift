@@ -12,6 +12,7 @@ import HLSPlaylist
 import HLSRemote
 import MediaInspection
 import HLSReporting
+import StreamSources
 
 /// One input of a run, with everything needed to check it.
 struct StreamJob: Sendable {

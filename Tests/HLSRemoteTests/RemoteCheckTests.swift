@@ -5,6 +5,7 @@ import HLSRemote
 import HTTPTestServer
 import TestSupport
 import Testing
+import StreamSources
 
 /// Checks a URL as `hlscheck check` does: remote sources, one fetcher, its delivery log.
 enum Remote {

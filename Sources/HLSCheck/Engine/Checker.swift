@@ -1,5 +1,6 @@
 public import HLSPlaylist
 package import MediaInspection
+package import StreamSources
 
 /// Why a check could not run at all (exit code 2). Content problems are diagnostics, not errors.
 public struct CheckError: Error, Sendable, CustomStringConvertible {

@@ -1,4 +1,5 @@
 package import HLSPlaylist
+package import StreamSources
 
 /// A rendition of an EXT-X-MEDIA group, with its playlist when it has one and it could be read.
 package struct RenditionAnalysis: Sendable, Hashable {

@@ -1,4 +1,5 @@
 import HLSPlaylist
+import StreamSources
 
 // What one version of a low-latency media playlist (EXT-X-PART-INF) must hold about its partial
 // segments, their tags and its rendition reports (bis-22 §4.4.3.8, §4.4.4.9, §4.4.5.4). The

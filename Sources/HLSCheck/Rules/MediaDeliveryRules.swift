@@ -1,4 +1,5 @@
 import HLSPlaylist
+import StreamSources
 
 // How playlists and segments are served over HTTP beyond their Content-Type: compression of
 // playlists (AS 10.1, bis-22 §6.2.1) and redirects of media requests (AS 8.18). They read the

@@ -1,4 +1,5 @@
 import HLSPlaylist
+import StreamSources
 
 /// A playlist whose URI path ends neither in .m3u8 nor in .m3u and that no playlist
 /// Content-Type identifies either.

@@ -1,4 +1,5 @@
 import HLSPlaylist
+import StreamSources
 
 /// A URI that names a local file outside the stream's folder. The file is never read, and the
 /// finding never quotes it: a playlist must not turn the checker into a way to print
