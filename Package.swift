@@ -67,28 +67,36 @@ let package = Package(
             name: "CLazyLibraries",
             cSettings: [.unsafeFlags(["-I\(libxml2Headers)", "-fvisibility=hidden"])],
             linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
-        .target(name: "HLSPlaylist", dependencies: ["MediaFormats"], swiftSettings: strict),
+        .target(name: "HLSPlaylist", dependencies: ["FileSystem"], swiftSettings: strict),
         .target(name: "MediaFormats", swiftSettings: strict),
+        // Reading local files safely (regular files only, never a FIFO or a device) and how a URI in
+        // a local stream names a file; MediaFormats' byte parsers never touch the file system.
+        .target(name: "FileSystem", swiftSettings: strict),
         // What every source of a stream shares, below the sources (local ones in HLSPlaylist and
         // MediaInspection, the remote ones in HLSRemote) and the checker that judges what they saw:
         // delivery records, URI schemes, credential redaction.
         .target(name: "StreamSources", swiftSettings: strict),
         .target(
-            name: "MediaInspection", dependencies: ["CFFmpeg", "CLazyLibraries", "MediaFormats"], swiftSettings: strict),
+            name: "MediaInspection", dependencies: ["CFFmpeg", "CLazyLibraries", "MediaFormats", "FileSystem"],
+            swiftSettings: strict),
         // The encoders only the packager uses (audio transcoding, poster fitting, the still from
         // the video), over MediaInspection's libav plumbing.
         .target(
-            name: "MediaEncoding", dependencies: ["CFFmpeg", "MediaInspection", "MediaFormats"], swiftSettings: strict),
+            name: "MediaEncoding", dependencies: ["CFFmpeg", "MediaInspection", "MediaFormats", "FileSystem"],
+            swiftSettings: strict),
         .target(
             name: "HLSCheck",
-            dependencies: ["HLSPlaylist", "MediaInspection", "MediaFormats", "StreamSources", "CLibYAML"],
+            dependencies: [
+                "HLSPlaylist", "MediaInspection", "MediaFormats", "FileSystem", "StreamSources", "CLibYAML",
+            ],
             swiftSettings: strict,
             linkerSettings: [
                 .linkedLibrary(":libyaml.a", .when(platforms: [.linux])),
                 .linkedLibrary("yaml", .when(platforms: [.macOS])),
             ]),
         .target(
-            name: "HLSReporting", dependencies: ["HLSCheck", "CLibXML2", "CLazyLibraries", "MediaFormats"],
+            name: "HLSReporting",
+            dependencies: ["HLSCheck", "CLibXML2", "CLazyLibraries", "MediaFormats", "FileSystem"],
             swiftSettings: strict + libxml2Swift),
         // embed's rename-without-replacing (renameat2 RENAME_NOREPLACE, which Glibc's Swift module does not export) and flock.
         // Named CHLSSystem: swift-system (under swift-nio) has a target CSystem, and target names are global.
@@ -98,7 +106,7 @@ let package = Package(
             name: "HLSEmbedding",
             dependencies: [
                 "HLSCheck", "HLSPackaging", "HLSPlaylist", "MediaFormats", "MediaInspection", "MediaEncoding",
-                "CHLSSystem",
+                "FileSystem", "CHLSSystem",
             ],
             swiftSettings: strict),
         // http(s) sources for playlists and segments, through libcurl (CurlEngine.swift).
@@ -110,7 +118,7 @@ let package = Package(
             name: "hlscheck",
             dependencies: [
                 "HLSCheck", "HLSReporting", "HLSPlaylist", "MediaInspection", "HLSEmbedding", "HLSPackaging",
-                "HLSRemote", "StreamSources",
+                "HLSRemote", "StreamSources", "FileSystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
@@ -137,8 +145,10 @@ let package = Package(
             dependencies: ["HLSRemote", "HLSCheck", "HLSPlaylist", "StreamSources", "HTTPTestServer", "TestSupport"],
             swiftSettings: strict),
         .testTarget(
-            name: "HLSPlaylistTests", dependencies: ["HLSPlaylist", "HLSCheck", "TestSupport"], swiftSettings: strict),
+            name: "HLSPlaylistTests", dependencies: ["HLSPlaylist", "HLSCheck", "FileSystem", "TestSupport"],
+            swiftSettings: strict),
         .testTarget(name: "MediaFormatsTests", dependencies: ["MediaFormats", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "FileSystemTests", dependencies: ["FileSystem", "TestSupport"], swiftSettings: strict),
         .testTarget(
             name: "MediaInspectionTests",
             dependencies: ["MediaInspection", "MediaEncoding", "MediaFormats", "TestSupport"],
@@ -161,7 +171,9 @@ let package = Package(
         .testTarget(
             name: "HLSReportingTests",
             dependencies: [
-                "HLSReporting", "HLSCheck", "HLSPlaylist", "MediaInspection", "MediaFormats", "TestSupport", "CLibXML2",
+                "HLSReporting", "HLSCheck", "HLSPlaylist", "MediaInspection", "MediaFormats", "FileSystem",
+                "TestSupport",
+                "CLibXML2",
             ],
             exclude: ["Golden"], swiftSettings: strict + libxml2Swift),
         .testTarget(

@@ -7,6 +7,7 @@ import Musl
 import Darwin
 #endif
 import MediaFormats
+import FileSystem
 
 /// `.hlscheck-embed.journal`, beside the lock: written before a run creates anything, removed
 /// after it has cleaned up. When the next run (holding the lock, so the writer is dead) finds

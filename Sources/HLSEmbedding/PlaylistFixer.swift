@@ -9,6 +9,7 @@ import Darwin
 #endif
 import MediaFormats
 import HLSPlaylist
+import FileSystem
 
 /// What `hlscheck fix` was asked to do.
 package struct FixRequest: Sendable {

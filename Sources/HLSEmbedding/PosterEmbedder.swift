@@ -12,6 +12,7 @@ import HLSPlaylist
 import MediaFormats
 import MediaInspection
 import MediaEncoding
+import FileSystem
 
 /// `hlscheck embed`: puts the poster into every segment of the audio-only variants and audio
 /// renditions, recomputes their BANDWIDTH / AVERAGE-BANDWIDTH, writes the stream, re-checks it.

@@ -11,6 +11,7 @@ import HLSPackaging
 import HLSPlaylist
 import MediaFormats
 import MediaInspection
+import FileSystem
 
 /// Rewrites the segments of one media playlist in order: the TS writer keeps the timed-ID3
 /// continuity counters running across them; packed audio without a timestamp gets the one that

@@ -1,6 +1,7 @@
 import HLSCheck
 import HLSPlaylist
 import MediaFormats
+import FileSystem
 
 extension StreamLayout {
     /// Refuses, before anything is written, a stream a URI of which does not name its file by

@@ -1,6 +1,6 @@
 // Loading a stream: the root playlist and every media playlist it references, each read once.
 
-internal import MediaFormats
+import FileSystem
 
 /// Where playlist bytes come from. `uri` is already resolved (a path or a URL string).
 package protocol PlaylistSource: Sendable {

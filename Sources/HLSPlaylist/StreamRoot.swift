@@ -1,7 +1,7 @@
 // Confinement: a local stream reads nothing outside its folder, so a playlist cannot make the
 // checker open (and print) files it was never meant to (docs/security.md).
 
-package import MediaFormats
+package import FileSystem
 
 /// The local path a URI names (`LocalFileName`: query and fragment dropped, percent-decoded);
 /// nil for `http`/`https` URLs.

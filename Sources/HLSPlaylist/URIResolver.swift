@@ -10,7 +10,7 @@
 // `LocalFileName.uriReference(forPath:)`, whose inverse, `LocalFileName`, every reader applies.
 // Reports decode locations back into file paths (CheckReport.namingFiles), so they read as typed.
 
-internal import MediaFormats
+import FileSystem
 
 /// The base of a reference resolution, told apart where it is made (see the file comment).
 package enum ResolutionBase: Sendable, Hashable {

@@ -1,5 +1,6 @@
 package import HLSCheck
 import MediaFormats
+import FileSystem
 
 /// The text of the lines findings are on, read again from the playlists after the check, so
 /// that SARIF fingerprints follow a line's content rather than its number. Only regular files

@@ -9,6 +9,7 @@ import Musl
 import Darwin
 #endif
 package import MediaFormats
+import FileSystem
 
 /// One segment of the playlist the new audio comes from.
 package struct AudioSourceSegment: Sendable, Hashable {

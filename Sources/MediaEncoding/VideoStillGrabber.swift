@@ -1,6 +1,7 @@
 internal import CFFmpeg
 package import MediaInspection
 package import MediaFormats
+import FileSystem
 
 /// One picture of a video segment, encoded as JPEG: `hlscheck embed --poster-from-video`.
 package struct VideoStill: Sendable, Hashable {

@@ -1,4 +1,5 @@
 package import MediaFormats
+import FileSystem
 
 /// A byte range inside a resource, as given by EXT-X-BYTERANGE / EXT-X-MAP BYTERANGE
 /// (RFC 8216 §4.3.2.2): `length` bytes starting at `offset`.

@@ -14,6 +14,7 @@ import HLSReporting
 import MediaFormats
 import MediaInspection
 import StreamSources
+import FileSystem
 
 /// `hlscheck embed --image poster.jpg PLAYLIST --output DIR | --in-place`.
 struct EmbedCommand: AsyncParsableCommand {

@@ -4,6 +4,7 @@ import HLSPlaylist
 import MediaFormats
 import Testing
 import TestSupport
+import FileSystem
 
 /// A path the user gives is a file path, not a URI: its '#', '?', '%' are part of folder names,
 /// and the stream's URIs resolve inside that folder (`ResolutionBase`, docs/security.md, "Paths

@@ -5,6 +5,7 @@ import MediaFormats
 @testable import HLSReporting
 import Testing
 import TestSupport
+import FileSystem
 
 /// Each input dimension along which a small playlist once cost minutes or gigabytes, and the
 /// quantity that now bounds it: findings kept, bytes printed, what one line may make a rule or a

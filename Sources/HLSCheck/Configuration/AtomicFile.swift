@@ -7,6 +7,7 @@ import Musl
 import Darwin
 #endif
 internal import MediaFormats
+import FileSystem
 
 /// Writes a file so that a reader (or a crash) sees either the old content or the new one, never
 /// half of it: a temporary file in the same folder, flushed, then renamed over the target.

@@ -7,6 +7,7 @@ import Musl
 import Darwin
 #endif
 internal import MediaFormats
+import FileSystem
 
 /// Known findings recorded once (`hlscheck check --write-baseline FILE`) so that a later run
 /// (`--baseline FILE`) fails only on new ones, as SwiftLint's baseline does.

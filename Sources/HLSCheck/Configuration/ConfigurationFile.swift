@@ -1,5 +1,6 @@
 import FoundationEssentials
 internal import MediaFormats
+import FileSystem
 
 /// `.hlscheck.yml` (or `.yaml`, `.json`): the settings of a stream repository, found from the
 /// checked playlist's folder upwards, like a linter's configuration (docs/configuration.md).

@@ -9,6 +9,7 @@ import Darwin
 import Synchronization
 package import HLSPlaylist
 internal import MediaFormats
+import FileSystem
 
 /// Finds the streams to check in the paths a user gives: a playlist is checked as given; a folder
 /// is searched for multivariant ("master") playlists — playlists that no other playlist in the

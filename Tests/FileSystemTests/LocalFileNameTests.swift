@@ -1,5 +1,5 @@
 import Foundation
-import MediaFormats
+import FileSystem
 import Testing
 import TestSupport
 
