@@ -67,7 +67,7 @@ let package = Package(
             name: "CLazyLibraries",
             cSettings: [.unsafeFlags(["-I\(libxml2Headers)", "-fvisibility=hidden"])],
             linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
-        .target(name: "HLSPlaylist", dependencies: ["FileSystem"], swiftSettings: strict),
+        .target(name: "HLSPlaylist", dependencies: ["FileSystem", "StreamSources"], swiftSettings: strict),
         .target(name: "MediaFormats", swiftSettings: strict),
         // Reading local files safely (regular files only, never a FIFO or a device) and how a URI in
         // a local stream names a file; MediaFormats' byte parsers never touch the file system.
@@ -77,7 +77,8 @@ let package = Package(
         // delivery records, URI schemes, credential redaction.
         .target(name: "StreamSources", swiftSettings: strict),
         .target(
-            name: "MediaInspection", dependencies: ["CFFmpeg", "CLazyLibraries", "MediaFormats", "FileSystem"],
+            name: "MediaInspection",
+            dependencies: ["CFFmpeg", "CLazyLibraries", "MediaFormats", "FileSystem", "StreamSources"],
             swiftSettings: strict),
         // The encoders only the packager uses (audio transcoding, poster fitting, the still from
         // the video), over MediaInspection's libav plumbing.
@@ -145,17 +146,20 @@ let package = Package(
             dependencies: ["HLSRemote", "HLSCheck", "HLSPlaylist", "StreamSources", "HTTPTestServer", "TestSupport"],
             swiftSettings: strict),
         .testTarget(
-            name: "HLSPlaylistTests", dependencies: ["HLSPlaylist", "HLSCheck", "FileSystem", "TestSupport"],
+            name: "HLSPlaylistTests",
+            dependencies: ["HLSPlaylist", "HLSCheck", "FileSystem", "StreamSources", "TestSupport"],
             swiftSettings: strict),
         .testTarget(name: "MediaFormatsTests", dependencies: ["MediaFormats", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "FileSystemTests", dependencies: ["FileSystem", "TestSupport"], swiftSettings: strict),
         .testTarget(
             name: "MediaInspectionTests",
-            dependencies: ["MediaInspection", "MediaEncoding", "MediaFormats", "TestSupport"],
+            dependencies: ["MediaInspection", "MediaEncoding", "MediaFormats", "StreamSources", "TestSupport"],
             exclude: ["Fixtures"], swiftSettings: strict),
         .testTarget(
             name: "HLSCheckTests",
-            dependencies: ["HLSCheck", "HLSPlaylist", "MediaFormats", "MediaInspection", "TestSupport"],
+            dependencies: [
+                "HLSCheck", "HLSPlaylist", "MediaFormats", "MediaInspection", "StreamSources", "TestSupport",
+            ],
             swiftSettings: strict),
         .testTarget(
             name: "HLSPackagingTests",
@@ -172,8 +176,8 @@ let package = Package(
             name: "HLSReportingTests",
             dependencies: [
                 "HLSReporting", "HLSCheck", "HLSPlaylist", "MediaInspection", "MediaFormats", "FileSystem",
-                "TestSupport",
-                "CLibXML2",
+                "StreamSources",
+                "TestSupport", "CLibXML2",
             ],
             exclude: ["Golden"], swiftSettings: strict + libxml2Swift),
         .testTarget(

@@ -1,11 +1,12 @@
 // Loading a stream: the root playlist and every media playlist it references, each read once.
 
 import FileSystem
+import StreamSources
 
 /// Where playlist bytes come from. `uri` is already resolved (a path or a URL string).
 package protocol PlaylistSource: Sendable {
     /// The whole playlist at `uri`. Throws when it cannot be read (the built-in sources throw
-    /// `PlaylistReadError`, also for a file over their size limit); never for content problems.
+    /// `InputReadError`, also for a file over their size limit); never for content problems.
     func read(_ uri: String) async throws -> [UInt8]
     /// A name that is the same for every spelling of one playlist (for a local file: its real
     /// path, symlinks and `..` resolved), nil when it cannot be known without reading. The loader
@@ -29,23 +30,6 @@ extension PlaylistSource {
     package func parsedPlaylist(_ uri: String) async -> (bytes: [UInt8], playlist: Playlist)? { nil }
 }
 
-/// A playlist could not be read: the URI and the operating system's reason.
-package struct PlaylistReadError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The URI (path or URL) that could not be read.
-    package var uri: String
-    /// The operating system's reason, or the limit that refused it and the option that raises it.
-    package var reason: String
-
-    /// Makes an error.
-    package init(uri: String, reason: String) {
-        self.uri = uri
-        self.reason = reason
-    }
-
-    /// `uri: reason`.
-    package var description: String { "\(uri): \(reason)" }
-}
-
 /// Playlists larger than this are refused (a playlist of a 10-hour stream is a few MiB).
 package let maximumPlaylistSize = 16 * 1024 * 1024
 
@@ -65,16 +49,16 @@ package struct LocalFileSource: PlaylistSource {
         self.maximumSize = maximumSize
     }
 
-    /// Reads a whole regular file (a `file://` URL or a path). Throws `PlaylistReadError` when it is
+    /// Reads a whole regular file (a `file://` URL or a path). Throws `InputReadError` when it is
     /// missing, not a regular file, unreadable or larger than `maximumSize`.
     package func read(_ uri: String) async throws -> [UInt8] {
         guard let name = LocalPath.name(of: uri) else { return try Self.readFile(uri, maximumSize: maximumSize) }
-        if let refusal = name.refusal { throw PlaylistReadError(uri: uri, reason: "not read: \(refusal)") }
+        if let refusal = name.refusal { throw InputReadError(uri: uri, reason: "not read: \(refusal)") }
         do {
             return try Self.readFile(name.path, maximumSize: maximumSize)
         } catch {
             guard let tried = name.triedNames, name.isMissing else { throw error }
-            throw PlaylistReadError(uri: uri, reason: "\(Self.noSuchFile)\(tried)")
+            throw InputReadError(uri: uri, reason: "\(Self.noSuchFile)\(tried)")
         }
     }
 
@@ -109,7 +93,7 @@ package struct LocalFileSource: PlaylistSource {
 
     /// Opens the real path (the one confinement judged) without following a final symlink, so a
     /// link swapped in after the check is refused rather than followed.
-    static func readFile(_ path: String, maximumSize: Int) throws(PlaylistReadError) -> [UInt8] {
+    static func readFile(_ path: String, maximumSize: Int) throws(InputReadError) -> [UInt8] {
         do {
             let file = try RegularFile(path: RegularFile.realPath(path) ?? path, followSymlinks: false)
             // The size known, the bytes go straight into the array (no chunk copied over, which
@@ -118,7 +102,7 @@ package struct LocalFileSource: PlaylistSource {
             if file.size > 0, file.size <= maximumSize, let bytes = readExactly(file) { return bytes }
             return try file.readAll(maximumBytes: maximumSize, limitHint: "--max-playlist-bytes")
         } catch {
-            throw PlaylistReadError(uri: path, reason: error.reason)
+            throw InputReadError(uri: path, reason: error.reason)
         }
     }
 }
@@ -268,7 +252,7 @@ package struct PlaylistLoader: Sendable {
         return StreamRoot(ofPlaylist: uri)
     }
 
-    /// Throws `PlaylistReadError` only when the root itself cannot be read (or is over a limit).
+    /// Throws `InputReadError` only when the root itself cannot be read (or is over a limit).
     /// `requested` is what the user named the stream by: a file path, or an http(s) or file URL
     /// (`ResolutionBase(input:)`); errors about it name it as given.
     package func load(_ requested: String) async throws -> LoadedStream {
@@ -283,7 +267,7 @@ package struct PlaylistLoader: Sendable {
         let remoteRoot = LocalPath.path(of: requestedURI) == nil
         // The input is the user's own choice: it is judged only against a root they chose too.
         if let streamRoot, confinement.root != nil, !streamRoot.contains(requestedURI) {
-            throw PlaylistReadError(
+            throw InputReadError(
                 uri: requested,
                 reason:
                     "lies outside the root \(streamRoot.path); it was not read (choose the root with --root DIR, or pass --allow-outside-root)"
@@ -291,7 +275,7 @@ package struct PlaylistLoader: Sendable {
         }
         let (uri, root) = try await readRoot(requested, base: base)
         if let media = root.media, media.segments.count > limits.segmentsPerPlaylist {
-            throw PlaylistReadError(uri: requested, reason: tooManySegments(media.segments.count))
+            throw InputReadError(uri: requested, reason: tooManySegments(media.segments.count))
         }
         guard let master = root.multivariant else {
             var listings: [String: Set<String>?] = [:]
@@ -385,7 +369,7 @@ package struct PlaylistLoader: Sendable {
 
         let imported = root.variables
         var playlists: [String: Playlist] = [:]
-        await withTaskGroup(of: (Int, Result<Playlist, PlaylistReadError>).self) { group in
+        await withTaskGroup(of: (Int, Result<Playlist, InputReadError>).self) { group in
             for (index, reference) in toRead.enumerated() {
                 group.addTask {
                     do {
@@ -396,15 +380,15 @@ package struct PlaylistLoader: Sendable {
                             return (
                                 index,
                                 .failure(
-                                    PlaylistReadError(
+                                    InputReadError(
                                         uri: reference.uri, reason: self.tooManySegments(media.segments.count)))
                             )
                         }
                         return (index, .success(playlist))
-                    } catch let error as PlaylistReadError {
+                    } catch let error as InputReadError {
                         return (index, .failure(error))
                     } catch {
-                        return (index, .failure(PlaylistReadError(uri: reference.uri, reason: "cannot be read")))
+                        return (index, .failure(InputReadError(uri: reference.uri, reason: "cannot be read")))
                     }
                 }
             }
@@ -459,7 +443,7 @@ package struct PlaylistLoader: Sendable {
     /// The root playlist: its URI (after a redirect, where it was found) and its parse. Errors
     /// name it as the user named it; a typed path that is missing is simply missing (the names
     /// a URI may denote are for URIs written in playlists).
-    private func readRoot(_ requested: String, base: ResolutionBase) async throws(PlaylistReadError) -> (
+    private func readRoot(_ requested: String, base: ResolutionBase) async throws(InputReadError) -> (
         String, Playlist
     ) {
         let requestedURI = base.uriReference
@@ -481,44 +465,43 @@ package struct PlaylistLoader: Sendable {
             if case .filePath = base, error.reason.hasPrefix(LocalFileSource.noSuchFile),
                 LocalFileName(uri: requestedURI).isMissing
             {
-                throw PlaylistReadError(uri: requested, reason: "no such file or folder")
+                throw InputReadError(uri: requested, reason: "no such file or folder")
             }
-            throw PlaylistReadError(uri: requested, reason: error.reason)
+            throw InputReadError(uri: requested, reason: error.reason)
         }
     }
 
-    private func read(_ uri: String) async throws(PlaylistReadError) -> [UInt8] {
+    private func read(_ uri: String) async throws(InputReadError) -> [UInt8] {
         let bytes: [UInt8]
         do {
             bytes = try await source.read(uri)
-        } catch let error as PlaylistReadError {
+        } catch let error as InputReadError {
             throw error
         } catch {
-            throw PlaylistReadError(uri: uri, reason: "cannot be read")
+            throw InputReadError(uri: uri, reason: "cannot be read")
         }
         try checkSize(bytes, uri: uri)
         return bytes
     }
 
-    private func checkSize(_ bytes: [UInt8], uri: String) throws(PlaylistReadError) {
+    private func checkSize(_ bytes: [UInt8], uri: String) throws(InputReadError) {
         if bytes.count > limits.playlistBytes {
-            throw PlaylistReadError(
+            throw InputReadError(
                 uri: uri, reason: RegularFile.tooLarge(bytes.count, limits.playlistBytes, "--max-playlist-bytes"))
         }
     }
 
-    private func checkLines(_ bytes: [UInt8], uri: String) throws(PlaylistReadError) {
+    private func checkLines(_ bytes: [UInt8], uri: String) throws(InputReadError) {
         // Eight bytes at a time rather than a test per byte.
         let lines = 1 + bytes.withUnsafeBufferPointer { ParserState.lineFeedCount(in: $0) }
         if lines > limits.playlistLines {
-            throw PlaylistReadError(
+            throw InputReadError(
                 uri: uri,
                 reason: "has more than \(limits.playlistLines) lines (raise the limit with --max-playlist-lines)")
         }
     }
 
-    private func parse(_ bytes: [UInt8], uri: String, imported: [String: String]) throws(PlaylistReadError) -> Playlist
-    {
+    private func parse(_ bytes: [UInt8], uri: String, imported: [String: String]) throws(InputReadError) -> Playlist {
         try checkLines(bytes, uri: uri)
         return PlaylistParser.parse(
             bytes, uri: uri, importedVariables: imported, queryParameters: Self.queryParameters(of: uri))

@@ -30,7 +30,7 @@ package struct RemotePlaylistSource: PlaylistSource {
                 uri, kind: .playlist, maximumBytes: maximumSize, limitFlag: "--max-playlist-bytes"
             ).bytes
         } catch {
-            throw PlaylistReadError(uri: uri, reason: error.reason)
+            throw InputReadError(uri: uri, reason: error.reason)
         }
     }
 
@@ -71,10 +71,10 @@ package struct RemoteSegmentSource: SegmentByteSource {
     {
         if let range {
             guard range.offset >= 0, range.length >= 0 else {
-                throw SegmentReadError(uri: uri, reason: "invalid byte range \(range.length)@\(range.offset)")
+                throw InputReadError(uri: uri, reason: "invalid byte range \(range.length)@\(range.offset)")
             }
             guard range.length <= local.maximumByteCount else {
-                throw SegmentReadError(
+                throw InputReadError(
                     uri: uri,
                     reason:
                         "\(range.length) bytes, over the limit of \(local.maximumByteCount) bytes per segment (raise it with --max-segment-bytes)"
@@ -89,7 +89,7 @@ package struct RemoteSegmentSource: SegmentByteSource {
             ).bytes
         } catch {
             // The reason leads with the HTTP status when there was one: segment-unreadable shows it.
-            throw SegmentReadError(
+            throw InputReadError(
                 uri: uri,
                 reason: error.reason
                     + " (GET \(CredentialRedaction.redact(uri))\(error.httpVersion.map { " over \($0)" } ?? ""))")

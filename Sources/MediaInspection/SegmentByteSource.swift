@@ -1,5 +1,6 @@
 package import MediaFormats
 import FileSystem
+import StreamSources
 
 /// A byte range inside a resource, as given by EXT-X-BYTERANGE / EXT-X-MAP BYTERANGE
 /// (RFC 8216 §4.3.2.2): `length` bytes starting at `offset`.
@@ -63,23 +64,6 @@ extension SegmentByteSource {
     }
 }
 
-/// Why a ``LocalSegmentSource`` could not deliver bytes.
-package struct SegmentReadError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The URI (path or URL) that could not be read.
-    package var uri: String
-    /// The operating system's reason, or the limit or range that refused it.
-    package var reason: String
-
-    /// Makes an error.
-    package init(uri: String, reason: String) {
-        self.uri = uri
-        self.reason = reason
-    }
-
-    /// `uri: reason`.
-    package var description: String { "\(uri): \(reason)" }
-}
-
 /// Reads segments from the local file system. `uri` is a path, or a `file://` URL, mapped to a
 /// file by `LocalFileName` (query and fragment dropped, percent-decoded).
 /// Regular files only (a FIFO or a device is refused before a byte is read, so nothing blocks);
@@ -97,7 +81,7 @@ package struct LocalSegmentSource: SegmentByteSource {
         self.maximumByteCount = maximumByteCount
     }
 
-    /// Reads a regular file or a byte range of it. Throws `SegmentReadError` when the file is
+    /// Reads a regular file or a byte range of it. Throws `InputReadError` when the file is
     /// missing or not a regular file, the range is invalid or beyond the end of the file, or the
     /// read is over `maximumByteCount`.
     package func read(_ uri: String, range: SegmentByteRange?) async throws -> [UInt8] {
@@ -117,12 +101,12 @@ package struct LocalSegmentSource: SegmentByteSource {
         min(range?.length ?? Self.streamingFootprint, Self.streamingFootprint)
     }
 
-    func openSync(_ uri: String, range: SegmentByteRange?) throws(SegmentReadError) -> FileRegionBytes {
+    func openSync(_ uri: String, range: SegmentByteRange?) throws(InputReadError) -> FileRegionBytes {
         let (file, offset, length) = try checkedRegion(uri, range: range)
         return FileRegionBytes(file: file, offset: offset, length: length)
     }
 
-    func readSync(_ uri: String, range: SegmentByteRange?) throws(SegmentReadError) -> [UInt8] {
+    func readSync(_ uri: String, range: SegmentByteRange?) throws(InputReadError) -> [UInt8] {
         let (file, offset, length) = try checkedRegion(uri, range: range)
         do {
             return try file.read(offset: offset, length: length)
@@ -133,7 +117,7 @@ package struct LocalSegmentSource: SegmentByteSource {
 
     /// The open file and the region of it to read, after every check (regular file, not a
     /// symlink, range inside the file, under the size limit).
-    private func checkedRegion(_ uri: String, range: SegmentByteRange?) throws(SegmentReadError) -> (
+    private func checkedRegion(_ uri: String, range: SegmentByteRange?) throws(InputReadError) -> (
         RegularFile, offset: Int, length: Int
     ) {
         // The URI's path, percent-decoded, without query or fragment (RFC 8216 §4.1): the same
@@ -166,8 +150,8 @@ package struct LocalSegmentSource: SegmentByteSource {
         return (file, offset, length)
     }
 
-    private func failure(_ uri: String, _ reason: String) -> SegmentReadError {
-        SegmentReadError(uri: uri, reason: reason)
+    private func failure(_ uri: String, _ reason: String) -> InputReadError {
+        InputReadError(uri: uri, reason: reason)
     }
 }
 
@@ -178,7 +162,7 @@ package struct RefusingSegmentSource: SegmentByteSource {
     package var base: any SegmentByteSource
     /// Resolved URIs that are refused without being read.
     package var refused: Set<String>
-    /// The reason given in the `SegmentReadError` of a refused URI.
+    /// The reason given in the `InputReadError` of a refused URI.
     package var reason: String
 
     /// Makes a source that refuses `refused` with `reason` and reads the rest from `base`.
@@ -188,14 +172,14 @@ package struct RefusingSegmentSource: SegmentByteSource {
         self.reason = reason
     }
 
-    /// Throws `SegmentReadError` with `reason` for a refused URI; otherwise reads from `base`.
+    /// Throws `InputReadError` with `reason` for a refused URI; otherwise reads from `base`.
     package func read(_ uri: String, range: SegmentByteRange?) async throws -> [UInt8] {
-        if refused.contains(uri) { throw SegmentReadError(uri: uri, reason: reason) }
+        if refused.contains(uri) { throw InputReadError(uri: uri, reason: reason) }
         return try await base.read(uri, range: range)
     }
 
     package func open(_ uri: String, range: SegmentByteRange?) async throws -> any RandomAccessBytes & Sendable {
-        if refused.contains(uri) { throw SegmentReadError(uri: uri, reason: reason) }
+        if refused.contains(uri) { throw InputReadError(uri: uri, reason: reason) }
         return try await base.open(uri, range: range)
     }
 

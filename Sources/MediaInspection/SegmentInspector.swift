@@ -1,4 +1,5 @@
 package import MediaFormats
+import StreamSources
 
 /// Inspects media segments: libavformat for tracks and timing, MediaFormats for ID3 (which
 /// libavformat 5.1 reads only partly, design.md §6). Sendable; every libav object it creates
@@ -62,7 +63,7 @@ package struct SegmentInspector: Sendable {
 
     /// `gauge` records the most bytes the inspection's buffers held at once (for tests).
     func inspect(_ request: SegmentRequest, gauge: BufferGauge?) async throws -> SegmentFacts {
-        if let refusal = request.refusal { throw SegmentReadError(uri: request.uri, reason: refusal) }
+        if let refusal = request.refusal { throw InputReadError(uri: request.uri, reason: refusal) }
         var segment = try await source.open(request.uri, range: request.range)
         let initBytes = try await openInitSection(request)
         guard let decryption = request.decryption else {
@@ -74,7 +75,7 @@ package struct SegmentInspector: Sendable {
                 do {
                     whole = try segment.bytes(at: 0, length: segment.count)
                 } catch {
-                    throw SegmentReadError(uri: request.uri, reason: error.reason)
+                    throw InputReadError(uri: request.uri, reason: error.reason)
                 }
                 segment = InMemoryBytes(whole ?? [])
             }
@@ -181,7 +182,7 @@ package struct SegmentInspector: Sendable {
                 }
             }
         }
-        return results.map { $0 ?? .failure(SegmentReadError(uri: "", reason: "not inspected")) }
+        return results.map { $0 ?? .failure(InputReadError(uri: "", reason: "not inspected")) }
     }
 
     private func outcome(_ index: Int, _ request: SegmentRequest) async -> (Int, Result<SegmentFacts, any Error>) {
@@ -195,7 +196,7 @@ package struct SegmentInspector: Sendable {
             uri: request.uri, source: segment, hasInitSection: request.initSection != nil)
         let cursor = ByteCursor(segment)
         let tags = EmbeddedID3.tags(in: cursor, container: container.id3Container, maximumTagBytes: maximumID3Bytes)
-        if let failure = cursor.failure { throw SegmentReadError(uri: request.uri, reason: failure.reason) }
+        if let failure = cursor.failure { throw InputReadError(uri: request.uri, reason: failure.reason) }
         return
             tags
             .flatMap { $0.tag?.frames ?? [] }
@@ -245,7 +246,7 @@ package struct SegmentInspector: Sendable {
         maximumID3Bytes: Int = EmbeddedID3.maximumPESSize, gauge: BufferGauge? = nil,
         windowSize: Int = ByteCursor.defaultWindowSize, sniffed: (SegmentContainer, problem: String?)? = nil,
         streamInfoDecodesVideo: Bool = false, images: DecodedImages? = nil
-    ) throws(SegmentReadError) -> SegmentFacts {
+    ) throws(InputReadError) -> SegmentFacts {
         let sniffed =
             sniffed ?? ContainerSniffer.container(uri: uri, source: segment, hasInitSection: initSection != nil)
         if sniffed.0 == .webVTT { return webVTT(uri: uri, segment: segment, layoutProblem: sniffed.problem) }
@@ -266,7 +267,7 @@ package struct SegmentInspector: Sendable {
             do {
                 try feed.complete(from: segment, bufferSize: windowSize, gauge: gauge)
             } catch {
-                throw SegmentReadError(uri: uri, reason: error.reason)
+                throw InputReadError(uri: uri, reason: error.reason)
             }
             let (continuity, tags) = feed.scanner.finish()
             return finish(
@@ -315,14 +316,14 @@ package struct SegmentInspector: Sendable {
         uri: String, segment: any RandomAccessBytes & Sendable, initSection: (any RandomAccessBytes & Sendable)?,
         wantsStreamInfo: Bool, wantsDecode: Bool, maximumImagePixels: Int, maximumID3Bytes: Int,
         sniffed: (SegmentContainer, problem: String?)? = nil, images: DecodedImages? = nil
-    ) async throws(SegmentReadError) -> SegmentFacts {
+    ) async throws(InputReadError) -> SegmentFacts {
         let sniffed =
             sniffed ?? ContainerSniffer.container(uri: uri, source: segment, hasInitSection: initSection != nil)
         let container = sniffed.0
-        async let scanned = Result { () throws(SegmentReadError) -> ScanResult in
+        async let scanned = Result { () throws(InputReadError) -> ScanResult in
             try scanPass(uri: uri, segment: segment, container: container, maximumID3Bytes: maximumID3Bytes)
         }
-        let demuxed = Result { () throws(SegmentReadError) -> DemuxPassResult in
+        let demuxed = Result { () throws(InputReadError) -> DemuxPassResult in
             try demuxPass(
                 uri: uri, segment: segment, initSection: initSection, wantsStreamInfo: wantsStreamInfo,
                 wantsDecode: wantsDecode,
@@ -351,7 +352,7 @@ package struct SegmentInspector: Sendable {
         wantsDecode: Bool, maximumImagePixels: Int, gauge: BufferGauge?,
         sniffed: (SegmentContainer, problem: String?)? = nil, feed: ScanFeed? = nil,
         streamInfoDecodesVideo: Bool = false
-    ) throws(SegmentReadError) -> DemuxPassResult {
+    ) throws(InputReadError) -> DemuxPassResult {
         LibAV.silenceLogging()
         let byteCount = segment.count
         let (container, layoutProblem) =
@@ -419,7 +420,7 @@ package struct SegmentInspector: Sendable {
         uri: String, segment: any RandomAccessBytes, container: SegmentContainer, maximumID3Bytes: Int,
         gauge: BufferGauge? = nil,
         windowSize: Int = ByteCursor.defaultWindowSize
-    ) throws(SegmentReadError) -> ScanResult {
+    ) throws(InputReadError) -> ScanResult {
         let cursor = ByteCursor(segment, windowSize: windowSize, gauge: gauge)
         var result = ScanResult()
         if container == .mpegTS {
@@ -436,7 +437,7 @@ package struct SegmentInspector: Sendable {
             result.found = EmbeddedID3.tags(
                 in: cursor, container: container.id3Container, maximumTagBytes: maximumID3Bytes)
         }
-        if let failure = cursor.failure { throw SegmentReadError(uri: uri, reason: failure.reason) }
+        if let failure = cursor.failure { throw InputReadError(uri: uri, reason: failure.reason) }
         return result
     }
 
@@ -504,7 +505,7 @@ package struct SegmentInspector: Sendable {
         uri: String, source: any RandomAccessBytes, container: SegmentContainer, wantsStreamInfo: Bool,
         maximumImagePixels: Int,
         gauge: BufferGauge?, feed: ScanFeed?, streamInfoDecodesVideo: Bool
-    ) throws(SegmentReadError) -> DemuxResult {
+    ) throws(InputReadError) -> DemuxResult {
         guard source.count > 0 else { return DemuxResult(problem: "segment is empty") }
         let demuxer: Demuxer
         do {
@@ -523,7 +524,7 @@ package struct SegmentInspector: Sendable {
             }
         }
         var result = demuxer.scan()
-        if let failure = demuxer.readFailure { throw SegmentReadError(uri: uri, reason: failure.reason) }
+        if let failure = demuxer.readFailure { throw InputReadError(uri: uri, reason: failure.reason) }
         if let streamInfoProblem, result.tracks.allSatisfy({ $0.packetCount == 0 }) || result.problem != nil {
             result.problem = [streamInfoProblem, result.problem].compactMap { $0 }.joined(separator: "; ")
         }

@@ -79,7 +79,7 @@ struct ArtworkCommand: AsyncParsableCommand {
                         let carried: Picture?
                         do {
                             carried = try await firstPicture(inspector, segment)
-                        } catch let error as SegmentReadError where segments.count > 1 {
+                        } catch let error as InputReadError where segments.count > 1 {
                             // One missing segment does not hide the poster of the others.
                             unreadable.append(error.description)
                             continue
@@ -114,7 +114,7 @@ struct ArtworkCommand: AsyncParsableCommand {
         } catch let error as CheckError {
             printError("hlscheck: \(TerminalText.escaped(CredentialRedaction.redact(error.description)))")
             throw ExitCode(2)
-        } catch let error as SegmentReadError {
+        } catch let error as InputReadError {
             printError("hlscheck: \(TerminalText.escaped(CredentialRedaction.redact(error.description)))")
             throw ExitCode(2)
         } catch {
@@ -168,7 +168,7 @@ struct ArtworkCommand: AsyncParsableCommand {
                 source: source, limits: limits.loader,
                 confinement: limitOptions.confinement
             ).load(input)
-        } catch let error as PlaylistReadError {
+        } catch let error as InputReadError {
             throw CheckError("cannot read the playlist \(error.description)")
         } catch {
             throw CheckError("\(input): cannot read the playlist")

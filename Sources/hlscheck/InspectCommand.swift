@@ -91,7 +91,7 @@ struct InspectCommand: AsyncParsableCommand {
                 shown.uri = CredentialRedaction.redact(segment)
                 all.append(shown)
                 failed = failed || facts.problem != nil
-            } catch let error as SegmentReadError {
+            } catch let error as InputReadError {
                 printError("hlscheck: \(TerminalText.escaped(CredentialRedaction.redact(error.description)))")
                 throw ExitCode(2)
             } catch {

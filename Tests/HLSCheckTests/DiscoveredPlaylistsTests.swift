@@ -3,6 +3,7 @@ import Foundation
 import HLSPlaylist
 import Testing
 import TestSupport
+import StreamSources
 
 /// Folder discovery reads every playlist once and the check reuses those bytes, never
 /// stale ones, within a memory budget.
@@ -45,7 +46,7 @@ import TestSupport
 
         // Gone: the check's own message, as without discovery.
         try FileManager.default.removeItem(atPath: path)
-        await #expect(throws: PlaylistReadError.self) { try await source.read(path) }
+        await #expect(throws: InputReadError.self) { try await source.read(path) }
     }
 
     /// A master found by discovery is parsed once: the loader takes discovery's parse (same
@@ -91,7 +92,7 @@ import TestSupport
         var discovered = DiscoveredPlaylists()
         _ = try StreamDiscovery.inputs([tree.url.path], keeping: &discovered)
         let source = DiscoveredPlaylistSource(discovered: discovered, base: LocalFileSource(maximumSize: 10))
-        let error = await #expect(throws: PlaylistReadError.self) {
+        let error = await #expect(throws: InputReadError.self) {
             try await source.read(tree.path("show/index.m3u8"))
         }
         #expect(error?.reason.contains("--max-playlist-bytes") == true)

@@ -3,6 +3,7 @@ import HLSCheck
 import MediaInspection
 import TestSupport
 import Testing
+import StreamSources
 
 /// `Checker.knownSegments`: records a caller vouches for are taken instead of reading segments,
 /// only where the playlist still lists what they describe.
@@ -12,7 +13,7 @@ import Testing
     /// A segment source that reads nothing: every segment it is asked for is unreadable.
     struct NothingReadable: SegmentByteSource {
         func read(_ uri: String, range: SegmentByteRange?) async throws -> [UInt8] {
-            throw SegmentReadError(uri: uri, reason: "not readable in this test")
+            throw InputReadError(uri: uri, reason: "not readable in this test")
         }
     }
 

@@ -1,13 +1,14 @@
 import HLSCheck
 import HLSPlaylist
 import Testing
+import StreamSources
 
 /// Playlists from memory.
 private struct StaticSource: PlaylistSource {
     var files: [String: [UInt8]]
 
     func read(_ uri: String) async throws -> [UInt8] {
-        guard let bytes = files[uri] else { throw PlaylistReadError(uri: uri, reason: "no such file") }
+        guard let bytes = files[uri] else { throw InputReadError(uri: uri, reason: "no such file") }
         return bytes
     }
 }

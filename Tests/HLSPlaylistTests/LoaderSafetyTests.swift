@@ -1,6 +1,7 @@
 import Foundation
 import HLSPlaylist
 import Testing
+import StreamSources
 
 /// The real local source, counting what it is asked to read, per resolved real path.
 actor ReadCounter {
@@ -92,7 +93,7 @@ struct LoaderSafetyTests {
 
         func read(_ uri: String) async throws -> [UInt8] {
             asked.append(uri)
-            guard let text = files[uri] else { throw PlaylistReadError(uri: uri, reason: "not found") }
+            guard let text = files[uri] else { throw InputReadError(uri: uri, reason: "not found") }
             return Array(text.utf8)
         }
     }
@@ -191,7 +192,7 @@ struct LoaderSafetyTests {
         let loader = PlaylistLoader(
             source: LocalFileSource(), limits: LoaderLimits(), confinement: Confinement(allowOutside: true))
         await #expect(
-            throws: PlaylistReadError(
+            throws: InputReadError(
                 uri: "/dev/zero", reason: "is a character device, not a regular file; only regular files are read")
         ) {
             _ = try await loader.load("/dev/zero")

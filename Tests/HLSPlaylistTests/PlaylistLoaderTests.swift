@@ -1,6 +1,7 @@
 import Foundation
 import HLSPlaylist
 import Testing
+import StreamSources
 
 @Suite("Loader")
 struct PlaylistLoaderTests {
@@ -68,7 +69,7 @@ struct PlaylistLoaderTests {
     }
 
     @Test func unreadableRootThrows() async {
-        await #expect(throws: PlaylistReadError.self) {
+        await #expect(throws: InputReadError.self) {
             _ = try await PlaylistLoader(source: LocalFileSource()).load("/nonexistent/dir/master.m3u8")
         }
     }

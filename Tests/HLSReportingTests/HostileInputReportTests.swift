@@ -5,6 +5,7 @@ import HLSReporting
 import MediaInspection
 import Testing
 import TestSupport
+import StreamSources
 
 /// Every report format, rendered from the same reports.
 private func allFormats(_ reports: [CheckReport]) throws -> [String: String] {
@@ -30,7 +31,7 @@ struct RecordingSegmentSource: SegmentByteSource {
 
     func read(_ uri: String, range: SegmentByteRange?) async throws -> [UInt8] {
         await requests.add(uri)
-        throw SegmentReadError(uri: uri, reason: "not served in this test")
+        throw InputReadError(uri: uri, reason: "not served in this test")
     }
 }
 

@@ -4,6 +4,7 @@ import HLSPlaylist
 import HLSReporting
 import Testing
 import TestSupport
+import StreamSources
 
 /// Every report format, rendered from the same reports.
 struct RenderedReports {
@@ -222,7 +223,7 @@ struct MutatedPlaylistTests {
     struct MemorySource: PlaylistSource {
         var files: [String: [UInt8]]
         func read(_ uri: String) async throws -> [UInt8] {
-            guard let bytes = files[uri] else { throw PlaylistReadError(uri: uri, reason: "no such file") }
+            guard let bytes = files[uri] else { throw InputReadError(uri: uri, reason: "no such file") }
             return bytes
         }
     }

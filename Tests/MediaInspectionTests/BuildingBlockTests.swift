@@ -1,4 +1,5 @@
 import Testing
+import StreamSources
 @testable import MediaInspection
 
 struct BuildingBlockTests {
@@ -70,11 +71,11 @@ struct BuildingBlockTests {
         let source = LocalSegmentSource(maximumByteCount: 4096)
         let part = try await source.read(Fixtures.path("audio.ac3"), range: SegmentByteRange(offset: 100, length: 50))
         #expect(part == Array(all[100..<150]))
-        await #expect(throws: SegmentReadError.self) { try await source.read(Fixtures.path("audio.ac3"), range: nil) }
-        await #expect(throws: SegmentReadError.self) {
+        await #expect(throws: InputReadError.self) { try await source.read(Fixtures.path("audio.ac3"), range: nil) }
+        await #expect(throws: InputReadError.self) {
             try await source.read(
                 Fixtures.path("audio.ac3"), range: SegmentByteRange(offset: all.count - 10, length: 20))
         }
-        await #expect(throws: SegmentReadError.self) { try await source.read(Fixtures.path("nope.ts"), range: nil) }
+        await #expect(throws: InputReadError.self) { try await source.read(Fixtures.path("nope.ts"), range: nil) }
     }
 }

@@ -4,6 +4,7 @@ import Foundation
 import MediaFormats
 import Testing
 import TestSupport
+import StreamSources
 
 /// Images that declare more pixels than they carry: refused from their header, before a
 /// decoder allocates width × height.
@@ -130,12 +131,12 @@ struct ImageBombTests {
     @Test func segmentSourceNamesTheByteLimitAndRefusesFolders() async throws {
         let folder = try TemporaryFolder(["seg.ts": String(repeating: "x", count: 5000), "dir.ts/.keep": ""])
         let source = LocalSegmentSource(maximumByteCount: 4096)
-        let error = await #expect(throws: SegmentReadError.self) {
+        let error = await #expect(throws: InputReadError.self) {
             try await source.read(folder.path("seg.ts"), range: nil)
         }
         #expect(
             error?.reason == "5000 bytes, over the limit of 4096 bytes per segment (raise it with --max-segment-bytes)")
-        let folderError = await #expect(throws: SegmentReadError.self) {
+        let folderError = await #expect(throws: InputReadError.self) {
             try await source.read(folder.path("dir.ts"), range: nil)
         }
         #expect(folderError?.reason == "is a folder, not a regular file; only regular files are read")
@@ -144,7 +145,7 @@ struct ImageBombTests {
     @Test func refusingSourceNeverAsksItsBase() async throws {
         let source = RefusingSegmentSource(
             base: MemorySource(files: ["outside.ts": [0x47]]), refused: ["outside.ts"], reason: "outside the root")
-        let error = await #expect(throws: SegmentReadError.self) { try await source.read("outside.ts", range: nil) }
+        let error = await #expect(throws: InputReadError.self) { try await source.read("outside.ts", range: nil) }
         #expect(error?.reason == "outside the root")
     }
 }

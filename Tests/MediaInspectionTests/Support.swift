@@ -1,6 +1,7 @@
 import Foundation
 @testable import MediaInspection
 import TestSupport
+import StreamSources
 
 /// Paths to the committed fixtures and to the optional shared corpus.
 enum Fixtures {
@@ -27,7 +28,7 @@ struct MemorySource: SegmentByteSource {
     var files: [String: [UInt8]]
 
     func read(_ uri: String, range: SegmentByteRange?) async throws -> [UInt8] {
-        guard let bytes = files[uri] else { throw SegmentReadError(uri: uri, reason: "no such file") }
+        guard let bytes = files[uri] else { throw InputReadError(uri: uri, reason: "no such file") }
         guard let range else { return bytes }
         return Array(bytes[range.offset..<(range.offset + range.length)])
     }

@@ -3,12 +3,15 @@ import FuzzSupport
 @testable import MediaInspection
 import Synchronization
 
+/// A URI the fuzz input does not hold (the inspector reports it as unreadable).
+struct SegmentNotHeld: Error {}
+
 /// Segments held in memory, for the inspector.
 struct MemorySegments: SegmentByteSource {
     let files: [String: [UInt8]]
 
     func read(_ uri: String, range: SegmentByteRange?) async throws -> [UInt8] {
-        guard let bytes = files[uri] else { throw SegmentReadError(uri: uri, reason: "no such segment") }
+        guard let bytes = files[uri] else { throw SegmentNotHeld() }
         return bytes
     }
 }

@@ -1,4 +1,5 @@
 import HLSPlaylist
+import StreamSources
 
 /// Refuses bytes that are not a playlist before the parser sees them: a segment, an image or a
 /// web page given (or referenced) as a playlist is named for what it is, instead of being
@@ -98,7 +99,7 @@ struct SniffingPlaylistSource: PlaylistSource {
     func read(_ uri: String) async throws -> [UInt8] {
         let bytes = try await base.read(uri)
         if let reason = PlaylistSniffer.refusal(bytes, uri: uri) {
-            throw PlaylistReadError(uri: uri, reason: reason)
+            throw InputReadError(uri: uri, reason: reason)
         }
         return bytes
     }

@@ -193,7 +193,7 @@ public struct Checker: Sendable {
         let loaded: LoadedStream
         do {
             loaded = try await loader.load(uri)
-        } catch let error as PlaylistReadError {
+        } catch let error as InputReadError {
             throw CheckError("cannot read the playlist \(error)")
         } catch {
             throw CheckError("cannot read the playlist \(uri)")

@@ -1,6 +1,7 @@
 package import MediaFormats
 package import HLSPlaylist
 package import MediaInspection
+import StreamSources
 
 /// What one segment turned out to hold, kept small so a ten-hour stream stays cheap.
 package struct SegmentRecord: Sendable, Hashable {
@@ -426,7 +427,7 @@ struct MediaMeasurer: Sendable {
                 }
             }
         }
-        return results.map { $0 ?? .failure(SegmentReadError(uri: "", reason: "not inspected")) }
+        return results.map { $0 ?? .failure(InputReadError(uri: "", reason: "not inspected")) }
     }
 
     private static func slotted(
@@ -505,7 +506,7 @@ struct MediaMeasurer: Sendable {
             // The record is located at its segment already: the reason alone, not the URI again,
             // unless what failed was its EXT-X-MAP, which is then named: "segment seg0.m4s: lies
             // outside the stream's root" blamed the segment for its map.
-            let failure = error as? SegmentReadError
+            let failure = error as? InputReadError
             if let failure, let initSection, let map = segment.map, failure.uri == initSection {
                 record.problem =
                     "its initialization section (EXT-X-MAP at line \(map.line), \(map.uri)) could not be read: \(failure.reason)"

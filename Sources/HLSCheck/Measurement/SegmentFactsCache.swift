@@ -1,5 +1,6 @@
 import HLSPlaylist
 import MediaInspection
+import StreamSources
 
 /// What the segments inspected lately turned out to hold, so that a segment a stream lists many
 /// times is read and demuxed once (docs/security.md, "Repeated segments"): a media playlist
@@ -148,7 +149,7 @@ actor SegmentFactsCache {
             hasher.combine(facts.continuity)
             hasher.combine(facts.decryption)
         case .failure(let error):
-            hasher.combine((error as? SegmentReadError)?.reason ?? "\(error)")
+            hasher.combine((error as? InputReadError)?.reason ?? "\(error)")
         }
         return hasher.finalize()
     }

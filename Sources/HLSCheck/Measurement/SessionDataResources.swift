@@ -1,6 +1,7 @@
 import FoundationEssentials
 import HLSPlaylist
 import MediaInspection
+import StreamSources
 
 /// The resource an EXT-X-SESSION-DATA URI names, read for session-data-format-mismatch
 /// (bis-22 §4.4.6.4: it has the FORMAT the tag declares, JSON by default).
@@ -28,22 +29,22 @@ extension SessionDataResource {
         guard let master = loaded.root.multivariant else { return [] }
         let remoteRoot = LocalPath.path(of: loaded.rootURI) == nil
         var resources: [SessionDataResource] = []
-        var read: [String: Result<[UInt8], SegmentReadError>] = [:]
+        var read: [String: Result<[UInt8], InputReadError>] = [:]
         for data in master.sessionData {
             guard let uri = data.uri, (data.format ?? "JSON") == "JSON" else { continue }
             let resolved = URIResolver.resolve(uri, against: loaded.root.uri)
             let local = LocalPath.path(of: resolved) != nil
             if local && (remoteRoot || streamRoot.map { !$0.contains(resolved) } == true) { continue }
-            let outcome: Result<[UInt8], SegmentReadError>
+            let outcome: Result<[UInt8], InputReadError>
             if let known = read[resolved] {
                 outcome = known
             } else {
                 do {
                     outcome = .success(try await source.read(resolved, range: nil))
-                } catch let error as SegmentReadError {
+                } catch let error as InputReadError {
                     outcome = .failure(error)
                 } catch {
-                    outcome = .failure(SegmentReadError(uri: resolved, reason: "cannot be read"))
+                    outcome = .failure(InputReadError(uri: resolved, reason: "cannot be read"))
                 }
                 read[resolved] = outcome
             }
