@@ -1,6 +1,6 @@
 import MediaFormats
 import HLSCheck
-package import HLSPackaging
+import HLSPackaging
 import HLSPlaylist
 import MediaInspection
 import MediaEncoding

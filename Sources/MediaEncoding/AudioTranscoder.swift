@@ -8,7 +8,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-package import MediaFormats
+import MediaFormats
 import FileSystem
 
 /// One segment of the playlist the new audio comes from.

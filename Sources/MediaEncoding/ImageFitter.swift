@@ -1,5 +1,5 @@
 internal import CFFmpeg
-package import MediaInspection
+import MediaInspection
 
 /// A poster re-encoded by ``ImageFitter`` to fit a byte budget.
 package struct FittedImage: Sendable, Hashable {

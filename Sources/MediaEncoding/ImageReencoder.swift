@@ -1,5 +1,5 @@
 internal import CFFmpeg
-package import MediaInspection
+import MediaInspection
 
 /// The C half of ``ImageFitter``: decodes a JPEG / PNG once, then re-encodes it as baseline JPEG
 /// at any size and qscale. Every libav / libswscale object lives in one of the small owners below

@@ -1,5 +1,5 @@
 internal import CFFmpeg
-package import MediaInspection
+import MediaInspection
 
 /// Writes encoded AAC frames into MPEG-TS or fMP4 segments with libavformat: one muxer for the
 /// whole variant, its output switched to a fresh memory buffer at each segment boundary (as

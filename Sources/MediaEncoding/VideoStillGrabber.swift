@@ -1,6 +1,6 @@
 internal import CFFmpeg
 package import MediaInspection
-package import MediaFormats
+import MediaFormats
 import FileSystem
 
 /// One picture of a video segment, encoded as JPEG: `hlscheck embed --poster-from-video`.

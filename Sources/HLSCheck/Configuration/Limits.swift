@@ -1,5 +1,5 @@
 package import HLSPlaylist
-package import MediaInspection
+import MediaInspection
 
 /// What one run may cost, whatever the input says. Every limit has a default that real streams
 /// stay far below, and a flag that raises it; a hit is reported with that flag's name
