@@ -32,6 +32,10 @@ struct RemoteCommandTests {
         #expect(result.stdout.contains("\"measuredPeakBitrate\""))
         #expect(requests.count > 10)
         #expect(requests.allSatisfy { $0.header("X-Token") == "abc" })
+        // The executable names itself and its version to the server, as a CDN's logs show it.
+        let version = try HLSCheckBinary.run(["--version"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(!version.isEmpty)
+        #expect(requests.allSatisfy { $0.header("User-Agent") == "hlscheck/\(version)" })
     }
 
     @Test func credentialsNeverReachTheReportOrStandardError() async throws {
