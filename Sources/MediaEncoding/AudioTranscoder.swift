@@ -83,12 +83,6 @@ package struct TranscodedAudio: Sendable {
     package var codecString: String
 }
 
-/// Why the audio could not be made: names the segment and libav's own words.
-package struct AudioTranscodingError: Error, Sendable, CustomStringConvertible {
-    package var description: String
-    package init(_ description: String) { self.description = description }
-}
-
 /// Decodes the audio of a playlist's segments with libavcodec, resamples it with libswresample
 /// (planar float, the source's rate, at most two channels) and encodes AAC-LC with FFmpeg's
 /// native `aac` encoder, continuously across segments (no gap or priming at each boundary); the
@@ -103,9 +97,9 @@ package enum AudioTranscoder {
     package static func transcode(
         _ sources: [AudioSourceSegment], container: AudioVariantContainer, bitRate: Int, maximumChannels: Int = 2,
         timelineStart: Int64? = nil
-    ) throws(AudioTranscodingError) -> TranscodedAudio {
+    ) throws(EncodingFailure) -> TranscodedAudio {
         LibAV.silenceLogging()
-        guard !sources.isEmpty else { throw AudioTranscodingError("no segments to take the audio from") }
+        guard !sources.isEmpty else { throw EncodingFailure("no segments to take the audio from") }
         var encoded = try encode(
             sources, bitRate: bitRate, maximumChannels: maximumChannels, timelineStart: timelineStart)
         do {
@@ -122,7 +116,7 @@ package enum AudioTranscoder {
                 encoded.segments = fragments
             }
         } catch {
-            throw AudioTranscodingError("cannot write the new audio segments: \(error.description)")
+            throw EncodingFailure("cannot write the new audio segments: \(error.description)")
         }
         return TranscodedAudio(
             segments: encoded.segments, initSection: encoded.initSection,
@@ -137,19 +131,19 @@ package enum AudioTranscoder {
 
     private static func encode(
         _ sources: [AudioSourceSegment], bitRate: Int, maximumChannels: Int, timelineStart: Int64?
-    ) throws(AudioTranscodingError) -> EncodedAudio {
+    ) throws(EncodingFailure) -> EncodedAudio {
         var result = EncodedAudio()
         result.bitRate = bitRate
         var pipeline: Pipeline?
         var runSegments: [Int] = []
         var previousSamples = 0
 
-        func finishRun() throws(AudioTranscodingError) {
+        func finishRun() throws(EncodingFailure) {
             guard let active = pipeline else { return }
             do {
                 try active.finish()
             } catch {
-                throw AudioTranscodingError(
+                throw EncodingFailure(
                     "\(sources[runSegments.last ?? 0].place): cannot finish encoding: \(error.description)")
             }
             result.assign(active.output, runSegments: runSegments, runStart: active.runStartSamples)
@@ -173,7 +167,7 @@ package enum AudioTranscoder {
                     bytes = segment
                 }
             } catch {
-                throw AudioTranscodingError("\(error.path): cannot read it: \(error.reason)")
+                throw EncodingFailure("\(error.path): cannot read it: \(error.reason)")
             }
             if source.discontinuity || pipeline == nil { try finishRun() }
             do {
@@ -189,7 +183,7 @@ package enum AudioTranscoder {
                         format.pointee.streams[Int(index)]?.pointee.codecpar?.pointee.codec_type == AVMEDIA_TYPE_AUDIO
                     } ?? -1
                 guard streamIndex >= 0, let stream = format.pointee.streams[Int(streamIndex)] else {
-                    throw AudioTranscodingError("\(source.place): has no audio track to take the audio from")
+                    throw EncodingFailure("\(source.place): has no audio track to take the audio from")
                 }
                 if pipeline == nil {
                     pipeline = try Pipeline(stream: stream, bitRate: bitRate, maximumChannels: maximumChannels)
@@ -210,17 +204,17 @@ package enum AudioTranscoder {
                 }
                 previousSamples = active.decodedSamples - samplesBefore
                 guard let start else {
-                    throw AudioTranscodingError("\(source.place): its audio track holds no frame")
+                    throw EncodingFailure("\(source.place): its audio track holds no frame")
                 }
                 if runSegments.isEmpty { active.runStartSamples = (start * Int64(active.sampleRate) + 45_000) / 90_000 }
                 result.sourceStarts.append(start)
                 runSegments.append(index)
-            } catch let error as AudioTranscodingError {
+            } catch let error as EncodingFailure {
                 throw error
             } catch let error as LibAVError {
-                throw AudioTranscodingError("\(source.place): \(error.description)")
+                throw EncodingFailure("\(source.place): \(error.description)")
             } catch {
-                throw AudioTranscodingError("\(source.place): \(error)")
+                throw EncodingFailure("\(source.place): \(error)")
             }
         }
         try finishRun()

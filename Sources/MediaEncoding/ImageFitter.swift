@@ -28,17 +28,6 @@ package struct FittedImage: Sendable, Hashable {
     }
 }
 
-/// Why a poster could not be re-encoded: it does not decode, or libav failed.
-package struct ImageFitFailure: Error, Sendable, Hashable, CustomStringConvertible {
-    /// What went wrong, for a person to read.
-    package var description: String
-
-    /// Makes a failure with its message.
-    package init(_ description: String) {
-        self.description = description
-    }
-}
-
 /// Shrinks a poster until it fits a byte budget (`hlscheck embed --fit`).
 ///
 /// Order of attempts: JPEG quality steps at full size, then smaller sizes (libswscale, aspect
@@ -57,23 +46,23 @@ package enum ImageFitter {
 
     /// The largest re-encoding of `image` (JPEG or PNG input) that is at most `maxBytes`, or nil
     /// when even the smallest size at the lowest quality does not fit.
-    /// Throws ``ImageFitFailure`` when the input does not decode.
+    /// Throws ``EncodingFailure`` when the input does not decode.
     /// Throws before decoding when the header declares more than `maximumPixels`.
     package static func fit(
         _ image: [UInt8], mimeType: String, maxBytes: Int, maximumPixels: Int = ImageHeader.defaultMaximumPixels
     ) throws -> FittedImage? {
-        guard !image.isEmpty else { throw ImageFitFailure("image is empty") }
+        guard !image.isEmpty else { throw EncodingFailure("image is empty") }
         guard let kind = ArtworkDecoder.imageKind(image, mimeType: mimeType) else {
-            throw ImageFitFailure("unsupported image type \"\(mimeType)\" (expected JPEG or PNG)")
+            throw EncodingFailure("unsupported image type \"\(mimeType)\" (expected JPEG or PNG)")
         }
         if let refusal = ImageHeader.refusal(image, maximumPixels: maximumPixels) {
-            throw ImageFitFailure("\(kind.rawValue.uppercased()) \(refusal)")
+            throw EncodingFailure("\(kind.rawValue.uppercased()) \(refusal)")
         }
         let reencoder: ImageReencoder
         do {
             reencoder = try ImageReencoder(decoding: image, kind: kind)
         } catch {
-            throw ImageFitFailure("\(kind.rawValue.uppercased()) does not decode: \(error.description)")
+            throw EncodingFailure("\(kind.rawValue.uppercased()) does not decode: \(error.description)")
         }
         let original = reencoder.sourceSize
         let choice: FitChoice?
@@ -83,7 +72,7 @@ package enum ImageFitter {
                 try reencoder.jpeg(size: size, qscale: qscale)
             }
         } catch {
-            throw ImageFitFailure("re-encoding as JPEG failed: \(error.description)")
+            throw EncodingFailure("re-encoding as JPEG failed: \(error.description)")
         }
         guard let choice else { return nil }
         return FittedImage(
@@ -93,15 +82,15 @@ package enum ImageFitter {
 
     /// The floor of the search: the smallest size it tries (smallest side 16 px) at the worst
     /// qscale (31) — what `--fit` goes down to before it gives up, and names when it does.
-    /// Throws ``ImageFitFailure`` when the input does not decode.
+    /// Throws ``EncodingFailure`` when the input does not decode.
     package static func floor(
         _ image: [UInt8], mimeType: String, maximumPixels: Int = ImageHeader.defaultMaximumPixels
     ) throws -> FittedImage {
         guard !image.isEmpty, let kind = ArtworkDecoder.imageKind(image, mimeType: mimeType) else {
-            throw ImageFitFailure("unsupported image type \"\(mimeType)\" (expected JPEG or PNG)")
+            throw EncodingFailure("unsupported image type \"\(mimeType)\" (expected JPEG or PNG)")
         }
         if let refusal = ImageHeader.refusal(image, maximumPixels: maximumPixels) {
-            throw ImageFitFailure("\(kind.rawValue.uppercased()) \(refusal)")
+            throw EncodingFailure("\(kind.rawValue.uppercased()) \(refusal)")
         }
         do {
             let reencoder = try ImageReencoder(decoding: image, kind: kind)
@@ -115,7 +104,7 @@ package enum ImageFitter {
                 quality: choice.qscale,
                 description: describe(choice, original: original))
         } catch {
-            throw ImageFitFailure("re-encoding as JPEG failed: \(error)")
+            throw EncodingFailure("re-encoding as JPEG failed: \(error)")
         }
     }
 

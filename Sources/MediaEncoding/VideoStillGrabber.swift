@@ -16,17 +16,6 @@ package struct VideoStill: Sendable, Hashable {
     package var time: Double
 }
 
-/// Why no picture could be taken: names the segment and libav's own words.
-package struct VideoStillFailure: Error, Sendable, Hashable, CustomStringConvertible {
-    /// What went wrong, for a person to read.
-    package var description: String
-
-    /// Makes a failure with its message.
-    package init(_ description: String) {
-        self.description = description
-    }
-}
-
 /// Takes the frame of a video segment nearest a time, with libavcodec, and encodes it as JPEG.
 ///
 /// A seek without libavformat's seeking: packets are read in order, those of the group of
@@ -47,7 +36,7 @@ package enum VideoStillGrabber {
         segment path: String, range: (offset: Int, length: Int)? = nil, initSection: String?,
         initRange: (offset: Int, length: Int)? = nil, container: SegmentContainer,
         offset: Double, segmentStart: Double?, maximumPixels: Int = ImageHeader.defaultMaximumPixels
-    ) throws(VideoStillFailure) -> VideoStill {
+    ) throws(EncodingFailure) -> VideoStill {
         LibAV.silenceLogging()
         let bytes: any RandomAccessBytes
         do throws(RegularFileError) {
@@ -61,7 +50,7 @@ package enum VideoStillGrabber {
                 bytes = segment
             }
         } catch {
-            throw VideoStillFailure("\(error.path): cannot read it: \(error.reason)")
+            throw EncodingFailure("\(error.path): cannot read it: \(error.reason)")
         }
         do {
             let demuxer = try Demuxer(source: bytes, container: container)
@@ -73,14 +62,14 @@ package enum VideoStillGrabber {
                     && stream.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC == 0
             }
             guard let index, let stream = format.pointee.streams[index] else {
-                throw VideoStillFailure("\(path): has no video track to take a picture from")
+                throw EncodingFailure("\(path): has no video track to take a picture from")
             }
             let decoder = try StillDecoder(stream: stream, maximumPixels: maximumPixels)
             let picked = try decoder.nearest(
                 format: format, streamIndex: index, offset: offset, segmentStart: segmentStart)
             guard let picked else {
                 let reason = decoder.lastError.map { ": \($0)" } ?? ""
-                throw VideoStillFailure("\(path): no video frame decodes\(reason)")
+                throw EncodingFailure("\(path): no video frame decodes\(reason)")
             }
             let frame = picked.frame.pointer.pointee
             let size = squarePixelSize(
@@ -88,12 +77,12 @@ package enum VideoStillGrabber {
             let converted = try picked.frame.converted(to: AV_PIX_FMT_YUVJ420P, size: size)
             let jpeg = try JPEGEncoder(size: size, qscale: qscale).encode(converted)
             return VideoStill(jpeg: jpeg, width: size.width, height: size.height, time: picked.time)
-        } catch let failure as VideoStillFailure {
+        } catch let failure as EncodingFailure {
             throw failure
         } catch let error as LibAVError {
-            throw VideoStillFailure("\(path): \(error.description)")
+            throw EncodingFailure("\(path): \(error.description)")
         } catch {
-            throw VideoStillFailure("\(path): \(error)")
+            throw EncodingFailure("\(path): \(error)")
         }
     }
 

@@ -90,7 +90,7 @@ struct ImageBombTests {
     }
 
     @Test func fitRefusesAPNGBombBeforeDecoding() {
-        let error = #expect(throws: ImageFitFailure.self) {
+        let error = #expect(throws: EncodingFailure.self) {
             try ImageFitter.fit(Self.pngBomb(), mimeType: "image/png", maxBytes: 10_000)
         }
         #expect(error?.description.contains("over the limit of 40000000 pixels") == true)

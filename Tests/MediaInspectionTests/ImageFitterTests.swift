@@ -97,7 +97,7 @@ import Testing
 
     @Test func rejectsGarbageWithAReadableError() throws {
         let garbage: [UInt8] = [0xFF, 0xD8, 0xFF] + Array(repeating: 0x42, count: 200)
-        let error = #expect(throws: ImageFitFailure.self) {
+        let error = #expect(throws: EncodingFailure.self) {
             try ImageFitter.fit(garbage, mimeType: "image/jpeg", maxBytes: 10_000)
         }
         #expect(error?.description.hasPrefix("JPEG does not decode: ") == true)
@@ -105,17 +105,17 @@ import Testing
 
     @Test func rejectsTruncatedJPEG() throws {
         let image = try largePoster()
-        #expect(throws: ImageFitFailure.self) {
+        #expect(throws: EncodingFailure.self) {
             try ImageFitter.fit(Array(image.prefix(image.count / 2)), mimeType: "image/jpeg", maxBytes: 10_000)
         }
     }
 
     @Test func rejectsUnsupportedAndEmptyImages() {
-        let gif = #expect(throws: ImageFitFailure.self) {
+        let gif = #expect(throws: EncodingFailure.self) {
             try ImageFitter.fit(Array("GIF89a".utf8), mimeType: "image/gif", maxBytes: 10_000)
         }
         #expect(gif?.description == "unsupported image type \"image/gif\" (expected JPEG or PNG)")
-        #expect(throws: ImageFitFailure.self) { try ImageFitter.fit([], mimeType: "image/jpeg", maxBytes: 10_000) }
+        #expect(throws: EncodingFailure.self) { try ImageFitter.fit([], mimeType: "image/jpeg", maxBytes: 10_000) }
     }
 
     @Test(arguments: [("poster-large.jpg", "image/jpeg", 5_000), ("poster.png", "image/png", 1_000)])
