@@ -68,9 +68,12 @@ package struct IFrameBandwidthMismatchRule: Rule {
                 below
                 ? "its I-frames peak at \(peak) bit/s, \(percent(peak, of: declared)) over it"
                 : "its I-frames peak at only \(peak) bit/s, which BANDWIDTH exceeds by \(percent(declared, of: peak))"
+            let ranged = media.segments.filter { $0.byteRange != nil }.count
             let sizes =
-                media.segments.allSatisfy({ $0.byteRange != nil })
-                ? "each I-frame's byte range" : "each I-frame's size, its byte range or its whole resource,"
+                ranged == media.segments.count
+                ? "each I-frame's byte range"
+                : ranged == 0
+                    ? "the size of each I-frame's whole resource" : "each I-frame's byte range, or its whole resource,"
             return Finding(
                 "I-frame stream \(iFrame.uri) declares BANDWIDTH=\(declared), but \(comparison) (\(sizes) over its EXTINF): declare BANDWIDTH=\(peak)",
                 at: stream.root.location(line: iFrame.line, column: column))
