@@ -213,7 +213,7 @@ extension SpecRequirements {
         .apple(
             "8.15", .must, "All variants and renditions have discontinuities at the same times.",
             gap:
-                "compared in finished streams (EXT-X-ENDLIST), by EXTINF position within the smaller target duration; live windows are not"
+                "a live window is placed by EXT-X-PROGRAM-DATE-TIME, by its segments' media timestamps, or by a break it shares with the other: two undated windows that are not measured (WebVTT subtitles, --playlist-only) and share no break are not compared"
         ),
         .apple("8.16", .should, "Codecs do not change at discontinuities."),
         .apple(
