@@ -196,10 +196,7 @@ extension SpecRequirements {
             notCheckable: "the air time is not in the stream"),
         .apple("8.6", .must, "VOD media playlists have EXT-X-PLAYLIST-TYPE:VOD."),
         .apple(
-            "8.7", .must, "All VOD media playlists of an asset cover the same media time range.",
-            gap:
-                "audio and video playlists are compared by their media's start and end; subtitle and I-frame playlists are not measured"
-        ),
+            "8.7", .must, "All VOD media playlists of an asset cover the same media time range."),
         .apple("8.8", .must, "Event-style media playlists have EXT-X-PLAYLIST-TYPE:EVENT.", gap: needsReloads),
         .apple(
             "8.9", .must, "Separate audio streams are declared with EXT-X-MEDIA.",
