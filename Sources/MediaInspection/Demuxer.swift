@@ -189,6 +189,10 @@ package final class Demuxer {
             default: break
             }
             track.dolbyVision = Self.dolbyVision(stream)
+            if parameters.format >= 0, let descriptor = av_pix_fmt_desc_get(AVPixelFormat(rawValue: parameters.format))
+            {
+                track.bitDepth = positive(Int32(descriptor.pointee.comp.0.depth))
+            }
             switch parameters.codec_id {
             case AV_CODEC_ID_H264:
                 track.codecString =
@@ -224,6 +228,9 @@ package final class Demuxer {
                     if interlaced && !progressive { track.interlaced = true }
                     track.interlaced = track.interlaced ?? false
                 }
+                track.hdrStaticMetadata = HDRStaticMetadata.hevc(
+                    extradata: extradata, keyframe: stats.firstKeyframe, annexB: container != .fragmentedMP4,
+                    fromBoxes: Self.staticMetadataBoxes(stream))
             case AV_CODEC_ID_AV1:
                 track.codecString = CodecStringBuilder.av01(configuration: extradata)
             default: break
@@ -308,6 +315,21 @@ package final class Demuxer {
                 compatibility: Int(record.dv_bl_signal_compatibility_id))
         }
         return nil
+    }
+
+    /// The HDR10 static metadata libavformat read from an ISO BMFF sample entry (`mdcv` and
+    /// `clli` boxes, or QuickTime's `SmDm` and `CoLL`) into the stream's side data.
+    private static func staticMetadataBoxes(_ stream: UnsafeMutablePointer<AVStream>) -> HDRStaticMetadata {
+        var result = HDRStaticMetadata(masteringDisplay: false, contentLightLevel: false)
+        guard let sideData = stream.pointee.side_data else { return result }
+        for index in 0..<Int(max(0, stream.pointee.nb_side_data)) {
+            switch sideData[index].type {
+            case AV_PKT_DATA_MASTERING_DISPLAY_METADATA: result.masteringDisplay = true
+            case AV_PKT_DATA_CONTENT_LIGHT_LEVEL: result.contentLightLevel = true
+            default: break
+            }
+        }
+        return result
     }
 
     /// Whether an Annex B keyframe starts with the parameter sets a decoder needs (H.264: SPS and

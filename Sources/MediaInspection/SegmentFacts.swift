@@ -141,6 +141,10 @@ package struct TrackFacts: Sendable, Hashable, Codable {
     package var interlaced: Bool?
     /// Video: the Dolby Vision configuration record (dvcC/dvvC box, DOVI descriptor), nil without one.
     package var dolbyVision: DolbyVisionConfiguration?
+    /// HEVC video: which HDR10 static metadata it carries; nil for other codecs.
+    package var hdrStaticMetadata: HDRStaticMetadata?
+    /// Video: bits per luma sample, from the pixel format libavcodec found; nil when unknown.
+    package var bitDepth: Int?
     /// Audio: the channel layout as a mask of speaker positions (libavutil's AV_CH_* bits), nil
     /// when the layout is unknown or not a set of standard positions.
     package var channelMask: UInt64?
@@ -169,6 +173,8 @@ package struct TrackFacts: Sendable, Hashable, Codable {
             transferCharacteristics: transferCharacteristics, colourPrimaries: colourPrimaries, interlaced: interlaced,
             dolbyVision: dolbyVision)
         format.sbrSignalling = sbrSignalling
+        format.hdrStaticMetadata = hdrStaticMetadata
+        format.bitDepth = bitDepth
         return format
     }
 
@@ -243,6 +249,10 @@ package struct TrackFormat: Sendable, Hashable, Codable {
     package var dolbyVision: DolbyVisionConfiguration?
     /// AAC: how its AudioSpecificConfig signals SBR; nil without one.
     package var sbrSignalling: AACSBRSignalling?
+    /// HEVC video: which HDR10 static metadata it carries; nil for other codecs.
+    package var hdrStaticMetadata: HDRStaticMetadata?
+    /// Video: bits per luma sample; nil when unknown.
+    package var bitDepth: Int?
 
     /// Makes a format.
     package init(

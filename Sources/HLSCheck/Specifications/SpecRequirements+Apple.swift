@@ -18,10 +18,7 @@ extension SpecRequirements {
             "1.6b", platform: "iOS", .must,
             "iOS raises item 1.6b's limit to Level 6.0 (its text names H.264 High Profile)."),
         .apple(
-            "1.7", .must, "HDR HEVC video is HDR10, HLG or Dolby Vision.",
-            gap:
-                "HDR10 is judged by transfer, primaries and bit depth; its static metadata is not read, and video that states no primaries passes"
-        ),
+            "1.7", .must, "HDR HEVC video is HDR10, HLG or Dolby Vision."),
         .apple(
             "1.8", .should, "HDR10 static metadata SEI sits in the hvcC box, not in the samples.",
             gap: "needs parsing SEI NAL units"),
