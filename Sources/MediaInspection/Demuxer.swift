@@ -165,6 +165,14 @@ package final class Demuxer {
                 track.codecString = objectType.map(CodecStringBuilder.mp4a(objectType:))
                 if !extradata.isEmpty {
                     track.sbrSignalling = CodecStringBuilder.sbrSignalling(audioSpecificConfig: extradata)
+                    // The decoder turns the profile to HE-AAC (v2) when a frame carries SBR
+                    // data the config did not announce (ISO/IEC 14496-3 §1.6.5, implicit
+                    // signalling); only frames avformat_find_stream_info decoded say so.
+                    if track.sbrSignalling == .notSignalled,
+                        parameters.profile == FF_PROFILE_AAC_HE || parameters.profile == FF_PROFILE_AAC_HE_V2
+                    {
+                        track.sbrSignalling = .implicit
+                    }
                 }
                 track.channels = track.channels ?? adts?.channels
                 track.sampleRate = track.sampleRate ?? adts?.sampleRate

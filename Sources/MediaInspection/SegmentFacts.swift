@@ -224,6 +224,9 @@ package enum AACSBRSignalling: String, Sendable, Hashable, Codable {
     case backwardCompatible
     /// An AAC-LC config that does not signal SBR: any SBR in the frames is implicit.
     case notSignalled
+    /// An AAC-LC config that does not signal SBR, over frames that carry it: libavcodec's
+    /// decoder found SBR in the frames `avformat_find_stream_info` decoded (HE-AAC profile).
+    case implicit
 }
 
 /// A track's format: codec, channels, colour, field coding. The same from segment to segment

@@ -131,10 +131,7 @@ extension SpecRequirements {
             "2.23", .must, "The loudness value is the content's actual loudness.",
             gap: "needs decoding the audio and measuring its loudness"),
         .apple(
-            "2.24", .must, "HE-AAC in fMP4 signals SBR explicitly.",
-            gap:
-                "HE-AAC is recognised by the CODECS that declares it (mp4a.40.5, mp4a.40.29): SBR in audio declared AAC-LC shows only in the raw frames, which are not parsed"
-        ),
+            "2.24", .must, "HE-AAC in fMP4 signals SBR explicitly."),
         .apple("2.25", .must, "xHE-AAC, Apple Lossless, FLAC and APAC audio are in fMP4."),
         .apple("2.26", .should, "Non-Dolby multichannel audio comes with multichannel AAC too."),
         .apple("2.27", .must, "Audio description has a LANGUAGE naming the language of the descriptions."),
