@@ -172,6 +172,18 @@ package final class Demuxer {
                         parameters.profile == FF_PROFILE_AAC_HE || parameters.profile == FF_PROFILE_AAC_HE_V2
                     {
                         track.sbrSignalling = .implicit
+                        // What the sample entry says, as for the segments whose frames are not
+                        // decoded: the same track must not look like another codec and rate
+                        // from one segment to the next.
+                        track.codecString = CodecStringBuilder.mp4a(objectType: 2)
+                        if extradata.count >= 2 {
+                            let index = Int(extradata[0] & 0x07) << 1 | Int(extradata[1] >> 7)
+                            let rates = CodecStringBuilder.aacSampleRates
+                            track.sampleRate = index < rates.count ? rates[index] : track.sampleRate
+                            // Implicit parametric stereo makes mono stereo in the decoder.
+                            let channels = Int(extradata[1] >> 3 & 0x0F)
+                            if (1...7).contains(channels) { track.channels = channels == 7 ? 8 : channels }
+                        }
                     }
                 }
                 track.channels = track.channels ?? adts?.channels
