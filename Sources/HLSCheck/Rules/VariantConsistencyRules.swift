@@ -542,16 +542,36 @@ extension DiscontinuitiesMisalignedRule {
         func holds(_ dates: (start: Double, end: Double), _ date: Double) -> Bool {
             date >= dates.start + tolerance && date <= dates.end - tolerance
         }
+        // Breaks by number and by date, so that the cost stays linear in the number of breaks
+        // (some ad-inserted playlists break at every segment).
+        let width = max(tolerance, 1)
+        func index(_ breaks: [LiveWindow.Break]) -> (
+            byNumber: [Int: LiveWindow.Break], byTime: [Int: [LiveWindow.Break]]
+        ) {
+            var byNumber: [Int: LiveWindow.Break] = [:], byTime: [Int: [LiveWindow.Break]] = [:]
+            for item in breaks {
+                if byNumber[item.number] == nil { byNumber[item.number] = item }
+                if let date = item.date { byTime[Int((date / width).rounded(.down)), default: []].append(item) }
+            }
+            return (byNumber, byTime)
+        }
+        func near(_ date: Double, in byTime: [Int: [LiveWindow.Break]]) -> LiveWindow.Break? {
+            let bucket = Int((date / width).rounded(.down))
+            return (bucket - 1...bucket + 1).lazy.compactMap { byTime[$0] }.joined().first {
+                $0.date.map { abs($0 - date) < tolerance } ?? false
+            }
+        }
+        let ownIndex = index(mine.breaks), theirIndex = index(theirs.breaks)
         for own in mine.breaks {
             guard let date = own.date else { continue }
-            if let same = theirs.breaks.first(where: { $0.number == own.number }), let other = same.date {
+            if let same = theirIndex.byNumber[own.number], let other = same.date {
                 guard abs(date - other) >= tolerance else { continue }
                 return (
                     "discontinuity \(own.number) comes \(seconds(abs(date - other))) s \(date > other ? "later" : "earlier") here than in \(name), \(basis)",
                     own.line
                 )
             }
-            if let near = theirs.breaks.first(where: { $0.date.map { abs($0 - date) < tolerance } ?? false }) {
+            if let near = near(date, in: theirIndex.byTime) {
                 return (
                     "this discontinuity is number \(own.number) here (EXT-X-DISCONTINUITY-SEQUENCE plus the EXT-X-DISCONTINUITY tags up to it) but \(near.number) in \(name), at the same time (\(basis)): the same break has the same discontinuity sequence number in every playlist",
                     own.line
@@ -565,10 +585,8 @@ extension DiscontinuitiesMisalignedRule {
             }
         }
         for other in theirs.breaks {
-            guard let date = other.date, holds(myDates, date),
-                !mine.breaks.contains(where: {
-                    $0.number == other.number || ($0.date.map { abs($0 - date) < tolerance } ?? false)
-                }),
+            guard let date = other.date, holds(myDates, date), ownIndex.byNumber[other.number] == nil,
+                near(date, in: ownIndex.byTime) == nil,
                 let segment = mine.segmentDates.first(where: { $0.start <= date && date < $0.end })
             else { continue }
             return (
@@ -627,7 +645,8 @@ extension DiscontinuitiesMisalignedRule {
     static func byAnchor(_ mine: LiveWindow, _ theirs: LiveWindow, _ tolerance: Double, _ name: String) -> (
         message: String, line: Int
     )? {
-        guard let anchor = mine.breaks.first(where: { own in theirs.breaks.contains { $0.number == own.number } }),
+        let numbers = Set(theirs.breaks.map(\.number))
+        guard let anchor = mine.breaks.first(where: { numbers.contains($0.number) }),
             let other = theirs.breaks.first(where: { $0.number == anchor.number })
         else { return nil }
         return byDate(
