@@ -204,7 +204,7 @@ extension SpecRequirements {
         .apple(
             "8.15", .must, "All variants and renditions have discontinuities at the same times.",
             gap:
-                "a live window is placed by EXT-X-PROGRAM-DATE-TIME, by its segments' media timestamps, or by a break it shares with the other: two undated windows that are not measured (WebVTT subtitles, --playlist-only) and share no break are not compared"
+                "live windows are placed by EXT-X-PROGRAM-DATE-TIME or by their segments' media timestamps; two undated windows that are not measured (WebVTT subtitles, --playlist-only) are placed by EXTINF from the first break both hold, whose own time is not compared, and not at all when they share none"
         ),
         .apple("8.16", .should, "Codecs do not change at discontinuities."),
         .apple(
