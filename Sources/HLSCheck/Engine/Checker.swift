@@ -219,6 +219,7 @@ public struct Checker: Sendable {
             }
             if !live.isEmpty {
                 var watcher = LiveWatcher(source: loader.source, limits: loader.limits, clock: liveClock)
+                watcher.rules = rules.compactMap { $0 as? any LiveRule }
                 if !configuration.playlistOnly {
                     // Segments published during the watch are read like the first window's.
                     watcher.measuring = LiveSegmentMeasuring(

@@ -1,4 +1,4 @@
-package import HLSPlaylist
+import HLSPlaylist
 
 /// One HTTP answer, whatever its status: what the probe of delivery directives judges.
 package struct DirectiveAnswer: Sendable, Hashable {
@@ -202,7 +202,7 @@ struct DeliveryDirectiveProbe: Sendable {
 
         if let partTarget = first.partTarget, partTarget > 0 {
             // The part after the last one listed: held until the playlist holds it.
-            let position = LiveComparison.lastPart(of: latest)
+            let position = latest.lastPart
             let wanted =
                 position.map {
                     $0.sequence == Self.lastSequence(latest)
@@ -277,8 +277,7 @@ struct DeliveryDirectiveProbe: Sendable {
                 }
                 guard let full = await playlist(uri)?.media else { break }
                 if Self.lastSequence(full) == Self.lastSequence(delta.media),
-                    LiveComparison.lastPart(of: full).map({ [$0.sequence, $0.index] })
-                        == LiveComparison.lastPart(of: delta.media).map({ [$0.sequence, $0.index] })
+                    full.lastPart == delta.media.lastPart
                 {
                     pair = (delta, full)
                     break
@@ -339,7 +338,8 @@ struct DeliveryDirectiveProbe: Sendable {
         }
         for (old, new) in zip(full.segments.dropFirst(skipped), delta.segments) {
             if old.uri != new.uri || abs(old.duration - new.duration) > 0.0005 || old.discontinuity != new.discontinuity
-                || old.parts.map(\.uri) != new.parts.map(\.uri) || LiveComparison.keyChange(old: old, new: new) != nil
+                || old.parts.map(\.uri) != new.parts.map(\.uri)
+                || LiveSegmentChangedRule.keyChange(old: old, new: new) != nil
                 || old.programDateTime != new.programDateTime || old.map?.uri != new.map?.uri
                 || old.bitrate != new.bitrate
             {
@@ -391,7 +391,7 @@ struct DeliveryDirectiveProbe: Sendable {
     /// Whether `media` holds part `part.1` of segment `part.0`, or a later one.
     static func holds(_ media: MediaPlaylist, _ part: (Int, Int)) -> Bool {
         if lastSequence(media) >= part.0 + 1 { return true }
-        guard let last = LiveComparison.lastPart(of: media) else { return lastSequence(media) >= part.0 }
+        guard let last = media.lastPart else { return lastSequence(media) >= part.0 }
         return (last.sequence, last.index) >= part
     }
 

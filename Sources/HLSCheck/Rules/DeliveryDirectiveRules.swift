@@ -4,10 +4,6 @@ import HLSPlaylist
 // a playlist whose EXT-X-SERVER-CONTROL offers blocking reloads or delta updates is sent the
 // directives, and these rules pass on what the answers showed.
 
-private func probeFindings(_ stream: StreamAnalysis, _ id: String) -> [Finding] {
-    (stream.live?.findings ?? []).filter { $0.rule == id }.map { Finding($0.message, at: $0.location) }
-}
-
 package struct BlockingReloadInvalidRule: Rule {
     package init() {}
     package static let description = RuleDescription.live(
@@ -27,7 +23,7 @@ package struct BlockingReloadInvalidRule: Rule {
             .bis("6.2.5.2", .must, "_HLS_part without _HLS_msn is answered 400."),
         ])
     package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
-        probeFindings(stream, Self.description.id)
+        stream.live?.findings(of: Self.description.id) ?? []
     }
 }
 
@@ -51,7 +47,7 @@ package struct DeltaUpdateInvalidRule: Rule {
             .bis("4.4.5.2", .must, "A delta update that skips date ranges has RECENTLY-REMOVED-DATERANGES."),
         ])
     package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
-        probeFindings(stream, Self.description.id)
+        stream.live?.findings(of: Self.description.id) ?? []
     }
 }
 
@@ -73,7 +69,7 @@ package struct PartUnavailableRule: Rule {
             .bis("6.2.6", .must, "A hinted resource is available to requests as soon as its hint is in the playlist."),
         ])
     package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
-        probeFindings(stream, Self.description.id)
+        stream.live?.findings(of: Self.description.id) ?? []
     }
 }
 
@@ -92,6 +88,6 @@ package struct RemovedMediaUnavailableRule: Rule {
                 "A removed segment stays available for its Availability duration, its own plus the playlist's."),
         ])
     package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
-        probeFindings(stream, Self.description.id)
+        stream.live?.findings(of: Self.description.id) ?? []
     }
 }
