@@ -137,6 +137,12 @@ extension RuleDescription {
 }
 
 extension Duration {
-    /// The duration in seconds, for messages.
+    /// The duration in seconds.
     var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+
+    /// The duration in seconds to a tenth, as the live rules' messages give an age ("6.5").
+    var tenthsText: String {
+        let tenths = Int((seconds * 10).rounded())
+        return "\(tenths / 10).\(tenths % 10)"
+    }
 }

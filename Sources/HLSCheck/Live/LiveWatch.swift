@@ -122,7 +122,7 @@ package struct LiveWatcher: Sendable {
             )
         }
         return LiveObservation(
-            watchedSeconds: Double(watched.components.seconds) + Double(watched.components.attoseconds) / 1e18,
+            watchedSeconds: watched.seconds,
             reloads: reloads, findings: findings, newSegments: newSegments)
     }
 
@@ -276,10 +276,6 @@ package struct LiveWatcher: Sendable {
     /// The media sequence number of the last segment a version lists (skipped ones not counted).
     private static func lastSequence(_ media: MediaPlaylist) -> Int { media.mediaSequence + media.segments.count - 1 }
 
-    static func format(_ seconds: Double) -> String {
-        let tenths = Int((seconds * 10).rounded())
-        return "\(tenths / 10).\(tenths % 10)"
-    }
 }
 
 /// Makes the clocks a live watch keeps time by (`LiveWatcher.clock`).

@@ -50,7 +50,7 @@ package struct LivePartStaleRule: LiveRule {
         memory.reported = true
         return [
             Finding(
-                "\(reload.uri) had no new partial segment for at least \(LiveWatcher.format(age.seconds)) s, more than its part target duration of \(memory.partTargetText) s (bis-22 §6.2.1)",
+                "\(reload.uri) had no new partial segment for at least \(age.tenthsText) s, more than its part target duration of \(memory.partTargetText) s (bis-22 §6.2.1)",
                 at: SourceLocation(uri: reload.uri, line: current.targetDurationLine ?? 0))
         ]
     }

@@ -56,7 +56,7 @@ package struct LivePlaylistStaleRule: LiveRule {
         memory.reported = true
         return [
             Finding(
-                "no new segment for at least \(LiveWatcher.format(age.seconds)) s, more than 1.5 × the target duration of \(memory.targetDuration) s (RFC 8216 §6.2.1)",
+                "no new segment for at least \(age.tenthsText) s, more than 1.5 × the target duration of \(memory.targetDuration) s (RFC 8216 §6.2.1)",
                 at: SourceLocation(uri: reload.uri, line: current.targetDurationLine ?? 0))
         ]
     }
