@@ -114,4 +114,29 @@ import Testing
         // Without EXT-X-PART-INF no part can be late.
         #expect(LivePartStaleRule.memory(watching: live, at: Self.uri) == nil)
     }
+
+    @Test func answersToTheProbeAreJudgedByTheDirectiveRules() throws {
+        var memory: Void = ()
+        let asked = Self.uri + "?_HLS_part=0"
+        func partAlone(_ status: Int) -> DirectiveExchange {
+            DirectiveExchange(
+                uri: Self.uri, asked: asked, request: .partWithoutMediaSequence,
+                answer: DirectiveAnswer(status: status))
+        }
+        // bis-22 §6.2.5.2: _HLS_part without _HLS_msn is a bad request.
+        #expect(BlockingReloadInvalidRule.judge(partAlone(400), memory: &memory).isEmpty)
+        #expect(
+            BlockingReloadInvalidRule.judge(partAlone(200), memory: &memory).map(\.message) == [
+                "\(asked) was answered HTTP 200; _HLS_part without _HLS_msn must be answered 400 Bad Request (bis-22 §6.2.5.2)"
+            ])
+        // A removed segment answered 404 while it must still be served, at its line.
+        let removed = DirectiveExchange(
+            uri: Self.uri, asked: "https://example.com/seg10.ts",
+            request: .removedResource("seg10.ts", isPart: false, line: 6), answer: DirectiveAnswer(status: 404))
+        let findings = RemovedMediaUnavailableRule.judge(removed, memory: &memory)
+        #expect(findings.first?.location == SourceLocation(uri: Self.uri, line: 6))
+        #expect(findings.first?.message.hasPrefix("segment seg10.ts left the playlist during the watch") == true)
+        // Other rules leave an answer that is not theirs alone.
+        #expect(PartUnavailableRule.judge(removed, memory: &memory).isEmpty)
+    }
 }

@@ -44,11 +44,86 @@ package struct LiveReload: Sendable {
     }
 }
 
+/// One request `DeliveryDirectiveProbe` sent about a watched playlist once the watch was over,
+/// and its answer: a delivery directive (bis-22 §6.2.5), or a part, hinted resource or removed
+/// resource the playlist named (§6.2.2, §6.2.6). What the directive rules judge.
+package struct DirectiveExchange: Sendable {
+    /// What was asked, and why.
+    package enum Request: Sendable {
+        /// A partial segment the playlist lists without GAP=YES.
+        case listedPart(PartialSegment)
+        /// The resource an EXT-X-PRELOAD-HINT names, as written, with the hint's line.
+        case hintedResource(String, line: Int)
+        /// A segment (or, when `isPart`, a partial segment) that left the playlist during the
+        /// watch, as written, with its line in the version first read.
+        case removedResource(String, isPart: Bool, line: Int)
+        /// `_HLS_msn` past the last segment of a playlist with EXT-X-ENDLIST.
+        case blockingReloadOfEndedPlaylist
+        /// `_HLS_msn` for the segment after the last one listed.
+        case nextSegment(Int)
+        /// `_HLS_msn` and `_HLS_part` for the part after the last one listed.
+        case nextPart(PartPosition)
+        /// `_HLS_part` past any segment's last part, for the segment being written, `Int`.
+        case partBeyondLast(Int)
+        /// `_HLS_part` without `_HLS_msn`.
+        case partWithoutMediaSequence
+        /// `_HLS_skip=YES` to a playlist with EXT-X-ENDLIST, or (`ended` false) whose
+        /// EXT-X-SERVER-CONTROL has no CAN-SKIP-UNTIL.
+        case deltaUpdateNotOffered(ended: Bool)
+        /// `_HLS_skip` with `directive` (YES or v2) to a playlist with CAN-SKIP-UNTIL.
+        case deltaUpdate(directive: String)
+        /// The delta update `deltaUpdate` brought, beside the whole playlist `full` read just
+        /// after it at the same live edge.
+        case deltaUpdateBesideWholePlaylist(directive: String, full: MediaPlaylist)
+
+        /// Whether the answer is a playlist (not a part or segment): read as one when it came.
+        var asksForPlaylist: Bool {
+            switch self {
+            case .listedPart, .hintedResource, .removedResource: false
+            default: true
+            }
+        }
+    }
+
+    /// The watched playlist, as the findings name it.
+    package var uri: String
+    /// The URL requested, directives included.
+    package var asked: String
+    package var request: Request
+    package var answer: DirectiveAnswer
+    /// The answer read as a playlist, when it was a 2xx answer within the playlist size limit.
+    package var reply: Playlist?
+    /// Seconds between the first read of the playlist and the end of the watch.
+    package var watchedSeconds: Double
+
+    package init(
+        uri: String, asked: String, request: Request, answer: DirectiveAnswer, reply: Playlist? = nil,
+        watchedSeconds: Double = 0
+    ) {
+        self.uri = uri
+        self.asked = asked
+        self.request = request
+        self.answer = answer
+        self.reply = reply
+        self.watchedSeconds = watchedSeconds
+    }
+
+    /// Whether the answer was a 2xx.
+    package var succeeded: Bool { answer.status.map { (200..<300).contains($0) } ?? false }
+
+    /// The answer as a message gives it: "HTTP 404", or why none came.
+    package var described: String {
+        if let status = answer.status { return "HTTP \(status)" }
+        return "with no answer (\(answer.failure ?? "no response"))"
+    }
+}
+
 /// A rule judged across the reloads of a live playlist (`--live-duration`). For every playlist
 /// it watches, the watcher asks each live rule for the memory it keeps about that playlist, hands
-/// it every reload, and files what the rule finds under the rule's id, told once per message.
-/// The rule holds its whole judgement — thresholds, messages and what it remembers — and its
-/// `check` passes on what the watch recorded under its id.
+/// it every reload — and, once the watch is over, every answer `DeliveryDirectiveProbe` got
+/// about it — and files what the rule finds under the rule's id, told once per message. The
+/// rule holds its whole judgement — thresholds, messages and what it remembers — and its `check`
+/// passes on what the watch recorded under its id.
 package protocol LiveRule: Rule {
     /// What the rule remembers across the reloads of one playlist: as small as the judgement
     /// allows, never the versions themselves (an hour of low-latency reloads is ~12 000).
@@ -56,8 +131,15 @@ package protocol LiveRule: Rule {
     /// The memory for the playlist at `uri`, first read as `first`; nil when the rule has
     /// nothing to judge in that playlist's reloads.
     static func memory(watching first: MediaPlaylist, at uri: String) -> Memory?
-    /// Judges one reload; the findings are filed under the rule's id.
+    /// Judges one reload; the findings are filed under the rule's id. By default nothing.
     static func judge(_ reload: LiveReload, memory: inout Memory) -> [Finding]
+    /// Judges one answer to the probe's requests; by default nothing.
+    static func judge(_ exchange: DirectiveExchange, memory: inout Memory) -> [Finding]
+}
+
+extension LiveRule {
+    package static func judge(_ reload: LiveReload, memory: inout Memory) -> [Finding] { [] }
+    package static func judge(_ exchange: DirectiveExchange, memory: inout Memory) -> [Finding] { [] }
 }
 
 extension LiveRule where Memory == Void {
@@ -99,13 +181,22 @@ struct LivePlaylistJudgement: Sendable {
 
     /// Hands `reload` to every rule.
     mutating func judge(_ reload: LiveReload) {
+        for index in judges.indices { file(judges[index].judge(reload), of: judges[index].rule, uri: reload.uri) }
+    }
+
+    /// Hands `exchange` to every rule.
+    mutating func judge(_ exchange: DirectiveExchange) {
         for index in judges.indices {
-            for finding in judges[index].judge(reload) {
-                let rule = judges[index].rule
-                let location = finding.location ?? SourceLocation(uri: reload.uri, line: 0)
-                guard reported.insert(rule + "\u{0}" + finding.message).inserted else { continue }
-                findings.append(LiveFinding(rule: rule, message: finding.message, location: location))
-            }
+            file(judges[index].judge(exchange), of: judges[index].rule, uri: exchange.uri)
+        }
+    }
+
+    private mutating func file(_ found: [Finding], of rule: String, uri: String) {
+        for finding in found where reported.insert(rule + "\u{0}" + finding.message).inserted {
+            findings.append(
+                LiveFinding(
+                    rule: rule, message: finding.message,
+                    location: finding.location ?? SourceLocation(uri: uri, line: 0)))
         }
     }
 }
@@ -114,12 +205,14 @@ struct LivePlaylistJudgement: Sendable {
 private protocol LiveJudge: Sendable {
     var rule: String { get }
     mutating func judge(_ reload: LiveReload) -> [Finding]
+    mutating func judge(_ exchange: DirectiveExchange) -> [Finding]
 }
 
 private struct RuleJudge<R: LiveRule>: LiveJudge {
     var memory: R.Memory
     var rule: String { R.description.id }
     mutating func judge(_ reload: LiveReload) -> [Finding] { R.judge(reload, memory: &memory) }
+    mutating func judge(_ exchange: DirectiveExchange) -> [Finding] { R.judge(exchange, memory: &memory) }
 }
 
 extension RuleDescription {

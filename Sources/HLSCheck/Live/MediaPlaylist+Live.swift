@@ -2,11 +2,11 @@ import HLSPlaylist
 
 /// Where a partial segment sits in a live playlist: its parent's media sequence number and its
 /// index among the parent's parts.
-struct PartPosition: Sendable, Hashable {
-    var sequence: Int
-    var index: Int
+package struct PartPosition: Sendable, Hashable {
+    package var sequence: Int
+    package var index: Int
 
-    init(sequence: Int, index: Int) {
+    package init(sequence: Int, index: Int) {
         self.sequence = sequence
         self.index = index
     }
