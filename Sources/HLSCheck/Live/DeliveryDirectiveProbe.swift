@@ -13,6 +13,9 @@ package struct DirectiveAnswer: Sendable, Hashable {
         self.bytes = bytes
         self.failure = failure
     }
+
+    /// Whether the answer was a 2xx.
+    package var succeeded: Bool { status.map { (200..<300).contains($0) } ?? false }
 }
 
 /// A playlist source that can send a request carrying delivery directives and report its status
@@ -97,12 +100,11 @@ struct DeliveryDirectiveProbe: Sendable {
         mutating func tell(_ exchange: DirectiveExchange) { judgement.judge(exchange) }
 
         /// The playlist as it is now, unjudged: what the next request is worked out from.
-        func current() async -> MediaPlaylist? {
+        func current() async -> (playlist: Playlist, media: MediaPlaylist)? {
             let answer = await probe.source.answer(uri)
-            guard DeliveryDirectiveProbe.isSuccess(answer), answer.bytes.count <= probe.limits.playlistBytes else {
-                return nil
-            }
-            return PlaylistParser.parse(answer.bytes, uri: uri).media
+            guard answer.succeeded, answer.bytes.count <= probe.limits.playlistBytes else { return nil }
+            let playlist = PlaylistParser.parse(answer.bytes, uri: uri)
+            return playlist.media.map { (playlist, $0) }
         }
 
         // MARK: - Parts and preload hints (§4.4.4.9, §6.2.1, §6.2.6)
@@ -110,12 +112,7 @@ struct DeliveryDirectiveProbe: Sendable {
         /// Requests every part the playlist lists now without GAP=YES, and the resource its
         /// preload hint names.
         mutating func parts() async {
-            let answer = await probe.source.answer(uri)
-            guard DeliveryDirectiveProbe.isSuccess(answer), answer.bytes.count <= probe.limits.playlistBytes else {
-                return
-            }
-            let playlist = PlaylistParser.parse(answer.bytes, uri: uri)
-            guard let media = playlist.media else { return }
+            guard let (playlist, media) = await current() else { return }
             var asked: Set<String> = []
             for part in media.segments.flatMap(\.parts) + media.trailingParts where !part.gap {
                 let resolved = URIResolver.resolve(part.uri, against: uri)
@@ -135,7 +132,7 @@ struct DeliveryDirectiveProbe: Sendable {
         /// bis-22 §6.2.2: what left the playlist during the watch and must still be served
         /// (`RemovedMediaUnavailableRule.mustStillServe`) is requested once it is over.
         mutating func removed(first: MediaPlaylist) async {
-            guard let current = await current() else { return }
+            guard let current = await current()?.media else { return }
             let target = Double(max(1, first.targetDuration ?? 1))
             let removedSegments = first.segments.filter { $0.mediaSequence < current.mediaSequence && !$0.gap }
             let stillListed = Set((current.segments.flatMap(\.parts) + current.trailingParts).map(\.uri))
@@ -168,7 +165,7 @@ struct DeliveryDirectiveProbe: Sendable {
             let target = Double(max(1, first.targetDuration ?? 1))
             // The next segment after the playlist as it is now: held until the playlist holds
             // it, then the whole playlist.
-            var latest = await current() ?? first
+            var latest = await current()?.media ?? first
             let next = latest.lastMediaSequence + 1
             if let media = await ask(
                 DeliveryDirectiveProbe.url(uri, ["_HLS_msn=\(next)"]), .nextSegment(next))?.media
@@ -216,7 +213,7 @@ struct DeliveryDirectiveProbe: Sendable {
                 let asked = DeliveryDirectiveProbe.url(uri, ["_HLS_skip=\(directive)"])
                 for _ in 0..<2 {
                     let answer = await probe.source.answer(asked)
-                    guard DeliveryDirectiveProbe.isSuccess(answer), answer.bytes.count <= probe.limits.playlistBytes
+                    guard answer.succeeded, answer.bytes.count <= probe.limits.playlistBytes
                     else { break }
                     let delta = PlaylistParser.parse(answer.bytes, uri: asked)
                     guard let deltaMedia = delta.media else { break }
@@ -227,7 +224,7 @@ struct DeliveryDirectiveProbe: Sendable {
                         tell(exchange)
                         break
                     }
-                    guard let full = await current() else { break }
+                    guard let full = await current()?.media else { break }
                     if full.lastMediaSequence == deltaMedia.lastMediaSequence, full.lastPart == deltaMedia.lastPart {
                         exchange.request = .deltaUpdateBesideWholePlaylist(directive: directive, full: full)
                         tell(exchange)
@@ -237,8 +234,6 @@ struct DeliveryDirectiveProbe: Sendable {
             }
         }
     }
-
-    static func isSuccess(_ answer: DirectiveAnswer) -> Bool { answer.status.map { (200..<300).contains($0) } ?? false }
 
     /// `uri` with the directives appended to its query, in the order §6.2.5 lists them.
     static func url(_ uri: String, _ directives: [String]) -> String {

@@ -109,7 +109,7 @@ package struct DirectiveExchange: Sendable {
     }
 
     /// Whether the answer was a 2xx.
-    package var succeeded: Bool { answer.status.map { (200..<300).contains($0) } ?? false }
+    package var succeeded: Bool { answer.succeeded }
 
     /// The answer as a message gives it: "HTTP 404", or why none came.
     package var described: String {
