@@ -39,7 +39,7 @@ struct DeliveryDirectiveProbe: Sendable {
     /// (not with --playlist-only, which reads no media).
     var readsMedia = true
     /// The rules that judge the answers: by default every live rule of the catalogue.
-    var rules: [any LiveRule] = RuleCatalogue.all.compactMap { $0 as? any LiveRule }
+    var rules: [any LiveRule] = RuleCatalogue.liveRules
     /// Distinct part resources requested per playlist at most.
     static let maximumPartRequests = 32
 

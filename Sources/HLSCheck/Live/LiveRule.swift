@@ -157,6 +157,11 @@ extension LiveRule {
     }
 }
 
+extension RuleCatalogue {
+    /// The rules of the catalogue that judge a live watch.
+    package static let liveRules: [any LiveRule] = all.compactMap { $0 as? any LiveRule }
+}
+
 extension LiveObservation {
     /// The findings recorded under `rule`, as rule findings.
     package func findings(of rule: String) -> [Finding] {

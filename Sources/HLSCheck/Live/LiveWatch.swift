@@ -75,7 +75,7 @@ package struct LiveWatcher: Sendable {
     package var source: any PlaylistSource
     package var limits: LoaderLimits
     /// The rules that judge the reloads: by default every live rule of the catalogue.
-    package var rules: [any LiveRule] = RuleCatalogue.all.compactMap { $0 as? any LiveRule }
+    package var rules: [any LiveRule] = RuleCatalogue.liveRules
     /// Read the segments published during the watch; nil: only the playlists are compared.
     var measuring: LiveSegmentMeasuring?
     /// Where the watch takes its time from: each watched playlist keeps its reload schedule on a
