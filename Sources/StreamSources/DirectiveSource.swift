@@ -11,6 +11,9 @@ package struct DirectiveAnswer: Sendable, Hashable {
         self.bytes = bytes
         self.failure = failure
     }
+
+    /// Whether the answer was a 2xx.
+    package var succeeded: Bool { status.map { (200..<300).contains($0) } ?? false }
 }
 
 /// A playlist source that can send a request carrying delivery directives and report its status
