@@ -371,17 +371,10 @@ private final class RequestHandler: ChannelInboundHandler {
     /// gzip through the gzip command (on every Debian and macOS machine): the test needs real
     /// gzip bytes, not a second implementation of deflate.
     private func gzip(_ bytes: [UInt8]) -> [UInt8] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", "gzip -c -n"]
-        let input = Pipe(), output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        do { try ProcessLaunch.run(process) } catch { return bytes }
-        input.fileHandleForWriting.write(Data(bytes))
-        try? input.fileHandleForWriting.close()
-        let result = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Array(result)
+        guard
+            let outcome = try? ChildProcess("gzip", ["-c", "-n"], environment: [:], input: .bytes(bytes)).wait(),
+            outcome.termination == .exited(0)
+        else { return bytes }
+        return outcome.standardOutput
     }
 }
