@@ -291,9 +291,9 @@ package struct AudioOnlyVariantBuilder: Sendable {
             let bytes = Self.largestImage(
                 budget: budget, bareSizes: bare.bareSizes, segments: segments, targetDuration: targetDuration,
                 image: image, container: container)
-            guard bytes > 0, let smaller = try reencode(image, maxBytes: bytes) else {
+            guard bytes > 0, let smaller = try request.reencode(image, maxBytes: bytes) else {
                 throw EmbedError(
-                    "\(refusal(built, budget: budget)); and no re-encoding of the image fits beside \(rate / 1000) kbit/s of audio (\(bytes > 0 ? "at most \(bytes) bytes would fit; " : "not even a 1-byte image fits; ")--fit searches JPEG quality, then smaller sizes; \(fitFloor(image)))"
+                    "\(refusal(built, budget: budget)); and no re-encoding of the image fits beside \(rate / 1000) kbit/s of audio (\(bytes > 0 ? "at most \(bytes) bytes would fit; " : "not even a 1-byte image fits; ")--fit searches JPEG quality, then smaller sizes; \(request.fitFloor(image)))"
                 )
             }
             poster = smaller.poster
@@ -767,34 +767,6 @@ package struct AudioOnlyVariantBuilder: Sendable {
         return PosterBudget.largestPoster(
             within: budget, bare, targetDuration: targetDuration, mimeType: image.mimeType,
             description: image.description) ?? 0
-    }
-
-    /// What `--fit` went down to before it gave up: "it goes down to JPEG 16x16 (… ) at qscale 31, 612 bytes".
-    func fitFloor(_ image: Poster) -> String {
-        guard
-            let floor = try? ImageFitter.floor(
-                image.data, mimeType: image.mimeType, maximumPixels: request.configuration.limits.imagePixels)
-        else {
-            return "it goes down to a smallest side of 16 px at qscale 31"
-        }
-        return "it goes down to \(floor.description)"
-    }
-
-    func reencode(_ image: Poster, maxBytes: Int) throws(EmbedError) -> (poster: Poster, description: String)? {
-        let fitted: FittedImage?
-        do {
-            fitted = try ImageFitter.fit(
-                image.data, mimeType: image.mimeType, maxBytes: maxBytes,
-                maximumPixels: request.configuration.limits.imagePixels)
-        } catch {
-            throw EmbedError("\(request.posterName) cannot be re-encoded: \(error)")
-        }
-        guard let fitted else { return nil }
-        do {
-            return (try Poster(image: fitted.data, description: image.description), fitted.description)
-        } catch {
-            throw EmbedError("the re-encoded \(request.posterName) is not usable: \(error.description)")
-        }
     }
 
     func refusal(_ candidate: BuiltVariant, budget: Int) -> String {

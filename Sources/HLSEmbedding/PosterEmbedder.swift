@@ -80,10 +80,10 @@ package struct PosterEmbedder: Sendable {
                     budgetMessage(excess, image: image, fitting: fitting, plan: plan)
                         + ": use a smaller image, --fit to re-encode it, or --force")
             }
-            guard let fitting, let smaller = try reencode(image, maxBytes: fitting) else {
+            guard let fitting, let smaller = try request.reencode(image, maxBytes: fitting) else {
                 throw EmbedError(
                     budgetMessage(excess, image: image, fitting: fitting, plan: plan)
-                        + ", and no re-encoding of the image fits (--fit searches JPEG quality, then smaller sizes; \(fitFloor(image)))"
+                        + ", and no re-encoding of the image fits (--fit searches JPEG quality, then smaller sizes; \(request.fitFloor(image)))"
                 )
             }
             poster = smaller.poster
@@ -490,34 +490,6 @@ package struct PosterEmbedder: Sendable {
             message += "; no poster fits"
         }
         return message
-    }
-
-    /// What `--fit` went down to before it gave up: "it goes down to JPEG 16x16 (… ) at qscale 31, 612 bytes".
-    func fitFloor(_ image: Poster) -> String {
-        guard
-            let floor = try? ImageFitter.floor(
-                image.data, mimeType: image.mimeType, maximumPixels: request.configuration.limits.imagePixels)
-        else {
-            return "it goes down to a smallest side of 16 px at qscale 31"
-        }
-        return "it goes down to \(floor.description)"
-    }
-
-    func reencode(_ image: Poster, maxBytes: Int) throws(EmbedError) -> (poster: Poster, description: String)? {
-        let fitted: FittedImage?
-        do {
-            fitted = try ImageFitter.fit(
-                image.data, mimeType: image.mimeType, maxBytes: maxBytes,
-                maximumPixels: request.configuration.limits.imagePixels)
-        } catch {
-            throw EmbedError("\(request.posterName) cannot be re-encoded: \(error)")
-        }
-        guard let fitted else { return nil }
-        do {
-            return (try Poster(image: fitted.data, description: image.description), fitted.description)
-        } catch {
-            throw EmbedError("the re-encoded \(request.posterName) is not usable: \(error.description)")
-        }
     }
 
     // MARK: - Playlists

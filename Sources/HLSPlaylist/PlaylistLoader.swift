@@ -301,8 +301,40 @@ package struct PlaylistLoader: Sendable {
             return LoadedStream(rootURI: uri, root: root, mediaPlaylists: [:], failures: [], outsideRoot: outside)
         }
 
-        // Each resolved URI once, remembered with its first reference.
-        var references: [(uri: String, written: String, from: SourceLocation)] = []
+        var outside = await sessionDataOutsideRoot(
+            master, root: root, at: uri, streamRoot: streamRoot, remoteRoot: remoteRoot)
+        var plan = await readPlan(
+            references(master, root: root, at: uri), at: uri, streamRoot: streamRoot, remoteRoot: remoteRoot)
+        outside += plan.outside
+        var playlists = await readAll(plan.toRead, imported: root.variables, failures: &plan.failures)
+        for alias in plan.aliases {
+            if alias.first == uri {
+                playlists[alias.uri] = root
+            } else if let playlist = playlists[alias.first] {
+                playlists[alias.uri] = playlist
+            } else if let failure = plan.failures.first(where: { $0.uri == alias.first }) {
+                plan.failures.append(LoadFailure(uri: alias.uri, referencedFrom: alias.from, reason: failure.reason))
+            }
+        }
+        outside += segmentsOutsideRoot(playlists, rootURI: uri, streamRoot: streamRoot)
+        plan.failures.sort {
+            ($0.referencedFrom.line, $0.referencedFrom.column) < ($1.referencedFrom.line, $1.referencedFrom.column)
+        }
+        outside.sort {
+            ($0.location.uri, $0.location.line, $0.location.column) < (
+                $1.location.uri, $1.location.line, $1.location.column
+            )
+        }
+        return LoadedStream(
+            rootURI: uri, root: root, mediaPlaylists: playlists, failures: plan.failures, outsideRoot: outside)
+    }
+
+    /// A playlist the multivariant playlist names: its resolved URI, as written, and where.
+    private typealias Reference = (uri: String, written: String, from: SourceLocation)
+
+    /// Each resolved URI the multivariant playlist names once, with its first reference.
+    private func references(_ master: MultivariantPlaylist, root: Playlist, at uri: String) -> [Reference] {
+        var references: [Reference] = []
         var seen: Set<String> = []
         func add(_ reference: String, _ location: SourceLocation) {
             let resolved = URIResolver.resolve(reference, against: uri)
@@ -315,12 +347,15 @@ package struct PlaylistLoader: Sendable {
         for v in master.iFrameVariants where !v.uri.isEmpty {
             add(v.uri, root.location(line: v.line, column: v.attributes["URI"]?.column ?? 0))
         }
+        return references
+    }
 
-        // Confinement and identity before any read: a URI outside the root is a finding, and
-        // every spelling of one file (the root included) is read once.
+    /// JSON session data outside the root: session-data-format-mismatch reads JSON session data,
+    /// so a file outside the root is reported with the rest and never read.
+    private func sessionDataOutsideRoot(
+        _ master: MultivariantPlaylist, root: Playlist, at uri: String, streamRoot: StreamRoot?, remoteRoot: Bool
+    ) async -> [OutsideRootReference] {
         var outside: [OutsideRootReference] = []
-        // JSON session data is read for session-data-format-mismatch: a file outside the root is
-        // reported with the rest and never read.
         for data in master.sessionData where (data.format ?? "JSON") == "JSON" {
             guard let written = data.uri else { continue }
             let resolved = URIResolver.resolve(written, against: uri)
@@ -341,9 +376,23 @@ package struct PlaylistLoader: Sendable {
                         refusal: LocalPath.name(of: resolved)?.refusal))
             }
         }
+        return outside
+    }
+
+    /// What to do with each reference, decided before any read: outside the root (a finding),
+    /// another name of a file read already (read once), over the playlist limit, or to read.
+    private struct ReadPlan {
+        var outside: [OutsideRootReference] = []
         var failures: [LoadFailure] = []
-        var aliases: [(uri: String, from: SourceLocation, first: String)] = []  // names of a file read under another
+        /// Names of a file read under another (`first`).
+        var aliases: [(uri: String, from: SourceLocation, first: String)] = []
         var toRead: [(uri: String, from: SourceLocation)] = []
+    }
+
+    private func readPlan(_ references: [Reference], at uri: String, streamRoot: StreamRoot?, remoteRoot: Bool)
+        async -> ReadPlan
+    {
+        var plan = ReadPlan()
         var readerOf: [String: String] = [:]  // canonical name -> resolved URI read
         if let rootName = await source.canonicalName(uri) { readerOf[rootName] = uri }
         for reference in references {
@@ -351,7 +400,7 @@ package struct PlaylistLoader: Sendable {
             if let streamRoot, let local = LocalPath.name(of: reference.uri),
                 local.refusal != nil || !streamRoot.contains(canonicalPath: name ?? StreamRoot.canonical(local.path))
             {
-                outside.append(
+                plan.outside.append(
                     OutsideRootReference(
                         uri: reference.written, resolvedURI: reference.uri, location: reference.from,
                         root: streamRoot.path,
@@ -360,18 +409,18 @@ package struct PlaylistLoader: Sendable {
             }
             // A stream read from the network has no business naming local files.
             if remoteRoot, LocalPath.path(of: reference.uri) != nil {
-                outside.append(
+                plan.outside.append(
                     OutsideRootReference(
                         uri: reference.written, resolvedURI: reference.uri, location: reference.from, root: uri,
                         refusal: LocalPath.name(of: reference.uri)?.refusal))
                 continue
             }
             if let name, let first = readerOf[name] {
-                aliases.append((reference.uri, reference.from, first))
+                plan.aliases.append((reference.uri, reference.from, first))
                 continue
             }
-            if toRead.count + 1 >= limits.playlists {
-                failures.append(
+            if plan.toRead.count + 1 >= limits.playlists {
+                plan.failures.append(
                     LoadFailure(
                         uri: reference.uri, referencedFrom: reference.from,
                         reason:
@@ -380,10 +429,16 @@ package struct PlaylistLoader: Sendable {
                 continue
             }
             if let name { readerOf[name] = reference.uri }
-            toRead.append((reference.uri, reference.from))
+            plan.toRead.append((reference.uri, reference.from))
         }
+        return plan
+    }
 
-        let imported = root.variables
+    /// The planned playlists read and parsed in parallel, by resolved URI; what cannot be read is
+    /// added to `failures`.
+    private func readAll(
+        _ toRead: [(uri: String, from: SourceLocation)], imported: [String: String], failures: inout [LoadFailure]
+    ) async -> [String: Playlist] {
         var playlists: [String: Playlist] = [:]
         await withTaskGroup(of: (Int, Result<Playlist, PlaylistReadError>).self) { group in
             for (index, reference) in toRead.enumerated() {
@@ -419,21 +474,21 @@ package struct PlaylistLoader: Sendable {
                 }
             }
         }
-        for alias in aliases {
-            if alias.first == uri {
-                playlists[alias.uri] = root
-            } else if let playlist = playlists[alias.first] {
-                playlists[alias.uri] = playlist
-            } else if let failure = failures.first(where: { $0.uri == alias.first }) {
-                failures.append(LoadFailure(uri: alias.uri, referencedFrom: alias.from, reason: failure.reason))
-            }
-        }
+        return playlists
+    }
+
+    /// Segments of the media playlists that lie outside the root, or local segments of a playlist
+    /// read from the network.
+    private func segmentsOutsideRoot(_ playlists: [String: Playlist], rootURI: String, streamRoot: StreamRoot?)
+        -> [OutsideRootReference]
+    {
+        var outside: [OutsideRootReference] = []
         var checked: Set<String> = []
         // Each folder listed once for all its playlists: listing it per playlist made a stream of
         // N media playlists in one folder cost N listings of N entries.
         var listings: [String: Set<String>?] = [:]
         for key in playlists.keys.sorted() {
-            guard let playlist = playlists[key], checked.insert(playlist.uri).inserted, playlist.uri != uri else {
+            guard let playlist = playlists[key], checked.insert(playlist.uri).inserted, playlist.uri != rootURI else {
                 continue
             }
             if LocalPath.path(of: playlist.uri) == nil {
@@ -444,16 +499,7 @@ package struct PlaylistLoader: Sendable {
                 outside += outsideSegments(of: playlist, at: playlist.uri, root: streamRoot, listings: &listings)
             }
         }
-        failures.sort {
-            ($0.referencedFrom.line, $0.referencedFrom.column) < ($1.referencedFrom.line, $1.referencedFrom.column)
-        }
-        outside.sort {
-            ($0.location.uri, $0.location.line, $0.location.column) < (
-                $1.location.uri, $1.location.line, $1.location.column
-            )
-        }
-        return LoadedStream(
-            rootURI: uri, root: root, mediaPlaylists: playlists, failures: failures, outsideRoot: outside)
+        return outside
     }
 
     /// The root playlist: its URI (after a redirect, where it was found) and its parse. Errors

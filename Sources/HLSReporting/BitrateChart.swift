@@ -154,10 +154,33 @@ struct BitrateChart {
         let bars = bars
         let duration = series.duration.isFinite ? series.duration : 0
         let (yTop, yStep) = scale(bars)
-        func x(_ seconds: Double) -> Double { Self.left + (duration > 0 ? seconds / duration * plotWidth : 0) }
-        func y(_ bitrate: Double) -> Double { Self.top + plotHeight - min(max(bitrate / yTop, 0), 1) * plotHeight }
+        let plot = Plot(
+            duration: duration, yTop: yTop, yStep: yStep, width: plotWidth, height: plotHeight)
+        try writeStart(bars, to: writer)
+        try writeGrid(plot, to: writer)
+        try writePeakWindow(plot, to: writer)
+        try writeBars(bars, plot, to: writer)
+        try writeReferences(plot, to: writer)
         let c = Self.coordinate
+        try writer.fullElement(
+            "line",
+            [
+                "x1": c(Self.left), "x2": c(Self.left + plotWidth), "y1": c(Self.top + plotHeight),
+                "y2": c(Self.top + plotHeight),
+                "class": "axis",
+            ])
+        try writer.fullEndElement()  // svg
+    }
 
+    /// Where a time (x) and a bit rate (y) are drawn.
+    private struct Plot {
+        var duration: Double, yTop: Double, yStep: Double, width: Double, height: Double
+        func x(_ seconds: Double) -> Double { BitrateChart.left + (duration > 0 ? seconds / duration * width : 0) }
+        func y(_ bitrate: Double) -> Double { BitrateChart.top + height - min(max(bitrate / yTop, 0), 1) * height }
+    }
+
+    /// The `svg` element opened, with its accessible title and description and the hatch pattern of holes.
+    private func writeStart(_ bars: [Bar], to writer: XMLDocumentWriter) throws(XMLWriterError) {
         try writer.startElement("svg")
         try writer.attribute("viewBox", "0 0 \(Int(Self.width)) \(Int(Self.height))")
         try writer.attribute("class", "chart")
@@ -177,34 +200,42 @@ struct BitrateChart {
         try writer.element("line", attributes: ["x1": "0", "y1": "0", "x2": "0", "y2": "6", "class": "hole-stroke"])
         try writer.fullEndElement()
         try writer.fullEndElement()
+    }
 
+    /// The grid with the y axis labels, and the time ticks.
+    private func writeGrid(_ plot: Plot, to writer: XMLDocumentWriter) throws(XMLWriterError) {
+        let c = Self.coordinate
         // Grid and y axis labels.
         try writer.startElement("g")
         try writer.attribute("class", "grid")
         var tick = 0.0
-        while tick <= yTop + yStep / 2 {
+        while tick <= plot.yTop + plot.yStep / 2 {
             try writer.fullElement(
-                "line", ["x1": c(Self.left), "x2": c(Self.left + plotWidth), "y1": c(y(tick)), "y2": c(y(tick))])
+                "line",
+                ["x1": c(Self.left), "x2": c(Self.left + plotWidth), "y1": c(plot.y(tick)), "y2": c(plot.y(tick))])
             try writer.fullElement(
-                "text", ["x": c(Self.left - 8), "y": c(y(tick) + 4), "class": "tick-y"],
+                "text", ["x": c(Self.left - 8), "y": c(plot.y(tick) + 4), "class": "tick-y"],
                 text: tick == 0 ? "0" : Int(tick).formattedBitrate)
-            tick += yStep
+            tick += plot.yStep
         }
-        if duration > 0 {
-            let step = Self.timeStep(duration)
+        if plot.duration > 0 {
+            let step = Self.timeStep(plot.duration)
             var time = 0.0
-            while time <= duration + step / 1000 {
+            while time <= plot.duration + step / 1000 {
                 try writer.fullElement(
                     "line",
                     [
-                        "x1": c(x(time)), "x2": c(x(time)), "y1": c(Self.top + plotHeight),
+                        "x1": c(plot.x(time)), "x2": c(plot.x(time)), "y1": c(Self.top + plotHeight),
                         "y2": c(Self.top + plotHeight + 5),
                     ])
                 // The last label ends at the plot's edge instead of overflowing it.
-                let nearEdge = x(time) > Self.left + plotWidth - 24
+                let nearEdge = plot.x(time) > Self.left + plotWidth - 24
                 try writer.fullElement(
                     "text",
-                    ["x": c(x(time)), "y": c(Self.top + plotHeight + 18), "class": nearEdge ? "tick-x end" : "tick-x"],
+                    [
+                        "x": c(plot.x(time)), "y": c(Self.top + plotHeight + 18),
+                        "class": nearEdge ? "tick-x end" : "tick-x",
+                    ],
                     text: Self.timeLabel(time))
                 time += step
             }
@@ -213,12 +244,15 @@ struct BitrateChart {
             "text", ["x": c(Self.left + plotWidth), "y": c(Self.height - 4), "class": "axis-title end"],
             text: "time from the start of the playlist")
         try writer.fullEndElement()
+    }
 
-        // The peak window: the run of segments whose bit rate is the playlist's peak.
+    /// The peak window: the run of segments whose bit rate is the playlist's peak.
+    private func writePeakWindow(_ plot: Plot, to writer: XMLDocumentWriter) throws(XMLWriterError) {
+        let c = Self.coordinate
         if let window = series.peakWindow, let first = series.segments[safe: window.lowerBound],
             let last = series.segments[safe: window.upperBound - 1], let peak = series.peakBitrate
         {
-            let x0 = x(first.start), x1 = x(last.start + Self.seconds(last.duration))
+            let x0 = plot.x(first.start), x1 = plot.x(last.start + Self.seconds(last.duration))
             try writer.startElement("g")
             try writer.attribute("class", "peak-window")
             try writer.fullElement(
@@ -233,7 +267,8 @@ struct BitrateChart {
             try writer.fullElement(
                 "line",
                 [
-                    "x1": c(x0), "x2": c(max(x1, x0 + 1)), "y1": c(y(Double(peak))), "y2": c(y(Double(peak))),
+                    "x1": c(x0), "x2": c(max(x1, x0 + 1)), "y1": c(plot.y(Double(peak))),
+                    "y2": c(plot.y(Double(peak))),
                     "class": "peak-line",
                 ])
             // Above the plot, over the window's start (its end when the window ends the playlist).
@@ -247,13 +282,16 @@ struct BitrateChart {
                 text: "peak window")
             try writer.fullEndElement()
         }
+    }
 
-        // Bars: the segment's bit rate, the poster's share on top of it, holes hatched.
+    /// Bars: the segment's bit rate, the poster's share on top of it, holes hatched.
+    private func writeBars(_ bars: [Bar], _ plot: Plot, to writer: XMLDocumentWriter) throws(XMLWriterError) {
+        let c = Self.coordinate
         try writer.startElement("g")
         try writer.attribute("class", "bars")
         let gap = bars.count <= 120 ? 1.0 : 0
         for bar in bars {
-            let x0 = x(bar.start), width = max(0.6, x(bar.start + bar.duration) - x0 - gap)
+            let x0 = plot.x(bar.start), width = max(0.6, plot.x(bar.start + bar.duration) - x0 - gap)
             let what =
                 bar.segments.count == 1
                 ? "segment at line \(bar.firstLine)" : "segments at lines \(bar.firstLine)–\(bar.lastLine)"
@@ -270,7 +308,7 @@ struct BitrateChart {
                     title: "\(what), \(time): not read, no data")
                 continue
             }
-            let top = y(Double(bitrate)), base = y(0)
+            let top = plot.y(Double(bitrate)), base = plot.y(0)
             var title = "\(what), \(time): \(bitrate.formattedBitrate)"
             if let poster = bar.posterBitrate, poster > 0 { title += ", poster \(poster.formattedBitrate)" }
             if bar.posterBitrate == nil { title += ", content not inspected" }
@@ -287,7 +325,7 @@ struct BitrateChart {
             try writer.element("title", text: title)
             try writer.fullEndElement()
             if let poster = bar.posterBitrate, poster > 0 {
-                let posterBase = y(Double(max(0, bitrate - poster)))
+                let posterBase = plot.y(Double(max(0, bitrate - poster)))
                 try writer.fullElement(
                     "rect",
                     [
@@ -307,19 +345,23 @@ struct BitrateChart {
             }
         }
         try writer.fullEndElement()
+    }
 
+    /// Reference lines (budget, BANDWIDTH …), named in the right margin level with the line.
+    private func writeReferences(_ plot: Plot, to writer: XMLDocumentWriter) throws(XMLWriterError) {
+        let c = Self.coordinate
         // Reference lines, named in the right margin level with the line; when lines are close,
         // the higher names move up so that none overlap (the top margin takes the last ones).
         let lines = references.sorted { $0.value < $1.value }
         var labelY: [Double] = []
         for line in lines {
-            let position = y(Double(line.value)) + 4
+            let position = plot.y(Double(line.value)) + 4
             labelY.append(max(min(position, (labelY.last ?? .infinity) - 13), 10))
         }
         try writer.startElement("g")
         try writer.attribute("class", "references")
         for (line, textY) in zip(lines, labelY) {
-            let lineY = c(y(Double(line.value)))
+            let lineY = c(plot.y(Double(line.value)))
             try writer.fullElement(
                 "line",
                 ["x1": c(Self.left), "x2": c(Self.left + plotWidth), "y1": lineY, "y2": lineY, "class": line.cssClass],
@@ -329,15 +371,6 @@ struct BitrateChart {
                 text: line.shortName)
         }
         try writer.fullEndElement()
-
-        try writer.fullElement(
-            "line",
-            [
-                "x1": c(Self.left), "x2": c(Self.left + plotWidth), "y1": c(Self.top + plotHeight),
-                "y2": c(Self.top + plotHeight),
-                "class": "axis",
-            ])
-        try writer.fullEndElement()  // svg
     }
 
     /// The id of the bar of the segment at `line` of the playlist (drawn one bar per segment).
