@@ -126,6 +126,8 @@ package enum RuleCatalogue {
         IFrameRangeIncludesInitializationRule(),
         IFrameMovieFragmentMissingRule(),
         SBRNotSignalledRule(),
+        APACProfileLevelMissingRule(),
+        VideoAnglesAudioMuxedRule(),
     ]
 
     /// The description of every rule, in catalogue order.

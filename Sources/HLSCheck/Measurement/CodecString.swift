@@ -18,7 +18,7 @@ package enum CodecKind: String, Sendable, Hashable, Codable {
 
     // ISO BMFF sample entry codes used in HLS CODECS (Apple HLS Authoring Spec, RFC 6381 §3).
     private static let audioFourCCs: Set<String> = [
-        "mp4a", "ac-3", "ec-3", "ac-4", "opus", "flac", "alac", "mhm1", "mhm2", "dtsc", "dtse", "dtsh",
+        "mp4a", "ac-3", "ec-3", "ac-4", "opus", "flac", "alac", "apac", "mhm1", "mhm2", "dtsc", "dtse", "dtsh",
         "dtsl", "dtsx", "mp3", ".mp3", "vorbis",
     ]
     private static let videoFourCCs: Set<String> = [

@@ -4,7 +4,8 @@ import MediaInspection
 
 /// What reading the resources of one I-frame playlist showed: whether each resource starts with
 /// its Media Initialization Section (bis-22 §4.4.3.6), whether each fMP4 I-frame's byte range
-/// holds its movie fragment box (AS 6.10), and the codecs of its I-frames (bis-22 §6.2.4).
+/// holds its movie fragment box (AS 6.10), the codecs of its I-frames (bis-22 §6.2.4), and the
+/// size of the I-frames that are whole resources (bis-22 §4.4.6.3).
 ///
 /// I-frame playlists are not measured like variants (their segments are single frames whose
 /// duration is the span to the next I-frame, not their own): the checker reads only what these
@@ -29,6 +30,10 @@ package struct IFramePlaylistInspection: Sendable, Hashable {
     /// Whether every I-frame chosen for its codecs was inspected: only then is a declared codec
     /// that none of them holds absent.
     package var isComplete = false
+    /// The size in bytes of each resource that an I-frame segment without EXT-X-BYTERANGE is
+    /// whole, keyed by resolved URI: what a player fetches for that I-frame, from which its
+    /// segment bit rate comes (bis-22 §4.4.6.3). A resource that could not be read is absent.
+    package var wholeResourceBytes: [String: Int] = [:]
 }
 
 extension MediaMeasurer {
@@ -92,6 +97,7 @@ extension MediaMeasurer {
                     }
                 } else {
                     let resource = try await source.open(uri, range: nil)
+                    result.wholeResourceBytes[uri] = resource.count
                     bytes = try resource.bytes(at: 0, length: min(Self.initializationPrefixBytes, resource.count))
                     if let key {
                         guard let clear = try await clearStart(bytes, key: key, segment: first.segment, base: base)
@@ -105,6 +111,15 @@ extension MediaMeasurer {
                 let decrypted = key == nil ? "" : " (decrypted with the AES-128 key and IV of its first I-frame)"
                 result.missingInitialization.append(.init(line: first.line, message: reason + decrypted))
             }
+        }
+
+        // An I-frame without a byte range is its whole resource, fetched whole: the size of the
+        // resources not opened above (under EXT-X-MAP, or another encryption) is read too.
+        for segment in segments where segment.byteRange == nil && segment.unreadableByteRangeLine == nil {
+            let uri = resolved(segment)
+            guard result.wholeResourceBytes[uri] == nil, let resource = try? await source.open(uri, range: nil)
+            else { continue }
+            result.wholeResourceBytes[uri] = resource.count
         }
 
         // The I-frames whose codecs are read: the first of each resource and after each discontinuity.

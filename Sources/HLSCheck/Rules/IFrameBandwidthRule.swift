@@ -2,8 +2,9 @@ import HLSPlaylist
 
 /// An I-frame stream whose BANDWIDTH is not the peak segment bit rate of its I-frame playlist.
 ///
-/// An I-frame segment is a byte range of a larger resource: its size is the length the playlist
-/// gives, so the peak comes from the playlist alone, as a player would fetch it.
+/// An I-frame segment is a byte range of a larger resource, whose size is the length the
+/// playlist gives, so the peak comes from the playlist alone, as a player would fetch it; or,
+/// without EXT-X-BYTERANGE, a whole resource, whose size reading it tells (IFramePlaylistInspection).
 package struct IFrameBandwidthMismatchRule: Rule {
     /// Makes the rule; it holds no state, so one instance serves every check.
     package init() {}
@@ -18,9 +19,9 @@ package struct IFrameBandwidthMismatchRule: Rule {
     package static let description = RuleDescription(
         id: "iframe-bandwidth-mismatch", name: "I-frame BANDWIDTH is not the I-frame peak", defaultSeverity: .error,
         summary:
-            "The BANDWIDTH of an EXT-X-I-FRAME-STREAM-INF differs by more than the tolerance (10 %) from the peak segment bit rate of its I-frame playlist, computed from the byte range and EXTINF of each I-frame.",
+            "The BANDWIDTH of an EXT-X-I-FRAME-STREAM-INF differs by more than the tolerance (10 %) from the peak segment bit rate of its I-frame playlist, computed from the size (its byte range, or its whole resource where it has none) and EXTINF of each I-frame.",
         rationale:
-            "bis-22 §4.4.6.3: BANDWIDTH of an I-frame stream means what it means for a variant, the peak segment bit rate of its playlist; Apple's authoring specification asks for the I-frame peak computed that way. Players pick the I-frame stream they can fetch fast enough while scrubbing: a BANDWIDTH of half the peak makes them pick one that stalls.",
+            "bis-22 §4.4.6.3: BANDWIDTH of an I-frame stream means what it means for a variant, the peak segment bit rate of its playlist; Apple's authoring specification asks for the I-frame peak computed that way. Players pick the I-frame stream they can fetch fast enough while scrubbing: a BANDWIDTH of half the peak makes them pick one that stalls. An I-frame with EXT-X-BYTERANGE weighs its range, known from the playlist; one without is its whole resource, whose size is read (not with --playlist-only).",
         specItems: [
             .apple(
                 "6.9", .must,
@@ -42,12 +43,20 @@ package struct IFrameBandwidthMismatchRule: Rule {
         return master.iFrameVariants.compactMap { iFrame in
             guard let declared = iFrame.bandwidth, declared > 0,
                 let media = stream.loaded.playlist(for: iFrame)?.media, media.iFramesOnly,
-                let target = media.targetDuration, !media.segments.isEmpty,
-                // Without a byte range the I-frame is a whole resource, whose size only reading tells.
-                media.segments.allSatisfy({ $0.byteRange != nil })
+                let target = media.targetDuration, !media.segments.isEmpty
             else { return nil }
-            let segments = media.segments.map {
-                BitrateWindow.Segment(bytes: $0.byteRange?.length ?? 0, duration: $0.duration)
+            // Without a byte range the I-frame is a whole resource, whose size only reading tells:
+            // without it (--playlist-only, an unreadable resource) the peak is not known.
+            let playlistURI = stream.loaded.resolvedURI(of: iFrame)
+            let base = stream.loaded.mediaPlaylists[playlistURI]?.uri ?? playlistURI
+            let wholes = stream.iFramePlaylists[playlistURI]?.wholeResourceBytes ?? [:]
+            var segments: [BitrateWindow.Segment] = []
+            for segment in media.segments {
+                guard
+                    let bytes = segment.byteRange?.length
+                        ?? wholes[URIResolver.resolve(segment.uri, against: base)]
+                else { return nil }
+                segments.append(BitrateWindow.Segment(bytes: bytes, duration: segment.duration))
             }
             guard let peak = BitrateWindow.peak(segments, targetDuration: target), peak > 0 else { return nil }
             let tolerance = configuration.bandwidthTolerance
@@ -59,8 +68,14 @@ package struct IFrameBandwidthMismatchRule: Rule {
                 below
                 ? "its I-frames peak at \(peak) bit/s, \(percent(peak, of: declared)) over it"
                 : "its I-frames peak at only \(peak) bit/s, which BANDWIDTH exceeds by \(percent(declared, of: peak))"
+            let ranged = media.segments.filter { $0.byteRange != nil }.count
+            let sizes =
+                ranged == media.segments.count
+                ? "each I-frame's byte range"
+                : ranged == 0
+                    ? "the size of each I-frame's whole resource" : "each I-frame's byte range, or its whole resource,"
             return Finding(
-                "I-frame stream \(iFrame.uri) declares BANDWIDTH=\(declared), but \(comparison) (each I-frame's byte range over its EXTINF): declare BANDWIDTH=\(peak)",
+                "I-frame stream \(iFrame.uri) declares BANDWIDTH=\(declared), but \(comparison) (\(sizes) over its EXTINF): declare BANDWIDTH=\(peak)",
                 at: stream.root.location(line: iFrame.line, column: column))
         }
     }

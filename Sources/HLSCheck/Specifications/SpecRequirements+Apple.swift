@@ -57,9 +57,7 @@ extension SpecRequirements {
         .apple("1.24", .must, "SDR video is provided."),
         .apple("1.25", platform: "tvOS", .should, "No 145 kbit/s variant is offered."),
         .apple("1.26", .must, "For VOD, the average segment bit rate is within 10 % of AVERAGE-BANDWIDTH."),
-        .apple(
-            "1.27", .must, "For VOD, the measured peak bit rate is within 10 % of BANDWIDTH.",
-            gap: "an I-frame playlist whose I-frames are whole resources (no EXT-X-BYTERANGE) is not measured"),
+        .apple("1.27", .must, "For VOD, the measured peak bit rate is within 10 % of BANDWIDTH."),
         .apple(
             "1.28", .must, "For live, the average bit rate over about an hour stays below 110 % of AVERAGE-BANDWIDTH.",
             gap: "the average is measured over the playlist and the --live-duration watch, not over an hour"),
