@@ -149,7 +149,8 @@ let package = Package(
         .testTarget(
             name: "HLSEmbeddingTests",
             dependencies: [
-                "HLSEmbedding", "HLSCheck", "HLSPackaging", "MediaEncoding", "MediaFormats", "TestSupport",
+                "HLSEmbedding", "HLSCheck", "HLSPackaging", "HLSPlaylist", "MediaEncoding", "MediaFormats",
+                "TestSupport",
                 "HTTPTestServer",
             ],
             swiftSettings: strict),

@@ -8,7 +8,7 @@ import Darwin
 #endif
 package import HLSCheck
 package import HLSPackaging
-import HLSPlaylist
+package import HLSPlaylist
 import MediaFormats
 import MediaInspection
 import MediaEncoding
@@ -274,8 +274,7 @@ package struct AudioOnlyVariantBuilder: Sendable {
                 "the highest of \(ladder.map { String($0 / 1000) }.joined(separator: ", ")) kbit/s whose peak\(poster == nil ? "" : " with the poster") fits"
             if best != nil {
                 nextStep = nextStepNote(
-                    after: chosen, above: above, budget: budget, poster: poster, segments: segments,
-                    targetDuration: targetDuration, container: container)
+                    after: chosen, above: above, budget: budget, poster: poster, container: container)
             }
         }
         if built.peak > budget {
@@ -289,8 +288,8 @@ package struct AudioOnlyVariantBuilder: Sendable {
             let rate = request.audioBitRate ?? Self.fitRate
             let bare = try encode(rate, nil)
             let bytes = Self.largestImage(
-                budget: budget, bareSizes: bare.bareSizes, segments: segments, targetDuration: targetDuration,
-                image: image, container: container)
+                budget: budget, bareSizes: bare.bareSizes, durations: bare.durations,
+                targetDuration: bare.targetDuration, image: image, container: container)
             guard bytes > 0, let smaller = try request.reencode(image, maxBytes: bytes) else {
                 throw EmbedError(
                     "\(refusal(built, budget: budget)); and no re-encoding of the image fits beside \(rate / 1000) kbit/s of audio (\(bytes > 0 ? "at most \(bytes) bytes would fit; " : "not even a 1-byte image fits; ")--fit searches JPEG quality, then smaller sizes; \(request.fitFloor(image)))"
@@ -318,9 +317,9 @@ package struct AudioOnlyVariantBuilder: Sendable {
             "+ \(container == .adts ? "ADTS framing and the ID3 timestamp" : container == .mpegTS ? "MPEG-TS packets, PES headers, PAT/PMT" : "moof/mdat boxes") \(Self.kbps(overhead))"
         )
         if let poster {
-            if let runt = Self.finalRunt(segments, targetDuration: targetDuration) {
+            if let runt = Self.finalRunt(built.durations, targetDuration: built.targetDuration) {
                 arithmetic.append(
-                    "+ poster \(poster.data.count) bytes in every segment but the last \(Self.kbps(built.peak - built.peakWithoutPoster)) (the last, \(fixedPoint(segments[runt].duration, decimals: 3)) s, is under half the \(targetDuration) s target duration: no peak window measures it alone, so it goes without the poster; docs/measurement.md, \"Runt segments\")"
+                    "+ poster \(poster.data.count) bytes in every segment but the last \(Self.kbps(built.peak - built.peakWithoutPoster)) (the last, \(fixedPoint(built.durations[runt], decimals: 3)) s, is under half the \(built.targetDuration) s target duration: no peak window measures it alone, so it goes without the poster; docs/measurement.md, \"Runt segments\")"
                 )
             } else {
                 arithmetic.append(
@@ -387,7 +386,9 @@ package struct AudioOnlyVariantBuilder: Sendable {
             let sourceBytes = try readPlaylist(from.playlistURI, layout: layout)
             return (
                 additions,
-                Self.mediaPlaylist(from: sourceBytes, playlist: from.playlist, names: names, initName: initName)
+                Self.mediaPlaylist(
+                    from: sourceBytes, playlist: from.playlist, names: names, initName: initName,
+                    durations: variant.durations, targetDuration: variant.targetDuration)
             )
         }
         func place(
@@ -606,6 +607,10 @@ package struct AudioOnlyVariantBuilder: Sendable {
         var bareSizes: [Int]
         /// The AAC frames alone (no container), as the checker would measure them.
         var audioPeak: Int
+        /// Each segment's EXTINF as the new playlist writes it (AS 8.1: the duration of the
+        /// audio written into it, `extinfDurations`) and the target duration that holds them.
+        var durations: [Double]
+        var targetDuration: Int
     }
 
     func build(
@@ -625,7 +630,11 @@ package struct AudioOnlyVariantBuilder: Sendable {
         var withoutPoster: [[UInt8]] = []
         var transportStream = TransportStreamPosterWriter()
         var bareTransportStream = TransportStreamPosterWriter()
-        let runt = Self.finalRunt(segments, targetDuration: targetDuration)
+        let durations = Self.extinfDurations(audio, source: segments)
+        // RFC 8216 §4.3.3.1: every EXTINF, rounded to the nearest integer, within the target
+        // duration; audio that runs a frame or two past a source segment may need one more second.
+        let targetDuration = max(targetDuration, durations.map { Int($0.rounded()) }.max() ?? 0)
+        let runt = Self.finalRunt(durations, targetDuration: targetDuration)
         do {
             for (index, bytes) in audio.segments.enumerated() {
                 // A final runt goes without the poster (docs/measurement.md, "Runt segments").
@@ -655,7 +664,7 @@ package struct AudioOnlyVariantBuilder: Sendable {
             throw EmbedError("cannot put the poster into the new segments: \(error.description)")
         }
         func measure(_ sizes: [Int]) -> (peak: Int, average: Int) {
-            let windows = zip(segments, sizes).map { BitrateWindow.Segment(bytes: $1, duration: $0.duration) }
+            let windows = zip(durations, sizes).map { BitrateWindow.Segment(bytes: $1, duration: $0) }
             return (
                 BitrateWindow.peak(windows, targetDuration: targetDuration) ?? 0, BitrateWindow.average(windows) ?? 0
             )
@@ -665,15 +674,32 @@ package struct AudioOnlyVariantBuilder: Sendable {
         let frames = measure(audio.frameBytes)
         return BuiltVariant(
             rate: rate, audio: audio, segments: final, peak: measured.peak, average: measured.average,
-            peakWithoutPoster: bare.peak, bareSizes: withoutPoster.map(\.count), audioPeak: frames.peak)
+            peakWithoutPoster: bare.peak, bareSizes: withoutPoster.map(\.count), audioPeak: frames.peak,
+            durations: durations, targetDuration: targetDuration)
     }
 
-    /// The final runt of the source's segments, the one the poster leaves out; nil when none.
-    static func finalRunt(_ segments: [MediaSegment], targetDuration: Int) -> Int? {
-        guard let last = segments.last,
-            BitrateWindow.isFinalRunt(duration: last.duration, count: segments.count, targetDuration: targetDuration)
+    /// The EXTINF of each new segment: the duration of the audio written into it — its AAC
+    /// frames × 1024 samples, what a demuxer measures from their timestamps — as the playlist
+    /// writes it (six decimals, read back as the checker reads them), so that a run of segments
+    /// never drifts from its EXTINF (AS 8.1). The frames are cut on the source's boundaries
+    /// (bis-22 §6.2.4), but a source muxed with video holds audio cut at the video's keyframes:
+    /// its EXTINF is the video's, up to a few frames off the audio's. Where the source's EXTINF
+    /// says the same to the microsecond, it is kept as it was (its line stays byte for byte); a
+    /// segment without a frame keeps the source's (nothing to measure).
+    static func extinfDurations(_ audio: TranscodedAudio, source segments: [MediaSegment]) -> [Double] {
+        zip(audio.durations, segments).map { measured, segment in
+            let written = fixedPoint(measured, decimals: 6)
+            guard measured > 0, written != fixedPoint(segment.duration, decimals: 6) else { return segment.duration }
+            return Double(written) ?? measured
+        }
+    }
+
+    /// The final runt of the new segments, the one the poster leaves out; nil when none.
+    static func finalRunt(_ durations: [Double], targetDuration: Int) -> Int? {
+        guard let last = durations.last,
+            BitrateWindow.isFinalRunt(duration: last, count: durations.count, targetDuration: targetDuration)
         else { return nil }
-        return segments.count - 1
+        return durations.count - 1
     }
 
     /// Where the poster goes in the new segments (PosterBudget): a timed-ID3 PES of its own in
@@ -696,7 +722,7 @@ package struct AudioOnlyVariantBuilder: Sendable {
     ) -> Int {
         let overhead = container == .mpegTS ? 1.15 : 1.05
         let perSegment = container == .mpegTS ? 2 * 188 : 0
-        let runt = finalRunt(segments, targetDuration: targetDuration)
+        let runt = finalRunt(segments.map(\.duration), targetDuration: targetDuration)
         let frame = poster.map {
             PosterBudget.pictureFrameBytes(
                 imageBytes: $0.data.count, mimeType: $0.mimeType, description: $0.description)
@@ -722,8 +748,8 @@ package struct AudioOnlyVariantBuilder: Sendable {
     /// What the rung above `chosen` would have needed: its peak (measured when it was encoded,
     /// projected otherwise) against the budget, and the poster or budget that would let it fit.
     func nextStepNote(
-        after chosen: BuiltVariant, above: BuiltVariant?, budget: Int, poster: Poster?, segments: [MediaSegment],
-        targetDuration: Int, container: AudioVariantContainer
+        after chosen: BuiltVariant, above: BuiltVariant?, budget: Int, poster: Poster?,
+        container: AudioVariantContainer
     ) -> String? {
         guard let index = Self.standardRates.firstIndex(of: chosen.rate) else { return nil }
         guard index + 1 < Self.standardRates.count else { return "the top of the ladder: no higher rate to try" }
@@ -738,9 +764,10 @@ package struct AudioOnlyVariantBuilder: Sendable {
             let bare =
                 measured?.bareSizes
                 ?? chosen.bareSizes.map { Int((Double($0) * Double(up) / Double(max(1, chosen.rate))).rounded(.up)) }
+            // Every rate cuts the same frames on the same boundaries: the same durations.
             let fits = Self.largestImage(
-                budget: budget, bareSizes: bare, segments: segments, targetDuration: targetDuration, image: poster,
-                container: container)
+                budget: budget, bareSizes: bare, durations: chosen.durations, targetDuration: chosen.targetDuration,
+                image: poster, container: container)
             if fits > 0 {
                 needs.append(
                     "a poster of at most \(measured == nil ? "about " : "")\(fits) bytes (this one has \(poster.data.count))"
@@ -755,13 +782,13 @@ package struct AudioOnlyVariantBuilder: Sendable {
     /// The largest image whose tag keeps a variant of `bareSizes` (its segments without a poster)
     /// within budget: the checker's own answer (PosterBudget.largestPoster), a final runt left out.
     static func largestImage(
-        budget: Int, bareSizes: [Int], segments: [MediaSegment], targetDuration: Int, image: Poster,
+        budget: Int, bareSizes: [Int], durations: [Double], targetDuration: Int, image: Poster,
         container: AudioVariantContainer
     ) -> Int {
-        let runt = finalRunt(segments, targetDuration: targetDuration)
-        let bare = zip(segments, bareSizes).enumerated().map { index, pair in
+        let runt = finalRunt(durations, targetDuration: targetDuration)
+        let bare = zip(durations, bareSizes).enumerated().map { index, pair in
             PosterBudget.Segment(
-                bytesWithoutPoster: pair.1, duration: pair.0.duration, layout: posterLayout(container),
+                bytesWithoutPoster: pair.1, duration: pair.0, layout: posterLayout(container),
                 carriesPoster: index != runt)
         }
         return PosterBudget.largestPoster(
@@ -878,13 +905,22 @@ package struct AudioOnlyVariantBuilder: Sendable {
     /// The new media playlist: the source's, line for line, with the segment URIs and EXT-X-MAP
     /// pointing at the new files; tags that describe the source's bytes (EXT-X-BITRATE, the
     /// byte ranges of a single-file source: each new segment is a file of its own) or its
-    /// low-latency parts are left out. TARGETDURATION, MEDIA-SEQUENCE, DISCONTINUITY(-SEQUENCE),
-    /// PLAYLIST-TYPE, EXTINF, PROGRAM-DATE-TIME and ENDLIST stay as they were.
-    static func mediaPlaylist(from bytes: [UInt8], playlist: MediaPlaylist, names: [String], initName: String?)
-        -> [UInt8]
-    {
+    /// low-latency parts are left out. MEDIA-SEQUENCE, DISCONTINUITY(-SEQUENCE), PLAYLIST-TYPE,
+    /// PROGRAM-DATE-TIME and ENDLIST stay as they were; each EXTINF is `durations` (the new
+    /// audio's, `extinfDurations`: the source's line where it says the same), TARGETDURATION
+    /// `targetDuration`, and EXT-X-VERSION at least 3 where an EXTINF gains decimals (RFC 8216 §7).
+    package static func mediaPlaylist(
+        from bytes: [UInt8], playlist: MediaPlaylist, names: [String], initName: String?, durations: [Double],
+        targetDuration: Int
+    ) -> [UInt8] {
         var uriLines: [Int: String] = [:]
         for (segment, name) in zip(playlist.segments, names) { uriLines[segment.uriLine] = name }
+        var extinfLines: [Int: String] = [:]
+        for (segment, duration) in zip(playlist.segments, durations) where duration != segment.duration {
+            if let line = segment.extinfLine { extinfLines[line] = fixedPoint(duration, decimals: 6) }
+        }
+        let newVersion = !extinfLines.isEmpty && (playlist.version ?? 1) < 3
+        let newTarget = playlist.targetDuration.map { $0 < targetDuration } ?? false
         let text = String(decoding: bytes, as: UTF8.self)
         let crlf = text.contains("\r\n")
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map {
@@ -902,6 +938,20 @@ package struct AudioOnlyVariantBuilder: Sendable {
                 out.append(name)
                 continue
             }
+            if let duration = extinfLines[number] {
+                // The title after the comma stays.
+                let title = line.firstIndex(of: ",").map { String(line[$0...]) } ?? ","
+                out.append("#EXTINF:" + duration + title)
+                continue
+            }
+            if newTarget, number == playlist.targetDurationLine {
+                out.append("#EXT-X-TARGETDURATION:\(targetDuration)")
+                continue
+            }
+            if newVersion, number == playlist.versionLine {
+                out.append("#EXT-X-VERSION:3")
+                continue
+            }
             let trimmed = line.trimmingWhiteSpace(newlines: false)
             if dropped.contains(where: { trimmed.hasPrefix($0) }) { continue }
             if trimmed.hasPrefix("#EXT-X-MAP:") {
@@ -910,6 +960,7 @@ package struct AudioOnlyVariantBuilder: Sendable {
             }
             out.append(offset == 0 && line.hasPrefix("\u{FEFF}") ? String(line.dropFirst()) : line)
             if offset == 0 { out.append(marker) }
+            if offset == 0, newVersion, playlist.versionLine == nil { out.append("#EXT-X-VERSION:3") }
         }
         return Array((out.joined(separator: crlf ? "\r\n" : "\n") + (crlf ? "\r\n" : "\n")).utf8)
     }

@@ -78,8 +78,18 @@ package struct TranscodedAudio: Sendable {
     package var sourceSampleCount: Int
     /// Bytes of the AAC frames alone in each segment (no container).
     package var frameBytes: [Int]
+    /// AAC frames in each segment; every frame is written with a duration of `frameSamples`.
+    package var frameCounts: [Int]
     /// RFC 6381 string of what was encoded ("mp4a.40.2").
     package var codecString: String
+}
+
+extension TranscodedAudio {
+    /// Each segment's duration in seconds as its frames' timestamps give it — what a demuxer, and
+    /// the checker's `extinf-drift`, measure: its frames × 1024 samples over the sample rate.
+    package var durations: [Double] {
+        frameCounts.map { Double($0 * AudioTranscoder.frameSamples) / Double(sampleRate) }
+    }
 }
 
 /// Why the audio could not be made: names the segment and libav's own words.
@@ -129,6 +139,7 @@ package enum AudioTranscoder {
             sourceFirstPTS: encoded.sourceStarts, sampleRate: encoded.sampleRate, channels: encoded.channels,
             frameCount: encoded.packets.reduce(0) { $0 + $1.count }, sourceSampleCount: encoded.sourceSamples,
             frameBytes: encoded.packets.map { $0.reduce(0) { $0 + $1.data.count } },
+            frameCounts: encoded.packets.map(\.count),
             codecString: "mp4a.40.\(encoded.config.objectType)")
     }
 

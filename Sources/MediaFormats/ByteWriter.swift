@@ -48,6 +48,18 @@ package struct ByteWriter: Sendable {
         bytes.append(contentsOf: other)
     }
 
+    /// Appends an array's bytes in one copy. The generic form is not specialized in the modules
+    /// that call it (the TS poster writer copies every packet of every segment through here) and
+    /// appends byte by byte.
+    package mutating func writeBytes(_ other: [UInt8]) {
+        bytes.append(contentsOf: other)
+    }
+
+    /// Appends a slice's bytes in one copy (see `writeBytes(_: [UInt8])`).
+    package mutating func writeBytes(_ other: ArraySlice<UInt8>) {
+        bytes.append(contentsOf: other)
+    }
+
     /// Writes `string`'s UTF-8 bytes followed by a NUL.
     package mutating func writeNullTerminatedUTF8(_ string: String) {
         bytes.append(contentsOf: string.utf8)

@@ -35,13 +35,18 @@ extension RandomAccessBytes {
     package func bytes(at offset: Int, length: Int) throws(ByteReadError) -> [UInt8] {
         let wanted = max(0, min(length, count - offset))
         guard wanted > 0 else { return [] }
-        var result = [UInt8](repeating: 0, count: wanted)
+        // Not zeroed first: the read fills what it returns, and only that much is kept (this
+        // runs for every segment scanned; zeroing the buffer cost as much as the copy into it).
         var thrown: ByteReadError?
-        let filled = result.withUnsafeMutableBytes { buffer -> Int in
-            do throws(ByteReadError) { return try read(at: offset, into: buffer) } catch { thrown = error; return 0 }
+        let result = [UInt8](unsafeUninitializedCapacity: wanted) { buffer, initialized in
+            do throws(ByteReadError) {
+                initialized = min(wanted, try read(at: offset, into: UnsafeMutableRawBufferPointer(buffer)))
+            } catch {
+                thrown = error
+                initialized = 0
+            }
         }
         if let thrown { throw thrown }
-        if filled < wanted { result.removeLast(wanted - filled) }
         return result
     }
 }

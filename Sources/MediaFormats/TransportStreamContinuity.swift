@@ -61,12 +61,17 @@ package struct TransportStreamContinuity: Sendable, Hashable, Codable {
 /// Follows the continuity counters of a TS segment packet by packet, so that a segment of any
 /// size is judged in one streaming pass (``TransportStream/forEachPacket(in:_:)``).
 package struct ContinuityTracker {
-    /// Per PID (13 bits, so a table rather than a dictionary: this runs for every packet of a
-    /// segment of any size), one word, so that a packet reads and writes one entry: bits 0–3
-    /// the last counter, bit 4 whether that packet was a duplicate, bits 5… the index of the
-    /// PID's edge plus one (0: not seen yet).
-    private var pidStates = [UInt32](repeating: 0, count: 8192)
-    /// The story so far; the edges' last counters are kept in `pidStates` and filled in by
+    /// The PIDs seen so far, in order of first appearance — the position is the PID's edge —
+    /// and one word per PID, so that a packet reads and writes one entry: bits 0–3 the last
+    /// counter, bit 4 whether that packet was a duplicate. A segment has a handful of PIDs, found
+    /// by a look along `pids`; past `listedPIDs` of them `table` maps each PID (13 bits) to its
+    /// position + 1 instead, so that a packet still costs one step however many PIDs there are.
+    /// (A table from the start is 16 KB to zero for every segment a check or embed scans.)
+    private var pids: [UInt16] = []
+    private var states: [UInt32] = []
+    private var table: [UInt16]?
+    private static let listedPIDs = 16
+    /// The story so far; the edges' last counters are kept in `states` and filled in by
     /// ``continuity``, so that a packet does not write into the edge list.
     private var recorded = TransportStreamContinuity()
 
@@ -76,9 +81,18 @@ package struct ContinuityTracker {
     package var continuity: TransportStreamContinuity {
         var result = recorded
         for index in result.edges.indices {
-            result.edges[index].lastCounter = UInt8(pidStates[Int(result.edges[index].pid)] & 0x0F)
+            result.edges[index].lastCounter = UInt8(states[index] & 0x0F)
         }
         return result
+    }
+
+    /// The position of `pid` among the PIDs seen, nil when it is new.
+    private func position(of pid: UInt16) -> Int? {
+        if let table {
+            let entry = table[Int(pid & 0x1FFF)]
+            return entry == 0 ? nil : Int(entry) - 1
+        }
+        return pids.firstIndex(of: pid)
     }
 
     /// Takes the next packet (with its index among all packets); returns the gap it opens, nil
@@ -97,17 +111,24 @@ package struct ContinuityTracker {
         pid: UInt16, continuityCounter counter: UInt8, hasPayload: Bool, discontinuity: Bool, packetIndex: Int
     ) -> ContinuityError? {
         guard pid != TransportStreamPacket.nullPID else { return nil }
-        let slot = Int(pid & 0x1FFF)
-        let state = pidStates[slot]
-        guard state >> 5 != 0 else {
+        guard let slot = position(of: pid) else {
             // The PID's first packet: its edge starts here.
             recorded.edges.append(
                 TransportStreamContinuity.Edge(
                     pid: pid, firstCounter: counter, firstHasPayload: hasPayload,
                     firstSignalsDiscontinuity: discontinuity, lastCounter: counter))
-            pidStates[slot] = UInt32(recorded.edges.count) << 5 | UInt32(counter & 0x0F)
+            pids.append(pid)
+            states.append(UInt32(counter & 0x0F))
+            if table != nil {
+                table?[Int(pid & 0x1FFF)] = UInt16(pids.count)
+            } else if pids.count > Self.listedPIDs {
+                var built = [UInt16](repeating: 0, count: 8192)
+                for (index, listed) in pids.enumerated() { built[Int(listed & 0x1FFF)] = UInt16(index + 1) }
+                table = built
+            }
             return nil
         }
+        let state = states[slot]
         var duplicate: UInt32 = 0
         var error: ContinuityError?
         // A discontinuity_indicator resets the counter (ISO/IEC 13818-1 §2.4.3.5).
@@ -125,7 +146,7 @@ package struct ContinuityTracker {
                 }
             }
         }
-        pidStates[slot] = state & ~0x1F | duplicate | UInt32(counter & 0x0F)
+        states[slot] = state & ~0x1F | duplicate | UInt32(counter & 0x0F)
         return error
     }
 }

@@ -165,6 +165,26 @@ package final class Demuxer {
                 track.codecString = objectType.map(CodecStringBuilder.mp4a(objectType:))
                 if !extradata.isEmpty {
                     track.sbrSignalling = CodecStringBuilder.sbrSignalling(audioSpecificConfig: extradata)
+                    // The decoder turns the profile to HE-AAC (v2) when a frame carries SBR
+                    // data the config did not announce (ISO/IEC 14496-3 §1.6.5, implicit
+                    // signalling); only frames avformat_find_stream_info decoded say so.
+                    if track.sbrSignalling == .notSignalled,
+                        parameters.profile == FF_PROFILE_AAC_HE || parameters.profile == FF_PROFILE_AAC_HE_V2
+                    {
+                        track.sbrSignalling = .implicit
+                        // What the sample entry says, as for the segments whose frames are not
+                        // decoded: the same track must not look like another codec and rate
+                        // from one segment to the next.
+                        track.codecString = CodecStringBuilder.mp4a(objectType: 2)
+                        if extradata.count >= 2 {
+                            let index = Int(extradata[0] & 0x07) << 1 | Int(extradata[1] >> 7)
+                            let rates = CodecStringBuilder.aacSampleRates
+                            track.sampleRate = index < rates.count ? rates[index] : track.sampleRate
+                            // Implicit parametric stereo makes mono stereo in the decoder.
+                            let channels = Int(extradata[1] >> 3 & 0x0F)
+                            if (1...7).contains(channels) { track.channels = channels == 7 ? 8 : channels }
+                        }
+                    }
                 }
                 track.channels = track.channels ?? adts?.channels
                 track.sampleRate = track.sampleRate ?? adts?.sampleRate
@@ -189,6 +209,10 @@ package final class Demuxer {
             default: break
             }
             track.dolbyVision = Self.dolbyVision(stream)
+            if parameters.format >= 0, let descriptor = av_pix_fmt_desc_get(AVPixelFormat(rawValue: parameters.format))
+            {
+                track.bitDepth = positive(Int32(descriptor.pointee.comp.0.depth))
+            }
             switch parameters.codec_id {
             case AV_CODEC_ID_H264:
                 track.codecString =
@@ -224,6 +248,9 @@ package final class Demuxer {
                     if interlaced && !progressive { track.interlaced = true }
                     track.interlaced = track.interlaced ?? false
                 }
+                track.hdrStaticMetadata = HDRStaticMetadata.hevc(
+                    extradata: extradata, keyframe: stats.firstKeyframe, annexB: container != .fragmentedMP4,
+                    fromBoxes: Self.staticMetadataBoxes(stream))
             case AV_CODEC_ID_AV1:
                 track.codecString = CodecStringBuilder.av01(configuration: extradata)
             default: break
@@ -308,6 +335,21 @@ package final class Demuxer {
                 compatibility: Int(record.dv_bl_signal_compatibility_id))
         }
         return nil
+    }
+
+    /// The HDR10 static metadata libavformat read from an ISO BMFF sample entry (`mdcv` and
+    /// `clli` boxes, or QuickTime's `SmDm` and `CoLL`) into the stream's side data.
+    private static func staticMetadataBoxes(_ stream: UnsafeMutablePointer<AVStream>) -> HDRStaticMetadata {
+        var result = HDRStaticMetadata(masteringDisplay: false, contentLightLevel: false)
+        guard let sideData = stream.pointee.side_data else { return result }
+        for index in 0..<Int(max(0, stream.pointee.nb_side_data)) {
+            switch sideData[index].type {
+            case AV_PKT_DATA_MASTERING_DISPLAY_METADATA: result.masteringDisplay = true
+            case AV_PKT_DATA_CONTENT_LIGHT_LEVEL: result.contentLightLevel = true
+            default: break
+            }
+        }
+        return result
     }
 
     /// Whether an Annex B keyframe starts with the parameter sets a decoder needs (H.264: SPS and

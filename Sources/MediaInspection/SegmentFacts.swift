@@ -141,6 +141,10 @@ package struct TrackFacts: Sendable, Hashable, Codable {
     package var interlaced: Bool?
     /// Video: the Dolby Vision configuration record (dvcC/dvvC box, DOVI descriptor), nil without one.
     package var dolbyVision: DolbyVisionConfiguration?
+    /// HEVC video: which HDR10 static metadata it carries; nil for other codecs.
+    package var hdrStaticMetadata: HDRStaticMetadata?
+    /// Video: bits per luma sample, from the pixel format libavcodec found; nil when unknown.
+    package var bitDepth: Int?
     /// Audio: the channel layout as a mask of speaker positions (libavutil's AV_CH_* bits), nil
     /// when the layout is unknown or not a set of standard positions.
     package var channelMask: UInt64?
@@ -169,6 +173,8 @@ package struct TrackFacts: Sendable, Hashable, Codable {
             transferCharacteristics: transferCharacteristics, colourPrimaries: colourPrimaries, interlaced: interlaced,
             dolbyVision: dolbyVision)
         format.sbrSignalling = sbrSignalling
+        format.hdrStaticMetadata = hdrStaticMetadata
+        format.bitDepth = bitDepth
         return format
     }
 
@@ -218,6 +224,9 @@ package enum AACSBRSignalling: String, Sendable, Hashable, Codable {
     case backwardCompatible
     /// An AAC-LC config that does not signal SBR: any SBR in the frames is implicit.
     case notSignalled
+    /// An AAC-LC config that does not signal SBR, over frames that carry it: libavcodec's
+    /// decoder found SBR in the frames `avformat_find_stream_info` decoded (HE-AAC profile).
+    case implicit
 }
 
 /// A track's format: codec, channels, colour, field coding. The same from segment to segment
@@ -243,6 +252,10 @@ package struct TrackFormat: Sendable, Hashable, Codable {
     package var dolbyVision: DolbyVisionConfiguration?
     /// AAC: how its AudioSpecificConfig signals SBR; nil without one.
     package var sbrSignalling: AACSBRSignalling?
+    /// HEVC video: which HDR10 static metadata it carries; nil for other codecs.
+    package var hdrStaticMetadata: HDRStaticMetadata?
+    /// Video: bits per luma sample; nil when unknown.
+    package var bitDepth: Int?
 
     /// Makes a format.
     package init(

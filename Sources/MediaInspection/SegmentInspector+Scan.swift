@@ -25,6 +25,16 @@ extension SegmentInspector {
             facts: SegmentFacts(uri: uri, byteCount: bytes.count, container: container), container: container,
             problems: problems)
         let scanned: ScanResult
+        if container == .mpegTS {
+            // The scanner a check feeds as it reads a segment: TS packet headers read in place,
+            // only the table and timed-ID3 packets copied (a walk building every packet costs
+            // more, and embed scans every segment it writes).
+            let scanner = TransportStreamScanner(count: bytes.count, maximumTagBytes: maximumID3Bytes)
+            bytes.withUnsafeBytes { scanner.feed($0) }
+            let (continuity, tags) = scanner.finish()
+            scanned = ScanResult(found: tags, continuity: continuity)
+            return Self.finish(demuxed, scanned, maximumImagePixels: maximumImagePixels, images: decodedImages)
+        }
         do {
             scanned = try Self.scanPass(
                 uri: uri, segment: source, container: container, maximumID3Bytes: maximumID3Bytes)

@@ -190,9 +190,53 @@ enum DolbyVisionBox {
         #expect(finding.message.contains("8-bit Main Profile"), "\(finding.message)")
         // The transfer is read from HEVC in fMP4 too: PQ declared PQ is right.
         #expect(!flagged.contains { $0.rule == "video-range-mismatch" }, "\(flagged)")
-        let hdr10 = try await EncodedStream.check(try EncodedStream.master(folder, [(pq, tenBit)]), profile: .appleIOS)
+        // 10-bit PQ without HDR10's static metadata (PQ10) is not HDR10.
+        let pq10 = try await EncodedStream.check(try EncodedStream.master(folder, [(pq, tenBit)]), profile: .appleIOS)
+        let bare = try #require(pq10.first { $0.rule == "hdr-format-unsupported" }, "\(pq10)")
         #expect(
-            !hdr10.contains { $0.rule == "hdr-format-unsupported" || $0.rule == "video-range-mismatch" }, "\(hdr10)")
+            bare.message.contains(
+                "no HDR10 static metadata: its mastering display colour volume (SEI 137 or an mdcv box) and its content light level (SEI 144 or a clli box) are missing"
+            ), "\(bare.message)")
+        #expect(!pq10.contains { $0.rule == "video-range-mismatch" }, "\(pq10)")
+    }
+
+    /// HDR10 as x265 writes it: the mastering display colour volume and content light level SEI
+    /// messages in the hvcC box and the first keyframe. Without master-display (max-cll alone)
+    /// the mastering display colour volume is missing; with PQ stated but no primaries, the
+    /// video is not HDR10 either.
+    @Test(arguments: ["complete", "no master-display", "no primaries"])
+    func hdr10NeedsItsStaticMetadata(_ variant: String) async throws {
+        let folder = try TemporaryFolder()
+        let display = "master-display=G(13250,34500)B(7500,3000)R(34000,16000)WP(15635,16450)L(10000000,1)"
+        var x265 = "log-level=error:transfer=smpte2084:colormatrix=bt2020nc:max-cll=1000,400"
+        if variant != "no primaries" { x265 += ":colorprim=bt2020" }
+        if variant != "no master-display" { x265 += ":hdr10=1:" + display }
+        let hevc = [
+            "-c:v", "libx265", "-preset", "ultrafast", "-tag:v", "hvc1", "-pix_fmt", "yuv420p10le", "-x265-params",
+            x265,
+        ]
+        let playlist = try EncodedStream.encode(folder, "hdr10", fmp4: true, hevc + EncodedStream.stereoAAC)
+        let diagnostics = try await EncodedStream.check(
+            try EncodedStream.master(folder, [("\(video),VIDEO-RANGE=PQ", playlist)]), profile: .appleIOS)
+        let findings = diagnostics.filter { $0.rule == "hdr-format-unsupported" }
+        switch variant {
+        case "complete":
+            #expect(findings.isEmpty, "\(findings)")
+        case "no master-display":
+            let finding = try #require(findings.first, "\(diagnostics)")
+            #expect(
+                finding.message.contains(
+                    "no HDR10 static metadata: its mastering display colour volume (SEI 137 or an mdcv box) is missing"),
+                "\(finding.message)")
+            #expect(finding.severity == .error)
+        default:
+            let finding = try #require(findings.first, "\(diagnostics)")
+            #expect(finding.message.contains("no colour primaries stated"), "\(finding.message)")
+        }
+        // Apple's requirement alone.
+        let rfc = try await EncodedStream.check(
+            try EncodedStream.master(folder, [("\(video),VIDEO-RANGE=PQ", playlist)]), profile: .rfc8216)
+        #expect(!rfc.contains { $0.rule == "hdr-format-unsupported" })
     }
 
     @Test func interlacedVideoIsFlagged() async throws {

@@ -63,4 +63,66 @@ import Testing
         let rfc = try await EncodedStream.check(master, profile: .rfc8216)
         #expect(!rfc.contains { $0.rule == "sbr-not-signalled" }, "\(rfc)")
     }
+
+    /// ADTS frames of silent stereo AAC-LC at 24 kHz (ISO/IEC 14496-3 §1.A.2 and §4.4.2), each a
+    /// channel pair of two zero-band channels and, with `sbr`, a fill element whose extension
+    /// payload is SBR data (EXT_SBR_DATA, §4.4.2.7) before the END element: what an HE-AAC
+    /// encoder's output is to a decoder told of no SBR. ffmpeg has no HE-AAC encoder; the
+    /// frames are written bit by bit here, then muxed into fMP4 by the ffmpeg CLI.
+    static func adts(sbr: Bool, frames: Int) -> Data {
+        func bits(_ value: Int, _ count: Int) -> String {
+            let binary = String(value, radix: 2)
+            return String(repeating: "0", count: count - binary.count) + binary
+        }
+        func bytes(_ text: String) -> [UInt8] {
+            let padded = text + String(repeating: "0", count: (8 - text.count % 8) % 8)
+            return stride(from: 0, to: padded.count, by: 8).map {
+                let start = padded.index(padded.startIndex, offsetBy: $0)
+                return UInt8(padded[start..<padded.index(start, offsetBy: 8)], radix: 2) ?? 0
+            }
+        }
+        // global_gain, ics_info (long window, max_sfb 0, no prediction), no pulse, TNS or gain control.
+        let channel = bits(100, 8) + "0" + "00" + "0" + bits(0, 6) + "0" + "000"
+        var block = bits(1, 3) + bits(0, 4) + "0" + channel + channel
+        if sbr { block += bits(6, 3) + bits(2, 4) + bits(13, 4) + bits(0, 12) }
+        let payload = bytes(block + bits(7, 3))
+        // syncword, MPEG-4, layer 0, no CRC, AAC-LC, 24 kHz (index 6), stereo, the frame length.
+        let header = bytes(
+            bits(0xFFF, 12) + "0" + "00" + "1" + bits(1, 2) + bits(6, 4) + "0" + bits(2, 3) + "0000"
+                + bits(payload.count + 7, 13) + bits(0x7FF, 11) + "00")
+        return Data(Array(repeating: header + payload, count: frames).joined())
+    }
+
+    @Test(arguments: [true, false])
+    func flagsSBRThatOnlyTheFramesCarry(_ sbr: Bool) async throws {
+        let folder = try TemporaryFolder()
+        try folder.write(Self.adts(sbr: sbr, frames: 24 * 4), to: "source.aac")
+        try FileManager.default.createDirectory(atPath: folder.path("audio"), withIntermediateDirectories: true)
+        try ToolProcess.run(
+            [
+                "ffmpeg", "-nostdin", "-hide_banner", "-loglevel", "error", "-y", "-i", "../source.aac", "-c", "copy",
+                "-bsf:a", "aac_adtstoasc", "-f", "hls", "-hls_time", "1", "-hls_playlist_type", "vod",
+                "-hls_segment_type", "fmp4", "index.m3u8",
+            ], in: folder.path("audio"))
+        let master = try EncodedStream.master(folder, [("BANDWIDTH=100000,CODECS=\"mp4a.40.2\"", "audio/index.m3u8")])
+        let diagnostics = try await EncodedStream.check(master, profile: .appleIOS)
+        let found = diagnostics.filter { $0.rule == "sbr-not-signalled" }
+        // Only the first segment's frames are decoded: the track must not seem to change codec or
+        // rate after it, nor hold a codec the sample entry does not name.
+        #expect(
+            !diagnostics.contains { $0.rule == "track-change-without-discontinuity" || $0.rule == "codecs-mismatch" },
+            "\(diagnostics)")
+        guard sbr else {
+            #expect(found.isEmpty, "\(found)")
+            return
+        }
+        let finding = try #require(found.first, "\(diagnostics)")
+        #expect(found.count == 1)
+        #expect(finding.severity == .error)
+        #expect(finding.location?.line == 4 && finding.location?.column == 36, "\(finding)")
+        #expect(
+            finding.message.contains(
+                "the AAC frames of the fMP4 audio of audio/index.m3u8 (segment index0.m4s) carry SBR, HE-AAC, that its AudioSpecificConfig does not signal"
+            ), "\(finding.message)")
+    }
 }

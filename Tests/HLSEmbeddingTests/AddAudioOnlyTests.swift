@@ -2,6 +2,7 @@ import Foundation
 import HLSCheck
 import HLSEmbedding
 import HLSPackaging
+import HLSPlaylist
 import MediaFormats
 import TestSupport
 import Testing
@@ -146,6 +147,23 @@ enum Shell {
         }
     }
 
+    /// The span of a file's audio as ffprobe's packet timestamps give it: from the first packet's
+    /// PTS to the end of the last (its PTS plus its duration), in seconds. Every packet counts,
+    /// also the first of an fMP4 fragment, whose duration ffprobe prints as N/A.
+    static func audioSpan(_ path: String) throws -> Double? {
+        let packets = try run([
+            "ffprobe", "-v", "error", "-select_streams", "a:0", "-show_entries", "packet=pts_time,duration_time", "-of",
+            "csv=p=0", path,
+        ])
+        .split(separator: "\n").compactMap { line -> (pts: Double, duration: Double?)? in
+            let fields = line.split(separator: ",")
+            guard let pts = fields.first.flatMap({ Double($0) }) else { return nil }
+            return (pts, fields.dropFirst().first.flatMap { Double($0) })
+        }
+        guard let first = packets.first, let last = packets.last, let duration = last.duration else { return nil }
+        return last.pts + duration - first.pts
+    }
+
     /// Samples (mono, 48 kHz) libavcodec decodes from a playlist, through the ffmpeg CLI.
     static func decodedSamples(_ playlist: String) throws -> Int {
         let output = try run([
@@ -187,14 +205,7 @@ func playlistEntries(_ playlist: String) throws -> (extinf: [String], files: [St
         return result
     }
 
-    /// The ladders whose new variant checks clean. From `fmp4Muxed` the new audio keeps the
-    /// source's cuts and EXTINF, but ffmpeg cut that audio at the video's keyframes 58 ms late,
-    /// so its last segments hold 96 ms more than their EXTINF (extinf-drift, AS 8.1): writing the
-    /// audio's own durations is still to be built; `keepsTheAudioStartOfAMuxedFMP4Source` checks
-    /// what holds there.
-    static let cleanLadders = Ladder.allCases.filter { $0 != .fmp4Muxed }
-
-    @Test(arguments: cleanLadders)
+    @Test(arguments: Ladder.allCases)
     func addsAnAlignedVariantWithinBudgetThatChecksClean(_ ladder: Ladder) async throws {
         let folder = try TemporaryFolder()
         let master = try await ladder.make(in: folder)
@@ -232,51 +243,56 @@ func playlistEntries(_ playlist: String) throws -> (extinf: [String], files: [St
             #expect(after[name] == bytes, "\(name) changed")
         }
 
-        // Same boundaries: as many segments, the same EXTINF, first timestamps within one frame,
-        // the packets' durations adding up to EXTINF.
+        // Same boundaries: as many segments, first timestamps within one frame; each EXTINF the
+        // duration of the audio in its segment (ffprobe's packets), the source's line where that
+        // is the source's EXTINF.
         let outputFolder = (outcome.output as NSString).deletingLastPathComponent
         let source = try playlistEntries((inputFolder as NSString).appendingPathComponent(ladder.audioPlaylist))
         let new = try playlistEntries(
             (outputFolder as NSString).appendingPathComponent(try #require(outcome.variantURI)))
-        #expect(new.extinf == source.extinf)
         #expect(new.files.count == source.files.count)
+        #expect(new.extinf.count == source.extinf.count)
         let ourFolder = (outputFolder as NSString).appendingPathComponent(
             ((outcome.variantURI ?? "") as NSString).deletingLastPathComponent)
         let newInit = (ourFolder as NSString).appendingPathComponent(
             try FileManager.default.contentsOfDirectory(atPath: ourFolder).first { $0.hasPrefix("init") } ?? "none")
         for (index, (sourceFile, newFile)) in zip(source.files, new.files).enumerated() {
-            let extinf = Double(source.extinf[index].dropFirst(8).split(separator: ",")[0]) ?? 0
+            let extinf = try #require(Double(new.extinf[index].dropFirst(8).split(separator: ",")[0]))
+            let sourceExtinf = try #require(Double(source.extinf[index].dropFirst(8).split(separator: ",")[0]))
             let sourceStart: Double, newStart: Double
-            var newPackets: [(pts: Double, duration: Double)]
-            var sourcePackets: [(pts: Double, duration: Double)]
             switch ladder.container {
             case .packedAudio:
                 sourceStart = try #require(try Self.privTimestamp(sourceFile))
                 newStart = try #require(try Self.privTimestamp(newFile))
-                newPackets = try Shell.audioPackets(newFile)
-                sourcePackets = try Shell.audioPackets(sourceFile)
             case .fragmentedMP4:
                 let sourceInit = (sourceFile as NSString).deletingLastPathComponent + "/init.mp4"
-                sourcePackets = try Shell.audioPackets(Self.joined(sourceInit, sourceFile, in: folder))
-                sourceStart = try #require(sourcePackets.first?.pts)
-                newPackets = try Shell.audioPackets(Self.joined(newInit, newFile, in: folder))
-                newStart = try #require(newPackets.first?.pts)
+                sourceStart = try #require(
+                    try Shell.audioPackets(Self.joined(sourceInit, sourceFile, in: folder)).first?.pts)
+                newStart = try #require(try Shell.audioPackets(Self.joined(newInit, newFile, in: folder)).first?.pts)
             default:
-                sourcePackets = try Shell.audioPackets(sourceFile)
-                sourceStart = try #require(sourcePackets.first?.pts)
-                newPackets = try Shell.audioPackets(newFile)
-                newStart = try #require(newPackets.first?.pts)
+                sourceStart = try #require(try Shell.audioPackets(sourceFile).first?.pts)
+                newStart = try #require(try Shell.audioPackets(newFile).first?.pts)
             }
             #expect(
                 abs(newStart - sourceStart) <= Self.frame,
                 "segment \(index): starts at \(newStart), the source at \(sourceStart)")
-            // As close to EXTINF as the source's own audio in that segment, within one frame (a
-            // muxer cutting at video keyframes puts a frame more or less of audio in a segment).
-            let duration = newPackets.reduce(0) { $0 + $1.duration }
-            let sourceDuration = sourcePackets.reduce(0) { $0 + $1.duration }
+            // EXTINF is the audio's own duration, to well within a frame (ffprobe prints each
+            // packet's duration with six decimals); a source whose audio segments are cut on its
+            // own frames keeps its EXTINF lines byte for byte.
+            let duration = try #require(
+                try Shell.audioSpan(
+                    ladder.container == .fragmentedMP4 ? Self.joined(newInit, newFile, in: folder) : newFile))
             #expect(
-                abs(duration - extinf) <= abs(sourceDuration - extinf) + Self.frame + 0.001,
-                "segment \(index): \(duration) s of audio for EXTINF \(extinf) (the source: \(sourceDuration) s)")
+                abs(duration - extinf) <= 0.000_5,
+                "segment \(index): \(duration) s of audio for EXTINF \(extinf) (the source's EXTINF \(sourceExtinf))")
+            if abs(extinf - sourceExtinf) < 0.000_001 {
+                #expect(new.extinf[index] == source.extinf[index], "segment \(index)")
+            }
+            // A source rendition cut on its own frames has those EXTINF already: all but the last
+            // stay byte for byte (the source's last frame is short; the encoder writes it whole).
+            if ladder.audioPlaylist == "audio/index.m3u8", index < source.extinf.count - 1 {
+                #expect(new.extinf[index] == source.extinf[index], "segment \(index)")
+            }
             let pictures = try pictures(in: newFile, container: ladder.container)
             #expect(pictures.map(\.data) == [try fixture("poster.jpg")], "segment \(index)")
         }
@@ -300,6 +316,32 @@ func playlistEntries(_ playlist: String) throws -> (extinf: [String], files: [St
                 ] + new.files)
             #expect(frames == String(repeating: "['APIC', 'PRIV']\n", count: 3))
         }
+    }
+
+    /// The new media playlist writes each EXTINF the new audio lasts where it differs from the
+    /// source's (the title after the comma kept), keeps the source's line where it is the same,
+    /// raises TARGETDURATION when an EXTINF rounds above it (RFC 8216 §4.3.3.1) and EXT-X-VERSION
+    /// to 3 for decimal EXTINF (§7): a player given the old TARGETDURATION may stall, and one given
+    /// decimals under version 2 may refuse the playlist.
+    @Test func writesTheNewAudiosDurationsWithATargetDurationAndVersionThatHoldThem() throws {
+        let source =
+            "#EXTM3U\n#EXT-X-VERSION:2\n#EXT-X-TARGETDURATION:2\n#EXTINF:2,first\na.ts\n#EXTINF:2,second\nb.ts\n#EXT-X-ENDLIST\n"
+        let playlist = try #require(PlaylistParser.parse(source, uri: "/s/index.m3u8").media)
+        let written = AudioOnlyVariantBuilder.mediaPlaylist(
+            from: Array(source.utf8), playlist: playlist, names: ["a.new.ts", "b.new.ts"], initName: nil,
+            durations: [2, 2.613333], targetDuration: 3)
+        #expect(
+            String(decoding: written, as: UTF8.self)
+                == "#EXTM3U\n\(AudioOnlyVariantBuilder.marker)\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:3\n#EXTINF:2,first\na.new.ts\n#EXTINF:2.613333,second\nb.new.ts\n#EXT-X-ENDLIST\n"
+        )
+        // Durations that are the source's: the playlist is the source's but for names and marker.
+        let same = AudioOnlyVariantBuilder.mediaPlaylist(
+            from: Array(source.utf8), playlist: playlist, names: ["a.new.ts", "b.new.ts"], initName: nil,
+            durations: [2, 2], targetDuration: 2)
+        #expect(
+            String(decoding: same, as: UTF8.self)
+                == "#EXTM3U\n\(AudioOnlyVariantBuilder.marker)\n#EXT-X-VERSION:2\n#EXT-X-TARGETDURATION:2\n#EXTINF:2,first\na.new.ts\n#EXTINF:2,second\nb.new.ts\n#EXT-X-ENDLIST\n"
+        )
     }
 
     /// ffmpeg's muxed fMP4 with B-frames delays its audio behind an empty edit (58 ms): the new

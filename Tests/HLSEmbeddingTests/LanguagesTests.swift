@@ -48,7 +48,7 @@ import Testing
         #expect(variant.declaredBandwidth == peak)
 
         // Each language from its own source: decoded to the source's length by libavcodec, the
-        // poster in every segment but the runt.
+        // poster in every segment but the runt, its EXTINF its own audio's.
         let stream = (master as NSString).deletingLastPathComponent
         for language in ["en", "fr"] {
             let playlist = stream + "/audio-only/\(language)/index.m3u8"
@@ -57,6 +57,14 @@ import Testing
             #expect(abs(decoded - source) <= 1024, "\(language): \(decoded) samples, the source \(source)")
             let files = try segmentFiles(of: playlist)
             #expect(try files.map { try pictures(in: $0, container: .mpegTS).count } == [1, 1, 1, 0], "\(language)")
+            // Each EXTINF is the duration of the audio in its segment, as ffprobe's timestamps give it.
+            let entries = try playlistEntries(playlist)
+            #expect(entries.extinf.count == files.count)
+            for (line, file) in zip(entries.extinf, entries.files) {
+                let extinf = try #require(Double(line.dropFirst(8).split(separator: ",")[0]))
+                let duration = try #require(try Shell.audioSpan(file))
+                #expect(abs(duration - extinf) <= 0.000_5, "\(language) \(file): \(duration) s for EXTINF \(extinf)")
+            }
         }
         // The tone tells the languages apart: 440 Hz English, 660 Hz French (RuntLadder); ffmpeg's
         // volumedetect behind a narrow band-pass measures each.

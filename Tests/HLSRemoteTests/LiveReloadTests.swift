@@ -166,6 +166,36 @@ struct LiveReloadTests {
         #expect(tagged.findings("live-discontinuity-sequence").isEmpty, "\(tagged.diagnostics)")
     }
 
+    @Test func discontinuityAddedBeforeAnySegmentLeftIsReportedInAppleProfilesOnly() async throws {
+        // The window grows from segment 0 and drops nothing; the reload adds a discontinuity
+        // before the new segment 3. bis-22 §6.2.2 asks for the tag once segments leave, AS 8.17
+        // of every live playlist that will ever carry one.
+        let versions: @Sendable (Int) -> String = { request in
+            var text = "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:1\n"
+            for number in 0..<(request == 0 ? 3 : 4) {
+                if number == 3 { text += "#EXT-X-DISCONTINUITY\n" }
+                text += "#EXTINF:1.0,\n/packed-audio/audio/seg\(number % 3).aac\n"
+            }
+            return text
+        }
+        func watch(_ profile: Profile) async throws -> CheckReport {
+            try await Remote.withSamplesServer { server in
+                server.inject(.dynamic(versions), at: "live.m3u8")
+                return try await Remote.check(server.url("live.m3u8")) {
+                    profile.configure(&$0)
+                    $0.playlistOnly = true
+                    $0.liveWatchSeconds = 1.5
+                }
+            }
+        }
+        let apple = try await watch(.appleIOS).findings("live-discontinuity-sequence")
+        #expect(apple.count == 1, "\(apple)")
+        #expect(
+            apple.first?.message.contains(
+                "which has no EXT-X-DISCONTINUITY-SEQUENCE: a live playlist that will ever carry") == true, "\(apple)")
+        #expect(try await watch(.rfc8216).findings("live-discontinuity-sequence").isEmpty)
+    }
+
     @Test func vodPlaylistThatChangesIsAnErrorAndOneThatStaysIsNot() async throws {
         let changing = try await Self.watch { request in Self.vod(request == 0 ? 2 : 3) }
         let changed = changing.findings("live-vod-changed")

@@ -54,14 +54,15 @@ struct ContinuityTrackerModelTests {
         }
     }
 
-    /// `count` headers on a few PIDs, mostly well-behaved, from a fixed seed.
-    static func headers(count: Int, seed: UInt64) -> [Header] {
+    /// `count` headers on `pids`, mostly well-behaved, from a fixed seed.
+    static func headers(
+        count: Int, seed: UInt64, pids: [UInt16] = [0, 0x100, 0x101, 0x102, 0x1FFF, 0x1FFE]
+    ) -> [Header] {
         var state = seed
         func next(_ bound: UInt64) -> UInt64 {
             state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             return (state >> 33) % bound
         }
-        let pids: [UInt16] = [0, 0x100, 0x101, 0x102, 0x1FFF, 0x1FFE]
         var counters = [UInt16: UInt8]()
         return (0..<count).map { _ in
             let pid = pids[Int(next(UInt64(pids.count)))]
@@ -90,5 +91,22 @@ struct ContinuityTrackerModelTests {
         #expect(tracker.continuity == model.result)
         #expect(model.result.errorCount > TransportStreamContinuity.keptErrors, "the run has gaps to find")
         #expect(model.result.edges.count == 5, "every PID but the null one has an edge")
+    }
+
+    /// A segment with more PIDs than the tracker looks along (it then keeps a table): judged
+    /// the same, its edges in order of first appearance.
+    @Test("judges as the plain model with many PIDs", arguments: [7, 99] as [UInt64])
+    func judgesAsThePlainModelWithManyPIDs(seed: UInt64) {
+        let pids = (0..<40).map { UInt16(0x40 + $0 * 37) } + [0x1FFF]
+        var tracker = ContinuityTracker()
+        var model = Model()
+        for (index, header) in Self.headers(count: 20_000, seed: seed, pids: pids).enumerated() {
+            let found = tracker.consume(
+                pid: header.pid, continuityCounter: header.counter, hasPayload: header.hasPayload,
+                discontinuity: header.discontinuity, packetIndex: index)
+            #expect(found == model.consume(header, index: index), "packet \(index)")
+        }
+        #expect(tracker.continuity == model.result)
+        #expect(model.result.edges.count == 40, "every PID but the null one has an edge")
     }
 }

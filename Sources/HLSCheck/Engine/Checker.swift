@@ -219,6 +219,7 @@ public struct Checker: Sendable {
             }
             if !live.isEmpty {
                 var watcher = LiveWatcher(source: loader.source, limits: loader.limits, clock: liveClock)
+                watcher.rules = rules.compactMap { $0 as? any LiveRule }
                 if !configuration.playlistOnly {
                     // Segments published during the watch are read like the first window's.
                     watcher.measuring = LiveSegmentMeasuring(
@@ -234,8 +235,9 @@ public struct Checker: Sendable {
                     as? any DirectiveSource
                 {
                     // bis-22 §6.2.5: what the server says it supports, asked for once the watch is over.
-                    let probe = DeliveryDirectiveProbe(
+                    var probe = DeliveryDirectiveProbe(
                         source: directives, limits: loader.limits, readsMedia: !configuration.playlistOnly)
+                    probe.rules = watcher.rules
                     for (uri, first) in live.sorted(by: { $0.key < $1.key })
                     where first.serverControl != nil || first.partTarget != nil {
                         observation.findings += await probe.probe(

@@ -1,6 +1,7 @@
 package import HLSPlaylist
 
-/// One problem seen across reloads of a live playlist, under the id of the live rule it breaks.
+/// A finding of the live watch, under the id of the rule that made it: a live rule judging a
+/// reload (`LiveRule`), or the probe of delivery directives.
 package struct LiveFinding: Sendable, Hashable {
     package var rule: String
     package var message: String
@@ -66,10 +67,15 @@ struct LiveSegmentMeasuring: Sendable {
 
 /// Reloads live media playlists (no EXT-X-ENDLIST) as a client does, RFC 8216 §6.3.4: the next
 /// load starts one target duration after the previous one began, or half of it when the
-/// playlist had not changed. Each pair of consecutive versions is compared (`LiveComparison`).
+/// playlist had not changed. The watcher observes; the live rules judge: every reload — a new
+/// version, the same one again, a failure — goes to each rule's judge of that playlist
+/// (`LiveRule`), and what they find is filed under their ids. Only the latest version of each
+/// playlist is held, so a long watch costs the reloads' time, not their memory.
 package struct LiveWatcher: Sendable {
     package var source: any PlaylistSource
     package var limits: LoaderLimits
+    /// The rules that judge the reloads: by default every live rule of the catalogue.
+    package var rules: [any LiveRule] = RuleCatalogue.liveRules
     /// Read the segments published during the watch; nil: only the playlists are compared.
     var measuring: LiveSegmentMeasuring?
     /// Where the watch takes its time from: each watched playlist keeps its reload schedule on a
@@ -116,7 +122,7 @@ package struct LiveWatcher: Sendable {
             )
         }
         return LiveObservation(
-            watchedSeconds: Double(watched.components.seconds) + Double(watched.components.attoseconds) / 1e18,
+            watchedSeconds: watched.seconds,
             reloads: reloads, findings: findings, newSegments: newSegments)
     }
 
@@ -176,11 +182,12 @@ package struct LiveWatcher: Sendable {
         let deadline = start.advanced(by: .milliseconds(Int64(watchFor * 1000)))
         var previous = first
         var previousBytes: [UInt8]?
-        var findings: [LiveFinding] = []
-        var reported: Set<String> = []
-        func add(_ finding: LiveFinding) {
-            // One finding per rule and message: a server that regresses on every reload is told once.
-            if reported.insert(finding.rule + "\u{0}" + finding.message).inserted { findings.append(finding) }
+        var judgement = LivePlaylistJudgement(rules: rules, first: first, uri: uri)
+        func observe(_ outcome: LiveReload.Outcome, number: Int, started: C.Instant) {
+            judgement.judge(
+                LiveReload(
+                    uri: uri, number: number, started: start.duration(to: started),
+                    answered: start.duration(to: clock.now), outcome: outcome))
         }
         let targetDuration = max(1, first.targetDuration ?? 1)
         if first.endList || first.playlistType == .vod {
@@ -188,18 +195,12 @@ package struct LiveWatcher: Sendable {
             let next = start.advanced(by: .seconds(targetDuration))
             guard next < deadline else { return (0, [], start.duration(to: clock.now)) }
             try? await Task.sleep(until: next, clock: clock)
+            let started = clock.now
             guard let bytes = try? await source.read(uri), bytes.count <= limits.playlistBytes,
                 let current = PlaylistParser.parse(bytes, uri: uri).media
             else { return (1, [], start.duration(to: clock.now)) }
-            if first.playlistType == .vod, let change = LiveComparison.vodChange(previous: first, current: current) {
-                add(
-                    LiveFinding(
-                        rule: LiveVODChangedRule.description.id,
-                        message:
-                            "\(uri) has EXT-X-PLAYLIST-TYPE:VOD but changed when loaded again: \(change); a VOD playlist must never change (bis-22 §6.2.1)",
-                        location: SourceLocation(uri: uri, line: 0)))
-            }
-            return (1, findings, start.duration(to: clock.now))
+            observe(.changed(previous: first, current: current), number: 1, started: started)
+            return (1, judgement.findings, start.duration(to: clock.now))
         }
         // Low-latency playlists are reloaded once per part target (a client in low-latency mode
         // asks at least that often), so that a late part shows.
@@ -207,17 +208,12 @@ package struct LiveWatcher: Sendable {
             $0 > 0 && $0.isFinite ? .milliseconds(Int64(max(1, $0 * 1000))) : nil
         }
         let interval = min(partTarget ?? .seconds(targetDuration), .seconds(targetDuration))
-        var dateRanges = DateRangeLedger(first: first)
-        var lastPart = LiveComparison.lastPart(of: first).map { [$0.sequence, $0.index] }
-        var lastNewPartSeen = start
-        var partStaleReported = false
         // The first version was loaded before the watch began: counting from the watch's start
         // keeps the schedule whatever the task scheduler does under load.
         var loadStarted = start
-        var lastNewSegmentSeen = start
         var changed = true
+        // Reloads answered; a failed one is told under the number the next answered one takes.
         var count = 0
-        var staleReported = false
         // New segments: those after the last one of the first window.
         var lastPublished = first.mediaSequence + first.segments.count - 1
         var newCount = 0, chosenCount = 0
@@ -236,12 +232,7 @@ package struct LiveWatcher: Sendable {
             do {
                 bytes = try await source.read(uri)
             } catch {
-                add(
-                    LiveFinding(
-                        rule: LivePlaylistStaleRule.description.id,
-                        message:
-                            "reload \(count + 1) of \(uri) failed: \(String(describing: error)); a live playlist must stay available (RFC 8216 §6.2.1)",
-                        location: SourceLocation(uri: uri, line: 0)))
+                observe(.failed(String(describing: error)), number: count + 1, started: loadStarted)
                 changed = false
                 continue
             }
@@ -249,75 +240,42 @@ package struct LiveWatcher: Sendable {
             guard bytes.count <= limits.playlistBytes else { break }
             if bytes == previousBytes {
                 changed = false
-            } else {
-                previousBytes = bytes
-                let parsed = PlaylistParser.parse(bytes, uri: uri)
-                guard let current = parsed.media else { break }
-                let comparison = LiveComparison(previous: previous, current: current, uri: uri)
-                for finding in comparison.findings { add(finding) }
-                for finding in dateRanges.compare(previous: previous, current: current, uri: uri) { add(finding) }
-                let part = LiveComparison.lastPart(of: current).map { [$0.sequence, $0.index] }
-                if let part, part != lastPart {
-                    lastPart = part
-                    lastNewPartSeen = clock.now
-                    partStaleReported = false
+                observe(.unchanged(current: previous), number: count, started: loadStarted)
+                continue
+            }
+            previousBytes = bytes
+            guard let current = PlaylistParser.parse(bytes, uri: uri).media else { break }
+            observe(.changed(previous: previous, current: current), number: count, started: loadStarted)
+            changed = Self.moved(from: previous, to: current)
+            if Self.lastSequence(current) > Self.lastSequence(previous) {
+                var batch: [NewSegment] = []
+                for segment in current.segments where segment.mediaSequence > lastPublished && !segment.gap {
+                    guard recordCount < (measuring?.maximumSegments ?? 0) else { break }
+                    let chosen = newCount % stride == 0 && chosenCount < (measuring?.sample ?? Int.max)
+                    batch.append(NewSegment(segment: segment, isChosen: chosen))
+                    newCount += 1
+                    recordCount += 1
+                    if chosen { chosenCount += 1 }
                 }
-                changed = comparison.changed
-                if comparison.addedSegments {
-                    lastNewSegmentSeen = clock.now
-                    staleReported = false
-                    var batch: [NewSegment] = []
-                    for segment in current.segments where segment.mediaSequence > lastPublished && !segment.gap {
-                        guard recordCount < (measuring?.maximumSegments ?? 0) else { break }
-                        let chosen = newCount % stride == 0 && chosenCount < (measuring?.sample ?? Int.max)
-                        batch.append(NewSegment(segment: segment, isChosen: chosen))
-                        newCount += 1
-                        recordCount += 1
-                        if chosen { chosenCount += 1 }
-                    }
-                    lastPublished = max(lastPublished, current.mediaSequence + current.segments.count - 1)
-                    if !batch.isEmpty { publish.yield(batch) }
-                }
-                previous = current
-                if current.endList { break }
+                lastPublished = max(lastPublished, Self.lastSequence(current))
+                if !batch.isEmpty { publish.yield(batch) }
             }
-            // bis-22 §6.2.1: a new part within one part target of the last, measured as the
-            // segments are below.
-            if let partTarget, lastPart != nil, !previous.endList, !partStaleReported,
-                lastNewPartSeen.duration(to: loadStarted) > partTarget
-            {
-                partStaleReported = true
-                let age = lastNewPartSeen.duration(to: loadStarted)
-                let seconds = Double(age.components.seconds) + Double(age.components.attoseconds) / 1e18
-                add(
-                    LiveFinding(
-                        rule: LivePartStaleRule.description.id,
-                        message:
-                            "\(uri) had no new partial segment for at least \(Self.format(seconds)) s, more than its part target duration of \(first.partTarget.map { String($0) } ?? "") s (bis-22 §6.2.1)",
-                        location: SourceLocation(uri: uri, line: previous.targetDurationLine ?? 0)))
-            }
-            // RFC 8216 §6.2.1: a new version with a new segment no later than 1.5 × target
-            // duration after the previous one. Measured from when the current version was first
-            // seen, a lower bound of its age.
-            let age = lastNewSegmentSeen.duration(to: loadStarted)
-            if !staleReported, age > .milliseconds(Int64(targetDuration) * 1500) {
-                staleReported = true
-                let seconds = Double(age.components.seconds) + Double(age.components.attoseconds) / 1e18
-                add(
-                    LiveFinding(
-                        rule: LivePlaylistStaleRule.description.id,
-                        message:
-                            "no new segment for at least \(Self.format(seconds)) s, more than 1.5 × the target duration of \(targetDuration) s (RFC 8216 §6.2.1)",
-                        location: SourceLocation(uri: uri, line: previous.targetDurationLine ?? 0)))
-            }
+            previous = current
+            if current.endList { break }
         }
-        return (count, findings, start.duration(to: clock.now))
+        return (count, judgement.findings, start.duration(to: clock.now))
     }
 
-    static func format(_ seconds: Double) -> String {
-        let tenths = Int((seconds * 10).rounded())
-        return "\(tenths / 10).\(tenths % 10)"
+    /// Whether anything in the playlist moved between two versions (for the reload interval,
+    /// RFC 8216 §6.3.4): its first or last segment, its last part, or its end.
+    static func moved(from previous: MediaPlaylist, to current: MediaPlaylist) -> Bool {
+        current.mediaSequence != previous.mediaSequence || lastSequence(current) != lastSequence(previous)
+            || current.endList != previous.endList || current.lastPart != previous.lastPart
     }
+
+    /// The media sequence number of the last segment a version lists (skipped ones not counted).
+    private static func lastSequence(_ media: MediaPlaylist) -> Int { media.mediaSequence + media.segments.count - 1 }
+
 }
 
 /// Makes the clocks a live watch keeps time by (`LiveWatcher.clock`).
@@ -331,158 +289,6 @@ package struct LiveClock: Sendable {
 
     /// The machine's monotonic clock: what `hlscheck check --live-duration` watches by.
     package static let continuous = LiveClock { ContinuousClock() }
-}
-
-/// What must hold between two consecutive versions of a live media playlist (RFC 8216 §6.2.1:
-/// the server may only append lines, remove segments from the front in order, increment
-/// EXT-X-MEDIA-SEQUENCE and EXT-X-DISCONTINUITY-SEQUENCE, and add EXT-X-ENDLIST).
-package struct LiveComparison: Sendable {
-    package var findings: [LiveFinding] = []
-    /// Whether anything in the playlist moved (for the reload interval, §6.3.4).
-    package var changed = false
-    /// Whether the new version has a segment the previous one did not.
-    package var addedSegments = false
-
-    package init(previous: MediaPlaylist, current: MediaPlaylist, uri: String) {
-        func at(_ line: Int?) -> SourceLocation { SourceLocation(uri: uri, line: line ?? 0) }
-        let lastPrevious = previous.mediaSequence + previous.segments.count - 1
-        let lastCurrent = current.mediaSequence + current.segments.count - 1
-        changed =
-            current.mediaSequence != previous.mediaSequence || lastCurrent != lastPrevious
-            || current.endList != previous.endList
-            || Self.lastPart(of: current).map { [$0.sequence, $0.index] }
-                != Self.lastPart(of: previous).map { [$0.sequence, $0.index] }
-        addedSegments = lastCurrent > lastPrevious
-        if current.mediaSequence < previous.mediaSequence {
-            findings.append(
-                LiveFinding(
-                    rule: LiveMediaSequenceRegressedRule.description.id,
-                    message:
-                        "EXT-X-MEDIA-SEQUENCE went back from \(previous.mediaSequence) to \(current.mediaSequence) between reloads; it may only increase (RFC 8216 §6.2.1)",
-                    location: at(0)))
-        }
-        if let type = previous.playlistType, current.mediaSequence > previous.mediaSequence {
-            // bis-22 §6.2.1: an EVENT playlist only grows; §6.2.2: a playlist that removes
-            // segments has no EXT-X-PLAYLIST-TYPE. No numbers in the message: told once.
-            findings.append(
-                LiveFinding(
-                    rule: LiveSegmentChangedRule.description.id,
-                    message:
-                        "segments were removed from the front of a playlist with EXT-X-PLAYLIST-TYPE:\(type.rawValue) (its EXT-X-MEDIA-SEQUENCE grew); an EVENT playlist only grows, and a playlist that drops segments has no EXT-X-PLAYLIST-TYPE (bis-22 §6.2.1, §6.2.2)",
-                    location: at(0)))
-        }
-        if current.discontinuitySequence < previous.discontinuitySequence {
-            findings.append(
-                LiveFinding(
-                    rule: LiveDiscontinuitySequenceRule.description.id,
-                    message:
-                        "EXT-X-DISCONTINUITY-SEQUENCE went back from \(previous.discontinuitySequence) to \(current.discontinuitySequence) between reloads; it may only increase (RFC 8216 §6.2.1)",
-                    location: at(0)))
-        } else if current.mediaSequence > previous.mediaSequence {
-            // Segments removed from the front take their discontinuities with them: the sequence
-            // must grow by exactly that count (RFC 8216 §4.3.3.3).
-            let removed = previous.segments.prefix(
-                min(previous.segments.count, current.mediaSequence - previous.mediaSequence))
-            let expected = previous.discontinuitySequence + removed.filter(\.discontinuity).count
-            if current.mediaSequence <= lastPrevious + 1, current.discontinuitySequence != expected {
-                findings.append(
-                    LiveFinding(
-                        rule: LiveDiscontinuitySequenceRule.description.id,
-                        message:
-                            "EXT-X-DISCONTINUITY-SEQUENCE is \(current.discontinuitySequence) after \(removed.count) segment(s) left the window with \(expected - previous.discontinuitySequence) discontinuit\(expected - previous.discontinuitySequence == 1 ? "y" : "ies"); it should be \(expected) (RFC 8216 §4.3.3.3)",
-                        location: at(0)))
-            }
-        }
-        if previous.targetDuration != current.targetDuration {
-            findings.append(
-                LiveFinding(
-                    rule: LiveTargetDurationChangedRule.description.id,
-                    message:
-                        "EXT-X-TARGETDURATION changed from \(previous.targetDuration.map(String.init) ?? "none") to \(current.targetDuration.map(String.init) ?? "none") between reloads; it must not change (RFC 8216 §6.2.1)",
-                    location: at(current.targetDurationLine)))
-        }
-        // bis-22 §6.2.2: segments left the front of a playlist without EXT-X-MEDIA-SEQUENCE (its
-        // sequence numbers stay 0, so each segment's number changes); told instead of the changed
-        // segments that follow from it.
-        let removedUntagged = Self.removedWithoutMediaSequence(previous: previous, current: current)
-        if let removed = removedUntagged {
-            findings.append(
-                LiveFinding(
-                    rule: LiveSegmentChangedRule.description.id,
-                    message:
-                        "\(removed) segment(s) were removed from the front of this playlist between reloads, but it has no EXT-X-MEDIA-SEQUENCE, so every segment's sequence number changed; a playlist that drops segments has EXT-X-MEDIA-SEQUENCE and increments it by one per removed segment (bis-22 §6.2.2)",
-                    location: at(0)))
-        }
-        if Self.lacksDiscontinuitySequence(current), !Self.lacksDiscontinuitySequence(previous) {
-            // AS 8.17 (and bis-22 §6.2.2 once segments have left): told when a reload adds the
-            // first discontinuity; the version first read is judged on its own by the rule, which
-            // keeps the second message for Apple's profiles.
-            findings.append(
-                LiveFinding(
-                    rule: LiveDiscontinuitySequenceRule.description.id,
-                    message: LiveDiscontinuitySequenceRule.hasDroppedSegments(current) || removedUntagged != nil
-                        ? LiveDiscontinuitySequenceRule.reloadAddedMessage
-                        : LiveDiscontinuitySequenceRule.reloadAddedBeforeRemovalMessage,
-                    location: at(current.segments.first(where: \.discontinuity).flatMap { $0.extinfLine ?? $0.uriLine })
-                ))
-        }
-        // Segments published in both versions (same media sequence number) must be the same.
-        let overlapStart = max(previous.mediaSequence, current.mediaSequence)
-        let overlapEnd = min(lastPrevious, lastCurrent)
-        if overlapStart <= overlapEnd, removedUntagged == nil {
-            for number in overlapStart...overlapEnd {
-                let old = previous.segments[number - previous.mediaSequence]
-                let new = current.segments[number - current.mediaSequence]
-                let keyChange = Self.keyChange(old: old, new: new)
-                if old.uri != new.uri || abs(old.duration - new.duration) > 0.0005
-                    || old.discontinuity != new.discontinuity || keyChange != nil
-                {
-                    var what: [String] = []
-                    if old.uri != new.uri { what.append("URI \(old.uri) became \(new.uri)") }
-                    if abs(old.duration - new.duration) > 0.0005 {
-                        what.append("EXTINF \(old.duration) became \(new.duration)")
-                    }
-                    if old.discontinuity != new.discontinuity {
-                        what.append("EXT-X-DISCONTINUITY \(new.discontinuity ? "added" : "removed")")
-                    }
-                    if let keyChange { what.append(keyChange) }
-                    findings.append(
-                        LiveFinding(
-                            rule: LiveSegmentChangedRule.description.id,
-                            message:
-                                "segment \(number) changed between reloads (\(what.joined(separator: ", "))); a published segment must not change (RFC 8216 §6.2.1)",
-                            location: at(new.extinfLine ?? new.uriLine)))
-                    break
-                }
-            }
-        }
-        if current.mediaSequence >= previous.mediaSequence, lastCurrent < lastPrevious {
-            findings.append(
-                LiveFinding(
-                    rule: LiveSegmentChangedRule.description.id,
-                    message:
-                        "segments \(lastCurrent + 1)–\(lastPrevious) disappeared from the end of the playlist between reloads; segments may only be removed from the front, in order (RFC 8216 §6.2.1)",
-                    location: at(0)))
-        }
-        findings += Self.preloadHintFindings(previous: previous, current: current, uri: uri)
-    }
-}
-
-extension LiveComparison {
-    /// How many segments left the front of `previous` when neither version has
-    /// EXT-X-MEDIA-SEQUENCE: the position in `previous` of the segment `current` starts with;
-    /// nil when the tag is there, nothing was removed, or the versions share no segment.
-    static func removedWithoutMediaSequence(previous: MediaPlaylist, current: MediaPlaylist) -> Int? {
-        guard current.mediaSequenceLine == nil, previous.mediaSequenceLine == nil, current.skippedSegments == nil,
-            let first = current.segments.first?.uri,
-            let index = previous.segments.firstIndex(where: { $0.uri == first }), index > 0
-        else { return nil }
-        return index
-    }
-
-    static func lacksDiscontinuitySequence(_ media: MediaPlaylist) -> Bool {
-        LiveDiscontinuitySequenceRule.lacksSequenceTag(media)
-    }
 }
 
 extension StreamAnalysis {

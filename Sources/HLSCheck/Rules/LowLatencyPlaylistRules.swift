@@ -268,7 +268,7 @@ package struct RenditionReportInvalidRule: Rule {
     /// last segment, or of the last partial segment when there are parts; LAST-PART the index
     /// of that part (bis-22 §4.4.5.4).
     static func edge(of media: MediaPlaylist) -> (msn: Int, part: Int?) {
-        if let last = LiveComparison.lastPart(of: media) { return (last.sequence, last.index) }
+        if let last = media.lastPart { return (last.sequence, last.index) }
         return (media.lastMediaSequence, nil)
     }
 

@@ -312,9 +312,9 @@ package struct HDRFormatUnsupportedRule: Rule {
         id: "hdr-format-unsupported", name: "HDR video that is not HDR10, HLG or Dolby Vision", defaultSeverity: .error,
         scope: .variant, settings: .appleOnly,
         summary:
-            "HEVC video with the PQ transfer (16) that is not HDR10 (BT.2020 primaries, 10-bit Main 10) and carries no Dolby Vision configuration.",
+            "HEVC video with the PQ transfer (16) that carries no Dolby Vision configuration and is not HDR10: its colour primaries are not BT.2020 (9) or not stated, it is coded in 8 bits (Main Profile, or an 8-bit pixel format), or it lacks HDR10's static metadata, the mastering display colour volume (SEI 137 or an mdcv box) and the content light level (SEI 144 or a clli box).",
         rationale:
-            "Apple devices play HDR HEVC as HDR10 (PQ, BT.2020, 10 bits), HLG or Dolby Vision. PQ in 8 bits or with BT.709 primaries is none of them and shows with wrong colours or banding.",
+            "Apple devices play HDR HEVC as HDR10, HLG or Dolby Vision (AS 1.7). HDR10 is PQ video with BT.2020 primaries in 10 bits that carries the SMPTE ST 2086 mastering display colour volume and the MaxCLL/MaxFALL content light level (CTA's HDR10 media profile; AS 1.8 asks for that static metadata in the hvcC box): PQ in 8 bits, with other primaries or none stated, or without the static metadata (what is sometimes called PQ10) is none of the three, and shows with wrong colours, banding or a tone mapping the display has to guess. The metadata is looked for in the hvcC box, in the prefix SEI of each segment's first keyframe and in the sample entry's mdcv and clli boxes. HLG (transfer 18) needs no metadata and is not judged here.",
         specItems: [.apple("1.7", .must, "HDR HEVC video is HDR10, HLG or Dolby Vision.")],
         needsMedia: true)
 
@@ -322,12 +322,26 @@ package struct HDRFormatUnsupportedRule: Rule {
         guard format.kind == .video, format.codecName == "hevc", format.transferCharacteristics == 16,
             format.dolbyVision == nil
         else { return nil }
-        if let primaries = format.colourPrimaries, primaries != 9 {
+        guard let primaries = format.colourPrimaries else {
+            return "no colour primaries stated, where HDR10 needs BT.2020 (9)"
+        }
+        if primaries != 9 {
             return "colour primaries \(primaries), not BT.2020 (9)"
         }
         if let string = format.codecString, let declared = VideoProfileLevel(codecString: string), declared.profile == 1
         {
             return "8-bit Main Profile (\(string)), not 10-bit Main 10"
+        }
+        if let depth = format.bitDepth, depth != 10 {
+            return "\(depth)-bit samples, not 10-bit"
+        }
+        if let metadata = format.hdrStaticMetadata, !metadata.masteringDisplay || !metadata.contentLightLevel {
+            let missing = [
+                metadata.masteringDisplay ? nil : "mastering display colour volume (SEI 137 or an mdcv box)",
+                metadata.contentLightLevel ? nil : "content light level (SEI 144 or a clli box)",
+            ].compactMap { $0 }
+            return
+                "no HDR10 static metadata: its \(missing.joined(separator: " and its ")) \(missing.count == 1 ? "is" : "are") missing"
         }
         return nil
     }
@@ -338,7 +352,7 @@ package struct HDRFormatUnsupportedRule: Rule {
                 let problem = Self.problem(format)
             else { return nil }
             return Finding(
-                "segment \(record.uri) carries PQ HEVC video with \(problem): HDR HEVC must be HDR10 (PQ, BT.2020, Main 10), HLG or Dolby Vision; encode it as one of those",
+                "segment \(record.uri) carries PQ HEVC video with \(problem): HDR HEVC must be HDR10 (PQ, BT.2020, 10 bits, mastering display and content light level metadata), HLG or Dolby Vision; encode it as one of those (x265: hdr10=1 with master-display and max-cll)",
                 at: measurement.location(of: record))
         }
     }

@@ -1,45 +1,6 @@
 import HLSPlaylist
 
-// Rules over reloads of a live playlist (`--live-duration`, docs/remote.md). The watcher
-// (LiveWatcher) files its findings under these ids; the rules only pass them on.
-
-extension RuleDescription {
-    /// A rule judged across reloads: no single playlist file can show it.
-    static func live(
-        id: String, name: String, defaultSeverity: Severity, summary: String, rationale: String,
-        specItems: [SpecItem] = []
-    ) -> RuleDescription {
-        var description = RuleDescription(
-            id: id, name: name, defaultSeverity: defaultSeverity, summary: summary, rationale: rationale,
-            specItems: specItems)
-        description.needsNetwork = true
-        return description
-    }
-}
-
-private func liveFindings(_ stream: StreamAnalysis, _ id: String) -> [Finding] {
-    (stream.live?.findings ?? []).filter { $0.rule == id }.map { Finding($0.message, at: $0.location) }
-}
-
-package struct LiveMediaSequenceRegressedRule: Rule {
-    package init() {}
-    package static let description = RuleDescription.live(
-        id: "live-media-sequence-regressed", name: "Media sequence went back", defaultSeverity: .error,
-        summary: "A reload of a live playlist had a lower EXT-X-MEDIA-SEQUENCE than the version before.",
-        rationale:
-            "RFC 8216 §6.2.1: the server may only increment EXT-X-MEDIA-SEQUENCE. Clients locate their position by media sequence number; going back makes them replay or skip.",
-        specItems: [
-            .bis(
-                "6.2.1", rfc: "6.2.1", .must,
-                "A server changes a media playlist only by appending, removing from the front and incrementing EXT-X-MEDIA-SEQUENCE and EXT-X-DISCONTINUITY-SEQUENCE."
-            )
-        ])
-    package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
-        liveFindings(stream, Self.description.id)
-    }
-}
-
-package struct LiveDiscontinuitySequenceRule: Rule {
+package struct LiveDiscontinuitySequenceRule: LiveRule {
     package init() {}
     package static let description: RuleDescription = {
         var description = RuleDescription.live(
@@ -133,8 +94,8 @@ package struct LiveDiscontinuitySequenceRule: Rule {
 
     static let missingTagMessage =
         "this live playlist carries EXT-X-DISCONTINUITY but has no EXT-X-DISCONTINUITY-SEQUENCE: once the discontinuity leaves the window, clients that join later number discontinuities differently from those that joined before; add #EXT-X-DISCONTINUITY-SEQUENCE:0 before the first segment (and increment it as discontinuities leave) (bis-22 §6.2.2, AS 8.17)"
-    /// What the watcher says when a reload adds the first discontinuity to a playlist that has
-    /// dropped segments (bis-22 §6.2.2 and AS 8.17) …
+    /// What a reload that adds the first discontinuity to a playlist that has dropped segments
+    /// is told (bis-22 §6.2.2 and AS 8.17) …
     static let reloadAddedMessage =
         "a reload added EXT-X-DISCONTINUITY to this live playlist, which drops segments and has no EXT-X-DISCONTINUITY-SEQUENCE: clients that join after the discontinuity left the window would number discontinuities differently from those that joined before; add #EXT-X-DISCONTINUITY-SEQUENCE:0 before the first segment, from the first version on (bis-22 §6.2.2, AS 8.17)"
     /// … and to one that has not dropped any yet (AS 8.17 alone: Apple's profiles).
@@ -144,7 +105,7 @@ package struct LiveDiscontinuitySequenceRule: Rule {
     package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         // AS 8.17 holds every live playlist to it, bis-22 §6.2.2 those that drop segments.
         let apple = configuration.profile == .appleIOS || configuration.profile == .appleTVOS
-        // The versions first read; later versions are the watcher's (LiveComparison).
+        // The versions first read; later versions are judged as the watcher reloads them.
         let first = stream.playlists.compactMap { playlist -> Finding? in
             guard let media = playlist.media, Self.lacksSequenceTag(media), apple || Self.hasDroppedSegments(media)
             else { return nil }
@@ -152,97 +113,47 @@ package struct LiveDiscontinuitySequenceRule: Rule {
                 Self.missingTagMessage,
                 at: playlist.location(line: playlist.tagLines(named: "#EXT-X-DISCONTINUITY").first ?? 1))
         }
-        let watched = liveFindings(stream, Self.description.id).filter {
+        let watched = (stream.live?.findings(of: Self.description.id) ?? []).filter {
             apple || $0.message != Self.reloadAddedBeforeRemovalMessage
         }
         return first + watched
     }
-}
 
-package struct LiveTargetDurationChangedRule: Rule {
-    package init() {}
-    package static let description = RuleDescription.live(
-        id: "live-target-duration-changed", name: "Target duration changed", defaultSeverity: .error,
-        summary: "EXT-X-TARGETDURATION differs between two reloads of a live playlist.",
-        rationale:
-            "RFC 8216 §6.2.1 lists the only changes a server may make to a media playlist; changing EXT-X-TARGETDURATION is not one. Clients time their reloads by it (§6.3.4).",
-        specItems: [
-            .bis(
-                "6.2.1", rfc: "6.2.1", .must,
-                "A server changes a media playlist only by appending, removing from the front and incrementing its sequence numbers; the target duration stays."
-            )
-        ])
-    package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
-        liveFindings(stream, Self.description.id)
-    }
-}
-
-package struct LiveSegmentChangedRule: Rule {
-    package init() {}
-    package static let description = RuleDescription.live(
-        id: "live-segment-changed", name: "Published segment changed or removed out of order", defaultSeverity: .error,
-        summary:
-            "A segment kept its media sequence number but changed URI, duration, discontinuity or key, segments vanished from the end of the window, or a playlist with EXT-X-PLAYLIST-TYPE, or without EXT-X-MEDIA-SEQUENCE, dropped segments from the front.",
-        rationale:
-            "RFC 8216 §6.2.1: the server may only append, and remove segments from the front in the order they appear. A client that already scheduled a segment must find the same one. bis-22 §6.2.3: the EXT-X-KEY of a segment still in the playlist stays, or a client that reads the segment later cannot decrypt it.",
-        specItems: [
-            .bis(
-                "6.2.1", rfc: "6.2.1", .must,
-                "Segments are removed only from the front, in playlist order, and a published segment keeps its URI and duration."
-            ),
-            .bis(
-                "6.2.3", rfc: "6.2.3", .must,
-                "A key stays in the playlist while it applies to a segment of it; it is not removed before."),
-            .bis(
-                "6.2.2", rfc: "6.2.2", .must, "A playlist from which segments are removed has no EXT-X-PLAYLIST-TYPE."),
-            .bis(
-                "6.2.2", rfc: "6.2.2", .must,
-                "A playlist from which segments are removed has EXT-X-MEDIA-SEQUENCE: seen when a reload starts at a later segment of the previous version and neither has the tag."
-            ),
-        ])
-    package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
-        liveFindings(stream, Self.description.id)
-    }
-}
-
-package struct LivePlaylistStaleRule: Rule {
-    package init() {}
-    package static let description = RuleDescription.live(
-        id: "live-playlist-stale", name: "Live playlist not refreshed in time", defaultSeverity: .error,
-        summary:
-            "A live playlist went longer than 1.5 × its target duration without a new segment, or a reload failed.",
-        rationale:
-            "RFC 8216 §6.2.1: a media playlist without EXT-X-ENDLIST must get a new version with at least one new segment no later than 1.5 times the target duration after the previous one; players that run dry stall.",
-        specItems: [
-            .bis(
-                "6.2.1", rfc: "6.2.1", .must,
-                "A live playlist gets a new version with at least one new segment within 1.5 target durations of the last."
-            )
-        ])
-    package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
-        liveFindings(stream, Self.description.id)
-    }
-}
-
-/// `--sample N`: the report says which share of the segments was read.
-package struct SegmentsSampledRule: Rule {
-    package init() {}
-    package static let description = RuleDescription(
-        id: "segments-sampled", name: "Segments sampled", defaultSeverity: .note,
-        summary:
-            "Only some segments of a media playlist were read (--sample N): measured bit rates and content findings cover those alone.",
-        rationale:
-            "A quick check of a long stream reads N segments spread over each media playlist. Peak and average bit rates are then lower bounds, and a problem in an unread segment goes unseen; the report says so every time.",
-        needsMedia: true)
-
-    package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
-        stream.measurements.values.sorted { $0.playlistURI < $1.playlistURI }.compactMap { measurement in
-            let skipped = measurement.records.count(where: \.sampledOut)
-            guard skipped > 0 else { return nil }
-            let read = measurement.records.count - skipped
-            return Finding(
-                "sampled: \(read) of \(measurement.records.count) segments of this playlist were read (--sample \(configuration.sampleSegments ?? read)); bit rates and content findings cover those only",
-                at: SourceLocation(uri: measurement.playlistURI, line: measurement.records.first?.line ?? 0))
+    package static func judge(_ reload: LiveReload, memory: inout Void) -> [Finding] {
+        guard case .changed(let previous, let current) = reload.outcome else { return [] }
+        func at(_ line: Int?) -> SourceLocation { SourceLocation(uri: reload.uri, line: line ?? 0) }
+        var findings: [Finding] = []
+        let lastPrevious = previous.mediaSequence + previous.segments.count - 1
+        if current.discontinuitySequence < previous.discontinuitySequence {
+            findings.append(
+                Finding(
+                    "EXT-X-DISCONTINUITY-SEQUENCE went back from \(previous.discontinuitySequence) to \(current.discontinuitySequence) between reloads; it may only increase (RFC 8216 §6.2.1)",
+                    at: at(0)))
+        } else if current.mediaSequence > previous.mediaSequence {
+            // Segments removed from the front take their discontinuities with them: the sequence
+            // must grow by exactly that count (RFC 8216 §4.3.3.3).
+            let removed = previous.segments.prefix(
+                min(previous.segments.count, current.mediaSequence - previous.mediaSequence))
+            let expected = previous.discontinuitySequence + removed.filter(\.discontinuity).count
+            if current.mediaSequence <= lastPrevious + 1, current.discontinuitySequence != expected {
+                findings.append(
+                    Finding(
+                        "EXT-X-DISCONTINUITY-SEQUENCE is \(current.discontinuitySequence) after \(removed.count) segment(s) left the window with \(expected - previous.discontinuitySequence) discontinuit\(expected - previous.discontinuitySequence == 1 ? "y" : "ies"); it should be \(expected) (RFC 8216 §4.3.3.3)",
+                        at: at(0)))
+            }
         }
+        if lacksSequenceTag(current), !lacksSequenceTag(previous) {
+            // AS 8.17 (and bis-22 §6.2.2 once segments have left): told when a reload adds the
+            // first discontinuity; the version first read is judged on its own by `check`, which
+            // keeps the second message for Apple's profiles.
+            let dropped =
+                hasDroppedSegments(current)
+                || LiveSegmentChangedRule.removedWithoutMediaSequence(previous: previous, current: current) != nil
+            findings.append(
+                Finding(
+                    dropped ? reloadAddedMessage : reloadAddedBeforeRemovalMessage,
+                    at: at(current.segments.first(where: \.discontinuity).flatMap { $0.extinfLine ?? $0.uriLine })))
+        }
+        return findings
     }
 }
