@@ -99,7 +99,8 @@ let package = Package(
             name: "HLSReporting",
             dependencies: ["HLSCheck", "CLibXML2", "CLazyLibraries", "MediaFormats", "FileSystem"],
             swiftSettings: strict + libxml2Swift),
-        // embed's rename-without-replacing (renameat2 RENAME_NOREPLACE, which Glibc's Swift module does not export) and flock.
+        // embed's rename-without-replacing (renameat2 RENAME_NOREPLACE, which Glibc's Swift module does not export) and
+        // flock; the GNU posix_spawn actions and pipe2 the tests' process runner needs.
         // Named CHLSSystem: swift-system (under swift-nio) has a target CSystem, and target names are global.
         .target(name: "CHLSSystem", path: "Sources/CSystem"),
         .target(name: "HLSPackaging", dependencies: ["MediaFormats"], swiftSettings: strict),
@@ -126,7 +127,7 @@ let package = Package(
         ),
         // Shared by the test targets only: temporary folders, the package root, the corpus.
         .target(
-            name: "TestSupport", dependencies: ["CLibXML2", "CLazyLibraries"], path: "Tests/TestSupport",
+            name: "TestSupport", dependencies: ["CLibXML2", "CLazyLibraries", "CHLSSystem"], path: "Tests/TestSupport",
             swiftSettings: strict + libxml2Swift),
         // A loopback HTTP server for the tests: static files and injected faults (Tests/HTTPTestServer).
         .target(

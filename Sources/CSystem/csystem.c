@@ -39,3 +39,35 @@ int hls_sync_filesystem(int fd) {
     return -1;
 #endif
 }
+
+// glibc 2.29 added addchdir_np, 2.34 addclosefrom_np: both are wanted so that the child changes
+// folder itself (the parent's working folder is shared by every thread) and inherits no
+// descriptor but the three it is given, whatever other threads opened without O_CLOEXEC.
+int hls_spawn_add_chdir(posix_spawn_file_actions_t *actions, const char *path) {
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || __GLIBC_MINOR__ >= 29)
+    return posix_spawn_file_actions_addchdir_np(actions, path);
+#else
+    (void)actions;
+    (void)path;
+    return ENOSYS;
+#endif
+}
+
+int hls_spawn_add_closefrom(posix_spawn_file_actions_t *actions, int from) {
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || __GLIBC_MINOR__ >= 34)
+    return posix_spawn_file_actions_addclosefrom_np(actions, from);
+#else
+    (void)actions;
+    (void)from;
+    return ENOSYS;
+#endif
+}
+
+int hls_pipe_cloexec(int fds[2]) {
+#if defined(__linux__)
+    return pipe2(fds, O_CLOEXEC);
+#else
+    errno = ENOSYS;
+    return -1;
+#endif
+}

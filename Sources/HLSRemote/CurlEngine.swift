@@ -270,6 +270,9 @@ final class CurlEngine: @unchecked Sendable {
     private struct Queue {
         var added: [CurlTransfer] = []
         var cancelled: [CurlTransfer] = []
+        /// Set once, with the last wakeup: every curl_multi_wakeup is made under the lock while
+        /// this is false, and the thread frees the multi handle only after it saw it true, so no
+        /// wakeup can reach a freed handle.
         var stopping = false
         /// The thread has ended and the multi handle is gone.
         var ended = false
@@ -366,35 +369,45 @@ final class CurlEngine: @unchecked Sendable {
         let accepted = queue.withLock { queue -> Bool in
             guard !queue.stopping else { return false }
             queue.added.append(transfer)
+            curl_multi_wakeup(multi)
             return true
         }
         guard accepted else {
             completion(transfer.finished(code: CURLE_ABORTED_BY_CALLBACK, cancelled: true))
             return
         }
-        curl_multi_wakeup(multi)
     }
 
     fileprivate func cancel(_ transfer: CurlTransfer) {
-        let queued = queue.withLock { queue -> Bool in
-            guard !queue.stopping else { return false }
+        queue.withLock { queue in
+            guard !queue.stopping else { return }
             queue.cancelled.append(transfer)
-            return true
+            curl_multi_wakeup(multi)
         }
-        if queued { curl_multi_wakeup(multi) }
+    }
+
+    /// Asks the thread to end every transfer still running and itself, and returns at once.
+    func stop() {
+        queue.withLock { queue in
+            guard !queue.stopping else { return }
+            queue.stopping = true
+            curl_multi_wakeup(multi)
+        }
     }
 
     /// Ends every transfer still running and the thread; returns once the thread is done.
     func shutdown() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let (ended, wake) = queue.withLock { queue -> (Bool, Bool) in
-                if queue.ended { return (true, false) }
+            let ended = queue.withLock { queue -> Bool in
+                if queue.ended { return true }
                 queue.stopped.append(continuation)
-                defer { queue.stopping = true }
-                return (false, !queue.stopping)
+                if !queue.stopping {
+                    queue.stopping = true
+                    curl_multi_wakeup(multi)
+                }
+                return false
             }
             if ended { continuation.resume() }
-            if wake { curl_multi_wakeup(multi) }
         }
     }
 

@@ -108,6 +108,14 @@ package final class RemoteFetcher: Sendable, DeliveryObserver {
         if case .success(let engine)? = madeEngine.withLock({ $0 }) { await engine.shutdown() }
     }
 
+    /// A fetcher dropped without `shutdown()` (a library client that returns early, a cancelled
+    /// task) still ends its engine: the engine's thread holds the engine, so without this the
+    /// thread, curl's multi handle with its wakeup socket pair, and every pooled connection
+    /// would last as long as the process.
+    deinit {
+        if case .success(let engine)? = madeEngine.withLock({ $0 }) { engine.stop() }
+    }
+
     package func deliveryLog() async -> DeliveryLog {
         DeliveryLog(
             records: recorder.records, tlsVerificationDisabled: options.insecure, usedTLS: recorder.usedTLS,

@@ -30,7 +30,7 @@ struct HeadlessChromium {
                 "--host-resolver-rules=MAP * ~NOTFOUND", "--proxy-server=127.0.0.1:9",
                 "--proxy-bypass-list=<-loopback>",
             ] + arguments + [page.absoluteString]
-        // The browser exits on its own; only the watchdog's SIGTERM ends it by a signal.
+        // The browser exits on its own; only its time limit (SIGKILL) ends it by a signal.
         return try ToolProcess.capture(
             arguments, executable: URL(fileURLWithPath: executable),
             environment: ["HOME": profile.path("home"), "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"],

@@ -81,6 +81,7 @@ public final class HTTPTestServer: Sendable {
         var fallback: Fault?
         var counts: [String: Int] = [:]
         var requests: [ReceivedRequest] = []
+        var openConnections = 0
     }
 
     /// Serves `folder` on 127.0.0.1 at a free port; with `tls` (certificate and key PEM files),
@@ -104,6 +105,7 @@ public final class HTTPTestServer: Sendable {
             .serverChannelOption(ChannelOptions.backlog, value: 64)
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
+                try? channel.pipeline.syncOperations.addHandler(ConnectionCounter(state: state))
                 let secured = channel.eventLoop.makeCompletedFuture {
                     if let context {
                         try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: context))
@@ -158,9 +160,38 @@ public final class HTTPTestServer: Sendable {
     /// Every request so far, in arrival order.
     public var requests: [ReceivedRequest] { state.withLockedValue { $0.requests } }
 
+    /// Connections a client holds open to the server now.
+    public var openConnections: Int { state.withLockedValue { $0.openConnections } }
+
+    /// Waits until no client holds a connection open, or `limit` has passed; returns how many
+    /// are still open.
+    public func connectionsOpen(after limit: Duration) async -> Int {
+        let deadline = ContinuousClock.now.advanced(by: limit)
+        while openConnections > 0, ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(10)) }
+        return openConnections
+    }
+
     public func stop() async {
         try? await channel.close()
         try? await group.shutdownGracefully()
+    }
+}
+
+/// Counts the connections open: one instance per connection, first in its pipeline.
+private final class ConnectionCounter: ChannelInboundHandler, Sendable {
+    typealias InboundIn = NIOAny
+    let state: NIOLockedValueBox<HTTPTestServer.ServerState>
+
+    init(state: NIOLockedValueBox<HTTPTestServer.ServerState>) { self.state = state }
+
+    func channelActive(context: ChannelHandlerContext) {
+        state.withLockedValue { $0.openConnections += 1 }
+        context.fireChannelActive()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        state.withLockedValue { $0.openConnections -= 1 }
+        context.fireChannelInactive()
     }
 }
 
@@ -371,17 +402,10 @@ private final class RequestHandler: ChannelInboundHandler {
     /// gzip through the gzip command (on every Debian and macOS machine): the test needs real
     /// gzip bytes, not a second implementation of deflate.
     private func gzip(_ bytes: [UInt8]) -> [UInt8] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", "gzip -c -n"]
-        let input = Pipe(), output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        do { try ProcessLaunch.run(process) } catch { return bytes }
-        input.fileHandleForWriting.write(Data(bytes))
-        try? input.fileHandleForWriting.close()
-        let result = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Array(result)
+        guard
+            let outcome = try? ChildProcess("gzip", ["-c", "-n"], environment: [:], input: .bytes(bytes)).wait(),
+            outcome.termination == .exited(0)
+        else { return bytes }
+        return outcome.standardOutput
     }
 }

@@ -24,16 +24,8 @@ public enum Golden {
     /// `diff -u` of the committed file and `actual`.
     static func difference(_ committed: URL, _ actual: String) throws -> String {
         let folder = try TemporaryFolder(["output": actual])
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [
+        return try ToolProcess.capture([
             "diff", "-u", "--label", "committed", "--label", "output", committed.path, folder.path("output"),
-        ]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try ProcessLaunch.run(process)
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: output, as: UTF8.self)
+        ]).stdout
     }
 }

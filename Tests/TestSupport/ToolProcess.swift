@@ -12,24 +12,43 @@ public enum ToolProcess {
         public var status: Int32
         public var stdout: String
         public var stderr: String
-        /// Ended by a signal: the watchdog stopped a run past its time limit (a hang), or it
-        /// crashed. Either way a test fails with this named.
+        /// Ended by a signal: killed past its time limit (a hang, `timedOut`), or it crashed.
+        /// Either way a test fails with this named; `status` is then the signal's number.
         public var killedBySignal = false
+        /// Killed because it outlived its time limit.
+        public var timedOut = false
 
-        public init(status: Int32, stdout: String, stderr: String, killedBySignal: Bool = false) {
+        public init(
+            status: Int32, stdout: String, stderr: String, killedBySignal: Bool = false, timedOut: Bool = false
+        ) {
             self.status = status
             self.stdout = stdout
             self.stderr = stderr
             self.killedBySignal = killedBySignal
+            self.timedOut = timedOut
+        }
+
+        init(_ outcome: ChildProcess.Outcome) {
+            let status: Int32
+            switch outcome.termination {
+            case .exited(let code): status = code
+            case .signalled(let signal): status = signal
+            }
+            self.init(
+                status: status, stdout: String(decoding: outcome.standardOutput, as: UTF8.self),
+                stderr: String(decoding: outcome.standardError, as: UTF8.self),
+                killedBySignal: { if case .signalled = outcome.termination { true } else { false } }(),
+                timedOut: outcome.timedOut)
         }
 
         /// Standard output, then standard error: what a person at a terminal would read.
         public var output: String { stdout + stderr }
     }
 
-    /// The program's path on PATH, nil when it is not installed.
-    public static func locate(_ program: String) -> String? {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
+    /// The program's path on PATH (this process's unless `path` is given), nil when it is not
+    /// installed.
+    public static func locate(_ program: String, on path: String? = nil) -> String? {
+        let path = path ?? ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
         return path.split(separator: ":").map { "\($0)/\(program)" }.first {
             FileManager.default.isExecutableFile(atPath: $0)
         }
@@ -37,43 +56,28 @@ public enum ToolProcess {
 
     /// Runs `arguments` — the program first, looked up on PATH unless `executable` names it — in
     /// `folder`, with `environment` added to (or, with `replacingEnvironment`, instead of) the
-    /// test's own, standard input empty. A watchdog kills it after `timeout` seconds, so that a
-    /// regression that hangs fails the test instead of stalling the suite.
+    /// test's own, standard input `input` (empty by default). It is killed after `timeout`
+    /// seconds, so that a regression that hangs fails the test instead of stalling the suite.
     public static func capture(
         _ arguments: [String], executable: URL? = nil, in folder: URL? = nil, environment: [String: String] = [:],
-        replacingEnvironment: Bool = false, timeout: TimeInterval = 120
+        replacingEnvironment: Bool = false, input: ChildProcess.Input = .nullDevice, timeout: TimeInterval = 120
     ) throws -> Result {
-        let process = Process()
+        let environment =
+            replacingEnvironment ? environment : ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let program: String
+        var arguments = arguments
         if let executable {
-            process.executableURL = executable
-            process.arguments = arguments
+            program = executable.path
         } else {
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = arguments
+            guard !arguments.isEmpty else { throw Failure(description: "no program to run") }
+            let name = arguments.removeFirst()
+            // On the program's PATH, as a shell it was started from would look.
+            program = name.contains("/") ? name : locate(name, on: environment["PATH"]) ?? name
         }
-        if replacingEnvironment {
-            process.environment = environment
-        } else if !environment.isEmpty {
-            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        }
-        if let folder { process.currentDirectoryURL = folder }
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try ProcessLaunch.run(process)
-        let watchdog = DispatchWorkItem { process.terminate() }
-        DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: watchdog)
-        defer { watchdog.cancel() }
-        // Standard error is drained on another thread while standard output is read here, so
-        // that neither pipe can fill up and stall the program.
-        let errors = ErrorDrain(err.fileHandleForReading)
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(
-            status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-            stderr: String(decoding: errors.wait(), as: UTF8.self),
-            killedBySignal: process.terminationReason == .uncaughtSignal)
+        let child = try ChildProcess(
+            program, arguments, in: folder?.path, environment: environment, input: input,
+            timeLimit: .milliseconds(Int64(timeout * 1000)))
+        return Result(child.wait())
     }
 
     /// `capture` on a thread of its own, for async tests: waiting for the program never holds
@@ -101,44 +105,17 @@ public enum ToolProcess {
     public static func run(_ arguments: [String], in folder: String? = nil, environment: [String: String] = [:]) throws
         -> String
     {
-        let result = try capture(arguments, in: folder.map { URL(fileURLWithPath: $0) }, environment: environment)
-        guard result.status == 0 else {
+        let limit: TimeInterval = 120
+        let result = try capture(
+            arguments, in: folder.map { URL(fileURLWithPath: $0) }, environment: environment, timeout: limit)
+        guard result.status == 0, !result.killedBySignal else {
+            let ending =
+                result.timedOut
+                ? "killed after \(Int(limit)) s"
+                : result.killedBySignal ? "signal \(result.status)" : "\(result.status)"
             throw Failure(
-                description: "\(arguments.prefix(3).joined(separator: " ")) failed (\(result.status)): \(result.stderr)"
-            )
+                description: "\(arguments.prefix(3).joined(separator: " ")) failed (\(ending)): \(result.stderr)")
         }
         return result.stdout
-    }
-}
-
-/// Reads a pipe to its end on a thread of its own.
-private final class ErrorDrain: @unchecked Sendable {
-    private var data = Data()
-    private let done = DispatchSemaphore(value: 0)
-
-    init(_ handle: FileHandle) {
-        // The thread writes `data` once, before it signals; `wait` reads it only after.
-        Thread.detachNewThread { [self] in
-            data = handle.readDataToEndOfFile()
-            done.signal()
-        }
-    }
-
-    func wait() -> Data {
-        done.wait()
-        return data
-    }
-}
-
-/// Starts every process the tests start, one at a time: swift-corelibs-foundation's
-/// `Process.run()` crashed in its own copying (a bad pointer in memcpy) while many test threads
-/// started programs at once. Only the start is serialised; the programs run side by side.
-public enum ProcessLaunch {
-    private static let lock = NSLock()
-
-    public static func run(_ process: Process) throws {
-        lock.lock()
-        defer { lock.unlock() }
-        try process.run()
     }
 }

@@ -100,14 +100,11 @@ struct AdversarialInputTests {
             functions.map { "long \($0)(void) { return 1; }\n" }.joined()
             + "unsigned avformat_version(void) { return \(major + 1)u << 16 | 3u << 8 | 100u; }\n"
         try folder.write(Data(source.utf8), to: "impostor.c")
-        let compile = Process()
-        compile.executableURL = URL(fileURLWithPath: try #require(Self.compiler))
-        compile.arguments = [
-            "-shared", "-fPIC", "-Wl,-soname,\(installed)", "-o", folder.path(installed), folder.path("impostor.c"),
-        ]
-        try ProcessLaunch.run(compile)
-        compile.waitUntilExit()
-        try #require(compile.terminationStatus == 0, "the impostor library compiles")
+        let compiled = try ToolProcess.capture(
+            ["-shared", "-fPIC", "-Wl,-soname,\(installed)", "-o", folder.path(installed), folder.path("impostor.c")],
+            executable: URL(fileURLWithPath: try #require(Self.compiler)))
+        try #require(
+            compiled.status == 0 && !compiled.killedBySignal, "the impostor library compiles: \(compiled.stderr)")
 
         for arguments in [["Samples/compliant/master.m3u8"], ["inspect", "Samples/compliant/audio/seg0.ts"]] {
             let result = try run(arguments, environment: ["LD_LIBRARY_PATH": folder.url.path])

@@ -42,20 +42,11 @@ import Testing
         let generated = try HLSCheckBinary.run(["--generate-completion-script", "bash"])
         #expect(generated.status == 0, "\(generated.stderr)")
         try folder.write(Data(generated.stdout.utf8), to: ".completion.bash")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments =
-            ["--norc", "--noprofile", "-c", driver, "driver", folder.path(".completion.bash"), script] + words
-        process.currentDirectoryURL = folder.url
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try ProcessLaunch.run(process)
-        let output = out.fileHandleForReading.readDataToEndOfFile()
-        let errors = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(String(decoding: errors, as: UTF8.self))")
-        return String(decoding: output, as: UTF8.self).split(separator: "\n").map(String.init)
+        let result = try ToolProcess.capture(
+            ["--norc", "--noprofile", "-c", driver, "driver", folder.path(".completion.bash"), script] + words,
+            executable: URL(fileURLWithPath: "/bin/bash"), in: folder.url)
+        #expect(result.status == 0 && !result.killedBySignal, "\(result.stderr)")
+        return result.stdout.split(separator: "\n").map(String.init)
     }
 
     @Test func checkCompletesPlaylistsAndFolders() throws {

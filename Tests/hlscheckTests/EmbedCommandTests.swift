@@ -41,23 +41,24 @@ import Testing
         return stream.path
     }
 
-    /// Runs `hlscheck embed`; nil when the process was killed (by the test hook).
+    /// Runs `hlscheck embed`; nil when the process was killed (by the test hook). A run killed
+    /// at its time limit (a hang) is returned, with its signal as the status, so that it fails.
     static func embed(_ arguments: [String], environment: [String: String] = [:]) throws -> CommandResult? {
-        let process = Process()
-        process.executableURL = HLSCheckBinary.executable
-        process.arguments = ["embed"] + arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try ProcessLaunch.run(process)
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        if process.terminationReason == .uncaughtSignal { return nil }
-        return CommandResult(
-            status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-            stderr: String(decoding: stderr, as: UTF8.self))
+        let result = try ToolProcess.capture(
+            ["embed"] + arguments, executable: HLSCheckBinary.executable, environment: environment)
+        return result.killedBySignal && !result.timedOut ? nil : result
+    }
+
+    /// Starts `hlscheck embed` so that it stops itself (SIGSTOP) after write step `step`, and
+    /// returns once it has stopped.
+    static func startStopped(_ arguments: [String], atStep step: Int) throws -> ChildProcess {
+        let run = try ChildProcess(
+            HLSCheckBinary.executable.path, ["embed"] + arguments,
+            environment: ProcessInfo.processInfo.environment.merging(["HLSCHECK_TEST_STOP_AT_STEP": String(step)]) {
+                $1
+            })
+        _ = run.waitUntilStopped()
+        return run
     }
 
     /// What a player reads, checked against the two complete versions: the multivariant playlist,
@@ -361,31 +362,12 @@ import Testing
         #expect(try snapshot(folder.path("stream")) == input, "--output never changes the input")
     }
 
-    static func startStopped(_ arguments: [String], atStep step: Int) throws -> (Process, Pipe, Pipe) {
-        let process = Process()
-        process.executableURL = HLSCheckBinary.executable
-        process.arguments = ["embed"] + arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(["HLSCHECK_TEST_STOP_AT_STEP": String(step)])
-        { $1 }
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try ProcessLaunch.run(process)
-        // Wait for the state to become T (stopped) in /proc: a condition, not a duration.
-        while process.isRunning {
-            let stat = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/stat", encoding: .utf8)) ?? ""
-            if let close = stat.lastIndex(of: ")"), stat[stat.index(close, offsetBy: 2)...].hasPrefix("T") { break }
-            usleep(5_000)
-        }
-        return (process, out, err)
-    }
-
     @Test(.enabled(if: HLSCheckBinary.hasWriteStepHook, "the write-step hook exists in debug builds only"))
     func aSecondRunOnTheSameStreamRefusesAndNamesTheFirstWhichFinishes() throws {
         let folder = try TemporaryFolder()
         let stream = try Self.smallStream(.transportStream, in: folder)
         let master = stream + "/master.m3u8"
-        let (first, firstOut, _) = try Self.startStopped(["--image", Self.poster, master, "--in-place"], atStep: 5)
+        let first = try Self.startStopped(["--image", Self.poster, master, "--in-place"], atStep: 5)
         #expect(first.isRunning, "the first run stopped in the middle of writing")
         let lockHolder = try String(contentsOfFile: stream + "/.hlscheck-embed.lock", encoding: .utf8)
         #expect(lockHolder.hasPrefix("pid \(first.processIdentifier) on "))
@@ -399,10 +381,8 @@ import Testing
         let copy = try #require(try Self.embed(["--image", Self.otherPoster, master, "--output", folder.path("copy")]))
         #expect(copy.status == 0, "another folder: no conflict")
 
-        kill(first.processIdentifier, SIGCONT)
-        _ = firstOut.fileHandleForReading.readDataToEndOfFile()
-        first.waitUntilExit()
-        #expect(first.terminationStatus == 0)
+        first.signal(SIGCONT)
+        #expect(first.wait().termination == .exited(0))
         // The first run's poster is what the stream holds; no lock file is left.
         let audio = try String(contentsOfFile: stream + "/audio/index.m3u8", encoding: .utf8)
         #expect(audio.contains(".embed-"))
@@ -415,15 +395,12 @@ import Testing
     func aFileAnotherProgramSavesIntoTheStreamFolderDuringTheRunStays() throws {
         let folder = try TemporaryFolder()
         let stream = try Self.smallStream(.fragmentedMP4, in: folder)
-        let (run, out, _) = try Self.startStopped(
-            ["--image", Self.poster, stream + "/master.m3u8", "--in-place"], atStep: 12)
+        let run = try Self.startStopped(["--image", Self.poster, stream + "/master.m3u8", "--in-place"], atStep: 12)
         #expect(run.isRunning)
         try Data("saved while embed ran".utf8).write(to: URL(fileURLWithPath: stream + "/audio/notes.txt"))
         try Data("saved while embed ran".utf8).write(to: URL(fileURLWithPath: stream + "/cover.jpg"))
-        kill(run.processIdentifier, SIGCONT)
-        _ = out.fileHandleForReading.readDataToEndOfFile()
-        run.waitUntilExit()
-        #expect(run.terminationStatus == 0)
+        run.signal(SIGCONT)
+        #expect(run.wait().termination == .exited(0))
         #expect(FileManager.default.contents(atPath: stream + "/audio/notes.txt") == Data("saved while embed ran".utf8))
         #expect(FileManager.default.contents(atPath: stream + "/cover.jpg") == Data("saved while embed ran".utf8))
     }
@@ -433,33 +410,20 @@ import Testing
         let folder = try TemporaryFolder()
         let stream = try Self.smallStream(.packedAudio, in: folder)
         let master = stream + "/master.m3u8"
-        let (first, firstOut, _) = try Self.startStopped(["--image", Self.poster, master, "--in-place"], atStep: 5)
-        let second = Process()
-        second.executableURL = HLSCheckBinary.executable
-        second.arguments = ["embed", "--image", Self.otherPoster, master, "--in-place", "--wait"]
-        let secondOut = Pipe(), secondErr = Pipe()
-        second.standardOutput = secondOut
-        second.standardError = secondErr
-        try ProcessLaunch.run(second)
-        // Blocks until the second run says it waits (it writes nothing before that line).
-        var said = ""
-        while !said.contains("\n") {
-            let data = secondErr.fileHandleForReading.availableData
-            if data.isEmpty { break }
-            said += String(decoding: data, as: UTF8.self)
-        }
+        let first = try Self.startStopped(["--image", Self.poster, master, "--in-place"], atStep: 5)
+        let second = try ChildProcess(
+            HLSCheckBinary.executable.path, ["embed", "--image", Self.otherPoster, master, "--in-place", "--wait"],
+            environment: ProcessInfo.processInfo.environment)
+        // Until the second run says it waits (it writes nothing before that line).
+        let said = second.read(.standardError) { $0.contains("\n") }
         #expect(
             said.contains("waiting for \(stream)/.hlscheck-embed.lock, held by pid \(first.processIdentifier)"),
             "\(said)")
 
-        kill(first.processIdentifier, SIGCONT)
-        _ = firstOut.fileHandleForReading.readDataToEndOfFile()
-        first.waitUntilExit()
-        _ = secondOut.fileHandleForReading.readDataToEndOfFile()
-        _ = secondErr.fileHandleForReading.readDataToEndOfFile()
-        second.waitUntilExit()
-        #expect(first.terminationStatus == 0)
-        #expect(second.terminationStatus == 0)
+        first.signal(SIGCONT)
+        #expect(first.wait().termination == .exited(0))
+        let secondEnded = second.wait()
+        #expect(secondEnded.termination == .exited(0), "\(String(decoding: secondEnded.standardError, as: UTF8.self))")
         // The second poster (PNG) is the one the stream holds: it ran after the first, on its result.
         let segments = Self.referencedURIs(try Data(contentsOf: URL(fileURLWithPath: stream + "/audio/index.m3u8")))
         let segment = try Data(contentsOf: URL(fileURLWithPath: stream + "/audio/" + segments[0]))
@@ -525,19 +489,18 @@ import Testing
         let stream = try Self.smallStream(container, in: folder)
         var arguments = ["--image", Self.poster, stream + "/master.m3u8"]
         arguments += mode == .inPlace ? ["--in-place"] : ["--output", folder.path("out")]
-        let (run, out, err) = try Self.startStopped(arguments, atStep: 1)
+        let run = try Self.startStopped(arguments, atStep: 1)
         #expect(run.isRunning, "stopped after reading the stream, before writing it")
         try Self.slideWindow(stream)
         // Without the stopped run's lock file, which it removes when it ends.
         let written = try snapshot(stream).filter { !$0.key.hasSuffix(".hlscheck-embed.lock") }
-        kill(run.processIdentifier, SIGCONT)
-        _ = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        run.waitUntilExit()
+        run.signal(SIGCONT)
+        let ended = run.wait()
+        let stderr = String(decoding: ended.standardError, as: UTF8.self)
 
         // Before: the new names went onto the lines the old playlist had them on — one segment
         // off after the slide, the newest segment dropped — and the old files were removed.
-        #expect(run.terminationStatus == 2)
+        #expect(ended.termination == .exited(2))
         #expect(
             stderr.contains(
                 "\(stream)/audio/index.m3u8 changed while embed ran: another program is writing the stream"),

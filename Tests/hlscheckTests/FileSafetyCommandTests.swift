@@ -204,19 +204,14 @@ struct FileSafetyCommandTests {
         for path in [folder.url.path, stream, stream + "/audio", stream + "/v0", stream + "/v1"] { chmod(path, 0o755) }
         #expect(chmod(stream + "/audio/seg1.ts", 0) == 0)
         #expect(chmod(stream + "/v1", 0o700) == 0)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try #require(Self.runuser))
         // A copy of the binary where that user may run it, wherever the package was cloned.
         let binary = folder.path("hlscheck")
         try FileManager.default.copyItem(atPath: HLSCheckBinary.executable.path, toPath: binary)
-        process.arguments = ["-u", "nobody", "--", binary, stream + "/master.m3u8"]
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = Pipe()
-        try ProcessLaunch.run(process)
-        let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 1)
+        let result = try ToolProcess.capture(
+            ["-u", "nobody", "--", binary, stream + "/master.m3u8"],
+            executable: URL(fileURLWithPath: try #require(Self.runuser)))
+        let stdout = result.stdout
+        #expect(result.status == 1 && !result.killedBySignal, "\(result.stderr)")
         let uid =
             "hlscheck runs as user id 65534, which may not read it or open a folder on its way: check their permissions"
         #expect(stdout.contains("audio/index.m3u8:8: error: segment seg1.ts: Permission denied (\(uid))"), "\(stdout)")

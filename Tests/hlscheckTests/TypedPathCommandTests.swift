@@ -209,18 +209,12 @@ struct TypedPathCommandTests {
         let segments = playlist.split(separator: "\n").filter { !$0.hasPrefix("#") }
         #expect(segments.count == 3, "\(playlist)")
         for segment in segments {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/ffprobe")
-            process.arguments = [
-                "-v", "error", "-show_entries", "stream=codec_name", "-of", "csv=p=0", "\(stream)/audio/\(segment)",
-            ]
-            let out = Pipe()
-            process.standardOutput = out
-            process.standardError = Pipe()
-            try ProcessLaunch.run(process)
-            let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            #expect(process.terminationStatus == 0 && text.contains("aac"), "\(container) \(segment): \(text)")
+            let probed = try ToolProcess.capture(
+                ["-v", "error", "-show_entries", "stream=codec_name", "-of", "csv=p=0", "\(stream)/audio/\(segment)"],
+                executable: URL(fileURLWithPath: "/usr/bin/ffprobe"))
+            #expect(
+                probed.status == 0 && !probed.killedBySignal && probed.stdout.contains("aac"),
+                "\(container) \(segment): \(probed.stdout)\(probed.stderr)")
         }
     }
 
