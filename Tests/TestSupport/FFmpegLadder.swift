@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// ffmpeg's default multivariant output, written by the ffmpeg CLI into `folder`: two H.264 + AAC
 /// variants (640x360 and 320x180, 25 frames per second, a keyframe every 2 s) muxed in MPEG-TS,

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 public import Testing
 
 /// Output compared with a committed file. A difference fails the test with `diff -u` of the two,

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// Streams made at test time by Tests/Scripts/verdict-fixtures.sh (ffmpeg CLI), one folder per
 /// measurement case of docs/measurement.md.

@@ -1,4 +1,4 @@
-public import HLSPlaylist
+package import HLSPlaylist
 
 /// The knobs of one check run. Defaults are the `audio-only-64k` contract (design.md §4).
 public struct CheckConfiguration: Sendable, Hashable {

@@ -1,4 +1,4 @@
-public import HLSPlaylist
+package import HLSPlaylist
 package import MediaInspection
 package import StreamSources
 

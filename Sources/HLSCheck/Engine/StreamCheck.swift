@@ -1,6 +1,6 @@
 import FoundationEssentials
 import MediaFormats
-public import HLSPlaylist
+import HLSPlaylist
 
 extension CheckConfiguration {
     /// The configuration `hlscheck check` starts from before its flags: `profile` (else the
