@@ -222,16 +222,15 @@ private struct RuleJudge<R: LiveRule>: LiveJudge {
 }
 
 extension RuleDescription {
-    /// A rule judged across reloads: no single playlist file can show it.
+    /// A rule judged across reloads: no single playlist file can show it; like the delivery
+    /// rules, it needs a stream served over HTTP.
     static func live(
         id: String, name: String, defaultSeverity: Severity, summary: String, rationale: String,
         specItems: [SpecItem] = []
     ) -> RuleDescription {
-        var description = RuleDescription(
+        network(
             id: id, name: name, defaultSeverity: defaultSeverity, summary: summary, rationale: rationale,
             specItems: specItems)
-        description.needsNetwork = true
-        return description
     }
 }
 
