@@ -220,143 +220,18 @@ package struct AudioOnlyVariantBuilder: Sendable {
             analysis, sequence: segments.first?.mediaSequence ?? source.playlist.mediaSequence,
             excluding: source.playlistURI)
 
-        // Choose the bit rate (docs/embed.md, "The bit rate"): the highest rung of the ladder
-        // whose peak, poster included, fits the budget — estimated first (estimatedPeak), then
-        // encoded and measured as the checker measures (BitrateWindow); the measurement decides.
-        var poster = request.poster
-        var fitted: String?
-        var arithmetic: [String] = []
-        func encode(_ rate: Int, _ poster: Poster?) throws(EmbedError) -> BuiltVariant {
+        let encode = { (rate: Int, poster: Poster?) throws(EmbedError) -> BuiltVariant in
             try build(
                 inputs, container: container, rate: rate, poster: poster, segments: segments,
                 targetDuration: targetDuration, timelineStart: timelineStart)
         }
-        var built: BuiltVariant
-        var why: String
-        var nextStep: String?
-        if let asked = request.audioBitRate {
-            built = try encode(asked, poster)
-            why = "as --audio-bitrate asked"
-        } else {
-            let ladder = Self.standardRates
-            var index =
-                ladder.lastIndex {
-                    Self.estimatedPeak(
-                        rate: $0, poster: poster, segments: segments, targetDuration: targetDuration,
-                        container: container) <= budget
-                } ?? 0
-            var best: BuiltVariant?
-            var above: BuiltVariant?  // the lowest rung measured over the budget
-            var tried: [BuiltVariant] = []
-            while true {
-                let candidate = try encode(ladder[index], poster)
-                tried.append(candidate)
-                if candidate.peak <= budget {
-                    best = candidate
-                    let up = index + 1
-                    // One rung up when this measurement says it may fit too (2 % for the
-                    // encoder's spread): the estimate is only the first guess.
-                    guard up < ladder.count, above?.rate != ladder[up],
-                        Self.projectedPeak(candidate, rate: ladder[up]) <= budget + budget / 50
-                    else { break }
-                    index = up
-                    continue
-                }
-                above = candidate
-                guard best == nil, index > 0 else { break }
-                index -= 1
-            }
-            guard let chosen = best ?? tried.min(by: { $0.rate < $1.rate }) else {
-                throw EmbedError("\(source.uri): no AAC bit rate was tried")
-            }
-            built = chosen
-            why =
-                "the highest of \(ladder.map { String($0 / 1000) }.joined(separator: ", ")) kbit/s whose peak\(poster == nil ? "" : " with the poster") fits"
-            if best != nil {
-                nextStep = nextStepNote(
-                    after: chosen, above: above, budget: budget, poster: poster, container: container)
-            }
-        }
-        if built.peak > budget {
-            // Nothing fits with this poster: shrink it (--fit) beside the audio asked for, or
-            // 32 kbit/s (the lowest stereo rung).
-            guard request.fit, let image = poster else {
-                throw EmbedError(
-                    refusal(built, budget: budget)
-                        + ": use a smaller image, --fit to re-encode it, or a lower --audio-bitrate")
-            }
-            let rate = request.audioBitRate ?? Self.fitRate
-            let bare = try encode(rate, nil)
-            let bytes = Self.largestImage(
-                budget: budget, bareSizes: bare.bareSizes, durations: bare.durations,
-                targetDuration: bare.targetDuration, image: image, container: container)
-            guard bytes > 0, let smaller = try request.reencode(image, maxBytes: bytes) else {
-                throw EmbedError(
-                    "\(refusal(built, budget: budget)); and no re-encoding of the image fits beside \(rate / 1000) kbit/s of audio (\(bytes > 0 ? "at most \(bytes) bytes would fit; " : "not even a 1-byte image fits; ")--fit searches JPEG quality, then smaller sizes; \(request.fitFloor(image)))"
-                )
-            }
-            poster = smaller.poster
-            fitted = smaller.description
-            built = try encode(rate, poster)
-            why = "\(rate / 1000) kbit/s, beside which --fit re-encoded the poster"
-            nextStep = nil
-            guard built.peak <= budget else {
-                throw EmbedError(
-                    refusal(built, budget: budget) + " even with the poster re-encoded (\(smaller.description))")
-            }
-        }
-        let overhead = built.peakWithoutPoster - built.audioPeak
-        let channels =
-            built.audio.channels == 1
-            ? (built.rate < Self.stereoRate ? "mono below \(Self.stereoRate / 1000) kbit/s" : "mono, as the source")
-            : "stereo"
-        arithmetic.append(
-            "audio \(Self.kbps(built.rate)) (AAC-LC, \(channels), \(built.audio.sampleRate) Hz; measured peak \(Self.kbps(built.audioPeak))): \(why)"
-        )
-        arithmetic.append(
-            "+ \(container == .adts ? "ADTS framing and the ID3 timestamp" : container == .mpegTS ? "MPEG-TS packets, PES headers, PAT/PMT" : "moof/mdat boxes") \(Self.kbps(overhead))"
-        )
-        if let poster {
-            if let runt = Self.finalRunt(built.durations, targetDuration: built.targetDuration) {
-                arithmetic.append(
-                    "+ poster \(poster.data.count) bytes in every segment but the last \(Self.kbps(built.peak - built.peakWithoutPoster)) (the last, \(fixedPoint(built.durations[runt], decimals: 3)) s, is under half the \(built.targetDuration) s target duration: no peak window measures it alone, so it goes without the poster; docs/measurement.md, \"Runt segments\")"
-                )
-            } else {
-                arithmetic.append(
-                    "+ poster \(poster.data.count) bytes in every segment \(Self.kbps(built.peak - built.peakWithoutPoster))"
-                )
-            }
-        }
-        arithmetic.append(
-            "= peak \(Self.kbps(built.peak)) (average \(Self.kbps(built.average))) within the \(Self.kbps(budget)) budget"
-        )
-        if let nextStep { arithmetic.append(nextStep) }
+        let choice = try chooseRate(encode, container: container, segments: segments, budget: budget, source: source)
+        let built = choice.built, poster = choice.poster
+        var arithmetic = Self.arithmetic(choice, budget: budget, container: container)
 
-        // The other languages, at the rate chosen for the first, the same poster.
-        var others: [(language: LanguageRendition, built: BuiltVariant)] = []
-        for language in languages.dropFirst() {
-            let other = language.source
-            try preflight(other, other.playlist.segments)
-            guard other.playlist.segments.map(\.duration) == segments.map(\.duration),
-                try variantContainer(other.measurement) == container
-            else {
-                throw EmbedError(
-                    "\(other.uri) (\(language.rendition.language ?? "?")): its segments are not cut like \(source.uri)'s (the same EXTINF, the same container); an audio-only group needs renditions that switch segment for segment — use --audio-from to build from one of them"
-                )
-            }
-            let start = SegmentSession.timelineStart(
-                analysis, sequence: other.playlist.segments.first?.mediaSequence ?? other.playlist.mediaSequence,
-                excluding: other.playlistURI)
-            let candidate = try build(
-                Self.inputs(other), container: container, rate: built.rate, poster: poster, segments: segments,
-                targetDuration: targetDuration, timelineStart: start)
-            guard candidate.peak <= budget else {
-                throw EmbedError(
-                    "\(other.uri) (\(language.rendition.language ?? "?")): \(refusal(candidate, budget: budget)) at the rate chosen for \(source.uri); use --audio-bitrate to choose a lower one for every language"
-                )
-            }
-            others.append((language, candidate))
-        }
+        let others = try otherLanguages(
+            languages, beside: built, poster: poster, source: source, container: container, budget: budget,
+            analysis: analysis)
         if !others.isEmpty {
             let peaks = ([built] + others.map(\.built)).map(\.peak)
             arithmetic.append(
@@ -364,8 +239,52 @@ package struct AudioOnlyVariantBuilder: Sendable {
             )
         }
 
-        // Names: segments named after their bytes, so a rebuild never overwrites what the
-        // current playlist references; the playlist under --name (docs/embed.md).
+        let placed = try newFiles(
+            built, others: others, languages: languages, source: source, container: container, layout: layout,
+            ours: ours, analysis: analysis)
+        let additions = placed.additions, lines = placed.lines, variantURI = placed.variantURI
+        let codecs = built.audio.codecString
+
+        let replacing = ours.sorted { $0.line > $1.line }
+        let master = editedMaster(
+            masterBytes, adding: lines, replacing: replacing, replaced: replaced, analysis: analysis)
+        let dropped = replacing.isEmpty ? [] : ownFiles(analysis, layout)
+        let output = try write(layout: layout, master: master, lock: lock, additions: additions, dropped: dropped)
+        lock?.release()
+
+        var outcome = AudioOnlyOutcome(
+            action: !replaced.isEmpty ? .replaced : replacing.isEmpty ? .added : .rebuilt, output: output,
+            variantURI: variantURI)
+        outcome.replaced = replaced.map(\.uri)
+        outcome.source = source.uri
+        outcome.segments = built.segments.count
+        outcome.audioBitRate = built.rate
+        outcome.peak = ([built] + others.map(\.built)).map(\.peak).max()
+        outcome.average = ([built] + others.map(\.built)).map(\.average).max()
+        outcome.codecs = codecs
+        outcome.languages = languages.compactMap { $0.rendition.language }
+        outcome.arithmetic = arithmetic
+        outcome.fittedImage = choice.fitted
+        outcome.largestStartOffset = zip(built.audio.firstPTS, built.audio.sourceFirstPTS).map {
+            Double(abs($0 - $1)) / 90_000
+        }.max()
+        let verification = try await recheck(output, layout: layout)
+        outcome.verification = verification
+        outcome.verdict = verdict(verification, output)
+        return outcome
+    }
+
+    // MARK: - Source
+
+    /// The new variant's files (segments named after their bytes, so a rebuild never overwrites
+    /// what the current playlist references; the playlist under --name, docs/embed.md) and the
+    /// lines the multivariant playlist gets: one EXT-X-STREAM-INF, or with several languages an
+    /// AUDIO group of one rendition per language and the variant that references it.
+    func newFiles(
+        _ built: BuiltVariant, others: [(language: LanguageRendition, built: BuiltVariant)],
+        languages: [LanguageRendition], source: Source, container: AudioVariantContainer, layout: StreamLayout,
+        ours: [VariantStream], analysis: StreamAnalysis
+    ) throws(EmbedError) -> (additions: [StreamWriter.Addition], lines: [String], variantURI: String) {
         let masterFolder = PathString.parent(analysis.loaded.rootURI)
         func files(_ variant: BuiltVariant, from: Source) throws(EmbedError) -> (
             additions: [StreamWriter.Addition], playlist: [UInt8]
@@ -445,8 +364,184 @@ package struct AudioOnlyVariantBuilder: Sendable {
             ]
         }
 
+        return (additions, lines, variantURI)
+    }
+
+    /// The bit rate and poster of the new variant, with why they were chosen.
+    struct RateChoice {
+        var built: BuiltVariant
+        var poster: Poster?
+        /// Why this rate: "as --audio-bitrate asked", "the highest of … whose peak fits" …
+        var why: String
+        /// What the next rung up would have needed (nil when none was measured).
+        var nextStep: String?
+        /// How --fit re-encoded the poster, when it did.
+        var fitted: String?
+    }
+
+    func chooseRate(
+        _ encode: (Int, Poster?) throws(EmbedError) -> BuiltVariant, container: AudioVariantContainer,
+        segments: [MediaSegment], budget: Int, source: Source
+    ) throws(EmbedError) -> RateChoice {
+        let targetDuration = source.playlist.targetDuration ?? Int(segments.map(\.duration).max()?.rounded(.up) ?? 1)
+        // Choose the bit rate (docs/embed.md, "The bit rate"): the highest rung of the ladder
+        // whose peak, poster included, fits the budget — estimated first (estimatedPeak), then
+        // encoded and measured as the checker measures (BitrateWindow); the measurement decides.
+        var poster = request.poster
+        var fitted: String?
+        var built: BuiltVariant
+        var why: String
+        var nextStep: String?
+        if let asked = request.audioBitRate {
+            built = try encode(asked, poster)
+            why = "as --audio-bitrate asked"
+        } else {
+            let ladder = Self.standardRates
+            var index =
+                ladder.lastIndex {
+                    Self.estimatedPeak(
+                        rate: $0, poster: poster, segments: segments, targetDuration: targetDuration,
+                        container: container) <= budget
+                } ?? 0
+            var best: BuiltVariant?
+            var above: BuiltVariant?  // the lowest rung measured over the budget
+            var tried: [BuiltVariant] = []
+            while true {
+                let candidate = try encode(ladder[index], poster)
+                tried.append(candidate)
+                if candidate.peak <= budget {
+                    best = candidate
+                    let up = index + 1
+                    // One rung up when this measurement says it may fit too (2 % for the
+                    // encoder's spread): the estimate is only the first guess.
+                    guard up < ladder.count, above?.rate != ladder[up],
+                        Self.projectedPeak(candidate, rate: ladder[up]) <= budget + budget / 50
+                    else { break }
+                    index = up
+                    continue
+                }
+                above = candidate
+                guard best == nil, index > 0 else { break }
+                index -= 1
+            }
+            guard let chosen = best ?? tried.min(by: { $0.rate < $1.rate }) else {
+                throw EmbedError("\(source.uri): no AAC bit rate was tried")
+            }
+            built = chosen
+            why =
+                "the highest of \(ladder.map { String($0 / 1000) }.joined(separator: ", ")) kbit/s whose peak\(poster == nil ? "" : " with the poster") fits"
+            if best != nil {
+                nextStep = nextStepNote(
+                    after: chosen, above: above, budget: budget, poster: poster, container: container)
+            }
+        }
+        if built.peak > budget {
+            // Nothing fits with this poster: shrink it (--fit) beside the audio asked for, or
+            // 32 kbit/s (the lowest stereo rung).
+            guard request.fit, let image = poster else {
+                throw EmbedError(
+                    refusal(built, budget: budget)
+                        + ": use a smaller image, --fit to re-encode it, or a lower --audio-bitrate")
+            }
+            let rate = request.audioBitRate ?? Self.fitRate
+            let bare = try encode(rate, nil)
+            let bytes = Self.largestImage(
+                budget: budget, bareSizes: bare.bareSizes, durations: bare.durations,
+                targetDuration: bare.targetDuration, image: image, container: container)
+            guard bytes > 0, let smaller = try request.reencode(image, maxBytes: bytes) else {
+                throw EmbedError(
+                    "\(refusal(built, budget: budget)); and no re-encoding of the image fits beside \(rate / 1000) kbit/s of audio (\(bytes > 0 ? "at most \(bytes) bytes would fit; " : "not even a 1-byte image fits; ")--fit searches JPEG quality, then smaller sizes; \(request.fitFloor(image)))"
+                )
+            }
+            poster = smaller.poster
+            fitted = smaller.description
+            built = try encode(rate, poster)
+            why = "\(rate / 1000) kbit/s, beside which --fit re-encoded the poster"
+            nextStep = nil
+            guard built.peak <= budget else {
+                throw EmbedError(
+                    refusal(built, budget: budget) + " even with the poster re-encoded (\(smaller.description))")
+            }
+        }
+        return RateChoice(built: built, poster: poster, why: why, nextStep: nextStep, fitted: fitted)
+    }
+
+    /// How the peak adds up, line by line: audio, container, poster, the total against the budget.
+    static func arithmetic(_ choice: RateChoice, budget: Int, container: AudioVariantContainer) -> [String] {
+        let built = choice.built, why = choice.why
+        var lines: [String] = []
+        let overhead = built.peakWithoutPoster - built.audioPeak
+        let channels =
+            built.audio.channels == 1
+            ? (built.rate < Self.stereoRate ? "mono below \(Self.stereoRate / 1000) kbit/s" : "mono, as the source")
+            : "stereo"
+        lines.append(
+            "audio \(Self.kbps(built.rate)) (AAC-LC, \(channels), \(built.audio.sampleRate) Hz; measured peak \(Self.kbps(built.audioPeak))): \(why)"
+        )
+        lines.append(
+            "+ \(container == .adts ? "ADTS framing and the ID3 timestamp" : container == .mpegTS ? "MPEG-TS packets, PES headers, PAT/PMT" : "moof/mdat boxes") \(Self.kbps(overhead))"
+        )
+        if let poster = choice.poster {
+            if let runt = Self.finalRunt(built.durations, targetDuration: built.targetDuration) {
+                lines.append(
+                    "+ poster \(poster.data.count) bytes in every segment but the last \(Self.kbps(built.peak - built.peakWithoutPoster)) (the last, \(fixedPoint(built.durations[runt], decimals: 3)) s, is under half the \(built.targetDuration) s target duration: no peak window measures it alone, so it goes without the poster; docs/measurement.md, \"Runt segments\")"
+                )
+            } else {
+                lines.append(
+                    "+ poster \(poster.data.count) bytes in every segment \(Self.kbps(built.peak - built.peakWithoutPoster))"
+                )
+            }
+        }
+        lines.append(
+            "= peak \(Self.kbps(built.peak)) (average \(Self.kbps(built.average))) within the \(Self.kbps(budget)) budget"
+        )
+        if let nextStep = choice.nextStep { lines.append(nextStep) }
+
+        return lines
+    }
+
+    /// The other languages, at the rate chosen for the first, with the same poster: each is cut
+    /// like the first and fits the budget on its own.
+    func otherLanguages(
+        _ languages: [LanguageRendition], beside built: BuiltVariant, poster: Poster?, source: Source,
+        container: AudioVariantContainer, budget: Int, analysis: StreamAnalysis
+    ) throws(EmbedError) -> [(language: LanguageRendition, built: BuiltVariant)] {
+        let segments = source.playlist.segments
+        let targetDuration = source.playlist.targetDuration ?? Int(segments.map(\.duration).max()?.rounded(.up) ?? 1)
+        var others: [(language: LanguageRendition, built: BuiltVariant)] = []
+        for language in languages.dropFirst() {
+            let other = language.source
+            try preflight(other, other.playlist.segments)
+            guard other.playlist.segments.map(\.duration) == segments.map(\.duration),
+                try variantContainer(other.measurement) == container
+            else {
+                throw EmbedError(
+                    "\(other.uri) (\(language.rendition.language ?? "?")): its segments are not cut like \(source.uri)'s (the same EXTINF, the same container); an audio-only group needs renditions that switch segment for segment — use --audio-from to build from one of them"
+                )
+            }
+            let start = SegmentSession.timelineStart(
+                analysis, sequence: other.playlist.segments.first?.mediaSequence ?? other.playlist.mediaSequence,
+                excluding: other.playlistURI)
+            let candidate = try build(
+                Self.inputs(other), container: container, rate: built.rate, poster: poster, segments: segments,
+                targetDuration: targetDuration, timelineStart: start)
+            guard candidate.peak <= budget else {
+                throw EmbedError(
+                    "\(other.uri) (\(language.rendition.language ?? "?")): \(refusal(candidate, budget: budget)) at the rate chosen for \(source.uri); use --audio-bitrate to choose a lower one for every language"
+                )
+            }
+            others.append((language, candidate))
+        }
+        return others
+    }
+
+    /// The multivariant playlist with `lines` added: in the place of the variant replaced, else
+    /// at the end; the variant this command added before, and its renditions, removed.
+    func editedMaster(
+        _ masterBytes: [UInt8], adding lines: [String], replacing: [VariantStream], replaced: [VariantStream],
+        analysis: StreamAnalysis
+    ) -> [UInt8] {
         var master = masterBytes
-        let replacing = ours.sorted { $0.line > $1.line }
         var removedLines = (replacing + replaced).map { $0.line...$0.uriLine }
         if !replacing.isEmpty { removedLines += ownRenditionLines(analysis) }
         for range in removedLines.sorted(by: { $0.lowerBound > $1.lowerBound }) {
@@ -459,33 +554,8 @@ package struct AudioOnlyVariantBuilder: Sendable {
         } else {
             master = Self.appendingLines(lines, to: master)
         }
-        let dropped = replacing.isEmpty ? [] : ownFiles(analysis, layout)
-        let output = try write(layout: layout, master: master, lock: lock, additions: additions, dropped: dropped)
-        lock?.release()
-
-        var outcome = AudioOnlyOutcome(
-            action: !replaced.isEmpty ? .replaced : replacing.isEmpty ? .added : .rebuilt, output: output,
-            variantURI: variantURI)
-        outcome.replaced = replaced.map(\.uri)
-        outcome.source = source.uri
-        outcome.segments = built.segments.count
-        outcome.audioBitRate = built.rate
-        outcome.peak = ([built] + others.map(\.built)).map(\.peak).max()
-        outcome.average = ([built] + others.map(\.built)).map(\.average).max()
-        outcome.codecs = codecs
-        outcome.languages = languages.compactMap { $0.rendition.language }
-        outcome.arithmetic = arithmetic
-        outcome.fittedImage = fitted
-        outcome.largestStartOffset = zip(built.audio.firstPTS, built.audio.sourceFirstPTS).map {
-            Double(abs($0 - $1)) / 90_000
-        }.max()
-        let verification = try await recheck(output, layout: layout)
-        outcome.verification = verification
-        outcome.verdict = verdict(verification, output)
-        return outcome
+        return master
     }
-
-    // MARK: - Source
 
     struct Source {
         var uri: String
