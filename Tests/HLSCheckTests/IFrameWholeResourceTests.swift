@@ -76,4 +76,28 @@ import Testing
         let unread = try await Self.findings(try Self.master(folder, bandwidth: peak / 2), playlistOnly: true)
         #expect(unread.isEmpty, "\(unread)")
     }
+
+    /// An I-frame resource that cannot be read is reported where its I-frame playlist names it,
+    /// with why, and its I-frame playlist's bandwidth is not judged from the rest.
+    @Test func anUnreadableIFrameResourceIsReportedAndNotMeasured() async throws {
+        let folder = try TemporaryFolder()
+        let sizes = try Self.make(folder)
+        let peak = try #require(sizes.max()) * 8 / 2
+        // iframe1.ts gone, iframe2.ts a FIFO nobody writes to: reading it would hang.
+        try FileManager.default.removeItem(atPath: folder.path("iframe1.ts"))
+        try FileManager.default.removeItem(atPath: folder.path("iframe2.ts"))
+        #expect(mkfifo(folder.path("iframe2.ts"), 0o600) == 0)
+
+        var configuration = CheckConfiguration()
+        Profile.appleIOS.configure(&configuration)
+        let report = try await Checker(configuration: configuration).check(
+            try Self.master(folder, bandwidth: peak / 4))
+        let unreadable = report.diagnostics.filter { $0.rule == "segment-unreadable" }
+        #expect(unreadable.map { $0.location?.line } == [8, 10], "\(unreadable)")
+        #expect(unreadable.allSatisfy { $0.location?.uri.hasSuffix("iframes.m3u8") == true })
+        #expect(unreadable.first?.message.contains("I-frame segment iframe1.ts: No such file") == true)
+        #expect(unreadable.last?.message.contains("I-frame segment iframe2.ts: is a FIFO") == true)
+        // Two of three sizes unknown: no bandwidth verdict from the one that was read.
+        #expect(!report.diagnostics.contains { $0.rule == "iframe-bandwidth-mismatch" }, "\(report.diagnostics)")
+    }
 }

@@ -1,6 +1,7 @@
 import HLSPlaylist
 import MediaFormats
 import MediaInspection
+import StreamSources
 
 /// What reading the resources of one I-frame playlist showed: whether each resource starts with
 /// its Media Initialization Section (bis-22 §4.4.3.6), whether each fMP4 I-frame's byte range
@@ -34,6 +35,28 @@ package struct IFramePlaylistInspection: Sendable, Hashable {
     /// whole, keyed by resolved URI: what a player fetches for that I-frame, from which its
     /// segment bit rate comes (bis-22 §4.4.6.3). A resource that could not be read is absent.
     package var wholeResourceBytes: [String: Int] = [:]
+    /// Resources of I-frame segments that could not be read, keyed by resolved URI: the segment
+    /// that names each first, and why.
+    package var unreadable: [String: UnreadableResource] = [:]
+
+    /// An I-frame resource that could not be read.
+    package struct UnreadableResource: Sendable, Hashable {
+        /// The URI as the playlist writes it.
+        package var uri: String
+        package var line: Int
+        package var reason: String
+    }
+}
+
+extension IFramePlaylistInspection {
+    /// Records that the resource `uri` of `segment` could not be read (the first segment that
+    /// names it), with the reader's reason.
+    mutating func noteUnreadable(_ segment: MediaSegment, at uri: String, _ error: any Error) {
+        guard unreadable[uri] == nil else { return }
+        unreadable[uri] = UnreadableResource(
+            uri: segment.uri, line: segment.extinfLine ?? segment.uriLine,
+            reason: (error as? InputReadError)?.reason ?? "\(error)")
+    }
 }
 
 extension MediaMeasurer {
@@ -105,7 +128,11 @@ extension MediaMeasurer {
                         bytes = clear
                     }
                 }
-            } catch { continue }  // an unreadable resource or key is segment-unreadable's, not this rule's
+            } catch {
+                // segment-unreadable reports it; the section of a resource that was not read is not judged.
+                result.noteUnreadable(first.segment, at: uri, error)
+                continue
+            }
             let end = first.range.flatMap { $0.offset > 0 ? $0.offset : nil }
             if let reason = InitializationSectionShape.problem(inPrefix: bytes, endsAt: end) {
                 let decrypted = key == nil ? "" : " (decrypted with the AES-128 key and IV of its first I-frame)"
@@ -117,9 +144,12 @@ extension MediaMeasurer {
         // resources not opened above (under EXT-X-MAP, or another encryption) is read too.
         for segment in segments where segment.byteRange == nil && segment.unreadableByteRangeLine == nil {
             let uri = resolved(segment)
-            guard result.wholeResourceBytes[uri] == nil, let resource = try? await source.open(uri, range: nil)
-            else { continue }
-            result.wholeResourceBytes[uri] = resource.count
+            guard result.wholeResourceBytes[uri] == nil, result.unreadable[uri] == nil else { continue }
+            do {
+                result.wholeResourceBytes[uri] = try await source.open(uri, range: nil).count
+            } catch {
+                result.noteUnreadable(segment, at: uri, error)
+            }
         }
 
         // The I-frames whose codecs are read: the first of each resource and after each discontinuity.
