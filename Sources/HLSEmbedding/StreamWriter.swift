@@ -195,95 +195,8 @@ struct StreamWriter {
         var created: [String] = []
         var committed = false
         do throws(EmbedError) {
-            // 3. New segments under new names; unchanged ones stay (or are linked into the copy).
-            // First every new segment as a temporary file, then one flush for all of them (not
-            // one fsync per file), then each gets its name: no name ever points at bytes that
-            // are not on disk yet.
-            var newURIs: [String: [Int: String]] = [:]
-            var renamedFolders = Set<String>()
-            // Files whose byte ranges moved: every line naming them (EXT-X-MAP included) now
-            // names the new file, so the old one is not an init section that stays.
-            var movedFiles = Set<String>()
-            var pending: [PendingSegment] = []
-            // A segment file several target playlists list (an audio-only variant and an audio
-            // rendition with the same segments) gets one temporary and one new name; the other
-            // playlists' lines wait here for it.
-            var pendingFiles: [String: String] = [:]
-            var sharedUses: [String: [PendingSegment]] = [:]
-            do throws(EmbedError) {
-                try produce { (rewritten: RewrittenFile) throws(EmbedError) in
-                    let bytes = rewritten.bytes
-                    let playlist = layout.relative(rewritten.playlistURI)
-                    let file = layout.relative(URIResolver.resolve(rewritten.uri, against: rewritten.playlistURI))
-                    let (folder, name) = Tree.split(file)
-                    let sourceFolder = try source.folder(folder)
-                    let (original, unchanged) = try sourceFolder.status(name, holding: bytes)
-                    if unchanged {
-                        if !inPlace { try tree.copy(file, from: source, run: run, progress: progress) }
-                        return
-                    }
-                    // Under --keep-names over its own name, unless its byte ranges move with it
-                    // (ByteRangedFile: the old playlist's ranges fit the old file only).
-                    let overOwnName = keepNames && !rewritten.rangesMove
-                    let fingerprint = overOwnName ? "" : rewritten.fingerprint ?? SegmentName.fingerprint(bytes)
-                    let newName = overOwnName ? name : SegmentName.renamed(name, fingerprint: fingerprint)
-                    if rewritten.rangesMove { movedFiles.insert(file) }
-                    let target = try tree.folder(folder)
-                    let use = PendingSegment(
-                        folder: folder, temporary: "", newName: newName, overOwnName: overOwnName, playlist: playlist,
-                        edits: rewritten.lines { overOwnName ? $0 : SegmentName.renamed($0, fingerprint: fingerprint) })
-                    if let earlier = pendingFiles[Tree.join(folder, newName)] {
-                        guard try target.read(earlier) == bytes else {
-                            throw EmbedError(
-                                "\(tree.absolute(file)): two playlists list this segment and its rewritten bytes differ between them under one new name (\(newName)); embed cannot write both — give each playlist its own segment files"
-                            )
-                        }
-                        sharedUses[Tree.join(folder, newName), default: []].append(use)
-                        return
-                    }
-                    let temporary = try target.temporary(
-                        for: newName, run: run, bytes: bytes[...], like: original, owner: inPlace,
-                        flush: false, progress: progress)
-                    pendingFiles[Tree.join(folder, newName)] = temporary
-                    var first = use
-                    first.temporary = temporary
-                    pending.append(first)
-                }
-                for (folder, entries) in Dictionary(grouping: pending, by: \.folder).sorted(by: { $0.key < $1.key }) {
-                    try tree.folder(folder).flushAll(entries.map(\.temporary))
-                }
-                while !pending.isEmpty {
-                    let next = pending.removeFirst()
-                    let target = try tree.folder(next.folder)
-                    if next.overOwnName {
-                        // Over the segment of the same name: rename(2) replaces it whole.
-                        try target.replace(next.newName, with: next.temporary, progress: progress)
-                    } else if try target.createExclusively(next.newName, with: next.temporary, progress: progress) {
-                        created.append(Tree.join(next.folder, next.newName))
-                    } else {
-                        // Written before (the same poster again): the same bytes may stay, others may not.
-                        let same = try target.read(next.newName) == target.read(next.temporary)
-                        _ = try? target.removeFile(next.temporary, progress: WriteProgress(hook: nil))
-                        guard same else {
-                            throw EmbedError(
-                                "\(PathString.join(target.path, next.newName)) exists with other content; embed does not overwrite it — move it away and run again"
-                            )
-                        }
-                    }
-                    renamedFolders.insert(next.folder)
-                    for use in [next] + sharedUses[Tree.join(next.folder, next.newName), default: []] {
-                        newURIs[use.playlist, default: [:]].merge(use.edits) { $1 }
-                    }
-                }
-            } catch {
-                // Temporaries that never got their name.
-                for leftover in pending {
-                    _ = try? tree.folder(leftover.folder, create: false).removeFile(
-                        leftover.temporary, progress: WriteProgress(hook: nil))
-                }
-                throw error
-            }
-            for folder in renamedFolders { try tree.folder(folder).sync() }
+            let (newURIs, movedFiles) = try writeNewSegments(
+                produce, tree: tree, source: source, run: run, progress: progress, created: &created)
 
             // New files: segments under names nothing else has, then their playlists.
             for addition in additions.filter({ !$0.isPlaylist }) + additions.filter(\.isPlaylist) {
@@ -311,7 +224,7 @@ struct StreamWriter {
                 }
             }
 
-            // 4. The playlists: the media playlists, then the input last — each computed first
+            // The playlists: the media playlists, then the input last — each computed first
             // from the bytes the analysis read (all of them still there, or none is replaced).
             let playlists = try newPlaylists(master: master, targets: targetPlaylists, newURIs: newURIs, source: source)
             for (playlist, bytes) in playlists {
@@ -326,28 +239,9 @@ struct StreamWriter {
                 committed = true
             }
 
-            // 5. What no playlist references any more.
-            var referenced = Set(layout.playlists).union(layout.otherFiles.subtracting(movedFiles))
-            for segment in layout.segments where !dropped.contains(segment.file) {
-                if let uri = newURIs[segment.playlist]?[segment.line] {
-                    referenced.insert(Tree.join(PathString.parent(segment.file), PathString.lastComponent(uri)))
-                } else {
-                    referenced.insert(segment.file)
-                }
-            }
-            referenced.subtract(dropped)
-            referenced.formUnion(additions.map(\.file))
-            let unreferenced = replaced.subtracting(referenced)
-            let keptForOthers = Self.listedByOtherPlaylists(
-                unreferenced, tree: tree,
-                ours: Set(layout.playlists + additions.filter(\.isPlaylist).map(\.file)).union(replaced), report: report
-            )
-            for file in unreferenced.subtracting(keptForOthers).sorted() {
-                let (folder, name) = Tree.split(file)
-                if let parent = try? tree.folder(folder, create: false) {
-                    try parent.removeFile(name, progress: progress)
-                }
-            }
+            try removeUnreferenced(
+                replaced, dropped: dropped, additions: additions, newURIs: newURIs, movedFiles: movedFiles, tree: tree,
+                progress: progress)
             tree.syncAll()
             try EmbedJournal.remove(in: held.folder, progress: progress)
         } catch {
@@ -365,6 +259,135 @@ struct StreamWriter {
             throw error
         }
         return tree.absolute(layout.rootPlaylist)
+    }
+
+    /// What no playlist references any more, of what the destination's playlists referenced
+    /// before (`replaced`), removed, unless a playlist of another stream lists it.
+    private func removeUnreferenced(
+        _ replaced: Set<String>, dropped: Set<String>, additions: [Addition], newURIs: [String: [Int: String]],
+        movedFiles: Set<String>, tree: Tree, progress: WriteProgress
+    ) throws(EmbedError) {
+        var referenced = Set(layout.playlists).union(layout.otherFiles.subtracting(movedFiles))
+        for segment in layout.segments where !dropped.contains(segment.file) {
+            if let uri = newURIs[segment.playlist]?[segment.line] {
+                referenced.insert(Tree.join(PathString.parent(segment.file), PathString.lastComponent(uri)))
+            } else {
+                referenced.insert(segment.file)
+            }
+        }
+        referenced.subtract(dropped)
+        referenced.formUnion(additions.map(\.file))
+        let unreferenced = replaced.subtracting(referenced)
+        let keptForOthers = Self.listedByOtherPlaylists(
+            unreferenced, tree: tree,
+            ours: Set(layout.playlists + additions.filter(\.isPlaylist).map(\.file)).union(replaced), report: report
+        )
+        for file in unreferenced.subtracting(keptForOthers).sorted() {
+            let (folder, name) = Tree.split(file)
+            if let parent = try? tree.folder(folder, create: false) {
+                try parent.removeFile(name, progress: progress)
+            }
+        }
+    }
+
+    /// New segments under new names; unchanged ones stay (or are linked into the copy).
+    /// First every new segment as a temporary file, then one flush for all of them (not
+    /// one fsync per file), then each gets its name: no name ever points at bytes that
+    /// are not on disk yet.
+    ///
+    /// Returns each target playlist's new lines (by 1-based line) and the files whose byte
+    /// ranges moved; `created` gets every name this run made, for the caller to take back.
+    private func writeNewSegments(
+        _ produce: (Put) throws(EmbedError) -> Void, tree: Tree, source: Tree, run: String, progress: WriteProgress,
+        created: inout [String]
+    ) throws(EmbedError) -> (newURIs: [String: [Int: String]], movedFiles: Set<String>) {
+        let inPlace = destination == .inPlace
+        var newURIs: [String: [Int: String]] = [:]
+        var renamedFolders = Set<String>()
+        // Files whose byte ranges moved: every line naming them (EXT-X-MAP included) now
+        // names the new file, so the old one is not an init section that stays.
+        var movedFiles = Set<String>()
+        var pending: [PendingSegment] = []
+        // A segment file several target playlists list (an audio-only variant and an audio
+        // rendition with the same segments) gets one temporary and one new name; the other
+        // playlists' lines wait here for it.
+        var pendingFiles: [String: String] = [:]
+        var sharedUses: [String: [PendingSegment]] = [:]
+        do throws(EmbedError) {
+            try produce { (rewritten: RewrittenFile) throws(EmbedError) in
+                let bytes = rewritten.bytes
+                let playlist = layout.relative(rewritten.playlistURI)
+                let file = layout.relative(URIResolver.resolve(rewritten.uri, against: rewritten.playlistURI))
+                let (folder, name) = Tree.split(file)
+                let sourceFolder = try source.folder(folder)
+                let (original, unchanged) = try sourceFolder.status(name, holding: bytes)
+                if unchanged {
+                    if !inPlace { try tree.copy(file, from: source, run: run, progress: progress) }
+                    return
+                }
+                // Under --keep-names over its own name, unless its byte ranges move with it
+                // (ByteRangedFile: the old playlist's ranges fit the old file only).
+                let overOwnName = keepNames && !rewritten.rangesMove
+                let fingerprint = overOwnName ? "" : rewritten.fingerprint ?? SegmentName.fingerprint(bytes)
+                let newName = overOwnName ? name : SegmentName.renamed(name, fingerprint: fingerprint)
+                if rewritten.rangesMove { movedFiles.insert(file) }
+                let target = try tree.folder(folder)
+                let use = PendingSegment(
+                    folder: folder, temporary: "", newName: newName, overOwnName: overOwnName, playlist: playlist,
+                    edits: rewritten.lines { overOwnName ? $0 : SegmentName.renamed($0, fingerprint: fingerprint) })
+                if let earlier = pendingFiles[Tree.join(folder, newName)] {
+                    guard try target.read(earlier) == bytes else {
+                        throw EmbedError(
+                            "\(tree.absolute(file)): two playlists list this segment and its rewritten bytes differ between them under one new name (\(newName)); embed cannot write both — give each playlist its own segment files"
+                        )
+                    }
+                    sharedUses[Tree.join(folder, newName), default: []].append(use)
+                    return
+                }
+                let temporary = try target.temporary(
+                    for: newName, run: run, bytes: bytes[...], like: original, owner: inPlace,
+                    flush: false, progress: progress)
+                pendingFiles[Tree.join(folder, newName)] = temporary
+                var first = use
+                first.temporary = temporary
+                pending.append(first)
+            }
+            for (folder, entries) in Dictionary(grouping: pending, by: \.folder).sorted(by: { $0.key < $1.key }) {
+                try tree.folder(folder).flushAll(entries.map(\.temporary))
+            }
+            while !pending.isEmpty {
+                let next = pending.removeFirst()
+                let target = try tree.folder(next.folder)
+                if next.overOwnName {
+                    // Over the segment of the same name: rename(2) replaces it whole.
+                    try target.replace(next.newName, with: next.temporary, progress: progress)
+                } else if try target.createExclusively(next.newName, with: next.temporary, progress: progress) {
+                    created.append(Tree.join(next.folder, next.newName))
+                } else {
+                    // Written before (the same poster again): the same bytes may stay, others may not.
+                    let same = try target.read(next.newName) == target.read(next.temporary)
+                    _ = try? target.removeFile(next.temporary, progress: WriteProgress(hook: nil))
+                    guard same else {
+                        throw EmbedError(
+                            "\(PathString.join(target.path, next.newName)) exists with other content; embed does not overwrite it — move it away and run again"
+                        )
+                    }
+                }
+                renamedFolders.insert(next.folder)
+                for use in [next] + sharedUses[Tree.join(next.folder, next.newName), default: []] {
+                    newURIs[use.playlist, default: [:]].merge(use.edits) { $1 }
+                }
+            }
+        } catch {
+            // Temporaries that never got their name.
+            for leftover in pending {
+                _ = try? tree.folder(leftover.folder, create: false).removeFile(
+                    leftover.temporary, progress: WriteProgress(hook: nil))
+            }
+            throw error
+        }
+        for folder in renamedFolders { try tree.folder(folder).sync() }
+        return (newURIs, movedFiles)
     }
 
     /// `--in-place` on a media playlist without EXT-X-ENDLIST (RFC 8216 §4.3.3.4: more segments
