@@ -41,19 +41,20 @@ package struct SegmentUnreadableRule: Rule {
     package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         // Segments outside the stream's root were never read: uri-outside-root reports them.
         let outside = stream.loaded.outsideRootURIs
-        var reported: Set<String> = []
+        var listed: Set<String> = []
         let media = measuredRecords(stream).compactMap { measurement, record -> Finding? in
             let resolved = URIResolver.resolve(record.uri, against: measurement.playlistURI)
+            listed.insert(resolved)
             guard let problem = record.problem, !outside.contains(resolved) else { return nil }
-            reported.insert(resolved)
             return Finding(
                 "segment \(record.uri): \(problem); it is left out of this playlist's bit-rate measurement\(Self.gapAdvice(problem))",
                 at: SourceLocation(uri: measurement.playlistURI, line: record.line))
         }
-        // I-frame resources of their own (a resource a media playlist lists too is reported there).
+        // I-frame resources of their own: a resource a media playlist lists too is judged there
+        // (by its record, which may stand in for a read this check did not make).
         let iFrames = stream.iFramePlaylists.values.sorted { $0.playlistURI < $1.playlistURI }.flatMap { inspection in
             inspection.unreadable.sorted { $0.value.line < $1.value.line }.compactMap { uri, resource -> Finding? in
-                guard !reported.contains(uri), !outside.contains(uri) else { return nil }
+                guard !listed.contains(uri), !outside.contains(uri) else { return nil }
                 return Finding(
                     "I-frame segment \(resource.uri): \(resource.reason); it is left out of this I-frame playlist's bit-rate measurement\(Self.gapAdvice(resource.reason))",
                     at: SourceLocation(uri: inspection.playlistURI, line: resource.line))
