@@ -82,6 +82,8 @@ public final class HTTPTestServer: Sendable {
         var counts: [String: Int] = [:]
         var requests: [ReceivedRequest] = []
         var openConnections = 0
+        /// Tasks waiting for the last connection to close.
+        var waitingForNoConnection: [CheckedContinuation<Void, Never>] = []
     }
 
     /// Serves `folder` on 127.0.0.1 at a free port; with `tls` (certificate and key PEM files),
@@ -163,12 +165,16 @@ public final class HTTPTestServer: Sendable {
     /// Connections a client holds open to the server now.
     public var openConnections: Int { state.withLockedValue { $0.openConnections } }
 
-    /// Waits until no client holds a connection open, or `limit` has passed; returns how many
-    /// are still open.
-    public func connectionsOpen(after limit: Duration) async -> Int {
-        let deadline = ContinuousClock.now.advanced(by: limit)
-        while openConnections > 0, ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(10)) }
-        return openConnections
+    /// Returns once no client holds a connection open: when the last one closes, not by polling
+    /// (a connection that never closes leaves the test to its time limit).
+    public func noConnectionOpen() async {
+        await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
+            let open = state.withLockedValue { state in
+                if state.openConnections > 0 { state.waitingForNoConnection.append(waiter) }
+                return state.openConnections > 0
+            }
+            if !open { waiter.resume() }
+        }
     }
 
     public func stop() async {
@@ -190,7 +196,13 @@ private final class ConnectionCounter: ChannelInboundHandler, Sendable {
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        state.withLockedValue { $0.openConnections -= 1 }
+        let waiters = state.withLockedValue { state in
+            state.openConnections -= 1
+            guard state.openConnections == 0 else { return [CheckedContinuation<Void, Never>]() }
+            defer { state.waitingForNoConnection = [] }
+            return state.waitingForNoConnection
+        }
+        waiters.forEach { $0.resume() }
         context.fireChannelInactive()
     }
 }
