@@ -161,12 +161,8 @@ package struct FormatChangeWithoutDiscontinuityRule: Rule {
 
     package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         stream.measuredPlaylists.compactMap { measurement in
-            var previous: SegmentRecord?
-            for record in measurement.inspectedRecords {
-                defer { previous = record }
-                guard let before = previous, record.mediaSequence == before.mediaSequence + 1, !record.discontinuity,
-                    let change = change(from: before, to: record)
-                else { continue }
+            for (before, record) in joins(measurement.inspectedRecords) {
+                guard let change = change(from: before, to: record) else { continue }
                 return Finding(
                     "at segment \(record.uri) \(change) with no EXT-X-DISCONTINUITY before it: mark the change with EXT-X-DISCONTINUITY",
                     at: measurement.location(of: record))

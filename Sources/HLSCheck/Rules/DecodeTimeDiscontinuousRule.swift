@@ -24,12 +24,7 @@ package struct DecodeTimeDiscontinuousRule: Rule {
     package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         stream.timedPlaylists.flatMap { measurement -> [Finding] in
             var findings: [Finding] = []
-            var previous: SegmentRecord?
-            for record in measurement.inspectedRecords {
-                defer { previous = record }
-                guard let before = previous, record.mediaSequence == before.mediaSequence + 1, !record.discontinuity,
-                    !record.decodeSpans.isEmpty
-                else { continue }
+            for (before, record) in joins(measurement.inspectedRecords) where !record.decodeSpans.isEmpty {
                 let mismatches = record.decodeSpans.compactMap { span -> String? in
                     guard
                         let end = before.decodeSpans.first(where: {

@@ -16,7 +16,7 @@ private func demuxedRecords(_ stream: StreamAnalysis) -> [(PlaylistMeasurement, 
 
 /// Consecutive pairs of demuxed records that follow each other in the playlist (media sequence
 /// numbers one apart): the joins a player crosses without being told of a discontinuity.
-private func joins(_ records: LazyFilterSequence<SegmentRecords>) -> some Sequence<
+func joins(_ records: LazyFilterSequence<SegmentRecords>) -> some Sequence<
     (previous: SegmentRecord, next: SegmentRecord)
 > {
     zip(records, records.dropFirst()).lazy.compactMap { previous, next in

@@ -45,11 +45,7 @@ package struct TrackChangeWithoutDiscontinuityRule: Rule {
     package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         stream.timedPlaylists.flatMap { measurement -> [Finding] in
             var findings: [Finding] = []
-            var previous: SegmentRecord?
-            for record in measurement.inspectedRecords {
-                defer { previous = record }
-                guard let before = previous, record.mediaSequence == before.mediaSequence + 1, !record.discontinuity
-                else { continue }
+            for (before, record) in joins(measurement.inspectedRecords) {
                 let changes = Self.changes(from: before, to: record)
                 guard !changes.isEmpty else { continue }
                 findings.append(
