@@ -1,5 +1,4 @@
 import CHLSSystem
-import Dispatch
 import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
@@ -9,7 +8,6 @@ import Musl
 import Darwin
 #endif
 import MediaFormats
-import Synchronization
 
 /// One open folder. Every operation is relative to its descriptor and never follows a symbolic
 /// link in the last component, so a name swapped for a link after we looked at it cannot
@@ -19,6 +17,9 @@ final class Folder {
     let descriptor: Int32
     /// For messages only.
     let path: String
+    /// Permission bits that a file created here with them (``createNew(_:bytes:like:progress:)``)
+    /// was found to have: no umask bit or default ACL of this folder takes any of them away.
+    private var createsExactly: Set<mode_t> = []
 
     private init(descriptor: Int32, path: String) {
         self.descriptor = descriptor
@@ -158,15 +159,20 @@ final class Folder {
         return temporary
     }
 
-    /// Writes `bytes` to `descriptor` in `WriteProgress.chunk`s, a write step each (without
-    /// `progress`, all at once); the failure (naming `full`), or nil.
+    /// Writes `bytes` to `descriptor` in `WriteProgress.chunk`s, a write step each (when nothing
+    /// watches the steps, all at once, the steps counted alike); the failure (naming `full`), or nil.
     private static func writeAll(
-        _ bytes: ArraySlice<UInt8>, to descriptor: Int32, named full: String, progress: WriteProgress?
+        _ bytes: ArraySlice<UInt8>, to descriptor: Int32, named full: String, progress: WriteProgress
     ) -> EmbedError? {
         var offset = bytes.startIndex
+        if !progress.isWatched {
+            for _ in 0..<((bytes.count + WriteProgress.chunk - 1) / WriteProgress.chunk) {
+                do { try progress.step() } catch { return error }
+            }
+        }
         while offset < bytes.endIndex {
-            let end = progress == nil ? bytes.endIndex : min(offset + WriteProgress.chunk, bytes.endIndex)
-            do { try progress?.step() } catch { return error }
+            let end = progress.isWatched ? min(offset + WriteProgress.chunk, bytes.endIndex) : bytes.endIndex
+            if progress.isWatched { do { try progress.step() } catch { return error } }
             let written = bytes[offset..<end].withUnsafeBytes { systemWrite(descriptor, $0.baseAddress, $0.count) }
             if written < 0, errno == EINTR { continue }
             guard written > 0 else { return EmbedError("\(full): cannot write: \(lastError())") }
@@ -182,15 +188,26 @@ final class Folder {
         -> Bool
     {
         let full = PathString.join(path, name)
+        let mode = like.map { $0.st_mode & 0o7777 } ?? 0o644
         try progress.step()
-        let descriptor = openat(self.descriptor, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        // Created with its permission bits: the umask (or the folder's default ACL) only takes
+        // bits away, and takes the same ones from every file created here with the same bits —
+        // so the first such file's fstat tells whether an fchmod is needed, for all of them
+        // (it rarely is; an fchmod dirties the new inode once more).
+        let descriptor = openat(
+            self.descriptor, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode & 0o777)
         guard descriptor >= 0 else {
             if errno == EEXIST { return false }
             throw EmbedError("\(full): cannot create it: \(lastError())")
         }
         var failure: EmbedError?
-        if fchmod(descriptor, like.map { $0.st_mode & 0o7777 } ?? 0o644) != 0 {
-            failure = EmbedError("\(full): cannot set its permissions: \(lastError())")
+        if !createsExactly.contains(mode) {
+            var created = stat()
+            if fstat(descriptor, &created) == 0, created.st_mode & 0o7777 == mode {
+                createsExactly.insert(mode)
+            } else if fchmod(descriptor, mode) != 0 {
+                failure = EmbedError("\(full): cannot set its permissions: \(lastError())")
+            }
         }
         if failure == nil { failure = Self.writeAll(bytes, to: descriptor, named: full, progress: progress) }
         close(descriptor)
@@ -199,72 +216,6 @@ final class Folder {
             throw failure
         }
         return true
-    }
-
-    /// One file for ``createAll(_:)``: the descriptor of its folder (kept open by the caller for
-    /// the whole call), its name, its path for messages, its bytes and permission bits.
-    struct NewFile: Sendable {
-        var folder: Int32
-        var name: String
-        var full: String
-        var bytes: [UInt8]
-        var mode: mode_t
-    }
-
-    /// What ``createAll(_:)`` did with one file: created it, found the name taken (nothing
-    /// written), or failed (nothing left under the name).
-    enum Creation: Sendable {
-        case created
-        case exists
-        case failed(EmbedError)
-    }
-
-    /// ``createNew(_:bytes:like:progress:)`` for many files, two at a time (both cores; each
-    /// file is written by one thread, whole, in one write), the outcomes in the order of `files`
-    /// whichever finishes first. Only for a folder nobody can see yet, and only for distinct
-    /// names (two files of one name would race for it). The caller counts the write steps.
-    static func createAll(_ files: [NewFile]) -> [Creation] {
-        let workers = min(2, files.count)
-        guard workers > 1 else { return files.map(create) }
-        guard #available(macOS 15, *) else { return files.map(create) }  // Mutex; always there on Linux
-        return createConcurrently(files, workers: workers)
-    }
-
-    @available(macOS 15, *)
-    private static func createConcurrently(_ files: [NewFile], workers: Int) -> [Creation] {
-        let outcomes = Mutex([Creation?](repeating: nil, count: files.count))
-        DispatchQueue.concurrentPerform(iterations: workers) { worker in
-            for index in stride(from: worker, to: files.count, by: workers) {
-                let outcome = create(files[index])
-                outcomes.withLock { $0[index] = outcome }
-            }
-        }
-        return outcomes.withLock { $0.map { $0 ?? .failed(EmbedError("a file of the copy was not written")) } }
-    }
-
-    private static func create(_ file: NewFile) -> Creation {
-        // Created with its permission bits (the folder is nobody's yet): the umask only takes
-        // bits away, so an fstat tells whether an fchmod is needed — it rarely is, and an fstat
-        // costs the kernel less than an fchmod, which dirties the new inode once more.
-        let descriptor = openat(
-            file.folder, file.name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, file.mode & 0o777)
-        guard descriptor >= 0 else {
-            return errno == EEXIST ? .exists : .failed(EmbedError("\(file.full): cannot create it: \(lastError())"))
-        }
-        var failure: EmbedError?
-        var created = stat()
-        if fstat(descriptor, &created) != 0 || created.st_mode & 0o7777 != file.mode,
-            fchmod(descriptor, file.mode) != 0
-        {
-            failure = EmbedError("\(file.full): cannot set its permissions: \(lastError())")
-        }
-        if failure == nil { failure = writeAll(file.bytes[...], to: descriptor, named: file.full, progress: nil) }
-        close(descriptor)
-        if let failure {
-            unlinkat(file.folder, file.name, 0)
-            return .failed(failure)
-        }
-        return .created
     }
 
     /// `name` becomes a hard link to `source` (a copy when the filesystems differ or the link is
@@ -394,6 +345,10 @@ final class WriteProgress {
     init(hook: (@Sendable (Int) -> Void)?) {
         self.hook = hook
     }
+
+    /// Whether a hook sees each step (tests stop the process at one): a write then goes in
+    /// chunks, a step each; else at once, its steps counted all the same.
+    var isWatched: Bool { hook != nil }
 
     func step() throws(EmbedError) {
         steps += 1

@@ -385,7 +385,8 @@ package struct PosterEmbedder: Sendable {
     /// The rewrite itself runs in order (the TS continuity counters and packed-audio timestamps
     /// run on from segment to segment); what only looks at the new bytes — our readers' scan for
     /// the re-check and the fingerprint that names the new file — runs beside it in child tasks,
-    /// at most ``scansInFlight`` at once, each result stored at its segment's index: the plan
+    /// a batch of ``scanBatch`` segments each, at most ``scanBatchesInFlight`` at once, each
+    /// result stored at its segment's index: the plan
     /// does not depend on which task finishes first.
     /// `sourceBytes`: segments read already (the analysis's), taken instead of reading their files.
     func rewritePlan(
@@ -408,8 +409,9 @@ package struct PosterEmbedder: Sendable {
             var failure: EmbedError?
             // The same shape as SegmentInspector.inspectAll: no nested function captures the
             // group (a release build of Swift 6.3.1 miscompiled that shape).
-            await withTaskGroup(of: (Int, SegmentFacts, String).self) { group in
+            await withTaskGroup(of: [(Int, SegmentFacts, String)].self) { group in
                 var inFlight = 0
+                var batch: [ScanItem] = []
                 for (index, (segment, record)) in work.enumerated() {
                     let path = URIResolver.resolve(segment.uri, against: target.playlistURI)
                     let read = sourceBytes?.take(
@@ -426,21 +428,19 @@ package struct PosterEmbedder: Sendable {
                     sizes.append(bytes.count)
                     kept += bytes.count
                     if kept > Self.keptRewriteBytes { rewritten = nil } else { rewritten?.append(bytes) }
-                    let hasInitSection = segment.map != nil
-                    group.addTask {
-                        (
-                            index, scanner.scannedFacts(uri: path, bytes: bytes, hasInitSection: hasInitSection),
-                            SegmentName.fingerprint(bytes)
-                        )
-                    }
+                    batch.append(ScanItem(index: index, path: path, bytes: bytes, hasInitSection: segment.map != nil))
+                    guard batch.count == Self.scanBatch || index == work.count - 1 else { continue }
+                    let items = batch
+                    batch.removeAll(keepingCapacity: true)
+                    group.addTask { Self.scan(items, with: scanner) }
                     inFlight += 1
-                    if inFlight >= Self.scansInFlight, let (done, facts, fingerprint) = await group.next() {
-                        scans[done] = (facts, fingerprint)
+                    if inFlight >= Self.scanBatchesInFlight, let done = await group.next() {
+                        for (index, facts, fingerprint) in done { scans[index] = (facts, fingerprint) }
                         inFlight -= 1
                     }
                 }
-                while let (done, facts, fingerprint) = await group.next() {
-                    scans[done] = (facts, fingerprint)
+                while let done = await group.next() {
+                    for (index, facts, fingerprint) in done { scans[index] = (facts, fingerprint) }
                 }
             }
             if let failure { throw failure }
@@ -461,9 +461,33 @@ package struct PosterEmbedder: Sendable {
         return plan
     }
 
-    /// Rewritten segments whose scan may wait at once (each holds its bytes until scanned): enough
-    /// to keep the other core busy while this one rewrites.
-    static let scansInFlight = 8
+    /// One rewritten segment for the scan beside the rewrite.
+    struct ScanItem: Sendable {
+        var index: Int
+        var path: String
+        var bytes: [UInt8]
+        var hasInitSection: Bool
+    }
+
+    /// Segments handed to the other core together: one hand-over (a task, a wake-up) per batch
+    /// rather than per segment, and their fingerprints computed side by side
+    /// (`SegmentName.fingerprints`).
+    static let scanBatch = 16
+    /// Batches whose scan may wait at once (each holds its bytes until scanned): enough to keep
+    /// the other core busy while this one rewrites.
+    static let scanBatchesInFlight = 2
+
+    /// Our readers' facts and the fingerprint of each rewritten segment of `items`.
+    static func scan(_ items: [ScanItem], with scanner: SegmentInspector) -> [(Int, SegmentFacts, String)] {
+        let fingerprints = SegmentName.fingerprints(items.map(\.bytes))
+        return zip(items, fingerprints).map { item, fingerprint in
+            (
+                item.index,
+                scanner.scannedFacts(uri: item.path, bytes: item.bytes, hasInitSection: item.hasInitSection),
+                fingerprint
+            )
+        }
+    }
 
     // MARK: - Budget
 

@@ -55,14 +55,55 @@ enum SegmentName {
     /// FNV-1a (64 bit) folded to 32: a name, not a security boundary — a name that exists with
     /// other bytes is refused rather than overwritten.
     static func fingerprint(_ bytes: [UInt8]) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        bytes.withUnsafeBufferPointer { buffer in
-            for byte in buffer {
-                hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+        fingerprints([bytes])[0]
+    }
+
+    /// `fingerprint(_:)` of each of `arrays`. FNV-1a is one chain per array, each step (an xor
+    /// and a multiply) waiting for the one before, so one array at a time leaves the multiplier
+    /// idle most of each step; four arrays' chains interleaved keep it busy, for the same names.
+    static func fingerprints(_ arrays: [[UInt8]]) -> [String] {
+        var hashes = [UInt64](repeating: basis, count: arrays.count)
+        var first = 0
+        while first + 4 <= arrays.count {
+            arrays[first].withUnsafeBufferPointer { a in
+                arrays[first + 1].withUnsafeBufferPointer { b in
+                    arrays[first + 2].withUnsafeBufferPointer { c in
+                        arrays[first + 3].withUnsafeBufferPointer { d in
+                            var (ha, hb, hc, hd) = (basis, basis, basis, basis)
+                            let common = min(a.count, b.count, c.count, d.count)
+                            for index in 0..<common {
+                                ha = (ha ^ UInt64(a[index])) &* prime
+                                hb = (hb ^ UInt64(b[index])) &* prime
+                                hc = (hc ^ UInt64(c[index])) &* prime
+                                hd = (hd ^ UInt64(d[index])) &* prime
+                            }
+                            hashes[first] = hash(a[common...], from: ha)
+                            hashes[first + 1] = hash(b[common...], from: hb)
+                            hashes[first + 2] = hash(c[common...], from: hc)
+                            hashes[first + 3] = hash(d[common...], from: hd)
+                        }
+                    }
+                }
             }
+            first += 4
         }
-        let folded = UInt32(truncatingIfNeeded: hash ^ (hash >> 32))
-        let digits = String(folded, radix: 16)
-        return String(repeating: "0", count: 8 - digits.count) + digits
+        for index in first..<arrays.count {
+            hashes[index] = arrays[index].withUnsafeBufferPointer { hash($0[...], from: basis) }
+        }
+        return hashes.map { hash in
+            let folded = UInt32(truncatingIfNeeded: hash ^ (hash >> 32))
+            let digits = String(folded, radix: 16)
+            return String(repeating: "0", count: 8 - digits.count) + digits
+        }
+    }
+
+    private static let basis: UInt64 = 0xcbf2_9ce4_8422_2325
+    private static let prime: UInt64 = 0x0000_0100_0000_01B3
+
+    /// FNV-1a over `bytes`, starting from `hash`.
+    private static func hash(_ bytes: Slice<UnsafeBufferPointer<UInt8>>, from hash: UInt64) -> UInt64 {
+        var hash = hash
+        for byte in bytes { hash = (hash ^ UInt64(byte)) &* prime }
+        return hash
     }
 }

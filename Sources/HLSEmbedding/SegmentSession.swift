@@ -54,7 +54,8 @@ struct SegmentSession {
     mutating func rewrite(
         _ uri: String, segment: MediaSegment, record: SegmentRecord, poster: Poster?, alreadyRead: [UInt8]? = nil
     ) throws(EmbedError) -> [UInt8] {
-        let path = StreamLayout.file(uri)
+        // The file's path only where it is needed: reading it, or a message.
+        var path: String { StreamLayout.file(uri) }
         let bytes: [UInt8]
         if let alreadyRead { bytes = alreadyRead } else { bytes = try Self.read(path, range: segment.byteRange) }
         do {

@@ -41,49 +41,63 @@ struct StreamLayout: Sendable {
         let loaded = analysis.loaded
         let workingFolder = FileManager.default.currentDirectoryPath
         self.workingFolder = workingFolder
-        var paths = [loaded.rootURI]
+        // Each file's path worked out once (a URI → its file → absolute and standardized),
+        // for the existence check, the common folder and its path relative to that folder.
+        let path = { (uri: String) in Self.standardized(Self.file(uri), in: workingFolder) }
+        var remote = loaded.rootURI.isRemote ? loaded.rootURI : nil
+        let rootPath = path(loaded.rootURI)
+        var playlistPaths: [String: String] = [:]
         var segmentPaths: [(playlist: String, line: Int, file: String)] = []
         var otherPaths: [String] = []
         var mediaPlaylists = loaded.mediaPlaylists
         // A media playlist given as the input is only in `root`.
         if loaded.root.media != nil { mediaPlaylists[loaded.rootURI] = loaded.root }
-        var digestsByURI = [loaded.rootURI: loaded.root.sourceDigest]
-        for (uri, playlist) in mediaPlaylists { digestsByURI[uri] = playlist.sourceDigest }
+        var digestsByPath = [rootPath: loaded.root.sourceDigest]
         for (uri, playlist) in mediaPlaylists {
-            paths.append(uri)
+            let playlistPath = path(uri)
+            if uri.isRemote { remote = remote ?? uri }
+            playlistPaths[uri] = playlistPath
+            digestsByPath[playlistPath] = digestsByPath[playlistPath] ?? playlist.sourceDigest
             guard let media = playlist.media else { continue }
             for segment in media.segments where !segment.gap {
                 let file = URIResolver.resolve(segment.uri, against: uri)
-                paths.append(file)
-                segmentPaths.append((uri, segment.uriLine, file))
-                if let map = segment.map { otherPaths.append(URIResolver.resolve(map.uri, against: uri)) }
-                if let key = segment.key?.uri { otherPaths.append(URIResolver.resolve(key, against: uri)) }
+                if file.isRemote { remote = remote ?? file }
+                segmentPaths.append((playlistPath, segment.uriLine, path(file)))
+                for other in [segment.map?.uri, segment.key?.uri].compactMap({ $0 }) {
+                    let resolved = URIResolver.resolve(other, against: uri)
+                    if resolved.isRemote { remote = remote ?? resolved }
+                    otherPaths.append(path(resolved))
+                }
             }
         }
-        paths += otherPaths
-        if let remote = paths.first(where: { $0.contains("://") && !$0.hasPrefix("file://") }) {
+        if let remote {
             throw EmbedError("\(remote): embed rewrites local streams only; download the stream first")
         }
-        let absolute = Set(paths.map { Self.standardized(Self.file($0), in: workingFolder) })
+        var absolute = Set(segmentPaths.map(\.file))
+        absolute.insert(rootPath)
+        absolute.formUnion(playlistPaths.values)
+        absolute.formUnion(otherPaths)
         for path in absolute where access(path, F_OK) != 0 {
             throw EmbedError(
                 "\(path): missing; embed writes complete streams only (hlscheck \(Self.file(loaded.rootURI)) shows what is missing)"
             )
         }
         root = Self.commonFolder(absolute)
-        let prefix = root == "/" ? "/" : root + "/"
-        files = absolute.map { String($0.dropFirst(prefix.count)) }.sorted()
-        let relative = { (uri: String) in
-            String(Self.standardized(Self.file(uri), in: workingFolder).dropFirst(prefix.count))
-        }
-        let input = relative(loaded.rootURI)
+        let prefixLength = (root == "/" ? "/" : root + "/").utf8.count
+        let relative = { (path: String) in String(Substring(path.utf8.dropFirst(prefixLength))) }
+        files = absolute.map(relative).sorted()
+        let input = relative(rootPath)
         rootPlaylist = input
-        playlists = [input] + mediaPlaylists.keys.sorted().map(relative).filter { $0 != input }
-        segments = segmentPaths.map {
-            SegmentReference(playlist: relative($0.playlist), line: $0.line, file: relative($0.file))
+        playlists = [input] + mediaPlaylists.keys.sorted().map { relative(playlistPaths[$0]!) }.filter { $0 != input }
+        var relativePlaylists: [String: String] = [:]
+        segments = segmentPaths.map { segment in
+            let playlist = relativePlaylists[segment.playlist] ?? relative(segment.playlist)
+            relativePlaylists[segment.playlist] = playlist
+            return SegmentReference(playlist: playlist, line: segment.line, file: relative(segment.file))
         }
         otherFiles = Set(otherPaths.map(relative))
-        digests = Dictionary(digestsByURI.map { (relative($0.key), $0.value) }, uniquingKeysWith: { first, _ in first })
+        digests = Dictionary(
+            digestsByPath.map { (relative($0.key), $0.value) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// The bytes of `playlist` (relative to `root`) as they are now, provided they are still
@@ -176,4 +190,9 @@ struct StreamLayout: Sendable {
     func absolute(_ relative: String) -> String {
         PathString.join(root, relative)
     }
+}
+
+extension String {
+    /// A URI of another scheme than `file:` (embed rewrites local files only).
+    fileprivate var isRemote: Bool { contains("://") && !hasPrefix("file://") }
 }
