@@ -87,7 +87,8 @@ package enum URIResolver {
     /// RFC 3986 §5.2.3.
     static func merge(basePath: String, hasAuthority: Bool, reference: String) -> String {
         if hasAuthority, basePath.isEmpty { return "/" + reference }
-        guard let slash = basePath.lastIndex(of: "/") else { return reference }
+        // '/' is ASCII: found among the UTF-8 bytes, not Character by Character.
+        guard let slash = basePath.utf8.lastIndex(of: UInt8(ascii: "/")) else { return reference }
         return String(basePath[...slash]) + reference
     }
 
@@ -96,7 +97,9 @@ package enum URIResolver {
     /// segments, and a string (or a 32-byte slice) per segment cost 75 bytes of memory per byte
     /// of URI.
     static func removeDotSegments(_ path: String) -> String {
-        guard path.utf8.contains(UInt8(ascii: ".")) else { return path }
+        // A path without a "." or ".." segment comes out as it went in: told by one walk over
+        // its bytes (most paths have a dot, in their file name's extension, and no such segment).
+        guard hasDotSegment(path) else { return path }
         let absolute = path.hasPrefix("/")
         var output = SegmentStack(capacity: path.utf8.count)
         var trailingSlash = false
@@ -116,6 +119,23 @@ package enum URIResolver {
         var result = (absolute ? "/" : "") + output.text
         if trailingSlash, !result.hasSuffix("/") { result += "/" }
         return result
+    }
+
+    /// Whether `path` has a segment "." or "..", the only ones §5.2.4 changes.
+    static func hasDotSegment(_ path: String) -> Bool {
+        // The current segment's length, and how many of its bytes are dots.
+        var length = 0
+        var dots = 0
+        for byte in path.utf8 {
+            if byte == UInt8(ascii: "/") {
+                if length > 0, dots == length, length <= 2 { return true }
+                (length, dots) = (0, 0)
+            } else {
+                length += 1
+                if byte == UInt8(ascii: ".") { dots += 1 }
+            }
+        }
+        return length > 0 && dots == length && length <= 2
     }
 
     /// Like `removeDotSegments`, but keeps leading ".." of a relative path.
@@ -198,15 +218,15 @@ struct URIComponents {
         var rest = Substring(text)
         // Delimiters are ASCII: searched in the UTF-8 view, not Character by Character (a URI
         // of megabytes is parsed several times per check).
-        if let hash = rest.utf8.firstIndex(of: UInt8(ascii: "#")) {
+        if let hash = rest.firstIndex(ofASCII: UInt8(ascii: "#")) {
             fragment = String(rest[rest.index(after: hash)...])
             rest = rest[..<hash]
         }
-        if let q = rest.utf8.firstIndex(of: UInt8(ascii: "?")) {
+        if let q = rest.firstIndex(ofASCII: UInt8(ascii: "?")) {
             query = String(rest[rest.index(after: q)...])
             rest = rest[..<q]
         }
-        if let colon = rest.utf8.firstIndex(of: UInt8(ascii: ":")) {
+        if let colon = rest.firstIndex(ofASCII: UInt8(ascii: ":")) {
             let candidate = rest[..<colon]
             if let first = candidate.unicodeScalars.first, ("a"..."z").contains(first) || ("A"..."Z").contains(first),
                 candidate.unicodeScalars.allSatisfy({
@@ -221,9 +241,9 @@ struct URIComponents {
                 rest = rest[rest.index(after: colon)...]
             }
         }
-        if rest.hasPrefix("//") {
+        if rest.utf8.starts(with: "//".utf8) {
             let afterSlashes = rest.dropFirst(2)
-            if let slash = afterSlashes.utf8.firstIndex(of: UInt8(ascii: "/")) {
+            if let slash = afterSlashes.firstIndex(ofASCII: UInt8(ascii: "/")) {
                 authority = String(afterSlashes[..<slash])
                 rest = afterSlashes[slash...]
             } else {
@@ -243,5 +263,16 @@ struct URIComponents {
         if let query { result += "?" + query }
         if let fragment { result += "#" + fragment }
         return result
+    }
+}
+
+extension Substring {
+    /// The first occurrence of the ASCII `byte`, found in the contiguous UTF-8 bytes of a native
+    /// string (a plain loop over memory, not the generic walk of the view's indices).
+    fileprivate func firstIndex(ofASCII byte: UInt8) -> Index? {
+        if let offset = utf8.withContiguousStorageIfAvailable({ $0.firstIndex(of: byte) }) {
+            return offset.map { utf8.index(utf8.startIndex, offsetBy: $0) }
+        }
+        return utf8.firstIndex(of: byte)
     }
 }
