@@ -98,11 +98,92 @@ struct StreamWriter {
         let inPlace = destination == .inPlace
         let root: String
         let held: StreamLock
+        switch try place(
+            master: master, targets: targets, lock: lock, additions: additions, dropped: dropped, produce: produce)
+        {
+        case .written(let playlist): return playlist
+        case .held(let folder, let lock): (root, held) = (folder, lock)
+        }
+        defer { held.release() }
+
+        let progress = WriteProgress(hook: hook)
+        let run = String(UInt32.random(in: .min ... .max), radix: 16)
+        let tree = Tree(root: root, followLinks: inPlace, create: !inPlace)
+        let source = Tree(root: layout.root, followLinks: true, create: false)
+        let targetPlaylists = Set(targets.map(layout.relative))
+        let targetSegments = layout.segments.filter { targetPlaylists.contains($0.playlist) }
+
+        let sharedLocks = inPlace ? try lockSharedFolders(targetPlaylists, tree: tree, held: held) : []
+        defer { sharedLocks.forEach { $0.release() } }
+
+        // What the destination's playlists reference now: removed at the end unless still used.
+        var replaced = Set(targetSegments.map(\.file)).union(dropped).union(additions.map(\.file))
+        if !inPlace { replaced.formUnion(try referencedByEarlierCopy(targetPlaylists, tree: tree)) }
+        try refuseLinkedPlaylists(targetPlaylists, tree: tree)
+        let journal = EmbedJournal(
+            run: run, pid: getpid(), playlists: layout.playlists.map(tree.absolute),
+            replaced: replaced.sorted().map(tree.absolute),
+            folders: Set((layout.files + additions.map(\.file)).map { PathString.parent($0) }).sorted().map(
+                tree.absolute))
+        try journal.write(in: held.folder, progress: progress)
+
+        var created: [String] = []
+        var committed = false
+        do throws(EmbedError) {
+            let (newURIs, movedFiles) = try writeNewSegments(
+                produce, tree: tree, source: source, run: run, progress: progress, created: &created)
+
+            // New files: segments under names nothing else has, then their playlists.
+            for addition in additions.filter({ !$0.isPlaylist }) + additions.filter(\.isPlaylist) {
+                if try add(addition, to: tree, run: run, progress: progress) { created.append(addition.file) }
+            }
+            if !inPlace {
+                try copyUnchanged(
+                    targetPlaylists, targetSegments: targetSegments, movedFiles: movedFiles, additions: additions,
+                    dropped: dropped, to: tree, from: source, run: run, progress: progress)
+            }
+            try replacePlaylists(
+                master: master, targets: targetPlaylists, newURIs: newURIs, tree: tree, source: source, run: run,
+                progress: progress, committed: &committed)
+            try removeUnreferenced(
+                replaced, dropped: dropped, additions: additions, newURIs: newURIs, movedFiles: movedFiles, tree: tree,
+                progress: progress)
+            tree.syncAll()
+            try EmbedJournal.remove(in: held.folder, progress: progress)
+        } catch {
+            guard !committed else {
+                throw EmbedError(
+                    "\(error.description); the stream is whole (each playlist old or new) — run the command again to finish"
+                )
+            }
+            // Nothing references what this run created: take it back.
+            for file in created {
+                let (folder, name) = Tree.split(file)
+                _ = try? tree.folder(folder, create: false).removeFile(name, progress: WriteProgress(hook: nil))
+            }
+            try? EmbedJournal.remove(in: held.folder, progress: WriteProgress(hook: nil))
+            throw error
+        }
+        return tree.absolute(layout.rootPlaylist)
+    }
+
+    /// Where `write` writes: a new `--output` folder, written whole already (its input playlist),
+    /// or a folder it holds the lock of — the input's in place, an existing `--output` folder.
+    private enum Place {
+        case written(String)
+        case held(root: String, lock: StreamLock)
+    }
+
+    /// The destination locked, and interrupted runs' leftovers cleaned; a new `--output` folder
+    /// is written whole here (NewOutputFolder).
+    private func place(
+        master: [UInt8]?, targets: [String], lock: StreamLock?, additions: [Addition], dropped: Set<String>,
+        produce: (Put) throws(EmbedError) -> Void
+    ) throws(EmbedError) -> Place {
         switch destination {
         case .inPlace:
             guard let lock else { throw EmbedError("\(layout.root): the stream is not locked") }
-            root = layout.root
-            held = lock
+            return .held(root: layout.root, lock: lock)
         case .folder(let folder):
             let output = try resolveOutput(folder)
             if let name = output.missing.last {
@@ -124,59 +205,60 @@ struct StreamWriter {
                     name, in: parent, master: master, targets: targets, additions: additions, dropped: dropped,
                     produce: produce)
                 {
-                    return written
+                    return .written(written)
                 }
             }
-            root = try outputRoot(folder)
+            let root = try outputRoot(folder)
             let opened = try Folder.open(root)
-            held = try StreamLock.acquire(in: opened, wait: wait, report: report)
+            let held = try StreamLock.acquire(in: opened, wait: wait, report: report)
             try Self.cleanUp(opened, report: report)
+            return .held(root: root, lock: held)
         }
-        defer { held.release() }
+    }
 
-        let progress = WriteProgress(hook: hook)
-        let run = String(UInt32.random(in: .min ... .max), radix: 16)
-        let tree = Tree(root: root, followLinks: inPlace, create: !inPlace)
-        let source = Tree(root: layout.root, followLinks: true, create: false)
-        let targetPlaylists = Set(targets.map(layout.relative))
-        let targetSegments = layout.segments.filter { targetPlaylists.contains($0.playlist) }
+    /// In place, a media playlist in another folder (`../audio/index.m3u8`) may belong to
+    /// another stream too: its folder is locked as well, without waiting (two runs waiting for
+    /// each other's folders would wait forever).
+    private func lockSharedFolders(_ targetPlaylists: Set<String>, tree: Tree, held: StreamLock) throws(EmbedError)
+        -> [StreamLock]
+    {
+        var locks: [StreamLock] = []
+        var locked: Set<[UInt64]> = [Self.identity(held.folder)]
+        for playlist in targetPlaylists.union(editedPlaylists.keys).sorted() {
+            let folder = try tree.folder(PathString.parent(playlist))
+            guard locked.insert(Self.identity(folder)).inserted else { continue }
+            do {
+                locks.append(try StreamLock.acquire(in: folder, wait: false, report: report))
+            } catch {
+                locks.forEach { $0.release() }
+                throw EmbedError(
+                    "\(error.description.replacing(" — run again when it has finished, or add --wait", with: "")) — \(tree.absolute(playlist)) belongs to this stream too; run again when that run has finished"
+                )
+            }
+        }
+        return locks
+    }
 
-        // In place, a media playlist in another folder (`../audio/index.m3u8`) may belong to
-        // another stream too: lock its folder as well, without waiting (two runs waiting for each
-        // other's folders would wait forever).
-        var sharedLocks: [StreamLock] = []
-        defer { sharedLocks.forEach { $0.release() } }
-        if inPlace {
-            var locked: Set<[UInt64]> = [Self.identity(held.folder)]
-            for playlist in targetPlaylists.union(editedPlaylists.keys).sorted() {
-                let folder = try tree.folder(PathString.parent(playlist))
-                guard locked.insert(Self.identity(folder)).inserted else { continue }
-                do {
-                    sharedLocks.append(try StreamLock.acquire(in: folder, wait: false, report: report))
-                } catch {
-                    throw EmbedError(
-                        "\(error.description.replacing(" — run again when it has finished, or add --wait", with: "")) — \(tree.absolute(playlist)) belongs to this stream too; run again when that run has finished"
-                    )
+    /// The files a copy written before (say, with another poster) references from the target
+    /// playlists, inside the folder only (relative to `tree`).
+    private func referencedByEarlierCopy(_ targetPlaylists: Set<String>, tree: Tree) throws(EmbedError) -> Set<String> {
+        let root = tree.root
+        var files = Set<String>()
+        for playlist in targetPlaylists.sorted() {
+            guard let old = try tree.read(playlist) else { continue }
+            let base = PathString.parent(tree.absolute(playlist))
+            for uri in PlaylistReferences.uris(in: old) where !uri.contains("://") && !uri.hasPrefix("/") {
+                let path = EmbedJournal.standardized(PathString.join(base, uri))
+                if path.hasPrefix(root == "/" ? "/" : root + "/") {
+                    files.insert(String(path.dropFirst(root == "/" ? 1 : root.count + 1)))
                 }
             }
         }
+        return files
+    }
 
-        // What the destination's playlists reference now: removed at the end unless still used.
-        var replaced = Set(targetSegments.map(\.file)).union(dropped).union(additions.map(\.file))
-        if !inPlace {
-            // Those of a copy written before (say, with another poster), inside the folder only.
-            for playlist in targetPlaylists.sorted() {
-                guard let old = try tree.read(playlist) else { continue }
-                let base = PathString.parent(tree.absolute(playlist))
-                for uri in PlaylistReferences.uris(in: old) where !uri.contains("://") && !uri.hasPrefix("/") {
-                    let path = EmbedJournal.standardized(PathString.join(base, uri))
-                    if path.hasPrefix(root == "/" ? "/" : root + "/") {
-                        replaced.insert(String(path.dropFirst(root == "/" ? 1 : root.count + 1)))
-                    }
-                }
-            }
-        }
-        // Playlists are replaced, never written through: refuse a link before creating anything.
+    /// Playlists are replaced, never written through: a link is refused before anything is created.
+    private func refuseLinkedPlaylists(_ targetPlaylists: Set<String>, tree: Tree) throws(EmbedError) {
         for playlist in targetPlaylists.union([layout.rootPlaylist]).union(editedPlaylists.keys).sorted() {
             let (folder, name) = Tree.split(playlist)
             if let existing = (try? tree.folder(folder, create: false))?.status(name), !Folder.isRegular(existing) {
@@ -185,80 +267,54 @@ struct StreamWriter {
                 )
             }
         }
-        let journal = EmbedJournal(
-            run: run, pid: getpid(), playlists: layout.playlists.map(tree.absolute),
-            replaced: replaced.sorted().map(tree.absolute),
-            folders: Set((layout.files + additions.map(\.file)).map { PathString.parent($0) }).sorted().map(
-                tree.absolute))
-        try journal.write(in: held.folder, progress: progress)
+    }
 
-        var created: [String] = []
-        var committed = false
-        do throws(EmbedError) {
-            let (newURIs, movedFiles) = try writeNewSegments(
-                produce, tree: tree, source: source, run: run, progress: progress, created: &created)
-
-            // New files: segments under names nothing else has, then their playlists.
-            for addition in additions.filter({ !$0.isPlaylist }) + additions.filter(\.isPlaylist) {
-                if try add(addition, to: tree, run: run, progress: progress) { created.append(addition.file) }
-            }
-
-            // The copy: every other file of the stream, as it is.
-            if !inPlace {
-                // A segment a target shares with a playlist embed leaves alone is copied as well.
-                // (Under --keep-names a shared segment's name holds its new bytes already.)
-                let sharedElsewhere =
-                    keepNames ? [] : layout.segments.filter { !targetPlaylists.contains($0.playlist) }.map(\.file)
-                let written = targetPlaylists.union([layout.rootPlaylist]).union(dropped).union(additions.map(\.file))
-                    .union(editedPlaylists.keys)
-                    .union(
-                        Set(targetSegments.map(\.file)).subtracting(sharedElsewhere).subtracting(
-                            layout.otherFiles.subtracting(movedFiles)))
-                for file in layout.files where !written.contains(file) {
-                    if layout.digests[file] != nil {
-                        _ = try layout.unchangedPlaylist(file) { () throws(EmbedError) in
-                            try source.read(file, followLinks: true)
-                        }
-                    }
-                    try tree.copy(file, from: source, run: run, progress: progress)
+    /// The copy (`--output`): every other file of the stream, as it is — a segment a target
+    /// shares with a playlist embed leaves alone included (under --keep-names a shared
+    /// segment's name holds its new bytes already).
+    private func copyUnchanged(
+        _ targetPlaylists: Set<String>, targetSegments: [StreamLayout.SegmentReference], movedFiles: Set<String>,
+        additions: [Addition], dropped: Set<String>, to tree: Tree, from source: Tree, run: String,
+        progress: WriteProgress
+    ) throws(EmbedError) {
+        let sharedElsewhere =
+            keepNames ? [] : layout.segments.filter { !targetPlaylists.contains($0.playlist) }.map(\.file)
+        let written = targetPlaylists.union([layout.rootPlaylist]).union(dropped).union(additions.map(\.file))
+            .union(editedPlaylists.keys)
+            .union(
+                Set(targetSegments.map(\.file)).subtracting(sharedElsewhere).subtracting(
+                    layout.otherFiles.subtracting(movedFiles)))
+        for file in layout.files where !written.contains(file) {
+            if layout.digests[file] != nil {
+                _ = try layout.unchangedPlaylist(file) { () throws(EmbedError) in
+                    try source.read(file, followLinks: true)
                 }
             }
-
-            // The playlists: the media playlists, then the input last — each computed first
-            // from the bytes the analysis read (all of them still there, or none is replaced).
-            let playlists = try newPlaylists(master: master, targets: targetPlaylists, newURIs: newURIs, source: source)
-            for (playlist, bytes) in playlists {
-                guard let bytes else {
-                    if !inPlace { try tree.copy(playlist, from: source, run: run, progress: progress) }
-                    continue
-                }
-                if try tree.read(playlist) == bytes { continue }
-                // Tree.replace throws only before its rename: until one playlist is replaced,
-                // a failure (a full disk writing the first one) still takes everything back.
-                try tree.replace(playlist, with: bytes, like: source, owner: inPlace, run: run, progress: progress)
-                committed = true
-            }
-
-            try removeUnreferenced(
-                replaced, dropped: dropped, additions: additions, newURIs: newURIs, movedFiles: movedFiles, tree: tree,
-                progress: progress)
-            tree.syncAll()
-            try EmbedJournal.remove(in: held.folder, progress: progress)
-        } catch {
-            guard !committed else {
-                throw EmbedError(
-                    "\(error.description); the stream is whole (each playlist old or new) — run the command again to finish"
-                )
-            }
-            // Nothing references what this run created: take it back.
-            for file in created {
-                let (folder, name) = Tree.split(file)
-                _ = try? tree.folder(folder, create: false).removeFile(name, progress: WriteProgress(hook: nil))
-            }
-            try? EmbedJournal.remove(in: held.folder, progress: WriteProgress(hook: nil))
-            throw error
+            try tree.copy(file, from: source, run: run, progress: progress)
         }
-        return tree.absolute(layout.rootPlaylist)
+    }
+
+    /// The playlists: the media playlists, then the input last — each computed first from the
+    /// bytes the analysis read (all of them still there, or none is replaced). `committed`
+    /// becomes true with the first one replaced: from then on a failure leaves the stream whole
+    /// (each playlist old or new) and is not taken back.
+    private func replacePlaylists(
+        master: [UInt8]?, targets: Set<String>, newURIs: [String: [Int: String]], tree: Tree, source: Tree,
+        run: String, progress: WriteProgress, committed: inout Bool
+    ) throws(EmbedError) {
+        let inPlace = destination == .inPlace
+        let playlists = try newPlaylists(master: master, targets: targets, newURIs: newURIs, source: source)
+        for (playlist, bytes) in playlists {
+            guard let bytes else {
+                if !inPlace { try tree.copy(playlist, from: source, run: run, progress: progress) }
+                continue
+            }
+            if try tree.read(playlist) == bytes { continue }
+            // Tree.replace throws only before its rename: until one playlist is replaced,
+            // a failure (a full disk writing the first one) still takes everything back.
+            try tree.replace(playlist, with: bytes, like: source, owner: inPlace, run: run, progress: progress)
+            committed = true
+        }
     }
 
     /// What no playlist references any more, of what the destination's playlists referenced

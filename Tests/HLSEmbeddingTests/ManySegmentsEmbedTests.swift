@@ -5,14 +5,14 @@ import HLSPackaging
 import TestSupport
 import Testing
 
-/// embed rewrites in playlist order but scans the new bytes and names the new files beside it,
-/// and creates the files of a new --output folder two at a time (docs/embed.md, "Many segments").
+/// embed rewrites in playlist order but scans the new bytes and names the new files beside it, in
+/// batches (docs/embed.md, "Many segments").
 /// What a user would notice if that went wrong: a copy that differs from run to run or from the
 /// in-place result, a file named after another segment's bytes, a TS continuity break, or a
 /// failure that names the wrong segment or leaves a half-written copy.
 @Suite struct ManySegmentsEmbedTests {
-    /// An audio-only MPEG-TS variant of 125 segments of about 0.5 s (more than a batch of file
-    /// creations and than the scans in flight), made with the ffmpeg CLI.
+    /// An audio-only MPEG-TS variant of 125 segments of about 0.5 s (more than the scan batches
+    /// in flight hold, and not a multiple of a batch), made with the ffmpeg CLI.
     static func stream() throws -> (folder: TemporaryFolder, master: String) {
         try generatedAudioOnlyStream("stream", sine: "frequency=440:sample_rate=8000:duration=64", codecs: "mp4a.40.2")
         { audio in
