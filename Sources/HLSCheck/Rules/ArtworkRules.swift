@@ -9,9 +9,6 @@ private func audioOnlyMeasurements(_ stream: StreamAnalysis) -> [(VariantAnalysi
 
 /// The poster is what pushes an audio-only variant over the budget.
 package struct ArtworkOverBudgetRule: Rule {
-    /// Makes the rule; it holds no state, so one instance serves every check.
-    package init() {}
-
     package static let description = RuleDescription(
         id: "artwork-over-budget", name: "Poster blows the budget", defaultSeverity: .error, scope: .variant,
         settings: .audioOnlyBudget,
@@ -52,9 +49,6 @@ package struct ArtworkOverBudgetRule: Rule {
 
 /// An audio-only variant without a still image: the viewer sees a black screen.
 package struct ArtworkMissingRule: Rule {
-    /// Makes the rule; it holds no state, so one instance serves every check.
-    package init() {}
-
     package static let description = RuleDescription(
         id: "artwork-missing", name: "Audio-only variant without poster", defaultSeverity: .warning, scope: .variant,
         settings: .audioOnlyBudget,
@@ -84,9 +78,6 @@ package struct ArtworkMissingRule: Rule {
 
 /// The poster is missing from some segments or changes between them.
 package struct ArtworkInconsistentRule: Rule {
-    /// Makes the rule; it holds no state, so one instance serves every check.
-    package init() {}
-
     package static let description = RuleDescription(
         id: "artwork-inconsistent", name: "Poster inconsistent", defaultSeverity: .warning, scope: .variant,
         settings: .audioOnlyBudget,
@@ -144,9 +135,6 @@ package struct ArtworkInconsistentRule: Rule {
 
 /// APIC present but not a decodable JPEG or PNG, or declared with the wrong MIME type.
 package struct ArtworkInvalidRule: Rule {
-    /// Makes the rule; it holds no state, so one instance serves every check.
-    package init() {}
-
     package static let description = RuleDescription(
         id: "artwork-invalid", name: "Poster not a valid image", defaultSeverity: .error, scope: .variant,
         settings: [.rfc8216: .off],

@@ -3,9 +3,6 @@ import MediaInspection
 
 /// With `--decode`: audio or video frames of a segment that libavcodec cannot decode cleanly.
 package struct DecodeErrorRule: Rule {
-    /// Makes the rule; it holds no state, so one instance serves every check.
-    package init() {}
-
     package static let description: RuleDescription = {
         var description = RuleDescription(
             id: "decode-error", name: "Frames fail to decode", defaultSeverity: .error, scope: .variant,

@@ -2,9 +2,6 @@ import HLSPlaylist
 
 /// FRAME-RATE that does not match the video in the segments.
 package struct FrameRateMismatchRule: Rule {
-    /// Makes the rule; it holds no state, so one instance serves every check.
-    package init() {}
-
     /// How far the declared rate may be from the measured one: 29.97 written as 30, or 23.976 as
     /// 24, is 0.1 %; a different nominal rate (25 for 30, 50 for 60) is 17 % or more.
     static let tolerance = 0.02

@@ -3,7 +3,6 @@
 /// so `check` finds nothing. It is in the catalogue so that every report, `hlscheck rules` and
 /// docs/rules.md describe it like any other rule; no setting changes it.
 package struct InputUnreadableRule: Rule {
-    package init() {}
     package static let description: RuleDescription = {
         var description = RuleDescription(
             id: "input-unreadable", name: "Input could not be checked", defaultSeverity: .error,

@@ -1,7 +1,6 @@
 import HLSPlaylist
 
 package struct LiveDiscontinuitySequenceRule: LiveRule {
-    package init() {}
     package static let description: RuleDescription = {
         var description = RuleDescription.live(
             id: "live-discontinuity-sequence", name: "Discontinuity sequence missing or wrong", defaultSeverity: .error,

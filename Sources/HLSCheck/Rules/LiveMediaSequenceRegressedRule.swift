@@ -1,7 +1,6 @@
 import HLSPlaylist
 
 package struct LiveMediaSequenceRegressedRule: LiveRule {
-    package init() {}
     package static let description = RuleDescription.live(
         id: "live-media-sequence-regressed", name: "Media sequence went back", defaultSeverity: .error,
         summary: "A reload of a live playlist had a lower EXT-X-MEDIA-SEQUENCE than the version before.",

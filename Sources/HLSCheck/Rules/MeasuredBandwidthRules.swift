@@ -32,9 +32,6 @@ extension VariantAnalysis {
 
 /// BANDWIDTH lower than the measured peak: players pick a variant the network cannot carry.
 package struct BandwidthBelowPeakRule: Rule {
-    /// Makes the rule; it holds no state, so one instance serves every check.
-    package init() {}
-
     package static let description = RuleDescription(
         id: "bandwidth-below-peak", name: "BANDWIDTH below measured peak", defaultSeverity: .error, scope: .variant,
         summary:
@@ -78,9 +75,6 @@ package struct BandwidthBelowPeakRule: Rule {
 
 /// BANDWIDTH far above the measured peak: players skip a variant the network could carry.
 package struct BandwidthAbovePeakRule: Rule {
-    /// Makes the rule; it holds no state, so one instance serves every check.
-    package init() {}
-
     package static let description = RuleDescription(
         id: "bandwidth-above-peak", name: "BANDWIDTH far above measured peak", defaultSeverity: .note, scope: .variant,
         settings: [.rfc8216: .severity(.error)],
@@ -115,9 +109,6 @@ package struct BandwidthAbovePeakRule: Rule {
 
 /// AVERAGE-BANDWIDTH off the measured average.
 package struct AverageBandwidthMismatchRule: Rule {
-    /// Makes the rule; it holds no state, so one instance serves every check.
-    package init() {}
-
     package static let description = RuleDescription(
         id: "average-bandwidth-mismatch", name: "AVERAGE-BANDWIDTH off", defaultSeverity: .warning, scope: .variant,
         settings: [.rfc8216: .severity(.error)],

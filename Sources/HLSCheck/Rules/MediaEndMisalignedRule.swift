@@ -3,9 +3,6 @@ import HLSPlaylist
 /// Media playlists of a finished stream that cover different time ranges: audio and video by
 /// the timestamps of their last segments, subtitles and I-frames by their EXTINF sums.
 package struct MediaEndMisalignedRule: Rule {
-    /// Makes the rule; it holds no state, so one instance serves every check.
-    package init() {}
-
     package static let description = RuleDescription(
         id: "media-end-misaligned", name: "Media playlists end at different times", defaultSeverity: .error,
         scope: .stream, settings: .appleOnly,

@@ -3,9 +3,6 @@ import MediaInspection
 
 /// HE-AAC in fMP4 whose AudioSpecificConfig does not signal SBR.
 package struct SBRNotSignalledRule: Rule {
-    /// Makes the rule; it holds no state, so one instance serves every check.
-    package init() {}
-
     /// HE-AAC v1 and v2 (ISO/IEC 14496-3 audio object types 5 and 29).
     static let heAAC: Set<String> = ["mp4a.40.5", "mp4a.40.29"]
 

@@ -47,9 +47,6 @@ extension VariantAnalysis {
 
 /// VIDEO-RANGE that does not match the transfer characteristics of the video.
 package struct VideoRangeMismatchRule: Rule {
-    /// Makes the rule; it holds no state, so one instance serves every check.
-    package init() {}
-
     package static let description = RuleDescription(
         id: "video-range-mismatch", name: "VIDEO-RANGE differs from the video", defaultSeverity: .error,
         scope: .variant,
@@ -90,9 +87,6 @@ package struct VideoRangeMismatchRule: Rule {
 
 /// Only HDR video variants.
 package struct SDRVariantMissingRule: Rule {
-    /// Makes the rule; it holds no state, so one instance serves every check.
-    package init() {}
-
     package static let description = RuleDescription(
         id: "sdr-variant-missing", name: "No SDR video", defaultSeverity: .error, settings: .appleOnly,
         summary: "Every video variant declares VIDEO-RANGE=PQ or HLG: no SDR video is offered.",
@@ -130,9 +124,6 @@ package struct SDRVariantMissingRule: Rule {
 
 /// HDR content without an HDR variant at 30 frames per second or less.
 package struct HDRLowFrameRateMissingRule: Rule {
-    /// Makes the rule; it holds no state, so one instance serves every check.
-    package init() {}
-
     package static let description = RuleDescription(
         id: "hdr-low-frame-rate-missing", name: "No HDR variant at 30 fps or less", defaultSeverity: .warning,
         settings: .appleOnly,
@@ -179,9 +170,6 @@ package struct HDRLowFrameRateMissingRule: Rule {
 
 /// I-frame streams that are all HDR.
 package struct SDRIFrameStreamMissingRule: Rule {
-    /// Makes the rule; it holds no state, so one instance serves every check.
-    package init() {}
-
     package static let description = RuleDescription(
         id: "sdr-iframe-missing", name: "No SDR I-frame stream", defaultSeverity: .error, settings: .appleOnly,
         summary: "I-frame streams are offered, but every one declares VIDEO-RANGE=PQ or HLG.",
