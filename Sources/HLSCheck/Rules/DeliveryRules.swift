@@ -10,11 +10,9 @@ extension RuleDescription {
         id: String, name: String, defaultSeverity: Severity, summary: String, rationale: String,
         specItems: [SpecItem] = []
     ) -> RuleDescription {
-        var description = RuleDescription(
+        RuleDescription(
             id: id, name: name, defaultSeverity: defaultSeverity, summary: summary, rationale: rationale,
-            specItems: specItems)
-        description.needsNetwork = true
-        return description
+            specItems: specItems, needsNetwork: true)
     }
 }
 

@@ -23,10 +23,9 @@ package struct FrameRateMismatchRule: Rule {
                 let measured = variant.combinationMeasurements.compactMap(\.measuredFrameRate).max(), measured > 0,
                 abs(declared - measured) > Self.tolerance * measured
             else { return nil }
-            let column = variant.stream?.attributes["FRAME-RATE"]?.column ?? 0
             return Finding(
                 "FRAME-RATE=\(FrameRateMissingRule.rate(declared)) but the video of \(variant.uri) runs at \(FrameRateMissingRule.rate(measured)) frames per second: declare FRAME-RATE=\(FrameRateMissingRule.rate(measured))",
-                at: SourceLocation(uri: variant.location.uri, line: variant.location.line, column: column))
+                at: variant.location(ofAttribute: "FRAME-RATE"))
         }
     }
 }

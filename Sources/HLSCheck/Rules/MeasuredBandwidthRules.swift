@@ -57,7 +57,6 @@ package struct BandwidthBelowPeakRule: Rule {
             guard let declared = variant.declaredBandwidth, let peak = variant.measuredPeakBitrate,
                 Double(peak) > Double(declared) * (1 + tolerance)
             else { return nil }
-            let column = variant.stream?.attributes["BANDWIDTH"]?.column ?? 0
             // A partial measurement still proves BANDWIDTH too low, but the real peak may be higher.
             let advice =
                 variant.partialMeasurementPhrase.map {
@@ -68,7 +67,7 @@ package struct BandwidthBelowPeakRule: Rule {
                 ? ", more than the \(Int((tolerance * 100).rounded())) % a live stream may peak above it (AS 1.29)" : ""
             return Finding(
                 "BANDWIDTH=\(declared) but \(variant.uri) peaks at \(peak) bit/s measured\(variant.combinationPhrase) (\(percent(peak, of: declared)) over\(allowance)): \(advice)",
-                at: SourceLocation(uri: variant.location.uri, line: variant.location.line, column: column))
+                at: variant.location(ofAttribute: "BANDWIDTH"))
         }
     }
 }
@@ -99,10 +98,9 @@ package struct BandwidthAbovePeakRule: Rule {
                 let peak = variant.measuredPeakBitrate, peak > 0,
                 Double(declared) > Double(peak) * (1 + configuration.bandwidthTolerance)
             else { return nil }
-            let column = variant.stream?.attributes["BANDWIDTH"]?.column ?? 0
             return Finding(
                 "BANDWIDTH=\(declared) but \(variant.uri) peaks at only \(peak) bit/s measured\(variant.combinationPhrase) (\(percent(declared, of: peak)) above): declare BANDWIDTH=\(peak)",
-                at: SourceLocation(uri: variant.location.uri, line: variant.location.line, column: column))
+                at: variant.location(ofAttribute: "BANDWIDTH"))
         }
     }
 }
@@ -135,10 +133,9 @@ package struct AverageBandwidthMismatchRule: Rule {
                 (variant.isLive ? Double(measured) - Double(declared) : abs(Double(measured) - Double(declared)))
                     > Double(declared) * configuration.bandwidthTolerance
             else { return nil }
-            let column = variant.stream?.attributes["AVERAGE-BANDWIDTH"]?.column ?? 0
             return Finding(
                 "AVERAGE-BANDWIDTH=\(declared) but \(variant.uri) averages \(measured) bit/s measured: declare AVERAGE-BANDWIDTH=\(measured)",
-                at: SourceLocation(uri: variant.location.uri, line: variant.location.line, column: column))
+                at: variant.location(ofAttribute: "AVERAGE-BANDWIDTH"))
         }
     }
 }

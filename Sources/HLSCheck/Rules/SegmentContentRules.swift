@@ -260,10 +260,9 @@ package struct CodecsMismatchRule: Rule {
             guard let declared = variant.stream?.codecs, let verdict = variant.codecsVerdict, verdict.isWrong else {
                 return nil
             }
-            let column = variant.stream?.attributes["CODECS"]?.column ?? 0
             return Finding(
                 "CODECS=\"\(declared.joined(separator: ","))\" of \(variant.uri): \(verdict.phrase) (detected: \(variant.detectedCodecs.joined(separator: ",")))",
-                at: SourceLocation(uri: variant.location.uri, line: variant.location.line, column: column))
+                at: variant.location(ofAttribute: "CODECS"))
         } + Self.iFrameFindings(stream)
     }
 }
@@ -289,10 +288,9 @@ package struct CodecsSampleEntryMismatchRule: Rule {
             // Only fMP4 has sample entries; in MPEG-TS both spellings describe the same stream.
             let pairs = variant.sampleEntryMismatches
             guard !pairs.isEmpty else { return nil }
-            let column = variant.stream?.attributes["CODECS"]?.column ?? 0
             return Finding(
                 "CODECS of \(variant.uri): \(pairs.joined(separator: "; ")): declare the sample entry the segments use",
-                at: SourceLocation(uri: variant.location.uri, line: variant.location.line, column: column))
+                at: variant.location(ofAttribute: "CODECS"))
         }
     }
 }
@@ -323,11 +321,10 @@ package struct ResolutionMismatchRule: Rule {
         for variant in stream.variants {
             guard let declared = variant.stream?.resolution else { continue }
             if let actual = variant.measuredResolution, actual != declared {
-                let column = variant.stream?.attributes["RESOLUTION"]?.column ?? 0
                 findings.append(
                     Finding(
                         "RESOLUTION=\(declared) but the video of \(variant.uri) is \(actual)",
-                        at: SourceLocation(uri: variant.location.uri, line: variant.location.line, column: column)))
+                        at: variant.location(ofAttribute: "RESOLUTION")))
             }
             // bis-22 §4.4.6.2.1: each video rendition of the VIDEO group, told once per
             // rendition and declared resolution, at its EXT-X-MEDIA line.

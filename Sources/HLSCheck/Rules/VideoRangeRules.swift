@@ -77,10 +77,9 @@ package struct VideoRangeMismatchRule: Rule {
             let measured = transfers.sorted().map(VideoRange.name).joined(separator: ", ")
             let what = declaration.videoRange.map { "VIDEO-RANGE=\($0)" } ?? "no VIDEO-RANGE (SDR implied)"
             let fix = required == "SDR" ? "declare VIDEO-RANGE=SDR or leave it out" : "declare VIDEO-RANGE=\(required)"
-            let column = declaration.attributes["VIDEO-RANGE"]?.column ?? 0
             return Finding(
                 "\(variant.uri) has \(what) but its video has transfer characteristics \(measured), which is \(required): \(fix)",
-                at: SourceLocation(uri: variant.location.uri, line: variant.location.line, column: column))
+                at: variant.location(ofAttribute: "VIDEO-RANGE"))
         }
     }
 }
