@@ -73,7 +73,7 @@ package struct FrameRateMissingRule: Rule {
         rationale:
             "Apple's authoring specification requires FRAME-RATE on every variant with video; players use it to leave out variants the device cannot decode in time. bis-22 asks for it above 30 frames per second.",
         specItems: [
-            .apple("9.15", .must, "Each EXT-X-STREAM-INF tag that includes video content has a FRAME-RATE attribute."),
+            .frameRateOnVideoVariants,
             .bis(
                 "4.4.6.2", rfc: "4.3.4.2", .should,
                 "FRAME-RATE is included when any video in the variant stream exceeds 30 frames per second."),

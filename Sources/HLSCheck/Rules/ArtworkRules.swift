@@ -55,10 +55,7 @@ package struct ArtworkMissingRule: Rule {
         summary: "An audio-only variant carries no still image (ID3 APIC) in its segments.",
         rationale:
             "Apple's HLS authoring guidance recommends a still image in the audio-only variant so players show something while they sit on it.",
-        specItems: [
-            SpecItem(
-                "QA1767", .should, "The audio-only variant carries a still image for players to show while it plays.")
-        ],
+        specItems: [.audioOnlyPoster],
         needsMedia: true)
 
     package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
@@ -84,10 +81,7 @@ package struct ArtworkInconsistentRule: Rule {
         summary: "The still image is absent from some segments of an audio-only variant, or differs between segments.",
         rationale:
             "A player joining at any segment shows that segment's image: an image in only some segments leaves a black screen after a seek or a switch.",
-        specItems: [
-            SpecItem(
-                "QA1767", .should, "The audio-only variant carries a still image for players to show while it plays.")
-        ],
+        specItems: [.audioOnlyPoster],
         needsMedia: true)
 
     package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {

@@ -12,9 +12,7 @@ package struct FrameRateMismatchRule: Rule {
         summary: "FRAME-RATE differs by more than 2 % from the highest frame rate of the video in the segments.",
         rationale:
             "FRAME-RATE is the maximum frame rate of all the video in the variant; players leave out variants whose declared rate the device cannot decode, and pick by it between variants of one resolution. A wrong value hides a variant the device could play, or offers one it cannot.",
-        specItems: [
-            .apple("9.15", .must, "Each EXT-X-STREAM-INF tag that includes video content has a FRAME-RATE attribute.")
-        ],
+        specItems: [.frameRateOnVideoVariants],
         needsMedia: true)
 
     package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {

@@ -39,14 +39,11 @@ package struct BandwidthBelowPeakRule: Rule {
         rationale:
             "RFC 8216 §4.3.4.2: BANDWIDTH is the largest sum of peak segment bit rates over every playable combination of renditions; Apple's authoring spec allows 10 % for VOD. The rfc8216 profile, which follows bis-22, allows nothing: BANDWIDTH is the peak, measured to the bit.",
         specItems: [
-            .bis(
-                "4.4.6.2", rfc: "4.3.4.2", .must,
-                "Once every segment exists, BANDWIDTH is the largest sum of peak segment bit rates over the playable combinations of renditions."
-            ),
+            .bandwidthIsMeasuredPeak,
             .apple(
                 "9.13", .must,
                 "BANDWIDTH is the largest sum of peak segment bit rates of any playable combination of renditions."),
-            .apple("1.27", .must, "For VOD, the measured peak bit rate is within 10 % of BANDWIDTH."),
+            .vodPeakWithinTenPercentOfBandwidth,
             .apple("1.29", .must, "For live, the measured peak bit rate stays below 125 % of BANDWIDTH."),
         ],
         needsMedia: true)
@@ -82,11 +79,8 @@ package struct BandwidthAbovePeakRule: Rule {
         rationale:
             "Apple's HLS Authoring Specification: for VOD the measured peak must be within 10 % of BANDWIDTH; an inflated BANDWIDTH keeps players on a lower variant than the network allows. bis-22 §4.4.6.2 defines BANDWIDTH as the peak, not a ceiling: the rfc8216 profile, which follows it, makes any excess over the measured peak an error.",
         specItems: [
-            .apple("1.27", .must, "For VOD, the measured peak bit rate is within 10 % of BANDWIDTH."),
-            .bis(
-                "4.4.6.2", rfc: "4.3.4.2", .must,
-                "Once every segment exists, BANDWIDTH is the largest sum of peak segment bit rates over the playable combinations of renditions."
-            ),
+            .vodPeakWithinTenPercentOfBandwidth,
+            .bandwidthIsMeasuredPeak,
         ],
         needsMedia: true)
 

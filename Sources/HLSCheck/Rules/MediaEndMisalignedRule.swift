@@ -15,8 +15,8 @@ package struct MediaEndMisalignedRule: Rule {
                 "8.7", .must,
                 "All VOD media playlists of an asset, audio, video, subtitle and I-frame, cover the same media time range, to the end."
             ),
-            .apple("8.3", .must, "Audio and video playlists cover the same duration of content."),
-            .apple("2.15", .must, "Alternative audio and audio description last the whole content."),
+            .audioAndVideoCoverSameDuration,
+            .alternativeAudioLastsWholeContent,
         ],
         needsMedia: true)
 

@@ -795,8 +795,8 @@ package struct DurationMismatchRule: Rule {
                 "6.2.4", .must,
                 "Content present in one variant but not another is only at the beginning or end, and no longer than the smallest target duration."
             ),
-            .apple("8.3", .must, "Audio and video playlists cover the same duration of content."),
-            .apple("2.15", .must, "Alternative audio and audio description last the whole content."),
+            .audioAndVideoCoverSameDuration,
+            .alternativeAudioLastsWholeContent,
         ],
         triggering: [
             RuleExample("audio 12 s shorter than video", files: files(audio: [6, 6])).expecting(
