@@ -570,10 +570,15 @@ package struct AudioOnlyVariantBuilder: Sendable {
     func selectSource(_ analysis: StreamAnalysis) throws(EmbedError) -> Source {
         var candidates: [(source: Source, rank: Int, rendition: Bool)] = []
         var seen = Set<String>()
+        var unread: [UnreadPlaylist] = []
         func add(_ uri: String, _ playlistURI: String?, _ playlist: MediaPlaylist?, rank: Int, rendition: Bool) {
-            guard let playlistURI, let playlist, let measurement = analysis.measurements[playlistURI],
-                seen.insert(playlistURI).inserted, measurement.records.contains(where: \.hasAudio)
-            else { return }
+            // A rendition without URI is audio in the variant's own segments, not a playlist.
+            guard let playlistURI else { return }
+            guard let playlist, let measurement = analysis.measurements[playlistURI] else {
+                unread.append(UnreadPlaylist(uri: uri, playlistURI: playlistURI))
+                return
+            }
+            guard seen.insert(playlistURI).inserted, measurement.records.contains(where: \.hasAudio) else { return }
             candidates.append(
                 (
                     Source(uri: uri, playlistURI: playlistURI, playlist: playlist, measurement: measurement), rank,
@@ -611,46 +616,9 @@ package struct AudioOnlyVariantBuilder: Sendable {
         guard let best else {
             throw EmbedError(
                 "\(request.input): no variant or audio rendition carries audio to make an audio-only variant from"
-                    + Self.unread(analysis))
+                    + analysis.notRead(unread))
         }
         return best.source
-    }
-
-    /// The variants and audio renditions that were not read, and why: a stream whose every
-    /// playlist lies outside the root has audio that embed did not see, which is not the same
-    /// as having none.
-    static func unread(_ analysis: StreamAnalysis) -> String {
-        var outside: [String] = []
-        var root: String?
-        var reasons: [String] = []
-        var seen = Set<String>()
-        func note(_ uri: String, _ playlistURI: String?, read: Bool) {
-            guard !read, seen.insert(playlistURI ?? uri).inserted else { return }
-            if let playlistURI,
-                let refused = analysis.loaded.outsideRoot.first(where: { $0.resolvedURI == playlistURI })
-            {
-                outside.append(uri)
-                root = refused.root
-            } else if let playlistURI, let failure = analysis.loaded.failure(for: playlistURI) {
-                reasons.append("\(uri) could not be read: \(failure.reason)")
-            } else {
-                reasons.append("the segments of \(uri) could not be read (`hlscheck check` says why)")
-            }
-        }
-        for variant in analysis.variants {
-            note(variant.uri, variant.playlistURI, read: variant.playlist != nil && variant.measurement != nil)
-            for rendition in variant.audioRenditions where rendition.rendition.uri != nil {
-                note(
-                    rendition.rendition.uri ?? "", rendition.playlistURI,
-                    read: rendition.playlist != nil && rendition.measurement != nil)
-            }
-        }
-        if let root {
-            reasons.insert(
-                "\(outside.joined(separator: ", ")) \(outside.count == 1 ? "lies" : "lie") outside the stream's root \(root) (choose the root with --root DIR, or pass --allow-outside-root)",
-                at: 0)
-        }
-        return reasons.isEmpty ? "" : "; not read: " + reasons.joined(separator: "; ")
     }
 
     /// The source's segments as the transcoder reads them (records are in segment order: GAP
