@@ -194,5 +194,20 @@ struct StreamLayout: Sendable {
 
 extension String {
     /// A URI of another scheme than `file:` (embed rewrites local files only).
-    fileprivate var isRemote: Bool { contains("://") && !hasPrefix("file://") }
+    fileprivate var isRemote: Bool {
+        // "://" looked for among the bytes (':' is not '/': a mismatch restarts the match at
+        // most at a colon).
+        var matched = 0
+        for byte in utf8 {
+            if byte == UInt8(ascii: ":") {
+                matched = 1
+            } else if byte == UInt8(ascii: "/"), matched > 0 {
+                matched += 1
+                if matched == 3 { return !hasPrefix("file://") }
+            } else {
+                matched = 0
+            }
+        }
+        return false
+    }
 }

@@ -549,7 +549,11 @@ struct StreamWriter {
         }
         let target = missing.reduce(base) { PathString.join($0, $1) }
         // Each folder resolved once (realpath(3) costs a readlink per component), not once per file.
-        let inputFolders = Set(Set(layout.files.map(layout.absoluteParent)).map { Self.resolved($0) ?? $0 })
+        // The stream's few folders told from its relative paths (the part before the last '/'),
+        // then made absolute, rather than each of thousands of files made absolute first.
+        let relativeFolders = Set(
+            layout.files.map { file in file.utf8.lastIndex(of: UInt8(ascii: "/")).map { String(file[..<$0]) } ?? "" })
+        let inputFolders = Set(relativeFolders.map { Self.resolved(layout.absolute($0)) ?? layout.absolute($0) })
         for folder in inputFolders.sorted() {
             let relation: String? =
                 target == folder
@@ -605,12 +609,6 @@ struct StreamWriter {
         guard let pointer = realpath(path, nil) else { return nil }
         defer { free(pointer) }
         return String(cString: pointer)
-    }
-}
-
-extension StreamLayout {
-    func absoluteParent(_ relative: String) -> String {
-        PathString.parent(absolute(relative))
     }
 }
 
