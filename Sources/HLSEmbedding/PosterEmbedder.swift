@@ -145,6 +145,9 @@ package struct PosterEmbedder: Sendable {
             }
         }
         lock?.release()
+        // The new bytes are on disk: let go of them before the re-check, whose own allocations
+        // then take their memory instead of new pages (a page fault each).
+        for index in plan.targets.indices { plan.targets[index].rewritten = nil }
 
         let verification: CheckReport
         do {
