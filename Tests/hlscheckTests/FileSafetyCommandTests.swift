@@ -134,7 +134,7 @@ struct FileSafetyCommandTests {
         let segment = PackageRoot.url.appendingPathComponent("Samples/packed-audio/audio/seg0.aac").path
         let result = try run(["artwork", segment, "--extract", "poster.jpg"], in: folder)
         #expect(result.status == 2)
-        #expect(result.stderr.contains("poster.jpg is a symbolic link; only a regular file is replaced"))
+        #expect(result.stderr.contains("poster.jpg: is a symbolic link; only a regular file is replaced"))
         #expect(try String(contentsOfFile: folder.path("precious.txt"), encoding: .utf8) == "keep")
     }
 

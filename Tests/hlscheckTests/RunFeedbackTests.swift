@@ -269,6 +269,28 @@ enum Terminal {
             ])
     }
 
+    /// A baseline that cannot be written stops the run with exit code 2, naming the option and
+    /// the file; whatever sits at the path is left as it was.
+    @Test func aBaselineThatCannotBeWrittenStopsTheRunNamingIt() throws {
+        let repository = try Self.repository()
+        let missingFolder = try Self.run(
+            ["streams/master.m3u8", "--write-baseline", "no-such-folder/baseline.json"], in: repository.url)
+        #expect(missingFolder.status == 2)
+        #expect(
+            missingFolder.stderr.hasSuffix(
+                "hlscheck: --write-baseline: no-such-folder/baseline.json: cannot create a file in its folder: No such file or directory\n"
+            ), "\(missingFolder.stderr)")
+        try FileManager.default.createDirectory(
+            at: repository.url.appendingPathComponent("baseline.json"), withIntermediateDirectories: false)
+        let folder = try Self.run(["streams/master.m3u8", "--write-baseline", "baseline.json"], in: repository.url)
+        #expect(folder.status == 2)
+        #expect(
+            folder.stderr.contains(
+                "hlscheck: --write-baseline: baseline.json: is a folder; only a regular file is replaced, so nothing was written (remove it or choose another path)"
+            ), "\(folder.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: repository.path("baseline.json")).isEmpty)
+    }
+
     @Test func moreWarningsThanMaxWarningsFail() throws {
         let repository = try Self.repository()
         let over = try HLSCheckBinary.run(
