@@ -15,9 +15,9 @@ enum Terminal {
         let command =
             (columns.map { "stty cols \($0) rows 50 && " } ?? "")
             + (["env", "-i"] + variables.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
-            + [HLSCheckBinary.executable.path] + arguments).map(quoted).joined(separator: " ")
-        return try ToolProcess.capture(
-            ["-q", "-e", "-c", command, "/dev/null"], executable: URL(fileURLWithPath: "/usr/bin/script"), in: folder)
+            + [HLSCheckBinary.executable] + arguments).map(quoted).joined(separator: " ")
+        return try ChildProcess.capture(
+            ["-q", "-e", "-c", command, "/dev/null"], executable: "/usr/bin/script", in: folder.path)
     }
 }
 
