@@ -111,7 +111,7 @@ enum IFrameLadder {
         let folder = try TemporaryFolder()
         let written = try IFrameLadder.make(folder, "ts", fmp4: false)
         let key = "000102030405060708090a0b0c0d0e0f"
-        try ChildProcess.run(
+        try await ChildProcess.run(
             [
                 "openssl", "enc", "-aes-128-cbc", "-K", key, "-iv", String(repeating: "0", count: 32),
                 "-in", "video.ts", "-out", "video.enc.ts",

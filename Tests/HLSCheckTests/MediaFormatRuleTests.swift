@@ -363,7 +363,7 @@ enum DolbyVisionBox {
 
     @Test func losslessAudioOutsideFragmentedMP4IsFlagged() async throws {
         let folder = try TemporaryFolder()
-        try ChildProcess.run([
+        try await ChildProcess.run([
             "ffmpeg", "-nostdin", "-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i",
             "sine=frequency=440:sample_rate=48000", "-t", "1", "-ac", "2", "-c:a", "flac", folder.path("seg0.flac"),
         ])
@@ -387,7 +387,7 @@ enum DolbyVisionBox {
 
     @Test func aPNGPosterLabelledJPEGIsInvalid() async throws {
         let folder = try TemporaryFolder()
-        try ChildProcess.run([
+        try await ChildProcess.run([
             "ffmpeg", "-nostdin", "-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i",
             "color=red:size=32x32", "-frames:v", "1", folder.path("poster.png"),
         ])

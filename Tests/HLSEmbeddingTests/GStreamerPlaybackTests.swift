@@ -51,7 +51,7 @@ enum GStreamerPlayback {
         let server = try await HTTPTestServer(folder: folder)
         let result: ChildProcess.Outcome
         do {
-            result = try await ChildProcess.captureOffPool(
+            result = try await ChildProcess.capture(
                 [
                     "gst-launch-1.0", "-v", "playbin3", "uri=\(server.url(relativePath))",
                     "audio-sink=fakesink silent=false", "video-sink=fakesink", "text-sink=fakesink",

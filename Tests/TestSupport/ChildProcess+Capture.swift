@@ -9,8 +9,8 @@ extension ChildProcess {
     /// test's own, standard input `input` (`/dev/null` by default). It is killed at `timeLimit`,
     /// so that a regression that hangs fails the test instead of stalling the suite.
     ///
-    /// Blocks the calling thread until the program ends: from an async test, use
-    /// `captureOffPool` when the program talks to something in this process.
+    /// Blocks the calling thread until the program ends; an async caller gets the overload that
+    /// waits off Swift concurrency's threads.
     public static func capture(
         _ arguments: [String], executable: String? = nil, in folder: String? = nil,
         environment: [String: String] = [:], replacingEnvironment: Bool = false, input: Input = .nullDevice,
@@ -32,32 +32,6 @@ extension ChildProcess {
         return child.wait()
     }
 
-    /// `capture` on a thread of its own, for async tests. Waiting for a program blocks a thread
-    /// for as long as it runs (a minute, for a player), and Swift concurrency has only as many
-    /// threads as cores (two here): a test that held one while its program fetched from a
-    /// loopback server in this process left the server's callers and the tests beside it one
-    /// thread, or none, and in-process remote tests timed out. Here the task is suspended, not
-    /// its thread, until the program's own thread resumes it.
-    public static func captureOffPool(
-        _ arguments: [String], executable: String? = nil, in folder: String? = nil,
-        environment: [String: String] = [:], replacingEnvironment: Bool = false, input: Input = .nullDevice,
-        timeLimit: Duration = .seconds(120)
-    ) async throws(Failure) -> Outcome {
-        let result = await withCheckedContinuation {
-            (continuation: CheckedContinuation<Result<Outcome, Failure>, Never>) in
-            let started = DedicatedThread.start {
-                continuation.resume(
-                    returning: Result { () throws(Failure) -> Outcome in
-                        try capture(
-                            arguments, executable: executable, in: folder, environment: environment,
-                            replacingEnvironment: replacingEnvironment, input: input, timeLimit: timeLimit)
-                    })
-            }
-            if let failure = started { continuation.resume(returning: .failure(failure)) }
-        }
-        return try result.get()
-    }
-
     /// Runs `arguments` (as `capture` does) and returns its standard output; throws, with what it
     /// wrote to standard error, when it ends with a status other than 0.
     @discardableResult
@@ -71,6 +45,53 @@ extension ChildProcess {
             outcome.timedOut ? "killed after \(timeLimit.components.seconds) s" : outcome.termination.description
         throw Failure(
             description: "\(arguments.prefix(3).joined(separator: " ")) failed (\(ending)): \(outcome.stderr)")
+    }
+
+    /// `capture` for async tests: the task waits, suspended, while the program is waited for on a
+    /// thread of its own (`offPool`).
+    public static func capture(
+        _ arguments: [String], executable: String? = nil, in folder: String? = nil,
+        environment: [String: String] = [:], replacingEnvironment: Bool = false, input: Input = .nullDevice,
+        timeLimit: Duration = .seconds(120)
+    ) async throws(Failure) -> Outcome {
+        try await offPool { () throws(Failure) -> Outcome in
+            try capture(
+                arguments, executable: executable, in: folder, environment: environment,
+                replacingEnvironment: replacingEnvironment, input: input, timeLimit: timeLimit)
+        }
+    }
+
+    /// `run` for async tests: the task waits, suspended, while the program is waited for on a
+    /// thread of its own (`offPool`).
+    @discardableResult
+    public static func run(
+        _ arguments: [String], in folder: String? = nil, environment: [String: String] = [:],
+        timeLimit: Duration = .seconds(120)
+    ) async throws(Failure) -> String {
+        try await offPool { () throws(Failure) -> String in
+            try run(arguments, in: folder, environment: environment, timeLimit: timeLimit)
+        }
+    }
+
+    /// Runs `body`, which waits for a program, on a new thread, and resumes the calling task with
+    /// its result. Waiting blocks a thread for as long as the program runs (a minute, for a
+    /// player), and Swift concurrency has only as many threads as cores (two on CI): an async
+    /// test that held one while its program fetched from a loopback server in this process left
+    /// the tests beside it one thread, or none, and in-process remote tests timed out. So every
+    /// async caller of `capture` and `run` gets this overload, and only the task waits. (A
+    /// synchronous helper that an async test calls still holds its thread: acceptable for a
+    /// few seconds of ffmpeg, not for a program that talks to this process.)
+    public static func offPool<Value: Sendable>(
+        _ body: @escaping @Sendable () throws(Failure) -> Value
+    ) async throws(Failure) -> Value {
+        let result = await withCheckedContinuation {
+            (continuation: CheckedContinuation<Result<Value, Failure>, Never>) in
+            let started = DedicatedThread.start {
+                continuation.resume(returning: Result { () throws(Failure) -> Value in try body() })
+            }
+            if let failure = started { continuation.resume(returning: .failure(failure)) }
+        }
+        return try result.get()
     }
 
     /// The program's path on PATH (this process's unless `path` is given), nil when it is not

@@ -107,7 +107,7 @@ import Testing
         let outcomes = try await withThrowingTaskGroup(of: ChildProcess.Outcome?.self) { group in
             for index in 0..<count {
                 group.addTask {
-                    try await ChildProcess.captureOffPool(
+                    try await ChildProcess.capture(
                         [Self.shell, "-c", "touch started-\(index); while [ ! -e go ]; do sleep 0.05; done"],
                         in: folder.url.path, timeLimit: .seconds(60))
                 }

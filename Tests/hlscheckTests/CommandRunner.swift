@@ -30,7 +30,7 @@ enum HLSCheckBinary {
     static func run(
         _ arguments: [String], in folder: URL = PackageRoot.url, timeLimit: Duration = .seconds(120),
         environment: [String: String] = [:]
-    ) throws -> CommandResult {
+    ) throws(ChildProcess.Failure) -> CommandResult {
         // A test run inside GitHub Actions must not append to the real job summary.
         var inherited = ProcessInfo.processInfo.environment
         inherited["GITHUB_STEP_SUMMARY"] = nil
@@ -39,5 +39,15 @@ enum HLSCheckBinary {
         return try ChildProcess.capture(
             arguments, executable: executable, in: folder.path, environment: inherited.merging(environment) { $1 },
             replacingEnvironment: true, timeLimit: timeLimit)
+    }
+
+    /// `run` for async tests, waiting off Swift concurrency's threads (`ChildProcess.offPool`).
+    static func run(
+        _ arguments: [String], in folder: URL = PackageRoot.url, timeLimit: Duration = .seconds(120),
+        environment: [String: String] = [:]
+    ) async throws(ChildProcess.Failure) -> CommandResult {
+        try await ChildProcess.offPool { () throws(ChildProcess.Failure) -> CommandResult in
+            try run(arguments, in: folder, timeLimit: timeLimit, environment: environment)
+        }
     }
 }
