@@ -25,7 +25,7 @@ extension ChildProcess {
             guard !arguments.isEmpty else { throw Failure(description: "no program to run") }
             let name = arguments.removeFirst()
             // On the program's PATH, as a shell it was started from would look.
-            program = name.contains("/") ? name : locate(name, on: environment["PATH"]) ?? name
+            program = name.utf8.contains(UInt8(ascii: "/")) ? name : locate(name, on: environment["PATH"]) ?? name
         }
         let child = try ChildProcess(
             program, arguments, in: folder, environment: environment, input: input, timeLimit: timeLimit)
