@@ -570,10 +570,15 @@ package struct AudioOnlyVariantBuilder: Sendable {
     func selectSource(_ analysis: StreamAnalysis) throws(EmbedError) -> Source {
         var candidates: [(source: Source, rank: Int, rendition: Bool)] = []
         var seen = Set<String>()
+        var unread: [UnreadPlaylist] = []
         func add(_ uri: String, _ playlistURI: String?, _ playlist: MediaPlaylist?, rank: Int, rendition: Bool) {
-            guard let playlistURI, let playlist, let measurement = analysis.measurements[playlistURI],
-                seen.insert(playlistURI).inserted, measurement.records.contains(where: \.hasAudio)
-            else { return }
+            // A rendition without URI is audio in the variant's own segments, not a playlist.
+            guard let playlistURI else { return }
+            guard let playlist, let measurement = analysis.measurements[playlistURI] else {
+                unread.append(UnreadPlaylist(uri: uri, playlistURI: playlistURI))
+                return
+            }
+            guard seen.insert(playlistURI).inserted, measurement.records.contains(where: \.hasAudio) else { return }
             candidates.append(
                 (
                     Source(uri: uri, playlistURI: playlistURI, playlist: playlist, measurement: measurement), rank,
@@ -610,7 +615,8 @@ package struct AudioOnlyVariantBuilder: Sendable {
         }
         guard let best else {
             throw EmbedError(
-                "\(request.input): no variant or audio rendition carries audio to make an audio-only variant from")
+                "\(request.input): no variant or audio rendition carries audio to make an audio-only variant from"
+                    + analysis.notRead(unread))
         }
         return best.source
     }

@@ -218,10 +218,14 @@ package struct PosterEmbedder: Sendable {
         var candidates: [PlannedTarget] = []
         var defaults = Set<String>()
         var seen = Set<String>()
+        var unread: [UnreadPlaylist] = []
         func add(_ uri: String, _ playlistURI: String, _ playlist: MediaPlaylist?, byDefault: Bool) {
             if byDefault { defaults.insert(playlistURI) }
-            guard let playlist, let measurement = analysis.measurements[playlistURI], seen.insert(playlistURI).inserted
-            else { return }
+            guard let playlist, let measurement = analysis.measurements[playlistURI] else {
+                if byDefault { unread.append(UnreadPlaylist(uri: uri, playlistURI: playlistURI)) }
+                return
+            }
+            guard seen.insert(playlistURI).inserted else { return }
             var target = PlannedTarget(uri: uri, playlistURI: playlistURI, playlist: playlist, measurement: measurement)
             target.timelineStart = SegmentSession.timelineStart(
                 analysis, sequence: playlist.segments.first?.mediaSequence ?? playlist.mediaSequence,
@@ -238,6 +242,14 @@ package struct PosterEmbedder: Sendable {
         }
         guard !request.variants.isEmpty else {
             let chosen = candidates.filter { defaults.contains($0.playlistURI) }
+            // An audio-only variant left without the poster because embed could not read it
+            // would pass unnoticed in a run that says it is done.
+            if !unread.isEmpty {
+                throw EmbedError(
+                    "\(request.input): an audio-only variant could not be read, so it cannot get the poster"
+                        + analysis.notRead(unread)
+                        + (chosen.isEmpty ? "" : "; --variant URI embeds into the others alone"))
+            }
             guard !chosen.isEmpty else {
                 let renditions = candidates.map(\.uri)
                 throw EmbedError(

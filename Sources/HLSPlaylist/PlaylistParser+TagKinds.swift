@@ -60,6 +60,24 @@ enum TagKind: String, CaseIterable, Sendable {
     case extinf = "#EXTINF"
     case extm3u = "#EXTM3U"
 
+    /// The section of bis-22 §4.4 that defines the tag, which is how the parser dispatches it.
+    enum Section {
+        case basic, mediaPlaylist, mediaSegment, mediaMetadata, multivariant
+    }
+
+    var section: Section {
+        switch self {
+        case .extm3u, .version, .independentSegments, .start, .define: return .basic
+        case .targetduration, .mediaSequence, .discontinuitySequence, .endlist, .playlistType, .iFramesOnly, .partInf,
+            .serverControl:
+            return .mediaPlaylist
+        case .extinf, .byterange, .discontinuity, .key, .map, .programDateTime, .gap, .bitrate, .part:
+            return .mediaSegment
+        case .daterange, .skip, .preloadHint, .renditionReport: return .mediaMetadata
+        case .streamInf, .iFrameStreamInf, .media, .sessionData, .sessionKey, .contentSteering: return .multivariant
+        }
+    }
+
     /// Membership in the three tables above.
     struct Traits: Sendable {
         var isMultivariant: Bool

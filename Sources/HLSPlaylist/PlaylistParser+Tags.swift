@@ -77,13 +77,32 @@ extension ParserState {
         }
     }
 
-    /// One tag, by kind (nil: an unknown or vendor tag), its traits already noted. `line.text`
-    /// is not used here.
+    /// One tag, by kind (nil: an unknown or vendor tag), its traits already noted, handled by
+    /// its section of bis-22 (§4.4.1–§4.4.6). `line.text` is not used here.
     mutating func handleTag(
         _ kind: TagKind?, _ tagName: String, value: Substring?, valueString: String?, _ line: SourceLine,
         _ valueColumn: Int
     ) {
+        // Unknown and vendor tags (#EXT-X-CUE-OUT, #EXT-X-SCTE35, …) are kept in `tags`.
+        guard let kind else { return }
+        switch kind.section {
+        case .basic: handleBasicTag(kind, tagName, value: value, valueString: valueString, line, valueColumn)
+        case .mediaPlaylist:
+            handleMediaPlaylistTag(kind, tagName, value: value, valueString: valueString, line, valueColumn)
+        case .mediaSegment:
+            handleMediaSegmentTag(kind, tagName, value: value, valueString: valueString, line, valueColumn)
+        case .mediaMetadata:
+            handleMediaMetadataTag(kind, tagName, value: value, valueString: valueString, line, valueColumn)
+        case .multivariant:
+            handleMultivariantTag(kind, tagName, value: value, valueString: valueString, line, valueColumn)
+        }
+    }
 
+    /// Basic tags and those a multivariant or a media playlist may hold (bis-22 §4.4.1, §4.4.2).
+    mutating func handleBasicTag(
+        _ kind: TagKind, _ tagName: String, value: Substring?, valueString: String?, _ line: SourceLine,
+        _ valueColumn: Int
+    ) {
         switch kind {
         case .extm3u:
             if sawHeader {
@@ -116,7 +135,84 @@ extension ParserState {
         case .define:
             handleDefine(tagName, value, line, valueColumn)
 
-        // Media segment tags
+        default:
+            preconditionFailure("\(kind.rawValue) is handled in another section")
+        }
+    }
+
+    /// Tags that describe the whole media playlist (bis-22 §4.4.3).
+    mutating func handleMediaPlaylistTag(
+        _ kind: TagKind, _ tagName: String, value: Substring?, valueString: String?, _ line: SourceLine,
+        _ valueColumn: Int
+    ) {
+        switch kind {
+        case .targetduration:
+            sawTargetDuration = true
+            if let v = requiredInteger(
+                tagName, value, line, valueColumn, maximum: ValueLimits.maximumTargetDuration, unit: " seconds")
+            {
+                if v == 0 {
+                    sink.error(
+                        "EXT-X-TARGETDURATION:0: the target duration is at least 1 (bis-22 §4.4.3.1); give the longest EXTINF rounded to the nearest integer",
+                        line: line.number, column: valueColumn)
+                }
+                media.targetDuration = v
+                media.targetDurationLine = line.number
+            }
+        case .mediaSequence:
+            if !media.segments.isEmpty {
+                sink.error(
+                    "EXT-X-MEDIA-SEQUENCE must appear before the first media segment", line: line.number,
+                    column: line.column, kind: .structure)
+            }
+            if let v = requiredInteger(tagName, value, line, valueColumn, maximum: ValueLimits.maximumInteger) {
+                media.mediaSequence = v
+            }
+            media.mediaSequenceLine = media.mediaSequenceLine ?? line.number
+        case .discontinuitySequence:
+            if !media.segments.isEmpty || sawDiscontinuity {
+                sink.error(
+                    "EXT-X-DISCONTINUITY-SEQUENCE must appear before the first media segment and any EXT-X-DISCONTINUITY",
+                    line: line.number, column: line.column, kind: .structure)
+            }
+            if let v = requiredInteger(tagName, value, line, valueColumn, maximum: ValueLimits.maximumInteger) {
+                media.discontinuitySequence = v
+            }
+            media.discontinuitySequenceLine = media.discontinuitySequenceLine ?? line.number
+        case .endlist:
+            noValue(tagName, value, line, valueColumn)
+            media.endList = true
+        case .playlistType:
+            let text = value.map { String($0).trimmingSpaces } ?? ""
+            if let type = PlaylistType(rawValue: text) {
+                media.playlistType = type
+            } else {
+                sink.error(
+                    "EXT-X-PLAYLIST-TYPE: expected EVENT or VOD, found \"\(excerpt(text))\"", line: line.number,
+                    column: value == nil ? line.column : valueColumn)
+            }
+        case .iFramesOnly:
+            noValue(tagName, value, line, valueColumn)
+            requireVersion(4, "EXT-X-I-FRAMES-ONLY", line.number, line.column)
+            media.iFramesOnly = true
+
+        case .partInf:
+            let attrs = attributeList(tagName, value, line, valueColumn)
+            require(["PART-TARGET"], in: attrs, tag: tagName, line: line)
+            media.partTarget = attrs.decimalFloatingPoint("PART-TARGET")
+        case .serverControl:
+            media.serverControl = attributeList(tagName, value, line, valueColumn)
+        default:
+            preconditionFailure("\(kind.rawValue) is handled in another section")
+        }
+    }
+
+    /// Tags that apply to the segment that follows, or to every segment after them (bis-22 §4.4.4).
+    mutating func handleMediaSegmentTag(
+        _ kind: TagKind, _ tagName: String, value: Substring?, valueString: String?, _ line: SourceLine,
+        _ valueColumn: Int
+    ) {
+        switch kind {
         case .extinf:
             handleExtinf(value, line, valueColumn)
         case .byterange:
@@ -170,6 +266,25 @@ extension ParserState {
             }
             pendingProgramDateTime = valueString ?? String(value)
             pendingPackedDateTime = 0
+        case .gap:
+            noValue(tagName, value, line, valueColumn)
+            pendingGap = true
+        case .bitrate:
+            currentBitrate = requiredInteger(
+                tagName, value, line, valueColumn, maximum: ValueLimits.maximumBitrateTag, unit: " kbit/s")
+        case .part:
+            handlePart(tagName, value, line, valueColumn)
+        default:
+            preconditionFailure("\(kind.rawValue) is handled in another section")
+        }
+    }
+
+    /// Media metadata tags: date ranges, skipped segments, hints and reports (bis-22 §4.4.5).
+    mutating func handleMediaMetadataTag(
+        _ kind: TagKind, _ tagName: String, value: Substring?, valueString: String?, _ line: SourceLine,
+        _ valueColumn: Int
+    ) {
+        switch kind {
         case .daterange:
             let attrs = attributeList(tagName, value, line, valueColumn)
             require(["ID"], in: attrs, tag: tagName, line: line)
@@ -186,28 +301,6 @@ extension ParserState {
                     column: attrs["END-ON-NEXT"]?.column ?? line.column, kind: .structure)
             }
             media.dateRanges.append(DateRange(line: line.number, id: attrs.string("ID"), attributes: attrs))
-        case .gap:
-            noValue(tagName, value, line, valueColumn)
-            pendingGap = true
-        case .bitrate:
-            currentBitrate = requiredInteger(
-                tagName, value, line, valueColumn, maximum: ValueLimits.maximumBitrateTag, unit: " kbit/s")
-        case .part:
-            handlePart(tagName, value, line, valueColumn)
-        case .partInf:
-            let attrs = attributeList(tagName, value, line, valueColumn)
-            require(["PART-TARGET"], in: attrs, tag: tagName, line: line)
-            media.partTarget = attrs.decimalFloatingPoint("PART-TARGET")
-        case .serverControl:
-            media.serverControl = attributeList(tagName, value, line, valueColumn)
-        case .preloadHint:
-            let attrs = attributeList(tagName, value, line, valueColumn)
-            require(["TYPE", "URI"], in: attrs, tag: tagName, line: line)
-            media.preloadHints.append(attrs)
-        case .renditionReport:
-            let attrs = attributeList(tagName, value, line, valueColumn)
-            require(["URI"], in: attrs, tag: tagName, line: line)
-            media.renditionReports.append(attrs)
         case .skip:
             requireVersion(9, "EXT-X-SKIP", line.number, line.column)
             let attrs = attributeList(tagName, value, line, valueColumn)
@@ -218,58 +311,25 @@ extension ParserState {
             }
             media.skippedSegments = attrs.decimalInteger("SKIPPED-SEGMENTS").flatMap { Int(exactly: $0) }
 
-        // Media playlist tags
-        case .targetduration:
-            sawTargetDuration = true
-            if let v = requiredInteger(
-                tagName, value, line, valueColumn, maximum: ValueLimits.maximumTargetDuration, unit: " seconds")
-            {
-                if v == 0 {
-                    sink.error(
-                        "EXT-X-TARGETDURATION:0: the target duration is at least 1 (bis-22 §4.4.3.1); give the longest EXTINF rounded to the nearest integer",
-                        line: line.number, column: valueColumn)
-                }
-                media.targetDuration = v
-                media.targetDurationLine = line.number
-            }
-        case .mediaSequence:
-            if !media.segments.isEmpty {
-                sink.error(
-                    "EXT-X-MEDIA-SEQUENCE must appear before the first media segment", line: line.number,
-                    column: line.column, kind: .structure)
-            }
-            if let v = requiredInteger(tagName, value, line, valueColumn, maximum: ValueLimits.maximumInteger) {
-                media.mediaSequence = v
-            }
-            media.mediaSequenceLine = media.mediaSequenceLine ?? line.number
-        case .discontinuitySequence:
-            if !media.segments.isEmpty || sawDiscontinuity {
-                sink.error(
-                    "EXT-X-DISCONTINUITY-SEQUENCE must appear before the first media segment and any EXT-X-DISCONTINUITY",
-                    line: line.number, column: line.column, kind: .structure)
-            }
-            if let v = requiredInteger(tagName, value, line, valueColumn, maximum: ValueLimits.maximumInteger) {
-                media.discontinuitySequence = v
-            }
-            media.discontinuitySequenceLine = media.discontinuitySequenceLine ?? line.number
-        case .playlistType:
-            let text = value.map { String($0).trimmingSpaces } ?? ""
-            if let type = PlaylistType(rawValue: text) {
-                media.playlistType = type
-            } else {
-                sink.error(
-                    "EXT-X-PLAYLIST-TYPE: expected EVENT or VOD, found \"\(excerpt(text))\"", line: line.number,
-                    column: value == nil ? line.column : valueColumn)
-            }
-        case .endlist:
-            noValue(tagName, value, line, valueColumn)
-            media.endList = true
-        case .iFramesOnly:
-            noValue(tagName, value, line, valueColumn)
-            requireVersion(4, "EXT-X-I-FRAMES-ONLY", line.number, line.column)
-            media.iFramesOnly = true
+        case .preloadHint:
+            let attrs = attributeList(tagName, value, line, valueColumn)
+            require(["TYPE", "URI"], in: attrs, tag: tagName, line: line)
+            media.preloadHints.append(attrs)
+        case .renditionReport:
+            let attrs = attributeList(tagName, value, line, valueColumn)
+            require(["URI"], in: attrs, tag: tagName, line: line)
+            media.renditionReports.append(attrs)
+        default:
+            preconditionFailure("\(kind.rawValue) is handled in another section")
+        }
+    }
 
-        // Multivariant playlist tags
+    /// Multivariant playlist tags (bis-22 §4.4.6).
+    mutating func handleMultivariantTag(
+        _ kind: TagKind, _ tagName: String, value: Substring?, valueString: String?, _ line: SourceLine,
+        _ valueColumn: Int
+    ) {
+        switch kind {
         case .streamInf:
             let attrs = attributeList(tagName, value, line, valueColumn)
             require(["BANDWIDTH"], in: attrs, tag: tagName, line: line)
@@ -324,8 +384,7 @@ extension ParserState {
             steering.pathwayID = attrs.string("PATHWAY-ID")
             master.contentSteering = steering
         default:
-            // Unknown and vendor tags (#EXT-X-CUE-OUT, #EXT-X-SCTE35, …) are kept in `tags`.
-            break
+            preconditionFailure("\(kind.rawValue) is handled in another section")
         }
     }
 

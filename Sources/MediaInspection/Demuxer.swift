@@ -149,112 +149,9 @@ package final class Demuxer {
 
         switch parameters.codec_type {
         case AVMEDIA_TYPE_AUDIO:
-            track.kind = .audio
-            track.channels = positive(parameters.ch_layout.nb_channels)
-            track.sampleRate = positive(parameters.sample_rate)
-            if parameters.ch_layout.order == AV_CHANNEL_ORDER_NATIVE, parameters.ch_layout.u.mask != 0 {
-                track.channelMask = parameters.ch_layout.u.mask
-            }
-            let adts = CodecStringBuilder.adts(stats.firstPacketPrefix[...])
-            switch parameters.codec_id {
-            case AV_CODEC_ID_AAC:
-                let objectType =
-                    aacObjectType(profile: parameters.profile)
-                    ?? CodecStringBuilder.audioObjectType(audioSpecificConfig: extradata)
-                    ?? adts?.objectType
-                track.codecString = objectType.map(CodecStringBuilder.mp4a(objectType:))
-                if !extradata.isEmpty {
-                    track.sbrSignalling = CodecStringBuilder.sbrSignalling(audioSpecificConfig: extradata)
-                    // The decoder turns the profile to HE-AAC (v2) when a frame carries SBR
-                    // data the config did not announce (ISO/IEC 14496-3 §1.6.5, implicit
-                    // signalling); only frames avformat_find_stream_info decoded say so.
-                    if track.sbrSignalling == .notSignalled,
-                        parameters.profile == FF_PROFILE_AAC_HE || parameters.profile == FF_PROFILE_AAC_HE_V2
-                    {
-                        track.sbrSignalling = .implicit
-                        // What the sample entry says, as for the segments whose frames are not
-                        // decoded: the same track must not look like another codec and rate
-                        // from one segment to the next.
-                        track.codecString = CodecStringBuilder.mp4a(objectType: 2)
-                        if extradata.count >= 2 {
-                            let index = Int(extradata[0] & 0x07) << 1 | Int(extradata[1] >> 7)
-                            let rates = CodecStringBuilder.aacSampleRates
-                            track.sampleRate = index < rates.count ? rates[index] : track.sampleRate
-                            // Implicit parametric stereo makes mono stereo in the decoder.
-                            let channels = Int(extradata[1] >> 3 & 0x0F)
-                            if (1...7).contains(channels) { track.channels = channels == 7 ? 8 : channels }
-                        }
-                    }
-                }
-                track.channels = track.channels ?? adts?.channels
-                track.sampleRate = track.sampleRate ?? adts?.sampleRate
-            case AV_CODEC_ID_MP3: track.codecString = CodecStringBuilder.mp4a(objectType: 34)
-            case AV_CODEC_ID_AC3: track.codecString = "ac-3"
-            case AV_CODEC_ID_EAC3: track.codecString = "ec-3"
-            case AV_CODEC_ID_OPUS: track.codecString = "Opus"
-            case AV_CODEC_ID_FLAC: track.codecString = "fLaC"
-            default: break
-            }
+            describeAudio(&track, parameters, extradata: extradata, stats: stats)
         case AVMEDIA_TYPE_VIDEO:
-            track.kind = .video
-            track.width = positive(parameters.width)
-            track.height = positive(parameters.height)
-            // What libavcodec learnt (a colr box, or the frames avformat_find_stream_info
-            // decoded); the parameter sets below say it for every segment, where they are read.
-            track.transferCharacteristics = Self.codePoint(parameters.color_trc.rawValue)
-            track.colourPrimaries = Self.codePoint(parameters.color_primaries.rawValue)
-            switch parameters.field_order {
-            case AV_FIELD_TT, AV_FIELD_BB, AV_FIELD_TB, AV_FIELD_BT: track.interlaced = true
-            case AV_FIELD_PROGRESSIVE: track.interlaced = false
-            default: break
-            }
-            track.dolbyVision = Self.dolbyVision(stream)
-            if parameters.format >= 0, let descriptor = av_pix_fmt_desc_get(AVPixelFormat(rawValue: parameters.format))
-            {
-                track.bitDepth = positive(Int32(descriptor.pointee.comp.0.depth))
-            }
-            switch parameters.codec_id {
-            case AV_CODEC_ID_H264:
-                track.codecString =
-                    (CodecStringBuilder.avc1(extradata: extradata)
-                    ?? CodecStringBuilder.avc1(annexB: stats.firstKeyframe[...]))
-                    // An fMP4 sample entry avc3 (parameter sets in band, ISO/IEC 14496-15 §5.4.2).
-                    .map { fourCC(parameters.codec_tag) == "avc3" ? "avc3" + $0.dropFirst(4) : $0 }
-                if let sps = H264SequenceParameterSet(extradataOrAnnexB: extradata)
-                    ?? H264SequenceParameterSet(extradataOrAnnexB: stats.firstKeyframe)
-                {
-                    if track.width == nil || track.height == nil {
-                        track.width = sps.width
-                        track.height = sps.height
-                    }
-                    // A stream that may code fields is interlaced video (ITU-T H.264 §7.4.2.1.1).
-                    if !sps.framesOnly { track.interlaced = true }
-                    track.interlaced = track.interlaced ?? false
-                    track.transferCharacteristics =
-                        sps.transferCharacteristics.flatMap(Self.codePoint) ?? track.transferCharacteristics
-                    track.colourPrimaries = sps.colourPrimaries.flatMap(Self.codePoint) ?? track.colourPrimaries
-                }
-            case AV_CODEC_ID_HEVC:
-                let entry = fourCC(parameters.codec_tag) == "hev1" ? "hev1" : "hvc1"
-                track.codecString =
-                    CodecStringBuilder.hevc(sampleEntry: entry, extradata: extradata)
-                    ?? CodecStringBuilder.hevc(sampleEntry: entry, annexB: stats.firstKeyframe[...])
-                // general_progressive_source_flag and general_interlaced_source_flag
-                // (ITU-T H.265 §7.4.4): interlaced alone is interlaced video.
-                if let ptl = CodecStringBuilder.hevcProfileTierLevel(extradata: extradata)
-                    ?? CodecStringBuilder.hevcProfileTierLevel(annexB: stats.firstKeyframe[...])
-                {
-                    let progressive = ptl[5] & 0x80 != 0, interlaced = ptl[5] & 0x40 != 0
-                    if interlaced && !progressive { track.interlaced = true }
-                    track.interlaced = track.interlaced ?? false
-                }
-                track.hdrStaticMetadata = HDRStaticMetadata.hevc(
-                    extradata: extradata, keyframe: stats.firstKeyframe, annexB: container != .fragmentedMP4,
-                    fromBoxes: Self.staticMetadataBoxes(stream))
-            case AV_CODEC_ID_AV1:
-                track.codecString = CodecStringBuilder.av01(configuration: extradata)
-            default: break
-            }
+            describeVideo(&track, stream, parameters, extradata: extradata, stats: stats)
         case AVMEDIA_TYPE_DATA where parameters.codec_id == AV_CODEC_ID_TIMED_ID3:
             track.kind = .timedMetadata
         case AVMEDIA_TYPE_DATA where fourCC(parameters.codec_tag) == "stpp":
@@ -285,6 +182,125 @@ package final class Demuxer {
             track.decodeTimeScale = Int(timeBase.den)
         }
         return track
+    }
+
+    /// An audio track's channels, rate and codec string: from the codec parameters, the
+    /// AudioSpecificConfig, or the first ADTS header, in that order.
+    private func describeAudio(
+        _ track: inout TrackFacts, _ parameters: AVCodecParameters, extradata: [UInt8], stats: PacketStats
+    ) {
+        track.kind = .audio
+        track.channels = positive(parameters.ch_layout.nb_channels)
+        track.sampleRate = positive(parameters.sample_rate)
+        if parameters.ch_layout.order == AV_CHANNEL_ORDER_NATIVE, parameters.ch_layout.u.mask != 0 {
+            track.channelMask = parameters.ch_layout.u.mask
+        }
+        let adts = CodecStringBuilder.adts(stats.firstPacketPrefix[...])
+        switch parameters.codec_id {
+        case AV_CODEC_ID_AAC:
+            let objectType =
+                aacObjectType(profile: parameters.profile)
+                ?? CodecStringBuilder.audioObjectType(audioSpecificConfig: extradata)
+                ?? adts?.objectType
+            track.codecString = objectType.map(CodecStringBuilder.mp4a(objectType:))
+            if !extradata.isEmpty {
+                track.sbrSignalling = CodecStringBuilder.sbrSignalling(audioSpecificConfig: extradata)
+                // The decoder turns the profile to HE-AAC (v2) when a frame carries SBR
+                // data the config did not announce (ISO/IEC 14496-3 §1.6.5, implicit
+                // signalling); only frames avformat_find_stream_info decoded say so.
+                if track.sbrSignalling == .notSignalled,
+                    parameters.profile == FF_PROFILE_AAC_HE || parameters.profile == FF_PROFILE_AAC_HE_V2
+                {
+                    track.sbrSignalling = .implicit
+                    // What the sample entry says, as for the segments whose frames are not
+                    // decoded: the same track must not look like another codec and rate
+                    // from one segment to the next.
+                    track.codecString = CodecStringBuilder.mp4a(objectType: 2)
+                    if extradata.count >= 2 {
+                        let index = Int(extradata[0] & 0x07) << 1 | Int(extradata[1] >> 7)
+                        let rates = CodecStringBuilder.aacSampleRates
+                        track.sampleRate = index < rates.count ? rates[index] : track.sampleRate
+                        // Implicit parametric stereo makes mono stereo in the decoder.
+                        let channels = Int(extradata[1] >> 3 & 0x0F)
+                        if (1...7).contains(channels) { track.channels = channels == 7 ? 8 : channels }
+                    }
+                }
+            }
+            track.channels = track.channels ?? adts?.channels
+            track.sampleRate = track.sampleRate ?? adts?.sampleRate
+        case AV_CODEC_ID_MP3: track.codecString = CodecStringBuilder.mp4a(objectType: 34)
+        case AV_CODEC_ID_AC3: track.codecString = "ac-3"
+        case AV_CODEC_ID_EAC3: track.codecString = "ec-3"
+        case AV_CODEC_ID_OPUS: track.codecString = "Opus"
+        case AV_CODEC_ID_FLAC: track.codecString = "fLaC"
+        default: break
+        }
+    }
+
+    /// A video track's size, colour, scan and codec string: from the codec parameters, then the
+    /// parameter sets of the extradata or the first keyframe, which say it for every segment.
+    private func describeVideo(
+        _ track: inout TrackFacts, _ stream: UnsafeMutablePointer<AVStream>, _ parameters: AVCodecParameters,
+        extradata: [UInt8], stats: PacketStats
+    ) {
+        track.kind = .video
+        track.width = positive(parameters.width)
+        track.height = positive(parameters.height)
+        // What libavcodec learnt (a colr box, or the frames avformat_find_stream_info
+        // decoded); the parameter sets below say it for every segment, where they are read.
+        track.transferCharacteristics = Self.codePoint(parameters.color_trc.rawValue)
+        track.colourPrimaries = Self.codePoint(parameters.color_primaries.rawValue)
+        switch parameters.field_order {
+        case AV_FIELD_TT, AV_FIELD_BB, AV_FIELD_TB, AV_FIELD_BT: track.interlaced = true
+        case AV_FIELD_PROGRESSIVE: track.interlaced = false
+        default: break
+        }
+        track.dolbyVision = Self.dolbyVision(stream)
+        if parameters.format >= 0, let descriptor = av_pix_fmt_desc_get(AVPixelFormat(rawValue: parameters.format)) {
+            track.bitDepth = positive(Int32(descriptor.pointee.comp.0.depth))
+        }
+        switch parameters.codec_id {
+        case AV_CODEC_ID_H264:
+            track.codecString =
+                (CodecStringBuilder.avc1(extradata: extradata)
+                ?? CodecStringBuilder.avc1(annexB: stats.firstKeyframe[...]))
+                // An fMP4 sample entry avc3 (parameter sets in band, ISO/IEC 14496-15 §5.4.2).
+                .map { fourCC(parameters.codec_tag) == "avc3" ? "avc3" + $0.dropFirst(4) : $0 }
+            if let sps = H264SequenceParameterSet(extradataOrAnnexB: extradata)
+                ?? H264SequenceParameterSet(extradataOrAnnexB: stats.firstKeyframe)
+            {
+                if track.width == nil || track.height == nil {
+                    track.width = sps.width
+                    track.height = sps.height
+                }
+                // A stream that may code fields is interlaced video (ITU-T H.264 §7.4.2.1.1).
+                if !sps.framesOnly { track.interlaced = true }
+                track.interlaced = track.interlaced ?? false
+                track.transferCharacteristics =
+                    sps.transferCharacteristics.flatMap(Self.codePoint) ?? track.transferCharacteristics
+                track.colourPrimaries = sps.colourPrimaries.flatMap(Self.codePoint) ?? track.colourPrimaries
+            }
+        case AV_CODEC_ID_HEVC:
+            let entry = fourCC(parameters.codec_tag) == "hev1" ? "hev1" : "hvc1"
+            track.codecString =
+                CodecStringBuilder.hevc(sampleEntry: entry, extradata: extradata)
+                ?? CodecStringBuilder.hevc(sampleEntry: entry, annexB: stats.firstKeyframe[...])
+            // general_progressive_source_flag and general_interlaced_source_flag
+            // (ITU-T H.265 §7.4.4): interlaced alone is interlaced video.
+            if let ptl = CodecStringBuilder.hevcProfileTierLevel(extradata: extradata)
+                ?? CodecStringBuilder.hevcProfileTierLevel(annexB: stats.firstKeyframe[...])
+            {
+                let progressive = ptl[5] & 0x80 != 0, interlaced = ptl[5] & 0x40 != 0
+                if interlaced && !progressive { track.interlaced = true }
+                track.interlaced = track.interlaced ?? false
+            }
+            track.hdrStaticMetadata = HDRStaticMetadata.hevc(
+                extradata: extradata, keyframe: stats.firstKeyframe, annexB: container != .fragmentedMP4,
+                fromBoxes: Self.staticMetadataBoxes(stream))
+        case AV_CODEC_ID_AV1:
+            track.codecString = CodecStringBuilder.av01(configuration: extradata)
+        default: break
+        }
     }
 
     /// Seconds per packet for audio codecs with a constant frame size, used when the demuxer

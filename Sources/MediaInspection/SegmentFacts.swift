@@ -168,14 +168,11 @@ package struct TrackFacts: Sendable, Hashable, Codable {
 
     /// What describes the track's format, without what varies from segment to segment.
     package var format: TrackFormat {
-        var format = TrackFormat(
+        TrackFormat(
             kind: kind, codecName: codecName, codecString: codecString, channels: channels, channelMask: channelMask,
             transferCharacteristics: transferCharacteristics, colourPrimaries: colourPrimaries, interlaced: interlaced,
-            dolbyVision: dolbyVision)
-        format.sbrSignalling = sbrSignalling
-        format.hdrStaticMetadata = hdrStaticMetadata
-        format.bitDepth = bitDepth
-        return format
+            dolbyVision: dolbyVision, sbrSignalling: sbrSignalling, hdrStaticMetadata: hdrStaticMetadata,
+            bitDepth: bitDepth)
     }
 
     /// Makes the facts of one track.
@@ -256,24 +253,6 @@ package struct TrackFormat: Sendable, Hashable, Codable {
     package var hdrStaticMetadata: HDRStaticMetadata?
     /// Video: bits per luma sample; nil when unknown.
     package var bitDepth: Int?
-
-    /// Makes a format.
-    package init(
-        kind: TrackKind, codecName: String, codecString: String? = nil, channels: Int? = nil,
-        channelMask: UInt64? = nil,
-        transferCharacteristics: Int? = nil, colourPrimaries: Int? = nil, interlaced: Bool? = nil,
-        dolbyVision: DolbyVisionConfiguration? = nil
-    ) {
-        self.kind = kind
-        self.codecName = codecName
-        self.codecString = codecString
-        self.channels = channels
-        self.channelMask = channelMask
-        self.transferCharacteristics = transferCharacteristics
-        self.colourPrimaries = colourPrimaries
-        self.interlaced = interlaced
-        self.dolbyVision = dolbyVision
-    }
 }
 
 /// One ID3v2 tag found in a segment, summarised (frame IDs and small text values, no images).

@@ -62,15 +62,25 @@ struct LimitOptions: ParsableArguments {
     @Flag(name: .customLong("allow-outside-root"), help: "Read local files outside the stream's root.")
     var allowOutsideRoot = false
 
-    func validate() throws {
-        let positive: [(String, Int?)] = [
-            ("--max-playlist-bytes", maxPlaylistBytes), ("--max-playlist-lines", maxPlaylistLines),
-            ("--max-playlists", maxPlaylists), ("--max-segments", maxSegments),
-            ("--max-segment-bytes", maxSegmentBytes), ("--max-id3-bytes", maxID3Bytes),
-            ("--max-image-pixels", maxImagePixels),
+    /// Each `--max-…` flag, the option that holds it and the limit it sets: what `validate()`
+    /// checks and `limits` applies.
+    private static var maxima: [(flag: String, option: KeyPath<Self, Int?>, limit: WritableKeyPath<Limits, Int>)] {
+        [
+            ("--max-playlist-bytes", \.maxPlaylistBytes, \.playlistBytes),
+            ("--max-playlist-lines", \.maxPlaylistLines, \.playlistLines),
+            ("--max-playlists", \.maxPlaylists, \.playlists),
+            ("--max-segments", \.maxSegments, \.segmentsPerPlaylist),
+            ("--max-segment-bytes", \.maxSegmentBytes, \.segmentBytes),
+            ("--max-id3-bytes", \.maxID3Bytes, \.id3Bytes),
+            ("--max-image-pixels", \.maxImagePixels, \.imagePixels),
         ]
-        for (name, value) in positive {
-            if let value, value < 1 { throw ValidationError("\(name) must be at least 1, got \(value)") }
+    }
+
+    func validate() throws {
+        for maximum in Self.maxima {
+            if let value = self[keyPath: maximum.option], value < 1 {
+                throw ValidationError("\(maximum.flag) must be at least 1, got \(value)")
+            }
         }
         if let timeout, timeout < 0 {
             throw ValidationError("--timeout must be 0 (no limit) or more seconds, got \(timeout)")
@@ -85,13 +95,9 @@ struct LimitOptions: ParsableArguments {
     /// The defaults with every given flag applied.
     var limits: Limits {
         var limits = Limits()
-        if let maxPlaylistBytes { limits.playlistBytes = maxPlaylistBytes }
-        if let maxPlaylistLines { limits.playlistLines = maxPlaylistLines }
-        if let maxPlaylists { limits.playlists = maxPlaylists }
-        if let maxSegments { limits.segmentsPerPlaylist = maxSegments }
-        if let maxSegmentBytes { limits.segmentBytes = maxSegmentBytes }
-        if let maxID3Bytes { limits.id3Bytes = maxID3Bytes }
-        if let maxImagePixels { limits.imagePixels = maxImagePixels }
+        for maximum in Self.maxima {
+            if let value = self[keyPath: maximum.option] { limits[keyPath: maximum.limit] = value }
+        }
         if let timeout { limits.timeoutSeconds = timeout == 0 ? nil : timeout }
         return limits
     }

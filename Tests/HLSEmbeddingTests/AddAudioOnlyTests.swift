@@ -436,6 +436,30 @@ func playlistEntries(_ playlist: String) throws -> (extinf: [String], files: [St
         #expect(try await AudioOnlyVariantBuilder(request).run().action == .nothingToRemove)
     }
 
+    @Test func namesTheVariantsItCouldNotReadInsteadOfSayingThereIsNoAudio() async throws {
+        let folder = try TemporaryFolder()
+        let master = try await Ladder.tsMuxed.make(in: folder)
+        // The same variant named from a subfolder: it lies outside that playlist's root.
+        let stream = (master as NSString).deletingLastPathComponent
+        let outside = (stream as NSString).appendingPathComponent("sub/master.m3u8")
+        try FileManager.default.createDirectory(
+            atPath: (outside as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        let text = try String(contentsOfFile: master, encoding: .utf8)
+        try text.replacingOccurrences(of: "\nvideo/index.m3u8", with: "\n../video/index.m3u8")
+            .write(toFile: outside, atomically: true, encoding: .utf8)
+        let output = folder.path("out")
+        do {
+            _ = try await AudioOnlyVariantBuilder(request(outside, output: output)).run()
+            Issue.record("the only variant lies outside the root: nothing to take audio from")
+        } catch let error as EmbedError {
+            #expect(
+                error.description.contains("not read: ../video/index.m3u8 lies outside the stream's root"),
+                "\(error.description)")
+            #expect(error.description.contains("--root DIR"), "\(error.description)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: output))
+    }
+
     @Test func refusesWithTheNumbersWhenAudioAndPosterCannotFit() async throws {
         let folder = try TemporaryFolder()
         let master = try await Ladder.tsMuxed.make(in: folder)

@@ -60,4 +60,34 @@ import Testing
         let files = try segmentFiles(of: variantPlaylist)
         #expect(try pictures(in: files[0], container: .mpegTS).map(\.data) == [try fixture("poster.png")])
     }
+
+    @Test func anAudioOnlyVariantEmbedCannotReadIsNamedAndNothingIsWritten() async throws {
+        let folder = try TemporaryFolder()
+        let master = try await RuntLadder().make(in: folder)
+        let added = try await AudioOnlyVariantBuilder(
+            AudioOnlyRequest(
+                input: master, poster: try samplePoster(), posterName: "poster.jpg",
+                destination: .folder(folder.path("with-variant")))
+        ).run()
+        // A second audio-only variant whose playlist is missing.
+        let text = try String(contentsOfFile: added.output, encoding: .utf8)
+        try (text + "#EXT-X-STREAM-INF:BANDWIDTH=60000,CODECS=\"mp4a.40.2\"\ngone/index.m3u8\n")
+            .write(toFile: added.output, atomically: true, encoding: .utf8)
+        let before = try snapshot(folder.path("with-variant"))
+
+        let request = EmbedRequest(
+            input: added.output, poster: try Poster(image: try fixture("poster.png")), posterName: "poster.png",
+            destination: .folder(folder.path("out")))
+        let error = await #expect(throws: EmbedError.self) { try await PosterEmbedder(request).run() }
+        let message = error?.description ?? ""
+        #expect(message.contains("an audio-only variant could not be read"), "\(message)")
+        #expect(message.contains("gone/index.m3u8 could not be read: No such file or directory"), "\(message)")
+        #expect(message.contains("--variant URI embeds into the others alone"), "\(message)")
+        #expect(!FileManager.default.fileExists(atPath: folder.path("out")))
+        #expect(try snapshot(folder.path("with-variant")) == before)
+
+        var named = request
+        named.variants = [try #require(added.variantURI)]
+        #expect(try await PosterEmbedder(named).run().targets.map(\.uri) == [try #require(added.variantURI)])
+    }
 }

@@ -48,6 +48,31 @@ enum Remote {
 
     static var samples: String { PackageRoot.url.appendingPathComponent("Samples").path }
 
+    /// A folder whose `index.m3u8` lists two packed-audio segments of Samples as byte ranges of
+    /// one file, `all.aac`; and the Range headers that fetch them, sorted.
+    static func byteRangeStream() throws -> (folder: TemporaryFolder, ranges: [String]) {
+        let folder = try TemporaryFolder()
+        let seg0 = try Data(contentsOf: URL(fileURLWithPath: samples + "/packed-audio/audio/seg0.aac"))
+        let seg1 = try Data(contentsOf: URL(fileURLWithPath: samples + "/packed-audio/audio/seg1.aac"))
+        try folder.write(seg0 + seg1, to: "all.aac")
+        try folder.write(
+            Data(
+                """
+                #EXTM3U
+                #EXT-X-VERSION:4
+                #EXT-X-TARGETDURATION:6
+                #EXTINF:6.013968,
+                #EXT-X-BYTERANGE:\(seg0.count)@0
+                all.aac
+                #EXTINF:5.990748,
+                #EXT-X-BYTERANGE:\(seg1.count)
+                all.aac
+                #EXT-X-ENDLIST
+
+                """.utf8), to: "index.m3u8")
+        return (folder, ["bytes=0-\(seg0.count - 1)", "bytes=\(seg0.count)-\(seg0.count + seg1.count - 1)"])
+    }
+
     /// A server over Samples/, stopped after `body`.
     static func withSamplesServer<T>(_ body: (HTTPTestServer) async throws -> T) async throws -> T {
         try await withServer(folder: samples, body)
@@ -274,31 +299,13 @@ struct RemoteCheckTests {
     }
 
     @Test func byteRangesAreFetchedWithRangeRequests() async throws {
-        let folder = try TemporaryFolder()
-        let seg0 = try Data(contentsOf: URL(fileURLWithPath: Remote.samples + "/packed-audio/audio/seg0.aac"))
-        let seg1 = try Data(contentsOf: URL(fileURLWithPath: Remote.samples + "/packed-audio/audio/seg1.aac"))
-        try folder.write(seg0 + seg1, to: "all.aac")
-        try folder.write(
-            Data(
-                """
-                #EXTM3U
-                #EXT-X-VERSION:4
-                #EXT-X-TARGETDURATION:6
-                #EXTINF:6.013968,
-                #EXT-X-BYTERANGE:\(seg0.count)@0
-                all.aac
-                #EXTINF:5.990748,
-                #EXT-X-BYTERANGE:\(seg1.count)
-                all.aac
-                #EXT-X-ENDLIST
-
-                """.utf8), to: "index.m3u8")
+        let (folder, expectedRanges) = try Remote.byteRangeStream()
         let (report, requests) = try await Remote.withServer(folder: folder.url.path) { server in
             (try await Remote.check(server.url("index.m3u8")), server.requests)
         }
         #expect(report.findings("segment-unreadable").isEmpty, "\(report.diagnostics)")
         let ranges = requests.filter { $0.path == "/all.aac" }.compactMap { $0.header("Range") }.sorted()
-        #expect(ranges == ["bytes=0-\(seg0.count - 1)", "bytes=\(seg0.count)-\(seg0.count + seg1.count - 1)"])
+        #expect(ranges == expectedRanges)
         #expect(report.variants.first?.measuredPeakBitrate != nil)
     }
 

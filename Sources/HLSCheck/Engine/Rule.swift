@@ -42,12 +42,6 @@ package struct ExpectedFinding: Sendable, Hashable {
     package var line: Int
     package var column: Int
     package var message: String
-
-    package init(line: Int, column: Int, message: String) {
-        self.line = line
-        self.column = column
-        self.message = message
-    }
 }
 
 extension RuleExample {
@@ -76,7 +70,8 @@ package struct ProfileExample: Sendable {
     }
 }
 
-/// Everything a user needs to know about a rule; the examples double as its tests.
+/// Everything a user needs to know about a rule; the examples double as its tests. A rule
+/// declares it with the memberwise initializer, naming only what departs from the defaults.
 package struct RuleDescription: Sendable {
     /// The stable rule id, e.g. `codecs-missing`: what configuration and suppressions name.
     package var id: String
@@ -85,20 +80,20 @@ package struct RuleDescription: Sendable {
     /// The severity under the default profile.
     package var defaultSeverity: Severity
     /// What one finding is about: the stream, or one variant (JUnit test cases follow it).
-    package var scope: RuleScope
+    package var scope: RuleScope = .stream
     /// How each profile departs from `defaultSeverity`; a profile not named runs the rule at its
     /// default (raised to an error where the profile's specification says MUST, see
     /// `Profile.followsMust`). docs/profiles.md tabulates them.
-    package var settings: [Profile: RuleSetting]
+    package var settings: [Profile: RuleSetting] = [:]
     /// One line: what the rule enforces.
     package var summary: String
     /// Why, with the spec section.
     package var rationale: String
     /// The requirements of the specifications the rule enforces, each with its section and
     /// sentence; empty for the rules about hlscheck's own run (suppressions, sampling, retries).
-    package var specItems: [SpecItem]
+    package var specItems: [SpecItem] = []
     /// Whether the rule needs measured segments (it stays silent with `--playlist-only`).
-    package var needsMedia: Bool
+    package var needsMedia = false
     /// Whether the rule needs decoded frames: it runs (and is listed as checked) only with
     /// `--decode`.
     package var needsDecoding = false
@@ -109,32 +104,11 @@ package struct RuleDescription: Sendable {
     /// nothing in a local stream, so its examples are remote tests, not local files.
     package var needsNetwork = false
     /// Examples that must trigger the rule.
-    package var triggering: [RuleExample]
+    package var triggering: [RuleExample] = []
     /// Examples that must not trigger it.
-    package var nonTriggering: [RuleExample]
+    package var nonTriggering: [RuleExample] = []
     /// Examples checked under a given profile (its severities and parameters).
-    package var profileExamples: [ProfileExample]
-
-    /// Makes a description; `needsDecoding` stays false unless set afterwards.
-    package init(
-        id: String, name: String, defaultSeverity: Severity, scope: RuleScope = .stream,
-        settings: [Profile: RuleSetting] = [:], summary: String, rationale: String, specItems: [SpecItem] = [],
-        needsMedia: Bool = false, triggering: [RuleExample] = [], nonTriggering: [RuleExample] = [],
-        profileExamples: [ProfileExample] = []
-    ) {
-        self.profileExamples = profileExamples
-        self.id = id
-        self.name = name
-        self.defaultSeverity = defaultSeverity
-        self.scope = scope
-        self.settings = settings
-        self.summary = summary
-        self.rationale = rationale
-        self.specItems = specItems
-        self.needsMedia = needsMedia
-        self.triggering = triggering
-        self.nonTriggering = nonTriggering
-    }
+    package var profileExamples: [ProfileExample] = []
 }
 
 /// A rule is a pure function of the analysed stream: it never does I/O.

@@ -36,6 +36,12 @@ package struct VariantAnalysis: Sendable, Hashable {
     /// of them beside the video and audio, so its bytes count for BANDWIDTH too.
     package var subtitleRenditions: [RenditionAnalysis] = []
 
+    /// Where the EXT-X-STREAM-INF writes `attribute`: its line, at the attribute's column (0, the
+    /// whole line, when it is absent or the input is a media playlist).
+    package func location(ofAttribute attribute: String) -> SourceLocation {
+        SourceLocation(uri: location.uri, line: location.line, column: stream?.attributes[attribute]?.column ?? 0)
+    }
+
     /// Audio-only by declaration: CODECS lists only audio codecs. Without CODECS the
     /// declaration does not say: RESOLUTION or a VIDEO group makes it video, and neither leaves
     /// its kind unknown (`isKindUnknown`), not audio-only.

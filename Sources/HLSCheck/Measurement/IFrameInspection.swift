@@ -70,38 +70,62 @@ extension MediaMeasurer {
         -> IFramePlaylistInspection
     {
         var result = IFramePlaylistInspection(playlistURI: playlistURI)
-        let source = inspector.source
         let segments = playlist.segments.filter { !$0.gap }
-        func resolved(_ segment: MediaSegment) -> String { URIResolver.resolve(segment.uri, against: base) }
+        let firstIFrames = Self.firstIFrames(segments, base: base)
+        let prefixes = await inspectInitializationSections(firstIFrames, base: base, into: &result)
+        await measureWholeResources(segments, base: base, into: &result)
+        await inspectCodecs(segments, firstIFrames, prefixes: prefixes, base: base, into: &result)
+        return result
+    }
 
-        // bis-22 §4.4.3.6: without EXT-X-MAP, a resource starts with its initialization
-        // section, which lies before its first I-frame. Under AES-128 the resource is one CBC
-        // run from its start (bis-22 §6.2.3), whose first blocks are decrypted; SAMPLE-AES
-        // leaves the tables clear; other methods are not read.
-        struct FirstIFrame { var range: ByteRange?, line: Int, segment: MediaSegment }
-        var firstIFrame: [String: FirstIFrame] = [:]
-        var order: [String] = []
+    /// The first I-frame of a resource, before which its initialization section lies.
+    struct FirstIFrame {
+        var uri: String
+        var range: ByteRange?
+        var line: Int
+        var segment: MediaSegment
+    }
+
+    /// The first I-frame of each resource read for its initialization section, in playlist
+    /// order. bis-22 §4.4.3.6: without EXT-X-MAP, a resource starts with its initialization
+    /// section, which lies before its first I-frame. Under AES-128 the resource is one CBC run
+    /// from its start (bis-22 §6.2.3), whose first blocks are decrypted; SAMPLE-AES leaves the
+    /// tables clear; other methods are not read.
+    static func firstIFrames(_ segments: [MediaSegment], base: String) -> [FirstIFrame] {
+        var index: [String: Int] = [:]
+        var firsts: [FirstIFrame] = []
         for segment in segments where segment.map == nil && segment.unreadableByteRangeLine == nil {
             let method = segment.key?.method ?? "NONE"
             guard method == "NONE" || method == "AES-128" || method.hasPrefix("SAMPLE-AES") else { continue }
-            let uri = resolved(segment)
-            if let known = firstIFrame[uri] {
+            let uri = URIResolver.resolve(segment.uri, against: base)
+            if let known = index[uri] {
                 // Without a byte range the whole resource is one I-frame segment.
-                if let range = segment.byteRange, let first = known.range, range.offset < first.offset {
-                    firstIFrame[uri]?.range = range
-                    firstIFrame[uri]?.segment = segment
+                if let range = segment.byteRange, let first = firsts[known].range, range.offset < first.offset {
+                    firsts[known].range = range
+                    firsts[known].segment = segment
                 }
-                if segment.byteRange == nil { firstIFrame[uri]?.range = nil }
+                if segment.byteRange == nil { firsts[known].range = nil }
             } else {
-                firstIFrame[uri] = FirstIFrame(
-                    range: segment.byteRange, line: segment.extinfLine ?? segment.uriLine, segment: segment)
-                order.append(uri)
+                index[uri] = firsts.count
+                firsts.append(
+                    FirstIFrame(
+                        uri: uri, range: segment.byteRange, line: segment.extinfLine ?? segment.uriLine,
+                        segment: segment))
             }
         }
-        // The starts read, served again as the I-frames' initialization sections below.
+        return firsts
+    }
+
+    /// Reads the start of each resource up to its first I-frame and judges it as an
+    /// initialization section; returns the starts read, served again as the I-frames'
+    /// initialization sections when their codecs are read.
+    private func inspectInitializationSections(
+        _ firstIFrames: [FirstIFrame], base: String, into result: inout IFramePlaylistInspection
+    ) async -> [String: [UInt8]] {
+        let source = inspector.source
         var prefixes: [String: [UInt8]] = [:]
-        for uri in order {
-            guard let first = firstIFrame[uri] else { continue }
+        for first in firstIFrames {
+            let uri = first.uri
             let key = first.segment.key?.method == "AES-128" ? first.segment.key : nil
             var bytes: [UInt8]
             do {
@@ -139,25 +163,42 @@ extension MediaMeasurer {
                 result.missingInitialization.append(.init(line: first.line, message: reason + decrypted))
             }
         }
+        return prefixes
+    }
 
-        // An I-frame without a byte range is its whole resource, fetched whole: the size of the
-        // resources not opened above (under EXT-X-MAP, or another encryption) is read too.
+    /// An I-frame without a byte range is its whole resource, fetched whole: the size of the
+    /// resources not opened for their initialization section (under EXT-X-MAP, or another
+    /// encryption) is read too.
+    private func measureWholeResources(
+        _ segments: [MediaSegment], base: String, into result: inout IFramePlaylistInspection
+    ) async {
         for segment in segments where segment.byteRange == nil && segment.unreadableByteRangeLine == nil {
-            let uri = resolved(segment)
+            let uri = URIResolver.resolve(segment.uri, against: base)
             guard result.wholeResourceBytes[uri] == nil, result.unreadable[uri] == nil else { continue }
             do {
-                result.wholeResourceBytes[uri] = try await source.open(uri, range: nil).count
+                result.wholeResourceBytes[uri] = try await inspector.source.open(uri, range: nil).count
             } catch {
                 result.noteUnreadable(segment, at: uri, error)
             }
         }
+    }
 
-        // The I-frames whose codecs are read: the first of each resource and after each discontinuity.
+    /// The codecs of the I-frames where a format may change: the first of each resource and
+    /// after each discontinuity; then, for fMP4, each I-frame's movie fragment.
+    private func inspectCodecs(
+        _ segments: [MediaSegment], _ firstIFrames: [FirstIFrame], prefixes: [String: [UInt8]], base: String,
+        into result: inout IFramePlaylistInspection
+    ) async {
         var seen: Set<String> = []
         var chosen: [MediaSegment] = []
         for segment in segments where segment.unreadableByteRangeLine == nil {
-            if seen.insert(resolved(segment)).inserted || segment.discontinuity { chosen.append(segment) }
+            if seen.insert(URIResolver.resolve(segment.uri, against: base)).inserted || segment.discontinuity {
+                chosen.append(segment)
+            }
         }
+        let sectionEnds = Dictionary(
+            firstIFrames.compactMap { first in first.range.map { (first.uri, $0.offset) } },
+            uniquingKeysWith: { first, _ in first })
         var requests: [SegmentRequest] = []
         for segment in chosen {
             // AES-128 over an I-frame playlist chains through the whole resource (bis-22 §6.2.3):
@@ -166,15 +207,15 @@ extension MediaMeasurer {
             var request = request(segment, at: base, wantsStreamInfo: requests.isEmpty)
             if segment.map == nil, let range = segment.byteRange, range.offset > 0 {
                 // The section a client assumes: from the start of the resource to the first I-frame.
-                let start = firstIFrame[request.uri]?.range?.offset ?? range.offset
+                let start = sectionEnds[request.uri] ?? range.offset
                 if start > 0 {
                     request.initSection = .init(uri: request.uri, range: SegmentByteRange(offset: 0, length: start))
                 }
             }
             requests.append(request)
         }
-        let outcomes =
-            requests.isEmpty ? [] : await inspect(requests, from: KnownPrefixSource(base: source, prefixes: prefixes))
+        let source = KnownPrefixSource(base: inspector.source, prefixes: prefixes)
+        let outcomes = requests.isEmpty ? [] : await inspect(requests, from: source)
         var codecs: Set<String> = [], inspected = 0, fragmented = false
         for outcome in outcomes {
             guard case .success(let facts) = outcome else { continue }
@@ -190,7 +231,6 @@ extension MediaMeasurer {
         result.codecs = codecs.sorted()
         result.isComplete = inspected == chosen.count && inspected > 0
         if fragmented { result.missingMovieFragment = await movieFragmentProblems(segments, base: base) }
-        return result
     }
 
     /// The clear text of the first bytes of a resource under `key` (METHOD=AES-128), with the IV

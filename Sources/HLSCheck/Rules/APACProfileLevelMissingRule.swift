@@ -9,9 +9,6 @@ import HLSPlaylist
 /// profiles and levels (Apple's APAC specification ties them to the channel count or
 /// Ambisonics order), so a bare `apac` leaves it guessing.
 package struct APACProfileLevelMissingRule: Rule {
-    /// Makes the rule; it holds no state, so one instance serves every check.
-    package init() {}
-
     static func master(codecs: String) -> [String: String] {
         Examples.stream(
             "#EXT-X-STREAM-INF:BANDWIDTH=2000000,CODECS=\"\(codecs)\",RESOLUTION=1280x720\nvideo.m3u8\n")

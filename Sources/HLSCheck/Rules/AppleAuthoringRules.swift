@@ -5,9 +5,6 @@ import HLSPlaylist
 
 /// No variant light enough for cellular networks.
 package struct CellularVariantMissingRule: Rule {
-    /// Makes the rule; it holds no state, so one instance serves every check.
-    package init() {}
-
     package static let description = RuleDescription(
         id: "cellular-variant-missing", name: "No cellular variant", defaultSeverity: .error,
         // AS 9.21 is amended for iOS alone: Apple TV is not on cellular networks.
@@ -44,9 +41,6 @@ package struct CellularVariantMissingRule: Rule {
 
 /// EXT-X-STREAM-INF without AVERAGE-BANDWIDTH.
 package struct AverageBandwidthMissingRule: Rule {
-    /// Makes the rule; it holds no state, so one instance serves every check.
-    package init() {}
-
     package static let description = RuleDescription(
         id: "average-bandwidth-missing", name: "AVERAGE-BANDWIDTH missing", defaultSeverity: .error, scope: .variant,
         settings: .appleOnly,
@@ -77,9 +71,6 @@ package struct AverageBandwidthMissingRule: Rule {
 
 /// A video variant without RESOLUTION.
 package struct ResolutionMissingRule: Rule {
-    /// Makes the rule; it holds no state, so one instance serves every check.
-    package init() {}
-
     package static let description = RuleDescription(
         id: "resolution-missing", name: "RESOLUTION missing", defaultSeverity: .error, scope: .variant,
         settings: [.audioOnly64k: .off, .rfc8216: .severity(.warning)],
@@ -122,9 +113,6 @@ package struct ResolutionMissingRule: Rule {
 
 /// An audio-only variant in the multivariant playlist where the platform forbids it.
 package struct AudioOnlyVariantPresentRule: Rule {
-    /// Makes the rule; it holds no state, so one instance serves every check.
-    package init() {}
-
     package static let description = RuleDescription(
         id: "audio-only-variant-present", name: "Audio-only variant not allowed", defaultSeverity: .error,
         settings: [.audioOnly64k: .off, .rfc8216: .off, .appleIOS: .off, .appleTVOS: .severity(.error)],

@@ -28,9 +28,6 @@ extension StreamAnalysis {
 
 /// A VOD media playlist without EXT-X-PLAYLIST-TYPE:VOD.
 package struct PlaylistTypeMissingRule: Rule {
-    /// Makes the rule; it holds no state, so one instance serves every check.
-    package init() {}
-
     package static let description = RuleDescription(
         id: "playlist-type-missing", name: "VOD playlist without EXT-X-PLAYLIST-TYPE:VOD", defaultSeverity: .error,
         settings: .appleOnly,
@@ -46,20 +43,14 @@ package struct PlaylistTypeMissingRule: Rule {
         triggering: [
             RuleExample(
                 "VOD playlist without the tag",
-                files: [
-                    "master.m3u8": "#EXTM3U\n" + Examples.audioVariant(),
-                    "audio.m3u8": Examples.media().replacing("#EXT-X-PLAYLIST-TYPE:VOD\n", with: ""),
-                ]
+                files: Examples.audioStream(Examples.media().replacing("#EXT-X-PLAYLIST-TYPE:VOD\n", with: ""))
             ).expecting(line: 8, "the playlist ends with EXT-X-ENDLIST but has no")
         ],
         nonTriggering: [
             RuleExample("EXT-X-PLAYLIST-TYPE:VOD", files: Examples.stream(Examples.audioVariant())),
             RuleExample(
                 "a finished EVENT playlist",
-                files: [
-                    "master.m3u8": "#EXTM3U\n" + Examples.audioVariant(),
-                    "audio.m3u8": Examples.media().replacing("TYPE:VOD", with: "TYPE:EVENT"),
-                ]),
+                files: Examples.audioStream(Examples.media().replacing("TYPE:VOD", with: "TYPE:EVENT"))),
         ])
 
     package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
@@ -75,9 +66,6 @@ package struct PlaylistTypeMissingRule: Rule {
 
 /// A video variant without FRAME-RATE.
 package struct FrameRateMissingRule: Rule {
-    /// Makes the rule; it holds no state, so one instance serves every check.
-    package init() {}
-
     package static let description = RuleDescription(
         id: "frame-rate-missing", name: "FRAME-RATE missing", defaultSeverity: .error, scope: .variant,
         settings: .appleOnly,
@@ -85,7 +73,7 @@ package struct FrameRateMissingRule: Rule {
         rationale:
             "Apple's authoring specification requires FRAME-RATE on every variant with video; players use it to leave out variants the device cannot decode in time. bis-22 asks for it above 30 frames per second.",
         specItems: [
-            .apple("9.15", .must, "Each EXT-X-STREAM-INF tag that includes video content has a FRAME-RATE attribute."),
+            .frameRateOnVideoVariants,
             .bis(
                 "4.4.6.2", rfc: "4.3.4.2", .should,
                 "FRAME-RATE is included when any video in the variant stream exceeds 30 frames per second."),
@@ -123,9 +111,6 @@ package struct FrameRateMissingRule: Rule {
 
 /// EXT-X-INDEPENDENT-SEGMENTS in neither the multivariant playlist nor the video media playlists.
 package struct IndependentSegmentsMissingRule: Rule {
-    /// Makes the rule; it holds no state, so one instance serves every check.
-    package init() {}
-
     package static let description = RuleDescription(
         id: "independent-segments-missing", name: "EXT-X-INDEPENDENT-SEGMENTS missing", defaultSeverity: .error,
         settings: .appleOnly,
@@ -181,9 +166,6 @@ package struct IndependentSegmentsMissingRule: Rule {
 
 /// A stream with video and no I-frame stream.
 package struct IFramePlaylistMissingRule: Rule {
-    /// Makes the rule; it holds no state, so one instance serves every check.
-    package init() {}
-
     package static let description = RuleDescription(
         id: "iframe-playlist-missing", name: "No I-frame playlist", defaultSeverity: .error, settings: .appleOnly,
         summary: "A multivariant playlist with video variants has no EXT-X-I-FRAME-STREAM-INF.",
@@ -218,9 +200,6 @@ package struct IFramePlaylistMissingRule: Rule {
 
 /// An EXT-X-MEDIA other than TYPE=VIDEO without LANGUAGE.
 package struct LanguageMissingRule: Rule {
-    /// Makes the rule; it holds no state, so one instance serves every check.
-    package init() {}
-
     package static let description = RuleDescription(
         id: "language-missing", name: "LANGUAGE missing", defaultSeverity: .error, settings: .appleOnly,
         summary: "An EXT-X-MEDIA tag of TYPE AUDIO, SUBTITLES or CLOSED-CAPTIONS has no LANGUAGE attribute.",

@@ -5,9 +5,6 @@ import HLSPlaylist
 
 /// SCORE on some EXT-X-STREAM-INF tags but not all.
 package struct ScoreInconsistentRule: Rule {
-    /// Makes the rule; it holds no state, so one instance serves every check.
-    package init() {}
-
     package static let description = RuleDescription(
         id: "score-inconsistent", name: "SCORE on some variants only", defaultSeverity: .error, settings: .appleOnly,
         summary: "One EXT-X-STREAM-INF has a SCORE attribute and another has none.",
@@ -52,9 +49,6 @@ package struct ScoreInconsistentRule: Rule {
 
 /// A stream whose video comes at one bit rate only.
 package struct VideoBitRatesTooFewRule: Rule {
-    /// Makes the rule; it holds no state, so one instance serves every check.
-    package init() {}
-
     package static let description = RuleDescription(
         id: "video-bit-rates-too-few", name: "Video at one bit rate only", defaultSeverity: .error,
         settings: .appleOnly,
@@ -96,9 +90,6 @@ package struct VideoBitRatesTooFewRule: Rule {
 
 /// An audio description rendition without AUTOSELECT=YES or without LANGUAGE.
 package struct AudioDescriptionInvalidRule: Rule {
-    /// Makes the rule; it holds no state, so one instance serves every check.
-    package init() {}
-
     /// bis-22 §4.4.6.1 / Apple 2.12: how an audio description is marked.
     static let describesVideo = "public.accessibility.describes-video"
 
@@ -151,9 +142,6 @@ package struct AudioDescriptionInvalidRule: Rule {
 
 /// An fMP4 media playlist without EXT-X-MAP.
 package struct MapMissingRule: Rule {
-    /// Makes the rule; it holds no state, so one instance serves every check.
-    package init() {}
-
     /// File extensions of ISO BMFF segments (CMAF included).
     static let fragmentedMP4Extensions: Set<String> = ["m4s", "mp4", "m4a", "m4v", "cmfv", "cmfa", "cmft", "cmf"]
 
@@ -175,15 +163,13 @@ package struct MapMissingRule: Rule {
         triggering: [
             RuleExample(
                 "fMP4 segments without EXT-X-MAP",
-                files: [
-                    "master.m3u8": "#EXTM3U\n" + Examples.audioVariant(), "audio.m3u8": fmp4Media(map: false),
-                ]
+                files: Examples.audioStream(fmp4Media(map: false))
             ).expecting(line: 1, "fragmented MP4 (seg0.m4s) but it has no EXT-X-MAP")
         ],
         nonTriggering: [
             RuleExample(
                 "fMP4 segments with EXT-X-MAP",
-                files: ["master.m3u8": "#EXTM3U\n" + Examples.audioVariant(), "audio.m3u8": fmp4Media(map: true)]),
+                files: Examples.audioStream(fmp4Media(map: true))),
             RuleExample("MPEG-TS segments", files: Examples.stream(Examples.audioVariant())),
         ])
 

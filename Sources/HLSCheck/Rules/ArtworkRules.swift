@@ -9,9 +9,6 @@ private func audioOnlyMeasurements(_ stream: StreamAnalysis) -> [(VariantAnalysi
 
 /// The poster is what pushes an audio-only variant over the budget.
 package struct ArtworkOverBudgetRule: Rule {
-    /// Makes the rule; it holds no state, so one instance serves every check.
-    package init() {}
-
     package static let description = RuleDescription(
         id: "artwork-over-budget", name: "Poster blows the budget", defaultSeverity: .error, scope: .variant,
         settings: .audioOnlyBudget,
@@ -52,19 +49,13 @@ package struct ArtworkOverBudgetRule: Rule {
 
 /// An audio-only variant without a still image: the viewer sees a black screen.
 package struct ArtworkMissingRule: Rule {
-    /// Makes the rule; it holds no state, so one instance serves every check.
-    package init() {}
-
     package static let description = RuleDescription(
         id: "artwork-missing", name: "Audio-only variant without poster", defaultSeverity: .warning, scope: .variant,
         settings: .audioOnlyBudget,
         summary: "An audio-only variant carries no still image (ID3 APIC) in its segments.",
         rationale:
             "Apple's HLS authoring guidance recommends a still image in the audio-only variant so players show something while they sit on it.",
-        specItems: [
-            SpecItem(
-                "QA1767", .should, "The audio-only variant carries a still image for players to show while it plays.")
-        ],
+        specItems: [.audioOnlyPoster],
         needsMedia: true)
 
     package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
@@ -84,19 +75,13 @@ package struct ArtworkMissingRule: Rule {
 
 /// The poster is missing from some segments or changes between them.
 package struct ArtworkInconsistentRule: Rule {
-    /// Makes the rule; it holds no state, so one instance serves every check.
-    package init() {}
-
     package static let description = RuleDescription(
         id: "artwork-inconsistent", name: "Poster inconsistent", defaultSeverity: .warning, scope: .variant,
         settings: .audioOnlyBudget,
         summary: "The still image is absent from some segments of an audio-only variant, or differs between segments.",
         rationale:
             "A player joining at any segment shows that segment's image: an image in only some segments leaves a black screen after a seek or a switch.",
-        specItems: [
-            SpecItem(
-                "QA1767", .should, "The audio-only variant carries a still image for players to show while it plays.")
-        ],
+        specItems: [.audioOnlyPoster],
         needsMedia: true)
 
     package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
@@ -144,9 +129,6 @@ package struct ArtworkInconsistentRule: Rule {
 
 /// APIC present but not a decodable JPEG or PNG, or declared with the wrong MIME type.
 package struct ArtworkInvalidRule: Rule {
-    /// Makes the rule; it holds no state, so one instance serves every check.
-    package init() {}
-
     package static let description = RuleDescription(
         id: "artwork-invalid", name: "Poster not a valid image", defaultSeverity: .error, scope: .variant,
         settings: [.rfc8216: .off],

@@ -3,9 +3,6 @@ import MediaInspection
 
 /// A segment with more than one audio track.
 package struct AudioStreamsMultipleRule: Rule {
-    /// Makes the rule; it holds no state, so one instance serves every check.
-    package init() {}
-
     package static let description = RuleDescription(
         id: "audio-streams-multiple", name: "Several audio tracks in a segment", defaultSeverity: .error,
         scope: .variant, settings: .appleOnly,
@@ -32,9 +29,6 @@ package struct AudioStreamsMultipleRule: Rule {
 
 /// Multichannel audio muxed with video.
 package struct MultichannelAudioMuxedRule: Rule {
-    /// Makes the rule; it holds no state, so one instance serves every check.
-    package init() {}
-
     package static let description = RuleDescription(
         id: "multichannel-audio-muxed", name: "Multichannel audio muxed with video", defaultSeverity: .error,
         scope: .variant, settings: .appleOnly,
@@ -65,9 +59,6 @@ package struct MultichannelAudioMuxedRule: Rule {
 
 /// Audio without a stereo AAC choice.
 package struct StereoAudioMissingRule: Rule {
-    /// Makes the rule; it holds no state, so one instance serves every check.
-    package init() {}
-
     /// AAC-LC, HE-AAC v1 and HE-AAC v2 (ISO/IEC 14496-3 audio object types 2, 5 and 29).
     static let aac: Set<String> = ["mp4a.40.2", "mp4a.40.5", "mp4a.40.29"]
 
@@ -111,9 +102,6 @@ package struct StereoAudioMissingRule: Rule {
 
 /// A channel layout or frame rate change without EXT-X-DISCONTINUITY.
 package struct FormatChangeWithoutDiscontinuityRule: Rule {
-    /// Makes the rule; it holds no state, so one instance serves every check.
-    package init() {}
-
     package static let description = RuleDescription(
         id: "format-change-without-discontinuity", name: "Format change without EXT-X-DISCONTINUITY",
         defaultSeverity: .error, scope: .variant, settings: .appleOnly,

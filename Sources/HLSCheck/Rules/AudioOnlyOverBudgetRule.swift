@@ -2,9 +2,6 @@ import HLSPlaylist
 
 /// An audio-only variant whose declared BANDWIDTH exceeds the budget.
 package struct AudioOnlyOverBudgetRule: Rule {
-    /// Makes the rule; it holds no state, so one instance serves every check.
-    package init() {}
-
     package static let description = RuleDescription(
         id: "audio-only-over-budget", name: "Audio-only variant over budget", defaultSeverity: .error, scope: .variant,
         settings: .audioOnlyBudget,

@@ -2,9 +2,6 @@ import HLSPlaylist
 
 /// A stream with video must offer an audio-only variant within the budget.
 package struct AudioOnlyVariantMissingRule: Rule {
-    /// Makes the rule; it holds no state, so one instance serves every check.
-    package init() {}
-
     package static let description = RuleDescription(
         id: "audio-only-variant-missing", name: "No audio-only variant within budget", defaultSeverity: .error,
         settings: [.rfc8216: .off, .appleIOS: .severity(.warning), .appleTVOS: .off],

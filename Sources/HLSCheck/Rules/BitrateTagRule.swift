@@ -2,9 +2,6 @@ import HLSPlaylist
 
 /// EXT-X-BITRATE off the measured bit rate of a segment it applies to.
 package struct BitrateTagMismatchRule: Rule {
-    /// Makes the rule; it holds no state, so one instance serves every check.
-    package init() {}
-
     package static let description = RuleDescription(
         id: "bitrate-tag-mismatch", name: "EXT-X-BITRATE off the measured segment bit rate", defaultSeverity: .error,
         summary:

@@ -1,7 +1,6 @@
 package import HLSPlaylist
 
 package struct BlockingReloadInvalidRule: LiveRule {
-    package init() {}
     package static let description = RuleDescription.live(
         id: "blocking-reload-invalid", name: "Blocking reload answered wrongly", defaultSeverity: .error,
         summary:

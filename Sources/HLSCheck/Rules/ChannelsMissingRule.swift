@@ -4,9 +4,6 @@ import MediaInspection
 /// Audio renditions of one NAME and codec whose segments carry different channel counts, one of
 /// them without CHANNELS.
 package struct ChannelsMissingRule: Rule {
-    /// Makes the rule; it holds no state, so one instance serves every check.
-    package init() {}
-
     package static let description = RuleDescription(
         id: "channels-missing", name: "CHANNELS missing where channel counts differ", defaultSeverity: .error,
         scope: .stream,

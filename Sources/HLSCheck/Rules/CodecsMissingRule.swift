@@ -2,9 +2,6 @@ import HLSPlaylist
 
 /// EXT-X-STREAM-INF without CODECS: players must download segments to learn what they hold.
 package struct CodecsMissingRule: Rule {
-    /// Makes the rule; it holds no state, so one instance serves every check.
-    package init() {}
-
     package static let description = RuleDescription(
         id: "codecs-missing", name: "CODECS missing", defaultSeverity: .warning, scope: .variant,
         settings: .errorForApple,

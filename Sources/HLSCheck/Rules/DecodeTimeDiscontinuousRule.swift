@@ -3,9 +3,6 @@ import HLSPlaylist
 /// An fMP4 fragment whose decode time does not continue exactly where the previous segment's
 /// fragment of the same track ended, at a join without EXT-X-DISCONTINUITY.
 package struct DecodeTimeDiscontinuousRule: Rule {
-    /// Makes the rule; it holds no state, so one instance serves every check.
-    package init() {}
-
     package static let description = RuleDescription(
         id: "decode-time-discontinuous", name: "fMP4 decode time does not follow on", defaultSeverity: .error,
         scope: .variant, settings: .appleOnly,

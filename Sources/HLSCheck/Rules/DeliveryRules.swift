@@ -10,11 +10,9 @@ extension RuleDescription {
         id: String, name: String, defaultSeverity: Severity, summary: String, rationale: String,
         specItems: [SpecItem] = []
     ) -> RuleDescription {
-        var description = RuleDescription(
+        RuleDescription(
             id: id, name: name, defaultSeverity: defaultSeverity, summary: summary, rationale: rationale,
-            specItems: specItems)
-        description.needsNetwork = true
-        return description
+            specItems: specItems, needsNetwork: true)
     }
 }
 
@@ -48,8 +46,6 @@ extension StreamAnalysis {
 /// RFC 8216 §4: a playlist is identified by the path of its URI (.m3u8, .m3u) or by its HTTP
 /// Content-Type, which must then be application/vnd.apple.mpegurl or audio/mpegurl.
 package struct PlaylistContentTypeRule: Rule {
-    package init() {}
-
     package static let acceptedTypes: Set<String> = ["application/vnd.apple.mpegurl", "audio/mpegurl"]
 
     package static let description = RuleDescription.network(
@@ -106,8 +102,6 @@ package struct PlaylistContentTypeRule: Rule {
 
 /// An https request redirected to plain http.
 package struct RedirectToHTTPRule: Rule {
-    package init() {}
-
     package static let description = RuleDescription.network(
         id: "redirect-to-http", name: "Redirect from https to http", defaultSeverity: .error,
         summary: "A playlist, key or segment requested over https was redirected to a plain-http URL.",
@@ -136,8 +130,6 @@ package struct RedirectToHTTPRule: Rule {
 /// Requests that needed retries: the stream played, but a client on the same network would
 /// have stalled or switched down.
 package struct DeliveryRetriedRule: Rule {
-    package init() {}
-
     package static let description = RuleDescription.network(
         id: "delivery-retried", name: "Request retried", defaultSeverity: .note,
         summary: "A request failed with a 5xx status or a reset connection and was retried (--retries).",
@@ -163,8 +155,6 @@ package struct DeliveryRetriedRule: Rule {
 
 /// `--insecure`: the report says that TLS was not verified.
 package struct TLSNotVerifiedRule: Rule {
-    package init() {}
-
     package static let description = RuleDescription.network(
         id: "tls-not-verified", name: "TLS not verified", defaultSeverity: .warning,
         summary: "The stream was fetched over https with certificate verification off (--insecure).",

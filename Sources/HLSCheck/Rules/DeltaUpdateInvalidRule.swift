@@ -1,7 +1,6 @@
 package import HLSPlaylist
 
 package struct DeltaUpdateInvalidRule: LiveRule {
-    package init() {}
     package static let description = RuleDescription.live(
         id: "delta-update-invalid", name: "Delta update answered wrongly", defaultSeverity: .error,
         summary:

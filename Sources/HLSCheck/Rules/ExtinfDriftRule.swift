@@ -3,9 +3,6 @@ import HLSPlaylist
 /// EXTINF durations whose sum over a run of segments drifts from the media's own duration by
 /// more than one frame, although each segment passes `extinf-duration-mismatch`'s tolerance.
 package struct ExtinfDriftRule: Rule {
-    /// Makes the rule; it holds no state, so one instance serves every check.
-    package init() {}
-
     package static let description = RuleDescription(
         id: "extinf-drift", name: "EXTINF durations drift from the media", defaultSeverity: .warning, scope: .variant,
         summary:

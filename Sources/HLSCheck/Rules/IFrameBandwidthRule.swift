@@ -6,9 +6,6 @@ import HLSPlaylist
 /// playlist gives, so the peak comes from the playlist alone, as a player would fetch it; or,
 /// without EXT-X-BYTERANGE, a whole resource, whose size reading it tells (IFramePlaylistInspection).
 package struct IFrameBandwidthMismatchRule: Rule {
-    /// Makes the rule; it holds no state, so one instance serves every check.
-    package init() {}
-
     static func stream(bandwidth: Int) -> [String: String] {
         // Two I-frames of 45 000 bytes each per 6 s: 60 000 bit/s.
         Examples.stream(

@@ -2,9 +2,6 @@ import HLSPlaylist
 
 /// An I-frame resource without EXT-X-MAP that does not start with its Media Initialization Section.
 package struct IFrameInitializationMissingRule: Rule {
-    /// Makes the rule; it holds no state, so one instance serves every check.
-    package init() {}
-
     package static let description = RuleDescription(
         id: "iframe-initialization-missing", name: "I-frame resource without initialization section",
         defaultSeverity: .error,
@@ -32,9 +29,6 @@ package struct IFrameInitializationMissingRule: Rule {
 
 /// An I-frame byte range that includes its Media Initialization Section.
 package struct IFrameRangeIncludesInitializationRule: Rule {
-    /// Makes the rule; it holds no state, so one instance serves every check.
-    package init() {}
-
     static func stream(_ media: String) -> [String: String] {
         Examples.stream(Examples.videoVariant, Examples.iFrameStream()).merging(["iframes.m3u8": media]) { $1 }
     }
@@ -122,9 +116,6 @@ package struct IFrameRangeIncludesInitializationRule: Rule {
 
 /// An fMP4 I-frame whose byte range holds no movie fragment box.
 package struct IFrameMovieFragmentMissingRule: Rule {
-    /// Makes the rule; it holds no state, so one instance serves every check.
-    package init() {}
-
     package static let description = RuleDescription(
         id: "iframe-moof-missing", name: "fMP4 I-frame without its moof", defaultSeverity: .error, settings: .appleOnly,
         summary:

@@ -2,9 +2,6 @@ import HLSPlaylist
 
 /// An EXT-X-I-FRAME-STREAM-INF whose playlist is not an I-frame playlist.
 package struct IFramesOnlyMissingRule: Rule {
-    /// Makes the rule; it holds no state, so one instance serves every check.
-    package init() {}
-
     package static let description = RuleDescription(
         id: "iframes-only-missing", name: "I-frame stream without EXT-X-I-FRAMES-ONLY", defaultSeverity: .error,
         summary: "The media playlist an EXT-X-I-FRAME-STREAM-INF points to has no EXT-X-I-FRAMES-ONLY tag.",

@@ -1,7 +1,6 @@
 package import HLSPlaylist
 
 package struct LiveDateRangeChangedRule: LiveRule {
-    package init() {}
     package static let description = RuleDescription.live(
         id: "live-daterange-changed", name: "Date range removed early or its ID reused", defaultSeverity: .error,
         summary:

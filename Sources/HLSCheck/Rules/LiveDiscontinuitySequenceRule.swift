@@ -1,7 +1,6 @@
 import HLSPlaylist
 
 package struct LiveDiscontinuitySequenceRule: LiveRule {
-    package init() {}
     package static let description: RuleDescription = {
         var description = RuleDescription.live(
             id: "live-discontinuity-sequence", name: "Discontinuity sequence missing or wrong", defaultSeverity: .error,
@@ -10,10 +9,7 @@ package struct LiveDiscontinuitySequenceRule: LiveRule {
             rationale:
                 "RFC 8216 §6.2.1 allows the server only to increment it; §4.3.3.3: it counts the discontinuities removed from the front, so clients can align variants and renditions. bis-22 §6.2.2 and AS 8.17: a live playlist (one that drops segments from the front) that carries, or will ever carry, EXT-X-DISCONTINUITY has the tag from its first version on: without it a client that joins after a discontinuity left the window numbers the discontinuities from 0, unlike one that joined before.",
             specItems: [
-                .bis(
-                    "6.2.1", rfc: "6.2.1", .must,
-                    "A server changes a media playlist only by appending, removing from the front and incrementing EXT-X-MEDIA-SEQUENCE and EXT-X-DISCONTINUITY-SEQUENCE."
-                ),
+                .liveUpdatesOnlyAppendAndRemove,
                 .bis(
                     "6.2.2", .must,
                     "The discontinuity sequence number increments by the discontinuities removed from the front of the playlist and never decreases."

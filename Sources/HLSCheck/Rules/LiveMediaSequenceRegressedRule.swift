@@ -1,18 +1,12 @@
 import HLSPlaylist
 
 package struct LiveMediaSequenceRegressedRule: LiveRule {
-    package init() {}
     package static let description = RuleDescription.live(
         id: "live-media-sequence-regressed", name: "Media sequence went back", defaultSeverity: .error,
         summary: "A reload of a live playlist had a lower EXT-X-MEDIA-SEQUENCE than the version before.",
         rationale:
             "RFC 8216 §6.2.1: the server may only increment EXT-X-MEDIA-SEQUENCE. Clients locate their position by media sequence number; going back makes them replay or skip.",
-        specItems: [
-            .bis(
-                "6.2.1", rfc: "6.2.1", .must,
-                "A server changes a media playlist only by appending, removing from the front and incrementing EXT-X-MEDIA-SEQUENCE and EXT-X-DISCONTINUITY-SEQUENCE."
-            )
-        ])
+        specItems: [.liveUpdatesOnlyAppendAndRemove])
 
     package static func judge(_ reload: LiveReload, memory: inout Void) -> [Finding] {
         guard case .changed(let previous, let current) = reload.outcome,

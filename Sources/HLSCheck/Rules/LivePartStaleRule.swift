@@ -1,7 +1,6 @@
 package import HLSPlaylist
 
 package struct LivePartStaleRule: LiveRule {
-    package init() {}
     package static let description = RuleDescription.live(
         id: "live-part-stale", name: "No new partial segment within the part target", defaultSeverity: .error,
         summary: "A live playlist with partial segments went longer than its part target duration without a new part.",

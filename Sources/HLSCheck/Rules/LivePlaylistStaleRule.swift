@@ -1,7 +1,6 @@
 package import HLSPlaylist
 
 package struct LivePlaylistStaleRule: LiveRule {
-    package init() {}
     package static let description = RuleDescription.live(
         id: "live-playlist-stale", name: "Live playlist not refreshed in time", defaultSeverity: .error,
         summary:

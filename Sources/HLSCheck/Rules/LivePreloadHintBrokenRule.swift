@@ -1,7 +1,6 @@
 import HLSPlaylist
 
 package struct LivePreloadHintBrokenRule: LiveRule {
-    package init() {}
     package static let description = RuleDescription.live(
         id: "live-preload-hint-broken", name: "Preload hint named another resource", defaultSeverity: .error,
         summary:

@@ -1,7 +1,6 @@
 import HLSPlaylist
 
 package struct LiveSegmentChangedRule: LiveRule {
-    package init() {}
     package static let description = RuleDescription.live(
         id: "live-segment-changed", name: "Published segment changed or removed out of order", defaultSeverity: .error,
         summary:

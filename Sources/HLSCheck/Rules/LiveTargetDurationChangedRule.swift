@@ -1,7 +1,6 @@
 import HLSPlaylist
 
 package struct LiveTargetDurationChangedRule: LiveRule {
-    package init() {}
     package static let description = RuleDescription.live(
         id: "live-target-duration-changed", name: "Target duration changed", defaultSeverity: .error,
         summary: "EXT-X-TARGETDURATION differs between two reloads of a live playlist.",

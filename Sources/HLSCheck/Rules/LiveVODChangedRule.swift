@@ -1,7 +1,6 @@
 package import HLSPlaylist
 
 package struct LiveVODChangedRule: LiveRule {
-    package init() {}
     package static let description = RuleDescription.live(
         id: "live-vod-changed", name: "VOD playlist changed", defaultSeverity: .error,
         summary:

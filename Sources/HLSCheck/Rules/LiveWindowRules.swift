@@ -10,9 +10,6 @@ extension MediaPlaylist {
 
 /// A live playlist shorter than three target durations after segments were removed.
 package struct LiveWindowShortRule: Rule {
-    /// Makes the rule; it holds no state, so one instance serves every check.
-    package init() {}
-
     package static let description = RuleDescription(
         id: "live-window-short", name: "Live playlist window too short", defaultSeverity: .error,
         summary: "A live media playlist that has dropped segments lasts less than three target durations.",
@@ -27,26 +24,20 @@ package struct LiveWindowShortRule: Rule {
         triggering: [
             RuleExample(
                 "two 6 s segments after dropping some",
-                files: [
-                    "master.m3u8": "#EXTM3U\n" + Examples.audioVariant(),
-                    "audio.m3u8": Examples.live([6, 6], target: 6).replacing(
-                        "#EXT-X-TARGETDURATION:6\n", with: "#EXT-X-TARGETDURATION:6\n#EXT-X-MEDIA-SEQUENCE:40\n"),
-                ]
+                files: Examples.audioStream(
+                    Examples.live([6, 6], target: 6).replacing(
+                        "#EXT-X-TARGETDURATION:6\n", with: "#EXT-X-TARGETDURATION:6\n#EXT-X-MEDIA-SEQUENCE:40\n"))
             ).expecting(line: 3, "the live playlist lasts 12.0 s after dropping")
         ],
         nonTriggering: [
             RuleExample(
                 "three 6 s segments",
-                files: [
-                    "master.m3u8": "#EXTM3U\n" + Examples.audioVariant(),
-                    "audio.m3u8": Examples.live([6, 6, 6], target: 6).replacing(
-                        "#EXT-X-TARGETDURATION:6\n", with: "#EXT-X-TARGETDURATION:6\n#EXT-X-MEDIA-SEQUENCE:40\n"),
-                ]),
+                files: Examples.audioStream(
+                    Examples.live([6, 6, 6], target: 6).replacing(
+                        "#EXT-X-TARGETDURATION:6\n", with: "#EXT-X-TARGETDURATION:6\n#EXT-X-MEDIA-SEQUENCE:40\n"))),
             RuleExample(
                 "a live stream that has only begun",
-                files: [
-                    "master.m3u8": "#EXTM3U\n" + Examples.audioVariant(), "audio.m3u8": Examples.live([6], target: 6),
-                ]),
+                files: Examples.audioStream(Examples.live([6], target: 6))),
             RuleExample("VOD", files: Examples.stream(Examples.audioVariant())),
         ])
 
@@ -69,9 +60,6 @@ package struct LiveWindowShortRule: Rule {
 
 /// A live (linear) playlist of fewer than six segments.
 package struct LiveSegmentsTooFewRule: Rule {
-    /// Makes the rule; it holds no state, so one instance serves every check.
-    package init() {}
-
     package static let description = RuleDescription(
         id: "live-segments-too-few", name: "Live playlist with fewer than six segments", defaultSeverity: .error,
         settings: .appleOnly,
@@ -84,19 +72,13 @@ package struct LiveSegmentsTooFewRule: Rule {
         triggering: [
             RuleExample(
                 "three live segments",
-                files: [
-                    "master.m3u8": "#EXTM3U\n" + Examples.audioVariant(),
-                    "audio.m3u8": Examples.live([6, 6, 6], target: 6),
-                ]
+                files: Examples.audioStream(Examples.live([6, 6, 6], target: 6))
             ).expecting(line: 3, "the live playlist lists 3 segments: keep at")
         ],
         nonTriggering: [
             RuleExample(
                 "six live segments",
-                files: [
-                    "master.m3u8": "#EXTM3U\n" + Examples.audioVariant(),
-                    "audio.m3u8": Examples.live(Array(repeating: 6, count: 6), target: 6),
-                ]),
+                files: Examples.audioStream(Examples.live(Array(repeating: 6, count: 6), target: 6))),
             RuleExample("VOD", files: Examples.stream(Examples.audioVariant())),
         ])
 
@@ -115,9 +97,6 @@ package struct LiveSegmentsTooFewRule: Rule {
 
 /// A live (linear) playlist without EXT-X-PROGRAM-DATE-TIME.
 package struct ProgramDateTimeMissingRule: Rule {
-    /// Makes the rule; it holds no state, so one instance serves every check.
-    package init() {}
-
     package static let description = RuleDescription(
         id: "program-date-time-missing", name: "Live playlist without EXT-X-PROGRAM-DATE-TIME", defaultSeverity: .error,
         settings: .appleOnly,
@@ -130,19 +109,15 @@ package struct ProgramDateTimeMissingRule: Rule {
         triggering: [
             RuleExample(
                 "live playlist without the tag",
-                files: [
-                    "master.m3u8": "#EXTM3U\n" + Examples.audioVariant(), "audio.m3u8": Examples.live(),
-                ]
+                files: Examples.audioStream(Examples.live())
             ).expecting(line: 3, "the live playlist has no")
         ],
         nonTriggering: [
             RuleExample(
                 "live playlist with the tag",
-                files: [
-                    "master.m3u8": "#EXTM3U\n" + Examples.audioVariant(),
-                    "audio.m3u8": Examples.live().replacing(
-                        "#EXTINF", with: "#EXT-X-PROGRAM-DATE-TIME:2026-01-01T00:00:00.000Z\n#EXTINF"),
-                ]),
+                files: Examples.audioStream(
+                    Examples.live().replacing(
+                        "#EXTINF", with: "#EXT-X-PROGRAM-DATE-TIME:2026-01-01T00:00:00.000Z\n#EXTINF"))),
             RuleExample("VOD", files: Examples.stream(Examples.audioVariant())),
         ])
 

@@ -60,9 +60,6 @@ private enum RenditionReportExamples {
 
 /// Partial segments shorter than 85 % of PART-TARGET where the protocol allows none.
 package struct PartTooShortRule: Rule {
-    /// Makes the rule; it holds no state, so one instance serves every check.
-    package init() {}
-
     package static let description = RuleDescription(
         id: "part-too-short", name: "Partial segment shorter than 85 % of PART-TARGET", defaultSeverity: .error,
         summary:
@@ -116,9 +113,6 @@ package struct PartTooShortRule: Rule {
 
 /// EXT-X-DISCONTINUITY, EXT-X-KEY, EXT-X-MAP or EXT-X-PROGRAM-DATE-TIME after a segment's first part.
 package struct PartTagMisplacedRule: Rule {
-    /// Makes the rule; it holds no state, so one instance serves every check.
-    package init() {}
-
     /// The tags that apply to a whole parent segment, and so must precede its parts.
     static let segmentTags = ["#EXT-X-DISCONTINUITY", "#EXT-X-KEY", "#EXT-X-MAP", "#EXT-X-PROGRAM-DATE-TIME"]
 
@@ -194,9 +188,6 @@ package struct PartTagMisplacedRule: Rule {
 
 /// EXT-X-RENDITION-REPORT without a URI, or with one that is not relative.
 package struct RenditionReportInvalidRule: Rule {
-    /// Makes the rule; it holds no state, so one instance serves every check.
-    package init() {}
-
     package static let description = RuleDescription(
         id: "rendition-report-invalid", name: "Rendition report without a relative URI", defaultSeverity: .error,
         summary:
@@ -319,9 +310,6 @@ package struct RenditionReportInvalidRule: Rule {
 
 /// PART-HOLD-BACK under three part target durations.
 package struct PartHoldBackShortRule: Rule {
-    /// Makes the rule; it holds no state, so one instance serves every check.
-    package init() {}
-
     package static let description = RuleDescription(
         id: "part-hold-back-short", name: "PART-HOLD-BACK under three part targets", defaultSeverity: .warning,
         summary: "EXT-X-SERVER-CONTROL's PART-HOLD-BACK is less than three times PART-TARGET.",

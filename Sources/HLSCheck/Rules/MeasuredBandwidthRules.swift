@@ -32,9 +32,6 @@ extension VariantAnalysis {
 
 /// BANDWIDTH lower than the measured peak: players pick a variant the network cannot carry.
 package struct BandwidthBelowPeakRule: Rule {
-    /// Makes the rule; it holds no state, so one instance serves every check.
-    package init() {}
-
     package static let description = RuleDescription(
         id: "bandwidth-below-peak", name: "BANDWIDTH below measured peak", defaultSeverity: .error, scope: .variant,
         summary:
@@ -42,14 +39,11 @@ package struct BandwidthBelowPeakRule: Rule {
         rationale:
             "RFC 8216 §4.3.4.2: BANDWIDTH is the largest sum of peak segment bit rates over every playable combination of renditions; Apple's authoring spec allows 10 % for VOD. The rfc8216 profile, which follows bis-22, allows nothing: BANDWIDTH is the peak, measured to the bit.",
         specItems: [
-            .bis(
-                "4.4.6.2", rfc: "4.3.4.2", .must,
-                "Once every segment exists, BANDWIDTH is the largest sum of peak segment bit rates over the playable combinations of renditions."
-            ),
+            .bandwidthIsMeasuredPeak,
             .apple(
                 "9.13", .must,
                 "BANDWIDTH is the largest sum of peak segment bit rates of any playable combination of renditions."),
-            .apple("1.27", .must, "For VOD, the measured peak bit rate is within 10 % of BANDWIDTH."),
+            .vodPeakWithinTenPercentOfBandwidth,
             .apple("1.29", .must, "For live, the measured peak bit rate stays below 125 % of BANDWIDTH."),
         ],
         needsMedia: true)
@@ -60,7 +54,6 @@ package struct BandwidthBelowPeakRule: Rule {
             guard let declared = variant.declaredBandwidth, let peak = variant.measuredPeakBitrate,
                 Double(peak) > Double(declared) * (1 + tolerance)
             else { return nil }
-            let column = variant.stream?.attributes["BANDWIDTH"]?.column ?? 0
             // A partial measurement still proves BANDWIDTH too low, but the real peak may be higher.
             let advice =
                 variant.partialMeasurementPhrase.map {
@@ -71,16 +64,13 @@ package struct BandwidthBelowPeakRule: Rule {
                 ? ", more than the \(Int((tolerance * 100).rounded())) % a live stream may peak above it (AS 1.29)" : ""
             return Finding(
                 "BANDWIDTH=\(declared) but \(variant.uri) peaks at \(peak) bit/s measured\(variant.combinationPhrase) (\(percent(peak, of: declared)) over\(allowance)): \(advice)",
-                at: SourceLocation(uri: variant.location.uri, line: variant.location.line, column: column))
+                at: variant.location(ofAttribute: "BANDWIDTH"))
         }
     }
 }
 
 /// BANDWIDTH far above the measured peak: players skip a variant the network could carry.
 package struct BandwidthAbovePeakRule: Rule {
-    /// Makes the rule; it holds no state, so one instance serves every check.
-    package init() {}
-
     package static let description = RuleDescription(
         id: "bandwidth-above-peak", name: "BANDWIDTH far above measured peak", defaultSeverity: .note, scope: .variant,
         settings: [.rfc8216: .severity(.error)],
@@ -89,11 +79,8 @@ package struct BandwidthAbovePeakRule: Rule {
         rationale:
             "Apple's HLS Authoring Specification: for VOD the measured peak must be within 10 % of BANDWIDTH; an inflated BANDWIDTH keeps players on a lower variant than the network allows. bis-22 §4.4.6.2 defines BANDWIDTH as the peak, not a ceiling: the rfc8216 profile, which follows it, makes any excess over the measured peak an error.",
         specItems: [
-            .apple("1.27", .must, "For VOD, the measured peak bit rate is within 10 % of BANDWIDTH."),
-            .bis(
-                "4.4.6.2", rfc: "4.3.4.2", .must,
-                "Once every segment exists, BANDWIDTH is the largest sum of peak segment bit rates over the playable combinations of renditions."
-            ),
+            .vodPeakWithinTenPercentOfBandwidth,
+            .bandwidthIsMeasuredPeak,
         ],
         needsMedia: true)
 
@@ -105,19 +92,15 @@ package struct BandwidthAbovePeakRule: Rule {
                 let peak = variant.measuredPeakBitrate, peak > 0,
                 Double(declared) > Double(peak) * (1 + configuration.bandwidthTolerance)
             else { return nil }
-            let column = variant.stream?.attributes["BANDWIDTH"]?.column ?? 0
             return Finding(
                 "BANDWIDTH=\(declared) but \(variant.uri) peaks at only \(peak) bit/s measured\(variant.combinationPhrase) (\(percent(declared, of: peak)) above): declare BANDWIDTH=\(peak)",
-                at: SourceLocation(uri: variant.location.uri, line: variant.location.line, column: column))
+                at: variant.location(ofAttribute: "BANDWIDTH"))
         }
     }
 }
 
 /// AVERAGE-BANDWIDTH off the measured average.
 package struct AverageBandwidthMismatchRule: Rule {
-    /// Makes the rule; it holds no state, so one instance serves every check.
-    package init() {}
-
     package static let description = RuleDescription(
         id: "average-bandwidth-mismatch", name: "AVERAGE-BANDWIDTH off", defaultSeverity: .warning, scope: .variant,
         settings: [.rfc8216: .severity(.error)],
@@ -144,10 +127,9 @@ package struct AverageBandwidthMismatchRule: Rule {
                 (variant.isLive ? Double(measured) - Double(declared) : abs(Double(measured) - Double(declared)))
                     > Double(declared) * configuration.bandwidthTolerance
             else { return nil }
-            let column = variant.stream?.attributes["AVERAGE-BANDWIDTH"]?.column ?? 0
             return Finding(
                 "AVERAGE-BANDWIDTH=\(declared) but \(variant.uri) averages \(measured) bit/s measured: declare AVERAGE-BANDWIDTH=\(measured)",
-                at: SourceLocation(uri: variant.location.uri, line: variant.location.line, column: column))
+                at: variant.location(ofAttribute: "AVERAGE-BANDWIDTH"))
         }
     }
 }

@@ -7,8 +7,6 @@ import StreamSources
 
 /// A playlist served without gzip to a request that accepted it.
 package struct PlaylistNotCompressedRule: Rule {
-    package init() {}
-
     package static let description = RuleDescription.network(
         id: "playlist-not-compressed", name: "Playlist served without gzip", defaultSeverity: .warning,
         summary: "A playlist fetched over HTTP came without gzip Content-Encoding although the request accepted gzip.",
@@ -44,8 +42,6 @@ package struct PlaylistNotCompressedRule: Rule {
 
 /// A segment request answered with a redirect.
 package struct MediaRedirectedRule: Rule {
-    package init() {}
-
     package static let description: RuleDescription = {
         var description = RuleDescription.network(
             id: "media-redirected", name: "Segment request redirected", defaultSeverity: .warning,

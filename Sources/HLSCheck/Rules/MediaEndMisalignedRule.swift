@@ -3,9 +3,6 @@ import HLSPlaylist
 /// Media playlists of a finished stream that cover different time ranges: audio and video by
 /// the timestamps of their last segments, subtitles and I-frames by their EXTINF sums.
 package struct MediaEndMisalignedRule: Rule {
-    /// Makes the rule; it holds no state, so one instance serves every check.
-    package init() {}
-
     package static let description = RuleDescription(
         id: "media-end-misaligned", name: "Media playlists end at different times", defaultSeverity: .error,
         scope: .stream, settings: .appleOnly,
@@ -18,8 +15,8 @@ package struct MediaEndMisalignedRule: Rule {
                 "8.7", .must,
                 "All VOD media playlists of an asset, audio, video, subtitle and I-frame, cover the same media time range, to the end."
             ),
-            .apple("8.3", .must, "Audio and video playlists cover the same duration of content."),
-            .apple("2.15", .must, "Alternative audio and audio description last the whole content."),
+            .audioAndVideoCoverSameDuration,
+            .alternativeAudioLastsWholeContent,
         ],
         needsMedia: true)
 

@@ -4,9 +4,6 @@ import HLSPlaylist
 /// EXT-X-MEDIA, two members with one NAME, several DEFAULT=YES members, DEFAULT=YES with
 /// AUTOSELECT=NO. The parser finds them (it has the columns); this rule gives them their id.
 package struct MediaGroupInvalidRule: Rule {
-    /// Makes the rule; it holds no state, so one instance serves every check.
-    package init() {}
-
     package static let description = RuleDescription(
         id: "media-group-invalid", name: "Rendition group broken", defaultSeverity: .error,
         summary:

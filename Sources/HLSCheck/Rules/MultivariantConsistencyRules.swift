@@ -28,9 +28,6 @@ private struct GroupMember: Equatable {
 
 /// Groups of one TYPE whose members differ.
 package struct RenditionGroupsInconsistentRule: Rule {
-    /// Makes the rule; it holds no state, so one instance serves every check.
-    package init() {}
-
     static func master(_ renditions: String, groups: [String]) -> [String: String] {
         var text = "#EXTM3U\n#EXT-X-VERSION:3\n" + renditions
         for (index, group) in groups.enumerated() {
@@ -133,9 +130,6 @@ package struct RenditionGroupsInconsistentRule: Rule {
 
 /// CLOSED-CAPTIONS=NONE on some variants but not all.
 package struct ClosedCaptionsNoneInconsistentRule: Rule {
-    /// Makes the rule; it holds no state, so one instance serves every check.
-    package init() {}
-
     package static let description = RuleDescription(
         id: "closed-captions-none-inconsistent", name: "CLOSED-CAPTIONS=NONE on some variants only",
         defaultSeverity: .error,
@@ -183,9 +177,6 @@ package struct ClosedCaptionsNoneInconsistentRule: Rule {
 
 /// EXT-X-START in the multivariant playlist and a media playlist with other values.
 package struct StartMismatchRule: Rule {
-    /// Makes the rule; it holds no state, so one instance serves every check.
-    package init() {}
-
     package static let description = RuleDescription(
         id: "start-mismatch", name: "EXT-X-START differs between playlists", defaultSeverity: .error,
         summary:
@@ -238,9 +229,6 @@ package struct StartMismatchRule: Rule {
 
 /// An EXT-X-SESSION-KEY that does not match the EXT-X-KEY tags with its URI.
 package struct SessionKeyMismatchRule: Rule {
-    /// Makes the rule; it holds no state, so one instance serves every check.
-    package init() {}
-
     static func stream(session: String, key: String) -> [String: String] {
         [
             "master.m3u8": "#EXTM3U\n#EXT-X-VERSION:5\n\(session)\n" + Examples.audioVariant(),
@@ -308,9 +296,6 @@ package struct SessionKeyMismatchRule: Rule {
 
 /// EXT-X-CONTENT-STEERING's PATHWAY-ID that no variant has, or that is not a pathway id.
 package struct PathwayIDInvalidRule: Rule {
-    /// Makes the rule; it holds no state, so one instance serves every check.
-    package init() {}
-
     static func stream(steering: String, pathway: String?) -> [String: String] {
         let attribute = pathway.map { ",PATHWAY-ID=\"\($0)\"" } ?? ""
         return Examples.stream(

@@ -1,7 +1,6 @@
 package import HLSPlaylist
 
 package struct PartUnavailableRule: LiveRule {
-    package init() {}
     package static let description = RuleDescription.live(
         id: "part-unavailable", name: "Listed part or hinted resource not served", defaultSeverity: .error,
         summary:

@@ -4,9 +4,6 @@ import StreamSources
 /// A playlist whose URI path ends neither in .m3u8 nor in .m3u and that no playlist
 /// Content-Type identifies either.
 package struct PlaylistNotIdentifiableRule: Rule {
-    /// Makes the rule; it holds no state, so one instance serves every check.
-    package init() {}
-
     package static let description = RuleDescription(
         id: "playlist-not-identifiable", name: "Playlist identifiable neither by path nor by type",
         defaultSeverity: .error,

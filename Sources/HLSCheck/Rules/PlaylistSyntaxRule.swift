@@ -14,9 +14,6 @@ extension StreamAnalysis {
 
 /// Grammar and structure errors the parser found in any playlist of the stream.
 package struct PlaylistSyntaxRule: Rule {
-    /// Makes the rule; it holds no state, so one instance serves every check.
-    package init() {}
-
     package static let description = RuleDescription(
         id: "playlist-syntax", name: "Playlist syntax", defaultSeverity: .error,
         summary: "A line, tag or attribute breaks the RFC 8216 grammar.",
@@ -94,10 +91,7 @@ package struct PlaylistSyntaxRule: Rule {
                     Examples.videoVariant, Examples.iFrameStream().replacing(",URI=", with: ",AUDIO=\"aud\",URI="))),
             RuleExample(
                 "EXT-X-TARGETDURATION:0",
-                files: [
-                    "master.m3u8": "#EXTM3U\n" + Examples.audioVariant(),
-                    "audio.m3u8": Examples.media().replacing("TARGETDURATION:6", with: "TARGETDURATION:0"),
-                ]),
+                files: Examples.audioStream(Examples.media().replacing("TARGETDURATION:6", with: "TARGETDURATION:0"))),
             RuleExample(
                 "an empty NAME",
                 files: Examples.stream(
@@ -117,11 +111,9 @@ package struct PlaylistSyntaxRule: Rule {
                 )),
             RuleExample(
                 "an AES-128 key without IV over an EXT-X-MAP",
-                files: [
-                    "master.m3u8": "#EXTM3U\n" + Examples.audioVariant(),
-                    "audio.m3u8":
-                        "#EXTM3U\n#EXT-X-VERSION:6\n#EXT-X-TARGETDURATION:6\n#EXT-X-KEY:METHOD=AES-128,URI=\"key.bin\"\n#EXT-X-MAP:URI=\"init.mp4\"\n#EXTINF:6.0,\nseg0.m4s\n#EXT-X-ENDLIST\n",
-                ]),
+                files: Examples.audioStream(
+                    "#EXTM3U\n#EXT-X-VERSION:6\n#EXT-X-TARGETDURATION:6\n#EXT-X-KEY:METHOD=AES-128,URI=\"key.bin\"\n#EXT-X-MAP:URI=\"init.mp4\"\n#EXTINF:6.0,\nseg0.m4s\n#EXT-X-ENDLIST\n"
+                )),
             RuleExample(
                 "a STABLE-VARIANT-ID with a space",
                 files: Examples.stream(
@@ -135,10 +127,7 @@ package struct PlaylistSyntaxRule: Rule {
                 ]),
             RuleExample(
                 "media playlist without #EXTM3U",
-                files: [
-                    "master.m3u8": "#EXTM3U\n" + Examples.audioVariant(),
-                    "audio.m3u8": String(Examples.media().dropFirst("#EXTM3U\n".count)),
-                ]),
+                files: Examples.audioStream(String(Examples.media().dropFirst("#EXTM3U\n".count)))),
         ],
         nonTriggering: [
             RuleExample("valid stream", files: Examples.stream(Examples.audioVariant())),
@@ -163,9 +152,6 @@ package struct PlaylistSyntaxRule: Rule {
 
 /// Things the parser accepted but that bend the specification.
 package struct PlaylistLenientRule: Rule {
-    /// Makes the rule; it holds no state, so one instance serves every check.
-    package init() {}
-
     package static let description = RuleDescription(
         id: "playlist-lenient", name: "Playlist bends the spec", defaultSeverity: .warning,
         summary: "The playlist bends RFC 8216 in a way most players tolerate.",
@@ -179,11 +165,8 @@ package struct PlaylistLenientRule: Rule {
         triggering: [
             RuleExample(
                 "EXTINF without its trailing comma",
-                files: [
-                    "master.m3u8": "#EXTM3U\n" + Examples.audioVariant(),
-                    "audio.m3u8":
-                        "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:6\n#EXTINF:6\nseg0.ts\n#EXT-X-ENDLIST\n",
-                ]
+                files: Examples.audioStream(
+                    "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:6\n#EXTINF:6\nseg0.ts\n#EXT-X-ENDLIST\n")
             ).expecting(line: 4, column: 10, "EXTINF: a comma must follow the duration"),
             RuleExample(
                 "PROGRAM-ID in a version 6 multivariant playlist",
@@ -201,9 +184,6 @@ package struct PlaylistLenientRule: Rule {
 
 /// EXT-X-VERSION lower than what the features used require (RFC 8216 §7).
 package struct VersionTooLowRule: Rule {
-    /// Makes the rule; it holds no state, so one instance serves every check.
-    package init() {}
-
     package static let description = RuleDescription(
         id: "version-too-low", name: "EXT-X-VERSION too low", defaultSeverity: .error,
         summary: "EXT-X-VERSION is lower than the features the playlist uses require.",
@@ -221,19 +201,15 @@ package struct VersionTooLowRule: Rule {
         triggering: [
             RuleExample(
                 "EXT-X-BYTERANGE in a version 3 playlist",
-                files: [
-                    "master.m3u8": "#EXTM3U\n" + Examples.audioVariant(),
-                    "audio.m3u8":
-                        "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:6\n#EXTINF:6.0,\n#EXT-X-BYTERANGE:1000@0\nseg0.ts\n#EXT-X-ENDLIST\n",
-                ]
+                files: Examples.audioStream(
+                    "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:6\n#EXTINF:6.0,\n#EXT-X-BYTERANGE:1000@0\nseg0.ts\n#EXT-X-ENDLIST\n"
+                )
             ).expecting(line: 5, column: 1, "EXT-X-BYTERANGE requires EXT-X-VERSION 4 or"),
             RuleExample(
                 "METHOD=SAMPLE-AES in a version 3 playlist",
-                files: [
-                    "master.m3u8": "#EXTM3U\n" + Examples.audioVariant(),
-                    "audio.m3u8":
-                        "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:6\n#EXT-X-KEY:METHOD=SAMPLE-AES,URI=\"key.bin\"\n#EXTINF:6.0,\nseg0.ts\n#EXT-X-ENDLIST\n",
-                ]
+                files: Examples.audioStream(
+                    "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:6\n#EXT-X-KEY:METHOD=SAMPLE-AES,URI=\"key.bin\"\n#EXTINF:6.0,\nseg0.ts\n#EXT-X-ENDLIST\n"
+                )
             ).expecting(line: 4, column: 12, "EXT-X-KEY with METHOD=SAMPLE-AES requires EXT-X-VERSION 5"),
             RuleExample(
                 "REQ-VIDEO-LAYOUT in a version 11 playlist",
@@ -245,11 +221,9 @@ package struct VersionTooLowRule: Rule {
         nonTriggering: [
             RuleExample(
                 "EXT-X-BYTERANGE in a version 4 playlist",
-                files: [
-                    "master.m3u8": "#EXTM3U\n" + Examples.audioVariant(),
-                    "audio.m3u8":
-                        "#EXTM3U\n#EXT-X-VERSION:4\n#EXT-X-TARGETDURATION:6\n#EXTINF:6.0,\n#EXT-X-BYTERANGE:1000@0\nseg0.ts\n#EXT-X-ENDLIST\n",
-                ]),
+                files: Examples.audioStream(
+                    "#EXTM3U\n#EXT-X-VERSION:4\n#EXT-X-TARGETDURATION:6\n#EXTINF:6.0,\n#EXT-X-BYTERANGE:1000@0\nseg0.ts\n#EXT-X-ENDLIST\n"
+                )),
             // A removed attribute is not a version too low: playlist-lenient reports it.
             RuleExample(
                 "PROGRAM-ID in a version 6 multivariant playlist",

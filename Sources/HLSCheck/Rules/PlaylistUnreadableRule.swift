@@ -2,9 +2,6 @@ import HLSPlaylist
 
 /// A media playlist the multivariant playlist references that cannot be read.
 package struct PlaylistUnreadableRule: Rule {
-    /// Makes the rule; it holds no state, so one instance serves every check.
-    package init() {}
-
     package static let description = RuleDescription(
         id: "playlist-unreadable", name: "Referenced playlist unreadable", defaultSeverity: .error, scope: .variant,
         summary: "A referenced media playlist is missing or cannot be read.",

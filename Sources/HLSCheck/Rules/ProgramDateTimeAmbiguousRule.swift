@@ -2,9 +2,6 @@ import HLSPlaylist
 
 /// EXT-X-PROGRAM-DATE-TIME tags that give two segments the same dates.
 package struct ProgramDateTimeAmbiguousRule: Rule {
-    /// Makes the rule; it holds no state, so one instance serves every check.
-    package init() {}
-
     static func media(_ second: String) -> [String: String] {
         [
             "master.m3u8":

@@ -17,9 +17,6 @@ private func number(_ value: Double) -> String {
 
 /// EXT-X-SERVER-CONTROL, EXT-X-PART and EXT-X-PRELOAD-HINT values that break rfc8216bis.
 package struct LowLatencyInvalidRule: Rule {
-    /// Makes the rule; it holds no state, so one instance serves every check.
-    package init() {}
-
     static func media(_ body: String, target: Int = 4) -> [String: String] {
         ["master.m3u8": "#EXTM3U\n#EXT-X-VERSION:9\n#EXT-X-TARGETDURATION:\(target)\n\(body)#EXTINF:4,\ns0.ts\n"]
     }
@@ -134,9 +131,6 @@ package struct LowLatencyInvalidRule: Rule {
 
 /// EXT-X-DATERANGE tags whose values contradict each other.
 package struct DateRangeInvalidRule: Rule {
-    /// Makes the rule; it holds no state, so one instance serves every check.
-    package init() {}
-
     static func media(_ ranges: String, programDateTime: Bool = true) -> [String: String] {
         let pdt = programDateTime ? "#EXT-X-PROGRAM-DATE-TIME:2026-01-01T00:00:00.000Z\n" : ""
         return [
@@ -343,9 +337,6 @@ package struct DateRangeInvalidRule: Rule {
 
 /// Duplicate EXT-X-SESSION-DATA and EXT-X-SESSION-KEY tags.
 package struct SessionMetadataInvalidRule: Rule {
-    /// Makes the rule; it holds no state, so one instance serves every check.
-    package init() {}
-
     static func master(_ tags: String) -> [String: String] {
         Examples.stream(Examples.audioVariant(), header: "#EXTM3U\n#EXT-X-VERSION:3\n" + tags)
     }

@@ -1,7 +1,6 @@
 package import HLSPlaylist
 
 package struct RemovedMediaUnavailableRule: LiveRule {
-    package init() {}
     package static let description = RuleDescription.live(
         id: "removed-media-unavailable", name: "Removed part or segment deleted too early", defaultSeverity: .error,
         summary:

@@ -31,6 +31,12 @@ enum Examples {
         "#EXT-X-STREAM-INF:BANDWIDTH=\(bandwidth),CODECS=\"mp4a.40.2\"\naudio.m3u8\n"
     }
 
+    /// A multivariant playlist of one audio-only variant (no EXT-X-VERSION), and `media` as that
+    /// variant's playlist, `audio.m3u8`: the stream for examples about one media playlist.
+    static func audioStream(_ media: String) -> [String: String] {
+        ["master.m3u8": "#EXTM3U\n" + audioVariant(), "audio.m3u8": media]
+    }
+
     /// An EXT-X-I-FRAME-STREAM-INF line for `iframes.m3u8`, with CODECS and RESOLUTION unless nil.
     static func iFrameStream(codecs: String? = "avc1.4d401f", resolution: String? = "640x360") -> String {
         "#EXT-X-I-FRAME-STREAM-INF:BANDWIDTH=90000" + (codecs.map { ",CODECS=\"\($0)\"" } ?? "")

@@ -3,9 +3,6 @@ import MediaInspection
 
 /// HE-AAC in fMP4 whose AudioSpecificConfig does not signal SBR.
 package struct SBRNotSignalledRule: Rule {
-    /// Makes the rule; it holds no state, so one instance serves every check.
-    package init() {}
-
     /// HE-AAC v1 and v2 (ISO/IEC 14496-3 audio object types 5 and 29).
     static let heAAC: Set<String> = ["mp4a.40.5", "mp4a.40.29"]
 
@@ -23,9 +20,7 @@ package struct SBRNotSignalledRule: Rule {
     package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         stream.variants.compactMap { variant in
             let declared = variant.stream?.codecs?.first(where: { Self.heAAC.contains($0.lowercased()) })
-            let location = SourceLocation(
-                uri: variant.location.uri, line: variant.location.line,
-                column: variant.stream?.attributes["CODECS"]?.column ?? 0)
+            let location = variant.location(ofAttribute: "CODECS")
             for measurement in variant.combinationMeasurements {
                 // SBR the frames carry and the config does not announce is HE-AAC whatever CODECS
                 // says; HE-AAC declared over a config that announces none is too.

@@ -10,9 +10,6 @@ private func measuredRecords(_ stream: StreamAnalysis) -> some Sequence<(Playlis
 
 /// A segment that is missing, truncated or cannot be demuxed.
 package struct SegmentUnreadableRule: Rule {
-    /// Makes the rule; it holds no state, so one instance serves every check.
-    package init() {}
-
     package static let description = RuleDescription(
         id: "segment-unreadable", name: "Segment unreadable", defaultSeverity: .error, scope: .variant,
         summary:
@@ -81,9 +78,6 @@ package struct SegmentUnreadableRule: Rule {
 /// Encrypted segments whose content hlscheck cannot see: their bytes count, their content is
 /// unchecked. One note per media playlist.
 package struct SegmentEncryptedRule: Rule {
-    /// Makes the rule; it holds no state, so one instance serves every check.
-    package init() {}
-
     package static let description = RuleDescription(
         id: "segment-encrypted", name: "Encrypted content not inspected", defaultSeverity: .note, scope: .variant,
         summary:
@@ -131,9 +125,6 @@ package struct SegmentEncryptedRule: Rule {
 
 /// EXTINF far from the duration measured from packet timestamps.
 package struct ExtinfDurationMismatchRule: Rule {
-    /// Makes the rule; it holds no state, so one instance serves every check.
-    package init() {}
-
     package static let description = RuleDescription(
         id: "extinf-duration-mismatch", name: "EXTINF differs from the media", defaultSeverity: .warning,
         scope: .variant, settings: .errorForApple,
@@ -162,9 +153,6 @@ package struct ExtinfDurationMismatchRule: Rule {
 
 /// Packed audio without the PRIV timestamp tag at its start.
 package struct PackedAudioTimestampMissingRule: Rule {
-    /// Makes the rule; it holds no state, so one instance serves every check.
-    package init() {}
-
     package static let description = RuleDescription(
         id: "packed-audio-timestamp-missing", name: "Packed audio without timestamp", defaultSeverity: .error,
         scope: .variant,
@@ -194,9 +182,6 @@ package struct PackedAudioTimestampMissingRule: Rule {
 
 /// A variant declared audio-only whose segments carry video.
 package struct AudioOnlyContainsVideoRule: Rule {
-    /// Makes the rule; it holds no state, so one instance serves every check.
-    package init() {}
-
     package static let description = RuleDescription(
         id: "audio-only-contains-video", name: "Audio-only variant carries video", defaultSeverity: .error,
         scope: .variant,
@@ -249,9 +234,6 @@ enum CodecEquivalence {
 
 /// CODECS that does not match what the segments contain.
 package struct CodecsMismatchRule: Rule {
-    /// Makes the rule; it holds no state, so one instance serves every check.
-    package init() {}
-
     package static let description = RuleDescription(
         id: "codecs-mismatch", name: "CODECS differs from the media", defaultSeverity: .error, scope: .variant,
         summary:
@@ -278,19 +260,15 @@ package struct CodecsMismatchRule: Rule {
             guard let declared = variant.stream?.codecs, let verdict = variant.codecsVerdict, verdict.isWrong else {
                 return nil
             }
-            let column = variant.stream?.attributes["CODECS"]?.column ?? 0
             return Finding(
                 "CODECS=\"\(declared.joined(separator: ","))\" of \(variant.uri): \(verdict.phrase) (detected: \(variant.detectedCodecs.joined(separator: ",")))",
-                at: SourceLocation(uri: variant.location.uri, line: variant.location.line, column: column))
+                at: variant.location(ofAttribute: "CODECS"))
         } + Self.iFrameFindings(stream)
     }
 }
 
 /// CODECS names the right format with the other sample entry (avc1 for avc3, hvc1 for hev1).
 package struct CodecsSampleEntryMismatchRule: Rule {
-    /// Makes the rule; it holds no state, so one instance serves every check.
-    package init() {}
-
     package static let description = RuleDescription(
         id: "codecs-sample-entry-mismatch", name: "CODECS names the other sample entry", defaultSeverity: .warning,
         scope: .variant,
@@ -310,19 +288,15 @@ package struct CodecsSampleEntryMismatchRule: Rule {
             // Only fMP4 has sample entries; in MPEG-TS both spellings describe the same stream.
             let pairs = variant.sampleEntryMismatches
             guard !pairs.isEmpty else { return nil }
-            let column = variant.stream?.attributes["CODECS"]?.column ?? 0
             return Finding(
                 "CODECS of \(variant.uri): \(pairs.joined(separator: "; ")): declare the sample entry the segments use",
-                at: SourceLocation(uri: variant.location.uri, line: variant.location.line, column: column))
+                at: variant.location(ofAttribute: "CODECS"))
         }
     }
 }
 
 /// RESOLUTION that does not match the decoded video.
 package struct ResolutionMismatchRule: Rule {
-    /// Makes the rule; it holds no state, so one instance serves every check.
-    package init() {}
-
     package static let description = RuleDescription(
         id: "resolution-mismatch", name: "RESOLUTION differs from the video", defaultSeverity: .warning,
         scope: .variant,
@@ -347,11 +321,10 @@ package struct ResolutionMismatchRule: Rule {
         for variant in stream.variants {
             guard let declared = variant.stream?.resolution else { continue }
             if let actual = variant.measuredResolution, actual != declared {
-                let column = variant.stream?.attributes["RESOLUTION"]?.column ?? 0
                 findings.append(
                     Finding(
                         "RESOLUTION=\(declared) but the video of \(variant.uri) is \(actual)",
-                        at: SourceLocation(uri: variant.location.uri, line: variant.location.line, column: column)))
+                        at: variant.location(ofAttribute: "RESOLUTION")))
             }
             // bis-22 §4.4.6.2.1: each video rendition of the VIDEO group, told once per
             // rendition and declared resolution, at its EXT-X-MEDIA line.

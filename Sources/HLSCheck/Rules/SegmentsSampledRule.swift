@@ -2,7 +2,6 @@ import HLSPlaylist
 
 /// `--sample N`: the report says which share of the segments was read.
 package struct SegmentsSampledRule: Rule {
-    package init() {}
     package static let description = RuleDescription(
         id: "segments-sampled", name: "Segments sampled", defaultSeverity: .note,
         summary:

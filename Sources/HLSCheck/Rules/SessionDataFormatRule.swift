@@ -3,9 +3,6 @@ import HLSPlaylist
 /// The resource a session-data URI names is not JSON although its FORMAT (JSON by default)
 /// says so, or cannot be read.
 package struct SessionDataFormatMismatchRule: Rule {
-    /// Makes the rule; it holds no state, so one instance serves every check.
-    package init() {}
-
     static func stream(_ tag: String, _ files: [String: String]) -> [String: String] {
         Examples.stream(Examples.audioVariant(), header: "#EXTM3U\n#EXT-X-VERSION:3\n" + tag).merging(files) { $1 }
     }

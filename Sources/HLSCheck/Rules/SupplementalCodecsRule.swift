@@ -4,9 +4,6 @@ import MediaFormats
 /// SUPPLEMENTAL-CODECS whose elements do not sit on a base layer CODECS names, or whose further
 /// fields are not brands.
 package struct SupplementalCodecsMismatchRule: Rule {
-    /// Makes the rule; it holds no state, so one instance serves every check.
-    package init() {}
-
     static func master(_ attributes: String) -> [String: String] {
         Examples.stream(
             "#EXT-X-STREAM-INF:BANDWIDTH=9000000,\(attributes),RESOLUTION=3840x2160,VIDEO-RANGE=HLG\nvideo.m3u8\n")

@@ -2,8 +2,6 @@
 /// it silently excuses nothing, so the finding it was meant for comes back unexplained.
 /// Reported by the engine from the directives (Suppressions), after the other rules.
 package struct SuppressionUnknownRuleRule: Rule {
-    package init() {}
-
     package static let description = RuleDescription(
         id: "suppression-unknown-rule", name: "Suppression names an unknown rule", defaultSeverity: .warning,
         summary: "A # hlscheck-disable… comment names a rule id that does not exist, or is no directive at all.",
@@ -40,8 +38,6 @@ package struct SuppressionUnknownRuleRule: Rule {
 /// moved to another line), and a stale exception would silently excuse a future one.
 /// Reported by the engine once every other rule has run (Suppressions).
 package struct SuppressionUnusedRule: Rule {
-    package init() {}
-
     package static let description = RuleDescription(
         id: "suppression-unused", name: "Suppression excuses nothing", defaultSeverity: .warning,
         summary: "A # hlscheck-disable… comment excused no finding (or a # hlscheck-enable ended no region).",

@@ -3,9 +3,6 @@ import HLSPlaylist
 /// A segment that, rounded to the nearest integer, lasts longer than EXT-X-TARGETDURATION: by
 /// its EXTINF, or by its packet timestamps where the segments were read.
 package struct TargetDurationExceededRule: Rule {
-    /// Makes the rule; it holds no state, so one instance serves every check.
-    package init() {}
-
     package static let description = RuleDescription(
         id: "target-duration-exceeded", name: "Segment longer than target duration", defaultSeverity: .error,
         scope: .variant,
@@ -28,19 +25,13 @@ package struct TargetDurationExceededRule: Rule {
         triggering: [
             RuleExample(
                 "7 s segment with target 6",
-                files: [
-                    "master.m3u8": "#EXTM3U\n" + Examples.audioVariant(),
-                    "audio.m3u8": Examples.media([6, 7], target: 6),
-                ]
+                files: Examples.audioStream(Examples.media([6, 7], target: 6))
             ).expecting(line: 7, "segment seg1.ts lasts 7.0 s, longer than")
         ],
         nonTriggering: [
             RuleExample(
                 "6.4 s rounds down to 6",
-                files: [
-                    "master.m3u8": "#EXTM3U\n" + Examples.audioVariant(),
-                    "audio.m3u8": Examples.media([6.4, 6], target: 6),
-                ])
+                files: Examples.audioStream(Examples.media([6.4, 6], target: 6)))
         ]
     )
 

@@ -31,9 +31,6 @@ private func hex(_ pid: UInt16) -> String {
 
 /// MPEG-TS continuity counter gaps inside a segment or across the join of two segments.
 package struct ContinuityErrorRule: Rule {
-    /// Makes the rule; it holds no state, so one instance serves every check.
-    package init() {}
-
     package static let description = RuleDescription(
         id: "continuity-error", name: "TS continuity counter gap", defaultSeverity: .warning, scope: .variant,
         summary:
@@ -79,9 +76,6 @@ package struct ContinuityErrorRule: Rule {
 
 /// A video segment that does not begin with a keyframe, or whose keyframe lacks its parameter sets.
 package struct SegmentStartsWithoutKeyframeRule: Rule {
-    /// Makes the rule; it holds no state, so one instance serves every check.
-    package init() {}
-
     package static let description = RuleDescription(
         id: "segment-starts-without-keyframe", name: "Video segment does not start with a keyframe",
         defaultSeverity: .warning, scope: .variant,
@@ -116,9 +110,6 @@ package struct SegmentStartsWithoutKeyframeRule: Rule {
 
 /// Timestamps that jump or restart between segments without EXT-X-DISCONTINUITY.
 package struct DiscontinuityMissingRule: Rule {
-    /// Makes the rule; it holds no state, so one instance serves every check.
-    package init() {}
-
     package static let description = RuleDescription(
         id: "discontinuity-missing", name: "Timestamp jump without EXT-X-DISCONTINUITY", defaultSeverity: .error,
         scope: .variant,
@@ -161,9 +152,6 @@ package struct DiscontinuityMissingRule: Rule {
 
 /// Variants and renditions of one stream whose matching segments start at different times.
 package struct TimestampsMisalignedRule: Rule {
-    /// Makes the rule; it holds no state, so one instance serves every check.
-    package init() {}
-
     /// More than one frame apart: a video frame at 24 fps lasts 42 ms, an AAC frame 21–23 ms.
     static let tolerance = 0.05
 
@@ -258,9 +246,6 @@ package struct TimestampsMisalignedRule: Rule {
 
 /// Media playlists of one stream that declare different target durations.
 package struct TargetDurationInconsistentRule: Rule {
-    /// Makes the rule; it holds no state, so one instance serves every check.
-    package init() {}
-
     package static let description = RuleDescription(
         id: "target-duration-inconsistent", name: "Target durations differ between variants", defaultSeverity: .error,
         summary:

@@ -13,9 +13,6 @@ extension StreamAnalysis {
 /// the picture size or of the audio sample rate between two segments that follow each other
 /// without EXT-X-DISCONTINUITY: an ad or a programme spliced in from another encoder, unmarked.
 package struct TrackChangeWithoutDiscontinuityRule: Rule {
-    /// Makes the rule; it holds no state, so one instance serves every check.
-    package init() {}
-
     package static let description = RuleDescription(
         id: "track-change-without-discontinuity", name: "Container or track change without EXT-X-DISCONTINUITY",
         defaultSeverity: .error, scope: .variant,

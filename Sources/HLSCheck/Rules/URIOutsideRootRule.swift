@@ -5,9 +5,6 @@ import StreamSources
 /// finding never quotes it: a playlist must not turn the checker into a way to print
 /// `/etc/passwd` into a CI log.
 package struct URIOutsideRootRule: Rule {
-    /// Makes the rule; it holds no state, so one instance serves every check.
-    package init() {}
-
     package static let description = RuleDescription(
         id: "uri-outside-root", name: "URI outside the stream's root", defaultSeverity: .error,
         summary:

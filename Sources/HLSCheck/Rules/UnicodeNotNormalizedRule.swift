@@ -2,9 +2,6 @@ import HLSPlaylist
 
 /// Playlist text that is not in Unicode Normalization Form C.
 package struct UnicodeNotNormalizedRule: Rule {
-    /// Makes the rule; it holds no state, so one instance serves every check.
-    package init() {}
-
     package static let description = RuleDescription(
         id: "unicode-not-normalized", name: "Text not in Unicode NFC", defaultSeverity: .error,
         summary:

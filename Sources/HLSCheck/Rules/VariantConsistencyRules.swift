@@ -33,9 +33,6 @@ private func shortName(_ uri: String, in stream: StreamAnalysis) -> String {
 
 /// EXT-X-PLAYLIST-TYPE on some media playlists but not all, or with different values.
 package struct PlaylistTypeInconsistentRule: Rule {
-    /// Makes the rule; it holds no state, so one instance serves every check.
-    package init() {}
-
     package static let description = RuleDescription(
         id: "playlist-type-inconsistent", name: "EXT-X-PLAYLIST-TYPE differs between media playlists",
         defaultSeverity: .error,
@@ -88,9 +85,6 @@ package struct PlaylistTypeInconsistentRule: Rule {
 
 /// EXT-X-SERVER-CONTROL on some media playlists but not all, or with other attributes.
 package struct ServerControlInconsistentRule: Rule {
-    /// Makes the rule; it holds no state, so one instance serves every check.
-    package init() {}
-
     static func files(_ video: String, _ audio: String) -> [String: String] {
         [
             "master.m3u8": "#EXTM3U\n#EXT-X-VERSION:9\n" + Examples.videoVariant + Examples.audioVariant(),
@@ -164,9 +158,6 @@ package struct ServerControlInconsistentRule: Rule {
 
 /// EXT-X-PROGRAM-DATE-TIME in some media playlists but not all.
 package struct ProgramDateTimeInconsistentRule: Rule {
-    /// Makes the rule; it holds no state, so one instance serves every check.
-    package init() {}
-
     package static let description = RuleDescription(
         id: "program-date-time-inconsistent", name: "EXT-X-PROGRAM-DATE-TIME in some media playlists only",
         defaultSeverity: .error,
@@ -221,9 +212,6 @@ package struct ProgramDateTimeInconsistentRule: Rule {
 /// Discontinuities at different places, or numbered differently, in the media playlists of a
 /// finished stream.
 package struct DiscontinuitiesMisalignedRule: Rule {
-    /// Makes the rule; it holds no state, so one instance serves every check.
-    package init() {}
-
     static func files(video: String, audio: String) -> [String: String] {
         [
             "master.m3u8": "#EXTM3U\n#EXT-X-VERSION:3\n" + Examples.videoVariant + Examples.audioVariant(),
@@ -658,9 +646,6 @@ extension DiscontinuitiesMisalignedRule {
 
 /// Date ranges missing from a playable combination, or described differently in two playlists.
 package struct DateRangesInconsistentRule: Rule {
-    /// Makes the rule; it holds no state, so one instance serves every check.
-    package init() {}
-
     static let dated = "#EXT-X-PROGRAM-DATE-TIME:2026-01-01T00:00:00.000Z\n"
     static let ad = "#EXT-X-DATERANGE:ID=\"ad\",START-DATE=\"2026-01-01T00:00:06.000Z\",DURATION=6\n"
 
@@ -789,9 +774,6 @@ package struct DateRangesInconsistentRule: Rule {
 
 /// Finished media playlists of one stream that last noticeably different times.
 package struct DurationMismatchRule: Rule {
-    /// Makes the rule; it holds no state, so one instance serves every check.
-    package init() {}
-
     static func files(audio: [Double]) -> [String: String] {
         [
             "master.m3u8":
@@ -813,8 +795,8 @@ package struct DurationMismatchRule: Rule {
                 "6.2.4", .must,
                 "Content present in one variant but not another is only at the beginning or end, and no longer than the smallest target duration."
             ),
-            .apple("8.3", .must, "Audio and video playlists cover the same duration of content."),
-            .apple("2.15", .must, "Alternative audio and audio description last the whole content."),
+            .audioAndVideoCoverSameDuration,
+            .alternativeAudioLastsWholeContent,
         ],
         triggering: [
             RuleExample("audio 12 s shorter than video", files: files(audio: [6, 6])).expecting(

@@ -8,9 +8,6 @@ import HLSPlaylist
 /// for the audio in separate streams then, so that it plays on unchanged whichever angle is
 /// chosen, and is not fetched once per angle.
 package struct VideoAnglesAudioMuxedRule: Rule {
-    /// Makes the rule; it holds no state, so one instance serves every check.
-    package init() {}
-
     /// Two angles of group "cam", each with a playlist of its own.
     static let angles = """
         #EXT-X-MEDIA:TYPE=VIDEO,GROUP-ID="cam",NAME="Stage",DEFAULT=YES,AUTOSELECT=YES,URI="stage.m3u8"

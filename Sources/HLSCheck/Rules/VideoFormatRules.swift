@@ -86,9 +86,6 @@ struct VideoProfileLevel: Equatable {
 
 /// Video in a codec Apple devices do not play.
 package struct VideoCodecUnsupportedRule: Rule {
-    /// Makes the rule; it holds no state, so one instance serves every check.
-    package init() {}
-
     /// libavcodec's names of the codecs AS 1.1 allows; Dolby Vision is carried as HEVC or H.264.
     static let allowed: Set<String> = ["h264", "hevc", "av1"]
 
@@ -117,9 +114,6 @@ package struct VideoCodecUnsupportedRule: Rule {
 
 /// A codec in a container Apple devices do not play it from.
 package struct CodecContainerUnsupportedRule: Rule {
-    /// Makes the rule; it holds no state, so one instance serves every check.
-    package init() {}
-
     package static let description = RuleDescription(
         id: "codec-container-unsupported", name: "Codec in the wrong container", defaultSeverity: .error,
         scope: .variant, settings: .appleOnly,
@@ -178,9 +172,6 @@ package struct CodecContainerUnsupportedRule: Rule {
 
 /// Video above the profile or level Apple devices must decode.
 package struct VideoProfileLevelUnsupportedRule: Rule {
-    /// Makes the rule; it holds no state, so one instance serves every check.
-    package init() {}
-
     package static let description = RuleDescription(
         id: "video-profile-level-unsupported", name: "Video profile or level too high", defaultSeverity: .error,
         scope: .variant, settings: .appleOnly,
@@ -250,9 +241,6 @@ package struct VideoProfileLevelUnsupportedRule: Rule {
 
 /// Interlaced video.
 package struct VideoInterlacedRule: Rule {
-    /// Makes the rule; it holds no state, so one instance serves every check.
-    package init() {}
-
     package static let description = RuleDescription(
         id: "video-interlaced", name: "Interlaced video", defaultSeverity: .error, scope: .variant,
         settings: .appleOnly,
@@ -276,9 +264,6 @@ package struct VideoInterlacedRule: Rule {
 
 /// Video above 60 frames per second.
 package struct FrameRateTooHighRule: Rule {
-    /// Makes the rule; it holds no state, so one instance serves every check.
-    package init() {}
-
     /// 60 frames per second, with the 2 % by which `frame-rate-mismatch` tells two rates apart.
     static let limit = 60.0 * (1 + FrameRateMismatchRule.tolerance)
 
@@ -305,9 +290,6 @@ package struct FrameRateTooHighRule: Rule {
 
 /// PQ HEVC that is neither HDR10 nor Dolby Vision.
 package struct HDRFormatUnsupportedRule: Rule {
-    /// Makes the rule; it holds no state, so one instance serves every check.
-    package init() {}
-
     package static let description = RuleDescription(
         id: "hdr-format-unsupported", name: "HDR video that is not HDR10, HLG or Dolby Vision", defaultSeverity: .error,
         scope: .variant, settings: .appleOnly,

@@ -47,9 +47,6 @@ extension VariantAnalysis {
 
 /// VIDEO-RANGE that does not match the transfer characteristics of the video.
 package struct VideoRangeMismatchRule: Rule {
-    /// Makes the rule; it holds no state, so one instance serves every check.
-    package init() {}
-
     package static let description = RuleDescription(
         id: "video-range-mismatch", name: "VIDEO-RANGE differs from the video", defaultSeverity: .error,
         scope: .variant,
@@ -80,19 +77,15 @@ package struct VideoRangeMismatchRule: Rule {
             let measured = transfers.sorted().map(VideoRange.name).joined(separator: ", ")
             let what = declaration.videoRange.map { "VIDEO-RANGE=\($0)" } ?? "no VIDEO-RANGE (SDR implied)"
             let fix = required == "SDR" ? "declare VIDEO-RANGE=SDR or leave it out" : "declare VIDEO-RANGE=\(required)"
-            let column = declaration.attributes["VIDEO-RANGE"]?.column ?? 0
             return Finding(
                 "\(variant.uri) has \(what) but its video has transfer characteristics \(measured), which is \(required): \(fix)",
-                at: SourceLocation(uri: variant.location.uri, line: variant.location.line, column: column))
+                at: variant.location(ofAttribute: "VIDEO-RANGE"))
         }
     }
 }
 
 /// Only HDR video variants.
 package struct SDRVariantMissingRule: Rule {
-    /// Makes the rule; it holds no state, so one instance serves every check.
-    package init() {}
-
     package static let description = RuleDescription(
         id: "sdr-variant-missing", name: "No SDR video", defaultSeverity: .error, settings: .appleOnly,
         summary: "Every video variant declares VIDEO-RANGE=PQ or HLG: no SDR video is offered.",
@@ -130,9 +123,6 @@ package struct SDRVariantMissingRule: Rule {
 
 /// HDR content without an HDR variant at 30 frames per second or less.
 package struct HDRLowFrameRateMissingRule: Rule {
-    /// Makes the rule; it holds no state, so one instance serves every check.
-    package init() {}
-
     package static let description = RuleDescription(
         id: "hdr-low-frame-rate-missing", name: "No HDR variant at 30 fps or less", defaultSeverity: .warning,
         settings: .appleOnly,
@@ -179,9 +169,6 @@ package struct HDRLowFrameRateMissingRule: Rule {
 
 /// I-frame streams that are all HDR.
 package struct SDRIFrameStreamMissingRule: Rule {
-    /// Makes the rule; it holds no state, so one instance serves every check.
-    package init() {}
-
     package static let description = RuleDescription(
         id: "sdr-iframe-missing", name: "No SDR I-frame stream", defaultSeverity: .error, settings: .appleOnly,
         summary: "I-frame streams are offered, but every one declares VIDEO-RANGE=PQ or HLG.",
