@@ -81,15 +81,17 @@ extension ChildProcess {
     /// async caller of `capture` and `run` gets this overload, and only the task waits. (A
     /// synchronous helper that an async test calls still holds its thread: acceptable for a
     /// few seconds of ffmpeg, not for a program that talks to this process.)
-    public static func offPool<Value: Sendable>(
-        _ body: @escaping @Sendable () throws(Failure) -> Value
-    ) async throws(Failure) -> Value {
+    ///
+    /// When no thread can be made (the process is out of them), `body` runs on the caller's.
+    public static func offPool<Value: Sendable, BodyFailure: Error>(
+        _ body: @escaping @Sendable () throws(BodyFailure) -> Value
+    ) async throws(BodyFailure) -> Value {
         let result = await withCheckedContinuation {
-            (continuation: CheckedContinuation<Result<Value, Failure>, Never>) in
+            (continuation: CheckedContinuation<Result<Value, BodyFailure>, Never>) in
             let started = DedicatedThread.start {
-                continuation.resume(returning: Result { () throws(Failure) -> Value in try body() })
+                continuation.resume(returning: Result { () throws(BodyFailure) -> Value in try body() })
             }
-            if let failure = started { continuation.resume(returning: .failure(failure)) }
+            if !started { continuation.resume(returning: Result { () throws(BodyFailure) -> Value in try body() }) }
         }
         return try result.get()
     }
@@ -151,8 +153,8 @@ private final class DedicatedThread: Sendable {
         self.body = body
     }
 
-    /// Starts `body` on a new detached thread; the failure when no thread could be made.
-    static func start(_ body: @escaping @Sendable () -> Void) -> ChildProcess.Failure? {
+    /// Starts `body` on a new detached thread; false when no thread could be made.
+    static func start(_ body: @escaping @Sendable () -> Void) -> Bool {
         let context = Unmanaged.passRetained(DedicatedThread(body)).toOpaque()
         var thread = pthread_t()
         let code = pthread_create(
@@ -163,9 +165,9 @@ private final class DedicatedThread: Sendable {
             }, context)
         guard code == 0 else {
             Unmanaged<DedicatedThread>.fromOpaque(context).release()
-            return ChildProcess.Failure(description: "cannot start a thread: \(String(cString: strerror(code)))")
+            return false
         }
         pthread_detach(thread)
-        return nil
+        return true
     }
 }
