@@ -82,7 +82,9 @@ extension ChildProcess {
     /// synchronous helper that an async test calls still holds its thread: acceptable for a
     /// few seconds of ffmpeg, not for a program that talks to this process.)
     ///
-    /// When no thread can be made (the process is out of them), `body` runs on the caller's.
+    /// `body` runs outside the test's task, so it records no issue (`#expect`) itself: it returns
+    /// what the test then judges. When no thread can be made (the process is out of them), `body`
+    /// runs on the caller's.
     public static func offPool<Value: Sendable, BodyFailure: Error>(
         _ body: @escaping @Sendable () throws(BodyFailure) -> Value
     ) async throws(BodyFailure) -> Value {
