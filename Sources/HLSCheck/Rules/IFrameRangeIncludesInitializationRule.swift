@@ -1,32 +1,5 @@
 import HLSPlaylist
 
-/// An I-frame resource without EXT-X-MAP that does not start with its Media Initialization Section.
-package struct IFrameInitializationMissingRule: Rule {
-    package static let description = RuleDescription(
-        id: "iframe-initialization-missing", name: "I-frame resource without initialization section",
-        defaultSeverity: .error,
-        summary:
-            "A resource that holds I-frame segments has no EXT-X-MAP and does not start with its Media Initialization Section (a PAT and PMT for MPEG-TS, an ftyp and moov for fMP4) before its first I-frame.",
-        rationale:
-            "bis-22 §4.4.3.6: a player scrubbing fetches I-frames in any order, each alone; it finds the tables that describe them in EXT-X-MAP or, without it, at the start of the resource, up to the first I-frame. A resource that starts with media (the PAT and PMT cut off, or in the middle of a range) leaves every I-frame of it undecodable. The first bytes of each resource, up to its first I-frame, are read, and decrypted when METHOD=AES-128 encrypts the resource (one CBC run from its start, bis-22 §6.2.3).",
-        specItems: [
-            .bis(
-                "4.4.3.6", rfc: "4.3.3.6", .must,
-                "A resource holding I-frame segments starts with a Media Initialization Section or has EXT-X-MAP.")
-        ],
-        needsMedia: true)
-
-    package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
-        stream.iFramePlaylists.values.sorted { $0.playlistURI < $1.playlistURI }.flatMap { inspection in
-            inspection.missingInitialization.map { problem in
-                Finding(
-                    "the resource of this I-frame segment has no EXT-X-MAP, and \(problem.message): begin the resource with its PAT and PMT (or ftyp and moov) before the first I-frame, or declare them with EXT-X-MAP",
-                    at: SourceLocation(uri: inspection.playlistURI, line: problem.line))
-            }
-        }
-    }
-}
-
 /// An I-frame byte range that includes its Media Initialization Section.
 package struct IFrameRangeIncludesInitializationRule: Rule {
     static func stream(_ media: String) -> [String: String] {
@@ -110,47 +83,6 @@ package struct IFrameRangeIncludesInitializationRule: Rule {
                 }
             }
             return findings
-        }
-    }
-}
-
-/// An fMP4 I-frame whose byte range holds no movie fragment box.
-package struct IFrameMovieFragmentMissingRule: Rule {
-    package static let description = RuleDescription(
-        id: "iframe-moof-missing", name: "fMP4 I-frame without its moof", defaultSeverity: .error, settings: .appleOnly,
-        summary:
-            "The EXT-X-BYTERANGE of an fMP4 I-frame segment holds no moof box before its media data: it starts in the mdat, or not at a box boundary.",
-        rationale:
-            "Apple's authoring specification 6.10: an fMP4 I-frame segment includes the moof of its I-frame, since the moof's track run says where the frame's bytes are and how long it lasts; a range of sample bytes alone cannot be decoded. Each I-frame's range is read (as many as `--sample` reads of segments); the ranges of an encrypted resource are not.",
-        specItems: [.apple("6.10", .must, "In fMP4, I-frame segments include the moof of their I-frame.")],
-        needsMedia: true)
-
-    package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
-        stream.iFramePlaylists.values.sorted { $0.playlistURI < $1.playlistURI }.flatMap { inspection in
-            inspection.missingMovieFragment.map { problem in
-                Finding(
-                    "fMP4 I-frame segment: \(problem.message): start the range at the moof of the I-frame's fragment and end it after the I-frame's sample",
-                    at: SourceLocation(uri: inspection.playlistURI, line: problem.line))
-            }
-        }
-    }
-}
-
-extension CodecsMismatchRule {
-    /// bis-22 §6.2.4 for I-frame streams: the CODECS of each EXT-X-I-FRAME-STREAM-INF against the
-    /// codecs of its I-frames (IFramePlaylistInspection), judged as a variant's are (CodecsVerdict).
-    static func iFrameFindings(_ stream: StreamAnalysis) -> [Finding] {
-        guard let master = stream.multivariant else { return [] }
-        return master.iFrameVariants.compactMap { iFrame in
-            guard let declared = iFrame.codecs, !declared.isEmpty,
-                let inspection = stream.iFramePlaylists[stream.loaded.resolvedURI(of: iFrame)],
-                let verdict = CodecsVerdict(
-                    declared: declared, detected: inspection.codecs, complete: inspection.isComplete),
-                verdict.isWrong
-            else { return nil }
-            return Finding(
-                "CODECS=\"\(declared.joined(separator: ","))\" of I-frame stream \(iFrame.uri): \(verdict.phrase.replacing("the segments hold", with: "the I-frames hold")) (detected: \(inspection.codecs.joined(separator: ",")))",
-                at: stream.root.location(line: iFrame.line, column: iFrame.attributes["CODECS"]?.column ?? 0))
         }
     }
 }

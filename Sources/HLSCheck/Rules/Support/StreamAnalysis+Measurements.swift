@@ -1,0 +1,38 @@
+import HLSPlaylist
+
+extension StreamAnalysis {
+    /// Every measured media playlist, in URI order: variants, renditions and I-frame playlists.
+    var measuredPlaylists: [PlaylistMeasurement] { measurements.values.sorted { $0.playlistURI < $1.playlistURI } }
+
+    /// The measured playlists whose segments follow each other in time, in URI order: all but
+    /// I-frame playlists, whose segments are single frames far apart.
+    var timedPlaylists: [PlaylistMeasurement] {
+        measuredPlaylists.filter { loaded.mediaPlaylists[$0.playlistURI]?.media?.iFramesOnly != true }
+    }
+
+    /// Every measured media playlist with its records, in URI order, for per-segment rules: made
+    /// as they are read, never gathered (a stream of hours has many).
+    var measuredRecords: some Sequence<(PlaylistMeasurement, SegmentRecord)> {
+        measurements.values.sorted { $0.playlistURI < $1.playlistURI }.lazy.flatMap { measurement in
+            measurement.records.lazy.map { (measurement, $0) }
+        }
+    }
+
+    /// The measured playlists in URI order, each with its demuxed records in playlist order (made
+    /// as they are read, never gathered: a stream of hours has many).
+    var demuxedRecords: [(PlaylistMeasurement, LazyFilterSequence<SegmentRecords>)] {
+        measurements.values.sorted { $0.playlistURI < $1.playlistURI }.map { measurement in
+            (measurement, measurement.inspectedRecords)
+        }
+    }
+}
+
+/// Consecutive pairs of demuxed records that follow each other in the playlist (media sequence
+/// numbers one apart): the joins a player crosses without being told of a discontinuity.
+func joins(_ records: LazyFilterSequence<SegmentRecords>) -> some Sequence<
+    (previous: SegmentRecord, next: SegmentRecord)
+> {
+    zip(records, records.dropFirst()).lazy.compactMap { previous, next in
+        next.mediaSequence == previous.mediaSequence + 1 && !next.discontinuity ? (previous, next) : nil
+    }
+}
