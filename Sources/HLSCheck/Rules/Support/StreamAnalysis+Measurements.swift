@@ -25,6 +25,13 @@ extension StreamAnalysis {
             (measurement, measurement.inspectedRecords)
         }
     }
+
+    /// The measured audio-only playlists: the variants that are audio-only, each with its measurement.
+    var audioOnlyMeasurements: [(VariantAnalysis, PlaylistMeasurement)] {
+        variants.filter(\.isAudioOnly).compactMap { variant in
+            variant.measurement.map { (variant, $0) }
+        }
+    }
 }
 
 /// Consecutive pairs of demuxed records that follow each other in the playlist (media sequence
