@@ -13,17 +13,13 @@ extension StreamAnalysis {
     /// Every measured media playlist with its records, in URI order, for per-segment rules: made
     /// as they are read, never gathered (a stream of hours has many).
     var measuredRecords: some Sequence<(PlaylistMeasurement, SegmentRecord)> {
-        measurements.values.sorted { $0.playlistURI < $1.playlistURI }.lazy.flatMap { measurement in
-            measurement.records.lazy.map { (measurement, $0) }
-        }
+        measuredPlaylists.lazy.flatMap { measurement in measurement.records.lazy.map { (measurement, $0) } }
     }
 
     /// The measured playlists in URI order, each with its demuxed records in playlist order (made
     /// as they are read, never gathered: a stream of hours has many).
     var demuxedRecords: [(PlaylistMeasurement, LazyFilterSequence<SegmentRecords>)] {
-        measurements.values.sorted { $0.playlistURI < $1.playlistURI }.map { measurement in
-            (measurement, measurement.inspectedRecords)
-        }
+        measuredPlaylists.map { ($0, $0.inspectedRecords) }
     }
 
     /// The measured audio-only playlists: the variants that are audio-only, each with its measurement.
