@@ -38,7 +38,7 @@ package struct ContinuityErrorRule: Rule {
                         "segment \(record.uri): continuity_counter gap on PID \(hex(first.pid)) at packet \(first.packetIndex): expected \(first.expected), found \(first.found)\(more); packets were lost",
                         at: SourceLocation(uri: measurement.playlistURI, line: record.line)))
             }
-            for (previous, next) in joins(records) {
+            for (previous, next) in measurement.joins {
                 guard let before = previous.continuity, let after = next.continuity else { continue }
                 let broken = after.edges.compactMap { edge -> String? in
                     guard let end = before.edge(of: edge.pid), !edge.continues(end) else { return nil }

@@ -29,8 +29,8 @@ package struct DiscontinuityMissingRule: Rule {
     static let wrapPeriod = Double(1 << 33) / 90_000
 
     package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
-        stream.demuxedRecords.flatMap { measurement, records in
-            joins(records).compactMap { previous, next -> Finding? in
+        stream.measuredPlaylists.flatMap { measurement in
+            measurement.joins.compactMap { previous, next -> Finding? in
                 guard let start = previous.firstPTS, let nextStart = next.firstPTS else { return nil }
                 let duration = previous.measuredDuration ?? previous.extinf
                 var jump = nextStart - (start + duration)

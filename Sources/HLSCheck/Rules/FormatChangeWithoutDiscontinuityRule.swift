@@ -49,7 +49,7 @@ package struct FormatChangeWithoutDiscontinuityRule: Rule {
 
     package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         stream.measuredPlaylists.compactMap { measurement in
-            for (before, record) in joins(measurement.inspectedRecords) {
+            for (before, record) in measurement.joins {
                 guard let change = change(from: before, to: record) else { continue }
                 return Finding(
                     "at segment \(record.uri) \(change) with no EXT-X-DISCONTINUITY before it: mark the change with EXT-X-DISCONTINUITY",

@@ -34,7 +34,7 @@ package struct TrackChangeWithoutDiscontinuityRule: Rule {
     package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         stream.timedPlaylists.flatMap { measurement -> [Finding] in
             var findings: [Finding] = []
-            for (before, record) in joins(measurement.inspectedRecords) {
+            for (before, record) in measurement.joins {
                 let changes = Self.changes(from: before, to: record)
                 guard !changes.isEmpty else { continue }
                 findings.append(

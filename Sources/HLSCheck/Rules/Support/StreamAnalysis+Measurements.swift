@@ -29,13 +29,3 @@ extension StreamAnalysis {
         }
     }
 }
-
-/// Consecutive pairs of demuxed records that follow each other in the playlist (media sequence
-/// numbers one apart): the joins a player crosses without being told of a discontinuity.
-func joins(_ records: LazyFilterSequence<SegmentRecords>) -> some Sequence<
-    (previous: SegmentRecord, next: SegmentRecord)
-> {
-    zip(records, records.dropFirst()).lazy.compactMap { previous, next in
-        next.mediaSequence == previous.mediaSequence + 1 && !next.discontinuity ? (previous, next) : nil
-    }
-}

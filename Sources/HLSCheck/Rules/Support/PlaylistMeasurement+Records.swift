@@ -15,4 +15,13 @@ extension PlaylistMeasurement {
     func location(of record: SegmentRecord) -> SourceLocation {
         SourceLocation(uri: playlistURI, line: record.line)
     }
+
+    /// Consecutive pairs of demuxed records that follow each other in the playlist (media sequence
+    /// numbers one apart): the joins a player crosses without being told of a discontinuity.
+    var joins: some Sequence<(previous: SegmentRecord, next: SegmentRecord)> {
+        let records = inspectedRecords
+        return zip(records, records.dropFirst()).lazy.compactMap { previous, next in
+            next.mediaSequence == previous.mediaSequence + 1 && !next.discontinuity ? (previous, next) : nil
+        }
+    }
 }
