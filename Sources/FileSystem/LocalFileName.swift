@@ -125,13 +125,6 @@ package struct LocalFileName: Sendable, Hashable {
         return result
     }
 
-    /// The file `uri` names, or the refusal's reason.
-    package static func path(of uri: String) -> Result<String, LocalFileNameRefusal> {
-        let name = LocalFileName(uri: uri)
-        if let refusal = name.refusal { return .failure(LocalFileNameRefusal(reason: refusal)) }
-        return .success(name.path)
-    }
-
     /// Whether no candidate names anything in its folder (not even a dangling or looping link,
     /// whose reading says what the link does): the failure to read is then "no such file".
     package var isMissing: Bool { !Self.exists(path) }
@@ -217,10 +210,4 @@ package struct LocalFileName: Sendable, Hashable {
         var status = stat()
         return lstat(path, &status) == 0
     }
-}
-
-/// A URI that names no local file (an escape decoding to '/' or NUL): the reason, for a finding.
-package struct LocalFileNameRefusal: Error, Sendable, Hashable {
-    /// Why, in words a user can act on.
-    package var reason: String
 }

@@ -9,11 +9,11 @@ import Musl
 import Darwin
 #endif
 
-/// Why a file was not read: the path and a reason a user can act on.
+/// Why a file was not read, or not written: the path and a reason a user can act on.
 package struct RegularFileError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The path as given.
     package var path: String
-    /// Why it was not read (the operating system's reason, or the refusal).
+    /// Why it was not read or written (the operating system's reason, or the refusal).
     package var reason: String
 
     /// Makes an error.

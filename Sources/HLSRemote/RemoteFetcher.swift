@@ -46,15 +46,16 @@ package struct RemoteOptions: Sendable, Hashable {
 }
 
 /// Why a resource could not be fetched: the user-facing reason (credentials redacted), and the
-/// HTTP status when one arrived.
-package struct RemoteFetchError: Error, Sendable, CustomStringConvertible {
-    package var uri: String
-    package var reason: String
-    package var status: Int?
+/// HTTP status when one arrived. Internal: the sources turn it into `InputReadError`, the one
+/// error every source throws.
+struct RemoteFetchError: Error, Sendable, CustomStringConvertible {
+    var uri: String
+    var reason: String
+    var status: Int?
     /// The protocol of the last answer ("HTTP/1.1", "HTTP/2"), nil when none arrived.
-    package var httpVersion: String?
+    var httpVersion: String?
 
-    package var description: String { CredentialRedaction.redact("\(uri): \(reason)") }
+    var description: String { CredentialRedaction.redact("\(uri): \(reason)") }
 }
 
 /// One fetched body.

@@ -11,6 +11,7 @@ import HLSCheck
 import HLSPlaylist
 import HLSRemote
 import MediaInspection
+import FileSystem
 import StreamSources
 
 /// `hlscheck artwork INPUT [--extract poster.jpg]`: find the poster a stream or segment carries,
@@ -134,7 +135,7 @@ struct ArtworkCommand: AsyncParsableCommand {
             do {
                 try AtomicFile.write(first.picture.data, to: extract)
             } catch {
-                printError("hlscheck: cannot write the poster: \(error.description)")
+                printError("hlscheck: cannot write the poster: \(TerminalText.escaped(error.description))")
                 throw ExitCode(2)
             }
             print(

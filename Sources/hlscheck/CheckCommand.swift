@@ -13,6 +13,7 @@ import HLSPlaylist
 import MediaInspection
 import HLSRemote
 import HLSReporting
+import FileSystem
 import StreamSources
 
 enum ReportFormat: String, ExpressibleByArgument, CaseIterable, Sendable {
@@ -354,7 +355,9 @@ struct CheckCommand: AsyncParsableCommand {
                 do {
                     try AtomicFile.write(Array(shown.utf8), to: target)
                 } catch {
-                    printError("hlscheck: cannot write the \(format.rawValue) report: \(error.description)")
+                    printError(
+                        "hlscheck: cannot write the \(format.rawValue) report: \(TerminalText.escaped(error.description))"
+                    )
                     throw ExitCode(2)
                 }
             } else {

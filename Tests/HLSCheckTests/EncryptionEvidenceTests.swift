@@ -26,7 +26,7 @@ import Testing
             arguments += ["-hls_key_info_file", folder.path("\(name)/keyinfo")]
         }
         arguments += ["-hls_segment_filename", folder.path("\(name)/seg%d.ts"), folder.path("\(name)/index.m3u8")]
-        try ToolProcess.run(arguments, in: folder.path(name))
+        try ChildProcess.run(arguments, in: folder.path(name))
         return try String(contentsOfFile: folder.path("\(name)/index.m3u8"), encoding: .utf8)
     }
 

@@ -12,7 +12,7 @@ enum IFrameLadder {
     static func make(_ folder: TemporaryFolder, _ name: String, fmp4: Bool) throws -> String {
         let directory = folder.path(name)
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        try ToolProcess.run(
+        try ChildProcess.run(
             [
                 "ffmpeg", "-nostdin", "-hide_banner", "-loglevel", "error", "-y",
                 "-f", "lavfi", "-i", "testsrc2=size=128x72:rate=25:duration=6",
@@ -111,7 +111,7 @@ enum IFrameLadder {
         let folder = try TemporaryFolder()
         let written = try IFrameLadder.make(folder, "ts", fmp4: false)
         let key = "000102030405060708090a0b0c0d0e0f"
-        try ToolProcess.run(
+        try await ChildProcess.run(
             [
                 "openssl", "enc", "-aes-128-cbc", "-K", key, "-iv", String(repeating: "0", count: 32),
                 "-in", "video.ts", "-out", "video.enc.ts",

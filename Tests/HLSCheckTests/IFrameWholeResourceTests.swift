@@ -13,7 +13,7 @@ import Testing
         var sizes: [Int] = []
         for index in 0..<3 {
             let name = "iframe\(index).ts"
-            try ToolProcess.run(
+            try ChildProcess.run(
                 [
                     "ffmpeg", "-nostdin", "-hide_banner", "-loglevel", "error", "-y",
                     "-ss", "\(2 * index)", "-f", "lavfi", "-i", "testsrc2=size=128x72:rate=25:duration=6",

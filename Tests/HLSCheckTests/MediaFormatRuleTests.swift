@@ -27,7 +27,7 @@ enum EncodedStream {
             + arguments
         command += ["-f", "hls", "-hls_time", "1", "-hls_playlist_type", "vod"]
         if fmp4 { command += ["-hls_segment_type", "fmp4"] }
-        try ToolProcess.run(command + ["index.m3u8"], in: directory)
+        try ChildProcess.run(command + ["index.m3u8"], in: directory)
         return "\(name)/index.m3u8"
     }
 
@@ -363,7 +363,7 @@ enum DolbyVisionBox {
 
     @Test func losslessAudioOutsideFragmentedMP4IsFlagged() async throws {
         let folder = try TemporaryFolder()
-        try ToolProcess.run([
+        try await ChildProcess.run([
             "ffmpeg", "-nostdin", "-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i",
             "sine=frequency=440:sample_rate=48000", "-t", "1", "-ac", "2", "-c:a", "flac", folder.path("seg0.flac"),
         ])
@@ -387,7 +387,7 @@ enum DolbyVisionBox {
 
     @Test func aPNGPosterLabelledJPEGIsInvalid() async throws {
         let folder = try TemporaryFolder()
-        try ToolProcess.run([
+        try await ChildProcess.run([
             "ffmpeg", "-nostdin", "-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i",
             "color=red:size=32x32", "-frames:v", "1", folder.path("poster.png"),
         ])

@@ -98,7 +98,7 @@ import Testing
         let folder = try TemporaryFolder()
         try folder.write(Self.adts(sbr: sbr, frames: 24 * 4), to: "source.aac")
         try FileManager.default.createDirectory(atPath: folder.path("audio"), withIntermediateDirectories: true)
-        try ToolProcess.run(
+        try await ChildProcess.run(
             [
                 "ffmpeg", "-nostdin", "-hide_banner", "-loglevel", "error", "-y", "-i", "../source.aac", "-c", "copy",
                 "-bsf:a", "aac_adtstoasc", "-f", "hls", "-hls_time", "1", "-hls_playlist_type", "vod",

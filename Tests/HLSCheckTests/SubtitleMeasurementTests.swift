@@ -217,7 +217,7 @@ enum SubtitledLadder {
         try folder.write(
             Data("1\n00:00:00,500 --> 00:00:02,000\nHello\n\n2\n00:00:02,500 --> 00:00:03,500\nWorld\n".utf8),
             to: "subs/cues.srt")
-        try ToolProcess.run(
+        try ChildProcess.run(
             [
                 "ffmpeg", "-nostdin", "-hide_banner", "-loglevel", "error", "-y", "-i", "cues.srt", "-c:s", "ttml",
                 "-f", "mp4", "imsc.mp4",

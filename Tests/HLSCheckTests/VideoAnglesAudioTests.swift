@@ -27,7 +27,7 @@ import Testing
             "-f", "hls", "-hls_time", "2", "-hls_playlist_type", "vod", "-hls_segment_filename", "seg%d.ts",
             "index.m3u8",
         ]
-        try ToolProcess.run(arguments, in: directory)
+        try ChildProcess.run(arguments, in: directory)
     }
 
     /// A multivariant playlist over the angles `stage/` and `crowd/` and the audio rendition `audio/`.

@@ -128,7 +128,7 @@ enum ADTSFrames {
 enum Shell {
     @discardableResult
     static func run(_ arguments: [String], in folder: URL? = nil) throws -> String {
-        try ToolProcess.run(arguments, in: folder?.path)
+        try ChildProcess.run(arguments, in: folder?.path)
     }
 
     static func available(_ tool: String) -> Bool {

@@ -19,7 +19,7 @@ enum GStreamerPlayback {
         "gst-launch-1.0 is not installed: `make test-deps` installs GStreamer (gstreamer1.0-tools, -plugins-base, -good, -bad, gstreamer1.0-libav)"
 
     struct Playback {
-        var result: ToolProcess.Result
+        var result: ChildProcess.Outcome
         /// The paths GStreamer asked the server for, in order: a failed run says how far it got.
         var requested: [String]
         /// "Got EOS from element "playbin3-0"": the pipeline played to its end.
@@ -49,13 +49,13 @@ enum GStreamerPlayback {
     /// minute (a pipeline that stalls fails the test instead of hanging it).
     static func play(_ relativePath: String, in folder: String) async throws -> Playback {
         let server = try await HTTPTestServer(folder: folder)
-        let result: ToolProcess.Result
+        let result: ChildProcess.Outcome
         do {
-            result = try await ToolProcess.captureOffPool(
+            result = try await ChildProcess.capture(
                 [
                     "gst-launch-1.0", "-v", "playbin3", "uri=\(server.url(relativePath))",
                     "audio-sink=fakesink silent=false", "video-sink=fakesink", "text-sink=fakesink",
-                ], timeout: 60)
+                ], timeLimit: .seconds(60))
         } catch {
             await server.stop()
             throw error
@@ -71,7 +71,7 @@ enum GStreamerPlayback {
     @Test(arguments: Ladder.allCases)
     func gstreamerPlaysTheNewAudioOnlyVariantToItsEnd(_ ladder: Ladder) async throws {
         // Never skipped: without GStreamer the test fails and says how to install it.
-        try #require(ToolProcess.locate("gst-launch-1.0") != nil, "\(GStreamerPlayback.missing)")
+        try #require(ChildProcess.locate("gst-launch-1.0") != nil, "\(GStreamerPlayback.missing)")
         let folder = try TemporaryFolder()
         // Longer than hlsdemux2's 30 s high watermark, where it stops fetching until the output
         // drains: GStreamer 1.22 fails a stream it fetches to its end before its output pads are

@@ -32,7 +32,7 @@ struct ColourClockLadder {
     func make(in folder: TemporaryFolder) throws -> String {
         let stream = folder.url.appendingPathComponent("stream")
         try FileManager.default.createDirectory(at: stream, withIntermediateDirectories: true)
-        try ToolProcess.run(["/bin/sh", "-c", Self.script, "ladder"], in: stream.path)
+        try ChildProcess.run(["/bin/sh", "-c", Self.script, "ladder"], in: stream.path)
         var text = """
             #EXTM3U
             #EXT-X-VERSION:4

@@ -9,7 +9,7 @@ import Testing
 enum SelfSignedCertificate {
     static func make(in folder: TemporaryFolder) throws -> (certificate: String, key: String) {
         let certificate = folder.path("cert.pem"), key = folder.path("key.pem")
-        try ToolProcess.run([
+        try ChildProcess.run([
             "openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate,
             "-days", "2", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
         ])

@@ -18,9 +18,9 @@ struct HeadlessChromium {
         profile = try TemporaryFolder()
     }
 
-    /// Runs the browser on `page` with `arguments`; the watchdog kills it after `timeout` seconds
-    /// (a slow 2-core CI machine renders this page in about 5 s).
-    func run(_ arguments: [String], page: URL, timeout: TimeInterval = 90) throws -> ToolProcess.Result {
+    /// Runs the browser on `page` with `arguments`; it is killed at `timeLimit` (a slow 2-core CI
+    /// machine renders this page in about 5 s).
+    func run(_ arguments: [String], page: URL, timeLimit: Duration = .seconds(90)) throws -> ChildProcess.Outcome {
         let arguments =
             [
                 "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--hide-scrollbars",
@@ -31,11 +31,10 @@ struct HeadlessChromium {
                 "--proxy-bypass-list=<-loopback>",
             ] + arguments + [page.absoluteString]
         // The browser exits on its own; only its time limit (SIGKILL) ends it by a signal.
-        return try ToolProcess.capture(
-            arguments, executable: URL(fileURLWithPath: executable),
+        return try ChildProcess.capture(
+            arguments, executable: executable,
             environment: ["HOME": profile.path("home"), "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"],
-            replacingEnvironment: true,
-            timeout: timeout)
+            replacingEnvironment: true, timeLimit: timeLimit)
     }
 }
 
@@ -58,7 +57,7 @@ struct ScreenshotInk: Decodable {
     var ink: Int
 
     static func measure(_ png: URL, box: (Int, Int, Int, Int)? = nil) throws -> ScreenshotInk {
-        let output = try ToolProcess.run(
+        let output = try ChildProcess.run(
             ["python3", PackageRoot.url.appendingPathComponent("Tests/Scripts/png-ink.py").path, png.path]
                 + (box.map { [$0.0, $0.1, $0.2, $0.3].map(String.init) } ?? []))
         return try JSONDecoder().decode(ScreenshotInk.self, from: Data(output.utf8))

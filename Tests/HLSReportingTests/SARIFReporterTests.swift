@@ -30,7 +30,7 @@ enum PythonJSONSchema {
     }
 
     private static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        let result = try ToolProcess.capture(["python3"] + arguments)
+        let result = try ChildProcess.capture(["python3"] + arguments)
         return (result.status, result.output)
     }
 }

@@ -19,7 +19,7 @@ struct StreamingInspectionTests {
     }
 
     static func ffmpeg(_ arguments: [String]) throws {
-        try ToolProcess.run(["ffmpeg", "-hide_banner", "-loglevel", "error", "-y"] + arguments)
+        try ChildProcess.run(["ffmpeg", "-hide_banner", "-loglevel", "error", "-y"] + arguments)
     }
 
     /// 30 s of AAC at 192 kbit/s (~720 KB, several windows and many I/O buffers), as ADTS and

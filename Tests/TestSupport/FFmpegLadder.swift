@@ -8,7 +8,7 @@ import Foundation
 /// EXT-X-INDEPENDENT-SEGMENTS. Returns the multivariant playlist's path.
 public func makeFFmpegDefaultLadder(in folder: String, seconds: Int = 6) throws -> String {
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-    try ToolProcess.run(
+    try ChildProcess.run(
         [
             "ffmpeg", "-nostdin", "-hide_banner", "-loglevel", "error", "-y",
             "-f", "lavfi", "-i", "testsrc2=size=640x360:rate=25", "-f", "lavfi", "-i",
@@ -56,13 +56,13 @@ public enum SingleFileLadder: String, CaseIterable, Sendable, CustomStringConver
         if audioOnlyVariant {
             try FileManager.default.createDirectory(
                 atPath: (folder as NSString).appendingPathComponent("audio"), withIntermediateDirectories: true)
-            try ToolProcess.run(common + audioInput + ["-t", "5.98"] + aac + exact + hls("audio"), in: folder)
+            try ChildProcess.run(common + audioInput + ["-t", "5.98"] + aac + exact + hls("audio"), in: folder)
             master += "#EXT-X-STREAM-INF:BANDWIDTH=1,CODECS=\"mp4a.40.2\"\naudio/index.m3u8\n"
         }
         if muxed {
             try FileManager.default.createDirectory(
                 atPath: (folder as NSString).appendingPathComponent("video"), withIntermediateDirectories: true)
-            try ToolProcess.run(
+            try ChildProcess.run(
                 common + ["-f", "lavfi", "-i", "testsrc2=size=128x72:rate=25:duration=6"] + audioInput + [
                     "-c:v", "libx264", "-threads", "1", "-profile:v", "baseline", "-level", "3.0", "-pix_fmt",
                     "yuv420p",

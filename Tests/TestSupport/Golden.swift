@@ -24,7 +24,7 @@ public enum Golden {
     /// `diff -u` of the committed file and `actual`.
     static func difference(_ committed: URL, _ actual: String) throws -> String {
         let folder = try TemporaryFolder(["output": actual])
-        return try ToolProcess.capture([
+        return try ChildProcess.capture([
             "diff", "-u", "--label", "committed", "--label", "output", committed.path, folder.path("output"),
         ]).stdout
     }

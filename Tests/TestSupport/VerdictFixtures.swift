@@ -11,7 +11,7 @@ public enum VerdictFixtures {
     public static func make(_ name: String) throws -> TemporaryFolder {
         let folder = try TemporaryFolder()
         do {
-            try ToolProcess.run([
+            try ChildProcess.run([
                 "sh", PackageRoot.url.appendingPathComponent("Tests/Scripts/verdict-fixtures.sh").path, folder.url.path,
                 name,
             ])

@@ -18,7 +18,7 @@ struct AdversarialInputTests {
     func run(_ arguments: [String], in folder: URL = PackageRoot.url, environment: [String: String] = [:]) throws
         -> CommandResult
     {
-        let result = try HLSCheckBinary.run(arguments, in: folder, timeout: 120, environment: environment)
+        let result = try HLSCheckBinary.run(arguments, in: folder, timeLimit: .seconds(120), environment: environment)
         #expect(!result.killedBySignal, "hlscheck \(arguments) crashed or hung: \(result.stderr.suffix(500))")
         return result
     }
@@ -100,9 +100,10 @@ struct AdversarialInputTests {
             functions.map { "long \($0)(void) { return 1; }\n" }.joined()
             + "unsigned avformat_version(void) { return \(major + 1)u << 16 | 3u << 8 | 100u; }\n"
         try folder.write(Data(source.utf8), to: "impostor.c")
-        let compiled = try ToolProcess.capture(
+        let compiler = try #require(Self.compiler)
+        let compiled = try ChildProcess.capture(
             ["-shared", "-fPIC", "-Wl,-soname,\(installed)", "-o", folder.path(installed), folder.path("impostor.c")],
-            executable: URL(fileURLWithPath: try #require(Self.compiler)))
+            executable: compiler)
         try #require(
             compiled.status == 0 && !compiled.killedBySignal, "the impostor library compiles: \(compiled.stderr)")
 

@@ -38,13 +38,13 @@ import Testing
     /// The completions bash offers for `words` (the last is the word the cursor ends; bash has
     /// already split at `=`, as COMP_WORDBREAKS makes it), run in `folder`.
     static func complete(_ words: [String], in folder: TemporaryFolder) throws -> [String] {
-        let script = HLSCheckBinary.executable.path
+        let script = HLSCheckBinary.executable
         let generated = try HLSCheckBinary.run(["--generate-completion-script", "bash"])
         #expect(generated.status == 0, "\(generated.stderr)")
         try folder.write(Data(generated.stdout.utf8), to: ".completion.bash")
-        let result = try ToolProcess.capture(
+        let result = try ChildProcess.capture(
             ["--norc", "--noprofile", "-c", driver, "driver", folder.path(".completion.bash"), script] + words,
-            executable: URL(fileURLWithPath: "/bin/bash"), in: folder.url)
+            executable: "/bin/bash", in: folder.url.path)
         #expect(result.status == 0 && !result.killedBySignal, "\(result.stderr)")
         return result.stdout.split(separator: "\n").map(String.init)
     }

@@ -11,7 +11,7 @@ import Testing
     }
 
     static func runGit(_ arguments: [String], in folder: URL) throws -> Int32 {
-        try ToolProcess.capture(["git"] + arguments, in: folder).status
+        try ChildProcess.capture(["git"] + arguments, in: folder.path).status
     }
 
     /// The streams of ReportCompletenessTests inside `repo/streams/`, `repo` a git work tree.
@@ -99,7 +99,7 @@ import Testing
     }
 
     static func python(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        let result = try ToolProcess.capture(["python3"] + arguments)
+        let result = try ChildProcess.capture(["python3"] + arguments)
         return (result.status, result.output)
     }
 
@@ -179,7 +179,7 @@ import Testing
             atPath: folder.path("link.md"), withDestinationPath: folder.path("target.md"))
         for name in ["fifo", "link.md"] {
             let result = try HLSCheckBinary.run(
-                ["good/master.m3u8", "--playlist-only", "--format", "github"], in: folder.url, timeout: 60,
+                ["good/master.m3u8", "--playlist-only", "--format", "github"], in: folder.url, timeLimit: .seconds(60),
                 environment: ["GITHUB_STEP_SUMMARY": folder.path(name)])
             #expect(!result.killedBySignal, "blocked on \(name)")
             #expect(result.status == 0, "the report is written and the exit code unchanged")

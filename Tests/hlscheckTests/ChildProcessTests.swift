@@ -14,17 +14,17 @@ import Testing
         #expect(outcome.timedOut)
         #expect(outcome.termination == .signalled(SIGKILL))
         #expect(outcome.termination.description == "killed by signal 9 (Killed)")
-        #expect(String(decoding: outcome.standardOutput, as: UTF8.self) == "started\n", "what it wrote is kept")
-        let result = try ToolProcess.capture(["sleep", "1000"], timeout: 0.3)
+        #expect(outcome.stdout == "started\n", "what it wrote is kept")
+        let result = try ChildProcess.capture(["sleep", "1000"], timeLimit: .milliseconds(300))
         #expect(result.timedOut && result.killedBySignal && result.status == SIGKILL)
     }
 
     @Test func bothStreamsBeyondAPipeBufferAreReadWithoutDeadlock() throws {
         // Standard error first: a reader that waited for standard output's end first would wait
         // for ever while the program blocks on a full standard error pipe.
-        let result = try ToolProcess.capture(
+        let result = try ChildProcess.capture(
             ["-c", "head -c 300000 /dev/zero | tr '\\0' e >&2; head -c 200000 /dev/zero | tr '\\0' o"],
-            executable: URL(fileURLWithPath: Self.shell))
+            executable: Self.shell)
         #expect(result.status == 0 && !result.killedBySignal)
         #expect(result.stderr.utf8.count == 300_000 && result.stderr.utf8.allSatisfy { $0 == UInt8(ascii: "e") })
         #expect(result.stdout.utf8.count == 200_000 && result.stdout.utf8.allSatisfy { $0 == UInt8(ascii: "o") })
@@ -46,21 +46,21 @@ import Testing
         let signalled = try ChildProcess(Self.shell, ["-c", "kill -TERM $$"], environment: [:]).wait()
         #expect(signalled.termination == .signalled(SIGTERM))
         #expect(!signalled.timedOut)
-        let result = try ToolProcess.capture(["-c", "kill -SEGV $$"], executable: URL(fileURLWithPath: Self.shell))
+        let result = try ChildProcess.capture(["-c", "kill -SEGV $$"], executable: Self.shell)
         #expect(result.killedBySignal && result.status == SIGSEGV && !result.timedOut)
     }
 
     @Test func theEnvironmentFolderAndInputAreExactlyTheOnesGiven() throws {
         let folder = try TemporaryFolder(["input.txt": "from a file\n"])
         let environment = try ChildProcess("/usr/bin/env", environment: ["ONLY": "this"]).wait()
-        #expect(String(decoding: environment.standardOutput, as: UTF8.self) == "ONLY=this\n")
+        #expect(environment.stdout == "ONLY=this\n")
         let located = try ChildProcess(
             Self.shell, ["-c", "pwd; cat"], in: folder.url.path, environment: [:], input: .file("input.txt")
         ).wait()
         let realFolder = try #require(realpath(folder.url.path, nil))
         defer { free(realFolder) }
         #expect(
-            String(decoding: located.standardOutput, as: UTF8.self) == "\(String(cString: realFolder))\nfrom a file\n")
+            located.stdout == "\(String(cString: realFolder))\nfrom a file\n")
         let empty = try ChildProcess("cat", environment: [:]).wait()
         #expect(empty.termination == .exited(0) && empty.standardOutput.isEmpty, "standard input is /dev/null")
     }
@@ -72,7 +72,7 @@ import Testing
         #expect(held > 2)
         defer { close(held) }
         let outcome = try ChildProcess(Self.shell, ["-c", "ls /proc/$$/fd"], environment: [:]).wait()
-        let descriptors = String(decoding: outcome.standardOutput, as: UTF8.self).split(separator: "\n")
+        let descriptors = outcome.stdout.split(separator: "\n")
         #expect(descriptors == ["0", "1", "2"], "\(descriptors)")
     }
 
@@ -85,8 +85,45 @@ import Testing
         child.signal(SIGCONT)
         let outcome = child.wait()
         #expect(outcome.termination == .exited(0))
-        #expect(String(decoding: outcome.standardOutput, as: UTF8.self) == "resumed\n")
+        #expect(outcome.stdout == "resumed\n")
         #expect(!child.isRunning)
+    }
+
+    @Test func runReturnsStandardOutputAndThrowsWithStandardErrorWhenTheProgramFails() throws {
+        #expect(try ChildProcess.run([Self.shell, "-c", "echo out; echo note >&2"]) == "out\n")
+        #expect {
+            try ChildProcess.run([Self.shell, "-c", "echo out; echo why >&2; exit 4"])
+        } throws: { error in
+            "\(error)" == "/bin/sh -c echo out; echo why >&2; exit 4 failed (exit status 4): why\n"
+        }
+    }
+
+    /// Async tests wait for their programs without holding Swift concurrency's threads (as many
+    /// as cores): four times as many programs as cores, each waiting until every one of them has
+    /// started, finish only when no waiting one holds a thread that the others' task needs.
+    @Test func programsWaitedForOffThePoolLeaveItsThreadsFree() async throws {
+        let folder = try TemporaryFolder()
+        let count = 4 * ProcessInfo.processInfo.activeProcessorCount
+        let outcomes = try await withThrowingTaskGroup(of: ChildProcess.Outcome?.self) { group in
+            for index in 0..<count {
+                group.addTask {
+                    try await ChildProcess.capture(
+                        [Self.shell, "-c", "touch started-\(index); while [ ! -e go ]; do sleep 0.05; done"],
+                        in: folder.url.path, timeLimit: .seconds(60))
+                }
+            }
+            // On the pool: runs only while some thread of it is free.
+            group.addTask {
+                while try FileManager.default.contentsOfDirectory(atPath: folder.url.path).count < count {
+                    try await Task.sleep(for: .milliseconds(20))
+                }
+                try #require(FileManager.default.createFile(atPath: folder.path("go"), contents: nil))
+                return nil
+            }
+            return try await group.reduce(into: [ChildProcess.Outcome]()) { if let outcome = $1 { $0.append(outcome) } }
+        }
+        #expect(outcomes.count == count)
+        #expect(outcomes.allSatisfy { $0.termination == .exited(0) && !$0.timedOut }, "\(outcomes.map(\.termination))")
     }
 
     @Test func aProgramThatIsNotInstalledIsNamed() {

@@ -44,7 +44,7 @@ import Testing
     /// Runs `hlscheck embed`; nil when the process was killed (by the test hook). A run killed
     /// at its time limit (a hang) is returned, with its signal as the status, so that it fails.
     static func embed(_ arguments: [String], environment: [String: String] = [:]) throws -> CommandResult? {
-        let result = try ToolProcess.capture(
+        let result = try ChildProcess.capture(
             ["embed"] + arguments, executable: HLSCheckBinary.executable, environment: environment)
         return result.killedBySignal && !result.timedOut ? nil : result
     }
@@ -53,7 +53,7 @@ import Testing
     /// returns once it has stopped.
     static func startStopped(_ arguments: [String], atStep step: Int) throws -> ChildProcess {
         let run = try ChildProcess(
-            HLSCheckBinary.executable.path, ["embed"] + arguments,
+            HLSCheckBinary.executable, ["embed"] + arguments,
             environment: ProcessInfo.processInfo.environment.merging(["HLSCHECK_TEST_STOP_AT_STEP": String(step)]) {
                 $1
             })
@@ -412,7 +412,7 @@ import Testing
         let master = stream + "/master.m3u8"
         let first = try Self.startStopped(["--image", Self.poster, master, "--in-place"], atStep: 5)
         let second = try ChildProcess(
-            HLSCheckBinary.executable.path, ["embed", "--image", Self.otherPoster, master, "--in-place", "--wait"],
+            HLSCheckBinary.executable, ["embed", "--image", Self.otherPoster, master, "--in-place", "--wait"],
             environment: ProcessInfo.processInfo.environment)
         // Until the second run says it waits (it writes nothing before that line).
         let said = second.read(.standardError) { $0.contains("\n") }

@@ -16,7 +16,7 @@ struct EmbedOutputIdentityTests {
                     atPath: folder.appendingPathComponent(path).path, isDirectory: &isDirectory)
                 && !isDirectory.boolValue
         }.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-        return try ToolProcess.run(["sha256sum"] + files, in: folder.path)
+        return try ChildProcess.run(["sha256sum"] + files, in: folder.path)
     }
 
     @Test func embedWritesTheBytesItWroteBefore() throws {

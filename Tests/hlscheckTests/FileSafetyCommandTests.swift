@@ -22,7 +22,7 @@ struct FileSafetyCommandTests {
     }
 
     func run(_ arguments: [String], in folder: TemporaryFolder) throws -> CommandResult {
-        let result = try HLSCheckBinary.run(arguments, in: folder.url, timeout: 60)
+        let result = try HLSCheckBinary.run(arguments, in: folder.url, timeLimit: .seconds(60))
         #expect(!result.killedBySignal, "hlscheck \(arguments) did not finish: \(result.stderr)")
         return result
     }
@@ -93,7 +93,7 @@ struct FileSafetyCommandTests {
     }
 
     @Test func fragmentWithoutItsInitSectionSaysWhatIsMissing() throws {
-        let result = try HLSCheckBinary.run(["inspect", "Samples/fmp4/audio/seg0.m4s"], timeout: 60)
+        let result = try HLSCheckBinary.run(["inspect", "Samples/fmp4/audio/seg0.m4s"], timeLimit: .seconds(60))
         #expect(result.stdout.contains("without its initialization section"), "\(result.stdout)")
         #expect(result.stdout.contains("--init"))
         #expect(!result.stdout.contains("-1094995529"), "a bare libav error code")
@@ -134,7 +134,7 @@ struct FileSafetyCommandTests {
         let segment = PackageRoot.url.appendingPathComponent("Samples/packed-audio/audio/seg0.aac").path
         let result = try run(["artwork", segment, "--extract", "poster.jpg"], in: folder)
         #expect(result.status == 2)
-        #expect(result.stderr.contains("poster.jpg is a symbolic link; only a regular file is replaced"))
+        #expect(result.stderr.contains("poster.jpg: is a symbolic link; only a regular file is replaced"))
         #expect(try String(contentsOfFile: folder.path("precious.txt"), encoding: .utf8) == "keep")
     }
 
@@ -206,10 +206,11 @@ struct FileSafetyCommandTests {
         #expect(chmod(stream + "/v1", 0o700) == 0)
         // A copy of the binary where that user may run it, wherever the package was cloned.
         let binary = folder.path("hlscheck")
-        try FileManager.default.copyItem(atPath: HLSCheckBinary.executable.path, toPath: binary)
-        let result = try ToolProcess.capture(
+        try FileManager.default.copyItem(atPath: HLSCheckBinary.executable, toPath: binary)
+        let runuser = try #require(Self.runuser)
+        let result = try ChildProcess.capture(
             ["-u", "nobody", "--", binary, stream + "/master.m3u8"],
-            executable: URL(fileURLWithPath: try #require(Self.runuser)))
+            executable: runuser)
         let stdout = result.stdout
         #expect(result.status == 1 && !result.killedBySignal, "\(result.stderr)")
         let uid =

@@ -102,8 +102,8 @@ import Testing
         let written = try HLSCheckBinary.run(["fix", master, "--output", folder.path("fixed")])
         #expect(written.status != 2, "\(written.stderr)")
         try diff.stdout.write(toFile: folder.path("edits.diff"), atomically: true, encoding: .utf8)
-        let patch = try ToolProcess.capture(
-            ["patch", "-p1", "--batch", "--quiet", "-i", folder.path("edits.diff")], in: folder.url)
+        let patch = try ChildProcess.capture(
+            ["patch", "-p1", "--batch", "--quiet", "-i", folder.path("edits.diff")], in: folder.url.path)
         #expect(patch.status == 0, "\(patch.output)")
         for playlist in ["master.m3u8", "stream_0.m3u8", "stream_1.m3u8"] {
             #expect(

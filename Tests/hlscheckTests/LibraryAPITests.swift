@@ -6,7 +6,7 @@ import TestSupport
 /// their public API, none of what the package's own modules share at `package` level.
 @Suite struct LibraryAPITests {
     /// `swiftc -typecheck` of `source` against the modules of the build these tests belong to.
-    static func typecheck(_ source: String) throws -> ToolProcess.Result {
+    static func typecheck(_ source: String) throws -> ChildProcess.Outcome {
         let folder = try TemporaryFolder()
         let file = folder.url.appendingPathComponent("main.swift")
         try source.write(to: file, atomically: true, encoding: .utf8)
@@ -21,10 +21,10 @@ import TestSupport
             (try? FileManager.default.contentsOfDirectory(atPath: build.path))?
             .filter { $0.hasSuffix(".build") }
             .map { build.appendingPathComponent("\($0)/module.modulemap").path } ?? []
-        let swiftc = try #require(ToolProcess.locate("swiftc"), "swiftc is not on PATH")
+        let swiftc = try #require(ChildProcess.locate("swiftc"), "swiftc is not on PATH")
         // libxml2's headers are off the default include path (Package.swift passes the same
         // folder); a module cache of its own keeps the result independent of earlier runs.
-        return try ToolProcess.capture(
+        return try ChildProcess.capture(
             [
                 swiftc, "-typecheck", "-I", build.appendingPathComponent("Modules").path,
                 "-module-cache-path", folder.url.appendingPathComponent("module-cache").path, "-Xcc",
@@ -34,7 +34,7 @@ import TestSupport
                     ["-Xcc", "-fmodule-map-file=\($0)"]
                 }
                 + [file.path],
-            timeout: 300)
+            timeLimit: .seconds(300))
     }
 
     static var example: String {

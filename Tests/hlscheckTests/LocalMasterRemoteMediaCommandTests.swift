@@ -15,7 +15,7 @@ struct LocalMasterRemoteMediaCommandTests {
                     "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=47133,AVERAGE-BANDWIDTH=46782,CODECS=\"mp4a.40.2\"\n"
                     + server.url("compliant/audio/index.m3u8") + "\n"
             ])
-            return (try HLSCheckBinary.run([folder.path("master.m3u8"), "--format", "json"]), server.requests)
+            return (try await HLSCheckBinary.run([folder.path("master.m3u8"), "--format", "json"]), server.requests)
         }
         // Fetched ("No such file or directory" and no request before), its segments too.
         #expect(requests.contains { $0.path == "/compliant/audio/index.m3u8" })

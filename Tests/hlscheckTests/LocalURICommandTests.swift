@@ -7,7 +7,7 @@ import TestSupport
 @Suite("Local URIs (CLI)")
 struct LocalURICommandTests {
     func run(_ arguments: [String], in folder: TemporaryFolder) throws -> CommandResult {
-        let result = try HLSCheckBinary.run(arguments, in: folder.url, timeout: 120)
+        let result = try HLSCheckBinary.run(arguments, in: folder.url, timeLimit: .seconds(120))
         #expect(!result.killedBySignal, "hlscheck \(arguments) did not finish: \(result.stderr)")
         return result
     }

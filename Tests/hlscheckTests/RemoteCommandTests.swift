@@ -23,7 +23,7 @@ struct RemoteCommandTests {
     @Test func checksARemoteStreamWithHeadersSent() async throws {
         let (result, requests) = try await Self.withServer { server in
             (
-                try HLSCheckBinary.run([
+                try await HLSCheckBinary.run([
                     server.url("compliant/master.m3u8"), "--header", "X-Token: abc", "--format", "json",
                 ]), server.requests
             )
@@ -33,7 +33,7 @@ struct RemoteCommandTests {
         #expect(requests.count > 10)
         #expect(requests.allSatisfy { $0.header("X-Token") == "abc" })
         // The executable names itself and its version to the server, as a CDN's logs show it.
-        let version = try HLSCheckBinary.run(["--version"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let version = try await HLSCheckBinary.run(["--version"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(!version.isEmpty)
         #expect(requests.allSatisfy { $0.header("User-Agent") == "hlscheck/\(version)" })
     }
@@ -43,7 +43,7 @@ struct RemoteCommandTests {
             server.inject(.basicAuth(user: "viewer", password: "hunter2"), at: "compliant/master.m3u8")
             server.inject(.status(404), at: "compliant/audio/seg1.ts")
             let url = server.url("compliant/master.m3u8", userinfo: "viewer:hunter2")
-            return try HLSCheckBinary.run([url, "--format", "json", "--retries", "0"])
+            return try await HLSCheckBinary.run([url, "--format", "json", "--retries", "0"])
         }
         // The 404 is a finding, so the check ran with the credentials: exit code 1.
         #expect(result.status == 1, "\(result.stderr)")
@@ -56,7 +56,7 @@ struct RemoteCommandTests {
     @Test func unreadableRemoteInputExitsTwoWithoutEchoingCredentials() async throws {
         let result = try await Self.withServer { server in
             server.inject(.basicAuth(user: "viewer", password: "hunter2"), at: "compliant/master.m3u8")
-            return try HLSCheckBinary.run([server.url("compliant/master.m3u8", userinfo: "viewer:wrongpass")])
+            return try await HLSCheckBinary.run([server.url("compliant/master.m3u8", userinfo: "viewer:wrongpass")])
         }
         #expect(result.status == 2)
         // Said once, in the text report on standard output.
@@ -72,11 +72,14 @@ struct RemoteCommandTests {
     @Test(.enabled(if: HLSCheckBinary.hasWriteStepHook, "the missing-library hook exists in debug builds only"))
     func aRemoteCheckWithoutLibavformatSaysWhichPackageToInstall() async throws {
         let results = try await Self.withServer { server in
-            try (0..<30).map { _ in
-                try HLSCheckBinary.run(
-                    [server.url("compliant/master.m3u8")], environment: ["HLSCHECK_TEST_MISSING_LIBRARY": "libavformat"]
-                )
+            var results: [CommandResult] = []
+            for _ in 0..<30 {
+                results.append(
+                    try await HLSCheckBinary.run(
+                        [server.url("compliant/master.m3u8")],
+                        environment: ["HLSCHECK_TEST_MISSING_LIBRARY": "libavformat"]))
             }
+            return results
         }
         for result in results {
             #expect(result.status == 2)
@@ -102,8 +105,8 @@ struct RemoteCommandTests {
     @Test func artworkAndInspectReadURLs() async throws {
         let (artwork, inspect) = try await Self.withServer { server in
             (
-                try HLSCheckBinary.run(["artwork", server.url("packed-audio/master.m3u8")]),
-                try HLSCheckBinary.run(["inspect", server.url("packed-audio/audio/seg0.aac")])
+                try await HLSCheckBinary.run(["artwork", server.url("packed-audio/master.m3u8")]),
+                try await HLSCheckBinary.run(["inspect", server.url("packed-audio/audio/seg0.aac")])
             )
         }
         // Samples/packed-audio reaches ../compliant: from a server that is just another path.
@@ -115,7 +118,7 @@ struct RemoteCommandTests {
 
     @Test func sampleIsReportedInTheTextReport() async throws {
         let result = try await Self.withServer { server in
-            try HLSCheckBinary.run([server.url("packed-audio/audio/index.m3u8"), "--sample", "1"])
+            try await HLSCheckBinary.run([server.url("packed-audio/audio/index.m3u8"), "--sample", "1"])
         }
         #expect(result.stdout.contains("segments-sampled"), "\(result.stdout)")
         #expect(result.stdout.contains("1 of 3 segments"))
@@ -123,7 +126,7 @@ struct RemoteCommandTests {
 
     @Test func jsonReportSaysHowTheStreamTravelledAndDocumentsIt() async throws {
         let (result, requests) = try await Self.withServer { server in
-            (try HLSCheckBinary.run([server.url("compliant/master.m3u8"), "--format", "json"]), server.requests)
+            (try await HLSCheckBinary.run([server.url("compliant/master.m3u8"), "--format", "json"]), server.requests)
         }
         let json = try CIReportTests.json(result.stdout)
         let delivery = try #require((json["delivery"] as? [[String: Any]])?.first, "\(result.stdout)")

@@ -50,9 +50,9 @@ struct RepeatedSegmentCommandTests {
         let server = try await HTTPTestServer(folder: folder.url.path)
         let repeated: CommandResult, copies: CommandResult, requests: [ReceivedRequest]
         do {
-            repeated = try HLSCheckBinary.run([server.url("repeated.m3u8"), "--format", "json"])
+            repeated = try await HLSCheckBinary.run([server.url("repeated.m3u8"), "--format", "json"])
             requests = server.requests
-            copies = try HLSCheckBinary.run([server.url("copies.m3u8"), "--format", "json"])
+            copies = try await HLSCheckBinary.run([server.url("copies.m3u8"), "--format", "json"])
             await server.stop()
         } catch {
             await server.stop()

@@ -184,7 +184,7 @@ import Testing
                 "good/live.m3u8", "good/master.m3u8", "elsewhere/x.m3u8", "--root", "good", "--playlist-only",
                 "--format", "json",
             ],
-            in: folder.url, timeout: 60)
+            in: folder.url, timeLimit: .seconds(60))
         #expect(!result.killedBySignal, "a FIFO was opened for reading")
         #expect(result.status == 2, "\(result.stderr)")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])

@@ -15,9 +15,9 @@ enum Terminal {
         let command =
             (columns.map { "stty cols \($0) rows 50 && " } ?? "")
             + (["env", "-i"] + variables.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
-            + [HLSCheckBinary.executable.path] + arguments).map(quoted).joined(separator: " ")
-        return try ToolProcess.capture(
-            ["-q", "-e", "-c", command, "/dev/null"], executable: URL(fileURLWithPath: "/usr/bin/script"), in: folder)
+            + [HLSCheckBinary.executable] + arguments).map(quoted).joined(separator: " ")
+        return try ChildProcess.capture(
+            ["-q", "-e", "-c", command, "/dev/null"], executable: "/usr/bin/script", in: folder.path)
     }
 }
 
@@ -267,6 +267,28 @@ enum Terminal {
             try FileManager.default.contentsOfDirectory(atPath: repository.url.path).sorted() == [
                 ".git", "baseline.json", "streams",
             ])
+    }
+
+    /// A baseline that cannot be written stops the run with exit code 2, naming the option and
+    /// the file; whatever sits at the path is left as it was.
+    @Test func aBaselineThatCannotBeWrittenStopsTheRunNamingIt() throws {
+        let repository = try Self.repository()
+        let missingFolder = try Self.run(
+            ["streams/master.m3u8", "--write-baseline", "no-such-folder/baseline.json"], in: repository.url)
+        #expect(missingFolder.status == 2)
+        #expect(
+            missingFolder.stderr.hasSuffix(
+                "hlscheck: --write-baseline: no-such-folder/baseline.json: cannot create a file in its folder: No such file or directory\n"
+            ), "\(missingFolder.stderr)")
+        try FileManager.default.createDirectory(
+            at: repository.url.appendingPathComponent("baseline.json"), withIntermediateDirectories: false)
+        let folder = try Self.run(["streams/master.m3u8", "--write-baseline", "baseline.json"], in: repository.url)
+        #expect(folder.status == 2)
+        #expect(
+            folder.stderr.contains(
+                "hlscheck: --write-baseline: baseline.json: is a folder; only a regular file is replaced, so nothing was written (remove it or choose another path)"
+            ), "\(folder.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: repository.path("baseline.json")).isEmpty)
     }
 
     @Test func moreWarningsThanMaxWarningsFail() throws {

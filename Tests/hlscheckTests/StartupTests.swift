@@ -9,9 +9,9 @@ import TestSupport
 @Suite struct StartupTests {
     /// The shared objects the dynamic loader opened for a run (glibc's `LD_DEBUG=files` trace,
     /// written to a file: on standard error it could fill the pipe before the runner reads it).
-    static func loadedLibraries(_ arguments: [String]) throws -> (result: CommandResult, libraries: [String]) {
+    static func loadedLibraries(_ arguments: [String]) async throws -> (result: CommandResult, libraries: [String]) {
         let folder = try TemporaryFolder()
-        let result = try HLSCheckBinary.run(
+        let result = try await HLSCheckBinary.run(
             arguments, environment: ["LD_DEBUG": "files", "LD_DEBUG_OUTPUT": folder.path("trace")])
         // glibc appends the process id to the name.
         let traces = try FileManager.default.contentsOfDirectory(atPath: folder.url.path).filter {
@@ -35,19 +35,19 @@ import TestSupport
         ["Samples/compliant/master.m3u8", "--playlist-only"],
         ["Samples/compliant/master.m3u8", "--playlist-only", "--format", "json"],
     ])
-    func localCommandsThatReadNoMediaLoadNeitherFFmpegNorLibxml2NorLibcurl(_ arguments: [String]) throws {
-        let (result, libraries) = try Self.loadedLibraries(arguments)
+    func localCommandsThatReadNoMediaLoadNeitherFFmpegNorLibxml2NorLibcurl(_ arguments: [String]) async throws {
+        let (result, libraries) = try await Self.loadedLibraries(arguments)
         #expect(result.status == 0, "\(result.stderr.suffix(500))")
         let loaded = libraries.filter { library in Self.lazilyLoaded.contains { library.hasPrefix($0) } }
         #expect(loaded.isEmpty, "hlscheck \(arguments.joined(separator: " ")) loaded \(loaded)")
     }
 
-    @Test func aFullCheckLoadsFFmpegAndAnXMLReportLoadsLibxml2() throws {
+    @Test func aFullCheckLoadsFFmpegAndAnXMLReportLoadsLibxml2() async throws {
         // The probe above sees what it looks for: the same trace names them when they are used.
-        let (check, checkLibraries) = try Self.loadedLibraries(["Samples/compliant/master.m3u8"])
+        let (check, checkLibraries) = try await Self.loadedLibraries(["Samples/compliant/master.m3u8"])
         #expect(check.status == 0, "\(check.stderr.suffix(500))")
         #expect(checkLibraries.contains { $0.hasPrefix("libavformat.so.") })
-        let (junit, junitLibraries) = try Self.loadedLibraries([
+        let (junit, junitLibraries) = try await Self.loadedLibraries([
             "Samples/compliant/master.m3u8", "--playlist-only", "--format", "junit",
         ])
         #expect(junit.status == 0, "\(junit.stderr.suffix(500))")
@@ -55,13 +55,13 @@ import TestSupport
         #expect(!junitLibraries.contains { $0.hasPrefix("libavformat.so.") })
     }
 
-    static func withoutLibrary(_ name: String, _ arguments: [String]) throws -> CommandResult {
-        try HLSCheckBinary.run(arguments, environment: ["HLSCHECK_TEST_MISSING_LIBRARY": name])
+    static func withoutLibrary(_ name: String, _ arguments: [String]) async throws -> CommandResult {
+        try await HLSCheckBinary.run(arguments, environment: ["HLSCHECK_TEST_MISSING_LIBRARY": name])
     }
 
     @Test(.enabled(if: HLSCheckBinary.hasWriteStepHook, "the missing-library hook exists in debug builds only"))
-    func aCheckWithoutLibavcodecSaysWhichPackageToInstall() throws {
-        let result = try Self.withoutLibrary("libavcodec", ["Samples/compliant/master.m3u8"])
+    func aCheckWithoutLibavcodecSaysWhichPackageToInstall() async throws {
+        let result = try await Self.withoutLibrary("libavcodec", ["Samples/compliant/master.m3u8"])
         #expect(result.status == 2)
         #expect(!result.killedBySignal)
         let lines = result.stderr.split(separator: "\n")
@@ -74,13 +74,14 @@ import TestSupport
         #expect(!result.stdout.contains("checked"))
 
         // The playlists alone need no FFmpeg.
-        let playlistOnly = try Self.withoutLibrary("libavcodec", ["Samples/compliant/master.m3u8", "--playlist-only"])
+        let playlistOnly = try await Self.withoutLibrary(
+            "libavcodec", ["Samples/compliant/master.m3u8", "--playlist-only"])
         #expect(playlistOnly.status == 0, "\(playlistOnly.stderr)")
     }
 
     @Test(.enabled(if: HLSCheckBinary.hasWriteStepHook, "the missing-library hook exists in debug builds only"))
-    func inspectWithoutLibavformatSaysWhichPackageToInstall() throws {
-        let result = try Self.withoutLibrary("libavformat", ["inspect", "Samples/compliant/audio/seg0.ts"])
+    func inspectWithoutLibavformatSaysWhichPackageToInstall() async throws {
+        let result = try await Self.withoutLibrary("libavformat", ["inspect", "Samples/compliant/audio/seg0.ts"])
         #expect(result.status == 2)
         #expect(result.stderr.hasPrefix("hlscheck: cannot load libavformat.so."))
         #expect(result.stderr.contains("install the Debian package libavformat"))
@@ -88,8 +89,8 @@ import TestSupport
     }
 
     @Test(.enabled(if: HLSCheckBinary.hasWriteStepHook, "the missing-library hook exists in debug builds only"))
-    func aJUnitReportWithoutLibxml2SaysWhichPackageToInstall() throws {
-        let result = try Self.withoutLibrary(
+    func aJUnitReportWithoutLibxml2SaysWhichPackageToInstall() async throws {
+        let result = try await Self.withoutLibrary(
             "libxml2", ["Samples/compliant/master.m3u8", "--playlist-only", "--format", "junit"])
         #expect(result.status == 2)
         #expect(!result.killedBySignal)
@@ -112,7 +113,7 @@ import TestSupport
 
     @Test func aRemoteCheckLoadsLibcurlAndNotFFmpegForPlaylistsOnly() async throws {
         let (result, libraries) = try await Self.withSamplesServer { server in
-            try Self.loadedLibraries([server.url("compliant/master.m3u8"), "--playlist-only"])
+            try await Self.loadedLibraries([server.url("compliant/master.m3u8"), "--playlist-only"])
         }
         #expect(result.status == 0, "\(result.stderr.suffix(500))")
         #expect(libraries.contains { $0.hasPrefix("libcurl.so.") })
@@ -122,14 +123,14 @@ import TestSupport
     @Test(.enabled(if: HLSCheckBinary.hasWriteStepHook, "the missing-library hook exists in debug builds only"))
     func aRemoteCheckWithoutLibcurlSaysWhichPackageToInstall() async throws {
         let result = try await Self.withSamplesServer { server in
-            try Self.withoutLibrary("libcurl", [server.url("compliant/master.m3u8"), "--playlist-only"])
+            try await Self.withoutLibrary("libcurl", [server.url("compliant/master.m3u8"), "--playlist-only"])
         }
         #expect(result.status == 2)
         #expect(!result.killedBySignal)
         #expect(result.stdout.contains("cannot load libcurl.so.4"), "\(result.stdout)")
         #expect(result.stdout.contains("install the Debian package libcurl4"), "\(result.stdout)")
         // A local check needs no libcurl.
-        let local = try Self.withoutLibrary("libcurl", ["Samples/compliant/master.m3u8", "--playlist-only"])
+        let local = try await Self.withoutLibrary("libcurl", ["Samples/compliant/master.m3u8", "--playlist-only"])
         #expect(local.status == 0, "\(local.stderr)")
     }
 }

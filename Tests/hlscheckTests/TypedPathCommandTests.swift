@@ -10,7 +10,7 @@ struct TypedPathCommandTests {
     static let awkwardFolders = ["Stream #1", "what?", "100%", "a%20b"]
 
     func run(_ arguments: [String], in folder: TemporaryFolder) throws -> CommandResult {
-        let result = try HLSCheckBinary.run(arguments, in: folder.url, timeout: 180)
+        let result = try HLSCheckBinary.run(arguments, in: folder.url, timeLimit: .seconds(180))
         #expect(!result.killedBySignal, "hlscheck \(arguments) did not finish: \(result.stderr)")
         return result
     }
@@ -209,9 +209,9 @@ struct TypedPathCommandTests {
         let segments = playlist.split(separator: "\n").filter { !$0.hasPrefix("#") }
         #expect(segments.count == 3, "\(playlist)")
         for segment in segments {
-            let probed = try ToolProcess.capture(
+            let probed = try ChildProcess.capture(
                 ["-v", "error", "-show_entries", "stream=codec_name", "-of", "csv=p=0", "\(stream)/audio/\(segment)"],
-                executable: URL(fileURLWithPath: "/usr/bin/ffprobe"))
+                executable: "/usr/bin/ffprobe")
             #expect(
                 probed.status == 0 && !probed.killedBySignal && probed.stdout.contains("aac"),
                 "\(container) \(segment): \(probed.stdout)\(probed.stderr)")

@@ -51,7 +51,7 @@ import Testing
         try FileManager.default.createDirectory(
             at: folder.url.appendingPathComponent("bin"), withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(
-            atPath: folder.path("bin/hlscheck"), withDestinationPath: HLSCheckBinary.executable.path)
+            atPath: folder.path("bin/hlscheck"), withDestinationPath: HLSCheckBinary.executable)
         return folder
     }
 
@@ -73,8 +73,8 @@ import Testing
     static func run(_ executable: String, _ arguments: [String], in folder: TemporaryFolder) throws -> [String] {
         try? FileManager.default.removeItem(atPath: folder.path(".hits"))
         let path = folder.path("bin") + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
-        let result = try ToolProcess.capture(
-            arguments, executable: URL(fileURLWithPath: executable), in: folder.url,
+        let result = try ChildProcess.capture(
+            arguments, executable: executable, in: folder.url.path,
             environment: ["PATH": path, "HITS_FILE": folder.path(".hits"), "HOME": folder.path(".")])
         #expect(result.status == 0, "\(arguments.last ?? ""): \(result.stderr)")
         return result.stdout.split(separator: "\n").map(String.init)

@@ -115,7 +115,7 @@ package struct Baseline: Sendable {
         do {
             try AtomicFile.write(Array(data) + [0x0A], to: path)
         } catch {
-            throw CheckError("--write-baseline: \(error.description)")
+            throw CheckError("--write-baseline: \(TerminalText.escaped(error.description))")
         }
     }
 

@@ -21,7 +21,7 @@ package struct DecodeTimeDiscontinuousRule: Rule {
     package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         stream.timedPlaylists.flatMap { measurement -> [Finding] in
             var findings: [Finding] = []
-            for (before, record) in joins(measurement.inspectedRecords) where !record.decodeSpans.isEmpty {
+            for (before, record) in measurement.joins where !record.decodeSpans.isEmpty {
                 let mismatches = record.decodeSpans.compactMap { span -> String? in
                     guard
                         let end = before.decodeSpans.first(where: {

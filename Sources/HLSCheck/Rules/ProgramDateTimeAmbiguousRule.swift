@@ -35,11 +35,6 @@ package struct ProgramDateTimeAmbiguousRule: Rule {
             RuleExample("a gap of an hour", files: media("2026-01-01T01:00:00.000Z")),
         ])
 
-    static func seconds(_ value: Double) -> String {
-        let rounded = (value * 1000).rounded() / 1000
-        return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
-    }
-
     package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         stream.mediaPlaylists.flatMap { _, playlist, media -> [Finding] in
             var findings: [Finding] = []
@@ -55,12 +50,12 @@ package struct ProgramDateTimeAmbiguousRule: Rule {
                     if start >= earlier.start, end <= earlier.end, segment.duration > 0 {
                         findings.append(
                             Finding(
-                                "EXT-X-PROGRAM-DATE-TIME dates this segment inside the segment on line \(earlier.line) (\(Self.seconds(start - earlier.start)) s after its start, ending before it does): its dates belong to two segments; date it after the earlier one ends",
+                                "EXT-X-PROGRAM-DATE-TIME dates this segment inside the segment on line \(earlier.line) (\(compactSeconds(start - earlier.start)) s after its start, ending before it does): its dates belong to two segments; date it after the earlier one ends",
                                 at: playlist.location(line: line)))
                     } else if start <= earlier.end - 1 {
                         findings.append(
                             Finding(
-                                "EXT-X-PROGRAM-DATE-TIME dates this segment \(Self.seconds(earlier.end - start)) s before the segment on line \(earlier.line) ends: those dates map to two segments; overlaps of a second or more make the date-to-segment mapping ambiguous",
+                                "EXT-X-PROGRAM-DATE-TIME dates this segment \(compactSeconds(earlier.end - start)) s before the segment on line \(earlier.line) ends: those dates map to two segments; overlaps of a second or more make the date-to-segment mapping ambiguous",
                                 at: playlist.location(line: line)))
                     }
                 }

@@ -1,14 +1,6 @@
 import HLSPlaylist
 import MediaInspection
 
-extension StreamAnalysis {
-    /// The measured playlists whose segments follow each other in time, in URI order: all but
-    /// I-frame playlists, whose segments are single frames far apart.
-    var timedPlaylists: [PlaylistMeasurement] {
-        measuredPlaylists.filter { loaded.mediaPlaylists[$0.playlistURI]?.media?.iFramesOnly != true }
-    }
-}
-
 /// A change of container, of the audio and video tracks (their number, kinds, ids or codecs), of
 /// the picture size or of the audio sample rate between two segments that follow each other
 /// without EXT-X-DISCONTINUITY: an ad or a programme spliced in from another encoder, unmarked.
@@ -42,7 +34,7 @@ package struct TrackChangeWithoutDiscontinuityRule: Rule {
     package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
         stream.timedPlaylists.flatMap { measurement -> [Finding] in
             var findings: [Finding] = []
-            for (before, record) in joins(measurement.inspectedRecords) {
+            for (before, record) in measurement.joins {
                 let changes = Self.changes(from: before, to: record)
                 guard !changes.isEmpty else { continue }
                 findings.append(
