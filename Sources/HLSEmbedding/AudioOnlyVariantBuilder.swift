@@ -134,13 +134,13 @@ package struct AudioOnlyVariantBuilder: Sendable {
 
     /// What `run()` does once the stream is analysed (and, in place, locked).
     func run(analysed analysis: StreamAnalysis, lock: StreamLock?) async throws(EmbedError) -> AudioOnlyOutcome {
-        guard let multivariant = analysis.multivariant else {
+        guard let multivariantPlaylist = analysis.multivariant else {
             throw EmbedError(
                 "\(request.input): a media playlist; --add-audio-only adds a variant to a multivariant playlist")
         }
-        let ours = multivariant.variants.filter { isOurs($0, analysis) }
+        let ours = multivariantPlaylist.variants.filter { isOurs($0, analysis) }
         let layout = try StreamLayout(analysis)
-        let masterBytes = try readPlaylist(analysis.loaded.rootURI, layout: layout)
+        let multivariantBytes = try readPlaylist(analysis.loaded.rootURI, layout: layout)
         let prior = PriorFindings(Checker(configuration: request.configuration).diagnose(analysis), root: layout.root)
         func verdict(_ report: CheckReport, _ output: String) -> EmbedVerdict {
             let split = prior.split(report.diagnostics, root: layout.outputRoot(output))
@@ -151,13 +151,14 @@ package struct AudioOnlyVariantBuilder: Sendable {
             guard !ours.isEmpty else {
                 return AudioOnlyOutcome(action: .nothingToRemove, output: request.input)
             }
-            var master = masterBytes
+            var multivariant = multivariantBytes
             let ranges = ours.map { $0.line...$0.uriLine } + ownRenditionLines(analysis)
             for range in ranges.sorted(by: { $0.lowerBound > $1.lowerBound }) {
-                master = Self.removingLines(range, from: master)
+                multivariant = Self.removingLines(range, from: multivariant)
             }
             let output = try write(
-                layout: layout, master: master, lock: lock, additions: [], dropped: ownFiles(analysis, layout))
+                layout: layout, multivariant: multivariant, lock: lock, additions: [],
+                dropped: ownFiles(analysis, layout))
             lock?.release()
             var outcome = AudioOnlyOutcome(action: .removed, output: output, variantURI: ours.first?.uri)
             let verification = try await recheck(output, layout: layout)
@@ -246,10 +247,11 @@ package struct AudioOnlyVariantBuilder: Sendable {
         let codecs = built.audio.codecString
 
         let replacing = ours.sorted { $0.line > $1.line }
-        let master = editedMaster(
-            masterBytes, adding: lines, replacing: replacing, replaced: replaced, analysis: analysis)
+        let multivariant = editedMultivariant(
+            multivariantBytes, adding: lines, replacing: replacing, replaced: replaced, analysis: analysis)
         let dropped = replacing.isEmpty ? [] : ownFiles(analysis, layout)
-        let output = try write(layout: layout, master: master, lock: lock, additions: additions, dropped: dropped)
+        let output = try write(
+            layout: layout, multivariant: multivariant, lock: lock, additions: additions, dropped: dropped)
         lock?.release()
 
         var outcome = AudioOnlyOutcome(
@@ -285,7 +287,7 @@ package struct AudioOnlyVariantBuilder: Sendable {
         languages: [LanguageRendition], source: Source, container: AudioVariantContainer, layout: StreamLayout,
         ours: [VariantStream], analysis: StreamAnalysis
     ) throws(EmbedError) -> (additions: [StreamWriter.Addition], lines: [String], variantURI: String) {
-        let masterFolder = PathString.parent(analysis.loaded.rootURI)
+        let multivariantFolder = PathString.parent(analysis.loaded.rootURI)
         func files(_ variant: BuiltVariant, from: Source) throws(EmbedError) -> (
             additions: [StreamWriter.Addition], playlist: [UInt8]
         ) {
@@ -314,7 +316,7 @@ package struct AudioOnlyVariantBuilder: Sendable {
             _ files: (additions: [StreamWriter.Addition], playlist: [UInt8]), in relative: String,
             as playlistName: String
         ) -> String {
-            let folder = layout.relative(PathString.join(masterFolder, relative))
+            let folder = layout.relative(PathString.join(multivariantFolder, relative))
             additions += files.additions.map {
                 .init(file: Tree.join(folder, $0.file), bytes: $0.bytes, isPlaylist: $0.isPlaylist)
             }
@@ -324,7 +326,7 @@ package struct AudioOnlyVariantBuilder: Sendable {
         var additions: [StreamWriter.Addition] = []
         let main = try files(built, from: source)
         let (relativeFolder, playlistName) = try newVariantName(
-            masterFolder: masterFolder, ours: ours, mediaPlaylist: main.playlist)
+            multivariantFolder: multivariantFolder, ours: ours, mediaPlaylist: main.playlist)
         let codecs = built.audio.codecString
         var lines: [String] = []
         let variantURI: String
@@ -347,7 +349,7 @@ package struct AudioOnlyVariantBuilder: Sendable {
                 let folder = Tree.join(
                     relativeFolder, Self.folderName(forLanguage: language.rendition.language, index: index))
                 let existing = FileManager.default.contents(
-                    atPath: PathString.join(masterFolder, Tree.join(folder, playlistName)))
+                    atPath: PathString.join(multivariantFolder, Tree.join(folder, playlistName)))
                 let name =
                     existing.map { [UInt8]($0) == content.playlist } ?? true
                     ? playlistName : SegmentName.renamed(playlistName, bytes: content.playlist)
@@ -537,24 +539,24 @@ package struct AudioOnlyVariantBuilder: Sendable {
 
     /// The multivariant playlist with `lines` added: in the place of the variant replaced, else
     /// at the end; the variant this command added before, and its renditions, removed.
-    func editedMaster(
-        _ masterBytes: [UInt8], adding lines: [String], replacing: [VariantStream], replaced: [VariantStream],
+    func editedMultivariant(
+        _ multivariantBytes: [UInt8], adding lines: [String], replacing: [VariantStream], replaced: [VariantStream],
         analysis: StreamAnalysis
     ) -> [UInt8] {
-        var master = masterBytes
+        var multivariant = multivariantBytes
         var removedLines = (replacing + replaced).map { $0.line...$0.uriLine }
         if !replacing.isEmpty { removedLines += ownRenditionLines(analysis) }
         for range in removedLines.sorted(by: { $0.lowerBound > $1.lowerBound }) {
-            master = Self.removingLines(range, from: master)
+            multivariant = Self.removingLines(range, from: multivariant)
         }
         if let place = replaced.min(by: { $0.line < $1.line }) {
             // In the place of the variant it replaces: the lines before it are as they were.
             let before = removedLines.filter { $0.lowerBound < place.line }.reduce(0) { $0 + $1.count }
-            master = Self.insertingLines(lines, atLine: place.line - before, into: master)
+            multivariant = Self.insertingLines(lines, atLine: place.line - before, into: multivariant)
         } else {
-            master = Self.appendingLines(lines, to: master)
+            multivariant = Self.appendingLines(lines, to: multivariant)
         }
-        return master
+        return multivariant
     }
 
     struct Source {
@@ -921,16 +923,16 @@ package struct AudioOnlyVariantBuilder: Sendable {
     /// name in the same folder when a variant of ours is there (a rebuild: the writer never
     /// overwrites what the current playlist references); without `--name`, the folder
     /// `hlscheck-audio-only/` when the plain name belongs to someone else.
-    func newVariantName(masterFolder: String, ours: [VariantStream], mediaPlaylist: [UInt8]) throws(EmbedError) -> (
-        folder: String, playlist: String
-    ) {
+    func newVariantName(
+        multivariantFolder: String, ours: [VariantStream], mediaPlaylist: [UInt8]
+    ) throws(EmbedError) -> (folder: String, playlist: String) {
         let wanted = request.name ?? Self.defaultName
         if let problem = Self.nameProblem(wanted) {
             throw EmbedError("--name \(wanted): the new variant's playlist needs \(problem)")
         }
         let folder = PathString.parent(wanted)
         let playlist = PathString.lastComponent(wanted)
-        let path = PathString.join(masterFolder, wanted)
+        let path = PathString.join(multivariantFolder, wanted)
         guard FileManager.default.fileExists(atPath: path) else { return (folder, playlist) }
         let existing = FileManager.default.contents(atPath: path).map { [UInt8]($0) } ?? []
         // Left by a run that was killed before the multivariant playlist was swapped in: the
@@ -1212,13 +1214,15 @@ package struct AudioOnlyVariantBuilder: Sendable {
     // MARK: - Writing and checking
 
     func write(
-        layout: StreamLayout, master: [UInt8], lock: StreamLock?, additions: [StreamWriter.Addition],
+        layout: StreamLayout, multivariant: [UInt8], lock: StreamLock?, additions: [StreamWriter.Addition],
         dropped: Set<String>
     ) throws(EmbedError) -> String {
         let writer = StreamWriter(
             layout: layout, destination: request.destination, wait: request.wait, report: request.report,
             hook: request.writeStepHook)
-        return try writer.write(master: master, targets: [], lock: lock, additions: additions, dropped: dropped) {
+        return try writer.write(
+            multivariant: multivariant, targets: [], lock: lock, additions: additions, dropped: dropped
+        ) {
             (_: StreamWriter.Put) throws(EmbedError) in
         }
     }

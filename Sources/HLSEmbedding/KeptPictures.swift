@@ -16,7 +16,7 @@ struct KeptPictures: Sendable, Hashable {
     init() {}
 
     /// Counts the other pictures found in one rewritten segment (`artwork`: all its pictures).
-    mutating func add(_ artwork: [ArtworkFacts]) {
+    mutating func add(_ artwork: [PictureFacts]) {
         let others = artwork.filter { $0.pictureType != 3 }
         guard !others.isEmpty else { return }
         segments += 1

@@ -31,7 +31,7 @@ extension StreamWriter {
     /// Writes the stream into the new folder `name` of `parent`; nil when a folder of that name
     /// appeared before the lock was taken (the caller then writes into it the usual way).
     func writeNewFolder(
-        _ name: String, in parent: Folder, master: [UInt8]?, targets: [String], additions: [Addition],
+        _ name: String, in parent: Folder, multivariant: [UInt8]?, targets: [String], additions: [Addition],
         dropped: Set<String>,
         produce: (Put) throws(EmbedError) -> Void
     ) throws(EmbedError) -> String? {
@@ -78,7 +78,7 @@ extension StreamWriter {
             // for a link after mkdir.
             let root = try parent.subfolder(staging, create: false, followLinks: false)
             try fill(
-                root, master: master, targets: targets,
+                root, multivariant: multivariant, targets: targets,
                 additions: additions, dropped: dropped, progress: progress, produce: produce)
             try progress.step()
             // A filesystem without RENAME_NOREPLACE for folders (its fallback, a hard link, does
@@ -103,7 +103,7 @@ extension StreamWriter {
 
     /// Every file of the copy in the staging folder `root`, flushed to disk.
     private func fill(
-        _ root: Folder, master: [UInt8]?, targets: [String], additions: [Addition], dropped: Set<String>,
+        _ root: Folder, multivariant: [UInt8]?, targets: [String], additions: [Addition], dropped: Set<String>,
         progress: WriteProgress, produce: (Put) throws(EmbedError) -> Void
     ) throws(EmbedError) {
         let tree = Tree(root: root.path, followLinks: false, create: true, opened: root)
@@ -191,7 +191,7 @@ extension StreamWriter {
         }
         // The playlists embed rewrites (in a folder nobody sees yet, the order does not matter).
         for (playlist, bytes) in try newPlaylists(
-            master: master, targets: targetPlaylists, newURIs: newURIs, source: source)
+            multivariant: multivariant, targets: targetPlaylists, newURIs: newURIs, source: source)
         {
             guard let bytes else {
                 try link(playlist)

@@ -128,7 +128,9 @@ package struct PlaylistFixer: Sendable {
             hook: request.writeStepHook)
         writer.editedPlaylists = Dictionary(
             uniqueKeysWithValues: zip(plan.playlists, changed).map { (layout.relative($0), $1.after) })
-        return try writer.write(master: nil, targets: [], lock: lock) { (_: StreamWriter.Put) throws(EmbedError) in }
+        return try writer.write(multivariant: nil, targets: [], lock: lock) {
+            (_: StreamWriter.Put) throws(EmbedError) in
+        }
     }
 
     /// The new bytes of every playlist the plan edits, made from the bytes the analysis parsed:

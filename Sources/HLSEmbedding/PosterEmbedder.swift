@@ -98,13 +98,15 @@ package struct PosterEmbedder: Sendable {
         }
 
         let layout = try StreamLayout(analysis)
-        let master = try masterBytes(analysis, plan)
+        let multivariant = try multivariantBytes(analysis, plan)
         let finalPoster = poster
         var writer = StreamWriter(
             layout: layout, destination: request.destination, wait: request.wait, report: request.report,
             hook: request.writeStepHook)
         writer.keepNames = request.keepNames
-        let output = try writer.write(master: master, targets: plan.targets.map(\.playlistURI), lock: lock) {
+        let output = try writer.write(
+            multivariant: multivariant, targets: plan.targets.map(\.playlistURI), lock: lock
+        ) {
             (put: StreamWriter.Put) throws(EmbedError) in
             // The measured bytes, kept from the first pass; beyond the memory bound, a second
             // pass (the writers are deterministic, so these are the measured bytes again).
@@ -151,8 +153,8 @@ package struct PosterEmbedder: Sendable {
 
         let verification: CheckReport
         do {
-            // The output's master may point back at the input's untouched variants: confine the
-            // re-check to the folder holding both, unless the user chose a root.
+            // The output's multivariant playlist may point back at the input's untouched variants:
+            // confine the re-check to the folder holding both, unless the user chose a root.
             var configuration = request.configuration
             if configuration.confinement.root == nil {
                 configuration.confinement.root = StreamRoot.commonFolder(of: [request.input, output])
@@ -536,7 +538,7 @@ package struct PosterEmbedder: Sendable {
 
     /// The multivariant playlist with BANDWIDTH / AVERAGE-BANDWIDTH recomputed for every variant
     /// the rewrite touched; every other byte unchanged. Nil for a media playlist input.
-    func masterBytes(_ analysis: StreamAnalysis, _ plan: RewritePlan) throws(EmbedError) -> [UInt8]? {
+    func multivariantBytes(_ analysis: StreamAnalysis, _ plan: RewritePlan) throws(EmbedError) -> [UInt8]? {
         guard analysis.multivariant != nil else { return nil }
         let original: [UInt8]
         do {

@@ -24,12 +24,12 @@ extension StreamLayout {
                 "\(StreamLayout.file(playlist)):\(line): embed cannot rewrite \(written): \(meaning), not the text written (percent-encoding, a query or a fragment); rename the file or folder to a plain name (letters, digits, '-', '_', '.') and write that name on the line, then run embed again. Nothing was written"
             )
         }
-        if let master = loaded.root.multivariant {
-            for variant in master.variants { try check(variant.uri, in: loaded.rootURI, line: variant.uriLine) }
-            for rendition in master.renditions {
+        if let multivariant = loaded.root.multivariant {
+            for variant in multivariant.variants { try check(variant.uri, in: loaded.rootURI, line: variant.uriLine) }
+            for rendition in multivariant.renditions {
                 if let uri = rendition.uri { try check(uri, in: loaded.rootURI, line: rendition.line) }
             }
-            for variant in master.iFrameVariants where !variant.uri.isEmpty {
+            for variant in multivariant.iFrameVariants where !variant.uri.isEmpty {
                 try check(variant.uri, in: loaded.rootURI, line: variant.line)
             }
         }

@@ -85,21 +85,23 @@ struct StreamWriter {
         }
     }
 
-    /// Writes the stream: `master` (nil: unchanged) and the segments `produce` puts, in the
+    /// Writes the stream: `multivariant` (nil: unchanged) and the segments `produce` puts, in the
     /// order the targets list them. Returns the written input playlist.
     ///
     /// `additions` are written after the rewritten segments and before the input playlist (their
     /// segments first, their playlists after); `dropped` files (relative to the layout's root)
     /// stop being part of the stream: not copied, and removed at the end when nothing references them.
     func write(
-        master: [UInt8]?, targets: [String], lock: StreamLock?, additions: [Addition] = [], dropped: Set<String> = [],
+        multivariant: [UInt8]?, targets: [String], lock: StreamLock?, additions: [Addition] = [],
+        dropped: Set<String> = [],
         produce: (Put) throws(EmbedError) -> Void
     ) throws(EmbedError) -> String {
         let inPlace = destination == .inPlace
         let root: String
         let held: StreamLock
         switch try place(
-            master: master, targets: targets, lock: lock, additions: additions, dropped: dropped, produce: produce)
+            multivariant: multivariant, targets: targets, lock: lock, additions: additions, dropped: dropped,
+            produce: produce)
         {
         case .written(let playlist): return playlist
         case .held(let folder, let lock): (root, held) = (folder, lock)
@@ -143,7 +145,8 @@ struct StreamWriter {
                     dropped: dropped, to: tree, from: source, run: run, progress: progress)
             }
             try replacePlaylists(
-                master: master, targets: targetPlaylists, newURIs: newURIs, tree: tree, source: source, run: run,
+                multivariant: multivariant, targets: targetPlaylists, newURIs: newURIs, tree: tree, source: source,
+                run: run,
                 progress: progress, committed: &committed)
             try removeUnreferenced(
                 replaced, dropped: dropped, additions: additions, newURIs: newURIs, movedFiles: movedFiles, tree: tree,
@@ -177,7 +180,7 @@ struct StreamWriter {
     /// The destination locked, and interrupted runs' leftovers cleaned; a new `--output` folder
     /// is written whole here (NewOutputFolder).
     private func place(
-        master: [UInt8]?, targets: [String], lock: StreamLock?, additions: [Addition], dropped: Set<String>,
+        multivariant: [UInt8]?, targets: [String], lock: StreamLock?, additions: [Addition], dropped: Set<String>,
         produce: (Put) throws(EmbedError) -> Void
     ) throws(EmbedError) -> Place {
         switch destination {
@@ -202,7 +205,8 @@ struct StreamWriter {
                     parent = try parent.subfolder(ancestor, create: true, followLinks: false)
                 }
                 if let written = try writeNewFolder(
-                    name, in: parent, master: master, targets: targets, additions: additions, dropped: dropped,
+                    name, in: parent, multivariant: multivariant, targets: targets, additions: additions,
+                    dropped: dropped,
                     produce: produce)
                 {
                     return .written(written)
@@ -299,11 +303,11 @@ struct StreamWriter {
     /// becomes true with the first one replaced: from then on a failure leaves the stream whole
     /// (each playlist old or new) and is not taken back.
     private func replacePlaylists(
-        master: [UInt8]?, targets: Set<String>, newURIs: [String: [Int: String]], tree: Tree, source: Tree,
+        multivariant: [UInt8]?, targets: Set<String>, newURIs: [String: [Int: String]], tree: Tree, source: Tree,
         run: String, progress: WriteProgress, committed: inout Bool
     ) throws(EmbedError) {
         let inPlace = destination == .inPlace
-        let playlists = try newPlaylists(master: master, targets: targets, newURIs: newURIs, source: source)
+        let playlists = try newPlaylists(multivariant: multivariant, targets: targets, newURIs: newURIs, source: source)
         for (playlist, bytes) in playlists {
             guard let bytes else {
                 if !inPlace { try tree.copy(playlist, from: source, run: run, progress: progress) }
@@ -459,7 +463,7 @@ struct StreamWriter {
     /// bytes (nil: unchanged), made from the bytes the analysis read — refused when another
     /// program changed any of them meanwhile (StreamLayout.unchangedPlaylist).
     func newPlaylists(
-        master: [UInt8]?, targets: Set<String>, newURIs: [String: [Int: String]], source: Tree
+        multivariant: [UInt8]?, targets: Set<String>, newURIs: [String: [Int: String]], source: Tree
     ) throws(EmbedError) -> [(playlist: String, bytes: [UInt8]?)] {
         var result: [(playlist: String, bytes: [UInt8]?)] = []
         for playlist in layout.playlists.reversed()
@@ -468,7 +472,7 @@ struct StreamWriter {
                 try source.read(playlist, followLinks: true)
             }
             var bytes: [UInt8]?
-            if playlist == layout.rootPlaylist, let master { bytes = master }
+            if playlist == layout.rootPlaylist, let multivariant { bytes = multivariant }
             if let edited = editedPlaylists[playlist] { bytes = edited }
             if let edits = newURIs[playlist] { bytes = PlaylistLines.replacing(edits, in: current) }
             result.append((playlist, bytes))

@@ -277,7 +277,7 @@ package struct PlaylistLoader: Sendable {
         if let media = root.media, media.segments.count > limits.segmentsPerPlaylist {
             throw InputReadError(uri: requested, reason: tooManySegments(media.segments.count))
         }
-        guard let master = root.multivariant else {
+        guard let multivariant = root.multivariant else {
             var listings: [String: Set<String>?] = [:]
             let outside =
                 streamRoot.map { outsideSegments(of: root, at: uri, root: $0, listings: &listings) }
@@ -286,9 +286,9 @@ package struct PlaylistLoader: Sendable {
         }
 
         var outside = await sessionDataOutsideRoot(
-            master, root: root, at: uri, streamRoot: streamRoot, remoteRoot: remoteRoot)
+            multivariant, root: root, at: uri, streamRoot: streamRoot, remoteRoot: remoteRoot)
         var plan = await readPlan(
-            references(master, root: root, at: uri), at: uri, streamRoot: streamRoot, remoteRoot: remoteRoot)
+            references(multivariant, root: root, at: uri), at: uri, streamRoot: streamRoot, remoteRoot: remoteRoot)
         outside += plan.outside
         var playlists = await readAll(plan.toRead, imported: root.variables, failures: &plan.failures)
         for alias in plan.aliases {
@@ -317,18 +317,18 @@ package struct PlaylistLoader: Sendable {
     private typealias Reference = (uri: String, written: String, from: SourceLocation)
 
     /// Each resolved URI the multivariant playlist names once, with its first reference.
-    private func references(_ master: MultivariantPlaylist, root: Playlist, at uri: String) -> [Reference] {
+    private func references(_ multivariant: MultivariantPlaylist, root: Playlist, at uri: String) -> [Reference] {
         var references: [Reference] = []
         var seen: Set<String> = []
         func add(_ reference: String, _ location: SourceLocation) {
             let resolved = URIResolver.resolve(reference, against: uri)
             if seen.insert(resolved).inserted { references.append((resolved, reference, location)) }
         }
-        for v in master.variants { add(v.uri, root.location(line: v.uriLine, column: 1)) }
-        for r in master.renditions {
+        for v in multivariant.variants { add(v.uri, root.location(line: v.uriLine, column: 1)) }
+        for r in multivariant.renditions {
             if let u = r.uri { add(u, root.location(line: r.line, column: r.attributes["URI"]?.column ?? 0)) }
         }
-        for v in master.iFrameVariants where !v.uri.isEmpty {
+        for v in multivariant.iFrameVariants where !v.uri.isEmpty {
             add(v.uri, root.location(line: v.line, column: v.attributes["URI"]?.column ?? 0))
         }
         return references
@@ -337,10 +337,10 @@ package struct PlaylistLoader: Sendable {
     /// JSON session data outside the root: session-data-format-mismatch reads JSON session data,
     /// so a file outside the root is reported with the rest and never read.
     private func sessionDataOutsideRoot(
-        _ master: MultivariantPlaylist, root: Playlist, at uri: String, streamRoot: StreamRoot?, remoteRoot: Bool
+        _ multivariant: MultivariantPlaylist, root: Playlist, at uri: String, streamRoot: StreamRoot?, remoteRoot: Bool
     ) async -> [OutsideRootReference] {
         var outside: [OutsideRootReference] = []
-        for data in master.sessionData where (data.format ?? "JSON") == "JSON" {
+        for data in multivariant.sessionData where (data.format ?? "JSON") == "JSON" {
             guard let written = data.uri else { continue }
             let resolved = URIResolver.resolve(written, against: uri)
             let location = root.location(line: data.line, column: 0)

@@ -211,7 +211,7 @@ package struct VariableDefinition: Sendable, Hashable {
     }
 }
 
-/// A multivariant (master) playlist (RFC 8216 §4.3.4): variants, renditions and session data.
+/// A multivariant playlist (RFC 8216 §4.3.4): variants, renditions and session data.
 package struct MultivariantPlaylist: Sendable, Hashable {
     /// EXT-X-VERSION, from the first such tag; nil when absent (meaning version 1).
     package var version: Int?

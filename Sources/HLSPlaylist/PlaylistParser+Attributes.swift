@@ -425,7 +425,7 @@ extension ParserState {
             kind = .queryParameter
         }
         let definition = VariableDefinition(line: line.number, name: name, kind: kind)
-        master.definitions.append(definition)
+        multivariant.definitions.append(definition)
         media.definitions.append(definition)
     }
 }

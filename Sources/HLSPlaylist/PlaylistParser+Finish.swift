@@ -50,7 +50,7 @@ extension ParserState {
                     "EXT-X-STREAM-INF is not followed by a URI line", line: pending.line, column: 1, kind: .structure)
             }
             checkGroups()
-            content = .multivariant(master)
+            content = .multivariant(multivariant)
         } else {
             if let pending = pendingExtinf {
                 sink.error("EXTINF is not followed by a URI line", line: pending.line, column: 1, kind: .structure)
@@ -107,8 +107,8 @@ extension ParserState {
     /// EXT-X-MEDIA tags of that type; §4.3.4.1.1: names unique and one DEFAULT per group.
     mutating func checkGroups() {
         let groups = Set(
-            master.renditions.compactMap { r in r.type.flatMap { t in r.groupID.map { "\(t.rawValue)/\($0)" } } })
-        for v in master.variants {
+            multivariant.renditions.compactMap { r in r.type.flatMap { t in r.groupID.map { "\(t.rawValue)/\($0)" } } })
+        for v in multivariant.variants {
             for (name, type) in [
                 ("AUDIO", MediaType.audio), ("VIDEO", .video), ("SUBTITLES", .subtitles),
                 ("CLOSED-CAPTIONS", .closedCaptions),
@@ -126,7 +126,7 @@ extension ParserState {
         }
         var names: [String: Int] = [:]
         var defaults: Set<String> = []
-        for r in master.renditions {
+        for r in multivariant.renditions {
             guard let type = r.type, let group = r.groupID else { continue }
             let key = "\(type.rawValue)/\(group)"
             if let name = r.name {

@@ -167,6 +167,6 @@ extension ParserState {
                 "EXT-X-MEDIA: AUTOSELECT must be YES when DEFAULT=YES", line: line.number, column: attr.column,
                 kind: .renditionGroup)
         }
-        master.renditions.append(r)
+        multivariant.renditions.append(r)
     }
 }

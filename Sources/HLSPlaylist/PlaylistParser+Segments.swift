@@ -222,7 +222,7 @@ extension ParserState {
         let uri = substituting ? substitute(text, number, column) : text
         if let pending = pendingStreamInf {
             pendingStreamInf = nil
-            master.variants.append(
+            multivariant.variants.append(
                 makeVariant(uri: uri, line: pending.line, uriLine: number, attributes: pending.attributes))
             return
         }

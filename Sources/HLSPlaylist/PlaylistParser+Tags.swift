@@ -115,15 +115,15 @@ extension ParserState {
             sawHeader = true
         case .version:
             guard let v = requiredInteger(tagName, value, line, valueColumn) else { return }
-            if master.version == nil {
-                master.version = v
-                master.versionLine = line.number
+            if multivariant.version == nil {
+                multivariant.version = v
+                multivariant.versionLine = line.number
                 media.version = v
                 media.versionLine = line.number
             }
         case .independentSegments:
             noValue(tagName, value, line, valueColumn)
-            master.independentSegments = true
+            multivariant.independentSegments = true
             media.independentSegments = true
         case .start:
             let attrs = attributeList(tagName, value, line, valueColumn)
@@ -131,7 +131,7 @@ extension ParserState {
             let start = StartPoint(
                 line: line.number, timeOffset: attrs.decimalFloatingPoint("TIME-OFFSET"),
                 precise: attrs.string("PRECISE") == "YES")
-            if master.start == nil { master.start = start; media.start = start }
+            if multivariant.start == nil { multivariant.start = start; media.start = start }
         case .define:
             handleDefine(tagName, value, line, valueColumn)
 
@@ -348,7 +348,7 @@ extension ParserState {
             variant.resolution = attrs.resolution("RESOLUTION")
             variant.videoGroup = attrs.string("VIDEO")
             checkVariantValues(attrs, tag: "EXT-X-I-FRAME-STREAM-INF", line: line.number)
-            master.iFrameVariants.append(variant)
+            multivariant.iFrameVariants.append(variant)
         case .media:
             handleMedia(tagName, value, line, valueColumn)
         case .sessionData:
@@ -365,7 +365,7 @@ extension ParserState {
             data.uri = attrs.string("URI")
             data.language = attrs.string("LANGUAGE")
             data.format = attrs.string("FORMAT")
-            master.sessionData.append(data)
+            multivariant.sessionData.append(data)
         case .sessionKey:
             let attrs = attributeList(tagName, value, line, valueColumn)
             if let key = encryptionKey(tagName, attrs, line) {
@@ -374,7 +374,7 @@ extension ParserState {
                         "EXT-X-SESSION-KEY must not have METHOD=NONE", line: line.number,
                         column: attrs["METHOD"]?.column ?? line.column, kind: .structure)
                 }
-                master.sessionKeys.append(key)
+                multivariant.sessionKeys.append(key)
             }
         case .contentSteering:
             let attrs = attributeList(tagName, value, line, valueColumn)
@@ -382,7 +382,7 @@ extension ParserState {
             var steering = ContentSteering(line: line.number)
             steering.serverURI = attrs.string("SERVER-URI")
             steering.pathwayID = attrs.string("PATHWAY-ID")
-            master.contentSteering = steering
+            multivariant.contentSteering = steering
         default:
             preconditionFailure("\(kind.rawValue) is handled in another section")
         }

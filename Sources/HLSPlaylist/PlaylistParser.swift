@@ -49,7 +49,7 @@ struct ParserState {
     var sink: ProblemSink
     var tags = TagStore()
     var comments: [Comment] = []
-    var master = MultivariantPlaylist()
+    var multivariant = MultivariantPlaylist()
     var media = MediaPlaylist()
     var variables: [String: String] = [:]
 

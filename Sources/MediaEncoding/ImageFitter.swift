@@ -52,7 +52,7 @@ package enum ImageFitter {
         _ image: [UInt8], mimeType: String, maxBytes: Int, maximumPixels: Int = ImageHeader.defaultMaximumPixels
     ) throws -> FittedImage? {
         guard !image.isEmpty else { throw EncodingFailure("image is empty") }
-        guard let kind = ArtworkDecoder.imageKind(image, mimeType: mimeType) else {
+        guard let kind = PosterDecoder.imageKind(image, mimeType: mimeType) else {
             throw EncodingFailure("unsupported image type \"\(mimeType)\" (expected JPEG or PNG)")
         }
         if let refusal = ImageHeader.refusal(image, maximumPixels: maximumPixels) {
@@ -86,7 +86,7 @@ package enum ImageFitter {
     package static func floor(
         _ image: [UInt8], mimeType: String, maximumPixels: Int = ImageHeader.defaultMaximumPixels
     ) throws -> FittedImage {
-        guard !image.isEmpty, let kind = ArtworkDecoder.imageKind(image, mimeType: mimeType) else {
+        guard !image.isEmpty, let kind = PosterDecoder.imageKind(image, mimeType: mimeType) else {
             throw EncodingFailure("unsupported image type \"\(mimeType)\" (expected JPEG or PNG)")
         }
         if let refusal = ImageHeader.refusal(image, maximumPixels: maximumPixels) {

@@ -13,7 +13,7 @@ final class ImageReencoder {
     /// The last size scaled to, kept because the qscale search encodes one size several times.
     private var scaled: (size: PixelSize, frame: OwnedFrame)?
 
-    init(decoding bytes: [UInt8], kind: ArtworkDecoder.ImageKind) throws(LibAVError) {
+    init(decoding bytes: [UInt8], kind: PosterDecoder.ImageKind) throws(LibAVError) {
         LibAV.silenceLogging()
         let decoded = try OwnedFrame.decode(bytes, codec: kind == .jpeg ? AV_CODEC_ID_MJPEG : AV_CODEC_ID_PNG)
         let size = PixelSize(width: Int(decoded.pointer.pointee.width), height: Int(decoded.pointer.pointee.height))
@@ -82,7 +82,7 @@ final class OwnedFrame {
         return descriptor.pointee.flags & UInt64(AV_PIX_FMT_FLAG_ALPHA) != 0
     }
 
-    /// Decodes one still image. Strict, like ``ArtworkDecoder``: a damaged image fails.
+    /// Decodes one still image. Strict, like ``PosterDecoder``: a damaged image fails.
     static func decode(_ bytes: [UInt8], codec id: AVCodecID) throws(LibAVError) -> OwnedFrame {
         guard let codec = avcodec_find_decoder(id) else { throw LibAV.nullResult("avcodec_find_decoder") }
         let context = try CodecContext(codec)

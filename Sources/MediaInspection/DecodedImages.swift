@@ -24,7 +24,7 @@ package final class DecodedImages: Sendable {
     /// Distinct images kept: a stream's poster, and whatever else a few segments carry.
     static let capacity = 16
 
-    private let results = Mutex<[Key: Result<PixelSize, ArtworkDecodeFailure>]>([:])
+    private let results = Mutex<[Key: Result<PixelSize, PosterDecodeFailure>]>([:])
 
     /// Pictures up to this size have their SHA-256 remembered (a poster is tens of KB): the
     /// memo holds at most `capacity` of them.
@@ -62,8 +62,8 @@ package final class DecodedImages: Sendable {
 
     /// The result of decoding the image `key` names: remembered, or `decode()`'s.
     func result(
-        _ key: Key, decode: () -> Result<PixelSize, ArtworkDecodeFailure>
-    ) -> Result<PixelSize, ArtworkDecodeFailure> {
+        _ key: Key, decode: () -> Result<PixelSize, PosterDecodeFailure>
+    ) -> Result<PixelSize, PosterDecodeFailure> {
         if let known = results.withLock({ $0[key] }) { return known }
         let decoded = decode()
         results.withLock { results in

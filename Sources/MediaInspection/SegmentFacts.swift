@@ -47,8 +47,8 @@ package struct SegmentFacts: Sendable, Hashable, Codable {
     package var firstPTS: Double?
     /// Every ID3 tag found in the segment (leading/packed, TS timed-metadata PES, …).
     package var id3: [ID3TagFacts]
-    /// APIC pictures found in those tags (the image bytes are not kept; see `extractArtwork`).
-    package var artwork: [ArtworkFacts]
+    /// APIC pictures found in those tags (the image bytes are not kept; see `extractPictures`).
+    package var artwork: [PictureFacts]
     /// For packed audio: the PTS (90 kHz) from the leading tag's
     /// `com.apple.streaming.transportStreamTimestamp` PRIV frame (RFC 8216 §3.4), nil when absent.
     package var transportStreamTimestamp: Int64?
@@ -72,7 +72,7 @@ package struct SegmentFacts: Sendable, Hashable, Codable {
     package init(
         uri: String, byteCount: Int, container: SegmentContainer, tracks: [TrackFacts] = [],
         duration: Double? = nil, firstPTS: Double? = nil, id3: [ID3TagFacts] = [],
-        artwork: [ArtworkFacts] = [], transportStreamTimestamp: Int64? = nil, problem: String? = nil
+        artwork: [PictureFacts] = [], transportStreamTimestamp: Int64? = nil, problem: String? = nil
     ) {
         self.uri = uri
         self.byteCount = byteCount
@@ -315,7 +315,7 @@ package struct ID3FrameFacts: Sendable, Hashable, Codable {
 }
 
 /// An APIC picture, measured but not kept.
-package struct ArtworkFacts: Sendable, Hashable, Codable {
+package struct PictureFacts: Sendable, Hashable, Codable {
     /// The APIC MIME type as written, e.g. "image/jpeg".
     package var mimeType: String
     /// ID3 picture type (3 = front cover).
@@ -350,7 +350,7 @@ package struct ArtworkFacts: Sendable, Hashable, Codable {
     }
 }
 
-extension ArtworkFacts {
+extension PictureFacts {
     /// The image format `bytes` start with: JPEG's SOI marker and APP segment (FF D8 FF), PNG's
     /// eight-byte signature, or GIF's "GIF8"; nil for anything else.
     package static func contentType(of bytes: some Collection<UInt8>) -> String? {

@@ -4,7 +4,7 @@ extension SegmentInspector {
     /// What our own readers find in segment bytes held in memory, without libavformat: the
     /// container (by the URI's extension, else sniffed) and any layout problem (an fMP4 fragment
     /// without its init section, a partial TS packet), every ID3 tag with its APIC pictures (the
-    /// same facts `inspect` gives: `ArtworkFacts` decoded and hashed alike), the packed-audio
+    /// same facts `inspect` gives: `PictureFacts` decoded and hashed alike), the packed-audio
     /// PRIV timestamp and, with it, `firstPTS`, and the TS continuity counters.
     ///
     /// The demuxer's facts — tracks, codecs, durations, the first timestamp of TS and fMP4,

@@ -190,7 +190,7 @@ package struct SegmentInspector: Sendable {
     }
 
     /// The APIC pictures of a segment, with their image bytes (for `hlscheck artwork --extract`).
-    package func extractArtwork(_ request: SegmentRequest) async throws -> [AttachedPicture] {
+    package func extractPictures(_ request: SegmentRequest) async throws -> [AttachedPicture] {
         let segment = try await source.open(request.uri, range: request.range)
         let (container, _) = ContainerSniffer.container(
             uri: request.uri, source: segment, hasInitSection: request.initSection != nil)
@@ -207,10 +207,10 @@ package struct SegmentInspector: Sendable {
     }
 
     /// The image bytes of the segment's APIC picture whose SHA-256 is `contentHash`
-    /// (`ArtworkFacts.contentHash`); nil when the segment no longer holds it. Reads the segment
+    /// (`PictureFacts.contentHash`); nil when the segment no longer holds it. Reads the segment
     /// again: a report asks this once per distinct poster, never per segment.
     package func pictureBytes(_ request: SegmentRequest, contentHash: String) async throws -> [UInt8]? {
-        try await extractArtwork(request).first { SHA256.hexDigest($0.data) == contentHash }?.data
+        try await extractPictures(request).first { SHA256.hexDigest($0.data) == contentHash }?.data
     }
 
     private func openInitSection(_ request: SegmentRequest) async throws -> (any RandomAccessBytes & Sendable)? {
@@ -452,7 +452,7 @@ package struct SegmentInspector: Sendable {
         facts.id3 = found.map(ID3TagFacts.init(found:))
         facts.artwork = found.flatMap { $0.tag?.frames ?? [] }.compactMap { frame in
             guard case .attachedPicture(let picture) = frame else { return nil }
-            return ArtworkFacts(picture, maximumPixels: maximumImagePixels, images: images)
+            return PictureFacts(picture, maximumPixels: maximumImagePixels, images: images)
         }
         if demuxed.container.isPackedAudio {
             if let first = facts.id3.first, first.offset == 0 {
@@ -581,7 +581,7 @@ extension ID3FrameFacts {
     }
 }
 
-extension ArtworkFacts {
+extension PictureFacts {
     /// The facts of `picture`; its decoding is looked up in `images` first (the same poster in
     /// every segment is decoded once).
     init(_ picture: AttachedPicture, maximumPixels: Int, images: DecodedImages? = nil) {
@@ -591,7 +591,7 @@ extension ArtworkFacts {
             contentHash: images?.contentHash(picture.data) ?? SHA256.hexDigest(picture.data),
             contentType: Self.contentType(of: picture.data)
         )
-        let decode = { ArtworkDecoder.decode(picture.data, mimeType: picture.mimeType, maximumPixels: maximumPixels) }
+        let decode = { PosterDecoder.decode(picture.data, mimeType: picture.mimeType, maximumPixels: maximumPixels) }
         let key = DecodedImages.Key(
             contentHash: contentHash, byteCount: byteCount, mimeType: mimeType, maximumPixels: maximumPixels)
         switch images?.result(key, decode: decode) ?? decode() {

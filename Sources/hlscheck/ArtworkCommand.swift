@@ -151,7 +151,7 @@ struct ArtworkCommand: AsyncParsableCommand {
         var data: [UInt8]
 
         func dimensions(maximumPixels: Int) -> String {
-            switch ArtworkDecoder.decode(data, mimeType: mimeType, maximumPixels: maximumPixels) {
+            switch PosterDecoder.decode(data, mimeType: mimeType, maximumPixels: maximumPixels) {
             case .success(let size): return ", \(size.width)x\(size.height)"
             case .failure(let failure): return ", not shown: \(failure.description)"
             }
@@ -194,6 +194,6 @@ struct ArtworkCommand: AsyncParsableCommand {
     }
 
     private func firstPicture(_ inspector: SegmentInspector, _ request: SegmentRequest) async throws -> Picture? {
-        try await inspector.extractArtwork(request).first.map { Picture(mimeType: $0.mimeType, data: $0.data) }
+        try await inspector.extractPictures(request).first.map { Picture(mimeType: $0.mimeType, data: $0.data) }
     }
 }

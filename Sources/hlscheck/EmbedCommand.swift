@@ -364,7 +364,7 @@ struct EmbedCommand: AsyncParsableCommand {
         }
         do {
             let poster = try Poster(image: data, description: description)
-            if case .failure(let failure) = ArtworkDecoder.decode(
+            if case .failure(let failure) = PosterDecoder.decode(
                 poster.data, mimeType: poster.mimeType, maximumPixels: limitOptions.limits.imagePixels)
             {
                 printError("hlscheck: \(path): does not decode as \(poster.mimeType): \(failure.description)")

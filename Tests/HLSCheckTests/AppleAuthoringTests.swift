@@ -14,8 +14,8 @@ import Testing
 
     @Test func ffmpegDefaultLadderBreaksFourAppleMustsUnderAppleIOS() async throws {
         let folder = try VerdictFixtures.make("ffmpeg-ladder")
-        let master = VerdictFixtures.master(folder, "ffmpeg-ladder")
-        let report = try await check(master, profile: .appleIOS)
+        let multivariant = VerdictFixtures.multivariant(folder, "ffmpeg-ladder")
+        let report = try await check(multivariant, profile: .appleIOS)
         let errors = Set(report.diagnostics.filter { $0.severity == .error }.map(\.rule))
         // AS 8.6, 9.15, 9.12, 6.1: what ffmpeg's defaults leave out.
         for rule in [
@@ -29,7 +29,7 @@ import Testing
             report.diagnostics.filter { $0.rule == "playlist-type-missing" }.compactMap(\.location?.uri).sorted()
                 == ["stream_0.m3u8", "stream_1.m3u8"].map { folder.path("ffmpeg-ladder/\($0)") })
         // The same ladder under RFC 8216 alone: none of them is a protocol requirement.
-        let rfc = Set(try await check(master, profile: .rfc8216).diagnostics.map(\.rule))
+        let rfc = Set(try await check(multivariant, profile: .rfc8216).diagnostics.map(\.rule))
         #expect(
             rfc.isDisjoint(with: [
                 "playlist-type-missing", "frame-rate-missing", "independent-segments-missing",
@@ -39,21 +39,21 @@ import Testing
 
     @Test(arguments: [Profile.audioOnly64k, .appleIOS, .rfc8216], ["compliant", "fmp4"])
     func bundledSamplesAreClean(_ profile: Profile, _ sample: String) async throws {
-        let master = PackageRoot.url.appendingPathComponent("Samples/\(sample)/master.m3u8").path
-        let report = try await check(master, profile: profile)
+        let multivariant = PackageRoot.url.appendingPathComponent("Samples/\(sample)/master.m3u8").path
+        let report = try await check(multivariant, profile: profile)
         #expect(report.diagnostics.isEmpty, "\(report.diagnostics)")
     }
 
     @Test(arguments: ["compliant", "fmp4"])
     func bundledSamplesBreakOnlyTheTVOSAudioOnlyRule(_ sample: String) async throws {
-        let master = PackageRoot.url.appendingPathComponent("Samples/\(sample)/master.m3u8").path
-        let report = try await check(master, profile: .appleTVOS)
+        let multivariant = PackageRoot.url.appendingPathComponent("Samples/\(sample)/master.m3u8").path
+        let report = try await check(multivariant, profile: .appleTVOS)
         #expect(Set(report.diagnostics.map(\.rule)) == ["audio-only-variant-present"], "\(report.diagnostics)")
     }
 
     @Test func flagsAFrameRateTheVideoDoesNotHave() async throws {
         let declared60 = try MediaFixtures.sampleStream(
-            master: "#EXTM3U\n"
+            multivariant: "#EXTM3U\n"
                 + MediaFixtures.v0.replacingOccurrences(
                     of: "RESOLUTION=256x144", with: "RESOLUTION=256x144,FRAME-RATE=60.000"))
         let report = try await check(declared60.path("master.m3u8"), profile: .appleIOS)
@@ -65,7 +65,7 @@ import Testing
         #expect(finding.location?.line == 2)
 
         let declared25 = try MediaFixtures.sampleStream(
-            master: "#EXTM3U\n"
+            multivariant: "#EXTM3U\n"
                 + MediaFixtures.v0.replacingOccurrences(
                     of: "RESOLUTION=256x144", with: "RESOLUTION=256x144,FRAME-RATE=25.000"))
         let clean = try await check(declared25.path("master.m3u8"), profile: .appleIOS)

@@ -97,18 +97,22 @@ struct ArithmeticRobustnessTests {
     }
 }
 
-/// A master whose N variants all name one audio group of N renditions used to cost N² rendition
-/// copies (3 000 × 3 000: 46 s and 4 GB); each group's list is now built once and shared.
+/// A multivariant playlist whose N variants all name one audio group of N renditions used to cost
+/// N² rendition copies (3 000 × 3 000: 46 s and 4 GB); each group's list is now built once and
+/// shared.
 @Suite struct RenditionGroupScaleTests {
     @Test func variantsShareTheirGroupsRenditionList() async throws {
         let count = 1_000
-        var master = "#EXTM3U\n"
+        var multivariant = "#EXTM3U\n"
         for index in 0..<count {
-            master += "#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"a\",NAME=\"n\(index)\",LANGUAGE=\"en\"\n"
+            multivariant += "#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"a\",NAME=\"n\(index)\",LANGUAGE=\"en\"\n"
         }
-        for _ in 0..<count { master += "#EXT-X-STREAM-INF:BANDWIDTH=1000,CODECS=\"mp4a.40.2\",AUDIO=\"a\"\nv.m3u8\n" }
+        for _ in 0..<count {
+            multivariant += "#EXT-X-STREAM-INF:BANDWIDTH=1000,CODECS=\"mp4a.40.2\",AUDIO=\"a\"\nv.m3u8\n"
+        }
         let stream = try TemporaryFolder([
-            "master.m3u8": master, "v.m3u8": "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\ns.ts\n#EXT-X-ENDLIST\n",
+            "master.m3u8": multivariant,
+            "v.m3u8": "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\ns.ts\n#EXT-X-ENDLIST\n",
         ])
         let checker = Checker(configuration: CheckConfiguration(playlistOnly: true))
         let analysis = try await checker.analyse(stream.path("master.m3u8"))

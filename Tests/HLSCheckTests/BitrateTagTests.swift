@@ -8,7 +8,7 @@ import Testing
     /// The sample with an EXT-X-BITRATE before every audio segment, `scale` times that
     /// segment's own bit rate (bytes × 8 / EXTINF, in kbit/s).
     static func stream(scale: Double) throws -> TemporaryFolder {
-        let folder = try MediaFixtures.sampleStream(master: "#EXTM3U\n" + MediaFixtures.v0 + MediaFixtures.audio)
+        let folder = try MediaFixtures.sampleStream(multivariant: "#EXTM3U\n" + MediaFixtures.v0 + MediaFixtures.audio)
         let path = folder.path("audio/index.m3u8")
         var lines: [String] = []
         var extinf = 0.0

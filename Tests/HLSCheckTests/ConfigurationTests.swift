@@ -77,7 +77,7 @@ import Testing
 }
 
 @Suite struct SuppressionTests {
-    static let master = """
+    static let multivariant = """
         #EXTM3U
         # hlscheck-disable-next-line codecs-missing
         #EXT-X-STREAM-INF:BANDWIDTH=48000
@@ -89,7 +89,7 @@ import Testing
 
     @Test func excusesTheNamedRuleOnTheNextLineOnly() async throws {
         let media = "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\ns.ts\n#EXT-X-ENDLIST\n"
-        let stream = try TemporaryFolder(["master.m3u8": Self.master, "a.m3u8": media, "b.m3u8": media])
+        let stream = try TemporaryFolder(["master.m3u8": Self.multivariant, "a.m3u8": media, "b.m3u8": media])
         let report = try await Checker(configuration: CheckConfiguration(playlistOnly: true)).check(
             stream.path("master.m3u8"))
         let codecs = report.diagnostics.filter { $0.rule == "codecs-missing" }
@@ -105,13 +105,13 @@ import Testing
     /// long run costs no more than it is long (it used to be quadratic: 20 000 took 6.8 s).
     @Test(arguments: [3, 20_000])
     func aRunOfDirectivesExcusesTheFirstLineAfterIt(_ runLength: Int) async throws {
-        var master = "#EXTM3U\n"
+        var multivariant = "#EXTM3U\n"
         for index in 0..<runLength {
-            master += index == 1 ? "# an ordinary comment\n" : "# hlscheck-disable-next-line codecs-missing\n"
+            multivariant += index == 1 ? "# an ordinary comment\n" : "# hlscheck-disable-next-line codecs-missing\n"
         }
-        master += "#EXT-X-STREAM-INF:BANDWIDTH=48000\na.m3u8\n#EXT-X-STREAM-INF:BANDWIDTH=48000\na.m3u8\n"
+        multivariant += "#EXT-X-STREAM-INF:BANDWIDTH=48000\na.m3u8\n#EXT-X-STREAM-INF:BANDWIDTH=48000\na.m3u8\n"
         let media = "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\ns.ts\n#EXT-X-ENDLIST\n"
-        let stream = try TemporaryFolder(["master.m3u8": master, "a.m3u8": media])
+        let stream = try TemporaryFolder(["master.m3u8": multivariant, "a.m3u8": media])
         let report = try await Checker(configuration: CheckConfiguration(playlistOnly: true)).check(
             stream.path("master.m3u8"))
         let codecs = report.diagnostics.filter { $0.rule == "codecs-missing" }
@@ -190,22 +190,22 @@ import Testing
 }
 
 @Suite struct StreamDiscoveryTests {
-    static let master = "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=48000,CODECS=\"mp4a.40.2\"\naudio/index.m3u8\n"
+    static let multivariant = "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=48000,CODECS=\"mp4a.40.2\"\naudio/index.m3u8\n"
     static let media = "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\ns.ts\n#EXT-X-ENDLIST\n"
 
-    @Test func findsMastersNotTheMediaPlaylistsTheyReference() throws {
+    @Test func findsUnreferencedPlaylistsNotTheMediaPlaylistsTheyReference() throws {
         let tree = try TemporaryFolder([
-            "b/master.m3u8": Self.master, "b/audio/index.m3u8": Self.media,
-            "a/show.m3u8": Self.master, "a/audio/index.m3u8": Self.media,
+            "b/master.m3u8": Self.multivariant, "b/audio/index.m3u8": Self.media,
+            "a/show.m3u8": Self.multivariant, "a/audio/index.m3u8": Self.media,
             "lone/index.m3u8": Self.media,
-            ".git/ignored.m3u8": Self.master,
+            ".git/ignored.m3u8": Self.multivariant,
         ])
         let found = try StreamDiscovery.inputs([tree.url.path])
         #expect(found == ["a/show.m3u8", "b/master.m3u8", "lone/index.m3u8"].map { tree.url.path + "/" + $0 })
     }
 
     @Test func honoursIgnorePatterns() throws {
-        let tree = try TemporaryFolder(["old/x/master.m3u8": Self.master, "new/master.m3u8": Self.master])
+        let tree = try TemporaryFolder(["old/x/master.m3u8": Self.multivariant, "new/master.m3u8": Self.multivariant])
         let ignore = IgnorePatterns(base: tree.url.path, patterns: ["old/**"])
         #expect(try StreamDiscovery.inputs([tree.url.path], ignore: ignore.matches) == [tree.path("new/master.m3u8")])
     }

@@ -8,16 +8,16 @@ import StreamSources
 /// Folder discovery reads every playlist once and the check reuses those bytes, never
 /// stale ones, within a memory budget.
 @Suite struct DiscoveredPlaylistsTests {
-    static let master = "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=48000,CODECS=\"mp4a.40.2\"\naudio/index.m3u8\n"
+    static let multivariant = "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=48000,CODECS=\"mp4a.40.2\"\naudio/index.m3u8\n"
     static let media = "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\ns.ts\n#EXT-X-ENDLIST\n"
 
     @Test func discoveryKeepsWhatItReadForTheCheck() async throws {
-        let tree = try TemporaryFolder(["show/master.m3u8": Self.master, "show/audio/index.m3u8": Self.media])
+        let tree = try TemporaryFolder(["show/master.m3u8": Self.multivariant, "show/audio/index.m3u8": Self.media])
         var discovered = DiscoveredPlaylists()
         let found = try StreamDiscovery.inputs([tree.url.path], keeping: &discovered)
         #expect(found == [tree.path("show/master.m3u8")])
         #expect(discovered.count == 2)
-        #expect(discovered.keptBytes == Self.master.utf8.count + Self.media.utf8.count)
+        #expect(discovered.keptBytes == Self.multivariant.utf8.count + Self.media.utf8.count)
         let source = DiscoveredPlaylistSource(discovered: discovered)
         #expect(try await source.read(tree.path("show/audio/index.m3u8")) == Array(Self.media.utf8))
         // Any spelling of the file is the same file.
@@ -25,7 +25,7 @@ import StreamSources
     }
 
     @Test func aPlaylistChangedAfterDiscoveryIsReadAgain() async throws {
-        let tree = try TemporaryFolder(["show/master.m3u8": Self.master, "show/audio/index.m3u8": Self.media])
+        let tree = try TemporaryFolder(["show/master.m3u8": Self.multivariant, "show/audio/index.m3u8": Self.media])
         var discovered = DiscoveredPlaylists()
         _ = try StreamDiscovery.inputs([tree.url.path], keeping: &discovered)
         let source = DiscoveredPlaylistSource(discovered: discovered)
@@ -49,29 +49,30 @@ import StreamSources
         await #expect(throws: InputReadError.self) { try await source.read(path) }
     }
 
-    /// A master found by discovery is parsed once: the loader takes discovery's parse (same
-    /// model as a fresh parse), and a master changed since is parsed again from the file.
-    @Test func theCheckTakesDiscoverysParseOfAMaster() async throws {
-        let tree = try TemporaryFolder(["show/master.m3u8": Self.master, "show/audio/index.m3u8": Self.media])
+    /// A multivariant playlist found by discovery is parsed once: the loader takes discovery's
+    /// parse (same model as a fresh parse), and a multivariant playlist changed since is parsed
+    /// again from the file.
+    @Test func theCheckTakesDiscoverysParseOfAMultivariantPlaylist() async throws {
+        let tree = try TemporaryFolder(["show/master.m3u8": Self.multivariant, "show/audio/index.m3u8": Self.media])
         var discovered = DiscoveredPlaylists()
         let found = try StreamDiscovery.inputs([tree.url.path], keeping: &discovered)
-        let masterPath = try #require(found.first)
+        let multivariantPath = try #require(found.first)
         let counting = ReadCountingSource(base: DiscoveredPlaylistSource(discovered: discovered))
-        let handed = try #require(await counting.parsedPlaylist(masterPath))
-        #expect(handed.playlist == PlaylistParser.parse(Array(Self.master.utf8), uri: masterPath))
-        let stream = try await PlaylistLoader(source: counting).load(masterPath)
+        let handed = try #require(await counting.parsedPlaylist(multivariantPath))
+        #expect(handed.playlist == PlaylistParser.parse(Array(Self.multivariant.utf8), uri: multivariantPath))
+        let stream = try await PlaylistLoader(source: counting).load(multivariantPath)
         #expect(stream.root == handed.playlist && stream.mediaPlaylists.count == 1)
         #expect(await counting.reads == [tree.path("show/audio/index.m3u8")])
         // A media playlist was never parsed by discovery: nothing to hand over.
         #expect(await counting.parsedPlaylist(tree.path("show/audio/index.m3u8")) == nil)
 
         // Changed after discovery: read and parsed again.
-        let changed = Self.master.replacingOccurrences(of: "48000", with: "47000")
-        try Data(changed.utf8).write(to: URL(fileURLWithPath: masterPath))
+        let changed = Self.multivariant.replacingOccurrences(of: "48000", with: "47000")
+        try Data(changed.utf8).write(to: URL(fileURLWithPath: multivariantPath))
         try FileManager.default.setAttributes(
-            [.modificationDate: Date(timeIntervalSince1970: 1_000_000)], ofItemAtPath: masterPath)
-        #expect(await counting.parsedPlaylist(masterPath) == nil)
-        let again = try await PlaylistLoader(source: counting).load(masterPath)
+            [.modificationDate: Date(timeIntervalSince1970: 1_000_000)], ofItemAtPath: multivariantPath)
+        #expect(await counting.parsedPlaylist(multivariantPath) == nil)
+        let again = try await PlaylistLoader(source: counting).load(multivariantPath)
         #expect(again.root.multivariant?.variants.first?.bandwidth == 47000)
     }
 
@@ -108,10 +109,10 @@ import StreamSources
             let path = corpus.appendingPathComponent(name).path
             guard let data = FileManager.default.contents(atPath: path) else { continue }
             let bytes = Array(data)
-            let master = PlaylistParser.parse(bytes, uri: path).multivariant
+            let multivariant = PlaylistParser.parse(bytes, uri: path).multivariant
             let uris =
-                (master?.variants.map(\.uri) ?? []) + (master?.iFrameVariants.map(\.uri) ?? [])
-                + (master?.renditions.compactMap(\.uri) ?? [])
+                (multivariant?.variants.map(\.uri) ?? []) + (multivariant?.iFrameVariants.map(\.uri) ?? [])
+                + (multivariant?.renditions.compactMap(\.uri) ?? [])
             if StreamDiscovery.mayReferencePlaylists(bytes) {
                 referencing += 1
             } else {

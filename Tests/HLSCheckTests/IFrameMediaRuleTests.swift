@@ -44,7 +44,9 @@ enum IFrameLadder {
 
     /// Writes a multivariant playlist with a video variant (the I-frames' own resource, as a
     /// stand-in) and one I-frame stream over `name/iframes.m3u8`, whose text is `playlist`.
-    static func master(_ folder: TemporaryFolder, _ name: String, _ playlist: String, codecs: String) throws -> String {
+    static func multivariant(
+        _ folder: TemporaryFolder, _ name: String, _ playlist: String, codecs: String
+    ) throws -> String {
         try folder.write(Data(playlist.utf8), to: "\(name)/iframes.m3u8")
         let text = """
             #EXTM3U
@@ -81,7 +83,7 @@ enum IFrameLadder {
         #expect(IFrameLadder.ranges(written).first?.offset == 0)
 
         let ffmpeg = IFrameLadder.found(
-            try await IFrameLadder.check(try IFrameLadder.master(folder, "ts", written, codecs: "avc1.42c01e")))
+            try await IFrameLadder.check(try IFrameLadder.multivariant(folder, "ts", written, codecs: "avc1.42c01e")))
         #expect(ffmpeg.map(\.rule) == ["iframe-range-includes-initialization"], "\(ffmpeg)")
         #expect(
             ffmpeg.first?.location?.line == 7 && ffmpeg.first?.message.contains("starts at byte 0 of video.ts") == true,
@@ -89,12 +91,13 @@ enum IFrameLadder {
 
         // SDT, PAT and PMT: three packets.
         let repaired = IFrameLadder.moving(written, range: 0, by: 3 * 188)
-        let clean = try await IFrameLadder.check(try IFrameLadder.master(folder, "ts", repaired, codecs: "avc1.42c01e"))
+        let clean = try await IFrameLadder.check(
+            try IFrameLadder.multivariant(folder, "ts", repaired, codecs: "avc1.42c01e"))
         #expect(IFrameLadder.found(clean).isEmpty, "\(clean)")
 
         let afterSDT = IFrameLadder.moving(written, range: 0, by: 188)
         let noPAT = IFrameLadder.found(
-            try await IFrameLadder.check(try IFrameLadder.master(folder, "ts", afterSDT, codecs: "avc1.42c01e")))
+            try await IFrameLadder.check(try IFrameLadder.multivariant(folder, "ts", afterSDT, codecs: "avc1.42c01e")))
         #expect(noPAT.map(\.rule) == ["iframe-initialization-missing"], "\(noPAT)")
         #expect(
             noPAT.first?.message.contains("its first 188 bytes before its first I-frame (byte 188) hold no PAT")
@@ -123,11 +126,13 @@ enum IFrameLadder {
             "#EXT-X-I-FRAMES-ONLY\n", with: "#EXT-X-I-FRAMES-ONLY\n#EXT-X-KEY:METHOD=AES-128,URI=\"key.bin\"\n")
 
         let repaired = IFrameLadder.moving(encrypted, range: 0, by: 3 * 188)
-        let clean = try await IFrameLadder.check(try IFrameLadder.master(folder, "ts", repaired, codecs: "avc1.42c01e"))
+        let clean = try await IFrameLadder.check(
+            try IFrameLadder.multivariant(folder, "ts", repaired, codecs: "avc1.42c01e"))
         #expect(!clean.contains { $0.rule == "iframe-initialization-missing" }, "\(clean)")
 
         let afterSDT = IFrameLadder.moving(encrypted, range: 0, by: 188)
-        let noPAT = try await IFrameLadder.check(try IFrameLadder.master(folder, "ts", afterSDT, codecs: "avc1.42c01e"))
+        let noPAT = try await IFrameLadder.check(
+            try IFrameLadder.multivariant(folder, "ts", afterSDT, codecs: "avc1.42c01e"))
         let finding = try #require(noPAT.first { $0.rule == "iframe-initialization-missing" }, "\(noPAT)")
         #expect(finding.location?.line == 8, "\(finding)")
         #expect(
@@ -141,7 +146,7 @@ enum IFrameLadder {
         let folder = try TemporaryFolder()
         let repaired = IFrameLadder.moving(try IFrameLadder.make(folder, "ts", fmp4: false), range: 0, by: 3 * 188)
         let wrong = try await IFrameLadder.check(
-            try IFrameLadder.master(folder, "ts", repaired, codecs: "hvc1.1.6.L93.B0,mp4a.40.2"))
+            try IFrameLadder.multivariant(folder, "ts", repaired, codecs: "hvc1.1.6.L93.B0,mp4a.40.2"))
         let finding = try #require(wrong.first { $0.rule == "codecs-mismatch" })
         #expect(finding.location?.line == 4, "\(finding)")
         #expect(
@@ -160,7 +165,7 @@ enum IFrameLadder {
         #expect(map.contains("BYTERANGE=\""), "\(map)")
 
         let ffmpeg = IFrameLadder.found(
-            try await IFrameLadder.check(try IFrameLadder.master(folder, "fmp4", written, codecs: "avc1.42c01e")))
+            try await IFrameLadder.check(try IFrameLadder.multivariant(folder, "fmp4", written, codecs: "avc1.42c01e")))
         #expect(ffmpeg.map(\.rule) == ["iframe-range-includes-initialization"], "\(ffmpeg)")
         #expect(ffmpeg.first?.message.contains("overlaps the initialization section") == true, "\(ffmpeg)")
 
@@ -169,7 +174,7 @@ enum IFrameLadder {
             map.split(separator: "\"").dropFirst(3).first.flatMap { Int($0.split(separator: "@")[0]) })
         let repaired = IFrameLadder.moving(written, range: 0, by: mapLength)
         let clean = try await IFrameLadder.check(
-            try IFrameLadder.master(folder, "fmp4", repaired, codecs: "avc1.42c01e"))
+            try IFrameLadder.multivariant(folder, "fmp4", repaired, codecs: "avc1.42c01e"))
         #expect(IFrameLadder.found(clean).isEmpty, "\(clean)")
 
         // The second range without its sidx (52 bytes) and moof: it starts in the mdat.
@@ -179,14 +184,14 @@ enum IFrameLadder {
         let sidx = boxSize(at: second.offset), moof = boxSize(at: second.offset + sidx)
         let broken = IFrameLadder.moving(repaired, range: 1, by: sidx + moof)
         let noMoof = IFrameLadder.found(
-            try await IFrameLadder.check(try IFrameLadder.master(folder, "fmp4", broken, codecs: "avc1.42c01e")))
+            try await IFrameLadder.check(try IFrameLadder.multivariant(folder, "fmp4", broken, codecs: "avc1.42c01e")))
         #expect(noMoof.map(\.rule) == ["iframe-moof-missing"], "\(noMoof)")
         #expect(
             noMoof.first?.message.contains("starts with the mdat") == true && noMoof.first?.location?.line == 11,
             "\(noMoof)")
         // Apple's requirement only.
         let rfc = try await IFrameLadder.check(
-            try IFrameLadder.master(folder, "fmp4", broken, codecs: "avc1.42c01e"), profile: .rfc8216)
+            try IFrameLadder.multivariant(folder, "fmp4", broken, codecs: "avc1.42c01e"), profile: .rfc8216)
         #expect(!rfc.contains { $0.rule == "iframe-moof-missing" }, "\(rfc)")
     }
 
@@ -204,7 +209,7 @@ enum IFrameLadder {
         try EncodedStream.encode(folder, "video", ["-map", "0:v"] + EncodedStream.x264)
         try EncodedStream.encode(folder, "stereo", ["-map", "1:a"] + EncodedStream.stereoAAC)
         try EncodedStream.encode(folder, "surround", ["-map", "1:a", "-c:a", "aac", "-ac", "6", "-b:a", "192k"])
-        let master = """
+        let multivariant = """
             #EXTM3U
             #EXT-X-VERSION:7
             #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="stereo",NAME="English",LANGUAGE="en",DEFAULT=YES,AUTOSELECT=YES\(stereoChannels),URI="stereo/index.m3u8"
@@ -215,7 +220,7 @@ enum IFrameLadder {
             video/index.m3u8
 
             """
-        try folder.write(Data(master.utf8), to: "master.m3u8")
+        try folder.write(Data(multivariant.utf8), to: "master.m3u8")
         let found = try await EncodedStream.check(folder.path("master.m3u8"), profile: .rfc8216).filter {
             $0.rule == "channels-missing"
         }

@@ -30,7 +30,7 @@ import Testing
         return sizes
     }
 
-    static func master(_ folder: TemporaryFolder, bandwidth: Int) throws -> String {
+    static func multivariant(_ folder: TemporaryFolder, bandwidth: Int) throws -> String {
         let text = """
             #EXTM3U
             #EXT-X-VERSION:4
@@ -57,7 +57,7 @@ import Testing
         // peak is the largest file's bits over 2 s.
         let peak = try #require(sizes.max()) * 8 / 2
 
-        let half = try await Self.findings(try Self.master(folder, bandwidth: peak / 2))
+        let half = try await Self.findings(try Self.multivariant(folder, bandwidth: peak / 2))
         #expect(half.count == 1, "\(half)")
         let finding = try #require(half.first)
         #expect(finding.severity == .error)
@@ -69,11 +69,11 @@ import Testing
             finding.message.contains("(the size of each I-frame's whole resource over its EXTINF)"),
             "\(finding.message)")
 
-        let exact = try await Self.findings(try Self.master(folder, bandwidth: peak))
+        let exact = try await Self.findings(try Self.multivariant(folder, bandwidth: peak))
         #expect(exact.isEmpty, "\(exact)")
 
         // Without reading the files their sizes are unknown: no verdict, rather than a wrong one.
-        let unread = try await Self.findings(try Self.master(folder, bandwidth: peak / 2), playlistOnly: true)
+        let unread = try await Self.findings(try Self.multivariant(folder, bandwidth: peak / 2), playlistOnly: true)
         #expect(unread.isEmpty, "\(unread)")
     }
 
@@ -91,7 +91,7 @@ import Testing
         var configuration = CheckConfiguration()
         Profile.appleIOS.configure(&configuration)
         let report = try await Checker(configuration: configuration).check(
-            try Self.master(folder, bandwidth: peak / 4))
+            try Self.multivariant(folder, bandwidth: peak / 4))
         let unreadable = report.diagnostics.filter { $0.rule == "segment-unreadable" }
         #expect(unreadable.map { $0.location?.line } == [8, 10], "\(unreadable)")
         #expect(unreadable.allSatisfy { $0.location?.uri.hasSuffix("iframes.m3u8") == true })

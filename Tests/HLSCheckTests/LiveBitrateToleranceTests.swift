@@ -11,7 +11,7 @@ import Testing
     /// made live (no EXT-X-PLAYLIST-TYPE, no EXT-X-ENDLIST) when `live`.
     static func stream(bandwidth: Int, average: Int, live: Bool) throws -> TemporaryFolder {
         let folder = try MediaFixtures.sampleStream(
-            master: "#EXTM3U\n" + MediaFixtures.v0
+            multivariant: "#EXTM3U\n" + MediaFixtures.v0
                 + "#EXT-X-STREAM-INF:BANDWIDTH=\(bandwidth),AVERAGE-BANDWIDTH=\(average),CODECS=\"mp4a.40.2\"\naudio/index.m3u8\n"
         )
         if live {

@@ -26,13 +26,13 @@ import Testing
         try EncodedStream.encode(folder, "media", seconds: 6, EncodedStream.x264 + ["-threads", "1", "-an"])
         try folder.write(Data(live(0...5, breakBefore: 3).utf8), to: "media/a.m3u8")
         try folder.write(Data(b.utf8), to: "media/b.m3u8")
-        let master = try EncodedStream.master(
+        let multivariant = try EncodedStream.multivariant(
             folder,
             [
                 ("BANDWIDTH=300000,CODECS=\"avc1.64000c\"", "media/a.m3u8"),
                 ("BANDWIDTH=200000,CODECS=\"avc1.64000c\"", "media/b.m3u8"),
             ])
-        let report = try await EncodedStream.check(master, profile: .appleIOS)
+        let report = try await EncodedStream.check(multivariant, profile: .appleIOS)
         return (report.filter { $0.rule == "discontinuities-misaligned" }, b)
     }
 

@@ -49,7 +49,7 @@ enum MediaFixtures {
     }
 
     /// A copy of the compliant sample with its multivariant playlist replaced.
-    static func sampleStream(master: String) throws -> TemporaryFolder {
+    static func sampleStream(multivariant: String) throws -> TemporaryFolder {
         let folder = try TemporaryFolder()
         for variant in ["v0", "audio"] {
             for name in try FileManager.default.contentsOfDirectory(
@@ -59,7 +59,7 @@ enum MediaFixtures {
                     Data(contentsOf: samples.appendingPathComponent("\(variant)/\(name)")), to: "\(variant)/\(name)")
             }
         }
-        try folder.write(Data(master.utf8), to: "master.m3u8")
+        try folder.write(Data(multivariant.utf8), to: "master.m3u8")
         return folder
     }
 
@@ -67,8 +67,9 @@ enum MediaFixtures {
         "#EXT-X-STREAM-INF:BANDWIDTH=254427,AVERAGE-BANDWIDTH=253174,CODECS=\"avc1.42c01e,mp4a.40.2\",RESOLUTION=256x144\nv0/index.m3u8\n"
     /// The sample's own audio-only variant line, as `hlscheck embed` declared it.
     static var audio: String {
-        let master = (try? String(contentsOf: samples.appendingPathComponent("master.m3u8"), encoding: .utf8)) ?? ""
-        let lines = master.split(separator: "\n")
+        let multivariant =
+            (try? String(contentsOf: samples.appendingPathComponent("master.m3u8"), encoding: .utf8)) ?? ""
+        let lines = multivariant.split(separator: "\n")
         guard let index = lines.firstIndex(of: "audio/index.m3u8"), index > 0 else { return "" }
         return "\(lines[index - 1])\naudio/index.m3u8\n"
     }
@@ -97,7 +98,7 @@ func rules(_ report: CheckReport) -> Set<String> { Set(report.diagnostics.map(\.
 
     @Test func flagsBandwidthBelowMeasuredPeakWithTheValueToDeclare() async throws {
         let stream = try MediaFixtures.sampleStream(
-            master: "#EXTM3U\n" + MediaFixtures.v0
+            multivariant: "#EXTM3U\n" + MediaFixtures.v0
                 + "#EXT-X-STREAM-INF:BANDWIDTH=20000,CODECS=\"mp4a.40.2\"\naudio/index.m3u8\n")
         let report = try await check(stream)
         let finding = try #require(report.diagnostics.first { $0.rule == "bandwidth-below-peak" })
@@ -108,14 +109,14 @@ func rules(_ report: CheckReport) -> Set<String> { Set(report.diagnostics.map(\.
 
     @Test func flagsAverageBandwidthOffByMoreThanTenPercent() async throws {
         let stream = try MediaFixtures.sampleStream(
-            master: "#EXTM3U\n" + MediaFixtures.v0
+            multivariant: "#EXTM3U\n" + MediaFixtures.v0
                 + "#EXT-X-STREAM-INF:BANDWIDTH=60000,AVERAGE-BANDWIDTH=30000,CODECS=\"mp4a.40.2\"\naudio/index.m3u8\n")
         #expect(rules(try await check(stream)).contains("average-bandwidth-mismatch"))
     }
 
     @Test func flagsCodecsThatDoNotMatchTheSegments() async throws {
         let stream = try MediaFixtures.sampleStream(
-            master: "#EXTM3U\n" + MediaFixtures.v0
+            multivariant: "#EXTM3U\n" + MediaFixtures.v0
                 + "#EXT-X-STREAM-INF:BANDWIDTH=60000,CODECS=\"mp4a.40.5\"\naudio/index.m3u8\n")
         let finding = try #require(try await check(stream).diagnostics.first { $0.rule == "codecs-mismatch" })
         #expect(finding.message.contains("mp4a.40.2"))
@@ -123,7 +124,7 @@ func rules(_ report: CheckReport) -> Set<String> { Set(report.diagnostics.map(\.
 
     @Test func flagsVideoInsideAVariantDeclaredAudioOnly() async throws {
         let stream = try MediaFixtures.sampleStream(
-            master: "#EXTM3U\n"
+            multivariant: "#EXTM3U\n"
                 + "#EXT-X-STREAM-INF:BANDWIDTH=254427,CODECS=\"mp4a.40.2\"\nv0/index.m3u8\n" + MediaFixtures.audio)
         let report = try await check(stream)
         #expect(rules(report).contains("audio-only-contains-video"))
@@ -133,7 +134,7 @@ func rules(_ report: CheckReport) -> Set<String> { Set(report.diagnostics.map(\.
 
     @Test func flagsDeclaredResolutionThatDiffersFromTheVideo() async throws {
         let stream = try MediaFixtures.sampleStream(
-            master: "#EXTM3U\n"
+            multivariant: "#EXTM3U\n"
                 + "#EXT-X-STREAM-INF:BANDWIDTH=254427,CODECS=\"avc1.42c01e,mp4a.40.2\",RESOLUTION=1280x720\nv0/index.m3u8\n"
                 + MediaFixtures.audio)
         let finding = try #require(try await check(stream).diagnostics.first { $0.rule == "resolution-mismatch" })
@@ -146,12 +147,12 @@ func rules(_ report: CheckReport) -> Set<String> { Set(report.diagnostics.map(\.
         let folder = try TemporaryFolder()
         let ladder = folder.path("ladder")
         _ = try makeFFmpegDefaultLadder(in: ladder, seconds: 2)
-        func master(_ second: String) -> String {
+        func multivariant(_ second: String) -> String {
             "#EXTM3U\n#EXT-X-MEDIA:TYPE=VIDEO,GROUP-ID=\"cam\",NAME=\"Main\",DEFAULT=YES,URI=\"stream_0.m3u8\"\n"
                 + "#EXT-X-MEDIA:TYPE=VIDEO,GROUP-ID=\"cam\",NAME=\"Wide\",URI=\"\(second)\"\n"
                 + "#EXT-X-STREAM-INF:BANDWIDTH=2000000,CODECS=\"avc1.64001e,mp4a.40.2\",RESOLUTION=640x360,VIDEO=\"cam\"\nstream_0.m3u8\n"
         }
-        try Data(master("stream_1.m3u8").utf8).write(to: URL(fileURLWithPath: ladder + "/angles.m3u8"))
+        try Data(multivariant("stream_1.m3u8").utf8).write(to: URL(fileURLWithPath: ladder + "/angles.m3u8"))
         let report = try await Checker().check(ladder + "/angles.m3u8")
         let findings = report.diagnostics.filter { $0.rule == "resolution-mismatch" }
         #expect(findings.count == 1, "\(findings)")
@@ -162,7 +163,7 @@ func rules(_ report: CheckReport) -> Set<String> { Set(report.diagnostics.map(\.
                 "the video of rendition \"Wide\" (stream_1.m3u8) is 320x180, but the variant on line 4"),
             "\(finding.message)")
         // Both renditions at the variant's resolution: nothing to report.
-        try Data(master("stream_0.m3u8").utf8).write(to: URL(fileURLWithPath: ladder + "/same.m3u8"))
+        try Data(multivariant("stream_0.m3u8").utf8).write(to: URL(fileURLWithPath: ladder + "/same.m3u8"))
         let same = try await Checker().check(ladder + "/same.m3u8")
         #expect(same.diagnostics.filter { $0.rule == "resolution-mismatch" }.isEmpty, "\(same.diagnostics)")
     }

@@ -35,7 +35,9 @@ enum EncodedStream {
     static let stereoAAC = ["-c:a", "aac", "-ac", "2", "-b:a", "64k"]
 
     /// A multivariant playlist with one line per variant: `attributes` then the URI.
-    static func master(_ folder: TemporaryFolder, _ variants: [(attributes: String, uri: String)]) throws -> String {
+    static func multivariant(
+        _ folder: TemporaryFolder, _ variants: [(attributes: String, uri: String)]
+    ) throws -> String {
         var text = "#EXTM3U\n#EXT-X-VERSION:7\n#EXT-X-INDEPENDENT-SEGMENTS\n"
         for variant in variants { text += "#EXT-X-STREAM-INF:\(variant.attributes)\n\(variant.uri)\n" }
         try folder.write(Data(text.utf8), to: "master.m3u8")
@@ -112,9 +114,9 @@ enum DolbyVisionBox {
             folder, "sdr",
             EncodedStream.x264 + EncodedStream.stereoAAC
                 + ["-color_trc", "bt709", "-color_primaries", "bt709", "-colorspace", "bt709"])
-        let master = try EncodedStream.master(folder, [("\(video),VIDEO-RANGE=PQ", sdr)])
+        let multivariant = try EncodedStream.multivariant(folder, [("\(video),VIDEO-RANGE=PQ", sdr)])
         for profile in Profile.allCases {
-            let found = try await EncodedStream.check(master, profile: profile).filter {
+            let found = try await EncodedStream.check(multivariant, profile: profile).filter {
                 $0.rule == "video-range-mismatch"
             }
             let finding = try #require(found.first, "\(profile)")
@@ -127,7 +129,7 @@ enum DolbyVisionBox {
         // The same video declared SDR, or with no VIDEO-RANGE (SDR implied), is right.
         for attributes in ["\(video),VIDEO-RANGE=SDR", video] {
             let clean = try await EncodedStream.check(
-                try EncodedStream.master(folder, [(attributes, sdr)]), profile: .appleIOS)
+                try EncodedStream.multivariant(folder, [(attributes, sdr)]), profile: .appleIOS)
             #expect(!clean.contains { $0.rule == "video-range-mismatch" }, "\(clean)")
         }
     }
@@ -138,13 +140,13 @@ enum DolbyVisionBox {
             folder, "pq",
             EncodedStream.x264 + EncodedStream.stereoAAC
                 + ["-color_trc", "smpte2084", "-color_primaries", "bt2020", "-colorspace", "bt2020nc"])
-        let undeclared = try await EncodedStream.check(try EncodedStream.master(folder, [(video, pq)]))
+        let undeclared = try await EncodedStream.check(try EncodedStream.multivariant(folder, [(video, pq)]))
         let finding = try #require(undeclared.first { $0.rule == "video-range-mismatch" })
         #expect(
             finding.message.contains("no VIDEO-RANGE") && finding.message.contains("declare VIDEO-RANGE=PQ"),
             "\(finding.message)")
         let declared = try await EncodedStream.check(
-            try EncodedStream.master(folder, [("\(video),VIDEO-RANGE=PQ", pq)]), profile: .appleIOS)
+            try EncodedStream.multivariant(folder, [("\(video),VIDEO-RANGE=PQ", pq)]), profile: .appleIOS)
         #expect(!declared.contains { $0.rule == "video-range-mismatch" }, "\(declared)")
         // HDR only: the Apple profiles ask for SDR video beside it.
         #expect(declared.contains { $0.rule == "sdr-variant-missing" && $0.severity == .error })
@@ -157,19 +159,21 @@ enum DolbyVisionBox {
             ["-c:v", "libx265", "-preset", "ultrafast", "-x265-params", "log-level=error"]
                 + EncodedStream.stereoAAC)
         let diagnostics = try await EncodedStream.check(
-            try EncodedStream.master(folder, [(video, ts)]), profile: .appleIOS)
+            try EncodedStream.multivariant(folder, [(video, ts)]), profile: .appleIOS)
         let finding = try #require(diagnostics.first { $0.rule == "codec-container-unsupported" })
         #expect(finding.severity == .error)
         #expect(finding.message.contains("HEVC video in MPEG-TS"), "\(finding.message)")
         // RFC 8216 allows any codec in any container it defines.
-        let rfc = try await EncodedStream.check(try EncodedStream.master(folder, [(video, ts)]), profile: .rfc8216)
+        let rfc = try await EncodedStream.check(
+            try EncodedStream.multivariant(folder, [(video, ts)]), profile: .rfc8216)
         #expect(!rfc.contains { $0.rule == "codec-container-unsupported" })
 
         let fmp4 = try EncodedStream.encode(
             folder, "fmp4", fmp4: true,
             ["-c:v", "libx265", "-preset", "ultrafast", "-tag:v", "hvc1", "-x265-params", "log-level=error"]
                 + EncodedStream.stereoAAC)
-        let clean = try await EncodedStream.check(try EncodedStream.master(folder, [(video, fmp4)]), profile: .appleIOS)
+        let clean = try await EncodedStream.check(
+            try EncodedStream.multivariant(folder, [(video, fmp4)]), profile: .appleIOS)
         #expect(
             !clean.contains { $0.rule == "codec-container-unsupported" || $0.rule == "video-codec-unsupported" },
             "\(clean)")
@@ -185,13 +189,14 @@ enum DolbyVisionBox {
             folder, "main10", fmp4: true, hevc + colour + ["-pix_fmt", "yuv420p10le"] + EncodedStream.stereoAAC)
         let pq = "\(video),VIDEO-RANGE=PQ"
         let flagged = try await EncodedStream.check(
-            try EncodedStream.master(folder, [(pq, eightBit)]), profile: .appleIOS)
+            try EncodedStream.multivariant(folder, [(pq, eightBit)]), profile: .appleIOS)
         let finding = try #require(flagged.first { $0.rule == "hdr-format-unsupported" }, "\(flagged)")
         #expect(finding.message.contains("8-bit Main Profile"), "\(finding.message)")
         // The transfer is read from HEVC in fMP4 too: PQ declared PQ is right.
         #expect(!flagged.contains { $0.rule == "video-range-mismatch" }, "\(flagged)")
         // 10-bit PQ without HDR10's static metadata (PQ10) is not HDR10.
-        let pq10 = try await EncodedStream.check(try EncodedStream.master(folder, [(pq, tenBit)]), profile: .appleIOS)
+        let pq10 = try await EncodedStream.check(
+            try EncodedStream.multivariant(folder, [(pq, tenBit)]), profile: .appleIOS)
         let bare = try #require(pq10.first { $0.rule == "hdr-format-unsupported" }, "\(pq10)")
         #expect(
             bare.message.contains(
@@ -217,7 +222,7 @@ enum DolbyVisionBox {
         ]
         let playlist = try EncodedStream.encode(folder, "hdr10", fmp4: true, hevc + EncodedStream.stereoAAC)
         let diagnostics = try await EncodedStream.check(
-            try EncodedStream.master(folder, [("\(video),VIDEO-RANGE=PQ", playlist)]), profile: .appleIOS)
+            try EncodedStream.multivariant(folder, [("\(video),VIDEO-RANGE=PQ", playlist)]), profile: .appleIOS)
         let findings = diagnostics.filter { $0.rule == "hdr-format-unsupported" }
         switch variant {
         case "complete":
@@ -235,7 +240,7 @@ enum DolbyVisionBox {
         }
         // Apple's requirement alone.
         let rfc = try await EncodedStream.check(
-            try EncodedStream.master(folder, [("\(video),VIDEO-RANGE=PQ", playlist)]), profile: .rfc8216)
+            try EncodedStream.multivariant(folder, [("\(video),VIDEO-RANGE=PQ", playlist)]), profile: .rfc8216)
         #expect(!rfc.contains { $0.rule == "hdr-format-unsupported" })
     }
 
@@ -248,11 +253,11 @@ enum DolbyVisionBox {
             EncodedStream.x264 + ["-flags", "+ildct+ilme", "-top", "1"] + EncodedStream.stereoAAC)
         let progressive = try EncodedStream.encode(folder, "p", EncodedStream.x264 + EncodedStream.stereoAAC)
         let flagged = try await EncodedStream.check(
-            try EncodedStream.master(folder, [(video, interlaced)]), profile: .appleTVOS)
+            try EncodedStream.multivariant(folder, [(video, interlaced)]), profile: .appleTVOS)
         let finding = try #require(flagged.first { $0.rule == "video-interlaced" })
         #expect(finding.severity == .error && finding.message.contains("deinterlace"), "\(finding.message)")
         let clean = try await EncodedStream.check(
-            try EncodedStream.master(folder, [(video, progressive)]), profile: .appleTVOS)
+            try EncodedStream.multivariant(folder, [(video, progressive)]), profile: .appleTVOS)
         #expect(!clean.contains { $0.rule == "video-interlaced" }, "\(clean)")
     }
 
@@ -260,20 +265,20 @@ enum DolbyVisionBox {
         let folder = try TemporaryFolder()
         let level52 = try EncodedStream.encode(
             folder, "l52", EncodedStream.x264 + ["-profile:v", "high", "-level", "5.2"] + EncodedStream.stereoAAC)
-        let master = try EncodedStream.master(folder, [(video, level52)])
+        let multivariant = try EncodedStream.multivariant(folder, [(video, level52)])
         // Level 5.2 is iOS's limit and above tvOS's 5.1.
-        let tvOS = try await EncodedStream.check(master, profile: .appleTVOS)
+        let tvOS = try await EncodedStream.check(multivariant, profile: .appleTVOS)
         let finding = try #require(tvOS.first { $0.rule == "video-profile-level-unsupported" })
         #expect(
             finding.message.contains("High Profile, Level 5.2") && finding.message.contains("tvOS 1.3b"),
             "\(finding.message)")
-        let iOS = try await EncodedStream.check(master, profile: .appleIOS)
+        let iOS = try await EncodedStream.check(multivariant, profile: .appleIOS)
         #expect(!iOS.contains { $0.rule == "video-profile-level-unsupported" }, "\(iOS)")
 
         let high10 = try EncodedStream.encode(
             folder, "h10", EncodedStream.x264 + ["-pix_fmt", "yuv420p10le"] + EncodedStream.stereoAAC)
         let above = try await EncodedStream.check(
-            try EncodedStream.master(folder, [(video, high10)]), profile: .appleIOS)
+            try EncodedStream.multivariant(folder, [(video, high10)]), profile: .appleIOS)
         let profile = try #require(above.first { $0.rule == "video-profile-level-unsupported" })
         #expect(profile.message.contains("High 10 Profile"), "\(profile.message)")
     }
@@ -284,7 +289,7 @@ enum DolbyVisionBox {
             folder, "fast", inputs: ["-f", "lavfi", "-i", "testsrc2=size=160x90:rate=120"],
             ["-c:v", "libx264", "-preset", "veryfast", "-g", "120"])
         let diagnostics = try await EncodedStream.check(
-            try EncodedStream.master(
+            try EncodedStream.multivariant(
                 folder, [("BANDWIDTH=2000000,CODECS=\"avc1.64000c\",RESOLUTION=160x90,FRAME-RATE=120.000", fast)]),
             profile: .appleIOS)
         let finding = try #require(diagnostics.first { $0.rule == "frame-rate-too-high" })
@@ -296,7 +301,7 @@ enum DolbyVisionBox {
         let two = try EncodedStream.encode(
             folder, "two", ["-map", "0:v", "-map", "1:a", "-map", "1:a"] + EncodedStream.x264 + EncodedStream.stereoAAC)
         let twoFound = try await EncodedStream.check(
-            try EncodedStream.master(folder, [(video, two)]), profile: .appleIOS)
+            try EncodedStream.multivariant(folder, [(video, two)]), profile: .appleIOS)
         let finding = try #require(twoFound.first { $0.rule == "audio-streams-multiple" })
         #expect(finding.message.contains("2 audio tracks"), "\(finding.message)")
         #expect(
@@ -306,7 +311,7 @@ enum DolbyVisionBox {
         let surround = try EncodedStream.encode(
             folder, "surround", EncodedStream.x264 + ["-c:a", "aac", "-ac", "6", "-b:a", "192k"])
         let surroundFound = try await EncodedStream.check(
-            try EncodedStream.master(folder, [(video, surround)]), profile: .appleIOS)
+            try EncodedStream.multivariant(folder, [(video, surround)]), profile: .appleIOS)
         let muxed = try #require(surroundFound.first { $0.rule == "multichannel-audio-muxed" })
         #expect(muxed.message.contains("6-channel mp4a.40.2"), "\(muxed.message)")
         let stereo = try #require(surroundFound.first { $0.rule == "stereo-audio-missing" })
@@ -329,7 +334,7 @@ enum DolbyVisionBox {
         }
         try folder.write(Data(media(discontinuity: false).utf8), to: "joined.m3u8")
         let found = try await EncodedStream.check(
-            try EncodedStream.master(folder, [(video, "joined.m3u8")]), profile: .appleIOS)
+            try EncodedStream.multivariant(folder, [(video, "joined.m3u8")]), profile: .appleIOS)
         let finding = try #require(found.first { $0.rule == "format-change-without-discontinuity" }, "\(found)")
         #expect(
             finding.message.contains("from 25.000 to 50.000 frames per second") && finding.location?.line == 9,
@@ -337,7 +342,7 @@ enum DolbyVisionBox {
 
         try folder.write(Data(media(discontinuity: true).utf8), to: "joined.m3u8")
         let marked = try await EncodedStream.check(
-            try EncodedStream.master(folder, [(video, "joined.m3u8")]), profile: .appleIOS)
+            try EncodedStream.multivariant(folder, [(video, "joined.m3u8")]), profile: .appleIOS)
         #expect(!marked.contains { $0.rule == "format-change-without-discontinuity" }, "\(marked)")
     }
 
@@ -355,7 +360,7 @@ enum DolbyVisionBox {
                     + "#EXTINF:1.0,\nstereo/index0.ts\n#EXTINF:1.0,\nsurround/index1.ts\n#EXT-X-ENDLIST\n").utf8),
             to: "audio.m3u8")
         let found = try await EncodedStream.check(
-            try EncodedStream.master(folder, [("BANDWIDTH=300000,CODECS=\"mp4a.40.2\"", "audio.m3u8")]),
+            try EncodedStream.multivariant(folder, [("BANDWIDTH=300000,CODECS=\"mp4a.40.2\"", "audio.m3u8")]),
             profile: .appleIOS)
         let finding = try #require(found.first { $0.rule == "format-change-without-discontinuity" }, "\(found)")
         #expect(finding.message.contains("from 2 to 6 channels"), "\(finding.message)")
@@ -373,7 +378,8 @@ enum DolbyVisionBox {
                     .utf8),
             to: "audio.m3u8")
         let found = try await EncodedStream.check(
-            try EncodedStream.master(folder, [("BANDWIDTH=1500000,CODECS=\"fLaC\"", "audio.m3u8")]), profile: .appleIOS)
+            try EncodedStream.multivariant(folder, [("BANDWIDTH=1500000,CODECS=\"fLaC\"", "audio.m3u8")]),
+            profile: .appleIOS)
         let finding = try #require(found.first { $0.rule == "codec-container-unsupported" }, "\(found)")
         #expect(finding.message.contains("FLAC audio") && finding.message.contains("fMP4"), "\(finding.message)")
 
@@ -381,7 +387,7 @@ enum DolbyVisionBox {
             folder, "flac", inputs: ["-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000"], fmp4: true,
             ["-ac", "2", "-c:a", "flac", "-strict", "experimental"])
         let clean = try await EncodedStream.check(
-            try EncodedStream.master(folder, [("BANDWIDTH=1500000,CODECS=\"fLaC\"", fmp4)]), profile: .appleIOS)
+            try EncodedStream.multivariant(folder, [("BANDWIDTH=1500000,CODECS=\"fLaC\"", fmp4)]), profile: .appleIOS)
         #expect(!clean.contains { $0.rule == "codec-container-unsupported" }, "\(clean)")
     }
 
@@ -423,7 +429,7 @@ enum DolbyVisionBox {
                 at: ["moov", "trak", "mdia", "minf", "stbl", "stsd", "hvc1"], in: &initSection))
         try folder.write(Data(initSection), to: "dv/init.mp4")
         let diagnostics = try await EncodedStream.check(
-            try EncodedStream.master(
+            try EncodedStream.multivariant(
                 folder, [("BANDWIDTH=2000000,CODECS=\"hvc1.1.6.L63.90\",RESOLUTION=160x90,FRAME-RATE=25.000", uri)]),
             profile: .appleIOS)
         let found = diagnostics.filter { $0.rule == "video-profile-level-unsupported" }
@@ -438,9 +444,9 @@ enum DolbyVisionBox {
         let uri = try EncodedStream.encode(
             folder, "av1", fmp4: true,
             ["-map", "0:v", "-c:v", "libsvtav1", "-preset", "12", "-g", "25", "-svtav1-params", "tile-columns=0"])
-        let master = try EncodedStream.master(
+        let multivariant = try EncodedStream.multivariant(
             folder, [("BANDWIDTH=2000000,CODECS=\"av01.0.00M.08\",RESOLUTION=160x90,FRAME-RATE=25.000", uri)])
-        let clean = try await EncodedStream.check(master, profile: .appleIOS)
+        let clean = try await EncodedStream.check(multivariant, profile: .appleIOS)
         #expect(
             !clean.contains {
                 ["codec-container-unsupported", "video-codec-unsupported", "video-profile-level-unsupported"].contains(
@@ -454,7 +460,7 @@ enum DolbyVisionBox {
                 initSection.indices.dropLast(12).first { Array(initSection[$0..<($0 + 4)]) == Array("av1C".utf8) }) + 4
         initSection[record + 1] = initSection[record + 1] & 0xE0 | 19
         try folder.write(Data(initSection), to: "av1/init.mp4")
-        let above = try await EncodedStream.check(master, profile: .appleIOS)
+        let above = try await EncodedStream.check(multivariant, profile: .appleIOS)
         let finding = try #require(above.first { $0.rule == "video-profile-level-unsupported" }, "\(above)")
         #expect(
             finding.message.contains("AV1 Main Profile, Level 6.3") && finding.message.contains("AS 1.37"),

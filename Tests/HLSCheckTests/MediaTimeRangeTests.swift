@@ -28,7 +28,7 @@ import Testing
             subtitles += "#EXTINF:1.000,\nen\(index).vtt\n"
         }
         try folder.write(Data((subtitles + "#EXT-X-ENDLIST\n").utf8), to: "subs/en.m3u8")
-        let master = """
+        let multivariant = """
             #EXTM3U
             #EXT-X-VERSION:7
             #EXT-X-INDEPENDENT-SEGMENTS
@@ -38,12 +38,12 @@ import Testing
             #EXT-X-I-FRAME-STREAM-INF:BANDWIDTH=150000,CODECS="avc1.42c01e",RESOLUTION=128x72,URI="trick/iframes.m3u8"
 
             """
-        try folder.write(Data(master.utf8), to: "master.m3u8")
+        try folder.write(Data(multivariant.utf8), to: "master.m3u8")
         return folder.path("master.m3u8")
     }
 
-    static func findings(_ master: String, profile: Profile = .appleIOS) async throws -> [Diagnostic] {
-        try await EncodedStream.check(master, profile: profile).filter { $0.rule == "media-end-misaligned" }
+    static func findings(_ multivariant: String, profile: Profile = .appleIOS) async throws -> [Diagnostic] {
+        try await EncodedStream.check(multivariant, profile: profile).filter { $0.rule == "media-end-misaligned" }
     }
 
     /// The 1-based line of the last EXTINF of the playlist at `path` in `folder`.
@@ -61,8 +61,8 @@ import Testing
 
     @Test func flagsASubtitlePlaylistThatEndsTwoSecondsEarly() async throws {
         let folder = try TemporaryFolder()
-        let master = try Self.stream(folder, subtitleSegments: 4)
-        let findings = try await Self.findings(master)
+        let multivariant = try Self.stream(folder, subtitleSegments: 4)
+        let findings = try await Self.findings(multivariant)
         let finding = try #require(findings.first)
         #expect(findings.count == 1, "\(findings)")
         #expect(finding.location?.uri.hasSuffix("subs/en.m3u8") == true)
@@ -72,7 +72,7 @@ import Testing
                 "this subtitle playlist covers 4.000 s by its EXTINF durations, 2.000 s less than the media of the audio or video playlist of this stream (6.000 s)"
             ), "\(finding.message)")
         // bis-22 allows a target duration's difference: Apple's requirement alone.
-        #expect(try await Self.findings(master, profile: .rfc8216).isEmpty)
+        #expect(try await Self.findings(multivariant, profile: .rfc8216).isEmpty)
     }
 
     @Test func flagsAnIFramePlaylistWithoutItsLastGroupOfPictures() async throws {

@@ -71,10 +71,10 @@ import Testing
     @Test func filesListedByAnAudioOnlyVariantAndAnAudioRenditionAreReadOnce() async throws {
         let folder = try TemporaryFolder()
         try FileManager.default.copyItem(at: Self.sample, to: folder.url.appendingPathComponent("compliant"))
-        let master = try makeAudioRenditionShareTheAudioOnlySegments(compliantAt: folder.path("compliant"))
+        let multivariant = try makeAudioRenditionShareTheAudioOnlySegments(compliantAt: folder.path("compliant"))
 
         let source = CountingSource()
-        let analysis = try await Checker(segmentSource: source).analyse(master)
+        let analysis = try await Checker(segmentSource: source).analyse(multivariant)
         #expect(analysis.measurements.keys.contains { $0.hasSuffix("audio/rendition.m3u8") })
         #expect(analysis.measurements.keys.contains { $0.hasSuffix("audio/index.m3u8") })
         // Each name is read once for the audio (v0 and v1 have files of the same names: 3 reads),

@@ -25,7 +25,7 @@ import Testing
         #expect(Array(bytes[start..<(start + 5)]) == ffmpegConfig)
         bytes.replaceSubrange(start..<(start + 5), with: config)
         try Data(bytes).write(to: URL(fileURLWithPath: initPath))
-        return try EncodedStream.master(folder, [("BANDWIDTH=100000,CODECS=\"\(codecs)\"", "audio/index.m3u8")])
+        return try EncodedStream.multivariant(folder, [("BANDWIDTH=100000,CODECS=\"\(codecs)\"", "audio/index.m3u8")])
     }
 
     @Test(arguments: [
@@ -44,8 +44,8 @@ import Testing
         async throws
     {
         let folder = try TemporaryFolder()
-        let master = try Self.stream(folder, config: config, codecs: codecs)
-        let diagnostics = try await EncodedStream.check(master, profile: .appleIOS)
+        let multivariant = try Self.stream(folder, config: config, codecs: codecs)
+        let diagnostics = try await EncodedStream.check(multivariant, profile: .appleIOS)
         let found = diagnostics.filter { $0.rule == "sbr-not-signalled" }
         guard fires else {
             #expect(found.isEmpty, "\(name): \(found)")
@@ -60,7 +60,7 @@ import Testing
             "\(finding.message)")
         #expect(finding.message.contains("signal SBR explicitly"), "\(finding.message)")
         // An Apple requirement only.
-        let rfc = try await EncodedStream.check(master, profile: .rfc8216)
+        let rfc = try await EncodedStream.check(multivariant, profile: .rfc8216)
         #expect(!rfc.contains { $0.rule == "sbr-not-signalled" }, "\(rfc)")
     }
 
@@ -104,8 +104,9 @@ import Testing
                 "-bsf:a", "aac_adtstoasc", "-f", "hls", "-hls_time", "1", "-hls_playlist_type", "vod",
                 "-hls_segment_type", "fmp4", "index.m3u8",
             ], in: folder.path("audio"))
-        let master = try EncodedStream.master(folder, [("BANDWIDTH=100000,CODECS=\"mp4a.40.2\"", "audio/index.m3u8")])
-        let diagnostics = try await EncodedStream.check(master, profile: .appleIOS)
+        let multivariant = try EncodedStream.multivariant(
+            folder, [("BANDWIDTH=100000,CODECS=\"mp4a.40.2\"", "audio/index.m3u8")])
+        let diagnostics = try await EncodedStream.check(multivariant, profile: .appleIOS)
         let found = diagnostics.filter { $0.rule == "sbr-not-signalled" }
         // Only the first segment's frames are decoded: the track must not seem to change codec or
         // rate after it, nor hold a codec the sample entry does not name.

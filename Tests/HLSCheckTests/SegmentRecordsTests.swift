@@ -43,10 +43,10 @@ import Testing
     /// not have, rare fields included.
     static func records(_ playlist: MediaPlaylist) -> [SegmentRecord] {
         let segments = playlist.segments.filter { !$0.gap }
-        let poster = ArtworkFacts(
+        let poster = PictureFacts(
             mimeType: "image/jpeg", pictureType: 3, byteCount: 7342, contentHash: String(repeating: "ab", count: 32),
             width: 300, height: 300)
-        let broken = ArtworkFacts(
+        let broken = PictureFacts(
             mimeType: "image/gif", pictureType: 0, byteCount: 10, contentHash: String(repeating: "cd", count: 32),
             decodeProblem: "not a JPEG or PNG")
         let edges = [
@@ -70,7 +70,7 @@ import Testing
         records[0].hasVideo = true
         records[0].videoResolution = Resolution(width: 1280, height: 720)
         records[0].artwork = poster
-        records[0].artworkOverhead = 7_708
+        records[0].posterOverhead = 7_708
         records[0].posterLayout = .transportStream(otherTagBytes: 73)
         records[0].firstPTS = 10.0
         records[0].continuity = TransportStreamContinuity(
@@ -108,7 +108,7 @@ import Testing
         records[3].codecs = ["mp4a.40.5"]
         records[3].hasAudio = true
         records[3].artwork = broken
-        records[3].artworkOverhead = 21
+        records[3].posterOverhead = 21
         records[3].startsWithTimestampTag = false
         records[3].firstPTS = 0
         records[3].measuredDuration = 0

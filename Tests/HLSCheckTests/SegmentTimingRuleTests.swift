@@ -41,8 +41,8 @@ import Testing
         _ rule: String, _ folder: TemporaryFolder, _ playlist: String, codecs: String = "avc1.64000c,mp4a.40.2",
         profile: Profile = .appleIOS
     ) async throws -> [Diagnostic] {
-        let master = try EncodedStream.master(folder, [("BANDWIDTH=300000,CODECS=\"\(codecs)\"", playlist)])
-        return try await EncodedStream.check(master, profile: profile).filter { $0.rule == rule }
+        let multivariant = try EncodedStream.multivariant(folder, [("BANDWIDTH=300000,CODECS=\"\(codecs)\"", playlist)])
+        return try await EncodedStream.check(multivariant, profile: profile).filter { $0.rule == rule }
     }
 
     /// `playlist` with every EXTINF value passed through `change`.
@@ -64,7 +64,7 @@ import Testing
         let folder = try TemporaryFolder()
         let playlist = try Self.encode(folder, "s", seconds: 6, audioOnly: audioOnly, fmp4: fmp4)
         let report = try await EncodedStream.check(
-            try EncodedStream.master(
+            try EncodedStream.multivariant(
                 folder, [("BANDWIDTH=300000,CODECS=\"\(audioOnly ? "mp4a.40.2" : "avc1.64000c,mp4a.40.2")\"", playlist)]
             ),
             profile: .appleIOS)
@@ -113,11 +113,11 @@ import Testing
         try Self.encode(folder, "video", seconds: 6, ["-an"])
         let audio = try Self.encode(folder, "audio", seconds: 6, audioOnly: true)
         try Self.editDurations(folder, audio) { $0 + 0.015 }
-        let master =
+        let multivariant =
             "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-INDEPENDENT-SEGMENTS\n"
             + "#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"aud\",NAME=\"English\",LANGUAGE=\"en\",DEFAULT=YES,AUTOSELECT=YES,URI=\"audio/index.m3u8\"\n"
             + "#EXT-X-STREAM-INF:BANDWIDTH=300000,CODECS=\"avc1.64000c,mp4a.40.2\",AUDIO=\"aud\"\nvideo/index.m3u8\n"
-        try folder.write(Data(master.utf8), to: "master.m3u8")
+        try folder.write(Data(multivariant.utf8), to: "master.m3u8")
         let findings = try await EncodedStream.check(folder.path("master.m3u8"), profile: .appleIOS).filter {
             $0.rule == "extinf-drift"
         }
@@ -142,7 +142,7 @@ import Testing
             return index == 2 ? value + 0.7 : value
         }
         let report = try await EncodedStream.check(
-            try EncodedStream.master(folder, [("BANDWIDTH=300000,CODECS=\"avc1.64000c,mp4a.40.2\"", playlist)]),
+            try EncodedStream.multivariant(folder, [("BANDWIDTH=300000,CODECS=\"avc1.64000c,mp4a.40.2\"", playlist)]),
             profile: .appleIOS)
         #expect(report.filter { $0.rule == "extinf-duration-mismatch" }.count == 1)
         #expect(report.filter { $0.rule == "extinf-drift" }.isEmpty, "\(report)")
@@ -250,11 +250,11 @@ import Testing
         let folder = try TemporaryFolder()
         try Self.encode(folder, "video", ["-an"])
         try Self.encode(folder, "audio", seconds: audioSeconds, audioOnly: true)
-        let master =
+        let multivariant =
             "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-INDEPENDENT-SEGMENTS\n"
             + "#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"aud\",NAME=\"English\",LANGUAGE=\"en\",DEFAULT=YES,AUTOSELECT=YES,URI=\"audio/index.m3u8\"\n"
             + "#EXT-X-STREAM-INF:BANDWIDTH=300000,CODECS=\"avc1.64000c,mp4a.40.2\",AUDIO=\"aud\"\nvideo/index.m3u8\n"
-        try folder.write(Data(master.utf8), to: "master.m3u8")
+        try folder.write(Data(multivariant.utf8), to: "master.m3u8")
         let report = try await EncodedStream.check(folder.path("master.m3u8"), profile: .appleIOS)
         let findings = report.filter { $0.rule == "media-end-misaligned" }
         if audioSeconds > 3 {

@@ -23,7 +23,7 @@ enum SubtitledLadder {
 
     /// Encodes the video into `video/`, writes the subtitle playlist `subs/en.m3u8` and its
     /// segments (`missing`: the index of one left unwritten). The multivariant playlist is
-    /// written by `master`.
+    /// written by `multivariant`.
     static func make(missing: Int? = nil) throws -> TemporaryFolder {
         let folder = try TemporaryFolder()
         try EncodedStream.encode(
@@ -42,7 +42,7 @@ enum SubtitledLadder {
     /// The multivariant playlist: the video variant with BANDWIDTH and AVERAGE-BANDWIDTH as
     /// given, in the subtitle group when `subtitled`.
     @discardableResult
-    static func master(
+    static func multivariant(
         _ folder: TemporaryFolder, bandwidth: Int, average: Int, subtitled: Bool = true,
         codecs: String = "avc1.64000b,mp4a.40.2"
     ) throws -> String {
@@ -66,7 +66,7 @@ enum SubtitledLadder {
 
     /// The video variant's own peak and average, measured with no subtitle group.
     static func videoRates(_ folder: TemporaryFolder) async throws -> (peak: Int, average: Int) {
-        try master(folder, bandwidth: 1, average: 1, subtitled: false)
+        try multivariant(folder, bandwidth: 1, average: 1, subtitled: false)
         let variant = try #require(try await report(folder).variants.first)
         return (try #require(variant.measuredPeakBitrate), try #require(variant.measuredAverageBitrate))
     }
@@ -81,7 +81,7 @@ enum SubtitledLadder {
         let folder = try SubtitledLadder.make()
         let video = try await SubtitledLadder.videoRates(folder)
         let peak = video.peak + SubtitledLadder.subtitleRate, average = video.average + SubtitledLadder.subtitleRate
-        try SubtitledLadder.master(folder, bandwidth: peak, average: average)
+        try SubtitledLadder.multivariant(folder, bandwidth: peak, average: average)
         // Declared to the bit with the subtitles counted: right in every profile, the one that
         // follows bis-22 exactly included.
         for profile in Profile.allCases {
@@ -100,7 +100,7 @@ enum SubtitledLadder {
         let folder = try SubtitledLadder.make()
         let video = try await SubtitledLadder.videoRates(folder)
         let peak = video.peak + SubtitledLadder.subtitleRate
-        try SubtitledLadder.master(folder, bandwidth: video.peak, average: video.average)
+        try SubtitledLadder.multivariant(folder, bandwidth: video.peak, average: video.average)
         let report = try await SubtitledLadder.report(folder)
         let below = try #require(report.diagnostics.first { $0.rule == "bandwidth-below-peak" })
         #expect(below.message.contains("peaks at \(peak) bit/s measured over video/index.m3u8 + subs/en.m3u8"))
@@ -123,7 +123,7 @@ enum SubtitledLadder {
         // Within 10 % above the peak with the subtitles, but more than 10 % above the video alone:
         // counted without the subtitles, this was "declare BANDWIDTH=<video peak>".
         let peak = video.peak + SubtitledLadder.subtitleRate
-        try SubtitledLadder.master(
+        try SubtitledLadder.multivariant(
             folder, bandwidth: peak + peak / 20, average: video.average + SubtitledLadder.subtitleRate)
         let report = try await SubtitledLadder.report(folder)
         let findings = report.diagnostics.filter { Self.bandwidthRules.contains($0.rule) }
@@ -135,7 +135,7 @@ enum SubtitledLadder {
         let folder = try SubtitledLadder.make()
         let video = try await SubtitledLadder.videoRates(folder)
         let peak = video.peak + SubtitledLadder.subtitleRate, average = video.average + SubtitledLadder.subtitleRate
-        try SubtitledLadder.master(folder, bandwidth: peak + 1_000, average: average)
+        try SubtitledLadder.multivariant(folder, bandwidth: peak + 1_000, average: average)
         // bis-22 §4.4.6.2: BANDWIDTH is the peak. rfc8216 holds it to the bit; Apple allows 10 % (AS 1.27).
         let strict = try await SubtitledLadder.report(folder, profile: .rfc8216)
         let above = try #require(strict.diagnostics.first { $0.rule == "bandwidth-above-peak" })
@@ -148,7 +148,7 @@ enum SubtitledLadder {
     @Test func missingSubtitleSegmentIsReportedAndNoAdviceIsGiven() async throws {
         let folder = try SubtitledLadder.make(missing: 2)
         let video = try await SubtitledLadder.videoRates(folder)
-        try SubtitledLadder.master(
+        try SubtitledLadder.multivariant(
             folder, bandwidth: video.peak + 3 * SubtitledLadder.subtitleRate, average: video.average)
         let report = try await SubtitledLadder.report(folder)
         let unreadable = try #require(report.diagnostics.first { $0.rule == "segment-unreadable" })
@@ -165,7 +165,7 @@ enum SubtitledLadder {
     @Test func missingSubtitleSegmentStillProvesBandwidthTooLow() async throws {
         let folder = try SubtitledLadder.make(missing: 0)
         let video = try await SubtitledLadder.videoRates(folder)
-        try SubtitledLadder.master(folder, bandwidth: video.peak, average: video.average)
+        try SubtitledLadder.multivariant(folder, bandwidth: video.peak, average: video.average)
         let report = try await SubtitledLadder.report(folder)
         let below = try #require(report.diagnostics.first { $0.rule == "bandwidth-below-peak" })
         #expect(below.message.contains("measured 7 of 8 segments, so the real peak may be higher"))
@@ -175,7 +175,7 @@ enum SubtitledLadder {
         let folder = try SubtitledLadder.make()
         try FileManager.default.removeItem(atPath: folder.path("subs/en.m3u8"))
         let video = try await SubtitledLadder.videoRates(folder)
-        try SubtitledLadder.master(
+        try SubtitledLadder.multivariant(
             folder, bandwidth: video.peak * 8 / 10, average: video.average + 2 * SubtitledLadder.subtitleRate)
         let report = try await SubtitledLadder.report(folder)
         #expect(report.diagnostics.contains { $0.rule == "playlist-unreadable" })
@@ -191,7 +191,7 @@ enum SubtitledLadder {
         let folder = try SubtitledLadder.make()
         try folder.write(Data("1\n00:00:01,000 --> 00:00:02,000\nan SRT cue\n".utf8), to: "subs/en1.vtt")
         let video = try await SubtitledLadder.videoRates(folder)
-        try SubtitledLadder.master(folder, bandwidth: video.peak, average: video.average)
+        try SubtitledLadder.multivariant(folder, bandwidth: video.peak, average: video.average)
         let report = try await SubtitledLadder.report(folder)
         let unreadable = try #require(report.diagnostics.first { $0.rule == "segment-unreadable" })
         #expect(unreadable.location?.line == 7)
@@ -202,7 +202,7 @@ enum SubtitledLadder {
         // Their cue times are not the stream's timestamps: no rule compares them.
         let folder = try SubtitledLadder.make()
         let video = try await SubtitledLadder.videoRates(folder)
-        try SubtitledLadder.master(
+        try SubtitledLadder.multivariant(
             folder, bandwidth: video.peak + SubtitledLadder.subtitleRate,
             average: video.average + SubtitledLadder.subtitleRate)
         let report = try await SubtitledLadder.report(folder)
@@ -230,7 +230,7 @@ enum SubtitledLadder {
     }
 
     /// The multivariant playlist of `imscStream` with CODECS as given.
-    static func imscMaster(_ folder: TemporaryFolder, codecs: String) throws {
+    static func imscMultivariant(_ folder: TemporaryFolder, codecs: String) throws {
         let text =
             "#EXTM3U\n#EXT-X-VERSION:7\n#EXT-X-INDEPENDENT-SEGMENTS\n"
             + "#EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID=\"subs\",NAME=\"English\",LANGUAGE=\"en\",URI=\"subs/imsc.m3u8\"\n"
@@ -240,12 +240,12 @@ enum SubtitledLadder {
 
     @Test func codecsMustNameIMSCSubtitleRenditions() async throws {
         let folder = try Self.imscStream()
-        try Self.imscMaster(folder, codecs: "avc1.64000b,mp4a.40.2")
+        try Self.imscMultivariant(folder, codecs: "avc1.64000b,mp4a.40.2")
         let video = try #require(try await SubtitledLadder.report(folder, profile: .rfc8216).variants.first)
         // The video and audio as the segments hold them, so that only the subtitles are missing.
         let audioVideo = video.codecs.detected.filter { !$0.hasPrefix("stpp") }
         #expect(video.codecs.detected.contains("stpp"))
-        try Self.imscMaster(folder, codecs: audioVideo.joined(separator: ","))
+        try Self.imscMultivariant(folder, codecs: audioVideo.joined(separator: ","))
         let report = try await SubtitledLadder.report(folder, profile: .rfc8216)
         let mismatch = try #require(report.diagnostics.first { $0.rule == "codecs-mismatch" })
         #expect(mismatch.severity == .error)
@@ -255,7 +255,7 @@ enum SubtitledLadder {
         // The IMSC segment is read as what it is: no unreadable segment, no finding on it.
         #expect(!report.diagnostics.contains { $0.location?.uri.hasSuffix("subs/imsc.m3u8") == true })
 
-        try Self.imscMaster(folder, codecs: (audioVideo + ["stpp.ttml.im1t"]).joined(separator: ","))
+        try Self.imscMultivariant(folder, codecs: (audioVideo + ["stpp.ttml.im1t"]).joined(separator: ","))
         let declared = try await SubtitledLadder.report(folder, profile: .rfc8216)
         #expect(
             !declared.diagnostics.contains { $0.rule == "codecs-mismatch" }, "\(declared.diagnostics.map(\.message))")

@@ -9,8 +9,8 @@ import Testing
     /// A variant without CODECS: a codecs-missing warning at its EXT-X-STREAM-INF line.
     static let bare = "#EXT-X-STREAM-INF:BANDWIDTH=48000\na.m3u8\n"
 
-    static func check(_ master: String, playlistOnly: Bool = true) async throws -> CheckReport {
-        let stream = try TemporaryFolder(["master.m3u8": master, "a.m3u8": media])
+    static func check(_ multivariant: String, playlistOnly: Bool = true) async throws -> CheckReport {
+        let stream = try TemporaryFolder(["master.m3u8": multivariant, "a.m3u8": media])
         return try await Checker(configuration: CheckConfiguration(playlistOnly: playlistOnly)).check(
             stream.path("master.m3u8"))
     }
@@ -111,15 +111,15 @@ import Testing
     /// finding, a binary search over a rule's regions), so 40 000 directives are checked in one
     /// pass. Each region excuses the one variant inside it.
     @Test func fortyThousandDirectivesExcuseWhatTheyCover() async throws {
-        var master = "#EXTM3U\n"
+        var multivariant = "#EXTM3U\n"
         for index in 0..<10_000 {
-            master +=
+            multivariant +=
                 index.isMultiple(of: 2)
                 ? "# hlscheck-disable codecs-missing\n" + Self.bare + "# hlscheck-enable codecs-missing\n"
                 : "# hlscheck-disable-next-line codecs-missing\n# hlscheck-disable-next-line all\n" + Self.bare
         }
-        master += Self.bare
-        let report = try await Self.check(master)
+        multivariant += Self.bare
+        let report = try await Self.check(multivariant)
         let codecs = report.diagnostics.filter { $0.rule == "codecs-missing" }
         #expect(codecs.count == 10_001)
         #expect(codecs.filter(\.suppressed).count == 10_000)

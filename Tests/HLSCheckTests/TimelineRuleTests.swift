@@ -8,7 +8,7 @@ import Testing
 /// streams nobody here made are bent: a lost packet, counters of another muxer run, a restart
 /// without EXT-X-DISCONTINUITY, a variant on another clock, a segment cut between keyframes.
 @Suite struct TimelineRuleTests {
-    static let master = "#EXTM3U\n" + MediaFixtures.v0 + MediaFixtures.audio
+    static let multivariant = "#EXTM3U\n" + MediaFixtures.v0 + MediaFixtures.audio
 
     func file(_ folder: TemporaryFolder, _ name: String) throws -> [UInt8] {
         [UInt8](try Data(contentsOf: URL(fileURLWithPath: folder.path(name))))
@@ -36,7 +36,7 @@ import Testing
     }
 
     @Test func theSampleHasContinuousCountersAlignedVariantsAndKeyframeStarts() async throws {
-        let report = try await check(try MediaFixtures.sampleStream(master: Self.master))
+        let report = try await check(try MediaFixtures.sampleStream(multivariant: Self.multivariant))
         let timeline: Set = [
             "continuity-error", "discontinuity-missing", "timestamps-misaligned",
             "segment-starts-without-keyframe", "target-duration-inconsistent",
@@ -45,7 +45,7 @@ import Testing
     }
 
     @Test func flagsAPacketLostInsideASegment() async throws {
-        let stream = try MediaFixtures.sampleStream(master: Self.master)
+        let stream = try MediaFixtures.sampleStream(multivariant: Self.multivariant)
         var segment = try file(stream, "v0/seg1.ts")
         let pid = busiestPID(segment)
         // Drop the 40th packet of that PID: its counter gap is what a lost packet looks like.
@@ -67,7 +67,7 @@ import Testing
 
     @Test(arguments: [false, true])
     func flagsCountersOfAnotherMuxerRunAtAJoinUnlessADiscontinuityIsMarked(_ marked: Bool) async throws {
-        let stream = try MediaFixtures.sampleStream(master: Self.master)
+        let stream = try MediaFixtures.sampleStream(multivariant: Self.multivariant)
         // Every counter of the last segment moved by 5: continuous inside, broken at the join.
         var segment = try file(stream, "audio/seg2.ts")
         for offset in stride(from: 0, to: segment.count, by: 188) where segment[offset] == 0x47 {
@@ -95,7 +95,7 @@ import Testing
 
     @Test(arguments: [false, true])
     func flagsTimestampsThatRestartWithoutDiscontinuity(_ marked: Bool) async throws {
-        let stream = try MediaFixtures.sampleStream(master: Self.master)
+        let stream = try MediaFixtures.sampleStream(multivariant: Self.multivariant)
         // The third segment is the first one again: its timestamps go back 12 s.
         let playlist = try String(contentsOfFile: stream.path("audio/index.m3u8"), encoding: .utf8)
         var edited = playlist.replacingOccurrences(of: "seg2.ts", with: "seg0.ts")
@@ -124,7 +124,7 @@ import Testing
         // ffmpeg's TS variants start at 1.4 s (126 000 at 90 kHz); a packed-audio variant whose
         // PRIV timestamps start at 0 is 1.4 s off.
         let stream = try MediaFixtures.sampleStream(
-            master: Self.master
+            multivariant: Self.multivariant
                 + "#EXT-X-STREAM-INF:BANDWIDTH=60000,CODECS=\"mp4a.40.2\"\npacked/index.m3u8\n")
         let segment = try MediaFixtures.packedSegment(timestamp: timestamp)
         try write(segment, stream, "packed/seg0.aac")
@@ -147,7 +147,7 @@ import Testing
     /// bis-22 §4.4.3.2 lets media sequence numbers differ between playlists: the same content
     /// numbered one higher in the audio playlist is aligned, not a jump.
     @Test func alignsAVODStreamByItsFirstSegmentsNotBySequenceNumber() async throws {
-        let stream = try MediaFixtures.sampleStream(master: Self.master)
+        let stream = try MediaFixtures.sampleStream(multivariant: Self.multivariant)
         let playlist = try String(contentsOfFile: stream.path("audio/index.m3u8"), encoding: .utf8)
         try stream.write(
             Data(playlist.replacingOccurrences(of: "#EXT-X-MEDIA-SEQUENCE:0", with: "#EXT-X-MEDIA-SEQUENCE:1").utf8),
@@ -159,7 +159,7 @@ import Testing
     /// Live playlists hold different windows: the segments of one date are the same content.
     @Test(arguments: [false, true])
     func alignsLivePlaylistsByDate(_ shifted: Bool) async throws {
-        let stream = try MediaFixtures.sampleStream(master: Self.master)
+        let stream = try MediaFixtures.sampleStream(multivariant: Self.multivariant)
         // The video window starts at seg0, the audio window one segment later, numbered 7.
         let video = try String(contentsOfFile: stream.path("v0/index.m3u8"), encoding: .utf8)
             .replacingOccurrences(of: "#EXT-X-PLAYLIST-TYPE:VOD\n", with: "").replacingOccurrences(
@@ -190,7 +190,7 @@ import Testing
     }
 
     @Test func flagsASegmentCutBetweenKeyframesAndOneWithoutItsParameterSets() async throws {
-        let stream = try MediaFixtures.sampleStream(master: Self.master)
+        let stream = try MediaFixtures.sampleStream(multivariant: Self.multivariant)
         // seg1 starts at a keyframe whose SPS and PPS are renamed away (NAL type 7/8 → 6).
         var segment = try file(stream, "v0/seg1.ts")
         for pattern: [UInt8] in [[0, 0, 1, 0x67], [0, 0, 1, 0x68]] {

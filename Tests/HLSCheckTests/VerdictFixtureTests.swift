@@ -10,7 +10,7 @@ import Testing
     {
         var configuration = CheckConfiguration()
         profile.configure(&configuration)
-        return try await Checker(configuration: configuration).check(VerdictFixtures.master(folder, name))
+        return try await Checker(configuration: configuration).check(VerdictFixtures.multivariant(folder, name))
     }
 
     func variant(_ report: CheckReport, _ uri: String) throws -> VariantSummary {

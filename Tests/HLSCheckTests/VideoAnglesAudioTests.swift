@@ -31,7 +31,7 @@ import Testing
     }
 
     /// A multivariant playlist over the angles `stage/` and `crowd/` and the audio rendition `audio/`.
-    static func master(_ folder: TemporaryFolder) throws -> String {
+    static func multivariant(_ folder: TemporaryFolder) throws -> String {
         let text = """
             #EXTM3U
             #EXT-X-VERSION:3
@@ -61,7 +61,7 @@ import Testing
         try Self.encode(folder, "stage", pattern: "testsrc2", audio: true)
         try Self.encode(folder, "crowd", pattern: "smptebars", audio: true)
         try Self.encode(folder, "audio", pattern: "", video: false, audio: true)
-        let found = try await Self.findings(try Self.master(folder))
+        let found = try await Self.findings(try Self.multivariant(folder))
         #expect(
             found.compactMap(\.location?.uri).sorted()
                 == [folder.path("crowd/index.m3u8"), folder.path("stage/index.m3u8")], "\(found)")
@@ -88,7 +88,7 @@ import Testing
         try Self.encode(folder, "stage", pattern: "testsrc2", audio: false)
         try Self.encode(folder, "crowd", pattern: "smptebars", audio: false)
         try Self.encode(folder, "audio", pattern: "", video: false, audio: true)
-        let found = try await Self.findings(try Self.master(folder))
+        let found = try await Self.findings(try Self.multivariant(folder))
         #expect(found.isEmpty, "\(found)")
     }
 }

@@ -15,7 +15,7 @@ enum Ladder: String, CaseIterable, CustomStringConvertible {
 
     var description: String { rawValue }
 
-    /// The media playlist the audio comes from, relative to the master.
+    /// The media playlist the audio comes from, relative to the multivariant playlist.
     var audioPlaylist: String {
         switch self {
         case .tsMuxed, .tsDiscontinuity, .fmp4Muxed: return "video/index.m3u8"
@@ -74,8 +74,8 @@ enum Ladder: String, CaseIterable, CustomStringConvertible {
         """#
 
     /// Writes the ladder, `seconds` long in 2-second segments, into `folder/stream` and returns
-    /// its master, with BANDWIDTH and AVERAGE-BANDWIDTH set to what the checker measures (so the
-    /// source itself checks clean).
+    /// its multivariant playlist, with BANDWIDTH and AVERAGE-BANDWIDTH set to what the checker
+    /// measures (so the source itself checks clean).
     func make(in folder: TemporaryFolder, seconds: Int = 6) async throws -> String {
         let stream = folder.url.appendingPathComponent("stream")
         try FileManager.default.createDirectory(at: stream, withIntermediateDirectories: true)
@@ -93,14 +93,14 @@ enum Ladder: String, CaseIterable, CustomStringConvertible {
                 timestamp += Int64(frames * 1024) * 90_000 / 48_000
             }
         }
-        let master = stream.appendingPathComponent("master.m3u8").path
-        let analysis = try await Checker(configuration: CheckConfiguration()).analyse(master)
+        let multivariant = stream.appendingPathComponent("master.m3u8").path
+        let analysis = try await Checker(configuration: CheckConfiguration()).analyse(multivariant)
         let variant = try #require(analysis.variants.first)
         let peak = try #require(variant.measuredPeakBitrate), average = try #require(variant.measuredAverageBitrate)
-        let text = try String(contentsOfFile: master, encoding: .utf8)
+        let text = try String(contentsOfFile: multivariant, encoding: .utf8)
             .replacingOccurrences(of: "BANDWIDTH=1,", with: "BANDWIDTH=\(peak),AVERAGE-BANDWIDTH=\(average),")
-        try Data(text.utf8).write(to: URL(fileURLWithPath: master))
-        return master
+        try Data(text.utf8).write(to: URL(fileURLWithPath: multivariant))
+        return multivariant
     }
 }
 
@@ -186,9 +186,10 @@ func playlistEntries(_ playlist: String) throws -> (extinf: [String], files: [St
 @Suite(.serialized) struct AddAudioOnlyTests {
     static let frame = 1024.0 / 48_000
 
-    func request(_ master: String, output: String, poster: String = "poster.jpg") throws -> AudioOnlyRequest {
+    func request(_ multivariant: String, output: String, poster: String = "poster.jpg") throws -> AudioOnlyRequest {
         AudioOnlyRequest(
-            input: master, poster: try Poster(image: fixture(poster)), posterName: poster, destination: .folder(output))
+            input: multivariant, poster: try Poster(image: fixture(poster)), posterName: poster,
+            destination: .folder(output))
     }
 
     /// Every file under `folder`, relative, with its bytes.
@@ -208,12 +209,12 @@ func playlistEntries(_ playlist: String) throws -> (extinf: [String], files: [St
     @Test(arguments: Ladder.allCases)
     func addsAnAlignedVariantWithinBudgetThatChecksClean(_ ladder: Ladder) async throws {
         let folder = try TemporaryFolder()
-        let master = try await ladder.make(in: folder)
-        let inputFolder = (master as NSString).deletingLastPathComponent
+        let multivariant = try await ladder.make(in: folder)
+        let inputFolder = (multivariant as NSString).deletingLastPathComponent
         let before = try files(under: inputFolder)
         let output = folder.path("out")
 
-        let outcome = try await AudioOnlyVariantBuilder(request(master, output: output)).run()
+        let outcome = try await AudioOnlyVariantBuilder(request(multivariant, output: output)).run()
         #expect(outcome.action == .added)
         let verification = try #require(outcome.verification)
         #expect(verification.diagnostics.filter { $0.severity >= .warning }.isEmpty, "\(verification.diagnostics)")
@@ -227,7 +228,7 @@ func playlistEntries(_ playlist: String) throws -> (extinf: [String], files: [St
         #expect(variant.artwork?.segmentsWithArtwork == 3 + (ladder == .tsDiscontinuity ? 1 : 0))
         #expect(variant.codecs.detected == ["mp4a.40.2"])
 
-        // The master: the input's bytes, then the new variant; CODECS as detected.
+        // The multivariant playlist: the input's bytes, then the new variant; CODECS as detected.
         let written = [UInt8](try Data(contentsOf: URL(fileURLWithPath: outcome.output)))
         let original = try #require(before["master.m3u8"])
         #expect(written.starts(with: original))
@@ -349,12 +350,12 @@ func playlistEntries(_ playlist: String) throws -> (extinf: [String], files: [St
     /// re-check finds the variants aligned.
     @Test func keepsTheAudioStartOfAMuxedFMP4Source() async throws {
         let folder = try TemporaryFolder()
-        let master = try await Ladder.fmp4Muxed.make(in: folder)
-        let outcome = try await AudioOnlyVariantBuilder(request(master, output: folder.path("out"))).run()
+        let multivariant = try await Ladder.fmp4Muxed.make(in: folder)
+        let outcome = try await AudioOnlyVariantBuilder(request(multivariant, output: folder.path("out"))).run()
         let verification = try #require(outcome.verification)
         #expect(
             !verification.diagnostics.contains { $0.rule == "timestamps-misaligned" }, "\(verification.diagnostics)")
-        let inputFolder = (master as NSString).deletingLastPathComponent
+        let inputFolder = (multivariant as NSString).deletingLastPathComponent
         let outputFolder = (outcome.output as NSString).deletingLastPathComponent
         let variantURI = try #require(outcome.variantURI)
         let source = try playlistEntries(
@@ -396,15 +397,15 @@ func playlistEntries(_ playlist: String) throws -> (extinf: [String], files: [St
         return Double(timestamp.pts90k) / 90_000
     }
 
-    @Test func aSecondRunDoesNothingForceRebuildsAndRemoveRestoresTheMaster() async throws {
+    @Test func aSecondRunDoesNothingForceRebuildsAndRemoveRestoresTheMultivariantPlaylist() async throws {
         let folder = try TemporaryFolder()
-        let master = try await Ladder.tsRendition.make(in: folder)
-        let original = try Data(contentsOf: URL(fileURLWithPath: master))
-        var request = try request(master, output: folder.path("unused"))
+        let multivariant = try await Ladder.tsRendition.make(in: folder)
+        let original = try Data(contentsOf: URL(fileURLWithPath: multivariant))
+        var request = try request(multivariant, output: folder.path("unused"))
         request.destination = .inPlace
         let first = try await AudioOnlyVariantBuilder(request).run()
         #expect(first.action == .added)
-        let stream = (master as NSString).deletingLastPathComponent
+        let stream = (multivariant as NSString).deletingLastPathComponent
         let afterFirst = try files(under: stream)
 
         let second = try await AudioOnlyVariantBuilder(request).run()
@@ -416,7 +417,7 @@ func playlistEntries(_ playlist: String) throws -> (extinf: [String], files: [St
         let rebuilt = try await AudioOnlyVariantBuilder(request).run()
         #expect(rebuilt.action == .rebuilt)
         #expect(rebuilt.audioBitRate == 24_000)
-        let text = try String(contentsOfFile: master, encoding: .utf8)
+        let text = try String(contentsOfFile: multivariant, encoding: .utf8)
         #expect(text.components(separatedBy: "\naudio-only/").count == 2, "one variant of ours: \(text)")
         // The first build's files are gone; only the rebuilt variant's remain.
         let ours = try FileManager.default.contentsOfDirectory(
@@ -428,7 +429,7 @@ func playlistEntries(_ playlist: String) throws -> (extinf: [String], files: [St
         request.poster = nil
         let removed = try await AudioOnlyVariantBuilder(request).run()
         #expect(removed.action == .removed)
-        #expect(try Data(contentsOf: URL(fileURLWithPath: master)) == original)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: multivariant)) == original)
         #expect(
             try FileManager.default.contentsOfDirectory(
                 atPath: (stream as NSString).appendingPathComponent("audio-only")
@@ -438,13 +439,13 @@ func playlistEntries(_ playlist: String) throws -> (extinf: [String], files: [St
 
     @Test func namesTheVariantsItCouldNotReadInsteadOfSayingThereIsNoAudio() async throws {
         let folder = try TemporaryFolder()
-        let master = try await Ladder.tsMuxed.make(in: folder)
+        let multivariant = try await Ladder.tsMuxed.make(in: folder)
         // The same variant named from a subfolder: it lies outside that playlist's root.
-        let stream = (master as NSString).deletingLastPathComponent
+        let stream = (multivariant as NSString).deletingLastPathComponent
         let outside = (stream as NSString).appendingPathComponent("sub/master.m3u8")
         try FileManager.default.createDirectory(
             atPath: (outside as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        let text = try String(contentsOfFile: master, encoding: .utf8)
+        let text = try String(contentsOfFile: multivariant, encoding: .utf8)
         try text.replacingOccurrences(of: "\nvideo/index.m3u8", with: "\n../video/index.m3u8")
             .write(toFile: outside, atomically: true, encoding: .utf8)
         let output = folder.path("out")
@@ -462,10 +463,11 @@ func playlistEntries(_ playlist: String) throws -> (extinf: [String], files: [St
 
     @Test func refusesWithTheNumbersWhenAudioAndPosterCannotFit() async throws {
         let folder = try TemporaryFolder()
-        let master = try await Ladder.tsMuxed.make(in: folder)
+        let multivariant = try await Ladder.tsMuxed.make(in: folder)
         let output = folder.path("out")
         do {
-            _ = try await AudioOnlyVariantBuilder(request(master, output: output, poster: "poster-large.jpg")).run()
+            _ = try await AudioOnlyVariantBuilder(request(multivariant, output: output, poster: "poster-large.jpg"))
+                .run()
             Issue.record("a 22 KB poster in 2-second segments cannot fit 64 kbit/s")
         } catch let error as EmbedError {
             #expect(
@@ -474,7 +476,7 @@ func playlistEntries(_ playlist: String) throws -> (extinf: [String], files: [St
         }
         #expect(!FileManager.default.fileExists(atPath: output))
 
-        var fitting = try request(master, output: output, poster: "poster-large.jpg")
+        var fitting = try request(multivariant, output: output, poster: "poster-large.jpg")
         fitting.fit = true
         let outcome = try await AudioOnlyVariantBuilder(fitting).run()
         #expect(outcome.fittedImage != nil)

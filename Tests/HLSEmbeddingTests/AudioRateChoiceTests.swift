@@ -10,11 +10,11 @@ import Testing
 @Suite(.serialized) struct AudioRateChoiceTests {
     @Test func choosesTheHighestRungThatFitsWithThePosterAndSaysWhatTheNextNeeded() async throws {
         let folder = try TemporaryFolder()
-        let master = try await RuntLadder().make(in: folder)
+        let multivariant = try await RuntLadder().make(in: folder)
         let poster = try samplePoster()
         #expect((6_000...7_000).contains(poster.data.count))
         let request = AudioOnlyRequest(
-            input: master, poster: poster, posterName: "poster.jpg", destination: .folder(folder.path("out")))
+            input: multivariant, poster: poster, posterName: "poster.jpg", destination: .folder(folder.path("out")))
         let outcome = try await AudioOnlyVariantBuilder(request).run()
         let rate = try #require(outcome.audioBitRate)
         #expect([32_000, 40_000, 48_000, 56_000].contains(rate), "\(rate)")

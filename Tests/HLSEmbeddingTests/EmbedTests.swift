@@ -7,7 +7,7 @@ import TestSupport
 import Testing
 
 /// A private copy of a bundled sample, so a test can write next to it or over it.
-func sampleCopy(_ name: String) throws -> (folder: TemporaryFolder, master: String) {
+func sampleCopy(_ name: String) throws -> (folder: TemporaryFolder, multivariant: String) {
     let folder = try TemporaryFolder()
     let source = PackageRoot.url.appendingPathComponent("Samples")
     // packed-audio references ../compliant: copy both, as they sit in Samples/.
@@ -23,7 +23,7 @@ func sampleCopy(_ name: String) throws -> (folder: TemporaryFolder, master: Stri
 /// `index.m3u8`, and `NAME/master.m3u8` names it as one variant of `codecs`.
 func generatedAudioOnlyStream(
     _ name: String, sine: String, codecs: String, encode: (_ audio: String) -> [String]
-) throws -> (folder: TemporaryFolder, master: String) {
+) throws -> (folder: TemporaryFolder, multivariant: String) {
     let folder = try TemporaryFolder()
     let audio = folder.path("\(name)/audio")
     try FileManager.default.createDirectory(atPath: audio, withIntermediateDirectories: true)
@@ -67,12 +67,13 @@ func segmentFiles(of playlist: String) throws -> [String] {
     func embedsThePosterInEverySegmentAndTheResultChecksClean(
         _ sample: String, _ pattern: String, _ container: ContainerKind
     ) async throws {
-        let (folder, master) = try sampleCopy(sample)
+        let (folder, multivariant) = try sampleCopy(sample)
         let image = try fixture("poster.jpg")
         let output = folder.path("out")
         let outcome = try await PosterEmbedder(
             EmbedRequest(
-                input: master, poster: try Poster(image: image), posterName: "poster.jpg", destination: .folder(output))
+                input: multivariant, poster: try Poster(image: image), posterName: "poster.jpg",
+                destination: .folder(output))
         ).run()
         #expect(outcome.verification.diagnostics.isEmpty, "\(outcome.verification.diagnostics)")
         let audio = try #require(outcome.verification.variants.first { $0.audioOnly })
@@ -94,13 +95,13 @@ func segmentFiles(of playlist: String) throws -> [String] {
     }
 
     @Test func playlistsChangeOnlyInTheRecomputedAttributes() async throws {
-        let (folder, master) = try sampleCopy("compliant")
+        let (folder, multivariant) = try sampleCopy("compliant")
         let outcome = try await PosterEmbedder(
             EmbedRequest(
-                input: master, poster: try Poster(image: fixture("poster.jpg")), posterName: "poster.jpg",
+                input: multivariant, poster: try Poster(image: fixture("poster.jpg")), posterName: "poster.jpg",
                 destination: .folder(folder.path("out")))
         ).run()
-        let before = try String(contentsOfFile: master, encoding: .utf8).split(
+        let before = try String(contentsOfFile: multivariant, encoding: .utf8).split(
             separator: "\n", omittingEmptySubsequences: false)
         let after = try String(contentsOfFile: outcome.output, encoding: .utf8).split(
             separator: "\n", omittingEmptySubsequences: false)
@@ -133,19 +134,19 @@ func segmentFiles(of playlist: String) throws -> [String] {
 
     @Test(arguments: ["compliant", "packed-audio", "fmp4"])
     func embeddingAgainChangesNothingAndRemovingLeavesNoTrace(_ sample: String) async throws {
-        let (folder, master) = try sampleCopy(sample)
+        let (folder, multivariant) = try sampleCopy(sample)
         let poster = try Poster(image: fixture("poster.jpg"))
         func embed(_ input: String, _ poster: Poster?, into name: String) async throws -> EmbedOutcome {
             try await PosterEmbedder(
                 EmbedRequest(input: input, poster: poster, posterName: "p", destination: .folder(folder.path(name)))
             ).run()
         }
-        let once = try await embed(master, poster, into: "once")
+        let once = try await embed(multivariant, poster, into: "once")
         let twice = try await embed(once.output, poster, into: "twice")
         #expect(try snapshot(folder.path("once")) == snapshot(folder.path("twice")))
         // The samples already carry a poster: removing it from them and from our re-embedded
         // copy must give the same poster-free stream.
-        let removedOriginal = try await embed(master, nil, into: "removed-original")
+        let removedOriginal = try await embed(multivariant, nil, into: "removed-original")
         let removedOurs = try await embed(twice.output, nil, into: "removed-ours")
         #expect(removedOurs.verification.variants.allSatisfy { $0.artwork == nil })
         #expect(try snapshot(folder.path("removed-original")) == snapshot(folder.path("removed-ours")))
@@ -153,20 +154,21 @@ func segmentFiles(of playlist: String) throws -> [String] {
     }
 
     @Test func refusesAPosterThatBlowsTheBudgetWithTheNumbersAndWritesNothing() async throws {
-        let (folder, master) = try sampleCopy("compliant")
+        let (folder, multivariant) = try sampleCopy("compliant")
         let image = try fixture("poster-large.jpg")
         let output = folder.path("out")
         do {
             _ = try await PosterEmbedder(
                 EmbedRequest(
-                    input: master, poster: try Poster(image: image), posterName: "poster-large.jpg",
+                    input: multivariant, poster: try Poster(image: image), posterName: "poster-large.jpg",
                     destination: .folder(output),
                     configuration: CheckConfiguration(audioOnlyBudget: 48_000))
             ).run()
             Issue.record("expected a refusal")
         } catch let error as EmbedError {
             // Exact bytes, and the very number the check gives for the same budget.
-            let check = try await Checker(configuration: CheckConfiguration(audioOnlyBudget: 48_000)).check(master)
+            let check = try await Checker(configuration: CheckConfiguration(audioOnlyBudget: 48_000)).check(
+                multivariant)
             let fits = try #require(check.variants.first { $0.audioOnly }?.largestPosterBytes)
             #expect(error.description.contains("poster-large.jpg is \(image.count) bytes"))
             #expect(error.description.contains("audio/index.m3u8 would peak at "))
@@ -196,17 +198,17 @@ func segmentFiles(of playlist: String) throws -> [String] {
     /// embed, one byte more is refused with that same number, and --fit stays within it.
     @Test(arguments: ["compliant", "packed-audio", "fmp4"])
     func theLargestPosterTheCheckNamesFitsToTheByte(_ sample: String) async throws {
-        let (folder, master) = try sampleCopy(sample)
+        let (folder, multivariant) = try sampleCopy(sample)
         let budget = 56_000
         let configuration = CheckConfiguration(audioOnlyBudget: budget)
-        let check = try await Checker(configuration: configuration).check(master)
+        let check = try await Checker(configuration: configuration).check(multivariant)
         let fits = try #require(check.variants.first { $0.audioOnly }?.largestPosterBytes)
         let image = try fixture("poster.jpg")
         try #require(fits > image.count + 8, "the sample leaves room for a poster at \(budget) bit/s")
 
         let exact = try await PosterEmbedder(
             EmbedRequest(
-                input: master, poster: try Poster(image: Self.padded(image, to: fits)), posterName: "exact.jpg",
+                input: multivariant, poster: try Poster(image: Self.padded(image, to: fits)), posterName: "exact.jpg",
                 destination: .folder(folder.path("exact")), configuration: configuration)
         ).run()
         let audio = try #require(exact.verification.variants.first { $0.audioOnly })
@@ -217,7 +219,7 @@ func segmentFiles(of playlist: String) throws -> [String] {
         await #expect(throws: EmbedError.self) {
             _ = try await PosterEmbedder(
                 EmbedRequest(
-                    input: master, poster: try Poster(image: Self.padded(image, to: fits + 1)),
+                    input: multivariant, poster: try Poster(image: Self.padded(image, to: fits + 1)),
                     posterName: "one-more.jpg",
                     destination: .folder(folder.path("one-more")), configuration: configuration)
             ).run()
@@ -225,7 +227,7 @@ func segmentFiles(of playlist: String) throws -> [String] {
         do {
             _ = try await PosterEmbedder(
                 EmbedRequest(
-                    input: master, poster: try Poster(image: Self.padded(image, to: fits + 1)),
+                    input: multivariant, poster: try Poster(image: Self.padded(image, to: fits + 1)),
                     posterName: "one-more.jpg",
                     destination: .folder(folder.path("one-more")), configuration: configuration)
             ).run()
@@ -241,7 +243,8 @@ func segmentFiles(of playlist: String) throws -> [String] {
         let folder = try VerdictFixtures.make("double-count")
         let outcome = try await PosterEmbedder(
             EmbedRequest(
-                input: VerdictFixtures.master(folder, "double-count"), poster: try Poster(image: fixture("poster.jpg")),
+                input: VerdictFixtures.multivariant(folder, "double-count"),
+                poster: try Poster(image: fixture("poster.jpg")),
                 posterName: "poster.jpg", destination: .folder(folder.path("out")))
         ).run()
         let audio = try #require(outcome.verification.variants.first { $0.uri == "audio/index.m3u8" })
@@ -258,10 +261,11 @@ func segmentFiles(of playlist: String) throws -> [String] {
     }
 
     @Test func forceWritesOverBudgetAndTheRecheckSaysSo() async throws {
-        let (folder, master) = try sampleCopy("compliant")
+        let (folder, multivariant) = try sampleCopy("compliant")
         let outcome = try await PosterEmbedder(
             EmbedRequest(
-                input: master, poster: try Poster(image: fixture("poster-large.jpg")), posterName: "poster-large.jpg",
+                input: multivariant, poster: try Poster(image: fixture("poster-large.jpg")),
+                posterName: "poster-large.jpg",
                 destination: .folder(folder.path("out")), force: true,
                 configuration: CheckConfiguration(audioOnlyBudget: 48_000))
         ).run()
@@ -270,10 +274,11 @@ func segmentFiles(of playlist: String) throws -> [String] {
     }
 
     @Test func fitReencodesTheImageToTheLargestSizeWithinTheBudget() async throws {
-        let (folder, master) = try sampleCopy("compliant")
+        let (folder, multivariant) = try sampleCopy("compliant")
         let outcome = try await PosterEmbedder(
             EmbedRequest(
-                input: master, poster: try Poster(image: fixture("poster-large.jpg")), posterName: "poster-large.jpg",
+                input: multivariant, poster: try Poster(image: fixture("poster-large.jpg")),
+                posterName: "poster-large.jpg",
                 destination: .folder(folder.path("out")), fit: true,
                 configuration: CheckConfiguration(audioOnlyBudget: 48_000))
         ).run()
@@ -283,18 +288,18 @@ func segmentFiles(of playlist: String) throws -> [String] {
         #expect((audio.measuredPeakBitrate ?? .max) <= 48_000)
         #expect(audio.artwork?.mimeType == "image/jpeg")
         // Within the number the check gives for the original stream.
-        let check = try await Checker(configuration: CheckConfiguration(audioOnlyBudget: 48_000)).check(master)
+        let check = try await Checker(configuration: CheckConfiguration(audioOnlyBudget: 48_000)).check(multivariant)
         let fits = try #require(check.variants.first { $0.audioOnly }?.largestPosterBytes)
         #expect((audio.artwork?.maxBytes ?? .max) <= fits)
         #expect(outcome.verification.diagnostics.filter { $0.severity == .error }.isEmpty)
     }
 
     @Test func inPlaceRewritesTheStreamAndLeavesNothingOfTheRunBehind() async throws {
-        let (folder, master) = try sampleCopy("compliant")
+        let (folder, multivariant) = try sampleCopy("compliant")
         let image = try fixture("poster.png")
         let outcome = try await PosterEmbedder(
             EmbedRequest(
-                input: master, poster: try Poster(image: image), posterName: "poster.png", destination: .inPlace)
+                input: multivariant, poster: try Poster(image: image), posterName: "poster.png", destination: .inPlace)
         ).run()
         #expect(outcome.output.hasSuffix("compliant/master.m3u8"))
         let segments = try segmentFiles(of: folder.path("compliant/audio/index.m3u8"))
@@ -306,7 +311,7 @@ func segmentFiles(of playlist: String) throws -> [String] {
     }
 
     @Test func refusesEncryptedSegmentsBeforeWritingAnything() async throws {
-        let (folder, master) = try sampleCopy("compliant")
+        let (folder, multivariant) = try sampleCopy("compliant")
         let media = folder.path("compliant/audio/index.m3u8")
         let text = try String(contentsOfFile: media, encoding: .utf8)
             .replacingOccurrences(
@@ -316,7 +321,7 @@ func segmentFiles(of playlist: String) throws -> [String] {
         await #expect {
             _ = try await PosterEmbedder(
                 EmbedRequest(
-                    input: master, poster: try Poster(image: fixture("poster.jpg")), posterName: "p",
+                    input: multivariant, poster: try Poster(image: fixture("poster.jpg")), posterName: "p",
                     destination: .folder(folder.path("out")))
             ).run()
         } throws: { error in
@@ -330,7 +335,7 @@ func segmentFiles(of playlist: String) throws -> [String] {
         await #expect {
             _ = try await PosterEmbedder(
                 EmbedRequest(
-                    input: copy.master, poster: try Poster(image: fixture("poster.jpg")), posterName: "p",
+                    input: copy.multivariant, poster: try Poster(image: fixture("poster.jpg")), posterName: "p",
                     destination: .folder(copy.folder.path("out")), variants: ["v0/index.m3u8"])
             ).run()
         } throws: { error in
@@ -369,7 +374,7 @@ func segmentFiles(of playlist: String) throws -> [String] {
     }
 
     @Test func inPlaceKeepsModesOwnersLinksAndEveryOtherFile() async throws {
-        let (folder, master) = try sampleCopy("compliant")
+        let (folder, multivariant) = try sampleCopy("compliant")
         let audio = folder.path("compliant/audio")
         let manager = FileManager.default
         try manager.setAttributes([.posixPermissions: 0o750], ofItemAtPath: audio)
@@ -383,7 +388,7 @@ func segmentFiles(of playlist: String) throws -> [String] {
         try Data("draft".utf8).write(to: URL(fileURLWithPath: audio + "/drafts/a.ts"))
         let notesBefore = try Self.status(audio + "/notes.txt")
 
-        _ = try await Self.embed(master, .inPlace)
+        _ = try await Self.embed(multivariant, .inPlace)
 
         let segments = try segmentFiles(of: audio + "/index.m3u8")
         #expect(
@@ -433,12 +438,12 @@ func segmentFiles(of playlist: String) throws -> [String] {
     func refusesAnOutputThatIsInsideOrContainsTheInputEvenThroughALink(_ target: String, _ relation: String)
         async throws
     {
-        let (folder, master) = try sampleCopy("compliant")
+        let (folder, multivariant) = try sampleCopy("compliant")
         try FileManager.default.createSymbolicLink(
             atPath: folder.path("alias"), withDestinationPath: folder.path(target))
         let before = try snapshot(folder.path("compliant"))
         await #expect {
-            _ = try await Self.embed(master, .folder(folder.path("alias")))
+            _ = try await Self.embed(multivariant, .folder(folder.path("alias")))
         } throws: { error in
             "\(error)".contains("--output \(folder.path("alias")) \(relation)")
                 && "\(error)".contains("of the input stream")
@@ -447,13 +452,13 @@ func segmentFiles(of playlist: String) throws -> [String] {
     }
 
     @Test func refusesToWriteThroughALinkInsideTheOutputFolder() async throws {
-        let (folder, master) = try sampleCopy("compliant")
+        let (folder, multivariant) = try sampleCopy("compliant")
         let before = try snapshot(folder.path("compliant"))
         try FileManager.default.createDirectory(atPath: folder.path("out"), withIntermediateDirectories: false)
         try FileManager.default.createSymbolicLink(
             atPath: folder.path("out/audio"), withDestinationPath: folder.path("compliant/audio"))
         await #expect {
-            _ = try await Self.embed(master, .folder(folder.path("out")))
+            _ = try await Self.embed(multivariant, .folder(folder.path("out")))
         } throws: { error in
             "\(error)".contains("out/audio is a symbolic link: embed does not write through links")
         }
@@ -464,13 +469,13 @@ func segmentFiles(of playlist: String) throws -> [String] {
     }
 
     @Test func inPlaceRefusesToReplaceALinkedPlaylistBeforeWritingAnything() async throws {
-        let (folder, master) = try sampleCopy("compliant")
+        let (folder, multivariant) = try sampleCopy("compliant")
         let audio = folder.path("compliant/audio")
         try FileManager.default.moveItem(atPath: audio + "/index.m3u8", toPath: audio + "/real.m3u8")
         try FileManager.default.createSymbolicLink(atPath: audio + "/index.m3u8", withDestinationPath: "real.m3u8")
         let before = try snapshot(folder.path("compliant"))
         await #expect {
-            _ = try await Self.embed(master, .inPlace)
+            _ = try await Self.embed(multivariant, .inPlace)
         } throws: { error in
             "\(error)".contains("audio/index.m3u8 is a symbolic link; embed does not replace it")
         }
@@ -479,15 +484,15 @@ func segmentFiles(of playlist: String) throws -> [String] {
     }
 
     @Test func aFailureBeforeThePlaylistsAreSwappedTakesBackTheNewSegments() async throws {
-        let (folder, master) = try sampleCopy("compliant")
+        let (folder, multivariant) = try sampleCopy("compliant")
         // The name the third segment will get, taken by a file with other bytes.
-        let probe = try await Self.embed(master, .folder(folder.path("probe")))
+        let probe = try await Self.embed(multivariant, .folder(folder.path("probe")))
         let names = try segmentFiles(of: (probe.output as NSString).deletingLastPathComponent + "/audio/index.m3u8")
         let taken = folder.path("compliant/audio/" + (names[2] as NSString).lastPathComponent)
         try Data("someone else's".utf8).write(to: URL(fileURLWithPath: taken))
         let before = try snapshot(folder.path("compliant"))
         await #expect {
-            _ = try await Self.embed(master, .inPlace)
+            _ = try await Self.embed(multivariant, .inPlace)
         } throws: { error in
             "\(error)".contains("\(taken) exists with other content; embed does not overwrite it")
         }
@@ -497,7 +502,7 @@ func segmentFiles(of playlist: String) throws -> [String] {
     }
 
     @Test func theJournalOfAnInterruptedRunLeadsTheNextRunToRemoveItsLeftovers() async throws {
-        let (folder, master) = try sampleCopy("compliant")
+        let (folder, multivariant) = try sampleCopy("compliant")
         let audio = folder.path("compliant/audio")
         // What a run killed before swapping in its playlists leaves: a temporary file, a new
         // segment no playlist references, and its journal.
@@ -513,7 +518,8 @@ func segmentFiles(of playlist: String) throws -> [String] {
         try Data("mine".utf8).write(to: URL(fileURLWithPath: audio + "/.seg1.ts.hlscheck-embed-other.tmp"))
         let messages = Messages()
         var request = EmbedRequest(
-            input: master, poster: try Poster(image: fixture("poster.jpg")), posterName: "p", destination: .inPlace)
+            input: multivariant, poster: try Poster(image: fixture("poster.jpg")), posterName: "p",
+            destination: .inPlace)
         request.report = { messages.append($0) }
         _ = try await PosterEmbedder(request).run()
         #expect(messages.all == ["removed 2 leftovers of an interrupted run in \(folder.path("compliant"))"])
@@ -539,7 +545,7 @@ extension EmbedSafetyTests {
     /// Segments that are links to files elsewhere: read through, never written through.
     @Test(arguments: [false, true])
     func segmentsThatAreLinksAreReadThroughAndLeftAlone(_ inPlace: Bool) async throws {
-        let (folder, master) = try sampleCopy("compliant")
+        let (folder, multivariant) = try sampleCopy("compliant")
         let manager = FileManager.default
         try manager.createDirectory(atPath: folder.path("store"), withIntermediateDirectories: false)
         try manager.moveItem(atPath: folder.path("compliant/audio/seg1.ts"), toPath: folder.path("store/seg1.ts"))
@@ -549,7 +555,7 @@ extension EmbedSafetyTests {
         let stored = try snapshot(folder.path("store"))
 
         let outcome = try await Self.embed(
-            master, inPlace ? .inPlace : .folder(folder.path("out")), root: folder.url.path)
+            multivariant, inPlace ? .inPlace : .folder(folder.path("out")), root: folder.url.path)
 
         #expect(try snapshot(folder.path("store")) == stored, "the link's target is never written")
         let written = (outcome.output as NSString).deletingLastPathComponent + "/audio"
@@ -572,15 +578,15 @@ extension EmbedSafetyTests {
     /// in place and in the copy.
     @Test(arguments: [false, true])
     func segmentsSharedWithAPlaylistLeftAloneStay(_ inPlace: Bool) async throws {
-        let (folder, master) = try sampleCopy("compliant")
+        let (folder, multivariant) = try sampleCopy("compliant")
         let audio = folder.path("compliant/audio")
         try FileManager.default.copyItem(atPath: audio + "/index.m3u8", toPath: audio + "/same.m3u8")
         let text =
-            try String(contentsOfFile: master, encoding: .utf8)
+            try String(contentsOfFile: multivariant, encoding: .utf8)
             + "#EXT-X-STREAM-INF:BANDWIDTH=47133,CODECS=\"mp4a.40.2\"\naudio/same.m3u8\n"
-        try Data(text.utf8).write(to: URL(fileURLWithPath: master))
+        try Data(text.utf8).write(to: URL(fileURLWithPath: multivariant))
         var request = EmbedRequest(
-            input: master, poster: try Poster(image: fixture("poster.png")), posterName: "poster.png",
+            input: multivariant, poster: try Poster(image: fixture("poster.png")), posterName: "poster.png",
             destination: inPlace ? .inPlace : .folder(folder.path("out")), variants: ["audio/index.m3u8"])
         request.force = true
         let outcome = try await PosterEmbedder(request).run()
@@ -601,12 +607,12 @@ extension EmbedSafetyTests {
     /// Another run holding the folder of a media playlist this stream shares through `../`.
     @Test func inPlaceRefusesWhenAnotherRunHoldsTheFolderOfASharedMediaPlaylist() async throws {
         let (folder, _) = try sampleCopy("compliant")
-        let master = folder.path("other/master.m3u8")
+        let multivariant = folder.path("other/master.m3u8")
         try FileManager.default.createDirectory(atPath: folder.path("other"), withIntermediateDirectories: false)
         try Data(
             "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=47133,CODECS=\"mp4a.40.2\"\n../compliant/audio/index.m3u8\n".utf8
         )
-        .write(to: URL(fileURLWithPath: master))
+        .write(to: URL(fileURLWithPath: multivariant))
         let lockPath = folder.path("compliant/audio/.hlscheck-embed.lock")
         let descriptor = open(lockPath, O_RDWR | O_CREAT, 0o644)
         #expect(flock(descriptor, LOCK_EX) == 0)
@@ -614,7 +620,7 @@ extension EmbedSafetyTests {
         defer { close(descriptor) }
         let before = try snapshot(folder.path("compliant"))
         await #expect {
-            _ = try await Self.embed(master, .inPlace, root: folder.url.path)
+            _ = try await Self.embed(multivariant, .inPlace, root: folder.url.path)
         } throws: { error in
             "\(error)".contains("another hlscheck embed (pid 1 on elsewhere, since then) is rewriting this stream")
                 && "\(error)".contains("compliant/audio/index.m3u8 belongs to this stream too")

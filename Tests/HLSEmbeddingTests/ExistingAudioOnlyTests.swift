@@ -11,11 +11,12 @@ import Testing
 @Suite(.serialized) struct ExistingAudioOnlyTests {
     @Test func aValidAudioOnlyVariantIsSaidSoAndNothingIsWritten() async throws {
         let folder = try TemporaryFolder()
-        let master = try await RuntLadder(audioKbps: 40, audioOnlyVariant: true).make(in: folder)
+        let multivariant = try await RuntLadder(audioKbps: 40, audioOnlyVariant: true).make(in: folder)
         let withPoster = folder.path("with-poster")
         _ = try await PosterEmbedder(
             EmbedRequest(
-                input: master, poster: try samplePoster(), posterName: "poster.jpg", destination: .folder(withPoster))
+                input: multivariant, poster: try samplePoster(), posterName: "poster.jpg",
+                destination: .folder(withPoster))
         ).run()
         let input = (withPoster as NSString).appendingPathComponent("master.m3u8")
         let before = try snapshot(withPoster)
@@ -40,10 +41,10 @@ import Testing
 
     @Test func anInvalidAudioOnlyVariantIsNamedWithItsFaultsAndReplacedInItsPlaceOnlyWhenAsked() async throws {
         let folder = try TemporaryFolder()
-        let master = try await RuntLadder(audioKbps: 96, audioOnlyVariant: true).make(in: folder)
-        let originalText = try String(contentsOfFile: master, encoding: .utf8)
+        let multivariant = try await RuntLadder(audioKbps: 96, audioOnlyVariant: true).make(in: folder)
+        let originalText = try String(contentsOfFile: multivariant, encoding: .utf8)
         var request = AudioOnlyRequest(
-            input: master, poster: try samplePoster(), posterName: "poster.jpg",
+            input: multivariant, poster: try samplePoster(), posterName: "poster.jpg",
             destination: .folder(folder.path("out")))
 
         let error = await #expect(throws: EmbedError.self) { try await AudioOnlyVariantBuilder(request).run() }

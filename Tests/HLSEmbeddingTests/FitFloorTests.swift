@@ -15,9 +15,10 @@ import Testing
     @Test(arguments: [32_000, 48_000])
     func addAudioOnlyFitFindsASmallReencodingOnALadderEndingInARunt(_ audioBitRate: Int) async throws {
         let folder = try TemporaryFolder()
-        let master = try await RuntLadder().make(in: folder)
+        let multivariant = try await RuntLadder().make(in: folder)
         var request = AudioOnlyRequest(
-            input: master, poster: try Poster(image: try fixture("poster-large.jpg")), posterName: "poster-large.jpg",
+            input: multivariant, poster: try Poster(image: try fixture("poster-large.jpg")),
+            posterName: "poster-large.jpg",
             destination: .folder(folder.path("out")))
         request.fit = true
         request.audioBitRate = audioBitRate
@@ -44,9 +45,10 @@ import Testing
     /// finds a re-encoding (it used to size the poster over the 21 ms segment and refuse).
     @Test func addAudioOnlyFitFindsAReencodingOnAFragmentedSurroundLadder() async throws {
         let folder = try TemporaryFolder()
-        let master = try await RuntLadder(audioKbps: 192, fragmentedMP4: true, surround: true).make(in: folder)
+        let multivariant = try await RuntLadder(audioKbps: 192, fragmentedMP4: true, surround: true).make(in: folder)
         var request = AudioOnlyRequest(
-            input: master, poster: try Poster(image: try fixture("poster-large.jpg")), posterName: "poster-large.jpg",
+            input: multivariant, poster: try Poster(image: try fixture("poster-large.jpg")),
+            posterName: "poster-large.jpg",
             destination: .folder(folder.path("out")))
         request.fit = true
         request.audioBitRate = 32_000
@@ -64,12 +66,12 @@ import Testing
 
     @Test func embedFitNamesItsFloorWhenNoReencodingFits() async throws {
         let folder = try TemporaryFolder()
-        let master = try await RuntLadder(audioKbps: 40, audioOnlyVariant: true).make(in: folder)
+        let multivariant = try await RuntLadder(audioKbps: 40, audioOnlyVariant: true).make(in: folder)
         let image = try fixture("poster-large.jpg")
         let floor = try ImageFitter.floor(image, mimeType: "image/jpeg")
         #expect(floor.quality == 31 && min(floor.width, floor.height) == 16, "\(floor.description)")
         // A budget that leaves room for an image, but less than the floor's bytes.
-        let analysis = try await Checker(configuration: CheckConfiguration()).analyse(master)
+        let analysis = try await Checker(configuration: CheckConfiguration()).analyse(multivariant)
         let variant = try #require(analysis.variants.first { $0.uri == "audio/index.m3u8" })
         var budget = try #require(variant.measuredPeakBitrate)
         while (variant.largestPoster(within: budget) ?? 0) < 1 { budget += 20 }
@@ -77,7 +79,7 @@ import Testing
         #expect(room < floor.data.count)
 
         var request = EmbedRequest(
-            input: master, poster: try Poster(image: image), posterName: "poster-large.jpg",
+            input: multivariant, poster: try Poster(image: image), posterName: "poster-large.jpg",
             destination: .folder(folder.path("out")),
             fit: true, configuration: CheckConfiguration(audioOnlyBudget: budget))
         request.fit = true

@@ -9,17 +9,17 @@ import Testing
 @Suite struct FixTests {
     static let apple = CheckConfiguration(profile: .appleIOS, file: nil)
 
-    static func ladder() throws -> (folder: TemporaryFolder, master: String) {
+    static func ladder() throws -> (folder: TemporaryFolder, multivariant: String) {
         let folder = try TemporaryFolder()
         return (folder, try makeFFmpegDefaultLadder(in: folder.path("ladder")))
     }
 
-    static func fix(_ master: String, _ destination: EmbedRequest.Destination?) async throws -> FixOutcome {
-        try await PlaylistFixer(FixRequest(input: master, destination: destination, configuration: apple)).run()
+    static func fix(_ multivariant: String, _ destination: EmbedRequest.Destination?) async throws -> FixOutcome {
+        try await PlaylistFixer(FixRequest(input: multivariant, destination: destination, configuration: apple)).run()
     }
 
-    static func findings(_ master: String) async throws -> [Diagnostic] {
-        try await Checker(configuration: apple).check(master).diagnostics.filter { !$0.suppressed }
+    static func findings(_ multivariant: String) async throws -> [Diagnostic] {
+        try await Checker(configuration: apple).check(multivariant).diagnostics.filter { !$0.suppressed }
     }
 
     /// Whether the catalogue has the rule: `fix` settles what some rules report whether or not
@@ -36,9 +36,9 @@ import Testing
     }
 
     @Test func ffmpegsDefaultLadderGetsWhatFFmpegLeavesOutAndNothingIsWrittenForADiff() async throws {
-        let (folder, master) = try Self.ladder()
+        let (folder, multivariant) = try Self.ladder()
         let before = try snapshot(folder.path("ladder"))
-        let outcome = try await Self.fix(master, nil)
+        let outcome = try await Self.fix(multivariant, nil)
         #expect(try snapshot(folder.path("ladder")) == before, "a diff writes nothing")
         let root = try #require(outcome.changed.first { $0.file.hasSuffix("master.m3u8") })
         let attributes = Set(
@@ -62,9 +62,9 @@ import Testing
     }
 
     @Test func fixingInPlaceLeavesNoFindingOfAFixableRuleAndASecondFixChangesNothing() async throws {
-        let (folder, master) = try Self.ladder()
+        let (folder, multivariant) = try Self.ladder()
         defer { withExtendedLifetime(folder) {} }
-        let found = try await Self.findings(master).map(\.rule)
+        let found = try await Self.findings(multivariant).map(\.rule)
         let rules = [
             "playlist-type-missing", "frame-rate-missing", "independent-segments-missing", "average-bandwidth-missing",
         ]
@@ -72,12 +72,12 @@ import Testing
         for rule in rules where Self.checks(rule) {
             #expect(found.contains(rule), "the ladder as ffmpeg writes it has \(rule): \(found)")
         }
-        let outcome = try await Self.fix(master, .inPlace)
+        let outcome = try await Self.fix(multivariant, .inPlace)
         let verification = try #require(outcome.verification)
         let left = verification.diagnostics.filter { !$0.suppressed && FixPlan.fixableRules.contains($0.rule) }
         #expect(left.isEmpty, "\(left.map { "\($0.rule): \($0.message)" })")
-        #expect(try await Self.findings(master).filter { FixPlan.fixableRules.contains($0.rule) }.isEmpty)
-        let again = try await Self.fix(master, nil)
+        #expect(try await Self.findings(multivariant).filter { FixPlan.fixableRules.contains($0.rule) }.isEmpty)
+        let again = try await Self.fix(multivariant, nil)
         #expect(again.changed.isEmpty, "\(again.changed.flatMap(\.fixes).map(\.summary))")
     }
 
@@ -117,17 +117,17 @@ import Testing
 
     @Test(arguments: spoiled)
     func aFixedLadderNoLongerHasTheFinding(_ spoiled: Spoiled) async throws {
-        let (folder, master) = try Self.ladder()
+        let (folder, multivariant) = try Self.ladder()
         try Self.edit(folder.path("ladder/" + spoiled.file)) {
             $0.replacingOccurrences(of: spoiled.from, with: spoiled.to)
         }
         if Self.checks(spoiled.rule) {
-            let before = try await Self.findings(master)
+            let before = try await Self.findings(multivariant)
             #expect(
                 before.contains { $0.rule == spoiled.rule },
                 "the spoiled ladder has \(spoiled.rule): \(before.map(\.rule))")
         }
-        let outcome = try await Self.fix(master, .folder(folder.path("fixed")))
+        let outcome = try await Self.fix(multivariant, .folder(folder.path("fixed")))
         #expect(outcome.changed.flatMap(\.fixes).contains { $0.rule == spoiled.rule })
         let after = try #require(outcome.verification).diagnostics.filter { !$0.suppressed }
         #expect(
@@ -142,11 +142,11 @@ import Testing
     }
 
     @Test func everyByteNotFixedStays() async throws {
-        let (folder, master) = try Self.ladder()
+        let (folder, multivariant) = try Self.ladder()
         defer { withExtendedLifetime(folder) {} }
         // CRLF line endings, a comment, a suppression directive and an attribute order ffmpeg
         // does not write: all kept.
-        try Self.edit(master) { text in
+        try Self.edit(multivariant) { text in
             text.replacingOccurrences(
                 of: "#EXT-X-VERSION:3\n",
                 with: "#EXT-X-VERSION:3\n# made by ffmpeg\n# hlscheck-disable-next-line resolution-missing\n"
@@ -154,10 +154,10 @@ import Testing
             .replacingOccurrences(of: "BANDWIDTH=", with: "HDCP-LEVEL=NONE,BANDWIDTH=")
             .replacingOccurrences(of: "\n", with: "\r\n")
         }
-        let original = try String(contentsOfFile: master, encoding: .utf8)
-        let outcome = try await Self.fix(master, .inPlace)
+        let original = try String(contentsOfFile: multivariant, encoding: .utf8)
+        let outcome = try await Self.fix(multivariant, .inPlace)
         let root = try #require(outcome.changed.first { $0.file.hasSuffix("master.m3u8") })
-        let fixed = try String(contentsOfFile: master, encoding: .utf8)
+        let fixed = try String(contentsOfFile: multivariant, encoding: .utf8)
         // In bytes: Swift reads CR LF as one Character.
         let bytes = Array(fixed.utf8)
         let lineFeeds = bytes.indices.filter { bytes[$0] == 0x0A }
@@ -177,12 +177,12 @@ import Testing
     }
 
     @Test func refusesToFixALiveStreamInPlaceAndChangesNothing() async throws {
-        let (folder, master) = try Self.ladder()
+        let (folder, multivariant) = try Self.ladder()
         try Self.edit(folder.path("ladder/stream_1.m3u8")) { $0.replacingOccurrences(of: "#EXT-X-ENDLIST\n", with: "") }
         let before = try snapshot(folder.path("ladder"))
-        await #expect(throws: EmbedError.self) { _ = try await Self.fix(master, .inPlace) }
+        await #expect(throws: EmbedError.self) { _ = try await Self.fix(multivariant, .inPlace) }
         #expect(try snapshot(folder.path("ladder")) == before)
-        let copy = try await Self.fix(master, .folder(folder.path("copy")))
+        let copy = try await Self.fix(multivariant, .folder(folder.path("copy")))
         #expect(copy.output != nil, "a live stream can still be fixed into a copy")
     }
 }

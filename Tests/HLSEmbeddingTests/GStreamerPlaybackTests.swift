@@ -77,9 +77,9 @@ enum GStreamerPlayback {
         // drains: GStreamer 1.22 fails a stream it fetches to its end before its output pads are
         // exposed ("Couldn't download fragments", posted with "Can't push EOS on non-exposed
         // pad"), which a short stream on a loaded machine does; a longer one waits for the output.
-        let master = try await ladder.make(in: folder, seconds: 40)
+        let multivariant = try await ladder.make(in: folder, seconds: 40)
         let request = AudioOnlyRequest(
-            input: master, poster: try Poster(image: fixture("poster.jpg")), posterName: "poster.jpg",
+            input: multivariant, poster: try Poster(image: fixture("poster.jpg")), posterName: "poster.jpg",
             destination: .folder(folder.path("out")))
         let outcome = try await AudioOnlyVariantBuilder(request).run()
         let written = (outcome.output as NSString).deletingLastPathComponent
@@ -101,7 +101,7 @@ enum GStreamerPlayback {
         // encoder starts afresh at each discontinuity).
         let buffers = playback.audioBuffers
         #expect(!buffers.isEmpty, "the audio sink received no buffer:\n\(tail)")
-        let sourcePlaylist = ((master as NSString).deletingLastPathComponent as NSString).appendingPathComponent(
+        let sourcePlaylist = ((multivariant as NSString).deletingLastPathComponent as NSString).appendingPathComponent(
             ladder.audioPlaylist)
         let sourceDuration = try Shell.audioPackets(sourcePlaylist).reduce(0) { $0 + $1.duration }
         #expect(sourceDuration > 0, "ffprobe read no audio from the source \(sourcePlaylist)")

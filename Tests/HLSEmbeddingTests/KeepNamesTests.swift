@@ -13,12 +13,12 @@ import Testing
     @Test(arguments: Destination.allCases)
     func segmentsKeepTheirNamesAndGainThePoster(_ destination: Destination) async throws {
         let folder = try TemporaryFolder()
-        let master = try await RuntLadder(audioKbps: 40, audioOnlyVariant: true).make(in: folder)
+        let multivariant = try await RuntLadder(audioKbps: 40, audioOnlyVariant: true).make(in: folder)
         let stream = folder.path("stream")
         let before = try snapshot(stream)
         let written: String
         var request = EmbedRequest(
-            input: master, poster: try samplePoster(), posterName: "poster.jpg", destination: .inPlace)
+            input: multivariant, poster: try samplePoster(), posterName: "poster.jpg", destination: .inPlace)
         request.keepNames = true
         switch destination {
         case .inPlace:

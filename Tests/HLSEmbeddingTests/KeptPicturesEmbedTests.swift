@@ -15,9 +15,9 @@ import Testing
     /// The packed-audio sample with a 12 000-byte back cover in the leading tag of each of its
     /// three segments (beside the PRIV timestamp and the poster the sample carries).
     static func streamWithBackCovers(bytes: Int = 12_000) throws -> (
-        folder: TemporaryFolder, master: String, back: AttachedPicture
+        folder: TemporaryFolder, multivariant: String, back: AttachedPicture
     ) {
-        let (folder, master) = try sampleCopy("packed-audio")
+        let (folder, multivariant) = try sampleCopy("packed-audio")
         var back = Self.back
         back.data = EmbedTests.padded(try fixture("poster.jpg"), to: bytes)
         for index in 0..<3 {
@@ -28,21 +28,22 @@ import Testing
             try Data(ID3Tag(majorVersion: 4, frames: frames).serialized() + bytes[length...]).write(
                 to: URL(fileURLWithPath: path))
         }
-        return (folder, master, back)
+        return (folder, multivariant, back)
     }
 
-    static func embed(_ master: String, into output: String, image: [UInt8]? = nil) async throws -> EmbedOutcome {
+    static func embed(_ multivariant: String, into output: String, image: [UInt8]? = nil) async throws -> EmbedOutcome {
         try await PosterEmbedder(
             EmbedRequest(
-                input: master, poster: try Poster(image: image ?? fixture("poster.jpg")), posterName: "poster.jpg",
+                input: multivariant, poster: try Poster(image: image ?? fixture("poster.jpg")),
+                posterName: "poster.jpg",
                 destination: .folder(output))
         ).run()
     }
 
     /// The refusal of a poster over budget, as the user reads it.
-    static func refusal(_ master: String, into output: String, image: [UInt8]) async throws -> String {
+    static func refusal(_ multivariant: String, into output: String, image: [UInt8]) async throws -> String {
         do {
-            _ = try await embed(master, into: output, image: image)
+            _ = try await embed(multivariant, into: output, image: image)
         } catch {
             return "\(error)"
         }
@@ -54,10 +55,10 @@ import Testing
     /// every segment, 10 000 bytes less of image fit, and the refusal says what is kept.
     @Test func theBudgetAdviceCountsTheBackCover() async throws {
         let image = EmbedTests.padded(try fixture("poster.jpg"), to: 30_000)
-        let (folder, master, _) = try Self.streamWithBackCovers(bytes: 10_000)
-        let (plainFolder, plainMaster) = try sampleCopy("packed-audio")
-        let withBack = try await Self.refusal(master, into: folder.path("out"), image: image)
-        let plain = try await Self.refusal(plainMaster, into: plainFolder.path("out"), image: image)
+        let (folder, multivariant, _) = try Self.streamWithBackCovers(bytes: 10_000)
+        let (plainFolder, plainMultivariant) = try sampleCopy("packed-audio")
+        let withBack = try await Self.refusal(multivariant, into: folder.path("out"), image: image)
+        let plain = try await Self.refusal(plainMultivariant, into: plainFolder.path("out"), image: image)
         func fitting(_ message: String) -> Int? {
             guard let range = message.range(of: "an image of at most ") else { return nil }
             return Int(message[range.upperBound...].prefix { $0.isNumber })
@@ -73,10 +74,10 @@ import Testing
     }
 
     @Test func theBackCoverStaysCountsInTheBudgetAndIsToldAbout() async throws {
-        let (folder, master, back) = try Self.streamWithBackCovers()
-        let outcome = try await Self.embed(master, into: folder.path("out"))
-        let (plainFolder, plainMaster) = try sampleCopy("packed-audio")
-        let plain = try await Self.embed(plainMaster, into: plainFolder.path("out"))
+        let (folder, multivariant, back) = try Self.streamWithBackCovers()
+        let outcome = try await Self.embed(multivariant, into: folder.path("out"))
+        let (plainFolder, plainMultivariant) = try sampleCopy("packed-audio")
+        let plain = try await Self.embed(plainMultivariant, into: plainFolder.path("out"))
 
         // Every written segment: the new poster first, then the back cover, unchanged.
         let written = URL(fileURLWithPath: outcome.output).deletingLastPathComponent().path

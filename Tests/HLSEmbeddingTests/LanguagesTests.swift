@@ -11,10 +11,10 @@ import Testing
 @Suite(.serialized) struct LanguagesTests {
     @Test func twoLanguagesGetOneAudioOnlyRenditionEachWithinTheBudget() async throws {
         let folder = try TemporaryFolder()
-        let master = try await RuntLadder(languages: [("English", "en"), ("Français", "fr")]).make(in: folder)
-        let original = try Data(contentsOf: URL(fileURLWithPath: master))
+        let multivariant = try await RuntLadder(languages: [("English", "en"), ("Français", "fr")]).make(in: folder)
+        let original = try Data(contentsOf: URL(fileURLWithPath: multivariant))
         var request = AudioOnlyRequest(
-            input: master, poster: try samplePoster(), posterName: "poster.jpg", destination: .inPlace)
+            input: multivariant, poster: try samplePoster(), posterName: "poster.jpg", destination: .inPlace)
         let outcome = try await AudioOnlyVariantBuilder(request).run()
         #expect(outcome.action == .added)
         #expect(outcome.languages == ["en", "fr"])
@@ -22,8 +22,8 @@ import Testing
         let peak = try #require(outcome.peak)
         #expect(peak <= 64_000)
 
-        // The master: the input's bytes, then the group and the variant over it.
-        let written = try Data(contentsOf: URL(fileURLWithPath: master))
+        // The multivariant playlist: the input's bytes, then the group and the variant over it.
+        let written = try Data(contentsOf: URL(fileURLWithPath: multivariant))
         #expect(written.starts(with: original))
         let added = String(decoding: written.dropFirst(original.count), as: UTF8.self).split(separator: "\n").map(
             String.init)
@@ -49,7 +49,7 @@ import Testing
 
         // Each language from its own source: decoded to the source's length by libavcodec, the
         // poster in every segment but the runt, its EXTINF its own audio's.
-        let stream = (master as NSString).deletingLastPathComponent
+        let stream = (multivariant as NSString).deletingLastPathComponent
         for language in ["en", "fr"] {
             let playlist = stream + "/audio-only/\(language)/index.m3u8"
             let decoded = try Shell.decodedSamples(playlist)
@@ -80,12 +80,12 @@ import Testing
         #expect(try level("en", 440) > level("en", 660) + 10)
         #expect(try level("fr", 660) > level("fr", 440) + 10)
 
-        // A second run finds it; --remove gives back the master byte for byte.
+        // A second run finds it; --remove gives back the multivariant playlist byte for byte.
         #expect(try await AudioOnlyVariantBuilder(request).run().action == .alreadyPresent)
         request.remove = true
         request.poster = nil
         #expect(try await AudioOnlyVariantBuilder(request).run().action == .removed)
-        #expect(try Data(contentsOf: URL(fileURLWithPath: master)) == original)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: multivariant)) == original)
         let left = try FileManager.default.subpathsOfDirectory(atPath: stream + "/audio-only").filter {
             !$0.hasSuffix("en") && !$0.hasSuffix("fr")
         }

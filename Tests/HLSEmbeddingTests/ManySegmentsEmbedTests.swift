@@ -13,7 +13,7 @@ import Testing
 @Suite struct ManySegmentsEmbedTests {
     /// An audio-only MPEG-TS variant of 125 segments of about 0.5 s (more than the scan batches
     /// in flight hold, and not a multiple of a batch), made with the ffmpeg CLI.
-    static func stream() throws -> (folder: TemporaryFolder, master: String) {
+    static func stream() throws -> (folder: TemporaryFolder, multivariant: String) {
         try generatedAudioOnlyStream("stream", sine: "frequency=440:sample_rate=8000:duration=64", codecs: "mp4a.40.2")
         { audio in
             [
@@ -32,8 +32,8 @@ import Testing
     }
 
     /// Segment file name → bytes, as the media playlist lists them.
-    static func segments(_ master: String) throws -> [(name: String, bytes: Data)] {
-        let playlist = ((master as NSString).deletingLastPathComponent as NSString).appendingPathComponent(
+    static func segments(_ multivariant: String) throws -> [(name: String, bytes: Data)] {
+        let playlist = ((multivariant as NSString).deletingLastPathComponent as NSString).appendingPathComponent(
             "audio/index.m3u8")
         return try segmentFiles(of: playlist).map {
             (($0 as NSString).lastPathComponent, try Data(contentsOf: URL(fileURLWithPath: $0)))
@@ -50,12 +50,12 @@ import Testing
     }
 
     @Test func everyRunGivesTheSameCopyAndInPlaceGivesTheSameSegments() async throws {
-        let (folder, master) = try Self.stream()
-        let original = try Self.segments(master)
+        let (folder, multivariant) = try Self.stream()
+        let original = try Self.segments(multivariant)
         #expect(original.count >= 120)
 
-        let first = try await Self.embed(master, .folder(folder.path("out1")))
-        _ = try await Self.embed(master, .folder(folder.path("out2")))
+        let first = try await Self.embed(multivariant, .folder(folder.path("out1")))
+        _ = try await Self.embed(multivariant, .folder(folder.path("out2")))
         #expect(
             first.verification.diagnostics.filter { $0.severity == .error }.isEmpty, "\(first.verification.diagnostics)"
         )
@@ -80,14 +80,14 @@ import Testing
             }
         }
         // The in-place rewrite (the journalled path: one file at a time) gives the same segments.
-        let inPlace = try await Self.embed(master, .inPlace)
+        let inPlace = try await Self.embed(multivariant, .inPlace)
         let rewritten = try Self.segments(inPlace.output)
         #expect(rewritten.map(\.name) == written.map(\.name))
         #expect(rewritten.map(\.bytes) == written.map(\.bytes))
     }
 
     @Test func aSegmentThatCannotBeRewrittenAmongManyIsNamedAndNothingIsWritten() async throws {
-        let (folder, master) = try Self.stream()
+        let (folder, multivariant) = try Self.stream()
         // One packet on the PID the earlier segments give the timed ID3 (the first free one
         // after the audio's, 0x101): libavformat reads the segment, the rewrite must refuse it.
         let damaged = folder.path("stream/audio/seg97.ts")
@@ -99,14 +99,16 @@ import Testing
         try handle.close()
         let before = try snapshot(folder.path("stream"))
 
-        let error = await #expect(throws: EmbedError.self) { try await Self.embed(master, .folder(folder.path("out"))) }
+        let error = await #expect(throws: EmbedError.self) {
+            try await Self.embed(multivariant, .folder(folder.path("out")))
+        }
         #expect(error?.description.contains("seg97.ts") == true, "\(error?.description ?? "")")
         #expect(error?.description.contains("0x0101") == true, "\(error?.description ?? "")")
         // Nothing written: no copy, no staging folder or owner file beside it, the input as it was.
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted() == ["stream"])
         #expect(try snapshot(folder.path("stream")) == before)
 
-        let inPlace = await #expect(throws: EmbedError.self) { try await Self.embed(master, .inPlace) }
+        let inPlace = await #expect(throws: EmbedError.self) { try await Self.embed(multivariant, .inPlace) }
         #expect(inPlace?.description.contains("seg97.ts") == true)
         #expect(try snapshot(folder.path("stream")) == before)
     }

@@ -29,7 +29,7 @@ import Glibc
     @Test(.enabled(if: canMount, "mounting a tmpfs needs root"))
     func inPlaceRewritesInsideAMountPointAndLeavesItMounted() async throws {
         #if os(Linux)
-        let (folder, master) = try sampleCopy("compliant")
+        let (folder, multivariant) = try sampleCopy("compliant")
         let audio = folder.path("compliant/audio")
         let saved = folder.path("audio-files")
         try FileManager.default.moveItem(atPath: audio, toPath: saved)
@@ -44,7 +44,7 @@ import Glibc
 
         let outcome = try await PosterEmbedder(
             EmbedRequest(
-                input: master, poster: try Poster(image: fixture("poster.jpg")), posterName: "poster.jpg",
+                input: multivariant, poster: try Poster(image: fixture("poster.jpg")), posterName: "poster.jpg",
                 destination: .inPlace)
         ).run()
         #expect(outcome.verification.diagnostics.isEmpty, "\(outcome.verification.diagnostics)")
@@ -72,19 +72,19 @@ import Glibc
     @Test(.enabled(if: canMount, "mounting a tmpfs needs root"))
     func aDiskFullWhenTheFirstPlaylistIsWrittenTakesBackTheNewSegments() async throws {
         #if os(Linux)
-        let request = { (master: String) throws in
+        let request = { (multivariant: String) throws in
             EmbedRequest(
-                input: master, poster: try Poster(image: fixture("poster.jpg")), posterName: "poster.jpg",
+                input: multivariant, poster: try Poster(image: fixture("poster.jpg")), posterName: "poster.jpg",
                 destination: .inPlace)
         }
         // The new segments' sizes, from the same embed on a copy.
-        let (sized, sizedMaster) = try sampleCopy("compliant")
-        _ = try await PosterEmbedder(try request(sizedMaster)).run()
+        let (sized, sizedMultivariant) = try sampleCopy("compliant")
+        _ = try await PosterEmbedder(try request(sizedMultivariant)).run()
         let sizedAudio = sized.path("compliant/audio")
         let newPages = try FileManager.default.contentsOfDirectory(atPath: sizedAudio)
             .filter { $0.contains(".embed-") }.reduce(0) { $0 + (try Self.pages(sizedAudio + "/" + $1)) }
 
-        let (folder, master) = try sampleCopy("compliant")
+        let (folder, multivariant) = try sampleCopy("compliant")
         let audio = folder.path("compliant/audio")
         let saved = folder.path("audio-files")
         try FileManager.default.moveItem(atPath: audio, toPath: saved)
@@ -104,7 +104,7 @@ import Glibc
                 try FileManager.default.copyItem(atPath: saved + "/" + name, toPath: audio + "/" + name)
             }
             do {
-                _ = try await PosterEmbedder(try request(master)).run()
+                _ = try await PosterEmbedder(try request(multivariant)).run()
                 Issue.record(
                     "with \(extra) pages to spare the whole embed fitted: no size made the playlist the write that fails"
                 )

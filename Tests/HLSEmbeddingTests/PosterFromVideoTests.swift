@@ -45,9 +45,9 @@ struct ColourClockLadder {
 
             """
         if audioOnlyVariant { text += "#EXT-X-STREAM-INF:BANDWIDTH=64000,CODECS=\"mp4a.40.2\"\naudio/index.m3u8\n" }
-        let master = stream.appendingPathComponent("master.m3u8").path
-        try Data(text.utf8).write(to: URL(fileURLWithPath: master))
-        return master
+        let multivariant = stream.appendingPathComponent("master.m3u8").path
+        try Data(text.utf8).write(to: URL(fileURLWithPath: multivariant))
+        return multivariant
     }
 }
 
@@ -78,8 +78,9 @@ func meanColour(ofJPEG bytes: [UInt8], in folder: TemporaryFolder) throws -> [In
     ])
     func takesTheFrameAtTheTimeFromTheSharpestVariant(_ time: PosterFrameTime, _ channel: Int) async throws {
         let folder = try TemporaryFolder()
-        let master = try ColourClockLadder(audioOnlyVariant: true).make(in: folder)
-        var request = EmbedRequest(input: master, poster: nil, posterName: "", destination: .folder(folder.path("out")))
+        let multivariant = try ColourClockLadder(audioOnlyVariant: true).make(in: folder)
+        var request = EmbedRequest(
+            input: multivariant, poster: nil, posterName: "", destination: .folder(folder.path("out")))
         request.posterFromVideo = time
         let notes = Messages()
         request.report = { notes.append($0) }
@@ -103,9 +104,9 @@ func meanColour(ofJPEG bytes: [UInt8], in folder: TemporaryFolder) throws -> [In
 
     @Test func addAudioOnlyTakesThePosterFromTheVideoToo() async throws {
         let folder = try TemporaryFolder()
-        let master = try ColourClockLadder().make(in: folder)
+        let multivariant = try ColourClockLadder().make(in: folder)
         var request = AudioOnlyRequest(
-            input: master, poster: nil, posterName: "", destination: .folder(folder.path("out")))
+            input: multivariant, poster: nil, posterName: "", destination: .folder(folder.path("out")))
         request.posterFromVideo = .seconds(6.5)
         request.posterDescription = "still"
         let outcome = try await AudioOnlyVariantBuilder(request).run()
@@ -125,9 +126,9 @@ func meanColour(ofJPEG bytes: [UInt8], in folder: TemporaryFolder) throws -> [In
     /// beside the audio, so it goes through --fit's search like an oversized --image.
     @Test func fitsAFrameTooLargeForTheBudget() async throws {
         let folder = try TemporaryFolder()
-        let master = try makeFFmpegDefaultLadder(in: folder.path("stream"))
+        let multivariant = try makeFFmpegDefaultLadder(in: folder.path("stream"))
         var request = AudioOnlyRequest(
-            input: master, poster: nil, posterName: "", destination: .folder(folder.path("out")))
+            input: multivariant, poster: nil, posterName: "", destination: .folder(folder.path("out")))
         request.posterFromVideo = .default
         let notes = Messages()
         request.report = { notes.append($0) }
@@ -144,8 +145,9 @@ func meanColour(ofJPEG bytes: [UInt8], in folder: TemporaryFolder) throws -> [In
 
     @Test func refusesATimeBeyondTheStream() async throws {
         let folder = try TemporaryFolder()
-        let master = try ColourClockLadder(audioOnlyVariant: true).make(in: folder)
-        var request = EmbedRequest(input: master, poster: nil, posterName: "", destination: .folder(folder.path("out")))
+        let multivariant = try ColourClockLadder(audioOnlyVariant: true).make(in: folder)
+        var request = EmbedRequest(
+            input: multivariant, poster: nil, posterName: "", destination: .folder(folder.path("out")))
         request.posterFromVideo = .seconds(12)
         let error = await #expect(throws: EmbedError.self) { try await PosterEmbedder(request).run() }
         #expect(
@@ -158,7 +160,7 @@ func meanColour(ofJPEG bytes: [UInt8], in folder: TemporaryFolder) throws -> [In
     }
 
     @Test func refusesAStreamWithoutVideo() async throws {
-        let (folder, master) = try generatedAudioOnlyStream(
+        let (folder, multivariant) = try generatedAudioOnlyStream(
             "radio", sine: "frequency=440:sample_rate=48000:duration=6", codecs: "mp4a.40.2"
         ) { audio in
             [
@@ -166,7 +168,8 @@ func meanColour(ofJPEG bytes: [UInt8], in folder: TemporaryFolder) throws -> [In
                 "-hls_segment_filename", "\(audio)/seg%d.ts", "\(audio)/index.m3u8",
             ]
         }
-        var request = EmbedRequest(input: master, poster: nil, posterName: "", destination: .folder(folder.path("out")))
+        var request = EmbedRequest(
+            input: multivariant, poster: nil, posterName: "", destination: .folder(folder.path("out")))
         request.posterFromVideo = .default
         let error = await #expect(throws: EmbedError.self) { try await PosterEmbedder(request).run() }
         #expect(
@@ -176,14 +179,14 @@ func meanColour(ofJPEG bytes: [UInt8], in folder: TemporaryFolder) throws -> [In
 
     @Test func refusesASegmentThatDoesNotDecode() async throws {
         let folder = try TemporaryFolder()
-        let master = try ColourClockLadder().make(in: folder)
+        let multivariant = try ColourClockLadder().make(in: folder)
         // The 320x180 variant's third segment (4–6 s) becomes MPEG-TS null packets: a valid
         // container holding no picture.
         var null: [UInt8] = [0x47, 0x1F, 0xFF, 0x10] + [UInt8](repeating: 0xFF, count: 184)
         null = Array([[UInt8]](repeating: null, count: 50).joined())
         try Data(null).write(to: URL(fileURLWithPath: folder.path("stream/high/seg2.ts")))
         var request = AudioOnlyRequest(
-            input: master, poster: nil, posterName: "", destination: .folder(folder.path("out")))
+            input: multivariant, poster: nil, posterName: "", destination: .folder(folder.path("out")))
         request.posterFromVideo = .seconds(5)
         let error = await #expect(throws: EmbedError.self) { try await AudioOnlyVariantBuilder(request).run() }
         let text = error?.description ?? ""

@@ -10,10 +10,10 @@ import Testing
 @Suite(.serialized) struct PosterTargetTests {
     @Test func withoutAnAudioOnlyVariantEmbedSaysSoAndSuggestsAddAudioOnly() async throws {
         let folder = try TemporaryFolder()
-        let master = try await RuntLadder().make(in: folder)
+        let multivariant = try await RuntLadder().make(in: folder)
         let before = try snapshot(folder.path("stream"))
         let request = EmbedRequest(
-            input: master, poster: try samplePoster(), posterName: "poster.jpg",
+            input: multivariant, poster: try samplePoster(), posterName: "poster.jpg",
             destination: .folder(folder.path("out")))
         let error = await #expect(throws: EmbedError.self) { try await PosterEmbedder(request).run() }
         let message = error?.description ?? ""
@@ -36,10 +36,10 @@ import Testing
 
     @Test func theFullRateRenditionBesideTheVideoKeepsItsBytesWhenTheAudioOnlyVariantGetsThePoster() async throws {
         let folder = try TemporaryFolder()
-        let master = try await RuntLadder().make(in: folder)
+        let multivariant = try await RuntLadder().make(in: folder)
         let added = try await AudioOnlyVariantBuilder(
             AudioOnlyRequest(
-                input: master, poster: try samplePoster(), posterName: "poster.jpg",
+                input: multivariant, poster: try samplePoster(), posterName: "poster.jpg",
                 destination: .folder(folder.path("with-variant")))
         ).run()
         let input = added.output
@@ -63,10 +63,10 @@ import Testing
 
     @Test func anAudioOnlyVariantEmbedCannotReadIsNamedAndNothingIsWritten() async throws {
         let folder = try TemporaryFolder()
-        let master = try await RuntLadder().make(in: folder)
+        let multivariant = try await RuntLadder().make(in: folder)
         let added = try await AudioOnlyVariantBuilder(
             AudioOnlyRequest(
-                input: master, poster: try samplePoster(), posterName: "poster.jpg",
+                input: multivariant, poster: try samplePoster(), posterName: "poster.jpg",
                 destination: .folder(folder.path("with-variant")))
         ).run()
         // A second audio-only variant whose playlist is missing.

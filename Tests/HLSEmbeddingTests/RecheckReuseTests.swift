@@ -18,7 +18,7 @@ import Testing
     }
 
     /// A private copy of the stream of `kind`: a bundled sample, or for MP3 one made with ffmpeg.
-    static func stream(_ kind: Kind) throws -> (folder: TemporaryFolder, master: String) {
+    static func stream(_ kind: Kind) throws -> (folder: TemporaryFolder, multivariant: String) {
         guard kind == .mp3 else { return try sampleCopy(kind.rawValue) }
         return try generatedAudioOnlyStream(
             "mp3", sine: "frequency=440:sample_rate=44100:duration=5", codecs: "mp4a.40.34"
@@ -39,8 +39,8 @@ import Testing
 
     @Test(arguments: Kind.allCases, [false, true])
     func theRecheckReportsExactlyWhatAFullCheckOfTheOutputReports(_ kind: Kind, _ inPlace: Bool) async throws {
-        let (folder, master) = try Self.stream(kind)
-        var input = master
+        let (folder, multivariant) = try Self.stream(kind)
+        var input = multivariant
         for (step, (image, padTo)) in Self.steps.enumerated() {
             var poster: Poster?
             if let image {

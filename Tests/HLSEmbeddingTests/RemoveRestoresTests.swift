@@ -27,9 +27,9 @@ import Testing
 
     @Test(arguments: ["compliant", "packed-audio", "fmp4"])
     func removingGivesBackTheBytesFromBeforeTheEmbed(_ sample: String) async throws {
-        let (folder, master) = try sampleCopy(sample)
+        let (folder, multivariant) = try sampleCopy(sample)
         // The samples carry a poster: first a poster-free stream, then the poster in and out again.
-        let clean = try await Self.run(master, nil, into: folder.path("clean"))
+        let clean = try await Self.run(multivariant, nil, into: folder.path("clean"))
         let embedded = try await Self.run(
             clean.output, try Poster(image: fixture("poster.jpg")), into: folder.path("with"))
         #expect(try snapshot(folder.path("with")) != snapshot(folder.path("clean")))
@@ -49,7 +49,7 @@ import Testing
     }
 
     @Test func removalKeepsThePRIVTimestampAnEmbedAddedAndSaysSo() async throws {
-        let (folder, master) = try sampleCopy("packed-audio")
+        let (folder, multivariant) = try sampleCopy("packed-audio")
         // Packed audio as some packagers write it: no ID3 tag at all, hence no timestamp.
         var stripped: [String: [UInt8]] = [:]
         for index in 0..<3 {
@@ -58,7 +58,8 @@ import Testing
             stripped["seg\(index).aac"] = Array(bytes.dropFirst(Self.leadingTagBytes(bytes)))
             try Data(stripped["seg\(index).aac"] ?? []).write(to: URL(fileURLWithPath: path))
         }
-        let embedded = try await Self.run(master, try Poster(image: fixture("poster.jpg")), into: folder.path("with"))
+        let embedded = try await Self.run(
+            multivariant, try Poster(image: fixture("poster.jpg")), into: folder.path("with"))
         #expect(
             embedded.targets.flatMap(\.notes).contains {
                 $0.hasPrefix("added an ID3 PRIV timestamp to 3 packed-audio segments")

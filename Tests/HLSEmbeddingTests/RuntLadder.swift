@@ -13,8 +13,9 @@ struct RuntLadder {
     var audioOnlyVariant = false
     /// More audio renditions beside English, each (name, language), with a tone of its own.
     var languages: [(name: String, language: String)] = [("English", "en")]
-    /// Audio-only variants the master lists besides the one above, as lines after #EXTM3U.
-    var extraMasterLines = ""
+    /// Audio-only variants the multivariant playlist lists besides the one above, as lines after
+    /// #EXTM3U.
+    var extraMultivariantLines = ""
     /// fMP4 segments (an init section each) instead of MPEG-TS, and 5.1 audio instead of stereo.
     var fragmentedMP4 = false
     var surround = false
@@ -29,8 +30,9 @@ struct RuntLadder {
         ffmpeg $c -f lavfi -i testsrc2=size=128x72:rate=25:duration=18 -an -c:v libx264 -threads 1 -profile:v baseline -level 3.0 -pix_fmt yuv420p -g 150 -keyint_min 150 -sc_threshold 0 -b:v 60k $x $hls -hls_segment_filename video/seg%d.$ext video/index.m3u8
         """#
 
-    /// Writes the ladder into `folder/stream` and returns its master, every BANDWIDTH and
-    /// AVERAGE-BANDWIDTH set to what the checker measures (so that the source checks clean).
+    /// Writes the ladder into `folder/stream` and returns its multivariant playlist, every
+    /// BANDWIDTH and AVERAGE-BANDWIDTH set to what the checker measures (so that the source checks
+    /// clean).
     func make(in folder: TemporaryFolder) async throws -> String {
         let stream = folder.url.appendingPathComponent("stream")
         try FileManager.default.createDirectory(at: stream, withIntermediateDirectories: true)
@@ -62,23 +64,24 @@ struct RuntLadder {
             )
         }
         var text =
-            "#EXTM3U\n#EXT-X-VERSION:\(fragmentedMP4 ? 7 : 3)\n" + extraMasterLines + media.joined(separator: "\n")
+            "#EXTM3U\n#EXT-X-VERSION:\(fragmentedMP4 ? 7 : 3)\n" + extraMultivariantLines
+            + media.joined(separator: "\n")
             + "\n"
         text +=
             "#EXT-X-STREAM-INF:BANDWIDTH=1,CODECS=\"avc1.42c01e,mp4a.40.2\",RESOLUTION=128x72,AUDIO=\"aud\"\nvideo/index.m3u8\n"
         if audioOnlyVariant {
             text += "#EXT-X-STREAM-INF:BANDWIDTH=1,CODECS=\"mp4a.40.2\"\naudio/index.m3u8\n"
         }
-        let master = stream.appendingPathComponent("master.m3u8").path
-        try Data(text.utf8).write(to: URL(fileURLWithPath: master))
-        let analysis = try await Checker(configuration: CheckConfiguration()).analyse(master)
+        let multivariant = stream.appendingPathComponent("master.m3u8").path
+        try Data(text.utf8).write(to: URL(fileURLWithPath: multivariant))
+        let analysis = try await Checker(configuration: CheckConfiguration()).analyse(multivariant)
         for variant in analysis.variants where variant.stream?.bandwidth == 1 {
             let peak = try #require(variant.measuredPeakBitrate), average = try #require(variant.measuredAverageBitrate)
             if let range = text.range(of: "BANDWIDTH=1,") {
                 text.replaceSubrange(range, with: "BANDWIDTH=\(peak),AVERAGE-BANDWIDTH=\(average),")
             }
         }
-        try Data(text.utf8).write(to: URL(fileURLWithPath: master))
-        return master
+        try Data(text.utf8).write(to: URL(fileURLWithPath: multivariant))
+        return multivariant
     }
 }

@@ -23,11 +23,11 @@ func probedStreamTypes(_ path: String) throws -> [String] {
 @Suite(.serialized) struct RuntPolicyTests {
     @Test func embedLeavesTheFinalRuntWithoutThePosterAndTheCheckAgrees() async throws {
         let folder = try TemporaryFolder()
-        let master = try await RuntLadder(audioKbps: 40, audioOnlyVariant: true).make(in: folder)
+        let multivariant = try await RuntLadder(audioKbps: 40, audioOnlyVariant: true).make(in: folder)
         let poster = try samplePoster()
         let output = folder.path("out")
         let outcome = try await PosterEmbedder(
-            EmbedRequest(input: master, poster: poster, posterName: "poster.jpg", destination: .folder(output))
+            EmbedRequest(input: multivariant, poster: poster, posterName: "poster.jpg", destination: .folder(output))
         ).run()
 
         let target = try #require(outcome.targets.first { $0.uri == "audio/index.m3u8" })
@@ -56,14 +56,14 @@ func probedStreamTypes(_ path: String) throws -> [String] {
 
         // The check's largest poster is embed's: at the budget the written peak sets, the poster
         // fits with nothing to spare, and one byte of budget less it does not — in both.
-        let analysis = try await Checker(configuration: CheckConfiguration()).analyse(master)
+        let analysis = try await Checker(configuration: CheckConfiguration()).analyse(multivariant)
         let source = try #require(analysis.variants.first { $0.uri == "audio/index.m3u8" })
         let fits = try #require(source.largestPoster(within: peak))
         #expect(fits >= poster.data.count)
         let below = try #require(source.largestPoster(within: peak - 1))
         #expect(below < poster.data.count)
         let tight = EmbedRequest(
-            input: master, poster: poster, posterName: "poster.jpg", destination: .folder(folder.path("tight")),
+            input: multivariant, poster: poster, posterName: "poster.jpg", destination: .folder(folder.path("tight")),
             configuration: CheckConfiguration(audioOnlyBudget: peak - 1))
         await #expect(throws: EmbedError.self) { _ = try await PosterEmbedder(tight).run() }
         do {
@@ -75,11 +75,11 @@ func probedStreamTypes(_ path: String) throws -> [String] {
 
     @Test func artworkInconsistentCountsFullSegmentsWithoutThePosterButNotTheRunt() async throws {
         let folder = try TemporaryFolder()
-        let master = try await RuntLadder(audioKbps: 40, audioOnlyVariant: true).make(in: folder)
+        let multivariant = try await RuntLadder(audioKbps: 40, audioOnlyVariant: true).make(in: folder)
         let output = folder.path("out")
         _ = try await PosterEmbedder(
             EmbedRequest(
-                input: master, poster: try samplePoster(), posterName: "poster.jpg", destination: .folder(output))
+                input: multivariant, poster: try samplePoster(), posterName: "poster.jpg", destination: .folder(output))
         ).run()
         // The second segment loses its poster again: that one a player joining there misses.
         let files = try segmentFiles(of: folder.path("out/audio/index.m3u8"))
@@ -93,9 +93,9 @@ func probedStreamTypes(_ path: String) throws -> [String] {
 
     @Test func addAudioOnlyLeavesTheRuntWithoutThePosterAndKeepsStereo() async throws {
         let folder = try TemporaryFolder()
-        let master = try await RuntLadder().make(in: folder)
+        let multivariant = try await RuntLadder().make(in: folder)
         let request = AudioOnlyRequest(
-            input: master, poster: try samplePoster(), posterName: "poster.jpg",
+            input: multivariant, poster: try samplePoster(), posterName: "poster.jpg",
             destination: .folder(folder.path("out")))
         let outcome = try await AudioOnlyVariantBuilder(request).run()
         #expect(try #require(outcome.audioBitRate) >= 32_000)

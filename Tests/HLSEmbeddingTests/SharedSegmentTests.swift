@@ -14,10 +14,10 @@ import Testing
     /// The compliant sample with a second audio playlist, `audio/rendition.m3u8`, listing the
     /// same three segment files as the audio-only variant `audio/index.m3u8`, as the rendition of
     /// an AUDIO group the first video variant uses.
-    static func sharedSegmentsCopy() throws -> (folder: TemporaryFolder, master: String) {
-        let (folder, master) = try sampleCopy("compliant")
+    static func sharedSegmentsCopy() throws -> (folder: TemporaryFolder, multivariant: String) {
+        let (folder, multivariant) = try sampleCopy("compliant")
         _ = try makeAudioRenditionShareTheAudioOnlySegments(compliantAt: folder.path("compliant"))
-        return (folder, master)
+        return (folder, multivariant)
     }
 
     enum Destination: String, CaseIterable, Sendable { case inPlace, existingOutputFolder, newOutputFolder }
@@ -26,9 +26,9 @@ import Testing
     static let both = ["audio/index.m3u8", "audio/rendition.m3u8"]
 
     @Test func byDefaultTheRenditionBesideTheVideoKeepsTheSharedFiles() async throws {
-        let (folder, master) = try Self.sharedSegmentsCopy()
+        let (folder, multivariant) = try Self.sharedSegmentsCopy()
         let before = try segmentFiles(of: folder.path("compliant/audio/rendition.m3u8"))
-        let outcome = try await EmbedSafetyTests.embed(master, .folder(folder.path("out")))
+        let outcome = try await EmbedSafetyTests.embed(multivariant, .folder(folder.path("out")))
         #expect(outcome.targets.map(\.uri) == ["audio/index.m3u8"])
         let rendition = try segmentFiles(of: folder.path("out/audio/rendition.m3u8"))
         #expect(
@@ -43,18 +43,18 @@ import Testing
 
     @Test(arguments: Destination.allCases)
     func aSegmentTwoPlaylistsShareIsRewrittenOnceAndBothPlaylistsPointAtIt(_ destination: Destination) async throws {
-        let (folder, master) = try Self.sharedSegmentsCopy()
+        let (folder, multivariant) = try Self.sharedSegmentsCopy()
         let written: String
         switch destination {
         case .inPlace:
             written = folder.path("compliant")
-            _ = try await EmbedSafetyTests.embed(master, .inPlace, variants: Self.both)
+            _ = try await EmbedSafetyTests.embed(multivariant, .inPlace, variants: Self.both)
         case .existingOutputFolder, .newOutputFolder:
             written = folder.path("out")
             if destination == .existingOutputFolder {
                 try FileManager.default.createDirectory(atPath: written, withIntermediateDirectories: false)
             }
-            _ = try await EmbedSafetyTests.embed(master, .folder(written), variants: Self.both)
+            _ = try await EmbedSafetyTests.embed(multivariant, .folder(written), variants: Self.both)
         }
         let variant = try segmentFiles(of: written + "/audio/index.m3u8")
         let rendition = try segmentFiles(of: written + "/audio/rendition.m3u8")
@@ -73,10 +73,10 @@ import Testing
     }
 
     @Test func embeddingAgainIntoTheSameOutputReplacesThePosterOfSharedSegments() async throws {
-        let (folder, master) = try Self.sharedSegmentsCopy()
-        _ = try await EmbedSafetyTests.embed(master, .folder(folder.path("out")), variants: Self.both)
+        let (folder, multivariant) = try Self.sharedSegmentsCopy()
+        _ = try await EmbedSafetyTests.embed(multivariant, .folder(folder.path("out")), variants: Self.both)
         _ = try await EmbedSafetyTests.embed(
-            master, .folder(folder.path("out")), image: "poster.png", variants: Self.both)
+            multivariant, .folder(folder.path("out")), image: "poster.png", variants: Self.both)
         for playlist in ["index.m3u8", "rendition.m3u8"] {
             let segments = try segmentFiles(of: folder.path("out/audio/" + playlist))
             #expect(
@@ -93,19 +93,20 @@ import Testing
 /// playlist (`audio/archive.m3u8` beside `audio/index.m3u8`): embed rewrites this stream only,
 /// and must not remove the files the other one still plays.
 @Suite struct OtherStreamInTheFolderTests {
-    static func copyWithAnotherPlaylist() throws -> (folder: TemporaryFolder, master: String, other: String) {
-        let (folder, master) = try sampleCopy("compliant")
+    static func copyWithAnotherPlaylist() throws -> (folder: TemporaryFolder, multivariant: String, other: String) {
+        let (folder, multivariant) = try sampleCopy("compliant")
         let other = folder.path("compliant/audio/archive.m3u8")
         try FileManager.default.copyItem(atPath: folder.path("compliant/audio/index.m3u8"), toPath: other)
-        return (folder, master, other)
+        return (folder, multivariant, other)
     }
 
     @Test func inPlaceKeepsTheOldSegmentsAnotherPlaylistStillLists() async throws {
-        let (folder, master, other) = try Self.copyWithAnotherPlaylist()
+        let (folder, multivariant, other) = try Self.copyWithAnotherPlaylist()
         let before = try snapshot(folder.path("compliant/audio")).filter { $0.key.hasPrefix("seg") }
         let messages = Messages()
         var request = EmbedRequest(
-            input: master, poster: try Poster(image: fixture("poster.jpg")), posterName: "p", destination: .inPlace)
+            input: multivariant, poster: try Poster(image: fixture("poster.jpg")), posterName: "p",
+            destination: .inPlace)
         request.report = { messages.append($0) }
         _ = try await PosterEmbedder(request).run()
 
@@ -126,12 +127,12 @@ import Testing
     @Test func anotherPlaylistListingTheSegmentsAsEncodedURIsKeepsThemToo() async throws {
         // The other playlist names the same files as URIs (RFC 8216 §4.1): a cache-busting query
         // and a percent-encoded letter. The check reads them as seg0.ts…; embed must keep them.
-        let (folder, master, other) = try Self.copyWithAnotherPlaylist()
+        let (folder, multivariant, other) = try Self.copyWithAnotherPlaylist()
         let text = try String(contentsOfFile: other, encoding: .utf8)
             .replacingOccurrences(of: "seg0.ts", with: "seg0.ts?v=2")
             .replacingOccurrences(of: "seg1.ts", with: "s%65g1.ts")
         try Data(text.utf8).write(to: URL(fileURLWithPath: other))
-        _ = try await EmbedSafetyTests.embed(master, .inPlace)
+        _ = try await EmbedSafetyTests.embed(multivariant, .inPlace)
         for name in ["seg0.ts", "seg1.ts", "seg2.ts"] {
             #expect(
                 FileManager.default.fileExists(atPath: folder.path("compliant/audio/" + name)),
@@ -142,11 +143,11 @@ import Testing
     }
 
     @Test func recoveryAfterAKilledRunKeepsTheOldSegmentsAnotherPlaylistStillLists() async throws {
-        let (folder, master, other) = try Self.copyWithAnotherPlaylist()
+        let (folder, multivariant, other) = try Self.copyWithAnotherPlaylist()
         let audio = folder.path("compliant/audio")
         // A run killed after it swapped in its playlists: they list new segments, its journal
         // names the old ones as replaced. The other playlist lists the old ones.
-        _ = try await EmbedSafetyTests.embed(master, .inPlace)
+        _ = try await EmbedSafetyTests.embed(multivariant, .inPlace)
         for name in ["seg0.ts", "seg1.ts", "seg2.ts"] where !FileManager.default.fileExists(atPath: audio + "/" + name)
         {
             try FileManager.default.copyItem(
@@ -154,11 +155,11 @@ import Testing
                 toPath: audio + "/" + name)
         }
         let journal = """
-            {"run":"5eed","pid":1,"playlists":["\(master)","\(audio)/index.m3u8"],\
+            {"run":"5eed","pid":1,"playlists":["\(multivariant)","\(audio)/index.m3u8"],\
             "replaced":["\(audio)/seg0.ts","\(audio)/seg1.ts","\(audio)/seg2.ts"],"folders":["\(audio)"]}
             """
         try Data(journal.utf8).write(to: URL(fileURLWithPath: folder.path("compliant/.hlscheck-embed.journal")))
-        _ = try await EmbedSafetyTests.embed(master, .inPlace, image: "poster.png")
+        _ = try await EmbedSafetyTests.embed(multivariant, .inPlace, image: "poster.png")
         for segment in try segmentFiles(of: other) {
             #expect(FileManager.default.fileExists(atPath: segment), "\(segment) is still there for archive.m3u8")
         }
@@ -170,10 +171,10 @@ import Testing
 /// (31 bytes) for the names it builds the copy under beside the folder.
 @Suite struct LongOutputNameTests {
     @Test func aNameTooLongForTheStagingNamesIsRefusedSayingHowLongItMayBe() async throws {
-        let (folder, master) = try sampleCopy("compliant")
+        let (folder, multivariant) = try sampleCopy("compliant")
         let output = folder.path("new/" + String(repeating: "o", count: 230))
         await #expect {
-            _ = try await EmbedSafetyTests.embed(master, .folder(output))
+            _ = try await EmbedSafetyTests.embed(multivariant, .folder(output))
         } throws: { error in
             "\(error)".contains("the folder name is 230 bytes")
                 && "\(error)".contains("choose a name of at most 224 bytes")
@@ -184,9 +185,9 @@ import Testing
     }
 
     @Test func theLongestNameAllowedWorks() async throws {
-        let (folder, master) = try sampleCopy("compliant")
+        let (folder, multivariant) = try sampleCopy("compliant")
         let output = folder.path(String(repeating: "o", count: 224))
-        let outcome = try await EmbedSafetyTests.embed(master, .folder(output))
+        let outcome = try await EmbedSafetyTests.embed(multivariant, .folder(output))
         #expect(outcome.output == output + "/master.m3u8")
         #expect(
             try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted() == [

@@ -76,9 +76,9 @@ struct ListedSegment {
     static func ladder(
         _ kind: SingleFileLadder, in folder: TemporaryFolder, audioOnlyVariant: Bool = true, muxed: Bool = false
     ) async throws -> String {
-        let master = try kind.make(in: folder.path("stream"), audioOnlyVariant: audioOnlyVariant, muxed: muxed)
-        let analysis = try await Checker(configuration: CheckConfiguration()).analyse(master)
-        var text = try String(contentsOfFile: master, encoding: .utf8)
+        let multivariant = try kind.make(in: folder.path("stream"), audioOnlyVariant: audioOnlyVariant, muxed: muxed)
+        let analysis = try await Checker(configuration: CheckConfiguration()).analyse(multivariant)
+        var text = try String(contentsOfFile: multivariant, encoding: .utf8)
         for variant in analysis.variants {
             let peak = try #require(variant.measuredPeakBitrate), average = try #require(variant.measuredAverageBitrate)
             let line = "\n\(variant.uri)\n"
@@ -86,8 +86,8 @@ struct ListedSegment {
             let tag = try #require(text[..<before.lowerBound].range(of: "BANDWIDTH=1,", options: .backwards))
             text.replaceSubrange(tag, with: "BANDWIDTH=\(peak),AVERAGE-BANDWIDTH=\(average),")
         }
-        try Data(text.utf8).write(to: URL(fileURLWithPath: master))
-        return master
+        try Data(text.utf8).write(to: URL(fileURLWithPath: multivariant))
+        return multivariant
     }
 
     /// `files` (a snapshot of the stream) written again under `folder/reference`, for ffmpeg to
@@ -116,7 +116,7 @@ struct ListedSegment {
         _ kind: SingleFileLadder, _ destination: Destination
     ) async throws {
         let folder = try TemporaryFolder()
-        let master = try await Self.ladder(kind, in: folder)
+        let multivariant = try await Self.ladder(kind, in: folder)
         let stream = folder.path("stream")
         let before = try snapshot(stream)
         let reference = try Self.copy(of: before, in: folder)
@@ -124,7 +124,7 @@ struct ListedSegment {
         #expect(sourceSegments.count == 3 && sourceSegments.allSatisfy { $0.range != nil })
 
         var request = EmbedRequest(
-            input: master, poster: try Poster(image: fixture("poster.jpg")), posterName: "poster.jpg",
+            input: multivariant, poster: try Poster(image: fixture("poster.jpg")), posterName: "poster.jpg",
             destination: .inPlace)
         let written: String
         switch destination {
@@ -214,11 +214,11 @@ struct ListedSegment {
     @Test(arguments: SingleFileLadder.allCases)
     func removeGivesBackTheFileBytesAndEmbeddingAgainChangesNothing(_ kind: SingleFileLadder) async throws {
         let folder = try TemporaryFolder()
-        let master = try await Self.ladder(kind, in: folder)
+        let multivariant = try await Self.ladder(kind, in: folder)
         let stream = folder.path("stream")
         let original = try snapshot(stream)
         let request = EmbedRequest(
-            input: master, poster: try Poster(image: fixture("poster.jpg")), posterName: "poster.jpg",
+            input: multivariant, poster: try Poster(image: fixture("poster.jpg")), posterName: "poster.jpg",
             destination: .inPlace)
         _ = try await PosterEmbedder(request).run()
         let embedded = try snapshot(stream)
@@ -246,12 +246,12 @@ struct ListedSegment {
     @Test(arguments: addCases)
     func addAudioOnlyTakesItsAudioFromASingleFileVariant(_ kind: SingleFileLadder, _ inPlace: Bool) async throws {
         let folder = try TemporaryFolder()
-        let master = try await Self.ladder(kind, in: folder, audioOnlyVariant: false, muxed: true)
+        let multivariant = try await Self.ladder(kind, in: folder, audioOnlyVariant: false, muxed: true)
         let stream = folder.path("stream")
         let before = try snapshot(stream)
         let written = inPlace ? stream : folder.path("out")
         var request = AudioOnlyRequest(
-            input: master, poster: try Poster(image: fixture("poster.jpg")), posterName: "poster.jpg",
+            input: multivariant, poster: try Poster(image: fixture("poster.jpg")), posterName: "poster.jpg",
             destination: inPlace ? .inPlace : .folder(written))
         request.audioFrom = "video/index.m3u8"
         let outcome = try await AudioOnlyVariantBuilder(request).run()
@@ -299,12 +299,12 @@ struct ListedSegment {
     /// line: two ranges that share bytes, and a file another playlist of the stream lists too.
     @Test func refusesOverlappingRangesAndAFileAnotherPlaylistListsBeforeWritingAnything() async throws {
         let folder = try TemporaryFolder()
-        let master = try await Self.ladder(.transportStream, in: folder)
+        let multivariant = try await Self.ladder(.transportStream, in: folder)
         let stream = folder.path("stream")
         let playlist = stream + "/audio/index.m3u8"
         let original = try String(contentsOfFile: playlist, encoding: .utf8)
         let request = EmbedRequest(
-            input: master, poster: try Poster(image: fixture("poster.jpg")), posterName: "poster.jpg",
+            input: multivariant, poster: try Poster(image: fixture("poster.jpg")), posterName: "poster.jpg",
             destination: .inPlace)
 
         // The second range starts 188 bytes (one TS packet) early: it overlaps the first.
@@ -327,9 +327,9 @@ struct ListedSegment {
         // A second playlist (an alternative rendition, say) over the same file.
         try Data(original.utf8).write(to: URL(fileURLWithPath: playlist))
         try Data(original.utf8).write(to: URL(fileURLWithPath: stream + "/audio/other.m3u8"))
-        var text = try String(contentsOfFile: master, encoding: .utf8)
+        var text = try String(contentsOfFile: multivariant, encoding: .utf8)
         text += "#EXT-X-STREAM-INF:BANDWIDTH=64000,CODECS=\"mp4a.40.2\"\naudio/other.m3u8\n"
-        try Data(text.utf8).write(to: URL(fileURLWithPath: master))
+        try Data(text.utf8).write(to: URL(fileURLWithPath: multivariant))
         var one = request
         one.variants = ["audio/index.m3u8"]
         let shared = try snapshot(stream)
@@ -347,7 +347,7 @@ struct ListedSegment {
     /// ranges still cover the new file back to back.
     @Test func impliedOffsetsAreWrittenOutAndTheRangesStillCoverTheNewFile() async throws {
         let folder = try TemporaryFolder()
-        let master = try await Self.ladder(.transportStream, in: folder)
+        let multivariant = try await Self.ladder(.transportStream, in: folder)
         let playlist = folder.path("stream/audio/index.m3u8")
         var lines = try String(contentsOfFile: playlist, encoding: .utf8).split(
             separator: "\n", omittingEmptySubsequences: false
@@ -362,7 +362,7 @@ struct ListedSegment {
 
         let outcome = try await PosterEmbedder(
             EmbedRequest(
-                input: master, poster: try Poster(image: fixture("poster.jpg")), posterName: "poster.jpg",
+                input: multivariant, poster: try Poster(image: fixture("poster.jpg")), posterName: "poster.jpg",
                 destination: .folder(folder.path("out")))
         ).run()
         #expect(outcome.verdict.written.filter { $0.severity >= .warning }.isEmpty, "\(outcome.verdict.written)")

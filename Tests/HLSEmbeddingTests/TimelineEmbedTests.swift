@@ -10,7 +10,7 @@ import Testing
 /// adds must put it on the stream's own timeline, where the TS variants start (1.4 s).
 @Suite struct TimelineEmbedTests {
     @Test func timestampsAddedToPackedAudioStartWhereTheOtherVariantsStart() async throws {
-        let (folder, master) = try sampleCopy("packed-audio")
+        let (folder, multivariant) = try sampleCopy("packed-audio")
         // Strip the leading ID3 tag (PRIV + poster) from every segment: raw ADTS again.
         var durations: [Double] = []
         for index in 0..<3 {
@@ -29,7 +29,7 @@ import Testing
         configuration.confinement.root = folder.url.path
         let outcome = try await PosterEmbedder(
             EmbedRequest(
-                input: master, poster: try Poster(image: fixture("poster.jpg")), posterName: "poster.jpg",
+                input: multivariant, poster: try Poster(image: fixture("poster.jpg")), posterName: "poster.jpg",
                 destination: .folder(folder.path("out")), configuration: configuration)
         ).run()
         #expect(outcome.verification.diagnostics.isEmpty, "\(outcome.verification.diagnostics)")

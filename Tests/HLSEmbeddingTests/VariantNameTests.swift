@@ -9,41 +9,42 @@ import Testing
 /// `audio-only/index.m3u8`; found again by the marker comment in its playlist, never by folder
 /// alone, so a user's files are never taken for ours.
 @Suite(.serialized) struct VariantNameTests {
-    func request(_ master: String, _ destination: EmbedRequest.Destination) throws -> AudioOnlyRequest {
-        AudioOnlyRequest(input: master, poster: try samplePoster(), posterName: "poster.jpg", destination: destination)
+    func request(_ multivariant: String, _ destination: EmbedRequest.Destination) throws -> AudioOnlyRequest {
+        AudioOnlyRequest(
+            input: multivariant, poster: try samplePoster(), posterName: "poster.jpg", destination: destination)
     }
 
     @Test func theNameAskedForIsUsedAndTheVariantIsFoundAgainUnderIt() async throws {
         let folder = try TemporaryFolder()
-        let master = try await Ladder.tsRendition.make(in: folder)
-        let original = try Data(contentsOf: URL(fileURLWithPath: master))
-        var request = try request(master, .inPlace)
+        let multivariant = try await Ladder.tsRendition.make(in: folder)
+        let original = try Data(contentsOf: URL(fileURLWithPath: multivariant))
+        var request = try request(multivariant, .inPlace)
         request.name = "radio/low.m3u8"
         let added = try await AudioOnlyVariantBuilder(request).run()
         #expect(added.action == .added)
         #expect(added.variantURI == "radio/low.m3u8")
-        let stream = (master as NSString).deletingLastPathComponent
+        let stream = (multivariant as NSString).deletingLastPathComponent
         let playlist = try String(contentsOfFile: stream + "/radio/low.m3u8", encoding: .utf8)
         #expect(playlist.hasPrefix("#EXTM3U\n\(AudioOnlyVariantBuilder.marker)\n"), "\(playlist)")
-        #expect(try String(contentsOfFile: master, encoding: .utf8).hasSuffix("\nradio/low.m3u8\n"))
+        #expect(try String(contentsOfFile: multivariant, encoding: .utf8).hasSuffix("\nradio/low.m3u8\n"))
 
         request.name = nil
         #expect(try await AudioOnlyVariantBuilder(request).run().action == .alreadyPresent)
         request.remove = true
         request.poster = nil
         #expect(try await AudioOnlyVariantBuilder(request).run().action == .removed)
-        #expect(try Data(contentsOf: URL(fileURLWithPath: master)) == original)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: multivariant)) == original)
         #expect(try FileManager.default.contentsOfDirectory(atPath: stream + "/radio").isEmpty)
     }
 
     @Test func aUsersFileAtThePlainNameIsNeverTakenOrOverwritten() async throws {
         let folder = try TemporaryFolder()
-        let master = try await Ladder.tsRendition.make(in: folder)
-        let stream = (master as NSString).deletingLastPathComponent
+        let multivariant = try await Ladder.tsRendition.make(in: folder)
+        let stream = (multivariant as NSString).deletingLastPathComponent
         try folder.write(Data("#EXTM3U\n# the user's notes\n".utf8), to: "stream/audio-only/index.m3u8")
         #expect(FileManager.default.fileExists(atPath: stream + "/audio-only/index.m3u8"))
 
-        var request = try request(master, .folder(folder.path("named")))
+        var request = try request(multivariant, .folder(folder.path("named")))
         request.name = "audio-only/index.m3u8"
         let error = await #expect(throws: EmbedError.self) { try await AudioOnlyVariantBuilder(request).run() }
         #expect(

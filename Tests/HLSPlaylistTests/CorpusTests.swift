@@ -92,9 +92,9 @@ struct CorpusTests {
                 }
             }
             #expect(expectedVariants.isEmpty)
-        } else if let master = playlist.multivariant {
-            #expect(master.variants.count == expectedVariants.count)
-            for (variant, e) in zip(master.variants, expectedVariants) {
+        } else if let multivariant = playlist.multivariant {
+            #expect(multivariant.variants.count == expectedVariants.count)
+            for (variant, e) in zip(multivariant.variants, expectedVariants) {
                 if let uri = e["uri"] as? String { #expect(variant.uri == uri) }
                 let attributes = e["attributes"] as? [String: Any] ?? [:]
                 if let bandwidth = (attributes["BANDWIDTH"] as? NSNumber)?.intValue {

@@ -14,7 +14,7 @@ struct FilePathBaseTests {
     /// Folder names that mean something in a URI, each with one that does not.
     static let awkwardFolders = ["Stream #1", "what?", "100%", "a%20b", "a b", "x;[y]é", "50%25#?&=", "my:stream"]
 
-    static let master = "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=48000,CODECS=\"mp4a.40.2\"\naudio/index.m3u8\n"
+    static let multivariant = "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=48000,CODECS=\"mp4a.40.2\"\naudio/index.m3u8\n"
     static func media(_ segments: [String]) -> String {
         "#EXTM3U\n#EXT-X-TARGETDURATION:6\n" + segments.map { "#EXTINF:6,\n\($0)\n" }.joined() + "#EXT-X-ENDLIST\n"
     }
@@ -83,7 +83,7 @@ struct FilePathBaseTests {
     @Test(arguments: ["Stream #1", "what?", "100%"])
     func theLoaderReadsAStreamInsideTheFolderTheUserNamed(_ folder: String) async throws {
         let tree = try TemporaryFolder([
-            "\(folder)/master.m3u8": Self.master,
+            "\(folder)/master.m3u8": Self.multivariant,
             "\(folder)/audio/index.m3u8": Self.media(["seg%200.ts", "seg1.ts"]),
             "\(folder)/audio/seg 0.ts": "",
             "\(folder)/audio/seg1.ts": "",
@@ -100,29 +100,29 @@ struct FilePathBaseTests {
     /// root and media playlists alike.
     @Test func aFolderNamedWithAnEscapeIsNotItsDecodedNeighbour() async throws {
         let tree = try TemporaryFolder([
-            "a%20b/master.m3u8": Self.master,
+            "a%20b/master.m3u8": Self.multivariant,
             "a%20b/audio/index.m3u8": Self.media(["seg0.ts", "seg1.ts", "seg2.ts"]),
-            "a b/master.m3u8": Self.master + "#EXT-X-STREAM-INF:BANDWIDTH=99000\nother.m3u8\n",
+            "a b/master.m3u8": Self.multivariant + "#EXT-X-STREAM-INF:BANDWIDTH=99000\nother.m3u8\n",
             "a b/audio/index.m3u8": Self.media(["seg0.ts"]),
         ])
         let loaded = try await PlaylistLoader(source: LocalFileSource()).load(tree.path("a%20b/master.m3u8"))
-        #expect(loaded.root.multivariant?.variants.count == 1, "the neighbour's master was read")
+        #expect(loaded.root.multivariant?.variants.count == 1, "the neighbour's multivariant playlist was read")
         let audio = try #require(loaded.mediaPlaylists.values.first)
         #expect(audio.media?.segments.count == 3, "the neighbour's media playlist was read")
-        // Folder discovery tells the master from the media playlist it references.
+        // Folder discovery tells the multivariant playlist from the media playlist it references.
         #expect(
-            try StreamDiscovery.masters(in: tree.path("a%20b"), ignore: { _ in false }) == [
+            try StreamDiscovery.unreferencedPlaylists(in: tree.path("a%20b"), ignore: { _ in false }) == [
                 tree.path("a%20b/master.m3u8")
             ])
     }
 
-    @Test func folderDiscoveryInAFolderNamedWithAHashFindsOnlyTheMaster() throws {
+    @Test func folderDiscoveryInAFolderNamedWithAHashFindsOnlyTheMultivariantPlaylist() throws {
         let tree = try TemporaryFolder([
-            "Stream #1/master.m3u8": Self.master,
+            "Stream #1/master.m3u8": Self.multivariant,
             "Stream #1/audio/index.m3u8": Self.media(["seg0.ts"]),
         ])
         #expect(
-            try StreamDiscovery.masters(in: tree.path("Stream #1"), ignore: { _ in false }) == [
+            try StreamDiscovery.unreferencedPlaylists(in: tree.path("Stream #1"), ignore: { _ in false }) == [
                 tree.path("Stream #1/master.m3u8")
             ])
     }

@@ -38,13 +38,15 @@ struct LoaderSafetyTests {
     static let media = "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\nseg.ts\n#EXT-X-ENDLIST\n"
     static let variant = "#EXT-X-STREAM-INF:BANDWIDTH=48000,CODECS=\"mp4a.40.2\"\n"
 
-    @Test func aMasterNamedByEveryVariantUnderManyNamesIsReadOnce() async throws {
+    @Test func aMultivariantPlaylistNamedByEveryVariantUnderManyNamesIsReadOnce() async throws {
         let names = [
             "master.m3u8", "./master.m3u8", "a/../master.m3u8", ".//master.m3u8", "link.m3u8", "other.m3u8",
             "./other.m3u8",
         ]
-        let master = "#EXTM3U\n" + names.map { Self.variant + $0 + "\n" }.joined()
-        let tree = try makeTree(["stream/master.m3u8": master, "stream/a/.keep": "", "stream/other.m3u8": Self.media])
+        let multivariant = "#EXTM3U\n" + names.map { Self.variant + $0 + "\n" }.joined()
+        let tree = try makeTree([
+            "stream/master.m3u8": multivariant, "stream/a/.keep": "", "stream/other.m3u8": Self.media,
+        ])
         defer { try? FileManager.default.removeItem(atPath: tree.base) }
         try FileManager.default.createSymbolicLink(
             atPath: tree.stream + "/link.m3u8", withDestinationPath: "master.m3u8")
@@ -57,9 +59,9 @@ struct LoaderSafetyTests {
         #expect(reads.values.allSatisfy { $0 == 1 }, "\(reads)")
         #expect(reads.count == 2)
         #expect(stream.failures.isEmpty)
-        // Every name of the master resolves to the master itself: a multivariant playlist.
-        let master0 = try #require(stream.root.multivariant)
-        for variant in master0.variants.prefix(5) {
+        // Every variant, whatever its spelling, names the multivariant playlist itself.
+        let parsedMultivariant = try #require(stream.root.multivariant)
+        for variant in parsedMultivariant.variants.prefix(5) {
             #expect(stream.playlist(for: variant)?.multivariant != nil, "\(variant.uri)")
         }
         // Its problems (none here) and the other playlist are counted once.
@@ -78,7 +80,7 @@ struct LoaderSafetyTests {
         let source = CountingSource()
         let stream = try await PlaylistLoader(source: source).load(tree.stream + "/master.m3u8")
         let reads = await source.counter.reads
-        #expect(reads.count == 1, "only the master is read: \(reads)")
+        #expect(reads.count == 1, "only the multivariant playlist is read: \(reads)")
         let outside = try #require(stream.outsideRoot.first)
         #expect(outside.uri == uri)
         #expect(outside.location.line == 3)
@@ -148,8 +150,8 @@ struct LoaderSafetyTests {
     }
 
     @Test func tooManyPlaylistsAreNotReadAndSaySo() async throws {
-        let master = "#EXTM3U\n" + (0..<5).map { Self.variant + "v\($0).m3u8\n" }.joined()
-        var files = ["stream/master.m3u8": master]
+        let multivariant = "#EXTM3U\n" + (0..<5).map { Self.variant + "v\($0).m3u8\n" }.joined()
+        var files = ["stream/master.m3u8": multivariant]
         for index in 0..<5 { files["stream/v\(index).m3u8"] = Self.media }
         let tree = try makeTree(files)
         defer { try? FileManager.default.removeItem(atPath: tree.base) }

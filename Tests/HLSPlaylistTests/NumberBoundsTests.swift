@@ -110,11 +110,11 @@ struct NumberBoundsTests {
         #expect(playlist.errors.isEmpty, "\(playlist.errors.map(\.message))")
         #expect(playlist.media?.segments.map(\.duration) == [1_000_000, 0.000011, 0])
         #expect(playlist.media?.segments.last?.byteRange == ByteRange(length: 1, offset: 9_007_199_254_740_990))
-        let master = PlaylistParser.parse(
+        let multivariant = PlaylistParser.parse(
             "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1000000000000,RESOLUTION=65535x65535,FRAME-RATE=1000\na.m3u8\n",
             uri: "m")
-        #expect(master.errors.isEmpty)
-        #expect(master.multivariant?.variants.first?.bandwidth == 1_000_000_000_000)
+        #expect(multivariant.errors.isEmpty)
+        #expect(multivariant.multivariant?.variants.first?.bandwidth == 1_000_000_000_000)
     }
 
     /// Offsetless byte ranges continue the previous one: a chain of them must stop (with an

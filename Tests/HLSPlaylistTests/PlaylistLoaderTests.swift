@@ -44,12 +44,12 @@ struct PlaylistLoaderTests {
             Set(stream.mediaPlaylists.keys) == [
                 root + "/audio/en.m3u8", root + "/video/v.m3u8", root + "/video/iframe.m3u8",
             ])
-        let master = try #require(stream.root.multivariant)
-        let audio = try #require(stream.playlist(for: master.variants[0]))
+        let multivariant = try #require(stream.root.multivariant)
+        let audio = try #require(stream.playlist(for: multivariant.variants[0]))
         #expect(audio.problems.isEmpty, "\(audio.problems)")
         #expect(audio.media?.segments.first?.uri == "s1.ts")
-        #expect(stream.playlist(for: master.renditions[0])?.uri == root + "/audio/en.m3u8")
-        #expect(stream.playlist(for: master.iFrameVariants[0]) != nil)
+        #expect(stream.playlist(for: multivariant.renditions[0])?.uri == root + "/audio/en.m3u8")
+        #expect(stream.playlist(for: multivariant.iFrameVariants[0]) != nil)
     }
 
     @Test func missingMediaPlaylistIsAFailureAtTheReferringLine() async throws {

@@ -12,7 +12,7 @@ private func problem(_ p: Playlist, line: Int, _ text: String) -> PlaylistProble
 
 @Suite("Parser: multivariant playlists")
 struct MultivariantParsingTests {
-    static let master = """
+    static let multivariant = """
         #EXTM3U
         #EXT-X-VERSION:7
         #EXT-X-INDEPENDENT-SEGMENTS
@@ -30,7 +30,7 @@ struct MultivariantParsingTests {
         """
 
     @Test func parsesEveryMultivariantTag() throws {
-        let p = parse(Self.master)
+        let p = parse(Self.multivariant)
         #expect(p.problems.isEmpty, "\(p.problems)")
         let m = try #require(p.multivariant)
         #expect(m.version == 7)
@@ -517,7 +517,7 @@ struct HostileInputTests {
     /// tags: the parser must return (no trap, no hang) and locate every problem on a real line.
     @Test func corruptedPlaylistsNeverCrash() {
         let seed = Array(
-            (MultivariantParsingTests.master
+            (MultivariantParsingTests.multivariant
                 + "\n#EXT-X-BYTERANGE:10@5\n#EXTINF:1.5,t\n{$v}a.ts\n#EXT-X-PART:DURATION=1,URI=\"p\",BYTERANGE=\"5\"\n")
                 .utf8)
         var state: UInt64 = 0x9E37_79B9_7F4A_7C15

@@ -24,7 +24,7 @@ struct MediaDeliveryTests {
             found.first?.message.contains(
                 "compliant/audio/index.m3u8 was served uncompressed although the request accepted gzip") == true,
             "\(found)")
-        // Where the master names it.
+        // Where the multivariant playlist names it.
         #expect(found.first?.location?.uri.hasSuffix("compliant/master.m3u8") == true, "\(found)")
         #expect(apple.findings("playlist-not-compressed").first?.severity == .error)
     }

@@ -144,11 +144,11 @@ import FileSystem
 
     @Test func theVariantTableCutsALongURIAndTheFindingsKeepItWhole() async throws {
         let long = String(repeating: "x", count: 512 << 10) + ".m3u8"
-        var master = "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=100000,CODECS=\"mp4a.40.2\"\n\(long)\n"
+        var multivariant = "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=100000,CODECS=\"mp4a.40.2\"\n\(long)\n"
         for index in 0..<1_000 {
-            master += "#EXT-X-STREAM-INF:BANDWIDTH=\(100_001 + index),CODECS=\"mp4a.40.2\"\nv.m3u8\n"
+            multivariant += "#EXT-X-STREAM-INF:BANDWIDTH=\(100_001 + index),CODECS=\"mp4a.40.2\"\nv.m3u8\n"
         }
-        let (report, _) = try await Self.check(["p.m3u8": master, "v.m3u8": Self.media()])
+        let (report, _) = try await Self.check(["p.m3u8": multivariant, "v.m3u8": Self.media()])
         let text = TextReporter().render([report])
         let table = text.split(separator: "\n").drop { !$0.hasPrefix("Variants of ") }.dropFirst()
         let rows = table.count, widest = table.map(\.count).max() ?? 0
@@ -196,12 +196,12 @@ import FileSystem
             ["p.m3u8": mediaHead + "#EXTINF:6.0,\n" + String(repeating: "../", count: n) + "seg.ts\n#EXT-X-ENDLIST\n"]
         },
         Dimension(name: "URI length × variants", base: 64) { n in
-            var master =
+            var multivariant =
                 "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1000,CODECS=\"mp4a.40.2\"\n\(String(repeating: "x", count: 256 * n)).m3u8\n"
             for index in 0..<n {
-                master += "#EXT-X-STREAM-INF:BANDWIDTH=\(2000 + index),CODECS=\"mp4a.40.2\"\nv.m3u8\n"
+                multivariant += "#EXT-X-STREAM-INF:BANDWIDTH=\(2000 + index),CODECS=\"mp4a.40.2\"\nv.m3u8\n"
             }
-            return ["p.m3u8": master, "v.m3u8": media()]
+            return ["p.m3u8": multivariant, "v.m3u8": media()]
         },
         Dimension(name: "names per directive", base: 2_000) { n in
             [

@@ -8,8 +8,9 @@ import Testing
 @Suite struct FixReportTests {
     static func ladderReport() async throws -> (CheckReport, TemporaryFolder) {
         let folder = try TemporaryFolder()
-        let master = try makeFFmpegDefaultLadder(in: folder.path("ladder"))
-        let report = try await Checker(configuration: CheckConfiguration(profile: .appleIOS, file: nil)).check(master)
+        let multivariant = try makeFFmpegDefaultLadder(in: folder.path("ladder"))
+        let report = try await Checker(configuration: CheckConfiguration(profile: .appleIOS, file: nil)).check(
+            multivariant)
         return (report, folder)
     }
 

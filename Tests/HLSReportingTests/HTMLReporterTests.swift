@@ -16,7 +16,7 @@ func checkForHTML(_ path: String, root: String? = nil) async throws -> CheckRepo
 
 /// The image bytes of the first APIC frame of a segment, read independently of the report.
 func apicBytes(_ path: String) async throws -> [UInt8] {
-    let pictures = try await SegmentInspector(source: LocalSegmentSource()).extractArtwork(SegmentRequest(uri: path))
+    let pictures = try await SegmentInspector(source: LocalSegmentSource()).extractPictures(SegmentRequest(uri: path))
     return try #require(pictures.first?.data)
 }
 

@@ -55,9 +55,9 @@ struct CountingPlaylistSource: PlaylistSource {
 
 @Suite("Hostile input in reports")
 struct HostileInputReportTests {
-    /// 300 variants that all name the master under four spellings: one read, and one finding per
-    /// variant that says what is wrong.
-    @Test func aMasterNamedByItsOwnVariantsIsReadOnceAndReported() async throws {
+    /// 300 variants that all name the multivariant playlist under four spellings: one read, and one
+    /// finding per variant that says what is wrong.
+    @Test func aMultivariantPlaylistNamedByItsOwnVariantsIsReadOnceAndReported() async throws {
         let names = ["master.m3u8", "./master.m3u8", "a/../master.m3u8", "link.m3u8"]
         let variants = (0..<300).map { "#EXT-X-STREAM-INF:BANDWIDTH=48000,CODECS=\"mp4a.40.2\"\n\(names[$0 % 4])\n" }
         let folder = try TemporaryFolder(["master.m3u8": "#EXTM3U\n" + variants.joined(), "a/.keep": ""])

@@ -17,14 +17,14 @@ struct BuildingBlockTests {
 
     @Test func posterSizesComeFromDecoding() throws {
         #expect(
-            try ArtworkDecoder.decode(Fixtures.bytes("poster.jpg"), mimeType: "image/jpeg").get()
+            try PosterDecoder.decode(Fixtures.bytes("poster.jpg"), mimeType: "image/jpeg").get()
                 == PixelSize(width: 64, height: 48))
         #expect(
-            try ArtworkDecoder.decode(Fixtures.bytes("poster.png"), mimeType: "image/png").get()
+            try PosterDecoder.decode(Fixtures.bytes("poster.png"), mimeType: "image/png").get()
                 == PixelSize(width: 40, height: 30))
         // Magic bytes win over a wrong MIME type.
         #expect(
-            try ArtworkDecoder.decode(Fixtures.bytes("poster.png"), mimeType: "image/jpeg").get()
+            try PosterDecoder.decode(Fixtures.bytes("poster.png"), mimeType: "image/jpeg").get()
                 == PixelSize(width: 40, height: 30))
     }
 

@@ -50,13 +50,13 @@ struct DamagedSegmentTests {
     @Test func posterThatDoesNotDecodeIsReported() throws {
         let jpeg = try Fixtures.bytes("poster.jpg")
         let truncated = Array(jpeg.prefix(jpeg.count / 3))
-        guard case .failure(let failure) = ArtworkDecoder.decode(truncated, mimeType: "image/jpeg") else {
+        guard case .failure(let failure) = PosterDecoder.decode(truncated, mimeType: "image/jpeg") else {
             Issue.record("a JPEG cut to a third decoded")
             return
         }
         #expect(failure.description.contains("JPEG"))
-        #expect(throws: Never.self) { _ = ArtworkDecoder.decode([0xFF, 0xD8, 0xFF], mimeType: "image/jpeg") }
-        guard case .failure = ArtworkDecoder.decode(Array("GIF89a".utf8), mimeType: "image/gif") else {
+        #expect(throws: Never.self) { _ = PosterDecoder.decode([0xFF, 0xD8, 0xFF], mimeType: "image/jpeg") }
+        guard case .failure = PosterDecoder.decode(Array("GIF89a".utf8), mimeType: "image/gif") else {
             Issue.record("a GIF was accepted")
             return
         }

@@ -70,7 +70,7 @@ struct ImageBombTests {
     }
 
     @Test func decoderRefusesAPNGBombFromItsHeader() {
-        guard case .failure(let failure) = ArtworkDecoder.decode(Self.pngBomb(), mimeType: "image/png") else {
+        guard case .failure(let failure) = PosterDecoder.decode(Self.pngBomb(), mimeType: "image/png") else {
             Issue.record("a 16000x16000 PNG was decoded")
             return
         }
@@ -81,7 +81,7 @@ struct ImageBombTests {
         )
         // Within a raised limit the same bytes reach the decoder (and fail there: 16 bytes of data).
         guard
-            case .failure(let decoded) = ArtworkDecoder.decode(
+            case .failure(let decoded) = PosterDecoder.decode(
                 Self.pngBomb(width: 4, height: 4), mimeType: "image/png", maximumPixels: 100)
         else {
             return

@@ -15,7 +15,7 @@ import Testing
         #expect(fitted.data.count <= budget)
         #expect(fitted.mimeType == "image/jpeg")
         #expect(ImageFitter.qscaleRange.contains(fitted.quality))
-        let decoded = try ArtworkDecoder.decode(fitted.data, mimeType: fitted.mimeType).get()
+        let decoded = try PosterDecoder.decode(fitted.data, mimeType: fitted.mimeType).get()
         #expect(decoded == PixelSize(width: fitted.width, height: fitted.height))
     }
 
@@ -78,7 +78,7 @@ import Testing
         #expect(fitted.data.starts(with: [0xFF, 0xD8, 0xFF]))
         #expect(fitted.mimeType == "image/jpeg")
         #expect(
-            try ArtworkDecoder.decode(fitted.data, mimeType: "image/jpeg").get() == PixelSize(width: 40, height: 30))
+            try PosterDecoder.decode(fitted.data, mimeType: "image/jpeg").get() == PixelSize(width: 40, height: 30))
     }
 
     /// JPEG has no alpha: half-transparent white laid over black is mid-grey, not white.

@@ -120,9 +120,9 @@ struct SegmentInspectorTests {
         #expect(facts.tracks.contains { $0.kind == .attachedPicture })
     }
 
-    @Test func extractArtworkReturnsTheImageBytes() async throws {
+    @Test func extractPicturesReturnsTheImageBytes() async throws {
         let inspector = SegmentInspector(source: LocalSegmentSource())
-        let pictures = try await inspector.extractArtwork(SegmentRequest(uri: Fixtures.path("audio-apic.mp3")))
+        let pictures = try await inspector.extractPictures(SegmentRequest(uri: Fixtures.path("audio-apic.mp3")))
         #expect(pictures.map(\.data) == [try Fixtures.bytes("poster.jpg")])
     }
 

@@ -52,12 +52,12 @@ public enum SingleFileLadder: String, CaseIterable, Sendable, CustomStringConver
                 + (self == .fragmentedMP4 ? ["-hls_segment_type", "fmp4"] : [])
                 + ["-hls_segment_filename", "\(name)/\(name).\(fileExtension)", "\(name)/index.m3u8"]
         }
-        var master = "#EXTM3U\n#EXT-X-VERSION:\(self == .fragmentedMP4 ? 7 : 6)\n#EXT-X-INDEPENDENT-SEGMENTS\n"
+        var multivariant = "#EXTM3U\n#EXT-X-VERSION:\(self == .fragmentedMP4 ? 7 : 6)\n#EXT-X-INDEPENDENT-SEGMENTS\n"
         if audioOnlyVariant {
             try FileManager.default.createDirectory(
                 atPath: (folder as NSString).appendingPathComponent("audio"), withIntermediateDirectories: true)
             try ChildProcess.run(common + audioInput + ["-t", "5.98"] + aac + exact + hls("audio"), in: folder)
-            master += "#EXT-X-STREAM-INF:BANDWIDTH=1,CODECS=\"mp4a.40.2\"\naudio/index.m3u8\n"
+            multivariant += "#EXT-X-STREAM-INF:BANDWIDTH=1,CODECS=\"mp4a.40.2\"\naudio/index.m3u8\n"
         }
         if muxed {
             try FileManager.default.createDirectory(
@@ -68,11 +68,11 @@ public enum SingleFileLadder: String, CaseIterable, Sendable, CustomStringConver
                     "yuv420p",
                     "-g", "50", "-keyint_min", "50", "-sc_threshold", "0", "-b:v", "100k",
                 ] + aac + exact + hls("video"), in: folder)
-            master +=
+            multivariant +=
                 "#EXT-X-STREAM-INF:BANDWIDTH=1,CODECS=\"avc1.42c01e,mp4a.40.2\",RESOLUTION=128x72\nvideo/index.m3u8\n"
         }
         let path = (folder as NSString).appendingPathComponent("master.m3u8")
-        try Data(master.utf8).write(to: URL(fileURLWithPath: path))
+        try Data(multivariant.utf8).write(to: URL(fileURLWithPath: path))
         return path
     }
 }

@@ -7,14 +7,14 @@ import Foundation
 public func makeAudioRenditionShareTheAudioOnlySegments(compliantAt folder: String) throws -> String {
     let audio = folder + "/audio"
     try FileManager.default.copyItem(atPath: audio + "/index.m3u8", toPath: audio + "/rendition.m3u8")
-    let master = folder + "/master.m3u8"
-    let text = try String(contentsOfFile: master, encoding: .utf8)
+    let multivariant = folder + "/master.m3u8"
+    let text = try String(contentsOfFile: multivariant, encoding: .utf8)
         .replacingOccurrences(
             of: "#EXT-X-INDEPENDENT-SEGMENTS\n",
             with:
                 "#EXT-X-INDEPENDENT-SEGMENTS\n#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"aud\",NAME=\"en\",DEFAULT=YES,AUTOSELECT=YES,URI=\"audio/rendition.m3u8\"\n"
         )
         .replacingOccurrences(of: "FRAME-RATE=25.000\nv0/", with: "FRAME-RATE=25.000,AUDIO=\"aud\"\nv0/")
-    try Data(text.utf8).write(to: URL(fileURLWithPath: master))
-    return master
+    try Data(text.utf8).write(to: URL(fileURLWithPath: multivariant))
+    return multivariant
 }

@@ -21,7 +21,7 @@ public enum VerdictFixtures {
         return folder
     }
 
-    public static func master(_ folder: TemporaryFolder, _ name: String) -> String {
+    public static func multivariant(_ folder: TemporaryFolder, _ name: String) -> String {
         folder.path("\(name)/master.m3u8")
     }
 }

@@ -5,7 +5,7 @@ import Testing
 /// `hlscheck embed --add-audio-only` as users run it, on a copy of Samples/no-audio-only (which
 /// refers to ../compliant).
 @Suite struct AddAudioOnlyCommandTests {
-    /// A private copy of the two samples and the poster; returns the master's path.
+    /// A private copy of the two samples and the poster; returns the multivariant playlist's path.
     static func sampleCopy(in folder: TemporaryFolder) throws -> String {
         let samples = PackageRoot.url.appendingPathComponent("Samples")
         for name in ["no-audio-only", "compliant", "poster.jpg"] {
@@ -24,8 +24,8 @@ import Testing
 
     @Test func addsTheVariantSaysTheArithmeticThenFindsItThenRemovesIt() throws {
         let folder = try TemporaryFolder()
-        let master = try Self.sampleCopy(in: folder)
-        let original = try Data(contentsOf: URL(fileURLWithPath: master))
+        let multivariant = try Self.sampleCopy(in: folder)
+        let original = try Data(contentsOf: URL(fileURLWithPath: multivariant))
 
         let added = try #require(try EmbedCommandTests.embed(Self.arguments(folder)))
         #expect(added.status == 0, "\(added.stderr)")
@@ -38,7 +38,7 @@ import Testing
         #expect(added.stdout.contains("1 stream checked: 0 errors, 0 warnings, 0 notes"), "\(added.stdout)")
 
         // The same check, run on its own, agrees.
-        let check = try HLSCheckBinary.run([master, "--root", folder.path("")])
+        let check = try HLSCheckBinary.run([multivariant, "--root", folder.path("")])
         #expect(check.status == 0, "\(check.stdout)")
 
         let again = try #require(try EmbedCommandTests.embed(Self.arguments(folder)))
@@ -52,18 +52,18 @@ import Testing
 
         let removed = try #require(
             try EmbedCommandTests.embed(
-                ["--add-audio-only", "--remove", master, "--in-place", "--root", folder.path("")]))
+                ["--add-audio-only", "--remove", multivariant, "--in-place", "--root", folder.path("")]))
         // Exits like check: without the variant the stream fails again, and says why.
         #expect(removed.status == 1, "\(removed.stderr)")
         #expect(removed.stdout.contains("removed the audio-only variant audio-only/index.m3u8"), "\(removed.stdout)")
         #expect(removed.stdout.contains("[audio-only-variant-missing]"))
-        #expect(try Data(contentsOf: URL(fileURLWithPath: master)) == original)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: multivariant)) == original)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path("no-audio-only/audio-only")).isEmpty)
     }
 
     @Test func inPlaceRefusesALiveLadderItsEncoderIsStillWriting() throws {
         let folder = try TemporaryFolder()
-        let master = try Self.sampleCopy(in: folder)
+        let multivariant = try Self.sampleCopy(in: folder)
         for variant in ["v0", "v1", "audio"] {
             let playlist = folder.path("compliant/\(variant)/index.m3u8")
             let live = try String(contentsOfFile: playlist, encoding: .utf8).replacingOccurrences(
@@ -77,7 +77,7 @@ import Testing
             result.stderr.contains(
                 "index.m3u8 has no EXT-X-ENDLIST: a live stream whose encoder may still be writing it"),
             "\(result.stderr)")
-        #expect(try snapshot(folder.path("")) == before, "nothing written: \(master)")
+        #expect(try snapshot(folder.path("")) == before, "nothing written: \(multivariant)")
     }
 
     @Test func audioOptionsWithoutAddAudioOnlyAreAUsageError() throws {
@@ -90,10 +90,11 @@ import Testing
             "\(result.stderr)")
     }
 
-    /// Every URI the master and its media playlists name exists: a player sees a whole stream.
-    static func missingReferences(_ master: String) -> [String] {
+    /// Every URI the multivariant playlist and its media playlists name exists: a player sees a
+    /// whole stream.
+    static func missingReferences(_ multivariant: String) -> [String] {
         var missing: [String] = []
-        var pending = [master]
+        var pending = [multivariant]
         while let playlist = pending.popLast() {
             guard let text = try? String(contentsOfFile: playlist, encoding: .utf8) else {
                 missing.append(playlist)
@@ -132,11 +133,13 @@ import Testing
         while chosen.count < 10 { chosen.insert(Int.random(in: 1...steps, using: &generator)) }
         for step in chosen.sorted() {
             let folder = try TemporaryFolder()
-            let master = try Self.sampleCopy(in: folder)
+            let multivariant = try Self.sampleCopy(in: folder)
             let killed = try EmbedCommandTests.embed(
                 Self.arguments(folder), environment: ["HLSCHECK_TEST_KILL_AT_STEP": String(step)])
             #expect(killed == nil, "step \(step) is within the run")
-            #expect(Self.missingReferences(master).isEmpty, "killed at step \(step): \(Self.missingReferences(master))")
+            #expect(
+                Self.missingReferences(multivariant).isEmpty,
+                "killed at step \(step): \(Self.missingReferences(multivariant))")
 
             let next = try #require(try EmbedCommandTests.embed(Self.arguments(folder)))
             #expect(next.status == 0, "after a kill at step \(step): \(next.stderr)")

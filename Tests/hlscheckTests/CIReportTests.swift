@@ -237,10 +237,11 @@ import Testing
         #expect(
             againResults.compactMap { ($0["partialFingerprints"] as? [String: String])?["hlscheckLineHash/v1"] }
                 == fingerprints)
-        // The fingerprint follows the line: the same master with a comment line above it.
-        let master = try String(contentsOfFile: folder.path("fails/master.m3u8"), encoding: .utf8)
+        // The fingerprint follows the line: the same multivariant playlist with a comment line
+        // above it.
+        let multivariant = try String(contentsOfFile: folder.path("fails/master.m3u8"), encoding: .utf8)
         try folder.write(
-            Data(master.replacingOccurrences(of: "#EXTM3U\n", with: "#EXTM3U\n## a comment\n").utf8),
+            Data(multivariant.replacingOccurrences(of: "#EXTM3U\n", with: "#EXTM3U\n## a comment\n").utf8),
             to: "fails/master.m3u8")
         let moved = try Self.json(
             try HLSCheckBinary.run(["fails/master.m3u8", "--playlist-only", "--format", "sarif"], in: folder.url).stdout

@@ -36,10 +36,10 @@ import Testing
 
     @Test func aPartialMeasurementSaysHowManySegmentsWereMeasured() throws {
         let folder = try VerdictFixtures.make("partial")
-        let text = try HLSCheckBinary.run([VerdictFixtures.master(folder, "partial"), "--show-variants"])
+        let text = try HLSCheckBinary.run([VerdictFixtures.multivariant(folder, "partial"), "--show-variants"])
         #expect(text.status == 1)
         #expect(text.stdout.contains("measured 2 of 4 (12.0 s)"), "\(text.stdout)")
-        let json = try HLSCheckBinary.run([VerdictFixtures.master(folder, "partial"), "--format", "json"])
+        let json = try HLSCheckBinary.run([VerdictFixtures.multivariant(folder, "partial"), "--format", "json"])
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
         let audio = try #require(
             (object["variants"] as? [[String: Any]])?.first { $0["uri"] as? String == "audio/index.m3u8" })

@@ -29,9 +29,9 @@ import Testing
 
     @Test func removeSaysItKeepsThePackedAudioTimestamp() throws {
         let folder = try TemporaryFolder()
-        let master = try EmbedCommandTests.smallStream(.packedAudio, in: folder)
+        let multivariant = try EmbedCommandTests.smallStream(.packedAudio, in: folder)
         let result = try #require(
-            try EmbedCommandTests.embed(["--remove", master + "/master.m3u8", "--output", folder.path("out")]))
+            try EmbedCommandTests.embed(["--remove", multivariant + "/master.m3u8", "--output", folder.path("out")]))
         #expect(result.status == 0, "\(result.stderr)")
         #expect(
             result.stderr.contains(

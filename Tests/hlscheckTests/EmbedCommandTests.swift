@@ -35,9 +35,9 @@ import Testing
         try FileManager.default.copyItem(
             at: PackageRoot.url.appendingPathComponent("Samples/\(container.rawValue)/audio"),
             to: stream.appendingPathComponent("audio"))
-        let master =
+        let multivariant =
             "#EXTM3U\n#EXT-X-VERSION:6\n#EXT-X-STREAM-INF:BANDWIDTH=47133,AVERAGE-BANDWIDTH=46782,CODECS=\"mp4a.40.2\"\naudio/index.m3u8\n"
-        try Data(master.utf8).write(to: stream.appendingPathComponent("master.m3u8"))
+        try Data(multivariant.utf8).write(to: stream.appendingPathComponent("master.m3u8"))
         return stream.path
     }
 
@@ -65,15 +65,17 @@ import Testing
     /// the media playlist and every file it references are each entirely one version, and the
     /// files the media playlist references are all of its own version.
     static func versions(in folder: String, _ versions: [[String: Data]]) -> (
-        master: Int?, media: Int?, problems: [String]
+        multivariant: Int?, media: Int?, problems: [String]
     ) {
         func version(_ path: String) -> Int? {
             let data = FileManager.default.contents(atPath: (folder as NSString).appendingPathComponent(path))
             return versions.firstIndex { $0[path] == data && data != nil }
         }
-        guard let master = version("master.m3u8") else { return (nil, nil, ["master.m3u8 is of neither version"]) }
+        guard let multivariant = version("master.m3u8") else {
+            return (nil, nil, ["master.m3u8 is of neither version"])
+        }
         guard let media = version("audio/index.m3u8") else {
-            return (master, nil, ["audio/index.m3u8 is of neither version"])
+            return (multivariant, nil, ["audio/index.m3u8 is of neither version"])
         }
         var problems: [String] = []
         for uri in referencedURIs(versions[media]["audio/index.m3u8"] ?? Data()) {
@@ -85,7 +87,7 @@ import Testing
                 )
             }
         }
-        return (master, media, problems)
+        return (multivariant, media, problems)
     }
 
     static func referencedURIs(_ playlist: Data) -> [String] {
@@ -136,15 +138,15 @@ import Testing
     /// names in both): the version of the multivariant playlist, of each other file, and what is
     /// neither.
     static func keptNameVersions(in folder: String, _ versions: [[String: Data]]) -> (
-        master: Int?, segments: [Int?], problems: [String]
+        multivariant: Int?, segments: [Int?], problems: [String]
     ) {
         func version(_ path: String) -> Int? {
             let data = FileManager.default.contents(atPath: (folder as NSString).appendingPathComponent(path))
             return versions.firstIndex { $0[path] == data && data != nil }
         }
         var problems: [String] = []
-        let master = version("master.m3u8")
-        if master == nil { problems.append("master.m3u8 is of neither version") }
+        let multivariant = version("master.m3u8")
+        if multivariant == nil { problems.append("master.m3u8 is of neither version") }
         #expect(Set(versions[0].keys) == Set(versions[1].keys), "--keep-names: both versions have the same file names")
         var segments: [Int?] = []
         for path in versions[0].keys.sorted() where path != "master.m3u8" && versions[0][path] != versions[1][path] {
@@ -160,7 +162,7 @@ import Testing
         where path != "master.m3u8" && versions[0][path] == versions[1][path] && version(path) == nil {
             problems.append("\(path), the same in both versions, changed or is missing")
         }
-        return (master, segments, problems)
+        return (multivariant, segments, problems)
     }
 
     /// The same 50 kills on a single-file stream (ffmpeg's `-hls_flags single_file`: every
@@ -248,8 +250,8 @@ import Testing
                 let after = Self.keptNameVersions(in: destination(folder), versions)
                 #expect(after.problems.isEmpty, "run \(run), killed at step \(step): \(after.problems)")
                 // The multivariant playlist is swapped in last: new only once every segment is.
-                if versions[0]["master.m3u8"] != versions[1]["master.m3u8"], before.master != poster,
-                    after.master == poster
+                if versions[0]["master.m3u8"] != versions[1]["master.m3u8"], before.multivariant != poster,
+                    after.multivariant == poster
                 {
                     #expect(
                         after.segments.allSatisfy { $0 == poster },
@@ -265,7 +267,7 @@ import Testing
                 let after = Self.versions(in: destination(folder), versions)
                 #expect(after.problems.isEmpty, "run \(run), killed at step \(step): \(after.problems)")
                 // The input playlist is swapped in last: never new while its media playlist is old.
-                if before.master == before.media, after.master == poster {
+                if before.multivariant == before.media, after.multivariant == poster {
                     #expect(
                         after.media == poster,
                         "run \(run), killed at step \(step): the new master.m3u8 came before the new audio/index.m3u8")
@@ -366,19 +368,20 @@ import Testing
     func aSecondRunOnTheSameStreamRefusesAndNamesTheFirstWhichFinishes() throws {
         let folder = try TemporaryFolder()
         let stream = try Self.smallStream(.transportStream, in: folder)
-        let master = stream + "/master.m3u8"
-        let first = try Self.startStopped(["--image", Self.poster, master, "--in-place"], atStep: 5)
+        let multivariant = stream + "/master.m3u8"
+        let first = try Self.startStopped(["--image", Self.poster, multivariant, "--in-place"], atStep: 5)
         #expect(first.isRunning, "the first run stopped in the middle of writing")
         let lockHolder = try String(contentsOfFile: stream + "/.hlscheck-embed.lock", encoding: .utf8)
         #expect(lockHolder.hasPrefix("pid \(first.processIdentifier) on "))
 
-        let second = try #require(try Self.embed(["--image", Self.otherPoster, master, "--in-place"]))
+        let second = try #require(try Self.embed(["--image", Self.otherPoster, multivariant, "--in-place"]))
         #expect(second.status == 2)
         #expect(
             second.stderr.contains("another hlscheck embed (pid \(first.processIdentifier) on "), "\(second.stderr)")
         #expect(second.stderr.contains("nothing was changed") && second.stderr.contains("--wait"))
         // A copy into another folder is not held up: the lock belongs to the folder written in.
-        let copy = try #require(try Self.embed(["--image", Self.otherPoster, master, "--output", folder.path("copy")]))
+        let copy = try #require(
+            try Self.embed(["--image", Self.otherPoster, multivariant, "--output", folder.path("copy")]))
         #expect(copy.status == 0, "another folder: no conflict")
 
         first.signal(SIGCONT)
@@ -409,10 +412,10 @@ import Testing
     func withWaitTheSecondRunWaitsForTheFirstAndBothResultsArriveInOrder() throws {
         let folder = try TemporaryFolder()
         let stream = try Self.smallStream(.packedAudio, in: folder)
-        let master = stream + "/master.m3u8"
-        let first = try Self.startStopped(["--image", Self.poster, master, "--in-place"], atStep: 5)
+        let multivariant = stream + "/master.m3u8"
+        let first = try Self.startStopped(["--image", Self.poster, multivariant, "--in-place"], atStep: 5)
         let second = try ChildProcess(
-            HLSCheckBinary.executable, ["embed", "--image", Self.otherPoster, master, "--in-place", "--wait"],
+            HLSCheckBinary.executable, ["embed", "--image", Self.otherPoster, multivariant, "--in-place", "--wait"],
             environment: ProcessInfo.processInfo.environment)
         // Until the second run says it waits (it writes nothing before that line).
         let said = second.read(.standardError) { $0.contains("\n") }

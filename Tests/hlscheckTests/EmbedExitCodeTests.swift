@@ -9,24 +9,24 @@ import Testing
     /// (an error embed does not touch).
     static func ladderWithAnOldFinding() throws -> (TemporaryFolder, String) {
         let (folder, stream) = try EmbedCommandTests.copyOfCompliantSample()
-        let master = stream + "/master.m3u8"
-        let text = try String(contentsOfFile: master, encoding: .utf8)
+        let multivariant = stream + "/master.m3u8"
+        let text = try String(contentsOfFile: multivariant, encoding: .utf8)
         let wrong = text.replacingOccurrences(
             of: "CODECS=\"avc1.42c01e,mp4a.40.2\",RESOLUTION=256x144",
             with: "CODECS=\"avc1.640028,mp4a.40.2\",RESOLUTION=256x144")
         #expect(wrong != text)
-        try Data(wrong.utf8).write(to: URL(fileURLWithPath: master))
-        return (folder, master)
+        try Data(wrong.utf8).write(to: URL(fileURLWithPath: multivariant))
+        return (folder, multivariant)
     }
 
     @Test func oldFindingsAreCountedAndFailOnlyWithFailOn() throws {
-        let (folder, master) = try Self.ladderWithAnOldFinding()
-        let before = try HLSCheckBinary.run([master])
+        let (folder, multivariant) = try Self.ladderWithAnOldFinding()
+        let before = try HLSCheckBinary.run([multivariant])
         #expect(before.status == 1, "the ladder fails its own check: \(before.stdout)")
 
         let result = try #require(
             try EmbedCommandTests.embed([
-                "--image", EmbedCommandTests.otherPoster, master, "--output", folder.path("out"),
+                "--image", EmbedCommandTests.otherPoster, multivariant, "--output", folder.path("out"),
             ]))
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.contains("embedded the poster in 3 segments of audio/index.m3u8"), "\(result.stdout)")
@@ -43,7 +43,8 @@ import Testing
 
         let strict = try #require(
             try EmbedCommandTests.embed([
-                "--image", EmbedCommandTests.poster, master, "--output", folder.path("strict"), "--fail-on", "error",
+                "--image", EmbedCommandTests.poster, multivariant, "--output", folder.path("strict"), "--fail-on",
+                "error",
             ]))
         #expect(strict.status == 1, "\(strict.stdout)")
         #expect(strict.stdout.contains("1 finding was in the ladder before embed"))

@@ -32,11 +32,11 @@ struct EmbedOutputIdentityTests {
                         at: PackageRoot.url.appendingPathComponent("Samples/\(copied)"),
                         to: input.appendingPathComponent(copied))
                 }
-                let master = input.appendingPathComponent("\(sample)/master.m3u8").path
+                let multivariant = input.appendingPathComponent("\(sample)/master.m3u8").path
                 let written = folder.url.appendingPathComponent(mode == "output" ? "out" : "in")
                 let destination = mode == "output" ? ["--output", written.path] : ["--in-place"]
                 let result = try HLSCheckBinary.run(
-                    ["embed", "--image", poster, "--root", folder.url.path, master] + destination)
+                    ["embed", "--image", poster, "--root", folder.url.path, multivariant] + destination)
                 report += "# \(mode) \(sample) exit \(result.status)\n" + (try Self.sha256Lines(in: written))
             }
         }

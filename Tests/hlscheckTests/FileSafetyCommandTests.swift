@@ -85,8 +85,8 @@ struct FileSafetyCommandTests {
 
     @Test func fifoAsEmbedImageIsRefusedBeforeAnythingIsWritten() throws {
         let folder = try folder([:], fifo: "poster.jpg")
-        let master = PackageRoot.url.appendingPathComponent("Samples/compliant/master.m3u8").path
-        let result = try run(["embed", "--image", "poster.jpg", master, "--output", "out"], in: folder)
+        let multivariant = PackageRoot.url.appendingPathComponent("Samples/compliant/master.m3u8").path
+        let result = try run(["embed", "--image", "poster.jpg", multivariant, "--output", "out"], in: folder)
         #expect(result.status == 2)
         #expect(result.stderr.contains("poster.jpg: is a FIFO (named pipe), not a regular file"))
         #expect(!FileManager.default.fileExists(atPath: folder.path("out")))

@@ -21,9 +21,9 @@ import Testing
 
     @Test func diffShowsWhatFFmpegLeavesOutExitsOneAndWritesNothing() throws {
         let folder = try TemporaryFolder()
-        let master = try makeFFmpegDefaultLadder(in: folder.path("ladder"))
+        let multivariant = try makeFFmpegDefaultLadder(in: folder.path("ladder"))
         let before = try snapshot(folder.path("ladder"))
-        let result = try HLSCheckBinary.run(["fix", master, "--diff"])
+        let result = try HLSCheckBinary.run(["fix", multivariant, "--diff"])
         #expect(result.status == 1, "\(result.stderr)")
         #expect(try snapshot(folder.path("ladder")) == before)
         let added = result.stdout.split(separator: "\n").filter { $0.hasPrefix("+") && !$0.hasPrefix("+++") }
@@ -40,7 +40,7 @@ import Testing
             #expect(bandwidth?.hasSuffix("000") == true, "\(line)")
         }
         #expect(
-            result.stdout.contains("--- \(master)\n+++ \(master)\n@@ -1,"),
+            result.stdout.contains("--- \(multivariant)\n+++ \(multivariant)\n@@ -1,"),
             "an absolute path as it is: \(result.stdout)")
         #expect(
             result.stderr.contains("playlist-type-missing") && result.stderr.contains("frame-rate-missing"),
@@ -49,19 +49,19 @@ import Testing
 
     @Test func inPlaceLeavesAppleIOSNothingFixableToReportAndAnotherDiffIsEmpty() throws {
         let folder = try TemporaryFolder()
-        let master = try makeFFmpegDefaultLadder(in: folder.path("ladder"))
-        let before = try HLSCheckBinary.run(["check", master, "--profile", "apple-ios", "--format", "json"])
+        let multivariant = try makeFFmpegDefaultLadder(in: folder.path("ladder"))
+        let before = try HLSCheckBinary.run(["check", multivariant, "--profile", "apple-ios", "--format", "json"])
         #expect(try Self.rules(inJSON: before.stdout).contains("average-bandwidth-missing"))
-        let fixed = try HLSCheckBinary.run(["fix", master, "--in-place", "--profile", "apple-ios"])
+        let fixed = try HLSCheckBinary.run(["fix", multivariant, "--in-place", "--profile", "apple-ios"])
         #expect(fixed.status != 2, "\(fixed.stderr)")
         #expect(fixed.stdout.contains("fixed ") && fixed.stdout.contains("wrote "), "\(fixed.stdout)")
-        let after = try HLSCheckBinary.run(["check", master, "--profile", "apple-ios", "--format", "json"])
+        let after = try HLSCheckBinary.run(["check", multivariant, "--profile", "apple-ios", "--format", "json"])
         let left = try Self.rules(inJSON: after.stdout).filter(Self.fixable.contains)
         #expect(left.isEmpty, "\(left)")
-        let again = try HLSCheckBinary.run(["fix", master, "--diff"])
+        let again = try HLSCheckBinary.run(["fix", multivariant, "--diff"])
         #expect(again.status == 0 && again.stdout.isEmpty, "\(again.stdout)")
         // In place a second time: nothing to fix, and nothing said to be written.
-        let inPlaceAgain = try HLSCheckBinary.run(["fix", master, "--in-place", "--profile", "apple-ios"])
+        let inPlaceAgain = try HLSCheckBinary.run(["fix", multivariant, "--in-place", "--profile", "apple-ios"])
         #expect(
             inPlaceAgain.stdout.contains("nothing to fix") && !inPlaceAgain.stdout.contains("wrote "),
             "\(inPlaceAgain.stdout)")
@@ -73,18 +73,20 @@ import Testing
 
     @Test func checkWithFixFixesFirstAndReportsWhatIsLeft() throws {
         let folder = try TemporaryFolder()
-        let master = try makeFFmpegDefaultLadder(in: folder.path("ladder"))
-        let result = try HLSCheckBinary.run(["check", master, "--fix", "--profile", "apple-ios", "--format", "json"])
+        let multivariant = try makeFFmpegDefaultLadder(in: folder.path("ladder"))
+        let result = try HLSCheckBinary.run([
+            "check", multivariant, "--fix", "--profile", "apple-ios", "--format", "json",
+        ])
         #expect(result.status != 2, "\(result.stderr)")
         #expect(
             result.stderr.contains("hlscheck: fixed ") && result.stderr.contains("average-bandwidth-missing"),
             "\(result.stderr)")
         let left = try Self.rules(inJSON: result.stdout).filter(Self.fixable.contains)
         #expect(left.isEmpty, "\(left)")
-        let written = try String(contentsOfFile: master, encoding: .utf8)
+        let written = try String(contentsOfFile: multivariant, encoding: .utf8)
         #expect(
             written.contains("FRAME-RATE=25.000") && written.contains("#EXT-X-INDEPENDENT-SEGMENTS\n"), "\(written)")
-        let refused = try HLSCheckBinary.run(["check", master, "--fix", "--playlist-only"])
+        let refused = try HLSCheckBinary.run(["check", multivariant, "--fix", "--playlist-only"])
         #expect(refused.status == 64, "\(refused.stderr)")
     }
 
@@ -94,12 +96,12 @@ import Testing
     @Test(.enabled(if: hasPatch, "needs patch(1)"))
     func theDiffAppliedWithPatchGivesWhatOutputWrites() throws {
         let folder = try TemporaryFolder()
-        let master = try makeFFmpegDefaultLadder(in: folder.path("ladder"))
+        let multivariant = try makeFFmpegDefaultLadder(in: folder.path("ladder"))
         // Run where a CI job runs it, in the repository: relative paths, patch -p1 from there.
         let diff = try HLSCheckBinary.run(["fix", "ladder/master.m3u8", "--diff"], in: folder.url)
         #expect(diff.status == 1)
         #expect(diff.stdout.hasPrefix("--- a/ladder/master.m3u8\n+++ b/ladder/master.m3u8\n"), "\(diff.stdout)")
-        let written = try HLSCheckBinary.run(["fix", master, "--output", folder.path("fixed")])
+        let written = try HLSCheckBinary.run(["fix", multivariant, "--output", folder.path("fixed")])
         #expect(written.status != 2, "\(written.stderr)")
         try diff.stdout.write(toFile: folder.path("edits.diff"), atomically: true, encoding: .utf8)
         let patch = try ChildProcess.capture(
@@ -118,7 +120,7 @@ import Testing
     @Test(.enabled(if: HLSCheckBinary.hasWriteStepHook, "the kill hook is compiled into debug builds only"))
     func killedAtAnyStepLeavesEachPlaylistOldOrNewAndTheNextRunFinishes() throws {
         let reference = try TemporaryFolder()
-        let master = try makeFFmpegDefaultLadder(in: reference.path("ladder"))
+        let multivariant = try makeFFmpegDefaultLadder(in: reference.path("ladder"))
         let old = try snapshot(reference.path("ladder"))
         try FileManager.default.copyItem(atPath: reference.path("ladder"), toPath: reference.path("counted"))
         let counted = try HLSCheckBinary.run(
@@ -157,7 +159,7 @@ import Testing
             #expect(done.filter { $0.key.contains("hlscheck") }.isEmpty, "step \(step): \(done.keys.sorted())")
             for playlist in playlists { #expect(done[playlist] == new[playlist], "step \(step): \(playlist)") }
         }
-        _ = master
+        _ = multivariant
     }
 
     @Test func fixNeedsExactlyOneOfDiffOutputAndInPlace() throws {

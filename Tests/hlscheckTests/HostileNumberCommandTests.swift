@@ -7,7 +7,7 @@ import Testing
 @Suite("Command line: numbers from files")
 struct HostileNumberCommandTests {
     /// A copy of Samples/compliant whose audio playlist's first EXTINF (or BANDWIDTH) is `edit`ed.
-    static func stream(master: (String) -> String = { $0 }, audio: (String) -> String = { $0 }) throws
+    static func stream(multivariant: (String) -> String = { $0 }, audio: (String) -> String = { $0 }) throws
         -> TemporaryFolder
     {
         let source = PackageRoot.url.appendingPathComponent("Samples/compliant")
@@ -18,7 +18,7 @@ struct HostileNumberCommandTests {
             guard FileManager.default.fileExists(atPath: full.path, isDirectory: &isDirectory), !isDirectory.boolValue
             else { continue }
             var data = try Data(contentsOf: full)
-            if path == "master.m3u8" { data = Data(master(String(decoding: data, as: UTF8.self)).utf8) }
+            if path == "master.m3u8" { data = Data(multivariant(String(decoding: data, as: UTF8.self)).utf8) }
             if path == "audio/index.m3u8" { data = Data(audio(String(decoding: data, as: UTF8.self)).utf8) }
             try folder.write(data, to: path)
         }
@@ -49,7 +49,7 @@ struct HostileNumberCommandTests {
     }
 
     @Test func hugeBandwidthIsALocatedErrorNotATrap() throws {
-        let folder = try Self.stream(master: {
+        let folder = try Self.stream(multivariant: {
             $0.replacingOccurrences(of: "BANDWIDTH=47133", with: "BANDWIDTH=9223372036854775807")
         })
         let result = try HLSCheckBinary.run(["master.m3u8"], in: folder.url)

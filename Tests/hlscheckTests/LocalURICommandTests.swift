@@ -177,7 +177,7 @@ struct LocalURICommandTests {
     @Test func embedRefusesEncodedURIsBeforeWritingAnything() throws {
         let folder = try encodedStream()
         let before = try FileManager.default.subpathsOfDirectory(atPath: folder.url.path).sorted()
-        let master = try Data(contentsOf: folder.url.appendingPathComponent("stream/master.m3u8"))
+        let multivariant = try Data(contentsOf: folder.url.appendingPathComponent("stream/master.m3u8"))
         let result = try run(
             [
                 "embed", "--image", PackageRoot.url.appendingPathComponent("Samples/poster.jpg").path, "--in-place",
@@ -191,7 +191,7 @@ struct LocalURICommandTests {
             ))
         #expect(result.stderr.contains("rename the file or folder to a plain name"))
         #expect(try FileManager.default.subpathsOfDirectory(atPath: folder.url.path).sorted() == before)
-        #expect(try Data(contentsOf: folder.url.appendingPathComponent("stream/master.m3u8")) == master)
+        #expect(try Data(contentsOf: folder.url.appendingPathComponent("stream/master.m3u8")) == multivariant)
     }
 
     @Test func embedNamesTheSegmentLineWithAQuery() throws {

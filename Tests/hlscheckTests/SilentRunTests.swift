@@ -66,7 +66,7 @@ import Testing
             ),
             "\(result.stdout)")
         // The multivariant playlist itself gets no such sentence.
-        let master = try HLSCheckBinary.run(["Samples/compliant/master.m3u8", "--playlist-only"])
-        #expect(!master.stdout.contains("is a media playlist"))
+        let multivariant = try HLSCheckBinary.run(["Samples/compliant/master.m3u8", "--playlist-only"])
+        #expect(!multivariant.stdout.contains("is a media playlist"))
     }
 }

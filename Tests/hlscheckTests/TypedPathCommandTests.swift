@@ -91,42 +91,42 @@ struct TypedPathCommandTests {
     @Test func everyReportFormatNamesTheFileAsTyped() throws {
         let folder = try TemporaryFolder()
         try Self.encodedStream(in: folder, parent: "Stream #1", findings: true)
-        let master = "Stream #1/stream/master.m3u8"
+        let multivariant = "Stream #1/stream/master.m3u8"
         let audio = "Stream #1/stream/au dio/index.m3u8"
 
-        let text = try run(["check", master], in: folder)
+        let text = try run(["check", multivariant], in: folder)
         #expect(text.status == 1)
         #expect(
-            text.stdout.contains("\(master):8:19: error: BANDWIDTH=30000 but au%20dio/index.m3u8 peaks at"),
+            text.stdout.contains("\(multivariant):8:19: error: BANDWIDTH=30000 but au%20dio/index.m3u8 peaks at"),
             "\(text.stdout)")
         #expect(
             text.stdout.contains("\(audio):7: warning: # hlscheck-disable-next-line codecs-mismatch excused nothing"),
             "\(text.stdout)")
         #expect(text.stdout.contains("1 stream checked: 1 error, 1 warning, 0 notes"), "\(text.stdout)")
 
-        let json = try run(["check", "--format", "json", master], in: folder)
+        let json = try run(["check", "--format", "json", multivariant], in: folder)
         let document = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
-        #expect(document["inputs"] as? [String] == [master])
+        #expect(document["inputs"] as? [String] == [multivariant])
         let diagnostics = try #require(document["diagnostics"] as? [[String: Any]])
         let jsonFiles = Set(diagnostics.compactMap { ($0["location"] as? [String: Any])?["uri"] as? String })
-        #expect(jsonFiles == [master, audio], "\(json.stdout)")
+        #expect(jsonFiles == [multivariant, audio], "\(json.stdout)")
 
-        let junit = try run(["check", "--format", "junit", master], in: folder)
+        let junit = try run(["check", "--format", "junit", multivariant], in: folder)
         #expect(junit.stdout.contains("file=\"\(audio)\""), "\(junit.stdout)")
         #expect(
-            junit.stdout.contains("file=\"\(master)\"") || junit.stdout.contains("classname=\"\(master)\""),
+            junit.stdout.contains("file=\"\(multivariant)\"") || junit.stdout.contains("classname=\"\(multivariant)\""),
             "\(junit.stdout)")
         #expect(!junit.stdout.contains("Stream %231") && !junit.stdout.contains("Stream%20%231"), "\(junit.stdout)")
 
-        let github = try run(["check", "--format", "github", master], in: folder)
+        let github = try run(["check", "--format", "github", multivariant], in: folder)
         #expect(
-            github.stdout.contains("::error file=\(master),line=8,col=19,title=hlscheck bandwidth-below-peak::"),
+            github.stdout.contains("::error file=\(multivariant),line=8,col=19,title=hlscheck bandwidth-below-peak::"),
             "\(github.stdout)")
         #expect(
             github.stdout.contains("::warning file=\(audio),line=7,title=hlscheck suppression-unused::"),
             "\(github.stdout)")
 
-        let sarif = try run(["check", "--format", "sarif", master], in: folder)
+        let sarif = try run(["check", "--format", "sarif", multivariant], in: folder)
         let log = try #require(try JSONSerialization.jsonObject(with: Data(sarif.stdout.utf8)) as? [String: Any])
         let results = try #require(((log["runs"] as? [[String: Any]])?.first?["results"]) as? [[String: Any]])
         let artifacts = Set(
@@ -139,8 +139,8 @@ struct TypedPathCommandTests {
             "\(sarif.stdout)")
         #expect(!sarif.stdout.contains("%25"), "an escape was encoded twice")
 
-        let html = try run(["check", "--format", "html", master], in: folder)
-        #expect(html.stdout.contains("\(master):8:19"), "the HTML report names \(master)")
+        let html = try run(["check", "--format", "html", multivariant], in: folder)
+        #expect(html.stdout.contains("\(multivariant):8:19"), "the HTML report names \(multivariant)")
         #expect(html.stdout.contains(audio))
         #expect(!html.stdout.contains("Stream %231"))
     }
@@ -150,26 +150,26 @@ struct TypedPathCommandTests {
     @Test func baselinesAndSuppressionsWorkInSuchAFolder() throws {
         let folder = try TemporaryFolder()
         try Self.encodedStream(in: folder, parent: "what?/Stream #1", findings: true)
-        let master = "what?/Stream #1/stream/master.m3u8"
-        let written = try run(["check", master, "--write-baseline", "baseline.json"], in: folder)
+        let multivariant = "what?/Stream #1/stream/master.m3u8"
+        let written = try run(["check", multivariant, "--write-baseline", "baseline.json"], in: folder)
         #expect(written.status == 1, "\(written.stdout)\(written.stderr)")
         let baseline = try String(contentsOf: folder.url.appendingPathComponent("baseline.json"), encoding: .utf8)
-        #expect(baseline.contains("\"file\" : \"\(master)\""), "\(baseline)")
+        #expect(baseline.contains("\"file\" : \"\(multivariant)\""), "\(baseline)")
         #expect(
             baseline.contains("\"source\" : \"#EXT-X-STREAM-INF:BANDWIDTH=30000,"),
             "the line was read from the file: \(baseline)")
         #expect(baseline.contains("\"source\" : \"# hlscheck-disable-next-line codecs-mismatch\""), "\(baseline)")
-        let excused = try run(["check", master, "--baseline", "baseline.json"], in: folder)
+        let excused = try run(["check", multivariant, "--baseline", "baseline.json"], in: folder)
         #expect(excused.status == 0, "\(excused.stdout)\(excused.stderr)")
         #expect(excused.stdout.contains("0 errors, 0 warnings"), "\(excused.stdout)")
 
         // A comment in the playlist excuses the finding on its next line.
-        try Self.rewrite(folder.url.appendingPathComponent(master)) {
+        try Self.rewrite(folder.url.appendingPathComponent(multivariant)) {
             $0.replacingOccurrences(
                 of: "#EXT-X-STREAM-INF:BANDWIDTH=30000",
                 with: "# hlscheck-disable-next-line bandwidth-below-peak\n#EXT-X-STREAM-INF:BANDWIDTH=30000")
         }
-        let suppressed = try run(["check", master], in: folder)
+        let suppressed = try run(["check", multivariant], in: folder)
         #expect(suppressed.status == 0, "\(suppressed.stdout)")
         #expect(
             suppressed.stdout.contains("1 stream checked: 0 errors, 1 warning, 0 notes (1 suppressed)"),

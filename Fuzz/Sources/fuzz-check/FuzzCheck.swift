@@ -10,9 +10,9 @@ import Synchronization
 /// every segment (and init section) reads the segment bytes.
 struct FuzzedStream: PlaylistSource, SegmentByteSource {
     static let root = "fuzz/master.m3u8"
-    let master: [UInt8], media: [UInt8], segment: [UInt8]
+    let multivariant: [UInt8], media: [UInt8], segment: [UInt8]
 
-    func read(_ uri: String) async throws -> [UInt8] { uri == Self.root ? master : media }
+    func read(_ uri: String) async throws -> [UInt8] { uri == Self.root ? multivariant : media }
     func read(_ uri: String, range: SegmentByteRange?) async throws -> [UInt8] { segment }
 }
 
@@ -48,7 +48,7 @@ public func fuzzCheck(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     }
     parts.append(Array(rest))
     while parts.count < 3 { parts.append([]) }
-    let stream = FuzzedStream(master: parts[0], media: parts[1], segment: parts[2])
+    let stream = FuzzedStream(multivariant: parts[0], media: parts[1], segment: parts[2])
     // Every segment line is one libavformat inspection: past a few, an input teaches nothing
     // new and only slows the fuzzer down, so long playlists are checked without media.
     let segmentLines = parts[1].split(separator: 0x0A).count { !$0.isEmpty && $0.first != UInt8(ascii: "#") }

@@ -12,12 +12,12 @@ internal import MediaFormats
 import FileSystem
 
 /// Finds the streams to check in the paths a user gives: a playlist is checked as given; a folder
-/// is searched for multivariant ("master") playlists — playlists that no other playlist in the
+/// is searched for multivariant playlists — playlists that no other playlist in the
 /// tree references — skipping hidden folders and the ignore patterns of the configuration.
 package enum StreamDiscovery {
     /// The playlists to check for `paths`, each once: a file as given, a URL as given, a folder's
-    /// multivariant playlists (see `masters(in:ignore:)`) minus those `ignore` matches. Throws
-    /// `CheckError` for a local path that does not exist.
+    /// multivariant playlists (see `unreferencedPlaylists(in:ignore:)`) minus those `ignore`
+    /// matches. Throws `CheckError` for a local path that does not exist.
     package static func inputs(_ paths: [String], ignore: (String) -> Bool = { _ in false }) throws(CheckError)
         -> [String]
     {
@@ -40,7 +40,7 @@ package enum StreamDiscovery {
             }
             result +=
                 (info.st_mode & S_IFMT) == S_IFDIR
-                ? try masters(in: path, ignore: ignore, keeping: &discovered) : [path]
+                ? try unreferencedPlaylists(in: path, ignore: ignore, keeping: &discovered) : [path]
         }
         // The same playlist named twice (or found twice) is checked once.
         var seen = Set<String>()
@@ -50,13 +50,16 @@ package enum StreamDiscovery {
     /// The playlists under `folder` that no other playlist there references, sorted. Only
     /// regular files count (a FIFO named `live.m3u8` is skipped, never opened for reading);
     /// symbolic links to folders are not followed, so a link loop cannot make the walk endless.
-    package static func masters(in folder: String, ignore: (String) -> Bool) throws(CheckError) -> [String] {
+    package static func unreferencedPlaylists(
+        in folder: String, ignore: (String) -> Bool
+    ) throws(CheckError) -> [String] {
         var discovered = DiscoveredPlaylists(budget: 0)
-        return try masters(in: folder, ignore: ignore, keeping: &discovered)
+        return try unreferencedPlaylists(in: folder, ignore: ignore, keeping: &discovered)
     }
 
-    /// As `masters(in:ignore:)`, keeping the playlists it read in `discovered` (within its budget).
-    package static func masters(
+    /// As `unreferencedPlaylists(in:ignore:)`, keeping the playlists it read in `discovered`
+    /// (within its budget).
+    package static func unreferencedPlaylists(
         in folder: String, ignore: (String) -> Bool, keeping discovered: inout DiscoveredPlaylists
     ) throws(CheckError) -> [String] {
         guard let files = Self.filesBelow(folder) else {
@@ -93,11 +96,12 @@ package enum StreamDiscovery {
             // playlist's URI the check expects) is made by `ResolutionBase`.
             let base = ResolutionBase.filePath(path)
             let playlist = PlaylistParser.parse(bytes, uri: base.uriReference)
-            guard let master = playlist.multivariant else { continue }
+            guard let multivariant = playlist.multivariant else { continue }
             // The check of this playlist (when it is a stream's root) takes this parse too.
             if let real { discovered.keep(playlist, realPath: real) }
             let uris =
-                master.variants.map(\.uri) + master.iFrameVariants.map(\.uri) + master.renditions.compactMap(\.uri)
+                multivariant.variants.map(\.uri) + multivariant.iFrameVariants.map(\.uri)
+                + multivariant.renditions.compactMap(\.uri)
             for uri in uris {
                 // Compared with listed paths: the file each URI names (`LocalFileName`).
                 let resolved = URIResolver.resolve(uri, against: base)
@@ -142,9 +146,10 @@ package enum StreamDiscovery {
                 mayReferencePlaylists(bytes)
             else { continue }
             let base = ResolutionBase.filePath(path)
-            guard let master = PlaylistParser.parse(bytes, uri: base.uriReference).multivariant else { continue }
+            guard let multivariant = PlaylistParser.parse(bytes, uri: base.uriReference).multivariant else { continue }
             let uris =
-                master.variants.map(\.uri) + master.iFrameVariants.map(\.uri) + master.renditions.compactMap(\.uri)
+                multivariant.variants.map(\.uri) + multivariant.iFrameVariants.map(\.uri)
+                + multivariant.renditions.compactMap(\.uri)
             let references = Set(
                 uris.map { uri in
                     let resolved = URIResolver.resolve(uri, against: base)

@@ -288,10 +288,10 @@ public struct Checker: Sendable {
     func inspectIFramePlaylists(_ loaded: LoadedStream, cache: SegmentFactsCache) async -> [String:
         IFramePlaylistInspection]
     {
-        guard !configuration.playlistOnly, let master = loaded.root.multivariant else { return [:] }
+        guard !configuration.playlistOnly, let multivariant = loaded.root.multivariant else { return [:] }
         let measurer = measurer(loaded, cache: cache)
         var result: [String: IFramePlaylistInspection] = [:]
-        for iFrame in master.iFrameVariants {
+        for iFrame in multivariant.iFrameVariants {
             let uri = loaded.resolvedURI(of: iFrame)
             guard result[uri] == nil, let media = loaded.mediaPlaylists[uri]?.media, media.iFramesOnly else { continue }
             result[uri] = await measurer.inspectIFrames(media, at: uri, base: loaded.mediaPlaylists[uri]?.uri ?? uri)

@@ -107,15 +107,16 @@ package struct FixPlan: Sendable {
 
     /// The plan for `analysis`, with the check's tolerances.
     package init(_ analysis: StreamAnalysis, configuration: CheckConfiguration) {
-        if let master = analysis.multivariant {
+        if let multivariant = analysis.multivariant {
             for variant in analysis.variants {
                 if let stream = variant.stream {
                     variantFixes(variant, stream, rootURI: analysis.loaded.rootURI, configuration)
                 }
             }
-            independentSegments(analysis, header: master.versionLine ?? 1, present: master.independentSegments)
+            independentSegments(
+                analysis, header: multivariant.versionLine ?? 1, present: multivariant.independentSegments)
             versionFix(
-                analysis.loaded.rootURI, declared: master.version, line: master.versionLine,
+                analysis.loaded.rootURI, declared: multivariant.version, line: multivariant.versionLine,
                 required: analysis.root.requiredVersion)
         } else if let media = analysis.root.media {
             independentSegments(analysis, header: media.versionLine ?? 1, present: media.independentSegments)

@@ -78,7 +78,7 @@ package struct VariantAnalysis: Sendable, Hashable {
     }
 
     /// The audio renditions, then the video renditions, without copying either list (a hostile
-    /// master can give thousands of variants one group of thousands of renditions).
+    /// multivariant playlist can give thousands of variants one group of thousands of renditions).
     package var allRenditions: FlattenSequence<[[RenditionAnalysis]]> { [audioRenditions, videoRenditions].joined() }
 
     /// The declared BANDWIDTH in bit/s, nil when absent (or for a media playlist given alone).
@@ -276,7 +276,7 @@ package struct StreamAnalysis: Sendable {
         self.loaded = loaded
         self.measurements = measurements
         let root = loaded.root
-        guard let master = root.multivariant else {
+        guard let multivariant = root.multivariant else {
             variants = [
                 VariantAnalysis(
                     uri: loaded.rootURI, playlistURI: loaded.rootURI, stream: nil,
@@ -289,7 +289,7 @@ package struct StreamAnalysis: Sendable {
         // linear in variants plus renditions, not their product.
         struct GroupKey: Hashable { var type: MediaType, group: String }
         var groups: [GroupKey: [RenditionAnalysis]] = [:]
-        for rendition in master.renditions {
+        for rendition in multivariant.renditions {
             guard let type = rendition.type, let group = rendition.groupID else { continue }
             let uri = rendition.uri.map { URIResolver.resolve($0, against: loaded.rootURI) }
             groups[GroupKey(type: type, group: group), default: []].append(
@@ -301,7 +301,7 @@ package struct StreamAnalysis: Sendable {
         func renditions(_ type: MediaType, _ group: String?) -> [RenditionAnalysis] {
             group.flatMap { groups[GroupKey(type: type, group: $0)] } ?? []
         }
-        variants = master.variants.map { variant in
+        variants = multivariant.variants.map { variant in
             let resolved = URIResolver.resolve(variant.uri, against: loaded.rootURI)
             return VariantAnalysis(
                 uri: variant.uri, playlistURI: resolved, stream: variant,

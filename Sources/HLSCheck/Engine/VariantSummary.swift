@@ -107,7 +107,7 @@ package struct VariantSummary: Sendable, Hashable, Codable {
             let pictures = measurement.records.lazy.compactMap(\.artwork)
             if let largest = pictures.max(by: { $0.byteCount < $1.byteCount }) {
                 var share: Int?
-                if let peak = measurement.peakBitrate, let audio = measurement.peakBitrateWithoutArtwork {
+                if let peak = measurement.peakBitrate, let audio = measurement.peakBitrateWithoutPoster {
                     let difference = peak.subtractingReportingOverflow(audio)
                     share = difference.overflow ? nil : difference.partialValue
                 }

@@ -293,7 +293,7 @@ package struct LiveClock: Sendable {
 
 extension StreamAnalysis {
     /// The analysis with the segments each live playlist published during the watch appended
-    /// to its measurement, so that every rule over segments (bit rates, codecs, artwork,
+    /// to its measurement, so that every rule over segments (bit rates, codecs, poster,
     /// timeline, unreadable segments) sees the whole watched timeline.
     func addingLiveSegments() -> StreamAnalysis {
         guard let live, !live.newSegments.isEmpty else { return self }

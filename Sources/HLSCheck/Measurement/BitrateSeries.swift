@@ -75,7 +75,7 @@ package struct BitrateSeries: Sendable, Hashable {
             }
             return Segment(
                 start: start, duration: record.extinf, bytes: record.isMeasured ? record.bytes : nil,
-                posterBytes: record.isInspected ? record.artworkOverhead : nil, line: record.line)
+                posterBytes: record.isInspected ? record.posterOverhead : nil, line: record.line)
         }
         posterHashes = hashes
         peakWindow = BitrateWindow.peakWindow(

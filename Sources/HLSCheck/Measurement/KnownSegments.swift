@@ -62,7 +62,7 @@ extension SegmentRecord {
         var record = self
         record.bytes = scanned.byteCount
         record.artwork = scanned.artwork.first
-        (record.artworkOverhead, record.posterLayout) = MediaMeasurer.posterCost(scanned)
+        (record.posterOverhead, record.posterLayout) = MediaMeasurer.posterCost(scanned)
         record.startsWithTimestampTag = scanned.startsWithTimestampTag
         if container.isPackedAudio {
             // Raw audio's only timestamp is its PRIV tag, which the rewrite may have added.

@@ -30,10 +30,10 @@ package struct SegmentRecord: Sendable, Hashable {
     /// without video or without timestamps.
     package var videoFrameRate: Double?
     /// The first APIC picture of the segment, nil when it carries none.
-    package var artwork: ArtworkFacts?
+    package var artwork: PictureFacts?
     /// Bytes the poster costs the segment: its APIC frame(s), and for MPEG-TS the transport
     /// packets of the timed-ID3 PES they need (PosterBudget). 0 without a poster.
-    package var artworkOverhead: Int
+    package var posterOverhead: Int
     /// Where `hlscheck embed` would put a poster in this segment.
     package var posterLayout: PosterBudget.Layout = .inExistingTag
     /// Packed audio only: whether the segment starts with the PRIV timestamp tag (RFC 8216 §3.4).
@@ -131,7 +131,7 @@ package struct PlaylistMeasurement: Sendable, Hashable {
     /// Average bit rate in bit/s over the measured segments; nil without duration.
     package var averageBitrate: Int?
     /// The peak the same segments would have without their poster.
-    package var peakBitrateWithoutArtwork: Int?
+    package var peakBitrateWithoutPoster: Int?
 
     /// Measures `records`, the segments of `playlist` in playlist order; the peak window is
     /// `targetDuration`.
@@ -146,11 +146,11 @@ package struct PlaylistMeasurement: Sendable, Hashable {
             targetDuration: target)
         // The poster's share is known only where the content is: an encrypted segment whose key
         // is out of reach may hold one.
-        peakBitrateWithoutArtwork =
+        peakBitrateWithoutPoster =
             Self.bitrates(
                 records.map {
                     BitrateWindow.Segment(
-                        bytes: $0.bytes - $0.artworkOverhead, duration: $0.extinf, measured: $0.isInspected)
+                        bytes: $0.bytes - $0.posterOverhead, duration: $0.extinf, measured: $0.isInspected)
                 },
                 targetDuration: target
             ).peak
@@ -546,7 +546,7 @@ struct MediaMeasurer: Sendable {
                 record.videoFrameRate = (Double(video.packetCount) / seconds * 100).rounded() / 100
             }
             record.artwork = facts.artwork.first
-            (record.artworkOverhead, record.posterLayout) = Self.posterCost(facts)
+            (record.posterOverhead, record.posterLayout) = Self.posterCost(facts)
             record.startsWithTimestampTag = facts.startsWithTimestampTag
             record.firstPTS = facts.firstPTS
             record.continuity = facts.continuity
@@ -622,7 +622,7 @@ extension PosterBudget {
         let runt = measurement.finalRuntIndex
         return measurement.records.enumerated().map { index, record in
             Segment(
-                bytesWithoutPoster: record.bytes - record.artworkOverhead, duration: record.extinf,
+                bytesWithoutPoster: record.bytes - record.posterOverhead, duration: record.extinf,
                 layout: record.posterLayout,
                 measured: record.isMeasured, carriesPoster: index != runt)
         }

@@ -9,7 +9,7 @@ package struct PosterImage: Sendable, Hashable {
         case png = "image/png"
     }
 
-    /// SHA-256 of `bytes`, lowercase hex (as `ArtworkFacts.contentHash`): the key the report
+    /// SHA-256 of `bytes`, lowercase hex (as `PictureFacts.contentHash`): the key the report
     /// finds the image by. The checker passes the hash `SegmentInspector.pictureBytes` verified.
     package let contentHash: String
     package let bytes: [UInt8]

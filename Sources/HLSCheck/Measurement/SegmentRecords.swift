@@ -175,7 +175,7 @@ package struct SegmentRecords: RandomAccessCollection, Sendable, Hashable {
     package static func playlistPart(of segment: MediaSegment) -> SegmentRecord {
         SegmentRecord(
             uri: segment.uri, line: segment.extinfLine ?? segment.uriLine, extinf: segment.duration, bytes: 0,
-            codecs: [], hasAudio: false, hasVideo: false, artworkOverhead: 0, startsWithTimestampTag: false,
+            codecs: [], hasAudio: false, hasVideo: false, posterOverhead: 0, startsWithTimestampTag: false,
             encrypted: segment.key?.isEncrypting ?? false, mediaSequence: segment.mediaSequence,
             discontinuity: segment.discontinuity)
     }
@@ -223,8 +223,8 @@ package struct SegmentRecords: RandomAccessCollection, Sendable, Hashable {
         var hasVideo: Bool
         var videoResolution: Resolution?
         var videoFrameRate: Double?
-        var artwork: ArtworkFacts?
-        var artworkOverhead: Int
+        var artwork: PictureFacts?
+        var posterOverhead: Int
         var posterLayout: PosterBudget.Layout
         var startsWithTimestampTag: Bool
         var videoStartsWithKeyframe: Bool?
@@ -247,7 +247,7 @@ package struct SegmentRecords: RandomAccessCollection, Sendable, Hashable {
             videoResolution = record.videoResolution
             videoFrameRate = record.videoFrameRate
             artwork = record.artwork
-            artworkOverhead = record.artworkOverhead
+            posterOverhead = record.posterOverhead
             posterLayout = record.posterLayout
             startsWithTimestampTag = record.startsWithTimestampTag
             videoStartsWithKeyframe = record.videoStartsWithKeyframe
@@ -267,7 +267,7 @@ package struct SegmentRecords: RandomAccessCollection, Sendable, Hashable {
             record.videoResolution = videoResolution
             record.videoFrameRate = videoFrameRate
             record.artwork = artwork
-            record.artworkOverhead = artworkOverhead
+            record.posterOverhead = posterOverhead
             record.posterLayout = posterLayout
             record.startsWithTimestampTag = startsWithTimestampTag
             record.videoStartsWithKeyframe = videoStartsWithKeyframe

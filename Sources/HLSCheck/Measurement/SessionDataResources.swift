@@ -26,11 +26,11 @@ extension SessionDataResource {
     static func read(
         _ loaded: LoadedStream, source: any SegmentByteSource, streamRoot: StreamRoot?
     ) async -> [SessionDataResource] {
-        guard let master = loaded.root.multivariant else { return [] }
+        guard let multivariant = loaded.root.multivariant else { return [] }
         let remoteRoot = LocalPath.path(of: loaded.rootURI) == nil
         var resources: [SessionDataResource] = []
         var read: [String: Result<[UInt8], InputReadError>] = [:]
-        for data in master.sessionData {
+        for data in multivariant.sessionData {
             guard let uri = data.uri, (data.format ?? "JSON") == "JSON" else { continue }
             let resolved = URIResolver.resolve(uri, against: loaded.root.uri)
             let local = LocalPath.path(of: resolved) != nil

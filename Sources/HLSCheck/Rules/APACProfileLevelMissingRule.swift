@@ -9,7 +9,7 @@ import HLSPlaylist
 /// profiles and levels (Apple's APAC specification ties them to the channel count or
 /// Ambisonics order), so a bare `apac` leaves it guessing.
 package struct APACProfileLevelMissingRule: Rule {
-    static func master(codecs: String) -> [String: String] {
+    static func multivariant(codecs: String) -> [String: String] {
         Examples.stream(
             "#EXT-X-STREAM-INF:BANDWIDTH=2000000,CODECS=\"\(codecs)\",RESOLUTION=1280x720\nvideo.m3u8\n")
     }
@@ -23,16 +23,19 @@ package struct APACProfileLevelMissingRule: Rule {
             "Apple's authoring specification (item 9.20) requires APAC's profile and level in its codec string, in the form its appendix shows (apac.31.00: profile 31, level 0). A player chooses the variants it can play from CODECS before it loads any media; APAC decoders support some profiles and levels only, so an entry without them cannot be judged. The values themselves are in the APAC bitstream, which hlscheck does not parse: only their presence and form are checked.",
         specItems: [.apple("9.20", .must, "APAC's profile and level are part of its codec string (apac.31.00).")],
         triggering: [
-            RuleExample("bare apac", files: master(codecs: "avc1.4d401f,apac"))
+            RuleExample("bare apac", files: multivariant(codecs: "avc1.4d401f,apac"))
                 .expecting(line: 3, column: 37, "CODECS entry \"apac\" does not give APAC's profile and level"),
-            RuleExample("a profile without a level", files: master(codecs: "avc1.4d401f,apac.31"))
+            RuleExample("a profile without a level", files: multivariant(codecs: "avc1.4d401f,apac.31"))
                 .expecting(line: 3, column: 37, "CODECS entry \"apac.31\""),
-            RuleExample("profile and level that are not numbers", files: master(codecs: "avc1.4d401f,apac.main.high"))
-                .expecting(line: 3, column: 37, "CODECS entry \"apac.main.high\""),
+            RuleExample(
+                "profile and level that are not numbers", files: multivariant(codecs: "avc1.4d401f,apac.main.high")
+            )
+            .expecting(line: 3, column: 37, "CODECS entry \"apac.main.high\""),
         ],
         nonTriggering: [
-            RuleExample("profile 31, level 0", files: master(codecs: "avc1.4d401f,apac.31.00")),
-            RuleExample("profile 31, level 3 beside AAC", files: master(codecs: "avc1.4d401f,mp4a.40.2,apac.31.03")),
+            RuleExample("profile 31, level 0", files: multivariant(codecs: "avc1.4d401f,apac.31.00")),
+            RuleExample(
+                "profile 31, level 3 beside AAC", files: multivariant(codecs: "avc1.4d401f,mp4a.40.2,apac.31.03")),
             RuleExample("no APAC", files: Examples.stream(Examples.videoVariant)),
         ])
 
@@ -47,10 +50,10 @@ package struct APACProfileLevelMissingRule: Rule {
     }
 
     package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
-        guard let master = stream.multivariant else { return [] }
+        guard let multivariant = stream.multivariant else { return [] }
         let declarations =
-            master.variants.map { ($0.uri, $0.attributes, $0.codecs, $0.line) }
-            + master.iFrameVariants.map { ($0.uri, $0.attributes, $0.codecs, $0.line) }
+            multivariant.variants.map { ($0.uri, $0.attributes, $0.codecs, $0.line) }
+            + multivariant.iFrameVariants.map { ($0.uri, $0.attributes, $0.codecs, $0.line) }
         return declarations.flatMap { uri, attributes, codecs, line in
             (codecs ?? []).filter(Self.lacksProfileAndLevel).map { entry in
                 Finding(

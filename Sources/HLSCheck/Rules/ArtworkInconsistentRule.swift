@@ -16,7 +16,7 @@ package struct ArtworkInconsistentRule: Rule {
             guard let measurement = variant.measurement else { return nil }
             // One pass: how many carry a poster, the first without, the first with, the first
             // whose poster differs from that one.
-            var inspected = 0, withArtwork = 0
+            var inspected = 0, withPoster = 0
             var missing: SegmentRecord?, first: SegmentRecord?, different: SegmentRecord?
             // A final runt may go without the poster: no peak window measures it alone, and a
             // poster in it would only weigh twice in its neighbour's (docs/measurement.md,
@@ -29,7 +29,7 @@ package struct ArtworkInconsistentRule: Rule {
                     if missing == nil { missing = record }
                     continue
                 }
-                withArtwork += 1
+                withPoster += 1
                 if let first {
                     if different == nil, artwork.contentHash != first.artwork?.contentHash { different = record }
                 } else {
@@ -39,7 +39,7 @@ package struct ArtworkInconsistentRule: Rule {
             guard let first else { return nil }
             let playlist = measurement.playlistURI
             if let missing {
-                let count = inspected - withArtwork
+                let count = inspected - withPoster
                 return Finding(
                     "\(count) of \(inspected) segments carry no poster, the first being \(missing.uri)",
                     at: SourceLocation(uri: playlist, line: missing.line))

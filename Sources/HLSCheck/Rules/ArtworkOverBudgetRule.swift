@@ -20,7 +20,7 @@ package struct ArtworkOverBudgetRule: Rule {
         let budget = configuration.audioOnlyBudget
         return stream.audioOnlyMeasurements.compactMap { variant, measurement in
             guard let peak = measurement.peakBitrate, peak > budget,
-                let audio = measurement.peakBitrateWithoutArtwork, audio <= budget,
+                let audio = measurement.peakBitrateWithoutPoster, audio <= budget,
                 let largest = measurement.records.lazy.compactMap(\.artwork).max(by: { $0.byteCount < $1.byteCount })
             else { return nil }
             let fits: String

@@ -37,8 +37,8 @@ package struct AudioDescriptionInvalidRule: Rule {
         nonTriggering: [RuleExample("described audio with both", files: stream(",LANGUAGE=\"en\",AUTOSELECT=YES"))])
 
     package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
-        guard let master = stream.multivariant else { return [] }
-        return master.renditions.compactMap { rendition in
+        guard let multivariant = stream.multivariant else { return [] }
+        return multivariant.renditions.compactMap { rendition in
             guard rendition.type == .audio,
                 rendition.characteristics?.split(separator: ",").contains(where: {
                     $0.filter { !$0.isWhitespace } == Self.describesVideo

@@ -51,8 +51,7 @@ package struct AudioOnlyOverBudgetRule: Rule {
             }
             // The measured peak without the poster: when only the poster pushes the variant over
             // the budget, artwork-over-budget says so with the size that fits.
-            if let measurement = variant.measurement, let audio = measurement.peakBitrateWithoutArtwork, audio > budget
-            {
+            if let measurement = variant.measurement, let audio = measurement.peakBitrateWithoutPoster, audio > budget {
                 findings.append(
                     Finding(
                         "audio-only variant \(variant.uri) peaks at \(audio.formattedBitrate(beside: budget)) measured (without any poster), over the \(budget.formattedBitrate) budget: lower the audio bit rate",

@@ -26,9 +26,9 @@ package struct ChannelsMissingRule: Rule {
     }
 
     package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
-        guard let master = stream.multivariant else { return [] }
+        guard let multivariant = stream.multivariant else { return [] }
         var measured: [Measured] = []
-        for rendition in master.renditions where rendition.type == .audio && rendition.name != nil {
+        for rendition in multivariant.renditions where rendition.type == .audio && rendition.name != nil {
             guard let audio = Self.audio(of: rendition, in: stream), let channels = audio.channels, channels > 0 else {
                 continue
             }

@@ -36,10 +36,12 @@ package struct ClosedCaptionsNoneInconsistentRule: Rule {
         ])
 
     package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
-        guard let master = stream.multivariant, let none = master.variants.first(where: \.closedCaptionsNone) else {
+        guard let multivariant = stream.multivariant,
+            let none = multivariant.variants.first(where: \.closedCaptionsNone)
+        else {
             return []
         }
-        let without = master.variants.filter { !$0.closedCaptionsNone }
+        let without = multivariant.variants.filter { !$0.closedCaptionsNone }
         guard let first = without.first else { return [] }
         let others = without.count > 1 ? " (and \(without.count - 1) other variant\(without.count > 2 ? "s" : ""))" : ""
         return [

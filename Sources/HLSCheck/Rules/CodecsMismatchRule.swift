@@ -39,8 +39,8 @@ extension CodecsMismatchRule {
     /// bis-22 §6.2.4 for I-frame streams: the CODECS of each EXT-X-I-FRAME-STREAM-INF against the
     /// codecs of its I-frames (IFramePlaylistInspection), judged as a variant's are (CodecsVerdict).
     static func iFrameFindings(_ stream: StreamAnalysis) -> [Finding] {
-        guard let master = stream.multivariant else { return [] }
-        return master.iFrameVariants.compactMap { iFrame in
+        guard let multivariant = stream.multivariant else { return [] }
+        return multivariant.iFrameVariants.compactMap { iFrame in
             guard let declared = iFrame.codecs, !declared.isEmpty,
                 let inspection = stream.iFramePlaylists[stream.loaded.resolvedURI(of: iFrame)],
                 let verdict = CodecsVerdict(

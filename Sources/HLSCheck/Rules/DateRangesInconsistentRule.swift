@@ -66,7 +66,7 @@ package struct DateRangesInconsistentRule: Rule {
     }
 
     package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
-        guard let master = stream.multivariant else { return [] }
+        guard let multivariant = stream.multivariant else { return [] }
         let playlists = stream.siblingMediaPlaylists
         var byURI: [String: [String: (line: Int, attributes: [String: String])]] = [:]
         var findings: [Finding] = []
@@ -99,7 +99,7 @@ package struct DateRangesInconsistentRule: Rule {
         // Live playlists hold different windows: a range may have left one and not yet another.
         guard stream.isEnded, !first.isEmpty else { return findings }
         let all = Set(first.keys)
-        for variant in master.variants {
+        for variant in multivariant.variants {
             let uri = stream.loaded.resolvedURI(of: variant)
             guard byURI[uri] != nil else { continue }
             // An ID is in every combination when the variant's own playlist has it, or every
@@ -110,7 +110,7 @@ package struct DateRangesInconsistentRule: Rule {
             ]
             for (type, group) in groups {
                 guard let group else { continue }
-                let members = master.renditions(ofType: type, group: group)
+                let members = multivariant.renditions(ofType: type, group: group)
                 let sets = members.map { rendition in
                     stream.loaded.resolvedURI(of: rendition).flatMap { byURI[$0] }.map { Set($0.keys) } ?? []
                 }

@@ -37,13 +37,13 @@ package struct DurationMismatchRule: Rule {
         nonTriggering: [RuleExample("audio 40 ms longer than video", files: files(audio: [6, 6, 6, 6.04]))])
 
     package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
-        guard stream.isEnded, let master = stream.multivariant else { return [] }
+        guard stream.isEnded, let multivariant = stream.multivariant else { return [] }
         // Variants and their audio and video renditions: subtitle cues and I-frames end where
         // their last cue or frame does, not where the media ends.
         var uris: [String] = []
         func add(_ uri: String?) { if let uri, !uris.contains(uri) { uris.append(uri) } }
-        for variant in master.variants { add(stream.loaded.resolvedURI(of: variant)) }
-        for rendition in master.renditions where rendition.type == .audio || rendition.type == .video {
+        for variant in multivariant.variants { add(stream.loaded.resolvedURI(of: variant)) }
+        for rendition in multivariant.renditions where rendition.type == .audio || rendition.type == .video {
             add(stream.loaded.resolvedURI(of: rendition))
         }
         let playlists = uris.compactMap { uri in

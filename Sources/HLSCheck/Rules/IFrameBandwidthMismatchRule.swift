@@ -36,8 +36,8 @@ package struct IFrameBandwidthMismatchRule: Rule {
         nonTriggering: [RuleExample("BANDWIDTH at the I-frame peak", files: stream(bandwidth: 60000))])
 
     package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
-        guard let master = stream.multivariant else { return [] }
-        return master.iFrameVariants.compactMap { iFrame in
+        guard let multivariant = stream.multivariant else { return [] }
+        return multivariant.iFrameVariants.compactMap { iFrame in
             guard let declared = iFrame.bandwidth, declared > 0,
                 let media = stream.loaded.playlist(for: iFrame)?.media, media.iFramesOnly,
                 let target = media.targetDuration, !media.segments.isEmpty

@@ -27,7 +27,7 @@ package struct IFramePlaylistMissingRule: Rule {
         ])
 
     package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
-        guard let master = stream.multivariant, master.iFrameVariants.isEmpty,
+        guard let multivariant = stream.multivariant, multivariant.iFrameVariants.isEmpty,
             let video = stream.variants.first(where: \.carriesVideo)
         else { return [] }
         return [

@@ -29,8 +29,8 @@ package struct IFramesOnlyMissingRule: Rule {
         ])
 
     package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
-        guard let master = stream.multivariant else { return [] }
-        return master.iFrameVariants.compactMap { iFrame in
+        guard let multivariant = stream.multivariant else { return [] }
+        return multivariant.iFrameVariants.compactMap { iFrame in
             guard let media = stream.loaded.playlist(for: iFrame)?.media, !media.iFramesOnly else { return nil }
             return Finding(
                 "I-frame stream \(iFrame.uri) is a playlist without EXT-X-I-FRAMES-ONLY: point URI at an I-frame playlist (one I-frame per segment, each a byte range) or add the tag to one that is",

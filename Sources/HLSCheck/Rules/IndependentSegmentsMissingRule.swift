@@ -41,7 +41,7 @@ package struct IndependentSegmentsMissingRule: Rule {
         ])
 
     package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
-        guard let master = stream.multivariant, !master.independentSegments else { return [] }
+        guard let multivariant = stream.multivariant, !multivariant.independentSegments else { return [] }
         var without: [String] = []
         for variant in stream.variants where variant.carriesVideo {
             if let media = variant.playlist, !media.independentSegments, !without.contains(variant.uri) {

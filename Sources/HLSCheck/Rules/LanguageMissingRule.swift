@@ -42,8 +42,8 @@ package struct LanguageMissingRule: Rule {
         ])
 
     package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
-        guard let master = stream.multivariant else { return [] }
-        return master.renditions.compactMap { rendition in
+        guard let multivariant = stream.multivariant else { return [] }
+        return multivariant.renditions.compactMap { rendition in
             guard let type = rendition.type, type != .video, rendition.language == nil else { return nil }
             return Finding(
                 "EXT-X-MEDIA TYPE=\(type.rawValue) NAME=\"\(rendition.name ?? "")\" has no LANGUAGE attribute: add the RFC 5646 tag of its language (LANGUAGE=\"en\")",

@@ -74,9 +74,9 @@ package struct MediaEndMisalignedRule: Rule {
     /// finished stream every playlist starts where the others do (bis-22 §6.2.4), so the range
     /// each covers is its EXTINF sum from that start: it must be as long as the audio and video.
     private func spanFindings(_ stream: StreamAnalysis, length: Double, agreeing: Int) -> [Finding] {
-        guard let master = stream.multivariant else { return [] }
+        guard let multivariant = stream.multivariant else { return [] }
         var subtitles = Set<String>()
-        for rendition in master.renditions where rendition.type == .subtitles {
+        for rendition in multivariant.renditions where rendition.type == .subtitles {
             if let uri = stream.loaded.resolvedURI(of: rendition) { subtitles.insert(uri) }
         }
         return stream.siblingMediaPlaylists.compactMap { uri, playlist, media -> Finding? in

@@ -49,7 +49,8 @@ package struct PathwayIDInvalidRule: Rule {
     }
 
     package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
-        guard let master = stream.multivariant, let steering = master.contentSteering, let pathway = steering.pathwayID
+        guard let multivariant = stream.multivariant, let steering = multivariant.contentSteering,
+            let pathway = steering.pathwayID
         else { return [] }
         let location = stream.root.location(line: steering.line)
         guard Self.isPathwayID(pathway) else {
@@ -60,7 +61,7 @@ package struct PathwayIDInvalidRule: Rule {
             ]
         }
         // A variant without PATHWAY-ID is on the default pathway ".".
-        let pathways = Set(master.variants.map { $0.pathwayID ?? "." })
+        let pathways = Set(multivariant.variants.map { $0.pathwayID ?? "." })
         guard !pathways.contains(pathway) else { return [] }
         return [
             Finding(

@@ -66,11 +66,11 @@ package struct PlaylistNotIdentifiableRule: Rule {
         var references: [(uri: String, location: SourceLocation)] = [
             (stream.loaded.rootURI, stream.root.location(line: 1))
         ]
-        if let master = stream.multivariant {
-            for variant in master.variants {
+        if let multivariant = stream.multivariant {
+            for variant in multivariant.variants {
                 references.append((stream.loaded.resolvedURI(of: variant), stream.root.location(line: variant.uriLine)))
             }
-            for iFrame in master.iFrameVariants {
+            for iFrame in multivariant.iFrameVariants {
                 references.append(
                     (
                         stream.loaded.resolvedURI(of: iFrame),
@@ -78,7 +78,7 @@ package struct PlaylistNotIdentifiableRule: Rule {
                     ))
             }
             // A CLOSED-CAPTIONS rendition names no playlist (a URI there is a syntax error).
-            for rendition in master.renditions where rendition.type != .closedCaptions {
+            for rendition in multivariant.renditions where rendition.type != .closedCaptions {
                 guard let uri = stream.loaded.resolvedURI(of: rendition) else { continue }
                 references.append(
                     (uri, stream.root.location(line: rendition.line, column: rendition.attributes["URI"]?.column ?? 0)))
@@ -116,10 +116,10 @@ package struct PlaylistNotIdentifiableRule: Rule {
     /// The reference as the multivariant playlist writes it, for messages: the last path segment
     /// is enough to find the line.
     static func written(_ uri: String, in stream: StreamAnalysis) -> String {
-        let master = stream.multivariant
+        let multivariant = stream.multivariant
         let candidates =
-            (master?.variants.map(\.uri) ?? []) + (master?.iFrameVariants.map(\.uri) ?? [])
-            + (master?.renditions.compactMap(\.uri) ?? [])
+            (multivariant?.variants.map(\.uri) ?? []) + (multivariant?.iFrameVariants.map(\.uri) ?? [])
+            + (multivariant?.renditions.compactMap(\.uri) ?? [])
         return candidates.first { stream.loaded.resolve($0) == uri } ?? uri
     }
 }

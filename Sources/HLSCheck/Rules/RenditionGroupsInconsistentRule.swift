@@ -28,7 +28,7 @@ private struct GroupMember: Equatable {
 
 /// Groups of one TYPE whose members differ.
 package struct RenditionGroupsInconsistentRule: Rule {
-    static func master(_ renditions: String, groups: [String]) -> [String: String] {
+    static func multivariant(_ renditions: String, groups: [String]) -> [String: String] {
         var text = "#EXTM3U\n#EXT-X-VERSION:3\n" + renditions
         for (index, group) in groups.enumerated() {
             text +=
@@ -59,7 +59,7 @@ package struct RenditionGroupsInconsistentRule: Rule {
         triggering: [
             RuleExample(
                 "a language missing from the second audio group",
-                files: master(
+                files: multivariant(
                     "#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"hi\",NAME=\"English\",LANGUAGE=\"en\",DEFAULT=YES,AUTOSELECT=YES,URI=\"en-hi.m3u8\"\n"
                         + "#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"hi\",NAME=\"Deutsch\",LANGUAGE=\"de\",AUTOSELECT=YES,URI=\"de-hi.m3u8\"\n"
                         + "#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"lo\",NAME=\"English\",LANGUAGE=\"en\",DEFAULT=YES,AUTOSELECT=YES,URI=\"en-lo.m3u8\"\n",
@@ -67,7 +67,7 @@ package struct RenditionGroupsInconsistentRule: Rule {
             ).expecting(line: 5, "lacks NAME=\"Deutsch\" of group \"hi\""),
             RuleExample(
                 "the same NAME with another LANGUAGE",
-                files: master(
+                files: multivariant(
                     "#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"hi\",NAME=\"main\",LANGUAGE=\"en\",DEFAULT=YES,AUTOSELECT=YES,URI=\"en-hi.m3u8\"\n"
                         + "#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"lo\",NAME=\"main\",LANGUAGE=\"de\",DEFAULT=YES,AUTOSELECT=YES,URI=\"de-lo.m3u8\"\n",
                     groups: ["hi", "lo"])),
@@ -75,20 +75,20 @@ package struct RenditionGroupsInconsistentRule: Rule {
         nonTriggering: [
             RuleExample(
                 "two groups that differ in URI and CHANNELS only",
-                files: master(
+                files: multivariant(
                     "#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"hi\",NAME=\"English\",LANGUAGE=\"en\",DEFAULT=YES,AUTOSELECT=YES,CHANNELS=\"6\",URI=\"en-hi.m3u8\"\n"
                         + "#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"lo\",NAME=\"English\",LANGUAGE=\"en\",DEFAULT=YES,AUTOSELECT=YES,CHANNELS=\"2\",URI=\"en-lo.m3u8\"\n",
                     groups: ["hi", "lo"]))
         ])
 
     package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
-        guard let master = stream.multivariant else { return [] }
+        guard let multivariant = stream.multivariant else { return [] }
         var findings: [Finding] = []
         for type in MediaType.allCases {
             // Groups of this TYPE in order of first appearance, each with its members.
             var order: [String] = []
             var groups: [String: [GroupMember]] = [:]
-            for rendition in master.renditions where rendition.type == type {
+            for rendition in multivariant.renditions where rendition.type == type {
                 guard let group = rendition.groupID else { continue }
                 if groups[group] == nil { order.append(group) }
                 groups[group, default: []].append(GroupMember(rendition))

@@ -36,10 +36,10 @@ package struct ScoreInconsistentRule: Rule {
         ])
 
     package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
-        guard let master = stream.multivariant,
-            let scored = master.variants.first(where: { $0.attributes.contains("SCORE") })
+        guard let multivariant = stream.multivariant,
+            let scored = multivariant.variants.first(where: { $0.attributes.contains("SCORE") })
         else { return [] }
-        return master.variants.filter { !$0.attributes.contains("SCORE") }.map { variant in
+        return multivariant.variants.filter { !$0.attributes.contains("SCORE") }.map { variant in
             Finding(
                 "variant \(variant.uri) has no SCORE, but the variant on line \(scored.line) has: give every EXT-X-STREAM-INF a SCORE, or none",
                 at: stream.root.location(line: variant.line))

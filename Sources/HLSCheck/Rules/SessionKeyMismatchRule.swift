@@ -41,13 +41,13 @@ package struct SessionKeyMismatchRule: Rule {
         ])
 
     package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
-        guard let master = stream.multivariant, !master.sessionKeys.isEmpty else { return [] }
+        guard let multivariant = stream.multivariant, !multivariant.sessionKeys.isEmpty else { return [] }
         struct Identity: Equatable { var method: String, format: String, versions: String }
         func identity(_ key: EncryptionKey) -> Identity {
             Identity(method: key.method, format: key.keyFormat ?? "identity", versions: key.keyFormatVersions ?? "1")
         }
         var sessions: [String: (key: EncryptionKey, identities: [Identity])] = [:]
-        for key in master.sessionKeys {
+        for key in multivariant.sessionKeys {
             guard let uri = key.uri else { continue }
             sessions[stream.loaded.resolve(uri), default: (key, [])].identities.append(identity(key))
         }

@@ -6,7 +6,7 @@ import HLSPlaylist
 
 /// Duplicate EXT-X-SESSION-DATA and EXT-X-SESSION-KEY tags.
 package struct SessionMetadataInvalidRule: Rule {
-    static func master(_ tags: String) -> [String: String] {
+    static func multivariant(_ tags: String) -> [String: String] {
         Examples.stream(Examples.audioVariant(), header: "#EXTM3U\n#EXT-X-VERSION:3\n" + tags)
     }
 
@@ -24,29 +24,29 @@ package struct SessionMetadataInvalidRule: Rule {
         triggering: [
             RuleExample(
                 "the same DATA-ID and LANGUAGE twice",
-                files: master(
+                files: multivariant(
                     "#EXT-X-SESSION-DATA:DATA-ID=\"com.example.title\",VALUE=\"One\",LANGUAGE=\"en\"\n#EXT-X-SESSION-DATA:DATA-ID=\"com.example.title\",VALUE=\"Two\",LANGUAGE=\"en\"\n"
                 )
             ).expecting(line: 4, "EXT-X-SESSION-DATA DATA-ID=\"com.example.title\""),
             RuleExample(
                 "the same session key twice",
-                files: master(
+                files: multivariant(
                     "#EXT-X-SESSION-KEY:METHOD=AES-128,URI=\"key.bin\"\n#EXT-X-SESSION-KEY:METHOD=AES-128,URI=\"key.bin\"\n"
                 )),
         ],
         nonTriggering: [
             RuleExample(
                 "one title per language, two different keys",
-                files: master(
+                files: multivariant(
                     "#EXT-X-SESSION-DATA:DATA-ID=\"com.example.title\",VALUE=\"One\",LANGUAGE=\"en\"\n#EXT-X-SESSION-DATA:DATA-ID=\"com.example.title\",VALUE=\"Un\",LANGUAGE=\"fr\"\n#EXT-X-SESSION-KEY:METHOD=AES-128,URI=\"a.bin\"\n#EXT-X-SESSION-KEY:METHOD=AES-128,URI=\"b.bin\"\n"
                 ))
         ])
 
     package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
-        guard let master = stream.multivariant else { return [] }
+        guard let multivariant = stream.multivariant else { return [] }
         var findings: [Finding] = []
         var dataSeen: [String: Int] = [:]
-        for data in master.sessionData {
+        for data in multivariant.sessionData {
             guard let id = data.dataID else { continue }
             let key = id + "\u{0}" + (data.language ?? "")
             if let first = dataSeen[key] {
@@ -59,7 +59,7 @@ package struct SessionMetadataInvalidRule: Rule {
             }
         }
         var keysSeen: [String: Int] = [:]
-        for key in master.sessionKeys {
+        for key in multivariant.sessionKeys {
             let identity = [
                 key.method, key.uri ?? "", key.iv.map { $0.map { String($0, radix: 16) }.joined() } ?? "",
                 key.keyFormat ?? "identity", key.keyFormatVersions ?? "1",

@@ -4,7 +4,7 @@ import MediaFormats
 /// SUPPLEMENTAL-CODECS whose elements do not sit on a base layer CODECS names, or whose further
 /// fields are not brands.
 package struct SupplementalCodecsMismatchRule: Rule {
-    static func master(_ attributes: String) -> [String: String] {
+    static func multivariant(_ attributes: String) -> [String: String] {
         Examples.stream(
             "#EXT-X-STREAM-INF:BANDWIDTH=9000000,\(attributes),RESOLUTION=3840x2160,VIDEO-RANGE=HLG\nvideo.m3u8\n")
     }
@@ -38,19 +38,19 @@ package struct SupplementalCodecsMismatchRule: Rule {
         triggering: [
             RuleExample(
                 "Dolby Vision profile 8 over H.264",
-                files: master(
+                files: multivariant(
                     "CODECS=\"avc1.640033,mp4a.40.2\",SUPPLEMENTAL-CODECS=\"dvh1.08.07/db4h\"")
             )
             .expecting(line: 3, column: 68, "dvh1.08.07 enhances an HEVC base layer, but CODECS names no HEVC format"),
             RuleExample(
                 "Dolby Vision profile 10 without AV1",
-                files: master(
+                files: multivariant(
                     "CODECS=\"hvc1.2.4.L153.b0,mp4a.40.2\",SUPPLEMENTAL-CODECS=\"dav1.10.09/db4h\"")
             )
             .expecting(line: 3, column: 73, "dav1.10.09 enhances an AV1 base layer"),
             RuleExample(
                 "a brand that is no four-character code",
-                files: master(
+                files: multivariant(
                     "CODECS=\"hvc1.2.4.L153.b0,mp4a.40.2\",SUPPLEMENTAL-CODECS=\"dvh1.08.07/HLG\"")
             )
             .expecting(
@@ -58,7 +58,7 @@ package struct SupplementalCodecsMismatchRule: Rule {
                 "field \"HLG\" of SUPPLEMENTAL-CODECS element dvh1.08.07 is not a compatibility brand"),
             RuleExample(
                 "profile 5 as a supplement",
-                files: master(
+                files: multivariant(
                     "CODECS=\"hvc1.2.4.L153.b0,mp4a.40.2\",SUPPLEMENTAL-CODECS=\"dvh1.05.06\"")
             )
             .expecting(line: 3, column: 73, "Dolby Vision profile 5, which has no backward-compatible base layer"),
@@ -66,11 +66,11 @@ package struct SupplementalCodecsMismatchRule: Rule {
         nonTriggering: [
             RuleExample(
                 "Dolby Vision 8.4 over HEVC",
-                files: master(
+                files: multivariant(
                     "CODECS=\"hvc1.2.4.L153.b0,mp4a.40.2\",SUPPLEMENTAL-CODECS=\"dvh1.08.07/db4h\"")),
             RuleExample(
                 "Dolby Vision 9 over H.264 and 10 over AV1",
-                files: master(
+                files: multivariant(
                     "CODECS=\"avc1.640033,av01.0.13M.10,mp4a.40.2\",SUPPLEMENTAL-CODECS=\"dva1.09.05/db2g,dav1.10.09/db1p\""
                 )),
             RuleExample("no SUPPLEMENTAL-CODECS", files: Examples.stream(Examples.videoVariant)),
@@ -101,10 +101,10 @@ package struct SupplementalCodecsMismatchRule: Rule {
     }
 
     package func check(_ stream: StreamAnalysis, configuration: CheckConfiguration) -> [Finding] {
-        guard let master = stream.multivariant else { return [] }
+        guard let multivariant = stream.multivariant else { return [] }
         let declarations =
-            master.variants.map { ($0.attributes, $0.codecs, $0.line) }
-            + master.iFrameVariants.map { ($0.attributes, $0.codecs, $0.line) }
+            multivariant.variants.map { ($0.attributes, $0.codecs, $0.line) }
+            + multivariant.iFrameVariants.map { ($0.attributes, $0.codecs, $0.line) }
         var findings: [Finding] = []
         for (attributes, codecs, line) in declarations {
             guard let attribute = attributes["SUPPLEMENTAL-CODECS"] else { continue }

@@ -94,16 +94,16 @@ package struct TargetDurationInconsistentRule: Rule {
         // EXT-X-ENDLIST will not change either, so it counts as VOD here (playlist-type-missing
         // asks for the tag where Apple requires it).
         let mains = declared.count
-        if let master = stream.multivariant {
+        if let multivariant = stream.multivariant {
             func isLive(_ media: MediaPlaylist) -> Bool { media.playlistType != .vod && !media.endList }
-            for rendition in master.renditions where rendition.type == .subtitles {
+            for rendition in multivariant.renditions where rendition.type == .subtitles {
                 guard let uri = stream.loaded.resolvedURI(of: rendition),
                     let media = stream.loaded.playlist(for: rendition)?.media,
                     isLive(media)
                 else { continue }
                 add(uri, media)
             }
-            for iFrame in master.iFrameVariants {
+            for iFrame in multivariant.iFrameVariants {
                 guard let media = stream.loaded.playlist(for: iFrame)?.media, isLive(media) else { continue }
                 add(stream.loaded.resolvedURI(of: iFrame), media)
             }

@@ -46,8 +46,10 @@ package struct UnicodeNotNormalizedRule: Rule {
             var lines: [Int] = []
             for tag in playlist.tags where !Self.isNormalized(tag.name + (tag.value ?? "")) { lines.append(tag.line) }
             for comment in playlist.comments where !Self.isNormalized(comment.text) { lines.append(comment.line) }
-            if let master = playlist.multivariant {
-                for variant in master.variants where !Self.isNormalized(variant.uri) { lines.append(variant.uriLine) }
+            if let multivariant = playlist.multivariant {
+                for variant in multivariant.variants where !Self.isNormalized(variant.uri) {
+                    lines.append(variant.uriLine)
+                }
             }
             if let media = playlist.media {
                 for segment in media.segments where !Self.isNormalized(segment.uri) { lines.append(segment.uriLine) }

@@ -2,7 +2,7 @@
 # Part of `make bench`: `hlscheck embed --add-audio-only` on a generated 10-minute ladder (two
 # H.264/AAC TS variants, 6 s segments, no audio-only variant) against the ffmpeg command a user
 # would otherwise write for the transcoding step alone (which gets neither the poster — the ffmpeg
-# CLI cannot write timed ID3 into TS, design.md §8 — nor BANDWIDTH, CODECS or the master entry).
+# CLI cannot write timed ID3 into TS, design.md §8 — nor BANDWIDTH, CODECS or the multivariant playlist's entry).
 # Prints medians; docs/benchmarks.md records them.
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
@@ -30,7 +30,8 @@ v1/index.m3u8
 M3U8
 echo "$(ls "$work"/stream/v0/*.ts | wc -l) segments per variant, $(du -sh "$work/stream" | cut -f1)"
 
-# --ignore-failure: the re-check exits 1 on the generated master's approximate video BANDWIDTH/CODECS.
+# --ignore-failure: the re-check exits 1 on the approximate video BANDWIDTH/CODECS of the
+# generated multivariant playlist.
 hyperfine --runs 3 --ignore-failure --export-markdown "$work/table.md" \
   --prepare "rm -rf $work/out $work/ffmpeg-audio && mkdir -p $work/ffmpeg-audio" \
   -n "hlscheck embed --add-audio-only (transcode, poster, playlists, re-check)" \

@@ -61,7 +61,8 @@ enum Examples {
 
         """
 
-    /// A master with the given variant lines, plus a media playlist for every URI they use.
+    /// A multivariant playlist with the given variant lines, plus a media playlist for every URI
+    /// they use.
     static func stream(_ variants: String..., header: String = "#EXTM3U\n#EXT-X-VERSION:3\n") -> [String: String] {
         var files = ["master.m3u8": header + variants.joined()]
         for line in variants.joined().split(separator: "\n") {

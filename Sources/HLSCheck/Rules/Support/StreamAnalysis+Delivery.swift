@@ -6,13 +6,13 @@ extension StreamAnalysis {
     func deliveryLocation(of uri: String) -> SourceLocation {
         if uri == loaded.rootURI { return SourceLocation(uri: uri, line: 0) }
         if let variant = variants.first(where: { $0.playlistURI == uri }) { return variant.location }
-        if let master = multivariant {
-            for rendition in master.renditions
+        if let multivariant {
+            for rendition in multivariant.renditions
             where rendition.uri.map({ URIResolver.resolve($0, against: loaded.rootURI) }) == uri {
                 return root.location(line: rendition.line, column: rendition.attributes["URI"]?.column ?? 0)
             }
-            for variant in master.iFrameVariants where URIResolver.resolve(variant.uri, against: loaded.rootURI) == uri
-            {
+            for variant in multivariant.iFrameVariants
+            where URIResolver.resolve(variant.uri, against: loaded.rootURI) == uri {
                 return root.location(line: variant.line)
             }
         }

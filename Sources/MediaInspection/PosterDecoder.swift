@@ -15,7 +15,7 @@ package struct PixelSize: Sendable, Hashable, Codable {
 }
 
 /// Why a poster did not decode; `description` names the image kind and libav's reason.
-package struct ArtworkDecodeFailure: Error, Sendable, Hashable, CustomStringConvertible {
+package struct PosterDecodeFailure: Error, Sendable, Hashable, CustomStringConvertible {
     /// The image kind and libav's reason, for a person to read.
     package var description: String
 
@@ -27,7 +27,7 @@ package struct ArtworkDecodeFailure: Error, Sendable, Hashable, CustomStringConv
 
 /// Decodes JPEG / PNG posters with libavcodec (mjpeg / png decoders) to learn their real size:
 /// an APIC whose bytes do not decode is a poster no player will show.
-package enum ArtworkDecoder {
+package enum PosterDecoder {
     /// The image formats a poster may be in.
     package enum ImageKind: String, Sendable {
         case jpeg, png
@@ -48,13 +48,13 @@ package enum ArtworkDecoder {
     /// `maximumPixels`: a decoder allocates width × height whatever the file's size.
     package static func decode(
         _ bytes: [UInt8], mimeType: String, maximumPixels: Int = ImageHeader.defaultMaximumPixels
-    ) -> Result<PixelSize, ArtworkDecodeFailure> {
-        guard !bytes.isEmpty else { return .failure(ArtworkDecodeFailure("image is empty")) }
+    ) -> Result<PixelSize, PosterDecodeFailure> {
+        guard !bytes.isEmpty else { return .failure(PosterDecodeFailure("image is empty")) }
         guard let kind = imageKind(bytes, mimeType: mimeType) else {
-            return .failure(ArtworkDecodeFailure("unsupported image type \"\(mimeType)\" (expected JPEG or PNG)"))
+            return .failure(PosterDecodeFailure("unsupported image type \"\(mimeType)\" (expected JPEG or PNG)"))
         }
         if let refusal = ImageHeader.refusal(bytes, maximumPixels: maximumPixels) {
-            return .failure(ArtworkDecodeFailure("\(kind.rawValue.uppercased()) \(refusal)"))
+            return .failure(PosterDecodeFailure("\(kind.rawValue.uppercased()) \(refusal)"))
         }
         LibAV.silenceLogging()
         do {
@@ -62,7 +62,7 @@ package enum ArtworkDecoder {
                 codec: kind == .jpeg ? AV_CODEC_ID_MJPEG : AV_CODEC_ID_PNG, maximumPixels: maximumPixels)
             return .success(try decoder.decode(bytes))
         } catch {
-            return .failure(ArtworkDecodeFailure("\(kind.rawValue.uppercased()) does not decode: \(error.description)"))
+            return .failure(PosterDecodeFailure("\(kind.rawValue.uppercased()) does not decode: \(error.description)"))
         }
     }
 }

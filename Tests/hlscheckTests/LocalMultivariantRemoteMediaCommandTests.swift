@@ -4,11 +4,11 @@ import TestSupport
 import Testing
 
 /// A multivariant playlist on disk may name media playlists by URL (a stream being moved to a
-/// CDN, a test master pointing at production renditions): `hlscheck` fetches them, and refuses
-/// URIs of schemes it does not read with a message that says so.
+/// CDN, a test multivariant playlist pointing at production renditions): `hlscheck` fetches them,
+/// and refuses URIs of schemes it does not read with a message that says so.
 @Suite("hlscheck: a local multivariant playlist naming URLs")
-struct LocalMasterRemoteMediaCommandTests {
-    @Test func anHTTPMediaPlaylistNamedByALocalMasterIsFetchedAndMeasured() async throws {
+struct LocalMultivariantRemoteMediaCommandTests {
+    @Test func anHTTPMediaPlaylistNamedByALocalMultivariantPlaylistIsFetchedAndMeasured() async throws {
         let (result, requests) = try await RemoteCommandTests.withServer { server in
             let folder = try TemporaryFolder([
                 "master.m3u8":
