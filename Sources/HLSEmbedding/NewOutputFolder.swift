@@ -173,20 +173,10 @@ extension StreamWriter {
         }
         // Every other file of the stream, as it is (a segment a target shares with a playlist
         // embed leaves alone included).
-        let sharedElsewhere =
-            keepNames ? [] : layout.segments.filter { !targetPlaylists.contains($0.playlist) }.map(\.file)
-        let written = targetPlaylists.union([layout.rootPlaylist]).union(dropped).union(additions.map(\.file)).union(
-            editedPlaylists.keys
-        )
-        .union(
-            Set(targetSegments.map(\.file)).subtracting(sharedElsewhere).subtracting(
-                layout.otherFiles.subtracting(movedFiles)))
-        for file in layout.files where !written.contains(file) {
-            if layout.digests[file] != nil {
-                _ = try layout.unchangedPlaylist(file) { () throws(EmbedError) in
-                    try source.read(file, followLinks: true)
-                }
-            }
+        for file in try filesKept(
+            targetPlaylists, targetSegments: targetSegments, movedFiles: movedFiles, additions: additions,
+            dropped: dropped, from: source)
+        {
             try link(file)
         }
         // The playlists embed rewrites (in a folder nobody sees yet, the order does not matter).

@@ -273,14 +273,28 @@ struct StreamWriter {
         }
     }
 
-    /// The copy (`--output`): every other file of the stream, as it is — a segment a target
-    /// shares with a playlist embed leaves alone included (under --keep-names a shared
-    /// segment's name holds its new bytes already).
+    /// The copy (`--output`): every other file of the stream, as it is.
     private func copyUnchanged(
         _ targetPlaylists: Set<String>, targetSegments: [StreamLayout.SegmentReference], movedFiles: Set<String>,
         additions: [Addition], dropped: Set<String>, to tree: Tree, from source: Tree, run: String,
         progress: WriteProgress
     ) throws(EmbedError) {
+        for file in try filesKept(
+            targetPlaylists, targetSegments: targetSegments, movedFiles: movedFiles, additions: additions,
+            dropped: dropped, from: source)
+        {
+            try tree.copy(file, from: source, run: run, progress: progress)
+        }
+    }
+
+    /// The files of the stream a copy takes as they are: all but those embed writes — a segment
+    /// a target shares with a playlist embed leaves alone included (under --keep-names a shared
+    /// segment's name holds its new bytes already). A playlist among them is first shown to be
+    /// the one the analysis read.
+    func filesKept(
+        _ targetPlaylists: Set<String>, targetSegments: [StreamLayout.SegmentReference], movedFiles: Set<String>,
+        additions: [Addition], dropped: Set<String>, from source: Tree
+    ) throws(EmbedError) -> [String] {
         let sharedElsewhere =
             keepNames ? [] : layout.segments.filter { !targetPlaylists.contains($0.playlist) }.map(\.file)
         let written = targetPlaylists.union([layout.rootPlaylist]).union(dropped).union(additions.map(\.file))
@@ -288,14 +302,11 @@ struct StreamWriter {
             .union(
                 Set(targetSegments.map(\.file)).subtracting(sharedElsewhere).subtracting(
                     layout.otherFiles.subtracting(movedFiles)))
-        for file in layout.files where !written.contains(file) {
-            if layout.digests[file] != nil {
-                _ = try layout.unchangedPlaylist(file) { () throws(EmbedError) in
-                    try source.read(file, followLinks: true)
-                }
-            }
-            try tree.copy(file, from: source, run: run, progress: progress)
+        let kept = layout.files.filter { !written.contains($0) }
+        for file in kept where layout.digests[file] != nil {
+            _ = try layout.unchangedPlaylist(file) { () throws(EmbedError) in try source.read(file, followLinks: true) }
         }
+        return kept
     }
 
     /// The playlists: the media playlists, then the input last — each computed first from the

@@ -43,7 +43,7 @@ import TestSupport
         let records = try #require(analysis.measurements.values.first).records
         #expect(records.count == 2)
         #expect(records.filter { $0.problem == nil }.count == 1)
-        #expect(records.allSatisfy { ($0.bytes ?? 0) <= 200_000 })
+        #expect(records.allSatisfy { $0.bytes <= 200_000 })
     }
 
     @Test func theParserMarksTheSegment() throws {

@@ -36,12 +36,7 @@ import Testing
 
     @Test func theFullRateRenditionBesideTheVideoKeepsItsBytesWhenTheAudioOnlyVariantGetsThePoster() async throws {
         let folder = try TemporaryFolder()
-        let multivariant = try await RuntLadder().make(in: folder)
-        let added = try await AudioOnlyVariantBuilder(
-            AudioOnlyRequest(
-                input: multivariant, poster: try samplePoster(), posterName: "poster.jpg",
-                destination: .folder(folder.path("with-variant")))
-        ).run()
+        let added = try await ladderWithAudioOnlyVariant(in: folder)
         let input = added.output
         let renditionBefore = try snapshot(folder.path("with-variant/audio"))
         let videoLine = try String(contentsOfFile: input, encoding: .utf8).split(separator: "\n").first {
@@ -63,12 +58,7 @@ import Testing
 
     @Test func anAudioOnlyVariantEmbedCannotReadIsNamedAndNothingIsWritten() async throws {
         let folder = try TemporaryFolder()
-        let multivariant = try await RuntLadder().make(in: folder)
-        let added = try await AudioOnlyVariantBuilder(
-            AudioOnlyRequest(
-                input: multivariant, poster: try samplePoster(), posterName: "poster.jpg",
-                destination: .folder(folder.path("with-variant")))
-        ).run()
+        let added = try await ladderWithAudioOnlyVariant(in: folder)
         // A second audio-only variant whose playlist is missing.
         let text = try String(contentsOfFile: added.output, encoding: .utf8)
         try (text + "#EXT-X-STREAM-INF:BANDWIDTH=60000,CODECS=\"mp4a.40.2\"\ngone/index.m3u8\n")
@@ -89,5 +79,15 @@ import Testing
         var named = request
         named.variants = [try #require(added.variantURI)]
         #expect(try await PosterEmbedder(named).run().targets.map(\.uri) == [try #require(added.variantURI)])
+    }
+
+    /// A runt ladder with the audio-only variant `--add-audio-only` makes, in `with-variant`.
+    func ladderWithAudioOnlyVariant(in folder: TemporaryFolder) async throws -> AudioOnlyOutcome {
+        let multivariant = try await RuntLadder().make(in: folder)
+        return try await AudioOnlyVariantBuilder(
+            AudioOnlyRequest(
+                input: multivariant, poster: try samplePoster(), posterName: "poster.jpg",
+                destination: .folder(folder.path("with-variant")))
+        ).run()
     }
 }
