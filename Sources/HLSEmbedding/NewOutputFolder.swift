@@ -191,24 +191,28 @@ extension StreamWriter {
             try create(playlist, bytes, like: (try? source.folder(folder))?.status(name, followLinks: true))
         }
 
-        // One flush for the whole copy before it gets its name: syncfs(2) where there is one,
-        // else every file and folder on its own.
+        try flush(tree, createdFiles, progress: progress)
+    }
+
+    /// One flush for the whole copy before it gets its name: syncfs(2) where there is one, else
+    /// every file created and every folder on its own.
+    private func flush(_ tree: Tree, _ createdFiles: [(folder: String, name: String)], progress: WriteProgress)
+        throws(EmbedError)
+    {
         let top = try tree.folder("")
         try progress.step()
-        if hls_sync_filesystem(top.descriptor) != 0 {
-            for (folder, name) in createdFiles {
-                let file = openat(try tree.folder(folder).descriptor, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
-                guard file >= 0 else {
-                    throw EmbedError(
-                        "\(tree.absolute(Tree.join(folder, name))): cannot open it to flush it: \(lastError())")
-                }
-                defer { close(file) }
-                guard fsync(file) == 0 else {
-                    throw EmbedError(
-                        "\(tree.absolute(Tree.join(folder, name))): cannot flush it to disk: \(lastError())")
-                }
+        guard hls_sync_filesystem(top.descriptor) != 0 else { return }
+        for (folder, name) in createdFiles {
+            let file = openat(try tree.folder(folder).descriptor, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+            guard file >= 0 else {
+                throw EmbedError(
+                    "\(tree.absolute(Tree.join(folder, name))): cannot open it to flush it: \(lastError())")
             }
-            tree.syncAll()
+            defer { close(file) }
+            guard fsync(file) == 0 else {
+                throw EmbedError("\(tree.absolute(Tree.join(folder, name))): cannot flush it to disk: \(lastError())")
+            }
         }
+        tree.syncAll()
     }
 }
