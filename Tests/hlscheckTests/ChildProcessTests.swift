@@ -100,24 +100,36 @@ import Testing
 
     /// Async tests wait for their programs without holding Swift concurrency's threads (as many
     /// as cores): four times as many programs as cores, each waiting until every one of them has
-    /// started, finish only when no waiting one holds a thread that the others' task needs.
+    /// started, finish only when no waiting one holds a thread that the others' task needs. The
+    /// programs and the task meet through two FIFOs, so nothing polls: each program says it has
+    /// started in `started`, and waits for its line in `go`, which the task writes once all
+    /// have started.
     @Test func programsWaitedForOffThePoolLeaveItsThreadsFree() async throws {
         let folder = try TemporaryFolder()
         let count = 4 * ProcessInfo.processInfo.activeProcessorCount
+        for name in ["started", "go"] { try #require(mkfifo(folder.path(name), 0o600) == 0) }
+        // Held open for reading and writing, so that no program's open of either FIFO blocks.
+        let started = open(folder.path("started"), O_RDWR | O_CLOEXEC)
+        let go = open(folder.path("go"), O_RDWR | O_CLOEXEC)
+        defer {
+            close(started)
+            close(go)
+        }
+        try #require(started >= 0 && go >= 0)
         let outcomes = try await withThrowingTaskGroup(of: ChildProcess.Outcome?.self) { group in
-            for index in 0..<count {
+            for _ in 0..<count {
                 group.addTask {
                     try await ChildProcess.capture(
-                        [Self.shell, "-c", "touch started-\(index); while [ ! -e go ]; do sleep 0.05; done"],
-                        in: folder.url.path, timeLimit: .seconds(60))
+                        [Self.shell, "-c", "printf x > started; read line < go"], in: folder.url.path,
+                        timeLimit: .seconds(60))
                 }
             }
             // On the pool: runs only while some thread of it is free.
             group.addTask {
-                while try FileManager.default.contentsOfDirectory(atPath: folder.url.path).count < count {
-                    try await Task.sleep(for: .milliseconds(20))
-                }
-                try #require(FileManager.default.createFile(atPath: folder.path("go"), contents: nil))
+                var byte: UInt8 = 0
+                for _ in 0..<count { try #require(read(started, &byte, 1) == 1) }
+                let lines = [UInt8](repeating: 0x0A, count: count)
+                try #require(write(go, lines, lines.count) == lines.count)
                 return nil
             }
             return try await group.reduce(into: [ChildProcess.Outcome]()) { if let outcome = $1 { $0.append(outcome) } }
