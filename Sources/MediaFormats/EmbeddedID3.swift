@@ -219,109 +219,169 @@ package enum EmbeddedID3 {
 /// their PES packets (each bounded by `maximumTagBytes`) and parses the tags in them.
 package struct TimedID3Collector {
     private let maximumTagBytes: Int
-    private var pmtPIDs: Set<UInt16> = [] { didSet { updateRoles(oldValue, pmtPIDs, Self.pmtRole) } }
-    private var id3PIDs: Set<UInt16> = [] { didSet { updateRoles(oldValue, id3PIDs, Self.id3Role) } }
-    /// The two sets as a table indexed by PID (13 bits): looked up for every packet.
-    private var roles = [UInt8](repeating: 0, count: 8192)
-    private static let pmtRole: UInt8 = 1, id3Role: UInt8 = 2
-    private var sections: [UInt16: [UInt8]] = [:]
-    private var pending: [UInt16: (offset: Int, bytes: [UInt8])] = [:]
+    /// Every PID that has had a role — the PAT's PID 0, a PMT's, a timed-ID3 one — at its slot,
+    /// and what is kept for it at the same slot of `streams`: looked up for every packet, so by
+    /// index, not by hash. A PID keeps its slot (and a section it was gathering) when a new PAT
+    /// takes its role away.
+    private var pids = PIDIndex()
+    private var streams: [PIDState] = []
+    /// The slots of the PIDs the latest PAT names as PMTs.
+    private var pmtSlots: [Int] = []
     private var found: [FoundID3Tag] = []
+
+    private static let patRole: UInt8 = 1, pmtRole: UInt8 = 2, id3Role: UInt8 = 4
+
+    private struct PIDState {
+        var role: UInt8
+        /// The PSI section being gathered, nil when none is.
+        var section: [UInt8]?
+        /// The timed-ID3 PES packet being reassembled, nil when none is, and the offset of the TS
+        /// packet that started it.
+        var pes: [UInt8]?
+        var pesOffset = 0
+    }
 
     package init(maximumTagBytes: Int = EmbeddedID3.maximumPESSize) {
         self.maximumTagBytes = maximumTagBytes
+        streams.append(PIDState(role: Self.patRole))
+        pids.add(0)
     }
 
-    private mutating func updateRoles(_ old: Set<UInt16>, _ new: Set<UInt16>, _ role: UInt8) {
-        for pid in old.subtracting(new) { roles[Int(pid) & 0x1FFF] &= ~role }
-        for pid in new.subtracting(old) { roles[Int(pid) & 0x1FFF] |= role }
+    /// The slot of `pid`, given one with no role when it has none yet.
+    private mutating func slot(adding pid: UInt16) -> Int {
+        if let slot = pids.slot(of: pid) { return slot }
+        streams.append(PIDState(role: 0))
+        return pids.add(pid)
     }
 
-    private mutating func handleSection(_ section: [UInt8], pid: UInt16) {
-        if pid == 0, let pat = ProgramAssociationSection(section[...]) {
-            pmtPIDs = Set(pat.programs.values)
-        } else if pmtPIDs.contains(pid), let pmt = ProgramMapSection(section[...]) {
-            for stream in pmt.streams where stream.carriesTimedID3 { id3PIDs.insert(stream.pid) }
+    private mutating func handleSection(_ section: ArraySlice<UInt8>, slot: Int) {
+        if pids.pids[slot] == 0, let pat = ProgramAssociationSection(section) {
+            // The PAT names the PMTs anew (ISO/IEC 13818-1 §2.4.4.3).
+            for pmt in pmtSlots { streams[pmt].role &= ~Self.pmtRole }
+            pmtSlots.removeAll(keepingCapacity: true)
+            for pid in pat.programs.values {
+                let pmt = self.slot(adding: pid)
+                if streams[pmt].role & Self.pmtRole == 0 {
+                    streams[pmt].role |= Self.pmtRole
+                    pmtSlots.append(pmt)
+                }
+            }
+        } else if streams[slot].role & Self.pmtRole != 0, let pmt = ProgramMapSection(section) {
+            for stream in pmt.streams where stream.carriesTimedID3 {
+                streams[self.slot(adding: stream.pid)].role |= Self.id3Role
+            }
         }
     }
 
-    private mutating func completeSectionIfReady(pid: UInt16) {
-        guard let buffer = sections[pid], buffer.count >= 3 else { return }
-        if buffer[0] == 0xFF { sections[pid] = nil; return }  // stuffing
+    private mutating func completeSectionIfReady(slot: Int) {
+        guard let buffer = streams[slot].section, buffer.count >= 3 else { return }
+        if buffer[0] == 0xFF { streams[slot].section = nil; return }  // stuffing
         let length = 3 + (Int(buffer[1] & 0x0F) << 8 | Int(buffer[2]))
         guard buffer.count >= length else { return }
-        handleSection(Array(buffer.prefix(length)), pid: pid)
-        sections[pid] = nil
+        streams[slot].section = nil
+        handleSection(buffer[..<length], slot: slot)
     }
 
-    private mutating func flush(pid: UInt16) {
-        guard let (offset, data) = pending.removeValue(forKey: pid) else { return }
-        found.append(contentsOf: Self.tagsInPES(data, offset: offset))
+    private mutating func flush(slot: Int) {
+        guard let data = streams[slot].pes else { return }
+        streams[slot].pes = nil
+        found.append(contentsOf: Self.tagsInPES(data, offset: streams[slot].pesOffset))
     }
 
     /// Whether packets on `pid` can matter (the PAT, a PMT, a timed-ID3 PID found so far): every
     /// other packet is passed over by ``consume(_:at:)``, so a caller may skip it unread.
     package func wantsPayload(of pid: UInt16) -> Bool {
-        pid == 0 || roles[Int(pid) & 0x1FFF] != 0
+        guard let slot = pids.slot(of: pid) else { return false }
+        return streams[slot].role != 0
     }
 
     /// Takes the next packet and the byte offset where it starts.
     package mutating func consume(_ packet: TransportStreamPacket, at offset: Int) {
         guard !packet.transportError, packet.scramblingControl == 0, packet.hasPayload else { return }
-        let pid = packet.pid
-        let role = roles[Int(pid) & 0x1FFF]
-        if pid == 0 || role & Self.pmtRole != 0 {
-            var payload = packet.payload
-            if packet.payloadUnitStart {
+        packet.payload.withUnsafeBytes {
+            consume(pid: packet.pid, payloadUnitStart: packet.payloadUnitStart, payload: $0, at: offset)
+        }
+    }
+
+    /// The same for the 188 bytes of a packet read in place (a sync byte first): what
+    /// ``consume(_:at:)`` does with `TransportStreamPacket(bytes)`, without copying the packet.
+    package mutating func consume(packet bytes: UnsafeRawBufferPointer, at offset: Int) {
+        guard bytes.count >= TransportStreamPacket.size, bytes[0] == TransportStreamPacket.syncByte else { return }
+        let b1 = bytes[1], b3 = bytes[3]
+        // transport_error_indicator, transport_scrambling_control, adaptation_field_control (§2.4.3.2)
+        guard b1 & 0x80 == 0, b3 >> 6 == 0, b3 & 0x10 != 0 else { return }
+        var payloadStart = 4
+        if b3 & 0x20 != 0 {
+            let length = Int(bytes[4])
+            guard 5 + length <= TransportStreamPacket.size else { return }
+            payloadStart = 5 + length
+        }
+        consume(
+            pid: UInt16(b1 & 0x1F) << 8 | UInt16(bytes[2]), payloadUnitStart: b1 & 0x40 != 0,
+            payload: UnsafeRawBufferPointer(rebasing: bytes[payloadStart..<TransportStreamPacket.size]), at: offset)
+    }
+
+    private mutating func consume(
+        pid: UInt16, payloadUnitStart: Bool, payload: UnsafeRawBufferPointer, at offset: Int
+    ) {
+        guard let slot = pids.slot(of: pid) else { return }
+        let role = streams[slot].role
+        if role & (Self.patRole | Self.pmtRole) != 0 {
+            var payload = payload
+            if payloadUnitStart {
                 guard let pointer = payload.first, Int(pointer) < payload.count else { return }
-                let tail = payload.dropFirst()
-                if sections[pid] != nil {
-                    sections[pid]?.append(contentsOf: tail.prefix(Int(pointer)))
-                    completeSectionIfReady(pid: pid)
+                let tail = UnsafeRawBufferPointer(rebasing: payload[1...])
+                if streams[slot].section != nil {
+                    streams[slot].section?.append(contentsOf: tail.prefix(Int(pointer)))
+                    completeSectionIfReady(slot: slot)
                 }
-                sections[pid] = []
-                payload = tail.dropFirst(Int(pointer))
+                streams[slot].section = []
+                payload = UnsafeRawBufferPointer(rebasing: tail[Int(pointer)...])
             }
-            guard sections[pid] != nil else { return }
-            sections[pid]?.append(contentsOf: payload)
+            guard streams[slot].section != nil else { return }
+            streams[slot].section?.append(contentsOf: payload)
             // §2.4.4: sections ≤ 1024 bytes (4096 for private sections)
-            if (sections[pid]?.count ?? 0) > 4096 { sections[pid] = nil; return }
-            completeSectionIfReady(pid: pid)
+            if (streams[slot].section?.count ?? 0) > 4096 { streams[slot].section = nil; return }
+            completeSectionIfReady(slot: slot)
         } else if role & Self.id3Role != 0 {
-            if packet.payloadUnitStart {
-                flush(pid: pid)
-                pending[pid] = (offset, Array(packet.payload))
-            } else if pending[pid] != nil {
-                pending[pid]?.bytes.append(contentsOf: packet.payload)
+            if payloadUnitStart {
+                flush(slot: slot)
+                streams[slot].pes = Array(payload)
+                streams[slot].pesOffset = offset
+            } else if streams[slot].pes != nil {
+                streams[slot].pes?.append(contentsOf: payload)
             } else {
                 return
             }
-            guard let current = pending[pid] else { return }
-            if current.bytes.count > maximumTagBytes {
-                pending[pid] = nil
+            let count = streams[slot].pes?.count ?? 0
+            if count > maximumTagBytes {
+                streams[slot].pes = nil
                 found.append(
                     FoundID3Tag(
-                        offset: current.offset,
+                        offset: streams[slot].pesOffset,
                         error:
                             "timed-ID3 PES packet is over the limit of \(maximumTagBytes) bytes; not read (raise it with --max-id3-bytes)"
                     ))
-            } else if current.bytes.count >= 6 {
-                let declared = Int(current.bytes[4]) << 8 | Int(current.bytes[5])
-                if declared != 0, current.bytes.count >= 6 + declared { flush(pid: pid) }
+            } else if count >= 6, let pes = streams[slot].pes {
+                // PES_packet_length (§2.4.3.7): a bounded packet is read as soon as it is whole.
+                let declared = Int(pes[4]) << 8 | Int(pes[5])
+                if declared != 0, count >= 6 + declared { flush(slot: slot) }
             }
         }
     }
 
     /// The tags found, in order of offset, after the last packet.
     package mutating func finish() -> [FoundID3Tag] {
-        for pid in pending.keys.sorted() { flush(pid: pid) }
+        let open = streams.indices.filter { streams[$0].pes != nil }
+        for slot in open.sorted(by: { pids.pids[$0] < pids.pids[$1] }) { flush(slot: slot) }
         // Stable order by offset: tags from one PES share its offset and keep their order.
+        if zip(found, found.dropFirst()).allSatisfy({ $0.offset <= $1.offset }) { return found }
         return found.enumerated().sorted { ($0.element.offset, $0.offset) < ($1.element.offset, $1.offset) }.map(
             \.element)
     }
 
     /// A PES packet's payload may hold one or several complete ID3 tags back to back.
-    private static func tagsInPES(_ data: [UInt8], offset: Int) -> [FoundID3Tag] {
+    static func tagsInPES(_ data: [UInt8], offset: Int) -> [FoundID3Tag] {
         guard let pes = PESPacket(data[...]) else {
             return [FoundID3Tag(offset: offset, error: "timed-ID3 PES packet has a malformed header")]
         }

@@ -61,16 +61,11 @@ package struct TransportStreamContinuity: Sendable, Hashable, Codable {
 /// Follows the continuity counters of a TS segment packet by packet, so that a segment of any
 /// size is judged in one streaming pass (``TransportStream/forEachPacket(in:_:)``).
 package struct ContinuityTracker {
-    /// The PIDs seen so far, in order of first appearance — the position is the PID's edge —
+    /// The PIDs seen so far, in order of first appearance — a PID's slot is its edge's position —
     /// and one word per PID, so that a packet reads and writes one entry: bits 0–3 the last
-    /// counter, bit 4 whether that packet was a duplicate. A segment has a handful of PIDs, found
-    /// by a look along `pids`; past `listedPIDs` of them `table` maps each PID (13 bits) to its
-    /// position + 1 instead, so that a packet still costs one step however many PIDs there are.
-    /// (A table from the start is 16 KB to zero for every segment a check or embed scans.)
-    private var pids: [UInt16] = []
+    /// counter, bit 4 whether that packet was a duplicate.
+    private var pids = PIDIndex()
     private var states: [UInt32] = []
-    private var table: [UInt16]?
-    private static let listedPIDs = 16
     /// The story so far; the edges' last counters are kept in `states` and filled in by
     /// ``continuity``, so that a packet does not write into the edge list.
     private var recorded = TransportStreamContinuity()
@@ -84,15 +79,6 @@ package struct ContinuityTracker {
             result.edges[index].lastCounter = UInt8(states[index] & 0x0F)
         }
         return result
-    }
-
-    /// The position of `pid` among the PIDs seen, nil when it is new.
-    private func position(of pid: UInt16) -> Int? {
-        if let table {
-            let entry = table[Int(pid & 0x1FFF)]
-            return entry == 0 ? nil : Int(entry) - 1
-        }
-        return pids.firstIndex(of: pid)
     }
 
     /// Takes the next packet (with its index among all packets); returns the gap it opens, nil
@@ -111,21 +97,14 @@ package struct ContinuityTracker {
         pid: UInt16, continuityCounter counter: UInt8, hasPayload: Bool, discontinuity: Bool, packetIndex: Int
     ) -> ContinuityError? {
         guard pid != TransportStreamPacket.nullPID else { return nil }
-        guard let slot = position(of: pid) else {
+        guard let slot = pids.slot(of: pid) else {
             // The PID's first packet: its edge starts here.
             recorded.edges.append(
                 TransportStreamContinuity.Edge(
                     pid: pid, firstCounter: counter, firstHasPayload: hasPayload,
                     firstSignalsDiscontinuity: discontinuity, lastCounter: counter))
-            pids.append(pid)
+            pids.add(pid)
             states.append(UInt32(counter & 0x0F))
-            if table != nil {
-                table?[Int(pid & 0x1FFF)] = UInt16(pids.count)
-            } else if pids.count > Self.listedPIDs {
-                var built = [UInt16](repeating: 0, count: 8192)
-                for (index, listed) in pids.enumerated() { built[Int(listed & 0x1FFF)] = UInt16(index + 1) }
-                table = built
-            }
             return nil
         }
         let state = states[slot]

@@ -117,7 +117,7 @@ extension TransportStreamPacket {
 /// The scanners' whole work on a transport stream segment, fed its bytes in order as they are
 /// read: the continuity counters of every packet and the timed ID3 tags, the same as one walk
 /// of ``TransportStream/forEachPacket(in:_:)`` with a ``ContinuityTracker`` and a
-/// ``TimedID3Collector``. Only the packets of the PIDs that carry tables or ID3 are copied.
+/// ``TimedID3Collector``. Only the payloads of the PIDs that carry tables or ID3 are copied.
 package final class TransportStreamScanner {
     private struct Consumers: TransportStreamPacketSink {
         var tracker = ContinuityTracker()
@@ -138,8 +138,8 @@ package final class TransportStreamScanner {
                 pid: pid, continuityCounter: b3 & 0x0F, hasPayload: b3 & 0x10 != 0, discontinuity: discontinuity,
                 packetIndex: index)
             guard collector.wantsPayload(of: pid) else { return }
-            // A packet of the PAT, a PMT or a timed-ID3 PID: rare, and copied whole.
-            if let packet = TransportStreamPacket(Array(raw)[...]) { collector.consume(packet, at: offset) }
+            // A packet of the PAT, a PMT or a timed-ID3 PID: rare, and read in place too.
+            collector.consume(packet: raw, at: offset)
         }
     }
 
@@ -151,7 +151,7 @@ package final class TransportStreamScanner {
             guard let header = TransportStreamPacket(header: raw), collector.wantsPayload(of: header.pid) else {
                 return
             }
-            if let packet = TransportStreamPacket(Array(raw)[...]) { collector.consume(packet, at: offset) }
+            collector.consume(packet: raw, at: offset)
         }
     }
 
