@@ -144,6 +144,24 @@ import Testing
         #expect(store[2].discontinuity && store[2].mediaSequence == 44)
     }
 
+    /// A measurement's passes read a summary of each record from the columns: what it says must
+    /// be what the whole record says, for unreadable, sampled-out and encrypted segments too.
+    @Test func aSummarySaysWhatTheWholeRecordSays() throws {
+        let playlist = try #require(Self.playlist)
+        let expected = Self.records(playlist)
+        var store = SegmentRecords(playlist.segments)
+        for record in expected { store.append(record) }
+        for (index, record) in expected.enumerated() {
+            let whole = SegmentRecords.Summary(
+                extinf: record.extinf, bytes: record.bytes, posterOverhead: record.posterOverhead,
+                isMeasured: record.isMeasured, isInspected: record.isInspected, hasAudio: record.hasAudio,
+                hasVideo: record.hasVideo, videoFrameRate: record.videoFrameRate)
+            #expect(store.summary(at: index) == whole, "record \(index)")
+        }
+        #expect(expected.map(\.isMeasured) == [true, true, false, true, true, false])
+        #expect(expected.map(\.isInspected) == [true, true, false, true, false, false])
+    }
+
     @Test func aMeasurementOfCompactRecordsKnowsWhatItsRecordsSay() throws {
         let playlist = try #require(Self.playlist)
         let expected = Self.records(playlist)

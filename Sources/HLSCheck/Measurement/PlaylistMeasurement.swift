@@ -138,17 +138,19 @@ package struct PlaylistMeasurement: Sendable, Hashable {
     package init(playlistURI: String, playlist: MediaPlaylist, records: SegmentRecords) {
         self.playlistURI = playlistURI
         self.records = records
-        let target = playlist.targetDuration ?? Self.fallbackTargetDuration(records.lazy.map(\.extinf))
+        // Each pass reads the few facts it needs of every record, not whole records.
+        let summaries = records.indices.lazy.map(records.summary(at:))
+        let target = playlist.targetDuration ?? Self.fallbackTargetDuration(summaries.map(\.extinf))
         targetDuration = target
         // An unreadable segment is a hole, not 0 bytes (docs/measurement.md, "Unmeasurable").
         (peakBitrate, averageBitrate) = Self.bitrates(
-            records.map { BitrateWindow.Segment(bytes: $0.bytes, duration: $0.extinf, measured: $0.isMeasured) },
+            summaries.map { BitrateWindow.Segment(bytes: $0.bytes, duration: $0.extinf, measured: $0.isMeasured) },
             targetDuration: target)
         // The poster's share is known only where the content is: an encrypted segment whose key
         // is out of reach may hold one.
         peakBitrateWithoutPoster =
             Self.bitrates(
-                records.map {
+                summaries.map {
                     BitrateWindow.Segment(
                         bytes: $0.bytes - $0.posterOverhead, duration: $0.extinf, measured: $0.isInspected)
                 },
@@ -156,7 +158,7 @@ package struct PlaylistMeasurement: Sendable, Hashable {
             ).peak
         // Facts every variant asks for, found in one pass.
         var measured = 0, inspected = 0
-        for record in records {
+        for record in summaries {
             // Measured for the bit rate: read, and with an EXTINF to divide by (BitrateWindow).
             if BitrateWindow.Segment(bytes: record.bytes, duration: record.extinf, measured: record.isMeasured).counts {
                 measured += 1
@@ -209,10 +211,12 @@ package struct PlaylistMeasurement: Sendable, Hashable {
     /// The index of the final runt among `records`, when the playlist ends in one
     /// (`BitrateWindow.isFinalRunt`): it may go without the poster.
     package var finalRuntIndex: Int? {
-        guard let last = records.last,
-            BitrateWindow.isFinalRunt(duration: last.extinf, count: records.count, targetDuration: targetDuration)
+        // The EXTINF is the playlist's: read from the segment, without making its record.
+        guard let last = records.indices.last,
+            BitrateWindow.isFinalRunt(
+                duration: records.segment(at: last).duration, count: records.count, targetDuration: targetDuration)
         else { return nil }
-        return records.count - 1
+        return last
     }
     /// Segments that were demuxed (readable, and not encrypted or decrypted), made as they are read.
     package var inspectedRecords: LazyFilterSequence<SegmentRecords> { records.lazy.filter(\.isInspected) }

@@ -140,6 +140,35 @@ package struct SegmentRecords: RandomAccessCollection, Sendable, Hashable {
         return record
     }
 
+    /// The facts of record `index` that the passes of a measurement over every record read
+    /// (bit rates, what the playlist holds), taken from the columns: making the whole record
+    /// copies every string and list it holds, for each segment of each pass.
+    package func summary(at index: Int) -> Summary {
+        let segment = segments[positions.map { Int($0[index]) } ?? index]
+        let flag = flags[index]
+        let content = Int(contentIndices[index])
+        // As SegmentRecord.isMeasured and isInspected.
+        let isMeasured = !flag.contains(.sampledOut) && (!flag.contains(.hasRare) || rareOf(index)?.problem == nil)
+        return Summary(
+            extinf: segment.duration, bytes: byteCounts[index], posterOverhead: contents.values[content].posterOverhead,
+            isMeasured: isMeasured,
+            isInspected: isMeasured && (!(segment.key?.isEncrypting ?? false) || contents.values[content].decrypted),
+            hasAudio: contents.values[content].hasAudio, hasVideo: contents.values[content].hasVideo,
+            videoFrameRate: contents.values[content].videoFrameRate)
+    }
+
+    /// What ``summary(at:)`` reads: each as the record's property of the same name.
+    package struct Summary: Sendable, Hashable {
+        package var extinf: Double
+        package var bytes: Int
+        package var posterOverhead: Int
+        package var isMeasured: Bool
+        package var isInspected: Bool
+        package var hasAudio: Bool
+        package var hasVideo: Bool
+        package var videoFrameRate: Double?
+    }
+
     /// The RFC 6381 strings of the records, each once, sorted.
     var distinctCodecs: [String] { Array(Set(contents.values.flatMap(\.codecs))).sorted() }
 
@@ -315,12 +344,19 @@ private struct Interner<Value: Hashable & Sendable>: Sendable {
     private(set) var values: [Value] = []
     private var numbers: [Value: UInt32] = [:]
 
-    /// The number of `value`, adding it when new.
+    /// The number `index(of:)` gave last.
+    private var latest: UInt32?
+
+    /// The number of `value`, adding it when new. A record mostly holds what the one before it
+    /// held: that value is compared first, which costs less than hashing every string of it.
     mutating func index(of value: Value) -> UInt32 {
-        if let number = numbers[value] { return number }
-        let number = UInt32(values.count)
-        values.append(value)
-        numbers[value] = number
+        if let latest, values[Int(latest)] == value { return latest }
+        let number = numbers[value] ?? UInt32(values.count)
+        if number == values.count {
+            values.append(value)
+            numbers[value] = number
+        }
+        latest = number
         return number
     }
 
@@ -330,9 +366,10 @@ private struct Interner<Value: Hashable & Sendable>: Sendable {
 extension SegmentRecord {
     /// Whether what the record says of the playlist is what `segment` says.
     fileprivate func describes(_ segment: MediaSegment) -> Bool {
-        let playlist = SegmentRecords.playlistPart(of: segment)
-        return uri == playlist.uri && line == playlist.line && extinf.bitPattern == playlist.extinf.bitPattern
-            && encrypted == playlist.encrypted && mediaSequence == playlist.mediaSequence
-            && discontinuity == playlist.discontinuity
+        // The fields `SegmentRecords.playlistPart(of:)` fills, compared without making a record.
+        uri == segment.uri && line == (segment.extinfLine ?? segment.uriLine)
+            && extinf.bitPattern == segment.duration.bitPattern
+            && encrypted == (segment.key?.isEncrypting ?? false) && mediaSequence == segment.mediaSequence
+            && discontinuity == segment.discontinuity
     }
 }
