@@ -61,16 +61,34 @@ package enum ID3Frame: Sendable, Hashable {
         id == "APIC" || id == "PRIV" || id.hasPrefix("T")
     }
 
+    /// Bytes the frame takes in an ID3v2.4 tag as ``ID3Tag/serialized()`` writes it: the 10-byte
+    /// frame header and the body. A picture's data is counted, not copied.
+    package var serializedByteCount: Int {
+        if case .attachedPicture(let picture) = self {
+            return 10 + Self.pictureHead(picture, majorVersion: 4).count + picture.data.count
+        }
+        return 10 + encodedBody(majorVersion: 4).body.count
+    }
+
+    /// An APIC body up to its picture data (§4.14): text encoding, MIME type, picture type,
+    /// description.
+    private static func pictureHead(_ picture: AttachedPicture, majorVersion: UInt8) -> [UInt8] {
+        let encoding = ID3TextEncoding.preferred(for: picture.description, majorVersion: majorVersion)
+        var writer = ByteWriter(capacity: 64)
+        writer.writeUInt8(encoding.rawValue)
+        writer.writeBytes(ID3TextEncoding.latin1.encode(picture.mimeType, terminated: true))
+        writer.writeUInt8(picture.pictureType)
+        writer.writeBytes(encoding.encode(picture.description, terminated: true))
+        return writer.bytes
+    }
+
     /// The body as our writer emits it for the given tag version, and the flags to write.
     func encodedBody(majorVersion: UInt8) -> (flags: UInt16, body: [UInt8]) {
         switch self {
         case .attachedPicture(let picture):
-            let encoding = ID3TextEncoding.preferred(for: picture.description, majorVersion: majorVersion)
-            var writer = ByteWriter(capacity: picture.data.count + 64)
-            writer.writeUInt8(encoding.rawValue)
-            writer.writeBytes(ID3TextEncoding.latin1.encode(picture.mimeType, terminated: true))
-            writer.writeUInt8(picture.pictureType)
-            writer.writeBytes(encoding.encode(picture.description, terminated: true))
+            let head = Self.pictureHead(picture, majorVersion: majorVersion)
+            var writer = ByteWriter(capacity: head.count + picture.data.count)
+            writer.writeBytes(head)
             writer.writeBytes(picture.data)
             return (0, writer.bytes)
         case .privateData(let owner, let data):

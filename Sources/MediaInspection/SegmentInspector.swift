@@ -577,7 +577,7 @@ extension ID3FrameFacts {
         }
         self.init(
             id: frame.id, summary: String(summary.prefix(256)), byteCount: count,
-            frameByteCount: ID3Tag(majorVersion: 4, frames: [frame]).serialized().count - 10, pictureType: pictureType)
+            frameByteCount: frame.serializedByteCount, pictureType: pictureType)
     }
 }
 

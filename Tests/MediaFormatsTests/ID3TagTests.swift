@@ -56,6 +56,21 @@ struct ID3TagTests {
         #expect(parsed.attachedPicture?.data == posterBytes)
     }
 
+    /// The facts of a frame give its size in a tag (what a poster costs a segment) without
+    /// writing the tag: it must be the size the writer gives it, a picture's included.
+    @Test("a frame's size is the one it takes in a written tag")
+    func frameSizeIsTheWrittenOne() {
+        for frame in sampleTag(majorVersion: 4).frames {
+            #expect(
+                frame.serializedByteCount == ID3Tag(majorVersion: 4, frames: [frame]).serialized().count - 10,
+                "\(frame.id)")
+        }
+        let picture = ID3Frame.attachedPicture(
+            AttachedPicture(mimeType: "image/png", description: "", data: [UInt8](repeating: 7, count: 5000)))
+        // Header, text encoding, "image/png" and NUL, picture type, empty description and NUL, data.
+        #expect(picture.serializedByteCount == 10 + 1 + 10 + 1 + 1 + 5000)
+    }
+
     @Test("writes UTF-8 in v2.4, ISO-8859-1 or UTF-16 in v2.3")
     func chosenTextEncodings() throws {
         let v4 = ID3Tag(majorVersion: 4, frames: [.text(id: "TIT2", value: "été")]).serialized()
