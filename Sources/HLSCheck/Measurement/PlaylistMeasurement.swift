@@ -290,13 +290,14 @@ struct MediaMeasurer: Sendable {
                     if chosen?.contains(end) ?? true { batch.append(end) }
                     end += 1
                 }
-                // Segments whose records the caller knows are not read (KnownSegments).
+                // Segments whose records the caller knows are not read (KnownSegments). A URI is
+                // resolved only when some are refused: resolving costs more than taking the record.
                 var reused: [Int: SegmentRecord] = [:]
                 if let knownRecords {
                     batch = batch.filter { index in
                         guard index < knownRecords.count,
                             let record = knownRecords[index]?.measured(as: records.segment(at: index)),
-                            !refused.contains(URIResolver.resolve(record.uri, against: base))
+                            refused.isEmpty || !refused.contains(URIResolver.resolve(record.uri, against: base))
                         else { return true }
                         reused[index] = record
                         return false
