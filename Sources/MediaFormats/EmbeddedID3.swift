@@ -243,6 +243,7 @@ package struct TimedID3Collector {
 
     package init(maximumTagBytes: Int = EmbeddedID3.maximumPESSize) {
         self.maximumTagBytes = maximumTagBytes
+        streams.reserveCapacity(4)  // the PAT, a PMT, a timed-ID3 PID and one more: a segment's usual lot
         streams.append(PIDState(role: Self.patRole))
         pids.add(0)
     }
