@@ -65,30 +65,35 @@ package enum ID3Frame: Sendable, Hashable {
     /// frame header and the body. A picture's data is counted, not copied.
     package var serializedByteCount: Int {
         if case .attachedPicture(let picture) = self {
-            return 10 + Self.pictureHead(picture, majorVersion: 4).count + picture.data.count
+            let texts = Self.pictureTexts(picture, majorVersion: 4)
+            // Text encoding, MIME type, picture type, description, data.
+            return 10 + 1 + texts.mimeType.count + 1 + texts.description.count + picture.data.count
         }
         return 10 + encodedBody(majorVersion: 4).body.count
     }
 
-    /// An APIC body up to its picture data (§4.14): text encoding, MIME type, picture type,
-    /// description.
-    private static func pictureHead(_ picture: AttachedPicture, majorVersion: UInt8) -> [UInt8] {
+    /// An APIC body's texts (§4.14) as written: the MIME type, and the description in the
+    /// encoding chosen for it.
+    private static func pictureTexts(_ picture: AttachedPicture, majorVersion: UInt8) -> (
+        encoding: ID3TextEncoding, mimeType: [UInt8], description: [UInt8]
+    ) {
         let encoding = ID3TextEncoding.preferred(for: picture.description, majorVersion: majorVersion)
-        var writer = ByteWriter(capacity: 64)
-        writer.writeUInt8(encoding.rawValue)
-        writer.writeBytes(ID3TextEncoding.latin1.encode(picture.mimeType, terminated: true))
-        writer.writeUInt8(picture.pictureType)
-        writer.writeBytes(encoding.encode(picture.description, terminated: true))
-        return writer.bytes
+        return (
+            encoding, ID3TextEncoding.latin1.encode(picture.mimeType, terminated: true),
+            encoding.encode(picture.description, terminated: true)
+        )
     }
 
     /// The body as our writer emits it for the given tag version, and the flags to write.
     func encodedBody(majorVersion: UInt8) -> (flags: UInt16, body: [UInt8]) {
         switch self {
         case .attachedPicture(let picture):
-            let head = Self.pictureHead(picture, majorVersion: majorVersion)
-            var writer = ByteWriter(capacity: head.count + picture.data.count)
-            writer.writeBytes(head)
+            let texts = Self.pictureTexts(picture, majorVersion: majorVersion)
+            var writer = ByteWriter(capacity: picture.data.count + 64)
+            writer.writeUInt8(texts.encoding.rawValue)
+            writer.writeBytes(texts.mimeType)
+            writer.writeUInt8(picture.pictureType)
+            writer.writeBytes(texts.description)
             writer.writeBytes(picture.data)
             return (0, writer.bytes)
         case .privateData(let owner, let data):
