@@ -77,14 +77,14 @@ extension SegmentRecord {
     /// playlist no longer says what the record describes (another EXTINF or line), or when the
     /// segment is not a whole clear file (a byte range, a key).
     func measured(as segment: MediaSegment) -> SegmentRecord? {
-        let listed = SegmentRecords.playlistPart(of: segment)
-        guard line == listed.line, extinf.bitPattern == listed.extinf.bitPattern, segment.byteRange == nil,
-            !listed.encrypted, !encrypted
+        // What `SegmentRecords.playlistPart(of:)` takes from the segment, read without making a record.
+        guard line == (segment.extinfLine ?? segment.uriLine), extinf.bitPattern == segment.duration.bitPattern,
+            segment.byteRange == nil, !(segment.key?.isEncrypting ?? false), !encrypted
         else { return nil }
         var record = self
-        record.uri = listed.uri
-        record.mediaSequence = listed.mediaSequence
-        record.discontinuity = listed.discontinuity
+        record.uri = segment.uri
+        record.mediaSequence = segment.mediaSequence
+        record.discontinuity = segment.discontinuity
         return record
     }
 }
