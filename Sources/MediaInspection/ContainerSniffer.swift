@@ -20,11 +20,11 @@ enum ContainerSniffer {
         if sniffed == .fragmentedMP4, isFragmentWithoutMovieBox(source) {
             return (sniffed, needsInitSection)
         }
-        let bytes = (try? source.bytes(at: 0, length: 1)) ?? []
         guard sniffed == .unknown, let byExtension = container(extension: pathExtension(of: uri)) else {
             // Bytes that clearly say what they are win over the extension.
             return (sniffed, nil)
         }
+        let bytes = (try? source.bytes(at: 0, length: 1)) ?? []
         guard !bytes.isEmpty, byExtension != .fragmentedMP4 else { return (byExtension, nil) }
         let expected =
             switch byExtension {
