@@ -14,42 +14,60 @@ enum SegmentName {
     /// `renamed(_:bytes:)` with the fingerprint computed already (a segment's name and its URI
     /// get the same one: the bytes are hashed once).
     static func renamed(_ uri: String, fingerprint: String) -> String {
-        let query = uri.firstIndex { $0 == "?" || $0 == "#" } ?? uri.endIndex
-        let path = uri[..<query]
-        let slash = path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex
-        let (base, ext) = parts(String(path[slash...]))
-        return String(path[..<slash]) + base + marker + fingerprint + ext + uri[query...]
+        // Over the UTF-8 bytes: every delimiter here is ASCII, and a name is renamed once per
+        // segment and once per URI line that names it.
+        let bytes = uri.utf8
+        let query = bytes.firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? bytes.endIndex
+        let slash = bytes[..<query].lastIndex(of: UInt8(ascii: "/")).map(bytes.index(after:)) ?? bytes.startIndex
+        let (base, ext) = parts(uri[slash..<query])
+        var result = String(uri[..<slash])
+        result.reserveCapacity(bytes.count + marker.utf8.count + 8)
+        result += base
+        result += marker
+        result += fingerprint
+        result += ext
+        result += uri[query...]
+        return result
     }
 
     /// The name without our marker, split before its extension: ("seg0", ".ts").
-    static func parts(_ name: String) -> (base: String, ext: String) {
-        var base = name
-        var ext = ""
-        if let dot = name.lastIndex(of: "."), dot != name.startIndex {
-            base = String(name[..<dot])
-            ext = String(name[dot...])
-        }
+    static func parts(_ name: Substring) -> (base: Substring, ext: Substring) {
+        let bytes = name.utf8
+        var baseEnd = bytes.endIndex
+        if let dot = bytes.lastIndex(of: UInt8(ascii: ".")), dot != bytes.startIndex { baseEnd = dot }
+        var base = name[..<baseEnd]
         // Our marker and fingerprint end the name when it has them (no later marker can start
         // inside 8 hex digits): looked for at the end, not searched for.
-        let fingerprint = base.suffix(8)
-        if isFingerprint(fingerprint), base[..<fingerprint.startIndex].hasSuffix(marker) {
-            base = String(base.dropLast(8 + marker.count))
+        let baseBytes = base.utf8
+        if baseBytes.count >= marker.utf8.count + 8 {
+            let fingerprint = baseBytes.index(baseBytes.endIndex, offsetBy: -8)
+            let markerStart = baseBytes.index(fingerprint, offsetBy: -marker.utf8.count)
+            if isFingerprint(baseBytes[fingerprint...]), baseBytes[markerStart..<fingerprint].elementsEqual(marker.utf8)
+            {
+                base = base[..<markerStart]
+            }
         }
-        return (base, ext)
+        return (base, name[baseEnd...])
     }
 
     /// Whether `candidate` is a name this scheme gives to a rewrite of `name` (with any fingerprint).
     static func isRenaming(_ candidate: String, of name: String) -> Bool {
-        let (base, ext) = parts(name)
+        let (base, ext) = parts(name[...])
         let prefix = base + marker
-        guard candidate.hasPrefix(prefix), candidate.hasSuffix(ext),
-            candidate.count == prefix.count + 8 + ext.count
+        let bytes = candidate.utf8
+        guard bytes.starts(with: prefix.utf8), bytes.reversed().starts(with: ext.utf8.reversed()),
+            bytes.count == prefix.utf8.count + 8 + ext.utf8.count
         else { return false }
-        return isFingerprint(candidate.dropFirst(prefix.count).dropLast(ext.count))
+        return isFingerprint(bytes.dropFirst(prefix.utf8.count).dropLast(ext.utf8.count))
     }
 
-    private static func isFingerprint(_ text: Substring) -> Bool {
-        text.count == 8 && text.allSatisfy { $0.isHexDigit && !$0.isUppercase }
+    /// Eight lowercase hex digits, as `fingerprints(_:)` writes them.
+    private static func isFingerprint(_ text: Substring.UTF8View.SubSequence) -> Bool {
+        text.count == 8
+            && text.allSatisfy {
+                (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0)
+                    || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0)
+            }
     }
 
     /// FNV-1a (64 bit) folded to 32: a name, not a security boundary — a name that exists with
