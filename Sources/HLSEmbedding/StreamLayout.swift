@@ -178,7 +178,7 @@ struct StreamLayout: Sendable {
     /// The nearest folder that holds all `paths` (absolute, standardized).
     static func commonFolder<Paths: Collection<String>>(_ paths: Paths) -> String {
         // Each distinct folder once: a stream's thousands of files live in a handful of them.
-        let parents = Set(paths.map { path in path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "" })
+        let parents = Set(paths.map { path in Tree.split(path).folder })
         let folders = parents.sorted().map { $0.split(separator: "/").map(String.init) }
         var common = folders.first ?? []
         for folder in folders.dropFirst() {
