@@ -181,23 +181,22 @@ struct StreamLayout: Sendable {
     /// stream's thousands of files live in a handful of folders, and a lookup of one name costs
     /// a fraction of a walk down the whole path.
     static func firstMissing(_ paths: some Sequence<String>) -> String? {
-        var folders: [String: Int32] = [:]
-        defer { for descriptor in folders.values where descriptor >= 0 { close(descriptor) } }
-        var missing: [String] = []
+        var byFolder: [String: [(path: String, name: String)]] = [:]
         for path in paths {
             let (folder, name) = Tree.split(path)
-            let descriptor =
-                folders[folder]
-                ?? {
-                    let opened = systemOpenFolder(folder.isEmpty ? "/" : folder)
-                    folders[folder] = opened
-                    return opened
-                }()
-            // A folder we may search but not read (mode 0711) is not opened: access(2) then.
-            let exists =
-                descriptor >= 0 && !name.isEmpty ? faccessat(descriptor, name, F_OK, 0) == 0 : access(path, F_OK) == 0
-            if !exists {
-                missing.append(path)
+            byFolder[folder, default: []].append((path, name))
+        }
+        var missing: [String] = []
+        // One folder open at a time: a stream may have more folders than a process may hold open.
+        for (folder, files) in byFolder {
+            let descriptor = systemOpenFolder(folder.isEmpty ? "/" : folder)
+            defer { if descriptor >= 0 { close(descriptor) } }
+            for (path, name) in files {
+                // A folder we may search but not read (mode 0711) is not opened: access(2) then.
+                let exists =
+                    descriptor >= 0 && !name.isEmpty
+                    ? faccessat(descriptor, name, F_OK, 0) == 0 : access(path, F_OK) == 0
+                if !exists { missing.append(path) }
             }
         }
         return missing.min()
