@@ -223,7 +223,7 @@ package struct TimedID3Collector {
     /// and what is kept for it at the same slot of `streams`: looked up for every packet, so by
     /// index, not by hash. A PID keeps its slot (and a section it was gathering) when a new PAT
     /// takes its role away.
-    private var pids = PIDIndex()
+    private var pids = PIDIndex(capacity: 4)
     private var streams: [PIDState] = []
     /// The slots of the PIDs the latest PAT names as PMTs.
     private var pmtSlots: [Int] = []
@@ -243,7 +243,7 @@ package struct TimedID3Collector {
 
     package init(maximumTagBytes: Int = EmbeddedID3.maximumPESSize) {
         self.maximumTagBytes = maximumTagBytes
-        streams.reserveCapacity(4)  // the PAT, a PMT, a timed-ID3 PID and one more: a segment's usual lot
+        streams.reserveCapacity(4)  // the PAT, a PMT, a timed-ID3 PID and one more: a segment's usual lot, as `pids`
         streams.append(PIDState(role: Self.patRole))
         pids.add(0)
     }
@@ -299,7 +299,7 @@ package struct TimedID3Collector {
     /// Takes the next packet and the byte offset where it starts.
     package mutating func consume(_ packet: TransportStreamPacket, at offset: Int) {
         guard !packet.transportError, packet.scramblingControl == 0, packet.hasPayload else { return }
-        packet.payload.withUnsafeBytes {
+        packet.payload.withUnsafeBufferPointer {
             consume(pid: packet.pid, payloadUnitStart: packet.payloadUnitStart, payload: $0, at: offset)
         }
     }
@@ -317,13 +317,16 @@ package struct TimedID3Collector {
             guard 5 + length <= TransportStreamPacket.size else { return }
             payloadStart = 5 + length
         }
-        consume(
-            pid: UInt16(b1 & 0x1F) << 8 | UInt16(bytes[2]), payloadUnitStart: b1 & 0x40 != 0,
-            payload: UnsafeRawBufferPointer(rebasing: bytes[payloadStart..<TransportStreamPacket.size]), at: offset)
+        // Typed bytes: copied into the buffers whole, not byte by byte as raw ones would be.
+        bytes.withMemoryRebound(to: UInt8.self) { typed in
+            consume(
+                pid: UInt16(b1 & 0x1F) << 8 | UInt16(typed[2]), payloadUnitStart: b1 & 0x40 != 0,
+                payload: UnsafeBufferPointer(rebasing: typed[payloadStart..<TransportStreamPacket.size]), at: offset)
+        }
     }
 
     private mutating func consume(
-        pid: UInt16, payloadUnitStart: Bool, payload: UnsafeRawBufferPointer, at offset: Int
+        pid: UInt16, payloadUnitStart: Bool, payload: UnsafeBufferPointer<UInt8>, at offset: Int
     ) {
         guard let slot = pids.slot(of: pid) else { return }
         let role = streams[slot].role
@@ -331,13 +334,13 @@ package struct TimedID3Collector {
             var payload = payload
             if payloadUnitStart {
                 guard let pointer = payload.first, Int(pointer) < payload.count else { return }
-                let tail = UnsafeRawBufferPointer(rebasing: payload[1...])
+                let tail = UnsafeBufferPointer(rebasing: payload[1...])
                 if streams[slot].section != nil {
-                    streams[slot].section?.append(contentsOf: tail.prefix(Int(pointer)))
+                    streams[slot].section?.append(contentsOf: UnsafeBufferPointer(rebasing: tail[..<Int(pointer)]))
                     completeSectionIfReady(slot: slot)
                 }
                 streams[slot].section = []
-                payload = UnsafeRawBufferPointer(rebasing: tail[Int(pointer)...])
+                payload = UnsafeBufferPointer(rebasing: tail[Int(pointer)...])
             }
             guard streams[slot].section != nil else { return }
             streams[slot].section?.append(contentsOf: payload)

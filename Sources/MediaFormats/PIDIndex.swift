@@ -12,6 +12,11 @@ struct PIDIndex {
     private var table: [UInt16]?
     private static let listedPIDs = 16
 
+    /// An index with room for `capacity` PIDs before it grows.
+    init(capacity: Int = 0) {
+        pids.reserveCapacity(capacity)
+    }
+
     /// The slot of `pid`, nil when it was not added.
     func slot(of pid: UInt16) -> Int? {
         if let table {

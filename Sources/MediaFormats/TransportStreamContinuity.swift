@@ -64,13 +64,21 @@ package struct ContinuityTracker {
     /// The PIDs seen so far, in order of first appearance — a PID's slot is its edge's position —
     /// and one word per PID, so that a packet reads and writes one entry: bits 0–3 the last
     /// counter, bit 4 whether that packet was a duplicate.
-    private var pids = PIDIndex()
+    private var pids: PIDIndex
     private var states: [UInt32] = []
     /// The story so far; the edges' last counters are kept in `states` and filled in by
     /// ``continuity``, so that a packet does not write into the edge list.
     private var recorded = TransportStreamContinuity()
 
-    package init() {}
+    /// Room made at once for the PIDs of a segment (PAT, PMT, audio, video, timed ID3) rather
+    /// than growing three lists packet by packet.
+    private static let usualPIDs = 5
+
+    package init() {
+        pids = PIDIndex(capacity: Self.usualPIDs)
+        states.reserveCapacity(Self.usualPIDs)
+        recorded.edges.reserveCapacity(Self.usualPIDs)
+    }
 
     /// The gaps and edge counters of the packets consumed so far.
     package var continuity: TransportStreamContinuity {
