@@ -17,7 +17,8 @@ struct PIDIndex {
         pids.reserveCapacity(capacity)
     }
 
-    /// The slot of `pid`, nil when it was not added.
+    /// The slot of `pid`, nil when it was not added. Asked for every packet: inlined.
+    @inline(__always)
     func slot(of pid: UInt16) -> Int? {
         if let table {
             let entry = table[Int(pid & 0x1FFF)]

@@ -575,8 +575,9 @@ extension ID3FrameFacts {
             summary = ""
             count = body.count
         }
+        // At most 256 characters; a text of at most 256 bytes has no more (and is kept as it is).
         self.init(
-            id: frame.id, summary: String(summary.prefix(256)), byteCount: count,
+            id: frame.id, summary: summary.utf8.count <= 256 ? summary : String(summary.prefix(256)), byteCount: count,
             frameByteCount: frame.serializedByteCount, pictureType: pictureType)
     }
 }
