@@ -231,13 +231,15 @@ struct ParsedTransportStream {
         var pmtPID: UInt16
         var pmt: ProgramMapSection
         var audioPID: UInt16
+        /// Every complete PMT section of the segment, in packet order (`pmt` is the first).
+        var pmtOccurrences: [SectionOccurrence]
     }
 
     /// Stream types of audio HLS carries in TS (table 2-34; ATSC A/52 for AC-3 0x81, E-AC-3 0x87).
-    static let audioStreamTypes: Set<UInt8> = [0x03, 0x04, 0x0F, 0x11, 0x81, 0x87]
+    static let audioStreamTypes: [UInt8] = [0x03, 0x04, 0x0F, 0x11, 0x81, 0x87]
     /// Apple's SAMPLE-AES stream types ("MPEG-2 Stream Encryption Format for HTTP Live Streaming"):
     /// H.264 0xDB, AAC 0xCF, AC-3 0xC1, E-AC-3 0xC2.
-    static let sampleAESStreamTypes: Set<UInt8> = [0xDB, 0xCF, 0xC1, 0xC2]
+    static let sampleAESStreamTypes: [UInt8] = [0xDB, 0xCF, 0xC1, 0xC2]
 
     /// The first program (lowest number) with an audio stream.
     func audioProgram() throws(PackagingError) -> AudioProgram {
@@ -254,8 +256,8 @@ struct ParsedTransportStream {
         }
         var sawPMT = false
         for (number, pmtPID) in pat.programs.sorted(by: { $0.key < $1.key }) {
-            guard let section = sectionOccurrences(pid: pmtPID, limit: 1).first?.section,
-                let pmt = ProgramMapSection(section[...])
+            let occurrences = sectionOccurrences(pid: pmtPID)
+            guard let section = occurrences.first?.section, let pmt = ProgramMapSection(section[...])
             else { continue }
             sawPMT = true
             if let encrypted = pmt.streams.first(where: { Self.sampleAESStreamTypes.contains($0.streamType) }) {
@@ -265,7 +267,8 @@ struct ParsedTransportStream {
                 )
             }
             if let audio = pmt.streams.first(where: { Self.isAudio($0) }) {
-                return AudioProgram(programNumber: number, pmtPID: pmtPID, pmt: pmt, audioPID: audio.pid)
+                return AudioProgram(
+                    programNumber: number, pmtPID: pmtPID, pmt: pmt, audioPID: audio.pid, pmtOccurrences: occurrences)
             }
         }
         guard sawPMT else {

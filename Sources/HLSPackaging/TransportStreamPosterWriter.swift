@@ -90,9 +90,8 @@ package struct TransportStreamPosterWriter: Sendable {
         } else if poster == nil, remainsEmpty, Self.isDeclaredByUs(pid: pid, in: program.pmt) {
             change = .undeclare(pid)
         }
-        let pmtOccurrences = stream.sectionOccurrences(pid: program.pmtPID)
         if let change {
-            for occurrence in pmtOccurrences {
+            for occurrence in program.pmtOccurrences {
                 let section = try changedPMT(occurrence.section, change, program: program)
                 let rewritten = try stream.rewritingSection(occurrence, with: section)
                 let size = TransportStreamPacket.size
@@ -108,7 +107,7 @@ package struct TransportStreamPosterWriter: Sendable {
         }
 
         // The new ID3 PES goes right after the first PMT.
-        edit.insertAfter = pmtOccurrences.first?.packetIndices.last ?? 0
+        edit.insertAfter = program.pmtOccurrences.first?.packetIndices.last ?? 0
         return emit(stream, edit: &edit)
     }
 
