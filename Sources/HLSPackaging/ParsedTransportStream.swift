@@ -143,13 +143,13 @@ struct ParsedTransportStream {
         let firstPayload = payload(indices[0])
         let pointer = Int(firstPayload[firstPayload.startIndex])
         // Bytes after the old section must be stuffing; another section there would be lost.
-        var used = 1 + pointer + occurrence.section.count
+        var sectionLeft = 1 + pointer + occurrence.section.count  // up to the old section's end
         var carriedCount = 0
         for index in indices {
             let carried = payload(index)
             carriedCount += carried.count
-            let skipped = min(used, carried.count)
-            used -= skipped
+            let skipped = min(sectionLeft, carried.count)
+            sectionLeft -= skipped
             guard carried.dropFirst(skipped).allSatisfy({ $0 == 0xFF }) else {
                 throw PackagingError(
                     .layoutNotSupported,

@@ -45,8 +45,7 @@ package struct TransportStreamPosterWriter: Sendable {
             // Nothing to remove (a final runt the poster leaves out, say); only the PMT counters
             // still move by the variant's shift, or they would jump back at this segment.
             guard pmtCounterShift != 0 else { return segment }
-            var edit = Edit(pmtPID: program.pmtPID)
-            return emit(stream, edit: &edit)
+            return emit(stream, Edit(pmtPID: program.pmtPID))
         } else if let chosen = metadataPID {
             guard !stream.uses(chosen) else {
                 throw PackagingError(
@@ -96,19 +95,16 @@ package struct TransportStreamPosterWriter: Sendable {
                 let rewritten = try stream.rewritingSection(occurrence, with: section)
                 let size = TransportStreamPacket.size
                 for (number, index) in occurrence.packetIndices.enumerated() {
-                    let isLast = number == occurrence.packetIndices.count - 1
-                    edit.pmtPackets.append(
-                        (
-                            index, rewritten.packets[(number * size)..<((number + 1) * size)],
-                            isLast ? rewritten.extra[...] : []
-                        ))
+                    let packet = rewritten.packets[(number * size)..<((number + 1) * size)]
+                    let extra = number == occurrence.packetIndices.count - 1 ? rewritten.extra[...] : []
+                    edit.pmtPackets.append((index, packet, extra))
                 }
             }
         }
 
         // The new ID3 PES goes right after the first PMT.
         edit.insertAfter = program.pmtOccurrences.first?.packetIndices.last ?? 0
-        return emit(stream, edit: &edit)
+        return emit(stream, edit)
     }
 
     /// What a segment's PMT gets: the timed-ID3 stream on a PID declared, or undeclared.
@@ -169,7 +165,7 @@ package struct TransportStreamPosterWriter: Sendable {
     /// The segment with `edit` applied: everything in order; the ID3 PES where their first packet
     /// was, the new one after `insertAfter`; every PMT packet with the variant's counter shift.
     /// The packets that stay as they are go out in runs, one copy per run.
-    private mutating func emit(_ stream: ParsedTransportStream, edit: inout Edit) -> [UInt8] {
+    private mutating func emit(_ stream: ParsedTransportStream, _ edit: Edit) -> [UInt8] {
         let size = TransportStreamPacket.size
         var out: [UInt8] = []
         out.reserveCapacity(stream.bytes.count + (edit.inserted?.count ?? 0) + size)
