@@ -34,6 +34,20 @@ package struct LocalFileName: Sendable, Hashable {
 
     /// The file `uri` names: a path or a `file://` URL (the caller has told remote URLs apart).
     package init(uri: String) {
+        // A plain path, the common case (a stream's thousands of segment names): without a ':'
+        // there is no scheme, and without '?', '#' or '%' no query, fragment or escape — the
+        // name is the URI as written.
+        let isPlain = uri.utf8.withContiguousStorageIfAvailable { bytes in
+            !bytes.contains {
+                $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") || $0 == UInt8(ascii: "%")
+            }
+        }
+        if isPlain == true {
+            path = uri
+            candidates = [uri]
+            refusal = nil
+            return
+        }
         // A URI with a scheme names a file only when the scheme is `file` (RFC 3986 §3.1): a
         // `javascript:` or `data:` URI is no relative path, and "no such file" would send the
         // user looking for one. A file whose name starts like a scheme is written `./name:x`.

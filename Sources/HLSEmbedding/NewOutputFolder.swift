@@ -40,10 +40,14 @@ extension StreamWriter {
 
         // Staging folders of runs that died (we hold the lock: their writers are gone), known by
         // their owner files; also when the folder exists now (a run killed after its rename).
+        // The parent may hold thousands of other entries: each is told by its bytes, the prefix
+        // worked out once.
         var removed = 0
-        for entry in parent.entries() where entry.hasPrefix(Self.stagingPrefix(name)) && entry.hasSuffix(".owner") {
+        let prefix = Self.stagingPrefix(name)
+        for entry in parent.entries()
+        where entry.utf8.starts(with: prefix.utf8) && entry.utf8.reversed().starts(with: ".owner".utf8.reversed()) {
             // `<prefix><run>.owner`, the run in hex: not another output's (`--output a.hlscheck-embed-x`).
-            let run = entry.dropFirst(Self.stagingPrefix(name).count).dropLast(".owner".count)
+            let run = entry.dropFirst(prefix.count).dropLast(".owner".count)
             guard !run.isEmpty, run.allSatisfy(\.isHexDigit), let info = parent.status(entry), Folder.isRegular(info),
                 Int(info.st_size) == Self.ownerText.count,
                 (try? parent.read(entry)) == Self.ownerText

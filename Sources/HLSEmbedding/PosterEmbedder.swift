@@ -287,7 +287,8 @@ package struct PosterEmbedder: Sendable {
                 result[position].byteRangedFiles = try byteRangedFiles(target, analysis)
             }
             for (segment, record) in zip(target.segments, target.measurement.records) {
-                let place = "\(StreamLayout.file(target.playlistURI)):\(record.line)"
+                // Worked out for a refusal only, not for each of a stream's segments.
+                var place: String { "\(StreamLayout.file(target.playlistURI)):\(record.line)" }
                 if record.encrypted {
                     throw EmbedError(
                         "\(place): segment \(segment.uri) is encrypted (METHOD=\(segment.key?.method ?? "?")): hlscheck cannot rewrite encrypted media"

@@ -12,7 +12,11 @@ extension StreamLayout {
     static func requirePlainFileNames(_ analysis: StreamAnalysis) throws(EmbedError) {
         let loaded = analysis.loaded
         func check(_ written: String, in playlist: String, line: Int) throws(EmbedError) {
-            guard written.contains(where: { $0 == "%" || $0 == "?" || $0 == "#" }) else { return }
+            guard
+                written.utf8.contains(where: {
+                    $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#")
+                })
+            else { return }
             // The text written, not the playlist's URI: a folder the user typed as "Stream #1"
             // is "Stream %231" there, and embed writes into it by its path.
             let own = LocalFileName(uri: written)

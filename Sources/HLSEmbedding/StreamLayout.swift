@@ -77,7 +77,7 @@ struct StreamLayout: Sendable {
         absolute.insert(rootPath)
         absolute.formUnion(playlistPaths.values)
         absolute.formUnion(otherPaths)
-        for path in absolute where access(path, F_OK) != 0 {
+        if let path = Self.firstMissing(absolute) {
             throw EmbedError(
                 "\(path): missing; embed writes complete streams only (hlscheck \(Self.file(loaded.rootURI)) shows what is missing)"
             )
@@ -176,9 +176,35 @@ struct StreamLayout: Sendable {
     }
 
     /// The nearest folder that holds all `paths` (absolute, standardized).
+    /// The first (in sorted order) of `paths` (absolute) that names nothing, links followed as
+    /// access(2) follows them; nil when all exist. Each folder is opened once and its files looked up in it: a
+    /// stream's thousands of files live in a handful of folders, and a lookup of one name costs
+    /// a fraction of a walk down the whole path.
+    static func firstMissing(_ paths: some Sequence<String>) -> String? {
+        var byFolder: [String: [(path: String, name: String)]] = [:]
+        for path in paths {
+            let (folder, name) = Tree.split(path)
+            byFolder[folder, default: []].append((path, name))
+        }
+        var missing: [String] = []
+        // One folder open at a time: a stream may have more folders than a process may hold open.
+        for (folder, files) in byFolder {
+            let descriptor = systemOpenFolder(folder.isEmpty ? "/" : folder)
+            defer { if descriptor >= 0 { close(descriptor) } }
+            for (path, name) in files {
+                // A folder we may search but not read (mode 0711) is not opened: access(2) then.
+                let exists =
+                    descriptor >= 0 && !name.isEmpty
+                    ? faccessat(descriptor, name, F_OK, 0) == 0 : access(path, F_OK) == 0
+                if !exists { missing.append(path) }
+            }
+        }
+        return missing.min()
+    }
+
     static func commonFolder<Paths: Collection<String>>(_ paths: Paths) -> String {
         // Each distinct folder once: a stream's thousands of files live in a handful of them.
-        let parents = Set(paths.map { path in path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "" })
+        let parents = Set(paths.map { path in Tree.split(path).folder })
         let folders = parents.sorted().map { $0.split(separator: "/").map(String.init) }
         var common = folders.first ?? []
         for folder in folders.dropFirst() {

@@ -645,8 +645,9 @@ final class Tree {
     static func split(_ file: String) -> (folder: String, name: String) {
         // Not NSString.deletingLastPathComponent: swift-corelibs-foundation traps on a
         // one-character path ("a"), which a stream's folder may well be called.
-        guard let slash = file.lastIndex(of: "/") else { return ("", file) }
-        return (String(file[..<slash]), String(file[file.index(after: slash)...]))
+        // The '/' found among the UTF-8 bytes: a path is split once per file written.
+        guard let slash = file.utf8.lastIndex(of: UInt8(ascii: "/")) else { return ("", file) }
+        return (String(file[..<slash]), String(file[file.utf8.index(after: slash)...]))
     }
 
     static func join(_ folder: String, _ name: String) -> String {

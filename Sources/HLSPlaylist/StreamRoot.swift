@@ -23,7 +23,9 @@ package enum LocalPath {
     /// How `uri` maps to a local file; nil for `http`/`https` URLs.
     package static func name(of uri: String) -> LocalFileName? {
         // Without a ':' there is no scheme to read (the common case: a path).
-        if uri.hasPrefix("file://") || !uri.utf8.contains(UInt8(ascii: ":")) { return LocalFileName(uri: uri) }
+        if uri.utf8.starts(with: "file://".utf8) || !uri.utf8.contains(UInt8(ascii: ":")) {
+            return LocalFileName(uri: uri)
+        }
         // Any other scheme ("javascript:", "data:", "evil:../../x") names no file: LocalFileName
         // refuses it, and confinement and the local sources say so; only network URLs are not local.
         let scheme = URIComponents(uri).scheme?.lowercased()

@@ -49,6 +49,11 @@ package enum URIResolver {
     /// contains it (RFC 3986 §5.2.2). `base` is a URI reference: a file path the user gave goes
     /// through `resolve(_:against: .filePath(path))` instead.
     package static func resolve(_ reference: String, against base: String) -> String {
+        resolvePlain(reference, against: base) ?? resolveComponents(reference, against: base)
+    }
+
+    /// §5.2.2 as the spec writes it: both URIs taken apart into their components.
+    static func resolveComponents(_ reference: String, against base: String) -> String {
         let r = URIComponents(reference)
         if r.scheme != nil {
             var t = r
@@ -82,6 +87,64 @@ package enum URIResolver {
             }
         }
         return t.recomposed
+    }
+
+    /// The common case of §5.2.2, told and done over the bytes without taking either URI apart:
+    /// a relative path without a "." or ".." segment, query or fragment ("seg0.ts",
+    /// "audio/seg0.ts") — most URI lines of a playlist — against a base without query or
+    /// fragment that is a path or a `file`, `http` or `https` URL with a path, without a dot
+    /// segment in its folder. The target is the base's scheme and authority with the merged path
+    /// (§5.2.3: the base's folder, then the reference), in which §5.2.4 has nothing to remove:
+    /// the base's text up to the last '/' of its path, followed by the reference. nil for every
+    /// other pair, which the general resolution handles.
+    static func resolvePlain(_ reference: String, against base: String) -> String? {
+        let resolved = reference.utf8.withContiguousStorageIfAvailable { reference -> String? in
+            guard isPlainRelativePath(reference) else { return nil }
+            let resolved = base.utf8.withContiguousStorageIfAvailable { base -> String? in
+                guard let folderLength = plainFolderLength(base) else { return nil }
+                return String(unsafeUninitializedCapacity: folderLength + reference.count) { out in
+                    _ = out.initialize(from: base[..<folderLength])
+                    _ = out[folderLength...].initialize(from: reference)
+                    return folderLength + reference.count
+                }
+            }
+            return resolved ?? nil
+        }
+        return resolved ?? nil
+    }
+
+    /// See `resolvePlain(_:against:)`.
+    private static func isPlainRelativePath(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let first = bytes.first, first != UInt8(ascii: "/") else { return false }
+        // A ':' may make the first segment a scheme: left to the general resolution.
+        for byte in bytes where byte == UInt8(ascii: ":") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") {
+            return false
+        }
+        return !hasDotSegment(bytes)
+    }
+
+    /// The length of the base's text up to and including the last '/' of its path (0 for a
+    /// relative path without a folder); nil for a base `resolvePlain(_:against:)` leaves to the
+    /// general resolution.
+    private static func plainFolderLength(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        var hasColon = false
+        for byte in bytes {
+            if byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") { return nil }
+            if byte == UInt8(ascii: ":") { hasColon = true }
+        }
+        var pathStart = 0
+        if hasColon {
+            guard let scheme = ["file://", "http://", "https://"].first(where: { bytes.starts(with: $0.utf8) }),
+                let slash = bytes[scheme.utf8.count...].firstIndex(of: UInt8(ascii: "/"))
+            else { return nil }
+            pathStart = slash
+        } else if bytes.starts(with: "//".utf8) {
+            return nil
+        }
+        guard let last = bytes[pathStart...].lastIndex(of: UInt8(ascii: "/")) else {
+            return pathStart == 0 ? 0 : nil
+        }
+        return hasDotSegment(bytes[pathStart...last]) ? nil : last + 1
     }
 
     /// RFC 3986 §5.2.3.
@@ -123,10 +186,15 @@ package enum URIResolver {
 
     /// Whether `path` has a segment "." or "..", the only ones §5.2.4 changes.
     static func hasDotSegment(_ path: String) -> Bool {
+        hasDotSegment(path.utf8)
+    }
+
+    /// `hasDotSegment(_:)` over a path's UTF-8 bytes.
+    static func hasDotSegment(_ bytes: some Collection<UInt8>) -> Bool {
         // The current segment's length, and how many of its bytes are dots.
         var length = 0
         var dots = 0
-        for byte in path.utf8 {
+        for byte in bytes {
             if byte == UInt8(ascii: "/") {
                 if length > 0, dots == length, length <= 2 { return true }
                 (length, dots) = (0, 0)
@@ -140,6 +208,8 @@ package enum URIResolver {
 
     /// Like `removeDotSegments`, but keeps leading ".." of a relative path.
     static func normalizeRelativePath(_ path: String) -> String {
+        // Without a "." or ".." segment every segment is kept as it is: the path comes out whole.
+        guard hasDotSegment(path) else { return path }
         var output = SegmentStack(capacity: path.utf8.count)
         let bytes = Array(path.utf8)
         forEachSegment(of: bytes, from: 0) { segment, isLast in

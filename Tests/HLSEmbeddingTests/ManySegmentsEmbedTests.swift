@@ -1,6 +1,6 @@
 import Foundation
 import HLSCheck
-import HLSEmbedding
+@testable import HLSEmbedding
 import HLSPackaging
 import TestSupport
 import Testing
@@ -40,13 +40,10 @@ import Testing
         }
     }
 
-    /// The 8 hex digits of `seg0.embed-1a2b3c4d.ts`, computed here on their own: FNV-1a (64 bit)
-    /// of the file's bytes folded to 32 bits (docs/embed.md, step 4).
+    /// The 8 hex digits of `seg0.embed-1a2b3c4d.ts` for `bytes`: XXH64 folded to 32 bits, whose
+    /// values `SegmentNameTests` holds to the reference implementation's (docs/embed.md, step 4).
     static func fingerprint(_ bytes: Data) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
-        let digits = String(UInt32(truncatingIfNeeded: hash ^ (hash >> 32)), radix: 16)
-        return String(repeating: "0", count: 8 - digits.count) + digits
+        SegmentName.fingerprint([UInt8](bytes))
     }
 
     @Test func everyRunGivesTheSameCopyAndInPlaceGivesTheSameSegments() async throws {

@@ -536,6 +536,26 @@ import Testing
         #expect(copy.status == 0, "\(copy.stderr)")
         #expect(try String(contentsOfFile: folder.path("out/audio/index.m3u8"), encoding: .utf8).contains(".embed-"))
     }
+
+    /// A file the stream lists but the disk lacks — here a video segment embed would only copy
+    /// — stops embed before it writes anything, naming the file (the first missing one, in
+    /// sorted order, so every run names the same), with --output and --in-place alike.
+    @Test func aMissingFileOfTheStreamIsNamedAndNothingIsWritten() throws {
+        let (folder, stream) = try Self.copyOfCompliantSample()
+        try FileManager.default.removeItem(atPath: stream + "/v1/seg2.ts")
+        try FileManager.default.removeItem(atPath: stream + "/v1/seg1.ts")
+        let before = try snapshot(stream)
+        for destination in [["--output", folder.path("out")], ["--in-place"]] {
+            let result = try #require(try Self.embed(["--image", Self.poster, stream + "/master.m3u8"] + destination))
+            #expect(result.status == 2, "\(destination): \(result.stderr)")
+            let real = try #require(realpath(stream + "/v1", nil).map { String(cString: $0) })
+            #expect(
+                result.stderr.contains("\(real)/seg1.ts: missing; embed writes complete streams only"),
+                "\(destination): \(result.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: folder.path("out")))
+            #expect(try snapshot(stream) == before, "nothing written")
+        }
+    }
 }
 
 /// A deterministic generator (SplitMix64), so the kill points are the same on every run.

@@ -5,7 +5,8 @@ import TestSupport
 /// `hlscheck embed` writes the same bytes it wrote before segments were streamed and embed's
 /// passes were merged: the checksums of every file of the written streams — the three
 /// samples (MPEG-TS, packed audio, fMP4), with --output and --in-place — were recorded with
-/// the code of main before that change (Golden/embed-output-checksums.txt).
+/// the code of main before that change (Golden/embed-output-checksums.txt). The names of the
+/// rewritten segments (and so the playlists naming them) follow `SegmentName`'s fingerprint.
 struct EmbedOutputIdentityTests {
     static func sha256Lines(in folder: URL) throws -> String {
         let files = try FileManager.default.subpathsOfDirectory(atPath: folder.path).filter { path in
