@@ -3,9 +3,18 @@ internal import MediaFormats
 /// A transport stream segment split into its 188-byte packets (ISO/IEC 13818-1 §2.4.3.2), with
 /// the lookups the poster writer needs. Construction refuses what cannot be rewritten safely.
 struct ParsedTransportStream {
+    /// What the writer needs of one packet's header. It holds no slice of the segment, so the
+    /// walks over every packet that the lookups below make copy no reference and count none.
+    struct Packet {
+        var pid: UInt16
+        var payloadUnitStart: Bool
+        var hasPayload: Bool
+        /// Where the payload starts in the segment (the packet's end when there is none).
+        var payloadStart: Int
+    }
+
     let bytes: [UInt8]
-    let packets: [TransportStreamPacket]
-    let usedPIDs: Set<UInt16>
+    let packets: [Packet]
 
     init(_ bytes: [UInt8]) throws(PackagingError) {
         let size = TransportStreamPacket.size
@@ -15,40 +24,59 @@ struct ParsedTransportStream {
                 "the segment is \(bytes.count) bytes, not a whole number of 188-byte transport stream packets: it is truncated or not MPEG-TS"
             )
         }
-        var packets: [TransportStreamPacket] = []
+        let sync = TransportStreamPacket.syncByte
+        var packets: [Packet] = []
         packets.reserveCapacity(bytes.count / size)
-        var pids: Set<UInt16> = []
         for offset in stride(from: 0, to: bytes.count, by: size) {
-            guard let packet = TransportStreamPacket(bytes[offset..<(offset + size)]) else {
+            // The header read in place (this runs for every packet of every segment): the checks
+            // and fields of `TransportStreamPacket.init(_:)`, without a slice of the segment.
+            let b1 = bytes[offset + 1], b3 = bytes[offset + 3]
+            let pid = UInt16(b1 & 0x1F) << 8 | UInt16(bytes[offset + 2])
+            let hasAdaptationField = b3 & 0x20 != 0, hasPayload = b3 & 0x10 != 0
+            let headerSize = hasAdaptationField ? 5 + Int(bytes[offset + 4]) : 4
+            guard bytes[offset] == sync, headerSize <= size else {
                 throw PackagingError(
                     .misalignedTransportStream,
                     "packet \(offset / size) (byte \(offset)) does not start with the sync byte 0x47 or has an impossible adaptation field: the segment is damaged or not MPEG-TS"
                 )
             }
-            if packet.scramblingControl != 0 {
+            let scramblingControl = b3 >> 6
+            if scramblingControl != 0 {
                 throw PackagingError(
                     .encrypted,
-                    "packet \(offset / size) on PID 0x\(hexPID(packet.pid)) is scrambled (transport_scrambling_control \(packet.scramblingControl)): encrypted segments cannot be rewritten; embed the poster before encryption"
+                    "packet \(offset / size) on PID 0x\(hexPID(pid)) is scrambled (transport_scrambling_control \(scramblingControl)): encrypted segments cannot be rewritten; embed the poster before encryption"
                 )
             }
-            if packet.transportError {
+            if b1 & 0x80 != 0 {
                 throw PackagingError(
                     .misalignedTransportStream,
-                    "packet \(offset / size) on PID 0x\(hexPID(packet.pid)) has transport_error_indicator set: the segment is damaged"
+                    "packet \(offset / size) on PID 0x\(hexPID(pid)) has transport_error_indicator set: the segment is damaged"
                 )
             }
-            pids.insert(packet.pid)
-            packets.append(packet)
+            packets.append(
+                Packet(
+                    pid: pid, payloadUnitStart: b1 & 0x40 != 0, hasPayload: hasPayload,
+                    payloadStart: offset + (hasPayload ? headerSize : size)))
         }
         self.bytes = bytes
         self.packets = packets
-        self.usedPIDs = pids
     }
 
     var packetCount: Int { packets.count }
 
     func packet(_ index: Int) -> ArraySlice<UInt8> {
-        bytes[(index * TransportStreamPacket.size)..<((index + 1) * TransportStreamPacket.size)]
+        let size = TransportStreamPacket.size
+        return bytes[(index * size)..<((index + 1) * size)]
+    }
+
+    /// The payload of packet `index` (empty when it has none).
+    func payload(_ index: Int) -> ArraySlice<UInt8> {
+        bytes[packets[index].payloadStart..<((index + 1) * TransportStreamPacket.size)]
+    }
+
+    /// Whether any packet is on `pid`.
+    func uses(_ pid: UInt16) -> Bool {
+        packets.contains { $0.pid == pid }
     }
 
     // MARK: Sections (§2.4.4)
@@ -59,28 +87,41 @@ struct ParsedTransportStream {
         var section: [UInt8]
     }
 
-    func sectionOccurrences(pid: UInt16) -> [SectionOccurrence] {
+    /// The complete sections on `pid` in packet order, at most `limit` of them.
+    func sectionOccurrences(pid: UInt16, limit: Int = .max) -> [SectionOccurrence] {
         var found: [SectionOccurrence] = []
-        var current: (indices: [Int], data: [UInt8])? = nil
-        for (index, packet) in packets.enumerated() where packet.pid == pid && packet.hasPayload {
-            if packet.payloadUnitStart {
-                guard let pointer = packet.payload.first, 1 + Int(pointer) < packet.payload.count else {
-                    current = nil; continue
+        // The section being gathered, if any: its packets and its bytes so far.
+        var gathering = false
+        var indices: [Int] = []
+        var data: [UInt8] = []
+        for index in packets.indices where packets[index].pid == pid && packets[index].hasPayload {
+            let payload = payload(index)
+            if packets[index].payloadUnitStart {
+                guard let pointer = payload.first, 1 + Int(pointer) < payload.count else {
+                    gathering = false
+                    continue
                 }
-                current = ([index], Array(packet.payload.dropFirst(1 + Int(pointer))))
-            } else if current != nil {
-                current?.indices.append(index)
-                current?.data.append(contentsOf: packet.payload)
+                gathering = true
+                indices = [index]
+                data = Array(payload.dropFirst(1 + Int(pointer)))
+            } else if gathering {
+                indices.append(index)
+                data.append(contentsOf: payload)
+            } else {
+                continue
             }
-            guard let candidate = current, candidate.data.count >= 3 else { continue }
-            if candidate.data[0] == 0xFF { current = nil; continue }  // only stuffing follows
-            let length = 3 + (Int(candidate.data[1] & 0x0F) << 8 | Int(candidate.data[2]))
-            if candidate.data.count >= length {
-                found.append(
-                    SectionOccurrence(packetIndices: candidate.indices, section: Array(candidate.data.prefix(length))))
-                current = nil
-            } else if candidate.data.count > 4096 {
-                current = nil
+            guard data.count >= 3 else { continue }
+            if data[0] == 0xFF {  // only stuffing follows
+                gathering = false
+                continue
+            }
+            let length = 3 + (Int(data[1] & 0x0F) << 8 | Int(data[2]))
+            if data.count >= length {
+                found.append(SectionOccurrence(packetIndices: indices, section: Array(data.prefix(length))))
+                gathering = false
+                if found.count == limit { break }
+            } else if data.count > 4096 {
+                gathering = false
             }
         }
         return found
@@ -92,46 +133,60 @@ struct ParsedTransportStream {
     /// of those packets is reclaimed first (GStreamer's mpegtsmux pads PSI packets that way,
     /// §2.4.3.5); what still does not fit goes into `extra` packets on the same PID, to follow
     /// the occurrence's last packet (their continuity counters are the caller's to set).
+    /// `packets` holds the new packets one after another, in the order of the occurrence's
+    /// `packetIndices`; `extra` the added ones, likewise.
     func rewritingSection(_ occurrence: SectionOccurrence, with section: [UInt8]) throws(PackagingError)
-        -> (packets: [(Int, ArraySlice<UInt8>)], extra: [[UInt8]])
+        -> (packets: [UInt8], extra: [UInt8])
     {
-        let first = packets[occurrence.packetIndices[0]]
-        let pointer = Int(first.payload[first.payload.startIndex])
-        let carried = occurrence.packetIndices.map { packets[$0].payload }
+        let size = TransportStreamPacket.size
+        let indices = occurrence.packetIndices
+        let firstPayload = payload(indices[0])
+        let pointer = Int(firstPayload[firstPayload.startIndex])
         // Bytes after the old section must be stuffing; another section there would be lost.
-        let used = 1 + pointer + occurrence.section.count
-        let trailing = carried.flatMap { $0 }.dropFirst(used)
-        guard trailing.allSatisfy({ $0 == 0xFF }) else {
-            throw PackagingError(
-                .layoutNotSupported,
-                "the PMT shares its packet with another section; this layout is not supported — re-mux the segment")
+        var sectionLeft = 1 + pointer + occurrence.section.count  // up to the old section's end
+        var carriedCount = 0
+        for index in indices {
+            let carried = payload(index)
+            carriedCount += carried.count
+            let skipped = min(sectionLeft, carried.count)
+            sectionLeft -= skipped
+            guard carried.dropFirst(skipped).allSatisfy({ $0 == 0xFF }) else {
+                throw PackagingError(
+                    .layoutNotSupported,
+                    "the PMT shares its packet with another section; this layout is not supported — re-mux the segment")
+            }
         }
-        var payload = Array(first.payload.prefix(1 + pointer)) + section
-        var headers = occurrence.packetIndices.map { index in
-            Array(packet(index).prefix(TransportStreamPacket.size - packets[index].payload.count))
+        // The new payload: the pointer_field and the bytes it skips, then the section.
+        let head = firstPayload.prefix(1 + pointer)
+        let needed = head.count + section.count
+        var headers = indices.map { bytes[($0 * size)..<packets[$0].payloadStart] }
+        if needed > carriedCount {
+            headers = headers.map { Self.withoutAdaptationStuffing(Array($0)).map { $0[...] } ?? $0 }
         }
-        if payload.count > carried.reduce(0, { $0 + $1.count }) {
-            headers = headers.map { Self.withoutAdaptationStuffing($0) ?? $0 }
-        }
-        let capacities = headers.map { TransportStreamPacket.size - $0.count }
-        let capacity = capacities.reduce(0, +)
+        let capacity = headers.reduce(0) { $0 + size - $1.count }
         // A PMT section is at most 1021 bytes (§2.4.4.8): a few packets at most.
-        let overflow = max(0, payload.count - capacity)
-        let extraCount = (overflow + 183) / 184
-        payload += repeatElement(0xFF, count: capacity + extraCount * 184 - payload.count)
-        var result: [(Int, ArraySlice<UInt8>)] = []
+        let extraCount = (max(0, needed - capacity) + 183) / 184
+        // 0xFF stuffing after the section up to the end of the last packet (§2.4.4.2).
+        var payload = [UInt8](repeating: 0xFF, count: capacity + extraCount * 184)
+        payload.replaceSubrange(0..<head.count, with: head)
+        payload.replaceSubrange(head.count..<needed, with: section)
+        var rewritten: [UInt8] = []
+        rewritten.reserveCapacity(indices.count * size)
         var consumed = 0
-        for (index, (header, room)) in zip(occurrence.packetIndices, zip(headers, capacities)) {
-            result.append((index, (header + payload[consumed..<(consumed + room)])[...]))
-            consumed += room
+        for header in headers {
+            rewritten += header
+            rewritten += payload[consumed..<(consumed + size - header.count)]
+            consumed += size - header.count
         }
-        let pid = packets[occurrence.packetIndices[0]].pid
-        let extra = (0..<extraCount).map { number -> [UInt8] in
+        let pid = packets[indices[0]].pid
+        var extra: [UInt8] = []
+        extra.reserveCapacity(extraCount * size)
+        for number in 0..<extraCount {
             // payload_unit_start_indicator 0: the section continues; payload only.
-            let header: [UInt8] = [TransportStreamPacket.syncByte, UInt8(pid >> 8) & 0x1F, UInt8(pid & 0xFF), 0x10]
-            return header + payload[(consumed + number * 184)..<(consumed + (number + 1) * 184)]
+            extra += [TransportStreamPacket.syncByte, UInt8(pid >> 8) & 0x1F, UInt8(pid & 0xFF), 0x10]
+            extra += payload[(consumed + number * 184)..<(consumed + (number + 1) * 184)]
         }
-        return (result, extra)
+        return (rewritten, extra)
     }
 
     /// A packet header (4 bytes + adaptation field) without its adaptation-field stuffing bytes
@@ -176,17 +231,19 @@ struct ParsedTransportStream {
         var pmtPID: UInt16
         var pmt: ProgramMapSection
         var audioPID: UInt16
+        /// Every complete PMT section of the segment, in packet order (`pmt` is the first).
+        var pmtOccurrences: [SectionOccurrence]
     }
 
     /// Stream types of audio HLS carries in TS (table 2-34; ATSC A/52 for AC-3 0x81, E-AC-3 0x87).
-    static let audioStreamTypes: Set<UInt8> = [0x03, 0x04, 0x0F, 0x11, 0x81, 0x87]
+    static let audioStreamTypes: [UInt8] = [0x03, 0x04, 0x0F, 0x11, 0x81, 0x87]
     /// Apple's SAMPLE-AES stream types ("MPEG-2 Stream Encryption Format for HTTP Live Streaming"):
     /// H.264 0xDB, AAC 0xCF, AC-3 0xC1, E-AC-3 0xC2.
-    static let sampleAESStreamTypes: Set<UInt8> = [0xDB, 0xCF, 0xC1, 0xC2]
+    static let sampleAESStreamTypes: [UInt8] = [0xDB, 0xCF, 0xC1, 0xC2]
 
     /// The first program (lowest number) with an audio stream.
     func audioProgram() throws(PackagingError) -> AudioProgram {
-        guard let patSection = sectionOccurrences(pid: 0).first?.section,
+        guard let patSection = sectionOccurrences(pid: 0, limit: 1).first?.section,
             let pat = ProgramAssociationSection(patSection[...])
         else {
             throw PackagingError(
@@ -199,8 +256,8 @@ struct ParsedTransportStream {
         }
         var sawPMT = false
         for (number, pmtPID) in pat.programs.sorted(by: { $0.key < $1.key }) {
-            guard let section = sectionOccurrences(pid: pmtPID).first?.section,
-                let pmt = ProgramMapSection(section[...])
+            let occurrences = sectionOccurrences(pid: pmtPID)
+            guard let section = occurrences.first?.section, let pmt = ProgramMapSection(section[...])
             else { continue }
             sawPMT = true
             if let encrypted = pmt.streams.first(where: { Self.sampleAESStreamTypes.contains($0.streamType) }) {
@@ -210,7 +267,8 @@ struct ParsedTransportStream {
                 )
             }
             if let audio = pmt.streams.first(where: { Self.isAudio($0) }) {
-                return AudioProgram(programNumber: number, pmtPID: pmtPID, pmt: pmt, audioPID: audio.pid)
+                return AudioProgram(
+                    programNumber: number, pmtPID: pmtPID, pmt: pmt, audioPID: audio.pid, pmtOccurrences: occurrences)
             }
         }
         guard sawPMT else {
@@ -236,7 +294,9 @@ struct ParsedTransportStream {
     func unusedPID(after floor: UInt16) throws(PackagingError) -> UInt16 {
         let lowest = 0x0020, highest = 0x1FFE
         let start = min(max(lowest, Int(floor) + 1), highest)
-        for candidate in Array(start...highest) + Array(lowest..<start) where !usedPIDs.contains(UInt16(candidate)) {
+        var used = [Bool](repeating: false, count: Int(TransportStreamPacket.nullPID) + 1)
+        for packet in packets { used[Int(packet.pid)] = true }
+        for candidate in Array(start...highest) + Array(lowest..<start) where !used[candidate] {
             return UInt16(candidate)
         }
         throw PackagingError(.pidConflict, "no free PID left for the timed-ID3 stream")
@@ -244,10 +304,8 @@ struct ParsedTransportStream {
 
     /// PTS of the first PES packet that starts on `pid`.
     func firstPTS(pid: UInt16) -> Int64? {
-        for packet in packets where packet.pid == pid && packet.payloadUnitStart {
-            return PESPacket(packet.payload)?.pts90k
-        }
-        return nil
+        guard let index = packets.firstIndex(where: { $0.pid == pid && $0.payloadUnitStart }) else { return nil }
+        return PESPacket(payload(index))?.pts90k
     }
 
     static func missingPTS(audioPID: UInt16) -> PackagingError {
@@ -259,15 +317,18 @@ struct ParsedTransportStream {
 
     // MARK: PES (§2.4.3.6)
 
+    /// The PES packets on `pid` in packet order; every packet on it belongs to one, the first
+    /// one maybe without its start (it began in the previous segment).
     func pesUnits(pid: UInt16) -> [PESUnit] {
         var units: [PESUnit] = []
-        for (index, packet) in packets.enumerated() where packet.pid == pid {
+        for index in packets.indices where packets[index].pid == pid {
+            let packet = packets[index]
             if packet.payloadUnitStart || units.isEmpty {
                 units.append(
-                    PESUnit(packetIndices: [index], data: Array(packet.payload), hasStart: packet.payloadUnitStart))
+                    PESUnit(packetIndices: [index], data: Array(payload(index)), hasStart: packet.payloadUnitStart))
             } else {
                 units[units.count - 1].packetIndices.append(index)
-                units[units.count - 1].data.append(contentsOf: packet.payload)
+                units[units.count - 1].data.append(contentsOf: payload(index))
             }
         }
         return units

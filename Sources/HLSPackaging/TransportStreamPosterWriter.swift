@@ -21,6 +21,11 @@ package struct TransportStreamPosterWriter: Sendable {
     /// packet added to carry a PMT that outgrew its packets, so they stay continuous across
     /// segments as well.
     private var pmtCounterShift: UInt8 = 0
+    /// The poster last embedded and its ID3 tag: a variant gets the same poster in every
+    /// segment, and its tag is the same bytes each time.
+    private var posterTag: (poster: Poster, tag: [UInt8])?
+    /// The PMT section last changed, how, for which program, and what it became.
+    private var lastPMTChange: (section: [UInt8], change: PMTChange, programNumber: UInt16, changed: [UInt8])?
 
     /// A writer for one variant, before its first segment.
     package init() {}
@@ -40,17 +45,9 @@ package struct TransportStreamPosterWriter: Sendable {
             // Nothing to remove (a final runt the poster leaves out, say); only the PMT counters
             // still move by the variant's shift, or they would jump back at this segment.
             guard pmtCounterShift != 0 else { return segment }
-            var out = ByteWriter(capacity: segment.count)
-            for index in 0..<stream.packetCount {
-                if stream.packets[index].pid == program.pmtPID {
-                    emitPMT(stream.packet(index), extra: [], into: &out)
-                } else {
-                    out.writeBytes(stream.packet(index))
-                }
-            }
-            return out.bytes
+            return emit(stream, Edit(pmtPID: program.pmtPID))
         } else if let chosen = metadataPID {
-            guard !stream.usedPIDs.contains(chosen) else {
+            guard !stream.uses(chosen) else {
                 throw PackagingError(
                     .pidConflict,
                     "PID 0x\(hexPID(chosen)) carries timed ID3 in the earlier segments of this variant but is used by another stream in this one; the variant's segments do not share one program layout — re-mux them consistently"
@@ -70,108 +67,178 @@ package struct TransportStreamPosterWriter: Sendable {
 
         // Rewrite the ID3 PES packets already on the PID.
         let audioPTS = stream.firstPTS(pid: program.audioPID)
-        var units = stream.pesUnits(pid: pid)
+        var edit = Edit(pmtPID: program.pmtPID, timedID3PID: pid, units: stream.pesUnits(pid: pid))
         var placed = false
-        for index in units.indices {
-            try units[index].applyPicture(poster, placed: &placed, pid: pid, fallbackPTS: audioPTS)
+        for index in edit.units.indices {
+            try edit.units[index].applyPicture(poster, placed: &placed, pid: pid, fallbackPTS: audioPTS)
         }
-        var inserted: [UInt8]? = nil
         if let poster, !placed {
-            let tag = try ID3TagEditor.serializedTag([poster.frame])
+            let tag = try tag(for: poster)
             var counter: UInt8 = 0  // continuity counters are set when the packets are emitted
             guard let audioPTS else { throw ParsedTransportStream.missingPTS(audioPID: program.audioPID) }
-            inserted = TransportStream.timedID3Packets(
+            edit.inserted = TransportStream.timedID3Packets(
                 tag: tag, pts90k: audioPTS,
                 pid: pid, continuityCounter: &counter)
         }
 
         // The PMT: declare the stream we add; undeclare it when we added it and it is now empty.
-        let remainsEmpty = inserted == nil && units.allSatisfy { $0.replacement == [] }
-        var pmtEdit: ((ProgramMapSection) -> ProgramMapSection)? = nil
+        let remainsEmpty = edit.inserted == nil && edit.units.allSatisfy { $0.replacement == [] }
+        var change: PMTChange? = nil
         if existing == nil {
-            pmtEdit = { Self.declaringTimedID3(pid: pid, in: $0) }
+            change = .declare(pid)
         } else if poster == nil, remainsEmpty, Self.isDeclaredByUs(pid: pid, in: program.pmt) {
-            pmtEdit = { Self.undeclaringTimedID3(pid: pid, in: $0) }
+            change = .undeclare(pid)
         }
-        var rewrittenPackets: [Int: ArraySlice<UInt8>] = [:]
-        var extraPackets: [Int: [[UInt8]]] = [:]
-        if let pmtEdit {
-            for occurrence in stream.sectionOccurrences(pid: program.pmtPID) {
-                guard let pmt = ProgramMapSection(occurrence.section[...]), pmt.programNumber == program.programNumber
-                else {
-                    throw PackagingError(
-                        .missingProgramTables,
-                        "a PMT on PID 0x\(hexPID(program.pmtPID)) cannot be read (bad CRC or length); the segment is damaged"
-                    )
-                }
-                let rewritten = try stream.rewritingSection(occurrence, with: pmtEdit(pmt).serialized())
-                for (index, packet) in rewritten.packets { rewrittenPackets[index] = packet }
-                if !rewritten.extra.isEmpty, let last = occurrence.packetIndices.last {
-                    extraPackets[last] = rewritten.extra
+        if let change {
+            for occurrence in program.pmtOccurrences {
+                let section = try changedPMT(occurrence.section, change, program: program)
+                let rewritten = try stream.rewritingSection(occurrence, with: section)
+                let size = TransportStreamPacket.size
+                for (number, index) in occurrence.packetIndices.enumerated() {
+                    let packet = rewritten.packets[(number * size)..<((number + 1) * size)]
+                    let extra = number == occurrence.packetIndices.count - 1 ? rewritten.extra[...] : []
+                    edit.pmtPackets.append((index, packet, extra))
                 }
             }
         }
 
-        // Emit: everything in order; ID3 PES where they were, the new one after the first PMT.
-        let insertAfter = stream.sectionOccurrences(pid: program.pmtPID).first?.packetIndices.last ?? 0
-        var unitAtPacket: [Int: Int] = [:]
-        var packetsInUnits: Set<Int> = []
-        for (unitIndex, unit) in units.enumerated() {
-            unitAtPacket[unit.packetIndices[0]] = unitIndex
-            packetsInUnits.formUnion(unit.packetIndices)
+        // The new ID3 PES goes right after the first PMT.
+        edit.insertAfter = program.pmtOccurrences.first?.packetIndices.last ?? 0
+        return emit(stream, edit)
+    }
+
+    /// What a segment's PMT gets: the timed-ID3 stream on a PID declared, or undeclared.
+    private enum PMTChange: Equatable {
+        case declare(UInt16)
+        case undeclare(UInt16)
+    }
+
+    /// `section` (a PMT of `program`) with `change` made. A variant's segments repeat the same
+    /// PMT: one that is the same as the last one changed is not parsed, changed and serialized
+    /// again.
+    private mutating func changedPMT(
+        _ section: [UInt8], _ change: PMTChange, program: ParsedTransportStream.AudioProgram
+    ) throws(PackagingError) -> [UInt8] {
+        if let last = lastPMTChange, last.change == change, last.programNumber == program.programNumber,
+            last.section == section
+        {
+            return last.changed
         }
-        var out = ByteWriter(capacity: segment.count + (inserted?.count ?? 0) + 188)
+        guard let pmt = ProgramMapSection(section[...]), pmt.programNumber == program.programNumber else {
+            throw PackagingError(
+                .missingProgramTables,
+                "a PMT on PID 0x\(hexPID(program.pmtPID)) cannot be read (bad CRC or length); the segment is damaged"
+            )
+        }
+        let changed: [UInt8]
+        switch change {
+        case .declare(let pid): changed = Self.declaringTimedID3(pid: pid, in: pmt).serialized()
+        case .undeclare(let pid): changed = Self.undeclaringTimedID3(pid: pid, in: pmt).serialized()
+        }
+        lastPMTChange = (section, change, program.programNumber, changed)
+        return changed
+    }
+
+    /// The poster's ID3 tag, serialized once for as long as the poster stays the same.
+    private mutating func tag(for poster: Poster) throws(PackagingError) -> [UInt8] {
+        if let posterTag, posterTag.poster == poster { return posterTag.tag }
+        let tag = try ID3TagEditor.serializedTag([poster.frame])
+        posterTag = (poster, tag)
+        return tag
+    }
+
+    /// What a segment's rewrite changes, by packet index.
+    private struct Edit {
+        var pmtPID: UInt16
+        /// The PMT packets rewritten, in packet order: the new bytes, and the packets added after
+        /// them (set only for the last packet of a section).
+        var pmtPackets: [(index: Int, packet: ArraySlice<UInt8>, extra: ArraySlice<UInt8>)] = []
+        /// The PID of the timed-ID3 stream (nil: nothing on it changes) and its PES packets, in
+        /// packet order; every packet on the PID belongs to one of them.
+        var timedID3PID: UInt16? = nil
+        var units: [PESUnit] = []
+        /// The packets of a new timed-ID3 PES, to go after packet `insertAfter`.
+        var inserted: [UInt8]? = nil
+        var insertAfter = 0
+    }
+
+    /// The segment with `edit` applied: everything in order; the ID3 PES where their first packet
+    /// was, the new one after `insertAfter`; every PMT packet with the variant's counter shift.
+    /// The packets that stay as they are go out in runs, one copy per run.
+    private mutating func emit(_ stream: ParsedTransportStream, _ edit: Edit) -> [UInt8] {
+        let size = TransportStreamPacket.size
+        var out: [UInt8] = []
+        out.reserveCapacity(stream.bytes.count + (edit.inserted?.count ?? 0) + size)
+        var unchanged = 0  // the first packet of the run kept as it is, not yet written
+        var nextUnit = 0, nextPMT = 0
         for index in 0..<stream.packetCount {
-            if let unitIndex = unitAtPacket[index] {
-                let unit = units[unitIndex]
-                if let replacement = unit.replacement {
-                    emitID3(replacement[...], into: &out)
-                } else {
-                    for original in unit.packetIndices { emitID3(stream.packet(original), into: &out) }
+            let pid = stream.packets[index].pid
+            if pid == edit.timedID3PID {
+                out += stream.bytes[(unchanged * size)..<(index * size)]
+                unchanged = index + 1
+                if nextUnit < edit.units.count, edit.units[nextUnit].packetIndices[0] == index {
+                    // The whole PES goes here, its later packets with it.
+                    let unit = edit.units[nextUnit]
+                    nextUnit += 1
+                    if let replacement = unit.replacement {
+                        emitID3(replacement[...], into: &out)
+                    } else {
+                        for original in unit.packetIndices { emitID3(stream.packet(original), into: &out) }
+                    }
                 }
-            } else if !packetsInUnits.contains(index) {
-                let packet = rewrittenPackets[index] ?? stream.packet(index)
-                if stream.packets[index].pid == program.pmtPID {
-                    emitPMT(packet, extra: extraPackets[index] ?? [], into: &out)
+            } else if pid == edit.pmtPID {
+                out += stream.bytes[(unchanged * size)..<(index * size)]
+                unchanged = index + 1
+                if nextPMT < edit.pmtPackets.count, edit.pmtPackets[nextPMT].index == index {
+                    emitPMT(edit.pmtPackets[nextPMT].packet, extra: edit.pmtPackets[nextPMT].extra, into: &out)
+                    nextPMT += 1
                 } else {
-                    out.writeBytes(packet)
+                    emitPMT(stream.packet(index), extra: [], into: &out)
                 }
             }
-            if index == insertAfter, let inserted {
+            if index == edit.insertAfter, let inserted = edit.inserted {
+                out += stream.bytes[(unchanged * size)..<((index + 1) * size)]
+                unchanged = index + 1
                 emitID3(inserted[...], into: &out)
             }
         }
-        return out.bytes
+        out += stream.bytes[(unchanged * size)...]
+        return out
     }
 
     /// Writes a PMT packet with its continuity_counter moved by the variant's shift, then the
     /// packets added to carry the rest of a grown section, each one counter further.
-    private mutating func emitPMT(_ packet: ArraySlice<UInt8>, extra: [[UInt8]], into out: inout ByteWriter) {
-        var bytes = Array(packet)
-        let counter = (bytes[3] &+ pmtCounterShift) & 0x0F
-        bytes[3] = (bytes[3] & 0xF0) | counter
-        out.writeBytes(bytes)
-        for (number, added) in extra.enumerated() {
-            var added = added
-            added[3] = (added[3] & 0xF0) | ((counter &+ UInt8(number + 1)) & 0x0F)
-            out.writeBytes(added)
+    private mutating func emitPMT(_ packet: ArraySlice<UInt8>, extra: ArraySlice<UInt8>, into out: inout [UInt8]) {
+        let size = TransportStreamPacket.size
+        let counter = (packet[packet.startIndex + 3] &+ pmtCounterShift) & 0x0F
+        Self.write(packet, counter: counter, into: &out)
+        var added = 0
+        for start in stride(from: extra.startIndex, to: extra.endIndex, by: size) {
+            added += 1
+            Self.write(extra[start..<(start + size)], counter: (counter &+ UInt8(added)) & 0x0F, into: &out)
         }
-        pmtCounterShift = (pmtCounterShift &+ UInt8(extra.count)) & 0x0F
+        pmtCounterShift = (pmtCounterShift &+ UInt8(added)) & 0x0F
     }
 
     /// Writes timed-ID3 packets with this variant's running continuity_counter: it advances for
     /// each packet with payload and repeats for one without (§2.4.3.3).
-    private mutating func emitID3(_ packets: ArraySlice<UInt8>, into out: inout ByteWriter) {
+    private mutating func emitID3(_ packets: ArraySlice<UInt8>, into out: inout [UInt8]) {
+        let size = TransportStreamPacket.size
         var start = packets.startIndex
-        while start + TransportStreamPacket.size <= packets.endIndex {
-            var packet = Array(packets[start..<(start + TransportStreamPacket.size)])
-            let hasPayload = packet[3] & 0x10 != 0
+        while start + size <= packets.endIndex {
+            let hasPayload = packets[start + 3] & 0x10 != 0
             let counter = hasPayload ? nextContinuityCounter : (nextContinuityCounter &+ 15) & 0x0F
-            packet[3] = (packet[3] & 0xF0) | counter
             if hasPayload { nextContinuityCounter = (nextContinuityCounter + 1) & 0x0F }
-            out.writeBytes(packet)
-            start += TransportStreamPacket.size
+            Self.write(packets[start..<(start + size)], counter: counter, into: &out)
+            start += size
         }
+    }
+
+    /// Appends `packet` with its continuity_counter set to `counter`.
+    private static func write(_ packet: ArraySlice<UInt8>, counter: UInt8, into out: inout [UInt8]) {
+        let flags = packet[packet.startIndex + 3]
+        out += packet
+        out[out.count - TransportStreamPacket.size + 3] = (flags & 0xF0) | counter
     }
 
     // MARK: PMT edits

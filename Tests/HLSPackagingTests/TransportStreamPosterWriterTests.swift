@@ -137,6 +137,42 @@ import HLSPackaging
         #expect(TransportStream.continuityErrors(in: withJPEG + withPNG).filter { $0.pid == pid }.isEmpty)
     }
 
+    /// The writer keeps the poster's tag and the last PMT it changed for the segments that follow:
+    /// a segment with another poster, or with another PMT, still gets its own.
+    @Test func aLaterSegmentWithAnotherPosterOrAnotherPMTGetsItsOwn() throws {
+        let segments = try TestMedia.variantSegments()
+        // The last segment with the next PMT version (§2.4.4.8 version_number): a section of the same size.
+        var changed = segments[2]
+        let pmtPID = try #require(TS.pmtPID(changed))
+        let original = try #require(TS.pmt(changed))
+        var pmt = original
+        pmt.versionNumber = (original.versionNumber + 1) & 0x1F
+        let section = pmt.serialized()
+        let packet = try #require(TS.packets(changed).first { $0.pid == pmtPID && $0.payloadUnitStart })
+        let start = packet.payload.startIndex + 1 + Int(packet.payload[packet.payload.startIndex])
+        #expect(section.count == TS.firstSection(changed, pid: pmtPID)?.count)
+        changed.replaceSubrange(start..<(start + section.count), with: section)
+        #expect(TS.pmt(changed) == pmt)
+
+        var writer = TransportStreamPosterWriter()
+        let outputs = [
+            try writer.rewrite(segments[0], poster: try TestMedia.jpegPoster()),
+            try writer.rewrite(segments[1], poster: try TestMedia.pngPoster()),
+            try writer.rewrite(changed, poster: try TestMedia.pngPoster()),
+        ]
+        #expect(
+            outputs.map { TestMedia.pictures(in: $0, container: .mpegTS).map(\.mimeType) } == [
+                ["image/jpeg"], ["image/png"], ["image/png"],
+            ])
+        let pid = try #require(writer.metadataPID)
+        #expect(
+            outputs.map { TS.pmt($0)?.versionNumber } == [
+                original.versionNumber, original.versionNumber, pmt.versionNumber,
+            ])
+        #expect(outputs.allSatisfy { TS.pmt($0)?.streams.last?.pid == pid })
+        #expect(TransportStream.continuityErrors(in: outputs.flatMap { $0 }).filter { $0.pid == pid }.isEmpty)
+    }
+
     @Test func removingThePosterRestoresTheOriginalSegment() throws {
         let original = try TestMedia.variantSegments()[0]
         var writer = TransportStreamPosterWriter()
