@@ -28,18 +28,23 @@ package struct ADTSHeader: Sendable, Hashable {
     /// Parses the header at the start of `bytes`; nil without a sync word, with layer ≠ 0, or
     /// with a frame length shorter than the header itself.
     package init?(_ bytes: ArraySlice<UInt8>) {
-        guard bytes.count >= 7, bytes[bytes.startIndex] == 0xFF else { return nil }
-        let b = Array(bytes.prefix(7))
-        guard b[0] == 0xFF, b[1] & 0xF6 == 0xF0 else { return nil }  // syncword 0xFFF, layer 00
-        mpegVersion = b[1] & 0x08 == 0 ? 4 : 2
-        hasCRC = b[1] & 0x01 == 0
-        profile = b[2] >> 6
-        samplingFrequencyIndex = (b[2] >> 2) & 0x0F
+        // Read in place: a packed-audio segment is walked header by header, ~86 frames a
+        // 2-second segment, and a copy of each header cost an allocation.
+        let s = bytes.startIndex
+        // Syncword 0xFFF, layer 00.
+        guard bytes.count >= 7, bytes[s] == 0xFF, bytes[s + 1] & 0xF6 == 0xF0 else { return nil }
+        let (b1, b2, b3, b4, b5, b6) = (
+            bytes[s + 1], bytes[s + 2], bytes[s + 3], bytes[s + 4], bytes[s + 5], bytes[s + 6]
+        )
+        mpegVersion = b1 & 0x08 == 0 ? 4 : 2
+        hasCRC = b1 & 0x01 == 0
+        profile = b2 >> 6
+        samplingFrequencyIndex = (b2 >> 2) & 0x0F
         let index = Int(samplingFrequencyIndex)
         sampleRate = index < Self.sampleRates.count ? Self.sampleRates[index] : nil
-        channelConfiguration = (b[2] & 0x01) << 2 | b[3] >> 6
-        frameLength = Int(b[3] & 0x03) << 11 | Int(b[4]) << 3 | Int(b[5] >> 5)
-        rawDataBlockCount = Int(b[6] & 0x03) + 1
+        channelConfiguration = (b2 & 0x01) << 2 | b3 >> 6
+        frameLength = Int(b3 & 0x03) << 11 | Int(b4) << 3 | Int(b5 >> 5)
+        rawDataBlockCount = Int(b6 & 0x03) + 1
         guard frameLength >= (hasCRC ? 9 : 7) else { return nil }
     }
 }

@@ -91,6 +91,10 @@ package enum EmbeddedID3 {
         packedAudioTags(ByteCursor(InMemoryBytes(Array(bytes))), maximumTagBytes: maximumTagBytes)
     }
 
+    /// The bytes `packedAudioTags(_:maximumTagBytes:)` takes from its cursor at once to read
+    /// frame headers in.
+    static let headerBlockBytes = 64 << 10
+
     /// Walks ADTS, AC-3/E-AC-3 and MPEG audio frames, reading every ID3 tag between them. Where no
     /// frame can be recognised (free-format MP3, damage) it scans byte by byte, then accepting only
     /// well-formed ID3v2.2–2.4 headers. Frame headers need a few bytes; only a tag is read whole.
@@ -98,11 +102,25 @@ package enum EmbeddedID3 {
         var found: [FoundID3Tag] = []
         let start = cursor.offset
         var inSync = true  // true at the start and after a recognised frame or tag
+        // The frame headers are read from one block of the cursor's bytes at a time (a segment
+        // has a frame every few hundred bytes), going back to the cursor only past its end.
+        var block: ArraySlice<UInt8> = []
+        var blockStart = 0
         while cursor.remaining > 0 {
             let offset = cursor.offset - start
-            let head = cursor.peek(16)
+            let head: ArraySlice<UInt8>
+            let inBlock = cursor.offset - blockStart
+            if inBlock >= 0, inBlock + 16 <= block.count {
+                head = block[(block.startIndex + inBlock)..<(block.startIndex + inBlock + 16)]
+            } else {
+                block = cursor.peek(Self.headerBlockBytes)
+                blockStart = cursor.offset
+                head = block.prefix(16)
+            }
             let s = head.startIndex
             if head.count >= 3, head[s] == 0x49, head[s + 1] == 0x44, head[s + 2] == 0x33 {
+                // The tag is read through the cursor: the block is let go, not kept alive beside it.
+                block = []
                 // Out of sync (e.g. inside MP3 data) only a plausible version counts as a tag.
                 if let header = try? ID3Tag.Header.parse(head), inSync || (2...4).contains(header.majorVersion) {
                     if header.tagByteCount > maximumTagBytes {
