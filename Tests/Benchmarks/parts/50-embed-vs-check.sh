@@ -4,14 +4,14 @@
 # (ADTS). Embed must measure every segment before it writes (the budget comes first), so its
 # floor is the check; what it adds is the rewrite, the files and the re-check. Rows: the check,
 # embed --output (to a folder that does not exist yet) and embed --in-place (each in-place run
-# starts from a fresh copy made by hyperfine's --prepare, not timed), every command from the same
+# starts from a fresh copy made by its prepare step, not timed), every command from the same
 # filesystem state (see settle.sh below): by default, as root, each run on a file system of its
 # own, made afresh by the run's --prepare (a 256 MiB ext4 without a journal and with 4 KiB blocks,
 # like this machine's disk, on a loop device with direct I/O), the input copied onto it, the output written on it.
 #   HLSCHECK_BIN=path       the binary to measure (default .build/release/hlscheck)
-#   HLSCHECK_BASELINE=path  also time this binary's embed and check (say main's), in the same hyperfine run
+#   HLSCHECK_BASELINE=path  also time this binary's embed and check (say main's), in the same rounds
 #   BENCH_WORK=folder       keep the generated media there and reuse it on the next run
-#   BENCH_RUNS=n            runs per command (default 7)
+#   BENCH_RUNS=n            rounds (each runs every command once; default 7)
 #   BENCH_RT=1              run every timed command at real-time priority (chrt -f 50, root): on
 #                           a machine others are using, the figures of an idle one (each run
 #                           is short; the kernel keeps 5 % of every second for everyone else)
@@ -135,7 +135,9 @@ if [ "${BENCH_RT:-}" = 1 ]; then
 fi
 
 # HLSCHECK_BASELINE=path adds the rows of another binary (say main's) to the same run.
-commands=()
+# One line per command: name, prepare command, timed command (tab-separated).
+commands=$work/commands.tsv
+: > "$commands"
 for kind in TS ADTS; do
     stream=$work/ts; [ "$kind" = ADTS ] && stream=$work/aac
     if [ "$mode" = fresh ]; then
@@ -148,26 +150,56 @@ for kind in TS ADTS; do
     for binary in "$bin" ${HLSCHECK_BASELINE:+"$(realpath "$HLSCHECK_BASELINE")"}; do
         label=$kind; [ "$binary" != "$bin" ] && label="$kind, baseline"
         prepare_out=$prepare; [ "$mode" = disk ] && prepare_out="$settle $out"
-        commands+=(-n "check ($label)" --prepare "$prepare" "$rt$binary $input/master.m3u8 || true"
-                   -n "embed --output ($label)" --prepare "$prepare_out"
-                   "$rt$binary embed --image $poster $input/master.m3u8 --output $out || true"
-                   -n "embed --in-place ($label)" --prepare "$prepare_inplace"
-                   "$rt$binary embed --image $poster $inplace/master.m3u8 --in-place || true")
+        printf '%s\t%s\t%s\n' "check ($label)" "$prepare" "$rt$binary $input/master.m3u8" \
+            "embed --output ($label)" "$prepare_out" "$rt$binary embed --image $poster $input/master.m3u8 --output $out" \
+            "embed --in-place ($label)" "$prepare_inplace" "$rt$binary embed --image $poster $inplace/master.m3u8 --in-place" \
+            >> "$commands"
     done
 done
-hyperfine --warmup 1 --runs "${BENCH_RUNS:-7}" --style basic --export-json "$work/results.json" "${commands[@]}"
-echo
-python3 - "$work/results.json" <<'PY'
-import json, sys
-results = json.load(open(sys.argv[1]))["results"]
+
+# Interleaved rounds: each round runs every command once, in order, each after its prepare step;
+# a command's ratio to the check is the median over rounds of its time divided by the check's
+# of the same round (same binary, same stream). The machine drifts — other tenants, clock
+# speed — over the seconds a run of one command lasts, and one command's runs all in a row (as
+# hyperfine times them) took that drift for a difference between commands: the TS check's CPU
+# time read 109 ms in one such run and 118 ms in the next. CPU time is the process's user +
+# system time (wait4's rusage, microseconds), wall time from its start to its end.
+python3 - "$commands" "${BENCH_RUNS:-7}" "$work/results.json" <<'PY'
+import json, os, shlex, statistics, subprocess, sys, time
+lines = [line.rstrip("\n").split("\t") for line in open(sys.argv[1]) if line.strip()]
+runs = int(sys.argv[2])
+times = {name: {"wall": [], "cpu": []} for name, _, _ in lines}
+
+def timed(command):
+    argv = shlex.split(command)
+    start = time.monotonic()
+    child = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(child.pid, 0)
+    wall = time.monotonic() - start
+    child.returncode = os.waitstatus_to_exitcode(status)
+    if child.returncode not in (0, 1):
+        sys.exit(f"bench: '{command}' exited with {child.returncode}")
+    return wall, usage.ru_utime + usage.ru_stime
+
+for index in range(runs + 1):  # round 0 warms up and is not counted
+    for name, prepare, command in lines:
+        subprocess.run(prepare, shell=True, check=True, stdout=subprocess.DEVNULL)
+        wall, cpu = timed(command)
+        if index > 0:
+            times[name]["wall"].append(wall)
+            times[name]["cpu"].append(cpu)
+json.dump(times, open(sys.argv[3], "w"), indent=1)
+
 # Each row against the check of the same stream by the same binary (the label in brackets).
-label = lambda r: r["command"][r["command"].index("(") + 1:-1]
-check = {label(r): r for r in results if r["command"].startswith("check (")}
-cpu = lambda r: r["user"] + r["system"]
-print("| command | median (wall) | min–max | ÷ check | CPU user+sys | ÷ check |")
+label = lambda name: name[name.index("(") + 1:-1]
+check = {label(name): times[name] for name in times if name.startswith("check (")}
+paired = lambda row, base: statistics.median(a / b for a, b in zip(row, base))
+print(f"{runs} interleaved rounds")
+print("| command | median (wall) | min–max | ÷ check | CPU user+sys (median) | ÷ check |")
 print("|---|---:|---:|---:|---:|---:|")
-for r in results:
-    base = check[label(r)]
-    print(f"| {r['command']} | {r['median'] * 1000:.0f} ms | {min(r['times']) * 1000:.0f}–{max(r['times']) * 1000:.0f} ms "
-          f"| {r['median'] / base['median']:.2f}× | {cpu(r) * 1000:.0f} ms | {cpu(r) / cpu(base):.2f}× |")
+for name, row in times.items():
+    base = check[label(name)]
+    print(f"| {name} | {statistics.median(row['wall']) * 1000:.0f} ms "
+          f"| {min(row['wall']) * 1000:.0f}–{max(row['wall']) * 1000:.0f} ms | {paired(row['wall'], base['wall']):.2f}× "
+          f"| {statistics.median(row['cpu']) * 1000:.0f} ms | {paired(row['cpu'], base['cpu']):.2f}× |")
 PY
