@@ -7,18 +7,32 @@ drifts (this project's CI machine is a VM; the same binary measured 331 ms and 4
 hyperfine runs ten minutes apart) the ratio between two commands drifts with it. Alternating
 them round by round and taking the ratio within each round cancels that drift.
 
-usage: paired.py ROUNDS 'LABEL=COMMAND' 'LABEL=COMMAND' ...   (the first is the reference)
+usage: paired.py ROUNDS ['--prepare=SHELL'] 'LABEL=COMMAND' ...   (the first is the reference)
 With PAIRED_GROUP=N in the environment, each command's reference is the first of its group of
 N (e.g. 2: each binary's loopback run against its own local run in the same round).
+A `--prepare=SHELL` before a command runs before each of its runs, untimed (a fresh file system
+for a command that writes, say).
 """
 import os, resource, shlex, statistics, subprocess, sys, time
 
 rounds = int(sys.argv[1])
-labels, commands = zip(*(argument.split("=", 1) for argument in sys.argv[2:]))
+labels, commands, prepares = [], [], []
+prepare = None
+for argument in sys.argv[2:]:
+    if argument.startswith("--prepare="):
+        prepare = argument[len("--prepare="):]
+        continue
+    label, command = argument.split("=", 1)
+    labels.append(label)
+    commands.append(command)
+    prepares.append(prepare)
+    prepare = None
 wall = [[] for _ in commands]
 cpu = [[] for _ in commands]
 for round_number in range(rounds + 1):
     for index, command in enumerate(commands):
+        if prepares[index]:
+            subprocess.run(prepares[index], shell=True, check=True, stdout=subprocess.DEVNULL)
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         start = time.perf_counter()
         subprocess.run(shlex.split(command), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

@@ -135,9 +135,12 @@ if [ "${BENCH_RT:-}" = 1 ]; then
 fi
 
 # HLSCHECK_BASELINE=path adds the rows of another binary (say main's) to the same run.
-# One line per command: name, prepare command, timed command (tab-separated).
-commands=$work/commands.tsv
-: > "$commands"
+# The commands alternate round by round (Tests/Benchmarks/paired.py), each after its prepare step,
+# and each ratio is the median over rounds of the pair from the same round: each embed row
+# against the check of the same stream by the same binary (PAIRED_GROUP=3). Timed one command's
+# runs in a row (hyperfine), the machine's drift over those seconds moved the TS check's CPU time
+# by 9 ms from one run of the part to the next.
+paired=()
 for kind in TS ADTS; do
     stream=$work/ts; [ "$kind" = ADTS ] && stream=$work/aac
     if [ "$mode" = fresh ]; then
@@ -150,56 +153,9 @@ for kind in TS ADTS; do
     for binary in "$bin" ${HLSCHECK_BASELINE:+"$(realpath "$HLSCHECK_BASELINE")"}; do
         label=$kind; [ "$binary" != "$bin" ] && label="$kind, baseline"
         prepare_out=$prepare; [ "$mode" = disk ] && prepare_out="$settle $out"
-        printf '%s\t%s\t%s\n' "check ($label)" "$prepare" "$rt$binary $input/master.m3u8" \
-            "embed --output ($label)" "$prepare_out" "$rt$binary embed --image $poster $input/master.m3u8 --output $out" \
-            "embed --in-place ($label)" "$prepare_inplace" "$rt$binary embed --image $poster $inplace/master.m3u8 --in-place" \
-            >> "$commands"
+        paired+=("--prepare=$prepare" "check ($label)=$rt$binary $input/master.m3u8"
+                 "--prepare=$prepare_out" "embed --output ($label)=$rt$binary embed --image $poster $input/master.m3u8 --output $out"
+                 "--prepare=$prepare_inplace" "embed --in-place ($label)=$rt$binary embed --image $poster $inplace/master.m3u8 --in-place")
     done
 done
-
-# Interleaved rounds: each round runs every command once, in order, each after its prepare step;
-# a command's ratio to the check is the median over rounds of its time divided by the check's
-# of the same round (same binary, same stream). The machine drifts — other tenants, clock
-# speed — over the seconds a run of one command lasts, and one command's runs all in a row (as
-# hyperfine times them) took that drift for a difference between commands: the TS check's CPU
-# time read 109 ms in one such run and 118 ms in the next. CPU time is the process's user +
-# system time (wait4's rusage, microseconds), wall time from its start to its end.
-python3 - "$commands" "${BENCH_RUNS:-7}" "$work/results.json" <<'PY'
-import json, os, shlex, statistics, subprocess, sys, time
-lines = [line.rstrip("\n").split("\t") for line in open(sys.argv[1]) if line.strip()]
-runs = int(sys.argv[2])
-times = {name: {"wall": [], "cpu": []} for name, _, _ in lines}
-
-def timed(command):
-    argv = shlex.split(command)
-    start = time.monotonic()
-    child = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    _, status, usage = os.wait4(child.pid, 0)
-    wall = time.monotonic() - start
-    child.returncode = os.waitstatus_to_exitcode(status)
-    if child.returncode not in (0, 1):
-        sys.exit(f"bench: '{command}' exited with {child.returncode}")
-    return wall, usage.ru_utime + usage.ru_stime
-
-for index in range(runs + 1):  # round 0 warms up and is not counted
-    for name, prepare, command in lines:
-        subprocess.run(prepare, shell=True, check=True, stdout=subprocess.DEVNULL)
-        wall, cpu = timed(command)
-        if index > 0:
-            times[name]["wall"].append(wall)
-            times[name]["cpu"].append(cpu)
-json.dump(times, open(sys.argv[3], "w"), indent=1)
-
-# Each row against the check of the same stream by the same binary (the label in brackets).
-label = lambda name: name[name.index("(") + 1:-1]
-check = {label(name): times[name] for name in times if name.startswith("check (")}
-paired = lambda row, base: statistics.median(a / b for a, b in zip(row, base))
-print(f"{runs} interleaved rounds")
-print("| command | median (wall) | min–max | ÷ check | CPU user+sys (median) | ÷ check |")
-print("|---|---:|---:|---:|---:|---:|")
-for name, row in times.items():
-    base = check[label(name)]
-    print(f"| {name} | {statistics.median(row['wall']) * 1000:.0f} ms "
-          f"| {min(row['wall']) * 1000:.0f}–{max(row['wall']) * 1000:.0f} ms | {paired(row['wall'], base['wall']):.2f}× "
-          f"| {statistics.median(row['cpu']) * 1000:.0f} ms | {paired(row['cpu'], base['cpu']):.2f}× |")
-PY
+PAIRED_GROUP=3 python3 Tests/Benchmarks/paired.py "${BENCH_RUNS:-7}" "${paired[@]}"
