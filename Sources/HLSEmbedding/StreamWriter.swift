@@ -674,7 +674,14 @@ final class Tree {
 
     func read(_ file: String, followLinks: Bool = false) throws(EmbedError) -> [UInt8]? {
         let (folder, name) = Self.split(file)
-        guard let parent = try? self.folder(folder, create: false) else { return nil }
+        let parent: Folder
+        do { parent = try self.folder(folder, create: false) } catch {
+            // A folder that is gone took the file with it; one that is there but cannot be
+            // opened (no read permission) is said as it is, not as a file that disappeared.
+            var info = stat()
+            if lstat(absolute(folder), &info) != 0, errno == ENOENT { return nil }
+            throw error
+        }
         return try parent.read(name, followLinks: followLinks)
     }
 
