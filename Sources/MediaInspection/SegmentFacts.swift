@@ -316,19 +316,30 @@ package struct ID3FrameFacts: Sendable, Hashable, Codable {
 
 /// An APIC picture, measured but not kept.
 ///
-/// Its fields sit behind one shared reference: the record of every segment that carries the
-/// poster holds these facts, and a record is copied for each rule that reads it — one retain
-/// then, not one per string. Encoded, compared and hashed by its fields, as a plain struct is.
+/// Its fields (`PictureFacts.Fields`, read and written as if they were its own properties) sit
+/// behind one shared reference: the record of every segment that carries the poster holds these
+/// facts, and a record is copied for each rule that reads it — one retain then, not one per
+/// string. Encoded, compared and hashed by its fields, as a plain struct is.
+@dynamicMemberLookup
 package struct PictureFacts: Sendable, Hashable, Codable {
-    private struct Fields: Sendable, Hashable, Codable {
-        var mimeType: String
-        var pictureType: Int
-        var byteCount: Int
-        var contentHash: String
-        var width: Int?
-        var height: Int?
-        var decodeProblem: String?
-        var contentType: String?
+    package struct Fields: Sendable, Hashable, Codable {
+        /// The APIC MIME type as written, e.g. "image/jpeg".
+        package var mimeType: String
+        /// ID3 picture type (3 = front cover).
+        package var pictureType: Int
+        /// Size of the image bytes.
+        package var byteCount: Int
+        /// SHA-256 of the image bytes, lowercase hex: the same poster in every segment has one hash.
+        package var contentHash: String
+        /// Width in pixels when the image decoded, else nil (see `decodeProblem`).
+        package var width: Int?
+        /// Height in pixels when the image decoded, else nil.
+        package var height: Int?
+        /// Why the image did not decode, nil when it did.
+        package var decodeProblem: String?
+        /// What the image bytes are by their signature ("image/jpeg", "image/png", "image/gif"),
+        /// whatever `mimeType` says; nil when they start like none of them.
+        package var contentType: String?
     }
 
     private final class Box: Sendable {
@@ -338,46 +349,13 @@ package struct PictureFacts: Sendable, Hashable, Codable {
 
     private var box: Box
 
-    /// The APIC MIME type as written, e.g. "image/jpeg".
-    package var mimeType: String {
-        get { box.fields.mimeType }
-        set { update { $0.mimeType = newValue } }
-    }
-    /// ID3 picture type (3 = front cover).
-    package var pictureType: Int {
-        get { box.fields.pictureType }
-        set { update { $0.pictureType = newValue } }
-    }
-    /// Size of the image bytes.
-    package var byteCount: Int {
-        get { box.fields.byteCount }
-        set { update { $0.byteCount = newValue } }
-    }
-    /// SHA-256 of the image bytes, lowercase hex: the same poster in every segment has one hash.
-    package var contentHash: String {
-        get { box.fields.contentHash }
-        set { update { $0.contentHash = newValue } }
-    }
-    /// Width in pixels when the image decoded, else nil (see `decodeProblem`).
-    package var width: Int? {
-        get { box.fields.width }
-        set { update { $0.width = newValue } }
-    }
-    /// Height in pixels when the image decoded, else nil.
-    package var height: Int? {
-        get { box.fields.height }
-        set { update { $0.height = newValue } }
-    }
-    /// Why the image did not decode, nil when it did.
-    package var decodeProblem: String? {
-        get { box.fields.decodeProblem }
-        set { update { $0.decodeProblem = newValue } }
-    }
-    /// What the image bytes are by their signature ("image/jpeg", "image/png", "image/gif"),
-    /// whatever `mimeType` says; nil when they start like none of them.
-    package var contentType: String? {
-        get { box.fields.contentType }
-        set { update { $0.contentType = newValue } }
+    package subscript<Value>(dynamicMember field: WritableKeyPath<Fields, Value>) -> Value {
+        get { box.fields[keyPath: field] }
+        set {
+            var fields = box.fields
+            fields[keyPath: field] = newValue
+            box = Box(fields)
+        }
     }
 
     /// Makes the facts of one picture.
@@ -389,12 +367,6 @@ package struct PictureFacts: Sendable, Hashable, Codable {
             Fields(
                 mimeType: mimeType, pictureType: pictureType, byteCount: byteCount, contentHash: contentHash,
                 width: width, height: height, decodeProblem: decodeProblem, contentType: contentType))
-    }
-
-    private mutating func update(_ change: (inout Fields) -> Void) {
-        var fields = box.fields
-        change(&fields)
-        box = Box(fields)
     }
 
     package static func == (lhs: PictureFacts, rhs: PictureFacts) -> Bool {

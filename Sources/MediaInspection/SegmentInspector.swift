@@ -586,21 +586,21 @@ extension PictureFacts {
     /// The facts of `picture`; its decoding is looked up in `images` first (the same poster in
     /// every segment is decoded once).
     init(_ picture: AttachedPicture, maximumPixels: Int, images: DecodedImages? = nil) {
-        self.init(
-            mimeType: picture.mimeType, pictureType: Int(picture.pictureType),
-            byteCount: picture.data.count,
-            contentHash: images?.contentHash(picture.data) ?? SHA256.hexDigest(picture.data),
-            contentType: Self.contentType(of: picture.data)
-        )
+        let contentHash = images?.contentHash(picture.data) ?? SHA256.hexDigest(picture.data)
         let decode = { PosterDecoder.decode(picture.data, mimeType: picture.mimeType, maximumPixels: maximumPixels) }
         let key = DecodedImages.Key(
-            contentHash: contentHash, byteCount: byteCount, mimeType: mimeType, maximumPixels: maximumPixels)
-        switch images?.result(key, decode: decode) ?? decode() {
-        case .success(let size):
-            width = size.width
-            height = size.height
-        case .failure(let failure):
-            decodeProblem = failure.description
+            contentHash: contentHash, byteCount: picture.data.count, mimeType: picture.mimeType,
+            maximumPixels: maximumPixels)
+        let decoded = images?.result(key, decode: decode) ?? decode()
+        var size: (width: Int, height: Int)?
+        var problem: String?
+        switch decoded {
+        case .success(let decodedSize): size = (decodedSize.width, decodedSize.height)
+        case .failure(let failure): problem = failure.description
         }
+        self.init(
+            mimeType: picture.mimeType, pictureType: Int(picture.pictureType), byteCount: picture.data.count,
+            contentHash: contentHash, width: size?.width, height: size?.height, decodeProblem: problem,
+            contentType: Self.contentType(of: picture.data))
     }
 }
