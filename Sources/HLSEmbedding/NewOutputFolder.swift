@@ -167,9 +167,12 @@ extension StreamWriter {
             // other folder (ByteRangedFile): one rule, whoever may see the folder.
             if rewritten.rangesMove { movedFiles.insert(file) }
             let fingerprint = rewritten.fingerprint ?? SegmentName.fingerprint(bytes)
-            try create(Tree.join(folder, SegmentName.renamed(name, fingerprint: fingerprint)), bytes, like: original)
-            newURIs[playlist, default: [:]].merge(rewritten.lines { SegmentName.renamed($0, fingerprint: fingerprint) })
-            { $1 }
+            let newName = SegmentName.renamed(name, fingerprint: fingerprint)
+            try create(Tree.join(folder, newName), bytes, like: original)
+            // A URI that is the file's bare name (the playlist beside its segments) is renamed once.
+            newURIs[playlist, default: [:]].merge(
+                rewritten.lines { $0 == name ? newName : SegmentName.renamed($0, fingerprint: fingerprint) }
+            ) { $1 }
         }
         // New files (`--add-audio-only`): segments, then their playlists.
         for addition in additions.filter({ !$0.isPlaylist }) + additions.filter(\.isPlaylist) {

@@ -405,7 +405,9 @@ struct StreamWriter {
                 let target = try tree.folder(folder)
                 let use = PendingSegment(
                     folder: folder, temporary: "", newName: newName, overOwnName: overOwnName, playlist: playlist,
-                    edits: rewritten.lines { overOwnName ? $0 : SegmentName.renamed($0, fingerprint: fingerprint) })
+                    edits: rewritten.lines {
+                        overOwnName ? $0 : $0 == name ? newName : SegmentName.renamed($0, fingerprint: fingerprint)
+                    })
                 if let earlier = pendingFiles[Tree.join(folder, newName)] {
                     guard try target.read(earlier) == bytes else {
                         throw EmbedError(
