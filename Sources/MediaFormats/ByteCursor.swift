@@ -7,6 +7,8 @@
 /// A read failure ends the bytes early; `failure` keeps it for the caller to report.
 package final class ByteCursor {
     package static let defaultWindowSize = 256 << 10
+    /// The smallest window a cursor keeps, whatever it is given.
+    package static let minimumWindowSize = 1024
 
     private let source: any RandomAccessBytes
     private let windowSize: Int
@@ -26,7 +28,7 @@ package final class ByteCursor {
         _ source: any RandomAccessBytes, windowSize: Int = ByteCursor.defaultWindowSize, gauge: BufferGauge? = nil
     ) {
         self.source = source
-        self.windowSize = max(windowSize, 1024)
+        self.windowSize = max(windowSize, Self.minimumWindowSize)
         self.gauge = gauge
         if let memory = source as? InMemoryBytes {
             window = memory.storage

@@ -92,8 +92,9 @@ package enum EmbeddedID3 {
     }
 
     /// The bytes `packedAudioTags(_:maximumTagBytes:)` takes from its cursor at once to read
-    /// frame headers in.
-    static let headerBlockBytes = 64 << 10
+    /// frame headers in: a handful of frames, and never more than any cursor's window holds, so
+    /// the walk does not make a window grow.
+    static let headerBlockBytes = ByteCursor.minimumWindowSize
 
     /// Walks ADTS, AC-3/E-AC-3 and MPEG audio frames, reading every ID3 tag between them. Where no
     /// frame can be recognised (free-format MP3, damage) it scans byte by byte, then accepting only
@@ -113,6 +114,9 @@ package enum EmbeddedID3 {
             if inBlock >= 0, inBlock + 16 <= block.count {
                 head = block[(block.startIndex + inBlock)..<(block.startIndex + inBlock + 16)]
             } else {
+                // Let go of the old block first: held, it would make the cursor copy its window
+                // before reading the next bytes into it.
+                block = []
                 block = cursor.peek(Self.headerBlockBytes)
                 blockStart = cursor.offset
                 head = block.prefix(16)
