@@ -488,8 +488,7 @@ package struct PosterEmbedder: Sendable {
     }
 
     /// Segments handed to the other core together: one hand-over (a task, a wake-up) per batch
-    /// rather than per segment, and their fingerprints computed side by side
-    /// (`SegmentName.fingerprints`).
+    /// rather than per segment.
     static let scanBatch = 16
     /// Batches whose scan may wait at once (each holds its bytes until scanned): enough to keep
     /// the other core busy while this one rewrites.
@@ -497,12 +496,11 @@ package struct PosterEmbedder: Sendable {
 
     /// Our readers' facts and the fingerprint of each rewritten segment of `items`.
     static func scan(_ items: [ScanItem], with scanner: SegmentInspector) -> [(Int, SegmentFacts, String)] {
-        let fingerprints = SegmentName.fingerprints(items.map(\.bytes))
-        return zip(items, fingerprints).map { item, fingerprint in
+        items.map { item in
             (
                 item.index,
                 scanner.scannedFacts(uri: item.path, bytes: item.bytes, hasInitSection: item.hasInitSection),
-                fingerprint
+                SegmentName.fingerprint(item.bytes)
             )
         }
     }

@@ -61,7 +61,7 @@ enum SegmentName {
         return isFingerprint(bytes.dropFirst(prefix.utf8.count).dropLast(ext.utf8.count))
     }
 
-    /// Eight lowercase hex digits, as `fingerprints(_:)` writes them.
+    /// Eight lowercase hex digits, as `fingerprint(_:)` writes them.
     private static func isFingerprint(_ text: Substring.UTF8View.SubSequence) -> Bool {
         text.count == 8
             && text.allSatisfy {
@@ -79,11 +79,6 @@ enum SegmentName {
         let folded = UInt32(truncatingIfNeeded: hash ^ (hash >> 32))
         let digits = String(folded, radix: 16)
         return String(repeating: "0", count: 8 - digits.count) + digits
-    }
-
-    /// `fingerprint(_:)` of each of `arrays`.
-    static func fingerprints(_ arrays: [[UInt8]]) -> [String] {
-        arrays.map(fingerprint)
     }
 }
 

@@ -61,7 +61,5 @@ struct SegmentNameTests {
         let bytes = Self.allBytesThriceAndXYZ
         #expect(SegmentName.fingerprint(bytes) == "b2f6d84c")  // 0xE921A1B4 ^ 0x5BD779F8
         #expect(SegmentName.fingerprint([]) == "be9e32ae")  // 0xEF46DB37 ^ 0x51D8E999
-        #expect(
-            SegmentName.fingerprints([bytes, []]) == [SegmentName.fingerprint(bytes), SegmentName.fingerprint([])])
     }
 }
