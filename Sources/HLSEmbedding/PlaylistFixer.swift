@@ -95,6 +95,7 @@ package struct PlaylistFixer: Sendable {
             )
         }
         let layout = try StreamLayout(analysis)
+        if let lock { try StreamWriter.removeInterruptedLocks(layout, held: lock, report: request.report) }
         // In place with nothing to change: nothing is written (no journal, no rename).
         let output =
             destination == .inPlace && changed.isEmpty
@@ -183,34 +184,42 @@ package struct PlaylistFixer: Sendable {
 }
 
 extension FixOutcome.ChangedPlaylist {
+    /// The edits as a unified diff, as text (see ``unifiedDiff(forTerminal:)``).
+    package var unifiedDiff: String { String(decoding: unifiedDiff(forTerminal: false), as: UTF8.self) }
+
     /// The edits as a unified diff (`--- a/FILE`, `+++ b/FILE`, hunks with three lines of
-    /// context), built from the edits themselves: each is confined to its line (or inserts one),
-    /// so the alignment is known and the cost is linear in the playlist's lines.
-    package var unifiedDiff: String {
-        var old = String(decoding: before, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map {
-            $0.hasSuffix("\r") ? String($0.dropLast()) : String($0)
-        }
-        if old.last == "" { old.removeLast() }
-        var replaced: [Int: String] = [:]
-        var inserted: [Int: [String]] = [:]
+    /// context), aligned by the edits themselves: each is confined to its line or inserts lines
+    /// after it, so line `i` of the old bytes is followed in the new bytes by its own line and
+    /// the lines inserted after it — linear in the playlist's lines.
+    ///
+    /// For `patch` (`forTerminal` false) every line carries the playlist's bytes as they are,
+    /// line ending (CR LF) included, so the diff applies to the very bytes it was made from; a
+    /// last line without a line feed gets diff's `\ No newline at end of file`. For a terminal
+    /// the lines are for reading: control characters are shown escaped (TerminalText), as `check`
+    /// shows a playlist's text. The file names are quoted as git quotes them whenever they hold
+    /// a control character, a quote, a backslash or a byte beyond ASCII, so that a name holding a
+    /// line break cannot add header or hunk lines (GNU patch reads the quoted form).
+    package func unifiedDiff(forTerminal: Bool) -> [UInt8] {
+        let old = Self.lines(before), new = Self.lines(after)
+        var insertedAfter: [Int: Int] = [:]
         for fix in fixes {
-            guard fix.line >= 1, fix.line <= old.count else { continue }
-            if case .insertLine(let text) = fix.change {
-                // Each insertion goes right below its line, above those made before it.
-                inserted[fix.line, default: []].insert(text, at: 0)
-            } else {
-                replaced[fix.line] = fix.proposedLine(from: replaced[fix.line] ?? old[fix.line - 1])
-            }
+            if case .insertLine = fix.change { insertedAfter[fix.line, default: 0] += 1 }
         }
-        enum Operation { case same(Int), removed(Int), added(String) }
+        enum Operation { case same(Int), removed(Int), added(Int) }
         var operations: [Operation] = []
+        var next = 0
         for index in old.indices {
-            if let line = replaced[index + 1], line != old[index] {
-                operations += [.removed(index), .added(line)]
-            } else {
+            guard next < new.count else { break }
+            if old[index] == new[next] {
                 operations.append(.same(index))
+            } else {
+                operations += [.removed(index), .added(next)]
             }
-            operations += (inserted[index + 1] ?? []).map(Operation.added)
+            next += 1
+            for _ in 0..<(insertedAfter[index + 1] ?? 0) where next < new.count {
+                operations.append(.added(next))
+                next += 1
+            }
         }
         // Each operation's line numbers before and after (1-based, of the next line to come).
         var oldNumber = [Int](), newNumber = [Int]()
@@ -225,11 +234,25 @@ extension FixOutcome.ChangedPlaylist {
             }
         }
         let changes = operations.indices.filter { if case .same = operations[$0] { return false } else { return true } }
-        guard !changes.isEmpty else { return "" }
+        guard !changes.isEmpty else { return [] }
         // As git and diff -u name files: a/ and b/ before a relative path (patch -p1 from the
         // folder the command ran in), an absolute path as it is (patch -p0).
         let (oldName, newName) = file.hasPrefix("/") ? (file, file) : ("a/" + file, "b/" + file)
-        var text = "--- \(oldName)\n+++ \(newName)\n"
+        var text = Array("--- \(Self.quotedName(oldName))\n+++ \(Self.quotedName(newName))\n".utf8)
+        func append(_ marker: UInt8, _ line: ArraySlice<UInt8>) {
+            text.append(marker)
+            if forTerminal {
+                let content = line.last == UInt8(ascii: "\n") ? line.dropLast() : line
+                let shown = content.last == UInt8(ascii: "\r") ? content.dropLast() : content
+                text += Array(TerminalText.escaped(String(decoding: shown, as: UTF8.self)).utf8)
+                text.append(UInt8(ascii: "\n"))
+            } else if line.last == UInt8(ascii: "\n") {
+                text += line
+            } else {
+                text += line
+                text += Array("\n\\ No newline at end of file\n".utf8)
+            }
+        }
         let context = 3
         var start = 0
         while start < changes.count {
@@ -237,20 +260,67 @@ extension FixOutcome.ChangedPlaylist {
             while end + 1 < changes.count, changes[end + 1] - changes[end] <= 2 * context + 1 { end += 1 }
             let first = max(0, changes[start] - context), last = min(operations.count - 1, changes[end] + context)
             var oldCount = 0, newCount = 0
-            var body = ""
             for operation in operations[first...last] {
                 switch operation {
-                case .same(let index): body += " \(old[index])\n"; oldCount += 1; newCount += 1
-                case .removed(let index): body += "-\(old[index])\n"; oldCount += 1
-                case .added(let line): body += "+\(line)\n"; newCount += 1
+                case .same: oldCount += 1; newCount += 1
+                case .removed: oldCount += 1
+                case .added: newCount += 1
                 }
             }
             // An empty range is numbered by the line before it (diff(1)'s convention).
             let oldStart = oldCount == 0 ? oldNumber[first] - 1 : oldNumber[first]
             let newStart = newCount == 0 ? newNumber[first] - 1 : newNumber[first]
-            text += "@@ -\(oldStart),\(oldCount) +\(newStart),\(newCount) @@\n" + body
+            text += Array("@@ -\(oldStart),\(oldCount) +\(newStart),\(newCount) @@\n".utf8)
+            for operation in operations[first...last] {
+                switch operation {
+                case .same(let index): append(UInt8(ascii: " "), old[index])
+                case .removed(let index): append(UInt8(ascii: "-"), old[index])
+                case .added(let index): append(UInt8(ascii: "+"), new[index])
+                }
+            }
             start = end + 1
         }
         return text
+    }
+
+    /// The lines of `bytes`, each with its line feed (the last may have none).
+    static func lines(_ bytes: [UInt8]) -> [ArraySlice<UInt8>] {
+        var result: [ArraySlice<UInt8>] = []
+        var start = bytes.startIndex
+        for index in bytes.indices where bytes[index] == UInt8(ascii: "\n") {
+            result.append(bytes[start...index])
+            start = index + 1
+        }
+        if start < bytes.endIndex { result.append(bytes[start...]) }
+        return result
+    }
+
+    /// `name` as git writes a path in a diff header: as it is when it holds only printable ASCII
+    /// other than `"` and `\`; else in double quotes with C escapes (`\n`, `\t`, `\"`, `\\`) and
+    /// every other control or non-ASCII byte as three octal digits (`\303\251`), which GNU
+    /// patch and git apply read back.
+    package static func quotedName(_ name: String) -> String {
+        let bytes = Array(name.utf8)
+        let plain = { (byte: UInt8) in byte >= 0x20 && byte < 0x7F && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") }
+        guard !bytes.allSatisfy(plain) else { return name }
+        var quoted = "\""
+        for byte in bytes {
+            switch byte {
+            case UInt8(ascii: "\""): quoted += "\\\""
+            case UInt8(ascii: "\\"): quoted += "\\\\"
+            case 0x07: quoted += "\\a"
+            case 0x08: quoted += "\\b"
+            case 0x09: quoted += "\\t"
+            case 0x0A: quoted += "\\n"
+            case 0x0B: quoted += "\\v"
+            case 0x0C: quoted += "\\f"
+            case 0x0D: quoted += "\\r"
+            case let byte where plain(byte): quoted.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                let octal = String(byte, radix: 8)
+                quoted += "\\" + String(repeating: "0", count: 3 - octal.count) + octal
+            }
+        }
+        return quoted + "\""
     }
 }

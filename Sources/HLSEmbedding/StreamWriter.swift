@@ -85,6 +85,30 @@ struct StreamWriter {
         }
     }
 
+    /// In place: the lock files an interrupted run left beside the stream's other playlists
+    /// (`b/.hlscheck-embed.lock`, taken for a media playlist in its own folder) are removed.
+    /// A run killed after its last rename leaves them, and the next run may have nothing to write
+    /// there, so it would never take (and so never remove) them. A lock file is removed only when
+    /// this run can take its lock — its holder is dead, since the kernel lets go of a dead
+    /// process's flock — by taking and releasing it, so that a live run's lock stays, and a folder
+    /// without a lock file gets none.
+    static func removeInterruptedLocks(
+        _ layout: StreamLayout, held: StreamLock, report: @Sendable (String) -> Void
+    ) throws(EmbedError) {
+        let tree = Tree(root: layout.root, followLinks: true, create: false)
+        var seen: Set<[UInt64]> = [identity(held.folder)]
+        for playlist in layout.playlists.sorted() {
+            let folder = try tree.folder(PathString.parent(playlist))
+            guard seen.insert(identity(folder)).inserted else { continue }
+            var status = stat()
+            guard fstatat(folder.descriptor, StreamLock.name, &status, AT_SYMLINK_NOFOLLOW) == 0 else { continue }
+            // Held by a live run: its lock, not a leftover.
+            guard let lock = try? StreamLock.acquire(in: folder, wait: false, report: report) else { continue }
+            lock.release()
+            report("removed the lock file an interrupted run left in \(folder.path)")
+        }
+    }
+
     /// Writes the stream: `multivariant` (nil: unchanged) and the segments `produce` puts, in the
     /// order the targets list them. Returns the written input playlist.
     ///

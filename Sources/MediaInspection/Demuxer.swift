@@ -174,6 +174,7 @@ package final class Demuxer {
         }
         track.duration = stats.duration(
             timeBase: stream.pointee.time_base, frameDuration: frameDuration(of: track, codec: parameters.codec_id))
+        if track.kind == .video { track.frameRate = stats.frameRate(timeBase: stream.pointee.time_base) }
         track.id = Int(stream.pointee.id)
         track.startTime = stats.firstPTS(timeBase: stream.pointee.time_base)
         // An ISO BMFF track's time base is 1/timescale (the decode times come from the boxes).
@@ -410,6 +411,8 @@ private struct PacketStats {
     var lastStampedIndex: Int?
     var firstStamp: Int64?
     var lastStamp: Int64?
+    /// Packets that carried a timestamp.
+    var stampedCount = 0
     /// First bytes of the first packet (an ADTS header for AAC in TS / packed audio).
     var firstPacketPrefix: [UInt8] = []
     /// Start of the first keyframe (SPS/PPS for H.264/HEVC in TS when extradata is empty).
@@ -438,6 +441,19 @@ private struct PacketStats {
         }
         lastStampedIndex = count
         lastStamp = timestamp
+        stampedCount += 1
+    }
+
+    /// Frames per second from the presentation timestamps, as a ratio in the time base (as
+    /// ffprobe's `avg_frame_rate`): n stamped frames span n − 1 frame intervals from the
+    /// earliest timestamp to the latest, in whatever order they are decoded (B-frames), so a
+    /// constant rate comes out exact — 25/1, 30000/1001 — without packet durations, which
+    /// muxers round or leave out. Nil under two stamped frames or for a span of 0.
+    func frameRate(timeBase: AVRational) -> Double? {
+        guard let minPTS, let maxPTS, stampedCount > 1, maxPTS > minPTS, timeBase.num > 0, timeBase.den > 0 else {
+            return nil
+        }
+        return Double(stampedCount - 1) * Double(timeBase.den) / (Double(maxPTS - minPTS) * Double(timeBase.num))
     }
 
     func firstPTS(timeBase: AVRational) -> Double? {

@@ -130,6 +130,9 @@ package struct TrackFacts: Sendable, Hashable, Codable {
     package var packetCount: Int
     /// Seconds from this track's packet timestamps, nil without timestamps.
     package var duration: Double?
+    /// Video: frames per second from the packets' presentation timestamps (frame intervals over
+    /// their span, exact for a constant rate); nil for other tracks or without two timestamps.
+    package var frameRate: Double?
     /// Video: the transfer characteristics the bitstream declares, as an ITU-T H.273 code point
     /// (1 BT.709, 16 PQ, 18 HLG, …); nil when it declares none or "unspecified" (2).
     package var transferCharacteristics: Int?

@@ -134,17 +134,22 @@ actor Console {
 /// Unbuffered writes (write(2)), so text streamed during the run and the final report leave in
 /// the order they were written.
 func writeStandardOutput(_ text: String) {
-    writeAll(STDOUT_FILENO, text)
+    writeAll(STDOUT_FILENO, Array(text.utf8))
+}
+
+/// Bytes as they are: a diff for patch(1) carries a playlist's bytes, valid UTF-8 or not.
+func writeStandardOutput(bytes: [UInt8]) {
+    writeAll(STDOUT_FILENO, bytes)
 }
 
 func writeStandardError(_ text: String) {
-    writeAll(STDERR_FILENO, text)
+    writeAll(STDERR_FILENO, Array(text.utf8))
 }
 
 /// All of `text`, in as many write(2) calls as it takes; a closed pipe or a full disk ends it
 /// quietly (the exit code still says how the run went).
-private func writeAll(_ descriptor: Int32, _ text: String) {
-    var bytes = Array(text.utf8)[...]
+private func writeAll(_ descriptor: Int32, _ text: [UInt8]) {
+    var bytes = text[...]
     while !bytes.isEmpty {
         let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
         if written < 0 && errno == EINTR { continue }

@@ -298,7 +298,7 @@ struct EmbedCommand: AsyncParsableCommand {
             print("\(TerminalText.escaped(playlist)) has no audio-only variant that hlscheck added: nothing to remove")
             return
         case .removed:
-            print("removed the audio-only variant \(outcome.variantURI ?? "") and its files")
+            print("removed the audio-only variant \(TerminalText.escaped(outcome.variantURI ?? "")) and its files")
         case .added, .rebuilt, .replaced:
             if let fitted = outcome.fittedImage { print("re-encoded \(posterSourceName): \(fitted)") }
             if !outcome.replaced.isEmpty {
@@ -307,7 +307,7 @@ struct EmbedCommand: AsyncParsableCommand {
                 )
             }
             print(
-                "\(outcome.action == .rebuilt ? "rebuilt" : "added") the audio-only variant \(outcome.variantURI ?? "") from \(outcome.source ?? "?"): \(outcome.segments) segments, CODECS=\"\(outcome.codecs ?? "")\", BANDWIDTH=\(outcome.peak ?? 0), AVERAGE-BANDWIDTH=\(outcome.average ?? 0)"
+                "\(outcome.action == .rebuilt ? "rebuilt" : "added") the audio-only variant \(TerminalText.escaped(outcome.variantURI ?? "")) from \(TerminalText.escaped(outcome.source ?? "?")): \(outcome.segments) segments, CODECS=\"\(outcome.codecs ?? "")\", BANDWIDTH=\(outcome.peak ?? 0), AVERAGE-BANDWIDTH=\(outcome.average ?? 0)"
             )
             for line in outcome.arithmetic { print("  \(line)") }
             if let offset = outcome.largestStartOffset {

@@ -29,7 +29,8 @@ struct FixCommand: AsyncParsableCommand {
             EXT-X-INDEPENDENT-SEGMENTS when every segment starts with a keyframe. Each edit names the \
             rule it settles; every other byte stays. What no measurement settles is listed for a \
             person. --diff prints a unified diff, writes nothing and exits 1 when something would \
-            change; --output and --in-place write as embed does (lock, digest check, atomic renames) \
+            change (file names quoted as git quotes them; the playlists' bytes as they are, for \
+            patch, or escaped on a terminal); --output and --in-place write as embed does (lock, digest check, atomic renames) \
             and check the result: the exit code is check's (docs/fix.md).
             """
     )
@@ -104,7 +105,10 @@ struct FixCommand: AsyncParsableCommand {
             throw ExitCode(2)
         }
         if diff {
-            writeStandardOutput(outcome.changed.map(\.unifiedDiff).joined())
+            // On a terminal the diff is for reading, escaped as check escapes a playlist's text;
+            // into a pipe or a file it carries the playlists' bytes, so that patch(1) applies it.
+            let forTerminal = isatty(STDOUT_FILENO) == 1
+            writeStandardOutput(bytes: outcome.changed.flatMap { $0.unifiedDiff(forTerminal: forTerminal) })
             for changed in outcome.changed {
                 for fix in changed.fixes { printError("hlscheck: \(Self.describe(fix, in: changed.file))") }
             }

@@ -106,9 +106,31 @@ package struct FixPlan: Sendable {
     }
 
     /// The plan for `analysis`, with the check's tolerances.
+    ///
+    /// The plan is a fixed point — run on what it writes, it has nothing to do (docs/fix.md): the
+    /// durations come first, and every value derived from them is derived from the corrected
+    /// ones. A bit rate is bytes over EXTINF seconds (RFC 8216 §4.3.4.2), so BANDWIDTH and
+    /// AVERAGE-BANDWIDTH are measured again over the EXTINF values and EXT-X-TARGETDURATION
+    /// this plan writes, as the check of the written stream measures them.
     package init(_ analysis: StreamAnalysis, configuration: CheckConfiguration) {
+        var corrected = analysis.measurements
+        var durationsChange = false
+        for (uri, playlist, media) in Self.mediaPlaylists(analysis) {
+            let measurement = analysis.measurements[uri]
+            if let fixed = mediaFixes(uri, playlist, media, measurement: measurement, configuration),
+                let measurement
+            {
+                corrected[uri] = PlaylistMeasurement(
+                    playlistURI: uri, playlist: fixed, records: measurement.records.over(fixed.segments))
+                durationsChange = true
+            }
+        }
         if let multivariant = analysis.multivariant {
-            for variant in analysis.variants {
+            // The same variants, over the corrected measurements (linear in variants and renditions).
+            let variants =
+                !durationsChange
+                ? analysis.variants : StreamAnalysis(loaded: analysis.loaded, measurements: corrected).variants
+            for variant in variants {
                 if let stream = variant.stream {
                     variantFixes(variant, stream, rootURI: analysis.loaded.rootURI, configuration)
                 }
@@ -120,9 +142,6 @@ package struct FixPlan: Sendable {
                 required: analysis.root.requiredVersion)
         } else if let media = analysis.root.media {
             independentSegments(analysis, header: media.versionLine ?? 1, present: media.independentSegments)
-        }
-        for (uri, playlist, media) in Self.mediaPlaylists(analysis) {
-            mediaFixes(uri, playlist, media, measurement: analysis.measurements[uri], configuration)
         }
         // Root first, then by playlist and line; for one line in the order planned (a tag gains
         // its attributes in that order).
@@ -226,30 +245,41 @@ package struct FixPlan: Sendable {
                 ? (String(measured), "")
                 : (String(Self.declaredBitrate(measured: measured)), ", rounded up to the next 1 000 bit/s")
         }
+        // Each value as the line will declare it, written once.
+        var bandwidth: (value: String, rule: String, reason: String)?
         if let peak = variant.measuredPeakBitrate, peak > 0, let declared = stream.bandwidth {
             let (value, how) = written(peak)
             if declared < peak {
-                set("BANDWIDTH", value, "bandwidth-below-peak", "measured peak \(peak) bit/s\(combination)\(how)")
+                bandwidth = (value, "bandwidth-below-peak", "measured peak \(peak) bit/s\(combination)\(how)")
             } else if Double(declared) > Double(peak) * (1 + configuration.bandwidthTolerance) {
-                set("BANDWIDTH", value, "bandwidth-above-peak", "measured peak \(peak) bit/s\(combination)\(how)")
+                bandwidth = (value, "bandwidth-above-peak", "measured peak \(peak) bit/s\(combination)\(how)")
             }
         }
-        if let average = variant.measuredAverageBitrate, average > 0 {
-            let (value, how) = written(average)
+        var average: (value: String, rule: String, reason: String)?
+        if let measured = variant.measuredAverageBitrate, measured > 0 {
+            let (value, how) = written(measured)
             if let declared = stream.averageBandwidth {
                 if declared > 0,
-                    abs(Double(average) - Double(declared)) > Double(declared) * configuration.bandwidthTolerance
+                    abs(Double(measured) - Double(declared)) > Double(declared) * configuration.bandwidthTolerance
                 {
-                    set(
-                        "AVERAGE-BANDWIDTH", value, "average-bandwidth-mismatch",
-                        "measured average \(average) bit/s\(how)")
+                    average = (value, "average-bandwidth-mismatch", "measured average \(measured) bit/s\(how)")
                 }
             } else {
-                set(
-                    "AVERAGE-BANDWIDTH", value, "average-bandwidth-missing",
-                    "measured average \(average) bit/s\(how); AS 9.14")
+                average = (value, "average-bandwidth-missing", "measured average \(measured) bit/s\(how); AS 9.14")
             }
         }
+        // BANDWIDTH is the peak, AVERAGE-BANDWIDTH the average (bis-22 §4.4.6.2): a line never
+        // declares an average above its peak. Where the average this plan writes is above the
+        // BANDWIDTH the line keeps, BANDWIDTH is raised to it.
+        if let written = average, let declaredAverage = Int(written.value),
+            let declaredPeak = bandwidth.flatMap({ Int($0.value) }) ?? stream.bandwidth, declaredAverage > declaredPeak
+        {
+            bandwidth = (
+                written.value, bandwidth?.rule ?? "bandwidth-below-peak",
+                "AVERAGE-BANDWIDTH is \(written.value) bit/s and the peak is never below the average")
+        }
+        if let bandwidth { set("BANDWIDTH", bandwidth.value, bandwidth.rule, bandwidth.reason) }
+        if let average { set("AVERAGE-BANDWIDTH", average.value, average.rule, average.reason) }
 
         // CODECS: every format in the segments, nothing else (bis-22 §4.4.6.2, RFC 6381).
         let measurements = variant.combinationMeasurements
@@ -355,10 +385,14 @@ package struct FixPlan: Sendable {
 
     // MARK: - Media playlists
 
+    /// The edits of one media playlist; returns the playlist as they leave its EXTINF values and
+    /// EXT-X-TARGETDURATION (each as written, three decimals), nil when they leave them as they are.
     private mutating func mediaFixes(
         _ uri: String, _ playlist: Playlist, _ media: MediaPlaylist, measurement: PlaylistMeasurement?,
         _ configuration: CheckConfiguration
-    ) {
+    ) -> MediaPlaylist? {
+        var fixed = media
+        var changed = false
         // EXTINF from the measured duration, beyond the check's tolerance (bis-22 §4.4.4.1).
         // How long each segment lasts for EXT-X-TARGETDURATION: its EXTINF (as fixed), or its
         // measured duration where that is longer (bis-22 §6.2.1, AS 7.7; target-duration-exceeded).
@@ -378,6 +412,9 @@ package struct FixPlan: Sendable {
                 let text = seconds(measured)
                 lasting[index] = measured
                 decimals = true
+                // What the check of the written playlist reads back.
+                fixed.segments[index].duration = Double(text) ?? measured
+                changed = true
                 fixes.append(
                     PlaylistFix(
                         playlist: uri, line: line, change: .tagValue(tag: "#EXTINF", value: text),
@@ -395,6 +432,8 @@ package struct FixPlan: Sendable {
                         change: .tagValue(tag: "#EXT-X-TARGETDURATION", value: String(Int(longest))),
                         rule: "target-duration-exceeded", reason: "the longest segment lasts \(Int(longest)) s rounded")
                 )
+                fixed.targetDuration = Int(longest)
+                changed = true
             }
         }
         // EXT-X-PLAYLIST-TYPE:VOD on a playlist that has ended (AS 8.6): EXT-X-ENDLIST says no
@@ -410,6 +449,7 @@ package struct FixPlan: Sendable {
         // EXT-X-VERSION: the lowest the features need (RFC 8216 §7), decimal EXTINF among them.
         let required = max(playlist.requiredVersion, decimals ? 3 : 1)
         versionFix(uri, declared: media.version, line: media.versionLine, required: required)
+        return changed ? fixed : nil
     }
 
     private mutating func versionFix(_ uri: String, declared: Int?, line: Int?, required: Int) {

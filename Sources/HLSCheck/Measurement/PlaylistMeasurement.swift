@@ -26,7 +26,8 @@ package struct SegmentRecord: Sendable, Hashable {
     package var hasVideo: Bool
     /// The video track's size in pixels, nil without video or when unknown.
     package var videoResolution: Resolution?
-    /// The video track's frames per second (its packets over its timestamp span, to 0.01), nil
+    /// The video track's frames per second, as exact as its timestamps say (TrackFacts.frameRate:
+    /// 25, 29.97002997…; rounded to three decimals only where FRAME-RATE is written), nil
     /// without video or without timestamps.
     package var videoFrameRate: Double?
     /// The first APIC picture of the segment, nil when it carries none.
@@ -547,9 +548,7 @@ struct MediaMeasurer: Sendable {
             if let width = video?.width, let height = video?.height, width > 0, height > 0 {
                 record.videoResolution = Resolution(width: width, height: height)
             }
-            if let video, video.packetCount > 1, let seconds = video.duration, seconds > 0 {
-                record.videoFrameRate = (Double(video.packetCount) / seconds * 100).rounded() / 100
-            }
+            record.videoFrameRate = video?.frameRate
             record.artwork = facts.artwork.first
             (record.posterOverhead, record.posterLayout) = Self.posterCost(facts)
             record.startsWithTimestampTag = facts.startsWithTimestampTag

@@ -24,7 +24,7 @@ import MediaInspection
 /// Reading `records[i]` gives back exactly the record that was appended (`SegmentRecordsTests`).
 package struct SegmentRecords: RandomAccessCollection, Sendable, Hashable {
     /// The playlist's segments, shared with the playlist (not copied).
-    private let segments: [MediaSegment]
+    private var segments: [MediaSegment]
     /// Where each record's segment sits in `segments` when some are EXT-X-GAP segments (which
     /// have no record); nil when none is.
     private let positions: [Int32]?
@@ -72,6 +72,16 @@ package struct SegmentRecords: RandomAccessCollection, Sendable, Hashable {
         flags.reserveCapacity(capacity)
         contentIndices.reserveCapacity(capacity)
         edgeEnds.reserveCapacity(capacity)
+    }
+
+    /// The same records over `segments`: the playlist's segments as an edit leaves them, one for
+    /// one (`hlscheck fix` corrects EXTINF values, and measures the bit rates over the corrected
+    /// ones). What a record says of the playlist comes from them.
+    package func over(_ segments: [MediaSegment]) -> SegmentRecords {
+        precondition(segments.count == self.segments.count, "the same segments, edited")
+        var copy = self
+        copy.segments = segments
+        return copy
     }
 
     /// The media segment of record `index` (the playlist's, gaps skipped), appended or not yet.
