@@ -301,7 +301,9 @@ extension FixOutcome.ChangedPlaylist {
     /// patch and git apply read back.
     package static func quotedName(_ name: String) -> String {
         let bytes = Array(name.utf8)
-        let plain = { (byte: UInt8) in byte >= 0x20 && byte < 0x7F && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") }
+        let plain = { (byte: UInt8) in
+            byte >= 0x20 && byte < 0x7F && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\")
+        }
         guard !bytes.allSatisfy(plain) else { return name }
         var quoted = "\""
         for byte in bytes {

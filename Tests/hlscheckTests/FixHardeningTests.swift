@@ -68,7 +68,8 @@ import Testing
         // patch names each file it would change, quoted as a shell would when it holds a line break.
         let checked = Set(
             dryRun.stdout.components(separatedBy: "checking file ").dropFirst().map {
-                $0.trimmingCharacters(in: .whitespacesAndNewlines).trimmingCharacters(in: CharacterSet(charactersIn: "'"))
+                $0.trimmingCharacters(in: .whitespacesAndNewlines).trimmingCharacters(
+                    in: CharacterSet(charactersIn: "'"))
             })
         #expect(
             checked == ["ladder/master.m3u8", "ladder/low/stream_0.m3u8", "ladder/\(hostile)/stream_1.m3u8"],
@@ -99,7 +100,10 @@ import Testing
 
         // script(1) gives the command a terminal for its standard output.
         let shown = try ChildProcess.capture(
-            ["script", "-qec", "'\(HLSCheckBinary.executable)' fix ladder/master.m3u8 --diff 2>/dev/null", "/dev/null"],
+            [
+                "script", "-qec", "'\(HLSCheckBinary.executable)' fix ladder/master.m3u8 --diff 2>/dev/null",
+                "/dev/null",
+            ],
             in: folder.url.path)
         #expect(shown.stdout.contains("@@ -1,"), "\(shown.stdout)")
         #expect(!shown.standardOutput.contains(0x1B), "a raw ESC reached the terminal: \(shown.stdout)")
@@ -163,7 +167,8 @@ import Testing
         try edit("master.m3u8") {
             $0.replacingOccurrences(
                 of: #"BANDWIDTH=730400,RESOLUTION=640x360,CODECS="avc1.64001e,mp4a.40.2""#,
-                with: #"BANDWIDTH=9000000,AVERAGE-BANDWIDTH=1000,RESOLUTION=1280x720,CODECS="avc1.42c01e,mp4a.40.5",FRAME-RATE=50.000"#
+                with:
+                    #"BANDWIDTH=9000000,AVERAGE-BANDWIDTH=1000,RESOLUTION=1280x720,CODECS="avc1.42c01e,mp4a.40.5",FRAME-RATE=50.000"#
             ).replacingOccurrences(
                 of: #"BANDWIDTH=290400,RESOLUTION=320x180,CODECS="avc1.64000c,mp4a.40.2""#, with: "BANDWIDTH=1000")
         }
@@ -199,7 +204,8 @@ import Testing
         #expect(left.isEmpty, "\(left)\n\(written)")
         let again = try HLSCheckBinary.run(["fix", multivariant, "--diff", "--profile", "apple-ios"])
         #expect(again.status == 0 && again.stdout.isEmpty, "\(again.stdout)\(again.stderr)")
-        #expect(try String(contentsOfFile: folder.path("ladder/stream_0.m3u8"), encoding: .utf8).contains("#EXTINF:2.000,"))
+        #expect(
+            try String(contentsOfFile: folder.path("ladder/stream_0.m3u8"), encoding: .utf8).contains("#EXTINF:2.000,"))
     }
 
     /// Every BANDWIDTH line `fix` writes declares an average no higher than its peak.

@@ -276,7 +276,8 @@ package struct FixPlan: Sendable {
         {
             bandwidth = (
                 written.value, bandwidth?.rule ?? "bandwidth-below-peak",
-                "AVERAGE-BANDWIDTH is \(written.value) bit/s and the peak is never below the average")
+                "AVERAGE-BANDWIDTH is \(written.value) bit/s and the peak is never below the average"
+            )
         }
         if let bandwidth { set("BANDWIDTH", bandwidth.value, bandwidth.rule, bandwidth.reason) }
         if let average { set("AVERAGE-BANDWIDTH", average.value, average.rule, average.reason) }
