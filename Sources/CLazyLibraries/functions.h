@@ -89,7 +89,9 @@
     V(xml2, xmlFreeTextWriter, (xmlTextWriterPtr a0), (a0)) \
     F(xml2, xmlChar *, xmlGetProp, (const xmlNode * a0, const xmlChar * a1), (a0, a1)) \
     V(xml2, xmlInitParser, (void), ()) \
+    F(xml2, xmlTextWriterPtr, xmlNewTextWriter, (xmlOutputBufferPtr a0), (a0)) \
     F(xml2, xmlTextWriterPtr, xmlNewTextWriterMemory, (xmlBufferPtr a0, int a1), (a0, a1)) \
+    F(xml2, xmlOutputBufferPtr, xmlOutputBufferCreateIO, (xmlOutputWriteCallback a0, xmlOutputCloseCallback a1, void * a2, xmlCharEncodingHandlerPtr a3), (a0, a1, a2, a3)) \
     F(xml2, xmlChar *, xmlNodeGetContent, (const xmlNode * a0), (a0)) \
     F(xml2, xmlDocPtr, xmlReadMemory, (const char * a0, int a1, const char * a2, const char * a3, int a4), (a0, a1, a2, a3, a4)) \
     V(xml2, xmlSchemaFree, (xmlSchemaPtr a0), (a0)) \

@@ -21,45 +21,95 @@ package enum AtomicFile {
     /// other than a regular file, or when the temporary file cannot be written, flushed or renamed;
     /// the error's `path` is `path` as given (the caller escapes it for a terminal).
     package static func write(_ bytes: [UInt8], to path: String) throws(RegularFileError) {
-        if let kind = RegularFile.kindOfEntry(at: path), kind != "a regular file" {
-            throw RegularFileError(
-                path: path,
-                reason:
-                    "is \(kind); only a regular file is replaced, so nothing was written (remove it or choose another path)"
-            )
-        }
-        let temporary = temporaryName(for: path)
-        // O_EXCL|O_NOFOLLOW: the temporary name is new, never someone else's file or link.
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else {
-            let code = errno
-            let hint =
-                code == EACCES || code == EPERM ? " (check the folder's permissions, or choose another path)" : ""
-            throw RegularFileError(
-                path: path, reason: "cannot create a file in its folder: \(RegularFile.reason(code))\(hint)")
-        }
-        var written = 0
-        var failure: String?
-        while written < bytes.count {
-            let count = bytes.withUnsafeBytes { buffer -> Int in
-                guard let base = buffer.baseAddress else { return 0 }
-                return posixWrite(descriptor, base + written, bytes.count - written)
+        let file = try Writer(replacing: path)
+        try file.write(bytes)
+        try file.commit()
+    }
+
+    /// A replacement written piece by piece, so that a large report is never held whole: the
+    /// pieces go to the temporary file as they come, and `commit` flushes and renames it over
+    /// the target. Dropped without `commit` (an error on the way), the temporary file is removed
+    /// and the target is as it was.
+    package final class Writer {
+        /// The path being replaced, as given.
+        package let path: String
+        private let temporary: String
+        private var descriptor: Int32
+
+        /// Creates the temporary file beside `path`; throws when `path` is something other than a
+        /// regular file or the folder takes no new file.
+        package init(replacing path: String) throws(RegularFileError) {
+            if let kind = RegularFile.kindOfEntry(at: path), kind != "a regular file" {
+                throw RegularFileError(
+                    path: path,
+                    reason:
+                        "is \(kind); only a regular file is replaced, so nothing was written (remove it or choose another path)"
+                )
             }
-            if count < 0 {
-                if errno == EINTR { continue }
-                failure = "cannot write: \(RegularFile.reason(errno))"
-                break
+            self.path = path
+            temporary = AtomicFile.temporaryName(for: path)
+            // O_EXCL|O_NOFOLLOW: the temporary name is new, never someone else's file or link.
+            descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+            guard descriptor >= 0 else {
+                let code = errno
+                let hint =
+                    code == EACCES || code == EPERM ? " (check the folder's permissions, or choose another path)" : ""
+                throw RegularFileError(
+                    path: path, reason: "cannot create a file in its folder: \(RegularFile.reason(code))\(hint)")
             }
-            written += count
         }
-        if failure == nil, fsync(descriptor) != 0 { failure = "cannot flush: \(RegularFile.reason(errno))" }
-        close(descriptor)
-        if failure == nil, rename(temporary, path) != 0 {
-            failure = "cannot rename the temporary file over it: \(RegularFile.reason(errno))"
+
+        deinit {
+            if descriptor >= 0 {
+                close(descriptor)
+                unlink(temporary)
+            }
         }
-        if let failure {
-            unlink(temporary)
-            throw RegularFileError(path: path, reason: failure)
+
+        /// Appends `bytes` to the temporary file.
+        package func write(_ bytes: UnsafeRawBufferPointer) throws(RegularFileError) {
+            guard descriptor >= 0 else { throw RegularFileError(path: path, reason: "already written") }
+            guard let base = bytes.baseAddress else { return }
+            var written = 0
+            while written < bytes.count {
+                let count = posixWrite(descriptor, base + written, bytes.count - written)
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    throw RegularFileError(path: path, reason: "cannot write: \(RegularFile.reason(errno))")
+                }
+                written += count
+            }
+        }
+
+        /// Appends `bytes` to the temporary file.
+        package func write(_ bytes: [UInt8]) throws(RegularFileError) {
+            // `withUnsafeBytes` rethrows untyped errors: the error is carried out by hand.
+            let failure = bytes.withUnsafeBytes { buffer -> RegularFileError? in
+                do throws(RegularFileError) {
+                    try write(buffer)
+                    return nil
+                } catch {
+                    return error
+                }
+            }
+            if let failure { throw failure }
+        }
+
+        /// Flushes the temporary file and renames it over the target: from here on a reader sees
+        /// the new content whole. Throws (and removes the temporary file) when either fails.
+        package func commit() throws(RegularFileError) {
+            guard descriptor >= 0 else { throw RegularFileError(path: path, reason: "already written") }
+            var failure: String?
+            if fsync(descriptor) != 0 { failure = "cannot flush: \(RegularFile.reason(errno))" }
+            close(descriptor)
+            descriptor = -1
+            if failure == nil, rename(temporary, path) != 0 {
+                failure = "cannot rename the temporary file over it: \(RegularFile.reason(errno))"
+            }
+            if let failure {
+                unlink(temporary)
+                throw RegularFileError(path: path, reason: failure)
+            }
         }
     }
 

@@ -202,6 +202,18 @@ package struct FileIdentity: Sendable, Hashable {
     package var device: UInt64
     /// st_ino.
     package var inode: UInt64
+
+    package init(device: UInt64, inode: UInt64) {
+        self.device = device
+        self.inode = inode
+    }
+
+    /// The identity of the file `path` names, symlinks followed; nil when nothing is there.
+    package init?(path: String) {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        self.init(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+    }
 }
 
 /// `read(2)`, named apart from methods called `read`.

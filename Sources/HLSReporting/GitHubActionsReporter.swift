@@ -11,10 +11,15 @@ package import HLSCheck
 package struct GitHubActionsReporter: Sendable {
     /// Annotations GitHub keeps per type and step.
     package var annotationLimit: Int
+    /// The most findings of one rule in one file listed (`--max-per-rule`, as in the text
+    /// report); nil for no limit.
+    package var maximumPerRule: Int?
 
-    /// Makes a reporter that annotates at most `annotationLimit` findings of each type.
-    package init(annotationLimit: Int = 10) {
+    /// Makes a reporter that annotates at most `annotationLimit` findings of each type and lists
+    /// at most `maximumPerRule` of one rule in one file.
+    package init(annotationLimit: Int = 10, maximumPerRule: Int? = TextReporter.defaultMaximumPerRule) {
         self.annotationLimit = annotationLimit
+        self.maximumPerRule = maximumPerRule
     }
 
     /// One workflow command line per unsuppressed finding, for every report, in report order.
@@ -22,11 +27,14 @@ package struct GitHubActionsReporter: Sendable {
         var out = ""
         var annotated: [Severity: Int] = [:]
         var notAnnotated: [Severity: Int] = [:]
+        var omitted = 0
         for report in reports {
             out +=
                 "::group::\(Self.escapeData(TerminalText.escaped("hlscheck \(report.input): \(Self.verdict(report))", keepingLineBreaks: true)))\n"
+            var cap = PerRuleCap(maximum: maximumPerRule)
             // An excused finding is not an annotation on the pull request.
             for diagnostic in report.diagnostics where !diagnostic.suppressed {
+                guard cap.admits(diagnostic) else { continue }
                 if annotated[diagnostic.severity, default: 0] < annotationLimit {
                     annotated[diagnostic.severity, default: 0] += 1
                     out += command(diagnostic) + "\n"
@@ -35,16 +43,21 @@ package struct GitHubActionsReporter: Sendable {
                     out += TextReporter().line(for: diagnostic) + "\n"
                 }
             }
+            out += cap.omissionLines(format: "github").map { $0 + "\n" }.joined()
+            omitted += cap.omittedCount
             out += "::endgroup::\n"
         }
         if !notAnnotated.isEmpty {
             let counts = Severity.allCases.reversed().compactMap { severity in
                 notAnnotated[severity].map { "\($0) more \(Self.name(severity))\($0 == 1 ? "" : "s")" }
             }
+            // Say only what is true: the job summary lists its first rows, not every finding.
             out +=
                 "hlscheck: GitHub keeps \(annotationLimit) annotations of each type per step; not annotated: "
                 + counts.joined(separator: ", ")
-                + ". They are listed above in their stream's group, and every finding is in the job summary and in the other report formats (--format text, sarif, junit).\n"
+                + ". They are listed above in their stream's group"
+                + (omitted > 0 ? " (\(maximumPerRule ?? 0) per rule and file; \(plural(omitted, "finding")) not listed)" : "")
+                + "; the job summary lists the first \(Self.summaryFindingLimit) findings; --format json lists every one.\n"
         }
         return out
     }
@@ -88,6 +101,12 @@ package struct GitHubActionsReporter: Sendable {
             report.diagnostics.filter { !$0.suppressed }.map { (report.documentationURL, $0) }
         }
         if !findings.isEmpty {
+            // The truth about what the table holds: a summary that looks complete and is not
+            // would hide findings from the one page people read.
+            out +=
+                findings.count > Self.summaryFindingLimit
+                ? "\nThe first \(Self.summaryFindingLimit) of \(findings.count) findings (every one is in --format json):\n"
+                : "\n\(findings.count == 1 ? "The finding" : "All \(findings.count) findings"):\n"
             out += "\n| where | severity | rule | message |\n|---|---|---|---|\n"
             for (documentation, diagnostic) in findings.prefix(Self.summaryFindingLimit) {
                 let place = diagnostic.place ?? diagnostic.location?.uri ?? ""
@@ -96,11 +115,11 @@ package struct GitHubActionsReporter: Sendable {
                     RuleDocumentation.url(for: diagnostic.rule, documentation: documentation)
                     .map { "[\(Self.cell(diagnostic.rule))](\($0))" } ?? "`\(Self.cell(diagnostic.rule))`"
                 out +=
-                    "| \(Self.cell(place)) | \(diagnostic.severity.rawValue) | \(rule) | \(Self.cell(diagnostic.message)) |\n"
+                    "| \(Self.cell(place)) | \(diagnostic.severity.rawValue) | \(rule) | \(Self.cell(diagnostic.shownMessage)) |\n"
             }
             if findings.count > Self.summaryFindingLimit {
                 out +=
-                    "\n\(findings.count - Self.summaryFindingLimit) more findings are not listed here: see the text, JSON or SARIF report.\n"
+                    "\n\(findings.count - Self.summaryFindingLimit) more findings are not listed here: see the JSON report (--format json), which lists every one.\n"
             }
         }
         let suppressed = reports.reduce(0) { $0 + $1.suppressedCount }
@@ -144,7 +163,7 @@ package struct GitHubActionsReporter: Sendable {
         }
         properties.append("title=\(Self.escapeProperty("hlscheck \(diagnostic.rule)"))")
         return
-            "::\(name) \(properties.joined(separator: ","))::\(Self.escapeData(TerminalText.escaped(diagnostic.message, keepingLineBreaks: true)))"
+            "::\(name) \(properties.joined(separator: ","))::\(Self.escapeData(TerminalText.escaped(diagnostic.shownMessage, keepingLineBreaks: true)))"
     }
 
     /// The message after `::`; GitHub's runner decodes `%25`, `%0D` and `%0A`.

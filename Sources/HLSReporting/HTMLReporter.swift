@@ -8,6 +8,7 @@ import Musl
 import Darwin
 #endif
 import MediaFormats
+import HLSPlaylist
 
 /// One self-contained HTML page for people (docs/html-report.md): an index of the streams with
 /// their counts and most frequent rule, then per stream its verdict, what must be fixed and what
@@ -71,8 +72,25 @@ package struct HTMLReporter: Sendable {
         }
     }
 
+    /// The page, as one string (tests, and callers that want it whole).
     package func render(_ reports: [CheckReport]) throws -> String {
-        let writer = try XMLDocumentWriter(.html)
+        let buffer = ReportBuffer()
+        try write(reports, to: buffer)
+        return buffer.text
+    }
+
+    /// Writes the page into `sink` as it is made: memory stays that of one stream's tables, not
+    /// of the page. Throws the sink's error when it refused bytes, else an `XMLWriterError`.
+    package func write(_ reports: [CheckReport], to sink: some ReportSink) throws {
+        let writer = try XMLDocumentWriter(.html, to: sink)
+        do {
+            try write(reports, with: writer)
+        } catch {
+            throw writer.sinkError ?? error
+        }
+    }
+
+    private func write(_ reports: [CheckReport], with writer: XMLDocumentWriter) throws(XMLWriterError) {
         try writer.startElement("html")
         try writer.attribute("lang", "en")
         try writeHead(reports, to: writer)
@@ -130,7 +148,7 @@ package struct HTMLReporter: Sendable {
 
         try writer.fullEndElement()  // body
         try writer.fullEndElement()  // html
-        return try writer.finish()
+        _ = try writer.finish()
     }
 
     private func writeHead(_ reports: [CheckReport], to writer: XMLDocumentWriter) throws(XMLWriterError) {
@@ -180,12 +198,13 @@ package struct HTMLReporter: Sendable {
             try writer.fullElement("p", ["class": "input-error"], text: error.description)
         }
         try writeFixSummary(report, stream: index, to: writer)
+        let belonging = VariantFindings(report)
         if !report.variants.isEmpty {
-            try writeVariantTable(report, stream: index, to: writer)
+            try writeVariantTable(report, stream: index, belonging: belonging, to: writer)
             try writeCharts(report, stream: index, to: writer)
             try writePosters(report, stream: index, to: writer)
         }
-        try writeFindings(report, stream: index, to: writer)
+        try writeFindings(report, stream: index, belonging: belonging, to: writer)
         try writer.fullEndElement()
     }
 
@@ -241,7 +260,7 @@ package struct HTMLReporter: Sendable {
                     "a", ["href": "#\(Self.findingID(stream, first))", "class": "rule-link"], text: rule)
                 if indices.count > 1 { try writer.fullElement("span", ["class": "times"], text: " ×\(indices.count)") }
                 try writer.text(" ")
-                try writer.fullElement("span", ["class": "message"], text: diagnostic.message)
+                try writer.fullElement("span", ["class": "message"], text: diagnostic.shownMessage)
                 if let place = diagnostic.place ?? diagnostic.location?.uri {
                     try writer.text(" ")
                     try writer.fullElement(
@@ -266,15 +285,56 @@ package struct HTMLReporter: Sendable {
         return text
     }
 
-    /// The findings that belong to a variant: in its media playlist, or on its line of the input.
-    static func findings(of variant: VariantSummary, in report: CheckReport) -> [Int] {
-        report.diagnostics.indices.filter { index in
-            guard let location = report.diagnostics[index].location else { return false }
-            return location.uri == variant.playlist || (location.uri == report.input && location.line == variant.line)
+    /// Which findings belong to which variant: those in its media playlist, and those on its line
+    /// of the input. Built once per stream in one pass over the findings, so that the variant
+    /// table (a count and a link per variant) and the findings (a link to their variant's chart)
+    /// cost variants + findings, not their product.
+    struct VariantFindings {
+        /// Per key (a playlist path, a line of the input): how many findings, the first one.
+        private var byPlaylist: [String: (count: Int, first: Int)] = [:]
+        private var byLine: [Int: (count: Int, first: Int)] = [:]
+        /// The first variant with each playlist, with each line of the input.
+        private var variantByPlaylist: [String: Int] = [:]
+        private var variantByLine: [Int: Int] = [:]
+        private let input: String
+
+        init(_ report: CheckReport) {
+            input = report.input
+            for (index, variant) in report.variants.enumerated() {
+                if variantByPlaylist[variant.playlist] == nil { variantByPlaylist[variant.playlist] = index }
+                if variantByLine[variant.line] == nil { variantByLine[variant.line] = index }
+            }
+            for (index, diagnostic) in report.diagnostics.enumerated() {
+                guard let location = diagnostic.location else { continue }
+                let playlist = byPlaylist[location.uri]
+                byPlaylist[location.uri] = ((playlist?.count ?? 0) + 1, playlist?.first ?? index)
+                if location.uri == report.input {
+                    let line = byLine[location.line]
+                    byLine[location.line] = ((line?.count ?? 0) + 1, line?.first ?? index)
+                }
+            }
+        }
+
+        /// How many findings belong to `variant`, and the first of them.
+        func findings(of variant: VariantSummary) -> (count: Int, first: Int?) {
+            let playlist = byPlaylist[variant.playlist]
+            // A media playlist checked alone is its own variant: its line's findings are among
+            // its playlist's already.
+            let line = variant.playlist == input ? nil : byLine[variant.line]
+            let firsts = [playlist?.first, line?.first].compactMap { $0 }
+            return ((playlist?.count ?? 0) + (line?.count ?? 0), firsts.min())
+        }
+
+        /// The first variant a finding at `location` belongs to.
+        func variant(at location: SourceLocation) -> Int? {
+            let lined = location.uri == input ? variantByLine[location.line] : nil
+            return [variantByPlaylist[location.uri], lined].compactMap { $0 }.min()
         }
     }
 
-    private func writeVariantTable(_ report: CheckReport, stream: Int, to writer: XMLDocumentWriter)
+    private func writeVariantTable(
+        _ report: CheckReport, stream: Int, belonging: VariantFindings, to writer: XMLDocumentWriter
+    )
         throws(XMLWriterError)
     {
         try writer.fullElement("h3", text: "Variants")
@@ -341,7 +401,7 @@ package struct HTMLReporter: Sendable {
                         ? "num partial" : "num"
                 ], text: segments)
             try writer.fullElement("td", ["class": "num"], text: variant.artwork.map { Self.bytes($0.maxBytes) } ?? "—")
-            let findings = Self.findings(of: variant, in: report)
+            let findings = belonging.findings(of: variant)
             try writer.startElement("td")
             try writer.attribute("class", "num")
             if let first = findings.first {
@@ -535,8 +595,9 @@ package struct HTMLReporter: Sendable {
             "Image not shown: only a JPEG or PNG that decodes, with a readable header, is shown (at most \(PosterImage.maximumCount) images of \(bytes(PosterImage.maximumBytes)) each per stream)."
     }
 
-    private func writeFindings(_ report: CheckReport, stream: Int, to writer: XMLDocumentWriter) throws(XMLWriterError)
-    {
+    private func writeFindings(
+        _ report: CheckReport, stream: Int, belonging: VariantFindings, to writer: XMLDocumentWriter
+    ) throws(XMLWriterError) {
         try writer.fullElement("h3", text: "Findings")
         guard !report.diagnostics.isEmpty else {
             try writer.fullElement("p", ["class": "no-findings"], text: "No findings.")
@@ -563,11 +624,7 @@ package struct HTMLReporter: Sendable {
                 try writer.fullElement(
                     "a", ["href": "#\(Self.findingID(stream, index))", "class": "place"], text: place)
             }
-            if let location = diagnostic.location,
-                let variant = report.variants.firstIndex(where: {
-                    location.uri == $0.playlist || (location.uri == report.input && location.line == $0.line)
-                })
-            {
+            if let location = diagnostic.location, let variant = belonging.variant(at: location) {
                 // To the segment's bar when the finding is about a segment, else to the chart.
                 let chart = report.bitrateSeries[report.variants[variant].playlist].map {
                     BitrateChart(
@@ -585,7 +642,7 @@ package struct HTMLReporter: Sendable {
                 }
             }
             try writer.fullEndElement()
-            try writer.fullElement("p", ["class": "message"], text: diagnostic.message)
+            try writer.fullElement("p", ["class": "message"], text: diagnostic.shownMessage)
             if let fix = diagnostic.fix {
                 // What `hlscheck fix` writes: the proposed line, as it would stand in the playlist.
                 try writer.startElement("p")

@@ -206,7 +206,7 @@ package struct JUnitReporter: Sendable {
             if let first = failing.first {
                 let message =
                     failing.count == 1
-                    ? first.message : "\(failing.count) \(Self.noun(failing)), the first: \(first.message)"
+                    ? first.shownMessage : "\(failing.count) \(Self.noun(failing)), the first: \(first.shownMessage)"
                 try writer.element(
                     "failure", attributes: ["message": message, "type": first.rule],
                     text: failing.map(Self.failureLine).joined(separator: "\n"))
@@ -228,7 +228,7 @@ package struct JUnitReporter: Sendable {
     /// Line 0 (a whole file, an input that could not be read) prints no place: the message
     /// names the file.
     static func failureLine(_ diagnostic: Diagnostic) -> String {
-        diagnostic.place.map { "\($0): \(diagnostic.message)" } ?? diagnostic.message
+        diagnostic.place.map { "\($0): \(diagnostic.shownMessage)" } ?? diagnostic.shownMessage
     }
 
     /// "2 errors", "3 warnings", or "3 findings" when severities are mixed.
@@ -241,6 +241,6 @@ package struct JUnitReporter: Sendable {
     /// `path:line:col: warning: message [rule-id]`, like the text report.
     static func outputLine(_ diagnostic: Diagnostic) -> String {
         let place = diagnostic.place.map { "\($0): " } ?? ""
-        return "\(place)\(diagnostic.severity.rawValue): \(diagnostic.message) [\(diagnostic.rule)]"
+        return "\(place)\(diagnostic.severity.rawValue): \(diagnostic.shownMessage) [\(diagnostic.rule)]"
     }
 }

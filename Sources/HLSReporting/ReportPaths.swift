@@ -88,7 +88,7 @@ package struct ReportPaths: Sendable, Hashable {
     }
 
     /// `/`-separated absolute path with `.`, empty and `..` segments resolved (`..` above `/` is `/`).
-    static func normalised(_ absolute: String) -> String {
+    package static func normalised(_ absolute: String) -> String {
         var parts: [Substring] = []
         for part in absolute.split(separator: "/", omittingEmptySubsequences: true) {
             switch part {

@@ -71,7 +71,16 @@ package struct SARIFReporter: Sendable {
         var invocations: [InvocationObject]?
         var originalUriBaseIds: [String: ArtifactLocation]?
         var artifacts: [Artifact]
+        /// Set when the results stop at `maximumResults` (SARIF §3.14.26 property bag).
+        var properties: RunProperties?
         var results: [Result]
+    }
+    /// What a run whose results were cut says about it.
+    struct RunProperties: Encodable {
+        /// Every finding of the run; the log holds the first `resultsWritten`.
+        var findingCount: Int
+        var resultsWritten: Int
+        var note: String
     }
     struct InvocationObject: Encodable {
         var commandLine: String
@@ -162,8 +171,26 @@ package struct SARIFReporter: Sendable {
         var endColumn: Int?
     }
 
-    /// One SARIF 2.1.0 log for all reports.
+    /// The most results one run holds: GitHub code scanning refuses a SARIF run with more
+    /// (its documented upload limit is 25 000 results per run). Findings after these are left
+    /// out, and the run's `properties` say how many there were.
+    package static let maximumResults = 25_000
+
+    /// One SARIF 2.1.0 log for all reports, as one string (tests).
     package func render(_ reports: [CheckReport]) -> String {
+        let buffer = ReportBuffer()
+        // A buffer does not refuse bytes, and plain structs of strings and numbers do not fail to
+        // encode; an empty object is the defensive answer rather than a trap.
+        guard (try? write(reports, to: buffer)) != nil else { return "{}\n" }
+        return buffer.text
+    }
+
+    /// Writes one SARIF 2.1.0 log for all reports into `sink`, result by result: the log is never
+    /// held whole (a result is encoded, written and dropped). The bytes are those one encoding of
+    /// the whole log would give (pretty-printed, sorted keys). Returns how many results were
+    /// written and how many findings there were (more only past `maximumResults`).
+    @discardableResult
+    package func write(_ reports: [CheckReport], to sink: some ReportSink) throws -> (results: Int, findings: Int) {
         // One run, one driver: the documentation URL of the first report that has one.
         let documentation =
             reports.lazy.compactMap(\.documentationURL).first ?? CheckConfiguration.builtInDocumentationURL
@@ -172,20 +199,8 @@ package struct SARIFReporter: Sendable {
         for (index, rule) in descriptors.enumerated() where ruleIndex[rule.id] == nil {
             ruleIndex[rule.id] = index
         }
-        var fingerprints = Fingerprints()
-        let results = reports.flatMap(\.diagnostics).map { diagnostic in
-            Result(
-                ruleId: diagnostic.rule, ruleIndex: ruleIndex[diagnostic.rule], level: diagnostic.severity.rawValue,
-                message: Text(text: diagnostic.message),
-                locations: diagnostic.location.map { [location(uri: $0.uri, line: $0.line, column: $0.column)] },
-                partialFingerprints: [Self.fingerprintKey: fingerprint(diagnostic, in: &fingerprints)],
-                suppressions: diagnostic.baselined
-                    ? [Suppression(kind: "external", justification: "in the baseline file (--baseline)")]
-                    : diagnostic.suppressed
-                        ? [Suppression(kind: "inSource", justification: "a # hlscheck-disable comment in the playlist")]
-                        : nil,
-                fixes: diagnostic.fix.map { [fix($0)] })
-        }
+        let findings = reports.reduce(0) { $0 + $1.diagnostics.count }
+        let kept = min(findings, Self.maximumResults)
         let log = Log(runs: [
             Run(
                 tool: Tool(driver: Driver(informationUri: documentation, rules: descriptors)),
@@ -194,14 +209,50 @@ package struct SARIFReporter: Sendable {
                     [Self.rootBaseID: ArtifactLocation(uri: Self.fileURI(directory: $0.root))]
                 },
                 artifacts: reports.map { Artifact(location: artifactLocation($0.input)) },
-                results: results)
+                properties: findings > kept
+                    ? RunProperties(
+                        findingCount: findings, resultsWritten: kept,
+                        note:
+                            "hlscheck found \(findings) findings; this run holds the first \(kept) (GitHub code scanning takes at most \(Self.maximumResults) results per run). hlscheck --format json lists every one."
+                    ) : nil,
+                results: [])
         ])
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        // Plain structs of strings and numbers cannot fail to encode; an empty object is the
-        // defensive answer rather than a trap.
-        guard let data = try? encoder.encode(log) else { return "{}\n" }
-        return String(decoding: data, as: UTF8.self) + "\n"
+        // The log with no result, cut where its empty results array is: the results are written
+        // in between, indented as the whole log's encoding would indent them.
+        let skeleton = String(decoding: try encoder.encode(log), as: UTF8.self)
+        let empty = "\"results\" : [\n\n      ]"
+        guard let hole = skeleton.firstRange(of: empty) else { throw EncodingError.layout }
+        try sink.write(String(skeleton[..<hole.lowerBound]) + "\"results\" : [\n")
+        var fingerprints = Fingerprints()
+        var written = 0
+        for diagnostic in reports.lazy.flatMap(\.diagnostics) {
+            guard written < kept else { break }
+            let result = Result(
+                ruleId: diagnostic.rule, ruleIndex: ruleIndex[diagnostic.rule], level: diagnostic.severity.rawValue,
+                message: Text(text: diagnostic.shownMessage),
+                locations: diagnostic.location.map { [location(uri: $0.uri, line: $0.line, column: $0.column)] },
+                partialFingerprints: [Self.fingerprintKey: fingerprint(diagnostic, in: &fingerprints)],
+                suppressions: diagnostic.baselined
+                    ? [Suppression(kind: "external", justification: "in the baseline file (--baseline)")]
+                    : diagnostic.suppressed
+                        ? [Suppression(kind: "inSource", justification: "a # hlscheck-disable comment in the playlist")]
+                        : nil,
+                fixes: diagnostic.fix.map { [fix($0)] })
+            let encoded = String(decoding: try encoder.encode(result), as: UTF8.self)
+            let indented = encoded.split(separator: "\n", omittingEmptySubsequences: false).map { "        " + $0 }
+            try sink.write((written == 0 ? "" : ",\n") + indented.joined(separator: "\n"))
+            written += 1
+        }
+        try sink.write("\n      ]" + String(skeleton[hole.upperBound...]) + "\n")
+        return (written, findings)
+    }
+
+    /// The skeleton of a log did not have the layout the results are spliced into.
+    enum EncodingError: Error, CustomStringConvertible {
+        case layout
+        var description: String { "the SARIF log's encoding has no results array where one was expected" }
     }
 
     static func descriptor(_ rule: RuleDescription, documentation: String?) -> ReportingDescriptor {

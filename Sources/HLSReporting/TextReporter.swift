@@ -20,6 +20,14 @@ public struct TextReporter: Sendable {
     /// several narrower ones, each led by the URI column.
     package var width: Int?
 
+    /// The most lines of one rule in one file (`--max-per-rule`, 100 by default); one line after
+    /// them says how many more there are. nil: no limit. One broken line repeated 80 000 times
+    /// would otherwise bury every other finding of the log.
+    package var maximumPerRule: Int? = TextReporter.defaultMaximumPerRule
+
+    /// `--max-per-rule`'s default.
+    package static let defaultMaximumPerRule = 100
+
     /// Makes a reporter; `color` adds ANSI colours (only for a terminal), `quiet` prints findings
     /// and the summary only, `showsVariants` adds each stream's variant table, fitted to `width`
     /// columns when given.
@@ -52,9 +60,11 @@ public struct TextReporter: Sendable {
     /// parts, in input order, then the summary line.
     package func render(stream report: CheckReport) -> String {
         var out = ""
+        var cap = PerRuleCap(maximum: maximumPerRule)
         for diagnostic in report.diagnostics where !diagnostic.suppressed {
-            out += line(for: diagnostic) + "\n"
+            if cap.admits(diagnostic) { out += line(for: diagnostic) + "\n" }
         }
+        out += cap.omissionLines(format: "text").map { $0 + "\n" }.joined()
         if let multivariant = report.multivariantPlaylists {
             out += mediaPlaylistNote(report.input, multivariant) + "\n"
         }
@@ -98,7 +108,7 @@ public struct TextReporter: Sendable {
             case .note: "1;36"
             }
         return
-            "\(place)\(paint(diagnostic.severity.rawValue + ":", code)) \(TerminalText.escaped(diagnostic.message)) [\(diagnostic.rule)]"
+            "\(place)\(paint(diagnostic.severity.rawValue + ":", code)) \(TerminalText.escaped(diagnostic.shownMessage)) [\(diagnostic.rule)]"
     }
 
     private func paint(_ text: String, _ code: String) -> String {
@@ -241,6 +251,25 @@ struct Table {
         return String(cell.prefix(kept / 2)) + "…" + String(cell.suffix(kept - kept / 2))
     }
 
+    /// `message` with every double-quoted value longer than a cell cut as a cell is (`fitted`):
+    /// a value a playlist spelled out (an EXT-X-DEFINE expansion, a 1 MB URI) is quoted in a
+    /// message once per finding, and would otherwise make a report hundreds of times the size
+    /// of the playlist. One pass; an unpaired quote leaves the rest as it is.
+    static func fittingQuotedValues(_ message: String) -> String {
+        guard message.utf8.count > maximumCellWidth, message.contains("\"") else { return message }
+        var out = ""
+        var rest = message[...]
+        while let open = rest.firstIndex(of: "\""),
+            let close = rest[rest.index(after: open)...].firstIndex(of: "\"")
+        {
+            out += rest[...open]
+            out += fitted(String(rest[rest.index(after: open)..<close]))
+            out += "\""
+            rest = rest[rest.index(after: close)...]
+        }
+        return out + rest
+    }
+
     /// The table, one line per row. When its lines would be wider than `width` columns, the
     /// columns are dealt into several tables, one below the other, each as wide as fits and each
     /// led by the first column (the URI, which names the row): nothing is cut, and a row of each
@@ -278,7 +307,62 @@ struct Table {
     }
 }
 
+/// `--max-per-rule`: at most `maximum` findings of one rule in one file are shown; the others
+/// are counted, and one line per rule and file says how many were left out. The text report and
+/// the GitHub workflow commands share it; JSON and SARIF keep every finding (SARIF up to its
+/// own limit, `SARIFReporter.maximumResults`).
+struct PerRuleCap {
+    struct Key: Hashable {
+        var rule: String
+        var file: String
+    }
+
+    /// nil: every finding is shown.
+    var maximum: Int?
+    private var shown: [Key: Int] = [:]
+    /// Findings left out per rule and file, in the order the first of each was left out.
+    private var omitted: [(key: Key, count: Int)] = []
+    private var omittedIndex: [Key: Int] = [:]
+
+    init(maximum: Int?) { self.maximum = maximum }
+
+    /// Whether `diagnostic` is shown; when not, it is counted.
+    mutating func admits(_ diagnostic: Diagnostic) -> Bool {
+        guard let maximum else { return true }
+        let key = Key(rule: diagnostic.rule, file: diagnostic.location?.uri ?? "")
+        let count = shown[key, default: 0]
+        if count < maximum {
+            shown[key] = count + 1
+            return true
+        }
+        if let index = omittedIndex[key] {
+            omitted[index].count += 1
+        } else {
+            omittedIndex[key] = omitted.count
+            omitted.append((key, 1))
+        }
+        return false
+    }
+
+    /// How many findings were left out in all.
+    var omittedCount: Int { omitted.reduce(0) { $0 + $1.count } }
+
+    /// One line per rule and file with findings left out: how many, and where they all are.
+    func omissionLines(format: String) -> [String] {
+        guard let maximum else { return [] }
+        return omitted.map { key, count in
+            let file = key.file.isEmpty ? "" : " in \(TerminalText.escaped(key.file))"
+            return
+                "hlscheck: \(plural(count, "more finding")) of \(key.rule)\(file) not shown (the \(format) report shows \(maximum) per rule and file: --max-per-rule); --format json lists every one"
+        }
+    }
+}
+
 extension Diagnostic {
+    /// The message as every report but JSON shows it: quoted values cut as the text table cuts
+    /// its cells (`Table.fittingQuotedValues`). JSON, the report that keeps everything, has it whole.
+    package var shownMessage: String { Table.fittingQuotedValues(message) }
+
     /// `path:line:col` or `path:line`; nil without a location or at line 0 (the whole file: an
     /// input that could not be read, whose message names it).
     var place: String? {

@@ -1,6 +1,7 @@
 import CLazyLibraries
 import CLibXML2
 import HLSCheck
+import StreamSources
 
 /// A libxml2 call that failed while writing a report.
 package struct XMLWriterError: Error, Sendable, CustomStringConvertible {
@@ -14,12 +15,18 @@ package struct XMLWriterError: Error, Sendable, CustomStringConvertible {
     package var description: String { unavailable ?? "libxml2 \(function) failed while writing the XML report" }
 }
 
-/// One libxml2 `xmlTextWriter` writing into one memory buffer; the sole owner of both, freed in
+/// One libxml2 `xmlTextWriter`, the sole owner of it and of what it writes into, freed in
 /// `deinit`. libxml2 does the escaping, so no markup is ever assembled from strings here.
+///
+/// It writes into a memory buffer (`finish` returns the text), or, given a `ReportSink`, hands
+/// its output to the sink as libxml2 flushes it (every few kilobytes): a page of any size is
+/// never held whole.
 final class XMLDocumentWriter {
-    private let buffer: xmlBufferPtr
+    private let buffer: xmlBufferPtr?
     private var writer: xmlTextWriterPtr?
     private let kind: Kind
+    /// The sink and the first error it threw, for the C callback (`SinkContext`).
+    private let sink: SinkContext?
 
     /// What the document is: XML (declaration, indented), or HTML written in the XML syntax that
     /// HTML parsers read the same way (`<!DOCTYPE html>`, no XML declaration, no indentation so
@@ -28,11 +35,16 @@ final class XMLDocumentWriter {
         case xml, html
     }
 
+    /// What libxml2's write callback reaches through its context pointer.
+    final class SinkContext {
+        let sink: any ReportSink
+        var error: (any Error)?
+        init(_ sink: any ReportSink) { self.sink = sink }
+    }
+
+    /// Writes into memory; `finish` returns the document.
     init(_ kind: Kind = .xml) throws(XMLWriterError) {
-        if let failure = hls_load_libxml2() {
-            throw XMLWriterError(function: "dlopen", unavailable: String(cString: failure))
-        }
-        xmlInitParser()
+        try Self.load()
         guard let buffer = xmlBufferCreate() else { throw XMLWriterError(function: "xmlBufferCreate") }
         guard let writer = xmlNewTextWriterMemory(buffer, 0) else {
             xmlBufferFree(buffer)
@@ -41,6 +53,48 @@ final class XMLDocumentWriter {
         self.buffer = buffer
         self.writer = writer
         self.kind = kind
+        self.sink = nil
+        try start()
+    }
+
+    /// Writes into `sink` as libxml2 flushes; `finish` returns "" and `sinkError` says whether
+    /// the sink refused bytes.
+    init(_ kind: Kind, to sink: any ReportSink) throws(XMLWriterError) {
+        try Self.load()
+        let context = SinkContext(sink)
+        // The context outlives the output buffer: this object owns both, and frees the writer
+        // (which closes the buffer) in deinit before the context goes.
+        guard
+            let output = xmlOutputBufferCreateIO(
+                { context, bytes, count in
+                    guard let context, let bytes else { return -1 }
+                    let box = Unmanaged<SinkContext>.fromOpaque(context).takeUnretainedValue()
+                    guard box.error == nil else { return -1 }
+                    do {
+                        try box.sink.write(UnsafeRawBufferPointer(start: bytes, count: Int(count)))
+                    } catch {
+                        box.error = error
+                        return -1
+                    }
+                    return count
+                }, nil, Unmanaged.passUnretained(context).toOpaque(), nil)
+        else { throw XMLWriterError(function: "xmlOutputBufferCreateIO") }
+        guard let writer = xmlNewTextWriter(output) else { throw XMLWriterError(function: "xmlNewTextWriter") }
+        self.buffer = nil
+        self.writer = writer
+        self.kind = kind
+        self.sink = context
+        try start()
+    }
+
+    private static func load() throws(XMLWriterError) {
+        if let failure = hls_load_libxml2() {
+            throw XMLWriterError(function: "dlopen", unavailable: String(cString: failure))
+        }
+        xmlInitParser()
+    }
+
+    private func start() throws(XMLWriterError) {
         switch kind {
         case .xml:
             try check(xmlTextWriterSetIndent(writer, 1), "xmlTextWriterSetIndent")
@@ -54,8 +108,12 @@ final class XMLDocumentWriter {
 
     deinit {
         if let writer { xmlFreeTextWriter(writer) }
-        xmlBufferFree(buffer)
+        if let buffer { xmlBufferFree(buffer) }
     }
+
+    /// The error the sink threw, when it refused bytes (a full disk): the reason a libxml2 call
+    /// then failed.
+    var sinkError: (any Error)? { sink?.error }
 
     func startElement(_ name: String) throws(XMLWriterError) {
         try check(xmlTextWriterStartElement(writer, Self.xmlString(name)), "xmlTextWriterStartElement")
@@ -74,8 +132,12 @@ final class XMLDocumentWriter {
     /// A page is read, not parsed back: as in the text report, a control character or a
     /// bidirectional override from a playlist (which could make a file name read in another
     /// order than it is) is shown as an escape (`\x1b`, `\u{202e}`). XML keeps its characters.
+    ///
+    /// Every string is also passed through `CredentialRedaction` here, where it is still whole:
+    /// a streamed page reaches its file in pieces that may cut a URL in two.
     private func readable(_ string: String) -> String {
-        kind == .html ? TerminalText.escaped(string, keepingLineBreaks: true) : string
+        let redacted = CredentialRedaction.redact(string)
+        return kind == .html ? TerminalText.escaped(redacted, keepingLineBreaks: true) : redacted
     }
 
     /// Closes the current element; an element without content is written as `<name/>`.
@@ -107,10 +169,12 @@ final class XMLDocumentWriter {
         try endElement()
     }
 
-    /// Closes every open element and the document; returns the UTF-8 text.
+    /// Closes every open element and the document; returns the UTF-8 text ("" when writing into a
+    /// sink, which has it all once this returns).
     func finish() throws(XMLWriterError) -> String {
         try check(xmlTextWriterEndDocument(writer), "xmlTextWriterEndDocument")
         try check(xmlTextWriterFlush(writer), "xmlTextWriterFlush")
+        guard let buffer else { return "" }
         guard let content = xmlBufferContent(buffer) else { throw XMLWriterError(function: "xmlBufferContent") }
         let bytes = UnsafeBufferPointer(start: content, count: Int(xmlBufferLength(buffer)))
         return String(decoding: bytes, as: UTF8.self)

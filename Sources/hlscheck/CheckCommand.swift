@@ -130,6 +130,20 @@ struct CheckCommand: AsyncParsableCommand {
         return all.isEmpty ? [.text] : all
     }
 
+    /// Every file the run writes: each `--output`, `--write-baseline`, and the job summary.
+    var destinations: ReportDestinations {
+        var all = output.map { ReportDestinations.Destination(option: "--output \($0.format.rawValue)=", path: $0.path) }
+        if let path = runOptions.writeBaseline {
+            all.append(.init(option: "--write-baseline ", path: path, mayReplace: runOptions.baseline))
+        }
+        if let summary = ProcessInfo.processInfo.environment[StepSummary.variable], !summary.isEmpty,
+            formats.contains(.github)
+        {
+            all.append(.init(option: StepSummary.variable + "=", path: summary))
+        }
+        return ReportDestinations(destinations: all, workingDirectory: FileManager.default.currentDirectoryPath)
+    }
+
     func validate() throws {
         if let budgetKbps, !(1...1_000_000).contains(budgetKbps) {
             throw ValidationError("--budget-kbps must be between 1 and 1000000, got \(budgetKbps)")
@@ -178,6 +192,14 @@ struct CheckCommand: AsyncParsableCommand {
     func run() async throws {
         let started = Date()
         limitOptions.startWatchdog(command: "check")
+        // No report may replace what the run reads: refused before anything is read or written.
+        let reads = [("--config", config), ("--baseline", runOptions.baseline)].compactMap { option, path in
+            path.map { (option: option, path: $0) }
+        }
+        if let refusal = destinations.refusal(inputs: paths, reads: reads) {
+            printError("hlscheck: \(refusal)")
+            throw ExitCode(2)
+        }
         var outcome = StreamRun.Outcome(count: 0)
         var baseline: Baseline?
         // Every report shows paths relative to the repository root (docs/ci.md).
@@ -261,12 +283,13 @@ struct CheckCommand: AsyncParsableCommand {
             }
         }
         let exitCode = runExitCode(outcome)
-        try write(
-            outcome.reports.compactMap { $0 }, tally: outcome.tally,
+        let written = write(
+            outcome.reports.compactMap { $0 }, tally: outcome.tally, read: outcome.readReportFiles,
             context: ReportContext(
                 paths: reportPaths, started: started, exitCode: Int(exitCode),
                 maximumPlaylistBytes: limitOptions.limits.playlistBytes))
-        try finishRun(outcome, exitCode: exitCode)
+        // A report that could not be written is a run that did not do what it was asked (exit 2).
+        try finishRun(outcome, exitCode: written ? exitCode : 2)
     }
 
     /// `--fix`: the stream's playlists fixed in place before it is checked; each edit on stderr.
@@ -293,6 +316,8 @@ struct CheckCommand: AsyncParsableCommand {
         configuration.playlistOnly = playlistOnly
         configuration.decode = decode
         limitOptions.apply(to: &configuration)
+        // A report over a segment or a media playlist is only known once the playlists are read.
+        configuration.reportFiles = destinations.existingFiles
         // The HTML report draws every segment and shows each distinct poster (read once more).
         configuration.keepsSegmentDetail = formats.contains(.html)
         extent.apply(to: &configuration)
@@ -305,63 +330,36 @@ struct CheckCommand: AsyncParsableCommand {
         return configuration
     }
 
-    func write(_ reports: [CheckReport], tally: ReportTally, context: ReportContext) throws {
+    /// Renders every format, each to its file or to standard output. A report that must not or
+    /// cannot be written is said on standard error, and the others are still written; the summary
+    /// line stays on the terminal either way. Returns whether every report was written.
+    func write(
+        _ reports: [CheckReport], tally: ReportTally, read: [(input: String, file: String)], context: ReportContext
+    ) -> Bool {
+        var unwritten: Set<ReportFormat> = []
+        let destinations = destinations
         for format in formats {
             let target = output.first { $0.format == format }?.path
-            let text: String
-            switch format {
-            case .text:
-                // A file is not a terminal: its tables keep one line per variant.
-                let reporter =
-                    target == nil
-                    ? standardOutputText : TextReporter(quiet: runOptions.quiet, showsVariants: runOptions.showVariants)
-                // On standard output, each stream's part was printed as it was done: the summary is
-                // left. In a file, paths as they open from the working directory, as on the terminal.
-                let fromHere = context.paths.fromWorkingDirectory
-                text =
-                    target == nil
-                    ? reporter.ending(tally)
-                    : reporter.render(reports.map { fromHere.relocating($0, from: context.paths) })
-            case .json:
-                text = JSONReporter().render(reports)
-            case .junit:
-                do {
-                    text = try JUnitReporter(
-                        timestamp: JUnitReporter.timestamp(for: Date()),
-                        hostname: ProcessInfo.processInfo.hostName
-                    ).render(reports)
-                } catch {
-                    printError(
-                        "hlscheck: cannot write the JUnit report: \(TerminalText.escaped(String(describing: error)))")
-                    throw ExitCode(2)
+            do {
+                if let target {
+                    if let destination = destinations.destinations.first(where: { $0.path == target }),
+                        let refusal = destinations.refusal(destination, read: read)
+                    {
+                        printError("hlscheck: \(refusal)")
+                        unwritten.insert(format)
+                        continue
+                    }
+                    let file = try AtomicFile.Writer(replacing: target)
+                    try render(format, reports, tally: tally, context: context, to: ReportFileSink(file: file))
+                    try file.commit()
+                } else {
+                    try render(format, reports, tally: tally, context: context, to: StandardOutputSink())
                 }
-            case .github:
-                text = GitHubActionsReporter().render(reports)
-                StepSummary.append(GitHubActionsReporter().summary(reports))
-            case .sarif:
-                text = context.sarif(reports).render(reports)
-            case .html:
-                do {
-                    text = try HTMLReporter(generated: HTMLReporter.generated(at: Date())).render(reports)
-                } catch {
-                    printError(
-                        "hlscheck: cannot write the HTML report: \(TerminalText.escaped(String(describing: error)))")
-                    throw ExitCode(2)
-                }
-            }
-            // Belt and braces: whatever a report holds, no URL in it shows its credentials.
-            let shown = CredentialRedaction.redact(text)
-            if let target {
-                do {
-                    try AtomicFile.write(Array(shown.utf8), to: target)
-                } catch {
-                    printError(
-                        "hlscheck: cannot write the \(format.rawValue) report: \(TerminalText.escaped(error.description))"
-                    )
-                    throw ExitCode(2)
-                }
-            } else {
-                writeStandardOutput(shown)
+            } catch {
+                printError(
+                    "hlscheck: cannot write the \(format.rawValue) report: \(TerminalText.escaped(String(describing: error)))"
+                )
+                unwritten.insert(format)
             }
         }
         // Every report went to a file: standard output would say nothing, and the exit code alone
@@ -370,10 +368,92 @@ struct CheckCommand: AsyncParsableCommand {
             var lines = [TextReporter().summaryLine(tally)]
             for format in formats {
                 guard let path = output.first(where: { $0.format == format })?.path else { continue }
-                lines.append("The \(format.rawValue) report is in \(TerminalText.escaped(path))")
+                lines.append(
+                    unwritten.contains(format)
+                        ? "The \(format.rawValue) report was not written (see above)"
+                        : "The \(format.rawValue) report is in \(TerminalText.escaped(path))")
             }
             writeStandardOutput(lines.joined(separator: "\n") + "\n")
         }
+        return unwritten.isEmpty
+    }
+
+    /// One format's report, written to `sink` as it is made.
+    func render(
+        _ format: ReportFormat, _ reports: [CheckReport], tally: ReportTally, context: ReportContext,
+        to sink: some ReportSink
+    ) throws {
+        let toFile = output.contains { $0.format == format }
+        let maximumPerRule = runOptions.maximumPerRule
+        let text: String
+        switch format {
+        case .text:
+            // A file is not a terminal: its tables keep one line per variant.
+            var reporter =
+                toFile ? TextReporter(quiet: runOptions.quiet, showsVariants: runOptions.showVariants) : standardOutputText
+            reporter.maximumPerRule = maximumPerRule
+            // On standard output, each stream's part was printed as it was done: the summary is
+            // left. In a file, paths as they open from the working directory, as on the terminal.
+            let fromHere = context.paths.fromWorkingDirectory
+            text =
+                toFile
+                ? reporter.render(reports.map { fromHere.relocating($0, from: context.paths) })
+                : reporter.ending(tally)
+        case .json:
+            text = JSONReporter().render(reports)
+        case .junit:
+            text = try JUnitReporter(
+                timestamp: JUnitReporter.timestamp(for: Date()), hostname: ProcessInfo.processInfo.hostName
+            ).render(reports)
+        case .github:
+            let reporter = GitHubActionsReporter(maximumPerRule: maximumPerRule)
+            text = reporter.render(reports)
+            StepSummary.append(reporter.summary(reports))
+        case .sarif:
+            // Streamed, result by result; each piece redacted as the other reports are whole.
+            let written = try context.sarif(reports).write(reports, to: RedactingSink(base: sink))
+            if written.results < written.findings {
+                printError(
+                    "hlscheck: the SARIF report holds the first \(written.results) of \(written.findings) findings: GitHub code scanning takes at most \(SARIFReporter.maximumResults) results per run (its runs[0].properties say so); --format json holds every one"
+                )
+            }
+            return
+        case .html:
+            try HTMLReporter(generated: HTMLReporter.generated(at: Date())).write(reports, to: RedactingSink(base: sink))
+            return
+        }
+        // Belt and braces: whatever a report holds, no URL in it shows its credentials.
+        try sink.write(CredentialRedaction.redact(text))
+    }
+}
+
+/// A report file being replaced (`AtomicFile.Writer`): renamed over its path once whole.
+final class ReportFileSink: ReportSink {
+    let file: AtomicFile.Writer
+
+    init(file: AtomicFile.Writer) { self.file = file }
+
+    func write(_ bytes: UnsafeRawBufferPointer) throws { try file.write(bytes) }
+}
+
+/// Standard output: what a closed pipe does not take is dropped (the exit code still says how
+/// the run went).
+final class StandardOutputSink: ReportSink {
+    func write(_ bytes: UnsafeRawBufferPointer) throws {
+        writeStandardOutput(String(decoding: bytes, as: UTF8.self))
+    }
+}
+
+/// Passes each piece on with the credentials of any URL in it hidden (CredentialRedaction). The
+/// streamed reporters hand over whole strings — a SARIF result, an HTML text node — so a URL is
+/// never cut between two pieces.
+final class RedactingSink<Base: ReportSink>: ReportSink {
+    let base: Base
+
+    init(base: Base) { self.base = base }
+
+    func write(_ bytes: UnsafeRawBufferPointer) throws {
+        try base.write(CredentialRedaction.redact(String(decoding: bytes, as: UTF8.self)))
     }
 }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FoundationEssentials
+import HLSReporting
 
 /// `--jobs`, `--quiet`, `--show-variants`, `--baseline`, `--write-baseline`, `--max-warnings`: how a run of many
 /// streams proceeds and what it tolerates (docs/configuration.md, docs/ci.md).
@@ -43,12 +44,25 @@ struct RunOptions: ParsableArguments {
             valueName: "count"))
     var maxWarnings: Int?
 
+    @Option(
+        name: .customLong("max-per-rule"),
+        help: ArgumentHelp(
+            "Text and GitHub annotations list at most this many findings of one rule in one file, then say how many more the JSON report holds (default 100; 0: no limit).",
+            valueName: "count"))
+    var maxPerRule: Int = TextReporter.defaultMaximumPerRule
+
+    /// `--max-per-rule` as the reporters take it: nil for no limit.
+    var maximumPerRule: Int? { maxPerRule == 0 ? nil : maxPerRule }
+
     func validate() throws {
         if let jobs, !(1...1024).contains(jobs) {
             throw ValidationError("--jobs must be between 1 and 1024, got \(jobs)")
         }
         if quiet, showVariants {
             throw ValidationError("--quiet leaves out the variant tables that --show-variants asks for; choose one")
+        }
+        if maxPerRule < 0 {
+            throw ValidationError("--max-per-rule must be 0 (no limit) or more, got \(maxPerRule)")
         }
         if let maxWarnings, maxWarnings < 0 {
             throw ValidationError("--max-warnings must be 0 or more, got \(maxWarnings)")

@@ -70,6 +70,9 @@ struct StreamRun: Sendable {
         var inputErrors: [CheckError?]
         var fails = false
         var baselineEntries: [Baseline.Entry] = []
+        /// Files the checks read that a report of the run was to replace, with the input whose
+        /// check read each (`CheckReport.readReportFiles`): those reports are not written.
+        var readReportFiles: [(input: String, file: String)] = []
 
         init(count: Int) {
             reports = Array(repeating: nil, count: count)
@@ -117,6 +120,7 @@ struct StreamRun: Sendable {
                 outcome.inputErrors[index] = report.inputError
                 outcome.fails = outcome.fails || report.fails
                 outcome.baselineEntries += finished.baselineEntries
+                outcome.readReportFiles += report.readReportFiles.map { (report.input, $0) }
                 if keepsReports { outcome.reports[index] = report }
                 await console.streamDone()
                 if completionOrder {
@@ -192,9 +196,11 @@ extension CheckCommand {
     /// The text reporter for standard output: colour and width as the terminal allows, tables
     /// only with `--show-variants`.
     var standardOutputText: TextReporter {
-        TextReporter(
+        var reporter = TextReporter(
             color: textIsColored, quiet: runOptions.quiet, showsVariants: runOptions.showVariants,
             width: Terminal.textWidth(STDOUT_FILENO))
+        reporter.maximumPerRule = runOptions.maximumPerRule
+        return reporter
     }
 
     func streamRun(baseline: Baseline?, count: Int, paths: ReportPaths, fetcher: RemoteFetcher, remoteInputs: Bool)
@@ -226,6 +232,12 @@ extension CheckCommand {
     /// Writes the baseline file, says why warnings fail the run, and exits with `exitCode`.
     func finishRun(_ outcome: StreamRun.Outcome, exitCode: Int32) throws {
         if let path = runOptions.writeBaseline {
+            if let refusal = destinations.destinations.first(where: { $0.path == path }).flatMap({
+                destinations.refusal($0, read: outcome.readReportFiles)
+            }) {
+                printError("hlscheck: \(refusal)")
+                throw ExitCode(2)
+            }
             do {
                 try Baseline(entries: outcome.baselineEntries).write(to: path)
             } catch {

@@ -1,4 +1,5 @@
 package import HLSPlaylist
+package import FileSystem
 
 /// The knobs of one check run. Defaults are the `audio-only-64k` contract (design.md §4).
 public struct CheckConfiguration: Sendable, Hashable {
@@ -37,6 +38,10 @@ public struct CheckConfiguration: Sendable, Hashable {
     /// rates (`CheckReport.bitrateSeries`) and the bytes of each distinct poster (JPEG/PNG,
     /// bounded: `PosterImage`), read once more per poster. Off, a report holds neither.
     package var keepsSegmentDetail: Bool = false
+    /// The existing files the run's reports are to replace (`--output`, `--write-baseline`): the
+    /// check says which of the files it read is one of them (`CheckReport.readReportFiles`), so
+    /// that no report is written over a playlist or a segment it was made from.
+    package var reportFiles: Set<FileIdentity> = []
     /// `--sample N`: read only N segments of each media playlist, spread over it (segments-sampled
     /// says so in the report); nil reads all.
     public var sampleSegments: Int?

@@ -1,6 +1,7 @@
 package import HLSPlaylist
 package import MediaInspection
 package import StreamSources
+import FileSystem
 
 /// Why a check could not run at all (exit code 2). Content problems are diagnostics, not errors.
 public struct CheckError: Error, Sendable, CustomStringConvertible {
@@ -43,6 +44,10 @@ public struct CheckReport: Sendable {
     /// Where the rules are documented on the web (`CheckConfiguration.documentationURL`); nil:
     /// reports link nowhere and point to `hlscheck rules ID` instead.
     package var documentationURL: String?
+    /// The files the check read (its playlists, segments, initialization sections, keys) that
+    /// are among `CheckConfiguration.reportFiles`, as the playlists name them; empty unless
+    /// that set is.
+    package var readReportFiles: [String] = []
 
     /// Makes the report of an input that was checked.
     package init(input: String, diagnostics: [Diagnostic], variants: [VariantSummary], checkedRules: [RuleDescription])
@@ -169,6 +174,11 @@ public struct Checker: Sendable {
         report.ruleDurations = ruleDurations
         report.audioOnlyBudget = configuration.audioOnlyBudget
         report.documentationURL = configuration.documentationURL
+        if !configuration.reportFiles.isEmpty {
+            report.readReportFiles = analysis.loaded.localFilesRead.filter { path in
+                FileIdentity(path: path).map(configuration.reportFiles.contains) ?? false
+            }
+        }
         if deliveryObserver != nil { report.delivery = analysis.delivery }
         if configuration.keepsSegmentDetail {
             report.bitrateSeries = analysis.measurements.mapValues(BitrateSeries.init)
