@@ -379,13 +379,15 @@ package struct HTMLReporter: Sendable {
             let declared = variant.codecs.declared.map {
                 $0.split(separator: ",", omittingEmptySubsequences: false).joined(separator: ", ")
             }
-            try writer.text(declared ?? "none declared")
+            // Cut as the text table cuts a cell: a CODECS value expanded by EXT-X-DEFINE would
+            // otherwise be repeated whole in every row (JSON has it whole).
+            try writer.text(declared.map(Table.fitted) ?? "none declared")
             let found = variant.codecs.detected.joined(separator: ", ")
             if !found.isEmpty
                 && Set(variant.codecs.detected)
                     != Set(variant.codecs.declared?.split(separator: ",").map(String.init) ?? [])
             {
-                try writer.fullElement("span", ["class": "found"], text: "found: " + found)
+                try writer.fullElement("span", ["class": "found"], text: "found: " + Table.fitted(found))
             }
             try writer.fullEndElement()
             let segments: String

@@ -125,7 +125,7 @@ import TestSupport
             lines.filter { $0.hasPrefix("Samples/no-audio-only/master.m3u8:") && $0.contains(" error: ") }.count == 6)
         #expect(
             lines.last
-                == "hlscheck: GitHub keeps 10 annotations of each type per step; not annotated: 6 more errors. They are listed above in their stream's group, and every finding is in the job summary and in the other report formats (--format text, sarif, junit)."
+                == "hlscheck: GitHub keeps 10 annotations of each type per step; not annotated: 6 more errors. They are listed above in their stream's group; the job summary lists the first 200 findings; --format json lists every one."
         )
         // One group per stream, each closed.
         #expect(
