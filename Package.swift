@@ -97,7 +97,7 @@ let package = Package(
             ]),
         .target(
             name: "HLSReporting",
-            dependencies: ["HLSCheck", "CLibXML2", "CLazyLibraries", "MediaFormats", "FileSystem"],
+            dependencies: ["HLSCheck", "CLibXML2", "CLazyLibraries", "MediaFormats", "FileSystem", "StreamSources"],
             swiftSettings: strict + libxml2Swift),
         // embed's rename-without-replacing (renameat2 RENAME_NOREPLACE, which Glibc's Swift module does not export) and
         // flock; the GNU posix_spawn actions and pipe2 the tests' process runner needs.

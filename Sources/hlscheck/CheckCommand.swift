@@ -186,7 +186,7 @@ struct CheckCommand: AsyncParsableCommand {
         // One HTTP client for the run (docs/remote.md): for inputs that are URLs, and for the
         // http(s) media playlists a local multivariant playlist may name. It connects only then.
         let remoteInputs = paths.contains(where: URIScheme.isRemote)
-        let fetcher = RemoteFetcher(options: remote.options)
+        let fetcher = RemoteFetcher(options: remote.options(sendingHeadersTo: paths))
         do {
             baseline = try runOptions.baseline.map { path throws(CheckError) in try Baseline.load(path) }
             let explicit = try config.map { path throws(CheckError) in try ConfigurationFile.load(path) }
@@ -300,7 +300,7 @@ struct CheckCommand: AsyncParsableCommand {
         // overlaps inspecting another.
         if paths.contains(where: URIScheme.isRemote) {
             configuration.maxConcurrentSegments = max(
-                configuration.maxConcurrentSegments, remote.options.maximumConnections)
+                configuration.maxConcurrentSegments, remote.options(sendingHeadersTo: paths).maximumConnections)
         }
         return configuration
     }
@@ -337,7 +337,7 @@ struct CheckCommand: AsyncParsableCommand {
                 }
             case .github:
                 text = GitHubActionsReporter().render(reports)
-                StepSummary.append(GitHubActionsReporter().summary(reports))
+                StepSummary.append(CredentialRedaction.redact(GitHubActionsReporter().summary(reports)))
             case .sarif:
                 text = context.sarif(reports).render(reports)
             case .html:
@@ -377,6 +377,8 @@ struct CheckCommand: AsyncParsableCommand {
     }
 }
 
+/// Every message on standard error, whoever writes it, passes through the one redaction: no
+/// URL's userinfo or query value is shown there (docs/security.md).
 func printError(_ message: String) {
-    writeStandardError(message + "\n")
+    writeStandardError(CredentialRedaction.redact(message) + "\n")
 }
