@@ -594,10 +594,16 @@ package final class RemoteFetcher: Sendable, DeliveryObserver {
                     "no complete answer within \(Self.seconds(request)) s\(partial) (raise it with --request-timeout)",
                 shortReason: "timeout", retryable: false)
         }
+        // curl 7.88 sets no connect time until TLS is up too, but says "SSL connection timeout"
+        // when the handshake is what ran out of time.
+        let handshake =
+            finished.connected || finished.message.contains("SSL")
+            || finished.message.contains("TLS")
         let what =
-            finished.connected
+            handshake
             ? "connected to \(Self.hostAndPort(of: url)), but the TLS handshake did not complete"
             : "no connection to \(Self.hostAndPort(of: url))"
+                + (URIScheme.of(url) == "https" ? " (TCP and TLS handshake)" : "")
         if connect <= request {
             return Failure(
                 reason: "\(what) within \(Self.seconds(connect)) s (raise it with --connect-timeout)",

@@ -77,6 +77,19 @@ package enum CredentialRedaction {
         return String(decoding: output, as: UTF8.self)
     }
 
+    /// A URI reference as a remote playlist writes it (`video.m3u8?sig=…`, relative or not)
+    /// with its query values hidden as `redact` hides those of a URL: the query a server put in
+    /// a playlist it serves is as much a token as the one the user typed.
+    package static func redactReference(_ reference: String) -> String {
+        if reference.contains("://") { return redact(reference) }
+        guard let question = reference.firstIndex(of: "?") else { return reference }
+        let fragment = reference[question...].firstIndex(of: "#") ?? reference.endIndex
+        let query = reference[reference.index(after: question)..<fragment].split(
+            separator: "&", omittingEmptySubsequences: false
+        ).map { pair in pair.firstIndex(of: "=").map { pair[...$0] + marker } ?? String(pair) }
+        return reference[...question] + query.joined(separator: "&") + reference[fragment...]
+    }
+
     /// `arguments` as a report may record them: every URL redacted as `redact` does, and the
     /// value of every `--header` (`--header 'Name: value'`, `--header='Name: value'`) replaced
     /// by `***`, its name kept.
