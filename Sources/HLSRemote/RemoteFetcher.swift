@@ -13,17 +13,24 @@ import Synchronization
 
 /// What the remote sources may do; every value has a flag (docs/remote.md).
 package struct RemoteOptions: Sendable, Hashable {
+    /// A header and the origins it is sent to: a bearer token or an API key given for the URL
+    /// the user typed is meant for that server, not for every server its playlists or
+    /// redirects name (docs/security.md, "It cannot make hlscheck send a secret elsewhere").
     package struct Header: Sendable, Hashable {
         package var name: String
         package var value: String
+        /// `scheme://host:port` of each URL it was given with (`RemoteFetcher.origin(of:)`).
+        package var origins: Set<String>
 
-        package init(name: String, value: String) {
+        /// A header for the origins of `urls`; a URL that is not http(s) adds none.
+        package init(name: String, value: String, sentTo urls: [String]) {
             self.name = name
             self.value = value
+            origins = Set(urls.filter(URIScheme.isRemote).map(RemoteFetcher.origin(of:)))
         }
     }
 
-    /// `--header 'Name: value'`, sent with every request.
+    /// `--header 'Name: value'`, sent with every request to the origins each was given for.
     package var headers: [Header] = []
     /// `--insecure`: accept any TLS certificate (the report says so: tls-not-verified).
     package var insecure = false
@@ -150,7 +157,7 @@ package final class RemoteFetcher: Sendable, DeliveryObserver {
         // The common case of a read ahead: the body came at the first try, nothing to record
         // (segments are recorded only with retries or a redirect, both impossible here).
         if kind == .segment, case .success(.body(let resource))? = firstAttempt?.result { return resource }
-        var record = DeliveryRecord(uri: uri, kind: kind, acceptEncoding: acceptEncoding(range: range))
+        var record = DeliveryRecord(uri: uri, kind: kind, acceptEncoding: acceptEncoding(url: uri, range: range))
         // Requests in flight are bounded; a request's deadline starts once it holds a permit.
         await permits.acquire()
         let outcome: Result<FetchedResource, RemoteFetchError>
@@ -218,6 +225,8 @@ package final class RemoteFetcher: Sendable, DeliveryObserver {
                     next = Self.inserting(userinfo: userinfo, into: next)
                 }
                 record.redirects.append(next)
+                // What the rules judge is the answer of the last hop, and so what it was asked with.
+                record.acceptEncoding = acceptEncoding(url: next, range: range)
                 if visited.contains(next) {
                     throw RemoteFetchError(
                         uri: uri, reason: "redirect loop: \(next) was already visited (\(visited.count) hops)")
@@ -342,11 +351,14 @@ package final class RemoteFetcher: Sendable, DeliveryObserver {
         if let range {
             headers.append("Range: bytes=\(range.offset)-\(range.offset + max(0, range.length) - 1)")
         }
-        for header in options.headers {
+        // Each hop of a redirect is a request of its own (CURLOPT_FOLLOWLOCATION is off), so
+        // this decides for every URL a request goes to, redirect targets included.
+        let origin = Self.origin(of: url)
+        for header in options.headers where header.origins.contains(origin) {
             headers.removeAll { $0.lowercased().hasPrefix(header.name.lowercased() + ":") }
             headers.append("\(header.name): \(header.value)")
         }
-        if let encoding = acceptEncoding(range: range) {
+        if let encoding = acceptEncoding(url: url, range: range) {
             headers.removeAll { $0.lowercased().hasPrefix("accept-encoding:") }
             headers.append("Accept-Encoding: \(encoding)")
         }
@@ -447,11 +459,14 @@ package final class RemoteFetcher: Sendable, DeliveryObserver {
         }
     }
 
-    /// The Accept-Encoding a request sends: gzip and deflate for a whole resource (segments are
-    /// compressed media; playlists are text that gzip shrinks tenfold), none for a byte range;
-    /// `--header 'Accept-Encoding: …'` overrides it.
-    private func acceptEncoding(range: SegmentByteRange?) -> String? {
-        if let header = options.headers.last(where: { $0.name.lowercased() == "accept-encoding" }) {
+    /// The Accept-Encoding a request to `url` sends: gzip and deflate for a whole resource
+    /// (segments are compressed media; playlists are text that gzip shrinks tenfold), none for a
+    /// byte range; `--header 'Accept-Encoding: …'` overrides it on the origins it was given for.
+    private func acceptEncoding(url: String, range: SegmentByteRange?) -> String? {
+        let origin = Self.origin(of: url)
+        if let header = options.headers.last(where: {
+            $0.name.lowercased() == "accept-encoding" && $0.origins.contains(origin)
+        }) {
             return header.value
         }
         return range == nil ? "gzip, deflate" : nil
@@ -489,19 +504,7 @@ package final class RemoteFetcher: Sendable, DeliveryObserver {
         }
         switch finished.code {
         case CURLE_OPERATION_TIMEDOUT:
-            // curl says which phase ran out of time: resolving or connecting, or the exchange.
-            if message.hasPrefix("Connection timed out") || message.hasPrefix("Resolving timed out")
-                || message.hasPrefix("Failed to connect")
-            {
-                return Failure(
-                    reason:
-                        "no connection within \(Self.seconds(options.connectTimeoutSeconds)) s (raise it with --connect-timeout)",
-                    shortReason: "connect timeout", retryable: true)
-            }
-            return Failure(
-                reason:
-                    "no complete answer within \(Self.seconds(options.requestTimeoutSeconds)) s\(partial) (raise it with --request-timeout)",
-                shortReason: "timeout", retryable: false)
+            return timeoutFailure(finished, url: url, partial: partial)
         case CURLE_COULDNT_CONNECT:
             let why =
                 finished.osErrno == Int(ECONNREFUSED)
@@ -551,10 +554,65 @@ package final class RemoteFetcher: Sendable, DeliveryObserver {
             return Failure(
                 reason: "the server's answer is not valid HTTP (\(message))\(partial)", shortReason: "bad answer",
                 retryable: true)
+        case CURLE_OUT_OF_MEMORY where !finished.headEnded && finished.received == 0,
+            CURLcode(rawValue: Self.curlTooLarge) where !finished.headEnded:
+            // curl refuses a header line over CURL_MAX_HTTP_HEADER (and, from 8.x, a head over
+            // 300 KiB) with "out of memory" (CURLE_TOO_LARGE from 8.6): the same answer comes
+            // back at every retry, so none is made.
+            return Failure(
+                reason:
+                    "the answer's header is larger than curl's limit of \(Self.headerLimit(in: message)) bytes, so it cannot be read (the server, or a proxy before it, sends an oversized header: a cookie, a debugging or tracing header)",
+                shortReason: "header too large", status: finished.collected.status, retryable: false)
         default:
             let text = message.isEmpty ? String(cString: curl_easy_strerror(finished.code)) : message
             return Failure(reason: "network error (\(text))\(partial)", shortReason: "network error", retryable: true)
         }
+    }
+
+    /// CURLE_TOO_LARGE, which curl 8.6 added for a head over its limits (older headers lack it).
+    static let curlTooLarge: UInt32 = 100
+
+    /// The limit curl names in `message` ("max is 102400", "… > 307200"), else
+    /// CURL_MAX_HTTP_HEADER, its limit on one header line.
+    static func headerLimit(in message: String) -> Int {
+        let numbers = message.split { !$0.isNumber }.compactMap { Int($0) }
+        if let limit = numbers.last, message.contains("max") || message.contains(">") { return limit }
+        return Int(CURL_MAX_HTTP_HEADER)
+    }
+
+    /// A timeout, named after the limit that expired. Until the connection is up (TCP, then TLS
+    /// for https) curl bounds the wait by the smaller of `--connect-timeout` and
+    /// `--request-timeout`; after, by `--request-timeout` alone. A server that accepts the TCP
+    /// connection and never answers the TLS ClientHello ends at the connect timeout: the
+    /// message says so, with the seconds that passed, not the request timeout's.
+    private func timeoutFailure(_ finished: CurlTransfer.Finished, url: String, partial: String) -> Failure {
+        let connect = options.connectTimeoutSeconds, request = options.requestTimeoutSeconds
+        let established = URIScheme.of(url) == "https" ? finished.tlsEstablished : finished.connected
+        guard !established else {
+            return Failure(
+                reason:
+                    "no complete answer within \(Self.seconds(request)) s\(partial) (raise it with --request-timeout)",
+                shortReason: "timeout", retryable: false)
+        }
+        // curl 7.88 sets no connect time until TLS is up too, but says "SSL connection timeout"
+        // when the handshake is what ran out of time.
+        let handshake =
+            finished.connected || finished.message.contains("SSL")
+            || finished.message.contains("TLS")
+        let what =
+            handshake
+            ? "connected to \(Self.hostAndPort(of: url)), but the TLS handshake did not complete"
+            : "no connection to \(Self.hostAndPort(of: url))"
+                + (URIScheme.of(url) == "https" ? " (TCP and TLS handshake)" : "")
+        if connect <= request {
+            return Failure(
+                reason: "\(what) within \(Self.seconds(connect)) s (raise it with --connect-timeout)",
+                shortReason: "connect timeout", retryable: true)
+        }
+        return Failure(
+            reason:
+                "\(what) within \(Self.seconds(request)) s, the request's whole deadline, shorter than --connect-timeout's \(Self.seconds(connect)) s (raise it with --request-timeout)",
+            shortReason: "timeout", retryable: false)
     }
 
     /// host:port of a URL, for messages (credentials left out).

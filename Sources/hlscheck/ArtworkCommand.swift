@@ -41,7 +41,8 @@ struct ArtworkCommand: AsyncParsableCommand {
     func run() async throws {
         try requireFFmpeg()
         limitOptions.startWatchdog(command: "artwork")
-        let fetcher = URIScheme.isRemote(input) ? RemoteFetcher(options: remote.options) : nil
+        let fetcher =
+            URIScheme.isRemote(input) ? RemoteFetcher(options: remote.options(sendingHeadersTo: [input])) : nil
         do {
             try await show(fetcher)
         } catch {

@@ -208,7 +208,7 @@ struct CheckCommand: AsyncParsableCommand {
         // One HTTP client for the run (docs/remote.md): for inputs that are URLs, and for the
         // http(s) media playlists a local multivariant playlist may name. It connects only then.
         let remoteInputs = paths.contains(where: URIScheme.isRemote)
-        let fetcher = RemoteFetcher(options: remote.options)
+        let fetcher = RemoteFetcher(options: remote.options(sendingHeadersTo: paths))
         do {
             baseline = try runOptions.baseline.map { path throws(CheckError) in try Baseline.load(path) }
             let explicit = try config.map { path throws(CheckError) in try ConfigurationFile.load(path) }
@@ -325,7 +325,7 @@ struct CheckCommand: AsyncParsableCommand {
         // overlaps inspecting another.
         if paths.contains(where: URIScheme.isRemote) {
             configuration.maxConcurrentSegments = max(
-                configuration.maxConcurrentSegments, remote.options.maximumConnections)
+                configuration.maxConcurrentSegments, remote.options(sendingHeadersTo: paths).maximumConnections)
         }
         return configuration
     }
@@ -408,7 +408,7 @@ struct CheckCommand: AsyncParsableCommand {
         case .github:
             let reporter = GitHubActionsReporter(maximumPerRule: maximumPerRule)
             text = reporter.render(reports)
-            StepSummary.append(reporter.summary(reports))
+            StepSummary.append(CredentialRedaction.redact(reporter.summary(reports)))
         case .sarif:
             // Streamed, result by result; each piece redacted as the other reports are whole.
             let written = try context.sarif(reports).write(reports, to: RedactingSink(base: sink))
@@ -457,6 +457,8 @@ final class RedactingSink<Base: ReportSink>: ReportSink {
     }
 }
 
+/// Every message on standard error, whoever writes it, passes through the one redaction: no
+/// URL's userinfo or query value is shown there (docs/security.md).
 func printError(_ message: String) {
-    writeStandardError(message + "\n")
+    writeStandardError(CredentialRedaction.redact(message) + "\n")
 }

@@ -56,9 +56,10 @@ struct InspectCommand: AsyncParsableCommand {
         try requireFFmpeg()
         // Regular files only (a FIFO is refused, never waited on), within the byte limit; URLs
         // are fetched into memory within the same limit.
+        let inputs = segments + [initSection].compactMap { $0 }
         let fetcher =
-            (segments + [initSection].compactMap { $0 }).contains(where: URIScheme.isRemote)
-            ? RemoteFetcher(options: remote.options) : nil
+            inputs.contains(where: URIScheme.isRemote)
+            ? RemoteFetcher(options: remote.options(sendingHeadersTo: inputs)) : nil
         do {
             try await inspect(fetcher)
         } catch {

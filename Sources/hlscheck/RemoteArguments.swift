@@ -1,6 +1,7 @@
 import ArgumentParser
 import HLSCheck
 import HLSRemote
+import StreamSources
 
 /// `--header`, `--insecure`, timeouts, retries, connections: how remote streams and segments are
 /// fetched (docs/remote.md). Shared by check, artwork and inspect.
@@ -8,7 +9,7 @@ struct RemoteArguments: ParsableArguments {
     @Option(
         name: .customLong("header"),
         help: ArgumentHelp(
-            "Send this HTTP header with every request, e.g. 'Authorization: Bearer …'; repeatable.",
+            "Send this HTTP header to the origin of the URLs given, never to another host a playlist or redirect names, e.g. 'Authorization: Bearer …'; repeatable.",
             valueName: "Name: value"))
     var headers: [String] = []
 
@@ -37,9 +38,10 @@ struct RemoteArguments: ParsableArguments {
     var httpConnections: Int?
 
     func validate() throws {
+        // The value is not echoed: it is a credential more often than not (docs/security.md).
         for header in headers where Self.parseHeader(header) == nil {
             throw ValidationError(
-                "--header takes 'Name: value' (a token name, a colon, a value without line breaks); got \(TerminalText.escaped(header))"
+                "--header takes 'Name: value' (a token name, a colon, a value without line breaks); got \(TerminalText.escaped(CredentialRedaction.redactHeader(header)))"
             )
         }
         for (name, value) in [("--connect-timeout", connectTimeout), ("--request-timeout", requestTimeout)] {
@@ -55,10 +57,15 @@ struct RemoteArguments: ParsableArguments {
         }
     }
 
-    var options: RemoteOptions {
+    /// The options of a run whose inputs are `inputs`: each `--header` goes to the origins of
+    /// the inputs that are URLs, and to no other (not to a server a playlist or a redirect
+    /// names, nor to the remote media playlists of a local multivariant playlist).
+    func options(sendingHeadersTo inputs: [String]) -> RemoteOptions {
         var options = RemoteOptions()
         options.userAgent = "hlscheck/\(HLSCheckVersion.current)"
-        options.headers = headers.compactMap(Self.parseHeader).map { RemoteOptions.Header(name: $0.0, value: $0.1) }
+        options.headers = headers.compactMap(Self.parseHeader).map {
+            RemoteOptions.Header(name: $0.0, value: $0.1, sentTo: inputs)
+        }
         options.insecure = insecure
         if let connectTimeout { options.connectTimeoutSeconds = connectTimeout }
         if let requestTimeout { options.requestTimeoutSeconds = requestTimeout }

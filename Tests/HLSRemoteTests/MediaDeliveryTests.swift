@@ -34,7 +34,10 @@ struct MediaDeliveryTests {
             let gzipped = try await Remote.check(server.url("compliant/master.m3u8"))
             server.inject(.contentType("application/vnd.apple.mpegurl"), at: "compliant/master.m3u8")
             var options = Remote.fast
-            options.headers = [RemoteOptions.Header(name: "Accept-Encoding", value: "identity")]
+            options.headers = [
+                RemoteOptions.Header(
+                    name: "Accept-Encoding", value: "identity", sentTo: [server.url("compliant/master.m3u8")])
+            ]
             let identity = try await Remote.check(server.url("compliant/master.m3u8"), options: options)
             return (gzipped, identity)
         }

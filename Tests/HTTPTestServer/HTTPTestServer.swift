@@ -24,8 +24,9 @@ public enum Fault: Sendable {
     case slowBody(chunks: Int, delayMilliseconds: Int)
     /// Announce the whole length, send `bytes` of the body, then close the connection.
     case resetAfter(bytes: Int)
-    /// Redirect (302) to this location, as written (relative or absolute).
-    case redirect(to: String)
+    /// Redirect to this location, as written (relative or absolute), with this status (301,
+    /// 302, 303, 307 or 308).
+    case redirect(to: String, status: Int = 302)
     /// Serve the file with this Content-Type instead of the one its extension gives.
     case contentType(String)
     /// Serve these bytes, gzip-compressed, with Content-Encoding: gzip.
@@ -49,6 +50,8 @@ public enum Fault: Sendable {
     case declaredLength(String)
     /// Accept the request and never answer (a slowloris the other way round).
     case noAnswer
+    /// Serve the file with one more header, `X-Padding`, whose value is this many bytes.
+    case oversizedHeader(bytes: Int)
 }
 
 /// One request as the server saw it.
@@ -249,8 +252,13 @@ private final class RequestHandler: ChannelInboundHandler {
             send(context, status: status, body: Array("status \(status)\n".utf8))
         case .failFirst(let times, let status)? where count < times:
             send(context, status: status, body: Array("status \(status)\n".utf8))
-        case .redirect(let location)?:
-            send(context, status: 302, body: [], extra: [("Location", location)])
+        case .redirect(let location, let status)?:
+            send(context, status: status, body: [], extra: [("Location", location)])
+        case .oversizedHeader(let bytes)?:
+            guard let body = file(path) else { return send(context, status: 404, body: []) }
+            send(
+                context, status: 200, body: body,
+                extra: [("Content-Type", contentType(path)), ("X-Padding", String(repeating: "p", count: bytes))])
         case .basicAuth(let user, let password)?:
             let expected = "Basic " + Data("\(user):\(password)".utf8).base64EncodedString()
             guard head.headers.first(name: "Authorization") == expected else {

@@ -15,9 +15,12 @@ extension CheckReport {
             }
             return redacted
         }
+        // A remote playlist's relative URIs carry the server's query tokens as written.
+        let remote = URIScheme.isRemote(input)
         copy.variants = variants.map { variant in
             var redacted = variant
-            redacted.uri = CredentialRedaction.redact(variant.uri)
+            redacted.uri =
+                remote ? CredentialRedaction.redactReference(variant.uri) : CredentialRedaction.redact(variant.uri)
             redacted.playlist = CredentialRedaction.redact(variant.playlist)
             redacted.peakCombination = variant.peakCombination?.map(CredentialRedaction.redact)
             return redacted
