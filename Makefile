@@ -134,7 +134,7 @@ clean:
 #   make fuzz FUZZ_TARGETS=id3 FUZZ_SECONDS=600
 # A crash stops make and leaves the input in .build-fuzz/crashes/; replay it with
 #   .build-fuzz/release/fuzz-<target> .build-fuzz/crashes/<file>
-FUZZ_TARGETS ?= playlist attribute-list id3 transport-stream adts iso-box segment check
+FUZZ_TARGETS ?= playlist attribute-list id3 transport-stream adts iso-box segment check configuration
 FUZZ_SECONDS ?= 30
 FUZZ_BUILD := $(CURDIR)/.build-fuzz
 HLSCHECK_CORPUS ?= ../shared/corpus
@@ -171,7 +171,7 @@ fuzz-smoke: fuzz-build fuzz-seeds
 # targets that run Swift concurrency keep per-thread allocations across inputs, which libFuzzer's
 # per-input leak check mistakes for leaks (and runs LeakSanitizer on every input, 5 inputs/s):
 # leaks are `make sanitize`'s business there.
-fuzz_target_flags = -dict=Fuzz/Dictionaries/$(if $(filter playlist attribute-list check,$(1)),m3u8,media).dict \
+fuzz_target_flags = -dict=Fuzz/Dictionaries/$(if $(filter playlist attribute-list check,$(1)),m3u8,$(if $(filter configuration,$(1)),yaml,media)).dict \
 	$(if $(filter segment check,$(1)),-detect_leaks=0)
 
 # fuzz_run TARGET, FLAGS, LOG: one libFuzzer run (new inputs go to the first directory in

@@ -26,6 +26,7 @@ let package = Package(
             ("fuzz-iso-box", ["MediaFormats", "HLSPackaging"]),
             ("fuzz-segment", ["MediaInspection"]),
             ("fuzz-check", ["HLSCheck", "HLSPlaylist", "HLSReporting", "MediaInspection"]),
+            ("fuzz-configuration", ["HLSCheck"]),
         ].map { name, products in
             .executableTarget(
                 name: name,

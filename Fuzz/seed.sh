@@ -98,6 +98,25 @@ printf '%s\n' "$playlists" | awk 'NR % 4 == 0' | while IFS= read -r f; do
     [ -f "$f" ] && { cat "$f"; printf '\0\0\0\0'; cat "$f"; } | seed check '\x01'
 done
 
+# .hlscheck.yml: the documented example, JSON, and the values the loader must refuse cleanly
+# (huge and negative numbers, floats where a whole number belongs, .inf/.nan, hex and octal,
+# anchors and aliases, nesting, wrong types).
+configurations=(
+    $'profile: apple-ios\nbudget-kbps: 64\nbandwidth-tolerance: 0.1\nduration-tolerance: 0.5\nfail-on: warning\nrules:\n  artwork-missing: off\n  codecs-missing: error\nignore:\n  - "legacy/**"\n  - "*/drafts/*.m3u8"\ndocumentation-url: https://docs.example.com/hlscheck/rules.html\n'
+    '{"profile": "rfc8216", "budget-kbps": 128, "fail-on": "never", "ignore": ["a/**"]}'
+    $'budget-kbps: 9223372036854776\n'
+    $'budget-kbps: -64\nduration-tolerance: .inf\nbandwidth-tolerance: .nan\n'
+    $'budget-kbps: 0x40\nduration-tolerance: 1e308\nbandwidth-tolerance: 0o17\n'
+    $'base: &b 64\nbudget-kbps: *b\n'
+    $'rules: &r {artwork-missing: off}\nignore: [*r]\n'
+    $'budget-kbps: [[[[[[[[64]]]]]]]]\n'
+    $'budget-kbps: 64.5\nfail-on: yes\nprofile: {a: b}\n'
+    $'ignore: ["**/**/**/**/**/**/**/**/x"]\n'
+)
+for c in "${configurations[@]}"; do
+    printf '%s' "$c" | seed configuration
+done
+
 for target in "$out"/*/; do
     printf '%-20s %5d seeds\n' "$(basename "$target")" "$(find "$target" -type f | wc -l)"
 done

@@ -309,6 +309,10 @@ package final class RemoteFetcher: Sendable, DeliveryObserver {
         let finished = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<CurlTransfer.Finished, Never>) in
                 transfer.start { continuation.resume(returning: $0) }
+                // A task cancelled before its transfer started (while it waited for a permit)
+                // had its cancellation find nothing to end: end it now, or it would run to its
+                // timeout.
+                if Task.isCancelled { transfer.cancel() }
             }
         } onCancel: {
             transfer.cancel()

@@ -14,4 +14,11 @@ extension RemotePlaylistSource: DirectiveSource {
             return DirectiveAnswer(status: error.status, failure: error.reason)
         }
     }
+
+    package var answerTimeout: Duration {
+        // `--request-timeout` is validated (at most a day); a library caller's value is clamped
+        // the same way rather than trapping in the conversion.
+        let seconds = fetcher.options.requestTimeoutSeconds
+        return .milliseconds(Int64((seconds.isFinite ? min(max(seconds, 0.001), 86_400) : 30) * 1000))
+    }
 }

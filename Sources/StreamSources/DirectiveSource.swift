@@ -22,4 +22,8 @@ package protocol DirectiveSource: Sendable {
     /// GETs `uri` as it is, query included, and returns the answer without recording it in the
     /// delivery log (the probe's requests are not the stream's).
     func answer(_ uri: String) async -> DirectiveAnswer
+
+    /// The longest one answer may take (`--request-timeout`): the probe of a whole stream is
+    /// given this long, so that a server holding blocking requests costs it one timeout.
+    var answerTimeout: Duration { get }
 }

@@ -145,8 +145,9 @@ struct CheckCommand: AsyncParsableCommand {
     }
 
     func validate() throws {
-        if let budgetKbps, !(1...1_000_000).contains(budgetKbps) {
-            throw ValidationError("--budget-kbps must be between 1 and 1000000, got \(budgetKbps)")
+        if let budgetKbps, let problem = SettingBounds.budgetKbps.problem(budgetKbps, as: SettingBounds.budgetKbps.flag)
+        {
+            throw ValidationError(problem)
         }
         if decode, playlistOnly {
             throw ValidationError("--decode decodes the segments that --playlist-only says not to read; choose one")
@@ -312,7 +313,7 @@ struct CheckCommand: AsyncParsableCommand {
     /// Profile, then the configuration file, then command-line flags.
     func configuration(_ file: ConfigurationFile?) -> CheckConfiguration {
         var configuration = CheckConfiguration(profile: profile, file: file)
-        if let budgetKbps { configuration.audioOnlyBudget = budgetKbps * 1000 }
+        if let budgetKbps { configuration.audioOnlyBudget = SettingBounds.audioOnlyBudget(kbps: budgetKbps) }
         configuration.playlistOnly = playlistOnly
         configuration.decode = decode
         limitOptions.apply(to: &configuration)

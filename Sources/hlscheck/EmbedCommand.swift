@@ -133,7 +133,7 @@ struct EmbedCommand: AsyncParsableCommand {
     var failOn: FailLevel?
 
     @Option(name: .customLong("budget-kbps"), help: "Audio-only budget in kbit/s, poster included.")
-    var budgetKbps: Int = 64
+    var budgetKbps: Int = SettingBounds.budgetKbps.defaultValue
 
     // Untitled: swift-argument-parser prints titled groups before OPTIONS, which put the limits
     // above --image and --output, the options every embed needs.
@@ -141,6 +141,9 @@ struct EmbedCommand: AsyncParsableCommand {
     var limitOptions: LimitOptions
 
     func validate() throws {
+        if let problem = SettingBounds.budgetKbps.problem(budgetKbps, as: SettingBounds.budgetKbps.flag) {
+            throw ValidationError(problem)
+        }
         // embed writes segments and playlists: it works on a local copy of a stream only.
         if URIScheme.isRemote(playlist) {
             throw ValidationError(
@@ -177,9 +180,6 @@ struct EmbedCommand: AsyncParsableCommand {
             if let variantName, let problem = AudioOnlyVariantBuilder.nameProblem(variantName) {
                 throw ValidationError("--name \(variantName): the new variant's playlist needs \(problem)")
             }
-            guard (1...1_000_000).contains(budgetKbps) else {
-                throw ValidationError("--budget-kbps must be between 1 and 1000000")
-            }
             return
         }
         if audioBitrate != nil || audioFrom != nil || replace || variantName != nil {
@@ -198,9 +198,6 @@ struct EmbedCommand: AsyncParsableCommand {
                     : "give the poster with --image FILE or --poster-from-video [TIME] (or --remove)")
         }
         if fit && remove { throw ValidationError("--fit needs an --image") }
-        guard (1...1_000_000).contains(budgetKbps) else {
-            throw ValidationError("--budget-kbps must be between 1 and 1000000")
-        }
     }
 
     func run() async throws {
@@ -327,7 +324,7 @@ struct EmbedCommand: AsyncParsableCommand {
     }
 
     var configuration: CheckConfiguration {
-        var configuration = CheckConfiguration(audioOnlyBudget: budgetKbps * 1000)
+        var configuration = CheckConfiguration(audioOnlyBudget: SettingBounds.audioOnlyBudget(kbps: budgetKbps))
         limitOptions.apply(to: &configuration)
         return configuration
     }

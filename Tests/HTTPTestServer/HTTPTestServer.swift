@@ -38,6 +38,9 @@ public enum Fault: Sendable {
     /// Answer with the status and playlist text the closure gives for the request's query (what
     /// follows "?", empty without one): an origin that reads delivery directives.
     case respond(@Sendable (_ query: String) -> (status: Int, body: String))
+    /// As `respond`, but a nil from the closure holds the request without ever answering: an
+    /// origin whose blocking reloads (bis-22 §6.2.5.2) never return. `mostHeldAtOnce` counts them.
+    case respondOrHold(@Sendable (_ query: String) -> (status: Int, body: String)?)
     /// Answer with the status and bytes the closure gives for the path (no query); as
     /// `HTTPTestServer.fallback`, for every path no other fault names.
     case media(@Sendable (_ path: String) -> (status: Int, body: [UInt8]))
@@ -85,6 +88,10 @@ public final class HTTPTestServer: Sendable {
         var counts: [String: Int] = [:]
         var requests: [ReceivedRequest] = []
         var openConnections = 0
+        /// Requests held without an answer (`respondOrHold`) whose connection is still open, and
+        /// the most there were at once.
+        var held = 0
+        var mostHeldAtOnce = 0
         /// Tasks waiting for the last connection to close.
         var waitingForNoConnection: [CheckedContinuation<Void, Never>] = []
     }
@@ -165,6 +172,9 @@ public final class HTTPTestServer: Sendable {
     /// Every request so far, in arrival order.
     public var requests: [ReceivedRequest] { state.withLockedValue { $0.requests } }
 
+    /// The most requests `respondOrHold` held unanswered at the same time.
+    public var mostHeldAtOnce: Int { state.withLockedValue { $0.mostHeldAtOnce } }
+
     /// Connections a client holds open to the server now.
     public var openConnections: Int { state.withLockedValue { $0.openConnections } }
 
@@ -218,10 +228,18 @@ private final class RequestHandler: ChannelInboundHandler {
     let folder: String
     let state: NIOLockedValueBox<HTTPTestServer.ServerState>
     private var head: HTTPRequestHead?
+    /// Whether this connection's request is held unanswered (`respondOrHold`).
+    private var holding = false
 
     init(folder: String, state: NIOLockedValueBox<HTTPTestServer.ServerState>) {
         self.folder = folder
         self.state = state
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        if holding { state.withLockedValue { $0.held -= 1 } }
+        holding = false
+        context.fireChannelInactive()
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -273,6 +291,19 @@ private final class RequestHandler: ChannelInboundHandler {
         case .respond(let answer)?:
             let (status, body) = answer(
                 head.uri.split(separator: "?", maxSplits: 1).dropFirst().first.map(String.init) ?? "")
+            sendPlaylist(context, head: head, status: status, body: Array(body.utf8))
+        case .respondOrHold(let answer)?:
+            guard
+                let (status, body) = answer(
+                    head.uri.split(separator: "?", maxSplits: 1).dropFirst().first.map(String.init) ?? "")
+            else {
+                holding = true
+                state.withLockedValue { state in
+                    state.held += 1
+                    state.mostHeldAtOnce = max(state.mostHeldAtOnce, state.held)
+                }
+                return
+            }
             sendPlaylist(context, head: head, status: status, body: Array(body.utf8))
         case .media(let answer)?:
             let (status, body) = answer(path)
@@ -390,6 +421,12 @@ private final class RequestHandler: ChannelInboundHandler {
                         ("Content-Range", "bytes \(start)-\(last)/\(bytes.count)"),
                     ])
                 return
+            }
+            // RFC 9110 §15.5.17: a range that starts past the end is unsatisfiable.
+            if bounds.count == 2, let start = bounds[0], start >= bytes.count {
+                return send(
+                    context, status: 416, body: Array("range not satisfiable\n".utf8),
+                    extra: [("Content-Range", "bytes */\(bytes.count)")])
             }
         }
         // Playlists are gzipped for a client that accepts it, as a well-configured origin does

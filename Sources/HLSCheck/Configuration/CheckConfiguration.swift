@@ -59,9 +59,11 @@ public struct CheckConfiguration: Sendable, Hashable {
     /// The `audio-only-64k` defaults: 64 kbit/s budget (given in bit/s), 10 % bandwidth tolerance,
     /// 0.5 s duration tolerance, 2 segments at once, 192 kbit/s cellular budget.
     package init(
-        audioOnlyBudget: Int = 64_000, bandwidthTolerance: Double = 0.10, playlistOnly: Bool = false,
+        audioOnlyBudget: Int = SettingBounds.audioOnlyBudget(kbps: SettingBounds.budgetKbps.defaultValue),
+        bandwidthTolerance: Double = SettingBounds.bandwidthTolerance.defaultValue, playlistOnly: Bool = false,
         severityOverrides: [String: Severity?] = [:], maxConcurrentSegments: Int = 2,
-        durationTolerance: Double = 0.5, profile: Profile = .audioOnly64k, cellularBudget: Int = 192_000
+        durationTolerance: Double = SettingBounds.durationTolerance.defaultValue, profile: Profile = .audioOnly64k,
+        cellularBudget: Int = 192_000
     ) {
         self.profile = profile
         self.cellularBudget = cellularBudget

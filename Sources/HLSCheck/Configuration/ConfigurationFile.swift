@@ -39,6 +39,11 @@ package struct ConfigurationFile: Sendable, Hashable {
     /// `documentation-url:` the page docs/rules.md is published at (http or https), nil when absent.
     package var documentationURL: String?
 
+    /// Patterns `ignore:` may list at most.
+    static let maximumIgnorePatterns = 1_000
+    /// Bytes of one ignore pattern, and of `documentation-url`, at most.
+    static let maximumTextBytes = 2_048
+
     /// The folder the file is in: ignore patterns are relative to it.
     package var folder: String { PathString.parent(path) }
 
@@ -67,6 +72,12 @@ package struct ConfigurationFile: Sendable, Hashable {
         } catch {
             throw CheckError("\(path): cannot read the configuration file: \(error.reason)")
         }
+        return try parse(data, path: path)
+    }
+
+    /// The settings `data`, the text of the file at `path`, holds; throws `CheckError` naming
+    /// the file, line and column of the first value that is not YAML, unknown or out of range.
+    package static func parse(_ data: [UInt8], path: String) throws(CheckError) -> ConfigurationFile {
         let node: YAMLNode?
         do {
             node = try YAMLNode.parse(data)
@@ -85,21 +96,12 @@ package struct ConfigurationFile: Sendable, Hashable {
                         value, "profile must be one of \(Profile.allCases.map(\.rawValue).joined(separator: ", "))")
                 }
                 file.profile = profile
-            case "budget-kbps":
-                guard let kbps = value.int, kbps > 0 else {
-                    throw file.problem(value, "budget-kbps must be a positive whole number")
-                }
-                file.budgetKbps = kbps
-            case "bandwidth-tolerance":
-                guard let fraction = value.float, fraction >= 0, fraction < 10 else {
-                    throw file.problem(value, "bandwidth-tolerance must be a fraction such as 0.1 (10 %)")
-                }
-                file.bandwidthTolerance = fraction
-            case "duration-tolerance":
-                guard let seconds = value.float, seconds >= 0 else {
-                    throw file.problem(value, "duration-tolerance must be a number of seconds such as 0.5")
-                }
-                file.durationTolerance = seconds
+            case SettingBounds.budgetKbps.key:
+                file.budgetKbps = try file.value(value, of: SettingBounds.budgetKbps) { $0.int }
+            case SettingBounds.bandwidthTolerance.key:
+                file.bandwidthTolerance = try file.value(value, of: SettingBounds.bandwidthTolerance) { $0.float }
+            case SettingBounds.durationTolerance.key:
+                file.durationTolerance = try file.value(value, of: SettingBounds.durationTolerance) { $0.float }
             case "fail-on":
                 guard let level = value.string, ["error", "warning", "never"].contains(level) else {
                     throw file.problem(value, "fail-on must be error, warning or never")
@@ -113,7 +115,10 @@ package struct ConfigurationFile: Sendable, Hashable {
                 for (ruleNode, severityNode) in rules {
                     let rule = ruleNode.string ?? ""
                     guard known.contains(rule) else {
-                        throw file.problem(ruleNode, "unknown rule \"\(rule)\" (hlscheck rules lists them)")
+                        throw file.problem(
+                            ruleNode,
+                            "unknown rule \"\(TerminalText.escaped(String(rule.prefix(40))))\" (hlscheck rules lists them)"
+                        )
                     }
                     guard RuleCatalogue.description(of: rule)?.configurable != false else {
                         throw file.problem(
@@ -135,10 +140,21 @@ package struct ConfigurationFile: Sendable, Hashable {
                 guard let patterns = value.sequence?.map({ $0.string }), !patterns.contains(nil) else {
                     throw file.problem(value, "ignore must be a list of glob patterns")
                 }
+                // Every discovered playlist is matched against every pattern: both bounded.
+                guard patterns.count <= Self.maximumIgnorePatterns,
+                    patterns.allSatisfy({ ($0 ?? "").utf8.count <= Self.maximumTextBytes })
+                else {
+                    throw file.problem(
+                        value,
+                        "ignore must be a list of at most \(Self.maximumIgnorePatterns) glob patterns of at most \(Self.maximumTextBytes) bytes each"
+                    )
+                }
                 file.ignore = patterns.compactMap { $0 }
             case "documentation-url":
+                // Every report repeats it once per rule: no control character, no megabyte.
                 guard let url = value.string, url.hasPrefix("https://") || url.hasPrefix("http://"),
-                    !url.contains(where: \.isWhitespace)
+                    !url.contains(where: \.isWhitespace), url.utf8.count <= Self.maximumTextBytes,
+                    !url.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
                 else {
                     throw file.problem(
                         value, "documentation-url must be the http(s) address docs/rules.md is published at")
@@ -147,7 +163,7 @@ package struct ConfigurationFile: Sendable, Hashable {
             default:
                 throw file.problem(
                     keyNode,
-                    "unknown setting \"\(key)\" (known: profile, budget-kbps, bandwidth-tolerance, duration-tolerance, fail-on, rules, ignore, documentation-url)"
+                    "unknown setting \"\(TerminalText.escaped(String(key.prefix(40))))\" (known: profile, budget-kbps, bandwidth-tolerance, duration-tolerance, fail-on, rules, ignore, documentation-url)"
                 )
             }
         }
@@ -158,10 +174,32 @@ package struct ConfigurationFile: Sendable, Hashable {
         CheckError("\(path):\(node.line):\(node.column): \(message)")
     }
 
+    /// The value of `node` for a setting its flag shares: read by `read` (YAML's int or float),
+    /// then held to the flag's range, with the flag's message. A list, a mapping, text, a
+    /// number no Int holds, NaN and infinities are out of range too.
+    private func value<Value>(_ node: YAMLNode, of bound: SettingBound<Value>, _ read: (YAMLNode) -> Value?)
+        throws(CheckError) -> Value
+    {
+        guard let value = read(node) else {
+            throw problem(node, bound.outOfRange(bound.key, got: Self.shown(node)))
+        }
+        if let message = bound.problem(value, as: bound.key) { throw problem(node, message) }
+        return value
+    }
+
+    /// A value as a message quotes it: at most 40 characters of a scalar, else what it is.
+    private static func shown(_ node: YAMLNode) -> String {
+        switch node.content {
+        case .scalar(let text): text.count > 40 ? "\"\(text.prefix(40))…\"" : "\"\(text)\""
+        case .sequence: "a list"
+        case .mapping: "a mapping"
+        }
+    }
+
     /// Applies the file's parameters and rule severities over a configuration — after the
     /// profile has configured it, before command-line flags do.
     package func apply(to configuration: inout CheckConfiguration) {
-        if let budgetKbps { configuration.audioOnlyBudget = budgetKbps * 1000 }
+        if let budgetKbps { configuration.audioOnlyBudget = SettingBounds.audioOnlyBudget(kbps: budgetKbps) }
         if let bandwidthTolerance { configuration.bandwidthTolerance = bandwidthTolerance }
         if let durationTolerance { configuration.durationTolerance = durationTolerance }
         configuration.severityOverrides.merge(rules) { _, file in file }

@@ -272,19 +272,34 @@ package struct IgnorePatterns: Sendable {
         guard full.hasPrefix(root + "/") else { return false }
         let relative = Array(full.dropFirst(root.count + 1).split(separator: "/").map(String.init))
         return patterns.contains { pattern in
-            Self.match(Array(pattern.split(separator: "/").map(String.init)), relative[...])
+            Self.match(pattern.split(separator: "/").map { ComponentGlob(String($0)) }, relative[...])
         }
     }
 
-    static func match(_ pattern: [String], _ path: ArraySlice<String>) -> Bool {
-        guard let first = pattern.first else { return path.isEmpty }
-        let rest = Array(pattern.dropFirst())
-        if first == "**" {
-            // `**` matches zero or more components.
-            return path.indices.contains { match(rest, path[$0...]) } || match(rest, path[path.endIndex...])
+    /// Whether the pattern's components match the path's, `**` matching any number of them.
+    /// One pass over the pattern, keeping the path prefixes matched so far: patterns × components
+    /// steps whatever the number of `**` (trying each split recursively is exponential in it).
+    static func match(_ pattern: [ComponentGlob], _ path: ArraySlice<String>) -> Bool {
+        let path = Array(path)
+        // matched[j]: the pattern's components so far match the path's first j components.
+        var matched = [Bool](repeating: false, count: path.count + 1)
+        matched[0] = true
+        for component in pattern {
+            var next = [Bool](repeating: false, count: path.count + 1)
+            if component.isAnyComponents {
+                var any = false
+                for index in 0...path.count {
+                    any = any || matched[index]
+                    next[index] = any
+                }
+            } else {
+                for index in path.indices where matched[index] && component.matches(path[index]) {
+                    next[index + 1] = true
+                }
+            }
+            matched = next
         }
-        guard let component = path.first, fnmatch(first, component, 0) == 0 else { return false }
-        return match(rest, path.dropFirst())
+        return matched[path.count]
     }
 }
 

@@ -249,11 +249,9 @@ public struct Checker: Sendable {
                     var probe = DeliveryDirectiveProbe(
                         source: directives, limits: loader.limits, readsMedia: !configuration.playlistOnly)
                     probe.rules = watcher.rules
-                    for (uri, first) in live.sorted(by: { $0.key < $1.key })
-                    where first.serverControl != nil || first.partTarget != nil {
-                        observation.findings += await probe.probe(
-                            uri, first: first, watchedSeconds: observation.watchedSeconds)
-                    }
+                    observation.findings += await probe.probe(
+                        live.filter { $0.value.serverControl != nil || $0.value.partTarget != nil },
+                        watchedSeconds: observation.watchedSeconds)
                 }
                 analysis.live = observation
                 analysis = analysis.addingLiveSegments()

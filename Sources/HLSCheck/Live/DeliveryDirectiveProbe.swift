@@ -5,8 +5,14 @@ import StreamSources
 /// says the server supports them — blocking reloads (`_HLS_msn`, `_HLS_part`, §6.2.5.2) and delta
 /// updates (`_HLS_skip`, §6.2.5.1) — and requests the parts, hinted resources and removed
 /// resources a low-latency playlist names. The probe asks; the live rules judge each answer
-/// (`DirectiveExchange`, `LiveRule.judge(_:memory:)`). A few requests per playlist; blocking
-/// ones wait at most as long as the server holds them (bounded by the request timeout).
+/// (`DirectiveExchange`, `LiveRule.judge(_:memory:)`).
+///
+/// Every request of every watched playlist is in flight at once (the HTTP client's connection
+/// limit, `--http-connections`, bounds how many are sent together), each worked out from one
+/// reload of its playlist rather than from the answer before it: a blocking request that the
+/// server holds delays no other. The whole probe is given one request timeout
+/// (`DirectiveSource.answerTimeout`), so that a watch ends within `--live-duration` plus one
+/// `--request-timeout` whatever the server does; what is unanswered then is judged unanswered.
 struct DeliveryDirectiveProbe: Sendable {
     var source: any DirectiveSource
     var limits: LoaderLimits
@@ -18,61 +24,100 @@ struct DeliveryDirectiveProbe: Sendable {
     /// Distinct part resources requested per playlist at most.
     static let maximumPartRequests = 32
 
+    /// What the probe's deadline is kept by: the machine's monotonic clock, as the requests'
+    /// own timeouts are (a watch's injected clock moves with its reloads, not with the network).
+    var clock: any Clock<Duration> = ContinuousClock()
+
+    /// The findings for every playlist of `playlists` (resolved URI → its first version), all
+    /// probed at once and within `source.answerTimeout` on `clock`.
+    /// `watchedSeconds`: how long ago the first versions were read.
+    func probe(_ playlists: [String: MediaPlaylist], watchedSeconds: Double) async -> [LiveFinding] {
+        await probe(playlists, watchedSeconds: watchedSeconds, clock: clock)
+    }
+
+    private func probe<C: Clock>(_ playlists: [String: MediaPlaylist], watchedSeconds: Double, clock: C) async
+        -> [LiveFinding] where C.Duration == Duration
+    {
+        let deadline = clock.now.advanced(by: source.answerTimeout)
+        let ordered = playlists.sorted { $0.key < $1.key }
+        var found: [Int: [LiveFinding]] = [:]
+        await withTaskGroup(of: (Int, [LiveFinding])?.self) { group in
+            // The deadline: when it passes, every request still waiting is cancelled.
+            group.addTask {
+                try? await Task.sleep(until: deadline, clock: clock)
+                return nil
+            }
+            for (index, (uri, first)) in ordered.enumerated() {
+                group.addTask { (index, await probe(uri, first: first, watchedSeconds: watchedSeconds)) }
+            }
+            var left = ordered.count
+            while left > 0, let next = await group.next() {
+                guard let (index, findings) = next else {
+                    group.cancelAll()
+                    continue
+                }
+                found[index] = findings
+                left -= 1
+            }
+            // Every playlist is done: the deadline's sleep is not waited for.
+            group.cancelAll()
+        }
+        return ordered.indices.flatMap { found[$0] ?? [] }
+    }
+
     /// The findings for the playlist at `uri`, first read as `first`.
     /// `watchedSeconds`: how long ago `first` was read.
     func probe(_ uri: String, first: MediaPlaylist, watchedSeconds: Double) async -> [LiveFinding] {
-        var asking = Asking(
-            probe: self, uri: uri, watchedSeconds: watchedSeconds,
-            judgement: LivePlaylistJudgement(rules: rules, first: first, uri: uri))
-        if readsMedia, first.partTarget != nil { await asking.parts() }
-        if readsMedia, !first.endList { await asking.removed(first: first) }
-        guard let control = first.serverControl else { return asking.judgement.findings }
-        let blocking = control.string("CAN-BLOCK-RELOAD") == "YES"
-        let skipUntil = control.decimalFloatingPoint("CAN-SKIP-UNTIL")
-        if first.endList {
-            // §6.2.5.2, §6.2.5.1: directives to a playlist that has ended are ignored.
-            if blocking {
-                await asking.ask(
-                    Self.url(uri, ["_HLS_msn=\(first.mediaSequence + first.segments.count)"]),
-                    .blockingReloadOfEndedPlaylist)
-            }
-            if skipUntil != nil {
-                await asking.ask(Self.url(uri, ["_HLS_skip=YES"]), .deltaUpdateNotOffered(ended: true))
-            }
-            return asking.judgement.findings
-        }
-        if blocking { await asking.blocking(first: first) }
-        if let skipUntil {
-            await asking.deltaUpdates(first: first, skipUntil: skipUntil)
-        } else {
-            await asking.ask(Self.url(uri, ["_HLS_skip=YES"]), .deltaUpdateNotOffered(ended: false))
-        }
-        return asking.judgement.findings
+        let asking = Asking(probe: self, uri: uri, watchedSeconds: watchedSeconds)
+        // The playlist as it is now: what the parts, the removed resources and the next segment
+        // and part are worked out from. One reload, then every request at once.
+        let now = await asking.current()
+        async let parts = readsMedia && first.partTarget != nil ? asking.parts(now) : []
+        async let removed = readsMedia && !first.endList ? asking.removed(first: first, now: now) : []
+        async let directives = asking.directives(first: first, now: now)
+        // Judged in one order whatever order the answers came in: parts, removed resources,
+        // then the directives.
+        var judgement = LivePlaylistJudgement(rules: rules, first: first, uri: uri)
+        for exchange in await parts + removed + directives { judgement.judge(exchange) }
+        return judgement.findings
     }
 
-    /// The requests about one playlist, each answer handed to the rules as it comes.
-    private struct Asking {
+    /// The requests about one playlist. Each returns its exchanges, for the probe to judge.
+    private struct Asking: Sendable {
         let probe: DeliveryDirectiveProbe
         let uri: String
         let watchedSeconds: Double
-        var judgement: LivePlaylistJudgement
 
-        /// Requests `asked` and hands the answer to the rules: the playlist it holds, if any.
-        @discardableResult
-        mutating func ask(_ asked: String, _ request: DirectiveExchange.Request) async -> Playlist? {
-            let answer = await probe.source.answer(asked)
+        /// Requests `asked`: the exchange, with the playlist the answer holds, if any. An
+        /// answer cut off by the probe's deadline says so.
+        func ask(_ asked: String, _ request: DirectiveExchange.Request) async -> DirectiveExchange {
+            var answer = await probe.source.answer(asked)
+            if Task.isCancelled, answer.status == nil { answer.failure = unansweredInTime }
             var exchange = DirectiveExchange(
                 uri: uri, asked: asked, request: request, answer: answer, watchedSeconds: watchedSeconds)
             if request.asksForPlaylist, exchange.succeeded, answer.bytes.count <= probe.limits.playlistBytes {
                 let parsed = PlaylistParser.parse(answer.bytes, uri: asked)
                 if parsed.media != nil { exchange.reply = parsed }
             }
-            judgement.judge(exchange)
-            return exchange.reply
+            return exchange
         }
 
-        /// Hands the rules an exchange made of answers already judged.
-        mutating func tell(_ exchange: DirectiveExchange) { judgement.judge(exchange) }
+        /// Why a request cut off by the deadline has no answer.
+        var unansweredInTime: String {
+            "no answer within \(compactSeconds(probe.source.answerTimeout.seconds)) s after the watch, the time every delivery-directive request of a run shares (raise it with --request-timeout)"
+        }
+
+        /// Every request of `requests` at once; the exchanges in the order asked.
+        func askAll(_ requests: [(String, DirectiveExchange.Request)]) async -> [DirectiveExchange] {
+            var exchanges: [Int: DirectiveExchange] = [:]
+            await withTaskGroup(of: (Int, DirectiveExchange).self) { group in
+                for (index, (asked, request)) in requests.enumerated() {
+                    group.addTask { (index, await ask(asked, request)) }
+                }
+                for await (index, exchange) in group { exchanges[index] = exchange }
+            }
+            return requests.indices.compactMap { exchanges[$0] }
+        }
 
         /// The playlist as it is now, unjudged: what the next request is worked out from.
         func current() async -> (playlist: Playlist, media: MediaPlaylist)? {
@@ -86,28 +131,33 @@ struct DeliveryDirectiveProbe: Sendable {
 
         /// Requests every part the playlist lists now without GAP=YES, and the resource its
         /// preload hint names.
-        mutating func parts() async {
-            guard let (playlist, media) = await current() else { return }
+        func parts(_ now: (playlist: Playlist, media: MediaPlaylist)?) async -> [DirectiveExchange] {
+            guard let (playlist, media) = now else { return [] }
             var asked: Set<String> = []
+            var requests: [(String, DirectiveExchange.Request)] = []
             for part in media.segments.flatMap(\.parts) + media.trailingParts where !part.gap {
                 let resolved = URIResolver.resolve(part.uri, against: uri)
                 guard asked.count < DeliveryDirectiveProbe.maximumPartRequests, asked.insert(resolved).inserted
                 else { continue }
-                await ask(resolved, .listedPart(part))
+                requests.append((resolved, .listedPart(part)))
             }
             let hintLines = playlist.tagLines(named: "#EXT-X-PRELOAD-HINT")
             for (index, hint) in media.preloadHints.enumerated() {
                 guard let hinted = hint.string("URI") else { continue }
                 let resolved = URIResolver.resolve(hinted, against: uri)
                 guard asked.insert(resolved).inserted else { continue }
-                await ask(resolved, .hintedResource(hinted, line: index < hintLines.count ? hintLines[index] : 0))
+                requests.append(
+                    (resolved, .hintedResource(hinted, line: index < hintLines.count ? hintLines[index] : 0)))
             }
+            return await askAll(requests)
         }
 
         /// bis-22 §6.2.2: what left the playlist during the watch and must still be served
         /// (`RemovedMediaUnavailableRule.mustStillServe`) is requested once it is over.
-        mutating func removed(first: MediaPlaylist) async {
-            guard let current = await current()?.media else { return }
+        func removed(first: MediaPlaylist, now: (playlist: Playlist, media: MediaPlaylist)?) async
+            -> [DirectiveExchange]
+        {
+            guard let current = now?.media else { return [] }
             let target = Double(max(1, first.targetDuration ?? 1))
             let removedSegments = first.segments.filter { $0.mediaSequence < current.mediaSequence && !$0.gap }
             let stillListed = Set((current.segments.flatMap(\.parts) + current.trailingParts).map(\.uri))
@@ -117,7 +167,7 @@ struct DeliveryDirectiveProbe: Sendable {
                 ? (first.segments.flatMap(\.parts) + first.trailingParts).filter {
                     !$0.gap && !stillListed.contains($0.uri)
                 } : []
-            var asked = 0
+            var requests: [(String, DirectiveExchange.Request)] = []
             var seen: Set<String> = []
             for (isPart, written, line) in removedParts.map({ (true, $0.uri, $0.line) })
                 + removedSegments.filter({
@@ -126,27 +176,62 @@ struct DeliveryDirectiveProbe: Sendable {
                 }).map({ (false, $0.uri, $0.uriLine) })
             {
                 let resolved = URIResolver.resolve(written, against: uri)
-                guard asked < DeliveryDirectiveProbe.maximumPartRequests, seen.insert(resolved).inserted else {
-                    continue
-                }
-                asked += 1
-                await ask(resolved, .removedResource(written, isPart: isPart, line: line))
+                guard requests.count < DeliveryDirectiveProbe.maximumPartRequests, seen.insert(resolved).inserted
+                else { continue }
+                requests.append((resolved, .removedResource(written, isPart: isPart, line: line)))
             }
+            return await askAll(requests)
+        }
+
+        // MARK: - Delivery directives (§6.2.5)
+
+        /// What the playlist's EXT-X-SERVER-CONTROL offers, asked for: blocking reloads and delta
+        /// updates, or — to a playlist that has ended — the directives it must ignore.
+        func directives(first: MediaPlaylist, now: (playlist: Playlist, media: MediaPlaylist)?) async
+            -> [DirectiveExchange]
+        {
+            guard let control = first.serverControl else { return [] }
+            let blocking = control.string("CAN-BLOCK-RELOAD") == "YES"
+            let skipUntil = control.decimalFloatingPoint("CAN-SKIP-UNTIL")
+            if first.endList {
+                // §6.2.5.2, §6.2.5.1: directives to a playlist that has ended are ignored.
+                var requests: [(String, DirectiveExchange.Request)] = []
+                if blocking {
+                    requests.append(
+                        (
+                            DeliveryDirectiveProbe.url(uri, ["_HLS_msn=\(first.mediaSequence + first.segments.count)"]),
+                            .blockingReloadOfEndedPlaylist
+                        ))
+                }
+                if skipUntil != nil {
+                    requests.append(
+                        (DeliveryDirectiveProbe.url(uri, ["_HLS_skip=YES"]), .deltaUpdateNotOffered(ended: true)))
+                }
+                return await askAll(requests)
+            }
+            async let reloads = blocking ? askAll(blockingRequests(first: first, latest: now?.media ?? first)) : []
+            async let deltas: [DirectiveExchange] =
+                if let skipUntil {
+                    deltaUpdates(first: first, skipUntil: skipUntil)
+                } else {
+                    askAll([
+                        (DeliveryDirectiveProbe.url(uri, ["_HLS_skip=YES"]), .deltaUpdateNotOffered(ended: false))
+                    ])
+                }
+            return await reloads + deltas
         }
 
         // MARK: - Blocking reloads (§6.2.5.2)
 
-        mutating func blocking(first: MediaPlaylist) async {
+        /// The blocking reloads to send, all worked out from `latest`, the playlist as it is now.
+        func blockingRequests(first: MediaPlaylist, latest: MediaPlaylist) -> [(String, DirectiveExchange.Request)] {
             let target = Double(max(1, first.targetDuration ?? 1))
             // The next segment after the playlist as it is now: held until the playlist holds
             // it, then the whole playlist.
-            var latest = await current()?.media ?? first
             let next = latest.lastMediaSequence + 1
-            if let media = await ask(
-                DeliveryDirectiveProbe.url(uri, ["_HLS_msn=\(next)"]), .nextSegment(next))?.media
-            {
-                latest = media
-            }
+            var requests: [(String, DirectiveExchange.Request)] = [
+                (DeliveryDirectiveProbe.url(uri, ["_HLS_msn=\(next)"]), .nextSegment(next))
+            ]
             if let partTarget = first.partTarget, partTarget > 0 {
                 // The part after the last one listed: held until the playlist holds it.
                 let last = latest.lastMediaSequence
@@ -156,57 +241,65 @@ struct DeliveryDirectiveProbe: Sendable {
                             ? PartPosition(sequence: last + 1, index: 0)
                             : PartPosition(sequence: $0.sequence, index: $0.index + 1)
                     } ?? PartPosition(sequence: last + 1, index: 0)
-                if let media = await ask(
-                    DeliveryDirectiveProbe.url(uri, ["_HLS_msn=\(wanted.sequence)", "_HLS_part=\(wanted.index)"]),
-                    .nextPart(wanted))?.media
-                {
-                    latest = media
-                }
+                requests.append(
+                    (
+                        DeliveryDirectiveProbe.url(uri, ["_HLS_msn=\(wanted.sequence)", "_HLS_part=\(wanted.index)"]),
+                        .nextPart(wanted)
+                    ))
                 // A part index past the last part a segment can have means part 0 of the next
                 // segment. Segments last at most the target duration (rounded), parts at least
                 // 85 % of the part target except the last: this index is past any segment's last part.
                 let writing = latest.lastMediaSequence + 1
                 let beyond = Int((target + 0.5) / (0.85 * partTarget)) + 1
-                await ask(
-                    DeliveryDirectiveProbe.url(uri, ["_HLS_msn=\(writing)", "_HLS_part=\(beyond)"]),
-                    .partBeyondLast(writing))
+                requests.append(
+                    (
+                        DeliveryDirectiveProbe.url(uri, ["_HLS_msn=\(writing)", "_HLS_part=\(beyond)"]),
+                        .partBeyondLast(writing)
+                    ))
             }
-            await ask(DeliveryDirectiveProbe.url(uri, ["_HLS_part=0"]), .partWithoutMediaSequence)
+            requests.append((DeliveryDirectiveProbe.url(uri, ["_HLS_part=0"]), .partWithoutMediaSequence))
+            return requests
         }
 
         // MARK: - Delta updates (§6.2.5.1)
 
-        mutating func deltaUpdates(first: MediaPlaylist, skipUntil: Double) async {
+        func deltaUpdates(first: MediaPlaylist, skipUntil: Double) async -> [DirectiveExchange] {
             let target = Double(max(1, first.targetDuration ?? 1))
             // Only a playlist longer than the skip boundary (and a segment) has segments to skip.
-            guard first.totalDuration > skipUntil + target else { return }
+            guard first.totalDuration > skipUntil + target else { return [] }
             let skipsDateRanges = first.serverControl?.string("CAN-SKIP-DATERANGES") == "YES"
-            for directive in ["YES", "v2"] where directive == "YES" || skipsDateRanges {
-                // A delta update and a whole playlist of the same version, compared by the rule;
-                // the stream may move between the two requests, so a pair that differs in its
-                // last segment or part is asked for once more.
-                let asked = DeliveryDirectiveProbe.url(uri, ["_HLS_skip=\(directive)"])
-                for _ in 0..<2 {
-                    let answer = await probe.source.answer(asked)
-                    guard answer.succeeded, answer.bytes.count <= probe.limits.playlistBytes
-                    else { break }
-                    let delta = PlaylistParser.parse(answer.bytes, uri: asked)
-                    guard let deltaMedia = delta.media else { break }
-                    var exchange = DirectiveExchange(
-                        uri: uri, asked: asked, request: .deltaUpdate(directive: directive), answer: answer,
-                        reply: delta, watchedSeconds: watchedSeconds)
-                    guard deltaMedia.skippedSegments != nil else {
-                        tell(exchange)
-                        break
-                    }
-                    guard let full = await current()?.media else { break }
-                    if full.lastMediaSequence == deltaMedia.lastMediaSequence, full.lastPart == deltaMedia.lastPart {
-                        exchange.request = .deltaUpdateBesideWholePlaylist(directive: directive, full: full)
-                        tell(exchange)
-                        break
-                    }
+            let directives = skipsDateRanges ? ["YES", "v2"] : ["YES"]
+            var found: [Int: DirectiveExchange] = [:]
+            await withTaskGroup(of: (Int, DirectiveExchange?).self) { group in
+                for (index, directive) in directives.enumerated() {
+                    group.addTask { (index, await deltaUpdate(directive)) }
+                }
+                for await (index, exchange) in group { found[index] = exchange }
+            }
+            return directives.indices.compactMap { found[$0] }
+        }
+
+        /// A delta update and a whole playlist of the same version, compared by the rule; the
+        /// stream may move between the two requests, so a pair that differs in its last segment
+        /// or part is asked for once more. Nil when neither pair matched.
+        func deltaUpdate(_ directive: String) async -> DirectiveExchange? {
+            let asked = DeliveryDirectiveProbe.url(uri, ["_HLS_skip=\(directive)"])
+            for _ in 0..<2 where !Task.isCancelled {
+                let answer = await probe.source.answer(asked)
+                guard answer.succeeded, answer.bytes.count <= probe.limits.playlistBytes else { return nil }
+                let delta = PlaylistParser.parse(answer.bytes, uri: asked)
+                guard let deltaMedia = delta.media else { return nil }
+                var exchange = DirectiveExchange(
+                    uri: uri, asked: asked, request: .deltaUpdate(directive: directive), answer: answer,
+                    reply: delta, watchedSeconds: watchedSeconds)
+                guard deltaMedia.skippedSegments != nil else { return exchange }
+                guard let full = await current()?.media else { return nil }
+                if full.lastMediaSequence == deltaMedia.lastMediaSequence, full.lastPart == deltaMedia.lastPart {
+                    exchange.request = .deltaUpdateBesideWholePlaylist(directive: directive, full: full)
+                    return exchange
                 }
             }
+            return nil
         }
     }
 

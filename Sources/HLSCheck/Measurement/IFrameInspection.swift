@@ -38,6 +38,11 @@ package struct IFramePlaylistInspection: Sendable, Hashable {
     /// Resources of I-frame segments that could not be read, keyed by resolved URI: the segment
     /// that names each first, and why.
     package var unreadable: [String: UnreadableResource] = [:]
+    /// I-frame segments whose EXT-X-BYTERANGE ends past the end of a resource that exists (at
+    /// most one per resource: the range that ends last), and why. Reported even where a media
+    /// playlist lists the resource too: its whole file reads, this range of it does not. Keyed
+    /// by resolved URI.
+    package var unreadableRanges: [String: UnreadableResource] = [:]
 
     /// An I-frame resource that could not be read.
     package struct UnreadableResource: Sendable, Hashable {
@@ -74,6 +79,7 @@ extension MediaMeasurer {
         let firstIFrames = Self.firstIFrames(segments, base: base)
         let prefixes = await inspectInitializationSections(firstIFrames, base: base, into: &result)
         await measureWholeResources(segments, base: base, into: &result)
+        await checkRangeEnds(segments, base: base, into: &result)
         await inspectCodecs(segments, firstIFrames, prefixes: prefixes, base: base, into: &result)
         return result
     }
@@ -179,6 +185,41 @@ extension MediaMeasurer {
                 result.wholeResourceBytes[uri] = try await inspector.source.open(uri, range: nil).count
             } catch {
                 result.noteUnreadable(segment, at: uri, error)
+            }
+        }
+    }
+
+    /// Opens, in each resource, the byte range that ends last: when it lies within the resource,
+    /// every range of the resource does (bis-22 §4.4.4.2: a byte range is a sub-range of the
+    /// resource). One open per resource — a local file is not read for it, a remote one is asked
+    /// for that range alone — so a range past the end is found whichever I-frames are inspected.
+    private func checkRangeEnds(_ segments: [MediaSegment], base: String, into result: inout IFramePlaylistInspection)
+        async
+    {
+        var lastEnding: [String: MediaSegment] = [:]
+        var order: [String] = []
+        for segment in segments where segment.unreadableByteRangeLine == nil {
+            guard let range = segment.byteRange else { continue }
+            let uri = URIResolver.resolve(segment.uri, against: base)
+            guard let known = lastEnding[uri] else {
+                lastEnding[uri] = segment
+                order.append(uri)
+                continue
+            }
+            // The parser bounds offsets and lengths (ValueLimits.maximumInteger): the sums fit.
+            if let knownRange = known.byteRange, range.offset + range.length > knownRange.offset + knownRange.length {
+                lastEnding[uri] = segment
+            }
+        }
+        let source = inspector.source
+        for uri in order where result.unreadable[uri] == nil {
+            guard let segment = lastEnding[uri], let range = segment.byteRange else { continue }
+            do {
+                _ = try await source.open(uri, range: SegmentByteRange(offset: range.offset, length: range.length))
+            } catch {
+                result.unreadableRanges[uri] = IFramePlaylistInspection.UnreadableResource(
+                    uri: segment.uri, line: segment.extinfLine ?? segment.uriLine,
+                    reason: (error as? InputReadError)?.reason ?? "\(error)")
             }
         }
     }

@@ -48,6 +48,15 @@ package struct SegmentUnreadableRule: Rule {
                     "I-frame segment \(resource.uri): \(resource.reason); it is left out of this I-frame playlist's bit-rate measurement\(Self.gapAdvice(resource.reason))",
                     at: SourceLocation(uri: inspection.playlistURI, line: resource.line))
             }
+                // A range past the end of its resource is this I-frame's own problem, whoever
+                // else lists the resource.
+                + inspection.unreadableRanges.sorted { $0.value.line < $1.value.line }.compactMap {
+                    uri, resource -> Finding? in
+                    guard !outside.contains(uri) else { return nil }
+                    return Finding(
+                        "I-frame segment \(resource.uri): \(resource.reason); it is left out of this I-frame playlist's bit-rate measurement",
+                        at: SourceLocation(uri: inspection.playlistURI, line: resource.line))
+                }
         }
         return media + iFrames
     }
