@@ -5,10 +5,11 @@ PREFIX ?= /usr/local
 SWIFT ?= swift
 # What building hlscheck needs. The ffmpeg CLI (test media, samples), chromium (the HTML
 # report's browser test), openssl (a test's self-signed certificate), GStreamer (playing what
-# embed writes, as a player other than FFmpeg), patch (applying `fix --diff`), and zsh and fish (the completion scripts' tests
-# run in the real shells) are TEST_DEB_PACKAGES: `make build`/`make install` never pull them in.
+# embed writes, as a player other than FFmpeg), patch (applying `fix --diff`), GNU time (a test's
+# peak-memory reading), and zsh and fish (the completion scripts' tests run in the real shells)
+# are TEST_DEB_PACKAGES: `make build`/`make install` never pull them in.
 DEB_PACKAGES := libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libswresample-dev libxml2-dev libyaml-dev libcurl4-openssl-dev zlib1g-dev pkg-config
-TEST_DEB_PACKAGES := ffmpeg chromium openssl zsh fish patch gstreamer1.0-tools gstreamer1.0-plugins-base \
+TEST_DEB_PACKAGES := ffmpeg time chromium openssl zsh fish patch gstreamer1.0-tools gstreamer1.0-plugins-base \
 	gstreamer1.0-plugins-good gstreamer1.0-plugins-bad gstreamer1.0-libav
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN := .build/release/hlscheck

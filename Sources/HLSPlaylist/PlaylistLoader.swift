@@ -161,6 +161,10 @@ package struct LoadedStream: Sendable {
     package var failures: [LoadFailure]
     /// Local files named by a playlist or segment URI that lie outside the stream's root: not read.
     package var outsideRoot: [OutsideRootReference]
+    /// The one canonical-URI index of the stream: every other spelling of a file read (a
+    /// resolved URI of `mediaPlaylists`) mapped to the spelling it was read under. A spelling
+    /// read itself is not in it.
+    package var aliases: [String: String] = [:]
 
     /// Makes a loaded stream.
     package init(
@@ -173,6 +177,10 @@ package struct LoadedStream: Sendable {
         self.failures = failures
         self.outsideRoot = outsideRoot
     }
+
+    /// The spelling `uri` (a resolved URI) was read under: the same for every name of one file,
+    /// `uri` itself when it was read under its own name.
+    package func canonicalURI(of uri: String) -> String { aliases[uri] ?? uri }
 
     /// `reference` resolved against the root playlist's URI (RFC 3986 §5.2).
     package func resolve(_ reference: String) -> String { URIResolver.resolve(reference, against: rootURI) }
@@ -202,10 +210,18 @@ package struct LoadedStream: Sendable {
     /// Every playlist that was read, each once however many names it has: root first, then
     /// media playlists in URI order.
     package var uniquePlaylists: [Playlist] {
+        [root] + distinctMediaPlaylists.map(\.playlist)
+    }
+
+    /// The playlists the root references other than itself, each file once however many
+    /// spellings name it (`a/index.m3u8?r=1` … `?r=16000`, `./a.m3u8`, a symlink), under the
+    /// first of its keys in URI order; in URI order. What iterates the stream's playlists goes
+    /// through here, so the work of judging them grows with the files, not with their names.
+    package var distinctMediaPlaylists: [(uri: String, playlist: Playlist)] {
         var seen: Set<String> = [root.uri]
-        var result = [root]
+        var result: [(uri: String, playlist: Playlist)] = []
         for key in mediaPlaylists.keys.sorted() {
-            if let playlist = mediaPlaylists[key], seen.insert(playlist.uri).inserted { result.append(playlist) }
+            if let playlist = mediaPlaylists[key], seen.insert(playlist.uri).inserted { result.append((key, playlist)) }
         }
         return result
     }
@@ -291,13 +307,21 @@ package struct PlaylistLoader: Sendable {
             references(multivariant, root: root, at: uri), at: uri, streamRoot: streamRoot, remoteRoot: remoteRoot)
         outside += plan.outside
         var playlists = await readAll(plan.toRead, imported: root.variables, failures: &plan.failures)
+        // Every other spelling of a file gets what its first spelling got: the same parse, or
+        // the same failure (looked up by URI, not searched for: one per spelling).
+        var failureReasons: [String: String] = [:]
+        for failure in plan.failures where failureReasons[failure.uri] == nil {
+            failureReasons[failure.uri] = failure.reason
+        }
+        var aliases: [String: String] = [:]
         for alias in plan.aliases {
+            aliases[alias.uri] = alias.first
             if alias.first == uri {
                 playlists[alias.uri] = root
             } else if let playlist = playlists[alias.first] {
                 playlists[alias.uri] = playlist
-            } else if let failure = plan.failures.first(where: { $0.uri == alias.first }) {
-                plan.failures.append(LoadFailure(uri: alias.uri, referencedFrom: alias.from, reason: failure.reason))
+            } else if let reason = failureReasons[alias.first] {
+                plan.failures.append(LoadFailure(uri: alias.uri, referencedFrom: alias.from, reason: reason))
             }
         }
         outside += segmentsOutsideRoot(playlists, rootURI: uri, streamRoot: streamRoot)
@@ -309,8 +333,10 @@ package struct PlaylistLoader: Sendable {
                 $1.location.uri, $1.location.line, $1.location.column
             )
         }
-        return LoadedStream(
+        var loaded = LoadedStream(
             rootURI: uri, root: root, mediaPlaylists: playlists, failures: plan.failures, outsideRoot: outside)
+        loaded.aliases = aliases
+        return loaded
     }
 
     /// A playlist the multivariant playlist names: its resolved URI, as written, and where.
@@ -399,17 +425,20 @@ package struct PlaylistLoader: Sendable {
                         refusal: LocalPath.name(of: reference.uri)?.refusal))
                 continue
             }
-            if let name, let first = readerOf[name] {
-                plan.aliases.append((reference.uri, reference.from, first))
-                continue
-            }
-            if plan.toRead.count + 1 >= limits.playlists {
+            // Every spelling counts, read or not: `--max-playlists` bounds the names a stream can
+            // make the checker map and report (a/index.m3u8?r=1 … ?r=16000 name one file), not
+            // only the files it reads.
+            if plan.toRead.count + plan.aliases.count + 1 >= limits.playlists {
                 plan.failures.append(
                     LoadFailure(
                         uri: reference.uri, referencedFrom: reference.from,
                         reason:
                             "not read: the stream names more than \(limits.playlists) playlists (raise the limit with --max-playlists)"
                     ))
+                continue
+            }
+            if let name, let first = readerOf[name] {
+                plan.aliases.append((reference.uri, reference.from, first))
                 continue
             }
             if let name { readerOf[name] = reference.uri }

@@ -1,4 +1,5 @@
 package import HLSPlaylist
+package import MediaFormats
 package import MediaInspection
 package import StreamSources
 
@@ -44,7 +45,9 @@ package struct RemotePlaylistSource: PlaylistSource {
 }
 
 /// Segments, init sections and keys from http(s) URLs, held in memory (bounded by
-/// `--max-segment-bytes`) and inspected there; anything else from local files.
+/// `--max-segment-bytes`) and inspected there; anything else from local files, opened where they
+/// lie: a local segment of any size is read through positioned reads, never held whole (every
+/// check goes through this source, local inputs too).
 package struct RemoteSegmentSource: SegmentByteSource {
     package var fetcher: RemoteFetcher
     package var local: LocalSegmentSource
@@ -57,6 +60,19 @@ package struct RemoteSegmentSource: SegmentByteSource {
     package func read(_ uri: String, range: SegmentByteRange?) async throws -> [UInt8] {
         guard URIScheme.isRemote(uri) else { return try await local.read(uri, range: range) }
         return try await read(uri, range: range, firstAttempt: nil)
+    }
+
+    /// A local file through `local` (positioned reads, bounded memory); an http(s) body is
+    /// fetched whole and wrapped, as a body must be.
+    package func open(_ uri: String, range: SegmentByteRange?) async throws -> any RandomAccessBytes & Sendable {
+        guard URIScheme.isRemote(uri) else { return try await local.open(uri, range: range) }
+        return InMemoryBytes(try await read(uri, range: range, firstAttempt: nil))
+    }
+
+    /// What inspecting holds: a local file's streaming footprint, a remote body's length.
+    package func residentByteEstimate(_ uri: String, range: SegmentByteRange?) -> Int {
+        guard URIScheme.isRemote(uri) else { return local.residentByteEstimate(uri, range: range) }
+        return range?.length ?? SegmentInspector.typicalSegmentBytes
     }
 
     /// Whether a read of `range` is refused before any request (`read` says why).

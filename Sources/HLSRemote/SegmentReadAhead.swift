@@ -1,4 +1,6 @@
+import MediaFormats
 import MediaInspection
+import StreamSources
 import Synchronization
 
 /// A segment a read-ahead plans to fetch: its URL and byte range.
@@ -238,6 +240,12 @@ struct ReadAheadSegmentSource: SegmentByteSource {
             return try await base.read(uri, range: range)
         }
         return try await base.read(uri, range: range, firstAttempt: await pending.value())
+    }
+
+    /// A local file is opened where it lies (never fetched ahead); a remote body as `read` has it.
+    func open(_ uri: String, range: SegmentByteRange?) async throws -> any RandomAccessBytes & Sendable {
+        guard URIScheme.isRemote(uri) else { return try await base.open(uri, range: range) }
+        return InMemoryBytes(try await read(uri, range: range))
     }
 
     func residentByteEstimate(_ uri: String, range: SegmentByteRange?) -> Int {

@@ -25,7 +25,9 @@ struct LimitOptions: ParsableArguments {
 
     @Option(
         name: .customLong("max-playlists"),
-        help: ArgumentHelp("Most playlists read for one stream (default 1000).", valueName: "count"))
+        help: ArgumentHelp(
+            "Most playlists one stream names, root included, each spelling of one counted (default 1000).",
+            valueName: "count"))
     var maxPlaylists: Int?
 
     @Option(

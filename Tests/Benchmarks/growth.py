@@ -118,6 +118,48 @@ def findings_per_segment(folder, n):
     return f"{folder}/p.m3u8"
 
 
+def query_spellings(folder, n):
+    # n renditions that name one media playlist, each with a query of its own (a/index.m3u8?r=N):
+    # one file, n spellings, each of which the loader must map to the one it read.
+    write(f"{folder}/a/index.m3u8", media())
+    write(f"{folder}/v.m3u8", media())
+    lines = ["#EXTM3U"]
+    lines += [f'#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="a",NAME="r{i}",URI="a/index.m3u8?r={i}"' for i in range(n)]
+    lines += ['#EXT-X-STREAM-INF:BANDWIDTH=200000,CODECS="mp4a.40.2,avc1.64001f",AUDIO="a"', "v.m3u8"]
+    write(f"{folder}/p.m3u8", "\n".join(lines) + "\n")
+    return f"{folder}/p.m3u8"
+
+
+def variants_with_findings(folder, n):
+    # n variants, one media playlist each, each with a finding (no CODECS): the HTML report's
+    # variant table and its findings grow with n.
+    lines = ["#EXTM3U"]
+    for i in range(n):
+        write(f"{folder}/v{i}.m3u8", media())
+        lines += [f"#EXT-X-STREAM-INF:BANDWIDTH={100000 + i}", f"v{i}.m3u8"]
+    write(f"{folder}/p.m3u8", "\n".join(lines) + "\n")
+    return f"{folder}/p.m3u8"
+
+
+def long_segment_lines(folder, n):
+    # n segments whose 1 KB URIs each carry a finding (EXTINF over the target duration): what
+    # SARIF holds per finding (its snippet, fingerprint and message) over the input's size.
+    text = MEDIA_HEAD + "".join(f"#EXTINF:9.0,\n{'s' * 1000}{i}.ts\n" for i in range(n)) + "#EXT-X-ENDLIST\n"
+    write(f"{folder}/p.m3u8", text)
+    return f"{folder}/p.m3u8"
+
+
+def quoted_define_expansions(folder, n):
+    # n variants whose CODECS is four references to one 64-byte variable that names no codec:
+    # each finding quotes the expanded value, 256 bytes from 28 written.
+    write(f"{folder}/v.m3u8", media())
+    lines = ["#EXTM3U", "#EXT-X-VERSION:8", '#EXT-X-DEFINE:NAME="c",VALUE="' + "x" * 64 + '"']
+    for i in range(n):
+        lines += [f'#EXT-X-STREAM-INF:BANDWIDTH={100000 + i},CODECS="{{$c}}{{$c}}{{$c}}{{$c}}"', "v.m3u8"]
+    write(f"{folder}/p.m3u8", "\n".join(lines) + "\n")
+    return f"{folder}/p.m3u8"
+
+
 FORMATS = ["json", "text", "sarif", "junit", "github", "html"]
 
 # (name, generator, base size, what the size counts, report format)
@@ -131,6 +173,10 @@ DIMENSIONS = [
     ("renditions", renditions, 250, "renditions in one group", "json"),
     ("segments", segments, 12_500, "segments", "json"),
     ("DEFINE expansion", define_expansion, 6_250, "segment URIs of 4 references", "json"),
+    ("query spellings of one playlist", query_spellings, 1_000, "renditions naming a/index.m3u8?r=N", "json"),
+    ("HTML report over variants", variants_with_findings, 250, "variants with a finding each", "html"),
+    ("SARIF over input size", long_segment_lines, 1_000, "1 KB segment lines with a finding each", "sarif"),
+    ("quoted DEFINE expansions", quoted_define_expansions, 1_000, "variants quoting a 256-byte expansion", "json"),
 ] + [(f"report format: {f}", findings_per_segment, 2_500, "segments with a finding each", f) for f in FORMATS]
 
 

@@ -11,6 +11,12 @@ package struct RenditionAnalysis: Sendable, Hashable {
     package var playlist: MediaPlaylist?
     /// What its segments hold; nil with `--playlist-only`, without a playlist, or when unreadable.
     package var measurement: PlaylistMeasurement?
+    /// The spelling its playlist was read under, when `playlistURI` is another name of that file
+    /// (`LoadedStream.canonicalURI(of:)`); nil when it is that spelling.
+    package var canonicalPlaylistURI: String? = nil
+
+    /// What names its playlist's file: one value for every spelling of it.
+    package var playlistIdentity: String? { canonicalPlaylistURI ?? playlistURI }
 }
 
 /// One variant stream of the multivariant playlist — or the single media playlist that was given
@@ -35,6 +41,11 @@ package struct VariantAnalysis: Sendable, Hashable {
     /// The renditions of the variant's SUBTITLES group, in playlist order: a client plays one
     /// of them beside the video and audio, so its bytes count for BANDWIDTH too.
     package var subtitleRenditions: [RenditionAnalysis] = []
+    /// The spelling its playlist was read under, when `playlistURI` is another name of that file.
+    package var canonicalPlaylistURI: String? = nil
+
+    /// What names its playlist's file: one value for every spelling of it.
+    package var playlistIdentity: String { canonicalPlaylistURI ?? playlistURI }
 
     /// Where the EXT-X-STREAM-INF writes `attribute`: its line, at the attribute's column (0, the
     /// whole line, when it is absent or the input is a media playlist).
@@ -105,24 +116,42 @@ package struct VariantAnalysis: Sendable, Hashable {
     /// combination of its own (RFC 8216 §4.3.4.1.1: each member of a group is an alternative
     /// rendition of the same content).
     package var playableCombinations: [[String]] {
+        // Playlists are told apart by the file they name (`playlistIdentity`), not by spelling:
+        // renditions naming a/index.m3u8?r=1 … ?r=N make one combination, not N, and the sets
+        // keep the work linear in the renditions.
+        let own = playlistIdentity
         if videoRenditions.isEmpty, audioRenditions.count > 1,
-            audioRenditions.contains(where: { $0.playlistURI == playlistURI })
+            audioRenditions.contains(where: { $0.playlistIdentity == own })
         {
-            var seen: [String] = []
-            for uri in audioRenditions.compactMap(\.playlistURI) where !seen.contains(uri) { seen.append(uri) }
-            return seen.map { [$0] }
+            var seen: Set<String> = []
+            return audioRenditions.compactMap { rendition in
+                guard let uri = rendition.playlistURI, let identity = rendition.playlistIdentity,
+                    seen.insert(identity).inserted
+                else { return nil }
+                return [uri]
+            }
         }
-        var mains = [playlistURI]
-        for uri in videoRenditions.compactMap(\.playlistURI) where !mains.contains(uri) { mains.append(uri) }
-        var audio: [String?] = audioRenditions.isEmpty ? [nil] : []
-        for rendition in audioRenditions where !audio.contains(rendition.playlistURI) {
-            audio.append(rendition.playlistURI)
+        var mains: [(uri: String, identity: String)] = [(playlistURI, own)]
+        var seenMains: Set<String> = [own]
+        for rendition in videoRenditions {
+            if let uri = rendition.playlistURI, let identity = rendition.playlistIdentity,
+                seenMains.insert(identity).inserted
+            {
+                mains.append((uri, identity))
+            }
+        }
+        var audio: [(uri: String, identity: String)?] = audioRenditions.isEmpty ? [nil] : []
+        var seenAudio: Set<String?> = []
+        for rendition in audioRenditions where seenAudio.insert(rendition.playlistIdentity).inserted {
+            audio.append(rendition.playlistURI.map { ($0, rendition.playlistIdentity ?? $0) })
         }
         return mains.flatMap { main in
             var seen: Set<[String]> = []
             return audio.compactMap { other -> [String]? in
-                let combination = other.map { $0 == main ? [main] : [main, $0] } ?? [main]
-                return seen.insert(combination).inserted ? combination : nil
+                guard let other, other.identity != main.identity else {
+                    return seen.insert([main.identity]).inserted ? [main.uri] : nil
+                }
+                return seen.insert([main.identity, other.identity]).inserted ? [main.uri, other.uri] : nil
             }
         }
     }
@@ -131,7 +160,12 @@ package struct VariantAnalysis: Sendable, Hashable {
     /// joins each playable combination (bis-22 §4.4.6.2 counts every rendition a client plays).
     package var subtitlePlaylists: [String] {
         var seen: Set<String> = []
-        return subtitleRenditions.compactMap(\.playlistURI).filter { seen.insert($0).inserted }
+        return subtitleRenditions.compactMap { rendition in
+            guard let uri = rendition.playlistURI, seen.insert(rendition.playlistIdentity ?? uri).inserted else {
+                return nil
+            }
+            return uri
+        }
     }
 
     /// Every playlist of every playable combination, subtitles included, each once.
@@ -296,7 +330,8 @@ package struct StreamAnalysis: Sendable {
                 RenditionAnalysis(
                     rendition: rendition, playlistURI: uri,
                     playlist: uri.flatMap { loaded.mediaPlaylists[$0]?.media },
-                    measurement: uri.flatMap { measurements[$0] }))
+                    measurement: uri.flatMap { measurements[$0] },
+                    canonicalPlaylistURI: uri.flatMap { loaded.aliases[$0] }))
         }
         func renditions(_ type: MediaType, _ group: String?) -> [RenditionAnalysis] {
             group.flatMap { groups[GroupKey(type: type, group: $0)] } ?? []
@@ -310,7 +345,8 @@ package struct StreamAnalysis: Sendable {
                 audioRenditions: renditions(.audio, variant.audioGroup),
                 videoRenditions: renditions(.video, variant.videoGroup),
                 measurement: measurements[resolved],
-                subtitleRenditions: renditions(.subtitles, variant.subtitlesGroup))
+                subtitleRenditions: renditions(.subtitles, variant.subtitlesGroup),
+                canonicalPlaylistURI: loaded.aliases[resolved])
         }
     }
 }

@@ -2,7 +2,8 @@
 # Part of `make bench`: one ~200 MB MPEG-TS segment (1080p H.264 + AAC), checked by
 # hlscheck, against the floor — a minimal C program reading the same file through libavformat's
 # file protocol (avformat_open_input + av_read_frame, Tests/Benchmarks/avformat-floor.c).
-# Time (hyperfine medians) and peak RSS (/usr/bin/time or getrusage via python).
+# Time (hyperfine medians) and peak RSS (/usr/bin/time -f %M beside `hlscheck inspect` and
+# ffprobe, and getrusage via python in the timing table).
 #   HLSCHECK_BIN=path   the binary to measure (default .build/release/hlscheck)
 #   HLSCHECK_BASELINE=path  another binary (e.g. main's) measured in the same hyperfine run
 #   BENCH_WORK=folder   keep the generated media there and reuse it on the next run
@@ -48,6 +49,19 @@ subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNUL
 print(f"{resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024:.0f}")
 PY
 }
+# Peak RSS side by side, as a user measures it (/usr/bin/time -f %M, in KB): the check of the
+# media playlist must hold the segment as `hlscheck inspect` and ffprobe do, through fixed
+# buffers, never whole (docs/security.md, "Segments in bounded memory"; under 64 MB).
+if [ -x /usr/bin/time ]; then
+    rss_of() { /usr/bin/time -f "%M" -o "$work/rss" "$@" >/dev/null 2>&1 || true; echo $(( $(tail -1 "$work/rss") / 1024 )); }
+    echo "| command (segment: $(( $(stat -c %s "$big") / 1000000 )) MB) | peak RSS |"
+    echo "|---|---:|"
+    echo "| hlscheck (check of the media playlist) | $(rss_of "$bin" "$work/big/index.m3u8" --max-segment-bytes 1000000000) MB |"
+    echo "| hlscheck inspect (the segment) | $(rss_of "$bin" inspect "$big" --max-segment-bytes 1000000000) MB |"
+    echo "| ffprobe -show_packets | $(rss_of ffprobe -v error -show_packets "$big") MB |"
+    echo "| C floor (avformat_open_input + av_read_frame) | $(rss_of "$work/avformat-floor" "$big") MB |"
+    echo
+fi
 floor_rss=$(peak "$work/avformat-floor" "$big")
 check_rss=$(peak "$bin" "$work/big/index.m3u8" --max-segment-bytes 1000000000)
 baseline=()

@@ -2,10 +2,11 @@ import HLSPlaylist
 
 extension StreamAnalysis {
     /// The media playlists of the stream that were read, with their resolved URIs, in URI order:
-    /// the variants', the renditions' and the I-frame streams'.
+    /// the variants', the renditions' and the I-frame streams'. Each file once, however many
+    /// spellings name it (`LoadedStream.distinctMediaPlaylists`): a rule judges a file once.
     var mediaPlaylists: [(uri: String, playlist: Playlist, media: MediaPlaylist)] {
         if let media = root.media { return [(loaded.rootURI, root, media)] }
-        return loaded.mediaPlaylists.sorted { $0.key < $1.key }.compactMap { uri, playlist in
+        return loaded.distinctMediaPlaylists.compactMap { uri, playlist in
             playlist.media.map { (uri, playlist, $0) }
         }
     }
