@@ -208,26 +208,6 @@ import Testing
             try String(contentsOfFile: folder.path("ladder/stream_0.m3u8"), encoding: .utf8).contains("#EXTINF:2.000,"))
     }
 
-    /// Every BANDWIDTH line `fix` writes declares an average no higher than its peak.
-    @Test func noLineDeclaresAnAverageAboveItsBandwidth() throws {
-        let folder = try TemporaryFolder()
-        let multivariant = try Self.ladderWithEveryFixableFinding(in: folder.path("ladder"))
-        let fixed = try HLSCheckBinary.run(["fix", multivariant, "--in-place"])
-        #expect(fixed.status != 2, "\(fixed.stderr)")
-        let lines = try String(contentsOfFile: multivariant, encoding: .utf8).split(separator: "\n").filter {
-            $0.hasPrefix("#EXT-X-STREAM-INF:")
-        }
-        #expect(lines.count == 2)
-        for line in lines {
-            func value(_ name: String) -> Int? {
-                line.dropFirst("#EXT-X-STREAM-INF:".count).split(separator: ",").first { $0.hasPrefix(name + "=") }
-                    .flatMap { Int($0.dropFirst(name.count + 1)) }
-            }
-            let peak = try #require(value("BANDWIDTH")), average = try #require(value("AVERAGE-BANDWIDTH"))
-            #expect(average <= peak, "\(line)")
-        }
-    }
-
     /// H.265 in fMP4 at 25 frames per second, by ffmpeg and x265 (B-frames, so presentation and
     /// decode order differ): `fix` writes FRAME-RATE=25.000, the rate the timestamps give, and a
     /// second run changes nothing.
