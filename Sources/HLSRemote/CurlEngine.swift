@@ -122,9 +122,12 @@ final class CurlTransfer: @unchecked Sendable {
         var connectTime: curl_off_t = 0, tlsTime: curl_off_t = 0
         _ = hls_curl_easy_getinfo_off_t(handle, CURLINFO_CONNECT_TIME_T, &connectTime)
         _ = hls_curl_easy_getinfo_off_t(handle, CURLINFO_APPCONNECT_TIME_T, &tlsTime)
+        // An answer's head came over a connection that was up, TLS included: curl reports no
+        // connect time for a transfer on a reused connection that then runs out of time.
+        let answered = headEnded || received > 0
         return Finished(
-            code: code, message: String(cString: errorBuffer), osErrno: osErrno, connected: connectTime > 0,
-            tlsEstablished: tlsTime > 0, headEnded: headEnded, collected: collected, received: received,
+            code: code, message: String(cString: errorBuffer), osErrno: osErrno, connected: connectTime > 0 || answered,
+            tlsEstablished: tlsTime > 0 || answered, headEnded: headEnded, collected: collected, received: received,
             abort: abort, cancelled: cancelled)
     }
 
