@@ -132,7 +132,9 @@ struct CheckCommand: AsyncParsableCommand {
 
     /// Every file the run writes: each `--output`, `--write-baseline`, and the job summary.
     var destinations: ReportDestinations {
-        var all = output.map { ReportDestinations.Destination(option: "--output \($0.format.rawValue)=", path: $0.path) }
+        var all = output.map {
+            ReportDestinations.Destination(option: "--output \($0.format.rawValue)=", path: $0.path)
+        }
         if let path = runOptions.writeBaseline {
             all.append(.init(option: "--write-baseline ", path: path, mayReplace: runOptions.baseline))
         }
@@ -391,7 +393,8 @@ struct CheckCommand: AsyncParsableCommand {
         case .text:
             // A file is not a terminal: its tables keep one line per variant.
             var reporter =
-                toFile ? TextReporter(quiet: runOptions.quiet, showsVariants: runOptions.showVariants) : standardOutputText
+                toFile
+                ? TextReporter(quiet: runOptions.quiet, showsVariants: runOptions.showVariants) : standardOutputText
             reporter.maximumPerRule = maximumPerRule
             // On standard output, each stream's part was printed as it was done: the summary is
             // left. In a file, paths as they open from the working directory, as on the terminal.
@@ -420,7 +423,8 @@ struct CheckCommand: AsyncParsableCommand {
             }
             return
         case .html:
-            try HTMLReporter(generated: HTMLReporter.generated(at: Date())).write(reports, to: RedactingSink(base: sink))
+            try HTMLReporter(generated: HTMLReporter.generated(at: Date())).write(
+                reports, to: RedactingSink(base: sink))
             return
         }
         // Belt and braces: whatever a report holds, no URL in it shows its credentials.

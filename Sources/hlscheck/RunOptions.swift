@@ -2,8 +2,9 @@ import ArgumentParser
 import FoundationEssentials
 import HLSReporting
 
-/// `--jobs`, `--quiet`, `--show-variants`, `--baseline`, `--write-baseline`, `--max-warnings`: how a run of many
-/// streams proceeds and what it tolerates (docs/configuration.md, docs/ci.md).
+/// `--jobs`, `--quiet`, `--show-variants`, `--baseline`, `--write-baseline`, `--max-warnings`,
+/// `--max-per-rule`: how a run of many streams proceeds and what it tolerates
+/// (docs/configuration.md, docs/ci.md).
 struct RunOptions: ParsableArguments {
     @Option(
         name: [.short, .long],
@@ -49,10 +50,13 @@ struct RunOptions: ParsableArguments {
         help: ArgumentHelp(
             "Text and GitHub annotations list at most this many findings of one rule in one file, then say how many more the JSON report holds (default 100; 0: no limit).",
             valueName: "count"))
-    var maxPerRule: Int = TextReporter.defaultMaximumPerRule
+    var maxPerRule: Int?
 
-    /// `--max-per-rule` as the reporters take it: nil for no limit.
-    var maximumPerRule: Int? { maxPerRule == 0 ? nil : maxPerRule }
+    /// `--max-per-rule` as the reporters take it (its default when not given): nil for no limit.
+    var maximumPerRule: Int? {
+        guard let maxPerRule else { return TextReporter.defaultMaximumPerRule }
+        return maxPerRule == 0 ? nil : maxPerRule
+    }
 
     func validate() throws {
         if let jobs, !(1...1024).contains(jobs) {
@@ -61,7 +65,7 @@ struct RunOptions: ParsableArguments {
         if quiet, showVariants {
             throw ValidationError("--quiet leaves out the variant tables that --show-variants asks for; choose one")
         }
-        if maxPerRule < 0 {
+        if let maxPerRule, maxPerRule < 0 {
             throw ValidationError("--max-per-rule must be 0 (no limit) or more, got \(maxPerRule)")
         }
         if let maxWarnings, maxWarnings < 0 {
