@@ -40,8 +40,13 @@ package struct DurationMismatchRule: Rule {
         guard stream.isEnded, let multivariant = stream.multivariant else { return [] }
         // Variants and their audio and video renditions: subtitle cues and I-frames end where
         // their last cue or frame does, not where the media ends.
+        // Each file once (every spelling of it is one file: `canonicalURI(of:)`), through a set:
+        // linear in the variants and renditions.
         var uris: [String] = []
-        func add(_ uri: String?) { if let uri, !uris.contains(uri) { uris.append(uri) } }
+        var seen: Set<String> = []
+        func add(_ uri: String?) {
+            if let uri, seen.insert(stream.loaded.canonicalURI(of: uri)).inserted { uris.append(uri) }
+        }
         for variant in multivariant.variants { add(stream.loaded.resolvedURI(of: variant)) }
         for rendition in multivariant.renditions where rendition.type == .audio || rendition.type == .video {
             add(stream.loaded.resolvedURI(of: rendition))
