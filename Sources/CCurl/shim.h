@@ -15,7 +15,6 @@ CURLcode hls_curl_easy_setopt_pointer(CURL *handle, CURLoption option, void *val
 CURLcode hls_curl_easy_setopt_list(CURL *handle, CURLoption option, struct curl_slist *value);
 CURLcode hls_curl_easy_setopt_callback(CURL *handle, CURLoption option, hls_curl_data_callback value);
 CURLcode hls_curl_easy_getinfo_long(CURL *handle, CURLINFO info, long *value);
-CURLcode hls_curl_easy_getinfo_off_t(CURL *handle, CURLINFO info, curl_off_t *value);
 CURLMcode hls_curl_multi_setopt_long(CURLM *multi, CURLMoption option, long value);
 
 static inline CURLcode hls_curl_global_init(void) { return curl_global_init(CURL_GLOBAL_DEFAULT); }

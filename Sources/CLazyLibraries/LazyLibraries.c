@@ -292,9 +292,6 @@ CURLcode hls_curl_easy_setopt_callback(CURL *handle, CURLoption option, hls_curl
 CURLcode hls_curl_easy_getinfo_long(CURL *handle, CURLINFO info, long *value) {
     return ((hls_easy_getinfo_function)address_of(FUNCTION_curl_easy_getinfo))(handle, info, value);
 }
-CURLcode hls_curl_easy_getinfo_off_t(CURL *handle, CURLINFO info, curl_off_t *value) {
-    return ((hls_easy_getinfo_function)address_of(FUNCTION_curl_easy_getinfo))(handle, info, value);
-}
 CURLMcode hls_curl_multi_setopt_long(CURLM *multi, CURLMoption option, long value) {
     return ((hls_multi_setopt_function)address_of(FUNCTION_curl_multi_setopt))(multi, option, value);
 }

@@ -41,11 +41,6 @@ final class CurlTransfer: @unchecked Sendable {
         var message: String
         /// errno of the last socket call that failed (CURLINFO_OS_ERRNO).
         var osErrno: Int
-        /// Whether the TCP connection was established (CURLINFO_CONNECT_TIME_T set; a reused
-        /// connection counts), and whether its TLS handshake completed (CURLINFO_APPCONNECT_TIME_T):
-        /// which limit a timeout was (docs/remote.md, "timeouts").
-        var connected = false
-        var tlsEstablished = false
         /// The head of the answer ended (its empty line came).
         var headEnded = false
         var collected: Collected
@@ -119,16 +114,9 @@ final class CurlTransfer: @unchecked Sendable {
         }
         var osErrno = 0
         _ = hls_curl_easy_getinfo_long(handle, CURLINFO_OS_ERRNO, &osErrno)
-        var connectTime: curl_off_t = 0, tlsTime: curl_off_t = 0
-        _ = hls_curl_easy_getinfo_off_t(handle, CURLINFO_CONNECT_TIME_T, &connectTime)
-        _ = hls_curl_easy_getinfo_off_t(handle, CURLINFO_APPCONNECT_TIME_T, &tlsTime)
-        // An answer's head came over a connection that was up, TLS included: curl reports no
-        // connect time for a transfer on a reused connection that then runs out of time.
-        let answered = headEnded || received > 0
         return Finished(
-            code: code, message: String(cString: errorBuffer), osErrno: osErrno, connected: connectTime > 0 || answered,
-            tlsEstablished: tlsTime > 0 || answered, headEnded: headEnded, collected: collected, received: received,
-            abort: abort, cancelled: cancelled)
+            code: code, message: String(cString: errorBuffer), osErrno: osErrno, headEnded: headEnded,
+            collected: collected, received: received, abort: abort, cancelled: cancelled)
     }
 
     /// One header line (CRLF included) of any answer: a status line starts an answer afresh (a

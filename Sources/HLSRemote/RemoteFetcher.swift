@@ -588,21 +588,24 @@ package final class RemoteFetcher: Sendable, DeliveryObserver {
     /// for https) curl bounds the wait by the smaller of `--connect-timeout` and
     /// `--request-timeout`; after, by `--request-timeout` alone. A server that accepts the TCP
     /// connection and never answers the TLS ClientHello ends at the connect timeout: the
-    /// message says so, with the seconds that passed, not the request timeout's.
+    /// message says so, with the seconds that applied, not the request timeout's. The phase is
+    /// curl's own words (its connect time stays unset until TLS is up, and reads 0 for a reused
+    /// connection): "Connection timed out", "Resolving timed out", "SSL connection timeout" while
+    /// connecting, "Operation timed out" after.
     private func timeoutFailure(_ finished: CurlTransfer.Finished, url: String, partial: String) -> Failure {
         let connect = options.connectTimeoutSeconds, request = options.requestTimeoutSeconds
-        let established = URIScheme.of(url) == "https" ? finished.tlsEstablished : finished.connected
-        guard !established else {
+        let message = finished.message
+        let handshake = message.contains("SSL") || message.contains("TLS")
+        let connecting =
+            finished.collected.status == nil
+            && (handshake || message.hasPrefix("Connection timed out") || message.hasPrefix("Resolving timed out")
+                || message.hasPrefix("Failed to connect"))
+        guard connecting else {
             return Failure(
                 reason:
                     "no complete answer within \(Self.seconds(request)) s\(partial) (raise it with --request-timeout)",
                 shortReason: "timeout", retryable: false)
         }
-        // curl 7.88 sets no connect time until TLS is up too, but says "SSL connection timeout"
-        // when the handshake is what ran out of time.
-        let handshake =
-            finished.connected || finished.message.contains("SSL")
-            || finished.message.contains("TLS")
         let what =
             handshake
             ? "connected to \(Self.hostAndPort(of: url)), but the TLS handshake did not complete"
