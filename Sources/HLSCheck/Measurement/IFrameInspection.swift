@@ -79,8 +79,8 @@ extension MediaMeasurer {
         let firstIFrames = Self.firstIFrames(segments, base: base)
         let prefixes = await inspectInitializationSections(firstIFrames, base: base, into: &result)
         await measureWholeResources(segments, base: base, into: &result)
-        await checkRangeEnds(segments, base: base, into: &result)
-        await inspectCodecs(segments, firstIFrames, prefixes: prefixes, base: base, into: &result)
+        let read = await inspectCodecs(segments, firstIFrames, prefixes: prefixes, base: base, into: &result)
+        await checkRangeEnds(segments, base: base, alreadyRead: read, into: &result)
         return result
     }
 
@@ -193,9 +193,12 @@ extension MediaMeasurer {
     /// every range of the resource does (bis-22 §4.4.4.2: a byte range is a sub-range of the
     /// resource). One open per resource — a local file is not read for it, a remote one is asked
     /// for that range alone — so a range past the end is found whichever I-frames are inspected.
-    private func checkRangeEnds(_ segments: [MediaSegment], base: String, into result: inout IFramePlaylistInspection)
-        async
-    {
+    /// `alreadyRead`: the ranges the codecs were read from (`rangeKey`), which lie within their
+    /// resource: not asked for again.
+    private func checkRangeEnds(
+        _ segments: [MediaSegment], base: String, alreadyRead: Set<String>,
+        into result: inout IFramePlaylistInspection
+    ) async {
         var lastEnding: [String: MediaSegment] = [:]
         var order: [String] = []
         for segment in segments where segment.unreadableByteRangeLine == nil {
@@ -213,7 +216,9 @@ extension MediaMeasurer {
         }
         let source = inspector.source
         for uri in order where result.unreadable[uri] == nil {
-            guard let segment = lastEnding[uri], let range = segment.byteRange else { continue }
+            guard let segment = lastEnding[uri], let range = segment.byteRange,
+                !alreadyRead.contains(Self.rangeKey(uri, SegmentByteRange(offset: range.offset, length: range.length)))
+            else { continue }
             do {
                 _ = try await source.open(uri, range: SegmentByteRange(offset: range.offset, length: range.length))
             } catch {
@@ -226,10 +231,16 @@ extension MediaMeasurer {
 
     /// The codecs of the I-frames where a format may change: the first of each resource and
     /// after each discontinuity; then, for fMP4, each I-frame's movie fragment.
+    /// A byte range of a resource, as a set of ranges read holds it.
+    static func rangeKey(_ uri: String, _ range: SegmentByteRange) -> String {
+        "\(range.offset) \(range.length) \(uri)"
+    }
+
+    /// Returns the ranges read whole (`rangeKey`).
     private func inspectCodecs(
         _ segments: [MediaSegment], _ firstIFrames: [FirstIFrame], prefixes: [String: [UInt8]], base: String,
         into result: inout IFramePlaylistInspection
-    ) async {
+    ) async -> Set<String> {
         var seen: Set<String> = []
         var chosen: [MediaSegment] = []
         for segment in segments where segment.unreadableByteRangeLine == nil {
@@ -272,6 +283,11 @@ extension MediaMeasurer {
         result.codecs = codecs.sorted()
         result.isComplete = inspected == chosen.count && inspected > 0
         if fragmented { result.missingMovieFragment = await movieFragmentProblems(segments, base: base) }
+        var read: Set<String> = []
+        for (request, outcome) in zip(requests, outcomes) {
+            if case .success = outcome, let range = request.range { read.insert(Self.rangeKey(request.uri, range)) }
+        }
+        return read
     }
 
     /// The clear text of the first bytes of a resource under `key` (METHOD=AES-128), with the IV
