@@ -118,10 +118,10 @@ package struct FixPlan: Sendable {
         for (uri, playlist, media) in Self.mediaPlaylists(analysis) {
             let measurement = analysis.measurements[uri]
             if let fixed = mediaFixes(uri, playlist, media, measurement: measurement, configuration),
-                let measurement
+                let measurement, let records = measurement.records.over(fixed.segments)
             {
                 corrected[uri] = PlaylistMeasurement(
-                    playlistURI: uri, playlist: fixed, records: measurement.records.over(fixed.segments))
+                    playlistURI: uri, playlist: fixed, records: records)
                 durationsChange = true
             }
         }

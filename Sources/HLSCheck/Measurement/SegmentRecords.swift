@@ -76,9 +76,11 @@ package struct SegmentRecords: RandomAccessCollection, Sendable, Hashable {
 
     /// The same records over `segments`: the playlist's segments as an edit leaves them, one for
     /// one (`hlscheck fix` corrects EXTINF values, and measures the bit rates over the corrected
-    /// ones). What a record says of the playlist comes from them.
-    package func over(_ segments: [MediaSegment]) -> SegmentRecords {
-        precondition(segments.count == self.segments.count, "the same segments, edited")
+    /// ones). What a record says of the playlist comes from them. Nil when the records are of
+    /// other segments than the edit's: a live watch measures every segment it saw over its
+    /// reloads, more than the last reload lists.
+    package func over(_ segments: [MediaSegment]) -> SegmentRecords? {
+        guard segments.count == self.segments.count else { return nil }
         var copy = self
         copy.segments = segments
         return copy
