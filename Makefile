@@ -55,8 +55,9 @@ run: build
 	out=$$(mktemp -d) && $(BIN) embed --add-audio-only --image Samples/poster.jpg Samples/no-audio-only/master.m3u8 --root Samples --output $$out \
 	  && echo && $(BIN) $$out/no-audio-only/master.m3u8 --root $$out --show-variants; status=$$?; rm -rf $$out; exit $$status
 
-# Python packages the tests use to read reports as CI consumers do.
-PIP_TEST_PACKAGES := junitparser xunitparser
+# Python packages the tests use to read reports as CI consumers do, and to validate SARIF
+# against its published schema.
+PIP_TEST_PACKAGES := junitparser xunitparser jsonschema
 
 # The code's layout follows .swift-format (swift-format ships with the toolchain): `make format`
 # rewrites the files, `make lint` (run by `make test`) fails on any line that differs from it.
@@ -68,7 +69,7 @@ format:
 	$(SWIFT) format --in-place --recursive --parallel $(FORMATTED)
 
 test: test-deps lint
-	@python3 -c 'import junitparser, xunitparser' 2>/dev/null || python3 -m pip install -q $(PIP_TEST_PACKAGES)
+	@python3 -c 'import junitparser, xunitparser, jsonschema' 2>/dev/null || python3 -m pip install -q $(PIP_TEST_PACKAGES)
 	@# At most 16 tests at once. All ~890 at once start ~70 loopback HTTP servers together (an
 	@# event-loop thread each): the test process peaks at ~700 descriptors and ~135 threads, near
 	@# the 1 024 descriptors a default `ulimit -n` allows; at 16 it peaks at ~200 and 34 threads

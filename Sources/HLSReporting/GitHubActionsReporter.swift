@@ -56,7 +56,8 @@ package struct GitHubActionsReporter: Sendable {
                 "hlscheck: GitHub keeps \(annotationLimit) annotations of each type per step; not annotated: "
                 + counts.joined(separator: ", ")
                 + ". They are listed above in their stream's group"
-                + (omitted > 0 ? " (\(maximumPerRule ?? 0) per rule and file; \(plural(omitted, "finding")) not listed)" : "")
+                + (omitted > 0
+                    ? " (\(maximumPerRule ?? 0) per rule and file; \(plural(omitted, "finding")) not listed)" : "")
                 + "; the job summary lists the first \(Self.summaryFindingLimit) findings; --format json lists every one.\n"
         }
         return out

@@ -115,6 +115,23 @@ import Testing
         }
     }
 
+    /// `fix --in-place` on `input` with the debug build's step counter: the run, and how many
+    /// write steps it took (the last "hlscheck: test: step N" line).
+    static func countedFix(_ input: String) throws -> (outcome: CommandResult, steps: Int) {
+        let outcome = try HLSCheckBinary.run(
+            ["fix", input, "--in-place"], environment: ["HLSCHECK_TEST_COUNT_STEPS": "1"])
+        let steps =
+            outcome.stderr.split(separator: "\n").compactMap {
+                $0.hasPrefix("hlscheck: test: step ") ? $0.split(separator: " ").last.flatMap { Int($0) } : nil
+            }.max() ?? 0
+        return (outcome, steps)
+    }
+
+    /// `fix --in-place` on `input`, killed (SIGKILL) by the debug build's hook at write step `step`.
+    static func fixKilled(_ input: String, atStep step: Int) throws -> CommandResult {
+        try HLSCheckBinary.run(["fix", input, "--in-place"], environment: ["HLSCHECK_TEST_KILL_AT_STEP": String(step)])
+    }
+
     /// SIGKILL at every writing step of `fix --in-place`: each playlist is wholly old or new, the
     /// input playlist never new before its media playlists, and the next run finishes the job.
     @Test(.enabled(if: HLSCheckBinary.hasWriteStepHook, "the kill hook is compiled into debug builds only"))
@@ -123,15 +140,9 @@ import Testing
         let multivariant = try makeFFmpegDefaultLadder(in: reference.path("ladder"))
         let old = try snapshot(reference.path("ladder"))
         try FileManager.default.copyItem(atPath: reference.path("ladder"), toPath: reference.path("counted"))
-        let counted = try HLSCheckBinary.run(
-            ["fix", reference.path("counted/master.m3u8"), "--in-place"],
-            environment: ["HLSCHECK_TEST_COUNT_STEPS": "1"])
+        let (counted, steps) = try FixCommandTests.countedFix(reference.path("counted/master.m3u8"))
         #expect(counted.status != 2, "\(counted.stderr)")
         let new = try snapshot(reference.path("counted"))
-        let steps =
-            counted.stderr.split(separator: "\n").compactMap {
-                $0.hasPrefix("hlscheck: test: step ") ? $0.split(separator: " ").last.flatMap { Int($0) } : nil
-            }.max() ?? 0
         #expect(steps > 5, "\(counted.stderr)")
         let playlists = ["stream_0.m3u8", "stream_1.m3u8", "master.m3u8"]
         #expect(playlists.allSatisfy { old[$0] != new[$0] })
@@ -139,8 +150,7 @@ import Testing
             let folder = try TemporaryFolder()
             try FileManager.default.copyItem(atPath: reference.path("ladder"), toPath: folder.path("ladder"))
             let input = folder.path("ladder/master.m3u8")
-            let killed = try HLSCheckBinary.run(
-                ["fix", input, "--in-place"], environment: ["HLSCHECK_TEST_KILL_AT_STEP": String(step)])
+            let killed = try FixCommandTests.fixKilled(input, atStep: step)
             #expect(killed.killedBySignal, "step \(step): \(killed.stderr)")
             let after = try snapshot(folder.path("ladder"))
             for playlist in playlists {

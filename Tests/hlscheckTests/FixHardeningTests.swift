@@ -246,25 +246,18 @@ import Testing
         let reference = try TemporaryFolder()
         _ = try Self.ladder(in: reference.path("ladder"), folders: ["a", "b"])
         try FileManager.default.copyItem(atPath: reference.path("ladder"), toPath: reference.path("counted"))
-        let counted = try HLSCheckBinary.run(
-            ["fix", reference.path("counted/master.m3u8"), "--in-place"],
-            environment: ["HLSCHECK_TEST_COUNT_STEPS": "1"])
+        let (counted, steps) = try FixCommandTests.countedFix(reference.path("counted/master.m3u8"))
         #expect(counted.status != 2, "\(counted.stderr)")
         let new = try snapshot(reference.path("counted"))
         let playlists = ["master.m3u8", "a/stream_0.m3u8", "b/stream_1.m3u8"]
         let old = try snapshot(reference.path("ladder"))
         #expect(playlists.allSatisfy { old[$0] != new[$0] })
-        let steps =
-            counted.stderr.split(separator: "\n").compactMap {
-                $0.hasPrefix("hlscheck: test: step ") ? $0.split(separator: " ").last.flatMap { Int($0) } : nil
-            }.max() ?? 0
         #expect(steps > 5, "\(counted.stderr)")
         for step in 1...max(steps, 1) {
             let folder = try TemporaryFolder()
             try FileManager.default.copyItem(atPath: reference.path("ladder"), toPath: folder.path("ladder"))
             let input = folder.path("ladder/master.m3u8")
-            let killed = try HLSCheckBinary.run(
-                ["fix", input, "--in-place"], environment: ["HLSCHECK_TEST_KILL_AT_STEP": String(step)])
+            let killed = try FixCommandTests.fixKilled(input, atStep: step)
             #expect(killed.killedBySignal, "step \(step): \(killed.stderr)")
             let finished = try HLSCheckBinary.run(["fix", input, "--in-place"])
             #expect(finished.status != 2, "step \(step): \(finished.stderr)")

@@ -48,7 +48,8 @@ struct ReportDestinationTests {
         let before = try bytes(folder, "compliant/master.m3u8")
         let result = try run(["check", "compliant/master.m3u8", "--playlist-only", "-o", "json=\(target)"], in: folder)
         #expect(result.status == 2, "\(result.stdout)\(result.stderr)")
-        #expect(result.stderr.contains("--output json=\(target) would replace compliant/master.m3u8"), "\(result.stderr)")
+        #expect(
+            result.stderr.contains("--output json=\(target) would replace compliant/master.m3u8"), "\(result.stderr)")
         #expect(try bytes(folder, "compliant/master.m3u8") == before)
         #expect(!result.stdout.contains("report is in"))
     }
@@ -75,10 +76,12 @@ struct ReportDestinationTests {
 
     @Test func reportInsideAFolderBeingCheckedIsRefused() throws {
         let folder = try compliantCopy()
-        let result = try run(["check", "compliant", "--playlist-only", "-o", "sarif=compliant/v1/out.sarif"], in: folder)
+        let result = try run(
+            ["check", "compliant", "--playlist-only", "-o", "sarif=compliant/v1/out.sarif"], in: folder)
         #expect(result.status == 2, "\(result.stdout)\(result.stderr)")
         #expect(
-            result.stderr.contains("--output sarif=compliant/v1/out.sarif lies inside compliant, a folder this run checks"),
+            result.stderr.contains(
+                "--output sarif=compliant/v1/out.sarif lies inside compliant, a folder this run checks"),
             "\(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: folder.path("compliant/v1/out.sarif")))
     }
@@ -99,11 +102,16 @@ struct ReportDestinationTests {
         let folder = try compliantCopy()
         try folder.write(Data("profile: rfc8216\n".utf8), to: "settings.yml")
         let result = try run(
-            ["check", "compliant/master.m3u8", "--playlist-only", "--config", "settings.yml", "-o", "json=settings.yml"],
+            [
+                "check", "compliant/master.m3u8", "--playlist-only", "--config", "settings.yml", "-o",
+                "json=settings.yml",
+            ],
             in: folder)
         #expect(result.status == 2, "\(result.stdout)\(result.stderr)")
         #expect(result.stderr.contains("the --config file this run reads"), "\(result.stderr)")
-        #expect(try String(contentsOf: folder.url.appendingPathComponent("settings.yml"), encoding: .utf8) == "profile: rfc8216\n")
+        #expect(
+            try String(contentsOf: folder.url.appendingPathComponent("settings.yml"), encoding: .utf8)
+                == "profile: rfc8216\n")
     }
 
     @Test func twoReportsToOneFileAreRefused() throws {
@@ -111,7 +119,8 @@ struct ReportDestinationTests {
         let result = try run(
             ["check", "compliant/master.m3u8", "--playlist-only", "-o", "json=out", "-o", "sarif=./out"], in: folder)
         #expect(result.status == 2, "\(result.stdout)\(result.stderr)")
-        #expect(result.stderr.contains("--output sarif=./out and --output json=out name the same file"), "\(result.stderr)")
+        #expect(
+            result.stderr.contains("--output sarif=./out and --output json=out name the same file"), "\(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: folder.path("out")))
     }
 

@@ -17,7 +17,8 @@ struct ReportLimitTests {
     func run(_ arguments: [String], in folder: TemporaryFolder, environment: [String: String] = [:]) throws
         -> CommandResult
     {
-        let result = try HLSCheckBinary.run(arguments, in: folder.url, timeLimit: .seconds(300), environment: environment)
+        let result = try HLSCheckBinary.run(
+            arguments, in: folder.url, timeLimit: .seconds(300), environment: environment)
         #expect(!result.killedBySignal, "hlscheck \(arguments) did not finish: \(result.stderr)")
         return result
     }
@@ -89,20 +90,7 @@ struct ReportLimitTests {
         #expect(properties["findingCount"] as? Int == 27000)
         #expect(properties["resultsWritten"] as? Int == 25000)
         if let schemas = PackageRoot.schemas {
-            let validation = try CIReportTests.python([
-                "-c",
-                """
-                import json, sys
-                try:
-                    import jsonschema
-                except ImportError:
-                    sys.exit(0)
-                schema = json.load(open(sys.argv[1], encoding="utf-8"))
-                errors = list(jsonschema.Draft7Validator(schema).iter_errors(json.load(open(sys.argv[2], encoding="utf-8"))))
-                for e in errors[:5]: print("/".join(map(str, e.absolute_path)), e.message)
-                sys.exit(1 if errors else 0)
-                """, schemas.appendingPathComponent("sarif-schema-2.1.0.json").path, folder.path("out.sarif"),
-            ])
+            let validation = try CIReportTests.sarifSchemaErrors(of: folder.path("out.sarif"), schemas: schemas)
             #expect(validation.status == 0, "\(validation.output)")
         }
     }
@@ -111,24 +99,32 @@ struct ReportLimitTests {
     /// it, and the HTML variant table, cut it as the text table cuts a cell. Before, each report
     /// but JSON was 150 to 350 times the playlist.
     @Test func anExpandedValueQuotedInMessagesDoesNotBlowUpTheReports() throws {
-        var playlist = "#EXTM3U\n#EXT-X-VERSION:8\n#EXT-X-DEFINE:NAME=\"a0\",VALUE=\"\(String(repeating: "x", count: 64))\"\n"
+        var playlist =
+            "#EXTM3U\n#EXT-X-VERSION:8\n#EXT-X-DEFINE:NAME=\"a0\",VALUE=\"\(String(repeating: "x", count: 64))\"\n"
         for level in 1...4 {
-            playlist += "#EXT-X-DEFINE:NAME=\"a\(level)\",VALUE=\"\(String(repeating: "{$a\(level - 1)}", count: 4))\"\n"
+            playlist +=
+                "#EXT-X-DEFINE:NAME=\"a\(level)\",VALUE=\"\(String(repeating: "{$a\(level - 1)}", count: 4))\"\n"
         }
         for variant in 0..<40 {
-            playlist += "#EXT-X-STREAM-INF:BANDWIDTH=\(100_000 + variant),CODECS=\"{$a4}\",AUDIO=\"{$a4}\"\nv\(variant).m3u8\n"
+            playlist +=
+                "#EXT-X-STREAM-INF:BANDWIDTH=\(100_000 + variant),CODECS=\"{$a4}\",AUDIO=\"{$a4}\"\nv\(variant).m3u8\n"
         }
         let folder = try TemporaryFolder(["define.m3u8": playlist])
         var sizes: [String: Int] = [:]
         for format in ["text", "html", "junit", "github"] {
-            let result = try run(["check", "define.m3u8", "--playlist-only", "-o", "\(format)=out.\(format)"], in: folder)
+            let result = try run(
+                ["check", "define.m3u8", "--playlist-only", "-o", "\(format)=out.\(format)"], in: folder)
             #expect(result.status == 1, "\(result.stderr)")
             sizes[format] = try Data(contentsOf: folder.url.appendingPathComponent("out.\(format)")).count
         }
         for (format, size) in sizes {
-            #expect(size < 25 * playlist.utf8.count, "\(format): \(size) bytes of report for \(playlist.utf8.count) of playlist")
+            #expect(
+                size < 25 * playlist.utf8.count,
+                "\(format): \(size) bytes of report for \(playlist.utf8.count) of playlist")
         }
         let text = try String(contentsOfFile: folder.path("out.text"), encoding: .utf8)
-        #expect(text.contains("AUDIO=\"xxxxxxxxxxxxxxxxxxxxxxxxxxxxx…xxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\" names no EXT-X-MEDIA group"))
+        #expect(
+            text.contains(
+                "AUDIO=\"xxxxxxxxxxxxxxxxxxxxxxxxxxxxx…xxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\" names no EXT-X-MEDIA group"))
     }
 }
