@@ -94,7 +94,7 @@ import TestSupport
             "libxml2", ["Samples/compliant/master.m3u8", "--playlist-only", "--format", "junit"])
         #expect(result.status == 2)
         #expect(!result.killedBySignal)
-        #expect(result.stderr.contains("cannot write the JUnit report: cannot load libxml2.so."))
+        #expect(result.stderr.contains("cannot write the junit report: cannot load libxml2.so."))
         #expect(result.stderr.contains("install the Debian package libxml2"))
     }
 
